@@ -1,0 +1,260 @@
+// Package generic holds Sift's domain types: plans and their steps, the full
+// plan with statuses that plan.md shows, results, file previews, run events,
+// and the rendering of plan.md and reports.
+package generic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Step is one actionable step of a plan.
+type Step struct {
+	// Index is the step's 1-based position in the whole run (not in the
+	// remaining plan): step 3 stays step 3 after a replan.
+	Index int `json:"index"`
+	// Description says what to do, self-contained.
+	Description string `json:"description"`
+}
+
+// Plan is the ordered list of steps still to run. It implements
+// planexecute.Plan: the executor always runs FirstStep, and a replanned Plan
+// holds only the remaining steps.
+type Plan struct {
+	Steps []Step `json:"steps"`
+}
+
+// FirstStep returns the description of the next step to run, or "" when the
+// plan is empty.
+func (p *Plan) FirstStep() string {
+	if p == nil || len(p.Steps) == 0 {
+		return ""
+	}
+	return p.Steps[0].Description
+}
+
+// MarshalJSON encodes the plan as {"steps":[{"index":..,"description":..}]}.
+func (p *Plan) MarshalJSON() ([]byte, error) {
+	type plain Plan
+	if p == nil {
+		return []byte(`{"steps":[]}`), nil
+	}
+	return json.Marshal((*plain)(p))
+}
+
+// UnmarshalJSON accepts what models actually send: {"steps":[{...}]},
+// {"steps":["do x", ...]}, a bare array of either, and steps whose text sits
+// under "step", "task" or "title" instead of "description". Missing indexes
+// are numbered from 1.
+func (p *Plan) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	var raw []json.RawMessage
+	if len(data) > 0 && data[0] == '[' {
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return fmt.Errorf("plan: %w", err)
+		}
+	} else {
+		var obj struct {
+			Steps []json.RawMessage `json:"steps"`
+			Plan  []json.RawMessage `json:"plan"`
+		}
+		if err := json.Unmarshal(data, &obj); err != nil {
+			return fmt.Errorf("plan: %w", err)
+		}
+		raw = obj.Steps
+		if raw == nil {
+			raw = obj.Plan
+		}
+	}
+	steps := make([]Step, 0, len(raw))
+	for i, r := range raw {
+		s, err := decodeStep(r)
+		if err != nil {
+			return fmt.Errorf("plan step %d: %w", i+1, err)
+		}
+		if strings.TrimSpace(s.Description) == "" {
+			continue
+		}
+		steps = append(steps, s)
+	}
+	if len(raw) > 0 && len(steps) == 0 {
+		return fmt.Errorf("plan: no step has a description")
+	}
+	p.Steps = steps
+	return nil
+}
+
+func decodeStep(r json.RawMessage) (Step, error) {
+	var text string
+	if err := json.Unmarshal(r, &text); err == nil {
+		return Step{Description: text}, nil
+	}
+	var obj struct {
+		Index       int    `json:"index"`
+		Description string `json:"description"`
+		Step        string `json:"step"`
+		Task        string `json:"task"`
+		Title       string `json:"title"`
+	}
+	if err := json.Unmarshal(r, &obj); err != nil {
+		return Step{}, err
+	}
+	d := obj.Description
+	for _, alt := range []string{obj.Step, obj.Task, obj.Title} {
+		if d == "" {
+			d = alt
+		}
+	}
+	return Step{Index: obj.Index, Description: d}, nil
+}
+
+// StepStatus is where a step stands.
+type StepStatus string
+
+// The statuses plan.md shows.
+const (
+	StatusTodo    StepStatus = "todo"
+	StatusDoing   StepStatus = "doing"
+	StatusDone    StepStatus = "done"
+	StatusFailed  StepStatus = "failed"
+	StatusSkipped StepStatus = "skipped"
+)
+
+// StepState is a step with everything known about it so far.
+type StepState struct {
+	Step
+	Status StepStatus `json:"status"`
+	// Summary is the step's result in a few sentences.
+	Summary string `json:"summary,omitempty"`
+	// Files are workspace-relative paths of the artifacts the step produced.
+	Files []string `json:"files,omitempty"`
+}
+
+// FullPlan is every step of the run, finished and remaining, with statuses.
+// It is what plan.md renders; Plan is only the remaining part.
+type FullPlan struct {
+	Question string      `json:"question"`
+	Steps    []StepState `json:"steps"`
+	// Revisions counts the plans the replanner replaced.
+	Revisions int `json:"revisions"`
+	// Result is the final answer once the run submitted it.
+	Result *SubmitResult `json:"result,omitempty"`
+}
+
+// SetRemaining replaces the not-yet-finished steps with the given plan. Steps
+// that are done or failed stay as they were; remaining steps get indexes
+// after them, so numbering never repeats. It returns the plan with its
+// indexes filled in.
+func (f *FullPlan) SetRemaining(p *Plan) *Plan {
+	kept := f.Steps[:0:0]
+	next := 1
+	hadTodo := false
+	for _, s := range f.Steps {
+		if s.Status == StatusTodo || s.Status == StatusDoing {
+			hadTodo = true
+			continue
+		}
+		kept = append(kept, s)
+		next = s.Index + 1
+	}
+	if hadTodo || len(kept) > 0 {
+		f.Revisions++
+	}
+	out := &Plan{Steps: make([]Step, len(p.Steps))}
+	for i, s := range p.Steps {
+		s.Index = next + i
+		out.Steps[i] = s
+		kept = append(kept, StepState{Step: s, Status: StatusTodo})
+	}
+	f.Steps = kept
+	return out
+}
+
+// Current returns the first step not yet finished, or nil.
+func (f *FullPlan) Current() *StepState {
+	for i := range f.Steps {
+		if s := f.Steps[i].Status; s == StatusTodo || s == StatusDoing {
+			return &f.Steps[i]
+		}
+	}
+	return nil
+}
+
+// SkipRemaining marks every unfinished step skipped, with the reason as its
+// summary.
+func (f *FullPlan) SkipRemaining(reason string) {
+	for i := range f.Steps {
+		if s := f.Steps[i].Status; s == StatusTodo || s == StatusDoing {
+			f.Steps[i].Status = StatusSkipped
+			f.Steps[i].Summary = reason
+		}
+	}
+}
+
+// Clone returns a deep copy, safe to hand to another goroutine.
+func (f *FullPlan) Clone() *FullPlan {
+	if f == nil {
+		return nil
+	}
+	c := *f
+	c.Steps = make([]StepState, len(f.Steps))
+	for i, s := range f.Steps {
+		s.Files = append([]string(nil), s.Files...)
+		c.Steps[i] = s
+	}
+	if f.Result != nil {
+		r := *f.Result
+		r.Files = append([]string(nil), f.Result.Files...)
+		c.Result = &r
+	}
+	return &c
+}
+
+// SubmitResult is the final answer the replanner submits when the work is
+// done.
+type SubmitResult struct {
+	// Answer is the direct answer to the question, in the person's language.
+	Answer string `json:"answer"`
+	// Findings are the key facts found, one per item.
+	Findings []string `json:"findings,omitempty"`
+	// Files are workspace-relative paths of the deliverables.
+	Files []string `json:"files,omitempty"`
+}
+
+// UnmarshalJSON accepts "answer", "response", "result" or "summary" for the
+// answer, since models drift between them.
+func (r *SubmitResult) UnmarshalJSON(data []byte) error {
+	var obj struct {
+		Answer   string          `json:"answer"`
+		Response string          `json:"response"`
+		Result   string          `json:"result"`
+		Summary  string          `json:"summary"`
+		Findings json.RawMessage `json:"findings"`
+		Files    []string        `json:"files"`
+	}
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return fmt.Errorf("submit_result: %w", err)
+	}
+	r.Answer = obj.Answer
+	for _, alt := range []string{obj.Response, obj.Result, obj.Summary} {
+		if r.Answer == "" {
+			r.Answer = alt
+		}
+	}
+	r.Files = obj.Files
+	r.Findings = nil
+	if len(obj.Findings) > 0 {
+		var list []string
+		if err := json.Unmarshal(obj.Findings, &list); err != nil {
+			var one string
+			if err := json.Unmarshal(obj.Findings, &one); err != nil {
+				return fmt.Errorf("submit_result findings: %w", err)
+			}
+			list = []string{one}
+		}
+		r.Findings = list
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+// Package operator is where Sift's generated code runs and its files live:
+// file operations confined to one session workspace, and Python execution
+// with limits. Tools reach the workspace only through an Operator.
+package operator
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"time"
+)
+
+// Operator runs code and touches files for one session workspace. Every path
+// it takes is workspace-relative (an absolute path is accepted only when it
+// lies inside the workspace) and is refused when it would escape the
+// workspace, including through symlinks. input/ is read-only.
+type Operator interface {
+	// Root is the workspace's absolute path.
+	Root() string
+	// Resolve maps a path to an absolute path inside the workspace, or
+	// returns an error wrapping ErrOutsideWorkspace.
+	Resolve(path string) (string, error)
+	// ReadFile reads at most limit bytes of a file (limit <= 0: no limit);
+	// truncated reports whether the file was longer.
+	ReadFile(ctx context.Context, path string, limit int64) (data []byte, truncated bool, err error)
+	// WriteFile creates or replaces a file, making parent directories. It
+	// refuses paths under input/ with an error wrapping ErrReadOnly.
+	WriteFile(ctx context.Context, path string, data []byte) error
+	// List returns the entries under dir (recursively when asked), with
+	// workspace-relative paths, sorted by path.
+	List(ctx context.Context, dir string, recursive bool) ([]FileInfo, error)
+	// RunPython runs one piece of Python code in the workspace and reports
+	// what it printed, raised and produced. A failing cell is not an error:
+	// err is for when the code could not be run at all.
+	RunPython(ctx context.Context, code string, opts RunOptions) (*RunResult, error)
+	// Close releases what the operator holds (processes, kernels).
+	Close() error
+}
+
+// FileInfo describes one workspace entry.
+type FileInfo struct {
+	Path    string      `json:"path"`
+	Size    int64       `json:"size"`
+	IsDir   bool        `json:"is_dir,omitempty"`
+	Mode    fs.FileMode `json:"-"`
+	ModTime time.Time   `json:"mod_time"`
+}
+
+// RunOptions bound one Python run.
+type RunOptions struct {
+	// Timeout bounds the run's wall time. Zero means the operator's default.
+	Timeout time.Duration
+}
+
+// RunResult is what one Python run did.
+type RunResult struct {
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+	// Error is the exception with its traceback when the code raised, or the
+	// reason it was stopped (timeout, killed); empty on success.
+	Error string `json:"error,omitempty"`
+	// Value is the rendered value of a trailing expression, if any.
+	Value string `json:"value,omitempty"`
+	// Files are workspace-relative paths created or changed by the run
+	// (figures included), sorted.
+	Files []string `json:"files,omitempty"`
+	// Figures are the workspace-relative PNG paths of figures saved.
+	Figures  []string      `json:"figures,omitempty"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	Duration time.Duration `json:"duration"`
+}
+
+// OK reports whether the code ran to the end without raising.
+func (r *RunResult) OK() bool { return r != nil && r.Error == "" && !r.TimedOut }
+
+// Errors callers branch on.
+var (
+	// ErrOutsideWorkspace: a path would leave the session workspace.
+	ErrOutsideWorkspace = errors.New("path is outside the session workspace")
+	// ErrReadOnly: a write aimed at a read-only place such as input/.
+	ErrReadOnly = errors.New("path is read-only")
+	// ErrNoPython: no usable Python interpreter was found.
+	ErrNoPython = errors.New("no usable Python interpreter")
+)
