@@ -1,0 +1,548 @@
+package operator
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Defaults of LocalConfig.
+const (
+	// DefaultTimeout bounds one Python run when neither LocalConfig.Timeout
+	// nor RunOptions.Timeout says otherwise.
+	DefaultTimeout = 120 * time.Second
+	// DefaultMaxOutputBytes caps the stdout and the stderr kept from a run,
+	// each.
+	DefaultMaxOutputBytes = 64 << 10
+)
+
+// CellsDir is where Local keeps each cell's code and result, inside work/.
+const CellsDir = WorkDir + "/.cells"
+
+// defaultPath is the PATH given to code when the parent process has none.
+const defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+// ErrClosed: the operator was closed and runs no more code.
+var ErrClosed = errors.New("operator is closed")
+
+//go:embed runner.py
+var runnerScript string
+
+// LocalConfig configures a Local operator.
+type LocalConfig struct {
+	// Root is the workspace directory, holding input/, work/ and out/.
+	// Required; it is made absolute and its symlinks resolved, and work/ and
+	// out/ are created when missing.
+	Root string
+	// Python is the resolved interpreter (see FindPython). Optional: without
+	// it the file operations work and RunPython fails with ErrNoPython.
+	Python string
+	// Timeout bounds each Python run unless RunOptions.Timeout is set.
+	// Optional; default DefaultTimeout (120s).
+	Timeout time.Duration
+	// MaxOutputBytes caps the stdout and the stderr kept from one run, each;
+	// the head and the tail are kept, with a marker saying how much was cut.
+	// Optional; default DefaultMaxOutputBytes (64 KiB).
+	MaxOutputBytes int
+	// ExtraEnv holds KEY=value entries added to the otherwise scrubbed
+	// environment the code runs in. Optional.
+	ExtraEnv []string
+}
+
+// Local is an Operator that works directly on the local file system and runs
+// each piece of Python code in a fresh interpreter process, in its own
+// process group, with a scrubbed environment. Its confinement is path
+// checking only (no sandbox): use it where bubblewrap is unavailable and the
+// person allowed it. Safe for concurrent use; Python runs are serialised.
+type Local struct {
+	root   string
+	cfg    LocalConfig
+	runSem chan struct{} // one run at a time: file-change snapshots must not overlap
+
+	mu       sync.Mutex
+	closed   bool
+	nextCell int
+	running  map[int]struct{} // process group ids of live runs
+}
+
+var _ Operator = (*Local)(nil)
+
+// NewLocal returns a Local operator for the workspace at cfg.Root, filling
+// defaults and creating work/ and out/ when missing.
+func NewLocal(cfg LocalConfig) (*Local, error) {
+	if cfg.Root == "" {
+		return nil, errors.New("new local operator: LocalConfig.Root is required: give the session workspace directory")
+	}
+	abs, err := filepath.Abs(cfg.Root)
+	if err != nil {
+		return nil, fmt.Errorf("new local operator: %w", err)
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("new local operator: workspace root: %w; create the directory first", err)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("new local operator: workspace root %s is not a directory", root)
+	}
+	for _, dir := range []string{WorkDir, OutDir} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			return nil, fmt.Errorf("new local operator: create %s/: %w", dir, err)
+		}
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxOutputBytes <= 0 {
+		cfg.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	cfg.Root = root
+	l := &Local{
+		root:     root,
+		cfg:      cfg,
+		runSem:   make(chan struct{}, 1),
+		running:  map[int]struct{}{},
+		nextCell: lastCellNumber(filepath.Join(root, CellsDir)) + 1,
+	}
+	return l, nil
+}
+
+// Root is the workspace's absolute, symlink-free path.
+func (l *Local) Root() string { return l.root }
+
+// Resolve maps a path to its real absolute location inside the workspace;
+// see Confine.
+func (l *Local) Resolve(path string) (string, error) { return Confine(l.root, path) }
+
+// ReadFile reads at most limit bytes of a workspace file (limit <= 0: all of
+// it); truncated reports whether there was more.
+func (l *Local) ReadFile(ctx context.Context, path string, limit int64) ([]byte, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, fmt.Errorf("read %q: %w", path, err)
+	}
+	abs, err := Confine(l.root, path)
+	if err != nil {
+		return nil, false, err
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %q: %w", path, relError(l.root, err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, false, fmt.Errorf("read %q: it is a directory; list it with list_files", path)
+	}
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, false, fmt.Errorf("read %q: %w", path, relError(l.root, err))
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return data[:limit], true, nil
+	}
+	return data, false, nil
+}
+
+// WriteFile creates or replaces a workspace file, making parent
+// directories; input/ is refused with ErrReadOnly.
+func (l *Local) WriteFile(ctx context.Context, path string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("write %q: %w", path, err)
+	}
+	abs, err := ConfineWrite(l.root, path)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
+	}
+	// O_NOFOLLOW: abs is the resolved location, so a symlink there now was
+	// planted after the check; refuse it rather than follow it.
+	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
+	}
+	return nil
+}
+
+// List returns the entries under dir (all levels when recursive), with
+// workspace-relative paths, sorted. Symlinks are listed, not followed.
+func (l *Local) List(ctx context.Context, dir string, recursive bool) ([]FileInfo, error) {
+	abs, err := Confine(l.root, dir)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("list %q: %w", dir, relError(l.root, err))
+	}
+	if !fi.IsDir() {
+		return []FileInfo{fileInfo(l.root, abs, fi)}, nil
+	}
+	var out []FileInfo
+	if !recursive {
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return nil, fmt.Errorf("list %q: %w", dir, relError(l.root, err))
+		}
+		for _, e := range entries {
+			info, err := e.Info()
+			if err != nil {
+				continue // removed while listing
+			}
+			out = append(out, fileInfo(l.root, filepath.Join(abs, e.Name()), info))
+		}
+	} else {
+		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
+			if err != nil {
+				if p == abs {
+					return err
+				}
+				return nil // unreadable entry: skip it, list the rest
+			}
+			if p == abs {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			out = append(out, fileInfo(l.root, p, info))
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list %q: %w", dir, relError(l.root, err))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// fileInfo builds a FileInfo with a workspace-relative path.
+func fileInfo(root, abs string, fi fs.FileInfo) FileInfo {
+	return FileInfo{
+		Path:    RelPath(root, abs),
+		Size:    fi.Size(),
+		IsDir:   fi.IsDir(),
+		Mode:    fi.Mode(),
+		ModTime: fi.ModTime(),
+	}
+}
+
+// relError rewrites the absolute workspace paths in a *fs.PathError to
+// workspace-relative ones, so messages shown to a model do not leak where
+// the workspace lives; the error still unwraps to its cause.
+func relError(root string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && filepath.IsAbs(pe.Path) && within(root, pe.Path) {
+		return &fs.PathError{Op: pe.Op, Path: RelPath(root, pe.Path), Err: pe.Err}
+	}
+	return err
+}
+
+// Close kills every Python process still running and refuses further runs.
+func (l *Local) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	for pgid := range l.running {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return nil
+}
+
+// cellResult is what runner.py writes to a cell's result file.
+type cellResult struct {
+	Value   string   `json:"value"`
+	Error   string   `json:"error"`
+	Figures []string `json:"figures"`
+}
+
+// RunPython runs code in a fresh interpreter: the code is saved as
+// work/.cells/cell-NNNN.py and run from the workspace root by the embedded
+// runner (matplotlib backend Agg; a trailing expression's value rendered;
+// open figures saved to out/figure-NNNN-N.png). The process and anything it
+// started are killed when the run ends, times out or ctx is cancelled. A
+// cancelled ctx returns the partial result together with ctx's error.
+func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*RunResult, error) {
+	if l.cfg.Python == "" {
+		return nil, fmt.Errorf("run python: LocalConfig.Python is empty: %w; resolve an interpreter with FindPython", ErrNoPython)
+	}
+	select {
+	case l.runSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("run python: %w", ctx.Err())
+	}
+	defer func() { <-l.runSem }()
+
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil, fmt.Errorf("run python: %w", ErrClosed)
+	}
+	cell := fmt.Sprintf("%04d", l.nextCell)
+	l.nextCell++
+	l.mu.Unlock()
+
+	cellsDir := filepath.Join(l.root, CellsDir)
+	if err := os.MkdirAll(cellsDir, 0o755); err != nil {
+		return nil, fmt.Errorf("run python: create %s: %w", CellsDir, relError(l.root, err))
+	}
+	for _, d := range []string{homeDir, tmpDir, OutDir} {
+		if err := os.MkdirAll(filepath.Join(l.root, d), 0o755); err != nil {
+			return nil, fmt.Errorf("run python: create %s: %w", d, relError(l.root, err))
+		}
+	}
+	cellFile := CellsDir + "/cell-" + cell + ".py"
+	resultFile := CellsDir + "/cell-" + cell + ".result.json"
+	if err := os.WriteFile(filepath.Join(l.root, cellFile), []byte(code), 0o644); err != nil {
+		return nil, fmt.Errorf("run python: save cell: %w", relError(l.root, err))
+	}
+
+	timeout := l.cfg.Timeout
+	if opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	before := l.snapshot()
+	res, err := l.runProcess(ctx, timeout, cellFile, resultFile, cell)
+	if res != nil {
+		res.Files = changedFiles(before, l.snapshot())
+	}
+	return res, err
+}
+
+// Directories inside work/ that the runtime owns; like .cells they are left
+// out of the files a run reports.
+const (
+	homeDir = WorkDir + "/.home"
+	tmpDir  = WorkDir + "/.tmp"
+)
+
+// runProcess starts the runner, waits for it within timeout and ctx, and
+// collects what it reported.
+func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile, resultFile, cell string) (*RunResult, error) {
+	stdout := newCappedBuffer(l.cfg.MaxOutputBytes)
+	stderr := newCappedBuffer(l.cfg.MaxOutputBytes)
+	// The child gets the write ends of real pipes, so Wait returns when the
+	// interpreter exits even if a grandchild still holds them; the group kill
+	// after it closes them for good.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("run python: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("run python: %w", err)
+	}
+	cmd := exec.Command(l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell)
+	cmd.Dir = l.root
+	cmd.Env = l.env()
+	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	start := time.Now()
+	startErr := cmd.Start()
+	outW.Close()
+	errW.Close()
+	if startErr != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("run python: start %s: %w", l.cfg.Python, startErr)
+	}
+	pgid := cmd.Process.Pid
+	l.mu.Lock()
+	l.running[pgid] = struct{}{}
+	closed := l.closed
+	l.mu.Unlock()
+	if closed { // Close ran between the check in RunPython and now
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+
+	var copies sync.WaitGroup
+	copies.Add(2)
+	go func() { defer copies.Done(); _, _ = io.Copy(stdout, outR); outR.Close() }()
+	go func() { defer copies.Done(); _, _ = io.Copy(stderr, errR); errR.Close() }()
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var waitErr error
+	var timedOut bool
+	var cancelled error
+	select {
+	case waitErr = <-waited:
+	case <-timer.C:
+		timedOut = true
+	case <-ctx.Done():
+		cancelled = ctx.Err()
+	}
+	// Kill the whole group in every case: a run leaves nothing behind.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	if timedOut || cancelled != nil {
+		waitErr = <-waited
+	}
+	copies.Wait()
+	l.mu.Lock()
+	delete(l.running, pgid)
+	l.mu.Unlock()
+
+	res := &RunResult{
+		Stdout:   stdout.String(),
+		Stderr:   stderr.String(),
+		Duration: time.Since(start),
+	}
+	var cr cellResult
+	data, readErr := os.ReadFile(filepath.Join(l.root, resultFile))
+	haveResult := readErr == nil && json.Unmarshal(data, &cr) == nil
+	if haveResult {
+		res.Value = capString(cr.Value, l.cfg.MaxOutputBytes)
+		res.Error = capString(cr.Error, l.cfg.MaxOutputBytes)
+		for _, f := range cr.Figures {
+			if _, err := os.Stat(filepath.Join(l.root, f)); err == nil {
+				res.Figures = append(res.Figures, f)
+			}
+		}
+	}
+	switch {
+	case timedOut:
+		res.TimedOut = true
+		res.Error = fmt.Sprintf("timed out after %s: the process and its children were killed", timeout)
+	case cancelled != nil:
+		res.Error = "cancelled: the process and its children were killed"
+		return res, fmt.Errorf("run python: %w", cancelled)
+	case !haveResult:
+		res.Error = fmt.Sprintf("the interpreter stopped before the cell finished (%v)", exitReason(waitErr))
+	}
+	return res, nil
+}
+
+// exitReason describes how a process ended, for a cell that left no result.
+func exitReason(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return "killed by signal " + ws.Signal().String()
+		}
+		return "exit status " + strconv.Itoa(ee.ExitCode())
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "exit status 0"
+}
+
+// env is the scrubbed environment code runs in: nothing of the parent's but
+// PATH, so API keys and tokens never reach generated code.
+func (l *Local) env() []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = defaultPath
+	}
+	env := []string{
+		"PATH=" + path,
+		"LANG=C.UTF-8",
+		"LC_ALL=C.UTF-8",
+		"HOME=" + filepath.Join(l.root, homeDir),
+		"TMPDIR=" + filepath.Join(l.root, tmpDir),
+		"MPLBACKEND=Agg",
+		"PYTHONIOENCODING=utf-8",
+		"PYTHONDONTWRITEBYTECODE=1",
+	}
+	return append(env, l.cfg.ExtraEnv...)
+}
+
+// fileStamp is what a snapshot remembers of one file.
+type fileStamp struct {
+	size    int64
+	modTime time.Time
+}
+
+// snapshot records the files under out/ and work/, leaving out work/'s
+// hidden runtime directories (.cells, .home, .tmp).
+func (l *Local) snapshot() map[string]fileStamp {
+	files := map[string]fileStamp{}
+	for _, dir := range []string{OutDir, WorkDir} {
+		base := filepath.Join(l.root, dir)
+		_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if dir == WorkDir && filepath.Dir(p) == base && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			files[RelPath(l.root, p)] = fileStamp{size: info.Size(), modTime: info.ModTime()}
+			return nil
+		})
+	}
+	return files
+}
+
+// changedFiles lists the paths that are new in after or differ from before,
+// sorted.
+func changedFiles(before, after map[string]fileStamp) []string {
+	var out []string
+	for p, a := range after {
+		if b, ok := before[p]; !ok || b.size != a.size || !b.modTime.Equal(a.modTime) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// cellFileName matches the saved cells, for numbering a reopened workspace.
+var cellFileName = regexp.MustCompile(`^cell-(\d+)\.py$`)
+
+// lastCellNumber returns the highest cell number saved in dir, 0 if none.
+func lastCellNumber(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	last := 0
+	for _, e := range entries {
+		if m := cellFileName.FindStringSubmatch(e.Name()); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > last {
+				last = n
+			}
+		}
+	}
+	return last
+}

@@ -1,0 +1,109 @@
+# Sift cell runner: runs one cell of generated code in a fresh interpreter.
+#
+# Usage: python -c RUNNER ROOT CELL_FILE RESULT_FILE CELL_ID
+#
+# It chdirs to the workspace ROOT, runs CELL_FILE so that the value of a
+# trailing expression is captured, saves every open matplotlib figure to
+# out/figure-CELL_ID-N.png, and writes what happened as one JSON object to
+# RESULT_FILE: {"value", "error", "figures"}. The cell's own stdout and
+# stderr are left alone; the traceback of an exception goes to RESULT_FILE,
+# never to stderr.
+import ast
+import json
+import os
+import sys
+import traceback
+
+VALUE_LIMIT = 20000
+
+
+def _render(value):
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        if isinstance(value, pd.DataFrame):
+            return value.to_string(max_rows=20, max_cols=20)
+        if isinstance(value, pd.Series):
+            return value.to_string(max_rows=20)
+    try:
+        text = repr(value)
+    except Exception as exc:  # a broken __repr__ must not lose the run
+        text = "<unrepresentable %s: %s>" % (type(value).__name__, exc)
+    if len(text) > VALUE_LIMIT:
+        half = VALUE_LIMIT // 2
+        text = text[:half] + "\n[... %d characters cut ...]\n" % (len(text) - 2 * half) + text[-half:]
+    return text
+
+
+def _format_error(exc, cell_file):
+    if isinstance(exc, SyntaxError) and exc.filename == cell_file:
+        return "".join(traceback.format_exception_only(type(exc), exc))
+    # Drop the runner's own frames: the traceback starts at the cell.
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != cell_file:
+        tb = tb.tb_next
+    if tb is None:
+        tb = exc.__traceback__
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+def _save_figures(root, cell_id, result):
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    try:
+        nums = plt.get_fignums()
+        if nums:
+            os.makedirs(os.path.join(root, "out"), exist_ok=True)
+        for n, num in enumerate(nums, 1):
+            path = "out/figure-%s-%d.png" % (cell_id, n)
+            plt.figure(num).savefig(os.path.join(root, path), dpi=100, bbox_inches="tight")
+            result["figures"].append(path)
+        plt.close("all")
+    except Exception as exc:
+        note = "saving figures failed: %s: %s\n" % (type(exc).__name__, exc)
+        result["error"] = (result["error"] + "\n" + note) if result["error"] else note
+
+
+def _main():
+    root, cell_file, result_file, cell_id = sys.argv[1:5]
+    os.chdir(root)
+    # The cell may chdir; everything the runner writes uses absolute paths.
+    root = os.getcwd()
+    result_file = os.path.join(root, result_file)
+    sys.argv = [cell_file]
+    if "" not in sys.path:
+        sys.path.insert(0, "")
+    # matplotlib reads this when the cell imports it; importing it here
+    # would cost every cell a third of a second.
+    os.environ["MPLBACKEND"] = "Agg"
+    result = {"value": "", "error": "", "figures": []}
+    scope = {"__name__": "__main__", "__file__": cell_file, "__builtins__": __builtins__}
+    try:
+        with open(cell_file, encoding="utf-8") as f:
+            source = f.read()
+        tree = ast.parse(source, cell_file, "exec")
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        exec(compile(tree, cell_file, "exec"), scope)
+        if last is not None:
+            value = eval(compile(last, cell_file, "eval"), scope)
+            if value is not None:
+                result["value"] = _render(value)
+    except SystemExit as exc:
+        if exc.code not in (None, 0):
+            result["error"] = "SystemExit: %s\n" % (exc.code,)
+    except BaseException as exc:
+        result["error"] = _format_error(exc, cell_file)
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:
+            pass
+        _save_figures(root, cell_id, result)
+        with open(result_file, "w", encoding="utf-8") as f:
+            json.dump(result, f)
+
+
+_main()

@@ -1,0 +1,204 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/components/tool/utils"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+// PythonArgs are the arguments of python.
+type PythonArgs struct {
+	Code string `json:"code" jsonschema_description:"Python 3 code to run. The value of a last bare expression is shown (DataFrames compactly)."`
+}
+
+const pythonDesc = "Run Python 3 code in the workspace; the current directory is the workspace root. " +
+	"pandas, numpy, matplotlib and openpyxl are available; there is no network and nothing can be installed. " +
+	"Each call runs in a fresh interpreter: variables do not carry over between calls, so load what you need in every call. " +
+	"Read data from input/ (read-only), save results to out/ and scratch files to work/. " +
+	"Open matplotlib figures are saved to out/ as PNG automatically. " +
+	"The reply shows printed output, the value of a last bare expression, errors with their traceback and a hint, and the files and figures produced."
+
+// PythonTool returns the python tool over op. A cell that raises or times
+// out is a normal reply starting with "Error:" and carrying a fix hint; a Go
+// error means the code could not be run at all.
+func PythonTool(op operator.Operator) (tool.InvokableTool, error) {
+	if op == nil {
+		return nil, errors.New("python tool: operator is nil")
+	}
+	t, err := utils.InferTool(PythonName, pythonDesc, func(ctx context.Context, a PythonArgs) (string, error) {
+		return runPython(ctx, op, a)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("python tool: %w", err)
+	}
+	return t, nil
+}
+
+// runPython implements python.
+func runPython(ctx context.Context, op operator.Operator, a PythonArgs) (string, error) {
+	code := stripFences(a.Code)
+	if strings.TrimSpace(code) == "" {
+		return "", withHint(errors.New("python: code is empty"), "send the Python code to run in the code field")
+	}
+	res, err := op.RunPython(ctx, code, operator.RunOptions{})
+	if err != nil {
+		return "", relErr(op, err)
+	}
+	return formatRun(ctx, op, res), nil
+}
+
+// fence matches a Markdown code fence around a whole cell.
+var fence = regexp.MustCompile("(?s)^\\s*```[a-zA-Z0-9_+-]*[ \\t]*\\n(.*?)\\n?```\\s*$")
+
+// stripFences removes a Markdown code fence the model put around its code.
+func stripFences(code string) string {
+	if m := fence.FindStringSubmatch(code); m != nil {
+		return m[1]
+	}
+	return code
+}
+
+// formatRun renders a run as the compact reply the model reads.
+func formatRun(ctx context.Context, op operator.Operator, res *operator.RunResult) string {
+	var b strings.Builder
+	if !res.OK() {
+		summary := errorSummary(res)
+		b.WriteString("Error: " + summary + "\n")
+		if tb := strings.TrimRight(res.Error, "\n"); tb != "" && tb != summary {
+			b.WriteString(tb + "\n")
+		}
+		b.WriteString("Hint: " + pythonHint(ctx, op, res, summary) + "\n")
+	}
+	section := func(title, text string) {
+		text = strings.TrimRight(text, "\n")
+		if text == "" {
+			return
+		}
+		b.WriteString(title + ":\n" + text + "\n")
+	}
+	section("stdout", res.Stdout)
+	section("stderr", res.Stderr)
+	section("value", res.Value)
+	figures := map[string]bool{}
+	for _, f := range res.Figures {
+		figures[f] = true
+	}
+	var files []string
+	for _, f := range res.Files {
+		if !figures[f] {
+			files = append(files, f)
+		}
+	}
+	if len(files) > 0 {
+		b.WriteString("files written: " + strings.Join(files, ", ") + "\n")
+	}
+	if len(res.Figures) > 0 {
+		b.WriteString("figures saved: " + strings.Join(res.Figures, ", ") + "\n")
+	}
+	if b.Len() == 0 {
+		b.WriteString("(no output: print what you want to see, or end with an expression)\n")
+	}
+	fmt.Fprintf(&b, "(ran %s)", res.Duration.Round(10*time.Millisecond))
+	return b.String()
+}
+
+// errorSummary is the one line that says what went wrong: the exception
+// line of a traceback, or the reason the run was stopped.
+func errorSummary(res *operator.RunResult) string {
+	if res.TimedOut {
+		return firstLine(res.Error)
+	}
+	lines := strings.Split(strings.TrimRight(res.Error, "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); excLine.MatchString(l) {
+			return l
+		}
+	}
+	return firstLine(res.Error)
+}
+
+// excLine matches the last line of a traceback, "SomeError: message".
+var excLine = regexp.MustCompile(`^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b`)
+
+// firstLine returns the first non-empty line of s.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return "the code failed"
+}
+
+// keyName pulls the quoted key out of "KeyError: 'x'".
+var keyName = regexp.MustCompile(`^KeyError: (.+)$`)
+
+// pythonHint says how to fix a failed run, judged from its exception.
+func pythonHint(ctx context.Context, op operator.Operator, res *operator.RunResult, summary string) string {
+	exc, msg, _ := strings.Cut(summary, ":")
+	exc = exc[strings.LastIndex(exc, ".")+1:]
+	msg = strings.TrimSpace(msg)
+	switch {
+	case res.TimedOut:
+		return "the run took too long and was killed. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls."
+	case exc == "KeyError":
+		key := msg
+		if m := keyName.FindStringSubmatch(summary); m != nil {
+			key = m[1]
+		}
+		return fmt.Sprintf("no column or key %s: print(df.columns.tolist()) (or the dict's keys) to see the real names; check case, spaces and which row holds the header.", key)
+	case exc == "FileNotFoundError":
+		return "paths are relative to the workspace root; " + inputFiles(ctx, op)
+	case exc == "ModuleNotFoundError" || exc == "ImportError":
+		return "only pandas, numpy, matplotlib, openpyxl and the Python standard library are available, and nothing can be installed; do it with those."
+	case exc == "NameError":
+		return "each python call starts a fresh interpreter, so names from earlier calls are gone: import, load and define what this code uses in this same code."
+	case exc == "SyntaxError" || exc == "IndentationError" || exc == "TabError":
+		return "fix the line the error points to (brackets, quotes, indentation); send plain Python, not Markdown or prose."
+	case exc == "UnicodeDecodeError":
+		return "the file is not UTF-8: pass its encoding, e.g. pd.read_csv(path, encoding='gb18030') or encoding='latin-1'; preview shows a file's detected encoding."
+	case exc == "PermissionError":
+		return "input/ is read-only: save results to out/ and scratch files to work/."
+	case exc == "AttributeError" && strings.Contains(msg, "DataFrame"):
+		return "that name is not a DataFrame method or column: print(df.columns.tolist()) for the columns and use df['name'] for names with spaces or odd characters."
+	case exc == "ValueError" && strings.Contains(msg, "could not convert"):
+		return "the column holds text that is not a number: clean it first, e.g. pd.to_numeric(df[col].str.replace(',', ''), errors='coerce')."
+	case exc == "MemoryError":
+		return "the data does not fit in memory: read only the columns you need (usecols=), read in chunks (chunksize=), or work on a sample."
+	case strings.HasPrefix(summary, "the interpreter stopped"):
+		return "the interpreter died (out of memory, or killed); work on less data at once or split the work into several calls."
+	}
+	return "read the traceback, fix the line it points to, and run again."
+}
+
+// inputFiles lists the files under input/ for a FileNotFoundError hint.
+func inputFiles(ctx context.Context, op operator.Operator) string {
+	entries, err := op.List(ctx, operator.InputDir, true)
+	if err != nil {
+		return "call list_files to see the files there are."
+	}
+	var files []string
+	for _, e := range entries {
+		if e.Mode.IsRegular() && !hasHiddenPart(e.Path) {
+			files = append(files, e.Path)
+		}
+	}
+	if len(files) == 0 {
+		return "input/ holds no files; call list_files to see what the workspace holds."
+	}
+	const most = 30
+	more := ""
+	if len(files) > most {
+		more = fmt.Sprintf(" and %d more (list_files dir=input recursive=true)", len(files)-most)
+		files = files[:most]
+	}
+	return "the files under input/ are: " + strings.Join(files, ", ") + more + "."
+}

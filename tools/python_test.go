@@ -1,0 +1,193 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+// needPython skips the test unless Debian's /usr/bin/python3 with pandas,
+// numpy, matplotlib and openpyxl is present, and returns its path.
+func needPython(t *testing.T) string {
+	t.Helper()
+	const debianPython = "/usr/bin/python3"
+	if _, err := os.Stat(debianPython); err != nil {
+		t.Skipf("skipping: %s is absent (install python3-pandas python3-matplotlib python3-openpyxl to run this test)", debianPython)
+	}
+	py, err := operator.FindPython(context.Background(), debianPython)
+	if err != nil || py != debianPython {
+		t.Skipf("skipping: %s is not usable: %v", debianPython, err)
+	}
+	return py
+}
+
+func TestFormatRun(t *testing.T) {
+	op, _ := newOp(t, "", nil)
+	tests := []struct {
+		name string
+		res  operator.RunResult
+		want string
+	}{
+		{name: "success",
+			res: operator.RunResult{Stdout: "rows: 2\n", Value: "   a\n0  1", Duration: 1234 * time.Millisecond,
+				Files: []string{"out/figure-0001-1.png", "out/summary.csv"}, Figures: []string{"out/figure-0001-1.png"}},
+			want: "stdout:\nrows: 2\nvalue:\n   a\n0  1\nfiles written: out/summary.csv\nfigures saved: out/figure-0001-1.png\n(ran 1.23s)"},
+		{name: "nothing", res: operator.RunResult{Duration: 50 * time.Millisecond},
+			want: "(no output: print what you want to see, or end with an expression)\n(ran 50ms)"},
+		{name: "key error",
+			res: operator.RunResult{Stdout: "loading\n", Error: "Traceback (most recent call last):\n  File \"work/.cells/cell-0002.py\", line 3, in <module>\nKeyError: 'colname'\n", Duration: time.Second},
+			want: "Error: KeyError: 'colname'\nTraceback (most recent call last):\n  File \"work/.cells/cell-0002.py\", line 3, in <module>\nKeyError: 'colname'\n" +
+				"Hint: no column or key 'colname': print(df.columns.tolist()) (or the dict's keys) to see the real names; check case, spaces and which row holds the header.\n" +
+				"stdout:\nloading\n(ran 1s)"},
+		{name: "file not found lists input",
+			res: operator.RunResult{Error: "Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\n"},
+			want: "Error: FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\nTraceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\n" +
+				"Hint: paths are relative to the workspace root; the files under input/ are: input/sales.csv.\n(ran 0s)"},
+		{name: "timeout", res: operator.RunResult{TimedOut: true, Error: "timed out after 2s: the process and its children were killed", Duration: 2 * time.Second},
+			want: "Error: timed out after 2s: the process and its children were killed\n" +
+				"Hint: the run took too long and was killed. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls.\n(ran 2s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := formatRun(context.Background(), op, &tt.res)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("formatRun (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPythonHints(t *testing.T) {
+	op, _ := newOp(t, "", nil)
+	tests := []struct {
+		exc, want string
+	}{
+		{exc: "ModuleNotFoundError: No module named 'sklearn'", want: "only pandas, numpy, matplotlib, openpyxl"},
+		{exc: "NameError: name 'df' is not defined", want: "fresh interpreter"},
+		{exc: "  File \"x\", line 1\n    def f(:\n          ^\nSyntaxError: invalid syntax", want: "brackets, quotes, indentation"},
+		{exc: "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xb5", want: "encoding='gb18030'"},
+		{exc: "PermissionError: [Errno 13] Permission denied: 'input/x.csv'", want: "input/ is read-only"},
+		{exc: "AttributeError: 'DataFrame' object has no attribute 'Amount'", want: "print(df.columns.tolist())"},
+		{exc: "ValueError: could not convert string to float: '1,234'", want: "pd.to_numeric"},
+		{exc: "pandas.errors.ParserError: Error tokenizing data", want: "read the traceback"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.exc, func(t *testing.T) {
+			got := formatRun(context.Background(), op, &operator.RunResult{Error: "Traceback (most recent call last):\n" + tt.exc + "\n"})
+			last := tt.exc[strings.LastIndex(tt.exc, "\n")+1:]
+			if !strings.HasPrefix(got, "Error: "+last+"\n") {
+				t.Errorf("reply does not start with the exception line:\n%s", got)
+			}
+			_, hint, _ := strings.Cut(got, "\nHint: ")
+			if !strings.Contains(hint, tt.want) {
+				t.Errorf("hint lacks %q:\n%s", tt.want, got)
+			}
+		})
+	}
+}
+
+func TestStripFences(t *testing.T) {
+	tests := map[string]string{
+		"print(1)":                         "print(1)",
+		"```python\nprint(1)\n```":         "print(1)",
+		"```\nx = 1\nx\n```\n":             "x = 1\nx",
+		"  ```py\nprint('```')\n```  ":     "print('```')",
+		"s = '```'\nprint(s)":              "s = '```'\nprint(s)",
+		"```python\nprint(1)\n```\nmore()": "```python\nprint(1)\n```\nmore()",
+	}
+	for in, want := range tests {
+		if got := stripFences(in); got != want {
+			t.Errorf("stripFences(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+func TestPythonTool(t *testing.T) {
+	py := needPython(t)
+	op, _ := newOp(t, py, nil)
+	pt, err := PythonTool(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		code     string
+		prefix   string
+		contains []string
+	}{
+		{name: "success with value and figure", prefix: "stdout:\nrows: 2\n",
+			code: "```python\nimport pandas as pd\nimport matplotlib.pyplot as plt\ndf = pd.read_csv('input/sales.csv')\nprint('rows:', len(df))\n" +
+				"df.to_csv('out/summary.csv', index=False)\ndf.plot(x='region', y='amount')\ndf\n```",
+			contains: []string{"value:\n  region  amount\n0  north      10\n1  south      20\n",
+				"files written: out/summary.csv\n", "figures saved: out/figure-0001-1.png\n", "(ran "}},
+		{name: "key error with hint", prefix: "Error: KeyError: 'colname'\nTraceback (most recent call last):\n",
+			code:     "import pandas as pd\ndf = pd.read_csv('input/sales.csv')\ndf['colname']",
+			contains: []string{"work/.cells/cell-0002.py", "Hint: no column or key 'colname': print(df.columns.tolist())"}},
+		{name: "missing file lists input", prefix: "Error: FileNotFoundError:",
+			code:     "open('sales.csv')",
+			contains: []string{"Hint: paths are relative to the workspace root; the files under input/ are: input/sales.csv."}},
+		{name: "missing module", prefix: "Error: ModuleNotFoundError: No module named 'sklearn_not_here'\n",
+			code:     "import sklearn_not_here",
+			contains: []string{"Hint: only pandas, numpy, matplotlib, openpyxl"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := call(t, pt, PythonArgs{Code: tt.code})
+			if err != nil {
+				t.Fatalf("python: %v (a failing cell is a reply, not an error)", err)
+			}
+			if !strings.HasPrefix(got, tt.prefix) {
+				t.Errorf("reply does not start with %q:\n%s", tt.prefix, got)
+			}
+			for _, want := range tt.contains {
+				if !strings.Contains(got, want) {
+					t.Errorf("reply lacks %q:\n%s", want, got)
+				}
+			}
+		})
+	}
+	if _, err := call(t, pt, PythonArgs{Code: "  \n"}); err == nil || !strings.Contains(err.Error(), "code is empty") {
+		t.Errorf("empty code error = %v", err)
+	}
+}
+
+func TestPythonToolTimeout(t *testing.T) {
+	py := needPython(t)
+	op, _ := newOp(t, py, func(c *operator.LocalConfig) { c.Timeout = time.Second })
+	pt, err := PythonTool(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := call(t, pt, PythonArgs{Code: "import time\ntime.sleep(60)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "Error: timed out after 1s") || !strings.Contains(got, "Hint: the run took too long") {
+		t.Errorf("timeout reply:\n%s", got)
+	}
+}
+
+func TestPythonToolWithoutPython(t *testing.T) {
+	op, _ := newOp(t, "", nil)
+	pt, err := PythonTool(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, pt, PythonArgs{Code: "1"}); !errors.Is(err, operator.ErrNoPython) {
+		t.Fatalf("error = %v; want ErrNoPython", err)
+	}
+	got, err := call(t, Hint(pt), PythonArgs{Code: "1"})
+	if err != nil || !strings.HasPrefix(got, "Error: ") || !strings.Contains(got, "Hint: Python is not available") {
+		t.Errorf("Hint(python) = %q, %v", got, err)
+	}
+	if _, err := PythonTool(nil); err == nil {
+		t.Error("PythonTool(nil) succeeded")
+	}
+}
