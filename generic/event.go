@@ -7,6 +7,9 @@ type EventKind string
 
 // The kinds of events a run emits, in the order a person meets them.
 const (
+	// EventSession opens every run: Text is the session ID, Path the
+	// workspace directory.
+	EventSession EventKind = "session"
 	// EventPlan carries the full plan after the planner or replanner changed it.
 	EventPlan EventKind = "plan"
 	// EventStepStarted and EventStepFinished bracket one plan step.

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/sift-agent/sift/params"
 )
 
 // Step is one actionable step of a plan.
@@ -258,3 +260,6 @@ func (r *SubmitResult) UnmarshalJSON(data []byte) error {
 	}
 	return nil
 }
+
+// FullPlanKey is the session key under which a run keeps its FullPlan.
+var FullPlanKey = params.NewKey[*FullPlan]("sift.full_plan")

@@ -1,0 +1,378 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/operator"
+)
+
+// pythonOrSkip returns an interpreter with pandas and matplotlib, or skips.
+func pythonOrSkip(t testing.TB) string {
+	t.Helper()
+	py, err := operator.FindPython(context.Background(), "")
+	if err != nil {
+		t.Skipf("needs Python with pandas and matplotlib (CI installs them): %v", err)
+	}
+	return py
+}
+
+// httpSift builds a Sift whose every model call goes through the real
+// OpenAI-compatible client to a local server playing the script.
+func httpSift(t testing.TB, script *scripted.Script, mutate func(*Config)) *Sift {
+	t.Helper()
+	srv := scripted.NewServer(script)
+	t.Cleanup(srv.Close)
+	m, err := model.New(context.Background(), model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "scripted"},
+		model.WithSleep(func(context.Context, time.Duration) error { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Models: Models{Default: m}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute}
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// salesCSV writes a small sales file whose totals the tests know:
+// North 100+50=150, South 70, East 30.
+func salesCSV(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "sales.csv")
+	data := "date,region,revenue\n2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func call(name string, args any) scripted.Reply {
+	b, err := json.Marshal(args)
+	if err != nil {
+		panic(err)
+	}
+	return scripted.Reply{Message: scripted.ToolCall(name, string(b))}
+}
+
+func text(s string) scripted.Reply { return scripted.Reply{Message: scripted.Text(s)} }
+
+// echoToolResult answers with the last tool result it was shown, as a code
+// agent summarising what its code printed.
+func echoToolResult(prefix string) scripted.Reply {
+	return scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
+		for i := len(req.Messages) - 1; i >= 0; i-- {
+			if req.Messages[i].Role == schema.Tool {
+				return scripted.Text(prefix + req.Messages[i].Content), nil
+			}
+		}
+		return nil, fmt.Errorf("no tool result in the request")
+	}}
+}
+
+func steps(descs ...string) map[string]any {
+	var s []map[string]any
+	for i, d := range descs {
+		s = append(s, map[string]any{"index": i + 1, "description": d})
+	}
+	return map[string]any{"steps": s}
+}
+
+const (
+	stepLoad   = "Load input/sales.csv and save work/sales.pkl"
+	stepRegion = "Total revenue by region to out/by_region.csv with a bar chart out/by_region.png"
+	stepMonth  = "Total revenue by month to out/by_month.csv"
+)
+
+const (
+	codeLoad   = "import pandas as pd\ndf = pd.read_csv('input/sales.csv', parse_dates=['date'])\ndf.to_pickle('work/sales.pkl')\nprint(len(df), 'rows')"
+	codeRegion = "import pandas as pd\nimport matplotlib.pyplot as plt\ndf = pd.read_pickle('work/sales.pkl')\ns = df.groupby('region')['revenue'].sum().sort_values(ascending=False)\ns.to_csv('out/by_region.csv')\ns.plot(kind='bar')\nplt.savefig('out/by_region.png')\nprint(s.to_string())"
+	codeMonth  = "import pandas as pd\ndf = pd.read_pickle('work/sales.pkl')\nm = df.groupby(df.date.dt.strftime('%Y-%m'))['revenue'].sum()\nm.to_csv('out/by_month.csv')\nprint(m.to_string())"
+)
+
+// threeStepScript is a whole run: plan, three steps each through the code
+// agent, replans, submit, report. With classic, the executor summarises each
+// step itself after the code agent answered.
+func threeStepScript(classic bool) []scripted.Reply {
+	all := []string{stepLoad, stepRegion, stepMonth}
+	codes := []string{codeLoad, codeRegion, codeMonth}
+	replies := []scripted.Reply{call(toolCreatePlan, steps(all...))}
+	for i := range all {
+		replies = append(replies,
+			call(nameCodeAgent, map[string]string{"request": all[i]}),
+			call("python", map[string]string{"code": codes[i]}),
+			echoToolResult("Done. Output:\n"),
+		)
+		if classic {
+			replies = append(replies, echoToolResult("Step result: "))
+		}
+		if i < len(all)-1 {
+			replies = append(replies, call(toolCreatePlan, steps(all[i+1:]...)))
+		}
+	}
+	return append(replies,
+		call(toolSubmitResult, map[string]any{"answer": "North has the highest revenue (150).", "findings": []string{"North 150, South 70, East 30"}, "files": []string{"out/by_region.csv"}}),
+		text("# Revenue report\n\nNorth leads with 150 [step 2].\n\n![Revenue by region](out/by_region.png)\n"),
+	)
+}
+
+func collect(t testing.TB, s *Sift, req Request) []generic.Event {
+	t.Helper()
+	var evs []generic.Event
+	for e := range s.Run(context.Background(), req) {
+		evs = append(evs, e)
+	}
+	if len(evs) == 0 || evs[len(evs)-1].Kind != generic.EventDone {
+		t.Fatalf("the last event must be done; got %d events", len(evs))
+	}
+	return evs
+}
+
+func kinds(evs []generic.Event, want ...generic.EventKind) []generic.Event {
+	var out []generic.Event
+	for _, e := range evs {
+		for _, k := range want {
+			if e.Kind == k {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+func readWS(t testing.TB, done generic.Event, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(done.Path, rel))
+	if err != nil {
+		t.Fatalf("read %s: %v", rel, err)
+	}
+	return string(b)
+}
+
+func TestThreeStepAnalysisThroughHTTP(t *testing.T) {
+	script := scripted.New(threeStepScript(false)...)
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	if script.Remaining() != 0 {
+		t.Errorf("%d scripted replies unused", script.Remaining())
+	}
+	if got := script.Calls(); got != 14 {
+		t.Errorf("model calls = %d, want 14 (1 plan + 3 steps x 4 - 1 replan + submit... see threeStepScript)", got)
+	}
+	var order []string
+	for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
+		order = append(order, fmt.Sprintf("%s %d %s", e.Kind, e.Step.Index, e.Step.Status))
+	}
+	want := []string{"step_started 1 doing", "step_finished 1 done", "step_started 2 doing", "step_finished 2 done", "step_started 3 doing", "step_finished 3 done"}
+	if strings.Join(order, "|") != strings.Join(want, "|") {
+		t.Errorf("step events:\n got %v\nwant %v", order, want)
+	}
+	if got := readWS(t, done, "out/by_region.csv"); !strings.Contains(got, "North,150") || !strings.Contains(got, "South,70") {
+		t.Errorf("out/by_region.csv has wrong totals:\n%s", got)
+	}
+	plan := readWS(t, done, "plan.md")
+	for _, w := range []string{"[x] **1.", "[x] **2.", "[x] **3.", "out/by_region.png", "North has the highest revenue"} {
+		if !strings.Contains(plan, w) {
+			t.Errorf("plan.md lacks %q:\n%s", w, plan)
+		}
+	}
+	if r := readWS(t, done, "report.md"); !strings.Contains(r, "out/by_region.png") || !strings.Contains(r, "out/by_month.csv") {
+		t.Errorf("report.md must embed the chart and list every artifact:\n%s", r)
+	}
+	if h := readWS(t, done, "report.html"); !strings.Contains(h, "data:image/png;base64,") {
+		t.Error("report.html must inline the chart")
+	}
+	if arts := kinds(evs, generic.EventArtifact); len(arts) < 3 {
+		t.Errorf("artifact events = %d, want at least 3", len(arts))
+	}
+	if u := done.Usage; u == nil || u.Calls != 14 || u.PromptTokens == 0 {
+		t.Errorf("usage = %+v, want 14 calls with prompt tokens", u)
+	}
+	logged, err := os.ReadFile(filepath.Join(done.Path, "events.jsonl"))
+	if err != nil || !strings.Contains(string(logged), `"kind":"done"`) {
+		t.Errorf("events.jsonl must end with the done event: %v", err)
+	}
+}
+
+func TestFailingStepIsReplannedAndRunSucceeds(t *testing.T) {
+	bad := "import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nprint(df['Region'].sum())"
+	script := scripted.New(
+		call(toolCreatePlan, steps("Sum revenue by Region")),
+		call(nameCodeAgent, map[string]string{"request": "Sum revenue by Region"}),
+		call("python", map[string]string{"code": bad}),
+		text("FAILED: there is no column 'Region'; the columns are date, region, revenue."),
+		call(toolCreatePlan, steps("Sum revenue by region (lower-case column)")),
+		call(nameCodeAgent, map[string]string{"request": "Sum revenue by region"}),
+		call("python", map[string]string{"code": "import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nprint(df.groupby('region')['revenue'].sum().to_string())"}),
+		echoToolResult(""),
+		call(toolSubmitResult, map[string]any{"answer": "North: 150"}),
+		text("# Report\n\nNorth: 150 [step 2]."),
+	)
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Question: "Revenue by region?", Files: []string{salesCSV(t)}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	fin := kinds(evs, generic.EventStepFinished)
+	if len(fin) != 2 || fin[0].Step.Status != generic.StatusFailed || fin[1].Step.Status != generic.StatusDone {
+		t.Fatalf("want step 1 failed then step 2 done, got %+v", fin)
+	}
+	var pyErr bool
+	for _, e := range kinds(evs, generic.EventToolResult) {
+		if e.Tool == "python" && strings.Contains(e.Text, "KeyError") {
+			pyErr = true
+		}
+	}
+	if !pyErr {
+		t.Error("the failing cell's KeyError must reach the events")
+	}
+	plan := readWS(t, done, "plan.md")
+	if !strings.Contains(plan, "[!] **1.") || !strings.Contains(plan, "[x] **2.") || !strings.Contains(plan, "revised") {
+		t.Errorf("plan.md must show the failed step, the revision and the done step:\n%s", plan)
+	}
+}
+
+func TestRecoveriesThroughHTTP(t *testing.T) {
+	tests := []struct {
+		name    string
+		replies []scripted.Reply
+		check   func(t *testing.T, evs []generic.Event, script *scripted.Script)
+	}{
+		{
+			name: "malformed tool arguments are repaired",
+			replies: []scripted.Reply{
+				call(toolCreatePlan, steps("Print 2+3")),
+				call(nameCodeAgent, map[string]string{"request": "Print 2+3"}),
+				{Message: scripted.ToolCall("python", `{"code": "print(2+3)",}`)},
+				echoToolResult(""),
+			},
+			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {
+				if !toolResultContains(evs, "python", "5") {
+					t.Error("the repaired call must run and print 5")
+				}
+			},
+		},
+		{
+			name: "an unknown tool is answered with a hint",
+			replies: []scripted.Reply{
+				call(toolCreatePlan, steps("Print 2+3")),
+				call(nameCodeAgent, map[string]string{"request": "Print 2+3"}),
+				call("pyhton", map[string]string{"code": "print(2+3)"}),
+				call("python", map[string]string{"code": "print(2+3)"}),
+				echoToolResult(""),
+			},
+			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {
+				// The hint reaches the model as the unknown call's tool result.
+				var hinted bool
+				for _, req := range script.Requests() {
+					for _, m := range req.Messages {
+						if m.Role == schema.Tool && strings.Contains(m.Content, "pyhton") && strings.Contains(m.Content, "python") {
+							hinted = true
+						}
+					}
+				}
+				if !hinted {
+					t.Error("the reply to an unknown tool must name the nearest real one")
+				}
+			},
+		},
+		{
+			name: "a plan sent as plain JSON text is recovered",
+			replies: []scripted.Reply{
+				text("Here is the plan:\n```json\n{\"steps\":[{\"index\":1,\"description\":\"Print 2+3\"}]}\n```"),
+				call(nameCodeAgent, map[string]string{"request": "Print 2+3"}),
+				call("python", map[string]string{"code": "print(2+3)"}),
+				echoToolResult(""),
+			},
+			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {
+				if p := kinds(evs, generic.EventPlan); len(p) == 0 || p[0].Plan.Steps[0].Description != "Print 2+3" {
+					t.Errorf("the plan must be recovered from the text, got %+v", p)
+				}
+			},
+		},
+		{
+			name: "a 429 is retried",
+			replies: []scripted.Reply{
+				{Status: 429, RetryAfter: "1"},
+				call(toolCreatePlan, steps("Print 2+3")),
+				call(nameCodeAgent, map[string]string{"request": "Print 2+3"}),
+				call("python", map[string]string{"code": "print(2+3)"}),
+				echoToolResult(""),
+			},
+			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			replies := append(tt.replies,
+				call(toolSubmitResult, map[string]any{"answer": "5"}),
+				text("# Report\n\n5 [step 1]."))
+			script := scripted.New(replies...)
+			s := httpSift(t, script, nil)
+			evs := collect(t, s, Request{Question: "What is 2+3?"})
+			if done := evs[len(evs)-1]; done.Err != nil {
+				t.Fatalf("run failed: %v", done.Err)
+			}
+			if script.Remaining() != 0 {
+				t.Errorf("%d replies unused", script.Remaining())
+			}
+			tt.check(t, evs, script)
+		})
+	}
+}
+
+func toolResultContains(evs []generic.Event, tool, substr string) bool {
+	for _, e := range kinds(evs, generic.EventToolResult) {
+		if e.Tool == tool && strings.Contains(e.Text, substr) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestStreamingRunEmitsDeltas(t *testing.T) {
+	script := scripted.New(threeStepScript(false)...)
+	s := httpSift(t, script, func(c *Config) { c.Stream = true })
+	evs := collect(t, s, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	var deltas int
+	var text strings.Builder
+	for _, e := range kinds(evs, generic.EventMessage) {
+		if e.Delta {
+			deltas++
+			text.WriteString(e.Text)
+		}
+	}
+	if deltas < 2 || !strings.Contains(text.String(), "North") {
+		t.Errorf("want streamed text deltas holding the answer, got %d: %q", deltas, text.String())
+	}
+	if fin := kinds(evs, generic.EventStepFinished); len(fin) != 3 || fin[2].Step.Status != generic.StatusDone {
+		t.Errorf("want three finished steps, got %d", len(fin))
+	}
+	if got := readWS(t, done, "out/by_region.csv"); !strings.Contains(got, "North,150") {
+		t.Errorf("out/by_region.csv:\n%s", got)
+	}
+}

@@ -1,0 +1,167 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// Limits that keep prompts lean: the latest results go in whole, older ones
+// shortened, since later steps rarely need an early step's full text.
+const (
+	recentSteps       = 2
+	recentResultChars = 6000
+	olderResultChars  = 600
+)
+
+// taskView is everything a prompt may show about the run so far.
+type taskView struct {
+	Question    string
+	DataContext string
+	Inputs      []string
+	Plan        *generic.FullPlan
+}
+
+func plannerMessages(v taskView) []*schema.Message {
+	var b strings.Builder
+	section(&b, "Question", v.Question)
+	section(&b, "Data", v.dataContext())
+	return []*schema.Message{schema.SystemMessage(plannerPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+}
+
+func executorMessages(v taskView) []*schema.Message {
+	var b strings.Builder
+	section(&b, "Question", v.Question)
+	section(&b, "Data", v.dataContext())
+	section(&b, "Plan", renderPlanStatus(v.Plan))
+	section(&b, "Finished steps", renderResults(v.Plan))
+	cur := v.Plan.Current()
+	if cur != nil {
+		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
+	}
+	return []*schema.Message{schema.SystemMessage(executorPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+}
+
+func replannerMessages(v taskView) []*schema.Message {
+	var b strings.Builder
+	section(&b, "Question", v.Question)
+	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
+	section(&b, "Plan", renderPlanStatus(v.Plan))
+	section(&b, "Results", renderResults(v.Plan))
+	return []*schema.Message{schema.SystemMessage(replannerPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+}
+
+func codeAgentMessages(dataContext string, request []*schema.Message) []*schema.Message {
+	sys := codeAgentPrompt
+	if dataContext != "" {
+		sys += "\n## Data\n" + dataContext
+	}
+	return append([]*schema.Message{schema.SystemMessage(sys)}, request...)
+}
+
+func reportMessages(v taskView, artifacts []string) []*schema.Message {
+	var b strings.Builder
+	section(&b, "Question", v.Question)
+	if r := v.Plan.Result; r != nil {
+		var a strings.Builder
+		a.WriteString(r.Answer)
+		for _, f := range r.Findings {
+			a.WriteString("\n- " + f)
+		}
+		section(&b, "Answer submitted", a.String())
+	}
+	section(&b, "Steps and results", renderAllResults(v.Plan))
+	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
+	section(&b, "Files produced", strings.Join(artifacts, "\n"))
+	return []*schema.Message{schema.SystemMessage(reportPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+}
+
+func (v taskView) dataContext() string {
+	if strings.TrimSpace(v.DataContext) == "" {
+		if len(v.Inputs) == 0 {
+			return "(no input files)"
+		}
+		return strings.Join(v.Inputs, "\n")
+	}
+	return v.DataContext
+}
+
+func section(b *strings.Builder, title, body string) {
+	if strings.TrimSpace(body) == "" {
+		return
+	}
+	fmt.Fprintf(b, "## %s\n%s\n\n", title, strings.TrimSpace(body))
+}
+
+// renderPlanStatus is the one-line-per-step checklist the agents see.
+func renderPlanStatus(p *generic.FullPlan) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range p.Steps {
+		fmt.Fprintf(&b, "%d. [%s] %s\n", s.Index, s.Status, s.Description)
+	}
+	return b.String()
+}
+
+// renderResults shows finished steps' results, the last few in full and the
+// older ones shortened, each with its files.
+func renderResults(p *generic.FullPlan) string {
+	if p == nil {
+		return ""
+	}
+	var finished []generic.StepState
+	for _, s := range p.Steps {
+		if s.Status == generic.StatusDone || s.Status == generic.StatusFailed {
+			finished = append(finished, s)
+		}
+	}
+	var b strings.Builder
+	for i, s := range finished {
+		limit := olderResultChars
+		if i >= len(finished)-recentSteps {
+			limit = recentResultChars
+		}
+		writeResult(&b, s, limit)
+	}
+	return b.String()
+}
+
+// renderAllResults shows every step, finished or not, for the report.
+func renderAllResults(p *generic.FullPlan) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range p.Steps {
+		writeResult(&b, s, recentResultChars)
+	}
+	return b.String()
+}
+
+func writeResult(b *strings.Builder, s generic.StepState, limit int) {
+	fmt.Fprintf(b, "### Step %d (%s): %s\n", s.Index, s.Status, s.Description)
+	if s.Summary != "" {
+		b.WriteString(shorten(s.Summary, limit))
+		b.WriteString("\n")
+	}
+	if len(s.Files) > 0 {
+		b.WriteString("Files: " + strings.Join(s.Files, ", ") + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// shorten keeps the head and tail of s within limit runes.
+func shorten(s string, limit int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) <= limit {
+		return string(r)
+	}
+	head := limit * 2 / 3
+	tail := limit - head
+	return string(r[:head]) + fmt.Sprintf("\n[... %d characters cut ...]\n", len(r)-limit) + string(r[len(r)-tail:])
+}

@@ -1,0 +1,58 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+)
+
+// ModelError is a model call that failed after the client's retries: the
+// run cannot go on without the model, so it ends with this error.
+type ModelError struct {
+	Agent string
+	Err   error
+}
+
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("model call for %s failed: %v", e.Agent, e.Err)
+}
+func (e *ModelError) Unwrap() error { return e.Err }
+
+func isModelError(err error) bool {
+	var me *ModelError
+	return errors.As(err, &me)
+}
+
+// markErrors tags a model's errors as *ModelError so the agents can tell
+// them from tool failures, which only fail a step.
+type markErrors struct {
+	agent string
+	inner model.ToolCallingChatModel
+}
+
+func (m *markErrors) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	out, err := m.inner.Generate(ctx, in, opts...)
+	if err != nil {
+		return nil, &ModelError{Agent: m.agent, Err: err}
+	}
+	return out, nil
+}
+
+func (m *markErrors) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	out, err := m.inner.Stream(ctx, in, opts...)
+	if err != nil {
+		return nil, &ModelError{Agent: m.agent, Err: err}
+	}
+	return out, nil
+}
+
+func (m *markErrors) WithTools(ts []*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	inner, err := m.inner.WithTools(ts)
+	if err != nil {
+		return nil, err
+	}
+	return &markErrors{agent: m.agent, inner: inner}, nil
+}

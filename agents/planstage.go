@@ -1,0 +1,147 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/params"
+)
+
+// planStage wraps the planner or the replanner (neither of which knows about
+// statuses): after the inner agent has set a new plan, it merges that plan
+// into the run's FullPlan, or records the submitted result, then rewrites
+// plan.md and reports the plan as an event.
+type planStage struct {
+	inner     adk.Agent
+	replanner bool
+}
+
+func (a *planStage) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
+func (a *planStage) Description(ctx context.Context) string { return a.inner.Description(ctx) }
+
+func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		var lastContent string
+		broke := false
+		inner := a.inner.Run(ctx, input, opts...)
+		for {
+			ev, ok := inner.Next()
+			if !ok {
+				break
+			}
+			if ev.Err != nil {
+				gen.Send(ev)
+				return
+			}
+			if ev.Action != nil && ev.Action.BreakLoop != nil {
+				broke = true
+			}
+			if m := eventMessage(ev); m != nil {
+				lastContent = m.Content
+			}
+			gen.Send(ev)
+		}
+		fp := fullPlan(ctx)
+		if broke {
+			var res generic.SubmitResult
+			if err := json.Unmarshal([]byte(lastContent), &res); err != nil {
+				res = generic.SubmitResult{Answer: lastContent}
+			}
+			fp.Result = &res
+			fp.SkipRemaining("not needed: the question was answered")
+		} else {
+			raw, ok := adk.GetSessionValue(ctx, planexecute.PlanSessionKey)
+			plan, isOurs := raw.(*generic.Plan)
+			if !ok || !isOurs {
+				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("%s: no plan was produced (got %T)", a.inner.Name(ctx), raw)})
+				return
+			}
+			if len(plan.Steps) == 0 {
+				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("%s: the plan has no steps; the model must call create_plan with at least one step, or submit_result", a.inner.Name(ctx))})
+				return
+			}
+			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(plan))
+		}
+		generic.FullPlanKey.Set(ctx, fp)
+		if err := writePlanFile(ctx, fp); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+			return
+		}
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
+	}()
+	return iter
+}
+
+// fullPlan returns the run's FullPlan, creating it on first use.
+func fullPlan(ctx context.Context) *generic.FullPlan {
+	if fp, ok := generic.FullPlanKey.Get(ctx); ok && fp != nil {
+		return fp
+	}
+	q, _ := params.Question.Get(ctx)
+	return &generic.FullPlan{Question: q}
+}
+
+// writePlanFile rewrites plan.md in the workspace, atomically, so a reader
+// or a crash never sees half a plan.
+func writePlanFile(ctx context.Context, fp *generic.FullPlan) error {
+	dir, ok := params.Workdir.Get(ctx)
+	if !ok || dir == "" {
+		return nil
+	}
+	return writeFileAtomic(filepath.Join(dir, "plan.md"), []byte(generic.RenderPlanMarkdown(fp)))
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// siftEvent carries one of Sift's own events through the ADK event stream,
+// so it reaches the caller in order with the agents' events.
+func siftEvent(e generic.Event) *adk.AgentEvent {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	return &adk.AgentEvent{Output: &adk.AgentOutput{CustomizedOutput: &e}}
+}
+
+// recoverInto turns a panic in a wrapper agent into an error event instead
+// of a crashed process.
+func recoverInto(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
+	if r := recover(); r != nil {
+		gen.Send(&adk.AgentEvent{Err: fmt.Errorf("internal error: %v\n%s", r, debug.Stack())})
+	}
+}
+
+func init() {
+	schema.RegisterName[*generic.Plan]("sift_plan")
+	schema.RegisterName[*generic.FullPlan]("sift_full_plan")
+	schema.RegisterName[*generic.Event]("sift_event")
+}

@@ -1,0 +1,96 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cloudwego/eino/schema"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// goldenView is a run in the middle of its work: one step done, one
+// failed, one to do.
+func goldenView() taskView {
+	fp := &generic.FullPlan{Question: "月度收入趋势如何？哪个地区卖得最好？"}
+	fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: "Load input/sales.csv"}, {Description: "Monthly revenue with a line chart"}, {Description: "Revenue by region"}}})
+	fp.Steps[0].Status, fp.Steps[0].Summary = generic.StatusDone, "504 rows, 6 columns, no missing values."
+	fp.Steps[1].Status, fp.Steps[1].Summary, fp.Steps[1].Files = generic.StatusFailed, "FAILED: KeyError 'Date'; the column is 'date'.", []string{"out/partial.csv"}
+	return taskView{
+		Question:    fp.Question,
+		DataContext: "## input/sales.csv (csv; 20.6 KiB)\ndate (date) | region (text) | revenue (float)",
+		Inputs:      []string{"input/sales.csv"},
+		Plan:        fp,
+	}
+}
+
+func render(msgs []*schema.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString("=== " + string(m.Role) + " ===\n" + m.Content + "\n")
+	}
+	return b.String()
+}
+
+// TestPromptsGolden pins every agent's rendered prompt; a prompt change
+// shows up as a diff in review (regenerate with UPDATE_GOLDEN=1, and bump
+// PromptVersion).
+func TestPromptsGolden(t *testing.T) {
+	v := goldenView()
+	cases := map[string][]*schema.Message{
+		"planner":   plannerMessages(v),
+		"executor":  executorMessages(v),
+		"replanner": replannerMessages(v),
+		"code":      codeAgentMessages(v.DataContext, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"report":    reportMessages(v, []string{"out/monthly.png", "out/partial.csv"}),
+	}
+	for name, msgs := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := render(msgs)
+			golden := filepath.Join("testdata", "prompts", name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s prompt changed (-want +got):\n%s", name, diff)
+			}
+		})
+	}
+}
+
+func TestPromptsAskForThePersonsLanguage(t *testing.T) {
+	for name, p := range map[string]string{"planner": plannerPrompt, "executor": executorPrompt, "code": codeAgentPrompt, "web": webAgentPrompt, "replanner": replannerPrompt, "report": reportPrompt} {
+		if !strings.Contains(p, "language of the person's question") {
+			t.Errorf("%s prompt must ask for answers in the person's language", name)
+		}
+		if strings.ContainsAny(p, "{}") {
+			t.Errorf("%s prompt must not hold braces: some Eino paths format prompts as f-strings", name)
+		}
+	}
+}
+
+func TestOlderResultsAreShortened(t *testing.T) {
+	fp := &generic.FullPlan{}
+	var ss []generic.Step
+	for range 4 {
+		ss = append(ss, generic.Step{Description: "step"})
+	}
+	fp.SetRemaining(&generic.Plan{Steps: ss})
+	long := strings.Repeat("x", 5000)
+	for i := range fp.Steps {
+		fp.Steps[i].Status, fp.Steps[i].Summary = generic.StatusDone, long
+	}
+	got := renderResults(fp)
+	if n := strings.Count(got, "characters cut"); n != 2 {
+		t.Errorf("the two older results must be shortened and the two latest kept whole; %d were cut", n)
+	}
+}

@@ -1,0 +1,178 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/components/model"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/params"
+)
+
+// reportAgent writes report.md and report.html from the run's results: one
+// model call for the narrative, then Sift makes sure every chart and data
+// file appears in it.
+type reportAgent struct {
+	model model.ToolCallingChatModel
+}
+
+func (a *reportAgent) Name(context.Context) string { return nameReport }
+func (a *reportAgent) Description(context.Context) string {
+	return "writes the final report from the step results"
+}
+
+func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		view := viewOf(ctx)
+		workdir, _ := params.Workdir.Get(ctx)
+		artifacts := listArtifacts(workdir)
+		msg, err := a.model.Generate(ctx, reportMessages(view, artifacts))
+		var md string
+		if err != nil {
+			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))
+		} else {
+			md = completeReport(msg.Content, view.Plan, artifacts)
+		}
+		if werr := writeReport(workdir, md); werr != nil {
+			gen.Send(&adk.AgentEvent{Err: werr})
+			return
+		}
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
+		if err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+		}
+	}()
+	return iter
+}
+
+// writeReport writes report.md and its self-contained report.html.
+func writeReport(workdir, md string) error {
+	if workdir == "" {
+		return nil
+	}
+	if err := writeFileAtomic(filepath.Join(workdir, "report.md"), []byte(md)); err != nil {
+		return err
+	}
+	html, err := generic.RenderReportHTML(reportTitle(md), []byte(md), workdir)
+	if err != nil {
+		return fmt.Errorf("render report.html: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(workdir, "report.html"), html)
+}
+
+// completeReport cleans the model's Markdown (models like to fence it) and
+// appends every artifact the text does not mention, so nothing the run
+// produced is missing from the report.
+func completeReport(md string, fp *generic.FullPlan, artifacts []string) string {
+	md = strings.TrimSpace(md)
+	for _, fence := range []string{"```markdown", "```md", "```"} {
+		if strings.HasPrefix(md, fence) && strings.HasSuffix(md, "```") && len(md) > len(fence)+3 {
+			md = strings.TrimSpace(md[len(fence) : len(md)-3])
+			break
+		}
+	}
+	if md == "" {
+		return fallbackReport(fp, artifacts, "The report writer returned no text; this report was assembled from the step results.")
+	}
+	var missing []string
+	for _, a := range artifacts {
+		mentioned := strings.Contains(md, a)
+		if isImage(a) {
+			// A chart counts only when it is shown, not merely named.
+			mentioned = strings.Contains(md, "]("+a+")")
+		}
+		if !mentioned {
+			missing = append(missing, a)
+		}
+	}
+	if len(missing) > 0 {
+		md += "\n\n## Files\n\n" + artifactList(missing)
+	}
+	return md + "\n"
+}
+
+// fallbackReport assembles a report without a model: the answer if one was
+// submitted, every step with its status and result, and the files.
+func fallbackReport(fp *generic.FullPlan, artifacts []string, note string) string {
+	var b strings.Builder
+	b.WriteString("# Report\n\n")
+	if note != "" {
+		b.WriteString("> " + note + "\n\n")
+	}
+	if fp == nil {
+		fp = &generic.FullPlan{}
+	}
+	if q := strings.TrimSpace(fp.Question); q != "" {
+		fmt.Fprintf(&b, "**Question:** %s\n\n", q)
+	}
+	if r := fp.Result; r != nil {
+		b.WriteString("## Answer\n\n" + strings.TrimSpace(r.Answer) + "\n\n")
+		for _, f := range r.Findings {
+			b.WriteString("- " + f + "\n")
+		}
+		if len(r.Findings) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	if len(fp.Steps) > 0 {
+		b.WriteString("## Steps\n\n")
+		for _, s := range fp.Steps {
+			fmt.Fprintf(&b, "### Step %d — %s (%s)\n\n", s.Index, s.Description, s.Status)
+			if s.Summary != "" {
+				b.WriteString(strings.TrimSpace(s.Summary) + "\n\n")
+			}
+		}
+	}
+	if len(artifacts) > 0 {
+		b.WriteString("## Files\n\n" + artifactList(artifacts))
+	}
+	return b.String()
+}
+
+func artifactList(paths []string) string {
+	var b strings.Builder
+	for _, p := range paths {
+		if isImage(p) {
+			fmt.Fprintf(&b, "![%s](%s)\n\n", filepath.Base(p), p)
+		} else {
+			fmt.Fprintf(&b, "- [%s](%s)\n", p, p)
+		}
+	}
+	return b.String()
+}
+
+func isImage(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp":
+		return true
+	}
+	return false
+}
+
+func reportTitle(md string) string {
+	for _, line := range strings.Split(md, "\n") {
+		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
+			return strings.TrimSpace(t)
+		}
+	}
+	return "Sift report"
+}
+
+// listArtifacts lists files under out/, workspace-relative and sorted.
+func listArtifacts(workdir string) []string {
+	snap := snapshotFiles(workdir, "out")
+	out := make([]string, 0, len(snap))
+	for p := range snap {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

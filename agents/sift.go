@@ -1,0 +1,468 @@
+// Package agents builds Sift's agent tree (planner, execute/replan loop,
+// report) and runs it: the library API that the sift command and the
+// examples call.
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/web"
+)
+
+// Errors callers branch on.
+var (
+	// ErrNoModel: no chat model was given; configure an endpoint.
+	ErrNoModel = errors.New("no model configured")
+	// ErrNoQuestion: the request has no question.
+	ErrNoQuestion = errors.New("no question given")
+	// ErrRunFailed: the run ended without a complete result; the report
+	// holds what was found.
+	ErrRunFailed = errors.New("run failed")
+)
+
+// Models are the chat models of each agent role. Default serves every role
+// left nil.
+type Models struct {
+	Default  model.ToolCallingChatModel
+	Planner  model.ToolCallingChatModel // planner and replanner
+	Executor model.ToolCallingChatModel
+	Code     model.ToolCallingChatModel // code agent and web researcher
+	Report   model.ToolCallingChatModel
+}
+
+// ModelsFromConfig connects each role to its endpoint from cfg.
+func ModelsFromConfig(ctx context.Context, cfg siftmodel.Config) (Models, error) {
+	var ms Models
+	for _, r := range []struct {
+		role string
+		dst  *model.ToolCallingChatModel
+	}{{"planner", &ms.Planner}, {"executor", &ms.Executor}, {"code", &ms.Code}, {"report", &ms.Report}} {
+		m, err := siftmodel.New(ctx, cfg.For(r.role))
+		if err != nil {
+			return Models{}, fmt.Errorf("model for %s: %w", r.role, err)
+		}
+		*r.dst = m
+	}
+	return ms, nil
+}
+
+// Config configures a Sift instance; one instance serves many runs.
+type Config struct {
+	// Models are required: at least Default, or every role.
+	Models Models
+	// SessionsRoot is where session workspaces are created.
+	// Optional; defaults to session.DefaultRoot().
+	SessionsRoot string
+	// Python is the interpreter for generated code. Optional; by default
+	// operator.FindPython looks for one that has pandas and matplotlib.
+	Python string
+	// CodeTimeout bounds one Python run. Optional; defaults to 2 minutes.
+	CodeTimeout time.Duration
+	// Search is the web search provider. Optional; nil makes the web
+	// researcher say that search is not configured.
+	Search web.Provider
+	// Fetch configures web page fetching. Optional; safe defaults.
+	Fetch web.FetchConfig
+	// MaxIterations bounds execute/replan rounds. Optional; defaults to 10.
+	MaxIterations int
+	// ClassicExecutor makes the executor summarise each step itself (one
+	// more model call per step). Optional; for comparisons only.
+	ClassicExecutor bool
+	// Preview bounds the data previews given to the models. Optional.
+	Preview generic.PreviewOptions
+	// Stream asks the models to stream, so text reaches the caller as
+	// EventMessage deltas while it is written. Optional; default off.
+	Stream bool
+}
+
+// Sift runs analyses. Create it with New.
+type Sift struct {
+	cfg Config
+}
+
+// New validates cfg and fills its defaults.
+func New(cfg Config) (*Sift, error) {
+	m := cfg.Models
+	if m.Default == nil && (m.Planner == nil || m.Executor == nil || m.Code == nil || m.Report == nil) {
+		return nil, fmt.Errorf("%w: give agents.Config.Models a Default model (or one per role); from the command line set --base-url, --api-key and --model, or SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL", ErrNoModel)
+	}
+	if cfg.SessionsRoot == "" {
+		cfg.SessionsRoot = session.DefaultRoot()
+	}
+	if cfg.CodeTimeout <= 0 {
+		cfg.CodeTimeout = 2 * time.Minute
+	}
+	return &Sift{cfg: cfg}, nil
+}
+
+// Request is one analysis to run.
+type Request struct {
+	// Question is what the person asks, in any language.
+	Question string
+	// Files are copied into the session's input/.
+	Files []string
+	// Dirs are copied, recursively, into the session's input/.
+	Dirs []string
+	// SessionID names the new session. Optional; generated when empty.
+	SessionID string
+}
+
+// Run starts an analysis and yields its events; the last is always
+// EventDone, whose Err is nil on success. Breaking out of the loop cancels
+// the run. Everything is also written to the session's events.jsonl.
+func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
+	return func(yield func(generic.Event) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}}
+		r.execute(ctx)
+	}
+}
+
+// run is the state of one Run call.
+type run struct {
+	sift    *Sift
+	req     Request
+	yield   func(generic.Event) bool
+	stopped bool
+	ws      *session.Workspace
+	log     *session.EventLog
+	meter   *siftmodel.Meter
+	// plan is the FullPlan the agents update through the session; read
+	// it only once the agents have stopped.
+	plan    *generic.FullPlan
+	current *generic.StepState
+}
+
+// emit records an event and hands it to the caller; it reports false once
+// the caller stopped listening.
+func (r *run) emit(e generic.Event) bool {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	if e.Err != nil && e.Text == "" {
+		e.Text = e.Err.Error()
+	}
+	if r.log != nil {
+		_ = r.log.Append(e)
+	}
+	if r.stopped {
+		return false
+	}
+	if !r.yield(e) {
+		r.stopped = true
+	}
+	return !r.stopped
+}
+
+func (r *run) fail(err error) {
+	r.emit(generic.Event{Kind: generic.EventError, Err: err})
+	r.done(err)
+}
+
+func (r *run) done(err error) {
+	e := generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
+	if r.ws != nil {
+		e.Path = r.ws.Root
+	}
+	r.emit(e)
+	if r.log != nil {
+		_ = r.log.Close()
+	}
+}
+
+func (r *run) execute(ctx context.Context) {
+	if strings.TrimSpace(r.req.Question) == "" {
+		r.fail(fmt.Errorf("%w: say what you want to know, e.g. \"which product sells best?\"", ErrNoQuestion))
+		return
+	}
+	id := r.req.SessionID
+	if id == "" {
+		id = session.NewID()
+	}
+	ws, err := session.Create(ctx, r.sift.cfg.SessionsRoot, id)
+	if err != nil {
+		r.fail(fmt.Errorf("create session workspace: %w", err))
+		return
+	}
+	r.ws = ws
+	if r.log, err = session.OpenEventLog(ws.Path("events.jsonl")); err != nil {
+		r.fail(err)
+		return
+	}
+	r.emit(generic.Event{Kind: generic.EventSession, Text: ws.ID, Path: ws.Root})
+	for _, f := range r.req.Files {
+		if _, err := ws.AddInput(ctx, f); err != nil {
+			r.fail(fmt.Errorf("add input file: %w", err))
+			return
+		}
+	}
+	for _, d := range r.req.Dirs {
+		if _, err := ws.AddInputDir(ctx, d); err != nil {
+			r.fail(fmt.Errorf("add input directory: %w", err))
+			return
+		}
+	}
+	inputs, err := ws.Inputs()
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	python, err := operator.FindPython(ctx, r.sift.cfg.Python)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	op, err := operator.NewLocal(operator.LocalConfig{Root: ws.Root, Python: python, Timeout: r.sift.cfg.CodeTimeout, ExtraEnv: sharedCacheEnv()})
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	defer op.Close()
+
+	abs := make([]string, len(inputs))
+	for i, in := range inputs {
+		abs[i] = ws.Path(in)
+	}
+	popts := r.sift.cfg.Preview
+	popts.BaseDir = ws.Root
+	dataContext := demoteHeadings(generic.PreviewAll(ctx, abs, popts))
+
+	tree, err := buildTree(ctx, treeConfig{
+		models:          r.sift.models(r.meter),
+		op:              op,
+		search:          r.sift.cfg.Search,
+		fetch:           r.sift.cfg.Fetch,
+		maxIterations:   r.sift.cfg.MaxIterations,
+		classicExecutor: r.sift.cfg.ClassicExecutor,
+	})
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.plan = &generic.FullPlan{Question: r.req.Question}
+	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: tree, EnableStreaming: r.sift.cfg.Stream})
+	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithSessionValues(map[string]any{
+		params.Question.Name():     r.req.Question,
+		params.DataContext.Name():  dataContext,
+		params.Inputs.Name():       inputs,
+		params.Workdir.Name():      ws.Root,
+		generic.FullPlanKey.Name(): r.plan,
+	}))
+	var runErr error
+	reported := false
+	for {
+		ev, ok := events.Next()
+		if !ok {
+			break
+		}
+		if ev.Err != nil {
+			runErr = ev.Err
+			continue
+		}
+		if !r.translate(ev, func(e generic.Event) bool {
+			if e.Kind == generic.EventReport {
+				reported = true
+			}
+			return r.emit(e)
+		}) {
+			return
+		}
+	}
+	if ctx.Err() != nil && runErr == nil {
+		runErr = ctx.Err()
+	}
+	if runErr != nil {
+		r.plan.SkipRemaining("not run: the run stopped early")
+		_ = writePlanFileAt(ws.Root, r.plan)
+		if !reported {
+			md := fallbackReport(r.plan, listArtifacts(ws.Root), fmt.Sprintf("The run stopped early: %v. This report holds what was found until then.", runErr))
+			if err := writeReport(ws.Root, md); err == nil {
+				r.emit(generic.Event{Kind: generic.EventReport, Path: "report.md", Text: md})
+			}
+		}
+		r.fail(fmt.Errorf("%w: %w", ErrRunFailed, runErr))
+		return
+	}
+	if r.plan.Result == nil {
+		// The loop hit its bound without a submitted result.
+		r.plan.SkipRemaining("not run: the execute/replan bound was reached")
+		_ = writePlanFileAt(ws.Root, r.plan)
+	}
+	r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+	r.done(nil)
+}
+
+// translate maps one ADK event to Sift events and emits them, tracking the
+// current step on the way. It reports false once the caller stopped
+// listening.
+func (r *run) translate(ev *adk.AgentEvent, emit func(generic.Event) bool) bool {
+	if ev.Output == nil {
+		return true
+	}
+	if se, ok := ev.Output.CustomizedOutput.(*generic.Event); ok {
+		e := *se
+		switch e.Kind {
+		case generic.EventStepStarted:
+			r.current = e.Step
+		case generic.EventStepFinished:
+			r.current = nil
+			e.Usage = r.usage()
+		}
+		if e.Step == nil {
+			e.Step = r.current
+		}
+		return emit(e)
+	}
+	mo := ev.Output.MessageOutput
+	if mo == nil {
+		return true
+	}
+	agent := ev.AgentName
+	// The planner and replanner speak in tool arguments, which reach the
+	// caller as plan events instead.
+	speaks := agent != "planner" && agent != "replanner"
+	msg, ok := r.readMessage(mo, speaks, agent, emit)
+	if !ok {
+		return false
+	}
+	if msg == nil {
+		return true
+	}
+	var out []generic.Event
+	switch msg.Role {
+	case schema.Assistant:
+		for _, tc := range msg.ToolCalls {
+			out = append(out, generic.Event{Kind: generic.EventToolCall, Agent: agent, Tool: tc.Function.Name, ToolCallID: tc.ID, Args: tc.Function.Arguments, Step: r.current})
+		}
+		if len(msg.ToolCalls) == 0 && strings.TrimSpace(msg.Content) != "" && speaks && !mo.IsStreaming {
+			out = append(out, generic.Event{Kind: generic.EventMessage, Agent: agent, Text: msg.Content, Step: r.current})
+		}
+	case schema.Tool:
+		out = append(out, generic.Event{Kind: generic.EventToolResult, Agent: agent, Tool: mo.ToolName, ToolCallID: msg.ToolCallID, Text: shorten(msg.Content, 4000), Step: r.current})
+	}
+	for _, e := range out {
+		if !emit(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// readMessage returns the event's message. A streamed assistant message is
+// read chunk by chunk, each chunk of text emitted as a delta when the agent
+// speaks to the person; ok is false once the caller stopped listening.
+func (r *run) readMessage(mo *adk.MessageVariant, speaks bool, agent string, emit func(generic.Event) bool) (msg *schema.Message, ok bool) {
+	if !mo.IsStreaming {
+		return mo.Message, true
+	}
+	if mo.MessageStream == nil {
+		return nil, true
+	}
+	defer mo.MessageStream.Close()
+	var chunks []*schema.Message
+	for {
+		chunk, err := mo.MessageStream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, true
+		}
+		chunks = append(chunks, chunk)
+		if speaks && mo.Role == schema.Assistant && chunk.Content != "" {
+			if !emit(generic.Event{Kind: generic.EventMessage, Agent: agent, Text: chunk.Content, Delta: true, Step: r.current}) {
+				return nil, false
+			}
+		}
+	}
+	if len(chunks) == 0 {
+		return nil, true
+	}
+	msg, err := schema.ConcatMessages(chunks)
+	if err != nil {
+		return nil, true
+	}
+	return msg, true
+}
+
+func (r *run) usage() *generic.Usage {
+	u := &generic.Usage{PerAgent: map[string]*generic.AgentUsage{}}
+	for agent, c := range r.meter.Snapshot() {
+		u.PerAgent[agent] = &generic.AgentUsage{Calls: c.Calls, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens}
+		u.Calls += c.Calls
+		u.PromptTokens += c.PromptTokens
+		u.CompletionTokens += c.CompletionTokens
+	}
+	return u
+}
+
+// models resolves each role's model, metered under the role's name.
+func (s *Sift) models(meter *siftmodel.Meter) resolvedModels {
+	pick := func(m model.ToolCallingChatModel) model.ToolCallingChatModel {
+		if m != nil {
+			return m
+		}
+		return s.cfg.Models.Default
+	}
+	wrap := func(role string, m model.ToolCallingChatModel) model.ToolCallingChatModel {
+		return &markErrors{agent: role, inner: siftmodel.Wrap(pick(m), role, meter)}
+	}
+	return resolvedModels{
+		planner:  wrap("planner", s.cfg.Models.Planner),
+		executor: wrap("executor", s.cfg.Models.Executor),
+		code:     wrap("code", s.cfg.Models.Code),
+		report:   wrap("report", s.cfg.Models.Report),
+	}
+}
+
+// demoteHeadings turns the previews' "## file" headings into "### file", so
+// they nest under the "## Data" section of the prompts.
+func demoteHeadings(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "## ") {
+			lines[i] = "#" + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sharedCacheEnv points matplotlib at a cache shared by all sessions: each
+// workspace has a fresh HOME, and rebuilding the font cache there costs
+// seconds on every run's first chart.
+func sharedCacheEnv() []string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	mpl := filepath.Join(dir, "sift", "matplotlib")
+	if err := os.MkdirAll(mpl, 0o700); err != nil {
+		return nil
+	}
+	return []string{"MPLCONFIGDIR=" + mpl}
+}
+
+func writePlanFileAt(dir string, fp *generic.FullPlan) error {
+	if _, err := os.Stat(dir); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "plan.md"), []byte(generic.RenderPlanMarkdown(fp)))
+}

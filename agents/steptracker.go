@@ -1,0 +1,180 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/params"
+)
+
+// failedPrefix starts a code agent's answer when it could not do its task.
+const failedPrefix = "FAILED:"
+
+// stepTracker wraps the executor: it marks the current step doing, runs the
+// executor, then records the step's result, status and new files in the
+// FullPlan and plan.md, reporting each change as an event.
+type stepTracker struct {
+	inner adk.Agent
+}
+
+func (a *stepTracker) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
+func (a *stepTracker) Description(ctx context.Context) string { return a.inner.Description(ctx) }
+
+func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		fp := fullPlan(ctx)
+		cur := fp.Current()
+		if cur == nil {
+			gen.Send(&adk.AgentEvent{Err: errors.New("executor: the plan has no step left to run")})
+			return
+		}
+		cur.Status = generic.StatusDoing
+		generic.FullPlanKey.Set(ctx, fp)
+		if err := writePlanFile(ctx, fp); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+			return
+		}
+		started := *cur
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started}))
+
+		workdir, _ := params.Workdir.Get(ctx)
+		before := snapshotFiles(workdir, "out")
+		codeFailed := false
+		var stepErr error
+		inner := a.inner.Run(ctx, input, opts...)
+		for {
+			ev, ok := inner.Next()
+			if !ok {
+				break
+			}
+			if ev.Err != nil {
+				if fatal(ctx, ev.Err) {
+					cur.Status = generic.StatusFailed
+					cur.Summary = "Stopped: " + ev.Err.Error()
+					generic.FullPlanKey.Set(ctx, fp)
+					_ = writePlanFile(ctx, fp)
+					gen.Send(ev)
+					return
+				}
+				stepErr = ev.Err
+				continue
+			}
+			if m := eventMessage(ev); m != nil && m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python" {
+				codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
+			}
+			gen.Send(ev)
+		}
+
+		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
+		text, _ := summary.(string)
+		if stepErr != nil {
+			// The executor gave up (iteration bound, a tool that failed
+			// hard): the step fails, and the replanner decides what next.
+			text = fmt.Sprintf("%s the step did not finish: %v", failedPrefix, stepErr)
+			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
+		}
+		cur.Summary = strings.TrimSpace(text)
+		cur.Files = newFiles(before, snapshotFiles(workdir, "out"))
+		cur.Status = generic.StatusDone
+		if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
+			cur.Status = generic.StatusFailed
+		}
+		generic.FullPlanKey.Set(ctx, fp)
+		if err := writePlanFile(ctx, fp); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+			return
+		}
+		finished := *cur
+		for _, f := range finished.Files {
+			gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished}))
+		}
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
+	}()
+	return iter
+}
+
+// fatal tells errors that end the run (cancellation, model configuration or
+// transport) from those that only fail the step.
+func fatal(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	return isModelError(err)
+}
+
+// eventMessage returns an event's message. A streamed message is read from
+// a copy of its stream, and the event keeps the other copy, so the caller
+// downstream still receives the whole stream.
+func eventMessage(ev *adk.AgentEvent) *schema.Message {
+	if ev == nil || ev.Output == nil || ev.Output.MessageOutput == nil {
+		return nil
+	}
+	mo := ev.Output.MessageOutput
+	if !mo.IsStreaming || mo.MessageStream == nil {
+		return mo.Message
+	}
+	copies := mo.MessageStream.Copy(2)
+	mo.MessageStream = copies[0]
+	msg, err := schema.ConcatMessageStream(copies[1])
+	if err != nil {
+		return nil
+	}
+	return msg
+}
+
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+// snapshotFiles records size and mtime of every regular file under
+// root/dir, keyed by workspace-relative path.
+func snapshotFiles(root, dir string) map[string]fileStamp {
+	out := map[string]fileStamp{}
+	if root == "" {
+		return out
+	}
+	base := filepath.Join(root, dir)
+	_ = filepath.WalkDir(base, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return nil
+		}
+		out[filepath.ToSlash(rel)] = fileStamp{info.Size(), info.ModTime()}
+		return nil
+	})
+	return out
+}
+
+// newFiles lists files that appeared or changed between two snapshots.
+func newFiles(before, after map[string]fileStamp) []string {
+	var out []string
+	for p, st := range after {
+		if old, ok := before[p]; !ok || old != st {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

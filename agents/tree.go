@@ -1,0 +1,288 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/tools"
+	"github.com/sift-agent/sift/tools/web"
+)
+
+// Agent and tool names. The tree is rebuilt by position on resume, so these
+// are part of the checkpoint format: do not rename lightly.
+const (
+	nameRoot          = "sift"
+	nameLoop          = "execute_replan"
+	nameCodeAgent     = "code_agent"
+	nameWebAgent      = "web_researcher"
+	nameReport        = "report"
+	toolCreatePlan    = "create_plan"
+	toolSubmitResult  = "submit_result"
+	toolOutputCap     = 12000
+	codeMaxIterations = 12
+)
+
+// createPlanTool is the planner's and replanner's structured plan.
+var createPlanTool = &schema.ToolInfo{
+	Name: toolCreatePlan,
+	Desc: "Set the plan: the ordered steps still to do. Each step is self-contained and actionable.",
+	ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
+		"steps": {
+			Type:     schema.Array,
+			Required: true,
+			Desc:     "the steps in order",
+			ElemInfo: &schema.ParameterInfo{
+				Type: schema.Object,
+				SubParams: map[string]*schema.ParameterInfo{
+					"index":       {Type: schema.Integer, Desc: "1-based position", Required: true},
+					"description": {Type: schema.String, Desc: "what to do: files, columns, computation, outputs under out/", Required: true},
+				},
+			},
+		},
+	}),
+}
+
+// submitResultTool ends the execute/replan loop with the final answer.
+var submitResultTool = &schema.ToolInfo{
+	Name: toolSubmitResult,
+	Desc: "Submit the final result when the question is answered.",
+	ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
+		"answer":   {Type: schema.String, Required: true, Desc: "the direct answer to the question, in the person's language"},
+		"findings": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "key findings with their numbers"},
+		"files":    {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "deliverable files, workspace-relative (out/...)"},
+	}),
+}
+
+// treeConfig is what one run's agent tree is built from.
+type treeConfig struct {
+	models        resolvedModels
+	op            operator.Operator
+	search        web.Provider
+	fetch         web.FetchConfig
+	maxIterations int
+	// classicExecutor makes the executor summarise the code agent's answer
+	// itself (one more model call per step); kept to measure the difference.
+	classicExecutor bool
+}
+
+// resolvedModels holds one ready model per agent role.
+type resolvedModels struct {
+	planner, executor, code, report model.ToolCallingChatModel
+}
+
+// buildTree composes Sequential[planner, Loop(executor, replanner), report].
+func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) {
+	newPlan := func(context.Context) planexecute.Plan { return &generic.Plan{} }
+	planner, err := planexecute.NewPlanner(ctx, &planexecute.PlannerConfig{
+		ToolCallingChatModel: cfg.models.planner,
+		ToolInfo:             createPlanTool,
+		NewPlan:              newPlan,
+		GenInputFn: func(ctx context.Context, _ []adk.Message) ([]adk.Message, error) {
+			return plannerMessages(viewOf(ctx)), nil
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build planner: %w", err)
+	}
+
+	executorTools, err := buildExecutorTools(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(executorTools))
+	for _, t := range executorTools {
+		info, err := t.Info(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, info.Name)
+	}
+	returnDirectly := map[string]bool{}
+	if !cfg.classicExecutor {
+		returnDirectly[nameCodeAgent] = true
+		returnDirectly[nameWebAgent] = true
+	}
+	executor, err := planexecute.NewExecutor(ctx, &planexecute.ExecutorConfig{
+		Model: cfg.models.executor,
+		ToolsConfig: adk.ToolsConfig{
+			ToolsNodeConfig: compose.ToolsNodeConfig{
+				Tools:                executorTools,
+				UnknownToolsHandler:  tools.UnknownTool(names),
+				ToolArgumentsHandler: tools.RepairArguments,
+				ExecuteSequentially:  true,
+			},
+			ReturnDirectly:     returnDirectly,
+			EmitInternalEvents: true,
+		},
+		MaxIterations: 8,
+		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
+			return executorMessages(viewOf(ctx)), nil
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build executor: %w", err)
+	}
+
+	replanner, err := planexecute.NewReplanner(ctx, &planexecute.ReplannerConfig{
+		ChatModel:   cfg.models.planner,
+		PlanTool:    createPlanTool,
+		RespondTool: submitResultTool,
+		NewPlan:     newPlan,
+		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
+			return replannerMessages(viewOf(ctx)), nil
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build replanner: %w", err)
+	}
+
+	maxIter := cfg.maxIterations
+	if maxIter <= 0 {
+		maxIter = 10
+	}
+	loop, err := adk.NewLoopAgent(ctx, &adk.LoopAgentConfig{
+		Name:          nameLoop,
+		Description:   "executes plan steps and replans until the question is answered",
+		SubAgents:     []adk.Agent{&stepTracker{inner: executor}, &planStage{inner: replanner, replanner: true}},
+		MaxIterations: maxIter,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build execute/replan loop: %w", err)
+	}
+	return adk.NewSequentialAgent(ctx, &adk.SequentialAgentConfig{
+		Name:        nameRoot,
+		Description: "Sift data analysis: plan, execute and replan, report",
+		SubAgents:   []adk.Agent{&planStage{inner: planner}, loop, &reportAgent{model: cfg.models.report}},
+	})
+}
+
+// buildExecutorTools makes the executor's tools: the code agent and the web
+// researcher as agent tools, and a few direct, read-only file tools.
+func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, error) {
+	codeTools, err := codeAgentTools(cfg.op)
+	if err != nil {
+		return nil, err
+	}
+	code, err := newToolAgent(ctx, nameCodeAgent,
+		"Writes and runs Python (pandas, matplotlib) in the session workspace to do one data task; answers with the results and the files written. Give it one self-contained request.",
+		cfg.models.code, codeTools, codeMaxIterations,
+		func(ctx context.Context, msgs []adk.Message) []adk.Message {
+			dc, _ := params.DataContext.Get(ctx)
+			return codeAgentMessages(dc, msgs)
+		})
+	if err != nil {
+		return nil, err
+	}
+	searchTool, err := web.SearchTool(cfg.search)
+	if err != nil {
+		return nil, err
+	}
+	fetchTool, err := web.FetchTool(cfg.fetch)
+	if err != nil {
+		return nil, err
+	}
+	webAgent, err := newToolAgent(ctx, nameWebAgent,
+		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
+		cfg.models.code, []tool.BaseTool{guard(searchTool, cfg.op), guard(fetchTool, cfg.op)}, 8,
+		func(_ context.Context, msgs []adk.Message) []adk.Message {
+			return append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...)
+		})
+	if err != nil {
+		return nil, err
+	}
+	fileTools, err := tools.FileTools(cfg.op)
+	if err != nil {
+		return nil, err
+	}
+	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent)}
+	for _, t := range fileTools {
+		info, err := t.Info(ctx)
+		if err != nil {
+			return nil, err
+		}
+		switch info.Name {
+		case "list_files", "preview", "read_file":
+			if it, ok := t.(tool.InvokableTool); ok {
+				out = append(out, guard(it, cfg.op))
+			}
+		}
+	}
+	return out, nil
+}
+
+// codeAgentTools are python and the file tools, each capped and turning
+// errors into replies the model can act on.
+func codeAgentTools(op operator.Operator) ([]tool.BaseTool, error) {
+	py, err := tools.PythonTool(op)
+	if err != nil {
+		return nil, err
+	}
+	files, err := tools.FileTools(op)
+	if err != nil {
+		return nil, err
+	}
+	out := []tool.BaseTool{guard(py, op)}
+	for _, t := range files {
+		if it, ok := t.(tool.InvokableTool); ok {
+			out = append(out, guard(it, op))
+		}
+	}
+	return out, nil
+}
+
+// guard makes a tool safe to hand to a model: its errors become replies
+// with a fix hint (so a failing tool never ends the run), and long replies
+// are capped with the full text saved to a file.
+func guard(t tool.InvokableTool, op operator.Operator) tool.InvokableTool {
+	return tools.CapOutput(tools.Hint(t), op, toolOutputCap)
+}
+
+// newToolAgent builds a ReAct agent meant to be called as a tool.
+func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingChatModel, ts []tool.BaseTool, maxIter int,
+	input func(context.Context, []adk.Message) []adk.Message) (adk.Agent, error) {
+	names := make([]string, 0, len(ts))
+	for _, t := range ts {
+		info, err := t.Info(ctx)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, info.Name)
+	}
+	a, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
+		Name:        name,
+		Description: desc,
+		Model:       m,
+		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
+			Tools:                ts,
+			UnknownToolsHandler:  tools.UnknownTool(names),
+			ToolArgumentsHandler: tools.RepairArguments,
+			ExecuteSequentially:  true,
+		}},
+		MaxIterations: maxIter,
+		GenModelInput: func(ctx context.Context, _ string, in *adk.AgentInput) ([]adk.Message, error) {
+			return input(ctx, in.Messages), nil
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", name, err)
+	}
+	return a, nil
+}
+
+// viewOf gathers what prompts show from the session.
+func viewOf(ctx context.Context) taskView {
+	q, _ := params.Question.Get(ctx)
+	dc, _ := params.DataContext.Get(ctx)
+	in, _ := params.Inputs.Get(ctx)
+	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx)}
+}

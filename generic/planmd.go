@@ -1,0 +1,69 @@
+package generic
+
+import (
+	"fmt"
+	"strings"
+)
+
+// statusMark is the checkbox-like mark plan.md shows for each status.
+var statusMark = map[StepStatus]string{
+	StatusTodo:    "[ ]",
+	StatusDoing:   "[~]",
+	StatusDone:    "[x]",
+	StatusFailed:  "[!]",
+	StatusSkipped: "[-]",
+}
+
+// RenderPlanMarkdown renders plan.md: every step with its status, its result
+// summary and the files it produced, then the submitted answer if any.
+func RenderPlanMarkdown(p *FullPlan) string {
+	var b strings.Builder
+	b.WriteString("# Plan\n\n")
+	if p == nil {
+		b.WriteString("No plan yet.\n")
+		return b.String()
+	}
+	if q := strings.TrimSpace(p.Question); q != "" {
+		fmt.Fprintf(&b, "**Question:** %s\n\n", oneLine(q))
+	}
+	counts := map[StepStatus]int{}
+	for _, s := range p.Steps {
+		counts[s.Status]++
+	}
+	fmt.Fprintf(&b, "%d steps: %d done, %d doing, %d todo, %d failed, %d skipped", len(p.Steps),
+		counts[StatusDone], counts[StatusDoing], counts[StatusTodo], counts[StatusFailed], counts[StatusSkipped])
+	switch p.Revisions {
+	case 0:
+	case 1:
+		b.WriteString(" (revised once)")
+	default:
+		fmt.Fprintf(&b, " (revised %d times)", p.Revisions)
+	}
+	b.WriteString(".\n\n")
+	for _, s := range p.Steps {
+		fmt.Fprintf(&b, "- %s **%d. %s** — %s\n", statusMark[s.Status], s.Index, oneLine(s.Description), s.Status)
+		if sum := strings.TrimSpace(s.Summary); sum != "" {
+			for _, line := range strings.Split(sum, "\n") {
+				fmt.Fprintf(&b, "  > %s\n", line)
+			}
+		}
+		for _, f := range s.Files {
+			fmt.Fprintf(&b, "  - [%s](%s)\n", f, f)
+		}
+	}
+	if r := p.Result; r != nil {
+		b.WriteString("\n## Result\n\n")
+		b.WriteString(strings.TrimSpace(r.Answer) + "\n\n")
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "- %s\n", oneLine(f))
+		}
+		for _, f := range r.Files {
+			fmt.Fprintf(&b, "- [%s](%s)\n", f, f)
+		}
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,14 @@
+package params
+
+// Run parameters every agent of a run can read from the ADK session. Keys
+// whose values are domain types live beside those types in generic/.
+var (
+	// Question is the person's request, as they wrote it.
+	Question = NewKey[string]("sift.question")
+	// DataContext is the compact preview of the run's inputs, for prompts.
+	DataContext = NewKey[string]("sift.data_context")
+	// Inputs are the workspace-relative paths of the run's input files.
+	Inputs = NewKey[[]string]("sift.inputs")
+	// Workdir is the absolute path of the session workspace.
+	Workdir = NewKey[string]("sift.workdir")
+)
