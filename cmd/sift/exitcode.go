@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/operator"
+)
+
+// Exit codes, documented in the package comment and the README.
+const (
+	exitOK          = 0
+	exitRunFailed   = 1
+	exitUsage       = 2
+	exitModelConfig = 3
+	exitEnvironment = 4
+	exitInterrupted = 130
+)
+
+// usageError marks errors in how the command was called.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// exitCode is the one place errors become exit codes.
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue), errors.Is(err, agents.ErrNoQuestion):
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.Is(err, agents.ErrNoModel), errors.Is(err, model.ErrNotConfigured), errors.Is(err, model.ErrAuth):
+		return exitModelConfig
+	case errors.Is(err, operator.ErrNoPython):
+		return exitEnvironment
+	default:
+		return exitRunFailed
+	}
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// renderer shows a run's events: readable progress on ErrOut, the report's
+// paths on Out; or, with --json, every event as one JSON line on Out.
+type renderer struct {
+	io      *ioStreams
+	json    bool
+	now     func() time.Time
+	start   time.Time
+	workdir string
+	// shown holds the steps already listed, so a replan that only drops
+	// the finished step does not print the whole plan again.
+	shown map[string]bool
+}
+
+func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
+	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}}
+}
+
+// Marks differ on a terminal (colour, symbols) and in a pipe (plain ASCII).
+func (r *renderer) mark(kind string) string {
+	plain := map[string]string{"step": ">>", "call": "  -", "ok": "ok", "fail": "!!", "todo": "[ ]", "doing": "[~]", "done": "[x]", "failed": "[!]", "skipped": "[-]"}
+	if !r.io.Terminal {
+		return plain[kind]
+	}
+	fancy := map[string]string{"step": "\x1b[1;34m▶\x1b[0m", "call": "  \x1b[2m·\x1b[0m", "ok": "\x1b[32m✓\x1b[0m", "fail": "\x1b[31m✗\x1b[0m", "todo": "☐", "doing": "\x1b[33m◐\x1b[0m", "done": "\x1b[32m☑\x1b[0m", "failed": "\x1b[31m☒\x1b[0m", "skipped": "\x1b[2m–\x1b[0m"}
+	return fancy[kind]
+}
+
+func (r *renderer) status(format string, args ...any) {
+	fmt.Fprintf(r.io.ErrOut, format+"\n", args...)
+}
+
+func (r *renderer) event(e generic.Event) {
+	if r.json {
+		r.writeJSON(e)
+		return
+	}
+	switch e.Kind {
+	case generic.EventSession:
+		r.workdir = e.Path
+		r.status("Session %s\n  workspace: %s", e.Text, e.Path)
+	case generic.EventPlan:
+		r.plan(e.Plan)
+	case generic.EventStepStarted:
+		r.status("%s Step %d: %s", r.mark("step"), e.Step.Index, oneLine(e.Step.Description, 160))
+	case generic.EventToolCall:
+		r.status("%s %s: %s", r.mark("call"), e.Tool, describeCall(e.Tool, e.Args))
+	case generic.EventToolResult:
+		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
+			r.status("    %s %s: %s", r.mark("fail"), e.Tool, oneLine(e.Text, 200))
+		}
+	case generic.EventStepFinished:
+		m := r.mark("ok")
+		if e.Step.Status == generic.StatusFailed {
+			m = r.mark("fail")
+		}
+		r.status("%s Step %d %s: %s", m, e.Step.Index, e.Step.Status, oneLine(e.Step.Summary, 200))
+		if len(e.Step.Files) > 0 {
+			r.status("   files: %s", strings.Join(e.Step.Files, ", "))
+		}
+	case generic.EventReport:
+		r.status("Report written.")
+	case generic.EventError:
+		r.status("%s Error: %s", r.mark("fail"), e.Text)
+	case generic.EventDone:
+		r.done(e)
+	}
+}
+
+func (r *renderer) plan(p *generic.FullPlan) {
+	if p == nil {
+		return
+	}
+	title := "Plan"
+	if p.Revisions > 0 {
+		title = fmt.Sprintf("Plan (revision %d)", p.Revisions)
+	}
+	if p.Result != nil {
+		r.status("Result: %s", oneLine(p.Result.Answer, 400))
+		return
+	}
+	changed := false
+	for _, s := range p.Steps {
+		key := fmt.Sprintf("%d %s", s.Index, s.Description)
+		if !r.shown[key] {
+			changed = true
+			r.shown[key] = true
+		}
+	}
+	if !changed {
+		return
+	}
+	r.status("%s:", title)
+	for _, s := range p.Steps {
+		r.status("  %s %d. %s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
+	}
+}
+
+func (r *renderer) done(e generic.Event) {
+	elapsed := r.now().Sub(r.start).Round(100 * time.Millisecond)
+	var usage string
+	if u := e.Usage; u != nil {
+		usage = fmt.Sprintf(" · %d model calls · %d prompt + %d completion tokens", u.Calls, u.PromptTokens, u.CompletionTokens)
+	}
+	if e.Err != nil {
+		r.status("Stopped after %s%s.", elapsed, usage)
+	} else {
+		r.status("Done in %s%s.", elapsed, usage)
+	}
+	if e.Path != "" {
+		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, "report.md"))
+		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, "report.html"))
+	}
+}
+
+// jsonEvent is the --json form of an event: the event plus its error text.
+type jsonEvent struct {
+	generic.Event
+	Error string `json:"error,omitempty"`
+}
+
+func (r *renderer) writeJSON(e generic.Event) {
+	je := jsonEvent{Event: e}
+	if e.Err != nil {
+		je.Error = e.Err.Error()
+	}
+	b, err := json.Marshal(je)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"kind": string(e.Kind), "error": "cannot encode event: " + err.Error()})
+	}
+	fmt.Fprintf(r.io.Out, "%s\n", b)
+}
+
+// describeCall shows a tool call in one line: the code's first line for
+// python, the request for agents, the path for file tools.
+func describeCall(tool, args string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return oneLine(args, 120)
+	}
+	for _, k := range []string{"request", "path", "query", "url", "dir"} {
+		if v, ok := m[k].(string); ok {
+			return oneLine(v, 120)
+		}
+	}
+	if code, ok := m["code"].(string); ok {
+		lines := 0
+		first := ""
+		for _, l := range strings.Split(code, "\n") {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			lines++
+			if first == "" {
+				first = strings.TrimSpace(l)
+			}
+		}
+		return fmt.Sprintf("%s (%d lines)", oneLine(first, 100), lines)
+	}
+	return oneLine(args, 120)
+}
+
+func oneLine(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > limit {
+		return string(r[:limit-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// execute runs the command line and returns the process exit code.
+func execute(ctx context.Context, io *ioStreams, args []string) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	err := root.ExecuteContext(ctx)
+	if err != nil && ctx.Err() != nil {
+		err = errors.Join(err, context.Canceled)
+	}
+	code := exitCode(err)
+	var shown reportedError
+	if err != nil && !errors.As(err, &shown) {
+		fmt.Fprintf(io.ErrOut, "Error: %v\n", err)
+	}
+	if code == exitUsage {
+		fmt.Fprintln(io.ErrOut, "Run 'sift --help' for usage.")
+	}
+	return code
+}
+
+// reportedError wraps an error the command already showed to the person,
+// so it is not printed twice.
+type reportedError struct{ error }
+
+func (e reportedError) Unwrap() error { return e.error }
+
+func newRootCmd(io *ioStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "sift <command>",
+		Short: "Sift analyses your data: it plans, runs Python, and writes a report",
+		Long: `Sift is a data-analysis agent. Give it a question and data files; it plans
+the work, runs Python in the session workspace, re-plans on what it learns,
+and writes report.md and report.html with tables and charts.
+
+Models: any OpenAI-compatible endpoint, from flags, SIFT_BASE_URL /
+SIFT_API_KEY / SIFT_MODEL (or OPENAI_*, or ARK_API_KEY / ARK_MODEL), or a
+config file (~/.config/sift/config.json).
+
+Exit codes: 0 success; 1 the run failed (the report holds what was found);
+2 usage error; 3 model configuration or authentication; 4 the environment
+lacks something (Python with pandas); 130 interrupted.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newRunCmd(io, nil))
+	return root
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/tools/web"
+)
+
+// runOptions is everything `sift run` needs, parsed from flags.
+type runOptions struct {
+	Question      string
+	Files         []string
+	Dirs          []string
+	JSON          bool
+	BaseURL       string
+	APIKey        string
+	Model         string
+	ConfigPath    string
+	Script        string
+	Python        string
+	SessionsDir   string
+	MaxIterations int
+	CodeTimeout   time.Duration
+}
+
+// runDeps are what runRun calls; tests replace them.
+type runDeps struct {
+	// newSift builds the library instance and says which model it uses.
+	newSift func(ctx context.Context, opts *runOptions) (s *agents.Sift, modelLabel string, err error)
+	now     func() time.Time
+}
+
+func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *cobra.Command {
+	opts := &runOptions{}
+	cmd := &cobra.Command{
+		Use:   "run [--file FILE]... [--dir DIR]... <question>",
+		Short: "Analyse data files to answer one question",
+		Example: `  sift run --file sales.xlsx "Which region grew fastest in 2024?"
+  sift run --file a.csv --file b.csv --json "Compare the two files" > events.jsonl
+  sift run --dir ./exports "Profile every table"`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{errors.New("give the question as an argument, e.g. sift run --file data.csv \"what is the monthly trend?\"")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Question = strings.Join(args, " ")
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runRun(cmd.Context(), io, opts, defaultRunDeps())
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.Files, "file", "f", nil, "data file to analyse (repeatable): csv, tsv, xlsx, txt, md, json, jsonl")
+	f.StringArrayVarP(&opts.Dirs, "dir", "d", nil, "directory whose files are all inputs (repeatable)")
+	f.BoolVar(&opts.JSON, "json", false, "print events as JSON lines on stdout instead of progress")
+	f.StringVar(&opts.BaseURL, "base-url", "", "OpenAI-compatible API base URL, including /v1 (env SIFT_BASE_URL)")
+	f.StringVar(&opts.APIKey, "api-key", "", "API key (prefer env SIFT_API_KEY: flags are visible to other users)")
+	f.StringVar(&opts.Model, "model", "", "model name (env SIFT_MODEL)")
+	f.StringVar(&opts.ConfigPath, "config", "", "model config file (default $SIFT_CONFIG or ~/.config/sift/config.json)")
+	f.StringVar(&opts.Script, "script", "", "play a scripted model from this JSON file instead of calling a model (tests and offline demos)")
+	f.StringVar(&opts.Python, "python", "", "Python interpreter with pandas and matplotlib (env SIFT_PYTHON; default: found automatically)")
+	f.StringVar(&opts.SessionsDir, "sessions-dir", "", "where session workspaces are created (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
+	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	f.DurationVar(&opts.CodeTimeout, "code-timeout", 2*time.Minute, "time limit for one Python run")
+	return cmd
+}
+
+func defaultRunDeps() runDeps {
+	return runDeps{newSift: buildSift, now: time.Now}
+}
+
+// buildSift makes the library instance from flags, env and config file.
+func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, error) {
+	cfg := agents.Config{
+		SessionsRoot:  opts.SessionsDir,
+		Python:        opts.Python,
+		CodeTimeout:   opts.CodeTimeout,
+		MaxIterations: opts.MaxIterations,
+		Search:        web.FromEnv(os.Getenv),
+	}
+	var label string
+	if opts.Script != "" {
+		script, err := scripted.LoadFile(opts.Script)
+		if err != nil {
+			return nil, "", usageError{err}
+		}
+		cfg.Models.Default = script.Model()
+		label = fmt.Sprintf("scripted model from %s (offline: no model is called)", opts.Script)
+	} else {
+		mc, err := model.LoadConfig(opts.ConfigPath, os.Getenv)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: %w", model.ErrNotConfigured, err)
+		}
+		if opts.BaseURL != "" {
+			mc.Default.BaseURL = opts.BaseURL
+		}
+		if opts.APIKey != "" {
+			mc.Default.APIKey = opts.APIKey
+		}
+		if opts.Model != "" {
+			mc.Default.Model = opts.Model
+		}
+		if !mc.Configured() {
+			return nil, "", fmt.Errorf("%w: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model, or write ~/.config/sift/config.json); to try Sift offline run `make demo`", model.ErrNotConfigured)
+		}
+		ms, err := agents.ModelsFromConfig(ctx, mc)
+		if err != nil {
+			return nil, "", err
+		}
+		cfg.Models = ms
+		ep := mc.For(model.AgentPlanner)
+		label = fmt.Sprintf("%s at %s", ep.Model, ep.BaseURL)
+	}
+	s, err := agents.New(cfg)
+	return s, label, err
+}
+
+// runRun runs one analysis and renders its events.
+func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) error {
+	s, label, err := deps.newSift(ctx, opts)
+	if err != nil {
+		return err
+	}
+	r := newRenderer(io, opts.JSON, deps.now)
+	if !opts.JSON {
+		r.status("Model: %s", label)
+	}
+	var final generic.Event
+	for e := range s.Run(ctx, agents.Request{Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs}) {
+		r.event(e)
+		final = e
+	}
+	if final.Err != nil {
+		return reportedError{final.Err}
+	}
+	return nil
+}

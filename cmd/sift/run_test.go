@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/operator"
+)
+
+func testIO() (*ioStreams, *bytes.Buffer, *bytes.Buffer) {
+	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
+	return &ioStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}, out, errOut
+}
+
+// isolateEnv hides the developer's model settings and config file.
+func isolateEnv(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"SIFT_BASE_URL", "SIFT_API_KEY", "SIFT_MODEL", "SIFT_CONFIG", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL", "ARK_API_KEY", "ARK_MODEL", "ARK_BASE_URL",
+		"SIFT_PLANNER_MODEL", "SIFT_EXECUTOR_MODEL", "SIFT_CODE_MODEL", "SIFT_REPORT_MODEL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+}
+
+func TestRunFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		want    runOptions
+		wantErr string
+	}{
+		{
+			name: "files and question",
+			args: []string{"--file", "a.csv", "-f", "b.xlsx", "which", "region?"},
+			want: runOptions{Question: "which region?", Files: []string{"a.csv", "b.xlsx"}, MaxIterations: 10, CodeTimeout: 2 * time.Minute},
+		},
+		{
+			name: "dirs, json and model flags",
+			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--max-iterations", "4", "--code-timeout", "30s", "q"},
+			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second},
+		},
+		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
+		{name: "unknown flag", args: []string{"--nope", "q"}, wantErr: "unknown flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			io, _, _ := testIO()
+			var got *runOptions
+			cmd := newRunCmd(io, func(_ context.Context, o *runOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(io.Out)
+			cmd.SetErr(io.ErrOut)
+			cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				if exitCode(err) != exitUsage {
+					t.Errorf("exit code = %d, want %d", exitCode(err), exitUsage)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, *got); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, exitOK},
+		{usageError{errors.New("bad flag")}, exitUsage},
+		{fmt.Errorf("x: %w", agents.ErrNoQuestion), exitUsage},
+		{fmt.Errorf("x: %w", model.ErrNotConfigured), exitModelConfig},
+		{reportedError{fmt.Errorf("run: %w", &model.AuthError{StatusCode: 401})}, exitModelConfig},
+		{fmt.Errorf("x: %w", agents.ErrNoModel), exitModelConfig},
+		{fmt.Errorf("x: %w", operator.ErrNoPython), exitEnvironment},
+		{reportedError{fmt.Errorf("%w: boom", agents.ErrRunFailed)}, exitRunFailed},
+		{errors.Join(errors.New("stopped"), context.Canceled), exitInterrupted},
+	}
+	for _, tt := range tests {
+		if got := exitCode(tt.err); got != tt.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestRunWithoutModelSaysHowToConfigure(t *testing.T) {
+	isolateEnv(t)
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--sessions-dir", t.TempDir(), "what is in here?"})
+	if code != exitModelConfig {
+		t.Fatalf("exit code = %d, want %d; stderr:\n%s", code, exitModelConfig, errOut)
+	}
+	for _, w := range []string{"SIFT_BASE_URL", "SIFT_MODEL", "make demo"} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("stderr must mention %q:\n%s", w, errOut)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout must stay empty, got %q", out)
+	}
+}
+
+func TestRunDemoScriptEndToEnd(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas and matplotlib (CI installs them): %v", err)
+	}
+	io, out, errOut := testIO()
+	sessions := t.TempDir()
+	code := execute(context.Background(), io, []string{"run", "--script", "../../examples/demo/script.json",
+		"--file", "../../examples/data/sales.csv", "--sessions-dir", sessions, "Monthly trend and top region?"})
+	if code != exitOK {
+		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
+	}
+	paths := strings.Fields(out.String())
+	if len(paths) != 2 || !strings.HasSuffix(paths[0], "report.md") || !strings.HasSuffix(paths[1], "report.html") {
+		t.Fatalf("stdout must hold the report paths, got %q", out)
+	}
+	report, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The numbers come from the code the demo ran on the example data.
+	for _, w := range []string{"North had the highest revenue (76,349.00)", "![Monthly revenue](out/monthly_revenue.png)"} {
+		if !strings.Contains(string(report), w) {
+			t.Errorf("report.md lacks %q", w)
+		}
+	}
+	for _, f := range []string{"out/monthly_revenue.png", "out/revenue_by_region.csv", "plan.md", "report.html", "events.jsonl"} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(paths[0]), f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	for _, w := range []string{"scripted model", "Step 3 done", "14 model calls"} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("progress lacks %q:\n%s", w, errOut)
+		}
+	}
+}
+
+func TestRendererPlainGolden(t *testing.T) {
+	io, out, errOut := testIO()
+	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	now := func() time.Time { clock = clock.Add(1500 * time.Millisecond); return clock }
+	r := newRenderer(io, false, now)
+	fp := &generic.FullPlan{Question: "q"}
+	fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: "Load the data"}, {Description: "Chart it"}}})
+	step1 := fp.Steps[0]
+	step1.Status = generic.StatusDoing
+	done1 := step1
+	done1.Status, done1.Summary, done1.Files = generic.StatusDone, "504 rows\nno missing values", []string{"out/a.png"}
+	events := []generic.Event{
+		{Kind: generic.EventSession, Text: "s1", Path: "/w/s1"},
+		{Kind: generic.EventPlan, Plan: fp.Clone()},
+		{Kind: generic.EventStepStarted, Step: &step1},
+		{Kind: generic.EventToolCall, Tool: "code_agent", Args: `{"request":"Load input/sales.csv"}`},
+		{Kind: generic.EventToolCall, Tool: "python", Args: `{"code":"import pandas as pd\n\ndf = pd.read_csv('x')\n"}`},
+		{Kind: generic.EventToolResult, Tool: "python", Text: "Error: KeyError: 'Region'\nHint: print(df.columns)"},
+		{Kind: generic.EventStepFinished, Step: &done1},
+		{Kind: generic.EventPlan, Plan: fp.Clone()},
+		{Kind: generic.EventReport, Path: "report.md"},
+		{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{Calls: 6, PromptTokens: 1200, CompletionTokens: 300}},
+	}
+	for _, e := range events {
+		r.event(e)
+	}
+	got := errOut.String() + "--- stdout ---\n" + out.String()
+	golden := filepath.Join("testdata", "render_plain.golden")
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("rendered output (-want +got):\n%s", diff)
+	}
+}
+
+func TestRendererJSONLines(t *testing.T) {
+	io, out, errOut := testIO()
+	r := newRenderer(io, true, time.Now)
+	r.event(generic.Event{Kind: generic.EventSession, Text: "s1"})
+	r.event(generic.Event{Kind: generic.EventDone, Err: errors.New("boom")})
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"kind":"session"`) || !strings.Contains(lines[1], `"error":"boom"`) {
+		t.Errorf("want one JSON object per event with errors as text, got:\n%s", out)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("--json must keep stderr quiet, got %q", errOut)
+	}
+}
