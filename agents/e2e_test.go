@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -374,5 +375,56 @@ func TestStreamingRunEmitsDeltas(t *testing.T) {
 	}
 	if got := readWS(t, done, "out/by_region.csv"); !strings.Contains(got, "North,150") {
 		t.Errorf("out/by_region.csv:\n%s", got)
+	}
+}
+
+func TestInterruptedRunKeepsFinishedWork(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	replies := threeStepScript(false)
+	// The first replan (reply 5) is where the person presses Ctrl-C.
+	plan := replies[4]
+	replies[4] = scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
+		cancel()
+		return plan.Message, nil
+	}}
+	s := httpSift(t, scripted.New(replies...), nil)
+	var evs []generic.Event
+	for e := range s.Run(ctx, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}}) {
+		evs = append(evs, e)
+	}
+	done := evs[len(evs)-1]
+	if done.Kind != generic.EventDone || !errors.Is(done.Err, context.Canceled) || !errors.Is(done.Err, ErrRunFailed) {
+		t.Fatalf("want a done event with an interruption error, got %v: %v", done.Kind, done.Err)
+	}
+	if !strings.HasPrefix(strings.TrimPrefix(done.Err.Error(), ErrRunFailed.Error()+": "), "interrupted") {
+		t.Errorf("the error must say the run was interrupted, got %q", done.Err)
+	}
+	plan1 := readWS(t, done, "plan.md")
+	if !strings.Contains(plan1, "[x] **1.") || !strings.Contains(plan1, "skipped") {
+		t.Errorf("plan.md must keep step 1 done and mark the rest skipped:\n%s", plan1)
+	}
+	if r := readWS(t, done, "report.md"); !strings.Contains(r, "stopped early") || !strings.Contains(r, "rows") {
+		t.Errorf("report.md must say the run stopped and hold step 1's result:\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(done.Path, "work", "sales.pkl")); err != nil {
+		t.Errorf("step 1's file must survive: %v", err)
+	}
+}
+
+func TestModelAuthFailureEndsRunWithTypedError(t *testing.T) {
+	script := scripted.New(call(toolCreatePlan, steps("Print 2+3")), scripted.Reply{Status: 401})
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Question: "What is 2+3?"})
+	done := evs[len(evs)-1]
+	if !errors.Is(done.Err, model.ErrAuth) || !errors.Is(done.Err, ErrRunFailed) {
+		t.Fatalf("want ErrAuth inside ErrRunFailed, got %v", done.Err)
+	}
+	var me *ModelError
+	if !errors.As(done.Err, &me) || me.Agent != "executor" {
+		t.Errorf("the error must name the agent whose call failed, got %v", done.Err)
+	}
+	if r := readWS(t, done, "report.md"); !strings.Contains(r, "stopped early") {
+		t.Errorf("a report must still be written:\n%s", r)
 	}
 }

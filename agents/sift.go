@@ -193,6 +193,10 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(fmt.Errorf("%w: say what you want to know, e.g. \"which product sells best?\"", ErrNoQuestion))
 		return
 	}
+	if err := checkInputs(r.req); err != nil {
+		r.fail(err)
+		return
+	}
 	id := r.req.SessionID
 	if id == "" {
 		id = session.NewID()
@@ -286,9 +290,7 @@ func (r *run) execute(ctx context.Context) {
 			return
 		}
 	}
-	if ctx.Err() != nil && runErr == nil {
-		runErr = ctx.Err()
-	}
+	runErr = plainError(ctx, runErr)
 	if runErr != nil {
 		r.plan.SkipRemaining("not run: the run stopped early")
 		_ = writePlanFileAt(ws.Root, r.plan)
@@ -308,6 +310,43 @@ func (r *run) execute(ctx context.Context) {
 	}
 	r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
 	r.done(nil)
+}
+
+// plainError replaces the framework's layered error text with what a
+// person needs: an interruption, the failing model call, or the error.
+func plainError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	var me *ModelError
+	if errors.As(err, &me) {
+		return me
+	}
+	return err
+}
+
+// checkInputs refuses missing or wrong-kind inputs before a session is
+// made for them.
+func checkInputs(req Request) error {
+	for _, f := range req.Files {
+		st, err := os.Stat(f)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: input file %s: %v; check the path", session.ErrBadInput, f, err)
+		case st.IsDir():
+			return fmt.Errorf("%w: %s is a directory; pass it as a directory (--dir) instead", session.ErrBadInput, f)
+		}
+	}
+	for _, d := range req.Dirs {
+		st, err := os.Stat(d)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: input directory %s: %v; check the path", session.ErrBadInput, d, err)
+		case !st.IsDir():
+			return fmt.Errorf("%w: %s is not a directory; pass it as a file (--file) instead", session.ErrBadInput, d)
+		}
+	}
+	return nil
 }
 
 // translate maps one ADK event to Sift events and emits them, tracking the

@@ -64,7 +64,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			if ev.Err != nil {
 				if fatal(ctx, ev.Err) {
 					cur.Status = generic.StatusFailed
-					cur.Summary = "Stopped: " + ev.Err.Error()
+					cur.Summary = "Stopped: " + plainError(ctx, ev.Err).Error()
 					generic.FullPlanKey.Set(ctx, fp)
 					_ = writePlanFile(ctx, fp)
 					gen.Send(ev)

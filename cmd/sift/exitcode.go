@@ -7,6 +7,7 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 )
 
 // Exit codes, documented in the package comment and the README.
@@ -30,7 +31,7 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ue), errors.Is(err, agents.ErrNoQuestion):
+	case errors.As(err, &ue), errors.Is(err, agents.ErrNoQuestion), errors.Is(err, session.ErrBadInput):
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted

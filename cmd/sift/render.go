@@ -18,6 +18,8 @@ type renderer struct {
 	now     func() time.Time
 	start   time.Time
 	workdir string
+	// reported is set once the report was written.
+	reported bool
 	// shown holds the steps already listed, so a replan that only drops
 	// the finished step does not print the whole plan again.
 	shown map[string]bool
@@ -70,6 +72,7 @@ func (r *renderer) event(e generic.Event) {
 			r.status("   files: %s", strings.Join(e.Step.Files, ", "))
 		}
 	case generic.EventReport:
+		r.reported = true
 		r.status("Report written.")
 	case generic.EventError:
 		r.status("%s Error: %s", r.mark("fail"), e.Text)
@@ -118,7 +121,7 @@ func (r *renderer) done(e generic.Event) {
 	} else {
 		r.status("Done in %s%s.", elapsed, usage)
 	}
-	if e.Path != "" {
+	if e.Path != "" && r.reported {
 		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, "report.md"))
 		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, "report.html"))
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 )
 
 func testIO() (*ioStreams, *bytes.Buffer, *bytes.Buffer) {
@@ -93,6 +94,7 @@ func TestExitCodes(t *testing.T) {
 		{nil, exitOK},
 		{usageError{errors.New("bad flag")}, exitUsage},
 		{fmt.Errorf("x: %w", agents.ErrNoQuestion), exitUsage},
+		{reportedError{fmt.Errorf("x: %w", session.ErrBadInput)}, exitUsage},
 		{fmt.Errorf("x: %w", model.ErrNotConfigured), exitModelConfig},
 		{reportedError{fmt.Errorf("run: %w", &model.AuthError{StatusCode: 401})}, exitModelConfig},
 		{fmt.Errorf("x: %w", agents.ErrNoModel), exitModelConfig},
@@ -121,6 +123,22 @@ func TestRunWithoutModelSaysHowToConfigure(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("stdout must stay empty, got %q", out)
+	}
+}
+
+func TestRunWithMissingFileIsAUsageError(t *testing.T) {
+	isolateEnv(t)
+	io, out, errOut := testIO()
+	sessions := t.TempDir()
+	code := execute(context.Background(), io, []string{"run", "--script", "../../examples/demo/script.json", "--file", "no-such.csv", "--sessions-dir", sessions, "q"})
+	if code != exitUsage {
+		t.Fatalf("exit code = %d, want %d; stderr:\n%s", code, exitUsage, errOut)
+	}
+	if !strings.Contains(errOut.String(), "no-such.csv") || out.Len() != 0 {
+		t.Errorf("stderr must name the file and stdout stay empty; stderr:\n%s\nstdout: %q", errOut, out)
+	}
+	if entries, _ := os.ReadDir(sessions); len(entries) != 0 {
+		t.Errorf("no session must be created for a bad input, found %d", len(entries))
 	}
 }
 
