@@ -1,0 +1,111 @@
+package exampleenv
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// statusMarks are the plan's step statuses as plain ASCII.
+var statusMarks = map[generic.StepStatus]string{
+	generic.StatusTodo:    "[ ]",
+	generic.StatusDoing:   "[~]",
+	generic.StatusDone:    "[x]",
+	generic.StatusFailed:  "[!]",
+	generic.StatusSkipped: "[-]",
+}
+
+// Print writes one compact line (a few for a plan) for each event a person
+// following a run cares about: the session, plans and the submitted result,
+// steps starting and finishing (with the first line of the step's summary),
+// artifacts, the report, errors, and the end of the run with the report's
+// path (or, when a failed run wrote no report, its workspace). Tool calls, tool results, messages and usage are left out.
+func Print(w io.Writer, e generic.Event) {
+	switch e.Kind {
+	case generic.EventSession:
+		fmt.Fprintf(w, "session %s: %s\n", e.Text, e.Path)
+	case generic.EventPlan:
+		printPlan(w, e.Plan)
+	case generic.EventStepStarted:
+		if e.Step != nil {
+			fmt.Fprintf(w, "step %d: %s\n", e.Step.Index, oneLine(e.Step.Description, 140))
+		}
+	case generic.EventStepFinished:
+		if e.Step != nil {
+			fmt.Fprintf(w, "step %d %s: %s\n", e.Step.Index, e.Step.Status, oneLine(firstLine(e.Step.Summary), 160))
+		}
+	case generic.EventArtifact:
+		fmt.Fprintf(w, "  artifact: %s\n", e.Path)
+	case generic.EventReport:
+		fmt.Fprintf(w, "report written: %s\n", e.Path)
+	case generic.EventError:
+		fmt.Fprintf(w, "error: %s\n", oneLine(e.Text, 400))
+	case generic.EventDone:
+		printDone(w, e)
+	}
+}
+
+func printPlan(w io.Writer, p *generic.FullPlan) {
+	if p == nil {
+		return
+	}
+	if p.Result != nil {
+		fmt.Fprintf(w, "result: %s\n", oneLine(p.Result.Answer, 400))
+		return
+	}
+	if p.Revisions > 0 {
+		fmt.Fprintf(w, "plan (revision %d):\n", p.Revisions)
+	} else {
+		fmt.Fprintln(w, "plan:")
+	}
+	for _, s := range p.Steps {
+		mark, ok := statusMarks[s.Status]
+		if !ok {
+			mark = "[?]"
+		}
+		fmt.Fprintf(w, "  %s %d. %s\n", mark, s.Index, oneLine(s.Description, 140))
+	}
+}
+
+func printDone(w io.Writer, e generic.Event) {
+	calls := ""
+	if e.Usage != nil {
+		calls = fmt.Sprintf(" after %d model calls", e.Usage.Calls)
+	}
+	report := filepath.Join(e.Path, "report.md")
+	switch {
+	case e.Err != nil && e.Path != "":
+		if _, err := os.Stat(report); err == nil {
+			fmt.Fprintf(w, "failed%s: %s\n  report so far: %s\n", calls, oneLine(e.Err.Error(), 400), report)
+		} else {
+			fmt.Fprintf(w, "failed%s: %s\n  workspace: %s\n", calls, oneLine(e.Err.Error(), 400), e.Path)
+		}
+	case e.Err != nil:
+		fmt.Fprintf(w, "failed%s: %s\n", calls, oneLine(e.Err.Error(), 400))
+	default:
+		fmt.Fprintf(w, "done%s\n  report: %s\n", calls, report)
+	}
+}
+
+// firstLine returns the first non-blank line of s.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// oneLine collapses whitespace and cuts s to limit runes.
+func oneLine(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > limit {
+		return string(r[:limit-1]) + "…"
+	}
+	return s
+}

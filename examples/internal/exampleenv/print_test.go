@@ -1,0 +1,84 @@
+package exampleenv
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+func TestPrint(t *testing.T) {
+	step := func(i int, st generic.StepStatus, desc, summary string) *generic.StepState {
+		return &generic.StepState{Step: generic.Step{Index: i, Description: desc}, Status: st, Summary: summary}
+	}
+	withReport := t.TempDir()
+	if err := os.WriteFile(filepath.Join(withReport, "report.md"), []byte("# Report\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		e    generic.Event
+		want string
+	}{
+		{name: "session", e: generic.Event{Kind: generic.EventSession, Text: "s1", Path: "/w/s1"}, want: "session s1: /w/s1\n"},
+		{
+			name: "plan",
+			e: generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{Steps: []generic.StepState{
+				*step(1, generic.StatusDone, "Load", ""), *step(2, generic.StatusTodo, "Count\n  titles", ""),
+			}}},
+			want: "plan:\n  [x] 1. Load\n  [ ] 2. Count titles\n",
+		},
+		{
+			name: "revised plan",
+			e:    generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{Revisions: 2, Steps: []generic.StepState{*step(3, generic.StatusFailed, "Parse", "")}}},
+			want: "plan (revision 2):\n  [!] 3. Parse\n",
+		},
+		{
+			name: "result",
+			e:    generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{Result: &generic.SubmitResult{Answer: "North\nwins"}}},
+			want: "result: North wins\n",
+		},
+		{name: "step started", e: generic.Event{Kind: generic.EventStepStarted, Step: step(1, generic.StatusDoing, "Load the data", "")}, want: "step 1: Load the data\n"},
+		{
+			name: "step finished shows the summary's first line",
+			e:    generic.Event{Kind: generic.EventStepFinished, Step: step(1, generic.StatusDone, "Load", "\n8 rows loaded.\nstdout:\nmore")},
+			want: "step 1 done: 8 rows loaded.\n",
+		},
+		{name: "artifact", e: generic.Event{Kind: generic.EventArtifact, Path: "out/a.csv"}, want: "  artifact: out/a.csv\n"},
+		{name: "report", e: generic.Event{Kind: generic.EventReport, Path: "report.md"}, want: "report written: report.md\n"},
+		{name: "error", e: generic.Event{Kind: generic.EventError, Text: "boom"}, want: "error: boom\n"},
+		{
+			name: "done",
+			e:    generic.Event{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{Calls: 6}},
+			want: "done after 6 model calls\n  report: /w/s1/report.md\n",
+		},
+		{
+			name: "failed with a report",
+			e:    generic.Event{Kind: generic.EventDone, Path: withReport, Err: errors.New("run failed: timeout")},
+			want: "failed: run failed: timeout\n  report so far: " + filepath.Join(withReport, "report.md") + "\n",
+		},
+		{
+			name: "failed without a report",
+			e:    generic.Event{Kind: generic.EventDone, Path: "/no/such/s1", Err: errors.New("add input: no such file")},
+			want: "failed: add input: no such file\n  workspace: /no/such/s1\n",
+		},
+		{name: "failed before a workspace", e: generic.Event{Kind: generic.EventDone, Err: errors.New("no question given")}, want: "failed: no question given\n"},
+		{name: "tool calls are left out", e: generic.Event{Kind: generic.EventToolCall, Tool: "python"}, want: ""},
+		{name: "messages are left out", e: generic.Event{Kind: generic.EventMessage, Text: "hi"}, want: ""},
+		{name: "long text is cut", e: generic.Event{Kind: generic.EventError, Text: strings.Repeat("x", 500)}, want: "error: " + strings.Repeat("x", 399) + "…\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			Print(&b, tt.e)
+			if diff := cmp.Diff(tt.want, b.String()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
