@@ -327,13 +327,19 @@ func assertChildGone(t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return // gone
-	}
-	// The state is the field after the parenthesised command name.
-	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
-		return
+	// SIGKILL is delivered at once but takes effect when the kernel next
+	// schedules the process, so a killed child can still read as running
+	// for a moment: give it a bounded time to die.
+	var stat []byte
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		stat, err = os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return // gone
+		}
+		// The state is the field after the parenthesised command name.
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
+			return
+		}
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 	t.Errorf("child process %d still running: %s", pid, stat)
