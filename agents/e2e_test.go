@@ -428,3 +428,70 @@ func TestModelAuthFailureEndsRunWithTypedError(t *testing.T) {
 		t.Errorf("a report must still be written:\n%s", r)
 	}
 }
+
+func TestQuickPath(t *testing.T) {
+	python := call("python", map[string]string{"code": "import pandas as pd\nprint(pd.read_csv('input/sales.csv')['revenue'].sum())"})
+	tests := []struct {
+		name     string
+		mode     Mode
+		replies  []scripted.Reply
+		calls    int
+		perAgent map[string]int
+	}{
+		{
+			name: "auto takes it when the planner rates the request trivial",
+			mode: ModeAuto,
+			replies: []scripted.Reply{
+				call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 1, "description": "Sum the revenue column"}}, "complexity": "trivial"}),
+				python, echoToolResult("Total revenue: "), text("# Total revenue\n\n250 [step 1]."),
+			},
+			calls:    4,
+			perAgent: map[string]int{"planner": 1, "code": 2, "report": 1},
+		},
+		{
+			name:     "quick mode skips the planner",
+			mode:     ModeQuick,
+			replies:  []scripted.Reply{python, echoToolResult("Total revenue: "), text("# Total revenue\n\n250 [step 1].")},
+			calls:    3,
+			perAgent: map[string]int{"code": 2, "report": 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script := scripted.New(tt.replies...)
+			s := httpSift(t, script, nil)
+			evs := collect(t, s, Request{Mode: tt.mode, Question: "What is the total revenue?", Files: []string{salesCSV(t)}})
+			done := evs[len(evs)-1]
+			if done.Err != nil {
+				t.Fatalf("run failed: %v", done.Err)
+			}
+			if done.Usage.Calls != tt.calls {
+				t.Errorf("model calls = %d, want %d", done.Usage.Calls, tt.calls)
+			}
+			got := map[string]int{}
+			for a, u := range done.Usage.PerAgent {
+				got[a] = u.Calls
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.perAgent) {
+				t.Errorf("calls per agent = %v, want %v", got, tt.perAgent)
+			}
+			if done.Plan.Result == nil || !strings.Contains(done.Plan.Result.Answer, "250") {
+				t.Errorf("the result must be the code agent's answer, got %+v", done.Plan.Result)
+			}
+			if plan := readWS(t, done, "plan.md"); !strings.Contains(plan, "[x] **1.") {
+				t.Errorf("plan.md:\n%s", plan)
+			}
+		})
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]Mode{"": ModeAuto, "AUTO": ModeAuto, "quick": ModeQuick, " plan ": ModePlan} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseMode("fast"); err == nil {
+		t.Error("an unknown mode must be refused")
+	}
+}

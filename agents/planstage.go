@@ -36,6 +36,9 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 		defer recoverInto(gen)
 		var lastContent string
 		broke := false
+		if handled := a.shortcut(ctx, gen); handled {
+			return
+		}
 		inner := a.inner.Run(ctx, input, opts...)
 		for {
 			ev, ok := inner.Next()
@@ -74,6 +77,9 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 				return
 			}
 			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(plan))
+			if mode, _ := params.Mode.Get(ctx); !a.replanner && Mode(mode) == ModeAuto && plan.Complexity == generic.ComplexityTrivial && len(plan.Steps) == 1 {
+				params.Quick.Set(ctx, true)
+			}
 		}
 		generic.FullPlanKey.Set(ctx, fp)
 		if err := writePlanFile(ctx, fp); err != nil {
@@ -83,6 +89,41 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
 	}()
 	return iter
+}
+
+// shortcut does the stage's work without a model where the route allows:
+// on the quick path the question itself is the one-step plan, and the
+// code agent's answer is the result. It reports whether it did.
+func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) bool {
+	mode, _ := params.Mode.Get(ctx)
+	quick, _ := params.Quick.Get(ctx)
+	fp := fullPlan(ctx)
+	switch {
+	case !a.replanner && Mode(mode) == ModeQuick:
+		q, _ := params.Question.Get(ctx)
+		adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: q}}, Complexity: generic.ComplexityTrivial}))
+		params.Quick.Set(ctx, true)
+	case a.replanner && quick:
+		var answer string
+		for i := len(fp.Steps) - 1; i >= 0; i-- {
+			if fp.Steps[i].Status == generic.StatusDone || fp.Steps[i].Status == generic.StatusFailed {
+				answer = fp.Steps[i].Summary
+				break
+			}
+		}
+		fp.Result = &generic.SubmitResult{Answer: answer}
+		fp.SkipRemaining("not needed: the question was answered")
+		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
+	default:
+		return false
+	}
+	generic.FullPlanKey.Set(ctx, fp)
+	if err := writePlanFile(ctx, fp); err != nil {
+		gen.Send(&adk.AgentEvent{Err: err})
+		return true
+	}
+	gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
+	return true
 }
 
 // fullPlan returns the run's FullPlan, creating it on first use.

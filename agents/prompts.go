@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-22.1"
+const PromptVersion = "2026-11-22.2"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -18,6 +18,7 @@ Rules:
 - Steps run Python with pandas and matplotlib; data files are under input/. Deliverables go under out/.
 - Do not add a step to write the final report: Sift writes it from the step results.
 - Do not invent columns or files that the data preview does not show. If the question cannot be answered from the data, plan a step that checks what is there.
+- Rate the request's complexity: trivial when a single step answers it (one computation, table or chart), normal for a few dependent steps, complex when it needs exploration.
 ` + languageRule
 
 const executorPrompt = `You are the executor of Sift, a data-analysis agent. Carry out exactly one plan step, the current step below.

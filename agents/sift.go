@@ -112,8 +112,35 @@ func New(cfg Config) (*Sift, error) {
 	return &Sift{cfg: cfg}, nil
 }
 
+// Mode chooses the route a request takes.
+type Mode string
+
+// The routes.
+const (
+	// ModeAuto lets the planner rate the request: a trivial one takes the
+	// quick path, others the full plan-execute-replan loop.
+	ModeAuto Mode = "auto"
+	// ModeQuick skips planning: one code-agent loop answers the request.
+	ModeQuick Mode = "quick"
+	// ModePlan always plans, executes and replans.
+	ModePlan Mode = "plan"
+)
+
+// ParseMode checks a mode name; empty means ModeAuto.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case "":
+		return ModeAuto, nil
+	case ModeAuto, ModeQuick, ModePlan:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown mode %q: use auto, quick or plan", s)
+}
+
 // Request is one analysis to run.
 type Request struct {
+	// Mode is the route. Optional; ModeAuto by default.
+	Mode Mode
 	// Question is what the person asks, in any language.
 	Question string
 	// Files are copied into the session's input/.
@@ -268,6 +295,7 @@ func (r *run) execute(ctx context.Context) {
 		params.DataContext.Name():  dataContext,
 		params.Inputs.Name():       inputs,
 		params.Workdir.Name():      ws.Root,
+		params.Mode.Name():         string(r.mode()),
 		generic.FullPlanKey.Name(): r.plan,
 	}))
 	var runErr error
@@ -310,6 +338,13 @@ func (r *run) execute(ctx context.Context) {
 	}
 	r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
 	r.done(nil)
+}
+
+func (r *run) mode() Mode {
+	if r.req.Mode == "" {
+		return ModeAuto
+	}
+	return r.req.Mode
 }
 
 // plainError replaces the framework's layered error text with what a

@@ -26,6 +26,9 @@ const failedPrefix = "FAILED:"
 // FullPlan and plan.md, reporting each change as an event.
 type stepTracker struct {
 	inner adk.Agent
+	// code is the code agent, which the quick path runs directly in place
+	// of the executor.
+	code adk.Agent
 }
 
 func (a *stepTracker) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
@@ -55,7 +58,14 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		before := snapshotFiles(workdir, "out")
 		codeFailed := false
 		var stepErr error
-		inner := a.inner.Run(ctx, input, opts...)
+		quick, _ := params.Quick.Get(ctx)
+		var inner *adk.AsyncIterator[*adk.AgentEvent]
+		var lastText string
+		if quick {
+			inner = a.code.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(quickRequest(ctx, cur))}})
+		} else {
+			inner = a.inner.Run(ctx, input, opts...)
+		}
 		for {
 			ev, ok := inner.Next()
 			if !ok {
@@ -73,12 +83,22 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 				stepErr = ev.Err
 				continue
 			}
-			if m := eventMessage(ev); m != nil && m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python" {
-				codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
+			if m := eventMessage(ev); m != nil {
+				switch {
+				case m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python":
+					codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
+				case m.Role == schema.Assistant && len(m.ToolCalls) == 0:
+					lastText = m.Content
+				}
 			}
 			gen.Send(ev)
 		}
 
+		if quick {
+			// The executor is skipped, so nothing else records the result
+			// the replanner stage reads.
+			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, lastText)
+		}
 		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
 		text, _ := summary.(string)
 		if stepErr != nil {
@@ -105,6 +125,16 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
 	}()
 	return iter
+}
+
+// quickRequest is the code agent's task on the quick path: the person's
+// question, and the step when the planner rephrased it.
+func quickRequest(ctx context.Context, cur *generic.StepState) string {
+	q, _ := params.Question.Get(ctx)
+	if strings.TrimSpace(cur.Description) == strings.TrimSpace(q) {
+		return q
+	}
+	return q + "\n\nPlan: " + cur.Description
 }
 
 // fatal tells errors that end the run (cancellation, model configuration or

@@ -49,6 +49,11 @@ var createPlanTool = &schema.ToolInfo{
 				},
 			},
 		},
+		"complexity": {
+			Type: schema.String,
+			Enum: []string{"trivial", "normal", "complex"},
+			Desc: "trivial: one code run answers the request; normal: a few dependent steps; complex: needs exploration or replanning",
+		},
 	}),
 }
 
@@ -95,7 +100,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		return nil, fmt.Errorf("build planner: %w", err)
 	}
 
-	executorTools, err := buildExecutorTools(ctx, cfg)
+	executorTools, codeAgent, err := buildExecutorTools(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +158,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	loop, err := adk.NewLoopAgent(ctx, &adk.LoopAgentConfig{
 		Name:          nameLoop,
 		Description:   "executes plan steps and replans until the question is answered",
-		SubAgents:     []adk.Agent{&stepTracker{inner: executor}, &planStage{inner: replanner, replanner: true}},
+		SubAgents:     []adk.Agent{&stepTracker{inner: executor, code: codeAgent}, &planStage{inner: replanner, replanner: true}},
 		MaxIterations: maxIter,
 	})
 	if err != nil {
@@ -167,11 +172,12 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 }
 
 // buildExecutorTools makes the executor's tools: the code agent and the web
-// researcher as agent tools, and a few direct, read-only file tools.
-func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, error) {
+// researcher as agent tools, and a few direct, read-only file tools. It also
+// returns the code agent, which the quick path runs directly.
+func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, adk.Agent, error) {
 	codeTools, err := codeAgentTools(cfg.op)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	code, err := newToolAgent(ctx, nameCodeAgent,
 		"Writes and runs Python (pandas, matplotlib) in the session workspace to do one data task; answers with the results and the files written. Give it one self-contained request.",
@@ -181,15 +187,15 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, e
 			return codeAgentMessages(dc, msgs)
 		})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	searchTool, err := web.SearchTool(cfg.search)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fetchTool, err := web.FetchTool(cfg.fetch)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	webAgent, err := newToolAgent(ctx, nameWebAgent,
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
@@ -198,17 +204,17 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, e
 			return append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...)
 		})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fileTools, err := tools.FileTools(cfg.op)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent)}
 	for _, t := range fileTools {
 		info, err := t.Info(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch info.Name {
 		case "list_files", "preview", "read_file":
@@ -217,7 +223,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, e
 			}
 		}
 	}
-	return out, nil
+	return out, code, nil
 }
 
 // codeAgentTools are python and the file tools, each capped and turning

@@ -26,7 +26,13 @@ type Step struct {
 // holds only the remaining steps.
 type Plan struct {
 	Steps []Step `json:"steps"`
+	// Complexity is the planner's rating of the request: ComplexityTrivial
+	// lets a run take the quick path. Empty when not rated.
+	Complexity string `json:"complexity,omitempty"`
 }
+
+// ComplexityTrivial rates a request one code run can answer.
+const ComplexityTrivial = "trivial"
 
 // FirstStep returns the description of the next step to run, or "" when the
 // plan is empty.
@@ -59,12 +65,14 @@ func (p *Plan) UnmarshalJSON(data []byte) error {
 		}
 	} else {
 		var obj struct {
-			Steps []json.RawMessage `json:"steps"`
-			Plan  []json.RawMessage `json:"plan"`
+			Steps      []json.RawMessage `json:"steps"`
+			Plan       []json.RawMessage `json:"plan"`
+			Complexity string            `json:"complexity"`
 		}
 		if err := json.Unmarshal(data, &obj); err != nil {
 			return fmt.Errorf("plan: %w", err)
 		}
+		p.Complexity = strings.ToLower(strings.TrimSpace(obj.Complexity))
 		raw = obj.Steps
 		if raw == nil {
 			raw = obj.Plan
@@ -164,7 +172,7 @@ func (f *FullPlan) SetRemaining(p *Plan) *Plan {
 	if hadTodo || len(kept) > 0 {
 		f.Revisions++
 	}
-	out := &Plan{Steps: make([]Step, len(p.Steps))}
+	out := &Plan{Steps: make([]Step, len(p.Steps)), Complexity: p.Complexity}
 	for i, s := range p.Steps {
 		s.Index = next + i
 		out.Steps[i] = s

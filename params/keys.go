@@ -11,4 +11,9 @@ var (
 	Inputs = NewKey[[]string]("sift.inputs")
 	// Workdir is the absolute path of the session workspace.
 	Workdir = NewKey[string]("sift.workdir")
+	// Mode is the run's routing mode: "auto", "quick" or "plan".
+	Mode = NewKey[string]("sift.mode")
+	// Quick is set when the run takes the quick path: one code-agent
+	// loop, no executor and no replanning.
+	Quick = NewKey[bool]("sift.quick")
 )

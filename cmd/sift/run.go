@@ -32,6 +32,7 @@ type runOptions struct {
 	SessionsDir   string
 	MaxIterations int
 	CodeTimeout   time.Duration
+	Mode          string
 }
 
 // runDeps are what runRun calls; tests replace them.
@@ -52,6 +53,9 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{errors.New("give the question as an argument, e.g. sift run --file data.csv \"what is the monthly trend?\"")}
+			}
+			if _, err := agents.ParseMode(opts.Mode); err != nil {
+				return usageError{err}
 			}
 			return nil
 		},
@@ -76,6 +80,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.StringVar(&opts.SessionsDir, "sessions-dir", "", "where session workspaces are created (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.DurationVar(&opts.CodeTimeout, "code-timeout", 2*time.Minute, "time limit for one Python run")
+	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (the planner rates the request; trivial ones take the quick path), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
 	return cmd
 }
 
@@ -140,7 +145,11 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 		r.status("Model: %s", label)
 	}
 	var final generic.Event
-	for e := range s.Run(ctx, agents.Request{Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs}) {
+	mode, err := agents.ParseMode(opts.Mode)
+	if err != nil {
+		return usageError{err}
+	}
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs}) {
 		r.event(e)
 		final = e
 	}

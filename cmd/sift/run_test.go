@@ -47,14 +47,15 @@ func TestRunFlags(t *testing.T) {
 		{
 			name: "files and question",
 			args: []string{"--file", "a.csv", "-f", "b.xlsx", "which", "region?"},
-			want: runOptions{Question: "which region?", Files: []string{"a.csv", "b.xlsx"}, MaxIterations: 10, CodeTimeout: 2 * time.Minute},
+			want: runOptions{Question: "which region?", Files: []string{"a.csv", "b.xlsx"}, MaxIterations: 10, CodeTimeout: 2 * time.Minute, Mode: "auto"},
 		},
 		{
 			name: "dirs, json and model flags",
-			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--max-iterations", "4", "--code-timeout", "30s", "q"},
-			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second},
+			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "q"},
+			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick"},
 		},
 		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
+		{name: "unknown mode", args: []string{"--mode", "fast", "q"}, wantErr: "unknown mode"},
 		{name: "unknown flag", args: []string{"--nope", "q"}, wantErr: "unknown flag"},
 	}
 	for _, tt := range tests {
