@@ -33,6 +33,8 @@ type runOptions struct {
 	MaxIterations int
 	CodeTimeout   time.Duration
 	Mode          string
+	// AgentModels are per-agent model names from --planner-model etc.
+	AgentModels map[string]string
 }
 
 // runDeps are what runRun calls; tests replace them.
@@ -80,9 +82,36 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.StringVar(&opts.SessionsDir, "sessions-dir", "", "where session workspaces are created (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.DurationVar(&opts.CodeTimeout, "code-timeout", 2*time.Minute, "time limit for one Python run")
+	for _, agent := range model.AgentNames {
+		agent := agent
+		f.Var(agentModelFlag{opts: opts, agent: agent}, agent+"-model", fmt.Sprintf("model for the %s agent only (env SIFT_%s_MODEL)", agent, strings.ToUpper(agent)))
+	}
 	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (the planner rates the request; trivial ones take the quick path), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
 	return cmd
 }
+
+// agentModelFlag sets one agent's model name in runOptions.AgentModels.
+type agentModelFlag struct {
+	opts  *runOptions
+	agent string
+}
+
+func (f agentModelFlag) String() string {
+	if f.opts == nil {
+		return ""
+	}
+	return f.opts.AgentModels[f.agent]
+}
+
+func (f agentModelFlag) Set(v string) error {
+	if f.opts.AgentModels == nil {
+		f.opts.AgentModels = map[string]string{}
+	}
+	f.opts.AgentModels[f.agent] = v
+	return nil
+}
+
+func (agentModelFlag) Type() string { return "name" }
 
 func defaultRunDeps() runDeps {
 	return runDeps{newSift: buildSift, now: time.Now}
@@ -118,6 +147,9 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 		}
 		if opts.Model != "" {
 			mc.Default.Model = opts.Model
+		}
+		for agent, name := range opts.AgentModels {
+			mc.SetAgentModel(agent, name)
 		}
 		if !mc.Configured() {
 			return nil, "", fmt.Errorf("%w: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model, or write ~/.config/sift/config.json); to try Sift offline run `make demo`", model.ErrNotConfigured)

@@ -51,8 +51,8 @@ func TestRunFlags(t *testing.T) {
 		},
 		{
 			name: "dirs, json and model flags",
-			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "q"},
-			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick"},
+			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "q"},
+			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}},
 		},
 		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
 		{name: "unknown mode", args: []string{"--mode", "fast", "q"}, wantErr: "unknown mode"},
