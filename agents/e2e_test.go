@@ -495,3 +495,50 @@ func TestParseMode(t *testing.T) {
 		t.Error("an unknown mode must be refused")
 	}
 }
+
+func TestBudgetsStopAtASafePointWithAPartialReport(t *testing.T) {
+	tests := []struct {
+		name   string
+		budget Budget
+		// steps done before the stop
+		done int
+	}{
+		{"max steps", Budget{MaxSteps: 1}, 1},
+		{"max model calls", Budget{MaxModelCalls: 5}, 1},
+		{"max tokens", Budget{MaxTokens: 1}, 0},
+		{"max time", Budget{MaxTime: time.Nanosecond}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script := scripted.New(threeStepScript(false)...)
+			s := httpSift(t, script, nil)
+			evs := collect(t, s, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}, Budget: tt.budget})
+			done := evs[len(evs)-1]
+			if !errors.Is(done.Err, ErrBudgetExceeded) {
+				t.Fatalf("want ErrBudgetExceeded, got %v", done.Err)
+			}
+			var finished, skipped int
+			for _, st := range done.Plan.Steps {
+				switch st.Status {
+				case generic.StatusDone:
+					finished++
+				case generic.StatusSkipped:
+					skipped++
+					if !strings.Contains(st.Summary, "budget") {
+						t.Errorf("a skipped step must say why: %q", st.Summary)
+					}
+				}
+			}
+			if finished != tt.done || skipped != 3-tt.done {
+				t.Errorf("done %d skipped %d, want %d and %d", finished, skipped, tt.done, 3-tt.done)
+			}
+			r := readWS(t, done, "report.md")
+			if !strings.Contains(r, "budget") || !strings.Contains(r, "skipped") {
+				t.Errorf("the report must say the budget stopped the run and what is missing:\n%s", r)
+			}
+			if len(kinds(evs, generic.EventReport)) != 1 {
+				t.Error("a report event must be emitted")
+			}
+		})
+	}
+}

@@ -24,6 +24,7 @@ import (
 type planStage struct {
 	inner     adk.Agent
 	replanner bool
+	budget    *budgetGuard
 }
 
 func (a *planStage) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
@@ -98,6 +99,12 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	mode, _ := params.Mode.Get(ctx)
 	quick, _ := params.Quick.Get(ctx)
 	fp := fullPlan(ctx)
+	if a.replanner {
+		if err := a.budget.check(false); err != nil {
+			stopForBudget(ctx, gen, fp, err, a.inner.Name(ctx))
+			return true
+		}
+	}
 	switch {
 	case !a.replanner && Mode(mode) == ModeQuick:
 		q, _ := params.Question.Get(ctx)

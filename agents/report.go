@@ -18,7 +18,8 @@ import (
 // model call for the narrative, then Sift makes sure every chart and data
 // file appears in it.
 type reportAgent struct {
-	model model.ToolCallingChatModel
+	model  model.ToolCallingChatModel
+	budget *budgetGuard
 }
 
 func (a *reportAgent) Name(context.Context) string { return nameReport }
@@ -34,6 +35,17 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		view := viewOf(ctx)
 		workdir, _ := params.Workdir.Get(ctx)
 		artifacts := listArtifacts(workdir)
+		if berr := a.budget.check(false); berr != nil {
+			// No model call past a budget: the report is assembled from
+			// the results, and says what is missing.
+			md := fallbackReport(view.Plan, artifacts, fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr))
+			if werr := writeReport(workdir, md); werr != nil {
+				gen.Send(&adk.AgentEvent{Err: werr})
+				return
+			}
+			gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
+			return
+		}
 		msg, err := a.model.Generate(ctx, reportMessages(view, artifacts))
 		var md string
 		if err != nil {

@@ -141,6 +141,8 @@ func ParseMode(s string) (Mode, error) {
 type Request struct {
 	// Mode is the route. Optional; ModeAuto by default.
 	Mode Mode
+	// Budget bounds what the run may spend. Optional; no bounds.
+	Budget Budget
 	// Question is what the person asks, in any language.
 	Question string
 	// Files are copied into the session's input/.
@@ -276,7 +278,9 @@ func (r *run) execute(ctx context.Context) {
 	popts.BaseDir = ws.Root
 	dataContext := demoteHeadings(generic.PreviewAll(ctx, abs, popts))
 
+	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
 	tree, err := buildTree(ctx, treeConfig{
+		budget:          guard,
 		models:          r.sift.models(r.meter),
 		op:              op,
 		search:          r.sift.cfg.Search,
@@ -329,6 +333,11 @@ func (r *run) execute(ctx context.Context) {
 			}
 		}
 		r.fail(fmt.Errorf("%w: %w", ErrRunFailed, runErr))
+		return
+	}
+	if berr := guard.exceeded(); berr != nil {
+		r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+		r.done(berr)
 		return
 	}
 	if r.plan.Result == nil {

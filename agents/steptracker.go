@@ -28,7 +28,8 @@ type stepTracker struct {
 	inner adk.Agent
 	// code is the code agent, which the quick path runs directly in place
 	// of the executor.
-	code adk.Agent
+	code   adk.Agent
+	budget *budgetGuard
 }
 
 func (a *stepTracker) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
@@ -45,6 +46,11 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			gen.Send(&adk.AgentEvent{Err: errors.New("executor: the plan has no step left to run")})
 			return
 		}
+		if err := a.budget.check(true); err != nil {
+			stopForBudget(ctx, gen, fp, err, a.Name(ctx))
+			return
+		}
+		a.budget.stepStarted()
 		cur.Status = generic.StatusDoing
 		generic.FullPlanKey.Set(ctx, fp)
 		if err := writePlanFile(ctx, fp); err != nil {
@@ -125,6 +131,19 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
 	}()
 	return iter
+}
+
+// stopForBudget ends the execute/replan loop at a safe point: the steps
+// not run are marked skipped with the reason.
+func stopForBudget(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, err error, agent string) {
+	fp.SkipRemaining("not run: " + err.Error())
+	generic.FullPlanKey.Set(ctx, fp)
+	if werr := writePlanFile(ctx, fp); werr != nil {
+		gen.Send(&adk.AgentEvent{Err: werr})
+		return
+	}
+	gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone(), Text: err.Error()}))
+	gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
 }
 
 // quickRequest is the code agent's task on the quick path: the person's

@@ -78,6 +78,9 @@ type treeConfig struct {
 	// classicExecutor makes the executor summarise the code agent's answer
 	// itself (one more model call per step); kept to measure the difference.
 	classicExecutor bool
+	// budget is checked at the safe points: before a step, a replan and
+	// the report.
+	budget *budgetGuard
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -158,7 +161,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	loop, err := adk.NewLoopAgent(ctx, &adk.LoopAgentConfig{
 		Name:          nameLoop,
 		Description:   "executes plan steps and replans until the question is answered",
-		SubAgents:     []adk.Agent{&stepTracker{inner: executor, code: codeAgent}, &planStage{inner: replanner, replanner: true}},
+		SubAgents:     []adk.Agent{&stepTracker{inner: executor, code: codeAgent, budget: cfg.budget}, &planStage{inner: replanner, replanner: true, budget: cfg.budget}},
 		MaxIterations: maxIter,
 	})
 	if err != nil {
@@ -167,7 +170,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	return adk.NewSequentialAgent(ctx, &adk.SequentialAgentConfig{
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
-		SubAgents:   []adk.Agent{&planStage{inner: planner}, loop, &reportAgent{model: cfg.models.report}},
+		SubAgents:   []adk.Agent{&planStage{inner: planner, budget: cfg.budget}, loop, &reportAgent{model: cfg.models.report, budget: cfg.budget}},
 	})
 }
 

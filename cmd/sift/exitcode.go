@@ -17,6 +17,7 @@ const (
 	exitUsage       = 2
 	exitModelConfig = 3
 	exitEnvironment = 4
+	exitBudget      = 5
 	exitInterrupted = 130
 )
 
@@ -39,6 +40,8 @@ func exitCode(err error) int {
 		return exitModelConfig
 	case errors.Is(err, operator.ErrNoPython):
 		return exitEnvironment
+	case errors.Is(err, agents.ErrBudgetExceeded):
+		return exitBudget
 	default:
 		return exitRunFailed
 	}

@@ -2,7 +2,8 @@
 //
 // Exit codes: 0 success; 1 the run failed (the report holds what was
 // found); 2 usage error; 3 model configuration or authentication; 4 the
-// environment lacks something (Python with pandas); 130 interrupted.
+// environment lacks something (Python with pandas); 5 a budget stopped the
+// run (the report holds what was found); 130 interrupted.
 package main
 
 import (

@@ -50,7 +50,8 @@ config file (~/.config/sift/config.json).
 
 Exit codes: 0 success; 1 the run failed (the report holds what was found);
 2 usage error; 3 model configuration or authentication; 4 the environment
-lacks something (Python with pandas); 130 interrupted.`,
+lacks something (Python with pandas); 5 a budget (--max-*) stopped the run,
+the report holds what was found; 130 interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -35,6 +35,7 @@ type runOptions struct {
 	Mode          string
 	// AgentModels are per-agent model names from --planner-model etc.
 	AgentModels map[string]string
+	Budget      agents.Budget
 }
 
 // runDeps are what runRun calls; tests replace them.
@@ -86,6 +87,10 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 		agent := agent
 		f.Var(agentModelFlag{opts: opts, agent: agent}, agent+"-model", fmt.Sprintf("model for the %s agent only (env SIFT_%s_MODEL)", agent, strings.ToUpper(agent)))
 	}
+	f.IntVar(&opts.Budget.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
+	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
+	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
+	f.IntVar(&opts.Budget.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
 	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (the planner rates the request; trivial ones take the quick path), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
 	return cmd
 }
@@ -181,7 +186,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Budget: opts.Budget}) {
 		r.event(e)
 		final = e
 	}

@@ -51,8 +51,8 @@ func TestRunFlags(t *testing.T) {
 		},
 		{
 			name: "dirs, json and model flags",
-			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "q"},
-			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}},
+			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "--max-steps", "3", "--max-time", "5m", "q"},
+			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}, Budget: agents.Budget{MaxSteps: 3, MaxTime: 5 * time.Minute}},
 		},
 		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
 		{name: "unknown mode", args: []string{"--mode", "fast", "q"}, wantErr: "unknown mode"},
@@ -101,6 +101,7 @@ func TestExitCodes(t *testing.T) {
 		{fmt.Errorf("x: %w", agents.ErrNoModel), exitModelConfig},
 		{fmt.Errorf("x: %w", operator.ErrNoPython), exitEnvironment},
 		{reportedError{fmt.Errorf("%w: boom", agents.ErrRunFailed)}, exitRunFailed},
+		{reportedError{fmt.Errorf("%w: 5 model calls", agents.ErrBudgetExceeded)}, exitBudget},
 		{errors.Join(errors.New("stopped"), context.Canceled), exitInterrupted},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,90 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	siftmodel "github.com/sift-agent/sift/model"
+)
+
+// ErrBudgetExceeded: the run reached one of its budgets and stopped at a
+// safe point; the report says what was found and what is missing.
+var ErrBudgetExceeded = errors.New("budget reached")
+
+// Budget bounds what one run may spend. Zero fields mean no bound.
+type Budget struct {
+	// MaxTokens bounds prompt plus completion tokens over all model calls.
+	MaxTokens int
+	// MaxTime bounds the run's wall time.
+	MaxTime time.Duration
+	// MaxSteps bounds the plan steps executed.
+	MaxSteps int
+	// MaxModelCalls bounds the number of model calls.
+	MaxModelCalls int
+}
+
+// budgetGuard checks a Budget at the run's safe points: before a step,
+// before a replan, before the report. Once a bound is reached it stays
+// reached, so every later check agrees.
+type budgetGuard struct {
+	budget Budget
+	meter  *siftmodel.Meter
+	start  time.Time
+	now    func() time.Time
+
+	mu      sync.Mutex
+	steps   int
+	reached error
+}
+
+func newBudgetGuard(b Budget, meter *siftmodel.Meter, now func() time.Time) *budgetGuard {
+	if now == nil {
+		now = time.Now
+	}
+	return &budgetGuard{budget: b, meter: meter, start: now(), now: now}
+}
+
+// stepStarted counts a step about to run.
+func (g *budgetGuard) stepStarted() {
+	g.mu.Lock()
+	g.steps++
+	g.mu.Unlock()
+}
+
+// check returns an error wrapping ErrBudgetExceeded once a bound is
+// reached; beforeStep also counts the step that would start.
+func (g *budgetGuard) check(beforeStep bool) error {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.reached != nil {
+		return g.reached
+	}
+	b := g.budget
+	total := g.meter.Total()
+	switch {
+	case b.MaxModelCalls > 0 && total.Calls >= b.MaxModelCalls:
+		g.reached = fmt.Errorf("%w: %d model calls of %d allowed (--max-model-calls)", ErrBudgetExceeded, total.Calls, b.MaxModelCalls)
+	case b.MaxTokens > 0 && total.TotalTokens() >= b.MaxTokens:
+		g.reached = fmt.Errorf("%w: %d tokens of %d allowed (--max-tokens)", ErrBudgetExceeded, total.TotalTokens(), b.MaxTokens)
+	case b.MaxTime > 0 && g.now().Sub(g.start) >= b.MaxTime:
+		g.reached = fmt.Errorf("%w: %s of %s allowed (--max-time)", ErrBudgetExceeded, g.now().Sub(g.start).Round(time.Second), b.MaxTime)
+	case beforeStep && b.MaxSteps > 0 && g.steps >= b.MaxSteps:
+		g.reached = fmt.Errorf("%w: %d steps of %d allowed (--max-steps)", ErrBudgetExceeded, g.steps, b.MaxSteps)
+	}
+	return g.reached
+}
+
+// exceeded reports the bound reached so far, if any, without checking anew.
+func (g *budgetGuard) exceeded() error {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.reached
+}
