@@ -61,13 +61,22 @@ type LocalConfig struct {
 	// ExtraEnv holds KEY=value entries added to the otherwise scrubbed
 	// environment the code runs in. Optional.
 	ExtraEnv []string
+	// Sandbox starts each run's interpreter (see NewSandbox). Optional;
+	// default NoSandbox(): path checks in the file operations are then the
+	// only confinement.
+	Sandbox Sandbox
+	// Limits bound each run's interpreter; the sandbox combines them with
+	// its own configured limits, taking the stricter of each. Optional;
+	// default none beyond the sandbox's.
+	Limits Limits
 }
 
 // Local is an Operator that works directly on the local file system and runs
 // each piece of Python code in a fresh interpreter process, in its own
-// process group, with a scrubbed environment. Its confinement is path
-// checking only (no sandbox): use it where bubblewrap is unavailable and the
-// person allowed it. Safe for concurrent use; Python runs are serialised.
+// process group, with a scrubbed environment, started through the configured
+// Sandbox. With NoSandbox (the default) its confinement is path checking
+// only: use that where bubblewrap is unavailable and the person allowed it.
+// Safe for concurrent use; Python runs are serialised.
 type Local struct {
 	root   string
 	cfg    LocalConfig
@@ -108,6 +117,9 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	}
 	if cfg.MaxOutputBytes <= 0 {
 		cfg.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if cfg.Sandbox == nil {
+		cfg.Sandbox = NoSandbox()
 	}
 	cfg.Root = root
 	l := &Local{
@@ -362,11 +374,22 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		outW.Close()
 		return nil, fmt.Errorf("run python: %w", err)
 	}
-	cmd := exec.Command(l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell)
-	cmd.Dir = l.root
-	cmd.Env = l.env()
+	// The sandbox runs the command in its own process group; killing that
+	// group ends the interpreter and, in a bwrap sandbox, everything in it.
+	cmd, cmdErr := l.cfg.Sandbox.Command(ProcSpec{
+		Root:   l.root,
+		Argv:   []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell},
+		Env:    l.env(),
+		Limits: l.cfg.Limits,
+	})
+	if cmdErr != nil {
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
+		return nil, fmt.Errorf("run python: %w", cmdErr)
+	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 
 	start := time.Now()
 	startErr := cmd.Start()
@@ -448,11 +471,11 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 
 // exitReason describes how a process ended, for a cell that left no result.
 func exitReason(err error) string {
+	if sig, ok := ExitSignal(err); ok {
+		return "killed by signal " + sig.String()
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "killed by signal " + ws.Signal().String()
-		}
 		return "exit status " + strconv.Itoa(ee.ExitCode())
 	}
 	if err != nil {

@@ -50,6 +50,11 @@ type FileInfo struct {
 type RunOptions struct {
 	// Timeout bounds the run's wall time. Zero means the operator's default.
 	Timeout time.Duration
+	// Replay asks a kernel that has to be restarted for this run (the last
+	// one was killed or crashed) to first re-run the cells that succeeded in
+	// the lost kernel, from cells.jsonl, to rebuild its variables. Ignored in
+	// process mode, where no state carries over.
+	Replay bool
 }
 
 // RunResult is what one Python run did.
@@ -68,6 +73,25 @@ type RunResult struct {
 	Figures  []string      `json:"figures,omitempty"`
 	TimedOut bool          `json:"timed_out,omitempty"`
 	Duration time.Duration `json:"duration"`
+	// Cell is the cell's number: its code is saved as
+	// work/.cells/cell-NNNN.py and its line in cells.jsonl carries it.
+	Cell int `json:"cell,omitempty"`
+	// StdoutFile and StderrFile name the workspace files holding the whole
+	// stdout or stderr when Stdout or Stderr was cut; empty otherwise.
+	StdoutFile string `json:"stdout_file,omitempty"`
+	StderrFile string `json:"stderr_file,omitempty"`
+	// Restarted reports that the kernel was started afresh for this run
+	// because the previous one was killed or crashed: the variables of
+	// earlier cells are gone unless Replayed brought them back.
+	Restarted bool `json:"restarted,omitempty"`
+	// Replayed is how many earlier cells were re-run to rebuild the
+	// restarted kernel's state; ReplayFailed lists those that failed.
+	Replayed     int   `json:"replayed,omitempty"`
+	ReplayFailed []int `json:"replay_failed,omitempty"`
+	// Notice says in plain words what happened to the kernel around this
+	// run (restarted and why, state lost or replayed, killed); empty when
+	// nothing did.
+	Notice string `json:"notice,omitempty"`
 }
 
 // OK reports whether the code ran to the end without raising.

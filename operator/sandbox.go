@@ -5,12 +5,31 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
 // Sandbox starts processes confined to one session workspace. The Python
 // runners (process mode and the kernel) start their interpreter through it,
 // so the same confinement applies to both.
+//
+// A caller builds the command, wires its streams and starts it:
+//
+//	cmd, err := sb.Command(ProcSpec{Root: root, Argv: argv, Env: env})
+//	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, errOut
+//	cmd.ExtraFiles = []*os.File{protoW} // fd 3 in the program
+//	err = cmd.Start()
+//	...
+//	err = sb.Signal(cmd, syscall.SIGINT) // interrupt the running cell
+//	...
+//	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // end it and everything it started
+//	cmd.Wait()
+//
+// cmd.Process may be a wrapper (bubblewrap) rather than the program: send
+// signals meant for the program through Signal, and end the whole sandbox by
+// killing cmd's process group.
 type Sandbox interface {
 	// Name says which sandbox this is: "bwrap" or "none".
 	Name() string
@@ -33,50 +52,232 @@ type ProcSpec struct {
 	Argv []string
 	// Env is the program's complete environment.
 	Env []string
-	// Limits bound the program's resources.
+	// Limits bound the program's resources. The sandbox applies, resource
+	// by resource, the stricter of these and its own configured limits.
 	Limits Limits
 	// Writable are extra host directories the program may write (e.g. a
 	// shared cache); ReadOnly are extra host paths it may read.
 	Writable, ReadOnly []string
 }
 
-// Limits bound one sandboxed program. Zero fields mean no limit.
+// Limits bound one sandboxed program. Zero (or negative) fields mean no
+// limit. They are applied as rlimits, which bound each process: a program
+// that forks gets the same limits again in each child, except Processes,
+// which counts all processes of the user the program runs as.
 type Limits struct {
-	// MemoryBytes caps the address space.
+	// MemoryBytes caps the address space (RLIMIT_AS); going past it makes
+	// allocations fail (MemoryError in Python).
 	MemoryBytes int64
-	// Processes caps the number of processes and threads.
+	// Processes caps the number of processes and threads (RLIMIT_NPROC);
+	// going past it makes fork and thread creation fail (EAGAIN). The
+	// kernel does not enforce it for root, so a bwrap sandbox runs the
+	// program as an unprivileged user when Sift runs as root.
 	Processes int
-	// FileSizeBytes caps the size of any file the program writes.
+	// FileSizeBytes caps the size of any file the program writes
+	// (RLIMIT_FSIZE); writing past it fails with EFBIG ("File too large").
 	FileSizeBytes int64
-	// CPUSeconds caps CPU time.
+	// CPUSeconds caps CPU time (RLIMIT_CPU); past it the program is killed
+	// with SIGXCPU.
 	CPUSeconds int
 }
 
 // ErrNoSandbox: the requested sandbox is not available here.
 var ErrNoSandbox = errors.New("sandbox not available")
 
+// SandboxMode chooses the sandbox NewSandbox builds.
+type SandboxMode string
+
+// Sandbox modes.
+const (
+	// SandboxAuto uses bubblewrap when it is installed and works here, and
+	// otherwise refuses (or, with AllowUnsandboxed, runs unsandboxed).
+	SandboxAuto SandboxMode = "auto"
+	// SandboxBwrap requires bubblewrap and refuses when it is unavailable.
+	SandboxBwrap SandboxMode = "bwrap"
+	// SandboxNone runs programs unsandboxed (NoSandbox), still applying
+	// the resource limits.
+	SandboxNone SandboxMode = "none"
+)
+
+// Environment variables read by SandboxFromEnv.
+const (
+	// SandboxEnv selects the mode: auto, bwrap or none.
+	SandboxEnv = "SIFT_SANDBOX"
+	// SandboxMemoryEnv caps the address space, e.g. "2GiB" (see
+	// ParseByteSize), or "unlimited".
+	SandboxMemoryEnv = "SIFT_SANDBOX_MEMORY"
+	// SandboxProcsEnv caps processes and threads, e.g. "128", or
+	// "unlimited".
+	SandboxProcsEnv = "SIFT_SANDBOX_PROCS"
+)
+
+// SandboxConfig configures NewSandbox.
+type SandboxConfig struct {
+	// Mode chooses the sandbox. Optional; default SandboxAuto.
+	Mode SandboxMode
+	// AllowUnsandboxed lets SandboxAuto fall back to the unsandboxed mode
+	// when bubblewrap is unavailable, instead of refusing. The caller
+	// should then say loudly that code runs unsandboxed (the returned
+	// sandbox's Name is "none"). It has no effect on SandboxBwrap.
+	// Optional; default false.
+	AllowUnsandboxed bool
+	// Bwrap is the path of the bubblewrap executable. Optional; default
+	// "bwrap" looked up on PATH.
+	Bwrap string
+	// Limits every program started through the sandbox gets (combined with
+	// ProcSpec.Limits by taking the stricter of each). A zero field takes
+	// DefaultLimits' value; a negative field means no limit. Optional;
+	// default DefaultLimits().
+	Limits Limits
+
+	// envErr is an unparseable setting SandboxFromEnv met; NewSandbox
+	// reports it.
+	envErr error
+}
+
+// SandboxFromEnv reads a SandboxConfig from the environment through getenv
+// (os.Getenv in production): SIFT_SANDBOX (auto|bwrap|none),
+// SIFT_SANDBOX_MEMORY (e.g. "2GiB") and SIFT_SANDBOX_PROCS (e.g. "128").
+// Unset variables leave the defaults. A malformed value is reported by
+// NewSandbox, so that a mistyped limit is never silently dropped.
+func SandboxFromEnv(getenv func(string) string) SandboxConfig {
+	var cfg SandboxConfig
+	cfg.Mode = SandboxMode(strings.ToLower(strings.TrimSpace(getenv(SandboxEnv))))
+	if v := strings.TrimSpace(getenv(SandboxMemoryEnv)); v != "" {
+		n, err := ParseByteSize(v)
+		if err != nil {
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxMemoryEnv, v, err))
+		}
+		cfg.Limits.MemoryBytes = n
+	}
+	if v := strings.TrimSpace(getenv(SandboxProcsEnv)); v != "" {
+		switch n, err := strconv.Atoi(v); {
+		case strings.EqualFold(v, "unlimited") || strings.EqualFold(v, "none"):
+			cfg.Limits.Processes = -1
+		case err != nil || n < 1:
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: want a positive whole number of processes, or unlimited", SandboxProcsEnv, v))
+		default:
+			cfg.Limits.Processes = n
+		}
+	}
+	return cfg
+}
+
+// NewSandbox builds the sandbox cfg asks for. In SandboxAuto and
+// SandboxBwrap mode it checks, once per bubblewrap executable and process,
+// that bubblewrap really works here (user namespaces can be disabled) by
+// running /bin/true inside it with the same namespaces; when it does not,
+// the error wraps ErrNoSandbox and says how to install bubblewrap or how
+// to allow the weaker unsandboxed mode explicitly. SandboxNone returns an
+// unsandboxed runner that still applies the limits.
+func NewSandbox(cfg SandboxConfig) (Sandbox, error) {
+	if cfg.envErr != nil {
+		return nil, fmt.Errorf("new sandbox: %w", cfg.envErr)
+	}
+	if cfg.Mode == "" {
+		cfg.Mode = SandboxAuto
+	}
+	cfg.Limits = cfg.Limits.withDefaults(DefaultLimits())
+	switch cfg.Mode {
+	case SandboxNone:
+		if _, err := withLimits(cfg.Limits, []string{"/bin/true"}); err != nil {
+			return nil, fmt.Errorf("new sandbox: %w", err)
+		}
+		return noSandbox{limits: cfg.Limits}, nil
+	case SandboxAuto, SandboxBwrap:
+	default:
+		return nil, fmt.Errorf("new sandbox: unknown sandbox mode %q: use auto, bwrap or none", cfg.Mode)
+	}
+	sb, err := newBwrapSandbox(cfg)
+	if err == nil {
+		return sb, nil
+	}
+	if cfg.Mode == SandboxAuto && cfg.AllowUnsandboxed {
+		if _, lerr := withLimits(cfg.Limits, []string{"/bin/true"}); lerr != nil {
+			return nil, fmt.Errorf("new sandbox: %w", lerr)
+		}
+		return noSandbox{limits: cfg.Limits}, nil
+	}
+	return nil, fmt.Errorf("new sandbox: %w", err)
+}
+
 // NoSandbox runs programs as plain child processes in their own process
-// group: path checks in the tools are then the only confinement.
+// group: path checks in the tools are then the only confinement. It applies
+// ProcSpec.Limits (through prlimit(1)), but the program runs as Sift's own
+// user: when that is root, the kernel does not enforce the process limit.
 func NoSandbox() Sandbox { return noSandbox{} }
 
-type noSandbox struct{}
+// noSandbox is NoSandbox; limits are the configured ones, combined with
+// each ProcSpec's.
+type noSandbox struct {
+	limits Limits
+}
 
 func (noSandbox) Name() string { return "none" }
 
-func (noSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
+func (n noSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if len(spec.Argv) == 0 {
 		return nil, fmt.Errorf("sandbox: empty command")
 	}
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	argv, err := withLimits(n.limits.tighter(spec.Limits), spec.Argv)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = spec.Root
 	cmd.Env = spec.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{} // nil would mean "inherit Sift's environment"
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd, nil
 }
 
+// Signal signals cmd's process, which is the program itself: prlimit execs
+// it in place.
 func (noSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
 	if cmd == nil || cmd.Process == nil {
 		return os.ErrProcessDone
 	}
 	return cmd.Process.Signal(sig)
+}
+
+// ExitSignal reports the signal that ended a sandboxed program, given the
+// error cmd.Wait returned: either the process itself was killed by it, or
+// it exited with status 128+N, which is how bubblewrap's init (and a shell)
+// reports that the program it ran was killed by signal N.
+func ExitSignal(err error) (syscall.Signal, bool) {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return 0, false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	switch {
+	case !ok:
+		return 0, false
+	case ws.Signaled():
+		return ws.Signal(), true
+	case ws.Exited() && ws.ExitStatus() > 128 && ws.ExitStatus() <= 128+64:
+		return syscall.Signal(ws.ExitStatus() - 128), true
+	}
+	return 0, false
+}
+
+// validateSpec checks what every sandbox needs of a ProcSpec.
+func validateSpec(spec ProcSpec) error {
+	if len(spec.Argv) == 0 {
+		return errors.New("empty command: ProcSpec.Argv needs the program")
+	}
+	if !filepath.IsAbs(spec.Argv[0]) {
+		return fmt.Errorf("program %q is not an absolute path: resolve it first (see FindPython)", spec.Argv[0])
+	}
+	if spec.Root == "" || !filepath.IsAbs(spec.Root) {
+		return fmt.Errorf("workspace root %q is not an absolute path", spec.Root)
+	}
+	for _, p := range append(append([]string{}, spec.Writable...), spec.ReadOnly...) {
+		if !filepath.IsAbs(p) {
+			return fmt.Errorf("extra path %q is not absolute", p)
+		}
+	}
+	return nil
 }

@@ -19,21 +19,39 @@ type PythonArgs struct {
 	Code string `json:"code" jsonschema_description:"Python 3 code to run. The value of a last bare expression is shown (DataFrames compactly)."`
 }
 
-const pythonDesc = "Run Python 3 code in the workspace; the current directory is the workspace root. " +
-	"pandas, numpy, matplotlib and openpyxl are available; there is no network and nothing can be installed. " +
-	"Each call runs in a fresh interpreter: variables do not carry over between calls, so load what you need in every call. " +
-	"Read data from input/ (read-only), save results to out/ and scratch files to work/. " +
-	"Open matplotlib figures are saved to out/ as PNG automatically. " +
-	"The reply shows printed output, the value of a last bare expression, errors with their traceback and a hint, and the files and figures produced."
+// pythonDescStart and pythonDescEnd frame the description of python; the
+// middle says whether variables persist, which depends on the Python mode.
+const (
+	pythonDescStart = "Run Python 3 code in the workspace; the current directory is the workspace root. " +
+		"pandas, numpy, matplotlib and openpyxl are available; there is no network and nothing can be installed. "
+	pythonDescProcess = "Each call runs in a fresh interpreter: variables do not carry over between calls, so load what you need in every call. "
+	pythonDescKernel  = "Calls run one after another in this session's Python kernel, like notebook cells: variables, imports and loaded data persist between calls, " +
+		"so load a file once and reuse the DataFrame in later calls. " +
+		"A call that runs too long is interrupted (the variables are kept); if the kernel has to be restarted, the reply says so and which state was rebuilt. "
+	pythonDescEnd = "Read data from input/ (read-only), save results to out/ and scratch files to work/. " +
+		"Open matplotlib figures are saved to out/ as PNG automatically. " +
+		"The reply shows printed output, the value of a last bare expression, errors with their traceback and a hint, and the files and figures produced."
+)
+
+// pythonDesc describes python for op's Python mode.
+func pythonDesc(op operator.Operator) string {
+	if operator.ModeOf(op) == operator.PythonKernel {
+		return pythonDescStart + pythonDescKernel + pythonDescEnd
+	}
+	return pythonDescStart + pythonDescProcess + pythonDescEnd
+}
 
 // PythonTool returns the python tool over op. A cell that raises or times
 // out is a normal reply starting with "Error:" and carrying a fix hint; a Go
-// error means the code could not be run at all.
+// error means the code could not be run at all. In kernel mode (see
+// operator.ModeOf) the description says that variables persist, a kernel
+// restarted after a crash or kill replays the earlier successful cells, and
+// the reply starts with a "Note:" saying so.
 func PythonTool(op operator.Operator) (tool.InvokableTool, error) {
 	if op == nil {
 		return nil, errors.New("python tool: operator is nil")
 	}
-	t, err := utils.InferTool(PythonName, pythonDesc, func(ctx context.Context, a PythonArgs) (string, error) {
+	t, err := utils.InferTool(PythonName, pythonDesc(op), func(ctx context.Context, a PythonArgs) (string, error) {
 		return runPython(ctx, op, a)
 	})
 	if err != nil {
@@ -48,7 +66,7 @@ func runPython(ctx context.Context, op operator.Operator, a PythonArgs) (string,
 	if strings.TrimSpace(code) == "" {
 		return "", withHint(errors.New("python: code is empty"), "send the Python code to run in the code field")
 	}
-	res, err := op.RunPython(ctx, code, operator.RunOptions{})
+	res, err := op.RunPython(ctx, code, operator.RunOptions{Replay: true})
 	if err != nil {
 		return "", relErr(op, err)
 	}
@@ -69,6 +87,9 @@ func stripFences(code string) string {
 // formatRun renders a run as the compact reply the model reads.
 func formatRun(ctx context.Context, op operator.Operator, res *operator.RunResult) string {
 	var b strings.Builder
+	if res.Notice != "" {
+		b.WriteString("Note: " + res.Notice + "\n")
+	}
 	if !res.OK() {
 		summary := errorSummary(res)
 		b.WriteString("Error: " + summary + "\n")
@@ -77,16 +98,19 @@ func formatRun(ctx context.Context, op operator.Operator, res *operator.RunResul
 		}
 		b.WriteString("Hint: " + pythonHint(ctx, op, res, summary) + "\n")
 	}
-	section := func(title, text string) {
+	section := func(title, text, whole string) {
 		text = strings.TrimRight(text, "\n")
 		if text == "" {
 			return
 		}
+		if whole != "" {
+			title += " (cut; the whole text is in " + whole + ")"
+		}
 		b.WriteString(title + ":\n" + text + "\n")
 	}
-	section("stdout", res.Stdout)
-	section("stderr", res.Stderr)
-	section("value", res.Value)
+	section("stdout", res.Stdout, res.StdoutFile)
+	section("stderr", res.Stderr, res.StderrFile)
+	section("value", res.Value, "")
 	figures := map[string]bool{}
 	for _, f := range res.Figures {
 		figures[f] = true
@@ -147,6 +171,8 @@ func pythonHint(ctx context.Context, op operator.Operator, res *operator.RunResu
 	exc = exc[strings.LastIndex(exc, ".")+1:]
 	msg = strings.TrimSpace(msg)
 	switch {
+	case res.TimedOut && strings.Contains(summary, "was interrupted"):
+		return "the run took too long and was interrupted; the kernel's variables are kept, so continue from them. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls."
 	case res.TimedOut:
 		return "the run took too long and was killed. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls."
 	case exc == "KeyError":
@@ -159,6 +185,8 @@ func pythonHint(ctx context.Context, op operator.Operator, res *operator.RunResu
 		return "paths are relative to the workspace root; " + inputFiles(ctx, op)
 	case exc == "ModuleNotFoundError" || exc == "ImportError":
 		return "only pandas, numpy, matplotlib, openpyxl and the Python standard library are available, and nothing can be installed; do it with those."
+	case exc == "NameError" && operator.ModeOf(op) == operator.PythonKernel:
+		return "that name is not defined in the kernel: check its spelling, or define it (or load the data) in this code; names from earlier calls persist only while the kernel is not restarted."
 	case exc == "NameError":
 		return "each python call starts a fresh interpreter, so names from earlier calls are gone: import, load and define what this code uses in this same code."
 	case exc == "SyntaxError" || exc == "IndentationError" || exc == "TabError":
@@ -173,6 +201,8 @@ func pythonHint(ctx context.Context, op operator.Operator, res *operator.RunResu
 		return "the column holds text that is not a number: clean it first, e.g. pd.to_numeric(df[col].str.replace(',', ''), errors='coerce')."
 	case exc == "MemoryError":
 		return "the data does not fit in memory: read only the columns you need (usecols=), read in chunks (chunksize=), or work on a sample."
+	case strings.HasPrefix(summary, "the kernel died"):
+		return "the Python kernel died (out of memory, or a crash in native code) and its variables are gone; work on less data at once (usecols=, chunksize=, a sample) and load what you need again."
 	case strings.HasPrefix(summary, "the interpreter stopped"):
 		return "the interpreter died (out of memory, or killed); work on less data at once or split the work into several calls."
 	}

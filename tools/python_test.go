@@ -50,6 +50,15 @@ func TestFormatRun(t *testing.T) {
 			res: operator.RunResult{Error: "Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\n"},
 			want: "Error: FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\nTraceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\n" +
 				"Hint: paths are relative to the workspace root; the files under input/ are: input/sales.csv.\n(ran 0s)"},
+		{name: "restart notice and cut stdout",
+			res: operator.RunResult{Notice: "The Python kernel was restarted: the previous one died during cell 4 (exit status 1).",
+				Stdout: "head\n[... 10 bytes cut ...]\ntail\n", StdoutFile: "work/.cells/cell-0005.stdout.txt", Duration: time.Second},
+			want: "Note: The Python kernel was restarted: the previous one died during cell 4 (exit status 1).\n" +
+				"stdout (cut; the whole text is in work/.cells/cell-0005.stdout.txt):\nhead\n[... 10 bytes cut ...]\ntail\n(ran 1s)"},
+		{name: "interrupted in the kernel", res: operator.RunResult{TimedOut: true, Error: "timed out after 2s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept\nKeyboardInterrupt\n", Duration: 2 * time.Second},
+			want: "Error: timed out after 2s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept\n" +
+				"timed out after 2s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept\nKeyboardInterrupt\n" +
+				"Hint: the run took too long and was interrupted; the kernel's variables are kept, so continue from them. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls.\n(ran 2s)"},
 		{name: "timeout", res: operator.RunResult{TimedOut: true, Error: "timed out after 2s: the process and its children were killed", Duration: 2 * time.Second},
 			want: "Error: timed out after 2s: the process and its children were killed\n" +
 				"Hint: the run took too long and was killed. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls.\n(ran 2s)"},
@@ -189,5 +198,79 @@ func TestPythonToolWithoutPython(t *testing.T) {
 	}
 	if _, err := PythonTool(nil); err == nil {
 		t.Error("PythonTool(nil) succeeded")
+	}
+}
+
+// newKernelOp returns a kernel-mode operator over a workspace like newOp's.
+func newKernelOp(t *testing.T, python string) operator.Operator {
+	t.Helper()
+	l, _ := newOp(t, "", nil)
+	op, err := operator.NewOperator(operator.OperatorConfig{Root: l.Root(), Python: python, Mode: operator.PythonKernel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { op.Close() })
+	return op
+}
+
+func TestPythonToolDescribesMode(t *testing.T) {
+	process, _ := newOp(t, "", nil)
+	tests := []struct {
+		name     string
+		op       operator.Operator
+		has, not string
+	}{
+		{name: "process", op: process, has: "fresh interpreter", not: "persist"},
+		{name: "kernel", op: newKernelOp(t, ""), has: "variables, imports and loaded data persist between calls", not: "fresh interpreter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pt, err := PythonTool(tt.op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, err := pt.Info(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(info.Desc, tt.has) || strings.Contains(info.Desc, tt.not) {
+				t.Errorf("description lacks %q or has %q:\n%s", tt.has, tt.not, info.Desc)
+			}
+		})
+	}
+}
+
+func TestPythonToolKernel(t *testing.T) {
+	py := needPython(t)
+	pt, err := PythonTool(newKernelOp(t, py))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		code     string
+		prefix   string
+		contains []string
+	}{
+		{code: "import pandas as pd\ndf = pd.read_csv('input/sales.csv')", prefix: "(no output"},
+		{code: "int(df['amount'].sum())", prefix: "value:\n30\n"},
+		{code: "undefined_name", prefix: "Error: NameError: name 'undefined_name' is not defined\n",
+			contains: []string{"Hint: that name is not defined in the kernel"}},
+		{code: "import os\nos._exit(1)", prefix: "Note: The Python kernel died",
+			contains: []string{"Error: the kernel died during the cell (exit status 1)", "Hint: the Python kernel died"}},
+		{code: "int(df['amount'].sum())", prefix: "Note: The Python kernel was restarted: the previous one died during cell 4 (exit status 1). Its state was rebuilt by replaying 2 earlier successful cell(s).\nvalue:\n30\n"},
+	}
+	for _, st := range steps {
+		got, err := call(t, pt, PythonArgs{Code: st.code})
+		if err != nil {
+			t.Fatalf("python %q: %v", st.code, err)
+		}
+		if !strings.HasPrefix(got, st.prefix) {
+			t.Errorf("reply to %q does not start with %q:\n%s", st.code, st.prefix, got)
+		}
+		for _, want := range st.contains {
+			if !strings.Contains(got, want) {
+				t.Errorf("reply to %q lacks %q:\n%s", st.code, want, got)
+			}
+		}
 	}
 }

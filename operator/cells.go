@@ -1,0 +1,172 @@
+package operator
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// CellsLogFile is the file in the workspace root where every Python cell is
+// recorded, one JSON line (a CellRecord) each: the provenance a report cites
+// and what a restarted kernel replays.
+const CellsLogFile = "cells.jsonl"
+
+// cellStdoutHead is how much of a cell's stdout its record keeps.
+const cellStdoutHead = 2000
+
+// CellRecord is one line of cells.jsonl: what one cell ran and what came of
+// it.
+type CellRecord struct {
+	// Cell is the cell's number (its code is work/.cells/cell-NNNN.py). A
+	// replayed cell keeps the number of the cell it repeats.
+	Cell int `json:"cell"`
+	// Generation numbers the kernel the cell ran in: 1 for a session's
+	// first kernel, one more after each restart; 0 in process mode, where
+	// no state carries over.
+	Generation int `json:"generation"`
+	// Replayed marks a cell re-run to rebuild a restarted kernel's state.
+	Replayed bool   `json:"replayed,omitempty"`
+	Code     string `json:"code"`
+	OK       bool   `json:"ok"`
+	// Error is the one line that says what went wrong: the exception line
+	// of a traceback ("KeyError: 'x'") or the reason the cell was stopped.
+	Error string `json:"error,omitempty"`
+	// Stdout is the head of what the cell printed.
+	Stdout   string    `json:"stdout,omitempty"`
+	Figures  []string  `json:"figures,omitempty"`
+	Files    []string  `json:"files,omitempty"`
+	Duration float64   `json:"duration_s"`
+	Time     time.Time `json:"time"`
+}
+
+// newCellRecord summarises a run as its cells.jsonl line.
+func newCellRecord(cell, generation int, code string, res *RunResult, at time.Time) CellRecord {
+	return CellRecord{
+		Cell:       cell,
+		Generation: generation,
+		Code:       code,
+		OK:         res.OK(),
+		Error:      errorLine(res.Error),
+		Stdout:     headString(res.Stdout, cellStdoutHead),
+		Figures:    res.Figures,
+		Files:      res.Files,
+		Duration:   res.Duration.Seconds(),
+		Time:       at.UTC(),
+	}
+}
+
+// exceptionLine matches the last line of a traceback, "SomeError: message".
+var exceptionLine = regexp.MustCompile(`^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b`)
+
+// errorLine returns the line of an error text that names what went wrong:
+// a traceback's exception line, otherwise its first non-empty line.
+func errorLine(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if strings.HasPrefix(lines[0], "Traceback") || strings.HasPrefix(strings.TrimSpace(lines[0]), "File ") {
+		for i := len(lines) - 1; i >= 0; i-- {
+			if l := strings.TrimSpace(lines[i]); exceptionLine.MatchString(l) {
+				return l
+			}
+		}
+	}
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// headString returns at most limit bytes from the start of s, cut at a rune
+// boundary.
+func headString(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	s = s[:limit]
+	for len(s) > 0 {
+		r, size := utf8.DecodeLastRuneInString(s)
+		if r != utf8.RuneError || size != 1 {
+			break
+		}
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// appendCellRecord adds rec as one line to root's cells.jsonl.
+func appendCellRecord(root string, rec CellRecord) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
+	}
+	f, err := os.OpenFile(filepath.Join(root, CellsLogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("record cell %d: %w", rec.Cell, relError(root, err))
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("record cell %d: %w", rec.Cell, relError(root, err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("record cell %d: %w", rec.Cell, relError(root, err))
+	}
+	return nil
+}
+
+// ReadCells returns the records of the workspace's cells.jsonl in the order
+// they were written; none when the file does not exist. A line that does
+// not parse (a write cut short by a crash) is skipped.
+func ReadCells(root string) ([]CellRecord, error) {
+	f, err := os.Open(filepath.Join(root, CellsLogFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", CellsLogFile, relError(root, err))
+	}
+	defer f.Close()
+	var out []CellRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for sc.Scan() {
+		var rec CellRecord
+		if json.Unmarshal(sc.Bytes(), &rec) == nil {
+			out = append(out, rec)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("read %s: %w", CellsLogFile, err)
+	}
+	return out, nil
+}
+
+// lastRecordedGeneration returns the highest kernel generation in records,
+// 0 if none.
+func lastRecordedGeneration(records []CellRecord) int {
+	last := 0
+	for _, r := range records {
+		last = max(last, r.Generation)
+	}
+	return last
+}
+
+// lastRecordedCell returns the highest cell number in records, 0 if none.
+func lastRecordedCell(records []CellRecord) int {
+	last := 0
+	for _, r := range records {
+		last = max(last, r.Cell)
+	}
+	return last
+}

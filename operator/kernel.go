@@ -1,0 +1,828 @@
+package operator
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+//go:embed kernel.py
+var kernelScript string
+
+// Defaults of KernelConfig.
+const (
+	// DefaultInterruptGrace is how long a cell has to stop after SIGINT
+	// before the kernel is killed.
+	DefaultInterruptGrace = 2 * time.Second
+	// DefaultKernelStartTimeout bounds starting the interpreter and
+	// importing the preloaded modules.
+	DefaultKernelStartTimeout = 60 * time.Second
+)
+
+// kernelBootstrap is the -c program that runs the kernel script (its first
+// argument) under the file name kernel.py's tracebacks leave out.
+const kernelBootstrap = `import sys; exec(compile(sys.argv.pop(1), "<sift-kernel>", "exec"))`
+
+// DefaultKernelPreload are the modules a kernel imports before it reports
+// ready, so that the first cell does not pay for them.
+var DefaultKernelPreload = []string{"numpy", "pandas", "matplotlib.pyplot"}
+
+// maxKernelFrame bounds one protocol message from the kernel; a reply's
+// value and error are capped inside the kernel far below this.
+const maxKernelFrame = 64 << 20
+
+// kernelLogBytes caps what is kept of the kernel's own output (outside any
+// cell), shown when it fails to start.
+const kernelLogBytes = 16 << 10
+
+// pipeDrainWait bounds how long a dead kernel's pipes are drained before
+// they are closed, in case a process outside its group still holds them.
+const pipeDrainWait = time.Second
+
+// KernelConfig configures a Kernel.
+type KernelConfig struct {
+	// Root is the workspace directory, holding input/, work/ and out/.
+	// Required; handled as LocalConfig.Root.
+	Root string
+	// Python is the resolved interpreter (see FindPython). Optional: without
+	// it Run fails with ErrNoPython.
+	Python string
+	// Sandbox starts the interpreter. Optional; default NoSandbox().
+	Sandbox Sandbox
+	// Timeout bounds each cell unless RunOptions.Timeout is set: the cell is
+	// interrupted when it runs out, and killed with the kernel when it has
+	// not stopped InterruptGrace later. Optional; default DefaultTimeout.
+	Timeout time.Duration
+	// InterruptGrace is how long an interrupted (timed out or cancelled)
+	// cell has to stop before the kernel is killed. Optional; default
+	// DefaultInterruptGrace (2s).
+	InterruptGrace time.Duration
+	// StartTimeout bounds starting the interpreter until it is ready.
+	// Optional; default DefaultKernelStartTimeout (60s).
+	StartTimeout time.Duration
+	// MaxOutputBytes caps the stdout and the stderr kept from one cell,
+	// each, head and tail kept; the whole text stays in
+	// work/.cells/cell-NNNN.stdout.txt (or .stderr.txt) when cut. Optional;
+	// default DefaultMaxOutputBytes (64 KiB).
+	MaxOutputBytes int
+	// ExtraEnv holds KEY=value entries added to the otherwise scrubbed
+	// environment (see LocalConfig.ExtraEnv). Optional.
+	ExtraEnv []string
+	// Limits bound the interpreter's resources, through the sandbox.
+	// Optional; zero means none.
+	Limits Limits
+	// Writable and ReadOnly are extra host paths the sandbox lets the
+	// interpreter write or read (e.g. a shared matplotlib cache named in
+	// ExtraEnv). Optional.
+	Writable, ReadOnly []string
+	// Preload are modules imported before the kernel reports ready; one
+	// that fails to import is skipped. Optional: nil means
+	// DefaultKernelPreload, an empty non-nil slice none.
+	Preload []string
+}
+
+// Kernel is one long-lived Python interpreter for a session workspace:
+// variables, imports and loaded data persist from one cell to the next. It
+// is started through the configured Sandbox on the first Run (or Start), and
+// restarted on the next Run after it was killed or crashed, with a notice
+// that its state was lost (see RunOptions.Replay to rebuild it). Every cell
+// is saved as work/.cells/cell-NNNN.py and recorded in cells.jsonl. Safe
+// for concurrent use; cells run one at a time.
+type Kernel struct {
+	ws     *Local // the workspace: root, scrubbed environment, file snapshots
+	cfg    KernelConfig
+	runSem chan struct{} // one cell (or start) at a time
+
+	mu         sync.Mutex
+	closed     bool
+	proc       *kernelProc // the live interpreter; nil before the first start and after a loss
+	generation int         // generation of the newest interpreter started
+	nextCell   int
+	// lost says why the last interpreter is gone, until the next Run
+	// reports it; lostGeneration is that interpreter's generation.
+	lost           string
+	lostGeneration int
+}
+
+// NewKernel returns a Kernel for the workspace at cfg.Root, filling
+// defaults and creating work/ and out/ when missing. It starts nothing:
+// the interpreter starts on the first Run or Start.
+func NewKernel(cfg KernelConfig) (*Kernel, error) {
+	ws, err := NewLocal(LocalConfig{
+		Root:           cfg.Root,
+		Python:         cfg.Python,
+		Timeout:        cfg.Timeout,
+		MaxOutputBytes: cfg.MaxOutputBytes,
+		ExtraEnv:       cfg.ExtraEnv,
+		Sandbox:        cfg.Sandbox,
+		Limits:         cfg.Limits,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("new kernel: %w", err)
+	}
+	cfg.Root, cfg.Timeout, cfg.MaxOutputBytes, cfg.Sandbox = ws.cfg.Root, ws.cfg.Timeout, ws.cfg.MaxOutputBytes, ws.cfg.Sandbox
+	if cfg.InterruptGrace <= 0 {
+		cfg.InterruptGrace = DefaultInterruptGrace
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = DefaultKernelStartTimeout
+	}
+	if cfg.Preload == nil {
+		cfg.Preload = DefaultKernelPreload
+	}
+	records, err := ReadCells(ws.root)
+	if err != nil {
+		return nil, fmt.Errorf("new kernel: %w", err)
+	}
+	// A reopened workspace numbers its cells and kernels on, so that a
+	// replay never mixes in a generation of an earlier process.
+	return &Kernel{
+		ws:         ws,
+		cfg:        cfg,
+		runSem:     make(chan struct{}, 1),
+		nextCell:   max(lastCellNumber(filepath.Join(ws.root, CellsDir)), lastRecordedCell(records)) + 1,
+		generation: lastRecordedGeneration(records),
+	}, nil
+}
+
+// Root is the workspace's absolute, symlink-free path.
+func (k *Kernel) Root() string { return k.ws.root }
+
+// Start starts the interpreter if none is running and waits until it is
+// ready (its preloaded modules imported). Run does this itself; call Start
+// ahead of the first cell to overlap the start with other work.
+func (k *Kernel) Start(ctx context.Context) error {
+	if err := k.acquire(ctx, "start python kernel"); err != nil {
+		return err
+	}
+	defer k.release()
+	// The directories the kernel writes must exist before it starts: under
+	// a root-run sandbox they are handed to the sandbox user at start, and
+	// ones made later would stay root's.
+	if err := k.prepareDirs(); err != nil {
+		return err
+	}
+	_, err := k.live(ctx)
+	return err
+}
+
+// acquire takes the right to run, refusing when closed or without Python.
+func (k *Kernel) acquire(ctx context.Context, op string) error {
+	if k.cfg.Python == "" {
+		return fmt.Errorf("%s: KernelConfig.Python is empty: %w; resolve an interpreter with FindPython", op, ErrNoPython)
+	}
+	select {
+	case k.runSem <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w", op, ctx.Err())
+	}
+	k.mu.Lock()
+	closed := k.closed
+	k.mu.Unlock()
+	if closed {
+		<-k.runSem
+		return fmt.Errorf("%s: %w", op, ErrClosed)
+	}
+	return nil
+}
+
+// release gives back what acquire took.
+func (k *Kernel) release() { <-k.runSem }
+
+// live returns the running interpreter, starting one when there is none
+// (noting a loss it detects on the way).
+func (k *Kernel) live(ctx context.Context) (*kernelProc, error) {
+	k.mu.Lock()
+	p := k.proc
+	k.mu.Unlock()
+	if p != nil {
+		select {
+		case <-p.exited: // died between cells (out of memory, killed from outside)
+			k.noteLost(p, "exited between cells ("+exitReason(p.waitErr)+")")
+		default:
+			return p, nil
+		}
+	}
+	return k.startProc(ctx)
+}
+
+// noteLost records that p is gone and why, if it is still the current
+// interpreter.
+func (k *Kernel) noteLost(p *kernelProc, why string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.proc == p {
+		k.proc = nil
+		k.lost = why
+		k.lostGeneration = p.generation
+	}
+}
+
+// Run runs one cell of code in the kernel and reports what it printed,
+// raised and produced; the value of a trailing expression is rendered
+// (DataFrames as bounded tables) and open figures are saved to
+// out/figure-NNNN-N.png. A cell that runs past its timeout, or whose ctx is
+// cancelled, is interrupted (KeyboardInterrupt; the kernel and its
+// variables survive), and killed with the kernel when it has not stopped
+// InterruptGrace later. A failing cell is a result, not an error; a
+// cancelled ctx returns the partial result together with ctx's error.
+func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunResult, error) {
+	if err := k.acquire(ctx, "run python"); err != nil {
+		return nil, err
+	}
+	defer k.release()
+	if err := k.prepareDirs(); err != nil {
+		return nil, err
+	}
+	p, err := k.live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var restart *restartReport
+	k.mu.Lock()
+	if k.lost != "" {
+		restart = &restartReport{why: k.lost, lostGeneration: k.lostGeneration}
+		k.lost = ""
+	}
+	k.mu.Unlock()
+	if restart != nil && opts.Replay {
+		if p, err = k.replay(ctx, p, restart); err != nil {
+			return nil, err
+		}
+	}
+
+	k.mu.Lock()
+	cell := k.nextCell
+	k.nextCell++
+	k.mu.Unlock()
+	timeout := k.cfg.Timeout
+	if opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	start := time.Now()
+	res, runErr := k.runCell(ctx, p, cellRun{cell: cell, code: code, timeout: timeout})
+	if res == nil {
+		return nil, runErr
+	}
+	if restart != nil {
+		res.Restarted = true
+		res.Replayed, res.ReplayFailed = restart.replayed, restart.failed
+		res.Notice = joinNotices(restart.notice(), res.Notice)
+	}
+	if err := appendCellRecord(k.ws.root, newCellRecord(cell, p.generation, code, res, start)); err != nil && runErr == nil {
+		res.Notice = joinNotices(res.Notice, "This cell could not be recorded in "+CellsLogFile+": "+err.Error())
+	}
+	return res, runErr
+}
+
+// prepareDirs makes the directories a cell needs.
+func (k *Kernel) prepareDirs() error {
+	for _, d := range []string{CellsDir, homeDir, tmpDir, OutDir} {
+		if err := os.MkdirAll(filepath.Join(k.ws.root, d), 0o755); err != nil {
+			return fmt.Errorf("run python: create %s: %w", d, relError(k.ws.root, err))
+		}
+	}
+	return nil
+}
+
+// restartReport is what a Run says about the kernel it had to restart.
+type restartReport struct {
+	why            string
+	lostGeneration int
+	replayAsked    bool
+	replayed       int
+	failed         []int
+	// replayLost says why replay stopped early: the kernel died during it.
+	replayLost string
+}
+
+// notice says in plain words what the restart cost and what replay did.
+func (r *restartReport) notice() string {
+	msg := "The Python kernel was restarted: the previous one " + r.why + "."
+	switch {
+	case !r.replayAsked:
+		return msg + " Its variables, imports and loaded data are lost: this cell ran in a fresh interpreter, so import, load and define again what it needs."
+	case r.replayLost != "":
+		return msg + fmt.Sprintf(" Replaying its earlier cells to rebuild its state stopped after %d because the kernel %s; this cell ran in a fresh interpreter, so import, load and define again what it needs.", r.replayed, r.replayLost)
+	}
+	msg += fmt.Sprintf(" Its state was rebuilt by replaying %d earlier successful cell(s).", r.replayed)
+	if len(r.failed) > 0 {
+		cells := make([]string, len(r.failed))
+		for i, c := range r.failed {
+			cells[i] = fmt.Sprint(c)
+		}
+		msg += " Cell(s) " + strings.Join(cells, ", ") + " failed on replay, so what they defined may be missing."
+	}
+	return msg
+}
+
+// joinNotices joins non-empty notices with a space.
+func joinNotices(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
+}
+
+// replay re-runs, in the fresh interpreter p, the cells that succeeded in
+// the lost kernel, recording each in cells.jsonl as replayed. When the
+// kernel dies during replay it starts a fresh one and stops replaying. It
+// returns the interpreter the cell is to run in.
+func (k *Kernel) replay(ctx context.Context, p *kernelProc, r *restartReport) (*kernelProc, error) {
+	r.replayAsked = true
+	records, err := ReadCells(k.ws.root)
+	if err != nil {
+		return nil, fmt.Errorf("run python: replay: %w", err)
+	}
+	for _, rec := range records {
+		if rec.Generation != r.lostGeneration || !rec.OK {
+			continue
+		}
+		start := time.Now()
+		res, err := k.runCell(ctx, p, cellRun{cell: rec.Cell, code: rec.Code, timeout: k.cfg.Timeout, replay: true})
+		if err != nil {
+			return nil, fmt.Errorf("run python: replay cell %d: %w", rec.Cell, err)
+		}
+		r.replayed++
+		if !res.OK() {
+			r.failed = append(r.failed, rec.Cell)
+		}
+		out := newCellRecord(rec.Cell, p.generation, rec.Code, res, start)
+		out.Replayed = true
+		_ = appendCellRecord(k.ws.root, out) // provenance only; the replay itself went through
+		k.mu.Lock()
+		lost, why := k.proc != p, k.lost
+		k.lost = ""
+		k.mu.Unlock()
+		if lost {
+			r.replayLost = why
+			return k.live(ctx)
+		}
+	}
+	return p, nil
+}
+
+// cellRun is one cell to run.
+type cellRun struct {
+	cell    int
+	code    string
+	timeout time.Duration
+	replay  bool // rebuilding state: no figures, no file report, output dropped
+}
+
+// kernelRequest is a run request as kernel.py reads it.
+type kernelRequest struct {
+	Op     string `json:"op"`
+	Cell   string `json:"cell"`
+	File   string `json:"file"`
+	Code   string `json:"code"`
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Replay bool   `json:"replay,omitempty"`
+}
+
+// kernelReply is a message from kernel.py: the ready message, or the
+// result of a cell.
+type kernelReply struct {
+	Ready       bool     `json:"ready"`
+	Python      string   `json:"python"`
+	Cell        string   `json:"cell"`
+	Value       string   `json:"value"`
+	Error       string   `json:"error"`
+	Figures     []string `json:"figures"`
+	Interrupted bool     `json:"interrupted"`
+}
+
+// How a cell was stopped from outside.
+const (
+	stopNone = iota
+	stopTimeout
+	stopCancel
+)
+
+// runCell sends one cell to p and waits for its reply, interrupting and
+// then killing it when it runs out of time or ctx is cancelled.
+func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunResult, error) {
+	id := fmt.Sprintf("%04d", c.cell)
+	req := kernelRequest{
+		Op:     "run",
+		Cell:   id,
+		File:   CellsDir + "/cell-" + id + ".py",
+		Code:   c.code,
+		Stdout: CellsDir + "/cell-" + id + ".stdout.txt",
+		Stderr: CellsDir + "/cell-" + id + ".stderr.txt",
+		Replay: c.replay,
+	}
+	if c.replay {
+		req.Stdout = CellsDir + "/cell-" + id + ".replay.stdout.txt"
+		req.Stderr = CellsDir + "/cell-" + id + ".replay.stderr.txt"
+	}
+	if err := os.WriteFile(filepath.Join(k.ws.root, req.File), []byte(c.code), 0o644); err != nil {
+		return nil, fmt.Errorf("run python: save cell: %w", relError(k.ws.root, err))
+	}
+	var before map[string]fileStamp
+	if !c.replay {
+		before = k.ws.snapshot()
+	}
+
+	start := time.Now()
+	sent := p.send(req)
+	timer := time.NewTimer(c.timeout)
+	defer timer.Stop()
+	var (
+		reply    kernelReply
+		got      bool
+		died     bool
+		killed   bool
+		stop     = stopNone
+		canceled error
+		done     = ctx.Done()
+	)
+	interrupt := func(why int) {
+		stop = why
+		_ = k.cfg.Sandbox.Signal(p.cmd, syscall.SIGINT)
+		timer.Reset(k.cfg.InterruptGrace)
+	}
+	for !got && !died {
+		select {
+		case r, ok := <-p.replies:
+			if !ok {
+				died = true
+			} else if r.Cell == id {
+				reply, got = r, true
+			}
+		case <-p.exited:
+			died = true
+		case err := <-sent:
+			sent = nil
+			if err != nil {
+				died = true
+			}
+		case <-timer.C:
+			if stop == stopNone {
+				interrupt(stopTimeout)
+			} else {
+				killed = true
+				p.kill()
+			}
+		case <-done:
+			done, canceled = nil, ctx.Err()
+			if stop == stopNone {
+				interrupt(stopCancel)
+			}
+		}
+	}
+	if died {
+		p.kill() // take down what the dead kernel left running
+		<-p.exited
+	}
+	if got && !reply.Interrupted {
+		stop = stopNone // it finished before the interrupt landed
+	}
+	duration := time.Since(start)
+
+	res := &RunResult{Cell: c.cell, Duration: duration}
+	res.Stdout, res.StdoutFile = k.collectOutput(req.Stdout, c.replay)
+	res.Stderr, res.StderrFile = k.collectOutput(req.Stderr, c.replay)
+	if got {
+		res.Value = capString(reply.Value, k.cfg.MaxOutputBytes)
+		res.Error = capString(reply.Error, k.cfg.MaxOutputBytes)
+		for _, f := range reply.Figures {
+			if _, err := os.Stat(filepath.Join(k.ws.root, f)); err == nil {
+				res.Figures = append(res.Figures, f)
+			}
+		}
+	}
+	if !c.replay {
+		res.Files = changedFiles(before, k.ws.snapshot())
+	}
+
+	k.mu.Lock()
+	closed := k.closed
+	k.mu.Unlock()
+	switch {
+	case died && closed:
+		res.Error = "stopped: the session was closed during the cell and its kernel shut down"
+	case died && killed:
+		what := fmt.Sprintf("timed out after %s", c.timeout)
+		if stop == stopCancel {
+			what = "was cancelled"
+		}
+		res.TimedOut = stop == stopTimeout
+		res.Error = fmt.Sprintf("%s and did not stop within %s of being interrupted: the kernel was killed, and its variables are lost; the next cell starts a fresh kernel",
+			what, k.cfg.InterruptGrace)
+		k.noteLost(p, fmt.Sprintf("was killed because cell %d %s and ignored the interrupt", c.cell, what))
+		res.Notice = "The Python kernel was killed: all variables, imports and loaded data are lost."
+	case died:
+		why := exitReason(p.waitErr)
+		res.Error = fmt.Sprintf("the kernel died during the cell (%s), and its variables are lost; the next cell starts a fresh kernel", why)
+		k.noteLost(p, fmt.Sprintf("died during cell %d (%s)", c.cell, why))
+		res.Notice = "The Python kernel died: all variables, imports and loaded data are lost."
+	case stop == stopTimeout:
+		res.TimedOut = true
+		res.Error = joinLines(fmt.Sprintf("timed out after %s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept", c.timeout), res.Error)
+	case stop == stopCancel:
+		res.Error = joinLines("cancelled: the cell was interrupted (KeyboardInterrupt); the kernel and its variables are kept", res.Error)
+	}
+	if canceled != nil {
+		return res, fmt.Errorf("run python: %w", canceled)
+	}
+	return res, nil
+}
+
+// joinLines puts a headline above a (possibly empty) text.
+func joinLines(head, text string) string {
+	if text == "" {
+		return head
+	}
+	return head + "\n" + text
+}
+
+// collectOutput reads a cell's captured output file: all of it when it
+// fits MaxOutputBytes (and the file is removed), otherwise head and tail
+// around a marker, the file kept and named. A replay's output is dropped.
+func (k *Kernel) collectOutput(rel string, drop bool) (text, keptFile string) {
+	abs := filepath.Join(k.ws.root, rel)
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", ""
+	}
+	defer f.Close()
+	if drop {
+		os.Remove(abs)
+		return "", ""
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return "", ""
+	}
+	limit := int64(k.cfg.MaxOutputBytes)
+	if fi.Size() <= limit {
+		data, _ := io.ReadAll(f)
+		os.Remove(abs)
+		return string(data), ""
+	}
+	head := make([]byte, limit/2)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	tail := make([]byte, limit-limit/2)
+	m, _ := f.ReadAt(tail, fi.Size()-int64(len(tail)))
+	tail = tail[:m]
+	return joinCut(string(head), string(tail), fi.Size()-int64(n+m)), rel
+}
+
+// Close kills the interpreter and everything it started, and refuses
+// further runs; a cell running at that moment ends as stopped.
+func (k *Kernel) Close() error {
+	k.mu.Lock()
+	k.closed = true
+	p := k.proc
+	k.proc = nil
+	k.mu.Unlock()
+	if p != nil {
+		p.kill()
+		<-p.exited
+		<-p.drained
+	}
+	return k.ws.Close()
+}
+
+// kernelProc is one running interpreter and the Go side of its pipes.
+type kernelProc struct {
+	cmd        *exec.Cmd
+	pgid       int // its process group; 0 when it shares ours (never group-killed then)
+	generation int
+	requests   *os.File         // write end of the interpreter's stdin
+	replies    chan kernelReply // closed when the reply pipe ends
+	exited     chan struct{}    // closed once the interpreter has exited and been reaped
+	waitErr    error            // how it exited; set before exited is closed
+	drained    chan struct{}    // closed once its pipes are closed
+	log        *cappedBuffer    // its own stdout and stderr, outside cells
+}
+
+// startProc starts a new interpreter and waits until it is ready.
+func (k *Kernel) startProc(ctx context.Context) (*kernelProc, error) {
+	p, err := k.spawn()
+	if err != nil {
+		return nil, err
+	}
+	timer := time.NewTimer(k.cfg.StartTimeout)
+	defer timer.Stop()
+	var problem string
+	select {
+	case r, ok := <-p.replies:
+		if ok && r.Ready {
+			return p, nil
+		}
+		problem = "it did not say it was ready"
+		if !ok { // the reply pipe closed: it is exiting
+			select {
+			case <-p.exited:
+				problem = "the interpreter exited before it was ready (" + exitReason(p.waitErr) + ")"
+			case <-timer.C:
+			}
+		}
+	case <-p.exited:
+		problem = "the interpreter exited before it was ready (" + exitReason(p.waitErr) + ")"
+	case <-timer.C:
+		problem = fmt.Sprintf("it was not ready within %s", k.cfg.StartTimeout)
+	case <-ctx.Done():
+		p.kill()
+		<-p.exited
+		k.noteStartFailed(p)
+		return nil, fmt.Errorf("start python kernel: %w", ctx.Err())
+	}
+	p.kill()
+	<-p.exited
+	<-p.drained
+	k.noteStartFailed(p)
+	k.mu.Lock()
+	closed := k.closed
+	k.mu.Unlock()
+	if closed {
+		return nil, fmt.Errorf("start python kernel: %w", ErrClosed)
+	}
+	msg := fmt.Sprintf("start python kernel with %s: %s", k.cfg.Python, problem)
+	if out := strings.TrimSpace(p.log.String()); out != "" {
+		msg += "; it printed:\n" + out
+	}
+	return nil, errors.New(msg + "\nCheck that the interpreter runs, or use --python-mode process")
+}
+
+// noteStartFailed forgets an interpreter that never became ready, keeping
+// what is known about the one lost before it.
+func (k *Kernel) noteStartFailed(p *kernelProc) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.proc == p {
+		k.proc = nil
+	}
+}
+
+// spawn starts the interpreter through the sandbox with its three pipes and
+// the goroutines that serve them.
+func (k *Kernel) spawn() (_ *kernelProc, err error) {
+	var files []*os.File // every pipe end; the child's are closed after start
+	defer func() {
+		if err != nil {
+			for _, f := range files {
+				f.Close()
+			}
+		}
+	}()
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	reqR, reqW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start python kernel: %w", err)
+	}
+	repR, repW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start python kernel: %w", err)
+	}
+	logR, logW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start python kernel: %w", err)
+	}
+	argv := append([]string{k.cfg.Python, "-u", "-c", kernelBootstrap, kernelScript}, k.cfg.Preload...)
+	cmd, err := k.cfg.Sandbox.Command(ProcSpec{
+		Root:     k.ws.root,
+		Argv:     argv,
+		Env:      k.ws.env(),
+		Limits:   k.cfg.Limits,
+		Writable: k.cfg.Writable,
+		ReadOnly: k.cfg.ReadOnly,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start python kernel: %w", err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = reqR, logW, logW
+	cmd.ExtraFiles = []*os.File{repW}
+
+	k.mu.Lock()
+	if k.closed {
+		k.mu.Unlock()
+		return nil, fmt.Errorf("start python kernel: %w", ErrClosed)
+	}
+	if err := cmd.Start(); err != nil {
+		k.mu.Unlock()
+		return nil, fmt.Errorf("start python kernel: start %s: %w", k.cfg.Python, err)
+	}
+	k.generation++
+	p := &kernelProc{
+		cmd:        cmd,
+		generation: k.generation,
+		requests:   reqW,
+		replies:    make(chan kernelReply, 4),
+		exited:     make(chan struct{}),
+		drained:    make(chan struct{}),
+		log:        newCappedBuffer(kernelLogBytes),
+	}
+	if pgid, err := syscall.Getpgid(cmd.Process.Pid); err == nil && pgid != syscall.Getpgrp() {
+		p.pgid = pgid
+	}
+	k.proc = p
+	k.mu.Unlock()
+	reqR.Close()
+	repW.Close()
+	logW.Close()
+
+	readDone := make(chan struct{})
+	logDone := make(chan struct{})
+	go func() { defer close(readDone); p.readReplies(repR) }()
+	go func() { defer close(logDone); _, _ = io.Copy(p.log, logR) }()
+	go func() {
+		p.waitErr = cmd.Wait()
+		p.kill() // a dead kernel leaves nothing running behind it
+		close(p.exited)
+		p.requests.Close() // also ends a write still blocked on it
+		drain := time.NewTimer(pipeDrainWait)
+		defer drain.Stop()
+		for _, ch := range []chan struct{}{readDone, logDone} {
+			select {
+			case <-ch:
+			case <-drain.C:
+			}
+		}
+		repR.Close()
+		logR.Close()
+		close(p.drained)
+	}()
+	return p, nil
+}
+
+// readReplies decodes frames from the reply pipe until it ends.
+func (p *kernelProc) readReplies(r io.Reader) {
+	defer close(p.replies)
+	br := bufio.NewReader(r)
+	var head [4]byte
+	for {
+		if _, err := io.ReadFull(br, head[:]); err != nil {
+			return
+		}
+		n := binary.BigEndian.Uint32(head[:])
+		if n > maxKernelFrame {
+			return
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(br, body); err != nil {
+			return
+		}
+		var rep kernelReply
+		if json.Unmarshal(body, &rep) != nil {
+			return
+		}
+		select {
+		case p.replies <- rep:
+		default: // nobody asked for it: not a reply to a request of ours
+		}
+	}
+}
+
+// send writes one request frame in the background; the returned channel
+// yields the write's error (nil when it went through).
+func (p *kernelProc) send(req kernelRequest) <-chan error {
+	out := make(chan error, 1)
+	body, err := json.Marshal(req)
+	if err != nil {
+		out <- err
+		return out
+	}
+	frame := make([]byte, 4+len(body))
+	binary.BigEndian.PutUint32(frame, uint32(len(body)))
+	copy(frame[4:], body)
+	go func() {
+		_, err := p.requests.Write(frame)
+		out <- err
+	}()
+	return out
+}
+
+// kill kills the interpreter's process group (or, when it shares ours, the
+// interpreter alone).
+func (p *kernelProc) kill() {
+	if p.pgid > 0 {
+		_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	}
+	_ = p.cmd.Process.Kill()
+}

@@ -1,0 +1,252 @@
+# Sift kernel: one long-lived interpreter whose globals persist between cells.
+#
+# Usage: python -u -c BOOTSTRAP KERNEL [PRELOAD_MODULE ...]
+#
+# where BOOTSTRAP compiles KERNEL (this text) under the file name
+# KERNEL_FILE, so that the kernel's own frames can be told from the cell's.
+#
+# It runs in the workspace root (its working directory when started) and
+# speaks a framed protocol with the Go side: every message is a 4-byte
+# big-endian length followed by that many bytes of UTF-8 JSON. Requests come
+# on stdin, replies go out on fd 3, so nothing a cell prints can corrupt the
+# protocol. Both are moved to private descriptors at start: the cell sees
+# /dev/null as stdin, and subprocesses inherit neither.
+#
+# At start it imports the PRELOAD modules (failures are ignored: the cell
+# that needs one will say so) and sends {"ready": true, "python": VERSION}.
+#
+# Request {"op": "run", "cell": "0001", "file": "work/.cells/cell-0001.py",
+#          "code": SOURCE, "stdout": PATH, "stderr": PATH, "replay": false}
+# runs SOURCE in the persistent globals with fds 1 and 2 redirected to the
+# files STDOUT and STDERR (so subprocesses and C code are captured too), the
+# value of a trailing expression rendered, every open matplotlib figure saved
+# as out/figure-CELL-N.png and closed (on replay: closed, not saved). Reply:
+# {"cell", "value", "error", "figures", "interrupted"}. A SIGINT interrupts
+# the running cell with KeyboardInterrupt; between cells it is ignored. The
+# kernel exits when its stdin closes.
+import ast
+import builtins
+import json
+import linecache
+import os
+import signal
+import struct
+import sys
+import traceback
+import types
+
+VALUE_LIMIT = 20000
+KERNEL_FILE = "<sift-kernel>"
+
+_busy = False  # a cell is executing: SIGINT may interrupt it
+_interrupted = False  # a SIGINT arrived while the current cell ran
+
+
+def _on_sigint(signum, frame):
+    global _interrupted
+    if _busy:
+        _interrupted = True
+        raise KeyboardInterrupt
+
+
+def _read_exact(fd, n):
+    chunks = []
+    while n > 0:
+        chunk = os.read(fd, n)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_frame(fd):
+    head = _read_exact(fd, 4)
+    if head is None:
+        return None
+    (size,) = struct.unpack(">I", head)
+    body = _read_exact(fd, size)
+    if body is None:
+        return None
+    return json.loads(body.decode("utf-8"))
+
+
+def _write_frame(fd, obj):
+    body = json.dumps(obj).encode("utf-8")
+    data = struct.pack(">I", len(body)) + body
+    while data:
+        n = os.write(fd, data)
+        data = data[n:]
+
+
+def _render(value):
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        if isinstance(value, pd.DataFrame):
+            return value.to_string(max_rows=20, max_cols=20)
+        if isinstance(value, pd.Series):
+            return value.to_string(max_rows=20)
+    try:
+        text = repr(value)
+    except Exception as exc:  # a broken __repr__ must not lose the cell
+        text = "<unrepresentable %s: %s>" % (type(value).__name__, exc)
+    if len(text) > VALUE_LIMIT:
+        half = VALUE_LIMIT // 2
+        text = text[:half] + "\n[... %d characters cut ...]\n" % (len(text) - 2 * half) + text[-half:]
+    return text
+
+
+def _format_error(exc, cell_file):
+    if isinstance(exc, SyntaxError) and exc.filename == cell_file:
+        return "".join(traceback.format_exception_only(type(exc), exc))
+    # Drop the kernel's own frames: the traceback starts at the cell, and
+    # the signal handler that raised a KeyboardInterrupt is not shown.
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != cell_file:
+        tb = tb.tb_next
+    if tb is None:
+        return "".join(traceback.format_exception_only(type(exc), exc))
+    te = traceback.TracebackException(type(exc), exc, tb)
+    te.stack = traceback.StackSummary.from_list([f for f in te.stack if f.filename != KERNEL_FILE])
+    return "".join(te.format())
+
+
+def _save_figures(root, cell_id, save, result):
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    try:
+        nums = plt.get_fignums()
+        if save:
+            if nums:
+                os.makedirs(os.path.join(root, "out"), exist_ok=True)
+            for n, num in enumerate(nums, 1):
+                path = "out/figure-%s-%d.png" % (cell_id, n)
+                plt.figure(num).savefig(os.path.join(root, path), dpi=100, bbox_inches="tight")
+                result["figures"].append(path)
+        plt.close("all")
+    except BaseException as exc:
+        note = "saving figures failed: %s: %s\n" % (type(exc).__name__, exc)
+        result["error"] = (result["error"] + "\n" + note) if result["error"] else note
+
+
+class _Redirect:
+    """Points fds 1 and 2 at a cell's capture files, and back."""
+
+    def __init__(self, root, stdout_path, stderr_path):
+        self.paths = (os.path.join(root, stdout_path), os.path.join(root, stderr_path))
+        self.saved = []
+
+    def __enter__(self):
+        for fd, path in zip((1, 2), self.paths):
+            target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            self.saved.append(os.dup(fd))
+            os.dup2(target, fd)
+            os.close(target)
+        return self
+
+    def __exit__(self, *exc):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        return False
+
+
+def _run(root, scope, req):
+    global _busy, _interrupted
+    cell_id, cell_file, code = req["cell"], req["file"], req["code"]
+    result = {"cell": cell_id, "value": "", "error": "", "figures": [], "interrupted": False}
+    # Every cell starts in the workspace root, whatever the last one did.
+    os.chdir(root)
+    sys.argv = [cell_file]
+    scope["__file__"] = cell_file
+    # Tracebacks show the cell's lines even if the file is moved or the
+    # cell changes directory.
+    lines = code.splitlines(True)
+    linecache.cache[cell_file] = (len(code), None, lines, cell_file)
+    # A cell may have replaced the handler (or ignored SIGINT); take it back.
+    signal.signal(signal.SIGINT, _on_sigint)
+    _interrupted = False
+    with _Redirect(root, req["stdout"], req["stderr"]):
+        try:
+            try:
+                tree = ast.parse(code, cell_file, "exec")
+                last = None
+                if tree.body and isinstance(tree.body[-1], ast.Expr):
+                    last = ast.Expression(tree.body.pop().value)
+                body = compile(tree, cell_file, "exec")
+                tail = compile(last, cell_file, "eval") if last is not None else None
+                _busy = True
+                exec(body, scope)
+                value = eval(tail, scope) if tail is not None else None
+                _busy = False
+                if value is not None:
+                    result["value"] = _render(value)
+            finally:
+                _busy = False
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                result["error"] = "SystemExit: %s\n" % (exc.code,)
+        except BaseException as exc:
+            result["error"] = _format_error(exc, cell_file)
+        _save_figures(root, cell_id, not req.get("replay"), result)
+    result["interrupted"] = _interrupted
+    return result
+
+
+def _preload(names):
+    for name in names:
+        try:
+            __import__(name)
+        except Exception:
+            pass
+
+
+def _main():
+    # Take the protocol's descriptors private (non-inheritable, away from
+    # 0 and 3) before any user code runs.
+    requests = os.dup(0)
+    replies = os.dup(3)
+    os.close(3)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    root = os.getcwd()
+    if "" not in sys.path:
+        sys.path.insert(0, "")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _preload(sys.argv[1:])
+    signal.signal(signal.SIGINT, _on_sigint)
+    # The cells' globals are a real __main__ module, so that pickle and
+    # multiprocessing find the classes and functions cells define.
+    main = types.ModuleType("__main__")
+    main.__dict__["__builtins__"] = builtins
+    sys.modules["__main__"] = main
+    scope = main.__dict__
+    _write_frame(replies, {"ready": True, "python": sys.version.split()[0]})
+    while True:
+        try:
+            req = _read_frame(requests)
+        except KeyboardInterrupt:
+            continue
+        if req is None:  # the Go side closed the pipe: shut down
+            break
+        try:
+            reply = _run(root, scope, req)
+        except KeyboardInterrupt:  # a late interrupt between the cell and its reply
+            reply = {"cell": req.get("cell"), "value": "", "error": "KeyboardInterrupt\n", "figures": [], "interrupted": True}
+        except BaseException as exc:  # the kernel's own bookkeeping failed: say so, keep serving
+            reply = {"cell": req.get("cell"), "value": "", "error": "kernel error: %s: %s\n" % (type(exc).__name__, exc),
+                     "figures": [], "interrupted": False}
+        _write_frame(replies, reply)
+    sys.stdout.flush()
+    os._exit(0)
+
+
+_main()

@@ -1,0 +1,421 @@
+package operator
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Sandbox identity when Sift runs as root: the program runs as this
+// unprivileged uid and gid ("nobody" and "nogroup" on Debian), because the
+// kernel does not enforce RLIMIT_NPROC for root, and because root inside a
+// mount namespace still holds every capability.
+const (
+	sandboxUID = 65534
+	sandboxGID = 65534
+)
+
+// bwrapProbeTimeout bounds the one-off check that bubblewrap works here.
+const bwrapProbeTimeout = 15 * time.Second
+
+// findProgramTimeout bounds how long Signal waits for a just-started
+// sandbox to start its program (bubblewrap sets up its mounts first).
+const findProgramTimeout = 5 * time.Second
+
+// systemDirs are the host's read-only system directories, made visible as
+// they are: bound read-only, or recreated as the same symlink on merged-/usr
+// systems (/bin -> usr/bin).
+var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+
+// bwrapSandbox runs programs under bubblewrap; see newBwrapSandbox.
+type bwrapSandbox struct {
+	bwrap  string
+	limits Limits
+	// setpriv is set when Sift runs as root: the program is started
+	// through it as sandboxUID/sandboxGID with no capabilities.
+	setpriv string
+	// etcDir holds the synthesized passwd, group, hosts and
+	// nsswitch.conf.
+	etcDir string
+	// disableUserns: this bubblewrap supports --disable-userns (0.8+).
+	disableUserns bool
+}
+
+var _ Sandbox = (*bwrapSandbox)(nil)
+
+// newBwrapSandbox checks that bubblewrap (and, as root, setpriv; with
+// limits, prlimit) is installed and works here, and returns the sandbox.
+// Errors wrap ErrNoSandbox and say what to do.
+func newBwrapSandbox(cfg SandboxConfig) (*bwrapSandbox, error) {
+	path := cfg.Bwrap
+	if path == "" {
+		path = "bwrap"
+	}
+	found, err := exec.LookPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: bubblewrap (%s) is not installed: install it (`apt-get install bubblewrap` on Debian/Ubuntu, `dnf install bubblewrap` on Fedora/RHEL), %s", ErrNoSandbox, path, allowNoneHint)
+	}
+	if found, err = filepath.Abs(found); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoSandbox, err)
+	}
+	b := &bwrapSandbox{bwrap: found, limits: cfg.Limits}
+	if os.Geteuid() == 0 {
+		p, err := exec.LookPath("setpriv")
+		if err != nil {
+			return nil, fmt.Errorf("%w: Sift runs as root, and setpriv (util-linux) is needed to run sandboxed code as an unprivileged user: install util-linux, run Sift as an ordinary user, %s", ErrNoSandbox, allowNoneHint)
+		}
+		b.setpriv = p
+	}
+	if _, err := withLimits(b.limits, []string{"/bin/true"}); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoSandbox, err)
+	}
+	if b.etcDir, err = sandboxEtcDir(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoSandbox, err)
+	}
+	probe := probeBwrap(b)
+	if probe.err != nil {
+		return nil, probe.err
+	}
+	b.disableUserns = probe.disableUserns
+	return b, nil
+}
+
+// allowNoneHint ends every "no sandbox" error.
+const allowNoneHint = "or allow the weaker unsandboxed mode explicitly with --sandbox none (or SIFT_SANDBOX=none)"
+
+// Name returns "bwrap".
+func (*bwrapSandbox) Name() string { return "bwrap" }
+
+// Command returns bubblewrap running spec: no network; new pid, ipc, uts
+// and cgroup namespaces (and a user namespace when Sift is not root); the
+// host's /usr and /lib* read-only; from /etc only what Python needs, with
+// passwd, group and hosts synthesized; private /proc, /dev, /tmp and
+// /dev/shm (the last two size-capped at Limits.FileSizeBytes); the
+// workspace read-write at its host path (so paths in Argv and Env stay
+// valid), with input/ read-only on top; the interpreter's own prefix
+// read-only when it lies outside /usr; the working directory the
+// workspace; the environment exactly spec.Env. The program runs in its own
+// session (it cannot reach Sift's terminal), dies with Sift, and takes every
+// process it started with it when it exits. When Sift runs as root, the
+// program runs as uid/gid 65534 without capabilities, and work/ and out/
+// are handed to that user first.
+func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
+	if err := validateSpec(spec); err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
+	root, err := filepath.EvalSymlinks(spec.Root)
+	if err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: workspace root: %w", err)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("bwrap sandbox: workspace root %s is not a directory", root)
+	}
+	if err := ensureInputDir(root); err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
+	if b.setpriv != "" {
+		if err := handOver(root, spec.Writable); err != nil {
+			return nil, fmt.Errorf("bwrap sandbox: give the workspace to uid %d: %w", sandboxUID, err)
+		}
+	}
+	args, err := b.args(spec, root)
+	if err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
+	cmd := exec.Command(b.bwrap, args...)
+	cmd.Dir = "/"
+	cmd.Env = []string{} // bubblewrap itself gets nothing of Sift's environment
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, nil
+}
+
+// ensureInputDir makes sure root/input is a real directory, so that it can
+// be bound read-only (a missing input/ could otherwise be created, writable,
+// by the code; a symlink would bind whatever it points at).
+func ensureInputDir(root string) error {
+	input := filepath.Join(root, InputDir)
+	fi, err := os.Lstat(input)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := os.Mkdir(input, 0o755); err != nil {
+			return fmt.Errorf("create %s/: %w", InputDir, err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s/: %w", InputDir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s/ is not a directory (%s): refusing to bind it; recreate the workspace", InputDir, fi.Mode().Type())
+	}
+	return nil
+}
+
+// args builds bubblewrap's arguments for spec in the workspace root; root
+// "" builds the probe (no workspace).
+func (b *bwrapSandbox) args(spec ProcSpec, root string) ([]string, error) {
+	args := []string{
+		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--hostname", "sift",
+		"--die-with-parent", "--new-session",
+	}
+	if b.setpriv != "" {
+		// Root on the host: no user namespace (uid 0 inside one would still
+		// be root outside, where rlimits are checked); setpriv drops to an
+		// unprivileged user instead, and until then only the capabilities
+		// it needs are kept.
+		args = append(args, "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP")
+	} else {
+		args = append(args, "--unshare-user")
+		if b.disableUserns {
+			args = append(args, "--disable-userns")
+		}
+	}
+
+	m := newMountPlan()
+	for _, d := range systemDirs {
+		fi, err := os.Lstat(d)
+		if err != nil {
+			continue
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			target, err := os.Readlink(d)
+			if err != nil {
+				return nil, err
+			}
+			m.symlink(target, d)
+		} else if fi.IsDir() {
+			m.bind("--ro-bind", d, d)
+		}
+	}
+	if err := m.etc(b.etcDir); err != nil {
+		return nil, err
+	}
+	m.special("--proc", "/proc", "", 0)
+	m.special("--dev", "/dev", "", 0)
+	size := b.limits.tighter(spec.Limits).FileSizeBytes
+	m.special("--tmpfs", "/tmp", "1777", size)
+	m.special("--tmpfs", "/dev/shm", "1777", size)
+
+	programs := []string{spec.Argv[0]}
+	if b.setpriv != "" {
+		programs = append(programs, b.setpriv)
+	}
+	limits := b.limits.tighter(spec.Limits)
+	if limits.prlimitArgs() != nil {
+		p, err := prlimitPath()
+		if err != nil {
+			return nil, err
+		}
+		programs = append(programs, p)
+	}
+	for _, p := range programs {
+		for _, dir := range programMounts(p) {
+			if root != "" && within(root, dir) {
+				continue
+			}
+			m.bind("--ro-bind", dir, dir)
+		}
+	}
+
+	chdir := "/"
+	if root != "" {
+		m.bind("--bind", root, root)
+		input := filepath.Join(root, InputDir)
+		m.bind("--ro-bind", input, input)
+		for _, p := range spec.Writable {
+			m.bind("--bind", p, p)
+		}
+		for _, p := range spec.ReadOnly {
+			m.bind("--ro-bind", p, p)
+		}
+		chdir = root
+	}
+	args = append(args, m.args...)
+	args = append(args, "--chdir", chdir, "--clearenv")
+	for _, kv := range spec.Env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("environment entry %q is not KEY=value", kv)
+		}
+		args = append(args, "--setenv", k, v)
+	}
+	args = append(args, "--")
+	if b.setpriv != "" {
+		args = append(args, b.setpriv,
+			fmt.Sprintf("--reuid=%d", sandboxUID), fmt.Sprintf("--regid=%d", sandboxGID),
+			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--")
+	}
+	argv, err := withLimits(limits, spec.Argv)
+	if err != nil {
+		return nil, err
+	}
+	return append(args, argv...), nil
+}
+
+// programMounts returns the host paths to bind read-only so that the
+// program at path can run: nothing when it lies in the system directories;
+// for a Python interpreter elsewhere (pyenv, a virtualenv, conda), the bin,
+// lib and lib64 directories and pyvenv.cfg of its prefix, of the prefix its
+// symlinks lead to, and of a virtualenv's base interpreter; for any other
+// program, the file itself.
+func programMounts(path string) []string {
+	paths := []string{path}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		paths = append(paths, real)
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p == "" || seen[p] || inSystemDirs(p) {
+			return
+		}
+		if _, err := os.Stat(p); err != nil {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	var addPrefix func(prefix string, depth int)
+	addPrefix = func(prefix string, depth int) {
+		if prefix == "/" || inSystemDirs(prefix) {
+			return
+		}
+		for _, sub := range []string{"bin", "lib", "lib64", "pyvenv.cfg"} {
+			add(filepath.Join(prefix, sub))
+		}
+		// A virtualenv names its base interpreter's bin directory.
+		if home := pyvenvHome(filepath.Join(prefix, "pyvenv.cfg")); home != "" && depth < 3 {
+			addPrefix(filepath.Dir(home), depth+1)
+		}
+	}
+	for _, p := range paths {
+		if inSystemDirs(p) {
+			continue
+		}
+		if strings.HasPrefix(filepath.Base(p), "python") && filepath.Base(filepath.Dir(p)) == "bin" {
+			addPrefix(filepath.Dir(filepath.Dir(p)), 0)
+		} else {
+			add(p)
+		}
+	}
+	return out
+}
+
+// pyvenvHome returns the "home" setting of a virtualenv's pyvenv.cfg, or "".
+func pyvenvHome(cfg string) string {
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(k) == "home" {
+			if h := strings.TrimSpace(v); filepath.IsAbs(h) {
+				return filepath.Clean(h)
+			}
+		}
+	}
+	return ""
+}
+
+// inSystemDirs reports whether path lies in one of the system directories
+// every sandbox sees.
+func inSystemDirs(path string) bool {
+	for _, d := range systemDirs {
+		if within(d, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// bwrapProbe is the cached answer to "does this bubblewrap work here?".
+type bwrapProbe struct {
+	once          sync.Once
+	err           error
+	disableUserns bool
+}
+
+// bwrapProbes caches probes per bubblewrap path and privilege (root or
+// not): the answer does not change while the process runs.
+var bwrapProbes sync.Map // bwrapProbeKey -> *bwrapProbe
+
+type bwrapProbeKey struct {
+	path string
+	root bool
+}
+
+// probeBwrap runs, once per key, /bin/true inside the sandbox b would
+// build, with the same namespaces, mounts and privilege drop.
+func probeBwrap(b *bwrapSandbox) *bwrapProbe {
+	v, _ := bwrapProbes.LoadOrStore(bwrapProbeKey{b.bwrap, b.setpriv != ""}, &bwrapProbe{})
+	p := v.(*bwrapProbe)
+	p.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), bwrapProbeTimeout)
+		defer cancel()
+		help, _ := exec.CommandContext(ctx, b.bwrap, "--help").CombinedOutput()
+		run := func(disableUserns bool) (string, error) {
+			try := *b
+			try.disableUserns = disableUserns
+			args, err := try.args(ProcSpec{Argv: []string{"/bin/true"}}, "")
+			if err != nil {
+				return "", err
+			}
+			cmd := exec.CommandContext(ctx, b.bwrap, args...)
+			cmd.Env = []string{}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err = cmd.Run()
+			return strings.TrimSpace(stderr.String()), err
+		}
+		// --disable-userns (bubblewrap 0.8+, with a user namespace only)
+		// keeps code from making namespaces of its own; use it when it
+		// works, and do without it otherwise.
+		p.disableUserns = b.setpriv == "" && bytes.Contains(help, []byte("--disable-userns"))
+		detail, err := run(p.disableUserns)
+		if err != nil && p.disableUserns {
+			p.disableUserns = false
+			detail, err = run(false)
+		}
+		if err != nil {
+			if detail == "" {
+				detail = err.Error()
+			}
+			hint := "check that this system allows creating namespaces"
+			if b.setpriv == "" {
+				hint = "unprivileged user namespaces may be disabled: check `sysctl user.max_user_namespaces kernel.unprivileged_userns_clone kernel.apparmor_restrict_unprivileged_userns`"
+			}
+			p.err = fmt.Errorf("%w: bubblewrap at %s cannot start a sandbox here (%s); %s, %s", ErrNoSandbox, b.bwrap, detail, hint, allowNoneHint)
+		}
+	})
+	return p
+}
+
+// Signal delivers sig to the sandboxed program. cmd's process is bubblewrap;
+// with a new pid namespace bubblewrap forks an init (pid 1 there), which
+// forks the program (pid 2 there). Signal finds that process through
+// /proc, waiting briefly when the sandbox is still being set up. It returns
+// os.ErrProcessDone when the program has ended.
+func (b *bwrapSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
+	if cmd == nil || cmd.Process == nil {
+		return os.ErrProcessDone
+	}
+	pid, err := findSandboxedProgram(cmd.Process, findProgramTimeout)
+	if err != nil {
+		return fmt.Errorf("signal sandboxed program: %w", err)
+	}
+	if err := syscall.Kill(pid, sig); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			return os.ErrProcessDone
+		}
+		return fmt.Errorf("signal sandboxed program: %w", err)
+	}
+	return nil
+}

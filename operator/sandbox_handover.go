@@ -1,0 +1,83 @@
+package operator
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// handOver gives the workspace to the sandbox user, for when Sift runs as
+// root: the root directory itself, everything under work/ and out/, and the
+// extra writable directories. input/ and the session's own files at the top
+// (events, plan, checkpoint) stay root's. It works through directory file
+// descriptors without following symlinks, so code that swaps a directory
+// for a symlink while this runs cannot redirect it outside the workspace.
+func handOver(root string, writable []string) error {
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := unix.Fchown(fd, sandboxUID, sandboxGID); err != nil {
+		return err
+	}
+	for _, dir := range []string{WorkDir, OutDir} {
+		if err := chownTreeAt(fd, dir, 0); err != nil && !errors.Is(err, syscall.ENOENT) {
+			return fmt.Errorf("%s/: %w", dir, err)
+		}
+	}
+	for _, p := range writable {
+		if err := chownTreeAt(unix.AT_FDCWD, p, 0); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// maxHandOverDepth bounds handOver's recursion (and its open descriptors).
+const maxHandOverDepth = 64
+
+// chownTreeAt gives name (relative to dirfd) and, when it is a directory,
+// everything below it to the sandbox user, never following symlinks.
+func chownTreeAt(dirfd int, name string, depth int) error {
+	if err := unix.Fchownat(dirfd, name, sandboxUID, sandboxGID, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return err
+	}
+	if depth >= maxHandOverDepth {
+		return nil
+	}
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		// Not a directory (or a symlink): nothing below it.
+		if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP) {
+			return nil
+		}
+		return err
+	}
+	dir := os.NewFile(uintptr(fd), name)
+	defer dir.Close()
+	entries, err := dir.ReadDir(-1)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			if err := chownTreeAt(fd, e.Name(), depth+1); err != nil && !errors.Is(err, syscall.ENOENT) {
+				return err
+			}
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Uid == sandboxUID && st.Gid == sandboxGID {
+				continue
+			}
+		}
+		if err := unix.Fchownat(fd, e.Name(), sandboxUID, sandboxGID, unix.AT_SYMLINK_NOFOLLOW); err != nil && !errors.Is(err, syscall.ENOENT) {
+			return err
+		}
+	}
+	return nil
+}
