@@ -5,28 +5,84 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/cloudwego/eino/components"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Wrap decorates m for one agent. Every Generate and Stream call is metered
-// into meter under agent (calls, errors, prompt and completion tokens from
-// the reply's ResponseMeta.Usage, latency up to the end of a stream); nil
-// meter meters nothing. Tool-call arguments that are not valid JSON are
-// repaired. When a call forces a tool choice (model.WithToolChoice with
-// schema.ToolChoiceForced) and the model answers with the call written as
-// JSON text instead of a tool call, the call is recovered from the text.
+// into meter under agent and the plan step in the call's context (see
+// WithStep): calls, errors, latency up to the end of a stream, and the
+// tokens of the reply's ResponseMeta.Usage (prompt, completion, cached,
+// reasoning). When a reply reports no usage, its prompt and completion
+// tokens are estimated with the offline tokenizer (see CountTokens) and the
+// call is counted as Estimated. nil meter meters nothing. Every call is
+// also an OpenTelemetry span (see StartRun), a no-op unless an application
+// installed a tracer provider.
+//
+// Tool-call arguments that are not valid JSON are repaired. When a call
+// forces a tool choice (model.WithToolChoice with schema.ToolChoiceForced)
+// and the model answers with the call written as JSON text instead of a
+// tool call, the call is recovered from the text.
+//
+// Options name the model (for the tokenizer, prices and spans), price the
+// calls, record them in a trajectory, and trim requests to a context
+// window: see WithModelName, WithPrices, WithTrajectory and WithWindow.
 //
 // WithTools returns a wrapped copy that remembers the tools. Streams stay
 // live: text chunks pass through as they arrive, while tool-call fragments
 // are held back and sent, joined and repaired, in one final chunk. A stream
 // whose call forces a tool choice is collected and re-sent as one message, so
 // a call written as text can be recovered.
-func Wrap(m model.ToolCallingChatModel, agent string, meter *Meter) model.ToolCallingChatModel {
-	return &decorated{inner: m, agent: agent, meter: meter}
+func Wrap(m model.ToolCallingChatModel, agent string, meter *Meter, opts ...WrapOption) model.ToolCallingChatModel {
+	cfg := &wrapConfig{}
+	for _, o := range opts {
+		o(cfg)
+	}
+	return &decorated{inner: m, agent: agent, meter: meter, cfg: cfg}
+}
+
+// WrapOption configures Wrap.
+type WrapOption func(*wrapConfig)
+
+// wrapConfig holds Wrap's options; it is shared by the copies WithTools
+// makes.
+type wrapConfig struct {
+	modelName  string
+	prices     PriceTable
+	trajectory *Trajectory
+	window     Window
+}
+
+// WithModelName names the model behind the decorated one: the tokenizer
+// counts for it (see EncodingFor), prices are looked up by it, and spans
+// and trajectory records carry it. Without it, estimates use the fallback
+// encoding and calls have no price.
+func WithModelName(name string) WrapOption {
+	return func(c *wrapConfig) { c.modelName = name }
+}
+
+// WithPrices prices every call with t (see PriceTable.Cost) into
+// Counts.Cost; calls whose model t lacks are counted in Counts.Unpriced.
+func WithPrices(t PriceTable) WrapOption {
+	return func(c *wrapConfig) { c.prices = t }
+}
+
+// WithTrajectory records every call in t (see Trajectory).
+func WithTrajectory(t *Trajectory) WrapOption {
+	return func(c *wrapConfig) { c.trajectory = t }
+}
+
+// WithWindow trims each request to fit the context window w before it is
+// sent (see Window). The caller's messages are not changed; only the
+// request is shorter. Without it, requests are sent whole.
+func WithWindow(w Window) WrapOption {
+	return func(c *wrapConfig) { c.window = w }
 }
 
 // decorated is the model returned by Wrap.
@@ -34,6 +90,7 @@ type decorated struct {
 	inner model.ToolCallingChatModel
 	agent string
 	meter *Meter
+	cfg   *wrapConfig
 	tools []*schema.ToolInfo
 }
 
@@ -44,7 +101,7 @@ func (d *decorated) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatMo
 	if err != nil {
 		return nil, fmt.Errorf("model: bind %d tools for %s: %w", len(tools), d.agent, err)
 	}
-	return &decorated{inner: inner, agent: d.agent, meter: d.meter, tools: tools}, nil
+	return &decorated{inner: inner, agent: d.agent, meter: d.meter, cfg: d.cfg, tools: tools}, nil
 }
 
 // GetType reports the inner model's type.
@@ -114,53 +171,66 @@ func (ct callTools) fix(msg *schema.Message) *schema.Message {
 
 // Generate calls the inner model, meters the call and fixes the reply.
 func (d *decorated) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
-	start := time.Now()
-	msg, err := d.inner.Generate(ctx, in, opts...)
-	d.meter.record(d.agent, usageOf(msg), time.Since(start), err)
+	c, in := d.begin(ctx, in, opts, false)
+	msg, err := d.inner.Generate(c.ctx, in, opts...)
 	if err != nil {
+		c.end(nil, nil, err)
 		return nil, fmt.Errorf("model: %s model call: %w", d.agent, err)
 	}
-	return d.toolsFor(opts).fix(msg), nil
+	fixed := c.tools.fix(msg)
+	c.end(fixed, usageOf(msg), nil)
+	return fixed, nil
 }
 
 // Stream calls the inner model and meters the stream when it ends, holding
 // back tool-call fragments (or, when a tool is forced, the whole reply) to
 // repair them.
 func (d *decorated) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	start := time.Now()
-	sr, err := d.inner.Stream(ctx, in, opts...)
+	c, in := d.begin(ctx, in, opts, true)
+	sr, err := d.inner.Stream(c.ctx, in, opts...)
 	if err != nil {
-		d.meter.record(d.agent, nil, time.Since(start), err)
+		c.end(nil, nil, err)
 		return nil, fmt.Errorf("model: %s model stream: %w", d.agent, err)
 	}
-	ct := d.toolsFor(opts)
-	if ct.forced && len(ct.tools) > 0 {
+	if c.tools.forced && len(c.tools.tools) > 0 {
 		msg, err := schema.ConcatMessageStream(sr)
-		d.meter.record(d.agent, usageOf(msg), time.Since(start), err)
 		if err != nil {
+			c.end(msg, usageOf(msg), err)
 			return nil, fmt.Errorf("model: %s model stream: %w", d.agent, err)
 		}
-		return schema.StreamReaderFromArray([]*schema.Message{ct.fix(msg)}), nil
+		fixed := c.tools.fix(msg)
+		c.end(fixed, usageOf(msg), nil)
+		return schema.StreamReaderFromArray([]*schema.Message{fixed}), nil
 	}
 
 	out, w := schema.Pipe[*schema.Message](1)
-	go d.relay(sr, w, start)
+	go d.relay(sr, w, c)
 	return out, nil
 }
 
 // relay copies sr to w, holding back tool-call fragments until the end, then
-// meters the call. It stops early when the reader of w closes it.
-func (d *decorated) relay(sr *schema.StreamReader[*schema.Message], w *schema.StreamWriter[*schema.Message], start time.Time) {
+// ends the call. It stops early when the reader of w closes it.
+func (d *decorated) relay(sr *schema.StreamReader[*schema.Message], w *schema.StreamWriter[*schema.Message], c *modelCall) {
 	defer sr.Close()
 	defer w.Close()
 
 	var (
-		usage  *schema.TokenUsage
-		frags  []schema.ToolCall
-		role   schema.RoleType
-		recErr error
+		usage     *schema.TokenUsage
+		frags     []schema.ToolCall
+		role      schema.RoleType
+		content   strings.Builder
+		reasoning strings.Builder
+		finish    string
+		calls     []schema.ToolCall
+		recErr    error
 	)
-	defer func() { d.meter.record(d.agent, usage, time.Since(start), recErr) }()
+	defer func() {
+		reply := &schema.Message{Role: role, Content: content.String(), ReasoningContent: reasoning.String(), ToolCalls: calls}
+		if finish != "" {
+			reply.ResponseMeta = &schema.ResponseMeta{FinishReason: finish}
+		}
+		c.end(reply, usage, recErr)
+	}()
 
 	for {
 		chunk, err := sr.Recv()
@@ -179,11 +249,16 @@ func (d *decorated) relay(sr *schema.StreamReader[*schema.Message], w *schema.St
 		if chunk.Role != "" {
 			role = chunk.Role
 		}
+		content.WriteString(chunk.Content)
+		reasoning.WriteString(chunk.ReasoningContent)
+		if chunk.ResponseMeta != nil && chunk.ResponseMeta.FinishReason != "" {
+			finish = chunk.ResponseMeta.FinishReason
+		}
 		if len(chunk.ToolCalls) > 0 {
 			frags = append(frags, chunk.ToolCalls...)
-			c := *chunk
-			c.ToolCalls = nil
-			chunk = &c
+			cp := *chunk
+			cp.ToolCalls = nil
+			chunk = &cp
 		}
 		if w.Send(chunk, nil) {
 			return
@@ -203,7 +278,104 @@ func (d *decorated) relay(sr *schema.StreamReader[*schema.Message], w *schema.St
 		return
 	}
 	repairToolCalls(joined)
+	calls = joined.ToolCalls
 	w.Send(joined, nil)
+}
+
+// modelCall is one Generate or Stream call in flight.
+type modelCall struct {
+	d       *decorated
+	ctx     context.Context
+	span    trace.Span
+	start   time.Time
+	step    int
+	req     []*schema.Message
+	tools   callTools
+	trimmed int
+	stream  bool
+}
+
+// begin starts a call: it trims the request to the window, reads the step
+// and starts the span. It returns the request to send.
+func (d *decorated) begin(ctx context.Context, in []*schema.Message, opts []model.Option, stream bool) (*modelCall, []*schema.Message) {
+	ct := d.toolsFor(opts)
+	sent := d.fit(in, ct.tools)
+	step, stepSet := StepFrom(ctx)
+	c := &modelCall{d: d, start: time.Now(), step: step, req: sent, tools: ct, trimmed: len(in) - len(sent), stream: stream}
+	c.ctx, c.span = startModelSpan(ctx, d.agent, d.cfg.modelName, step, stepSet)
+	return c, sent
+}
+
+// fit trims in to the configured window, if any.
+func (d *decorated) fit(in []*schema.Message, tools []*schema.ToolInfo) []*schema.Message {
+	w := d.cfg.window
+	if w.Tokens <= 0 {
+		return in
+	}
+	w = w.WithDefaults()
+	encoding := EncodingFor(d.cfg.modelName)
+	budget := w.Tokens - w.OutputReserve - w.Margin - countTools(encoding, tools) - tokensReplyPrime
+	pin := isSystem
+	if w.KeepFirstUser {
+		first := slices.IndexFunc(in, func(m *schema.Message) bool { return m != nil && m.Role == schema.User })
+		pin = func(i int, m *schema.Message) bool { return m.Role == schema.System || i == first }
+	}
+	return trimHistory(in, max(budget, 0), func(m *schema.Message) int { return countMessage(encoding, m) }, pin)
+}
+
+// end meters, records and traces the finished call. reply is what the
+// caller received (possibly partial, or nil); usage is what the provider
+// reported (possibly nil).
+func (c *modelCall) end(reply *schema.Message, usage *schema.TokenUsage, err error) {
+	d := c.d
+	counts := countsOf(usage)
+	counts.Latency = time.Since(c.start)
+	if err != nil {
+		counts.Errors = 1
+	} else if usage == nil || usage.PromptTokens+usage.CompletionTokens == 0 {
+		counts.PromptTokens = CountTokens(d.cfg.modelName, c.req, c.tools.tools)
+		counts.CompletionTokens = countReply(d.cfg.modelName, reply)
+		counts.Estimated = 1
+	}
+	priced := false
+	if d.cfg.prices != nil {
+		if cost, ok := d.cfg.prices.Cost(d.cfg.modelName, counts); ok {
+			counts.Cost, priced = cost, true
+		} else {
+			counts.Unpriced = 1
+		}
+	}
+	d.meter.AddStep(d.agent, c.step, counts)
+
+	finish := ""
+	if reply != nil && reply.ResponseMeta != nil {
+		finish = reply.ResponseMeta.FinishReason
+	}
+	if t := d.cfg.trajectory; t != nil {
+		rec := TrajectoryRecord{
+			Time: c.start, Agent: d.agent, Step: c.step, Model: d.cfg.modelName, Stream: c.stream,
+			Request: t.messages(c.req), Trimmed: c.trimmed, ToolChoiceForced: c.tools.forced,
+			LatencyMS: counts.Latency.Milliseconds(), Error: errText(err),
+		}
+		for _, ti := range c.tools.tools {
+			if ti != nil {
+				rec.Tools = append(rec.Tools, ti.Name)
+			}
+		}
+		if reply != nil && (reply.Role != "" || reply.Content != "" || reply.ReasoningContent != "" || len(reply.ToolCalls) > 0) {
+			m := t.message(reply)
+			rec.Response = &m
+		}
+		if err == nil {
+			rec.Usage = &TrajectoryUsage{
+				PromptTokens: counts.PromptTokens, CompletionTokens: counts.CompletionTokens,
+				CachedTokens: counts.CachedTokens, ReasoningTokens: counts.ReasoningTokens,
+				Estimated: counts.Estimated > 0, Cost: counts.Cost,
+			}
+		}
+		t.Write(rec)
+	}
+	endModelSpan(c.span, counts, priced, c.trimmed, finish, err)
 }
 
 // usageOf returns msg's token usage, or nil.
@@ -225,8 +397,10 @@ func maxUsage(a, b *schema.TokenUsage) *schema.TokenUsage {
 		return &c
 	}
 	return &schema.TokenUsage{
-		PromptTokens:     max(a.PromptTokens, b.PromptTokens),
-		CompletionTokens: max(a.CompletionTokens, b.CompletionTokens),
-		TotalTokens:      max(a.TotalTokens, b.TotalTokens),
+		PromptTokens:            max(a.PromptTokens, b.PromptTokens),
+		PromptTokenDetails:      schema.PromptTokenDetails{CachedTokens: max(a.PromptTokenDetails.CachedTokens, b.PromptTokenDetails.CachedTokens)},
+		CompletionTokens:        max(a.CompletionTokens, b.CompletionTokens),
+		TotalTokens:             max(a.TotalTokens, b.TotalTokens),
+		CompletionTokensDetails: schema.CompletionTokensDetails{ReasoningTokens: max(a.CompletionTokensDetails.ReasoningTokens, b.CompletionTokensDetails.ReasoningTokens)},
 	}
 }

@@ -286,3 +286,175 @@ func BenchmarkWrapStreamRecovery(b *testing.B) {
 		}
 	}
 }
+
+// noUsage is a reply whose provider reports no usage.
+func noUsage(msg *schema.Message) *schema.Message {
+	msg.ResponseMeta = &schema.ResponseMeta{FinishReason: "stop"}
+	return msg
+}
+
+func TestWrapEstimatesMissingUsage(t *testing.T) {
+	const modelName = "gpt-4o"
+	in := []*schema.Message{schema.SystemMessage("You analyse data."), schema.UserMessage("Which region sells best?")}
+	reply := "The north region sells best: 1,204 units."
+	for mode, stream := range modes() {
+		t.Run(mode, func(t *testing.T) {
+			s := scripted.New(scripted.Reply{Message: noUsage(scripted.Text(reply))})
+			var meter Meter
+			m, err := Wrap(s.Model(), AgentExecutor, &meter, WithModelName(modelName)).WithTools([]*schema.ToolInfo{planTool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if stream {
+				sr, err := m.Stream(ctx, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				collect(t, sr)
+			} else if _, err := m.Generate(ctx, in); err != nil {
+				t.Fatal(err)
+			}
+			got := meter.Snapshot()[AgentExecutor]
+			got.Latency = 0
+			want := Counts{Calls: 1, Estimated: 1,
+				PromptTokens:     CountTokens(modelName, in, []*schema.ToolInfo{planTool}),
+				CompletionTokens: CountText(modelName, reply)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("counts mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestWrapMetersDetailsCostAndSteps(t *testing.T) {
+	usage := &schema.TokenUsage{PromptTokens: 1000, CompletionTokens: 200,
+		PromptTokenDetails:      schema.PromptTokenDetails{CachedTokens: 600},
+		CompletionTokensDetails: schema.CompletionTokensDetails{ReasoningTokens: 150}}
+	withUsage := func() *schema.Message {
+		return &schema.Message{Role: schema.Assistant, Content: "x", ResponseMeta: &schema.ResponseMeta{Usage: usage}}
+	}
+	s := scripted.New(scripted.Reply{Message: withUsage()}, scripted.Reply{Message: withUsage()}, scripted.Reply{Message: withUsage()})
+	prices := PriceTable{"test-model": {Input: 2, CachedInput: 1, Output: 10}}
+	var meter Meter
+	priced := Wrap(s.Model(), AgentCode, &meter, WithModelName("test-model"), WithPrices(prices))
+	unpriced := Wrap(s.Model(), AgentReport, &meter, WithModelName("other"), WithPrices(prices))
+
+	ctx := context.Background()
+	if _, err := priced.Generate(WithStep(ctx, 2), nil); err != nil {
+		t.Fatal(err)
+	}
+	sr, err := priced.Stream(WithStep(ctx, 3), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(t, sr)
+	if _, err := unpriced.Generate(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	cost := (400*2.0 + 600*1.0 + 200*10.0) / 1e6
+	one := Counts{Calls: 1, PromptTokens: 1000, CompletionTokens: 200, CachedTokens: 600, ReasoningTokens: 150, Cost: cost}
+	got := meter.ByAgentStep()
+	for k, c := range got {
+		c.Latency = 0
+		got[k] = c
+	}
+	unpricedCounts := one
+	unpricedCounts.Cost, unpricedCounts.Unpriced = 0, 1
+	want := map[AgentStep]Counts{
+		{Agent: AgentCode, Step: 2}:        one,
+		{Agent: AgentCode, Step: 3}:        one,
+		{Agent: AgentReport, Step: NoStep}: unpricedCounts,
+	}
+	if diff := cmp.Diff(want, got, cmpFloat); diff != "" {
+		t.Errorf("ByAgentStep mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// cmpFloat compares costs up to rounding.
+var cmpFloat = cmp.Comparer(func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 })
+
+func TestWrapWindowTrimsRequest(t *testing.T) {
+	const modelName = "gpt-4o"
+	long := strings.Repeat("row,value,区域\n", 400)
+	in := []*schema.Message{
+		schema.SystemMessage("You analyse data."),
+		schema.UserMessage("Task: find the best region."),
+		&schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{ID: "c1", Function: schema.FunctionCall{Name: "run_python", Arguments: `{"code": "df"}`}}}},
+		schema.ToolMessage(long, "c1"),
+		schema.UserMessage("Now summarise."),
+	}
+	sys, task, last := CountMessage(modelName, in[0]), CountMessage(modelName, in[1]), CountMessage(modelName, in[4])
+	tests := []struct {
+		name   string
+		window Window
+		want   []string
+	}{
+		{"no window sends all", Window{}, []string{"system", "user", "assistant", "tool", "user"}},
+		{"big window sends all", Window{Tokens: 100_000}, []string{"system", "user", "assistant", "tool", "user"}},
+		// The tool exchange does not fit, and trimming stops there: the
+		// older task goes too.
+		{"small window drops the tool exchange and what is older", Window{Tokens: sys + task + last + tokensReplyPrime + 10 + 5, OutputReserve: 10, Margin: 5},
+			[]string{"system", "user"}},
+		{"keep first user pins the task", Window{Tokens: sys + task + last + tokensReplyPrime + 10 + 5, OutputReserve: 10, Margin: 5, KeepFirstUser: true},
+			[]string{"system", "user", "user"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scripted.New(scripted.Reply{Message: scripted.Text("ok")})
+			m := Wrap(s.Model(), AgentExecutor, nil, WithModelName(modelName), WithWindow(tt.window))
+			if _, err := m.Generate(context.Background(), in); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, msg := range s.Requests()[0].Messages {
+				got = append(got, string(msg.Role))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("sent roles mismatch (-want +got):\n%s", diff)
+			}
+			if len(in) != 5 || in[3].Content != long {
+				t.Error("the caller's messages were changed")
+			}
+		})
+	}
+}
+
+func TestWrapWindowCountsTools(t *testing.T) {
+	const modelName = "gpt-4o"
+	in := []*schema.Message{schema.SystemMessage("You analyse data."), schema.AssistantMessage("Loaded.", nil), schema.UserMessage("Now plot it.")}
+	w := Window{OutputReserve: 10, Margin: 5}
+	for _, m := range in {
+		w.Tokens += CountMessage(modelName, m)
+	}
+	w.Tokens += tokensReplyPrime + 10 + 5
+	for _, tt := range []struct {
+		name  string
+		tools []*schema.ToolInfo
+		want  int
+	}{{"without tools all fit", nil, 3}, {"tool definitions push the oldest turn out", []*schema.ToolInfo{planTool}, 2}} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := scripted.New(scripted.Reply{Message: scripted.Text("ok")})
+			m := Wrap(s.Model(), AgentExecutor, nil, WithModelName(modelName), WithWindow(w))
+			if _, err := m.Generate(context.Background(), in, model.WithTools(tt.tools)); err != nil {
+				t.Fatal(err)
+			}
+			if got := len(s.Requests()[0].Messages); got != tt.want {
+				t.Errorf("sent %d messages, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWindowDefaults(t *testing.T) {
+	got := Window{Tokens: 128_000}.WithDefaults()
+	want := Window{Tokens: 128_000, OutputReserve: DefaultOutputReserve, Margin: 6400}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("WithDefaults mismatch (-want +got):\n%s", diff)
+	}
+	set := Window{Tokens: 8000, OutputReserve: 1000, Margin: 10}
+	if diff := cmp.Diff(set, set.WithDefaults()); diff != "" {
+		t.Errorf("WithDefaults changed set fields (-want +got):\n%s", diff)
+	}
+}
