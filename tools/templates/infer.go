@@ -1,0 +1,400 @@
+package templates
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// moneyWordRe finds a request word that asks for a money measure.
+var moneyWordRe = regexp.MustCompile(`\b(?:revenue|sales|amount|turnover|income|gmv|spend|spending|profit|value)\b|销售额|金额|收入|营收|营业额|销售|利润|业绩`)
+
+// inference collects the parameters picked for one template, the reasons,
+// and what is missing for it to run.
+type inference struct {
+	p       Params
+	missing []string
+}
+
+func (in *inference) reason(format string, args ...any) {
+	in.p.Reasons = append(in.p.Reasons, fmt.Sprintf(format, args...))
+}
+
+// how says how a mention named its column, for a reason.
+func (m mention) how() string {
+	switch m.kind {
+	case mentionExact:
+		return "named in the request"
+	case mentionToken:
+		return fmt.Sprintf("the request says %q", m.label)
+	}
+	return fmt.Sprintf("the request says %q, which this column's name means", m.label)
+}
+
+// mentioned returns the mentions whose column passes keep, in order.
+func (r *request) mentioned(keep func(*column) bool) []mention {
+	var out []mention
+	for _, m := range r.mentions {
+		if keep(m.col) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func isMeasure(c *column) bool  { return c.numeric && !c.idish }
+func isTime(c *column) bool     { return c.timeish }
+func isCategory(c *column) bool { return c.typ == "text" && !c.timeish || c.typ == "bool" }
+
+// categoryRank prefers columns named like categories over id-like ones, so
+// "orders per region" groups by region rather than order_id.
+func categoryRank(m mention) int {
+	score := int(m.kind) * 2
+	if m.col.catHint {
+		score += 3
+	}
+	if hasHint(m.col.name, []string{"id", "编号", "uuid"}) {
+		score -= 5
+	}
+	return score
+}
+
+// pickTime chooses the time column.
+func (in *inference) pickTime(r *request, cols []*column) {
+	if ms := r.mentioned(isTime); len(ms) > 0 {
+		in.p.Time = ms[0].col.name
+		in.reason("time column: %s (%s)", in.p.Time, ms[0].how())
+		return
+	}
+	var best *column
+	for _, c := range cols {
+		if !c.timeish {
+			continue
+		}
+		// A typed date beats a text column that only has a date-like name.
+		if best == nil || (best.typ == "text" && c.typ != "text") {
+			best = c
+		}
+	}
+	if best == nil {
+		in.missing = append(in.missing, "no date or time column in the preview")
+		return
+	}
+	in.p.Time = best.name
+	if best.typ == "text" {
+		in.reason("time column: %s (its name; its values will be parsed as dates)", best.name)
+	} else {
+		in.reason("time column: %s (the %s column)", best.name, best.typ)
+	}
+}
+
+// pickMeasure chooses the measure, or none when the request counts rows.
+func (in *inference) pickMeasure(r *request, cols []*column, allowCount bool) {
+	if ms := r.mentioned(isMeasure); len(ms) > 0 {
+		in.p.Measure = ms[0].col.name
+		in.reason("measure: %s (%s)", in.p.Measure, ms[0].how())
+		return
+	}
+	if allowCount && r.agg == "count" {
+		in.reason("measure: none, rows are counted (the request asks for a count)")
+		return
+	}
+	// A per-unit column (price, rate) is money-like but summing it means
+	// nothing: prefer a total-like money column (revenue, sales, amount).
+	var money, perUnit, first *column
+	for _, c := range cols {
+		if !isMeasure(c) {
+			continue
+		}
+		if first == nil {
+			first = c
+		}
+		switch {
+		case c.money && hasHint(c.name, perUnitHints):
+			if perUnit == nil {
+				perUnit = c
+			}
+		case c.money && money == nil:
+			money = c
+		}
+	}
+	if money == nil {
+		money = perUnit
+	}
+	switch {
+	case money != nil && moneyWordRe.MatchString(r.masked):
+		in.p.Measure = money.name
+		in.reason("measure: %s (the request asks for %q; this is the money-like column)", money.name, moneyWordRe.FindString(r.masked))
+	case money != nil:
+		in.p.Measure = money.name
+		in.reason("measure: %s (no measure named; this is the money-like numeric column)", money.name)
+	case first != nil && !allowCount:
+		in.p.Measure = first.name
+		in.reason("measure: %s (no measure named; the first numeric column)", first.name)
+	case allowCount:
+		in.reason("measure: none, rows are counted (no money-like numeric column)")
+	default:
+		in.missing = append(in.missing, "no numeric column in the preview")
+	}
+}
+
+// pickCategory chooses the column to group by, not one already used.
+func (in *inference) pickCategory(r *request, cols []*column, exclude ...string) string {
+	var best *mention
+	for _, m := range r.mentioned(isCategory) {
+		if contains(exclude, m.col.name) {
+			continue
+		}
+		if best == nil || categoryRank(m) > categoryRank(*best) {
+			m := m
+			best = &m
+		}
+	}
+	if best != nil {
+		return best.col.name + "\x00" + best.how()
+	}
+	for _, c := range cols {
+		if isCategory(c) && c.catHint && !contains(exclude, c.name) {
+			return c.name + "\x00" + "no category named; its name looks like a category"
+		}
+	}
+	for _, c := range cols {
+		if isCategory(c) && !c.idish && !contains(exclude, c.name) {
+			return c.name + "\x00" + "no category named; the first text column"
+		}
+	}
+	return ""
+}
+
+func (in *inference) setCategory(field *string, label, picked string) bool {
+	if picked == "" {
+		return false
+	}
+	name, why, _ := strings.Cut(picked, "\x00")
+	*field = name
+	in.reason("%s: %s (%s)", label, name, why)
+	return true
+}
+
+// infer picks the parameters of template t for the request over a sheet's
+// columns, with reasons, and lists what the template needs but the preview
+// lacks.
+func infer(t string, r *request, cols []*column) inference {
+	var in inference
+	if r.agg != "" {
+		in.p.Aggregation = r.agg
+		in.reason("aggregation: %s (from the request's words)", r.agg)
+	}
+	setPeriod := func() {
+		if r.period != "" {
+			in.p.Period = r.period
+			in.reason("period: %s (from the request's words)", r.period)
+		}
+	}
+	numericMentions := func() []string {
+		var names []string
+		for _, m := range r.mentioned(isMeasure) {
+			names = append(names, m.col.name)
+		}
+		return names
+	}
+	countNumeric := func() int {
+		n := 0
+		for _, c := range cols {
+			if isMeasure(c) {
+				n++
+			}
+		}
+		return n
+	}
+	switch t {
+	case Profile:
+	case Trend:
+		in.pickTime(r, cols)
+		in.pickMeasure(r, cols, true)
+		setPeriod()
+		if cat := in.pickCategoryMentioned(r, in.p.Time); cat != "" {
+			in.setCategory(&in.p.Category, "one line per", cat)
+		}
+	case ComparePeriods:
+		in.pickTime(r, cols)
+		in.pickMeasure(r, cols, true)
+		mode := r.compare
+		if mode == "" || mode == "seq" {
+			mode = map[string]string{"day": "dod", "week": "wow", "quarter": "qoq"}[r.period]
+			if mode == "" {
+				mode = "mom"
+			}
+		}
+		in.p.Compare = mode
+		in.reason("comparison: %s (from the request's words)", mode)
+		if mode == "yoy" {
+			setPeriod()
+		}
+	case TopN:
+		in.pickMeasure(r, cols, true)
+		if !in.setCategory(&in.p.Category, "category", in.pickCategory(r, cols, in.p.Measure)) {
+			in.missing = append(in.missing, "no text column to group by in the preview")
+		}
+		in.p.N = 10
+		if r.n > 0 {
+			in.p.N = r.n
+			in.reason("n: %d (from the request)", r.n)
+		}
+		if r.bottom {
+			in.p.Ascending = true
+			in.reason("the bottom %d (the request asks for the lowest)", in.p.N)
+		}
+	case Correlation:
+		if names := numericMentions(); len(names) >= 2 {
+			in.p.Columns = names
+			in.reason("columns: %s (named in the request)", strings.Join(names, ", "))
+		} else if countNumeric() < 2 {
+			in.missing = append(in.missing, "fewer than two numeric columns in the preview")
+		}
+		if r.method != "" {
+			in.p.Method = r.method
+			in.reason("method: %s (from the request)", r.method)
+		}
+	case Distribution, Outliers:
+		names := numericMentions()
+		if t == Distribution {
+			names = nil
+			for _, m := range r.mentions {
+				if !m.col.timeish {
+					names = append(names, m.col.name)
+				}
+			}
+		}
+		if len(names) > 0 {
+			in.p.Columns = names
+			in.reason("columns: %s (named in the request)", strings.Join(names, ", "))
+		} else if countNumeric() == 0 {
+			in.missing = append(in.missing, "no numeric column in the preview")
+		}
+	case Pivot:
+		if ms := r.mentioned(isMeasure); len(ms) > 0 || moneyWordRe.MatchString(r.masked) {
+			in.pickMeasure(r, cols, true)
+		} else {
+			in.reason("measure: none, rows are counted (no measure named)")
+		}
+		if !in.setCategory(&in.p.Category, "rows", in.pickCategory(r, cols, in.p.Measure)) {
+			in.missing = append(in.missing, "no text column for the rows in the preview")
+			break
+		}
+		if cat2 := in.pickCategoryMentioned(r, in.p.Category); cat2 != "" {
+			in.setCategory(&in.p.Category2, "columns", cat2)
+		} else if tm := r.mentioned(isTime); len(tm) > 0 || r.period != "" {
+			in.pickTime(r, cols)
+			setPeriod()
+			if in.p.Period == "" {
+				in.p.Period = "month"
+				in.reason("period: month (the columns are periods of %s)", in.p.Time)
+			}
+		} else if !in.setCategory(&in.p.Category2, "columns", in.pickCategory(r, cols, in.p.Measure, in.p.Category)) {
+			in.missing = append(in.missing, "only one text column; a pivot needs two categories or a date")
+		}
+	case Cohort:
+		in.pickTime(r, cols)
+		if ms := r.mentioned(func(c *column) bool { return c.idish }); len(ms) > 0 {
+			in.p.Entity = ms[0].col.name
+			in.reason("entity: %s (%s)", in.p.Entity, ms[0].how())
+		} else {
+			for _, c := range cols {
+				if c.idish && !c.timeish {
+					in.p.Entity = c.name
+					in.reason("entity: %s (an id-like column name)", c.name)
+					break
+				}
+			}
+			if in.p.Entity == "" {
+				in.missing = append(in.missing, "no id column (user, customer) in the preview")
+			}
+		}
+		in.p.Period = "month"
+		if r.period != "" {
+			in.p.Period = r.period
+		}
+		in.reason("period: %s", in.p.Period)
+	case Funnel:
+		inferFunnel(&in, r, cols)
+	}
+	return in
+}
+
+// pickCategoryMentioned is a text column the request names other than
+// exclude (no fallback: an unnamed split is not guessed).
+func (in *inference) pickCategoryMentioned(r *request, exclude string) string {
+	var best *mention
+	for _, m := range r.mentioned(isCategory) {
+		if m.col.name == exclude || m.kind == mentionSynonym && m.col.idish {
+			continue
+		}
+		if best == nil || categoryRank(m) > categoryRank(*best) {
+			m := m
+			best = &m
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.col.name + "\x00" + best.how()
+}
+
+// inferFunnel picks the funnel's shape: stage columns named in order (wide
+// data), or a stage column with the stages in order (long data).
+func inferFunnel(in *inference, r *request, cols []*column) {
+	byName := map[string]*column{}
+	for _, c := range cols {
+		byName[normalize(c.name)] = c
+	}
+	if len(r.stages) >= 2 {
+		allCols := true
+		var names []string
+		for _, s := range r.stages {
+			c, ok := byName[normalize(s)]
+			if !ok {
+				allCols = false
+				break
+			}
+			names = append(names, c.name)
+		}
+		if allCols {
+			in.p.Stages = names
+			in.reason("stages: the columns %s, in the request's order", strings.Join(names, " → "))
+			return
+		}
+		in.p.Stages = r.stages
+		in.reason("stages: %s (in the request's order)", strings.Join(r.stages, " → "))
+	}
+	if ms := r.mentioned(func(c *column) bool { return c.stage && !c.numeric }); len(ms) > 0 {
+		in.p.Stage = ms[0].col.name
+		in.reason("stage column: %s (%s)", in.p.Stage, ms[0].how())
+	} else {
+		for _, c := range cols {
+			if c.stage && !c.numeric {
+				in.p.Stage = c.name
+				in.reason("stage column: %s (its name)", c.name)
+				break
+			}
+		}
+	}
+	if in.p.Stage == "" {
+		in.missing = append(in.missing, "no stage column (stage, step, event) in the preview")
+		return
+	}
+	for _, c := range cols {
+		if c.idish && !c.numeric || c.idish && c.typ == "int" {
+			in.p.Entity = c.name
+			in.reason("entity: %s (each stage counts distinct %s)", c.name, c.name)
+			break
+		}
+	}
+	if in.p.Entity == "" {
+		for _, m := range r.mentioned(isMeasure) {
+			in.p.Measure = m.col.name
+			in.reason("count column: %s (%s)", m.col.name, m.how())
+			break
+		}
+	}
+}

@@ -1,0 +1,395 @@
+package templates
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// MinConfidence is the confidence below which MatchRequest returns no
+// match: the request goes to a model rather than to a guessed template.
+const MinConfidence = 0.6
+
+// Confidence penalties: for each thing a template needs that the preview
+// lacks (a date column for a trend), and for a request that asks for two
+// analyses at once.
+const (
+	missingPenalty   = 0.45
+	ambiguityPenalty = 0.4
+)
+
+// Match is what MatchRequest found: a template, its parameters and how sure
+// the match is. An empty Template means no match.
+type Match struct {
+	// Template is the matched template's name; empty when nothing matched
+	// with at least MinConfidence.
+	Template string `json:"template,omitempty"`
+	// Candidate is the best-scoring template even when it fell below
+	// MinConfidence (empty when no template's words occur at all), so a
+	// caller can say what almost matched.
+	Candidate string `json:"candidate,omitempty"`
+	// File is the chosen file's preview Name (its workspace-relative path
+	// when the previews were made with BaseDir set to the workspace), and
+	// FileIndex its position in the files given; -1 when none was usable.
+	File      string `json:"file,omitempty"`
+	FileIndex int    `json:"file_index"`
+	// Params are the inferred parameters, each choice explained in
+	// Params.Reasons.
+	Params Params `json:"params"`
+	// Confidence is in [0, 1].
+	Confidence float64 `json:"confidence"`
+	// Reasons say why this template matched (or nothing did).
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// OK reports whether a template matched.
+func (m Match) OK() bool { return m.Template != "" }
+
+// cue is a phrase that points to a template, with how strongly.
+type cue struct {
+	re     *regexp.Regexp
+	weight float64
+}
+
+func cues(weight float64, patterns ...string) []cue {
+	out := make([]cue, len(patterns))
+	for i, p := range patterns {
+		out[i] = cue{re: regexp.MustCompile(p), weight: weight}
+	}
+	return out
+}
+
+// periodCue is any period word (monthly, 按月, per quarter).
+const periodCue = `\b(?:daily|weekly|monthly|quarterly|yearly|annual|annually)\b|\b(?:per|by|each|every) (?:day|week|month|quarter|year)\b|每天|每日|按天|按日|每周|按周|每月|按月|月度|逐月|各月|每个月|每季度|按季度|每年|按年|年度|逐年`
+
+// templateCues are the phrases of each template, in English and Chinese.
+var templateCues = map[string][]cue{
+	Profile: slices.Concat(
+		cues(0.85, `\bprofil(?:e|ing)\b`, `\bdata quality\b`, `\bmissing (?:values?|data)\b`, `数据概况`, `概况`, `概览`, `数据画像`, `数据质量`, `缺失值?`, `探查`, `探索性`),
+		cues(0.75, `\boverview\b`, `\bdescribe\b`, `\bexplore\b`, `\beda\b`, `what(?:'s| is) in (?:this|the|my) (?:file|data|table|dataset|spreadsheet)`, `\bnull values\b`, `\bduplicates?\b`, `摘要`, `描述统计`, `基本情况`, `看看(?:这个|这份)?(?:文件|数据|表)`, `了解(?:一下)?(?:这个|这份)?(?:数据|文件)`, `总结(?:一下)?(?:这个|这份)?(?:数据|文件|表)`, `重复`),
+		cues(0.65, `\bsummar(?:y|ise|ize)\b`),
+	),
+	Trend: slices.Concat(
+		cues(0.85, `\btrends?\b`, `\bover time\b`, `\btime series\b`, `走势`, `趋势`, `时间序列`, `\bwhich (?:day|week|month|quarter|year)\b`, `哪(?:一|个)?(?:天|周|月|季度|年)`),
+		cues(0.7, periodCue, `\bgrowth\b`, `\bhow (?:has|have|did) .{1,40} chang`, `变化`, `增长`),
+	),
+	TopN: slices.Concat(
+		cues(0.9, `\b(?:top|bottom)\s*-?\s*\d+\b`, `前\s*(?:\d+|[一二两三四五六七八九十]+)`, `后\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:名|个|位)`, `排名`, `排行`, `\brank(?:ing|ed|s)?\b`, `\b(?:best|worst)[- ]selling\b`),
+		cues(0.75, `\btop\b`, `\b(?:highest|lowest|biggest|largest|smallest|most|least)\b`, `最(?:多|高|少|低|大|好|差)`, `\bgroup(?:ed)? by\b`, `\bbreak(?:down| down)\b`, `分组`, `汇总`),
+	),
+	ComparePeriods: slices.Concat(
+		cues(0.92, `month[- ]over[- ]month`, `year[- ]over[- ]year`, `quarter[- ]over[- ]quarter`, `week[- ]over[- ]week`, `day[- ]over[- ]day`, `period[- ]over[- ]period`, `\b(?:mom|yoy|qoq|wow)\b`, `同比`, `环比`, `去年同期`),
+		cues(0.85, `\b(?:vs\.?|versus|against|compared? (?:to|with)) (?:the )?(?:last|previous|prior|same) (?:day|week|month|quarter|year|period)`, `(?:与|和|跟|比)(?:上月|上个月|去年|上一年|上季度|上个季度|上周)`, `对比(?:上月|上个月|去年|上季度|上周)`, `\bcompare\b.{0,40}\b(?:periods?|months?|years?|quarters?|weeks?)\b`),
+	),
+	Correlation: slices.Concat(
+		cues(0.9, `\bcorrelat\w*\b`, `相关性`, `相关系数`, `相关`, `\bspearman\b`, `\bpearson\b`),
+		cues(0.7, `\brelationship between\b`, `\bhow .{1,30} relates? to\b`, `(?:之间|间)的关系`, `\bscatter(?: ?plot)?\b`, `散点图`),
+	),
+	Distribution: slices.Concat(
+		cues(0.88, `\bdistribut(?:ion|ions|ed)\b`, `\bhistograms?\b`, `\bbox ?plots?\b`, `\bbox[- ]and[- ]whisker\b`, `分布`, `直方图`, `箱线图`, `箱形图`),
+		cues(0.7, `\bspread\b`, `\brange of values\b`, `\bquantiles?\b`, `\bpercentiles?\b`, `分位数`),
+	),
+	Pivot:    cues(0.9, `\bpivot\b`, `\bcross[- ]?tab(?:ulat\w*|s)?\b`, `\bcontingency\b`, `透视`, `交叉表`, `交叉分析`),
+	Outliers: cues(0.9, `\boutliers?\b`, `\banomal(?:y|ies|ous)\b`, `\bunusual (?:values?|rows?|records?|amounts?|transactions?|orders?)\b`, `\bextreme values?\b`, `\bz[- ]?scores?\b`, `\biqr\b`, `异常值`, `离群`, `异常`, `极端值`),
+	Cohort: slices.Concat(
+		cues(0.92, `\bcohorts?\b`, `\bretention\b`, `\bretained\b`, `留存`, `同期群`),
+		cues(0.7, `\brepeat (?:purchase|customers?|users?)\b`, `\bcome back\b`, `\breturning (?:users?|customers?)\b`, `复购`, `回访`),
+	),
+	Funnel: slices.Concat(
+		cues(0.92, `\bfunnels?\b`, `漏斗`, `\bconversion(?: rates?)?\b`, `转化率`, `转化`),
+		cues(0.7, `\bdrop[- ]?offs?\b`, `\bstage by stage\b`, `每个?(?:阶段|环节|步骤)`),
+	),
+}
+
+// blockers are requests that need reasoning, modelling, writing or several
+// steps: they never match, whatever else they say.
+var blockers = regexp.MustCompile(strings.Join([]string{
+	`\bwhy\b`, `\breasons?\b`, `\bcauses?\b`, `\bcaused\b`, `\bexplain\w*\b`, `\bshould\b`, `\brecommend\w*\b`, `\badvi[cs]e\b`, `\bsuggest\w*\b`,
+	`\bstrateg\w*\b`, `\bpredict\w*\b`, `\bforecast\w*\b`, `\bproject(?:ion|ions|ed)\b`, `\bnext (?:day|week|month|quarter|year)\b`,
+	`\bmodel(?:s|ing|ling)?\b`, `\bmachine learning\b`, `\btrain\w*\b`, `\bregression\b`, `\bclassif\w*\b`, `\bcluster\w*\b`, `\bsegment(?:s|ation|ing)?\b`,
+	`\bjoin\w*\b`, `\bmerg\w*\b`, `\bcombin\w*\b`, `\bclean\w*\b`, `\bdedup\w*\b`, `\bpoem\b`, `\bstory\b`, `\bessay\b`, `\bemail\b`, `\bletter\b`, `\bwrite\b`,
+	`\btranslat\w*\b`, `\bimprov\w*\b`, `\boptimi[sz]\w*\b`, `\bwhat if\b`, `\bsimulat\w*\b`, `\bhow (?:can|could|do|should|would) (?:we|i)\b`, `\bimpact\b`,
+	`\beffect of\b`, `\bdrivers?\b`, `\bsignifican\w*\b`, `\bhypothes\w*\b`, `\bt-?test\b`, `\bsearch\b`, `\binternet\b`, `\bthen\b`,
+	`\bafterwards?\b`, `\bfix\b`, `\bimpute\b`, `\bfill in\b`,
+	`为什么`, `为何`, `原因`, `怎么办`, `怎么做`, `应该`, `建议`, `预测`, `预估`, `预计`, `建模`, `模型`, `训练`, `聚类`, `回归`, `合并`, `拼接`,
+	`连接`, `两个(?:文件|表)`, `清洗`, `清理`, `去重`, `写`, `诗`, `翻译`, `解释`, `策略`, `优化`, `提高`, `提升`, `改进`, `影响`, `显著`, `假设`, `搜索`,
+	`网上`, `下一?(?:年|个月|季度|周)`, `明年`, `未来`, `然后`, `接着`, `之后再`, `再做`, `填补`,
+}, "|"))
+
+// priority breaks ties between templates that score the same: the more
+// specific template wins.
+var priority = []string{ComparePeriods, Cohort, Funnel, Pivot, Correlation, Outliers, Distribution, TopN, Trend, Profile}
+
+// scored is one template's cue score for a request.
+type scored struct {
+	name   string
+	score  float64
+	phrase string
+}
+
+// scoreCues scores every template by its strongest cue in text.
+// clauseSplit separates the parts of a compound request: "X, and Y",
+// "X and which Y", "X；Y", "X，以及Y".
+var clauseSplit = regexp.MustCompile(`(?:,|;|，|；)?\s+(?:and|also|plus|as well as)\s+|[;；]|，?(?:以及|并且|同时|还有|另外)`)
+
+// questionWord starts a question of its own.
+var questionWord = regexp.MustCompile(`^\s*(?:which|what|how|who|where|when|why|is|are|does|do)\b|哪|什么|多少|是否|怎么|为什么`)
+
+// secondQuestion returns a later part of a compound request that asks for
+// something other than the best template: a part whose own cues point to
+// another template, or a part that is a question of its own. Such a
+// request is more than one built-in analysis can answer.
+func secondQuestion(text, best string) string {
+	parts := clauseSplit.Split(text, -1)
+	if len(parts) < 2 {
+		return ""
+	}
+	for i, p := range parts {
+		p = strings.TrimSpace(strings.Trim(p, "?？.。!！ "))
+		if p == "" {
+			continue
+		}
+		if cues := scoreCues(p); len(cues) > 0 && cues[0].name != best {
+			return p
+		}
+		if i > 0 && questionWord.MatchString(p) {
+			if cues := scoreCues(p); len(cues) == 0 || cues[0].name != best {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+func scoreCues(text string) []scored {
+	var out []scored
+	for _, name := range priority {
+		best := scored{name: name}
+		for _, c := range templateCues[name] {
+			if c.weight <= best.score {
+				continue
+			}
+			if loc := c.re.FindStringIndex(text); loc != nil {
+				best.score, best.phrase = c.weight, text[loc[0]:loc[1]]
+			}
+		}
+		if best.score > 0 {
+			out = append(out, best)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	return out
+}
+
+// groupByTarget finds "by X" / "按X统计" naming a text column or a period,
+// which make a group-by (topn) or a trend.
+var (
+	byWordRe    = regexp.MustCompile(`\b(?:by|per|for each|each|across)\s+([\p{L}_]+)`)
+	cjkGroupRe  = regexp.MustCompile(`(?:按照|按|分|各个|各|每个)([\p{Han}\p{L}\p{N}_]{1,10}?)(?:统计|汇总|分组|分析|计算|看|排序|排名|列出|的)`)
+	cjkPeriodRe = regexp.MustCompile(`^(?:天|日|周|星期|月|月份|季度|季|年|年度)$`)
+)
+
+// groupingCue scores a group-by phrase whose target is a category column
+// (topn) or a period (trend).
+func groupingCue(r *request, cols []*column) (topn, trend float64, phrase string) {
+	isCat := func(target string) bool {
+		for _, m := range r.mentions {
+			if isCategory(m.col) && strings.Contains(r.text[m.pos:m.end], target) || isCategory(m.col) && strings.Contains(target, r.text[m.pos:m.end]) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range cjkGroupRe.FindAllStringSubmatch(r.text, -1) {
+		target := m[1]
+		switch {
+		case cjkPeriodRe.MatchString(target):
+			return 0, 0.75, m[0]
+		case isCat(target) && r.period != "":
+			return 0, 0.8, m[0]
+		case isCat(target):
+			return 0.78, 0, m[0]
+		}
+	}
+	for _, m := range byWordRe.FindAllStringSubmatch(r.text, -1) {
+		target := strings.TrimSuffix(m[1], "s")
+		switch {
+		case target == "day" || target == "week" || target == "month" || target == "quarter" || target == "year":
+			return 0, 0.72, m[0]
+		case isCat(m[1]) && r.period != "":
+			return 0, 0.8, m[0]
+		case isCat(m[1]):
+			return 0.78, 0, m[0]
+		}
+	}
+	return 0, 0, ""
+}
+
+// MatchRequest matches a request, in English or Chinese, to a built-in
+// template over the given files, deterministically: phrases of each
+// template, columns the request names, numbers ("top 10", "前10") and
+// period words. Requests that need reasoning (why, predict, clean, join,
+// several steps) never match. Below MinConfidence, Template is empty: it
+// does not guess. The first tabular file naming the most mentioned columns
+// is used.
+func MatchRequest(request string, files []*generic.FilePreview) Match {
+	m := Match{FileIndex: -1}
+	text := normalize(request)
+	if strings.TrimSpace(text) == "" {
+		m.Reasons = []string{"the request is empty"}
+		return m
+	}
+	fi, sheet := pickFile(text, files)
+	cols := columnsOf(sheet)
+	r := parseRequest(request, cols)
+	if loc := blockers.FindStringIndex(r.masked); loc != nil {
+		m.Reasons = []string{fmt.Sprintf("the request needs more than a fixed analysis (it says %q)", strings.TrimSpace(r.masked[loc[0]:loc[1]]))}
+		return m
+	}
+	ranked := scoreCues(r.masked)
+	if topn, trend, phrase := groupingCue(r, cols); topn > 0 || trend > 0 {
+		ranked = raise(ranked, TopN, topn, phrase)
+		ranked = raise(ranked, Trend, trend, phrase)
+	}
+	if len(ranked) == 0 {
+		m.Reasons = []string{"no words of any built-in analysis in the request"}
+		return m
+	}
+	best := ranked[0]
+	m.Candidate = best.name
+	conf := best.score
+	reasons := []string{fmt.Sprintf("%s: the request says %q", best.name, best.phrase)}
+	if len(ranked) > 1 && ranked[1].score >= 0.85 && best.score-ranked[1].score < 0.1 {
+		conf -= ambiguityPenalty
+		reasons = append(reasons, fmt.Sprintf("it also says %q (%s): more than one analysis is asked for", ranked[1].phrase, ranked[1].name))
+	} else if second := secondQuestion(r.text, best.name); second != "" {
+		conf -= ambiguityPenalty
+		reasons = append(reasons, fmt.Sprintf("it also asks %q: more than one analysis is asked for", second))
+	}
+	if fi < 0 {
+		m.Confidence = round2(math.Min(conf, MinConfidence-0.1))
+		m.Reasons = append(reasons, "no table among the files to run it on")
+		return m
+	}
+	m.File, m.FileIndex = files[fi].Name, fi
+	in := infer(best.name, r, cols)
+	if len(r.mentions) > 0 {
+		conf += 0.05 * float64(min(len(r.mentions), 2))
+		reasons = append(reasons, fmt.Sprintf("the request names %d column(s) of %s", len(r.mentions), files[fi].Name))
+	}
+	for _, miss := range in.missing {
+		conf -= missingPenalty
+		reasons = append(reasons, "but "+miss)
+	}
+	if countTables(files) > 1 {
+		reasons = append(reasons, fmt.Sprintf("several tables given; %s names the most of the request's columns", files[fi].Name))
+	}
+	m.Params = fileParams(in.p, files[fi], sheet)
+	m.Confidence = round2(math.Max(0, math.Min(1, conf)))
+	m.Reasons = reasons
+	if m.Confidence >= MinConfidence {
+		m.Template = best.name
+	} else {
+		m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f: not matched", m.Confidence, MinConfidence))
+	}
+	return m
+}
+
+// MatchTemplate is MatchRequest with the template chosen by the caller
+// (`--mode template`, or an agent's run_template call): it picks the file
+// and infers the parameters for that template from the request and the
+// previews, and reports the confidence it would have had. Template is set
+// whatever the confidence. It fails only for an unknown template name.
+func MatchTemplate(name, request string, files []*generic.FilePreview) (Match, error) {
+	t, err := Lookup(name)
+	if err != nil {
+		return Match{}, err
+	}
+	text := normalize(request)
+	fi, sheet := pickFile(text, files)
+	cols := columnsOf(sheet)
+	r := parseRequest(request, cols)
+	in := infer(t.Name, r, cols)
+	m := Match{Template: t.Name, Candidate: t.Name, FileIndex: fi, Confidence: 1, Reasons: []string{t.Name + ": chosen by the caller"}}
+	for _, miss := range in.missing {
+		m.Confidence -= missingPenalty
+		m.Reasons = append(m.Reasons, "but "+miss)
+	}
+	m.Confidence = round2(math.Max(0, m.Confidence))
+	if fi >= 0 {
+		m.File = files[fi].Name
+		m.Params = fileParams(in.p, files[fi], sheet)
+	} else {
+		m.Params = in.p
+	}
+	return m, nil
+}
+
+// raise sets a template's score to at least score.
+func raise(ranked []scored, name string, score float64, phrase string) []scored {
+	if score <= 0 {
+		return ranked
+	}
+	found := false
+	for i := range ranked {
+		if ranked[i].name == name {
+			found = true
+			if ranked[i].score < score {
+				ranked[i].score, ranked[i].phrase = score, phrase
+			}
+		}
+	}
+	if !found {
+		ranked = append(ranked, scored{name: name, score: score, phrase: phrase})
+	}
+	sort.SliceStable(ranked, func(i, j int) bool {
+		if ranked[i].score != ranked[j].score {
+			return ranked[i].score > ranked[j].score
+		}
+		return slices.Index(priority, ranked[i].name) < slices.Index(priority, ranked[j].name)
+	})
+	return ranked
+}
+
+// pickFile chooses the table to analyse: among files with a sheet that has
+// columns, the sheet naming the most request columns; ties go to the first.
+func pickFile(text string, files []*generic.FilePreview) (int, *generic.SheetPreview) {
+	bestFile, bestCount := -1, -1
+	var bestSheet *generic.SheetPreview
+	for i, f := range files {
+		if f == nil {
+			continue
+		}
+		for j := range f.Sheets {
+			s := &f.Sheets[j]
+			if len(s.Columns) == 0 {
+				continue
+			}
+			n := 0
+			for _, m := range findMentions(text, columnsOf(s)) {
+				n += 1 + int(m.kind)
+			}
+			if n > bestCount {
+				bestFile, bestCount, bestSheet = i, n, s
+			}
+		}
+	}
+	return bestFile, bestSheet
+}
+
+func countTables(files []*generic.FilePreview) int {
+	n := 0
+	for _, f := range files {
+		if f != nil && len(f.Sheets) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func round2(f float64) float64 { return math.Round(f*100) / 100 }

@@ -1,0 +1,487 @@
+# Sift template prelude: shared by every built-in analysis.
+#
+# The Go side appends one template file to this prelude and indents both
+# into one function, _sift_template(_PARAMS_B64), called with the template's
+# parameters as base64-encoded JSON (so no value is ever spliced into code).
+# Wrapped so, a template leaves no names behind in a stateful kernel. A
+# template defines main() and ends with run_template(main). The result is
+# printed as one line, "SIFT_RESULT <json>", which the Go side reads back.
+import base64
+import json
+import math
+import os
+import re
+import sys
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+P = json.loads(base64.b64decode(_PARAMS_B64).decode("utf-8"))  # noqa: F821
+STEM = P["stem"]
+R = {"sections": [], "answer": "", "data": {}, "picked": [], "notes": []}
+STAGE = ["load the file"]
+MD_ROWS = 20
+
+
+class TemplateError(Exception):
+    """A problem the person can fix, such as a missing or unusable column."""
+
+
+def stage(name):
+    STAGE[0] = name
+
+
+def pick(text):
+    R["picked"].append(text)
+
+
+def note(text):
+    R["notes"].append(text)
+
+
+# ---------------------------------------------------------------- loading
+
+def _read_csv(path, enc, sep):
+    kw = {"encoding": enc}
+    if sep:
+        kw["sep"] = sep
+        kw["low_memory"] = False
+    else:
+        kw["sep"] = None
+        kw["engine"] = "python"
+    return pd.read_csv(path, **kw)
+
+
+def _first_sheet_with_data(path):
+    import openpyxl
+
+    wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    try:
+        for ws in wb.worksheets:
+            for row in ws.iter_rows(max_row=50, values_only=True):
+                if any(v is not None and str(v).strip() != "" for v in row):
+                    return ws.title
+        return wb.sheetnames[0]
+    finally:
+        wb.close()
+
+
+def load():
+    stage("load the file")
+    path = P["file"]
+    ext = os.path.splitext(path)[1].lower()
+    if ext in (".xlsx", ".xlsm"):
+        sheet = P.get("sheet") or _first_sheet_with_data(path)
+        df = pd.read_excel(path, sheet_name=sheet, engine="openpyxl")
+        pick("sheet: %s" % sheet)
+    elif ext == ".json":
+        df = pd.read_json(path, encoding=P.get("encoding") or "utf-8")
+    elif ext in (".jsonl", ".ndjson"):
+        df = pd.read_json(path, lines=True, encoding=P.get("encoding") or "utf-8")
+    else:
+        sep = P.get("delimiter") or ("\t" if ext in (".tsv", ".tab") else None)
+        enc = P.get("encoding")
+        if enc:
+            df = _read_csv(path, enc, sep)
+        else:
+            df = None
+            for enc in ("utf-8-sig", "gb18030", "cp1252"):
+                try:
+                    df = _read_csv(path, enc, sep)
+                    break
+                except UnicodeDecodeError:
+                    continue
+            pick("encoding: %s (detected by trying)" % enc)
+    df.columns = [str(c).strip() for c in df.columns]
+    df = df.reset_index(drop=True)
+    if len(df) == 0:
+        raise TemplateError("the table has no data rows")
+    return df
+
+
+# ---------------------------------------------------------------- columns
+
+def col(df, name, role):
+    """Returns the column called name (exact, then ignoring case and spaces)."""
+    if name in df.columns:
+        return name
+    want = re.sub(r"[\s_]+", "", str(name).lower())
+    for c in df.columns:
+        if re.sub(r"[\s_]+", "", c.lower()) == want:
+            return c
+    raise TemplateError(
+        "no column %r for the %s; the columns are: %s" % (name, role, ", ".join(map(str, df.columns[:60])))
+    )
+
+
+TIME_HINTS = ("date", "time", "day", "month", "period", "created", "timestamp", "日期", "时间", "月份", "年月", "日")
+ID_HINTS = ("id", "user", "customer", "client", "member", "account", "uid", "用户", "客户", "会员", "账号", "编号")
+
+
+def _hinted(name, hints):
+    low = name.lower()
+    words = re.split(r"[\s_\-./]+", low)
+    for h in hints:
+        if h.isascii():
+            if h in words or low.endswith(h) or low.startswith(h):
+                return True
+        elif h in name:
+            return True
+    return False
+
+
+def to_number(s):
+    """Numbers from a column, accepting "1,234", "12.5%" and currency signs."""
+    if pd.api.types.is_bool_dtype(s):
+        return s.astype(float)
+    if pd.api.types.is_numeric_dtype(s):
+        return pd.to_numeric(s, errors="coerce")
+    t = s.astype("string").str.strip()
+    t = t.str.replace(r"[,\s¥$€£￥]", "", regex=True).str.replace("%", "", regex=False)
+    return pd.to_numeric(t, errors="coerce")
+
+
+def numeric_share(s):
+    nonnull = s.notna().sum()
+    if nonnull == 0:
+        return 0.0
+    return float(to_number(s).notna().sum()) / float(nonnull)
+
+
+def to_dates(s):
+    """Timestamps from a column (dates as text, Chinese dates, or datetimes)."""
+    if pd.api.types.is_datetime64_any_dtype(s):
+        out = s
+    else:
+        t = s.astype("string").str.strip()
+        t = t.str.replace(r"(\d{4})年(\d{1,2})月(\d{1,2})日?", r"\1-\2-\3", regex=True)
+        t = t.str.replace(r"^(\d{4})年(\d{1,2})月$", r"\1-\2", regex=True)
+        out = pd.to_datetime(t, errors="coerce")
+        if out.notna().sum() < 0.8 * t.notna().sum():
+            try:
+                out = pd.to_datetime(t, errors="coerce", format="mixed")
+            except (TypeError, ValueError):
+                pass
+    try:
+        if getattr(out.dt, "tz", None) is not None:
+            out = out.dt.tz_localize(None)
+    except (AttributeError, TypeError):
+        pass
+    return out
+
+
+def date_share(s, sample=200):
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return 1.0
+    if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+        return 0.0
+    v = s.dropna()
+    if len(v) == 0:
+        return 0.0
+    v = v.head(sample)
+    if not v.astype(str).str.contains(r"\d", regex=True).all():
+        return 0.0
+    return float(to_dates(v).notna().sum()) / float(len(v))
+
+
+def find_time(df):
+    """The column to use as time: a named one, else the best date column."""
+    if P.get("time"):
+        c = col(df, P["time"], "time column")
+        return c
+    best = None
+    for c in df.columns:
+        share = date_share(df[c])
+        if share >= 0.8:
+            score = share + (1 if _hinted(c, TIME_HINTS) else 0)
+            if best is None or score > best[0]:
+                best = (score, c)
+    if best is None:
+        raise TemplateError(
+            "no date or time column found (no column parses as dates); "
+            "name the time column explicitly (time=...). The columns are: %s" % ", ".join(map(str, df.columns[:60]))
+        )
+    pick("time column: %s (detected: its values parse as dates)" % best[1])
+    return best[1]
+
+
+def numeric_columns(df, limit=None, exclude=()):
+    """Columns that hold numbers (ids and all-empty columns left out)."""
+    out = []
+    for c in df.columns:
+        if c in exclude:
+            continue
+        s = df[c]
+        if pd.api.types.is_bool_dtype(s) or pd.api.types.is_datetime64_any_dtype(s):
+            continue
+        if s.notna().sum() == 0:
+            continue
+        if numeric_share(s) < 0.9:
+            continue
+        if _hinted(c, ID_HINTS) and c.lower() not in ("paid", "valid"):
+            continue
+        out.append(c)
+        if limit and len(out) >= limit:
+            break
+    return out
+
+
+def find_measure(df, required=False):
+    if P.get("measure"):
+        return col(df, P["measure"], "measure")
+    nums = numeric_columns(df)
+    if not nums:
+        if required:
+            raise TemplateError("no numeric column found; name the measure column explicitly (measure=...)")
+        return None
+    floats = [c for c in nums if pd.api.types.is_float_dtype(df[c])]
+    c = (floats or nums)[0]
+    pick("measure: %s (the first numeric column)" % c)
+    return c
+
+
+def find_category(df, key="category", exclude=()):
+    if P.get(key):
+        return col(df, P[key], "category column")
+    n = len(df)
+    best = None
+    for c in df.columns:
+        if c in exclude:
+            continue
+        s = df[c]
+        if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_datetime64_any_dtype(s):
+            continue
+        if date_share(s) >= 0.8:
+            continue
+        u = s.nunique(dropna=True)
+        if u < 2 or (n > 20 and u > 0.9 * n):
+            continue
+        score = -u
+        if best is None or score > best[0]:
+            best = (score, c)
+    if best is None:
+        raise TemplateError("no text column to group by; name the category column explicitly (category=...)")
+    pick("category: %s (a text column with few distinct values)" % best[1])
+    return best[1]
+
+
+AGG_NAMES = {"sum": "sum", "mean": "mean", "count": "count", "median": "median", "min": "min", "max": "max", "nunique": "nunique"}
+
+
+def aggregation(measure):
+    agg = P.get("aggregation") or ("sum" if measure else "count")
+    if agg not in AGG_NAMES:
+        raise TemplateError("unknown aggregation %r; use one of %s" % (agg, ", ".join(AGG_NAMES)))
+    if measure is None and agg not in ("count",):
+        raise TemplateError("aggregation %r needs a measure column; name it (measure=...)" % agg)
+    return agg
+
+
+def aggregate(grouped, measure, agg):
+    if measure is None:
+        return grouped.size().astype(float)
+    if agg == "count":
+        return grouped[measure].count().astype(float)
+    return grouped[measure].agg(agg).astype(float)
+
+
+def describe_agg(measure, agg):
+    if measure is None:
+        return "number of rows"
+    return "%s of %s" % (agg, measure)
+
+
+# ---------------------------------------------------------------- periods
+
+PERIODS = {"day": "D", "week": "W", "month": "M", "quarter": "Q", "year": "Y"}
+PERIOD_WORDS = {"D": "daily", "W": "weekly", "M": "monthly", "Q": "quarterly", "Y": "yearly"}
+PERIOD_NOUNS = {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"}
+
+
+def period_code(times, default=None):
+    name = P.get("period") or default
+    if name:
+        if name not in PERIODS:
+            raise TemplateError("unknown period %r; use one of %s" % (name, ", ".join(PERIODS)))
+        return PERIODS[name]
+    span = (times.max() - times.min()).days
+    if span <= 45:
+        code = "D"
+    elif span <= 200:
+        code = "W"
+    elif span <= 4 * 366:
+        code = "M"
+    elif span <= 10 * 366:
+        code = "Q"
+    else:
+        code = "Y"
+    pick("period: %s (the data spans %d days)" % (PERIOD_NOUNS[code], span))
+    return code
+
+
+def period_label(p):
+    if p.freqstr.startswith("W"):
+        return p.start_time.strftime("%Y-%m-%d")
+    return str(p)
+
+
+def full_periods(periods):
+    return pd.period_range(periods.min(), periods.max(), freq=periods.iloc[0].freq)
+
+
+# ---------------------------------------------------------------- output
+
+def clean(v):
+    """A JSON-safe copy: numpy scalars to Python, NaN and infinities to None."""
+    if isinstance(v, dict):
+        return {str(k): clean(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [clean(x) for x in v]
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating, float)):
+        f = float(v)
+        return None if (math.isnan(f) or math.isinf(f)) else f
+    if isinstance(v, (np.bool_,)):
+        return bool(v)
+    if isinstance(v, (pd.Timestamp,)):
+        return v.isoformat()
+    if isinstance(v, pd.Period):
+        return period_label(v)
+    if v is pd.NaT or v is None:
+        return None
+    try:
+        if pd.isna(v):
+            return None
+    except (TypeError, ValueError):
+        pass
+    return v
+
+
+def fmt(v):
+    """A number for people: thousands separators, a few decimals."""
+    v = clean(v)
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return "{:,}".format(v)
+    if isinstance(v, float):
+        if v == int(v) and abs(v) < 1e15:
+            return "{:,}".format(int(v))
+        if abs(v) >= 100:
+            return "{:,.1f}".format(v)
+        if abs(v) >= 1:
+            return "{:,.2f}".format(v)
+        return "{:.4g}".format(v)
+    return str(v)
+
+
+def pct(v):
+    v = clean(v)
+    return "" if v is None else "{:.1f}%".format(100 * v)
+
+
+def _cell(v):
+    text = fmt(v) if not isinstance(v, str) else v
+    text = str(text).replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def md_table(df, max_rows=MD_ROWS, index=False):
+    """A Markdown table of at most max_rows rows, saying when rows were cut."""
+    if index:
+        df = df.reset_index()
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(_cell(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in df.head(max_rows).itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    if len(df) > max_rows:
+        lines.append("")
+        lines.append("(%d of %d rows shown; the CSV has them all)" % (max_rows, len(df)))
+    return "\n".join(lines)
+
+
+def out_path(suffix, ext):
+    os.makedirs("out", exist_ok=True)
+    return "out/%s_%s.%s" % (STEM, suffix, ext)
+
+
+def save_csv(df, suffix, index=False):
+    path = out_path(suffix, "csv")
+    df.to_csv(path, index=index, encoding="utf-8-sig")
+    return path
+
+
+def _setup_fonts():
+    from matplotlib import font_manager
+
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    cjk = [n for n in ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Serif CJK SC", "WenQuanYi Zen Hei",
+                       "WenQuanYi Micro Hei", "SimHei", "Microsoft YaHei", "PingFang SC", "Source Han Sans SC")
+           if n in have]
+    if cjk:
+        plt.rcParams["font.sans-serif"] = cjk + list(plt.rcParams["font.sans-serif"])
+        plt.rcParams["font.family"] = "sans-serif"
+    plt.rcParams["axes.unicode_minus"] = False
+
+
+_FONTS_READY = []
+
+
+def figure(w=8, h=4.5):
+    """A new figure and its one axes, with fonts that show CJK text."""
+    if not _FONTS_READY:
+        _setup_fonts()
+        _FONTS_READY.append(True)
+    return plt.subplots(figsize=(w, h))
+
+
+def grid(n, w=4, h=3, most_per_row=3):
+    """A figure with n small axes in rows; the spare axes are hidden."""
+    if not _FONTS_READY:
+        _setup_fonts()
+        _FONTS_READY.append(True)
+    ncol = max(1, min(most_per_row, n))
+    nrow = int(math.ceil(n / float(ncol)))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(w * ncol, h * nrow), squeeze=False)
+    axes = list(axes.flat)
+    for ax in axes[n:]:
+        ax.axis("off")
+    return fig, axes[:n]
+
+
+def save_fig(fig, suffix):
+    path = out_path(suffix, "png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def section(title, markdown, files=()):
+    R["sections"].append({"title": title, "markdown": markdown, "files": list(files)})
+
+
+def run_template(main):
+    before = set(plt.get_fignums())
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            main()
+    except TemplateError:
+        raise
+    except Exception as exc:
+        raise TemplateError("while trying to %s: %s: %s" % (STAGE[0], type(exc).__name__, exc)) from exc
+    finally:
+        # Close only this template's figures: a kernel may hold others.
+        for num in set(plt.get_fignums()) - before:
+            plt.close(num)
+    R["data"] = clean(R["data"])
+    print("SIFT_RESULT " + json.dumps(clean(R), ensure_ascii=True, allow_nan=False))

@@ -1,0 +1,96 @@
+# Template "compare_periods": each period against the one before (month over
+# month, quarter over quarter, week over week) or the same period a year
+# before (year over year), with the latest comparison as the headline.
+MODES = {
+    "mom": ("M", 1, "month over month"),
+    "qoq": ("Q", 1, "quarter over quarter"),
+    "wow": ("W", 1, "week over week"),
+    "dod": ("D", 1, "day over day"),
+    "yoy": (None, None, "year over year"),
+}
+YEAR_LAGS = {"D": 365, "W": 52, "M": 12, "Q": 4, "Y": 1}
+
+
+def main():
+    df = load()
+    stage("find the time column")
+    tcol = find_time(df)
+    times = to_dates(df[tcol])
+    if times.notna().sum() == 0:
+        raise TemplateError("column %r holds no dates; name the time column explicitly (time=...)" % tcol)
+    stage("find the measure")
+    measure = find_measure(df)
+    agg = aggregation(measure)
+    mode = P.get("compare") or "mom"
+    if mode not in MODES:
+        raise TemplateError("unknown comparison %r; use one of %s" % (mode, ", ".join(MODES)))
+    code, lag, title = MODES[mode]
+    if mode == "yoy":
+        code = PERIODS[P["period"]] if P.get("period") else "M"
+        lag = YEAR_LAGS[code]
+    data = pd.DataFrame({"t": times})
+    m = None
+    if measure is not None:
+        data["v"] = to_number(df[measure])
+        m = "v"
+    data = data.dropna(subset=["t"])
+    stage("group by %s" % PERIOD_NOUNS[code])
+    data["p"] = data["t"].dt.to_period(code)
+    periods = full_periods(data["p"])
+    series = aggregate(data.groupby("p"), m, agg).reindex(periods)
+    if agg in ("sum", "count"):
+        series = series.fillna(0.0)
+    what = describe_agg(measure, agg)
+    prev = series.shift(lag)
+    prev_labels = [period_label(p - lag) for p in series.index]
+    table = pd.DataFrame({
+        PERIOD_NOUNS[code]: [period_label(p) for p in series.index],
+        what: series.values,
+        "compared_with": prev_labels,
+        "previous": prev.values,
+    })
+    table["change"] = table[what] - table["previous"]
+    table["change_pct"] = [
+        (c / p) if (p is not None and not pd.isna(p) and p != 0) else np.nan
+        for c, p in zip(table["change"], table["previous"])
+    ]
+    comparable = table.dropna(subset=["previous"])
+    if comparable.empty:
+        raise TemplateError(
+            "the data covers %d %s(s) (%s to %s), too short for a %s comparison; use a shorter period or more data"
+            % (len(series), PERIOD_NOUNS[code], table.iloc[0, 0], table.iloc[-1, 0], title))
+    csv_path = save_csv(table, "table")
+    last_t = data["t"].max()
+    latest = comparable.iloc[-1]
+    if last_t < periods[-1].end_time.normalize():
+        note("the last %s, %s, ends on %s in the data and may be incomplete"
+             % (PERIOD_NOUNS[code], period_label(periods[-1]), last_t.strftime("%Y-%m-%d")))
+
+    stage("draw the chart")
+    recent = comparable.tail(12)
+    fig, ax = figure()
+    x = np.arange(len(recent))
+    ax.bar(x - 0.2, recent["previous"], width=0.4, label="compared period", color="#a6a6a6")
+    ax.bar(x + 0.2, recent[what], width=0.4, label=PERIOD_NOUNS[code], color="#4f81bd")
+    ax.set_xticks(x)
+    ax.set_xticklabels(recent.iloc[:, 0], rotation=45, ha="right", fontsize=8)
+    ax.set_title("%s, %s" % (what, title))
+    ax.legend(fontsize=8)
+    png = save_fig(fig, "chart")
+    shown = comparable.copy()
+    shown["change_pct"] = shown["change_pct"].map(pct)
+    md = md_table(shown.tail(24), max_rows=24)
+    section("%s: %s" % (title.capitalize(), what), md, [png, csv_path])
+
+    rows = [{"period": r.iloc[0], "value": r[what], "previous_period": r["compared_with"], "previous": r["previous"],
+             "change": r["change"], "change_pct": r["change_pct"]} for _, r in comparable.iterrows()]
+    R["data"] = {"time": tcol, "measure": measure, "aggregation": agg, "compare": mode, "period": PERIOD_NOUNS[code],
+                 "rows": rows, "latest": rows[-1]}
+    change = latest["change_pct"]
+    R["answer"] = "%s, %s: %s was %s against %s in %s (%s%s)." % (
+        what.capitalize(), title, latest.iloc[0], fmt(latest[what]), fmt(latest["previous"]), latest["compared_with"],
+        ("+" if latest["change"] >= 0 else "") + fmt(latest["change"]),
+        "" if pd.isna(change) else ", %+.1f%%" % (100 * change))
+
+
+run_template(main)

@@ -1,0 +1,79 @@
+# Template "distribution": per numeric column, summary statistics, a
+# histogram and a box plot; per text column, its most common values. The
+# number of columns is bounded.
+MAX_COLUMNS = 12
+
+
+def main():
+    df = load()
+    stage("choose the columns")
+    if P.get("columns"):
+        names = [col(df, c, "column") for c in P["columns"]]
+    elif P.get("measure"):
+        names = [col(df, P["measure"], "measure")]
+    else:
+        names = numeric_columns(df)
+        pick("columns: the numeric columns")
+    if len(names) > MAX_COLUMNS:
+        note("the first %d of %d columns were drawn" % (MAX_COLUMNS, len(names)))
+        names = names[:MAX_COLUMNS]
+    if not names:
+        raise TemplateError("no numeric column found; name the columns explicitly (columns=[...])")
+    nums = [c for c in names if numeric_share(df[c]) >= 0.9 and df[c].notna().any()]
+    texts = [c for c in names if c not in nums]
+    stats, rows = {}, []
+    files = []
+    if nums:
+        stage("summarise the numeric columns")
+        for c in nums:
+            v = to_number(df[c]).dropna()
+            s = {"count": int(v.count()), "mean": v.mean(), "std": v.std(), "min": v.min(), "q1": v.quantile(0.25),
+                 "median": v.median(), "q3": v.quantile(0.75), "max": v.max(), "skew": v.skew() if len(v) > 2 else None}
+            stats[c] = s
+            rows.append(dict(column=c, **s))
+        table = pd.DataFrame(rows)
+        files.append(save_csv(table, "summary"))
+        stage("draw the histograms")
+        fig, axes = grid(len(nums))
+        for ax, c in zip(axes, nums):
+            v = to_number(df[c]).dropna()
+            bins = min(50, max(1, int(np.ceil(np.sqrt(len(v))))))
+            ax.hist(v, bins=bins, color="#4f81bd")
+            ax.set_title(str(c)[:40], fontsize=9)
+        files.insert(0, save_fig(fig, "histograms"))
+        stage("draw the box plots")
+        fig, axes = grid(len(nums), h=2.5)
+        for ax, c in zip(axes, nums):
+            ax.boxplot(to_number(df[c]).dropna(), vert=False)
+            ax.set_title(str(c)[:40], fontsize=9)
+            ax.set_yticks([])
+        files.insert(1, save_fig(fig, "boxplots"))
+        section("Distribution of %d numeric column%s" % (len(nums), "" if len(nums) == 1 else "s"),
+                md_table(table.round(4), max_rows=MAX_COLUMNS), files)
+    counts = {}
+    if texts:
+        stage("count the values of text columns")
+        parts, cfiles = [], []
+        for c in texts:
+            vc = df[c].astype("string").fillna("(missing)").value_counts().head(20)
+            counts[c] = [{"value": str(k), "count": int(v)} for k, v in vc.items()]
+            parts.append("**%s**\n\n" % c + md_table(pd.DataFrame({"value": vc.index, "count": vc.values})))
+            fig, ax = figure(7, max(2.5, 0.3 * len(vc) + 1))
+            ax.barh([str(x)[:30] for x in vc.index][::-1], list(vc.values)[::-1], color="#4f81bd")
+            ax.set_title(str(c)[:40])
+            cfiles.append(save_fig(fig, "values_%d" % (len(cfiles) + 1)))
+        section("Most common values", "\n\n".join(parts), cfiles)
+    R["data"] = {"columns": stats, "values": counts}
+    if nums:
+        c = nums[0]
+        s = stats[c]
+        R["answer"] = "%s: median %s, middle half %s to %s, range %s to %s%s." % (
+            c, fmt(s["median"]), fmt(s["q1"]), fmt(s["q3"]), fmt(s["min"]), fmt(s["max"]),
+            "" if len(nums) == 1 else "; %d more column%s in the table" % (len(nums) - 1, "" if len(nums) == 2 else "s"))
+    else:
+        c = texts[0]
+        top = counts[c][0]
+        R["answer"] = "%s: the most common value is %s (%s rows)." % (c, top["value"], fmt(top["count"]))
+
+
+run_template(main)

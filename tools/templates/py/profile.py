@@ -1,0 +1,135 @@
+# Template "profile": shape, types, missing values, duplicates, summary
+# statistics, top categories and distributions. Bounded for wide files: every
+# column is counted, but tables and charts show at most a few dozen.
+MAX_MD_COLUMNS = 30
+MAX_STAT_COLUMNS = 50
+MAX_CATEGORY_COLUMNS = 8
+MAX_HIST = 12
+TOP_VALUES = 5
+
+
+def kind_of(s):
+    if s.notna().sum() == 0:
+        return "empty"
+    if pd.api.types.is_bool_dtype(s):
+        return "bool"
+    if pd.api.types.is_datetime64_any_dtype(s):
+        return "datetime"
+    if pd.api.types.is_numeric_dtype(s):
+        return "int" if pd.api.types.is_integer_dtype(s) or (s.dropna() % 1 == 0).all() else "float"
+    if numeric_share(s) >= 0.9:
+        return "number as text"
+    if date_share(s) >= 0.8:
+        return "date"
+    return "text"
+
+
+def main():
+    df = load()
+    rows, ncols = df.shape
+    stage("count missing values and types")
+    missing = df.isna().sum()
+    kinds = {c: kind_of(df[c]) for c in df.columns}
+    uniques = df.nunique(dropna=True)
+    stage("count duplicate rows")
+    dups = int(df.duplicated().sum())
+
+    cols = pd.DataFrame({
+        "column": df.columns,
+        "type": [kinds[c] for c in df.columns],
+        "non_null": [int(rows - missing[c]) for c in df.columns],
+        "missing": [int(missing[c]) for c in df.columns],
+        "missing_pct": [float(missing[c]) / rows for c in df.columns],
+        "unique": [int(uniques[c]) for c in df.columns],
+    })
+    cols_csv = save_csv(cols, "columns")
+    shown = cols.head(MAX_MD_COLUMNS).copy()
+    shown["missing_pct"] = shown["missing_pct"].map(pct)
+    with_missing = cols[cols["missing"] > 0].sort_values("missing", ascending=False)
+    empty = [c for c in df.columns if kinds[c] == "empty"]
+    lines = [
+        "- **%s rows × %s columns**" % (fmt(rows), fmt(ncols)),
+        "- Duplicate rows: %s" % fmt(dups),
+        "- Columns with missing values: %s of %s" % (fmt(len(with_missing)), fmt(ncols)),
+    ]
+    if empty:
+        lines.append("- Entirely empty columns: %s" % ", ".join(empty[:20]) + (" …" if len(empty) > 20 else ""))
+    md = "\n".join(lines) + "\n\n" + md_table(shown, max_rows=MAX_MD_COLUMNS)
+    if ncols > MAX_MD_COLUMNS:
+        md += "\n\n(%d of %d columns shown; the CSV lists them all)" % (MAX_MD_COLUMNS, ncols)
+    files = [cols_csv]
+    if len(with_missing):
+        stage("chart missing values")
+        top = with_missing.head(30)
+        fig, ax = figure(8, max(2.5, 0.3 * len(top) + 1))
+        ax.barh(top["column"].astype(str)[::-1], (100 * top["missing_pct"])[::-1], color="#c0504d")
+        ax.set_xlabel("% missing")
+        ax.set_title("Missing values by column")
+        files.append(save_fig(fig, "missing"))
+    section("Overview", md, files)
+
+    stage("summarise numeric columns")
+    nums = [c for c in df.columns if kinds[c] in ("int", "float", "number as text")]
+    stats = {}
+    if nums:
+        values = pd.DataFrame({c: to_number(df[c]) for c in nums[:MAX_STAT_COLUMNS]})
+        desc = values.describe().T
+        desc.index.name = "column"
+        stats_csv = save_csv(desc, "numeric_summary", index=True)
+        for c in desc.index:
+            stats[c] = {k: desc.loc[c, k] for k in desc.columns}
+        md = md_table(desc.round(4), max_rows=MAX_MD_COLUMNS, index=True)
+        if len(nums) > MAX_STAT_COLUMNS:
+            md += "\n\n(statistics of the first %d of %d numeric columns)" % (MAX_STAT_COLUMNS, len(nums))
+        section("Summary statistics", md, [stats_csv])
+
+    stage("list top categories")
+    cats = [c for c in df.columns if kinds[c] in ("text", "bool") and uniques[c] >= 1][:MAX_CATEGORY_COLUMNS]
+    top_values = {}
+    if cats:
+        parts, rows_out = [], []
+        for c in cats:
+            vc = df[c].value_counts(dropna=True).head(TOP_VALUES)
+            top_values[c] = [{"value": str(k), "count": int(v)} for k, v in vc.items()]
+            for k, v in vc.items():
+                rows_out.append({"column": c, "value": str(k), "count": int(v), "share": v / max(1, rows - missing[c])})
+            parts.append("**%s** (%s distinct): " % (c, fmt(uniques[c])) +
+                         ", ".join("%s (%s)" % (str(k)[:40], fmt(v)) for k, v in vc.items()))
+        top_csv = save_csv(pd.DataFrame(rows_out), "top_values")
+        section("Top categories", "\n\n".join("- " + p for p in parts), [top_csv])
+
+    if nums:
+        stage("draw distributions")
+        hist_cols = nums[:MAX_HIST]
+        n = len(hist_cols)
+        fig, axes = grid(n)
+        for ax, c in zip(axes, hist_cols):
+            v = to_number(df[c]).dropna()
+            ax.hist(v, bins=min(30, max(1, v.nunique())), color="#4f81bd")
+            ax.set_title(str(c)[:40], fontsize=9)
+        path = save_fig(fig, "distributions")
+        md = "Histograms of %s numeric column%s." % (n, "" if n == 1 else "s")
+        if len(nums) > MAX_HIST:
+            md += " (the first %d of %d)" % (MAX_HIST, len(nums))
+        section("Distributions", md, [path])
+
+    R["data"] = {
+        "rows": rows,
+        "columns": ncols,
+        "duplicates": dups,
+        "missing": {c: int(missing[c]) for c in df.columns},
+        "types": kinds,
+        "empty_columns": empty,
+        "numeric": stats,
+        "top_values": top_values,
+    }
+    worst = ""
+    if len(with_missing):
+        w = with_missing.iloc[0]
+        worst = "; most missing: %s (%s of %s)" % (w["column"], fmt(w["missing"]), fmt(rows))
+    R["answer"] = "The table has %s rows and %s columns; %s column%s missing values%s; %s duplicate row%s." % (
+        fmt(rows), fmt(ncols), fmt(len(with_missing)), " has" if len(with_missing) == 1 else "s have", worst,
+        fmt(dups), "" if dups == 1 else "s")
+
+
+run_template(main)

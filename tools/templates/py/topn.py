@@ -1,0 +1,58 @@
+# Template "topn": group by a category, aggregate a measure (or count rows),
+# rank the groups and chart the top (or bottom) N.
+
+
+def main():
+    df = load()
+    stage("find the columns")
+    measure = find_measure(df) if P.get("measure") else None
+    if measure is None and P.get("aggregation") not in (None, "", "count"):
+        measure = find_measure(df, required=True)
+    cat = find_category(df, exclude=(measure,))
+    agg = aggregation(measure)
+    n = int(P.get("n") or 10)
+    ascending = bool(P.get("ascending"))
+    stage("group by %s" % cat)
+    data = pd.DataFrame({"c": df[cat].astype("string").fillna("(missing)")})
+    m = None
+    if measure is not None:
+        data["v"] = to_number(df[measure])
+        m = "v"
+    values = aggregate(data.groupby("c"), m, agg)
+    values = values.sort_values(ascending=ascending, kind="mergesort")
+    what = describe_agg(measure, agg)
+    total = values.sum() if agg in ("sum", "count") else None
+    table = pd.DataFrame({"rank": range(1, len(values) + 1), cat: values.index, what: values.values})
+    if total:
+        table["share"] = table[what] / total
+    csv_path = save_csv(table, "ranking")
+    top = table.head(n)
+    shown = top.copy()
+    if "share" in shown:
+        shown["share"] = shown["share"].map(pct)
+
+    stage("draw the chart")
+    fig, ax = figure(8, max(3, 0.35 * len(top) + 1.2))
+    ax.barh([str(x)[:30] for x in top[cat]][::-1], list(top[what])[::-1], color="#4f81bd")
+    word = "Bottom" if ascending else "Top"
+    ax.set_title("%s %d %s by %s" % (word, len(top), cat, what))
+    ax.set_xlabel(what)
+    png = save_fig(fig, "chart")
+    md = md_table(shown, max_rows=max(n, 1))
+    if len(values) > n:
+        md += "\n\n%s of %s groups shown; the CSV ranks them all." % (fmt(len(top)), fmt(len(values)))
+    section("%s %d %s by %s" % (word, len(top), cat, what), md, [png, csv_path])
+
+    R["data"] = {
+        "category": cat, "measure": measure, "aggregation": agg, "n": n, "ascending": ascending,
+        "groups": len(values), "total": total,
+        "top": [{"name": str(r[cat]), "value": r[what], "share": (r["share"] if total else None)}
+                for _, r in top.iterrows()],
+    }
+    items = ", ".join("%s (%s%s)" % (r[cat], fmt(r[what]), (", " + pct(r["share"])) if total else "")
+                      for _, r in top.head(3).iterrows())
+    more = len(top) - 3
+    R["answer"] = "%s %s by %s: %s%s." % (word, cat, what, items, "; %d more in the table" % more if more > 0 else "")
+
+
+run_template(main)

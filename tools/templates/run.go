@@ -1,0 +1,347 @@
+package templates
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/operator"
+)
+
+// Errors callers branch on.
+var (
+	// ErrTemplateFailed is wrapped by *CellError: a template's Python cell
+	// raised, timed out, or printed no result.
+	ErrTemplateFailed = errors.New("template failed")
+	// ErrNoTemplate: Run was given a Match with no template (nothing
+	// matched).
+	ErrNoTemplate = errors.New("no template chosen")
+)
+
+// resultMarker starts the line on which a template prints its result.
+const resultMarker = "SIFT_RESULT "
+
+// Section is one part of a template's report: a title, Markdown (with a
+// small table) and the files it refers to.
+type Section struct {
+	Title    string `json:"title"`
+	Markdown string `json:"markdown"`
+	// Files are workspace-relative paths under out/: CSV tables and PNG
+	// charts.
+	Files []string `json:"files,omitempty"`
+}
+
+// Result is what a template run produced.
+type Result struct {
+	// Template is the template's name; File the workspace-relative input.
+	Template string `json:"template"`
+	File     string `json:"file"`
+	// Params are the parameters the cell was given.
+	Params Params `json:"params"`
+	// Answer is one or two sentences with the headline numbers.
+	Answer string `json:"answer"`
+	// Sections are the report parts, in order.
+	Sections []Section `json:"sections"`
+	// Files are every file the sections refer to, in order, without repeats.
+	Files []string `json:"files,omitempty"`
+	// Picked say what the template chose itself where a parameter was left
+	// empty ("time column: order_date (detected: ...)").
+	Picked []string `json:"picked,omitempty"`
+	// Notes say what a reader should know (rows left out, a period that may
+	// be incomplete, columns beyond the bound).
+	Notes []string `json:"notes,omitempty"`
+	// Data holds the template's exact numbers as JSON; its shape is the
+	// template's own (see the py/ file's R["data"]).
+	Data json.RawMessage `json:"data,omitempty"`
+	// Duration is the cell's wall time.
+	Duration time.Duration `json:"duration"`
+}
+
+// DecodeData unmarshals Result.Data into v.
+func (r *Result) DecodeData(v any) error {
+	if err := json.Unmarshal(r.Data, v); err != nil {
+		return fmt.Errorf("template %s: decode result data: %w", r.Template, err)
+	}
+	return nil
+}
+
+// Markdown renders the answer and every section, with links to their files
+// (images inline), for a report or a tool reply.
+func (r *Result) Markdown() string {
+	var b strings.Builder
+	if r.Answer != "" {
+		b.WriteString(r.Answer + "\n\n")
+	}
+	for _, s := range r.Sections {
+		fmt.Fprintf(&b, "## %s\n\n%s\n\n", s.Title, strings.TrimSpace(s.Markdown))
+		for _, f := range s.Files {
+			if strings.HasSuffix(f, ".png") {
+				fmt.Fprintf(&b, "![%s](%s)\n\n", path.Base(f), f)
+			} else {
+				fmt.Fprintf(&b, "[%s](%s)\n\n", path.Base(f), f)
+			}
+		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "Note: %s\n\n", n)
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// CellError reports a template cell that failed. It unwraps to
+// ErrTemplateFailed, and its Hint says what to do.
+type CellError struct {
+	// Template is the template's name; Cell the embedded file that ran.
+	Template string
+	Cell     string
+	// Message is the Python error in one line, e.g. "no date or time column
+	// found ...".
+	Message string
+	// Traceback is the full Python error as the operator reported it.
+	Traceback string
+	// TimedOut reports that the cell was stopped for taking too long.
+	TimedOut bool
+}
+
+// Error names the template, the cell and the Python error, and what to do.
+func (e *CellError) Error() string {
+	return fmt.Sprintf("template %s: cell %s failed: %s; to fix: %s", e.Template, e.Cell, e.Message, e.Hint())
+}
+
+// Unwrap returns ErrTemplateFailed.
+func (e *CellError) Unwrap() error { return ErrTemplateFailed }
+
+// Hint says how to get the template to run.
+func (e *CellError) Hint() string {
+	if e.TimedOut {
+		return "the file is too large for this template within the time limit; ask for fewer columns, or let an agent work on a sample"
+	}
+	low := strings.ToLower(e.Message)
+	switch {
+	case strings.Contains(low, "no column '"), strings.Contains(low, "keyerror"):
+		return "name the column exactly as the file spells it (see the list of columns in the message)"
+	case strings.Contains(low, "unicodedecodeerror"), strings.Contains(low, "codec"):
+		return "give the file's encoding explicitly (encoding=gb18030, utf-8-sig, cp1252)"
+	}
+	switch e.Template {
+	case Trend, ComparePeriods:
+		return "name the columns explicitly (time=<date column>, measure=<numeric column>), or use another template if the data has no dates"
+	case Cohort:
+		return "name the columns explicitly (entity=<id column>, time=<date column>)"
+	case Funnel:
+		return "name the stage column (stage=...) and the stages in order (stages=[...]), or list one column per stage"
+	case TopN, Pivot:
+		return "name the columns explicitly (category=..., measure=...)"
+	}
+	return "name the columns explicitly (columns=[...]) or check that the file is a table"
+}
+
+// exceptionLine matches the last line of a Python traceback.
+// A template's own exceptions are local to the function wrapping it
+// ("_sift_template.<locals>.TemplateError").
+var exceptionLine = regexp.MustCompile(`^(?:[A-Za-z_][\w.<>]*\.)?([A-Za-z_]\w*(?:Error|Exception))(?::\s*(.*))?$`)
+
+// pythonMessage is the one-line summary of a Python error: the
+// TemplateError's message alone, or "Exception: message".
+func pythonMessage(tb string) string {
+	lines := strings.Split(strings.TrimRight(tb, "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		m := exceptionLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if m[1] == "TemplateError" {
+			return m[2]
+		}
+		return l
+	}
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return "the cell failed without a message"
+}
+
+// cellInput is what a cell reads: the parameters plus where to read and
+// write.
+type cellInput struct {
+	Params
+	File string `json:"file"`
+	Stem string `json:"stem"`
+}
+
+// pyResult is the JSON a cell prints after resultMarker.
+type pyResult struct {
+	Sections []Section      `json:"sections"`
+	Answer   string         `json:"answer"`
+	Data     map[string]any `json:"data"`
+	Picked   []string       `json:"picked"`
+	Notes    []string       `json:"notes"`
+}
+
+// Run executes the matched template on file (workspace-relative, e.g.
+// "input/sales.csv") through op, the way agent code runs (same cells log,
+// same limits), and returns its sections, files, exact numbers and a short
+// answer. Reading parameters left empty (encoding, delimiter, sheet) come
+// from a preview of the file; column parameters left empty are worked out
+// by the template and reported in Result.Picked. Outputs go to out/ named
+// after the template (trend_chart.png, trend_table.csv; trend-2_... when
+// those exist). A failing cell is a *CellError naming the template, the cell
+// and the Python error, with what to do.
+func Run(ctx context.Context, op operator.Operator, file string, m Match) (*Result, error) {
+	if op == nil {
+		return nil, errors.New("run template: operator is nil")
+	}
+	if m.Template == "" {
+		return nil, fmt.Errorf("run template: %w: match the request first, or name a template (one of %s)", ErrNoTemplate, strings.Join(Names(), ", "))
+	}
+	t, err := Lookup(m.Template)
+	if err != nil {
+		return nil, fmt.Errorf("run template: %w", err)
+	}
+	if err := m.Params.Validate(); err != nil {
+		return nil, fmt.Errorf("run template %s: %w", t.Name, err)
+	}
+	abs, err := op.Resolve(file)
+	if err != nil {
+		return nil, fmt.Errorf("run template %s: %w", t.Name, err)
+	}
+	rel := operator.RelPath(op.Root(), abs)
+	params := m.Params
+	if params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel)) {
+		fp, err := generic.Preview(ctx, abs, generic.PreviewOptions{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
+		if err != nil {
+			return nil, fmt.Errorf("run template %s: %w", t.Name, err)
+		}
+		if fp.Kind == generic.KindEmpty || fp.Kind == generic.KindBinary {
+			return nil, fmt.Errorf("run template %s: %s is not a table (%s); give a csv, tsv, json or xlsx file", t.Name, rel, fp.Note)
+		}
+		var sheet *generic.SheetPreview
+		for i := range fp.Sheets {
+			if len(fp.Sheets[i].Columns) > 0 {
+				sheet = &fp.Sheets[i]
+				break
+			}
+		}
+		params = fileParams(params, fp, sheet)
+	}
+	stem, err := outputStem(ctx, op, t.Name)
+	if err != nil {
+		return nil, fmt.Errorf("run template %s: %w", t.Name, err)
+	}
+	code, err := cellCode(t, cellInput{Params: params, File: rel, Stem: stem})
+	if err != nil {
+		return nil, err
+	}
+	res, err := op.RunPython(ctx, code, operator.RunOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("run template %s: run cell %s: %w", t.Name, t.cell, err)
+	}
+	if !res.OK() {
+		return nil, &CellError{Template: t.Name, Cell: t.cell, Message: pythonMessage(res.Error), Traceback: res.Error, TimedOut: res.TimedOut}
+	}
+	out, data, err := parseResult(res.Stdout)
+	if err != nil {
+		return nil, &CellError{Template: t.Name, Cell: t.cell, Message: err.Error(), Traceback: res.Stderr}
+	}
+	r := &Result{Template: t.Name, File: rel, Params: params, Answer: out.Answer, Sections: out.Sections,
+		Picked: out.Picked, Notes: out.Notes, Data: data, Duration: res.Duration}
+	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), out.Picked...)
+	seen := map[string]bool{}
+	for _, s := range r.Sections {
+		for _, f := range s.Files {
+			if !seen[f] {
+				seen[f] = true
+				r.Files = append(r.Files, f)
+			}
+		}
+	}
+	return r, nil
+}
+
+// cellCode is the Python a template runs: the parameters as base64 JSON
+// (data, never code), then the prelude and the template indented into one
+// function that is called and deleted, so a stateful kernel keeps none of
+// its names.
+func cellCode(t Template, in cellInput) (string, error) {
+	src, err := cellSource(t)
+	if err != nil {
+		return "", err
+	}
+	js, err := json.Marshal(in)
+	if err != nil {
+		return "", fmt.Errorf("template %s: encode parameters: %w", t.Name, err)
+	}
+	var b strings.Builder
+	b.WriteString("# Sift template " + t.Name + " (" + t.cell + "); its parameters are base64-encoded JSON.\n")
+	b.WriteString("_PARAMS_B64 = \"" + base64.StdEncoding.EncodeToString(js) + "\"\n\n\n")
+	b.WriteString("def _sift_template(_PARAMS_B64):\n")
+	for _, line := range strings.Split(strings.TrimRight(src, "\n"), "\n") {
+		if strings.TrimSpace(line) != "" {
+			b.WriteString("    " + line)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\n\ntry:\n    _sift_template(_PARAMS_B64)\nfinally:\n    del _sift_template, _PARAMS_B64\n")
+	return b.String(), nil
+}
+
+// parseResult finds the last result line in a cell's stdout.
+func parseResult(stdout string) (*pyResult, json.RawMessage, error) {
+	lines := strings.Split(stdout, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimRight(lines[i], "\r")
+		if !strings.HasPrefix(l, resultMarker) {
+			continue
+		}
+		payload := []byte(strings.TrimPrefix(l, resultMarker))
+		var out pyResult
+		if err := json.Unmarshal(payload, &out); err != nil {
+			return nil, nil, fmt.Errorf("its result line is not valid JSON (%v); the output may have been cut", err)
+		}
+		var raw struct {
+			Data json.RawMessage `json:"data"`
+		}
+		_ = json.Unmarshal(payload, &raw)
+		return &out, raw.Data, nil
+	}
+	return nil, nil, errors.New("it printed no " + strings.TrimSpace(resultMarker) + " line")
+}
+
+// outputStem picks the prefix of a run's output files: the template's name,
+// or name-2, name-3, ... when out/ already holds files of an earlier run.
+func outputStem(ctx context.Context, op operator.Operator, name string) (string, error) {
+	entries, err := op.List(ctx, operator.OutDir, false)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("list %s/: %w", operator.OutDir, err)
+	}
+	taken := map[string]bool{}
+	for _, e := range entries {
+		base := path.Base(e.Path)
+		for j := 0; j < len(base); j++ {
+			if base[j] == '_' {
+				taken[base[:j]] = true
+			}
+		}
+	}
+	stem := name
+	for i := 2; taken[stem]; i++ {
+		stem = fmt.Sprintf("%s-%d", name, i)
+	}
+	return stem, nil
+}
+
+func isWorkbook(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext == ".xlsx" || ext == ".xlsm"
+}

@@ -1,0 +1,80 @@
+package templates
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools"
+)
+
+func TestToolRunsTemplate(t *testing.T) {
+	t.Parallel()
+	op := workspace(t, map[string][]byte{"sales.csv": genSales().csv})
+	rt, err := Tool(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := rt.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name != ToolName || !strings.Contains(info.Desc, "compare_periods") {
+		t.Errorf("info %s: %q, want run_template describing the catalog", info.Name, info.Desc)
+	}
+	out, err := rt.InvokableRun(context.Background(), `{"template":"topn","file":"input/sales.csv","category":"region","measure":"amount","n":2}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Top 2 region by sum of amount", "| 1 | West |", "![topn_chart.png](out/topn_chart.png)", "Files: out/topn_chart.png, out/topn_ranking.csv", "category: region (given explicitly)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("reply lacks %q:\n%s", want, out)
+		}
+	}
+	// Inference fills what the call leaves out, from the request.
+	out, err = rt.InvokableRun(context.Background(), `{"template":"trend","file":"input/sales.csv","request":"quarterly amount"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "## Quarterly trend: sum of amount") || !strings.Contains(out, "| 2024Q2 |") {
+		t.Errorf("trend reply:\n%s", out)
+	}
+}
+
+func TestToolErrorsCarryHints(t *testing.T) {
+	t.Parallel()
+	op := workspace(t, map[string][]byte{"nodates.csv": []byte("region,amount\nNorth,1\nSouth,2\n")})
+	rt, err := Tool(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hinted := tools.Hint(rt)
+	tests := []struct {
+		args string
+		want []string
+	}{
+		{`{"template":"trend","file":"input/nodates.csv"}`, []string{"Error: template trend: cell py/trend.py failed: no date or time column", "Hint: name the columns explicitly (time="}},
+		{`{"template":"forecast","file":"input/nodates.csv"}`, []string{"unknown template", "profile", "trend"}},
+		{`{"template":"profile","file":""}`, []string{"file is empty"}},
+		{`{"template":"profile","file":"input/missing.csv"}`, []string{"Error:", "missing.csv"}},
+	}
+	for _, tt := range tests {
+		out, err := hinted.InvokableRun(context.Background(), tt.args)
+		if err != nil {
+			t.Fatalf("%s: hinted tool returned a Go error: %v", tt.args, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: reply lacks %q:\n%s", tt.args, w, out)
+			}
+		}
+	}
+}
+
+func TestToolNeedsOperator(t *testing.T) {
+	if _, err := Tool(nil); err == nil {
+		t.Error("Tool(nil) succeeded")
+	}
+	var _ operator.Operator = (*operator.Local)(nil)
+}
