@@ -5,11 +5,16 @@ PYTHON    ?= /usr/bin/python3
 SESSIONS  ?= $(CURDIR)/.sift/sessions
 DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells most?
 
-.PHONY: demo test setup python-deps build vet bench bench-steps bench-preview clean
+.PHONY: demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes clean
 
-## demo: offline demo on the example data (scripted model, no API key)
+## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
-	$(GO) run ./cmd/sift run --script examples/demo/script.json \
+	$(GO) run ./cmd/sift run --file examples/data/sales.csv --sessions-dir $(SESSIONS) \
+		"monthly revenue trend"
+
+## demo-agents: the agents' plan-execute-replan loop, played by a scripted model
+demo-agents: python-deps
+	$(GO) run ./cmd/sift run --mode plan --script examples/demo/script.json \
 		--file examples/data/sales.csv --sessions-dir $(SESSIONS) "$(DEMO_Q)"
 
 ## test: vet and run every test
@@ -49,7 +54,15 @@ bench-steps: python-deps
 bench-preview:
 	$(GO) test ./generic -run '^$$' -bench PreviewCSV200MB -benchtime 3x -benchmem
 
-bench: bench-steps bench-preview
+## bench-kernel: kernel vs process mode, five cells on a 1M-row CSV
+bench-kernel: python-deps
+	$(GO) test ./operator -run '^$$' -bench KernelVsProcess -benchtime 1x
+
+## bench-routes: model calls and wall time per request, --mode plan vs auto
+bench-routes: python-deps
+	$(GO) test ./agents -run '^$$' -bench Routes -benchtime 1x
+
+bench: bench-steps bench-preview bench-kernel bench-routes
 
 clean:
 	rm -rf bin .sift

@@ -31,7 +31,7 @@ func BenchmarkCallsPerStep(b *testing.B) {
 					b.Fatal(err)
 				}
 				var done generic.Event
-				for e := range s.Run(context.Background(), Request{Question: "Which region sells most?", Files: []string{csv}}) {
+				for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{csv}}) {
 					done = e
 				}
 				if done.Err != nil {

@@ -168,7 +168,7 @@ func readWS(t testing.TB, done generic.Event, rel string) string {
 func TestThreeStepAnalysisThroughHTTP(t *testing.T) {
 	script := scripted.New(threeStepScript(false)...)
 	s := httpSift(t, script, nil)
-	evs := collect(t, s, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}})
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}})
 	done := evs[len(evs)-1]
 	if done.Err != nil {
 		t.Fatalf("run failed: %v", done.Err)
@@ -229,7 +229,7 @@ func TestFailingStepIsReplannedAndRunSucceeds(t *testing.T) {
 		text("# Report\n\nNorth: 150 [step 2]."),
 	)
 	s := httpSift(t, script, nil)
-	evs := collect(t, s, Request{Question: "Revenue by region?", Files: []string{salesCSV(t)}})
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Revenue by region?", Files: []string{salesCSV(t)}})
 	done := evs[len(evs)-1]
 	if done.Err != nil {
 		t.Fatalf("run failed: %v", done.Err)
@@ -354,7 +354,7 @@ func toolResultContains(evs []generic.Event, tool, substr string) bool {
 func TestStreamingRunEmitsDeltas(t *testing.T) {
 	script := scripted.New(threeStepScript(false)...)
 	s := httpSift(t, script, func(c *Config) { c.Stream = true })
-	evs := collect(t, s, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}})
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}})
 	done := evs[len(evs)-1]
 	if done.Err != nil {
 		t.Fatalf("run failed: %v", done.Err)
@@ -390,7 +390,7 @@ func TestInterruptedRunKeepsFinishedWork(t *testing.T) {
 	}}
 	s := httpSift(t, scripted.New(replies...), nil)
 	var evs []generic.Event
-	for e := range s.Run(ctx, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}}) {
+	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}}) {
 		evs = append(evs, e)
 	}
 	done := evs[len(evs)-1]
@@ -512,7 +512,7 @@ func TestBudgetsStopAtASafePointWithAPartialReport(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			script := scripted.New(threeStepScript(false)...)
 			s := httpSift(t, script, nil)
-			evs := collect(t, s, Request{Question: "Which region sells most?", Files: []string{salesCSV(t)}, Budget: tt.budget})
+			evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}, Budget: tt.budget})
 			done := evs[len(evs)-1]
 			if !errors.Is(done.Err, ErrBudgetExceeded) {
 				t.Fatalf("want ErrBudgetExceeded, got %v", done.Err)
@@ -541,4 +541,63 @@ func TestBudgetsStopAtASafePointWithAPartialReport(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestTemplateRoute(t *testing.T) {
+	py := pythonOrSkip(t)
+	offline := func(t *testing.T) *Sift {
+		s, err := New(Config{SessionsRoot: t.TempDir(), Python: py})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	t.Run("without a model a matching request runs the built-in analysis", func(t *testing.T) {
+		evs := collect(t, offline(t), Request{Question: "Top 3 regions by revenue", Files: []string{salesCSV(t)}})
+		done := evs[len(evs)-1]
+		if done.Err != nil {
+			t.Fatalf("run failed: %v", done.Err)
+		}
+		if done.Usage.Calls != 0 {
+			t.Errorf("a built-in analysis must not call a model, got %d calls", done.Usage.Calls)
+		}
+		r := readWS(t, done, "report.md")
+		for _, w := range []string{"North", "150", "no language model was called", ".png)"} {
+			if !strings.Contains(r, w) {
+				t.Errorf("report.md lacks %q:\n%s", w, r)
+			}
+		}
+		if h := readWS(t, done, "report.html"); !strings.Contains(h, "data:image/png;base64,") {
+			t.Error("report.html must inline the chart")
+		}
+		if p := readWS(t, done, "plan.md"); !strings.Contains(p, "[x] **1. Built-in analysis \"topn\"") {
+			t.Errorf("plan.md:\n%s", p)
+		}
+	})
+	t.Run("without a model anything else says what works offline", func(t *testing.T) {
+		evs := collect(t, offline(t), Request{Question: "Why did North grow, and what should we do next?", Files: []string{salesCSV(t)}})
+		done := evs[len(evs)-1]
+		if !errors.Is(done.Err, ErrNoModel) {
+			t.Fatalf("want ErrNoModel, got %v", done.Err)
+		}
+		for _, w := range []string{"profile", "trend", "SIFT_MODEL"} {
+			if !strings.Contains(done.Err.Error(), w) {
+				t.Errorf("the error must mention %q: %v", w, done.Err)
+			}
+		}
+	})
+	t.Run("template mode refuses a request no template matches", func(t *testing.T) {
+		evs := collect(t, offline(t), Request{Mode: ModeTemplate, Question: "Write a poem about sales", Files: []string{salesCSV(t)}})
+		if done := evs[len(evs)-1]; !errors.Is(done.Err, ErrNoTemplateMatch) {
+			t.Fatalf("want ErrNoTemplateMatch, got %v", done.Err)
+		}
+	})
+	t.Run("with a model auto mode still takes the template", func(t *testing.T) {
+		script := scripted.New(text("must not be called"))
+		s := httpSift(t, script, nil)
+		evs := collect(t, s, Request{Question: "monthly revenue trend", Files: []string{salesCSV(t)}})
+		if done := evs[len(evs)-1]; done.Err != nil || done.Usage.Calls != 0 || script.Calls() != 0 {
+			t.Fatalf("want a template run with no model call, got err=%v calls=%d", done.Err, script.Calls())
+		}
+	})
 }

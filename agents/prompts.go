@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-22.2"
+const PromptVersion = "2026-11-22.3"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -25,6 +25,7 @@ const executorPrompt = `You are the executor of Sift, a data-analysis agent. Car
 
 How:
 - Delegate data work to code_agent: one self-contained request naming the files, columns, the computation, what to print and which files to save under out/. Its answer becomes the step's result as it is, so do not repeat or summarise it.
+- When a built-in analysis fits the step exactly (profile, trend, top N, period comparison, correlation, distribution, pivot, outliers, cohort, funnel), call run_template instead: it needs no code.
 - Use web_researcher only when the step needs facts from the web.
 - Do not redo finished steps; their results are below.
 ` + languageRule

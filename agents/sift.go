@@ -23,6 +23,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
 
@@ -87,6 +88,14 @@ type Config struct {
 	ClassicExecutor bool
 	// Preview bounds the data previews given to the models. Optional.
 	Preview generic.PreviewOptions
+	// PythonMode runs generated code in one stateful kernel per session
+	// (operator.PythonKernel, the default) or a fresh process per call
+	// (operator.PythonProcess).
+	PythonMode operator.PythonMode
+	// Sandbox configures the sandbox generated code runs in. Optional;
+	// the zero value is "auto": bubblewrap, refusing to run code without it
+	// unless Sandbox.AllowUnsandboxed is set.
+	Sandbox operator.SandboxConfig
 	// Stream asks the models to stream, so text reaches the caller as
 	// EventMessage deltas while it is written. Optional; default off.
 	Stream bool
@@ -97,11 +106,13 @@ type Sift struct {
 	cfg Config
 }
 
-// New validates cfg and fills its defaults.
+// New validates cfg and fills its defaults. Models may be left empty:
+// such an instance answers only requests that a built-in analysis matches.
 func New(cfg Config) (*Sift, error) {
 	m := cfg.Models
-	if m.Default == nil && (m.Planner == nil || m.Executor == nil || m.Code == nil || m.Report == nil) {
-		return nil, fmt.Errorf("%w: give agents.Config.Models a Default model (or one per role); from the command line set --base-url, --api-key and --model, or SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL", ErrNoModel)
+	partial := m.Planner != nil || m.Executor != nil || m.Code != nil || m.Report != nil
+	if m.Default == nil && partial && (m.Planner == nil || m.Executor == nil || m.Code == nil || m.Report == nil) {
+		return nil, fmt.Errorf("%w: agents.Config.Models sets some roles but not all, and no Default: give a Default model for the others", ErrNoModel)
 	}
 	if cfg.SessionsRoot == "" {
 		cfg.SessionsRoot = session.DefaultRoot()
@@ -124,6 +135,8 @@ const (
 	ModeQuick Mode = "quick"
 	// ModePlan always plans, executes and replans.
 	ModePlan Mode = "plan"
+	// ModeTemplate only runs a built-in analysis, never a model.
+	ModeTemplate Mode = "template"
 )
 
 // ParseMode checks a mode name; empty means ModeAuto.
@@ -131,10 +144,10 @@ func ParseMode(s string) (Mode, error) {
 	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
 	case "":
 		return ModeAuto, nil
-	case ModeAuto, ModeQuick, ModePlan:
+	case ModeAuto, ModeQuick, ModePlan, ModeTemplate:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown mode %q: use auto, quick or plan", s)
+	return "", fmt.Errorf("unknown mode %q: use auto, template, quick or plan", s)
 }
 
 // Request is one analysis to run.
@@ -263,12 +276,29 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
-	op, err := operator.NewLocal(operator.LocalConfig{Root: ws.Root, Python: python, Timeout: r.sift.cfg.CodeTimeout, ExtraEnv: sharedCacheEnv()})
+	sb, err := operator.NewSandbox(r.sift.cfg.Sandbox)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	if sb.Name() == "none" {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it."})
+	}
+	cacheEnv, cacheDirs := sharedCacheEnv()
+	op, err := operator.NewOperator(operator.OperatorConfig{
+		Root: ws.Root, Mode: r.sift.cfg.PythonMode, Python: python, Sandbox: sb,
+		Timeout: r.sift.cfg.CodeTimeout, ExtraEnv: cacheEnv, Writable: cacheDirs,
+	})
 	if err != nil {
 		r.fail(err)
 		return
 	}
 	defer op.Close()
+	if k, ok := op.(*operator.KernelOperator); ok {
+		// Start the kernel (importing pandas and matplotlib takes seconds)
+		// while the planner thinks; the first cell waits for it if needed.
+		go func() { _ = k.Kernel().Start(ctx) }()
+	}
 
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
@@ -277,6 +307,38 @@ func (r *run) execute(ctx context.Context) {
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	dataContext := demoteHeadings(generic.PreviewAll(ctx, abs, popts))
+	r.plan = &generic.FullPlan{Question: r.req.Question}
+
+	mode := r.mode()
+	var match templates.Match
+	if mode == ModeAuto || mode == ModeTemplate {
+		match = templates.MatchRequest(r.req.Question, previewFiles(ctx, abs, popts))
+		switch {
+		case match.OK():
+			ok, err := r.runTemplate(ctx, op, match)
+			if ok {
+				if err != nil {
+					r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
+					return
+				}
+				r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+				r.done(nil)
+				return
+			}
+			if mode == ModeTemplate || !r.sift.hasModel() {
+				r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
+				return
+			}
+			// With a model, the agents take over from the failed template.
+		case mode == ModeTemplate:
+			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, offlineHelp(match)))
+			return
+		}
+	}
+	if !r.sift.hasModel() {
+		r.fail(fmt.Errorf("%w. %s", ErrNoModel, offlineHelp(match)))
+		return
+	}
 
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
 	tree, err := buildTree(ctx, treeConfig{
@@ -292,7 +354,6 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
-	r.plan = &generic.FullPlan{Question: r.req.Question}
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: tree, EnableStreaming: r.sift.cfg.Stream})
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithSessionValues(map[string]any{
 		params.Question.Name():     r.req.Question,
@@ -497,6 +558,24 @@ func (r *run) usage() *generic.Usage {
 	return u
 }
 
+// hasModel reports whether the agents can run (every role has a model).
+func (s *Sift) hasModel() bool {
+	m := s.cfg.Models
+	return m.Default != nil || (m.Planner != nil && m.Executor != nil && m.Code != nil && m.Report != nil)
+}
+
+// previewFiles previews each input for the template matcher; files that
+// cannot be previewed are left out (the data context reports them).
+func previewFiles(ctx context.Context, abs []string, opts generic.PreviewOptions) []*generic.FilePreview {
+	out := make([]*generic.FilePreview, 0, len(abs))
+	for _, p := range abs {
+		if fp, err := generic.Preview(ctx, p, opts); err == nil {
+			out = append(out, fp)
+		}
+	}
+	return out
+}
+
 // models resolves each role's model, metered under the role's name.
 func (s *Sift) models(meter *siftmodel.Meter) resolvedModels {
 	pick := func(m model.ToolCallingChatModel) model.ToolCallingChatModel {
@@ -531,16 +610,19 @@ func demoteHeadings(s string) string {
 // sharedCacheEnv points matplotlib at a cache shared by all sessions: each
 // workspace has a fresh HOME, and rebuilding the font cache there costs
 // seconds on every run's first chart.
-func sharedCacheEnv() []string {
+func sharedCacheEnv() (env, writable []string) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	mpl := filepath.Join(dir, "sift", "matplotlib")
-	if err := os.MkdirAll(mpl, 0o700); err != nil {
-		return nil
+	if err := os.MkdirAll(mpl, 0o777); err != nil {
+		return nil, nil
 	}
-	return []string{"MPLCONFIGDIR=" + mpl}
+	// The sandboxed code may run as another user (see operator's bwrap
+	// sandbox), and must still be able to write the cache.
+	_ = os.Chmod(mpl, 0o777)
+	return []string{"MPLCONFIGDIR=" + mpl}, []string{mpl}
 }
 
 func writePlanFileAt(dir string, fp *generic.FullPlan) error {

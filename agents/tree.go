@@ -15,6 +15,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
+	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
 
@@ -119,6 +120,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	if !cfg.classicExecutor {
 		returnDirectly[nameCodeAgent] = true
 		returnDirectly[nameWebAgent] = true
+		returnDirectly[templates.ToolName] = true
 	}
 	executor, err := planexecute.NewExecutor(ctx, &planexecute.ExecutorConfig{
 		Model: cfg.models.executor,
@@ -213,7 +215,11 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent)}
+	tpl, err := templates.Tool(cfg.op)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), guard(tpl, cfg.op)}
 	for _, t := range fileTools {
 		info, err := t.Info(ctx)
 		if err != nil {

@@ -38,7 +38,7 @@ func exitCode(err error) int {
 		return exitInterrupted
 	case errors.Is(err, agents.ErrNoModel), errors.Is(err, model.ErrNotConfigured), errors.Is(err, model.ErrAuth):
 		return exitModelConfig
-	case errors.Is(err, operator.ErrNoPython):
+	case errors.Is(err, operator.ErrNoPython), errors.Is(err, operator.ErrNoSandbox):
 		return exitEnvironment
 	case errors.Is(err, agents.ErrBudgetExceeded):
 		return exitBudget

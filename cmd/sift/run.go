@@ -14,6 +14,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools/web"
 )
 
@@ -36,6 +37,10 @@ type runOptions struct {
 	// AgentModels are per-agent model names from --planner-model etc.
 	AgentModels map[string]string
 	Budget      agents.Budget
+	// PythonMode is kernel or process; Sandbox is auto, bwrap or none.
+	PythonMode       string
+	Sandbox          string
+	AllowUnsandboxed bool
 }
 
 // runDeps are what runRun calls; tests replace them.
@@ -91,7 +96,10 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
 	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
 	f.IntVar(&opts.Budget.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
-	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (the planner rates the request; trivial ones take the quick path), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
+	f.StringVar(&opts.PythonMode, "python-mode", "kernel", "kernel: one stateful Python per session (variables persist between steps); process: a fresh Python per call")
+	f.StringVar(&opts.Sandbox, "sandbox", "", "where generated code runs: auto (bubblewrap, refuse without it), bwrap, none (no sandbox; default $SIFT_SANDBOX or auto)")
+	f.BoolVar(&opts.AllowUnsandboxed, "allow-unsandboxed", false, "with --sandbox auto, run code without a sandbox where bubblewrap is unavailable instead of refusing")
+	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (a built-in analysis when one matches, else the planner, which sends trivial requests down the quick path), template (built-in analyses only, no model), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
 	return cmd
 }
 
@@ -124,7 +132,18 @@ func defaultRunDeps() runDeps {
 
 // buildSift makes the library instance from flags, env and config file.
 func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, error) {
+	pyMode, err := operator.ParsePythonMode(opts.PythonMode)
+	if err != nil {
+		return nil, "", usageError{err}
+	}
+	sandbox := operator.SandboxFromEnv(os.Getenv)
+	if opts.Sandbox != "" {
+		sandbox.Mode = operator.SandboxMode(opts.Sandbox)
+	}
+	sandbox.AllowUnsandboxed = opts.AllowUnsandboxed
 	cfg := agents.Config{
+		PythonMode:    pyMode,
+		Sandbox:       sandbox,
 		SessionsRoot:  opts.SessionsDir,
 		Python:        opts.Python,
 		CodeTimeout:   opts.CodeTimeout,
@@ -156,16 +175,18 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 		for agent, name := range opts.AgentModels {
 			mc.SetAgentModel(agent, name)
 		}
-		if !mc.Configured() {
-			return nil, "", fmt.Errorf("%w: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model, or write ~/.config/sift/config.json); to try Sift offline run `make demo`", model.ErrNotConfigured)
+		if mc.Configured() {
+			ms, err := agents.ModelsFromConfig(ctx, mc)
+			if err != nil {
+				return nil, "", err
+			}
+			cfg.Models = ms
+			ep := mc.For(model.AgentPlanner)
+			label = fmt.Sprintf("%s at %s", ep.Model, ep.BaseURL)
+		} else {
+			// Without a model Sift still runs its built-in analyses.
+			label = "none configured: built-in analyses only (set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL for the agents)"
 		}
-		ms, err := agents.ModelsFromConfig(ctx, mc)
-		if err != nil {
-			return nil, "", err
-		}
-		cfg.Models = ms
-		ep := mc.For(model.AgentPlanner)
-		label = fmt.Sprintf("%s at %s", ep.Model, ep.BaseURL)
 	}
 	s, err := agents.New(cfg)
 	return s, label, err

@@ -47,12 +47,12 @@ func TestRunFlags(t *testing.T) {
 		{
 			name: "files and question",
 			args: []string{"--file", "a.csv", "-f", "b.xlsx", "which", "region?"},
-			want: runOptions{Question: "which region?", Files: []string{"a.csv", "b.xlsx"}, MaxIterations: 10, CodeTimeout: 2 * time.Minute, Mode: "auto"},
+			want: runOptions{Question: "which region?", Files: []string{"a.csv", "b.xlsx"}, MaxIterations: 10, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel"},
 		},
 		{
 			name: "dirs, json and model flags",
-			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "--max-steps", "3", "--max-time", "5m", "q"},
-			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}, Budget: agents.Budget{MaxSteps: 3, MaxTime: 5 * time.Minute}},
+			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "--max-steps", "3", "--max-time", "5m", "--python-mode", "process", "--sandbox", "none", "--allow-unsandboxed", "q"},
+			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}, Budget: agents.Budget{MaxSteps: 3, MaxTime: 5 * time.Minute}, PythonMode: "process", Sandbox: "none", AllowUnsandboxed: true},
 		},
 		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
 		{name: "unknown mode", args: []string{"--mode", "fast", "q"}, wantErr: "unknown mode"},
@@ -100,6 +100,7 @@ func TestExitCodes(t *testing.T) {
 		{reportedError{fmt.Errorf("run: %w", &model.AuthError{StatusCode: 401})}, exitModelConfig},
 		{fmt.Errorf("x: %w", agents.ErrNoModel), exitModelConfig},
 		{fmt.Errorf("x: %w", operator.ErrNoPython), exitEnvironment},
+		{fmt.Errorf("x: %w", operator.ErrNoSandbox), exitEnvironment},
 		{reportedError{fmt.Errorf("%w: boom", agents.ErrRunFailed)}, exitRunFailed},
 		{reportedError{fmt.Errorf("%w: 5 model calls", agents.ErrBudgetExceeded)}, exitBudget},
 		{errors.Join(errors.New("stopped"), context.Canceled), exitInterrupted},
@@ -118,7 +119,7 @@ func TestRunWithoutModelSaysHowToConfigure(t *testing.T) {
 	if code != exitModelConfig {
 		t.Fatalf("exit code = %d, want %d; stderr:\n%s", code, exitModelConfig, errOut)
 	}
-	for _, w := range []string{"SIFT_BASE_URL", "SIFT_MODEL", "make demo"} {
+	for _, w := range []string{"SIFT_BASE_URL", "SIFT_MODEL", "profile", "trend"} {
 		if !strings.Contains(errOut.String(), w) {
 			t.Errorf("stderr must mention %q:\n%s", w, errOut)
 		}
@@ -144,6 +145,34 @@ func TestRunWithMissingFileIsAUsageError(t *testing.T) {
 	}
 }
 
+func TestRunOfflineBuiltInAnalysis(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas and matplotlib (CI installs them): %v", err)
+	}
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--file", "../../examples/data/sales.csv", "--sessions-dir", t.TempDir(), "monthly revenue trend"})
+	if code != exitOK {
+		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
+	}
+	paths := strings.Fields(out.String())
+	if len(paths) != 2 {
+		t.Fatalf("stdout must hold the report paths, got %q", out)
+	}
+	report, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"no language model was called", ".png)", "2024-12"} {
+		if !strings.Contains(string(report), w) {
+			t.Errorf("report.md lacks %q:\n%s", w, report)
+		}
+	}
+	if !strings.Contains(errOut.String(), "built-in analyses only") || !strings.Contains(errOut.String(), "0 model calls") {
+		t.Errorf("progress must say no model is used:\n%s", errOut)
+	}
+}
+
 func TestRunDemoScriptEndToEnd(t *testing.T) {
 	isolateEnv(t)
 	if _, err := operator.FindPython(context.Background(), ""); err != nil {
@@ -151,7 +180,7 @@ func TestRunDemoScriptEndToEnd(t *testing.T) {
 	}
 	io, out, errOut := testIO()
 	sessions := t.TempDir()
-	code := execute(context.Background(), io, []string{"run", "--script", "../../examples/demo/script.json",
+	code := execute(context.Background(), io, []string{"run", "--mode", "plan", "--script", "../../examples/demo/script.json",
 		"--file", "../../examples/data/sales.csv", "--sessions-dir", sessions, "Monthly trend and top region?"})
 	if code != exitOK {
 		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)

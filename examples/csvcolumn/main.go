@@ -81,7 +81,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) (string, error) {
 		return "", err
 	}
 	var done generic.Event
-	for e := range s.Run(ctx, agents.Request{Question: *question, Files: []string{*input}}) {
+	// ModePlan: the example shows the agents' plan-execute-replan loop (its
+	// offline script is written for it); ModeAuto would answer requests that
+	// match a built-in analysis without any model.
+	for e := range s.Run(ctx, agents.Request{Mode: agents.ModePlan, Question: *question, Files: []string{*input}}) {
 		exampleenv.Print(stdout, e)
 		done = e
 	}

@@ -124,7 +124,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Response, error
 		done      generic.Event
 		artifacts []string
 	)
-	for e := range sift.Run(ctx, agents.Request{Question: *question, Files: []string{sales}}) {
+	// ModePlan: the example shows the agents' plan-execute-replan loop (its
+	// offline script is written for it); ModeAuto would answer requests that
+	// match a built-in analysis without any model.
+	for e := range sift.Run(ctx, agents.Request{Mode: agents.ModePlan, Question: *question, Files: []string{sales}}) {
 		exampleenv.Print(stdout, e)
 		if e.Kind == generic.EventArtifact {
 			artifacts = append(artifacts, e.Path)
