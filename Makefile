@@ -60,7 +60,7 @@ bench-kernel: python-deps
 
 ## bench-routes: model calls and wall time per request, --mode plan vs auto
 bench-routes: python-deps
-	$(GO) test ./agents -run '^$$' -bench Routes -benchtime 1x
+	$(GO) test ./agents -run '^$$' -bench Routes -benchtime 1x -v
 
 bench: bench-steps bench-preview bench-kernel bench-routes
 

@@ -23,6 +23,9 @@ type Budget struct {
 	MaxSteps int
 	// MaxModelCalls bounds the number of model calls.
 	MaxModelCalls int
+	// MaxCost bounds the cost in US dollars, from the price table (calls
+	// of unpriced models count as free).
+	MaxCost float64
 }
 
 // budgetGuard checks a Budget at the run's safe points: before a step,
@@ -71,6 +74,8 @@ func (g *budgetGuard) check(beforeStep bool) error {
 		g.reached = fmt.Errorf("%w: %d model calls of %d allowed (--max-model-calls)", ErrBudgetExceeded, total.Calls, b.MaxModelCalls)
 	case b.MaxTokens > 0 && total.TotalTokens() >= b.MaxTokens:
 		g.reached = fmt.Errorf("%w: %d tokens of %d allowed (--max-tokens)", ErrBudgetExceeded, total.TotalTokens(), b.MaxTokens)
+	case b.MaxCost > 0 && total.Cost >= b.MaxCost:
+		g.reached = fmt.Errorf("%w: $%.4f of $%.4f allowed (--max-cost)", ErrBudgetExceeded, total.Cost, b.MaxCost)
 	case b.MaxTime > 0 && g.now().Sub(g.start) >= b.MaxTime:
 		g.reached = fmt.Errorf("%w: %s of %s allowed (--max-time)", ErrBudgetExceeded, g.now().Sub(g.start).Round(time.Second), b.MaxTime)
 	case beforeStep && b.MaxSteps > 0 && g.steps >= b.MaxSteps:

@@ -23,6 +23,8 @@ type taskView struct {
 	DataContext string
 	Inputs      []string
 	Plan        *generic.FullPlan
+	// Verbatim shows every earlier result whole.
+	Verbatim bool
 }
 
 func plannerMessages(v taskView) []*schema.Message {
@@ -37,7 +39,7 @@ func executorMessages(v taskView) []*schema.Message {
 	section(&b, "Question", v.Question)
 	section(&b, "Data", v.dataContext())
 	section(&b, "Plan", renderPlanStatus(v.Plan))
-	section(&b, "Finished steps", renderResults(v.Plan))
+	section(&b, "Finished steps", v.results())
 	cur := v.Plan.Current()
 	if cur != nil {
 		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
@@ -50,7 +52,7 @@ func replannerMessages(v taskView) []*schema.Message {
 	section(&b, "Question", v.Question)
 	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
 	section(&b, "Plan", renderPlanStatus(v.Plan))
-	section(&b, "Results", renderResults(v.Plan))
+	section(&b, "Results", v.results())
 	return []*schema.Message{schema.SystemMessage(replannerPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
@@ -77,6 +79,13 @@ func reportMessages(v taskView, artifacts []string) []*schema.Message {
 	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
 	section(&b, "Files produced", strings.Join(artifacts, "\n"))
 	return []*schema.Message{schema.SystemMessage(reportPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+}
+
+func (v taskView) results() string {
+	if v.Verbatim {
+		return renderAllResults(v.Plan)
+	}
+	return renderResults(v.Plan)
 }
 
 func (v taskView) dataContext() string {

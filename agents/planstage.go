@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
 )
 
@@ -35,6 +36,14 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 	go func() {
 		defer gen.Close()
 		defer recoverInto(gen)
+		if a.replanner {
+			// The replan after a step is part of that step's cost.
+			if last := lastFinished(fullPlan(ctx)); last > 0 {
+				ctx = siftmodel.WithStep(ctx, last)
+			}
+		}
+		ctx, endSpan := siftmodel.StartAgent(ctx, a.inner.Name(ctx))
+		defer endSpan(nil)
 		var lastContent string
 		broke := false
 		if handled := a.shortcut(ctx, gen); handled {
@@ -131,6 +140,17 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	}
 	gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
 	return true
+}
+
+// lastFinished is the index of the last step done or failed, or 0.
+func lastFinished(fp *generic.FullPlan) int {
+	last := 0
+	for _, s := range fp.Steps {
+		if s.Status == generic.StatusDone || s.Status == generic.StatusFailed {
+			last = s.Index
+		}
+	}
+	return last
 }
 
 // fullPlan returns the run's FullPlan, creating it on first use.

@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 
 	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
 )
 
@@ -32,6 +33,8 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 	go func() {
 		defer gen.Close()
 		defer recoverInto(gen)
+		ctx, endSpan := siftmodel.StartAgent(ctx, nameReport)
+		defer endSpan(nil)
 		view := viewOf(ctx)
 		workdir, _ := params.Workdir.Get(ctx)
 		artifacts := listArtifacts(workdir)

@@ -5,6 +5,7 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -46,6 +47,9 @@ type Models struct {
 	Executor model.ToolCallingChatModel
 	Code     model.ToolCallingChatModel // code agent and web researcher
 	Report   model.ToolCallingChatModel
+	// Names are the model names by role ("default", "planner", ...), for
+	// prices and offline token estimates. Optional.
+	Names map[string]string
 }
 
 // ModelsFromConfig connects each role to its endpoint from cfg.
@@ -60,6 +64,10 @@ func ModelsFromConfig(ctx context.Context, cfg siftmodel.Config) (Models, error)
 			return Models{}, fmt.Errorf("model for %s: %w", r.role, err)
 		}
 		*r.dst = m
+		if ms.Names == nil {
+			ms.Names = map[string]string{}
+		}
+		ms.Names[r.role] = cfg.For(r.role).Model
 	}
 	return ms, nil
 }
@@ -96,6 +104,17 @@ type Config struct {
 	// the zero value is "auto": bubblewrap, refusing to run code without it
 	// unless Sandbox.AllowUnsandboxed is set.
 	Sandbox operator.SandboxConfig
+	// Prices price each model call. Optional; defaults to
+	// model.DefaultPrices() (list prices that may be out of date).
+	Prices siftmodel.PriceTable
+	// ContextWindow is the models' context window in tokens: each request
+	// is trimmed to fit it less an output reserve, never separating a tool
+	// call from its result. Optional; default 128000; negative turns it off.
+	ContextWindow int
+	// Verbatim turns context management off: no tool-output caps, no
+	// shortening of earlier results, no trimming, wide previews. For
+	// measuring what context management saves.
+	Verbatim bool
 	// Stream asks the models to stream, so text reaches the caller as
 	// EventMessage deltas while it is written. Optional; default off.
 	Stream bool
@@ -119,6 +138,16 @@ func New(cfg Config) (*Sift, error) {
 	}
 	if cfg.CodeTimeout <= 0 {
 		cfg.CodeTimeout = 2 * time.Minute
+	}
+	if cfg.Prices == nil {
+		cfg.Prices = siftmodel.DefaultPrices()
+	}
+	if cfg.ContextWindow == 0 {
+		cfg.ContextWindow = 128000
+	}
+	if cfg.Verbatim {
+		cfg.Preview.MaxChars, cfg.Preview.MaxTotalChars = 1<<20, 1<<22
+		cfg.Preview.MaxColumns, cfg.Preview.MaxCellChars = 1<<12, 1<<10
 	}
 	return &Sift{cfg: cfg}, nil
 }
@@ -189,8 +218,11 @@ type run struct {
 	meter   *siftmodel.Meter
 	// plan is the FullPlan the agents update through the session; read
 	// it only once the agents have stopped.
-	plan    *generic.FullPlan
-	current *generic.StepState
+	plan       *generic.FullPlan
+	current    *generic.StepState
+	trajectory *siftmodel.Trajectory
+	// endSpan ends the run's trace span.
+	endSpan func(error)
 }
 
 // emit records an event and hands it to the caller; it reports false once
@@ -223,11 +255,31 @@ func (r *run) done(err error) {
 	e := generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	if r.ws != nil {
 		e.Path = r.ws.Root
+		r.finishFiles(e.Usage)
 	}
 	r.emit(e)
 	if r.log != nil {
 		_ = r.log.Close()
 	}
+	if r.trajectory != nil {
+		_ = r.trajectory.Close()
+	}
+	if r.endSpan != nil {
+		r.endSpan(err)
+	}
+}
+
+// finishFiles writes usage.json and ends the report with the usage
+// summary, once the last model call is counted.
+func (r *run) finishFiles(u *generic.Usage) {
+	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
+		_ = writeFileAtomic(r.ws.Path("usage.json"), b)
+	}
+	md, err := os.ReadFile(r.ws.Path("report.md"))
+	if err != nil {
+		return
+	}
+	_ = writeReport(r.ws.Root, strings.TrimRight(string(md), "\n")+"\n\n"+generic.RenderUsageMarkdown(u))
 }
 
 func (r *run) execute(ctx context.Context) {
@@ -253,6 +305,11 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
+	if r.trajectory, err = siftmodel.OpenTrajectory(ws.Path("trajectory.jsonl"), siftmodel.TrajectoryConfig{}); err != nil {
+		r.fail(err)
+		return
+	}
+	ctx, r.endSpan = siftmodel.StartRun(ctx, ws.ID)
 	r.emit(generic.Event{Kind: generic.EventSession, Text: ws.ID, Path: ws.Root})
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(ctx, f); err != nil {
@@ -343,7 +400,8 @@ func (r *run) execute(ctx context.Context) {
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
 	tree, err := buildTree(ctx, treeConfig{
 		budget:          guard,
-		models:          r.sift.models(r.meter),
+		models:          r.sift.models(r.meter, r.trajectory),
+		verbatim:        r.sift.cfg.Verbatim,
 		op:              op,
 		search:          r.sift.cfg.Search,
 		fetch:           r.sift.cfg.Fetch,
@@ -361,6 +419,7 @@ func (r *run) execute(ctx context.Context) {
 		params.Inputs.Name():       inputs,
 		params.Workdir.Name():      ws.Root,
 		params.Mode.Name():         string(r.mode()),
+		params.Verbatim.Name():     r.sift.cfg.Verbatim,
 		generic.FullPlanKey.Name(): r.plan,
 	}))
 	var runErr error
@@ -548,14 +607,24 @@ func (r *run) readMessage(mo *adk.MessageVariant, speaks bool, agent string, emi
 }
 
 func (r *run) usage() *generic.Usage {
-	u := &generic.Usage{PerAgent: map[string]*generic.AgentUsage{}}
+	u := &generic.Usage{AgentUsage: agentUsage(r.meter.Total()), PerAgent: map[string]*generic.AgentUsage{}, PerStep: map[int]*generic.AgentUsage{}}
 	for agent, c := range r.meter.Snapshot() {
-		u.PerAgent[agent] = &generic.AgentUsage{Calls: c.Calls, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens}
-		u.Calls += c.Calls
-		u.PromptTokens += c.PromptTokens
-		u.CompletionTokens += c.CompletionTokens
+		au := agentUsage(c)
+		u.PerAgent[agent] = &au
+	}
+	for step, c := range r.meter.ByStep() {
+		au := agentUsage(c)
+		u.PerStep[step] = &au
 	}
 	return u
+}
+
+func agentUsage(c siftmodel.Counts) generic.AgentUsage {
+	return generic.AgentUsage{
+		Calls: c.Calls, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens,
+		CachedTokens: c.CachedTokens, ReasoningTokens: c.ReasoningTokens, Estimated: c.Estimated,
+		Cost: c.Cost, Unpriced: c.Unpriced, LatencyMS: c.Latency.Milliseconds(),
+	}
 }
 
 // hasModel reports whether the agents can run (every role has a model).
@@ -576,8 +645,9 @@ func previewFiles(ctx context.Context, abs []string, opts generic.PreviewOptions
 	return out
 }
 
-// models resolves each role's model, metered under the role's name.
-func (s *Sift) models(meter *siftmodel.Meter) resolvedModels {
+// models resolves each role's model, metered under the role's name, priced,
+// recorded in the trajectory, and trimmed to its context window.
+func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolvedModels {
 	pick := func(m model.ToolCallingChatModel) model.ToolCallingChatModel {
 		if m != nil {
 			return m
@@ -585,7 +655,21 @@ func (s *Sift) models(meter *siftmodel.Meter) resolvedModels {
 		return s.cfg.Models.Default
 	}
 	wrap := func(role string, m model.ToolCallingChatModel) model.ToolCallingChatModel {
-		return &markErrors{agent: role, inner: siftmodel.Wrap(pick(m), role, meter)}
+		opts := []siftmodel.WrapOption{siftmodel.WithPrices(s.cfg.Prices)}
+		name := s.cfg.Models.Names[role]
+		if name == "" {
+			name = s.cfg.Models.Names["default"]
+		}
+		if name != "" {
+			opts = append(opts, siftmodel.WithModelName(name))
+		}
+		if traj != nil {
+			opts = append(opts, siftmodel.WithTrajectory(traj))
+		}
+		if !s.cfg.Verbatim && s.cfg.ContextWindow > 0 {
+			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: s.cfg.ContextWindow, KeepFirstUser: true}))
+		}
+		return &markErrors{agent: role, inner: siftmodel.Wrap(pick(m), role, meter, opts...)}
 	}
 	return resolvedModels{
 		planner:  wrap("planner", s.cfg.Models.Planner),

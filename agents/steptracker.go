@@ -15,6 +15,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
 )
 
@@ -51,6 +52,11 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			return
 		}
 		a.budget.stepStarted()
+		// Model calls made for this step are metered under its index.
+		ctx = siftmodel.WithStep(ctx, cur.Index)
+		ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
+		var spanErr error
+		defer func() { endSpan(spanErr) }()
 		cur.Status = generic.StatusDoing
 		generic.FullPlanKey.Set(ctx, fp)
 		if err := writePlanFile(ctx, fp); err != nil {
@@ -107,6 +113,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		}
 		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
 		text, _ := summary.(string)
+		spanErr = stepErr
 		if stepErr != nil {
 			// The executor gave up (iteration bound, a tool that failed
 			// hard): the step fails, and the replanner decides what next.

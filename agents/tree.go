@@ -12,6 +12,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
@@ -79,6 +80,8 @@ type treeConfig struct {
 	// classicExecutor makes the executor summarise the code agent's answer
 	// itself (one more model call per step); kept to measure the difference.
 	classicExecutor bool
+	// verbatim turns tool-output caps off.
+	verbatim bool
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *budgetGuard
@@ -180,7 +183,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 // researcher as agent tools, and a few direct, read-only file tools. It also
 // returns the code agent, which the quick path runs directly.
 func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, adk.Agent, error) {
-	codeTools, err := codeAgentTools(cfg.op)
+	codeTools, err := cfg.codeAgentTools()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,7 +207,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	}
 	webAgent, err := newToolAgent(ctx, nameWebAgent,
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
-		cfg.models.code, []tool.BaseTool{guard(searchTool, cfg.op), guard(fetchTool, cfg.op)}, 8,
+		cfg.models.code, []tool.BaseTool{cfg.guard(searchTool), cfg.guard(fetchTool)}, 8,
 		func(_ context.Context, msgs []adk.Message) []adk.Message {
 			return append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...)
 		})
@@ -219,7 +222,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), guard(tpl, cfg.op)}
+	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl)}
 	for _, t := range fileTools {
 		info, err := t.Info(ctx)
 		if err != nil {
@@ -228,7 +231,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		switch info.Name {
 		case "list_files", "preview", "read_file":
 			if it, ok := t.(tool.InvokableTool); ok {
-				out = append(out, guard(it, cfg.op))
+				out = append(out, cfg.guard(it))
 			}
 		}
 	}
@@ -237,7 +240,8 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 
 // codeAgentTools are python and the file tools, each capped and turning
 // errors into replies the model can act on.
-func codeAgentTools(op operator.Operator) ([]tool.BaseTool, error) {
+func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
+	op := cfg.op
 	py, err := tools.PythonTool(op)
 	if err != nil {
 		return nil, err
@@ -246,10 +250,10 @@ func codeAgentTools(op operator.Operator) ([]tool.BaseTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := []tool.BaseTool{guard(py, op)}
+	out := []tool.BaseTool{cfg.guard(py)}
 	for _, t := range files {
 		if it, ok := t.(tool.InvokableTool); ok {
-			out = append(out, guard(it, op))
+			out = append(out, cfg.guard(it))
 		}
 	}
 	return out, nil
@@ -258,8 +262,26 @@ func codeAgentTools(op operator.Operator) ([]tool.BaseTool, error) {
 // guard makes a tool safe to hand to a model: its errors become replies
 // with a fix hint (so a failing tool never ends the run), and long replies
 // are capped with the full text saved to a file.
-func guard(t tool.InvokableTool, op operator.Operator) tool.InvokableTool {
-	return tools.CapOutput(tools.Hint(t), op, toolOutputCap)
+func (cfg treeConfig) guard(t tool.InvokableTool) tool.InvokableTool {
+	t = traced{tools.Hint(t)}
+	if cfg.verbatim {
+		return t
+	}
+	return tools.CapOutput(t, cfg.op, toolOutputCap)
+}
+
+// traced gives each tool call its own trace span.
+type traced struct{ tool.InvokableTool }
+
+func (t traced) InvokableRun(ctx context.Context, args string, opts ...tool.Option) (string, error) {
+	name := "tool"
+	if info, err := t.Info(ctx); err == nil {
+		name = info.Name
+	}
+	ctx, end := siftmodel.StartTool(ctx, name, compose.GetToolCallID(ctx))
+	out, err := t.InvokableTool.InvokableRun(ctx, args, opts...)
+	end(err)
+	return out, err
 }
 
 // newToolAgent builds a ReAct agent meant to be called as a tool.
@@ -284,6 +306,7 @@ func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingCha
 			ExecuteSequentially:  true,
 		}},
 		MaxIterations: maxIter,
+		Middlewares:   []adk.AgentMiddleware{wrapUpNear(maxIter)},
 		GenModelInput: func(ctx context.Context, _ string, in *adk.AgentInput) ([]adk.Message, error) {
 			return input(ctx, in.Messages), nil
 		},
@@ -294,10 +317,32 @@ func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingCha
 	return a, nil
 }
 
+// wrapUpNote is what an agent is told when it nears its bound of model
+// calls.
+const wrapUpNote = "You have %d model calls left. Stop exploring: answer now with what you have found. If the task is not done, start your answer with FAILED: and say what is missing."
+
+// wrapUpNear tells a ReAct agent to wrap up two calls before its bound, so
+// it ends with an answer rather than an iteration error.
+func wrapUpNear(maxIter int) adk.AgentMiddleware {
+	return adk.AgentMiddleware{BeforeChatModel: func(_ context.Context, st *adk.ChatModelAgentState) error {
+		calls := 0
+		for _, m := range st.Messages {
+			if m.Role == schema.Assistant {
+				calls++
+			}
+		}
+		if left := maxIter - calls; left == 2 {
+			st.Messages = append(st.Messages, schema.UserMessage(fmt.Sprintf(wrapUpNote, left)))
+		}
+		return nil
+	}}
+}
+
 // viewOf gathers what prompts show from the session.
 func viewOf(ctx context.Context) taskView {
 	q, _ := params.Question.Get(ctx)
 	dc, _ := params.DataContext.Get(ctx)
 	in, _ := params.Inputs.Get(ctx)
-	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx)}
+	verbatim, _ := params.Verbatim.Get(ctx)
+	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim}
 }

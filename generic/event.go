@@ -61,17 +61,30 @@ type Event struct {
 	Err error `json:"-"`
 }
 
-// Usage counts model calls and tokens, in total and per agent.
+// Usage counts model calls, tokens and cost, in total, per agent and per
+// plan step.
 type Usage struct {
-	Calls            int                    `json:"calls"`
-	PromptTokens     int                    `json:"prompt_tokens"`
-	CompletionTokens int                    `json:"completion_tokens"`
-	PerAgent         map[string]*AgentUsage `json:"per_agent,omitempty"`
+	AgentUsage
+	PerAgent map[string]*AgentUsage `json:"per_agent,omitempty"`
+	// PerStep is keyed by plan step index; 0 holds calls outside any step
+	// (the planner, the report).
+	PerStep map[int]*AgentUsage `json:"per_step,omitempty"`
 }
 
-// AgentUsage counts one agent's model calls and tokens.
+// AgentUsage counts the model calls of one agent (or step, or all).
 type AgentUsage struct {
 	Calls            int `json:"calls"`
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
+	CachedTokens     int `json:"cached_tokens,omitempty"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	// Estimated counts calls whose tokens were counted offline because the
+	// provider reported none.
+	Estimated int `json:"estimated,omitempty"`
+	// Cost is in US dollars, from the price table; Unpriced counts calls
+	// whose model had no price.
+	Cost     float64 `json:"cost,omitempty"`
+	Unpriced int     `json:"unpriced,omitempty"`
+	// LatencyMS is the total time spent in model calls.
+	LatencyMS int64 `json:"latency_ms,omitempty"`
 }

@@ -128,20 +128,28 @@ func (m *mountPlan) etc(etcDir string) error {
 // taken from the host.
 var synthesizedEtc = []string{"passwd", "group", "hosts", "nsswitch.conf"}
 
-// sandboxEtcDir writes, once per process, minimal passwd, group, hosts and
-// nsswitch.conf files for the sandbox: the host's list the machine's users
-// and their home directories, which code has no business reading. They live
-// in the user's cache directory (~/.cache/sift/sandbox-etc), rewritten only
-// when they differ, so that processes share them and none leaves a copy
-// behind; a private temporary directory is the fallback. Never a fixed name
-// in a shared /tmp: someone else could plant a symlink there, and the files
-// are bound into every sandbox.
-var sandboxEtcDir = sync.OnceValues(func() (string, error) {
+// sandboxEtcDir writes minimal passwd, group, hosts and nsswitch.conf
+// files for the sandbox: the host's list the machine's users and their home
+// directories, which code has no business reading. They live in the user's
+// cache directory (~/.cache/sift/sandbox-etc), rewritten only when they
+// differ or have gone (a cache can be cleaned, or HOME change, while Sift
+// runs), so that processes share them and none leaves a copy behind; a
+// private temporary directory is the fallback. Never a fixed name in a
+// shared /tmp: someone else could plant a symlink there, and the files are
+// bound into every sandbox.
+func sandboxEtcDir() (string, error) {
+	etcMu.Lock()
+	defer etcMu.Unlock()
 	files := sandboxEtcFiles(os.Getuid(), os.Getgid())
 	if cache, err := os.UserCacheDir(); err == nil {
 		dir := filepath.Join(cache, "sift", "sandbox-etc")
 		if err := writeEtcFiles(dir, files); err == nil {
 			return dir, nil
+		}
+	}
+	if etcTemp != "" {
+		if err := writeEtcFiles(etcTemp, files); err == nil {
+			return etcTemp, nil
 		}
 	}
 	dir, err := os.MkdirTemp("", "sift-sandbox-etc-")
@@ -151,8 +159,15 @@ var sandboxEtcDir = sync.OnceValues(func() (string, error) {
 	if err := writeEtcFiles(dir, files); err != nil {
 		return "", fmt.Errorf("sandbox /etc files: %w", err)
 	}
+	etcTemp = dir
 	return dir, nil
-})
+}
+
+var (
+	etcMu sync.Mutex
+	// etcTemp is the fallback directory, reused while it lasts.
+	etcTemp string
+)
 
 // sandboxEtcFiles returns the synthesized /etc files for a Sift running as
 // uid and gid: root, nobody (the sandbox user when Sift runs as root) and,

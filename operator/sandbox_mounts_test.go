@@ -118,3 +118,26 @@ func TestWriteEtcFiles(t *testing.T) {
 		t.Errorf("passwd/group lack the running user:\n%s%s", files["passwd"], files["group"])
 	}
 }
+
+func TestSandboxEtcDirSurvivesItsCacheBeingRemoved(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir, err := sandboxEtcDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	// HOME or the cache can change under a running Sift: the files must
+	// be there again on the next start.
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir, err = sandboxEtcDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range synthesizedEtc {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

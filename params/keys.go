@@ -13,6 +13,9 @@ var (
 	Workdir = NewKey[string]("sift.workdir")
 	// Mode is the run's routing mode: "auto", "quick" or "plan".
 	Mode = NewKey[string]("sift.mode")
+	// Verbatim is set when context management is off (see
+	// agents.Config.Verbatim).
+	Verbatim = NewKey[bool]("sift.verbatim")
 	// Quick is set when the run takes the quick path: one code-agent
 	// loop, no executor and no replanning.
 	Quick = NewKey[bool]("sift.quick")

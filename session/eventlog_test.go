@@ -45,7 +45,7 @@ func sampleEvents() []generic.Event {
 		{Kind: generic.EventToolCall, Time: t0.Add(2 * time.Second), Agent: "executor", Tool: "python", ToolCallID: "call_1", Args: `{"code":"print(\"hi\")\n"}`},
 		{Kind: generic.EventMessage, Time: t0.Add(3 * time.Second), Text: "line one\nline two <b>&</b> ünïcode", Delta: true},
 		{Kind: generic.EventArtifact, Time: t0.Add(4 * time.Second), Path: "out/sales.png"},
-		{Kind: generic.EventUsage, Time: t0.Add(5 * time.Second), Usage: &generic.Usage{Calls: 2, PromptTokens: 100, CompletionTokens: 20,
+		{Kind: generic.EventUsage, Time: t0.Add(5 * time.Second), Usage: &generic.Usage{AgentUsage: generic.AgentUsage{Calls: 2, PromptTokens: 100, CompletionTokens: 20},
 			PerAgent: map[string]*generic.AgentUsage{"planner": {Calls: 1, PromptTokens: 60, CompletionTokens: 5}}}},
 		{Kind: generic.EventError, Time: t0.Add(6 * time.Second), Err: fmt.Errorf("run python: %w", errors.New("kernel died"))},
 		{Kind: generic.EventDone, Time: t0.Add(7 * time.Second), Plan: plan},

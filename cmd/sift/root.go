@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sift-agent/sift/model/tracing"
 )
 
 // execute runs the command line and returns the process exit code.
@@ -15,6 +18,13 @@ func execute(ctx context.Context, io *ioStreams, args []string) int {
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
+	// Tracing is off unless the standard OTEL_* variables ask for it.
+	shutdown, terr := tracing.SetupTracing(ctx, os.Getenv)
+	if terr != nil {
+		fmt.Fprintf(io.ErrOut, "Warning: tracing is off: %v\n", terr)
+	} else {
+		defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
+	}
 	err := root.ExecuteContext(ctx)
 	if err != nil && ctx.Err() != nil {
 		err = errors.Join(err, context.Canceled)
@@ -57,5 +67,6 @@ the report holds what was found; 130 interrupted.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCmd(io, nil))
+	root.AddCommand(newUsageCmd(io))
 	return root
 }

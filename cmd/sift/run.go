@@ -96,6 +96,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
 	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
 	f.IntVar(&opts.Budget.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
+	f.Float64Var(&opts.Budget.MaxCost, "max-cost", 0, "stop at the next safe point after this many US dollars of model calls, from the price table (SIFT_PRICES; 0: no limit)")
 	f.StringVar(&opts.PythonMode, "python-mode", "kernel", "kernel: one stateful Python per session (variables persist between steps); process: a fresh Python per call")
 	f.StringVar(&opts.Sandbox, "sandbox", "", "where generated code runs: auto (bubblewrap, refuse without it), bwrap, none (no sandbox; default $SIFT_SANDBOX or auto)")
 	f.BoolVar(&opts.AllowUnsandboxed, "allow-unsandboxed", false, "with --sandbox auto, run code without a sandbox where bubblewrap is unavailable instead of refusing")
@@ -132,6 +133,10 @@ func defaultRunDeps() runDeps {
 
 // buildSift makes the library instance from flags, env and config file.
 func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, error) {
+	prices, err := model.PricesFromEnv(os.Getenv)
+	if err != nil {
+		return nil, "", usageError{err}
+	}
 	pyMode, err := operator.ParsePythonMode(opts.PythonMode)
 	if err != nil {
 		return nil, "", usageError{err}
@@ -145,6 +150,7 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 		PythonMode:    pyMode,
 		Sandbox:       sandbox,
 		SessionsRoot:  opts.SessionsDir,
+		Prices:        prices,
 		Python:        opts.Python,
 		CodeTimeout:   opts.CodeTimeout,
 		MaxIterations: opts.MaxIterations,

@@ -211,6 +211,31 @@ func TestRunDemoScriptEndToEnd(t *testing.T) {
 	}
 }
 
+func TestUsageCommand(t *testing.T) {
+	root := t.TempDir()
+	ws, err := session.Create(context.Background(), root, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := `{"calls":3,"prompt_tokens":300,"completion_tokens":30,"cost":0.0123,"per_agent":{"planner":{"calls":1,"prompt_tokens":100,"completion_tokens":10}}}`
+	if err := os.WriteFile(filepath.Join(ws.Root, "usage.json"), []byte(u), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"usage", "--sessions-dir", root, "s1"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"3 model calls", "$0.0123", "| planner | 1 | 100 | 10 |"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	io, _, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"usage", "--sessions-dir", root, "nope"}); code != exitUsage {
+		t.Errorf("an unknown session: exit %d, want %d (%s)", code, exitUsage, errOut)
+	}
+}
+
 func TestRendererPlainGolden(t *testing.T) {
 	io, out, errOut := testIO()
 	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -232,7 +257,7 @@ func TestRendererPlainGolden(t *testing.T) {
 		{Kind: generic.EventStepFinished, Step: &done1},
 		{Kind: generic.EventPlan, Plan: fp.Clone()},
 		{Kind: generic.EventReport, Path: "report.md"},
-		{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{Calls: 6, PromptTokens: 1200, CompletionTokens: 300}},
+		{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{AgentUsage: generic.AgentUsage{Calls: 6, PromptTokens: 1200, CompletionTokens: 300}}},
 	}
 	for _, e := range events {
 		r.event(e)

@@ -54,7 +54,7 @@ func TestPrint(t *testing.T) {
 		{name: "error", e: generic.Event{Kind: generic.EventError, Text: "boom"}, want: "error: boom\n"},
 		{
 			name: "done",
-			e:    generic.Event{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{Calls: 6}},
+			e:    generic.Event{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{AgentUsage: generic.AgentUsage{Calls: 6}}},
 			want: "done after 6 model calls\n  report: /w/s1/report.md\n",
 		},
 		{

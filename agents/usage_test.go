@@ -1,0 +1,165 @@
+package agents
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/otel"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/model/scripted"
+)
+
+func TestUsageSumsAgreeWithTheModelsReports(t *testing.T) {
+	script := scripted.New(threeStepScript(false)...)
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	u := done.Usage
+	var agents, steps generic.AgentUsage
+	for _, a := range u.PerAgent {
+		agents.Calls += a.Calls
+		agents.PromptTokens += a.PromptTokens
+		agents.CompletionTokens += a.CompletionTokens
+	}
+	for _, st := range u.PerStep {
+		steps.Calls += st.Calls
+		steps.PromptTokens += st.PromptTokens
+		steps.CompletionTokens += st.CompletionTokens
+	}
+	if agents != steps || agents.Calls != u.Calls || agents.PromptTokens != u.PromptTokens || agents.CompletionTokens != u.CompletionTokens {
+		t.Errorf("per agent %+v, per step %+v, total %+v must agree", agents, steps, u.AgentUsage)
+	}
+	if u.Calls != script.Calls() {
+		t.Errorf("metered %d calls, the model answered %d", u.Calls, script.Calls())
+	}
+	// Steps 1-3 each cost executor + 2 code calls + the replan after them.
+	for i := 1; i <= 3; i++ {
+		if got := u.PerStep[i]; got == nil || got.Calls != 4 {
+			t.Errorf("step %d: %+v, want 4 calls", i, got)
+		}
+	}
+	// The trajectory recorded the same calls with the same usage the
+	// provider reported.
+	f, err := os.Open(filepath.Join(done.Path, "trajectory.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var calls, prompt int
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var rec struct {
+			Usage *struct {
+				PromptTokens int `json:"prompt_tokens"`
+			} `json:"usage"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		calls++
+		if rec.Usage != nil {
+			prompt += rec.Usage.PromptTokens
+		}
+	}
+	if calls != u.Calls || prompt != u.PromptTokens {
+		t.Errorf("trajectory: %d calls, %d prompt tokens; usage: %d, %d", calls, prompt, u.Calls, u.PromptTokens)
+	}
+	if r := readWS(t, done, "report.md"); !strings.Contains(r, "## Usage") || !strings.Contains(r, "14 model calls") {
+		t.Errorf("the report must end with the usage summary:\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(done.Path, "usage.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestMaxCostStopsTheRun(t *testing.T) {
+	script := scripted.New(threeStepScript(false)...)
+	s := httpSift(t, script, func(c *Config) {
+		c.Models.Names = map[string]string{"default": "gpt-4o"}
+		c.Prices = siftmodel.PriceTable{"gpt-4o": {Input: 1e6, Output: 1e6}} // $1 a token
+	})
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}, Budget: Budget{MaxCost: 1}})
+	done := evs[len(evs)-1]
+	if !errors.Is(done.Err, ErrBudgetExceeded) || !strings.Contains(done.Err.Error(), "--max-cost") {
+		t.Fatalf("want the cost budget reached, got %v", done.Err)
+	}
+	if done.Usage.Cost <= 1 {
+		t.Errorf("cost = %v", done.Usage.Cost)
+	}
+}
+
+func TestRunExportsASpanTree(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	t.Cleanup(func() { otel.SetTracerProvider(prev); _ = tp.Shutdown(t.Context()) })
+
+	script := scripted.New(threeStepScript(false)...)
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}})
+	if done := evs[len(evs)-1]; done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	spans := exp.GetSpans()
+	byID := map[string]tracetest.SpanStub{}
+	for _, sp := range spans {
+		byID[sp.SpanContext.SpanID().String()] = sp
+	}
+	parentName := func(sp tracetest.SpanStub) string {
+		return byID[sp.Parent.SpanID().String()].Name
+	}
+	var root, stepSpans, chats, pythons int
+	for _, sp := range spans {
+		switch {
+		case sp.Name == "sift.run":
+			root++
+		case strings.HasPrefix(sp.Name, "invoke_agent step"):
+			stepSpans++
+			if parentName(sp) == "" {
+				t.Errorf("%s has no parent", sp.Name)
+			}
+		case strings.HasPrefix(sp.Name, "chat"):
+			chats++
+			var hasTokens bool
+			for _, kv := range sp.Attributes {
+				if kv.Key == "gen_ai.usage.input_tokens" && kv.Value.AsInt64() > 0 {
+					hasTokens = true
+				}
+			}
+			if !hasTokens {
+				t.Errorf("model span %s lacks token counts", sp.Name)
+			}
+		case strings.HasSuffix(sp.Name, "python"):
+			pythons++
+			// python runs inside the code agent, inside a step.
+			p := byID[sp.Parent.SpanID().String()]
+			for p.Name != "" && !strings.HasPrefix(p.Name, "invoke_agent step") {
+				p = byID[p.Parent.SpanID().String()]
+			}
+			if p.Name == "" {
+				t.Errorf("the python tool span must sit under its step's span")
+			}
+		}
+	}
+	if root != 1 || stepSpans != 3 || chats != 14 || pythons != 3 {
+		names := []string{}
+		for _, sp := range spans {
+			names = append(names, sp.Name+" <- "+parentName(sp))
+		}
+		t.Errorf("root %d, steps %d, chats %d, python %d; spans:\n%s", root, stepSpans, chats, pythons, strings.Join(names, "\n"))
+	}
+}
