@@ -5,7 +5,7 @@ PYTHON    ?= /usr/bin/python3
 SESSIONS  ?= $(CURDIR)/.sift/sessions
 DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells most?
 
-.PHONY: demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes clean
+.PHONY: demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -62,7 +62,11 @@ bench-kernel: python-deps
 bench-routes: python-deps
 	$(GO) test ./agents -run '^$$' -bench Routes -benchtime 1x -v
 
-bench: bench-steps bench-preview bench-kernel bench-routes
+## bench-tokens: prompt tokens of an 8-step analysis, context management off vs on
+bench-tokens: python-deps
+	$(GO) test ./agents -run '^$$' -bench ContextManagement -benchtime 1x -v
+
+bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens
 
 clean:
 	rm -rf bin .sift
