@@ -56,7 +56,7 @@ bench-preview:
 
 ## bench-kernel: kernel vs process mode, five cells on a 1M-row CSV
 bench-kernel: python-deps
-	$(GO) test ./operator -run '^$$' -bench KernelVsProcess -benchtime 1x
+	$(GO) test ./operator -run '^$$' -bench 'KernelVsProcess|KernelSandboxOverhead' -benchtime 1x
 
 ## bench-routes: model calls and wall time per request, --mode plan vs auto
 bench-routes: python-deps

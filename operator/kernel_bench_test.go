@@ -149,3 +149,64 @@ func BenchmarkKernelVsProcess(b *testing.B) {
 	b.ReportMetric(kernTotal+per(kernStart), "kernel-total-s")
 	b.ReportMetric(proc25/kern25, "cells2-5-speedup")
 }
+
+// BenchmarkKernelSandboxOverhead measures, side by side, a kernel in the
+// bubblewrap sandbox and one without: the start (with the default preload
+// of numpy, pandas and pyplot) and the mean time of a small cell, whose
+// difference is the sandbox's per-cell overhead (target: under 5 ms).
+//
+//	go test ./operator -run '^$' -bench KernelSandboxOverhead -benchtime 1x
+func BenchmarkKernelSandboxOverhead(b *testing.B) {
+	py := needPython(b)
+	sb, err := NewSandbox(SandboxConfig{Mode: SandboxBwrap})
+	if err != nil {
+		b.Skipf("needs a working bubblewrap: %v", err)
+	}
+	dir := b.TempDir()
+	mpl := filepath.Join(dir, "mpl")
+	if err := os.MkdirAll(mpl, 0o777); err != nil {
+		b.Fatal(err)
+	}
+	_ = os.Chmod(mpl, 0o777)
+	env := []string{"MPLCONFIGDIR=" + mpl}
+	warm := exec.Command(py, "-c", "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot")
+	warm.Env = append(os.Environ(), env...)
+	if out, err := warm.CombinedOutput(); err != nil {
+		b.Fatalf("warm the matplotlib cache: %v\n%s", err, out)
+	}
+	const cells = 200
+	ctx := context.Background()
+	measure := func(name string, sandbox Sandbox) (start, perCell time.Duration) {
+		root := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Join(root, InputDir), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		k, err := NewKernel(KernelConfig{Root: root, Python: py, Sandbox: sandbox, ExtraEnv: env, Writable: []string{mpl}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer k.Close()
+		t0 := time.Now()
+		if err := k.Start(ctx); err != nil {
+			b.Fatal(err)
+		}
+		start = time.Since(t0)
+		t0 = time.Now()
+		for i := 0; i < cells; i++ {
+			res, err := k.Run(ctx, "x = sum(range(1000))\nx", RunOptions{})
+			if err != nil || !res.OK() {
+				b.Fatalf("%s cell %d: %+v, %v", name, i, res, err)
+			}
+		}
+		return start, time.Since(t0) / cells
+	}
+	for b.Loop() {
+		noneStart, noneCell := measure(fmt.Sprintf("none-%d", b.N), NoSandbox())
+		bwrapStart, bwrapCell := measure(fmt.Sprintf("bwrap-%d", b.N), sb)
+		b.ReportMetric(noneStart.Seconds(), "start-none-s")
+		b.ReportMetric(bwrapStart.Seconds(), "start-bwrap-s")
+		b.ReportMetric(float64(noneCell.Microseconds())/1000, "cell-none-ms")
+		b.ReportMetric(float64(bwrapCell.Microseconds())/1000, "cell-bwrap-ms")
+		b.ReportMetric(float64((bwrapCell-noneCell).Microseconds())/1000, "sandbox-overhead-ms/cell")
+	}
+}
