@@ -25,12 +25,17 @@ type taskView struct {
 	Plan        *generic.FullPlan
 	// Verbatim shows every earlier result whole.
 	Verbatim bool
+	// Feedback is the person's reason for rejecting the last plan.
+	Feedback string
 }
 
 func plannerMessages(v taskView) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Question", v.Question)
 	section(&b, "Data", v.dataContext())
+	if v.Feedback != "" {
+		section(&b, "The person rejected the previous plan", renderPlanStatus(v.Plan)+"\nTheir feedback: "+v.Feedback+"\nMake a new plan that follows it.")
+	}
 	return []*schema.Message{schema.SystemMessage(plannerPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 

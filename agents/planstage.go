@@ -114,7 +114,16 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			return true
 		}
 	}
+	resumed, _ := params.Resumed.Get(ctx)
+	if !a.replanner {
+		// The executor and replanner read the question where planexecute's
+		// planner would have put it.
+		q, _ := params.Question.Get(ctx)
+		adk.AddSessionValue(ctx, planexecute.UserInputSessionKey, []adk.Message{schema.UserMessage(q)})
+	}
 	switch {
+	case !a.replanner && resumed && fp.Current() != nil:
+		resumePlan(ctx, fp)
 	case !a.replanner && Mode(mode) == ModeQuick:
 		q, _ := params.Question.Get(ctx)
 		adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: q}}, Complexity: generic.ComplexityTrivial}))
@@ -169,7 +178,24 @@ func writePlanFile(ctx context.Context, fp *generic.FullPlan) error {
 	if !ok || dir == "" {
 		return nil
 	}
-	return writeFileAtomic(filepath.Join(dir, "plan.md"), []byte(generic.RenderPlanMarkdown(fp)))
+	return writePlanFileAt(dir, fp)
+}
+
+// planStateFile holds the FullPlan as JSON beside plan.md: what a resumed
+// or recovered run starts from.
+const planStateFile = "state.json"
+
+// loadPlanState reads the FullPlan a workspace last recorded.
+func loadPlanState(dir string) (*generic.FullPlan, error) {
+	b, err := os.ReadFile(filepath.Join(dir, planStateFile))
+	if err != nil {
+		return nil, err
+	}
+	var fp generic.FullPlan
+	if err := json.Unmarshal(b, &fp); err != nil {
+		return nil, fmt.Errorf("read %s: %w", planStateFile, err)
+	}
+	return &fp, nil
 }
 
 func writeFileAtomic(path string, data []byte) error {

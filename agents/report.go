@@ -33,6 +33,9 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 	go func() {
 		defer gen.Close()
 		defer recoverInto(gen)
+		if paused, _ := params.Paused.Get(ctx); paused {
+			return // the report is written when the run finishes
+		}
 		ctx, endSpan := siftmodel.StartAgent(ctx, nameReport)
 		defer endSpan(nil)
 		view := viewOf(ctx)

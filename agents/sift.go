@@ -115,6 +115,9 @@ type Config struct {
 	// shortening of earlier results, no trimming, wide previews. For
 	// measuring what context management saves.
 	Verbatim bool
+	// Store keeps checkpoints and the session registry. Optional; defaults
+	// to the file store under SessionsRoot.
+	Store *session.Backend
 	// Stream asks the models to stream, so text reaches the caller as
 	// EventMessage deltas while it is written. Optional; default off.
 	Stream bool
@@ -122,7 +125,8 @@ type Config struct {
 
 // Sift runs analyses. Create it with New.
 type Sift struct {
-	cfg Config
+	cfg   Config
+	store *session.Backend
 }
 
 // New validates cfg and fills its defaults. Models may be left empty:
@@ -149,7 +153,14 @@ func New(cfg Config) (*Sift, error) {
 		cfg.Preview.MaxChars, cfg.Preview.MaxTotalChars = 1<<20, 1<<22
 		cfg.Preview.MaxColumns, cfg.Preview.MaxCellChars = 1<<12, 1<<10
 	}
-	return &Sift{cfg: cfg}, nil
+	store := cfg.Store
+	if store == nil {
+		var err error
+		if store, err = session.OpenFileBackend(cfg.SessionsRoot); err != nil {
+			return nil, fmt.Errorf("open the session store: %w", err)
+		}
+	}
+	return &Sift{cfg: cfg, store: store}, nil
 }
 
 // Mode chooses the route a request takes.
@@ -185,6 +196,9 @@ type Request struct {
 	Mode Mode
 	// Budget bounds what the run may spend. Optional; no bounds.
 	Budget Budget
+	// ReviewPlan makes the run wait, after planning, for the person to
+	// approve, edit or reject the plan (see Sift.Resume).
+	ReviewPlan bool
 	// Question is what the person asks, in any language.
 	Question string
 	// Files are copied into the session's input/.
@@ -256,7 +270,22 @@ func (r *run) done(err error) {
 	if r.ws != nil {
 		e.Path = r.ws.Root
 		r.finishFiles(e.Usage)
+		status := session.StatusDone
+		if err != nil {
+			status = session.StatusFailed
+		}
+		r.putMeta(context.Background(), status, nil)
 	}
+	r.close(e)
+}
+
+// doneWaiting ends a run that waits for the person: its checkpoint holds
+// everything, and Sift.Resume goes on with the answer.
+func (r *run) doneWaiting(in *generic.Interrupt) {
+	r.close(generic.Event{Kind: generic.EventDone, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
+}
+
+func (r *run) close(e generic.Event) {
 	r.emit(e)
 	if r.log != nil {
 		_ = r.log.Close()
@@ -265,7 +294,76 @@ func (r *run) done(err error) {
 		_ = r.trajectory.Close()
 	}
 	if r.endSpan != nil {
-		r.endSpan(err)
+		r.endSpan(e.Err)
+	}
+}
+
+// putMeta records the session's status in the registry; a registry that
+// fails is reported but does not stop the run.
+func (r *run) putMeta(ctx context.Context, status session.Status, pending *generic.Interrupt) {
+	if r.ws == nil || r.sift.store == nil {
+		return
+	}
+	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root}
+	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
+		m.Created, m.Inputs = old.Created, old.Inputs
+		if m.Question == "" {
+			m.Question = old.Question
+		}
+	}
+	if in, err := r.ws.Inputs(); err == nil {
+		m.Inputs = in
+	}
+	if r.plan != nil {
+		if cur := r.plan.Current(); cur != nil {
+			step := cur.Step
+			m.Step = &step
+		}
+	}
+	if pending != nil {
+		kind := session.PendingQuestion
+		switch pending.Kind {
+		case generic.InterruptPlanReview:
+			kind = session.PendingPlanReview
+		case generic.InterruptApproval:
+			kind = session.PendingApproval
+		}
+		m.Pending = &session.Pending{ID: pending.ID, Kind: kind, Prompt: pending.Prompt, Choices: pending.Choices}
+	}
+	if err := r.sift.store.Sessions.Put(context.WithoutCancel(ctx), m); err != nil {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
+	}
+}
+
+// interruptOf returns what an interrupt event asks of the person, or nil.
+func interruptOf(ev *adk.AgentEvent) *generic.Interrupt {
+	if ev.Action == nil || ev.Action.Interrupted == nil {
+		return nil
+	}
+	var root *adk.InterruptCtx
+	for _, ic := range ev.Action.Interrupted.InterruptContexts {
+		if ic.IsRootCause {
+			root = ic
+			break
+		}
+	}
+	if root == nil {
+		return nil
+	}
+	in := describeInterrupt(root.Info)
+	in.ID = root.ID
+	return &in
+}
+
+// describeInterrupt turns an interrupt's info into what the person sees.
+func describeInterrupt(info any) generic.Interrupt {
+	switch v := info.(type) {
+	case *generic.Interrupt:
+		return *v
+	case interface{ SiftInterrupt() generic.Interrupt }:
+		return v.SiftInterrupt()
+	default:
+		return generic.Interrupt{Kind: generic.InterruptQuestion, Prompt: fmt.Sprint(info)}
 	}
 }
 
@@ -301,16 +399,12 @@ func (r *run) execute(ctx context.Context) {
 		return
 	}
 	r.ws = ws
-	if r.log, err = session.OpenEventLog(ws.Path("events.jsonl")); err != nil {
+	if ctx, err = r.open(ctx); err != nil {
 		r.fail(err)
 		return
 	}
-	if r.trajectory, err = siftmodel.OpenTrajectory(ws.Path("trajectory.jsonl"), siftmodel.TrajectoryConfig{}); err != nil {
-		r.fail(err)
-		return
-	}
-	ctx, r.endSpan = siftmodel.StartRun(ctx, ws.ID)
-	r.emit(generic.Event{Kind: generic.EventSession, Text: ws.ID, Path: ws.Root})
+	r.plan = &generic.FullPlan{Question: r.req.Question}
+	r.putMeta(ctx, session.StatusRunning, nil)
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(ctx, f); err != nil {
 			r.fail(fmt.Errorf("add input file: %w", err))
@@ -328,34 +422,12 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
-	python, err := operator.FindPython(ctx, r.sift.cfg.Python)
-	if err != nil {
-		r.fail(err)
-		return
-	}
-	sb, err := operator.NewSandbox(r.sift.cfg.Sandbox)
-	if err != nil {
-		r.fail(err)
-		return
-	}
-	if sb.Name() == "none" {
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it."})
-	}
-	cacheEnv, cacheDirs := sharedCacheEnv()
-	op, err := operator.NewOperator(operator.OperatorConfig{
-		Root: ws.Root, Mode: r.sift.cfg.PythonMode, Python: python, Sandbox: sb,
-		Timeout: r.sift.cfg.CodeTimeout, ExtraEnv: cacheEnv, Writable: cacheDirs,
-	})
+	op, _, err := r.newOperator(ctx, false)
 	if err != nil {
 		r.fail(err)
 		return
 	}
 	defer op.Close()
-	if k, ok := op.(*operator.KernelOperator); ok {
-		// Start the kernel (importing pandas and matplotlib takes seconds)
-		// while the planner thinks; the first cell waits for it if needed.
-		go func() { _ = k.Kernel().Start(ctx) }()
-	}
 
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
@@ -364,7 +436,6 @@ func (r *run) execute(ctx context.Context) {
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	dataContext := demoteHeadings(generic.PreviewAll(ctx, abs, popts))
-	r.plan = &generic.FullPlan{Question: r.req.Question}
 
 	mode := r.mode()
 	var match templates.Match
@@ -396,8 +467,79 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(fmt.Errorf("%w. %s", ErrNoModel, offlineHelp(match)))
 		return
 	}
-
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
+	runner, err := r.newRunner(ctx, op, guard)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithCheckPointID(ws.ID), adk.WithSessionValues(map[string]any{
+		params.Question.Name():     r.req.Question,
+		params.DataContext.Name():  dataContext,
+		params.Inputs.Name():       inputs,
+		params.Workdir.Name():      ws.Root,
+		params.Mode.Name():         string(r.mode()),
+		params.Verbatim.Name():     r.sift.cfg.Verbatim,
+		params.ReviewPlan.Name():   r.req.ReviewPlan,
+		generic.FullPlanKey.Name(): r.plan,
+	}))
+	r.drive(ctx, events, guard)
+}
+
+// open opens the session's event log and trajectory and starts the run's
+// trace span; it returns the context carrying that span.
+func (r *run) open(ctx context.Context) (context.Context, error) {
+	var err error
+	if r.log, err = session.OpenEventLog(r.ws.Path("events.jsonl")); err != nil {
+		return ctx, err
+	}
+	if r.trajectory, err = siftmodel.OpenTrajectory(r.ws.Path("trajectory.jsonl"), siftmodel.TrajectoryConfig{}); err != nil {
+		return ctx, err
+	}
+	ctx, r.endSpan = siftmodel.StartRun(ctx, r.ws.ID)
+	r.emit(generic.Event{Kind: generic.EventSession, Text: r.ws.ID, Path: r.ws.Root})
+	return ctx, nil
+}
+
+// newOperator finds Python, builds the sandbox and the operator, and starts
+// the kernel warming up while the planner thinks. With adopt, a kernel
+// first takes over the workspace's cell log, so its first cell rebuilds the
+// state an earlier process left; adopted says how many cells that replays.
+func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator, adopted int, err error) {
+	python, err := operator.FindPython(ctx, r.sift.cfg.Python)
+	if err != nil {
+		return nil, 0, err
+	}
+	sb, err := operator.NewSandbox(r.sift.cfg.Sandbox)
+	if err != nil {
+		return nil, 0, err
+	}
+	if sb.Name() == "none" {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it."})
+	}
+	cacheEnv, cacheDirs := sharedCacheEnv()
+	op, err = operator.NewOperator(operator.OperatorConfig{
+		Root: r.ws.Root, Mode: r.sift.cfg.PythonMode, Python: python, Sandbox: sb,
+		Timeout: r.sift.cfg.CodeTimeout, ExtraEnv: cacheEnv, Writable: cacheDirs,
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if k, ok := op.(*operator.KernelOperator); ok {
+		if adopt {
+			if _, adopted, err = k.Kernel().AdoptLog(); err != nil {
+				op.Close()
+				return nil, 0, err
+			}
+		}
+		go func() { _ = k.Kernel().Start(ctx) }()
+	}
+	return op, adopted, nil
+}
+
+// newRunner builds the agent tree over op and a Runner that checkpoints
+// into the session store whenever the run waits for the person.
+func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budgetGuard) (*adk.Runner, error) {
 	tree, err := buildTree(ctx, treeConfig{
 		budget:          guard,
 		models:          r.sift.models(r.meter, r.trajectory),
@@ -409,21 +551,18 @@ func (r *run) execute(ctx context.Context) {
 		classicExecutor: r.sift.cfg.ClassicExecutor,
 	})
 	if err != nil {
-		r.fail(err)
-		return
+		return nil, err
 	}
-	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: tree, EnableStreaming: r.sift.cfg.Stream})
-	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithSessionValues(map[string]any{
-		params.Question.Name():     r.req.Question,
-		params.DataContext.Name():  dataContext,
-		params.Inputs.Name():       inputs,
-		params.Workdir.Name():      ws.Root,
-		params.Mode.Name():         string(r.mode()),
-		params.Verbatim.Name():     r.sift.cfg.Verbatim,
-		generic.FullPlanKey.Name(): r.plan,
-	}))
+	return adk.NewRunner(ctx, adk.RunnerConfig{Agent: tree, EnableStreaming: r.sift.cfg.Stream, CheckPointStore: r.sift.store.Checkpoints}), nil
+}
+
+// drive consumes the agents' events to the end: it emits them, and then
+// finishes the run as done, waiting for the person, over budget or failed.
+func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEvent], guard *budgetGuard) {
+	ws := r.ws
 	var runErr error
-	reported := false
+	var waiting *generic.Interrupt
+	reported, paused := false, false
 	for {
 		ev, ok := events.Next()
 		if !ok {
@@ -433,16 +572,39 @@ func (r *run) execute(ctx context.Context) {
 			runErr = ev.Err
 			continue
 		}
+		if in := interruptOf(ev); in != nil {
+			waiting = in
+			if !r.emit(generic.Event{Kind: generic.EventInterrupt, Interrupt: in, Step: r.current}) {
+				return
+			}
+			continue
+		}
 		if !r.translate(ev, func(e generic.Event) bool {
-			if e.Kind == generic.EventReport {
+			switch e.Kind {
+			case generic.EventReport:
 				reported = true
+			case generic.EventPaused:
+				paused = true
 			}
 			return r.emit(e)
 		}) {
 			return
 		}
 	}
+	if fp, err := loadPlanState(ws.Root); err == nil {
+		r.plan = fp
+	}
 	runErr = plainError(ctx, runErr)
+	if runErr == nil && paused {
+		r.putMeta(ctx, session.StatusPaused, nil)
+		r.close(generic.Event{Kind: generic.EventDone, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})
+		return
+	}
+	if runErr == nil && waiting != nil {
+		r.putMeta(ctx, session.StatusWaiting, waiting)
+		r.doneWaiting(waiting)
+		return
+	}
 	if runErr != nil {
 		r.plan.SkipRemaining("not run: the run stopped early")
 		_ = writePlanFileAt(ws.Root, r.plan)
@@ -709,8 +871,16 @@ func sharedCacheEnv() (env, writable []string) {
 	return []string{"MPLCONFIGDIR=" + mpl}, []string{mpl}
 }
 
+// writePlanFileAt rewrites plan.md and state.json in the workspace dir.
 func writePlanFileAt(dir string, fp *generic.FullPlan) error {
 	if _, err := os.Stat(dir); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(fp, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", planStateFile, err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, planStateFile), b); err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(dir, "plan.md"), []byte(generic.RenderPlanMarkdown(fp)))

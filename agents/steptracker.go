@@ -51,6 +51,13 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			stopForBudget(ctx, gen, fp, err, a.Name(ctx))
 			return
 		}
+		if pauseRequested(ctx) {
+			// A safe point: nothing of this step has run yet.
+			params.Paused.Set(ctx, true)
+			gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: fmt.Sprintf("paused before step %d", cur.Index)}))
+			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.Name(ctx))})
+			return
+		}
 		a.budget.stepStarted()
 		// Model calls made for this step are metered under its index.
 		ctx = siftmodel.WithStep(ctx, cur.Index)

@@ -159,6 +159,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		return nil, fmt.Errorf("build replanner: %w", err)
 	}
 
+	plannerStage := &planStage{inner: planner, budget: cfg.budget}
 	maxIter := cfg.maxIterations
 	if maxIter <= 0 {
 		maxIter = 10
@@ -175,7 +176,8 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	return adk.NewSequentialAgent(ctx, &adk.SequentialAgentConfig{
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
-		SubAgents:   []adk.Agent{&planStage{inner: planner, budget: cfg.budget}, loop, &reportAgent{model: cfg.models.report, budget: cfg.budget}},
+		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
+			&reportAgent{model: cfg.models.report, budget: cfg.budget}},
 	})
 }
 
@@ -344,5 +346,6 @@ func viewOf(ctx context.Context) taskView {
 	dc, _ := params.DataContext.Get(ctx)
 	in, _ := params.Inputs.Get(ctx)
 	verbatim, _ := params.Verbatim.Get(ctx)
-	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim}
+	feedback, _ := params.PlanFeedback.Get(ctx)
+	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback}
 }

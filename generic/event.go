@@ -25,6 +25,13 @@ const (
 	EventArtifact EventKind = "artifact"
 	// EventReport is the finished report (Path is report.md).
 	EventReport EventKind = "report"
+	// EventInterrupt means the run waits for the person: Interrupt says
+	// what to answer; the run ends (EventDone with Waiting set) and goes on
+	// when resumed with the answer.
+	EventInterrupt EventKind = "interrupt"
+	// EventPaused means the run stopped at a safe point because the person
+	// asked it to pause; it goes on with Sift.Resume.
+	EventPaused EventKind = "paused"
 	// EventUsage reports model calls and tokens so far.
 	EventUsage EventKind = "usage"
 	// EventError is a failure; a run that cannot go on ends with one, then
@@ -56,6 +63,9 @@ type Event struct {
 	Path string `json:"path,omitempty"`
 	// Usage is set on EventUsage and EventDone.
 	Usage *Usage `json:"usage,omitempty"`
+	// Interrupt is set on EventInterrupt, and on EventDone when the run
+	// waits for the person.
+	Interrupt *Interrupt `json:"interrupt,omitempty"`
 	// Err is set on EventError (and on EventDone when the run failed); Text
 	// then holds its message for JSON consumers.
 	Err error `json:"-"`
@@ -88,3 +98,41 @@ type AgentUsage struct {
 	// LatencyMS is the total time spent in model calls.
 	LatencyMS int64 `json:"latency_ms,omitempty"`
 }
+
+// The kinds of interrupts.
+const (
+	InterruptPlanReview = "plan_review"
+	InterruptQuestion   = "question"
+	InterruptApproval   = "approval"
+)
+
+// Interrupt is what a waiting run asks of the person.
+type Interrupt struct {
+	// ID names the interrupt; answer it by this ID.
+	ID string `json:"id"`
+	// Kind is InterruptPlanReview, InterruptQuestion or InterruptApproval.
+	Kind string `json:"kind"`
+	// Prompt is the question or request, in plain words.
+	Prompt string `json:"prompt"`
+	// Choices, when set, are the answers to pick from.
+	Choices []string `json:"choices,omitempty"`
+	// Plan is the plan to review, for InterruptPlanReview.
+	Plan *FullPlan `json:"plan,omitempty"`
+}
+
+// PlanDecision answers a plan review.
+type PlanDecision struct {
+	// Action is "approve", "edit" or "reject".
+	Action string `json:"action"`
+	// Steps replace the plan's steps, for "edit".
+	Steps []string `json:"steps,omitempty"`
+	// Feedback goes back to the planner, for "reject".
+	Feedback string `json:"feedback,omitempty"`
+}
+
+// The plan review actions.
+const (
+	PlanApprove = "approve"
+	PlanEdit    = "edit"
+	PlanReject  = "reject"
+)

@@ -826,3 +826,37 @@ func (p *kernelProc) kill() {
 	}
 	_ = p.cmd.Process.Kill()
 }
+
+// AdoptLog makes a fresh kernel take over a workspace whose earlier kernel
+// (in another Sift process, say one that crashed or was resumed later) is
+// gone: the next Run with RunOptions.Replay rebuilds that kernel's state by
+// replaying its successful cells from cells.jsonl, and says so in its
+// notice. It reports the generation adopted and how many cells it holds; a
+// workspace without cells adopts nothing.
+func (k *Kernel) AdoptLog() (generation, cells int, err error) {
+	records, err := ReadCells(k.ws.root)
+	if err != nil {
+		return 0, 0, fmt.Errorf("adopt the cell log: %w", err)
+	}
+	for _, rec := range records {
+		if rec.Generation > generation {
+			generation = rec.Generation
+		}
+	}
+	for _, rec := range records {
+		if rec.Generation == generation && rec.OK {
+			cells++
+		}
+	}
+	if cells == 0 {
+		return 0, 0, nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.proc != nil {
+		return 0, 0, fmt.Errorf("adopt the cell log: the kernel has already started")
+	}
+	k.lost = "belonged to an earlier Sift process"
+	k.lostGeneration = generation
+	return generation, cells, nil
+}

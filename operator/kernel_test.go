@@ -741,3 +741,39 @@ func TestKernelHundredSessionsNoOrphans(t *testing.T) {
 		t.Errorf("%d open fds after %d sessions; want %d as before", after, sessions, fdsBefore)
 	}
 }
+
+func TestKernelAdoptLogRebuildsAnEarlierProcessState(t *testing.T) {
+	py := needPython(t)
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, InputDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if res, err := first.Run(ctx, "x = 41", RunOptions{}); err != nil || !res.OK() {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if res, err := first.Run(ctx, "raise ValueError('not replayed')", RunOptions{}); err != nil || res.OK() {
+		t.Fatalf("%+v %v", res, err)
+	}
+	first.Close() // as if that process had ended
+
+	second, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if _, cells, err := second.AdoptLog(); err != nil || cells != 1 {
+		t.Fatalf("AdoptLog: %d cells, %v; want 1", cells, err)
+	}
+	res, err := second.Run(ctx, "x + 1", RunOptions{Replay: true})
+	if err != nil || res.Value != "42" || !res.Restarted || res.Replayed != 1 {
+		t.Fatalf("want x rebuilt by replaying one cell: %+v, %v", res, err)
+	}
+	if !strings.Contains(res.Notice, "earlier Sift process") {
+		t.Errorf("the notice must say why the state was rebuilt: %q", res.Notice)
+	}
+}

@@ -13,6 +13,17 @@ var (
 	Workdir = NewKey[string]("sift.workdir")
 	// Mode is the run's routing mode: "auto", "quick" or "plan".
 	Mode = NewKey[string]("sift.mode")
+	// ReviewPlan asks the person to approve, edit or reject the plan
+	// before it runs.
+	ReviewPlan = NewKey[bool]("sift.review_plan")
+	// PlanFeedback is the person's reason for rejecting the last plan; the
+	// planner reads it when planning again.
+	PlanFeedback = NewKey[string]("sift.plan_feedback")
+	// Paused is set once the run stopped at a safe point to pause.
+	Paused = NewKey[bool]("sift.paused")
+	// Resumed is set on a run recovered from its recorded plan: the planner
+	// does not plan again.
+	Resumed = NewKey[bool]("sift.resumed")
 	// Verbatim is set when context management is off (see
 	// agents.Config.Verbatim).
 	Verbatim = NewKey[bool]("sift.verbatim")

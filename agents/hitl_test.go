@@ -1,0 +1,208 @@
+package agents
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/session"
+)
+
+// twoSifts builds two Sift instances over one sessions root and one
+// scripted endpoint: the second stands for a new process resuming what the
+// first left.
+func twoSifts(t *testing.T, script *scripted.Script) (*Sift, *Sift, string) {
+	t.Helper()
+	srv := scripted.NewServer(script)
+	t.Cleanup(srv.Close)
+	root := t.TempDir()
+	py := pythonOrSkip(t)
+	mk := func() *Sift {
+		m, err := model.New(context.Background(), model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(Config{Models: Models{Default: m}, SessionsRoot: root, Python: py, CodeTimeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	return mk(), mk(), root
+}
+
+func drain(t *testing.T, seq func(func(generic.Event) bool)) []generic.Event {
+	t.Helper()
+	var evs []generic.Event
+	for e := range seq {
+		evs = append(evs, e)
+	}
+	if len(evs) == 0 || evs[len(evs)-1].Kind != generic.EventDone {
+		t.Fatalf("the last event must be done")
+	}
+	return evs
+}
+
+// oneStep is the scripted work of one step that prints what code computes.
+func oneStep(code string) []scripted.Reply {
+	return []scripted.Reply{
+		call(nameCodeAgent, map[string]string{"request": "do it"}),
+		call("python", map[string]string{"code": code}),
+		echoToolResult("Result: "),
+	}
+}
+
+func TestPlanReview(t *testing.T) {
+	finish := []scripted.Reply{call(toolSubmitResult, map[string]any{"answer": "done"}), text("# Report\n\ndone [step 1].")}
+	tests := []struct {
+		name      string
+		replies   []scripted.Reply
+		decisions []*generic.PlanDecision
+		wantStep  string
+		check     func(t *testing.T, script *scripted.Script)
+	}{
+		{
+			name:      "approved",
+			replies:   append(append([]scripted.Reply{call(toolCreatePlan, steps("Print 6*7"))}, oneStep("print(6*7)")...), finish...),
+			decisions: []*generic.PlanDecision{{Action: generic.PlanApprove}},
+			wantStep:  "Print 6*7",
+		},
+		{
+			name:      "edited",
+			replies:   append(append([]scripted.Reply{call(toolCreatePlan, steps("Print 6*7"))}, oneStep("print(7*7)")...), finish...),
+			decisions: []*generic.PlanDecision{{Action: generic.PlanEdit, Steps: []string{"Print 7*7 instead"}}},
+			wantStep:  "Print 7*7 instead",
+			check: func(t *testing.T, script *scripted.Script) {
+				if !requestSaid(script, "Step 1: Print 7*7 instead") {
+					t.Error("the executor must be given the edited step")
+				}
+			},
+		},
+		{
+			name: "rejected then replanned",
+			replies: append(append([]scripted.Reply{call(toolCreatePlan, steps("Print 6*7")), call(toolCreatePlan, steps("Print 8*8"))},
+				oneStep("print(8*8)")...), finish...),
+			decisions: []*generic.PlanDecision{{Action: generic.PlanReject, Feedback: "use eight, not six"}, {Action: generic.PlanApprove}},
+			wantStep:  "Print 8*8",
+			check: func(t *testing.T, script *scripted.Script) {
+				if !requestSaid(script, "use eight, not six") {
+					t.Error("the planner must be given the person's feedback")
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script := scripted.New(tt.replies...)
+			first, second, root := twoSifts(t, script)
+			evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "a number", ReviewPlan: true}))
+			done := evs[len(evs)-1]
+			id := strings.TrimPrefix(done.Path, root+"/")
+			for i, d := range tt.decisions {
+				if done.Err != nil || done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptPlanReview || done.Interrupt.Plan == nil {
+					t.Fatalf("round %d: want the run to wait for a plan review, got %+v (err %v)", i+1, done.Interrupt, done.Err)
+				}
+				if meta, err := first.store.Sessions.Get(context.Background(), id); err != nil || meta.Status != session.StatusWaiting || meta.Pending == nil {
+					t.Fatalf("the registry must say the session waits: %+v %v", meta, err)
+				}
+				// Every answer comes from a new process.
+				evs = drain(t, second.Resume(context.Background(), id, map[string]any{done.Interrupt.ID: d}))
+				done = evs[len(evs)-1]
+			}
+			if done.Err != nil || done.Interrupt != nil {
+				t.Fatalf("want the run finished, got err %v, interrupt %+v", done.Err, done.Interrupt)
+			}
+			if len(done.Plan.Steps) != 1 || done.Plan.Steps[0].Description != tt.wantStep || done.Plan.Steps[0].Status != generic.StatusDone {
+				t.Errorf("plan: %+v", done.Plan.Steps)
+			}
+			if script.Remaining() != 0 {
+				t.Errorf("%d replies unused", script.Remaining())
+			}
+			if tt.check != nil {
+				tt.check(t, script)
+			}
+			if meta, _ := second.store.Sessions.Get(context.Background(), id); meta.Status != session.StatusDone {
+				t.Errorf("status = %s, want done", meta.Status)
+			}
+		})
+	}
+}
+
+func TestPauseThenResumeInANewProcess(t *testing.T) {
+	pause := make(chan struct{})
+	var replies []scripted.Reply
+	replies = append(replies, call(toolCreatePlan, steps("Save x", "Print x", "Print x+1")))
+	replies = append(replies, call(nameCodeAgent, map[string]string{"request": "save"}), call("python", map[string]string{"code": "x = 20\nopen('out/x.txt','w').write(str(x))\nprint(x)"}),
+		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
+			close(pause) // Ctrl-C while step 1 runs: pause at the next safe point
+			return scripted.Text("Saved x = 20."), nil
+		}},
+		call(toolCreatePlan, steps("Print x", "Print x+1")))
+	replies = append(replies, oneStep("print(x)")...)
+	replies = append(replies, call(toolCreatePlan, steps("Print x+1")))
+	replies = append(replies, oneStep("print(x+1)")...)
+	replies = append(replies, call(toolSubmitResult, map[string]any{"answer": "21"}), text("# Report\n\n21 [step 3]."))
+	script := scripted.New(replies...)
+	first, second, root := twoSifts(t, script)
+
+	ctx := WithPause(context.Background(), pause)
+	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things", Files: nil}))
+	done := evs[len(evs)-1]
+	if done.Err != nil || done.Text != "paused" || len(kinds(evs, generic.EventPaused)) != 1 {
+		t.Fatalf("want a paused run, got %q, %v", done.Text, done.Err)
+	}
+	id := strings.TrimPrefix(done.Path, root+"/")
+	if meta, _ := first.store.Sessions.Get(context.Background(), id); meta.Status != session.StatusPaused {
+		t.Fatalf("status = %s, want paused", meta.Status)
+	}
+	callsBefore := script.Calls()
+
+	evs = drain(t, second.Resume(context.Background(), id, nil))
+	done = evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("resume failed: %v", done.Err)
+	}
+	// No planner call, no step 1 again: steps 2 and 3, the replans and the report.
+	if got := script.Calls() - callsBefore; got != 9 {
+		t.Errorf("the resumed run made %d model calls, want 9", got)
+	}
+	var results []string
+	for _, e := range kinds(evs, generic.EventToolResult) {
+		if e.Tool == "python" {
+			results = append(results, e.Text)
+		}
+	}
+	if len(results) != 2 || !strings.Contains(results[0], "20") || !strings.Contains(results[1], "21") {
+		t.Errorf("steps 2 and 3 must see x from step 1 (rebuilt from the cell log): %q", results)
+	}
+	if !strings.Contains(results[0], "earlier Sift process") {
+		t.Errorf("the person must be told the kernel state was rebuilt: %q", results[0])
+	}
+	var stepsDone []int
+	for _, st := range done.Plan.Steps {
+		if st.Status == generic.StatusDone {
+			stepsDone = append(stepsDone, st.Index)
+		}
+	}
+	if len(stepsDone) != 3 {
+		t.Errorf("all three steps must end done: %+v", done.Plan.Steps)
+	}
+}
+
+// requestSaid reports whether any request to the model contained s.
+func requestSaid(script *scripted.Script, s string) bool {
+	for _, req := range script.Requests() {
+		for _, m := range req.Messages {
+			if strings.Contains(m.Content, s) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,136 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/params"
+)
+
+// namePlanReview names the plan review agent; part of the checkpoint format.
+const namePlanReview = "plan_review"
+
+// planReview sits between the planner and the execute/replan loop. When the
+// run asks for review it interrupts with the plan; resumed with a
+// generic.PlanDecision it approves the plan, replaces its steps, or sends
+// the person's feedback back to the planner and asks again. (planexecute's
+// planner is not resumable, so the review is its own resumable agent.)
+type planReview struct {
+	planner adk.Agent
+}
+
+// planReviewState is what the interrupt saves: nothing but a marker, since
+// the plan itself lives in the session values.
+type planReviewState struct {
+	Round int
+}
+
+func init() {
+	schema.RegisterName[*planReviewState]("sift_plan_review_state")
+	schema.RegisterName[*generic.Interrupt]("sift_interrupt")
+	schema.RegisterName[*generic.PlanDecision]("sift_plan_decision")
+}
+
+func (a *planReview) Name(context.Context) string { return namePlanReview }
+func (a *planReview) Description(context.Context) string {
+	return "lets the person approve, edit or reject the plan before it runs"
+}
+
+func (a *planReview) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		review, _ := params.ReviewPlan.Get(ctx)
+		quick, _ := params.Quick.Get(ctx)
+		if !review || quick {
+			return
+		}
+		a.ask(ctx, gen, 1)
+	}()
+	return iter
+}
+
+// ask interrupts with the current plan for the person to review.
+func (a *planReview) ask(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], round int) {
+	fp := fullPlan(ctx)
+	info := &generic.Interrupt{
+		Kind:    generic.InterruptPlanReview,
+		Prompt:  "Review the plan: approve it, edit its steps, or reject it with feedback.",
+		Choices: []string{generic.PlanApprove, generic.PlanEdit, generic.PlanReject},
+		Plan:    fp.Clone(),
+	}
+	gen.Send(adk.StatefulInterrupt(ctx, info, &planReviewState{Round: round}))
+}
+
+func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		round := 1
+		if st, ok := info.InterruptState.(*planReviewState); ok && st != nil {
+			round = st.Round
+		}
+		decision, ok := info.ResumeData.(*generic.PlanDecision)
+		if !info.IsResumeTarget || !ok || decision == nil {
+			// Resumed without an answer for the review: ask again.
+			a.ask(ctx, gen, round)
+			return
+		}
+		fp := fullPlan(ctx)
+		switch decision.Action {
+		case generic.PlanApprove:
+		case generic.PlanEdit:
+			var steps []generic.Step
+			for _, s := range decision.Steps {
+				if strings.TrimSpace(s) != "" {
+					steps = append(steps, generic.Step{Description: strings.TrimSpace(s)})
+				}
+			}
+			if len(steps) == 0 {
+				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: an edited plan needs at least one step")})
+				return
+			}
+			// The plan has not started: its steps are all replaced.
+			fp.Steps = nil
+			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: steps}))
+		case generic.PlanReject:
+			params.PlanFeedback.Set(ctx, decision.Feedback)
+			fp.Steps = nil
+			generic.FullPlanKey.Set(ctx, fp)
+			// Plan again with the feedback, then ask again.
+			inner := a.planner.Run(ctx, &adk.AgentInput{}, opts...)
+			for {
+				ev, ok := inner.Next()
+				if !ok {
+					break
+				}
+				gen.Send(ev)
+				if ev.Err != nil {
+					return
+				}
+			}
+			params.PlanFeedback.Set(ctx, "")
+			a.ask(ctx, gen, round+1)
+			return
+		default:
+			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: unknown action %q: use approve, edit or reject", decision.Action)})
+			return
+		}
+		generic.FullPlanKey.Set(ctx, fp)
+		if err := writePlanFile(ctx, fp); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+			return
+		}
+		said := map[string]string{generic.PlanApprove: "plan approved", generic.PlanEdit: "plan edited"}[decision.Action]
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone(), Text: said}))
+	}()
+	return iter
+}

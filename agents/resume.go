@@ -1,0 +1,186 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/session"
+)
+
+// ErrNothingToResume: the session is finished, or has no state to go on
+// from.
+var ErrNothingToResume = errors.New("nothing to resume")
+
+// Resume goes on with a session, in this process or a new one. A session
+// waiting for the person is resumed from its checkpoint with answers, keyed
+// by interrupt ID (a *generic.PlanDecision for a plan review, the answer
+// types of the tools for questions and approvals). A paused session, or one
+// whose process died, is recovered from its recorded plan: finished steps
+// are kept and not run again, a step that was in progress runs again, and
+// the Python kernel's state is rebuilt from cells.jsonl; the events say
+// which. The events end, as for Run, with EventDone.
+func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any) iter.Seq[generic.Event] {
+	return func(yield func(generic.Event) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		r := &run{sift: s, yield: yield, meter: &siftmodel.Meter{}}
+		r.resume(ctx, sessionID, answers)
+	}
+}
+
+func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
+	ws, err := session.Open(r.sift.cfg.SessionsRoot, id)
+	if err != nil {
+		r.fail(fmt.Errorf("%w: %w", ErrNothingToResume, err))
+		return
+	}
+	meta, err := r.sift.store.Sessions.Get(ctx, id)
+	if err != nil {
+		r.fail(fmt.Errorf("%w: session %s: %w", ErrNothingToResume, id, err))
+		return
+	}
+	if meta.Status.Finished() {
+		r.fail(fmt.Errorf("%w: session %s is %s; ask a follow-up question instead", ErrNothingToResume, id, meta.Status))
+		return
+	}
+	r.ws = ws
+	r.req = Request{Question: meta.Question, Mode: Mode(meta.Mode), SessionID: id}
+	if ctx, err = r.open(ctx); err != nil {
+		r.fail(err)
+		return
+	}
+	if r.plan, err = loadPlanState(ws.Root); err != nil {
+		r.plan = &generic.FullPlan{Question: meta.Question}
+	}
+	op, adopted, err := r.newOperator(ctx, true)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	defer op.Close()
+	if !r.sift.hasModel() {
+		r.fail(fmt.Errorf("%w: resuming a session needs the model its agents use", ErrNoModel))
+		return
+	}
+	guard := newBudgetGuard(Budget{}, r.meter, nil)
+	runner, err := r.newRunner(ctx, op, guard)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.putMeta(ctx, session.StatusRunning, nil)
+
+	if meta.Status == session.StatusWaiting {
+		if len(answers) == 0 {
+			r.fail(fmt.Errorf("%w: session %s waits for an answer to %q (interrupt %s)", ErrNothingToResume, id, pendingPrompt(meta), pendingID(meta)))
+			return
+		}
+		events, err := runner.ResumeWithParams(ctx, id, &adk.ResumeParams{Targets: answers})
+		if err != nil {
+			r.fail(fmt.Errorf("resume session %s from its checkpoint: %w", id, err))
+			return
+		}
+		r.drive(ctx, events, guard)
+		return
+	}
+
+	// Paused, or its process died: start the tree again from the recorded
+	// plan. The planner stage sees the plan and does not plan again.
+	redo := 0
+	for i := range r.plan.Steps {
+		if r.plan.Steps[i].Status == generic.StatusDoing {
+			r.plan.Steps[i].Status = generic.StatusTodo
+			redo = r.plan.Steps[i].Index
+		}
+	}
+	if r.plan.Current() == nil {
+		r.fail(fmt.Errorf("%w: session %s has no step left to run", ErrNothingToResume, id))
+		return
+	}
+	note := "Resumed: finished steps are kept and not run again."
+	if redo > 0 {
+		note += fmt.Sprintf(" Step %d was in progress and runs again.", redo)
+	}
+	if adopted > 0 {
+		note += fmt.Sprintf(" The Python state is rebuilt by replaying %d earlier cells from cells.jsonl.", adopted)
+	}
+	r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
+	_ = writePlanFileAt(ws.Root, r.plan)
+	inputs, _ := ws.Inputs()
+	abs := make([]string, len(inputs))
+	for i, in := range inputs {
+		abs[i] = ws.Path(in)
+	}
+	popts := r.sift.cfg.Preview
+	popts.BaseDir = ws.Root
+	events := runner.Run(ctx, []adk.Message{schema.UserMessage(meta.Question)}, adk.WithCheckPointID(id), adk.WithSessionValues(map[string]any{
+		params.Question.Name():     meta.Question,
+		params.DataContext.Name():  demoteHeadings(generic.PreviewAll(ctx, abs, popts)),
+		params.Inputs.Name():       inputs,
+		params.Workdir.Name():      ws.Root,
+		params.Mode.Name():         string(r.mode()),
+		params.Verbatim.Name():     r.sift.cfg.Verbatim,
+		params.Resumed.Name():      true,
+		generic.FullPlanKey.Name(): r.plan,
+	}))
+	r.drive(ctx, events, guard)
+}
+
+func pendingPrompt(m session.Meta) string {
+	if m.Pending == nil {
+		return ""
+	}
+	return m.Pending.Prompt
+}
+
+func pendingID(m session.Meta) string {
+	if m.Pending == nil {
+		return ""
+	}
+	return m.Pending.ID
+}
+
+// resumePlan is the planner stage's shortcut on a recovered run: the
+// remaining steps of the recorded plan are the plan.
+func resumePlan(ctx context.Context, fp *generic.FullPlan) {
+	var rest []generic.Step
+	for _, s := range fp.Steps {
+		if s.Status == generic.StatusTodo || s.Status == generic.StatusDoing {
+			rest = append(rest, s.Step)
+		}
+	}
+	adk.AddSessionValue(ctx, planexecute.PlanSessionKey, &generic.Plan{Steps: rest})
+}
+
+// pauseKey carries the channel that asks a run to pause.
+type pauseKey struct{}
+
+// WithPause returns a context under which a run stops at its next safe
+// point (before a plan step) once pause is closed: the session is then
+// paused, keeps everything done so far, and goes on with Sift.Resume.
+// Cancelling the context instead stops the run at once.
+func WithPause(ctx context.Context, pause <-chan struct{}) context.Context {
+	return context.WithValue(ctx, pauseKey{}, pause)
+}
+
+func pauseRequested(ctx context.Context) bool {
+	ch, _ := ctx.Value(pauseKey{}).(<-chan struct{})
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
