@@ -67,6 +67,9 @@ the report holds what was found; 130 interrupted.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCmd(io, nil))
+	root.AddCommand(newAskCmd(io, nil))
+	root.AddCommand(newChatCmd(io, nil))
 	root.AddCommand(newUsageCmd(io))
+	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	return root
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -131,6 +130,11 @@ func defaultRunDeps() runDeps {
 	return runDeps{newSift: buildSift, now: time.Now}
 }
 
+// modelOptions are the model flags of `sift run`.
+func (o *runOptions) modelOptions() modelOptions {
+	return modelOptions{BaseURL: o.BaseURL, APIKey: o.APIKey, Model: o.Model, ConfigPath: o.ConfigPath, Script: o.Script, AgentModels: o.AgentModels}
+}
+
 // buildSift makes the library instance from flags, env and config file.
 func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, error) {
 	prices, err := model.PricesFromEnv(os.Getenv)
@@ -156,43 +160,14 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 		MaxIterations: opts.MaxIterations,
 		Search:        web.FromEnv(os.Getenv),
 	}
-	var label string
-	if opts.Script != "" {
-		script, err := scripted.LoadFile(opts.Script)
-		if err != nil {
-			return nil, "", usageError{err}
-		}
-		cfg.Models.Default = script.Model()
-		label = fmt.Sprintf("scripted model from %s (offline: no model is called)", opts.Script)
-	} else {
-		mc, err := model.LoadConfig(opts.ConfigPath, os.Getenv)
-		if err != nil {
-			return nil, "", fmt.Errorf("%w: %w", model.ErrNotConfigured, err)
-		}
-		if opts.BaseURL != "" {
-			mc.Default.BaseURL = opts.BaseURL
-		}
-		if opts.APIKey != "" {
-			mc.Default.APIKey = opts.APIKey
-		}
-		if opts.Model != "" {
-			mc.Default.Model = opts.Model
-		}
-		for agent, name := range opts.AgentModels {
-			mc.SetAgentModel(agent, name)
-		}
-		if mc.Configured() {
-			ms, err := agents.ModelsFromConfig(ctx, mc)
-			if err != nil {
-				return nil, "", err
-			}
-			cfg.Models = ms
-			ep := mc.For(model.AgentPlanner)
-			label = fmt.Sprintf("%s at %s", ep.Model, ep.BaseURL)
-		} else {
-			// Without a model Sift still runs its built-in analyses.
-			label = "none configured: built-in analyses only (set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL for the agents)"
-		}
+	ms, label, err := resolveModels(ctx, opts.modelOptions())
+	if err != nil {
+		return nil, "", err
+	}
+	cfg.Models = ms
+	if !configured(ms) {
+		// Without a model Sift still runs its built-in analyses.
+		label = "none configured: built-in analyses only (set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL for the agents)"
 	}
 	s, err := agents.New(cfg)
 	return s, label, err

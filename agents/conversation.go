@@ -1,0 +1,706 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/prebuilt/supervisor"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/sqldb"
+)
+
+// Conversational mode: names and files.
+const (
+	nameSupervisor  = "supervisor"
+	nameDataAnalyst = "data_analyst"
+	// HistoryFile is the conversation's history in its session workspace,
+	// from which a later process continues the conversation.
+	HistoryFile = "conversation.json"
+	// historyVersion is the format version of HistoryFile.
+	historyVersion         = 1
+	defaultMaxHistoryTurns = 10
+	supervisorIterations   = 3
+	// supervisorSchemaTokens bounds the schema summary the supervisor
+	// sees to spot ambiguous requests.
+	supervisorSchemaTokens = 1200
+	supervisorFileChars    = 4000
+)
+
+// Routes a turn can take, as recorded in Turn.Route.
+const (
+	// RouteSQL: the SQL analyst answered.
+	RouteSQL = nameSQLAnalyst
+	// RoutePlan: the plan-execute analyst answered from the files.
+	RoutePlan = nameDataAnalyst
+	// RouteReply: the supervisor replied itself: a plain answer, a
+	// question back to the person, or a polite refusal.
+	RouteReply = nameSupervisor
+)
+
+// ErrNoAnalyst: the conversation has neither a database nor Python, so no
+// analyst can work.
+var ErrNoAnalyst = errors.New("no analyst can work in this conversation")
+
+// ConversationConfig configures a Conversation.
+type ConversationConfig struct {
+	// Config configures the models, Python, sandbox and the plan-execute
+	// analyst, as for New. A model is required. The supervisor uses
+	// Models.Planner and the SQL analyst Models.Code, each falling back to
+	// Models.Default.
+	Config
+	// Sources are the SQL databases the SQL analyst queries. Optional;
+	// without them questions go to the plan-execute analyst. The
+	// Conversation does not close them.
+	Sources *sqldb.Sources
+	// Files and Dirs are copied into the session's input/ for the
+	// plan-execute analyst. Optional. When continuing a session, files
+	// already in input/ under the same name are not copied again.
+	Files, Dirs []string
+	// SessionID names the session. Optional: empty starts a new one; the
+	// ID of an existing session continues its conversation from its
+	// history file.
+	SessionID string
+	// MaxHistoryTurns is how many earlier turns the supervisor reads.
+	// Optional; defaults to 10.
+	MaxHistoryTurns int
+	// Budget bounds each turn that takes the plan-execute analyst.
+	// Optional; no bounds.
+	Budget Budget
+}
+
+// Turn is one question and what answered it.
+type Turn struct {
+	// Question is what the person wrote.
+	Question string `json:"question"`
+	// Request is the supervisor's self-contained rewrite of the question
+	// that an analyst worked on; empty when the supervisor replied itself.
+	Request string `json:"request,omitempty"`
+	// Route is who answered: RouteSQL, RoutePlan or RouteReply.
+	Route string `json:"route"`
+	// Answer is the reply shown to the person.
+	Answer   string   `json:"answer"`
+	Findings []string `json:"findings,omitempty"`
+	// SQL, Source, DataFile, Chart and FollowUps come from the SQL
+	// analyst; paths are workspace-relative.
+	SQL       string   `json:"sql,omitempty"`
+	Source    string   `json:"source,omitempty"`
+	DataFile  string   `json:"data_file,omitempty"`
+	Chart     string   `json:"chart,omitempty"`
+	FollowUps []string `json:"follow_ups,omitempty"`
+	// Files are the files the turn produced, workspace-relative.
+	Files []string `json:"files,omitempty"`
+	// Report is the workspace-relative report.md the turn wrote, if any.
+	Report string `json:"report,omitempty"`
+	// Error says why the turn failed; empty on success.
+	Error string    `json:"error,omitempty"`
+	Time  time.Time `json:"time"`
+}
+
+func (t Turn) requestOrQuestion() string {
+	if t.Request != "" {
+		return t.Request
+	}
+	return t.Question
+}
+
+// history is the JSON form of HistoryFile.
+type history struct {
+	Version int    `json:"version"`
+	Turns   []Turn `json:"turns"`
+}
+
+// Conversation is a multi-turn analysis session: a supervisor routes each
+// question to the SQL analyst, the plan-execute analyst or its own reply,
+// resolving follow-ups against the history. Create it with
+// NewConversation; ask one question at a time; Close it when done.
+type Conversation struct {
+	cfg         ConversationConfig
+	sift        *Sift
+	ws          *session.Workspace
+	op          operator.Operator
+	log         *session.EventLog
+	python      bool
+	inputs      []string
+	dataContext string
+	// warnings are said once, at the start of the first turn.
+	warnings []string
+
+	mu    sync.Mutex
+	turns []Turn
+}
+
+// NewConversation opens the session (continuing cfg.SessionID's history
+// when that session exists), copies the inputs into it and prepares the
+// operator. It fails with ErrNoModel without a model, and with
+// ErrNoAnalyst when there is neither a database nor a usable Python.
+func NewConversation(ctx context.Context, cfg ConversationConfig) (*Conversation, error) {
+	s, err := New(cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	if !s.hasModel() {
+		return nil, fmt.Errorf("%w: questions about databases and files are answered by writing SQL and Python, which needs a language model; set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --script with a scripted model for an offline demo)", ErrNoModel)
+	}
+	cfg.Config = s.cfg
+	if cfg.MaxHistoryTurns <= 0 {
+		cfg.MaxHistoryTurns = defaultMaxHistoryTurns
+	}
+	if err := checkInputs(Request{Files: cfg.Files, Dirs: cfg.Dirs}); err != nil {
+		return nil, err
+	}
+	c := &Conversation{cfg: cfg, sift: s}
+	if err := c.openWorkspace(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.openOperator(ctx); err != nil {
+		return nil, err
+	}
+	if c.log, err = session.OpenEventLog(c.ws.Path("events.jsonl")); err != nil {
+		c.op.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// openWorkspace creates or reopens the session, loads its history and
+// adds the inputs.
+func (c *Conversation) openWorkspace(ctx context.Context) error {
+	id := c.cfg.SessionID
+	var err error
+	if id != "" {
+		c.ws, err = session.Open(c.cfg.SessionsRoot, id)
+		switch {
+		case err == nil:
+			if c.turns, err = loadHistory(c.ws.Path(HistoryFile)); err != nil {
+				return err
+			}
+		case errors.Is(err, session.ErrWorkspaceNotFound):
+			c.ws = nil
+		default:
+			return err
+		}
+	} else {
+		id = session.NewIDContext(ctx)
+	}
+	if c.ws == nil {
+		if c.ws, err = session.Create(ctx, c.cfg.SessionsRoot, id); err != nil {
+			return fmt.Errorf("create session workspace: %w", err)
+		}
+	}
+	existing, err := c.ws.Inputs()
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, in := range existing {
+		have[filepath.Base(in)] = true
+	}
+	for _, f := range c.cfg.Files {
+		if have[filepath.Base(f)] {
+			continue
+		}
+		if _, err := c.ws.AddInput(ctx, f); err != nil {
+			return fmt.Errorf("add input file: %w", err)
+		}
+	}
+	for _, d := range c.cfg.Dirs {
+		if _, err := c.ws.AddInputDir(ctx, d); err != nil {
+			return fmt.Errorf("add input directory: %w", err)
+		}
+	}
+	if c.inputs, err = c.ws.Inputs(); err != nil {
+		return err
+	}
+	abs := make([]string, len(c.inputs))
+	for i, in := range c.inputs {
+		abs[i] = c.ws.Path(in)
+	}
+	if len(abs) > 0 {
+		popts := c.cfg.Preview
+		popts.BaseDir = c.ws.Root
+		c.dataContext = demoteHeadings(generic.PreviewAll(ctx, abs, popts))
+	}
+	return nil
+}
+
+// openOperator starts the operator. Without Python (or a sandbox for it)
+// a conversation over databases still works, without charts; one over
+// files cannot.
+func (c *Conversation) openOperator(ctx context.Context) error {
+	hasDB := c.cfg.Sources != nil && c.cfg.Sources.Len() > 0
+	python, err := operator.FindPython(ctx, c.cfg.Python)
+	var sb operator.Sandbox
+	if err == nil {
+		sb, err = operator.NewSandbox(c.cfg.Sandbox)
+	}
+	switch {
+	case err != nil && (len(c.inputs) > 0 || !hasDB):
+		if !hasDB {
+			return fmt.Errorf("%w: attach a database (--db) or make Python work: %w", ErrNoAnalyst, err)
+		}
+		return err
+	case err != nil:
+		c.warnings = append(c.warnings, fmt.Sprintf("Charts are off: %v", err))
+		python, sb = "", nil
+	case sb.Name() == "none":
+		c.warnings = append(c.warnings, "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it.")
+	}
+	c.python = python != ""
+	cacheEnv, cacheDirs := sharedCacheEnv()
+	c.op, err = operator.NewOperator(operator.OperatorConfig{
+		Root: c.ws.Root, Mode: c.cfg.PythonMode, Python: python, Sandbox: sb,
+		Timeout: c.cfg.CodeTimeout, ExtraEnv: cacheEnv, Writable: cacheDirs,
+	})
+	return err
+}
+
+// loadHistory reads a conversation's history; a missing file is an empty
+// history.
+func loadHistory(p string) ([]Turn, error) {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read conversation history: %w", err)
+	}
+	var h history
+	if err := json.Unmarshal(data, &h); err != nil {
+		return nil, fmt.Errorf("read conversation history %s: %w; the file is damaged: move it away to start the conversation afresh", p, err)
+	}
+	if h.Version > historyVersion {
+		return nil, fmt.Errorf("read conversation history %s: format version %d is newer than this Sift reads (%d); update Sift", p, h.Version, historyVersion)
+	}
+	return h.Turns, nil
+}
+
+// ID is the session's ID: pass it as ConversationConfig.SessionID to
+// continue the conversation later.
+func (c *Conversation) ID() string { return c.ws.ID }
+
+// Workdir is the session workspace's absolute path.
+func (c *Conversation) Workdir() string { return c.ws.Root }
+
+// Turns returns a copy of the conversation's turns so far, oldest first.
+func (c *Conversation) Turns() []Turn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Turn(nil), c.turns...)
+}
+
+// Close stops the operator's Python and closes the event log. The
+// session workspace and its history stay.
+func (c *Conversation) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	if c.op != nil {
+		errs = append(errs, c.op.Close())
+	}
+	if c.log != nil {
+		errs = append(errs, c.log.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Ask runs one turn and yields its events; the last is always EventDone,
+// whose Err is nil on success. The turn is then in Turns and the history
+// file. Turns run one at a time: a second Ask waits for the first.
+// Breaking out of the loop cancels the turn.
+func (c *Conversation) Ask(ctx context.Context, question string) iter.Seq[generic.Event] {
+	return func(yield func(generic.Event) bool) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		meter := &siftmodel.Meter{}
+		a := &askRun{c: c, yield: yield, meter: meter, tr: &run{meter: meter}, turn: &turnState{question: strings.TrimSpace(question)}}
+		a.execute(ctx)
+	}
+}
+
+// askRun is the state of one Ask call.
+type askRun struct {
+	c       *Conversation
+	yield   func(generic.Event) bool
+	stopped bool
+	meter   *siftmodel.Meter
+	// tr translates ADK events as Sift.Run does.
+	tr   *run
+	turn *turnState
+}
+
+func (a *askRun) emit(e generic.Event) bool {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	if e.Err != nil && e.Text == "" {
+		e.Text = e.Err.Error()
+	}
+	_ = a.c.log.Append(e)
+	if a.stopped {
+		return false
+	}
+	if !a.yield(e) {
+		a.stopped = true
+	}
+	return !a.stopped
+}
+
+func (a *askRun) done(err error, plan *generic.FullPlan) {
+	a.emit(generic.Event{Kind: generic.EventDone, Err: err, Path: a.c.ws.Root, Plan: plan.Clone(), Usage: a.tr.usage()})
+}
+
+func (a *askRun) execute(ctx context.Context) {
+	c := a.c
+	if a.turn.question == "" {
+		err := fmt.Errorf("%w: say what you want to know, e.g. \"what was the revenue by region last year?\"", ErrNoQuestion)
+		a.emit(generic.Event{Kind: generic.EventError, Err: err})
+		a.done(err, nil)
+		return
+	}
+	if !a.emit(generic.Event{Kind: generic.EventSession, Text: c.ws.ID, Path: c.ws.Root}) {
+		return
+	}
+	for _, w := range c.warnings {
+		a.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: w})
+	}
+	c.warnings = nil
+	earlier := lastTurns(c.turns, c.cfg.MaxHistoryTurns)
+	root, err := a.buildAgents(ctx, earlier)
+	if err != nil {
+		a.emit(generic.Event{Kind: generic.EventError, Err: err})
+		a.done(err, nil)
+		return
+	}
+	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: root, EnableStreaming: c.cfg.Stream})
+	msgs := append(historyMessages(earlier), schema.UserMessage(a.turn.question))
+	events := runner.Run(ctx, msgs, adk.WithSessionValues(map[string]any{
+		params.Question.Name():     a.turn.question,
+		params.DataContext.Name():  c.dataContext,
+		params.Inputs.Name():       c.inputs,
+		params.Workdir.Name():      c.ws.Root,
+		params.Mode.Name():         string(ModeAuto),
+		generic.FullPlanKey.Name(): &generic.FullPlan{Question: a.turn.question},
+	}))
+	var runErr error
+	for {
+		ev, ok := events.Next()
+		if !ok {
+			break
+		}
+		if ev.Err != nil {
+			runErr = ev.Err
+			continue
+		}
+		if !a.tr.translate(ev, a.emit) {
+			return
+		}
+	}
+	runErr = plainError(ctx, runErr)
+	t := a.turn.record()
+	if runErr != nil {
+		t.Error = runErr.Error()
+	}
+	if !a.finish(&t) {
+		return
+	}
+	c.turns = append(c.turns, t)
+	if err := c.saveHistory(); err != nil {
+		a.emit(generic.Event{Kind: generic.EventError, Err: err})
+	}
+	a.emit(generic.Event{Kind: generic.EventUsage, Usage: a.tr.usage()})
+	if runErr != nil {
+		runErr = fmt.Errorf("%w: %w", ErrRunFailed, runErr)
+		a.emit(generic.Event{Kind: generic.EventError, Err: runErr})
+	}
+	a.done(runErr, a.turn.planResult())
+}
+
+// finish emits what the turn produced: the SQL answer's files, report and
+// text (the other routes spoke through their own events).
+func (a *askRun) finish(t *Turn) bool {
+	if t.Route != RouteSQL || t.Error != "" && t.Answer == "" {
+		return true
+	}
+	for _, p := range t.Files {
+		if !a.emit(generic.Event{Kind: generic.EventArtifact, Agent: nameSQLAnalyst, Path: p}) {
+			return false
+		}
+	}
+	if t.Report != "" {
+		md, _ := os.ReadFile(a.c.ws.Path(t.Report))
+		if !a.emit(generic.Event{Kind: generic.EventReport, Agent: nameSQLAnalyst, Path: t.Report, Text: string(md)}) {
+			return false
+		}
+	}
+	text := t.Answer
+	for _, f := range t.Findings {
+		text += "\n- " + f
+	}
+	return a.emit(generic.Event{Kind: generic.EventMessage, Agent: nameSQLAnalyst, Text: text})
+}
+
+// saveHistory writes the history file atomically.
+func (c *Conversation) saveHistory() error {
+	data, err := json.MarshalIndent(history{Version: historyVersion, Turns: c.turns}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save conversation history: %w", err)
+	}
+	return writeFileAtomic(c.ws.Path(HistoryFile), data)
+}
+
+// buildAgents builds this turn's supervisor over its analysts.
+func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, error) {
+	c := a.c
+	var subs []adk.Agent
+	var infos []analystInfo
+	if c.cfg.Sources != nil && c.cfg.Sources.Len() > 0 {
+		sa, err := newSQLAnalyst(ctx, sqlAnalystConfig{
+			model: a.roleModel(nameSQLAnalyst, c.cfg.Models.Code), sources: c.cfg.Sources, op: c.op,
+			turn: a.turn, history: earlier, charts: c.python,
+		})
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, sa)
+		infos = append(infos, analystInfo{Name: nameSQLAnalyst, Description: sqlAnalystDescription})
+	}
+	if c.python {
+		tree, err := buildTree(ctx, treeConfig{
+			budget:        newBudgetGuard(c.cfg.Budget, a.meter, nil),
+			models:        c.sift.models(a.meter, nil),
+			verbatim:      c.cfg.Verbatim,
+			op:            c.op,
+			search:        c.cfg.Search,
+			fetch:         c.cfg.Fetch,
+			maxIterations: c.cfg.MaxIterations,
+		})
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, &planExecuteAnalyst{tree: tree, turn: a.turn})
+		infos = append(infos, analystInfo{Name: nameDataAnalyst, Description: dataAnalystDescription})
+	}
+	if len(subs) == 0 {
+		return nil, fmt.Errorf("%w: attach a database or make Python available", ErrNoAnalyst)
+	}
+	data := c.dataSummary(ctx, a.turn.question)
+	sup, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
+		Name:          nameSupervisor,
+		Description:   "routes each turn of the conversation to an analyst, or answers, asks or declines itself",
+		Model:         a.roleModel(nameSupervisor, c.cfg.Models.Planner),
+		MaxIterations: supervisorIterations,
+		GenModelInput: func(_ context.Context, _ string, in *adk.AgentInput) ([]adk.Message, error) {
+			// The instruction Eino passes lists the analysts and asks for
+			// the bare transfer call; the supervisor's own prompt asks
+			// for the rewritten request beside it, so it replaces it.
+			return supervisorMessages(infos, data, in.Messages), nil
+		},
+		Middlewares: []adk.AgentMiddleware{{AfterChatModel: func(_ context.Context, st *adk.ChatModelAgentState) error {
+			if n := len(st.Messages); n > 0 {
+				a.turn.observeSupervisor(st.Messages[n-1])
+			}
+			return nil
+		}}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", nameSupervisor, err)
+	}
+	root, err := supervisor.New(ctx, &supervisor.Config{Supervisor: sup, SubAgents: subs})
+	if err != nil {
+		return nil, fmt.Errorf("build the conversation's agents: %w", err)
+	}
+	return root, nil
+}
+
+// roleModel is m (or the default model) metered under role.
+func (a *askRun) roleModel(role string, m model.ToolCallingChatModel) model.ToolCallingChatModel {
+	if m == nil {
+		m = a.c.cfg.Models.Default
+	}
+	return &markErrors{agent: role, inner: siftmodel.Wrap(m, role, a.meter)}
+}
+
+// dataSummary is what the supervisor is shown of the data: the databases'
+// schema most relevant to the question, and the files' previews.
+func (c *Conversation) dataSummary(ctx context.Context, question string) string {
+	var b strings.Builder
+	if c.cfg.Sources != nil && c.cfg.Sources.Len() > 0 {
+		text, err := c.cfg.Sources.Context(ctx, question, supervisorSchemaTokens)
+		if err != nil {
+			text = "Databases: " + strings.Join(c.cfg.Sources.Names(), ", ") + " (the schema could not be read: " + err.Error() + ")"
+		}
+		b.WriteString(strings.TrimSpace(text) + "\n")
+	}
+	if len(c.inputs) > 0 {
+		b.WriteString("Files:\n" + shorten(c.dataContext, supervisorFileChars) + "\n")
+	}
+	return b.String()
+}
+
+// dataAnalystDescription is how the supervisor sees the plan-execute
+// analyst.
+const dataAnalystDescription = "Analyses the attached files (CSV, Excel, JSON, text) with Python, step by step: plans, runs code, re-plans and writes a report with tables and charts. Use it for files and for multi-step work."
+
+// turnState is what one turn's agents share: the question, the
+// supervisor's route and rewritten request, and the analysts' results.
+type turnState struct {
+	mu       sync.Mutex
+	question string
+	request  string
+	route    string
+	reply    string
+	sql      *SQLAnswer
+	plan     *generic.FullPlan
+}
+
+// observeSupervisor records the supervisor's reply: a transfer with the
+// rewritten request beside it, or its own text.
+func (t *turnState) observeSupervisor(msg *schema.Message) {
+	if msg == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, tc := range msg.ToolCalls {
+		if tc.Function.Name != adk.TransferToAgentToolName {
+			continue
+		}
+		var args struct {
+			AgentName string `json:"agent_name"`
+		}
+		if json.Unmarshal([]byte(tc.Function.Arguments), &args) == nil && args.AgentName != "" {
+			t.route = args.AgentName
+		}
+		if c := strings.TrimSpace(msg.Content); c != "" {
+			t.request = c
+		}
+		return
+	}
+	if c := strings.TrimSpace(msg.Content); c != "" {
+		t.reply = c
+	}
+}
+
+// requestText is the request an analyst works on: the supervisor's
+// rewrite, or the question itself when it wrote none.
+func (t *turnState) requestText() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.request != "" {
+		return t.request
+	}
+	return t.question
+}
+
+func (t *turnState) setSQL(a *SQLAnswer) {
+	t.mu.Lock()
+	t.sql = a
+	t.mu.Unlock()
+}
+
+func (t *turnState) setPlan(fp *generic.FullPlan) {
+	t.mu.Lock()
+	t.plan = fp
+	t.mu.Unlock()
+}
+
+func (t *turnState) planResult() *generic.FullPlan {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.plan
+}
+
+// record turns the state into the Turn kept in the history.
+func (t *turnState) record() Turn {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := Turn{Question: t.question, Time: time.Now().UTC()}
+	switch {
+	case t.sql != nil:
+		s := t.sql
+		out.Route, out.Request = RouteSQL, t.request
+		out.Answer, out.Findings, out.SQL, out.Source = s.Answer, s.Findings, s.SQL, s.Source
+		out.DataFile, out.Chart, out.FollowUps, out.Report = s.DataFile, s.Chart, s.FollowUps, s.Report
+		for _, p := range []string{s.DataFile, s.Chart} {
+			if p != "" {
+				out.Files = append(out.Files, p)
+			}
+		}
+	case t.plan != nil && t.route == nameDataAnalyst:
+		out.Route, out.Request = RoutePlan, t.request
+		if r := t.plan.Result; r != nil {
+			out.Answer, out.Findings, out.Files = r.Answer, r.Findings, r.Files
+		}
+		out.Report = "report.md"
+	case t.route != "":
+		// Transferred, but the analyst did not finish.
+		out.Route, out.Request = t.route, t.request
+	default:
+		out.Route, out.Answer = RouteReply, t.reply
+	}
+	return out
+}
+
+// planExecuteAnalyst runs Sift's plan-execute-replan tree as one analyst
+// of the conversation: it sets the run's question to the supervisor's
+// rewritten request, runs the tree, and ends the turn with the answer.
+type planExecuteAnalyst struct {
+	tree adk.Agent
+	turn *turnState
+}
+
+func (a *planExecuteAnalyst) Name(context.Context) string        { return nameDataAnalyst }
+func (a *planExecuteAnalyst) Description(context.Context) string { return dataAnalystDescription }
+
+func (a *planExecuteAnalyst) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		request := a.turn.requestText()
+		fp := &generic.FullPlan{Question: request}
+		params.Question.Set(ctx, request)
+		params.Quick.Set(ctx, false)
+		generic.FullPlanKey.Set(ctx, fp)
+		inner := a.tree.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(request)}})
+		for {
+			ev, ok := inner.Next()
+			if !ok {
+				break
+			}
+			gen.Send(ev)
+			if ev.Err != nil {
+				return
+			}
+		}
+		fp = fullPlan(ctx)
+		a.turn.setPlan(fp)
+		answer := "The analysis ended without a final answer; the report holds what was found."
+		if fp.Result != nil && strings.TrimSpace(fp.Result.Answer) != "" {
+			answer = fp.Result.Answer
+		}
+		// Exit ends the turn here: the supervisor has nothing to add.
+		ev := adk.EventFromMessage(schema.AssistantMessage(answer, nil), nil, schema.Assistant, "")
+		ev.Action = adk.NewExitAction()
+		gen.Send(ev)
+	}()
+	return iter
+}

@@ -1,0 +1,67 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cloudwego/eino/schema"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestConversationPromptsGolden pins the supervisor's and the SQL analyst's
+// rendered prompts (regenerate with UPDATE_GOLDEN=1, and bump
+// PromptVersion).
+func TestConversationPromptsGolden(t *testing.T) {
+	earlier := []Turn{
+		{Question: "Revenue by region?", Request: "Total revenue by customer region.", Route: RouteSQL, Answer: "North leads with 1,200.", Findings: []string{"North 1200", "South 800"},
+			SQL: "SELECT region, SUM(amount) AS total_revenue FROM orders GROUP BY region", FollowUps: []string{"And for 2023?", "Which products sell best?"}},
+		{Question: "Thanks! What can you do?", Route: RouteReply, Answer: "I answer questions about your data."},
+	}
+	analysts := []analystInfo{{Name: nameSQLAnalyst, Description: sqlAnalystDescription}, {Name: nameDataAnalyst, Description: dataAnalystDescription}}
+	data := "Database \"shop\" (sqlite), 2 tables.\norders: id, region, amount, order_date"
+	cases := map[string][]*schema.Message{
+		"supervisor":  supervisorMessages(analysts, data, append(historyMessages(earlier), schema.UserMessage("and for 2023?"))),
+		"sql_analyst": sqlAnalystMessages("Total revenue by customer region for 2023.", data, "- SQLite: use strftime('%Y', col).", earlier),
+	}
+	for name, msgs := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := render(msgs)
+			golden := filepath.Join("testdata", "prompts", name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s prompt changed (-want +got):\n%s", name, diff)
+			}
+		})
+	}
+}
+
+func TestConversationPromptsRules(t *testing.T) {
+	for name, p := range map[string]string{"supervisor": supervisorPrompt, "sql_analyst": sqlAnalystPrompt} {
+		if !strings.Contains(p, "language of the person's question") {
+			t.Errorf("%s prompt must ask for answers in the person's language", name)
+		}
+		if strings.ContainsAny(p, "{}") {
+			t.Errorf("%s prompt must not hold braces: some Eino paths format prompts as f-strings", name)
+		}
+	}
+	for _, w := range []string{"transfer_to_agent", "self-contained", "and for 2023?", "one short question", "Decline politely"} {
+		if !strings.Contains(supervisorPrompt, w) {
+			t.Errorf("the supervisor prompt must cover %q", w)
+		}
+	}
+	for _, w := range []string{"save_as", "Hint", "submit_answer", "follow-up"} {
+		if !strings.Contains(sqlAnalystPrompt, w) {
+			t.Errorf("the SQL analyst prompt must cover %q", w)
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/operator"
+)
+
+// defaultConversation is what the shared flags hold when none is given.
+var defaultConversation = conversationOptions{CodeTimeout: 2 * time.Minute, PythonMode: "kernel"}
+
+func TestAskFlags(t *testing.T) {
+	withDBs := defaultConversation
+	withDBs.DBs = []string{"sqlite:shop.db", "sales=postgres://u@h/db"}
+	withDBs.Files = []string{"a.csv"}
+	withDBs.Script = "s.json"
+	withDBs.SessionsDir = "sess"
+	tests := []struct {
+		name    string
+		args    []string
+		want    askOptions
+		wantErr string
+	}{
+		{
+			name: "databases, files, script and question",
+			args: []string{"--db", "sqlite:shop.db", "--db", "sales=postgres://u@h/db", "-f", "a.csv", "--script", "s.json", "--sessions-dir", "sess", "revenue", "by", "region?"},
+			want: askOptions{conversationOptions: withDBs, Question: "revenue by region?"},
+		},
+		{
+			name: "a continued session as JSON",
+			args: []string{"--session", "20261122-101500-ab12", "--json", "and for 2023?"},
+			want: askOptions{conversationOptions: defaultConversation, Question: "and for 2023?", Session: "20261122-101500-ab12", JSON: true},
+		},
+		{name: "no question", args: []string{"--db", "sqlite:shop.db"}, wantErr: "give the question"},
+		{name: "unknown flag", args: []string{"--nope", "q"}, wantErr: "unknown flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			io, _, _ := testIO()
+			var got *askOptions
+			cmd := newAskCmd(io, func(_ context.Context, o *askOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(io.Out)
+			cmd.SetErr(io.ErrOut)
+			cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitCode(err) != exitUsage {
+					t.Fatalf("err = %v (exit %d), want a usage error containing %q", err, exitCode(err), tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, *got, cmp.AllowUnexported(askOptions{})); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// shopDB writes a small SQLite shop and returns its path and the total
+// revenue (sum of quantity times price).
+func shopDB(t *testing.T) (string, float64) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "shop.db")
+	db, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, price REAL)`,
+		`CREATE TABLE orders (id INTEGER PRIMARY KEY, product_id INTEGER REFERENCES products(id), quantity INTEGER)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := 0.0
+	for i := 1; i <= 5; i++ {
+		if _, err := db.Exec(`INSERT INTO products VALUES (?, ?, ?)`, i, fmt.Sprintf("P%d", i), float64(i)*2.5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for o := 1; o <= 40; o++ {
+		prod, qty := 1+o%5, 1+o%3
+		if _, err := db.Exec(`INSERT INTO orders VALUES (?, ?, ?)`, o, prod, qty); err != nil {
+			t.Fatal(err)
+		}
+		total += float64(qty) * float64(prod) * 2.5
+	}
+	return p, total
+}
+
+func writeScript(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const totalSQL = "SELECT 'TOTAL=' || SUM(o.quantity * p.price) AS total FROM orders o JOIN products p ON p.id = o.product_id"
+
+func pythonOrSkip(t *testing.T) {
+	t.Helper()
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas and matplotlib (CI installs them): %v", err)
+	}
+}
+
+func TestAskScriptEndToEnd(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	db, total := shopDB(t)
+	sessions := t.TempDir()
+	script := writeScript(t, `{"name": "ask", "replies": [
+ {"content": "Total revenue (quantity times price) over all orders.", "tool_calls": [{"name": "transfer_to_agent", "arguments": {"agent_name": "sql_analyst"}}]},
+ {"tool_calls": [{"name": "sql_query", "arguments": {"sql": "`+totalSQL+`", "save_as": "total_revenue"}}]},
+ {"tool_calls": [{"name": "submit_answer", "arguments": {"answer": "Total revenue is {{line:| TOTAL=}}", "sql": "`+totalSQL+`", "data_file": "out/total_revenue.csv", "follow_ups": ["By product?"]}}]}
+]}`)
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"ask", "--script", script, "--db", "shop=sqlite:" + db, "--sessions-dir", sessions, "What is the total revenue?"})
+	if code != exitOK {
+		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
+	}
+	want := fmt.Sprintf("Total revenue is %s", strconvNum(total))
+	for _, w := range []string{want, "You could ask next:\n- By product?", "Data: " + sessions, "total_revenue.csv", "Report: " + sessions, "report.md"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out)
+		}
+	}
+	for _, w := range []string{"scripted model", "sql_query", "Continue with: sift ask --session "} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session, got %v (%v)", entries, err)
+	}
+	id := entries[0].Name()
+	csv, err := os.ReadFile(filepath.Join(sessions, id, "out", "total_revenue.csv"))
+	if err != nil || !strings.Contains(string(csv), "TOTAL="+strconvNum(total)) {
+		t.Errorf("the saved CSV must hold the total %s: %q, %v", strconvNum(total), csv, err)
+	}
+
+	// A new process continues the conversation from the session's history.
+	follow := writeScript(t, `{"replies": [{"content": "Earlier I said: {{line:Total revenue is}}"}]}`)
+	io2, out2, errOut2 := testIO()
+	code = execute(context.Background(), io2, []string{"ask", "--script", follow, "--db", "shop=sqlite:" + db, "--sessions-dir", sessions, "--session", id, "What did you say?"})
+	if code != exitOK {
+		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut2)
+	}
+	if !strings.Contains(out2.String(), "Earlier I said: "+strconvNum(total)) {
+		t.Errorf("the continued conversation must see the first answer; stdout:\n%s", out2)
+	}
+}
+
+func strconvNum(f float64) string { return fmt.Sprint(f) }
+
+func TestAskWithoutModelIsAConfigurationError(t *testing.T) {
+	isolateEnv(t)
+	db, _ := shopDB(t)
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"ask", "--db", "sqlite:" + db, "--sessions-dir", t.TempDir(), "revenue?"})
+	if code != exitModelConfig {
+		t.Fatalf("exit code = %d, want %d; stderr:\n%s", code, exitModelConfig, errOut)
+	}
+	for _, w := range []string{agents.ErrNoModel.Error(), "SQL", "SIFT_MODEL"} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout must stay empty, got %q", out)
+	}
+}
+
+func TestAskRejectsABadDatabaseURL(t *testing.T) {
+	isolateEnv(t)
+	script := writeScript(t, `{"replies": [{"content": "unused"}]}`)
+	io, _, errOut := testIO()
+	code := execute(context.Background(), io, []string{"ask", "--script", script, "--db", "oracle://x/y", "--sessions-dir", t.TempDir(), "q"})
+	if code != exitUsage || !strings.Contains(errOut.String(), "sqlite:") {
+		t.Fatalf("exit code = %d, want %d with the URL forms; stderr:\n%s", code, exitUsage, errOut)
+	}
+}

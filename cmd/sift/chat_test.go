@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
+)
+
+func TestChatFlags(t *testing.T) {
+	want := chatOptions{conversationOptions: defaultConversation, Session: "s1"}
+	want.DBs = []string{"sqlite:a.db"}
+	io, _, _ := testIO()
+	var got *chatOptions
+	cmd := newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--db", "sqlite:a.db", "--session", "s1"})
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, *got, cmp.AllowUnexported(chatOptions{})); diff != "" {
+		t.Errorf("options (-want +got):\n%s", diff)
+	}
+	cmd = newChatCmd(io, func(context.Context, *chatOptions) error { return nil })
+	cmd.SetArgs([]string{"a question"})
+	if err := cmd.Execute(); err == nil {
+		t.Error("chat takes its questions from the input, not arguments")
+	}
+}
+
+func TestChatReadsLinesUntilQuit(t *testing.T) {
+	isolateEnv(t)
+	db, _ := shopDB(t)
+	tests := []struct {
+		name, input string
+	}{
+		{"ends at /quit", "What can you do?\n\n  and then?  \n/quit\nnever asked\n"},
+		{"ends at the end of the input", "What can you do?\nand then?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script := writeScript(t, `{"replies": [
+ {"content": "I answer questions about the shop database."},
+ {"content": "You asked before; I said: {{line:I answer}}"}
+]}`)
+			io, out, errOut := testIO()
+			io.In = strings.NewReader(tt.input)
+			code := execute(context.Background(), io, []string{"chat", "--script", script, "--db", "sqlite:" + db, "--sessions-dir", t.TempDir()})
+			if code != exitOK {
+				t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
+			}
+			// An empty line prompts again.
+			want := "> I answer questions about the shop database.\n\n> " + strings.Repeat("> ", strings.Count(tt.input, "\n\n")) + "You asked before; I said: questions about the shop database.\n\n> "
+			if !strings.HasPrefix(out.String(), want) {
+				t.Errorf("stdout (-want +got):\n%s", cmp.Diff(want, out.String()))
+			}
+			if got, want := strings.Count(out.String(), "> "), 3+strings.Count(tt.input, "\n\n"); got != want {
+				t.Errorf("want %d prompts (two turns, empty lines, then the end), got %d:\n%s", want, got, out)
+			}
+			if !strings.Contains(errOut.String(), "Continue with: sift chat --session ") {
+				t.Errorf("stderr must say how to continue:\n%s", errOut)
+			}
+		})
+	}
+}
