@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +206,96 @@ func requestSaid(script *scripted.Script, s string) bool {
 		}
 	}
 	return false
+}
+
+func TestQuestionAnsweredInANewProcess(t *testing.T) {
+	replies := []scripted.Reply{
+		call(toolCreatePlan, steps("Count the rows of the right sheet")),
+		call(nameCodeAgent, map[string]string{"request": "count rows"}),
+		call("ask_user", map[string]any{"question": "Which sheet?", "choices": []string{"2023", "2024"}}),
+		// After the answer: the code agent goes on with what it was told.
+		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
+			last := req.Messages[len(req.Messages)-1]
+			if last.Role != schema.Tool || !strings.Contains(last.Content, "2024") {
+				return scripted.Text("FAILED: no answer reached me: " + last.Content), nil
+			}
+			return scripted.ToolCall("python", `{"code": "print('rows in 2024: 12')"}`), nil
+		}},
+		echoToolResult(""),
+		call(toolSubmitResult, map[string]any{"answer": "12 rows in 2024"}),
+		text("# Rows\n\n12 [step 1]."),
+	}
+	script := scripted.New(replies...)
+	first, second, root := twoSifts(t, script)
+	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "how many rows?"}))
+	done := evs[len(evs)-1]
+	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptQuestion || done.Interrupt.Prompt != "Which sheet?" || len(done.Interrupt.Choices) != 2 {
+		t.Fatalf("want the run to wait on the question, got %+v (err %v)", done.Interrupt, done.Err)
+	}
+	id := strings.TrimPrefix(done.Path, root+"/")
+	meta, err := second.Session(context.Background(), id)
+	if err != nil || meta.Pending == nil || meta.Pending.Kind != session.PendingQuestion {
+		t.Fatalf("the registry must hold the pending question: %+v %v", meta, err)
+	}
+	answer, err := AnswerFor(generic.InterruptQuestion, meta.Pending.Choices, false, "2", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = drain(t, second.Resume(context.Background(), id, map[string]any{meta.Pending.ID: answer}))
+	done = evs[len(evs)-1]
+	if done.Err != nil || done.Interrupt != nil {
+		t.Fatalf("want the run finished, got %v %+v", done.Err, done.Interrupt)
+	}
+	if st := done.Plan.Steps[0]; st.Status != generic.StatusDone || !strings.Contains(st.Summary, "12") {
+		t.Errorf("step: %+v", st)
+	}
+	if script.Remaining() != 0 {
+		t.Errorf("%d replies unused", script.Remaining())
+	}
+}
+
+func TestApprovalDeniedThenTheRunAdapts(t *testing.T) {
+	replies := []scripted.Reply{
+		call(toolCreatePlan, steps("Fetch the exchange rate from the web")),
+		call(nameWebAgent, map[string]string{"request": "fetch the EUR/USD rate"}),
+		call("web_fetch", map[string]string{"url": "https://rates.example.org/eurusd"}),
+		// The web researcher sees the denial and says so.
+		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
+			last := req.Messages[len(req.Messages)-1]
+			if !strings.Contains(last.Content, "denied") {
+				return nil, fmt.Errorf("the denial must reach the model, got %q", last.Content)
+			}
+			return scripted.Text("FAILED: the person denied fetching the page."), nil
+		}},
+		// The replanner adapts: use a fixed rate the person gave.
+		call(toolCreatePlan, steps("Use the rate 1.1 the person allows")),
+		call(nameCodeAgent, map[string]string{"request": "use 1.1"}),
+		call("python", map[string]string{"code": "print(100 * 1.1)"}),
+		echoToolResult(""),
+		call(toolSubmitResult, map[string]any{"answer": "110"}),
+		text("# Converted\n\n110 [step 2]."),
+	}
+	script := scripted.New(replies...)
+	first, second, root := twoSifts(t, script)
+	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "convert 100 EUR to USD"}))
+	done := evs[len(evs)-1]
+	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptApproval {
+		t.Fatalf("want the run to wait for an approval, got %+v (err %v)", done.Interrupt, done.Err)
+	}
+	id := strings.TrimPrefix(done.Path, root+"/")
+	deny, err := AnswerFor(generic.InterruptApproval, nil, false, "", "no web access for this data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = drain(t, second.Resume(context.Background(), id, map[string]any{done.Interrupt.ID: deny}))
+	done = evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	if len(done.Plan.Steps) != 2 || done.Plan.Steps[0].Status != generic.StatusFailed || done.Plan.Steps[1].Status != generic.StatusDone {
+		t.Errorf("want the denied step failed and the revised one done: %+v", done.Plan.Steps)
+	}
+	if script.Remaining() != 0 {
+		t.Errorf("%d replies unused", script.Remaining())
+	}
 }

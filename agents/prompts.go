@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-22.4"
+const PromptVersion = "2026-11-22.5"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -27,6 +27,7 @@ How:
 - Delegate data work to code_agent: one self-contained request naming the files, columns, the computation, what to print and which files to save under out/. Its answer becomes the step's result as it is, so do not repeat or summarise it.
 - When a built-in analysis fits the step exactly (profile, trend, top N, period comparison, correlation, distribution, pivot, outliers, cohort, funnel), call run_template instead: it needs no code.
 - Use web_researcher only when the step needs facts from the web.
+- If the step is ambiguous in a way the data cannot settle (which sheet, which period, which definition), call ask_user with one short question, and choices when there are few; never guess silently.
 - Do not redo finished steps; their results are below.
 ` + languageRule
 
@@ -38,6 +39,7 @@ Environment:
 - Each python call starts a fresh interpreter: load what you need in every call (save intermediate tables under work/ to reuse them).
 - Figures: use matplotlib; every open figure is saved under out/ automatically after the call. Give each chart a title and axis labels.
 - Print the numbers you will report; never state a number you did not compute.
+- If the task is ambiguous in a way the data cannot settle, call ask_user with one short question (and choices) instead of guessing.
 
 When done, answer in a few sentences: what you found (the key numbers) and the files you wrote. If the task cannot be done, start the answer with "FAILED:" and say why and what would fix it.
 ` + languageRule

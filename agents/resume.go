@@ -184,3 +184,9 @@ func pauseRequested(ctx context.Context) bool {
 		return false
 	}
 }
+
+// Session returns what the session registry knows of a session: its
+// status, question, current step and pending interrupt.
+func (s *Sift) Session(ctx context.Context, id string) (session.Meta, error) {
+	return s.store.Sessions.Get(ctx, id)
+}

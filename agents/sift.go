@@ -24,6 +24,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -115,6 +116,10 @@ type Config struct {
 	// shortening of earlier results, no trimming, wide previews. For
 	// measuring what context management saves.
 	Verbatim bool
+	// PolicyFile names a JSON approval policy (see tools.LoadPolicy): which
+	// tool calls wait for the person's approval. Optional; default
+	// tools.DefaultPolicy() (fetching a URL not seen in the session asks).
+	PolicyFile string
 	// Store keeps checkpoints and the session registry. Optional; defaults
 	// to the file store under SessionsRoot.
 	Store *session.Backend
@@ -196,6 +201,9 @@ type Request struct {
 	Mode Mode
 	// Budget bounds what the run may spend. Optional; no bounds.
 	Budget Budget
+	// Yes runs unattended: approvals the policy allows are given, the rest
+	// refused, and questions are answered "no one can answer; assume".
+	Yes bool
 	// ReviewPlan makes the run wait, after planning, for the person to
 	// approve, edit or reject the plan (see Sift.Resume).
 	ReviewPlan bool
@@ -540,7 +548,20 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 // newRunner builds the agent tree over op and a Runner that checkpoints
 // into the session store whenever the run waits for the person.
 func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budgetGuard) (*adk.Runner, error) {
+	policy := tools.DefaultPolicy()
+	if r.sift.cfg.PolicyFile != "" {
+		var err error
+		if policy, err = tools.LoadPolicy(r.sift.cfg.PolicyFile); err != nil {
+			return nil, err
+		}
+	}
+	if r.req.Yes {
+		policy.AutoApprove, policy.Unattended = true, true
+	}
+	policy.SeeURLsIn(r.req.Question)
 	tree, err := buildTree(ctx, treeConfig{
+		policy:          policy,
+		unattended:      r.req.Yes,
 		budget:          guard,
 		models:          r.sift.models(r.meter, r.trajectory),
 		verbatim:        r.sift.cfg.Verbatim,

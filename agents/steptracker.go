@@ -65,6 +65,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		var spanErr error
 		defer func() { endSpan(spanErr) }()
 		cur.Status = generic.StatusDoing
+		cur.Started = time.Now()
 		generic.FullPlanKey.Set(ctx, fp)
 		if err := writePlanFile(ctx, fp); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
@@ -73,76 +74,128 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		started := *cur
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started}))
 
-		workdir, _ := params.Workdir.Get(ctx)
-		before := snapshotFiles(workdir, "out")
-		codeFailed := false
-		var stepErr error
 		quick, _ := params.Quick.Get(ctx)
-		var inner *adk.AsyncIterator[*adk.AgentEvent]
-		var lastText string
-		if quick {
-			inner = a.code.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(quickRequest(ctx, cur))}})
-		} else {
-			inner = a.inner.Run(ctx, input, opts...)
-		}
-		for {
-			ev, ok := inner.Next()
-			if !ok {
-				break
+		a.follow(ctx, gen, fp, cur, func() *adk.AsyncIterator[*adk.AgentEvent] {
+			if quick {
+				return a.code.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(quickRequest(ctx, cur))}})
 			}
-			if ev.Err != nil {
-				if fatal(ctx, ev.Err) {
-					cur.Status = generic.StatusFailed
-					cur.Summary = "Stopped: " + plainError(ctx, ev.Err).Error()
-					generic.FullPlanKey.Set(ctx, fp)
-					_ = writePlanFile(ctx, fp)
-					gen.Send(ev)
-					return
-				}
-				stepErr = ev.Err
-				continue
-			}
-			if m := eventMessage(ev); m != nil {
-				switch {
-				case m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python":
-					codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
-				case m.Role == schema.Assistant && len(m.ToolCalls) == 0:
-					lastText = m.Content
-				}
-			}
-			gen.Send(ev)
-		}
+			return a.inner.Run(ctx, input, opts...)
+		}, func(err error) { spanErr = err })
+	}()
+	return iter
+}
 
-		if quick {
-			// The executor is skipped, so nothing else records the result
-			// the replanner stage reads.
-			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, lastText)
+// follow runs the step's agent (start gives its events: a fresh run or a
+// resume), forwards its events, and records the step's result, status and
+// files when it ends. A step that waits for the person stays doing.
+func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, cur *generic.StepState,
+	start func() *adk.AsyncIterator[*adk.AgentEvent], setErr func(error)) {
+	workdir, _ := params.Workdir.Get(ctx)
+	codeFailed := false
+	var stepErr error
+	quick, _ := params.Quick.Get(ctx)
+	var lastText string
+	inner := start()
+	interrupted := false
+	for {
+		ev, ok := inner.Next()
+		if !ok {
+			break
 		}
-		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
-		text, _ := summary.(string)
-		spanErr = stepErr
-		if stepErr != nil {
-			// The executor gave up (iteration bound, a tool that failed
-			// hard): the step fails, and the replanner decides what next.
-			text = fmt.Sprintf("%s the step did not finish: %v", failedPrefix, stepErr)
-			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
+		if ev.Action != nil && ev.Action.Interrupted != nil {
+			// The step waits for the person; it goes on when resumed.
+			interrupted = true
+			gen.Send(ev)
+			continue
 		}
-		cur.Summary = strings.TrimSpace(text)
-		cur.Files = newFiles(before, snapshotFiles(workdir, "out"))
-		cur.Status = generic.StatusDone
-		if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
-			cur.Status = generic.StatusFailed
+		if ev.Err != nil {
+			if fatal(ctx, ev.Err) {
+				cur.Status = generic.StatusFailed
+				cur.Summary = "Stopped: " + plainError(ctx, ev.Err).Error()
+				generic.FullPlanKey.Set(ctx, fp)
+				_ = writePlanFile(ctx, fp)
+				gen.Send(ev)
+				return
+			}
+			stepErr = ev.Err
+			continue
 		}
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
-			gen.Send(&adk.AgentEvent{Err: err})
+		if m := eventMessage(ev); m != nil {
+			switch {
+			case m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python":
+				codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
+			case m.Role == schema.Assistant && len(m.ToolCalls) == 0:
+				lastText = m.Content
+			}
+		}
+		gen.Send(ev)
+	}
+	if interrupted {
+		return
+	}
+
+	if quick {
+		// The executor is skipped, so nothing else records the result
+		// the replanner stage reads.
+		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, lastText)
+	}
+	summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
+	text, _ := summary.(string)
+	setErr(stepErr)
+	if stepErr != nil {
+		// The executor gave up (iteration bound, a tool that failed
+		// hard): the step fails, and the replanner decides what next.
+		text = fmt.Sprintf("%s the step did not finish: %v", failedPrefix, stepErr)
+		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
+	}
+	cur.Summary = strings.TrimSpace(text)
+	cur.Files = filesSince(workdir, "out", cur.Started)
+	cur.Status = generic.StatusDone
+	if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
+		cur.Status = generic.StatusFailed
+	}
+	generic.FullPlanKey.Set(ctx, fp)
+	if err := writePlanFile(ctx, fp); err != nil {
+		gen.Send(&adk.AgentEvent{Err: err})
+		return
+	}
+	finished := *cur
+	for _, f := range finished.Files {
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished}))
+	}
+	gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
+}
+
+// Resume goes on with a step whose agent waited for the person (a question
+// or an approval inside the executor or the code agent).
+func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		fp := fullPlan(ctx)
+		cur := fp.Current()
+		if cur == nil {
+			gen.Send(&adk.AgentEvent{Err: errors.New("executor: resumed, but the plan has no step in progress")})
 			return
 		}
-		finished := *cur
-		for _, f := range finished.Files {
-			gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished}))
+		ctx = siftmodel.WithStep(ctx, cur.Index)
+		ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
+		var spanErr error
+		defer func() { endSpan(spanErr) }()
+		quick, _ := params.Quick.Get(ctx)
+		target := a.inner
+		if quick {
+			target = a.code
 		}
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
+		resumable, ok := target.(adk.ResumableAgent)
+		if !ok {
+			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", target.Name(ctx))})
+			return
+		}
+		a.follow(ctx, gen, fp, cur, func() *adk.AsyncIterator[*adk.AgentEvent] {
+			return resumable.Resume(ctx, info, opts...)
+		}, func(err error) { spanErr = err })
 	}()
 	return iter
 }
@@ -230,11 +283,11 @@ func snapshotFiles(root, dir string) map[string]fileStamp {
 	return out
 }
 
-// newFiles lists files that appeared or changed between two snapshots.
-func newFiles(before, after map[string]fileStamp) []string {
+// filesSince lists the files under root/dir changed at or after t.
+func filesSince(root, dir string, t time.Time) []string {
 	var out []string
-	for p, st := range after {
-		if old, ok := before[p]; !ok || old != st {
+	for p, st := range snapshotFiles(root, dir) {
+		if !st.mod.Before(t) {
 			out = append(out, p)
 		}
 	}

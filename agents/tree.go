@@ -82,6 +82,10 @@ type treeConfig struct {
 	classicExecutor bool
 	// verbatim turns tool-output caps off.
 	verbatim bool
+	// policy decides which tool calls need the person's approval;
+	// unattended means no one can answer questions or approvals.
+	policy     *tools.Policy
+	unattended bool
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *budgetGuard
@@ -209,7 +213,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	}
 	webAgent, err := newToolAgent(ctx, nameWebAgent,
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
-		cfg.models.code, []tool.BaseTool{cfg.guard(searchTool), cfg.guard(fetchTool)}, 8,
+		cfg.models.code, []tool.BaseTool{cfg.guard(tools.RequireApproval(searchTool, cfg.policy)), cfg.guard(tools.RequireApproval(fetchTool, cfg.policy))}, 8,
 		func(_ context.Context, msgs []adk.Message) []adk.Message {
 			return append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...)
 		})
@@ -224,7 +228,11 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl)}
+	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended})
+	if err != nil {
+		return nil, nil, err
+	}
+	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(ask)}
 	for _, t := range fileTools {
 		info, err := t.Info(ctx)
 		if err != nil {
@@ -252,10 +260,14 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := []tool.BaseTool{cfg.guard(py)}
+	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended})
+	if err != nil {
+		return nil, err
+	}
+	out := []tool.BaseTool{cfg.guard(tools.RequireApproval(py, cfg.policy)), cfg.guard(ask)}
 	for _, t := range files {
 		if it, ok := t.(tool.InvokableTool); ok {
-			out = append(out, cfg.guard(it))
+			out = append(out, cfg.guard(tools.RequireApproval(it, cfg.policy)))
 		}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sift-agent/sift/params"
 )
@@ -140,6 +141,8 @@ type StepState struct {
 	Summary string `json:"summary,omitempty"`
 	// Files are workspace-relative paths of the artifacts the step produced.
 	Files []string `json:"files,omitempty"`
+	// Started is when the step began (the first time, if it was resumed).
+	Started time.Time `json:"started,omitempty"`
 }
 
 // FullPlan is every step of the run, finished and remaining, with statuses.

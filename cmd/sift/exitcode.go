@@ -18,8 +18,12 @@ const (
 	exitModelConfig = 3
 	exitEnvironment = 4
 	exitBudget      = 5
+	exitWaiting     = 6
 	exitInterrupted = 130
 )
+
+// errWaiting: the run stopped to wait for the person's answer.
+var errWaiting = errors.New("the run waits for your answer")
 
 // usageError marks errors in how the command was called.
 type usageError struct{ error }
@@ -42,6 +46,8 @@ func exitCode(err error) int {
 		return exitEnvironment
 	case errors.Is(err, agents.ErrBudgetExceeded):
 		return exitBudget
+	case errors.Is(err, errWaiting):
+		return exitWaiting
 	default:
 		return exitRunFailed
 	}

@@ -3,18 +3,39 @@
 // Exit codes: 0 success; 1 the run failed (the report holds what was
 // found); 2 usage error; 3 model configuration or authentication; 4 the
 // environment lacks something (Python with pandas); 5 a budget stopped the
-// run (the report holds what was found); 130 interrupted.
+// run (the report holds what was found); 6 the run waits for the person
+// (answer with sift resume); 130 interrupted.
 package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/sift-agent/sift/agents"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(execute(ctx, newIO(), os.Args[1:]))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Ctrl-C once: pause at the next safe point (the session stays
+	// resumable); twice, or SIGTERM: stop now.
+	pause := make(chan struct{})
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		paused := false
+		for sig := range signals {
+			if sig == os.Interrupt && !paused {
+				paused = true
+				close(pause)
+				fmt.Fprintln(os.Stderr, "\nPausing after the current step; press Ctrl-C again to stop now.")
+				continue
+			}
+			cancel()
+		}
+	}()
+	os.Exit(execute(agents.WithPause(ctx, pause), newIO(), os.Args[1:]))
 }

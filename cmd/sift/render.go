@@ -76,6 +76,14 @@ func (r *renderer) event(e generic.Event) {
 		r.status("Report written.")
 	case generic.EventError:
 		r.status("%s Error: %s", r.mark("fail"), e.Text)
+	case generic.EventInterrupt:
+		r.interrupt(e.Interrupt)
+	case generic.EventPaused:
+		r.status("Paused (%s).", e.Text)
+	case generic.EventMessage:
+		if e.Agent == "sift" {
+			r.status("%s", e.Text)
+		}
 	case generic.EventDone:
 		r.done(e)
 	}
@@ -110,15 +118,42 @@ func (r *renderer) plan(p *generic.FullPlan) {
 	}
 }
 
+// interrupt shows what the run waits for, and how to answer.
+func (r *renderer) interrupt(in *generic.Interrupt) {
+	if in == nil {
+		return
+	}
+	id := filepath.Base(r.workdir)
+	switch in.Kind {
+	case generic.InterruptPlanReview:
+		r.status("Review the plan above. Then one of:\n  sift resume %s --approve\n  sift resume %s --edit \"first step\" --edit \"second step\"\n  sift resume %s --reject \"what to change\"", id, id, id)
+	case generic.InterruptApproval:
+		r.status("Approval needed: %s\n  sift resume %s --approve | --deny \"why\"", in.Prompt, id)
+	default:
+		r.status("Question: %s", in.Prompt)
+		for i, c := range in.Choices {
+			r.status("  %d. %s", i+1, c)
+		}
+		r.status("  sift resume %s --answer \"your answer\"", id)
+	}
+}
+
 func (r *renderer) done(e generic.Event) {
 	elapsed := r.now().Sub(r.start).Round(100 * time.Millisecond)
 	var usage string
 	if u := e.Usage; u != nil {
 		usage = fmt.Sprintf(" · %d model calls · %d prompt + %d completion tokens", u.Calls, u.PromptTokens, u.CompletionTokens)
 	}
-	if e.Err != nil {
+	switch {
+	case e.Err != nil:
 		r.status("Stopped after %s%s.", elapsed, usage)
-	} else {
+	case e.Interrupt != nil:
+		r.status("Waiting for you after %s%s. The session is saved.", elapsed, usage)
+		return
+	case e.Text == "paused":
+		r.status("Paused after %s%s. Go on with: sift resume %s", elapsed, usage, filepath.Base(e.Path))
+		return
+	default:
 		r.status("Done in %s%s.", elapsed, usage)
 	}
 	if e.Path != "" && r.reported {

@@ -70,6 +70,7 @@ the report holds what was found; 130 interrupted.`,
 	root.AddCommand(newAskCmd(io, nil))
 	root.AddCommand(newChatCmd(io, nil))
 	root.AddCommand(newUsageCmd(io))
+	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	return root
 }

@@ -37,6 +37,9 @@ type runOptions struct {
 	AgentModels map[string]string
 	Budget      agents.Budget
 	// PythonMode is kernel or process; Sandbox is auto, bwrap or none.
+	ReviewPlan       bool
+	Yes              bool
+	PolicyFile       string
 	PythonMode       string
 	Sandbox          string
 	AllowUnsandboxed bool
@@ -77,6 +80,23 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.Files, "file", "f", nil, "data file to analyse (repeatable): csv, tsv, xlsx, txt, md, json, jsonl")
 	f.StringArrayVarP(&opts.Dirs, "dir", "d", nil, "directory whose files are all inputs (repeatable)")
+	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	f.IntVar(&opts.Budget.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
+	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
+	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
+	f.IntVar(&opts.Budget.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
+	f.Float64Var(&opts.Budget.MaxCost, "max-cost", 0, "stop at the next safe point after this many US dollars of model calls, from the price table (SIFT_PRICES; 0: no limit)")
+	f.BoolVar(&opts.Yes, "yes", false, "run unattended: no plan review, approvals the policy allows are given and the rest refused, questions answered by assumption")
+	f.BoolVar(&opts.ReviewPlan, "review", false, "wait for you to approve, edit or reject the plan before it runs (answer with sift resume)")
+	addModelFlags(cmd, opts)
+	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (a built-in analysis when one matches, else the planner, which sends trivial requests down the quick path), template (built-in analyses only, no model), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
+	return cmd
+}
+
+// addModelFlags adds the flags that choose the model, the Python and the
+// sandbox, and where sessions live: shared by the commands that run agents.
+func addModelFlags(cmd *cobra.Command, opts *runOptions) {
+	f := cmd.Flags()
 	f.BoolVar(&opts.JSON, "json", false, "print events as JSON lines on stdout instead of progress")
 	f.StringVar(&opts.BaseURL, "base-url", "", "OpenAI-compatible API base URL, including /v1 (env SIFT_BASE_URL)")
 	f.StringVar(&opts.APIKey, "api-key", "", "API key (prefer env SIFT_API_KEY: flags are visible to other users)")
@@ -85,22 +105,15 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.StringVar(&opts.Script, "script", "", "play a scripted model from this JSON file instead of calling a model (tests and offline demos)")
 	f.StringVar(&opts.Python, "python", "", "Python interpreter with pandas and matplotlib (env SIFT_PYTHON; default: found automatically)")
 	f.StringVar(&opts.SessionsDir, "sessions-dir", "", "where session workspaces are created (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
-	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.DurationVar(&opts.CodeTimeout, "code-timeout", 2*time.Minute, "time limit for one Python run")
 	for _, agent := range model.AgentNames {
 		agent := agent
 		f.Var(agentModelFlag{opts: opts, agent: agent}, agent+"-model", fmt.Sprintf("model for the %s agent only (env SIFT_%s_MODEL)", agent, strings.ToUpper(agent)))
 	}
-	f.IntVar(&opts.Budget.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
-	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
-	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
-	f.IntVar(&opts.Budget.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
-	f.Float64Var(&opts.Budget.MaxCost, "max-cost", 0, "stop at the next safe point after this many US dollars of model calls, from the price table (SIFT_PRICES; 0: no limit)")
+	f.StringVar(&opts.PolicyFile, "policy", "", "approval policy file (JSON): which tool calls wait for your approval")
 	f.StringVar(&opts.PythonMode, "python-mode", "kernel", "kernel: one stateful Python per session (variables persist between steps); process: a fresh Python per call")
 	f.StringVar(&opts.Sandbox, "sandbox", "", "where generated code runs: auto (bubblewrap, refuse without it), bwrap, none (no sandbox; default $SIFT_SANDBOX or auto)")
 	f.BoolVar(&opts.AllowUnsandboxed, "allow-unsandboxed", false, "with --sandbox auto, run code without a sandbox where bubblewrap is unavailable instead of refusing")
-	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (a built-in analysis when one matches, else the planner, which sends trivial requests down the quick path), template (built-in analyses only, no model), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
-	return cmd
 }
 
 // agentModelFlag sets one agent's model name in runOptions.AgentModels.
@@ -152,6 +165,7 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 	sandbox.AllowUnsandboxed = opts.AllowUnsandboxed
 	cfg := agents.Config{
 		PythonMode:    pyMode,
+		PolicyFile:    opts.PolicyFile,
 		Sandbox:       sandbox,
 		SessionsRoot:  opts.SessionsDir,
 		Prices:        prices,
@@ -188,12 +202,21 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Budget: opts.Budget}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes}) {
 		r.event(e)
 		final = e
 	}
-	if final.Err != nil {
+	return finalError(final)
+}
+
+// finalError maps a run's last event to the command's result: waiting for
+// the person is its own exit code; a pause is a success.
+func finalError(final generic.Event) error {
+	switch {
+	case final.Err != nil:
 		return reportedError{final.Err}
+	case final.Interrupt != nil:
+		return reportedError{errWaiting}
 	}
 	return nil
 }

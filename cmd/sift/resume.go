@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/session"
+)
+
+// resumeOptions is what `sift resume` needs: the session, and the answer to
+// what it waits for, if it waits.
+type resumeOptions struct {
+	run       runOptions
+	Session   string
+	Approve   bool
+	Reject    string
+	EditSteps []string
+	Answer    string
+	Deny      string
+}
+
+func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) error) *cobra.Command {
+	opts := &resumeOptions{}
+	cmd := &cobra.Command{
+		Use:   "resume <session-id> [--approve | --edit STEP... | --reject FEEDBACK | --answer TEXT | --deny REASON]",
+		Short: "Go on with a session that waits for you, was paused, or whose process died",
+		Example: `  sift resume 20261122-020655-ab12cd --approve
+  sift resume 20261122-020655-ab12cd --edit "Load input/sales.csv" --edit "Chart revenue by month"
+  sift resume 20261122-020655-ab12cd --reject "use the 2023 sheet only"
+  sift resume 20261122-020655-ab12cd            # after a pause (Ctrl-C) or a crash`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{errors.New("give one session id (sift sessions list shows them)")}
+			}
+			n := 0
+			for _, set := range []bool{opts.Approve, opts.Reject != "", len(opts.EditSteps) > 0, opts.Answer != "", opts.Deny != ""} {
+				if set {
+					n++
+				}
+			}
+			if n > 1 {
+				return usageError{errors.New("give one answer: --approve, --edit, --reject, --answer or --deny")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Session = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runResume(cmd.Context(), io, opts, defaultRunDeps())
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.Approve, "approve", false, "approve the plan or the action the session waits on")
+	f.StringArrayVar(&opts.EditSteps, "edit", nil, "replace the plan with these steps (repeatable, in order)")
+	f.StringVar(&opts.Reject, "reject", "", "reject the plan, with feedback for the planner")
+	f.StringVar(&opts.Answer, "answer", "", "answer the question the session asks")
+	f.StringVar(&opts.Deny, "deny", "", "deny the action the session waits on, with the reason")
+	addModelFlags(cmd, &opts.run)
+	return cmd
+}
+
+// answers turns the flags into the answer for the pending interrupt.
+func (o *resumeOptions) answers(p *session.Pending) (map[string]any, error) {
+	if p == nil {
+		if o.Approve || o.Reject != "" || len(o.EditSteps) > 0 || o.Answer != "" || o.Deny != "" {
+			return nil, usageError{errors.New("this session waits for no answer; resume it without one")}
+		}
+		return nil, nil
+	}
+	var a any
+	switch p.Kind {
+	case session.PendingPlanReview:
+		switch {
+		case o.Approve:
+			a = &generic.PlanDecision{Action: generic.PlanApprove}
+		case len(o.EditSteps) > 0:
+			a = &generic.PlanDecision{Action: generic.PlanEdit, Steps: o.EditSteps}
+		case o.Reject != "":
+			a = &generic.PlanDecision{Action: generic.PlanReject, Feedback: o.Reject}
+		default:
+			return nil, usageError{fmt.Errorf("the session waits for a plan review: give --approve, --edit STEP... or --reject FEEDBACK")}
+		}
+	default:
+		ans, err := agents.AnswerFor(string(p.Kind), p.Choices, o.Approve, o.Answer, o.Deny)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		a = ans
+	}
+	return map[string]any{p.ID: a}, nil
+}
+
+func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps runDeps) error {
+	s, label, err := deps.newSift(ctx, &opts.run)
+	if err != nil {
+		return err
+	}
+	meta, err := s.Session(ctx, opts.Session)
+	if err != nil {
+		return usageError{err}
+	}
+	answers, err := opts.answers(meta.Pending)
+	if err != nil {
+		return err
+	}
+	r := newRenderer(io, opts.run.JSON, deps.now)
+	if !opts.run.JSON {
+		r.status("Model: %s", label)
+	}
+	var final generic.Event
+	for e := range s.Resume(ctx, opts.Session, answers) {
+		r.event(e)
+		final = e
+	}
+	return finalError(final)
+}

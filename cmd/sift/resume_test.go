@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+func TestReviewThenResumeInANewProcess(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas (CI installs it): %v", err)
+	}
+	sessions := t.TempDir()
+	plan := writeScript(t, `{"replies":[{"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Print 6*7"}]}}]}]}`)
+	io, _, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--mode", "plan", "--review", "--script", plan, "--sessions-dir", sessions, "what is 6*7?"})
+	if code != exitWaiting {
+		t.Fatalf("exit %d, want %d (waiting); stderr:\n%s", code, exitWaiting, errOut)
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session, got %v %v", entries, err)
+	}
+	id := entries[0].Name()
+	for _, w := range []string{"1. Print 6*7", "sift resume " + id + " --approve", "Waiting for you"} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+
+	// A second process answers the review and runs the plan.
+	rest := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"print 6*7"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print(6*7)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},
+ {"content":"# Answer\n\n42 [step 1]."}]}`)
+	io, out, errOut := testIO()
+	code = execute(context.Background(), io, []string{"resume", id, "--approve", "--script", rest, "--sessions-dir", sessions})
+	if code != exitOK {
+		t.Fatalf("resume: exit %d; stderr:\n%s", code, errOut)
+	}
+	if !strings.Contains(out.String(), filepath.Join(sessions, id, "report.md")) {
+		t.Errorf("stdout must name the report: %q", out)
+	}
+	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
+	if err != nil || !strings.Contains(string(report), "42") {
+		t.Errorf("report.md: %v\n%s", err, report)
+	}
+
+	// Nothing is left to resume.
+	io, _, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", id, "--script", rest, "--sessions-dir", sessions}); code == exitOK {
+		t.Errorf("resuming a finished session must fail; stderr:\n%s", errOut)
+	}
+}
+
+func TestResumeFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"s1", "--approve"}, ""},
+		{[]string{"s1", "--edit", "a", "--edit", "b"}, ""},
+		{[]string{"s1", "--approve", "--reject", "no"}, "give one answer"},
+		{[]string{}, "give one session id"},
+	}
+	for _, tt := range tests {
+		io, _, _ := testIO()
+		var got *resumeOptions
+		cmd := newResumeCmd(io, func(_ context.Context, o *resumeOptions) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		cmd.SetOut(io.Out)
+		cmd.SetErr(io.ErrOut)
+		err := cmd.Execute()
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%v: err %v, want %q", tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got.Session != "s1" {
+			t.Errorf("%v: %v %+v", tt.args, err, got)
+		}
+	}
+}
