@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/session/sessiontest"
 )
 
 // twoSifts builds two Sift instances over one sessions root and one
@@ -297,5 +299,75 @@ func TestApprovalDeniedThenTheRunAdapts(t *testing.T) {
 	}
 	if script.Remaining() != 0 {
 		t.Errorf("%d replies unused", script.Remaining())
+	}
+}
+
+// TestInterruptResumeOnEveryStore answers a plan review from a new process
+// with the checkpoint and registry in each backend: the file store, SQLite
+// and a real Redis server (skipped where redis-server is not installed).
+func TestInterruptResumeOnEveryStore(t *testing.T) {
+	var redisAddr string
+	backends := map[string]func(t *testing.T, root string) *session.Backend{
+		"file": func(t *testing.T, root string) *session.Backend {
+			b, err := session.OpenFileBackend(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		},
+		"sqlite": func(t *testing.T, root string) *session.Backend {
+			b, err := session.OpenBackend(context.Background(), "sqlite:"+filepath.Join(root, "sift.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		},
+		"redis": func(t *testing.T, root string) *session.Backend {
+			if redisAddr == "" {
+				redisAddr = sessiontest.StartRedis(t, t)
+			}
+			b, err := session.OpenBackend(context.Background(), "redis://"+redisAddr+"/0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		},
+	}
+	for name, open := range backends {
+		t.Run(name, func(t *testing.T) {
+			redisAddr = "" // one server per subtest, shared by its two "processes"
+			py := pythonOrSkip(t)
+			root := t.TempDir()
+			script := scripted.New(append(append([]scripted.Reply{call(toolCreatePlan, steps("Print 6*7"))}, oneStep("print(6*7)")...),
+				call(toolSubmitResult, map[string]any{"answer": "42"}), text("# 42"))...)
+			srv := scripted.NewServer(script)
+			t.Cleanup(srv.Close)
+			mk := func() *Sift {
+				m, err := model.New(context.Background(), model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				store := open(t, root)
+				t.Cleanup(func() { _ = store.Close() })
+				s, err := New(Config{Models: Models{Default: m}, SessionsRoot: root, Python: py, Store: store})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			evs := drain(t, mk().Run(context.Background(), Request{Mode: ModePlan, Question: "6*7?", ReviewPlan: true}))
+			done := evs[len(evs)-1]
+			if done.Interrupt == nil {
+				t.Fatalf("want a plan review, got err %v", done.Err)
+			}
+			id := filepath.Base(done.Path)
+			evs = drain(t, mk().Resume(context.Background(), id, map[string]any{done.Interrupt.ID: &generic.PlanDecision{Action: generic.PlanApprove}}))
+			if done = evs[len(evs)-1]; done.Err != nil || done.Plan.Steps[0].Status != generic.StatusDone {
+				t.Fatalf("resume on %s: %v %+v", name, done.Err, done.Plan)
+			}
+			if script.Remaining() != 0 {
+				t.Errorf("%d replies unused", script.Remaining())
+			}
+		})
 	}
 }

@@ -62,7 +62,7 @@ func readMeta(path string) (Meta, error) {
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return Meta{}, fmt.Errorf("%w: no %s; check the id and the sessions root (sift list shows the sessions)", ErrSessionNotFound, path)
+		return Meta{}, fmt.Errorf("%w: no %s; check the id and the sessions root (sift sessions list shows the sessions)", ErrSessionNotFound, path)
 	case err != nil:
 		return Meta{}, err
 	}

@@ -52,7 +52,7 @@ func (r *redisRegistry) Get(ctx context.Context, id string) (Meta, error) {
 	data, err := r.client.Get(ctx, r.sessionKey(id)).Bytes()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return Meta{}, fmt.Errorf("get session %s: %w; check the id (sift list shows the sessions); with a TTL it may have expired", id, ErrSessionNotFound)
+		return Meta{}, fmt.Errorf("get session %s: %w; check the id (sift sessions list shows the sessions); with a TTL it may have expired", id, ErrSessionNotFound)
 	case err != nil:
 		return Meta{}, fmt.Errorf("get session %s: %w", id, ctxErr(ctx, err))
 	}
@@ -127,7 +127,7 @@ func (r *redisRegistry) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("delete session %s: %w", id, ctxErr(ctx, err))
 	}
 	if meta.Val()+ckpt.Val()+index.Val() == 0 {
-		return fmt.Errorf("delete session %s: %w; check the id (sift list shows the sessions)", id, ErrSessionNotFound)
+		return fmt.Errorf("delete session %s: %w; check the id (sift sessions list shows the sessions)", id, ErrSessionNotFound)
 	}
 	return nil
 }

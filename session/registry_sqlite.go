@@ -47,7 +47,7 @@ func (r *sqliteRegistry) Get(ctx context.Context, id string) (Meta, error) {
 	err := r.db.QueryRowContext(ctx, `SELECT meta FROM sessions WHERE id = ?`, id).Scan(&data)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return Meta{}, fmt.Errorf("get session %s: %w; check the id (sift list shows the sessions)", id, ErrSessionNotFound)
+		return Meta{}, fmt.Errorf("get session %s: %w; check the id (sift sessions list shows the sessions)", id, ErrSessionNotFound)
 	case err != nil:
 		return Meta{}, fmt.Errorf("get session %s: %w", id, ctxErr(ctx, err))
 	}
@@ -138,7 +138,7 @@ func (r *sqliteRegistry) Delete(ctx context.Context, id string) (err error) {
 		n += k
 	}
 	if n == 0 {
-		return fmt.Errorf("delete session %s: %w; check the id (sift list shows the sessions)", id, ErrSessionNotFound)
+		return fmt.Errorf("delete session %s: %w; check the id (sift sessions list shows the sessions)", id, ErrSessionNotFound)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete session %s: %w", id, ctxErr(ctx, err))

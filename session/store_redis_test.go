@@ -1,128 +1,27 @@
 package session
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net"
-	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/sift-agent/sift/session/sessiontest"
 )
 
-// redisMissing is why Redis tests skip.
-const redisMissing = "redis-server is not installed; install it (apt-get install -y redis-server) to run the Redis backend tests"
+// The Redis helpers live in sessiontest, for other packages' tests too.
+func redisInstalled() bool { return sessiontest.RedisInstalled() }
 
-// redisInstalled reports whether redis-server is on PATH.
-func redisInstalled() bool {
-	_, err := exec.LookPath("redis-server")
-	return err == nil
-}
+func skipWithoutRedis(t testing.TB) { t.Helper(); sessiontest.SkipWithoutRedis(t) }
 
-// skipWithoutRedis skips t when redis-server is not installed.
-func skipWithoutRedis(t testing.TB) {
-	t.Helper()
-	if !redisInstalled() {
-		t.Skip(redisMissing)
-	}
-}
-
-// startRedis starts a redis-server on a free 127.0.0.1 port, without
-// persistence, in a temporary directory of owner, and stops it in owner's
-// Cleanup. It returns host:port once the server says it accepts
-// connections. Failures are reported on t.
-func startRedis(owner, t testing.TB) string {
-	t.Helper()
-	skipWithoutRedis(t)
-	var lastOutput string
-	// A port found free can be taken before the server binds it; then try
-	// another.
-	for range 3 {
-		addr, output, err := tryStartRedis(owner, t)
-		if err == nil {
-			return addr
-		}
-		lastOutput = output
-		if !strings.Contains(output, "Address already in use") {
-			t.Fatalf("start redis-server: %v\n%s", err, output)
-		}
-	}
-	t.Fatalf("start redis-server: no free port after 3 tries\n%s", lastOutput)
-	return ""
-}
-
-// tryStartRedis makes one attempt of startRedis and returns the server's
-// output on failure.
-func tryStartRedis(owner, t testing.TB) (addr, output string, err error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("find a free port: %v", err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
-
-	cmd := exec.Command("redis-server",
-		"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", owner.TempDir(),
-		"--daemonize", "no")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start redis-server: %v", err)
-	}
-	var (
-		mu    sync.Mutex
-		out   bytes.Buffer
-		ready = make(chan struct{})
-		ended = make(chan struct{})
-	)
-	go func() {
-		defer close(ended)
-		sc := bufio.NewScanner(stdout)
-		signalled := false
-		for sc.Scan() {
-			mu.Lock()
-			out.WriteString(sc.Text() + "\n")
-			mu.Unlock()
-			if !signalled && strings.Contains(sc.Text(), "Ready to accept connections") {
-				signalled = true
-				close(ready)
-			}
-		}
-	}()
-	stop := func() {
-		_ = cmd.Process.Kill()
-		<-ended
-		_ = cmd.Wait()
-	}
-	select {
-	case <-ready:
-		owner.Cleanup(stop)
-		return fmt.Sprintf("127.0.0.1:%d", port), "", nil
-	case <-ended:
-		_ = cmd.Wait()
-		mu.Lock()
-		defer mu.Unlock()
-		return "", out.String(), errors.New("redis-server exited before it was ready")
-	case <-time.After(30 * time.Second):
-		stop()
-		mu.Lock()
-		defer mu.Unlock()
-		return "", out.String(), errors.New("redis-server was not ready after 30s")
-	}
-}
+func startRedis(owner, t testing.TB) string { t.Helper(); return sessiontest.StartRedis(owner, t) }
 
 // openRedisTest opens a Redis backend on addr with the given prefix and
 // TTL, closed when t ends.

@@ -14,6 +14,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/web"
 )
 
@@ -40,6 +41,7 @@ type runOptions struct {
 	ReviewPlan       bool
 	Yes              bool
 	PolicyFile       string
+	Store            string
 	PythonMode       string
 	Sandbox          string
 	AllowUnsandboxed bool
@@ -110,6 +112,7 @@ func addModelFlags(cmd *cobra.Command, opts *runOptions) {
 		agent := agent
 		f.Var(agentModelFlag{opts: opts, agent: agent}, agent+"-model", fmt.Sprintf("model for the %s agent only (env SIFT_%s_MODEL)", agent, strings.ToUpper(agent)))
 	}
+	f.StringVar(&opts.Store, "store", "", "where checkpoints and the session registry live: file:DIR, sqlite:PATH or redis://HOST:PORT/DB (default $SIFT_STORE, else files beside the sessions)")
 	f.StringVar(&opts.PolicyFile, "policy", "", "approval policy file (JSON): which tool calls wait for your approval")
 	f.StringVar(&opts.PythonMode, "python-mode", "kernel", "kernel: one stateful Python per session (variables persist between steps); process: a fresh Python per call")
 	f.StringVar(&opts.Sandbox, "sandbox", "", "where generated code runs: auto (bubblewrap, refuse without it), bwrap, none (no sandbox; default $SIFT_SANDBOX or auto)")
@@ -163,7 +166,14 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 		sandbox.Mode = operator.SandboxMode(opts.Sandbox)
 	}
 	sandbox.AllowUnsandboxed = opts.AllowUnsandboxed
+	var store *session.Backend
+	if url := firstNonEmpty(opts.Store, os.Getenv(session.StoreEnv)); url != "" {
+		if store, err = session.OpenBackend(ctx, url); err != nil {
+			return nil, "", usageError{err}
+		}
+	}
 	cfg := agents.Config{
+		Store:         store,
 		PythonMode:    pyMode,
 		PolicyFile:    opts.PolicyFile,
 		Sandbox:       sandbox,
@@ -219,4 +229,14 @@ func finalError(final generic.Event) error {
 		return reportedError{errWaiting}
 	}
 	return nil
+}
+
+// firstNonEmpty returns the first of vals that is not empty.
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+// TestMain lets a test run this test binary as the sift command itself
+// (SIFT_TEST_BE_SIFT=1), so a test can kill a real sift process.
+func TestMain(m *testing.M) {
+	if os.Getenv("SIFT_TEST_BE_SIFT") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// siftProcess starts this binary as `sift args...`.
+func siftProcess(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "SIFT_TEST_BE_SIFT=1")
+	return cmd
+}
+
+func TestKillDashNineMidStepThenResume(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas (CI installs it): %v", err)
+	}
+	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
+		t.Skipf("needs bubblewrap, so the killed process's kernel dies with it (CI installs it): %v", err)
+	}
+	sessions := t.TempDir()
+	first := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nopen('out/one.txt', 'w').write('step one')\nprint('x set')"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
+	cmd := siftProcess(t, "run", "--mode", "plan", "--json", "--script", first, "--sessions-dir", sessions, "what is x+1?")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var e struct {
+			Kind string `json:"kind"`
+			Text string `json:"text"`
+			Tool string `json:"tool"`
+			Args string `json:"args"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		if e.Kind == "session" {
+			id = e.Text
+		}
+		if e.Kind == "tool_call" && e.Tool == "python" && strings.Contains(e.Args, "sleep") {
+			break // step 2 is running its cell: kill the process now
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if id == "" {
+		t.Fatal("the killed run never said its session id")
+	}
+
+	second := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
+ {"content":"# x+1\n\n{{section:Steps and results}}"}]}`)
+	resume := siftProcess(t, "resume", id, "--script", second, "--sessions-dir", sessions)
+	out, err := resume.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sift resume: %v\n%s", err, out)
+	}
+	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cells"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("resume must say %q:\n%s", w, out)
+		}
+	}
+	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
+	if err != nil || !strings.Contains(string(report), "42") {
+		t.Errorf("report.md must hold x+1 = 42 (x from the killed process's step 1): %v\n%s", err, report)
+	}
+	if _, err := os.Stat(filepath.Join(sessions, id, "out", "one.txt")); err != nil {
+		t.Errorf("step 1's artifact must survive: %v", err)
+	}
+	// Step 1's cell ran once; after the crash it was only replayed.
+	cells, err := operator.ReadCells(filepath.Join(sessions, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran, replayed int
+	for _, c := range cells {
+		if strings.HasPrefix(c.Code, "x = 41") {
+			if c.Replayed {
+				replayed++
+			} else {
+				ran++
+			}
+		}
+	}
+	if ran != 1 || replayed != 1 {
+		t.Errorf("step 1's cell: ran %d times, replayed %d; want 1 and 1", ran, replayed)
+	}
+	// No process of the killed run is left.
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && kernelAlive(t, sessions) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if kernelAlive(t, sessions) {
+		t.Error("the killed run's kernel is still running")
+	}
+}
+
+// kernelAlive reports whether a process's command line mentions the
+// sessions directory (a kernel or a cell of a run there).
+func kernelAlive(t *testing.T, sessions string) bool {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), sessions) && !strings.Contains(string(b), "test.run") {
+			stat, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+			if i := strings.LastIndexByte(string(stat), ')'); i > 0 && len(stat) > i+2 && stat[i+2] == 'Z' {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
