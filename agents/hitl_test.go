@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
 )
@@ -369,5 +371,67 @@ func TestInterruptResumeOnEveryStore(t *testing.T) {
 				t.Errorf("%d replies unused", script.Remaining())
 			}
 		})
+	}
+}
+
+func TestFollowUpInTheSameSession(t *testing.T) {
+	replies := []scripted.Reply{
+		call(toolCreatePlan, steps("Compute x")),
+		call(nameCodeAgent, map[string]string{"request": "x"}),
+		call("python", map[string]string{"code": "x = 20\nopen('out/x.csv', 'w').write('x\\n20\\n')\nprint(x)"}),
+		echoToolResult("x is "),
+		call(toolSubmitResult, map[string]any{"answer": "x is 20", "files": []string{"out/x.csv"}}),
+		text("# x\n\n20 [step 1]."),
+		// The follow-up: the planner sees the earlier answer; the new step
+		// uses x from the kernel.
+		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
+			if !strings.Contains(req.Messages[len(req.Messages)-1].Content, "A: x is 20") {
+				return nil, fmt.Errorf("the planner must see the earlier answer")
+			}
+			return scripted.ToolCall(toolCreatePlan, `{"steps":[{"index":1,"description":"Add one to x"}]}`), nil
+		}},
+		call(nameCodeAgent, map[string]string{"request": "x+1"}),
+		call("python", map[string]string{"code": "print(x + 1)"}),
+		echoToolResult("x+1 is "),
+		call(toolSubmitResult, map[string]any{"answer": "21"}),
+		text("# x+1\n\n21 [step 2]."),
+	}
+	script := scripted.New(replies...)
+	first, second, root := twoSifts(t, script)
+	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "what is x?"}))
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	id := strings.TrimPrefix(done.Path, root+"/")
+	evs = drain(t, second.Run(context.Background(), Request{Mode: ModePlan, SessionID: id, Question: "and x+1?"}))
+	done = evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("follow-up failed: %v", done.Err)
+	}
+	if script.Remaining() != 0 {
+		t.Errorf("%d replies unused", script.Remaining())
+	}
+	if len(done.Plan.Steps) != 2 || done.Plan.Steps[1].Index != 2 || !strings.Contains(done.Plan.Steps[1].Summary, "21") {
+		t.Errorf("want step 1 kept and step 2 = 21: %+v", done.Plan.Steps)
+	}
+	if len(done.Plan.Earlier) != 1 || done.Plan.Earlier[0].Question != "what is x?" {
+		t.Errorf("earlier: %+v", done.Plan.Earlier)
+	}
+	cells, err := operator.ReadCells(done.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, c := range cells {
+		if strings.HasPrefix(c.Code, "x = 20") && !c.Replayed {
+			ran++
+		}
+	}
+	if ran != 1 {
+		t.Errorf("step 1's cell must not run again (only be replayed): ran %d times", ran)
+	}
+	if _, err := os.Stat(filepath.Join(done.Path, "out", "x.csv")); err != nil {
+		t.Error(err)
 	}
 }

@@ -32,6 +32,7 @@ type taskView struct {
 func plannerMessages(v taskView) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Question", v.Question)
+	section(&b, "Earlier in this session", renderEarlier(v.Plan))
 	section(&b, "Data", v.dataContext())
 	if v.Feedback != "" {
 		section(&b, "The person rejected the previous plan", renderPlanStatus(v.Plan)+"\nTheir feedback: "+v.Feedback+"\nMake a new plan that follows it.")
@@ -42,6 +43,7 @@ func plannerMessages(v taskView) []*schema.Message {
 func executorMessages(v taskView) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Question", v.Question)
+	section(&b, "Earlier in this session", renderEarlier(v.Plan))
 	section(&b, "Data", v.dataContext())
 	section(&b, "Plan", renderPlanStatus(v.Plan))
 	section(&b, "Finished steps", v.results())
@@ -55,6 +57,7 @@ func executorMessages(v taskView) []*schema.Message {
 func replannerMessages(v taskView) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Question", v.Question)
+	section(&b, "Earlier in this session", renderEarlier(v.Plan))
 	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
 	section(&b, "Plan", renderPlanStatus(v.Plan))
 	section(&b, "Results", v.results())
@@ -108,6 +111,27 @@ func section(b *strings.Builder, title, body string) {
 		return
 	}
 	fmt.Fprintf(b, "## %s\n%s\n\n", title, strings.TrimSpace(body))
+}
+
+// renderEarlier shows a follow-up's earlier questions and answers; their
+// steps and files appear with the finished steps, and the Python kernel
+// still holds what they loaded.
+func renderEarlier(p *generic.FullPlan) string {
+	if p == nil || len(p.Earlier) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range p.Earlier {
+		fmt.Fprintf(&b, "- Q: %s\n", e.Question)
+		if e.Result != nil {
+			fmt.Fprintf(&b, "  A: %s\n", shorten(e.Result.Answer, olderResultChars))
+			if len(e.Result.Files) > 0 {
+				fmt.Fprintf(&b, "  Files: %s\n", strings.Join(e.Result.Files, ", "))
+			}
+		}
+	}
+	b.WriteString("Their steps are done: build on their results and files (and the variables still in the Python kernel) instead of redoing them.")
+	return b.String()
 }
 
 // renderPlanStatus is the one-line-per-step checklist the agents see.

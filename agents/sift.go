@@ -401,8 +401,16 @@ func (r *run) execute(ctx context.Context) {
 	if id == "" {
 		id = session.NewID()
 	}
+	followUp := false
 	ws, err := session.Create(ctx, r.sift.cfg.SessionsRoot, id)
-	if err != nil {
+	if errors.Is(err, session.ErrWorkspaceExists) {
+		// A follow-up question in an existing session.
+		if ws, err = r.followUp(ctx, id); err != nil {
+			r.fail(err)
+			return
+		}
+		followUp = true
+	} else if err != nil {
 		r.fail(fmt.Errorf("create session workspace: %w", err))
 		return
 	}
@@ -412,6 +420,12 @@ func (r *run) execute(ctx context.Context) {
 		return
 	}
 	r.plan = &generic.FullPlan{Question: r.req.Question}
+	if followUp {
+		if fp, err := loadPlanState(ws.Root); err == nil {
+			fp.FollowUp(r.req.Question)
+			r.plan = fp
+		}
+	}
 	r.putMeta(ctx, session.StatusRunning, nil)
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(ctx, f); err != nil {
@@ -430,12 +444,15 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
-	op, _, err := r.newOperator(ctx, false)
+	op, adopted, err := r.newOperator(ctx, followUp)
 	if err != nil {
 		r.fail(err)
 		return
 	}
 	defer op.Close()
+	if followUp {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s: %d earlier steps are kept; the Python state is rebuilt by replaying %d earlier cells.", id, len(r.plan.Steps), adopted)})
+	}
 
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
@@ -670,6 +687,19 @@ func plainError(ctx context.Context, err error) error {
 		return me
 	}
 	return err
+}
+
+// followUp opens an existing session for a new question; a session that
+// is still going must be resumed instead.
+func (r *run) followUp(ctx context.Context, id string) (*session.Workspace, error) {
+	meta, err := r.sift.store.Sessions.Get(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	if !meta.Status.Finished() {
+		return nil, fmt.Errorf("%w: session %s is %s; resume it (sift resume %s) before asking a follow-up", session.ErrBadInput, id, meta.Status, id)
+	}
+	return session.Open(r.sift.cfg.SessionsRoot, id)
 }
 
 // checkInputs refuses missing or wrong-kind inputs before a session is

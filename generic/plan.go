@@ -154,6 +154,30 @@ type FullPlan struct {
 	Revisions int `json:"revisions"`
 	// Result is the final answer once the run submitted it.
 	Result *SubmitResult `json:"result,omitempty"`
+	// Earlier are the session's earlier questions and their answers, when
+	// this run is a follow-up; their steps stay in Steps, done.
+	Earlier []Exchange `json:"earlier,omitempty"`
+}
+
+// Exchange is one earlier question of a session and what it found.
+type Exchange struct {
+	Question string        `json:"question"`
+	Result   *SubmitResult `json:"result,omitempty"`
+}
+
+// FollowUp turns the plan of a finished run into the start of a follow-up:
+// the old question and result move to Earlier, finished steps stay (and are
+// not run again), steps never run are dropped.
+func (f *FullPlan) FollowUp(question string) {
+	f.Earlier = append(f.Earlier, Exchange{Question: f.Question, Result: f.Result})
+	kept := f.Steps[:0]
+	for _, s := range f.Steps {
+		if s.Status == StatusDone || s.Status == StatusFailed {
+			kept = append(kept, s)
+		}
+	}
+	f.Steps = kept
+	f.Question, f.Result = question, nil
 }
 
 // SetRemaining replaces the not-yet-finished steps with the given plan. Steps

@@ -42,6 +42,7 @@ type runOptions struct {
 	Yes              bool
 	PolicyFile       string
 	Store            string
+	Session          string
 	PythonMode       string
 	Sandbox          string
 	AllowUnsandboxed bool
@@ -88,6 +89,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
 	f.IntVar(&opts.Budget.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
 	f.Float64Var(&opts.Budget.MaxCost, "max-cost", 0, "stop at the next safe point after this many US dollars of model calls, from the price table (SIFT_PRICES; 0: no limit)")
+	f.StringVar(&opts.Session, "session", "", "ask a follow-up in this finished session: its results, files and Python state carry over")
 	f.BoolVar(&opts.Yes, "yes", false, "run unattended: no plan review, approvals the policy allows are given and the rest refused, questions answered by assumption")
 	f.BoolVar(&opts.ReviewPlan, "review", false, "wait for you to approve, edit or reject the plan before it runs (answer with sift resume)")
 	addModelFlags(cmd, opts)
@@ -212,7 +214,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session}) {
 		r.event(e)
 		final = e
 	}
