@@ -78,6 +78,8 @@ func printDone(w io.Writer, e generic.Event) {
 	}
 	report := filepath.Join(e.Path, "report.md")
 	switch {
+	case e.Interrupt != nil:
+		fmt.Fprintf(w, "waiting%s for the person: %s\n", calls, oneLine(e.Interrupt.Prompt, 400))
 	case e.Err != nil && e.Path != "":
 		if _, err := os.Stat(report); err == nil {
 			fmt.Fprintf(w, "failed%s: %s\n  report so far: %s\n", calls, oneLine(e.Err.Error(), 400), report)
