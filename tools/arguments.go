@@ -72,7 +72,7 @@ func nearestName(name string, names []string) string {
 	best, bestDist := "", -1
 	for _, n := range names {
 		cand := []rune(norm(n))
-		d := editDistance(target, cand)
+		d := EditDistance(target, cand)
 		limit := max(2, max(len(target), len(cand))/3)
 		// A name that contains the other (read → read_file) is close too.
 		contained := min(len(target), len(cand)) >= 3 &&
@@ -87,8 +87,9 @@ func nearestName(name string, names []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b []rune) int {
+// EditDistance is the Levenshtein distance between a and b: how the tools
+// find the nearest name to one that does not exist.
+func EditDistance(a, b []rune) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -69,8 +69,8 @@ func TestEditDistance(t *testing.T) {
 		{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"read_file", "read_fle", 1}, {"数据", "数值", 1},
 	}
 	for _, tt := range tests {
-		if got := editDistance([]rune(tt.a), []rune(tt.b)); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d; want %d", tt.a, tt.b, got, tt.want)
+		if got := EditDistance([]rune(tt.a), []rune(tt.b)); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d; want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

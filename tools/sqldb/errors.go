@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sift-agent/sift/tools"
 )
 
 // ErrorKind classifies why a query failed.
@@ -371,7 +373,7 @@ func nearest(name string, cands []string, n int) []string {
 	var found []scored
 	for _, c := range cands {
 		cand := []rune(norm(c))
-		d := editDistance(target, cand)
+		d := tools.EditDistance(target, cand)
 		limit := max(2, max(len(target), len(cand))/3)
 		contained := min(len(target), len(cand)) >= 3 &&
 			(strings.Contains(string(cand), string(target)) || strings.Contains(string(target), string(cand)))
@@ -386,25 +388,4 @@ func nearest(name string, cands []string, n int) []string {
 		out = append(out, found[i].name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
