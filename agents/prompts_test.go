@@ -1,11 +1,13 @@
 package agents
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 
@@ -92,5 +94,28 @@ func TestOlderResultsAreShortened(t *testing.T) {
 	got := renderResults(fp)
 	if n := strings.Count(got, "characters cut"); n != 2 {
 		t.Errorf("the two older results must be shortened and the two latest kept whole; %d were cut", n)
+	}
+}
+
+func TestWrapUpNearTheIterationBound(t *testing.T) {
+	mw := wrapUpNear(5)
+	st := &adk.ChatModelAgentState{Messages: []adk.Message{schema.SystemMessage("s"), schema.UserMessage("task")}}
+	notes := 0
+	for call := 1; call <= 5; call++ {
+		if err := mw.BeforeChatModel(context.Background(), st); err != nil {
+			t.Fatal(err)
+		}
+		last := st.Messages[len(st.Messages)-1]
+		if strings.Contains(last.Content, "model calls left") {
+			notes++
+			if call != 4 {
+				t.Errorf("the wrap-up note came before call %d, want before call 4 of 5", call)
+			}
+		}
+		// The model answers with a tool call, and the tool with a result.
+		st.Messages = append(st.Messages, &schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{ID: "c", Function: schema.FunctionCall{Name: "python"}}}}, schema.ToolMessage("ok", "c"))
+	}
+	if notes != 1 {
+		t.Errorf("want exactly one wrap-up note, got %d", notes)
 	}
 }

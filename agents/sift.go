@@ -880,7 +880,7 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 			opts = append(opts, siftmodel.WithTrajectory(traj))
 		}
 		if !s.cfg.Verbatim && s.cfg.ContextWindow > 0 {
-			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: s.cfg.ContextWindow, KeepFirstUser: true}))
+			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: s.cfg.ContextWindow, KeepFirstUser: true, DropDuplicates: true}))
 		}
 		return &markErrors{agent: role, inner: siftmodel.Wrap(pick(m), role, meter, opts...)}
 	}

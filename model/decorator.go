@@ -313,6 +313,9 @@ func (d *decorated) fit(in []*schema.Message, tools []*schema.ToolInfo) []*schem
 		return in
 	}
 	w = w.WithDefaults()
+	if w.DropDuplicates {
+		in = DropDuplicates(in)
+	}
 	encoding := EncodingFor(d.cfg.modelName)
 	budget := w.Tokens - w.OutputReserve - w.Margin - countTools(encoding, tools) - tokensReplyPrime
 	pin := isSystem

@@ -458,3 +458,30 @@ func TestWindowDefaults(t *testing.T) {
 		t.Errorf("WithDefaults changed set fields (-want +got):\n%s", diff)
 	}
 }
+
+func TestWrapWindowDropsDuplicates(t *testing.T) {
+	call := func(id string) *schema.Message {
+		return &schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{ID: id, Function: schema.FunctionCall{Name: "read_file", Arguments: `{"path": "input/a.csv"}`}}}}
+	}
+	in := []*schema.Message{
+		schema.SystemMessage("You analyse data."),
+		schema.UserMessage("Task."),
+		call("c1"), schema.ToolMessage("a,b\n1,2", "c1"),
+		call("c2"), schema.ToolMessage("a,b\n1,2", "c2"), // the same read again
+		schema.UserMessage("Go on."),
+	}
+	for _, drop := range []bool{false, true} {
+		s := scripted.New(scripted.Reply{Message: scripted.Text("ok")})
+		m := Wrap(s.Model(), AgentCode, nil, WithWindow(Window{Tokens: 100_000, DropDuplicates: drop}))
+		if _, err := m.Generate(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+		want := 7
+		if drop {
+			want = 5
+		}
+		if got := len(s.Requests()[0].Messages); got != want {
+			t.Errorf("DropDuplicates=%v: sent %d messages, want %d", drop, got, want)
+		}
+	}
+}

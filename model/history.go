@@ -132,8 +132,9 @@ func FitWindow(msgs []*schema.Message, window, outputReserve, margin int, count 
 }
 
 // DropDuplicates returns msgs without exact repeats: of exchanges that are
-// the same (same roles, names, contents, tool calls and tool call IDs),
-// only the latest is kept. System messages are always kept. An assistant
+// the same (same roles, names, contents, and tool calls with the same
+// names and arguments — their IDs, which providers make new for every
+// call, do not count), only the latest is kept. System messages are always kept. An assistant
 // message with tool calls and its tool results are compared and kept or
 // dropped as a whole (see TrimHistory), so dropping a repeat never leaves a
 // call without its result. It keeps the messages' order and returns msgs
@@ -178,8 +179,7 @@ type messageIdentity struct {
 	Multi      []schema.ChatMessagePart   `json:"m,omitempty"`
 	UserMulti  []schema.MessageInputPart  `json:"u,omitempty"`
 	AsstMulti  []schema.MessageOutputPart `json:"a,omitempty"`
-	ToolCalls  []schema.ToolCall          `json:"t,omitempty"`
-	ToolCallID string                     `json:"i,omitempty"`
+	ToolCalls  []schema.FunctionCall      `json:"t,omitempty"`
 	ToolName   string                     `json:"tn,omitempty"`
 }
 
@@ -188,10 +188,14 @@ func exchangeKey(msgs []*schema.Message, ex exchange) string {
 	ids := make([]messageIdentity, len(ex.idx))
 	for j, i := range ex.idx {
 		m := msgs[i]
+		calls := make([]schema.FunctionCall, len(m.ToolCalls))
+		for k, tc := range m.ToolCalls {
+			calls[k] = tc.Function
+		}
 		ids[j] = messageIdentity{
 			Role: m.Role, Name: m.Name, Content: m.Content,
 			Multi: m.MultiContent, UserMulti: m.UserInputMultiContent, AsstMulti: m.AssistantGenMultiContent,
-			ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, ToolName: m.ToolName,
+			ToolCalls: calls, ToolName: m.ToolName,
 		}
 	}
 	b, err := json.Marshal(ids)
@@ -224,6 +228,10 @@ type Window struct {
 	// Sift's agents put the task there, and a trimmed request that lost it
 	// no longer says what to do. Optional; default false, as TrimHistory.
 	KeepFirstUser bool
+	// DropDuplicates drops exact repeats of earlier messages (see
+	// DropDuplicates) before trimming: an agent that re-reads the same
+	// file or re-runs the same cell need not pay for it twice. Optional.
+	DropDuplicates bool
 }
 
 // WithDefaults returns w with its empty optional fields filled in. This is
