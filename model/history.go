@@ -173,14 +173,14 @@ func DropDuplicates(msgs []*schema.Message) []*schema.Message {
 
 // messageIdentity is what makes two messages the same for DropDuplicates.
 type messageIdentity struct {
-	Role       schema.RoleType            `json:"r"`
-	Name       string                     `json:"n,omitempty"`
-	Content    string                     `json:"c,omitempty"`
-	Multi      []schema.ChatMessagePart   `json:"m,omitempty"`
-	UserMulti  []schema.MessageInputPart  `json:"u,omitempty"`
-	AsstMulti  []schema.MessageOutputPart `json:"a,omitempty"`
-	ToolCalls  []schema.FunctionCall      `json:"t,omitempty"`
-	ToolName   string                     `json:"tn,omitempty"`
+	Role      schema.RoleType            `json:"r"`
+	Name      string                     `json:"n,omitempty"`
+	Content   string                     `json:"c,omitempty"`
+	Multi     []schema.ChatMessagePart   `json:"m,omitempty"`
+	UserMulti []schema.MessageInputPart  `json:"u,omitempty"`
+	AsstMulti []schema.MessageOutputPart `json:"a,omitempty"`
+	ToolCalls []schema.FunctionCall      `json:"t,omitempty"`
+	ToolName  string                     `json:"tn,omitempty"`
 }
 
 // exchangeKey encodes an exchange's identity.
