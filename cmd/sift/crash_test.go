@@ -154,3 +154,70 @@ func kernelAlive(t *testing.T, sessions string) bool {
 	}
 	return false
 }
+
+func TestCtrlCOncePausesThenResume(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas (CI installs it): %v", err)
+	}
+	sessions := t.TempDir()
+	first := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(2)\nx = 41\nprint('x set')"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]}]}`)
+	cmd := siftProcess(t, "run", "--mode", "plan", "--json", "--script", first, "--sessions-dir", sessions, "what is x+1?")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	paused := false
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var e struct {
+			Kind, Text, Tool, Args string
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		switch {
+		case e.Kind == "session":
+			id = e.Text
+		case e.Kind == "tool_call" && e.Tool == "python":
+			// Ctrl-C once while step 1's cell runs.
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+		case e.Kind == "paused":
+			paused = true
+		}
+	}
+	err = cmd.Wait()
+	if err != nil || !paused {
+		t.Fatalf("want the run to pause and exit 0: err %v, paused %v\n%s", err, paused, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "Pausing after the current step") {
+		t.Errorf("stderr must say it pauses:\n%s", stderr.String())
+	}
+	second := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},
+ {"content":"# 42"}]}`)
+	out, err := siftProcess(t, "resume", id, "--script", second, "--sessions-dir", sessions).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sift resume: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "42") || strings.Contains(string(out), "Step 1:") {
+		t.Errorf("the resumed run must finish step 2 only, with x from step 1:\n%s", out)
+	}
+}
