@@ -19,7 +19,11 @@ import (
 )
 
 //go:embed kernel.py
-var kernelScript string
+var kernelPy string
+
+// kernelScript is what the kernel runs: the shared value rendering (see
+// render.py), then the kernel.
+var kernelScript = renderPy + "\n" + kernelPy
 
 // Defaults of KernelConfig.
 const (

@@ -35,7 +35,6 @@ import sys
 import traceback
 import types
 
-VALUE_LIMIT = 20000
 KERNEL_FILE = "<sift-kernel>"
 
 _busy = False  # a cell is executing: SIGINT may interrupt it
@@ -77,23 +76,6 @@ def _write_frame(fd, obj):
     while data:
         n = os.write(fd, data)
         data = data[n:]
-
-
-def _render(value):
-    pd = sys.modules.get("pandas")
-    if pd is not None:
-        if isinstance(value, pd.DataFrame):
-            return value.to_string(max_rows=20, max_cols=20)
-        if isinstance(value, pd.Series):
-            return value.to_string(max_rows=20)
-    try:
-        text = repr(value)
-    except Exception as exc:  # a broken __repr__ must not lose the cell
-        text = "<unrepresentable %s: %s>" % (type(value).__name__, exc)
-    if len(text) > VALUE_LIMIT:
-        half = VALUE_LIMIT // 2
-        text = text[:half] + "\n[... %d characters cut ...]\n" % (len(text) - 2 * half) + text[-half:]
-    return text
 
 
 def _format_error(exc, cell_file):

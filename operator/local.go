@@ -40,7 +40,14 @@ const defaultPath = "/usr/local/bin:/usr/bin:/bin"
 var ErrClosed = errors.New("operator is closed")
 
 //go:embed runner.py
-var runnerScript string
+var runnerPy string
+
+//go:embed render.py
+var renderPy string
+
+// runnerScript is what process mode runs: the shared value rendering, then
+// the runner.
+var runnerScript = renderPy + "\n" + runnerPy
 
 // LocalConfig configures a Local operator.
 type LocalConfig struct {
