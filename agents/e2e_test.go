@@ -17,6 +17,7 @@ import (
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 )
 
 // pythonOrSkip returns an interpreter with pandas and matplotlib, or skips.
@@ -401,11 +402,14 @@ func TestInterruptedRunKeepsFinishedWork(t *testing.T) {
 		t.Errorf("the error must say the run was interrupted, got %q", done.Err)
 	}
 	plan1 := readWS(t, done, "plan.md")
-	if !strings.Contains(plan1, "[x] **1.") || !strings.Contains(plan1, "skipped") {
-		t.Errorf("plan.md must keep step 1 done and mark the rest skipped:\n%s", plan1)
+	if !strings.Contains(plan1, "[x] **1.") || strings.Contains(plan1, "— skipped") || !strings.Contains(plan1, "— todo") {
+		t.Errorf("plan.md must keep step 1 done and the rest to do:\n%s", plan1)
 	}
-	if r := readWS(t, done, "report.md"); !strings.Contains(r, "stopped early") || !strings.Contains(r, "rows") {
-		t.Errorf("report.md must say the run stopped and hold step 1's result:\n%s", r)
+	if r := readWS(t, done, "report.md"); !strings.Contains(r, "was stopped") || !strings.Contains(r, "sift resume") || !strings.Contains(r, "rows") {
+		t.Errorf("report.md must say the run stopped, how to go on, and hold step 1's result:\n%s", r)
+	}
+	if meta, err := s.Session(context.Background(), filepath.Base(done.Path)); err != nil || meta.Status != session.StatusPaused {
+		t.Errorf("a stopped run stays resumable (paused): %+v %v", meta, err)
 	}
 	if _, err := os.Stat(filepath.Join(done.Path, "work", "sales.pkl")); err != nil {
 		t.Errorf("step 1's file must survive: %v", err)

@@ -643,6 +643,22 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		r.doneWaiting(waiting)
 		return
 	}
+	if runErr != nil && ctx.Err() != nil {
+		// Stopped at once (Ctrl-C twice, a cancelled context): everything
+		// done so far stays, the rest waits for Sift.Resume.
+		_ = writePlanFileAt(ws.Root, r.plan)
+		if !reported {
+			md := fallbackReport(r.plan, listArtifacts(ws.Root), fmt.Sprintf("The run was stopped (%v) and can go on with: sift resume %s. This report holds what was found until then.", runErr, ws.ID))
+			if err := writeReport(ws.Root, md); err == nil {
+				r.emit(generic.Event{Kind: generic.EventReport, Path: "report.md", Text: md})
+			}
+		}
+		err := fmt.Errorf("%w: %w", ErrRunFailed, runErr)
+		r.emit(generic.Event{Kind: generic.EventError, Err: err})
+		r.putMeta(context.WithoutCancel(ctx), session.StatusPaused, nil)
+		r.close(generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root})
+		return
+	}
 	if runErr != nil {
 		r.plan.SkipRemaining("not run: the run stopped early")
 		_ = writePlanFileAt(ws.Root, r.plan)

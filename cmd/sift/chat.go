@@ -1,20 +1,36 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/session"
 )
 
 // chatOptions is everything `sift chat` needs, parsed from flags.
 type chatOptions struct {
 	conversationOptions
-	// Session continues this session's conversation.
+	// Session continues this session.
 	Session string
+	// Yes runs unattended: no plan review, questions answered by
+	// assumption (files-only chats).
+	Yes bool
+	// Mode is the route of each turn: auto, template, quick or plan
+	// (files-only chats).
+	Mode string
+	// Store is where checkpoints and the session registry live
+	// (files-only chats); default $SIFT_STORE, else files beside the
+	// sessions.
+	Store string
+	// PolicyFile is the approval policy (files-only chats).
+	PolicyFile string
 }
 
 // chatQuit ends a chat; so does the end of the input.
@@ -26,13 +42,30 @@ func newChatCmd(io *ioStreams, runF func(context.Context, *chatOptions) error) *
 		Use:   "chat [--db URL]... [--file FILE]... [--session ID]",
 		Short: "Talk with Sift about your databases and files, one question per line",
 		Long: `Start a conversation: each line you type is one question, answered before
-the next prompt; follow-ups ("and for 2023?", "yes") build on the earlier
-turns. Type /quit (or end the input) to stop. It reads plain lines, so it
-also works with input piped from a file.`,
-		Example: `  sift chat --db sqlite:shop.db
+the next prompt; follow-ups build on the earlier turns.
+
+With --file or --dir only, the chat is one Sift session: you review its
+plan (approve / edit / reject) and answer its questions and approvals at
+the prompt, and each later line is a follow-up in the same session. Ctrl-C
+during a turn pauses it after the current step (twice: stops it); /resume
+goes on with it. Commands: /load FILE, /plan, /report, /sessions,
+/resume ID, /help, /quit (or Ctrl-D). /quit keeps the session: continue it
+with sift chat --session ID.
+
+With --db, a supervisor routes each question to the SQL analyst, the
+plan-execute analyst or answers itself.
+
+On a terminal you get line editing and history (arrow keys); with input
+piped from a file it reads plain lines.`,
+		Example: `  sift chat --file sales.csv
+  sift chat --session 20261122-101500-ab12
+  sift chat --db sqlite:shop.db
   printf 'revenue by region?\nand for 2023?\n' | sift chat --db sqlite:shop.db`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := agents.ParseMode(opts.Mode); err != nil {
+				return usageError{err}
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -40,18 +73,38 @@ also works with input piped from a file.`,
 		},
 	}
 	addConversationFlags(cmd.Flags(), &opts.conversationOptions)
-	cmd.Flags().StringVar(&opts.Session, "session", "", "continue the conversation of this session ID")
+	f := cmd.Flags()
+	f.StringVar(&opts.Session, "session", "", "continue this session ID (it is resumed first if it waits or was paused)")
+	f.BoolVar(&opts.Yes, "yes", false, "files-only chats: no plan review, approvals the policy allows are given and the rest refused, questions answered by assumption")
+	f.StringVar(&opts.Mode, "mode", "auto", "files-only chats: route of each turn: auto, template, quick or plan")
+	f.StringVar(&opts.Store, "store", "", "files-only chats: where checkpoints and the session registry live: file:DIR, sqlite:PATH or redis://HOST:PORT/DB (default $SIFT_STORE, else files beside the sessions)")
+	f.StringVar(&opts.PolicyFile, "policy", "", "files-only chats: approval policy file (JSON)")
 	return cmd
 }
 
-// runChat reads questions line by line and answers each in turn. A failed
-// turn is shown and the chat goes on; an interruption ends it.
+// runChat runs a chat: a Sift session for files, a routed conversation
+// when there are databases.
 func runChat(ctx context.Context, io *ioStreams, opts *chatOptions) error {
 	if opts.Session != "" {
 		if err := validSession(opts.Session); err != nil {
 			return err
 		}
 	}
+	console, err := openConsole(io)
+	if err != nil {
+		return err
+	}
+	defer console.close()
+	if len(opts.DBs) == 0 {
+		return runSessionChat(ctx, console, opts, defaultRunDeps())
+	}
+	return runConversationChat(ctx, console, opts)
+}
+
+// runConversationChat answers each line through agents.Conversation. A
+// failed turn is shown and the chat goes on; an interruption ends it.
+func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOptions) error {
+	streams := console.io
 	conv, sources, label, err := openConversation(ctx, &opts.conversationOptions, opts.Session)
 	if err != nil {
 		return err
@@ -62,25 +115,26 @@ func runChat(ctx context.Context, io *ioStreams, opts *chatOptions) error {
 			sources.Close()
 		}
 	}()
-	fmt.Fprintf(io.ErrOut, "Model: %s\nSession %s\n  workspace: %s\nAsk a question; %s ends the chat.\n", label, conv.ID(), conv.Workdir(), chatQuit)
-	in := bufio.NewScanner(io.In)
-	in.Buffer(make([]byte, 64*1024), 1<<20)
+	fmt.Fprintf(streams.ErrOut, "Model: %s\nSession %s\n  workspace: %s\nAsk a question; %s ends the chat.\n", label, conv.ID(), conv.Workdir(), chatQuit)
 	for {
-		fmt.Fprint(io.Out, "> ")
-		if !in.Scan() {
-			fmt.Fprintln(io.Out)
+		line, err := console.lines.readLine("> ")
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(streams.Out)
 			break
 		}
-		line := strings.TrimSpace(in.Text())
+		if err != nil {
+			return fmt.Errorf("read the next question: %w", err)
+		}
+		line = strings.TrimSpace(line)
 		switch {
 		case line == "":
 			continue
 		case line == chatQuit || line == "/exit":
-			fmt.Fprintf(io.ErrOut, "Continue with: sift chat --session %s\n", conv.ID())
+			fmt.Fprintf(streams.ErrOut, "Continue with: sift chat --session %s\n", conv.ID())
 			return nil
 		}
-		err := askTurn(ctx, io, conv, line)
-		fmt.Fprintln(io.Out)
+		err = askTurn(ctx, streams, conv, line)
+		fmt.Fprintln(streams.Out)
 		if ctx.Err() != nil {
 			return err
 		}
@@ -88,9 +142,24 @@ func runChat(ctx context.Context, io *ioStreams, opts *chatOptions) error {
 			return err
 		}
 	}
-	if err := in.Err(); err != nil {
-		return fmt.Errorf("read the next question: %w", err)
-	}
-	fmt.Fprintf(io.ErrOut, "Continue with: sift chat --session %s\n", conv.ID())
+	fmt.Fprintf(streams.ErrOut, "Continue with: sift chat --session %s\n", conv.ID())
 	return nil
+}
+
+// runOptions are the `sift run` options a files-only chat builds its Sift
+// instance from.
+func (o *chatOptions) runOptions() *runOptions {
+	return &runOptions{
+		Files: o.Files, Dirs: o.Dirs, BaseURL: o.BaseURL, APIKey: o.APIKey, Model: o.Model,
+		ConfigPath: o.ConfigPath, Script: o.Script, Python: o.Python, SessionsDir: o.SessionsDir,
+		MaxIterations: 10, CodeTimeout: o.CodeTimeout, Mode: o.Mode, Yes: o.Yes, ReviewPlan: !o.Yes,
+		PolicyFile: o.PolicyFile, Store: o.Store, PythonMode: o.PythonMode, Sandbox: o.Sandbox,
+		AllowUnsandboxed: o.AllowUnsandboxed,
+	}
+}
+
+// sessionsStore names the store the chat's sessions live in, the way
+// buildSift chooses it, for /sessions.
+func (o *chatOptions) sessionsStore() sessionsStoreOptions {
+	return sessionsStoreOptions{Store: firstNonEmpty(o.Store, os.Getenv(session.StoreEnv)), SessionsDir: o.SessionsDir}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestChatFlags(t *testing.T) {
-	want := chatOptions{conversationOptions: defaultConversation, Session: "s1"}
+	want := chatOptions{conversationOptions: defaultConversation, Session: "s1", Mode: "auto"}
 	want.DBs = []string{"sqlite:a.db"}
 	io, _, _ := testIO()
 	var got *chatOptions
@@ -27,6 +27,22 @@ func TestChatFlags(t *testing.T) {
 	cmd.SetArgs([]string{"a question"})
 	if err := cmd.Execute(); err == nil {
 		t.Error("chat takes its questions from the input, not arguments")
+	}
+
+	files := chatOptions{conversationOptions: defaultConversation, Yes: true, Mode: "plan", Store: "sqlite:s.db", PolicyFile: "p.json"}
+	files.Files = []string{"a.csv"}
+	cmd = newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--file", "a.csv", "--yes", "--mode", "plan", "--store", "sqlite:s.db", "--policy", "p.json"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files, *got, cmp.AllowUnexported(chatOptions{})); diff != "" {
+		t.Errorf("files-only options (-want +got):\n%s", diff)
+	}
+	cmd = newChatCmd(io, func(context.Context, *chatOptions) error { return nil })
+	cmd.SetArgs([]string{"--mode", "fast"})
+	if err := cmd.Execute(); exitCode(err) != exitUsage {
+		t.Errorf("an unknown --mode must be a usage error, got %v", err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/sift-agent/sift/agents"
@@ -28,6 +29,10 @@ func main() {
 	go func() {
 		paused := false
 		for sig := range signals {
+			if h := interruptHook.Load(); sig == os.Interrupt && h != nil {
+				(*h)()
+				continue
+			}
 			if sig == os.Interrupt && !paused {
 				paused = true
 				close(pause)
@@ -39,3 +44,8 @@ func main() {
 	}()
 	os.Exit(execute(agents.WithPause(ctx, pause), newIO(), os.Args[1:]))
 }
+
+// interruptHook, when set, takes Ctrl-C (SIGINT) instead of the default
+// (pause once, then stop): sift chat sets it for each turn, so every turn
+// can be paused, not only the first.
+var interruptHook atomic.Pointer[func()]

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/generic"
+)
+
+// answer shows what the session waits for and reads the person's answer
+// at the prompt: a *generic.PlanDecision for a plan review, the tools'
+// answer types (through agents.AnswerFor) for questions and approvals.
+// It returns errChatInputEnded when the input ends first.
+func (c *sessionChat) answer(in *generic.Interrupt) (any, error) {
+	var (
+		a   any
+		err error
+	)
+	switch in.Kind {
+	case generic.InterruptPlanReview:
+		c.showReviewPlan(in)
+		a, err = reviewPlan(c.console.lines, c.io.ErrOut)
+	case generic.InterruptApproval:
+		c.status("Approval needed: %s", in.Prompt)
+		a, err = decideApproval(c.console.lines, c.io.ErrOut)
+	default:
+		c.status("Question: %s", in.Prompt)
+		for i, ch := range in.Choices {
+			c.status("  %d. %s", i+1, ch)
+		}
+		a, err = answerQuestion(c.console.lines, c.io.ErrOut, in.Choices)
+	}
+	if errors.Is(err, io.EOF) {
+		return nil, errChatInputEnded
+	}
+	return a, err
+}
+
+// showReviewPlan prints the plan under review as a checklist: from the
+// interrupt, or from plan.md when the session was left waiting by an
+// earlier process.
+func (c *sessionChat) showReviewPlan(in *generic.Interrupt) {
+	if in.Plan != nil && len(in.Plan.Steps) > 0 {
+		r := newRenderer(c.io, false, c.now)
+		c.status("The plan waits for your review:")
+		for _, s := range in.Plan.Steps {
+			c.status("  %s %d. %s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
+		}
+		return
+	}
+	if b, err := os.ReadFile(filepath.Join(c.workdir, "plan.md")); err == nil {
+		c.status("The plan waits for your review:\n%s", strings.TrimRight(string(b), "\n"))
+		return
+	}
+	c.status("The plan waits for your review (%s).", in.Prompt)
+}
+
+// reviewPlan reads approve, edit (then the new steps, one per line, an
+// empty line ending them) or reject (then the feedback).
+func reviewPlan(lines lineReader, hint io.Writer) (*generic.PlanDecision, error) {
+	for {
+		line, err := lines.readLine("approve / edit / reject? ")
+		if err != nil {
+			return nil, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "a", "approve", "y", "yes", "ok":
+			return &generic.PlanDecision{Action: generic.PlanApprove}, nil
+		case "e", "edit":
+			fmt.Fprintln(hint, "Type the new steps, one per line; an empty line ends them.")
+			var steps []string
+			for {
+				s, err := lines.readLine(fmt.Sprintf("step %d: ", len(steps)+1))
+				if err != nil {
+					return nil, err
+				}
+				if s = strings.TrimSpace(s); s == "" {
+					break
+				}
+				steps = append(steps, s)
+			}
+			if len(steps) == 0 {
+				fmt.Fprintln(hint, "No steps given; the plan is as it was.")
+				continue
+			}
+			return &generic.PlanDecision{Action: generic.PlanEdit, Steps: steps}, nil
+		case "r", "reject", "n", "no":
+			for {
+				fb, err := lines.readLine("what should change? ")
+				if err != nil {
+					return nil, err
+				}
+				if fb = strings.TrimSpace(fb); fb != "" {
+					return &generic.PlanDecision{Action: generic.PlanReject, Feedback: fb}, nil
+				}
+				fmt.Fprintln(hint, "Say what the planner should do differently.")
+			}
+		default:
+			fmt.Fprintln(hint, "Type approve, edit or reject.")
+		}
+	}
+}
+
+// answerQuestion reads the answer to a question: a choice's number or
+// text picks it, anything else is the answer in the person's words.
+func answerQuestion(lines lineReader, hint io.Writer, choices []string) (any, error) {
+	for {
+		line, err := lines.readLine("answer: ")
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(line) == "" {
+			fmt.Fprintln(hint, "Type your answer (or a choice's number).")
+			continue
+		}
+		return agents.AnswerFor(generic.InterruptQuestion, choices, false, strings.TrimSpace(line), "")
+	}
+}
+
+// decideApproval reads approve or deny (then the reason).
+func decideApproval(lines lineReader, hint io.Writer) (any, error) {
+	for {
+		line, err := lines.readLine("approve / deny? ")
+		if err != nil {
+			return nil, err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "a", "approve", "y", "yes":
+			return agents.AnswerFor(generic.InterruptApproval, nil, true, "", "")
+		case "d", "deny", "n", "no":
+			reason, err := lines.readLine("why? ")
+			if err != nil {
+				return nil, err
+			}
+			if reason = strings.TrimSpace(reason); reason == "" {
+				reason = "the person denied it without giving a reason"
+			}
+			return agents.AnswerFor(generic.InterruptApproval, nil, false, "", reason)
+		default:
+			fmt.Fprintln(hint, "Type approve or deny.")
+		}
+	}
+}

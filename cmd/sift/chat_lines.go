@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"golang.org/x/term"
+)
+
+// lineReader reads what the person types in a chat, one line at a time.
+type lineReader interface {
+	// readLine shows prompt and returns the next line without its line
+	// ending; io.EOF when the input ended (or Ctrl-D on an empty line).
+	readLine(prompt string) (string, error)
+}
+
+// plainLines reads lines from a pipe or file; the prompt goes to out.
+type plainLines struct {
+	in  *bufio.Scanner
+	out io.Writer
+}
+
+func newPlainLines(in io.Reader, out io.Writer) *plainLines {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	return &plainLines{in: sc, out: out}
+}
+
+func (l *plainLines) readLine(prompt string) (string, error) {
+	fmt.Fprint(l.out, prompt)
+	if !l.in.Scan() {
+		if err := l.in.Err(); err != nil {
+			return "", err
+		}
+		return "", io.EOF
+	}
+	return l.in.Text(), nil
+}
+
+// chatConsole is where a chat reads and writes: a terminal with line
+// editing and history, or plain streams.
+type chatConsole struct {
+	lines lineReader
+	// io is what the chat writes through: on a terminal in raw mode, its
+	// writers turn "\n" into "\r\n".
+	io *ioStreams
+	// watch, set on a terminal, calls onCtrlC for each Ctrl-C typed until
+	// the returned stop is called; other keys typed meanwhile are kept for
+	// the next prompt. Nil for plain streams, where Ctrl-C is a signal.
+	watch func(onCtrlC func()) (stop func())
+	// close puts the terminal back as it was.
+	close func()
+}
+
+// openConsole returns a terminal console when stdin and stdout are both
+// terminals, and plain line reading otherwise.
+func openConsole(streams *ioStreams) (*chatConsole, error) {
+	in, inOK := streams.In.(*os.File)
+	out, outOK := streams.Out.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+		return &chatConsole{lines: newPlainLines(streams.In, streams.Out), io: streams, close: func() {}}, nil
+	}
+	old, err := term.MakeRaw(int(in.Fd()))
+	if err != nil {
+		return nil, fmt.Errorf("put the terminal in raw mode for line editing: %w; pipe the input instead (sift chat < questions.txt)", err)
+	}
+	tin := newTTYInput(in)
+	wrapped := &ioStreams{In: streams.In, Out: crlfWriter{streams.Out}, ErrOut: crlfWriter{streams.ErrOut}, Terminal: streams.Terminal}
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{tin, streams.Out}, "> ")
+	if w, h, err := term.GetSize(int(out.Fd())); err == nil {
+		_ = t.SetSize(w, h)
+	}
+	return &chatConsole{
+		lines: &ttyLines{t: t},
+		io:    wrapped,
+		watch: tin.watch,
+		close: func() { _ = term.Restore(int(in.Fd()), old) },
+	}, nil
+}
+
+// ttyLines reads lines through x/term's line editor, with its history
+// (up and down arrows).
+type ttyLines struct{ t *term.Terminal }
+
+func (l *ttyLines) readLine(prompt string) (string, error) {
+	l.t.SetPrompt(prompt)
+	line, err := l.t.ReadLine()
+	if errors.Is(err, term.ErrPasteIndicator) {
+		err = nil
+	}
+	return line, err
+}
+
+// keyCtrlC is the byte a terminal in raw mode sends for Ctrl-C.
+const keyCtrlC = 3
+
+// ttyInput reads the terminal in one goroutine, so that while a turn runs
+// the chat can see Ctrl-C (raw mode sends it as a byte, not a signal)
+// while the line editor keeps whatever else was typed ahead.
+type ttyInput struct {
+	chunks chan []byte
+	mu     sync.Mutex
+	// pending holds bytes typed during a turn, for the next prompt.
+	pending []byte
+	// err is the read error that ended chunks.
+	err error
+}
+
+func newTTYInput(r io.Reader) *ttyInput {
+	in := &ttyInput{chunks: make(chan []byte)}
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				in.chunks <- bytes.Clone(buf[:n])
+			}
+			if err != nil {
+				in.mu.Lock()
+				in.err = err
+				in.mu.Unlock()
+				close(in.chunks)
+				return
+			}
+		}
+	}()
+	return in
+}
+
+// Read serves the line editor: bytes typed during the last turn first,
+// then what the terminal sends.
+func (in *ttyInput) Read(p []byte) (int, error) {
+	in.mu.Lock()
+	if len(in.pending) > 0 {
+		n := copy(p, in.pending)
+		in.pending = in.pending[n:]
+		in.mu.Unlock()
+		return n, nil
+	}
+	in.mu.Unlock()
+	chunk, ok := <-in.chunks
+	if !ok {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		return 0, in.err
+	}
+	n := copy(p, chunk)
+	if n < len(chunk) {
+		in.mu.Lock()
+		in.pending = append(in.pending, chunk[n:]...)
+		in.mu.Unlock()
+	}
+	return n, nil
+}
+
+// watch calls onCtrlC for every Ctrl-C typed until stop is called, and
+// keeps every other byte for the next prompt. stop returns once the
+// watcher has stopped reading.
+func (in *ttyInput) watch(onCtrlC func()) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			case chunk, ok := <-in.chunks:
+				if !ok {
+					return
+				}
+				for _, b := range chunk {
+					if b == keyCtrlC {
+						onCtrlC()
+						continue
+					}
+					in.mu.Lock()
+					in.pending = append(in.pending, b)
+					in.mu.Unlock()
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() { close(quit) })
+		<-done
+	}
+}
+
+// crlfWriter turns "\n" into "\r\n": a terminal in raw mode does not.
+type crlfWriter struct{ w io.Writer }
+
+func (c crlfWriter) Write(p []byte) (int, error) {
+	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	sessions := t.TempDir()
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which column?","choices":["n","m"]}}]}]}`)
+	io, _, errOut := testIO()
+	// An edited plan, an unknown command, a missing file, then the input
+	// ends at the question: the session is left waiting.
+	io.In = strings.NewReader("/nope\n/load missing.csv\nsum it\nedit\nSum the column n\n\n")
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", first, "--file", data, "--sessions-dir", sessions})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	for _, w := range []string{"Unknown command /nope", "Cannot load missing.csv", "The plan waits for your review:", "Type the new steps", "Step 1: Sum the column n", "Question: Which column?", "  1. n", "or: sift resume "} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session: %v %v", entries, err)
+	}
+	id := entries[0].Name()
+
+	// A new chat on the session asks the pending question again, and goes on.
+	second := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nprint('SUM', pd.read_csv('input/n.csv')['n'].sum())"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The sum is {{line:SUM}}"}}]},
+ {"content":"# Sum\n\n{{line:SUM}} [step 1]."}]}`)
+	io, out, errOut := testIO()
+	io.In = strings.NewReader("1\n/plan\n/quit\n")
+	code = execute(context.Background(), io, []string{"chat", "--session", id, "--sandbox", "none", "--script", second, "--sessions-dir", sessions})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	for _, w := range []string{"(waiting)", "Question: Which column?", "Result: The sum is 3", "Continue with: sift chat --session " + id} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+	if strings.Contains(errOut.String(), "or: sift resume") {
+		t.Errorf("a finished session needs no sift resume:\n%s", errOut)
+	}
+	if !strings.Contains(out.String(), "answer: ") || !strings.Contains(out.String(), "The sum is 3") {
+		t.Errorf("stdout must hold the answer prompt and /plan's plan.md:\n%s", out)
+	}
+}
