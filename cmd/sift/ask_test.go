@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/operator"
@@ -49,12 +48,7 @@ func TestAskFlags(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			io, _, _ := testIO()
 			var got *askOptions
-			cmd := newAskCmd(io, func(_ context.Context, o *askOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(io.Out)
-			cmd.SetErr(io.ErrOut)
-			cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-			err := cmd.Execute()
+			err := parse(newAskCmd(io, func(_ context.Context, o *askOptions) error { got = o; return nil }), io, tt.args)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitCode(err) != exitUsage {
 					t.Fatalf("err = %v (exit %d), want a usage error containing %q", err, exitCode(err), tt.wantErr)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/spf13/cobra"
 )
 
 func TestChatFlags(t *testing.T) {
@@ -14,34 +13,25 @@ func TestChatFlags(t *testing.T) {
 	want.DBs = []string{"sqlite:a.db"}
 	io, _, _ := testIO()
 	var got *chatOptions
-	cmd := newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--db", "sqlite:a.db", "--session", "s1"})
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	if err := cmd.Execute(); err != nil {
+	if err := parse(newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil }), io, []string{"--db", "sqlite:a.db", "--session", "s1"}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, *got, cmp.AllowUnexported(chatOptions{})); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
-	cmd = newChatCmd(io, func(context.Context, *chatOptions) error { return nil })
-	cmd.SetArgs([]string{"a question"})
-	if err := cmd.Execute(); err == nil {
+	if err := parse(newChatCmd(io, func(context.Context, *chatOptions) error { return nil }), io, []string{"a question"}); err == nil {
 		t.Error("chat takes its questions from the input, not arguments")
 	}
 
 	files := chatOptions{conversationOptions: defaultConversation, Yes: true, Mode: "plan", Store: "sqlite:s.db", PolicyFile: "p.json"}
 	files.Files = []string{"a.csv"}
-	cmd = newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--file", "a.csv", "--yes", "--mode", "plan", "--store", "sqlite:s.db", "--policy", "p.json"})
-	if err := cmd.Execute(); err != nil {
+	if err := parse(newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil }), io, []string{"--file", "a.csv", "--yes", "--mode", "plan", "--store", "sqlite:s.db", "--policy", "p.json"}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(files, *got, cmp.AllowUnexported(chatOptions{})); diff != "" {
 		t.Errorf("files-only options (-want +got):\n%s", diff)
 	}
-	cmd = newChatCmd(io, func(context.Context, *chatOptions) error { return nil })
-	cmd.SetArgs([]string{"--mode", "fast"})
-	if err := cmd.Execute(); exitCode(err) != exitUsage {
+	if err := parse(newChatCmd(io, func(context.Context, *chatOptions) error { return nil }), io, []string{"--mode", "fast"}); exitCode(err) != exitUsage {
 		t.Errorf("an unknown --mode must be a usage error, got %v", err)
 	}
 }

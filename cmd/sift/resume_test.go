@@ -73,11 +73,7 @@ func TestResumeFlags(t *testing.T) {
 	for _, tt := range tests {
 		io, _, _ := testIO()
 		var got *resumeOptions
-		cmd := newResumeCmd(io, func(_ context.Context, o *resumeOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(io.Out)
-		cmd.SetErr(io.ErrOut)
-		err := cmd.Execute()
+		err := parse(newResumeCmd(io, func(_ context.Context, o *resumeOptions) error { got = o; return nil }), io, tt.args)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%v: err %v, want %q", tt.args, err, tt.wantErr)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
@@ -62,19 +61,9 @@ func TestRunFlags(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			io, _, _ := testIO()
 			var got *runOptions
-			cmd := newRunCmd(io, func(_ context.Context, o *runOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(io.Out)
-			cmd.SetErr(io.ErrOut)
-			cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-			err := cmd.Execute()
+			err := parse(newRunCmd(io, func(_ context.Context, o *runOptions) error { got = o; return nil }), io, tt.args)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
-				}
-				if exitCode(err) != exitUsage {
-					t.Errorf("exit code = %d, want %d", exitCode(err), exitUsage)
-				}
+				wantUsageError(t, err, tt.wantErr)
 				return
 			}
 			if err != nil {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/session"
@@ -191,18 +190,9 @@ func TestSessionsFlags(t *testing.T) {
 				rm:    func(_ context.Context, o *sessionsRmOptions) error { g.rm = o; return nil },
 				prune: func(_ context.Context, o *sessionsPruneOptions) error { g.prune = o; return nil },
 			})
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(io.Out)
-			cmd.SetErr(io.ErrOut)
-			cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-			err := cmd.Execute()
+			err := parse(cmd, io, tt.args)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
-				}
-				if exitCode(err) != exitUsage {
-					t.Errorf("exit code = %d, want %d", exitCode(err), exitUsage)
-				}
+				wantUsageError(t, err, tt.wantErr)
 				return
 			}
 			if err != nil {
