@@ -463,7 +463,7 @@ func (c *Conversation) saveHistory() error {
 	if err != nil {
 		return fmt.Errorf("save conversation history: %w", err)
 	}
-	return writeFileAtomic(c.ws.Path(HistoryFile), data)
+	return c.ws.WriteFileAtomic(HistoryFile, data)
 }
 
 // buildAgents builds this turn's supervisor over its analysts.

@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/session"
 )
 
 // planStage wraps the planner or the replanner (neither of which knows about
@@ -198,23 +199,11 @@ func loadPlanState(dir string) (*generic.FullPlan, error) {
 	return &fp, nil
 }
 
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	return nil
+// writeWorkspaceFile replaces a file of the workspace at workdir
+// atomically (see session.Workspace.WriteFileAtomic), so a reader or a
+// crash never sees half a plan or report.
+func writeWorkspaceFile(workdir, rel string, data []byte) error {
+	return (&session.Workspace{Root: workdir}).WriteFileAtomic(rel, data)
 }
 
 // siftEvent carries one of Sift's own events through the ADK event stream,

@@ -76,14 +76,14 @@ func writeReport(workdir, md string) error {
 	if workdir == "" {
 		return nil
 	}
-	if err := writeFileAtomic(filepath.Join(workdir, "report.md"), []byte(md)); err != nil {
+	if err := writeWorkspaceFile(workdir, "report.md", []byte(md)); err != nil {
 		return err
 	}
 	html, err := generic.RenderReportHTML(reportTitle(md), []byte(md), workdir)
 	if err != nil {
 		return fmt.Errorf("render report.html: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(workdir, "report.html"), html)
+	return writeWorkspaceFile(workdir, "report.html", html)
 }
 
 // completeReport cleans the model's Markdown (models like to fence it) and

@@ -379,7 +379,7 @@ func describeInterrupt(info any) generic.Interrupt {
 // summary, once the last model call is counted.
 func (r *run) finishFiles(u *generic.Usage) {
 	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
-		_ = writeFileAtomic(r.ws.Path("usage.json"), b)
+		_ = r.ws.WriteFileAtomic("usage.json", b)
 	}
 	md, err := os.ReadFile(r.ws.Path("report.md"))
 	if err != nil {
@@ -947,8 +947,8 @@ func writePlanFileAt(dir string, fp *generic.FullPlan) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", planStateFile, err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, planStateFile), b); err != nil {
+	if err := writeWorkspaceFile(dir, planStateFile, b); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, "plan.md"), []byte(generic.RenderPlanMarkdown(fp)))
+	return writeWorkspaceFile(dir, "plan.md", []byte(generic.RenderPlanMarkdown(fp)))
 }
