@@ -460,12 +460,13 @@ func (r *run) execute(ctx context.Context) {
 	}
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	dataContext := demoteHeadings(generic.PreviewAll(ctx, abs, popts))
+	previews := generic.PreviewFiles(ctx, abs, popts)
+	dataContext := demoteHeadings(generic.CompactAll(previews, popts))
 
 	mode := r.mode()
 	var match templates.Match
 	if mode == ModeAuto || mode == ModeTemplate {
-		match = templates.MatchRequest(r.req.Question, previewFiles(ctx, abs, popts))
+		match = templates.MatchRequest(r.req.Question, previewed(previews))
 		switch {
 		case match.OK():
 			ok, err := r.runTemplate(ctx, op, match)
@@ -862,13 +863,13 @@ func (s *Sift) hasModel() bool {
 	return m.Default != nil || (m.Planner != nil && m.Executor != nil && m.Code != nil && m.Report != nil)
 }
 
-// previewFiles previews each input for the template matcher; files that
-// cannot be previewed are left out (the data context reports them).
-func previewFiles(ctx context.Context, abs []string, opts generic.PreviewOptions) []*generic.FilePreview {
-	out := make([]*generic.FilePreview, 0, len(abs))
-	for _, p := range abs {
-		if fp, err := generic.Preview(ctx, p, opts); err == nil {
-			out = append(out, fp)
+// previewed lists the previews that could be made, for the template
+// matcher; the others are reported in the data context.
+func previewed(files []generic.Previewed) []*generic.FilePreview {
+	out := make([]*generic.FilePreview, 0, len(files))
+	for _, f := range files {
+		if f.Preview != nil {
+			out = append(out, f.Preview)
 		}
 	}
 	return out

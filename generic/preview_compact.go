@@ -2,6 +2,7 @@ package generic
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -301,10 +302,54 @@ func compactCell(s string, width int) string {
 // than failing the whole call. The output is bounded by opts.MaxTotalChars:
 // each file gets at most opts.MaxChars, and less when many files share the
 // total (but no less than 200 runes); files beyond it are named but not
-// shown. Once ctx is cancelled the
-// remaining files are listed as not previewed.
+// shown (nor read). Once ctx is cancelled the remaining files are listed as
+// not previewed.
 func PreviewAll(ctx context.Context, paths []string, opts PreviewOptions) string {
 	opts = opts.withDefaults()
+	return compactAll(paths, opts, func(i int) (*FilePreview, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return Preview(ctx, paths[i], opts)
+	})
+}
+
+// Previewed is one file's preview, or why there is none.
+type Previewed struct {
+	Path    string
+	Preview *FilePreview
+	Err     error
+}
+
+// PreviewFiles previews every path, keeping each failure as its error; once
+// ctx is cancelled the remaining files get ctx's error.
+func PreviewFiles(ctx context.Context, paths []string, opts PreviewOptions) []Previewed {
+	opts = opts.withDefaults()
+	out := make([]Previewed, len(paths))
+	for i, p := range paths {
+		out[i].Path = p
+		if out[i].Err = ctx.Err(); out[i].Err == nil {
+			out[i].Preview, out[i].Err = Preview(ctx, p, opts)
+		}
+	}
+	return out
+}
+
+// CompactAll is PreviewAll over previews already made (see PreviewFiles),
+// for callers that also need the previews themselves.
+func CompactAll(files []Previewed, opts PreviewOptions) string {
+	opts = opts.withDefaults()
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	return compactAll(paths, opts, func(i int) (*FilePreview, error) { return files[i].Preview, files[i].Err })
+}
+
+// compactAll lays out the compact previews of paths within the budget;
+// get gives the i-th preview or its error, and is called only for files
+// that get room.
+func compactAll(paths []string, opts PreviewOptions, get func(i int) (*FilePreview, error)) string {
 	var parts []string
 	used := 0
 	for i, path := range paths {
@@ -319,11 +364,12 @@ func PreviewAll(ctx context.Context, paths []string, opts PreviewOptions) string
 			break
 		}
 		var text string
-		if err := ctx.Err(); err != nil {
+		switch p, err := get(i); {
+		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 			text = fmt.Sprintf("## %s\nnot previewed: %v", opts.displayName(path), err)
-		} else if p, err := Preview(ctx, path, opts); err != nil {
+		case err != nil:
 			text = fmt.Sprintf("## %s\nerror: %v", opts.displayName(path), err)
-		} else {
+		default:
 			fileOpts := opts
 			fileOpts.MaxChars = share
 			text = p.Compact(fileOpts)
