@@ -590,6 +590,17 @@ func TestTemplateRoute(t *testing.T) {
 			}
 		}
 	})
+	t.Run("without a model an unreadable input is named with its reason", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "bad.xlsx")
+		if err := os.WriteFile(bad, []byte("PK\x03\x04 not a workbook"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		evs := collect(t, offline(t), Request{Question: "profile this data", Files: []string{bad}})
+		done := evs[len(evs)-1]
+		if !errors.Is(done.Err, ErrNoModel) || !strings.Contains(done.Err.Error(), "bad.xlsx could not be read") || !strings.Contains(done.Err.Error(), "corrupt") {
+			t.Fatalf("the error must say the workbook could not be read and why: %v", done.Err)
+		}
+	})
 	t.Run("template mode refuses a request no template matches", func(t *testing.T) {
 		evs := collect(t, offline(t), Request{Mode: ModeTemplate, Question: "Write a poem about sales", Files: []string{salesCSV(t)}})
 		if done := evs[len(evs)-1]; !errors.Is(done.Err, ErrNoTemplateMatch) {

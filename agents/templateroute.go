@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/sift-agent/sift/generic"
@@ -78,9 +79,19 @@ func templateReport(question string, t templates.Template, m templates.Match, re
 	return b.String()
 }
 
-// offlineHelp says what Sift can do without a model, and how to add one.
-func offlineHelp(m templates.Match) string {
+// offlineHelp says what Sift can do without a model, and how to add one;
+// inputs that could not be read are named with the reason first, since
+// that is often why nothing matched.
+func offlineHelp(m templates.Match, files []generic.Previewed) string {
 	var b strings.Builder
+	for _, f := range files {
+		switch {
+		case f.Err != nil:
+			fmt.Fprintf(&b, "%s could not be read: %v.\n", filepath.Base(f.Path), f.Err)
+		case f.Preview != nil && f.Preview.Kind == generic.KindEmpty:
+			fmt.Fprintf(&b, "%s is empty.\n", filepath.Base(f.Path))
+		}
+	}
 	if m.Candidate != "" {
 		fmt.Fprintf(&b, "The closest built-in analysis was %q, but the request did not match it clearly enough", m.Candidate)
 		if len(m.Reasons) > 0 {
