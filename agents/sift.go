@@ -257,7 +257,10 @@ func (r *run) emit(e generic.Event) bool {
 		e.Text = e.Err.Error()
 	}
 	if r.log != nil {
-		_ = r.log.Append(e)
+		// The caller sees the event as logged, numbered (Seq).
+		if logged, err := r.log.Record(e); err == nil {
+			e = logged
+		}
 	}
 	if r.stopped {
 		return false

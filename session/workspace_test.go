@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/uuid"
 )
 
 // newTestWorkspace creates a workspace under a fresh temporary root.
@@ -67,40 +67,41 @@ func dirNames(t *testing.T, dir string) []string {
 }
 
 func TestNewID(t *testing.T) {
-	format := regexp.MustCompile(`^\d{8}-\d{6}-[0-9a-f]{6}$`)
-	if id := NewID(); !format.MatchString(id) {
-		t.Errorf("NewID() = %q, want the form 20261122-020655-ab12cd", id)
+	check := func(id string) uuid.UUID {
+		t.Helper()
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 7 || u.Variant() != uuid.RFC4122 || u.String() != id {
+			t.Fatalf("id %q is not a version 7 UUID in its standard form (err %v)", id, err)
+		}
+		if err := ValidateID(id); err != nil {
+			t.Errorf("ValidateID(%q) = %v, want nil", id, err)
+		}
+		return u
 	}
+	check(NewID())
 
 	at := func(tm time.Time) context.Context {
 		return WithClock(context.Background(), func() time.Time { return tm })
 	}
 	early := time.Date(2026, 11, 22, 2, 6, 55, 0, time.UTC)
-	// A non-UTC clock still gives a UTC id, so ids sort across time zones.
 	later := time.Date(2026, 11, 22, 3, 6, 56, 0, time.FixedZone("CET", 3600))
 
-	a := NewIDContext(at(early))
-	b := NewIDContext(at(early))
-	c := NewIDContext(at(later))
-	for _, id := range []string{a, b, c} {
-		if !format.MatchString(id) {
-			t.Errorf("NewIDContext = %q, want the form 20261122-020655-ab12cd", id)
+	a, b, c := NewIDContext(at(early)), NewIDContext(at(early)), NewIDContext(at(later))
+	for id, want := range map[string]time.Time{a: early, b: early, c: later} {
+		sec, nsec := check(id).Time().UnixTime()
+		if got := time.Unix(sec, nsec); !got.Equal(want) {
+			t.Errorf("id %q holds the time %v, want the clock's %v", id, got, want)
 		}
-		if err := ValidateID(id); err != nil {
-			t.Errorf("ValidateID(%q) = %v, want nil", id, err)
-		}
-	}
-	if !strings.HasPrefix(a, "20261122-020655-") {
-		t.Errorf("id %q does not start with the clock's time 20261122-020655-", a)
-	}
-	if !strings.HasPrefix(c, "20261122-020656-") {
-		t.Errorf("id %q does not start with the clock's UTC time 20261122-020656-", c)
 	}
 	if a == b {
-		t.Errorf("two ids made in the same second are equal (%q): the random suffix is missing", a)
+		t.Errorf("two ids made in the same millisecond are equal (%q): the random part is missing", a)
 	}
 	if !(a < c && b < c) {
 		t.Errorf("ids do not sort by time: %q, %q then %q", a, b, c)
+	}
+	// Sessions made before version 7 ids keep theirs.
+	if err := ValidateID("20261122-020655-ab12cd"); err != nil {
+		t.Errorf("an old session id is refused: %v", err)
 	}
 }
 
