@@ -84,6 +84,10 @@ async function loadConfig() {
     : 'No model: built-in analyses only';
   note.title = c.model ? '' :
     'Without a model Sift runs its built-in analyses (profile, trend, top-N, correlation, ...). Questions that need planning or code need a model.';
+  const hint = $('question-hint');
+  hint.hidden = !!c.model;
+  hint.textContent = c.model ? '' :
+    'No model is configured, so Sift answers with its built-in analyses: try “monthly revenue trend”, “profile this data”, “top 10 products by revenue” or “pivot revenue by region and product”. Ctrl+Enter asks.';
   const list = $('source-list');
   list.replaceChildren();
   const add = (kind, name) => {

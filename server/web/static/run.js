@@ -348,7 +348,7 @@ export class RunView {
     }
     box.append(status);
     this.interruptBox.append(box);
-    const first = box.querySelector('button, textarea, input');
+    const first = box.querySelector('button.primary, button, textarea');
     if (first) first.focus({ preventScroll: false });
   }
 
