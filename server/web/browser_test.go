@@ -16,6 +16,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +30,8 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/sift-agent/sift/server/web"
 )
 
 // browserTimeout bounds each wait in the page: a stuck page fails the test
@@ -661,4 +664,64 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// The report renderer turns Markdown from the model into nodes, never
+// markup: HTML in a report shows as text, scripts and handlers never run,
+// and only http(s) links and workspace files become links.
+func TestBrowserMarkdownRendersTextOnly(t *testing.T) {
+	chromium := needChromium(t)
+	srv := httptest.NewServer(web.Handler())
+	t.Cleanup(srv.Close)
+	b := newBrowser(t, chromium)
+	b.do(t, "open the app", chromedp.Navigate(srv.URL+"/"))
+	const md = "# Title <b>x</b>\n\n" +
+		"Hello <img src=x onerror=\"window.__pwned=1\"> and <script>window.__pwned=2</script> **bold** in out/monthly_revenue.csv\n\n" +
+		"| a | b |\n|---|---:|\n| 1 | <i>2</i> |\n\n" +
+		"[bad](javascript:window.__pwned=3) [ok](https://example.com) [file](out/x.csv) ![c](out/c.png) ![ext](https://example.com/t.png)\n"
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[map[string]any](fmt.Sprintf(`(async () => {
+		const { renderMarkdown } = await import('./markdown.js');
+		const linked = [], images = [];
+		const div = document.createElement('div');
+		div.append(renderMarkdown(%q, {
+			link: (p, a) => { linked.push(p); a.href = '#'; },
+			image: (p, img) => { images.push(p); },
+		}));
+		document.body.append(div);
+		return {
+			pwned: window.__pwned || 0,
+			elements: [...div.querySelectorAll('*')].map((e) => e.tagName.toLowerCase()).join(' '),
+			h: div.querySelector('h3')?.textContent,
+			text: div.querySelector('p').textContent,
+			cell: div.querySelector('td:last-child')?.textContent,
+			hrefs: [...div.querySelectorAll('a')].map((a) => a.getAttribute('href')).join(' '),
+			linked: linked.join(' '), images: images.join(' '),
+		};
+	})()`, md), chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["pwned"] != float64(0) {
+		t.Errorf("markup in the report ran: __pwned = %v", got["pwned"])
+	}
+	// No element but the ones Markdown asks for: no script, no img from
+	// the raw tag, no b or i from the table cell.
+	for _, tag := range []string{"script", "b", "i"} {
+		if regexp.MustCompile(`\b` + tag + `\b`).MatchString(got["elements"].(string)) {
+			t.Errorf("a <%s> element was made from the report's text: %s", tag, got["elements"])
+		}
+	}
+	want := map[string]any{
+		"h":      "Title <b>x</b>",
+		"text":   `Hello <img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script> bold in out/monthly_revenue.csv`,
+		"cell":   "<i>2</i>",
+		"hrefs":  "https://example.com #",
+		"linked": "out/x.csv",
+		"images": "out/c.png",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: got %q, want %q", k, got[k], w)
+		}
+	}
 }

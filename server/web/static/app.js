@@ -61,7 +61,7 @@ function showUsage(u) {
   $('meter-calls').textContent = `${u.calls || 0} model call${u.calls === 1 ? '' : 's'}`;
   $('meter-tokens').textContent = `${tokens.toLocaleString('en-US')} tokens${u.estimated ? ' (estimated)' : ''}`;
   let cost = `$${(u.cost || 0).toFixed(u.cost && u.cost < 0.01 ? 4 : 2)}`;
-  if (u.unpriced) cost += ` + ${u.unpriced} unpriced`;
+  if (u.unpriced) cost += ` (${u.unpriced} call${u.unpriced === 1 ? '' : 's'} unpriced)`;
   $('meter-cost').textContent = cost;
   $('meter').title = `prompt ${u.prompt_tokens || 0}, completion ${u.completion_tokens || 0}` +
     (u.cached_tokens ? `, cached ${u.cached_tokens}` : '');
@@ -230,7 +230,7 @@ async function openSession(id) {
   $('session').hidden = false;
   closeDrawer();
   const s = await api.session(id);
-  $('session-title').textContent = s.question || 'New session';
+  $('session-title').textContent = s.question || '';
   const inputs = [...(s.inputs || []).map((p) => p.split('/').pop()), ...(s.data_dirs || []), ...(s.databases || [])];
   $('inputs').textContent = inputs.length ? `Data: ${inputs.join(', ')}` : '';
   setStatus(s.status);

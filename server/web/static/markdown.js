@@ -122,7 +122,9 @@ function table(head, rows, align, opts) {
 // inline turns one paragraph's text into nodes.
 function inline(text, opts) {
   const out = [];
-  const re = /(!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\))|(\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\))|(`([^`]+)`)|(\*\*([^*]+)\*\*|__([^_]+)__)|(\*([^*\s][^*]*)\*|_([^_\s][^_]*)_)|(\n)/g;
+  // Underscores emphasise only at word edges: file names such as
+  // out/monthly_revenue.csv stay as written.
+  const re = /(!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\))|(\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\))|(`([^`]+)`)|(\*\*([^*]+)\*\*|(?<![\w])__([^_]+)__(?![\w]))|(\*([^*\s][^*]*)\*|(?<![\w])_([^_\s][^_]*)_(?![\w]))|(\n)/g;
   let last = 0;
   let m;
   while ((m = re.exec(text))) {

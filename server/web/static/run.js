@@ -120,7 +120,7 @@ export class RunView {
         this.steps.delete(index);
       }
     }
-    this.planBox.hidden = steps.length === 0;
+    this.planBox.hidden = steps.length === 0 || this.pending?.kind === 'plan_review';
   }
 
   step(index) {
@@ -140,7 +140,8 @@ export class RunView {
     const body = h('div', { class: 'step-body' }, desc, summary, files, work);
     const li = h('li', { class: 'step', 'data-index': String(index) }, tick, label, body);
     view = { li, label, desc, summary, work, log, count, artifacts, files, filesSum, calls: 0, touched: false };
-    work.addEventListener('toggle', () => { if (work.dataset.auto !== '1') view.touched = true; });
+    // A toggle the page did not ask for is the person's: keep it.
+    work.addEventListener('toggle', () => { if (work.open !== view.autoOpen) view.touched = true; });
     // Keep the list in step order even when steps arrive out of order.
     const after = [...this.steps.keys()].filter((k) => k > index).sort((a, b) => a - b)[0];
     this.planList.insertBefore(li, after === undefined ? null : this.steps.get(after).li);
@@ -162,9 +163,8 @@ export class RunView {
     // The running step shows its work; a finished one folds it away,
     // unless the person opened or closed it themselves.
     if (!view.touched) {
-      view.work.dataset.auto = '1';
-      view.work.open = status === 'doing';
-      queueMicrotask(() => { view.work.dataset.auto = ''; });
+      view.autoOpen = status === 'doing';
+      view.work.open = view.autoOpen;
     }
     for (const f of s.files || []) this.addArtifact(f, s.index);
   }
@@ -348,7 +348,7 @@ export class RunView {
     }
     box.append(status);
     this.interruptBox.append(box);
-    const first = box.querySelector('button.primary, button, textarea');
+    const first = box.querySelector('button.primary') || box.querySelector('button, textarea');
     if (first) first.focus({ preventScroll: false });
   }
 
