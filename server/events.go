@@ -160,7 +160,14 @@ func (s *Server) followLog(r *http.Request, c *sseWriter, id string, tail *sessi
 	defer poll.Stop()
 	for {
 		m, err := s.store.Sessions.Get(r.Context(), id)
-		if err != nil || m.Status != session.StatusRunning {
+		starting := false
+		if errors.Is(err, session.ErrSessionNotFound) {
+			// A run another server accepted that has not reached the
+			// registry yet.
+			st, serr := s.readStaged(id)
+			starting = serr == nil && !st.Started.IsZero() && time.Since(st.Started) < startTimeout
+		}
+		if !starting && (err != nil || m.Status != session.StatusRunning) {
 			// Events logged just before the status changed.
 			if replay(c, tail) == nil {
 				_ = c.flush()

@@ -41,6 +41,21 @@ type staged struct {
 	Files     []string  `json:"files,omitempty"`
 	DataDirs  []string  `json:"data_dirs,omitempty"`
 	Databases []string  `json:"databases,omitempty"`
+	// Started is when a server accepted the first run, so other servers'
+	// streams wait for it to appear in the registry.
+	Started time.Time `json:"started,omitzero"`
+}
+
+// startTimeout is how long after Started a stream waits for the run to
+// reach the registry before it decides the server that took it died.
+const startTimeout = time.Minute
+
+func (s *Server) writeStaged(st *staged) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(joinPath(s.stagedDir(st.ID), "staged.json"), b, 0o644)
 }
 
 // sessionView is a session as the API shows it.
@@ -506,6 +521,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, d := range st.DataDirs {
 			req.Dirs = append(req.Dirs, s.cfg.DataDirs[d])
+		}
+		st.Started = time.Now().UTC()
+		if err := s.writeStaged(st); err != nil {
+			requestError(w, fmt.Errorf("record the session: %w", err))
+			return
 		}
 		// The workspace has the files once the run has begun; the
 		// upload is then not needed.
