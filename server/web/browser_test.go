@@ -169,9 +169,7 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	if len(steps) != 3 || !strings.Contains(steps[0], "input/sales.csv") {
 		t.Fatalf("the review shows steps %q, want the script's three", steps)
 	}
-	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "waiting" {
-		t.Errorf("status while the plan waits: %q, want waiting", got)
-	}
+	b.waitJS(t, "the session says it waits", `document.getElementById('status').textContent === 'waiting'`)
 	b.screenshot(t, "11-review")
 
 	// Record every status each step shows from now on, to see them tick
@@ -190,6 +188,9 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	b.waitJS(t, "both charts render",
 		`[...document.querySelectorAll('.step img.chart')].filter(i => i.complete && i.naturalWidth > 0).length >= 2`)
 	b.screenshot(t, "12-done")
+	b.viewportShot(t, "13-done-1280x800")
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.viewportShot(t, "14-done-390x844")
 
 	ticks := b.evalStrings(t, `window.__ticks`)
 	for _, i := range []string{"1", "2", "3"} {
@@ -555,6 +556,22 @@ func (b *browser) screenshot(t *testing.T, name string) {
 	}
 	p := filepath.Join(b.artifacts, name+".png")
 	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Logf("save screenshot: %v", err)
+	}
+}
+
+// viewportShot saves what a person sees without scrolling.
+func (b *browser) viewportShot(t *testing.T, name string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	_, _ = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(b.artifacts, name+".png"), png, 0o644); err != nil {
 		t.Logf("save screenshot: %v", err)
 	}
 }

@@ -68,6 +68,7 @@ export class RunView {
         break;
       case 'interrupt':
         this.showInterrupt(ev.interrupt);
+        this.setStatus('waiting');
         break;
       case 'paused':
         this.setStatus('paused');
