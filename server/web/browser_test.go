@@ -189,6 +189,9 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 		`[...document.querySelectorAll('.step img.chart')].filter(i => i.complete && i.naturalWidth > 0).length >= 2`)
 	b.screenshot(t, "12-done")
 	b.viewportShot(t, "13-done-1280x800")
+	b.do(t, "open step 2's chart", chromedp.Click(chromedp.CSS(`.step[data-index="2"] .files summary`)))
+	b.waitJS(t, "step 2's chart shows", `document.querySelector('.step[data-index="2"] img.chart').getBoundingClientRect().height > 100`)
+	b.viewportShot(t, "15-step-chart-1280x800")
 	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
 	b.viewportShot(t, "14-done-390x844")
 

@@ -130,7 +130,12 @@ export class RunView {
     const tick = h('span', { class: 'tick', 'aria-hidden': 'true' });
     const label = h('span', { class: 'sr-only' });
     const desc = h('p', { class: 'desc' });
-    const summary = h('p', { class: 'summary' });
+    // A long summary (a step's printed output) shows three lines until the
+    // person opens it.
+    const summary = h('p', { class: 'summary', tabindex: '0', 'data-open': 'false', title: 'Show all' });
+    const toggle = () => summary.setAttribute('data-open', String(summary.getAttribute('data-open') !== 'true'));
+    summary.addEventListener('click', toggle);
+    summary.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(); } });
     const count = h('span', { class: 'count' });
     const sumEl = h('summary', {}, 'Work', count);
     const log = h('div', { class: 'log' });
@@ -246,7 +251,9 @@ export class RunView {
       this.ctx.image(path, img);
       const a = h('a', {}, name);
       this.ctx.link(path, a);
-      box.append(h('figure', {}, img, h('figcaption', {}, a)));
+      // Charts come first: they say more at a glance than their tables.
+      const firstTable = box.querySelector(':scope > .table-fig, :scope > .file');
+      box.insertBefore(h('figure', {}, img, h('figcaption', {}, a)), firstTable);
     } else if (TABLE.test(path)) {
       const fig = h('figure', { class: 'table-fig' });
       const a = h('a', {}, name);
