@@ -143,6 +143,27 @@ func TestBrowserTemplateRunShowsChartAndNumbers(t *testing.T) {
 		t.Errorf("the follow-up's error does not say it needs a model: %q", msg)
 	}
 	b.screenshot(t, "05-needs-model")
+
+	// A follow-up a built-in analysis answers gets its own run, and the
+	// whole session comes back from its log when the page is reloaded.
+	b.do(t, "ask a follow-up",
+		chromedp.SendKeys(chromedp.ID("followup"), "top 5 products by revenue"),
+		chromedp.Click(chromedp.ID("followup-ask")),
+	)
+	b.waitJS(t, "the third run finishes", `document.querySelectorAll('.run').length === 3 && document.querySelectorAll('.run')[2].dataset.status === 'done'`)
+	b.waitJS(t, "its table shows", `document.querySelectorAll('.run')[2].querySelector('.report .md table tbody tr') !== null`)
+	b.do(t, "reload", chromedp.Reload())
+	b.waitJS(t, "the reloaded page rebuilds the three runs",
+		`document.querySelectorAll('.run').length === 3 && document.querySelectorAll('.run')[2].dataset.status === 'done'`)
+	b.waitJS(t, "and its charts",
+		`[...document.querySelectorAll('.run')[0].querySelectorAll('.report img')].some(i => i.complete && i.naturalWidth > 0)`)
+	if got := b.evalString(t, `document.querySelector('#session-list a[aria-current=page]')?.getAttribute('href') || ''`); got != "#s="+id {
+		t.Errorf("the sessions list marks %q as open, want #s=%s", got, id)
+	}
+	if got := b.evalString(t, `document.getElementById('session-title').textContent`); got != "monthly revenue trend" {
+		t.Errorf("the session is titled %q, want its first question", got)
+	}
+	b.screenshot(t, "06-reloaded")
 	b.noPageErrors(t)
 }
 
@@ -151,7 +172,7 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 with pandas and matplotlib is needed for the scripted plan's code; not found")
 	}
-	srv := startServe(t, "--script", exampleFile(t, "../demo/script.json"), "--sandbox", "none")
+	srv := startServe(t, "--script", exampleFile(t, "../demo/script.json"))
 	b := newBrowser(t, chromium)
 
 	b.do(t, "open the app", chromedp.Navigate(srv.url+"/"))

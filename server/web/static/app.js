@@ -190,11 +190,13 @@ function onEvent(seq, ev) {
     state.run = new RunView($('runs'), viewContext());
   }
   state.run.handle(ev);
-  // A run's own title repeats the session's: show it only for follow-ups.
-  state.run.title.hidden = state.run.title.textContent === $('session-title').textContent;
-  if (ev.kind === 'plan' && ev.plan?.question && !$('session-title').textContent) {
+  // The session is named by its first question (the server's record holds
+  // the latest one).
+  if (ev.kind === 'plan' && ev.plan?.question && $('runs').firstElementChild === state.run.root) {
     $('session-title').textContent = ev.plan.question;
   }
+  // A run's own title repeats the session's: show it only for follow-ups.
+  state.run.title.hidden = state.run.title.textContent === $('session-title').textContent;
 }
 
 // follow streams the open session's events from the last one seen.

@@ -109,6 +109,12 @@ export class RunView {
   renderPlan(plan) {
     if (!plan) return;
     if (plan.question) this.title.textContent = plan.question;
+    if (!this.earlier) {
+      // A follow-up's plan keeps the steps earlier questions finished: the
+      // views of those runs show them in full, this one only names them.
+      this.earlier = new Set((plan.earlier?.length ? plan.steps || [] : [])
+        .filter((s) => s.status === 'done' || s.status === 'failed').map((s) => s.index));
+    }
     const steps = plan.steps || [];
     const seen = new Set();
     for (const s of steps) {
@@ -158,6 +164,14 @@ export class RunView {
   updateStep(s) {
     if (!s || !s.index) return;
     const view = this.step(s.index);
+    if (this.earlier?.has(s.index)) {
+      view.li.classList.add('earlier');
+      view.li.dataset.status = s.status;
+      view.label.textContent = `Step ${s.index}, from an earlier question: `;
+      view.desc.textContent = s.description || '';
+      view.summary.hidden = true;
+      return;
+    }
     const status = s.status || 'todo';
     view.li.dataset.status = status;
     view.label.textContent = `Step ${s.index}, ${STATUS_LABEL[status] || status}: `;
@@ -237,7 +251,7 @@ export class RunView {
   }
 
   addArtifact(path, index) {
-    if (!path || this.artifacts.has(path)) return;
+    if (!path || this.artifacts.has(path) || this.earlier?.has(index)) return;
     this.artifacts.add(path);
     let box = this.activity;
     if (index) {
