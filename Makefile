@@ -5,7 +5,7 @@ PYTHON    ?= /usr/bin/python3
 SESSIONS  ?= $(CURDIR)/.sift/sessions
 DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells most?
 
-.PHONY: demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
+.PHONY: demo demo-agents serve bench-serve test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -16,6 +16,10 @@ demo: python-deps
 demo-agents: python-deps
 	$(GO) run ./cmd/sift run --mode plan --script examples/demo/script.json \
 		--file examples/data/sales.csv --sessions-dir $(SESSIONS) "$(DEMO_Q)"
+
+## serve: the web app and HTTP API on http://127.0.0.1:8080 (no model needed for built-in analyses)
+serve: python-deps
+	$(GO) run ./cmd/sift serve --sessions-dir $(SESSIONS)
 
 ## test: vet and run every test
 test: python-deps
@@ -66,7 +70,12 @@ bench-routes: python-deps
 bench-tokens: python-deps
 	$(GO) test ./agents -run '^$$' -bench ContextManagement -benchtime 1x -v
 
-bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens
+## bench-serve: 200 event-stream clients on one run, 20 sessions at once, event JSON sonic vs encoding/json
+bench-serve: python-deps
+	$(GO) test ./server -run '^$$' -bench 'SSEFanout|ConcurrentSessions' -benchtime 1x
+	$(GO) test ./session -run '^$$' -bench EventJSON -benchmem
+
+bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-serve
 
 clean:
 	rm -rf bin .sift
