@@ -11,7 +11,6 @@ package web_test
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -661,6 +660,22 @@ func equalTables(a, b [][]string) bool {
 
 // monthlyRevenue sums the revenue column of the sales example per month.
 func monthlyRevenue(t *testing.T, path string) map[string]float64 {
+	return revenueBy(t, path, func(row map[string]string) string { return row["date"][:7] })
+}
+
+// topRegion is the region with the most revenue in the sales example.
+func topRegion(t *testing.T, path string) string {
+	best, top := "", 0.0
+	for region, v := range revenueBy(t, path, func(row map[string]string) string { return row["region"] }) {
+		if v > top {
+			best, top = region, v
+		}
+	}
+	return best
+}
+
+// revenueBy sums the revenue column of the sales example by key(row).
+func revenueBy(t *testing.T, path string, key func(row map[string]string) string) map[string]float64 {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -671,22 +686,17 @@ func monthlyRevenue(t *testing.T, path string) map[string]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col := map[string]int{}
-	for k, name := range rows[0] {
-		col[name] = k
-	}
-	di, ok1 := col["date"]
-	ri, ok2 := col["revenue"]
-	if !ok1 || !ok2 {
-		t.Fatal(errors.New("sales.csv has no date or revenue column"))
-	}
 	sums := map[string]float64{}
 	for _, r := range rows[1:] {
-		v, err := strconv.ParseFloat(r[ri], 64)
-		if err != nil {
-			t.Fatalf("revenue %q: %v", r[ri], err)
+		row := map[string]string{}
+		for k, name := range rows[0] {
+			row[name] = r[k]
 		}
-		sums[r[di][:7]] += v
+		v, err := strconv.ParseFloat(row["revenue"], 64)
+		if err != nil {
+			t.Fatalf("revenue %q: %v", row["revenue"], err)
+		}
+		sums[key(row)] += v
 	}
 	return sums
 }
@@ -765,4 +775,48 @@ func TestBrowserMarkdownRendersTextOnly(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", k, got[k], w)
 		}
 	}
+}
+
+// A question the run asks comes with its choices as buttons; picking one
+// answers it and the run goes on to its report.
+func TestBrowserQuestionAnsweredByChoice(t *testing.T) {
+	chromium := needChromium(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 with pandas is needed for the scripted plan's code; not found")
+	}
+	script := filepath.Join(t.TempDir(), "ask.json")
+	if err := os.WriteFile(script, []byte(`{"name": "asks which measure", "replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Find the top region"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"find the top region"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which measure?","choices":["revenue","units"]}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nby = df.groupby('region')['revenue'].sum()\nprint('TOP', by.idxmax())"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"Top region: {{line:TOP}}"}}]},
+ {"content":"# Sales\n\nTop region: {{line:TOP}} [step 1]."}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, "--script", script)
+	b := newBrowser(t, chromium)
+	b.do(t, "open the app and ask",
+		chromedp.Navigate(srv.url+"/"),
+		chromedp.SetUploadFiles(chromedp.ID("files"), []string{exampleFile(t, "sales.csv")}),
+		chromedp.SendKeys(chromedp.ID("question"), "which region sells most?"),
+		chromedp.Click(chromedp.CSS(".options summary")),
+		chromedp.SetValue(chromedp.ID("mode"), "plan"),
+		chromedp.Click(chromedp.ID("ask")),
+	)
+	b.waitJS(t, "the question appears with its choices", `document.querySelectorAll('.interrupt .choices button').length === 2`)
+	if got := b.evalString(t, `document.querySelector('.interrupt .prompt').textContent`); got != "Which measure?" {
+		t.Errorf("the page asks %q, want the script's question", got)
+	}
+	b.screenshot(t, "21-question")
+	b.do(t, "pick revenue", chromedp.Click(chromedp.CSS(`.interrupt .choices button:first-child`)))
+	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.waitJS(t, "the question is gone", `document.querySelector('.interrupt') === null`)
+	report := b.evalString(t, `document.querySelector('.report .md').textContent`)
+	if top := topRegion(t, exampleFile(t, "sales.csv")); !strings.Contains(report, "Top region: "+top) {
+		t.Errorf("the report after the answer: %q, want the top region of the data (%s)", report, top)
+	}
+	b.screenshot(t, "22-answered")
+	b.noPageErrors(t)
 }
