@@ -332,6 +332,15 @@ func (p *serveProc) file(t *testing.T, id, path string) string {
 	return string(body)
 }
 
+// TestMain removes the sift binary the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtSift != "" && os.Getenv("SIFT_BIN") == "" {
+		os.RemoveAll(filepath.Dir(builtSift))
+	}
+	os.Exit(code)
+}
+
 var (
 	buildOnce sync.Once
 	builtSift string
