@@ -72,5 +72,7 @@ the report holds what was found; 130 interrupted.`,
 	root.AddCommand(newUsageCmd(io))
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
+	root.AddCommand(newReplayCmd(io))
+	root.AddCommand(newExportCmd(io))
 	return root
 }

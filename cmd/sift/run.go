@@ -155,13 +155,24 @@ func (o *runOptions) modelOptions() modelOptions {
 
 // buildSift makes the library instance from flags, env and config file.
 func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, error) {
+	cfg, label, err := siftConfig(ctx, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := agents.New(cfg)
+	return s, label, err
+}
+
+// siftConfig makes the library configuration from flags, env and config
+// file, and says which model it uses.
+func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, error) {
 	prices, err := model.PricesFromEnv(os.Getenv)
 	if err != nil {
-		return nil, "", usageError{err}
+		return agents.Config{}, "", usageError{err}
 	}
 	pyMode, err := operator.ParsePythonMode(opts.PythonMode)
 	if err != nil {
-		return nil, "", usageError{err}
+		return agents.Config{}, "", usageError{err}
 	}
 	sandbox := operator.SandboxFromEnv(os.Getenv)
 	if opts.Sandbox != "" {
@@ -171,7 +182,7 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 	var store *session.Backend
 	if url := firstNonEmpty(opts.Store, os.Getenv(session.StoreEnv)); url != "" {
 		if store, err = session.OpenBackend(ctx, url); err != nil {
-			return nil, "", usageError{err}
+			return agents.Config{}, "", usageError{err}
 		}
 	}
 	cfg := agents.Config{
@@ -188,15 +199,14 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 	}
 	ms, label, err := resolveModels(ctx, opts.modelOptions())
 	if err != nil {
-		return nil, "", err
+		return agents.Config{}, "", err
 	}
 	cfg.Models = ms
 	if !configured(ms) {
 		// Without a model Sift still runs its built-in analyses.
 		label = "none configured: built-in analyses only (set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL for the agents)"
 	}
-	s, err := agents.New(cfg)
-	return s, label, err
+	return cfg, label, nil
 }
 
 // runRun runs one analysis and renders its events.
