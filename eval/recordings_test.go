@@ -1,9 +1,9 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"bytes"
 	"path/filepath"
 	"testing"
 
