@@ -10,12 +10,12 @@ func TestMatch(t *testing.T) {
 		got  string
 		want bool
 	}{
-		{Expected{Value: "34.65"}, "34.6544", true},  // to the label's decimals
-		{Expected{Value: "34.65"}, "34.66", false},   // one cent off
-		{Expected{Value: "34.65"}, " 34.65 ", true},  // white space
-		{Expected{Value: "0.5"}, "0.50", true},       // same number, other writing
-		{Expected{Value: "1200"}, "1,200", true},     // thousands separator
-		{Expected{Value: "12.5"}, "12.5%", true},     // a percent sign
+		{Expected{Value: "34.65"}, "34.6544", true}, // to the label's decimals
+		{Expected{Value: "34.65"}, "34.66", false},  // one cent off
+		{Expected{Value: "34.65"}, " 34.65 ", true}, // white space
+		{Expected{Value: "0.5"}, "0.50", true},      // same number, other writing
+		{Expected{Value: "1200"}, "1,200", true},    // thousands separator
+		{Expected{Value: "12.5"}, "12.5%", true},    // a percent sign
 		{Expected{Value: "100", Tolerance: ptr(0.5)}, "100.4", true},
 		{Expected{Value: "100", Tolerance: ptr(0.5)}, "100.6", false},
 		{Expected{Value: "100"}, "100.4", true}, // integer label: rounds to 100
