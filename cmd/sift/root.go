@@ -74,5 +74,6 @@ the report holds what was found; 130 interrupted.`,
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	root.AddCommand(newReplayCmd(io))
 	root.AddCommand(newExportCmd(io))
+	root.AddCommand(newEvalCmd(io))
 	return root
 }

@@ -135,7 +135,9 @@ var specs = []spec{
 	// Aggregation.
 	{id: "agg-total-revenue", category: "aggregation", question: "What was the total revenue in 2024?", files: []string{"sales.csv"},
 		python: loadSales + "print(f\"@total_revenue[{s.revenue.sum():.2f}]\")",
-		expect: func(d *data) []eval.Expected { return []eval.Expected{num("total_revenue", sumRevenue(d.sales, nil), cent)} }},
+		expect: func(d *data) []eval.Expected {
+			return []eval.Expected{num("total_revenue", sumRevenue(d.sales, nil), cent)}
+		}},
 	{id: "agg-gizmo-units", category: "aggregation", question: "How many Gizmo units were sold?", files: []string{"sales.csv"},
 		python: loadSales + "print(f\"@units[{s[s['product'] == 'Gizmo'].units.sum()}]\")",
 		expect: func(d *data) []eval.Expected {
@@ -411,20 +413,20 @@ var specs = []spec{
 
 	// Charts: the file must exist, and the chart must show what it should.
 	{id: "chart-region-bar", category: "charts", question: "Draw a bar chart of revenue per region (out/region_revenue.png). How many bars does it have, and which region has the tallest?", files: []string{"sales.csv"},
-		python: loadSales + "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nr = s.groupby('region').revenue.sum()\nfig, ax = plt.subplots()\nbars = ax.bar(r.index, r.values)\nfig.savefig('out/region_revenue.png')\nprint(f\"@bars[{len(bars)}] @tallest[{r.index[max(range(len(bars)), key=lambda i: bars[i].get_height())]}]\")",
+		python:    loadSales + "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nr = s.groupby('region').revenue.sum()\nfig, ax = plt.subplots()\nbars = ax.bar(r.index, r.values)\nfig.savefig('out/region_revenue.png')\nprint(f\"@bars[{len(bars)}] @tallest[{r.index[max(range(len(bars)), key=lambda i: bars[i].get_height())]}]\")",
 		artifacts: []string{"out/region_revenue.png"},
 		expect: func(d *data) []eval.Expected {
 			r, _ := argmax(group(d.sales, func(s sale) string { return s.Region }, revenue))
 			return []eval.Expected{count("bars", len(regions)), text("tallest", r)}
 		}},
 	{id: "chart-monthly-line", category: "charts", question: "Plot monthly revenue as a line chart (out/monthly_revenue.png). How many points does the line have, and what is its last value?", files: []string{"sales.csv"},
-		python: loadSales + "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nm = s.groupby(s.date.dt.strftime('%Y-%m')).revenue.sum()\nfig, ax = plt.subplots()\n(line,) = ax.plot(m.index, m.values)\nfig.savefig('out/monthly_revenue.png')\nys = line.get_ydata()\nprint(f\"@points[{len(ys)}] @last[{ys[-1]:.2f}]\")",
+		python:    loadSales + "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nm = s.groupby(s.date.dt.strftime('%Y-%m')).revenue.sum()\nfig, ax = plt.subplots()\n(line,) = ax.plot(m.index, m.values)\nfig.savefig('out/monthly_revenue.png')\nys = line.get_ydata()\nprint(f\"@points[{len(ys)}] @last[{ys[-1]:.2f}]\")",
 		artifacts: []string{"out/monthly_revenue.png"},
 		expect: func(d *data) []eval.Expected {
 			return []eval.Expected{count("points", 12), num("last", sumRevenue(d.sales, func(s sale) bool { return s.Date.Month() == time.December }), cent)}
 		}},
 	{id: "chart-sensor-hist", category: "charts", question: "Draw a histogram of sensor s2's temperatures with 10 bins (out/s2_hist.png). How many readings fall in the fullest bin?", files: []string{"sensors.csv"},
-		python: loadSensors + "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nn, edges, patches = ax.hist(x[x.sensor == 's2'].temperature, bins=10)\nfig.savefig('out/s2_hist.png')\nprint(f\"@bins[{len(patches)}] @fullest[{int(n.max())}]\")",
+		python:    loadSensors + "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nn, edges, patches = ax.hist(x[x.sensor == 's2'].temperature, bins=10)\nfig.savefig('out/s2_hist.png')\nprint(f\"@bins[{len(patches)}] @fullest[{int(n.max())}]\")",
 		artifacts: []string{"out/s2_hist.png"},
 		expect: func(d *data) []eval.Expected {
 			xs := temps(d, "s2")
