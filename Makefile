@@ -6,6 +6,7 @@ SESSIONS  ?= $(CURDIR)/.sift/sessions
 DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells most?
 
 REC_SESSIONS ?= $(CURDIR)/.sift/recordings
+EVAL_DIR     ?= $(CURDIR)/.sift/eval-native
 
 .PHONY: recordings eval demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
 
@@ -41,6 +42,12 @@ python-deps:
 		echo "python-deps: no apt-get; creating .venv (then run with SIFT_PYTHON=$(CURDIR)/.venv/bin/python)"; \
 		python3 -m venv .venv && .venv/bin/pip install -q pandas numpy matplotlib openpyxl; \
 	fi
+
+## eval: score the pipeline on the native suite (33 questions, CSV and SQLite), scripted model, offline
+eval: python-deps
+	rm -rf $(EVAL_DIR)
+	$(GO) run ./eval/native/gen $(EVAL_DIR)
+	$(GO) run ./cmd/sift eval --scripted --jobs 2 --out $(EVAL_DIR)/results.json $(EVAL_DIR)
 
 ## recordings: re-record testdata/recordings/ from the scripted demo (after an intended prompt or graph change)
 recordings: python-deps

@@ -206,8 +206,8 @@ var numberRE = regexp.MustCompile(`-?\d[\d,]*(?:\.\d+)?%?`)
 // diffText compares two texts line by line (after blanking timings) and
 // returns each changed line with the numbers that changed in it.
 func diffText(file, recorded, now string) []Change {
-	a := strings.Split(blankTimings(recorded), "\n")
-	b := strings.Split(blankTimings(now), "\n")
+	a := strings.Split(siftmodel.BlankTimings(recorded), "\n")
+	b := strings.Split(siftmodel.BlankTimings(now), "\n")
 	var out []Change
 	for _, h := range diffLines(a, b) {
 		c := Change{File: file, What: "changed", Line: h.line + 1, Recorded: strings.Join(h.removed, "\n"), Now: strings.Join(h.added, "\n")}
@@ -235,10 +235,6 @@ func orNone(s string) string {
 	}
 	return s
 }
-
-var timingRE = regexp.MustCompile(`\(ran [0-9.]+[a-zµ]*\)`)
-
-func blankTimings(s string) string { return timingRE.ReplaceAllString(s, "(ran …)") }
 
 // hunk is a run of removed and added lines; line is where it starts in
 // the new text.

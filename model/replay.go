@@ -236,8 +236,12 @@ func (m TrajectoryMessage) canonical() string {
 	for _, tc := range m.ToolCalls {
 		fmt.Fprintf(&b, "\n-> %s(%s)", tc.Name, tc.Arguments)
 	}
-	return volatile.ReplaceAllString(b.String(), "(ran …)")
+	return BlankTimings(b.String())
 }
+
+// BlankTimings replaces what differs between two runs of the same code in
+// a text, the Python tool's "(ran 120ms)" timings, with "(ran …)".
+func BlankTimings(s string) string { return volatile.ReplaceAllString(s, "(ran …)") }
 
 // text is the message's content, or its tool calls.
 func (m TrajectoryMessage) text() string {
