@@ -198,3 +198,20 @@ func TestLoadDABench(t *testing.T) {
 		t.Errorf("missing labels: err = %v", err)
 	}
 }
+
+func TestRunBudgetFailure(t *testing.T) {
+	suite := writeSuite(t, 3)
+	suite.Questions = suite.Questions[2:] // q3 answers a wrong value
+	opts := evalOptions(t, "")
+	opts.Budget = agents.Budget{MaxModelCalls: 1}
+	res, err := Run(context.Background(), suite, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := res.Questions[0]; q.Kind != FailBudget || q.Calls != 1 || !strings.Contains(q.Error, "budget") {
+		t.Errorf("result = %+v, want a budget failure after one call", q)
+	}
+	if res.Summary.Failures[FailBudget] != 1 {
+		t.Errorf("failures = %v", res.Summary.Failures)
+	}
+}
