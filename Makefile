@@ -5,7 +5,10 @@ PYTHON    ?= /usr/bin/python3
 SESSIONS  ?= $(CURDIR)/.sift/sessions
 DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells most?
 
-.PHONY: demo demo-agents serve bench-serve test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
+REC_SESSIONS ?= $(CURDIR)/.sift/recordings
+EVAL_DIR     ?= $(CURDIR)/.sift/eval-native
+
+.PHONY: recordings eval serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -43,6 +46,20 @@ python-deps:
 		echo "python-deps: no apt-get; creating .venv (then run with SIFT_PYTHON=$(CURDIR)/.venv/bin/python)"; \
 		python3 -m venv .venv && .venv/bin/pip install -q pandas numpy matplotlib openpyxl; \
 	fi
+
+## eval: score the pipeline on the native suite (33 questions, CSV and SQLite), scripted model, offline
+eval: python-deps
+	rm -rf $(EVAL_DIR)
+	$(GO) run ./eval/native/gen $(EVAL_DIR)
+	$(GO) run ./cmd/sift eval --scripted --jobs 2 --out $(EVAL_DIR)/results.json $(EVAL_DIR)
+
+## recordings: re-record testdata/recordings/ from the scripted demo (after an intended prompt or graph change)
+recordings: python-deps
+	rm -rf $(REC_SESSIONS) eval/testdata/recordings/demo
+	$(GO) run ./cmd/sift run --mode plan --script examples/demo/script.json \
+		--file examples/data/sales.csv --sessions-dir $(REC_SESSIONS) "$(DEMO_Q)"
+	$(GO) run ./cmd/sift export-session --sessions-dir $(REC_SESSIONS) --inputs \
+		"$$(ls $(REC_SESSIONS) | head -1)" eval/testdata/recordings/demo
 
 build:
 	$(GO) build -o bin/sift ./cmd/sift

@@ -73,5 +73,8 @@ the report holds what was found; 130 interrupted.`,
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	root.AddCommand(newServeCmd(io, nil))
+	root.AddCommand(newReplayCmd(io))
+	root.AddCommand(newExportCmd(io))
+	root.AddCommand(newEvalCmd(io))
 	return root
 }
