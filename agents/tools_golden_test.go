@@ -3,14 +3,12 @@ package agents
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/model/tokens"
@@ -72,17 +70,5 @@ func TestToolListsGolden(t *testing.T) {
 		renderToolList(t, "code_agent", infosOf(t, code)) +
 		renderToolList(t, "web_researcher", infosOf(t, webTools)) +
 		renderToolList(t, "replanner", []*schema.ToolInfo{createPlanTool, submitResultTool})
-	golden := filepath.Join("testdata", "tools.golden")
-	if os.Getenv("UPDATE_GOLDEN") != "" {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("tool lists changed (-want +got); every agent call pays for these:\n%s", diff)
-	}
+	checkGolden(t, filepath.Join("testdata", "tools.golden"), got, "tool lists (every agent call pays for them)")
 }
