@@ -48,7 +48,7 @@ vet:
 
 ## bench-steps: calls, prompt and cached tokens and input cost per plan step, classic vs Sift
 bench-steps: python-deps
-	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 1x
+	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 1x -v
 
 ## bench-preview: previewing a 200 MB CSV (time and memory)
 bench-preview:

@@ -55,7 +55,7 @@ func perStep(reqs []scripted.Request, price siftmodel.Price) []stepCost {
 // summarises what the code agent answered: 5 calls a step) and Sift's (the
 // code agent's answer is the step result: 4 calls a step), side by side.
 //
-//	go test ./agents -run '^$' -bench CallsPerStep -benchtime 1x
+//	go test ./agents -run '^$' -bench CallsPerStep -benchtime 1x -v
 func BenchmarkCallsPerStep(b *testing.B) {
 	const planSteps = 3
 	price, ok := siftmodel.DefaultPrices().Lookup(benchPriceModel)
