@@ -67,9 +67,9 @@ build:
 vet:
 	$(GO) vet ./...
 
-## bench-steps: model calls and prompt tokens per plan step, classic vs Sift
+## bench-steps: calls, prompt and cached tokens and input cost per plan step, classic vs Sift
 bench-steps: python-deps
-	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 3x
+	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 1x -v
 
 ## bench-preview: previewing a 200 MB CSV (time and memory)
 bench-preview:

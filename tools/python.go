@@ -16,21 +16,17 @@ import (
 
 // PythonArgs are the arguments of python.
 type PythonArgs struct {
-	Code string `json:"code" jsonschema_description:"Python 3 code to run. The value of a last bare expression is shown (DataFrames compactly)."`
+	Code string `json:"code" jsonschema_description:"Python 3; a last bare expression's value is shown."`
 }
 
 // pythonDescStart and pythonDescEnd frame the description of python; the
 // middle says whether variables persist, which depends on the Python mode.
 const (
-	pythonDescStart = "Run Python 3 code in the workspace; the current directory is the workspace root. " +
-		"pandas, numpy, matplotlib and openpyxl are available; there is no network and nothing can be installed. "
-	pythonDescProcess = "Each call runs in a fresh interpreter: variables do not carry over between calls, so load what you need in every call. "
-	pythonDescKernel  = "Calls run one after another in this session's Python kernel, like notebook cells: variables, imports and loaded data persist between calls, " +
-		"so load a file once and reuse the DataFrame in later calls. " +
-		"A call that runs too long is interrupted (the variables are kept); if the kernel has to be restarted, the reply says so and which state was rebuilt. "
-	pythonDescEnd = "Read data from input/ (read-only), save results to out/ and scratch files to work/. " +
-		"Open matplotlib figures are saved to out/ as PNG automatically. " +
-		"The reply shows printed output, the value of a last bare expression, errors with their traceback and a hint, and the files and figures produced."
+	pythonDescStart   = "Run Python 3 in the workspace root: pandas, numpy, matplotlib, openpyxl; no network, no installs. "
+	pythonDescProcess = "Each call is a fresh interpreter: load what you need every time. "
+	pythonDescKernel  = "Calls share one kernel, like notebook cells: variables persist, so load data once. "
+	pythonDescEnd     = "input/ is read-only; save results to out/, scratch to work/. Open figures are saved to out/ as PNG. " +
+		"Replies show output, errors with a hint, and files written."
 )
 
 // pythonDesc describes python for op's Python mode.

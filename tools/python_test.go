@@ -221,7 +221,7 @@ func TestPythonToolDescribesMode(t *testing.T) {
 		has, not string
 	}{
 		{name: "process", op: process, has: "fresh interpreter", not: "persist"},
-		{name: "kernel", op: newKernelOp(t, ""), has: "variables, imports and loaded data persist between calls", not: "fresh interpreter"},
+		{name: "kernel", op: newKernelOp(t, ""), has: "variables persist", not: "fresh interpreter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
