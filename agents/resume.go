@@ -58,6 +58,11 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 		r.fail(err)
 		return
 	}
+	defer r.closeDatabases()
+	if err := r.useDatabases(ctx, true); err != nil {
+		r.fail(err)
+		return
+	}
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
 		r.plan = &generic.FullPlan{Question: meta.Question}
 	}
@@ -124,7 +129,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 	popts.BaseDir = ws.Root
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(meta.Question)}, adk.WithCheckPointID(id), adk.WithSessionValues(map[string]any{
 		params.Question.Name():     meta.Question,
-		params.DataContext.Name():  demoteHeadings(generic.PreviewAll(ctx, abs, popts)),
+		params.DataContext.Name():  demoteHeadings(generic.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, meta.Question),
 		params.Inputs.Name():       inputs,
 		params.Workdir.Name():      ws.Root,
 		params.Mode.Name():         string(r.mode()),

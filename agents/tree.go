@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
+	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -89,6 +90,9 @@ type treeConfig struct {
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *budgetGuard
+	// sources are the databases the executor and the code agent query
+	// with the SQL tools. Optional.
+	sources *sqldb.Sources
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -245,7 +249,11 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 			}
 		}
 	}
-	return out, code, nil
+	sqlTools, err := cfg.sqlTools()
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(out, sqlTools...), code, nil
 }
 
 // codeAgentTools are python and the file tools, each capped and turning
@@ -270,7 +278,11 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 			out = append(out, cfg.guard(tools.RequireApproval(it, cfg.policy)))
 		}
 	}
-	return out, nil
+	sqlTools, err := cfg.sqlTools()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, sqlTools...), nil
 }
 
 // guard makes a tool safe to hand to a model: its errors become replies

@@ -705,3 +705,31 @@ func TestAddInputDirUnreadable(t *testing.T) {
 		})
 	}
 }
+
+func TestWorkspaceDatabasesRoundTrip(t *testing.T) {
+	w, err := Create(context.Background(), t.TempDir(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.Databases(); err != nil || got != nil {
+		t.Fatalf("a new workspace records no databases: %v, %v", got, err)
+	}
+	want := []string{"shop=sqlite:/data/shop.db", "sales=postgres://reader:xxxxx@h/sales"}
+	if err := w.SetDatabases(want); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(filepath.Dir(w.Root), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := again.Databases()
+	if err != nil || !cmp.Equal(got, want) {
+		t.Errorf("Databases() = %v, %v; want %v", got, err, want)
+	}
+	if err := os.WriteFile(w.Path(DatabasesFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Databases(); err == nil || !strings.Contains(err.Error(), DatabasesFile) {
+		t.Errorf("a broken record must be an error naming the file: %v", err)
+	}
+}
