@@ -155,7 +155,7 @@ func classify(d Dialect, err error) (ErrorKind, string) {
 			return KindUnknownFunction, match(myNoFunction)
 		case 1064, 1149:
 			return KindSyntax, ""
-		case 3024, 1317, 1028:
+		case 3024, 1317, 1028, 1969: // 1969: MariaDB's max_statement_time
 			return KindTimeout, ""
 		case 1792, 1290, 1836:
 			return KindReadOnly, ""
