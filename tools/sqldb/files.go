@@ -214,4 +214,3 @@ func (s *Source) loadDuckDB(ctx context.Context) (*Schema, error) {
 	}
 	return sc, nil
 }
-
