@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/cloudwego/eino/components/tool"
 
+	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
@@ -54,9 +56,44 @@ func (r *run) useDatabases(ctx context.Context, recorded bool) error {
 	}
 	var specs []string
 	for _, s := range r.sources.All() {
-		specs = append(specs, s.Spec())
+		if s.Dialect() != sqldb.DuckDB {
+			specs = append(specs, s.Spec())
+		}
 	}
 	return r.ws.SetDatabases(specs)
+}
+
+// bigFileBytes is the input size from which the agents are told to
+// aggregate with SQL before pandas.
+const bigFileBytes = 256 << 20
+
+// addFilesSource makes the session's CSV/TSV, JSON/JSONL and Parquet inputs
+// queryable with SQL as the source "files" (DuckDB, out of core), beside
+// the databases. A failure costs only that source: it is reported, and the
+// run goes on.
+func (r *run) addFilesSource(ctx context.Context, inputs []string) {
+	opts, err := sqldb.FilesOptionsFromEnv(os.Getenv)
+	if err != nil {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + "; using the defaults"})
+	}
+	files, err := sqldb.OpenFiles(ctx, r.ws.Root, inputs, opts)
+	if errors.Is(err, sqldb.ErrUnknownSource) {
+		return // no input DuckDB reads
+	}
+	if err != nil {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: the input files cannot be queried with SQL: " + err.Error()})
+		return
+	}
+	var list []*sqldb.Source
+	if r.sources != nil {
+		list = r.sources.All()
+	}
+	r.sources = sqldb.NewSources(append(list, files)...)
+	for _, in := range inputs {
+		if st, err := os.Stat(r.ws.Path(in)); err == nil && st.Size() >= bigFileBytes && sqldb.FileReader(in) != "" {
+			r.bigFiles = append(r.bigFiles, fmt.Sprintf("%s (%.1f MB)", in, float64(st.Size())/(1<<20)))
+		}
+	}
 }
 
 // closeDatabases closes what useDatabases or the run opened.
@@ -75,6 +112,14 @@ func (r *run) databaseContext(ctx context.Context, question string) string {
 	}
 	var b strings.Builder
 	b.WriteString("\n\n### Databases\n\n" + databasesNote + "\n")
+	for _, s := range r.sources.All() {
+		if s.Dialect() == sqldb.DuckDB {
+			fmt.Fprintf(&b, "The database %s holds the input files (CSV, JSON, Parquet) as views named after them, queried with DuckDB out of core: use it for files too large for pandas.\n", s.Name())
+		}
+	}
+	if len(r.bigFiles) > 0 {
+		fmt.Fprintf(&b, "Large inputs: %s. Do not load them whole into pandas (the sandbox's memory is limited): aggregate them with sql_query first, and bring only the result into Python (as_dataframe).\n", strings.Join(r.bigFiles, ", "))
+	}
 	if notes := dialectNotes(r.sources); notes != "" {
 		b.WriteString(notes + "\n")
 	}

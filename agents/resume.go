@@ -63,6 +63,8 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 		r.fail(err)
 		return
 	}
+	inputs, _ := ws.Inputs()
+	r.addFilesSource(ctx, inputs)
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
 		r.plan = &generic.FullPlan{Question: meta.Question}
 	}
@@ -120,7 +122,6 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 	}
 	r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	_ = writePlanFileAt(ws.Root, r.plan)
-	inputs, _ := ws.Inputs()
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
 		abs[i] = ws.Path(in)

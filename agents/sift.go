@@ -250,8 +250,10 @@ type run struct {
 	plan       *generic.FullPlan
 	current    *generic.StepState
 	trajectory *siftmodel.Trajectory
-	// sources are the run's databases, or nil.
-	sources *sqldb.Sources
+	// sources are the run's databases and its files source, or nil;
+	// bigFiles names the inputs too large to load whole.
+	sources  *sqldb.Sources
+	bigFiles []string
 	// endSpan ends the run's trace span.
 	endSpan func(error)
 }
@@ -479,6 +481,7 @@ func (r *run) execute(ctx context.Context) {
 	for i, in := range inputs {
 		abs[i] = ws.Path(in)
 	}
+	r.addFilesSource(ctx, inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	previews := generic.PreviewFiles(ctx, abs, popts)

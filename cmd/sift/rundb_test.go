@@ -240,3 +240,42 @@ func TestKillDashNineAfterSQLStepThenResume(t *testing.T) {
 		t.Errorf("the SQL step's DataFrame: loaded %d times, replayed %d; want 1 and 1 (the finished step is not run again)", loaded, replayed)
 	}
 }
+
+func TestRunQueriesInputFilesWithSQL(t *testing.T) {
+	isolateEnv(t)
+	needKernel(t)
+	csv := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(csv, []byte("region,amount\nnorth,10.5\nsouth,20\nnorth,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sessions := t.TempDir()
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Total per region with SQL on the files source"}]}}]},
+ {"tool_calls":[{"name":"sql_query","arguments":{"source":"files","sql":"SELECT region, sum(amount) AS total FROM sales GROUP BY region ORDER BY region","as_dataframe":"totals"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
+ {"content":"# Totals\n\n{{section:Steps and results}}"}]}`)
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--mode", "plan", "--yes", "--sandbox", "none", "--allow-unsandboxed", "--script", script,
+		"--file", csv, "--sessions-dir", sessions, "total per region"})
+	if code != exitOK {
+		t.Fatalf("exit code = %d; stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	id := onlySession(t, sessions)
+	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"| north | 14.5 |", "| south | 20 |", "the DataFrame totals now holds the full result"} {
+		if !strings.Contains(string(report), w) {
+			t.Errorf("report.md lacks %q:\n%s", w, report)
+		}
+	}
+	traj, err := os.ReadFile(filepath.Join(sessions, id, "trajectory.jsonl"))
+	if err != nil || !strings.Contains(string(traj), "The database files holds the input files") {
+		t.Errorf("the agents must be told about the files source: %v", err)
+	}
+	if rec, err := os.ReadFile(filepath.Join(sessions, id, "databases.json")); err == nil {
+		t.Errorf("the files source is not a database to record: %s", rec)
+	}
+}
