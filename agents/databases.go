@@ -149,3 +149,15 @@ func (cfg treeConfig) sqlTools() ([]tool.BaseTool, error) {
 	}
 	return out, nil
 }
+
+// noteChangedInputs warns, on resume and follow-ups, about inputs that
+// changed since they were added (see session.Workspace.CheckInputs).
+func (r *run) noteChangedInputs(ctx context.Context) {
+	notes, err := r.ws.CheckInputs(ctx)
+	if err != nil {
+		notes = append(notes, "the inputs could not be checked for changes: "+err.Error())
+	}
+	for _, n := range notes {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + n})
+	}
+}

@@ -63,6 +63,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 		r.fail(err)
 		return
 	}
+	r.noteChangedInputs(ctx)
 	inputs, _ := ws.Inputs()
 	r.addFilesSource(ctx, inputs)
 	if r.plan, err = loadPlanState(ws.Root); err != nil {

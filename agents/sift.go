@@ -450,6 +450,9 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
+	if followUp {
+		r.noteChangedInputs(ctx)
+	}
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(ctx, f); err != nil {
 			r.fail(fmt.Errorf("add input file: %w", err))

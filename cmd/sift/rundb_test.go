@@ -279,3 +279,29 @@ func TestRunQueriesInputFilesWithSQL(t *testing.T) {
 		t.Errorf("the files source is not a database to record: %s", rec)
 	}
 }
+
+func TestFollowUpWarnsOfAChangedInput(t *testing.T) {
+	isolateEnv(t)
+	needKernel(t)
+	csv := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(csv, []byte("region,amount\nnorth,10\nsouth,20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sessions := t.TempDir()
+	args := []string{"run", "--mode", "template", "--sandbox", "none", "--allow-unsandboxed", "--sessions-dir", sessions}
+	io, _, errOut := testIO()
+	if code := execute(context.Background(), io, append(args, "--file", csv, "profile the data")); code != exitOK {
+		t.Fatalf("first run: exit %d\n%s", code, errOut)
+	}
+	id := onlySession(t, sessions)
+	if err := os.WriteFile(csv, []byte("region,amount\nnorth,10\nsouth,20\neast,5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	io2, out2, errOut2 := testIO()
+	if code := execute(context.Background(), io2, append(args, "--json", "--session", id, "profile the data")); code != exitOK {
+		t.Fatalf("follow-up: exit %d\n%s", code, errOut2)
+	}
+	if !strings.Contains(out2.String(), "the original "+csv+" changed after it was added") {
+		t.Errorf("the follow-up must warn that the original changed:\n%s", out2)
+	}
+}
