@@ -90,16 +90,9 @@ const regionFinish = `
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
  {"content":"# Revenue vs target per region\n\n{{section:Steps and results}}"}`
 
-func needKernel(t *testing.T) {
-	t.Helper()
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas and openpyxl (CI installs them): %v", err)
-	}
-}
-
 func TestRunWithDatabaseAndWorkbook(t *testing.T) {
 	isolateEnv(t)
-	needKernel(t)
+	pythonOrSkip(t)
 	fx := newRegionFixture(t)
 	sessions := t.TempDir()
 	script := writeScript(t, `{"replies":[`+regionPlan+`,`+regionFinish+`]}`)
@@ -160,7 +153,7 @@ func onlySession(t *testing.T, sessions string) string {
 
 func TestKillDashNineAfterSQLStepThenResume(t *testing.T) {
 	isolateEnv(t)
-	needKernel(t)
+	pythonOrSkip(t)
 	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
 		t.Skipf("needs bubblewrap, so the killed process's kernel dies with it (CI installs it): %v", err)
 	}
@@ -243,7 +236,7 @@ func TestKillDashNineAfterSQLStepThenResume(t *testing.T) {
 
 func TestRunQueriesInputFilesWithSQL(t *testing.T) {
 	isolateEnv(t)
-	needKernel(t)
+	pythonOrSkip(t)
 	csv := filepath.Join(t.TempDir(), "sales.csv")
 	if err := os.WriteFile(csv, []byte("region,amount\nnorth,10.5\nsouth,20\nnorth,4\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -282,7 +275,7 @@ func TestRunQueriesInputFilesWithSQL(t *testing.T) {
 
 func TestFollowUpWarnsOfAChangedInput(t *testing.T) {
 	isolateEnv(t)
-	needKernel(t)
+	pythonOrSkip(t)
 	csv := filepath.Join(t.TempDir(), "sales.csv")
 	if err := os.WriteFile(csv, []byte("region,amount\nnorth,10\nsouth,20\n"), 0o644); err != nil {
 		t.Fatal(err)
