@@ -143,7 +143,7 @@ func fileSHA256(ctx context.Context, path string) (string, error) {
 // cloneOrLink puts the content of in (the open original, at src) into the
 // new file tmp without copying its data where the file system allows: a
 // copy-on-write clone, or else a hard link when the original is read-only
-// for everyone (a link shares the inode, so making it read-only would
+// and readable for everyone (a link shares the inode, so making it read-only would
 // change the original's mode; a read-only original needs no change). It
 // returns how, and the file now at tmp; ok is false when neither works
 // and the caller must copy.
@@ -151,7 +151,9 @@ func cloneOrLink(in *os.File, info os.FileInfo, tmp *os.File) (how string, ok bo
 	if err := unix.IoctlFileClone(int(tmp.Fd()), int(in.Fd())); err == nil {
 		return InputCloned, true
 	}
-	if info.Mode().Perm()&0o222 != 0 {
+	// Only a file read-only and readable for everyone: the sandboxed code
+	// may run as another user, and must read it as it reads a copy (0444).
+	if perm := info.Mode().Perm(); perm&0o222 != 0 || perm&0o444 != 0o444 {
 		return "", false
 	}
 	name := tmp.Name()
