@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
+	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -89,6 +90,9 @@ type treeConfig struct {
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *budgetGuard
+	// sources are the databases the executor and the code agent query
+	// with the SQL tools. Optional.
+	sources *sqldb.Sources
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -230,7 +234,12 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		return nil, nil, err
 	}
 	// The executor delegates: files are the code agent's to read.
-	return []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(tplParams), cfg.guard(ask)}, code, nil
+	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(tplParams), cfg.guard(ask)}
+	sqlTools, err := cfg.sqlTools()
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(out, sqlTools...), code, nil
 }
 
 // codeAgentTools are python, ask_user and preview (python reads, lists and
@@ -263,7 +272,11 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 			}
 		}
 	}
-	return out, nil
+	sqlTools, err := cfg.sqlTools()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, sqlTools...), nil
 }
 
 // webAgentTools are web_search and web_fetch, each needing approval where

@@ -433,22 +433,40 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 			_ = os.Remove(tmpName)
 		}
 	}()
-	if err := copyChunks(ctx, tmp, in); err != nil {
-		if ctx.Err() != nil {
-			return "", fmt.Errorf("add input %s: %w", src, ctx.Err())
+	// Big inputs are not copied where the file system can avoid it.
+	how, shared := cloneOrLink(in, info, tmp)
+	if !shared {
+		how = InputCopied
+		if err := copyChunks(ctx, tmp, in); err != nil {
+			if ctx.Err() != nil {
+				return "", fmt.Errorf("add input %s: %w", src, ctx.Err())
+			}
+			return "", fmt.Errorf("add input %s: copy: %w", src, err)
 		}
-		return "", fmt.Errorf("add input %s: copy: %w", src, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("add input %s: sync copy: %w", src, err)
-	}
-	if err := tmp.Chmod(0o444); err != nil {
-		return "", fmt.Errorf("add input %s: make copy read-only: %w", src, err)
+	if how != InputLinked {
+		// A linked file is the read-only original itself: leave it be.
+		if err := tmp.Sync(); err != nil {
+			return "", fmt.Errorf("add input %s: sync copy: %w", src, err)
+		}
+		if err := tmp.Chmod(0o444); err != nil {
+			return "", fmt.Errorf("add input %s: make copy read-only: %w", src, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return "", fmt.Errorf("add input %s: close copy: %w", src, err)
 	}
-	_ = os.Chtimes(tmpName, time.Time{}, info.ModTime())
+	if how != InputLinked {
+		_ = os.Chtimes(tmpName, time.Time{}, info.ModTime())
+	}
+	sum, err := fileSHA256(ctx, tmpName)
+	if err != nil {
+		return "", fmt.Errorf("add input %s: checksum: %w", src, err)
+	}
+	final, err := os.Stat(tmpName)
+	if err != nil {
+		return "", fmt.Errorf("add input %s: %w", src, err)
+	}
 
 	name, err := claimName(tmpName, destDir, filepath.Base(src))
 	if err != nil {
@@ -456,7 +474,12 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 	}
 	done = true
 	syncDir(destDir)
-	return filepath.ToSlash(filepath.Join(relDir, name)), nil
+	rel := filepath.ToSlash(filepath.Join(relDir, name))
+	rec := InputRecord{Path: rel, Source: absPath(src), Size: final.Size(), ModTime: final.ModTime(), SHA256: sum, How: how, Added: clockFrom(ctx)()}
+	if err := w.recordInput(rec); err != nil {
+		return rel, fmt.Errorf("add input %s: record where it came from: %w", src, err)
+	}
+	return rel, nil
 }
 
 // maxClash bounds the -N suffixes tried for one name.

@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -704,5 +706,116 @@ func TestAddInputDirUnreadable(t *testing.T) {
 				t.Errorf("files copied before the failure mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestWorkspaceDatabasesRoundTrip(t *testing.T) {
+	w, err := Create(context.Background(), t.TempDir(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.Databases(); err != nil || got != nil {
+		t.Fatalf("a new workspace records no databases: %v, %v", got, err)
+	}
+	want := []string{"shop=sqlite:/data/shop.db", "sales=postgres://reader:xxxxx@h/sales"}
+	if err := w.SetDatabases(want); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(filepath.Dir(w.Root), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := again.Databases()
+	if err != nil || !cmp.Equal(got, want) {
+		t.Errorf("Databases() = %v, %v; want %v", got, err, want)
+	}
+	if err := os.WriteFile(w.Path(DatabasesFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Databases(); err == nil || !strings.Contains(err.Error(), DatabasesFile) {
+		t.Errorf("a broken record must be an error naming the file: %v", err)
+	}
+}
+
+func TestAddInputRecordsAndLinksSafely(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	writable := filepath.Join(dir, "sales.csv")
+	readOnly := filepath.Join(dir, "big.csv")
+	for p, body := range map[string]string{writable: "a,b\n1,2\n", readOnly: "x\n1\n2\n3\n"} {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(readOnly, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(ctx, t.TempDir(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{writable, readOnly} {
+		if _, err := w.AddInput(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, err := w.InputRecords()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("records = %+v, %v", recs, err)
+	}
+	for _, r := range recs {
+		data, _ := os.ReadFile(w.Path(r.Path))
+		sum := sha256.Sum256(data)
+		if r.SHA256 != hex.EncodeToString(sum[:]) || r.Size != int64(len(data)) || !filepath.IsAbs(r.Source) {
+			t.Errorf("record %+v does not describe %s", r, r.Path)
+		}
+	}
+	// The writable original is never linked (making the link read-only
+	// would change the original's mode), and keeps its mode.
+	if recs[0].How == InputLinked {
+		t.Errorf("a writable original was hard-linked: %+v", recs[0])
+	}
+	if st, _ := os.Stat(writable); st.Mode().Perm() != 0o644 {
+		t.Errorf("the writable original's mode changed to %v", st.Mode().Perm())
+	}
+	// The read-only original is shared, not copied, where the file system
+	// allows (same file system here: a hard link or a clone).
+	inWS, _ := os.Stat(w.Path(recs[1].Path))
+	orig, _ := os.Stat(readOnly)
+	switch recs[1].How {
+	case InputLinked:
+		if !os.SameFile(inWS, orig) {
+			t.Error("a linked input must be the original file")
+		}
+	case InputCloned:
+	default:
+		t.Errorf("a read-only original on the same file system was %s, want linked or cloned", recs[1].How)
+	}
+	if orig.Mode().Perm() != 0o444 || inWS.Mode().Perm()&0o222 != 0 {
+		t.Errorf("modes: original %v, input %v; want both read-only and the original unchanged", orig.Mode().Perm(), inWS.Mode().Perm())
+	}
+
+	if notes, err := w.CheckInputs(ctx); err != nil || len(notes) != 0 {
+		t.Fatalf("unchanged inputs: %v, %v", notes, err)
+	}
+	// The person edits the original of the copied input.
+	if err := os.WriteFile(writable, []byte("a,b\n1,2\n3,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := w.CheckInputs(ctx)
+	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "the original "+writable+" changed") || !strings.Contains(notes[0], "keeps the version it was given") {
+		t.Errorf("after editing the original: %q, %v", notes, err)
+	}
+	// Someone rewrites the workspace's own copy.
+	p := w.Path(recs[0].Path)
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes, _ = w.CheckInputs(ctx)
+	if len(notes) == 0 || !strings.Contains(notes[0], recs[0].Path+" changed since it was added") {
+		t.Errorf("after changing the workspace copy: %q", notes)
 	}
 }

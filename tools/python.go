@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -196,13 +197,38 @@ func pythonHint(ctx context.Context, op operator.Operator, res *operator.RunResu
 	case exc == "ValueError" && strings.Contains(msg, "could not convert"):
 		return "the column holds text that is not a number: clean it first, e.g. pd.to_numeric(df[col].str.replace(',', ''), errors='coerce')."
 	case exc == "MemoryError":
-		return "the data does not fit in memory: read only the columns you need (usecols=), read in chunks (chunksize=), or work on a sample."
+		return "Python ran out of memory: " + MemoryAdvice(ctx, op)
 	case strings.HasPrefix(summary, "the kernel died"):
-		return "the Python kernel died (out of memory, or a crash in native code) and its variables are gone; work on less data at once (usecols=, chunksize=, a sample) and load what you need again."
+		return "the Python kernel died (most likely out of memory, or a crash in native code) and its variables are gone. " + MemoryAdvice(ctx, op)
 	case strings.HasPrefix(summary, "the interpreter stopped"):
-		return "the interpreter died (out of memory, or killed); work on less data at once or split the work into several calls."
+		return "the interpreter died (most likely out of memory, or killed). " + MemoryAdvice(ctx, op)
 	}
 	return "read the traceback, fix the line it points to, and run again."
+}
+
+// bigInput is the size from which an input is named in MemoryAdvice.
+const bigInput = 64 << 20
+
+// MemoryAdvice says what helps when code runs out of memory: how large the
+// inputs are, what bounds the sandbox's memory, and to aggregate before
+// bringing rows into pandas.
+func MemoryAdvice(ctx context.Context, op operator.Operator) string {
+	var big []string
+	if entries, err := op.List(ctx, operator.InputDir, true); err == nil {
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Size > entries[j].Size })
+		for _, e := range entries {
+			if e.Mode.IsRegular() && e.Size >= bigInput && len(big) < 3 {
+				big = append(big, fmt.Sprintf("%s is %s", e.Path, humanSize(e.Size)))
+			}
+		}
+	}
+	sizes := ""
+	if len(big) > 0 {
+		sizes = strings.Join(big, ", ") + "; "
+	}
+	return sizes + "the sandbox's memory limit (SIFT_SANDBOX_MEMORY, default 4 GiB) is smaller than what this code loads, and pandas needs several times a file's size. " +
+		"Do not load whole large files: aggregate in SQL first (sql_query with GROUP BY, when databases or files are attached as SQL sources) and bring only the result into pandas, " +
+		"or read just the columns you need in chunks (pd.read_csv(path, usecols=[...], chunksize=1_000_000)) and combine the partial results."
 }
 
 // inputFiles lists the files under input/ for a FileNotFoundError hint.

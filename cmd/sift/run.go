@@ -20,9 +20,11 @@ import (
 
 // runOptions is everything `sift run` needs, parsed from flags.
 type runOptions struct {
-	Question      string
-	Files         []string
-	Dirs          []string
+	Question string
+	Files    []string
+	Dirs     []string
+	// DBs are database URLs from --db, each optionally "name=url".
+	DBs           []string
 	JSON          bool
 	BaseURL       string
 	APIKey        string
@@ -58,11 +60,12 @@ type runDeps struct {
 func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *cobra.Command {
 	opts := &runOptions{}
 	cmd := &cobra.Command{
-		Use:   "run [--file FILE]... [--dir DIR]... <question>",
+		Use:   "run [--file FILE]... [--dir DIR]... [--db URL]... <question>",
 		Short: "Analyse data files to answer one question",
 		Example: `  sift run --file sales.xlsx "Which region grew fastest in 2024?"
   sift run --file a.csv --file b.csv --json "Compare the two files" > events.jsonl
-  sift run --dir ./exports "Profile every table"`,
+  sift run --dir ./exports "Profile every table"
+  sift run --db sqlite:shop.db --file targets.xlsx "Revenue vs target per region"`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{errors.New("give the question as an argument, e.g. sift run --file data.csv \"what is the monthly trend?\"")}
@@ -83,6 +86,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.Files, "file", "f", nil, "data file to analyse (repeatable): csv, tsv, xlsx, txt, md, json, jsonl")
 	f.StringArrayVarP(&opts.Dirs, "dir", "d", nil, "directory whose files are all inputs (repeatable)")
+	f.StringArrayVar(&opts.DBs, "db", nil, "database the agents may query, read-only (repeatable): sqlite:shop.db, postgres://user:pass@host/db, mysql://user:pass@host/db; name=url names it")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.IntVar(&opts.Budget.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
 	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
@@ -224,7 +228,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session}) {
 		r.event(e)
 		final = e
 	}
