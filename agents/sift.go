@@ -224,7 +224,7 @@ func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
 	return func(yield func(generic.Event) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}}
+		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
 		r.execute(ctx)
 	}
 }
@@ -245,6 +245,8 @@ type run struct {
 	trajectory *siftmodel.Trajectory
 	// endSpan ends the run's trace span.
 	endSpan func(error)
+	// outputs are the tool replies of this process, for the answer check.
+	outputs *toolOutputs
 }
 
 // emit records an event and hands it to the caller; it reports false once
@@ -588,6 +590,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		fetch:           r.sift.cfg.Fetch,
 		maxIterations:   r.sift.cfg.MaxIterations,
 		classicExecutor: r.sift.cfg.ClassicExecutor,
+		outputs:         r.outputs,
 	})
 	if err != nil {
 		return nil, err

@@ -89,6 +89,8 @@ type treeConfig struct {
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *budgetGuard
+	// outputs records every tool reply, for the answer check. Optional.
+	outputs *toolOutputs
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -181,7 +183,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
 		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
-			&reportAgent{model: cfg.models.report, budget: cfg.budget}},
+			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, budget: cfg.budget}},
 	})
 }
 
@@ -277,7 +279,7 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 // with a fix hint (so a failing tool never ends the run), and long replies
 // are capped with the full text saved to a file.
 func (cfg treeConfig) guard(t tool.InvokableTool) tool.InvokableTool {
-	t = traced{tools.Hint(t)}
+	t = traced{tools.Hint(recorded{t, cfg.outputs})}
 	if cfg.verbatim {
 		return t
 	}

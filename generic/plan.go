@@ -258,6 +258,10 @@ type SubmitResult struct {
 	Findings []string `json:"findings,omitempty"`
 	// Files are workspace-relative paths of the deliverables.
 	Files []string `json:"files,omitempty"`
+	// Unverified are the numbers of Answer and Findings that no output of
+	// the run holds (see package numcheck), as written; set by Sift after
+	// its answer check, never by the model.
+	Unverified []string `json:"unverified,omitempty"`
 }
 
 // UnmarshalJSON accepts "answer", "response", "result" or "summary" for the
@@ -270,10 +274,13 @@ func (r *SubmitResult) UnmarshalJSON(data []byte) error {
 		Summary  string          `json:"summary"`
 		Findings json.RawMessage `json:"findings"`
 		Files    []string        `json:"files"`
+		// Unverified is Sift's own, kept through state.json.
+		Unverified []string `json:"unverified"`
 	}
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return fmt.Errorf("submit_result: %w", err)
 	}
+	r.Unverified = obj.Unverified
 	r.Answer = obj.Answer
 	for _, alt := range []string{obj.Response, obj.Result, obj.Summary} {
 		if r.Answer == "" {
