@@ -247,6 +247,10 @@ type run struct {
 	endSpan func(error)
 	// outputs are the tool replies of this process, for the answer check.
 	outputs *toolOutputs
+	// previews and ran (the built-in analysis that answered, if one did)
+	// ground the suggested next questions.
+	previews []*generic.FilePreview
+	ran      templates.Match
 }
 
 // emit records an event and hands it to the caller; it reports false once
@@ -276,6 +280,7 @@ func (r *run) fail(err error) {
 }
 
 func (r *run) done(err error) {
+	r.suggest()
 	e := generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	if r.ws != nil {
 		e.Path = r.ws.Root
@@ -387,7 +392,30 @@ func (r *run) finishFiles(u *generic.Usage) {
 	if err != nil {
 		return
 	}
-	_ = writeReport(r.ws.Root, strings.TrimRight(string(md), "\n")+"\n\n"+generic.RenderUsageMarkdown(u))
+	text := strings.TrimRight(string(md), "\n") + "\n\n"
+	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
+		text += "## Next questions\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
+	}
+	_ = writeReport(r.ws.Root, text+generic.RenderUsageMarkdown(u))
+}
+
+// suggest gives a run that has an answer its next questions: the model's
+// when it gave some, else the built-in analyses' rules over the data's
+// columns (at most three either way).
+func (r *run) suggest() {
+	if r.plan == nil || r.plan.Result == nil {
+		return
+	}
+	res := r.plan.Result
+	if len(res.NextQuestions) == 0 {
+		res.NextQuestions = templates.Suggest(r.req.Question, r.ran.Template, r.ran.Params, r.previews)
+	}
+	if len(res.NextQuestions) > 3 {
+		res.NextQuestions = res.NextQuestions[:3]
+	}
+	if r.ws != nil && len(res.NextQuestions) > 0 {
+		_ = writePlanFileAt(r.ws.Root, r.plan)
+	}
 }
 
 func (r *run) execute(ctx context.Context) {
@@ -464,6 +492,7 @@ func (r *run) execute(ctx context.Context) {
 	popts.BaseDir = ws.Root
 	previews := generic.PreviewFiles(ctx, abs, popts)
 	dataContext := demoteHeadings(generic.CompactAll(previews, popts))
+	r.previews = previewed(previews)
 
 	mode := r.mode()
 	var match templates.Match
@@ -473,6 +502,7 @@ func (r *run) execute(ctx context.Context) {
 		case match.OK():
 			ok, err := r.runTemplate(ctx, op, match)
 			if ok {
+				r.ran = match
 				if err != nil {
 					r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 					return

@@ -67,6 +67,8 @@ var submitResultTool = &schema.ToolInfo{
 		"answer":   {Type: schema.String, Required: true, Desc: "the direct answer to the question, in the person's language"},
 		"findings": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "key findings with their numbers"},
 		"files":    {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "deliverable files, workspace-relative (out/...)"},
+		"next_questions": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String},
+			Desc: "2 or 3 questions the person could ask next, naming the data's columns and building on what was found"},
 	}),
 }
 
