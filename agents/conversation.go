@@ -491,6 +491,7 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 			search:        c.cfg.Search,
 			fetch:         c.cfg.Fetch,
 			maxIterations: c.cfg.MaxIterations,
+			outputs:       &toolOutputs{},
 		})
 		if err != nil {
 			return nil, err

@@ -49,8 +49,12 @@ type Models struct {
 	Code     model.ToolCallingChatModel // code agent and web researcher
 	Report   model.ToolCallingChatModel
 	// Names are the model names by role ("default", "planner", ...), for
-	// prices and offline token estimates. Optional.
+	// prices, offline token estimates and known context windows. Optional.
 	Names map[string]string
+	// Windows are the context windows in tokens by role ("default",
+	// "planner", ...), overriding the known window of the role's model.
+	// Optional; see Config.ContextWindow.
+	Windows map[string]int
 }
 
 // ModelsFromConfig connects each role to its endpoint from cfg.
@@ -66,9 +70,11 @@ func ModelsFromConfig(ctx context.Context, cfg siftmodel.Config) (Models, error)
 		}
 		*r.dst = m
 		if ms.Names == nil {
-			ms.Names = map[string]string{}
+			ms.Names, ms.Windows = map[string]string{}, map[string]int{}
 		}
-		ms.Names[r.role] = cfg.For(r.role).Model
+		ep := cfg.For(r.role)
+		ms.Names[r.role] = ep.Model
+		ms.Windows[r.role] = ep.ContextWindowTokens()
 	}
 	return ms, nil
 }
@@ -110,7 +116,10 @@ type Config struct {
 	Prices siftmodel.PriceTable
 	// ContextWindow is the models' context window in tokens: each request
 	// is trimmed to fit it less an output reserve, never separating a tool
-	// call from its result. Optional; default 128000; negative turns it off.
+	// call from its result. Optional; 0 takes each role's window from
+	// Models.Windows, else from the table of known models by the role's
+	// model name (model.KnownContextWindow), else 128000; negative turns
+	// trimming off.
 	ContextWindow int
 	// Verbatim turns context management off: no tool-output caps, no
 	// shortening of earlier results, no trimming, wide previews. For
@@ -150,9 +159,6 @@ func New(cfg Config) (*Sift, error) {
 	}
 	if cfg.Prices == nil {
 		cfg.Prices = siftmodel.DefaultPrices()
-	}
-	if cfg.ContextWindow == 0 {
-		cfg.ContextWindow = 128000
 	}
 	if cfg.Verbatim {
 		cfg.Preview.MaxChars, cfg.Preview.MaxTotalChars = 1<<20, 1<<22
@@ -929,8 +935,8 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 		if traj != nil {
 			opts = append(opts, siftmodel.WithTrajectory(traj))
 		}
-		if !s.cfg.Verbatim && s.cfg.ContextWindow > 0 {
-			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: s.cfg.ContextWindow, KeepFirstUser: true, DropDuplicates: true}))
+		if w := s.contextWindow(role, name); !s.cfg.Verbatim && w > 0 {
+			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: w, KeepFirstUser: true, DropDuplicates: true}))
 		}
 		return &markErrors{agent: role, inner: siftmodel.Wrap(pick(m), role, meter, opts...)}
 	}
@@ -940,6 +946,20 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 		code:     wrap("code", s.cfg.Models.Code),
 		report:   wrap("report", s.cfg.Models.Report),
 	}
+}
+
+// contextWindow is the window a role's requests are trimmed to (see
+// Config.ContextWindow); name is the role's model name, if known.
+func (s *Sift) contextWindow(role, name string) int {
+	if s.cfg.ContextWindow != 0 {
+		return s.cfg.ContextWindow
+	}
+	for _, key := range []string{role, "default"} {
+		if w, ok := s.cfg.Models.Windows[key]; ok && w != 0 {
+			return w
+		}
+	}
+	return siftmodel.Endpoint{Model: name}.ContextWindowTokens()
 }
 
 // demoteHeadings turns the previews' "## file" headings into "### file", so
