@@ -137,13 +137,13 @@ func uniqueTexts(nums []numcheck.Number) []string {
 // are unsupported and a model is given, it asks that model once for a
 // corrected result. It returns the result to report and the numbers still
 // unsupported. A failed correction keeps the first result.
-func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, ev *numcheck.Set) (*generic.SubmitResult, []string, error) {
+func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, ev *numcheck.Set, rules string) (*generic.SubmitResult, []string, error) {
 	res := v.Plan.Result
 	bad := uniqueTexts(ev.Unsupported(resultText(res)))
 	if len(bad) == 0 || m == nil {
 		return res, bad, nil
 	}
-	fixed, err := correctResult(ctx, m, v, bad)
+	fixed, err := correctResult(ctx, m, v, bad, rules)
 	if err != nil {
 		return res, bad, err
 	}
@@ -156,7 +156,7 @@ func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, 
 // correctResult makes the one correction call: the replanner's model sees
 // the question, the step results, its result and the numbers no output
 // holds, and must call submit_result again.
-func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, bad []string) (*generic.SubmitResult, error) {
+func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, bad []string, rules string) (*generic.SubmitResult, error) {
 	tm, err := m.WithTools([]*schema.ToolInfo{submitResultTool})
 	if err != nil {
 		return nil, fmt.Errorf("answer check: %w", err)
@@ -167,7 +167,7 @@ func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView
 	section(&b, "Steps and results", renderAllResults(v.Plan))
 	section(&b, "Your result", string(prev))
 	section(&b, "Numbers found in no output", "- "+strings.Join(bad, "\n- "))
-	msg, err := tm.Generate(ctx, []*schema.Message{schema.SystemMessage(correctionPrompt), schema.UserMessage(strings.TrimSpace(b.String()))},
+	msg, err := tm.Generate(ctx, withHouseRules([]*schema.Message{schema.SystemMessage(correctionPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}, rules),
 		model.WithToolChoice(schema.ToolChoiceForced))
 	if err != nil {
 		return nil, fmt.Errorf("answer check: %w", err)

@@ -492,6 +492,7 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 			fetch:         c.cfg.Fetch,
 			maxIterations: c.cfg.MaxIterations,
 			outputs:       &toolOutputs{},
+			ext:           c.cfg.Extensions,
 		})
 		if err != nil {
 			return nil, err

@@ -26,7 +26,9 @@ type reportAgent struct {
 	checker model.ToolCallingChatModel
 	// outputs are the run's tool replies, evidence for the answer check.
 	outputs *toolOutputs
-	budget  *budgetGuard
+	// rules are the embedding service's house rules (Extensions).
+	rules  string
+	budget *budgetGuard
 }
 
 func (a *reportAgent) Name(context.Context) string { return nameReport }
@@ -61,7 +63,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
 			return
 		}
-		msg, err := a.model.Generate(ctx, reportMessages(view, artifacts))
+		msg, err := a.model.Generate(ctx, withHouseRules(reportMessages(view, artifacts), a.rules))
 		var md string
 		if err != nil {
 			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))
@@ -94,7 +96,7 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	if !correct {
 		m = nil
 	}
-	res, bad, err := checkResult(ctx, m, view, ev)
+	res, bad, err := checkResult(ctx, m, view, ev, a.rules)
 	if err != nil {
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
 	}

@@ -132,6 +132,9 @@ type Config struct {
 	// Store keeps checkpoints and the session registry. Optional; defaults
 	// to the file store under SessionsRoot.
 	Store *session.Backend
+	// Extensions add the embedding service's own tools, sub-agents,
+	// standing instructions and glossary to the agents. Optional.
+	Extensions Extensions
 	// Stream asks the models to stream, so text reaches the caller as
 	// EventMessage deltas while it is written. Optional; default off.
 	Stream bool
@@ -627,6 +630,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		maxIterations:   r.sift.cfg.MaxIterations,
 		classicExecutor: r.sift.cfg.ClassicExecutor,
 		outputs:         r.outputs,
+		ext:             r.sift.cfg.Extensions,
 	})
 	if err != nil {
 		return nil, err

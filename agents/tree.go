@@ -93,6 +93,8 @@ type treeConfig struct {
 	budget *budgetGuard
 	// outputs records every tool reply, for the answer check. Optional.
 	outputs *toolOutputs
+	// ext are the embedding service's tools, sub-agents and house rules.
+	ext Extensions
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -103,12 +105,13 @@ type resolvedModels struct {
 // buildTree composes Sequential[planner, Loop(executor, replanner), report].
 func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) {
 	newPlan := func(context.Context) planexecute.Plan { return &generic.Plan{} }
+	rules := cfg.ext.houseRules()
 	planner, err := planexecute.NewPlanner(ctx, &planexecute.PlannerConfig{
 		ToolCallingChatModel: cfg.models.planner,
 		ToolInfo:             createPlanTool,
 		NewPlan:              newPlan,
 		GenInputFn: func(ctx context.Context, _ []adk.Message) ([]adk.Message, error) {
-			return plannerMessages(viewOf(ctx)), nil
+			return withHouseRules(plannerMessages(viewOf(ctx)), rules), nil
 		},
 	})
 	if err != nil {
@@ -119,13 +122,9 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(executorTools))
-	for _, t := range executorTools {
-		info, err := t.Info(ctx)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, info.Name)
+	names, err := checkToolNames(ctx, "executor", executorTools)
+	if err != nil {
+		return nil, err
 	}
 	returnDirectly := map[string]bool{}
 	if !cfg.classicExecutor {
@@ -147,7 +146,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		},
 		MaxIterations: 8,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return executorMessages(viewOf(ctx)), nil
+			return withHouseRules(executorMessages(viewOf(ctx)), rules), nil
 		},
 	})
 	if err != nil {
@@ -160,7 +159,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		RespondTool: submitResultTool,
 		NewPlan:     newPlan,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return replannerMessages(viewOf(ctx)), nil
+			return withHouseRules(replannerMessages(viewOf(ctx)), rules), nil
 		},
 	})
 	if err != nil {
@@ -185,7 +184,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
 		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
-			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, budget: cfg.budget}},
+			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, rules: rules, budget: cfg.budget}},
 	})
 }
 
@@ -202,7 +201,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		cfg.models.code, codeTools, codeMaxIterations,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
 			dc, _ := params.DataContext.Get(ctx)
-			return codeAgentMessages(dc, msgs)
+			return withHouseRules(codeAgentMessages(dc, msgs), cfg.ext.houseRules())
 		})
 	if err != nil {
 		return nil, nil, err
@@ -219,7 +218,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
 		cfg.models.code, []tool.BaseTool{cfg.guard(tools.RequireApproval(searchTool, cfg.policy)), cfg.guard(tools.RequireApproval(fetchTool, cfg.policy))}, 8,
 		func(_ context.Context, msgs []adk.Message) []adk.Message {
-			return append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...)
+			return withHouseRules(append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...), cfg.ext.houseRules())
 		})
 	if err != nil {
 		return nil, nil, err
@@ -237,6 +236,16 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		return nil, nil, err
 	}
 	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(ask)}
+	for _, sub := range cfg.ext.SubAgents {
+		// The service vouches for its sub-agents: their replies are
+		// evidence for the answer check, like tool replies.
+		out = append(out, recorded{agentTool(ctx, sub).(tool.InvokableTool), cfg.outputs})
+	}
+	extra, err := cfg.extraTools(ctx, cfg.ext.ExecutorTools)
+	if err != nil {
+		return nil, nil, err
+	}
+	out = append(out, extra...)
 	for _, t := range fileTools {
 		info, err := t.Info(ctx)
 		if err != nil {
@@ -274,7 +283,11 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 			out = append(out, cfg.guard(tools.RequireApproval(it, cfg.policy)))
 		}
 	}
-	return out, nil
+	extra, err := cfg.extraTools(context.Background(), cfg.ext.CodeTools)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, extra...), nil
 }
 
 // guard makes a tool safe to hand to a model: its errors become replies
@@ -305,13 +318,9 @@ func (t traced) InvokableRun(ctx context.Context, args string, opts ...tool.Opti
 // newToolAgent builds a ReAct agent meant to be called as a tool.
 func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingChatModel, ts []tool.BaseTool, maxIter int,
 	input func(context.Context, []adk.Message) []adk.Message) (adk.Agent, error) {
-	names := make([]string, 0, len(ts))
-	for _, t := range ts {
-		info, err := t.Info(ctx)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, info.Name)
+	names, err := checkToolNames(ctx, name, ts)
+	if err != nil {
+		return nil, err
 	}
 	a, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name:        name,
