@@ -417,7 +417,8 @@ func (r *run) suggest() {
 	}
 	res := r.plan.Result
 	if len(res.NextQuestions) == 0 {
-		res.NextQuestions = templates.Suggest(r.req.Question, r.ran.Template, r.ran.Params, r.previews)
+		// The answer names what was found, so the questions build on it.
+		res.NextQuestions = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
 	}
 	if len(res.NextQuestions) > 3 {
 		res.NextQuestions = res.NextQuestions[:3]

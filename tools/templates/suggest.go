@@ -24,11 +24,12 @@ func Suggest(question, done string, p Params, files []*generic.FilePreview) []st
 		return nil
 	}
 	var timeCol, measure, measure2, cat, cat2 string
+	text := normalize(question)
 	for _, c := range cols {
 		switch {
 		case isTime(c) && timeCol == "":
 			timeCol = c.name
-		case isMeasure(c) && (measure == "" || c.money && !hasMoney(cols, measure)):
+		case isMeasure(c) && (measure == "" || betterMeasure(c, cols, measure, text)):
 			if measure != "" {
 				measure2 = measure
 			}
@@ -74,14 +75,37 @@ func Suggest(question, done string, p Params, files []*generic.FilePreview) []st
 	return out
 }
 
-func hasMoney(cols []*column, name string) bool {
-	for _, c := range cols {
-		if c.name == name {
-			return c.money
+// betterMeasure reports whether c makes a better headline measure than
+// the one picked so far: one the text names, else money, else not a unit
+// price or rate (which are rarely summed).
+func betterMeasure(c *column, cols []*column, picked, text string) bool {
+	var old *column
+	for _, o := range cols {
+		if o.name == picked {
+			old = o
 		}
 	}
-	return false
+	if old == nil {
+		return true
+	}
+	rank := func(x *column) int {
+		r := 0
+		if i, _ := findWord(text, normalize(x.name)); i >= 0 {
+			r += 4
+		}
+		if x.money {
+			r += 2
+		}
+		if !hasHint(x.name, rateHints) {
+			r++
+		}
+		return r
+	}
+	return rank(c) > rank(old)
 }
+
+// rateHints name per-unit measures: prices and rates.
+var rateHints = []string{"price", "rate", "ratio", "单价", "价格", "比率"}
 
 func hasCatHint(cols []*column, name string) bool {
 	for _, c := range cols {
