@@ -493,6 +493,7 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 			maxIterations: c.cfg.MaxIterations,
 			outputs:       &toolOutputs{},
 			ext:           c.cfg.Extensions,
+			locale:        c.cfg.Locale,
 		})
 		if err != nil {
 			return nil, err

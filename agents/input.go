@@ -7,6 +7,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/operator"
 )
 
 // Limits that keep prompts lean: the latest results go in whole, older ones
@@ -64,8 +65,11 @@ func replannerMessages(v taskView) []*schema.Message {
 	return []*schema.Message{schema.SystemMessage(replannerPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
-func codeAgentMessages(dataContext string, request []*schema.Message) []*schema.Message {
+func codeAgentMessages(mode operator.PythonMode, dataContext string, request []*schema.Message) []*schema.Message {
 	sys := codeAgentPrompt
+	if mode == operator.PythonProcess {
+		sys = codeAgentProcessPrompt
+	}
 	if dataContext != "" {
 		sys += "\n## Data\n" + dataContext
 	}

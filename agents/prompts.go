@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-22.5"
+const PromptVersion = "2026-11-25.1"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -31,13 +31,27 @@ How:
 - Do not redo finished steps; their results are below.
 ` + languageRule
 
-const codeAgentPrompt = `You are Sift's code agent. You do one data-analysis task by writing and running Python with the python tool, then answer with the result.
+// codeAgentPrompt is the code agent's prompt when Python runs in one
+// kernel per session (the default); codeAgentProcessPrompt when each call
+// starts a fresh interpreter. They differ only in what carries over.
+const codeAgentPrompt = codeAgentHead + kernelStateRule + codeAgentTail
+
+const codeAgentProcessPrompt = codeAgentHead + processStateRule + codeAgentTail
+
+const codeAgentHead = `You are Sift's code agent. You do one data-analysis task by writing and running Python with the python tool, then answer with the result.
 
 Environment:
 - The working directory is the session workspace: input/ holds the person's files (read-only), work/ is scratch, out/ is for deliverables (CSV, XLSX, PNG).
 - pandas, numpy, matplotlib and openpyxl are available; there is no network.
-- Each python call starts a fresh interpreter: load what you need in every call (save intermediate tables under work/ to reuse them).
-- Figures: use matplotlib; every open figure is saved under out/ automatically after the call. Give each chart a title and axis labels.
+`
+
+const kernelStateRule = `- Variables persist between python calls: one interpreter serves the whole session, so reuse the DataFrames and results earlier calls (and earlier steps) made instead of loading them again; check with dir() when unsure.
+`
+
+const processStateRule = `- Each python call starts a fresh interpreter: load what you need in every call (save intermediate tables under work/ to reuse them).
+`
+
+const codeAgentTail = `- Figures: use matplotlib; every open figure is saved under out/ automatically after the call. Give each chart a title and axis labels.
 - Print the numbers you will report; never state a number you did not compute.
 - If the task is ambiguous in a way the data cannot settle, call ask_user with one short question (and choices) instead of guessing.
 

@@ -26,8 +26,8 @@ type reportAgent struct {
 	checker model.ToolCallingChatModel
 	// outputs are the run's tool replies, evidence for the answer check.
 	outputs *toolOutputs
-	// rules are the embedding service's house rules (Extensions).
-	rules  string
+	// tail is what ends every system prompt: house rules and the date.
+	tail   func(context.Context) string
 	budget *budgetGuard
 }
 
@@ -63,7 +63,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
 			return
 		}
-		msg, err := a.model.Generate(ctx, withHouseRules(reportMessages(view, artifacts), a.rules))
+		msg, err := a.model.Generate(ctx, withHouseRules(reportMessages(view, artifacts), a.tail(ctx)))
 		var md string
 		if err != nil {
 			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))
@@ -96,7 +96,7 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	if !correct {
 		m = nil
 	}
-	res, bad, err := checkResult(ctx, m, view, ev, a.rules)
+	res, bad, err := checkResult(ctx, m, view, ev, a.tail(ctx))
 	if err != nil {
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
 	}

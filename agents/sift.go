@@ -132,6 +132,10 @@ type Config struct {
 	// Store keeps checkpoints and the session registry. Optional; defaults
 	// to the file store under SessionsRoot.
 	Store *session.Backend
+	// Locale is the person's locale (e.g. "zh-CN"), stated in every
+	// agent's prompt beside today's date. Optional; default from LC_ALL,
+	// LC_MESSAGES or LANG.
+	Locale string
 	// Extensions add the embedding service's own tools, sub-agents,
 	// standing instructions and glossary to the agents. Optional.
 	Extensions Extensions
@@ -156,6 +160,9 @@ func New(cfg Config) (*Sift, error) {
 	}
 	if cfg.SessionsRoot == "" {
 		cfg.SessionsRoot = session.DefaultRoot()
+	}
+	if cfg.Locale == "" {
+		cfg.Locale = localeFromEnv(os.Getenv)
 	}
 	if cfg.CodeTimeout <= 0 {
 		cfg.CodeTimeout = 2 * time.Minute
@@ -632,6 +639,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		classicExecutor: r.sift.cfg.ClassicExecutor,
 		outputs:         r.outputs,
 		ext:             r.sift.cfg.Extensions,
+		locale:          r.sift.cfg.Locale,
 	})
 	if err != nil {
 		return nil, err

@@ -95,6 +95,8 @@ type treeConfig struct {
 	outputs *toolOutputs
 	// ext are the embedding service's tools, sub-agents and house rules.
 	ext Extensions
+	// locale is the person's locale, e.g. "zh-CN". Optional.
+	locale string
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -105,13 +107,12 @@ type resolvedModels struct {
 // buildTree composes Sequential[planner, Loop(executor, replanner), report].
 func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) {
 	newPlan := func(context.Context) planexecute.Plan { return &generic.Plan{} }
-	rules := cfg.ext.houseRules()
 	planner, err := planexecute.NewPlanner(ctx, &planexecute.PlannerConfig{
 		ToolCallingChatModel: cfg.models.planner,
 		ToolInfo:             createPlanTool,
 		NewPlan:              newPlan,
 		GenInputFn: func(ctx context.Context, _ []adk.Message) ([]adk.Message, error) {
-			return withHouseRules(plannerMessages(viewOf(ctx)), rules), nil
+			return withHouseRules(plannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -146,7 +147,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		},
 		MaxIterations: 8,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return withHouseRules(executorMessages(viewOf(ctx)), rules), nil
+			return withHouseRules(executorMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -159,7 +160,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		RespondTool: submitResultTool,
 		NewPlan:     newPlan,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return withHouseRules(replannerMessages(viewOf(ctx)), rules), nil
+			return withHouseRules(replannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -184,7 +185,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
 		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
-			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, rules: rules, budget: cfg.budget}},
+			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, budget: cfg.budget}},
 	})
 }
 
@@ -201,7 +202,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		cfg.models.code, codeTools, codeMaxIterations,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
 			dc, _ := params.DataContext.Get(ctx)
-			return withHouseRules(codeAgentMessages(dc, msgs), cfg.ext.houseRules())
+			return withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), dc, msgs), cfg.promptTail(ctx))
 		})
 	if err != nil {
 		return nil, nil, err
@@ -217,8 +218,8 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	webAgent, err := newToolAgent(ctx, nameWebAgent,
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
 		cfg.models.code, []tool.BaseTool{cfg.guard(tools.RequireApproval(searchTool, cfg.policy)), cfg.guard(tools.RequireApproval(fetchTool, cfg.policy))}, 8,
-		func(_ context.Context, msgs []adk.Message) []adk.Message {
-			return withHouseRules(append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...), cfg.ext.houseRules())
+		func(ctx context.Context, msgs []adk.Message) []adk.Message {
+			return withHouseRules(append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...), cfg.promptTail(ctx))
 		})
 	if err != nil {
 		return nil, nil, err
