@@ -26,6 +26,8 @@ type reportAgent struct {
 	checker model.ToolCallingChatModel
 	// outputs are the run's tool replies, evidence for the answer check.
 	outputs *toolOutputs
+	// images: the model accepts images, and is shown the run's charts.
+	images bool
 	// tail is what ends every system prompt: house rules and the date.
 	tail   func(context.Context) string
 	budget *budgetGuard
@@ -63,7 +65,11 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
 			return
 		}
-		msg, err := a.model.Generate(ctx, withHouseRules(reportMessages(view, artifacts), a.tail(ctx)))
+		msgs := withHouseRules(reportMessages(view, artifacts), a.tail(ctx))
+		if a.images {
+			msgs = withCharts(msgs, workdir, artifacts)
+		}
+		msg, err := a.model.Generate(ctx, msgs)
 		var md string
 		if err != nil {
 			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))

@@ -55,6 +55,10 @@ type Models struct {
 	// "planner", ...), overriding the known window of the role's model.
 	// Optional; see Config.ContextWindow.
 	Windows map[string]int
+	// Images marks the roles ("default", "report", ...) whose model
+	// accepts images: the report writer is then shown the run's charts to
+	// check the ones it cites. Optional.
+	Images map[string]bool
 }
 
 // ModelsFromConfig connects each role to its endpoint from cfg.
@@ -70,11 +74,12 @@ func ModelsFromConfig(ctx context.Context, cfg siftmodel.Config) (Models, error)
 		}
 		*r.dst = m
 		if ms.Names == nil {
-			ms.Names, ms.Windows = map[string]string{}, map[string]int{}
+			ms.Names, ms.Windows, ms.Images = map[string]string{}, map[string]int{}, map[string]bool{}
 		}
 		ep := cfg.For(r.role)
 		ms.Names[r.role] = ep.Model
 		ms.Windows[r.role] = ep.ContextWindowTokens()
+		ms.Images[r.role] = ep.Images
 	}
 	return ms, nil
 }
@@ -640,6 +645,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		outputs:         r.outputs,
 		ext:             r.sift.cfg.Extensions,
 		locale:          r.sift.cfg.Locale,
+		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
 	})
 	if err != nil {
 		return nil, err
@@ -959,6 +965,15 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 		code:     wrap("code", s.cfg.Models.Code),
 		report:   wrap("report", s.cfg.Models.Report),
 	}
+}
+
+// acceptsImages reports whether role's model accepts images: its own
+// setting, else the default's.
+func (m Models) acceptsImages(role string) bool {
+	if v, ok := m.Images[role]; ok {
+		return v
+	}
+	return m.Images["default"]
 }
 
 // contextWindow is the window a role's requests are trimmed to (see

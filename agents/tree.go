@@ -97,6 +97,8 @@ type treeConfig struct {
 	ext Extensions
 	// locale is the person's locale, e.g. "zh-CN". Optional.
 	locale string
+	// reportImages: the report writer's model accepts images.
+	reportImages bool
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -185,7 +187,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
 		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
-			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, budget: cfg.budget}},
+			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, images: cfg.reportImages, budget: cfg.budget}},
 	})
 }
 
