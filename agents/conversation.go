@@ -495,6 +495,9 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 			fetch:         c.cfg.Fetch,
 			maxIterations: c.cfg.MaxIterations,
 			sources:       c.cfg.Sources,
+			outputs:       &toolOutputs{},
+			ext:           c.cfg.Extensions,
+			locale:        c.cfg.Locale,
 		})
 		if err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/operator"
 )
 
 // Limits that keep prompts lean: the latest results go in whole, older ones
@@ -93,11 +94,16 @@ func replannerMessages(v taskView) []*schema.Message {
 }
 
 // codeAgentMessages puts the data context in the code agent's stable
-// system message, before the executor's request.
-func codeAgentMessages(dataContext string, request []*schema.Message) []*schema.Message {
+// system message, before the executor's request; the prompt says what
+// carries over between python calls in the given mode.
+func codeAgentMessages(mode operator.PythonMode, dataContext string, request []*schema.Message) []*schema.Message {
+	prompt := codeAgentPrompt
+	if mode == operator.PythonProcess {
+		prompt = codeAgentProcessPrompt
+	}
 	var b strings.Builder
 	section(&b, "Data", dataContext)
-	return append([]*schema.Message{stableSystem(codeAgentPrompt, strings.TrimSpace(b.String()))}, request...)
+	return append([]*schema.Message{stableSystem(prompt, strings.TrimSpace(b.String()))}, request...)
 }
 
 func reportMessages(v taskView, artifacts []string) []*schema.Message {

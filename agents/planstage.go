@@ -129,6 +129,8 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		q, _ := params.Question.Get(ctx)
 		adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: q}}, Complexity: generic.ComplexityTrivial}))
 		params.Quick.Set(ctx, true)
+	case a.replanner && quick && a.escalate(ctx, gen, fp):
+		return false
 	case a.replanner && quick:
 		var answer string
 		for i := len(fp.Steps) - 1; i >= 0; i-- {
@@ -149,6 +151,37 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		return true
 	}
 	gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
+	return true
+}
+
+// escalatedKey marks a run whose quick answer failed and went to the
+// planner, so it escalates only once.
+const escalatedKey = "sift_quick_escalated"
+
+// escalate hands a failed quick answer in auto mode to the full
+// plan-execute loop, once: the replanner then plans with the failed
+// attempt's summary in front of it. It reports whether it did.
+func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan) bool {
+	mode, _ := params.Mode.Get(ctx)
+	if Mode(mode) != ModeAuto {
+		return false
+	}
+	if done, _ := adk.GetSessionValue(ctx, escalatedKey); done == true {
+		return false
+	}
+	failed := false
+	for _, st := range fp.Steps {
+		if st.Status == generic.StatusDone || st.Status == generic.StatusFailed {
+			failed = st.Status == generic.StatusFailed
+		}
+	}
+	if !failed {
+		return false
+	}
+	params.Quick.Set(ctx, false)
+	adk.AddSessionValue(ctx, escalatedKey, true)
+	gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: a.inner.Name(ctx),
+		Text: "The quick answer failed; the request goes to the planner with what the attempt found."}))
 	return true
 }
 

@@ -30,10 +30,25 @@ const executorPrompt = `You are the executor of Sift, a data-analysis agent. Car
 - Do not redo finished steps.
 ` + languageRule
 
-const codeAgentPrompt = `You are Sift's code agent. Do one data-analysis task with the python tool, then answer.
+// codeAgentPrompt is the code agent's prompt when Python runs in one
+// kernel per session (the default); codeAgentProcessPrompt when each call
+// starts a fresh interpreter. They differ only in what carries over.
+const codeAgentPrompt = codeAgentHead + kernelStateRule + codeAgentTail
+
+const codeAgentProcessPrompt = codeAgentHead + processStateRule + codeAgentTail
+
+const codeAgentHead = `You are Sift's code agent. Do one data-analysis task with the python tool, then answer.
 
 - Data files are under input/ (read-only); save deliverables (CSV, XLSX, PNG) under out/, scratch files under work/.
-- Charts: matplotlib, with a title and axis labels.
+`
+
+const kernelStateRule = `- Variables persist between python calls (one interpreter per session): reuse the DataFrames earlier calls and steps made instead of loading them again.
+`
+
+const processStateRule = `- Each python call starts a fresh interpreter: load what you need in every call; save intermediate tables under work/ to reuse them.
+`
+
+const codeAgentTail = `- Charts: matplotlib, with a title and axis labels.
 - Print the numbers you will report; never state a number you did not compute.
 - If the task is ambiguous in a way the data cannot settle, call ask_user with one short question and choices.
 

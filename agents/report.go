@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/generic/numcheck"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
 )
@@ -19,7 +20,16 @@ import (
 // model call for the narrative, then Sift makes sure every chart and data
 // file appears in it.
 type reportAgent struct {
-	model  model.ToolCallingChatModel
+	model model.ToolCallingChatModel
+	// checker is the replanner's model, asked once to correct a result
+	// whose numbers no output holds. Optional.
+	checker model.ToolCallingChatModel
+	// outputs are the run's tool replies, evidence for the answer check.
+	outputs *toolOutputs
+	// images: the model accepts images, and is shown the run's charts.
+	images bool
+	// tail is what ends every system prompt: house rules and the date.
+	tail   func(context.Context) string
 	budget *budgetGuard
 }
 
@@ -41,10 +51,13 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		view := viewOf(ctx)
 		workdir, _ := params.Workdir.Get(ctx)
 		artifacts := listArtifacts(workdir)
-		if berr := a.budget.check(false); berr != nil {
+		ev := runEvidence(workdir, view, a.outputs)
+		berr := a.budget.check(false)
+		a.checkAnswer(ctx, gen, view, ev, berr == nil)
+		if berr != nil {
 			// No model call past a budget: the report is assembled from
 			// the results, and says what is missing.
-			md := fallbackReport(view.Plan, artifacts, fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr))
+			md, _ := markReport(fallbackReport(view.Plan, artifacts, fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)), ev)
 			if werr := writeReport(workdir, md); werr != nil {
 				gen.Send(&adk.AgentEvent{Err: werr})
 				return
@@ -52,13 +65,18 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
 			return
 		}
-		msg, err := a.model.Generate(ctx, reportMessages(view, artifacts))
+		msgs := withHouseRules(reportMessages(view, artifacts), a.tail(ctx))
+		if a.images {
+			msgs = withCharts(msgs, workdir, artifacts)
+		}
+		msg, err := a.model.Generate(ctx, msgs)
 		var md string
 		if err != nil {
 			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))
 		} else {
 			md = completeReport(msg.Content, view.Plan, artifacts)
 		}
+		md, _ = markReport(md, ev)
 		if werr := writeReport(workdir, md); werr != nil {
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
@@ -69,6 +87,37 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		}
 	}()
 	return iter
+}
+
+// checkAnswer checks the submitted result's numbers against the run's
+// outputs; with correct, unsupported numbers go back once to the
+// replanner's model. The result kept, with its unverified numbers, is
+// recorded in the plan.
+func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], view taskView, ev *numcheck.Set, correct bool) {
+	fp := view.Plan
+	if fp == nil || fp.Result == nil {
+		return
+	}
+	m := a.checker
+	if !correct {
+		m = nil
+	}
+	res, bad, err := checkResult(ctx, m, view, ev, a.tail(ctx))
+	if err != nil {
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
+	}
+	changed := res != fp.Result
+	res.Unverified = bad
+	fp.Result = res
+	if len(bad) > 0 {
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
+	}
+	if changed || len(bad) > 0 {
+		generic.FullPlanKey.Set(ctx, fp)
+		if err := writePlanFile(ctx, fp); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+		}
+	}
 }
 
 // writeReport writes report.md and its self-contained report.html.

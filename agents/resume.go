@@ -32,7 +32,7 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 	return func(yield func(generic.Event) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		r := &run{sift: s, yield: yield, meter: &siftmodel.Meter{}}
+		r := &run{sift: s, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
 		r.resume(ctx, sessionID, answers)
 	}
 }

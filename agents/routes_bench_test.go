@@ -24,8 +24,10 @@ type routeCase struct {
 	code     []string
 }
 
-// routeSuite is the fixed suite of 20 requests of mixed difficulty: 12 that
-// a built-in analysis answers, 5 trivial ones and 3 that need two steps.
+// routeSuite is the fixed suite of 21 requests of mixed difficulty: 12 that
+// a built-in analysis answers, 5 trivial ones, 1 trivial one whose first
+// code run fails (auto mode escalates it to the planner) and 3 that need
+// two steps.
 var routeSuite = []routeCase{
 	{question: "monthly revenue trend", kind: "template", template: "trend"},
 	{question: "weekly revenue trend", kind: "template", template: "trend"},
@@ -44,6 +46,9 @@ var routeSuite = []routeCase{
 	{question: "What is the average units per order?", kind: "trivial", code: []string{"import pandas as pd\nprint(pd.read_csv('input/sales.csv')['units'].mean())"}},
 	{question: "What date range does the data cover?", kind: "trivial", code: []string{"import pandas as pd\nd = pd.read_csv('input/sales.csv')['date']\nprint(d.min(), d.max())"}},
 	{question: "How many distinct products are sold?", kind: "trivial", code: []string{"import pandas as pd\nprint(pd.read_csv('input/sales.csv')['product'].nunique())"}},
+	{question: "Explain the revenue of each Region in one sentence", kind: "failing", code: []string{
+		"import pandas as pd\nprint(pd.read_csv('input/sales.csv').groupby('Region')['revenue'].sum())",
+		"import pandas as pd\nprint(pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum().to_string())"}},
 	{question: "Which region grew fastest between the first and last quarter, and why might that be?", kind: "complex", code: []string{
 		"import pandas as pd\ndf = pd.read_csv('input/sales.csv', parse_dates=['date'])\ndf.to_pickle('work/s.pkl')\nprint(len(df))",
 		"import pandas as pd\ndf = pd.read_pickle('work/s.pkl')\nq = df.groupby([df.date.dt.quarter, 'region'])['revenue'].sum().unstack()\nq.to_csv('out/quarterly_by_region.csv')\nprint(((q.iloc[-1] / q.iloc[0]) - 1).sort_values().to_string())"}},
@@ -76,6 +81,17 @@ func (c routeCase) script(mode Mode) []scripted.Reply {
 		}
 		return []scripted.Reply{plan, call(nameCodeAgent, map[string]string{"request": c.question}), call("python", map[string]string{"code": c.code[0]}),
 			echoToolResult("Answer: "), call(toolSubmitResult, map[string]any{"answer": "done"}), report}
+	case "failing":
+		failed := text("FAILED: there is no column 'Region'; the columns are lower-case.")
+		retry := []scripted.Reply{call(toolCreatePlan, steps("Revenue by region (lower-case column)")),
+			call(nameCodeAgent, map[string]string{"request": "Revenue by region"}), call("python", map[string]string{"code": c.code[1]}),
+			echoToolResult("Result: "), call(toolSubmitResult, map[string]any{"answer": "done"}), report}
+		plan := call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 1, "description": c.question}}, "complexity": "trivial"})
+		first := []scripted.Reply{plan, call("python", map[string]string{"code": c.code[0]}), failed}
+		if mode != ModeAuto {
+			first = []scripted.Reply{plan, call(nameCodeAgent, map[string]string{"request": c.question}), call("python", map[string]string{"code": c.code[0]}), failed}
+		}
+		return append(first, retry...)
 	default: // complex: the same two-step loop in both modes
 		out := []scripted.Reply{call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 1, "description": "Prepare the data"}, {"index": 2, "description": c.question}}, "complexity": "normal"})}
 		for i, code := range c.code {
@@ -97,9 +113,10 @@ func BenchmarkRoutes(b *testing.B) {
 	py := pythonOrSkip(b)
 	data := benchSalesCSV(b)
 	type outcome struct {
-		calls int
-		wall  time.Duration
-		files []string
+		calls  int
+		wall   time.Duration
+		files  []string
+		result string
 	}
 	run := func(c routeCase, mode Mode) outcome {
 		script := scripted.New(c.script(mode)...)
@@ -122,13 +139,17 @@ func BenchmarkRoutes(b *testing.B) {
 		if script.Remaining() != 0 {
 			b.Fatalf("%s (%s): %d scripted replies unused: the route was not the expected one", c.question, mode, script.Remaining())
 		}
-		return outcome{calls: done.Usage.Calls, wall: time.Since(start), files: outFiles(b, done.Path)}
+		result := "answered"
+		if fp := done.Plan; fp == nil || fp.Result == nil || len(fp.Steps) == 0 || fp.Steps[len(fp.Steps)-1].Status != generic.StatusDone {
+			result = "failed"
+		}
+		return outcome{calls: done.Usage.Calls, wall: time.Since(start), files: outFiles(b, done.Path), result: result}
 	}
 	for b.Loop() {
 		var planCalls, autoCalls int
 		var planWall, autoWall time.Duration
 		var table strings.Builder
-		fmt.Fprintf(&table, "\n%-4s %-9s %10s %10s %11s %11s  %s\n", "#", "kind", "plan calls", "auto calls", "plan wall", "auto wall", "request")
+		fmt.Fprintf(&table, "\n%-4s %-9s %10s %10s %11s %11s %-17s  %s\n", "#", "kind", "plan calls", "auto calls", "plan wall", "auto wall", "outcome plan/auto", "request")
 		for i, c := range routeSuite {
 			p, a := run(c, ModePlan), run(c, ModeAuto)
 			if strings.Join(p.files, ",") != strings.Join(a.files, ",") {
@@ -138,7 +159,10 @@ func BenchmarkRoutes(b *testing.B) {
 			autoCalls += a.calls
 			planWall += p.wall
 			autoWall += a.wall
-			fmt.Fprintf(&table, "%-4d %-9s %10d %10d %11s %11s  %s\n", i+1, c.kind, p.calls, a.calls, p.wall.Round(time.Millisecond), a.wall.Round(time.Millisecond), c.question)
+			if p.result != "answered" || a.result != "answered" {
+				b.Fatalf("%s: outcome plan %s, auto %s; every request of the suite must end answered", c.question, p.result, a.result)
+			}
+			fmt.Fprintf(&table, "%-4d %-9s %10d %10d %11s %11s %-17s  %s\n", i+1, c.kind, p.calls, a.calls, p.wall.Round(time.Millisecond), a.wall.Round(time.Millisecond), p.result+"/"+a.result, c.question)
 		}
 		fmt.Fprintf(&table, "%-14s %10d %10d %11s %11s  auto uses %.0f%% fewer model calls\n", "total", planCalls, autoCalls, planWall.Round(time.Millisecond), autoWall.Round(time.Millisecond), 100*(1-float64(autoCalls)/float64(planCalls)))
 		b.Log(table.String())

@@ -50,8 +50,16 @@ type Models struct {
 	Code     model.ToolCallingChatModel // code agent and web researcher
 	Report   model.ToolCallingChatModel
 	// Names are the model names by role ("default", "planner", ...), for
-	// prices and offline token estimates. Optional.
+	// prices, offline token estimates and known context windows. Optional.
 	Names map[string]string
+	// Windows are the context windows in tokens by role ("default",
+	// "planner", ...), overriding the known window of the role's model.
+	// Optional; see Config.ContextWindow.
+	Windows map[string]int
+	// Images marks the roles ("default", "report", ...) whose model
+	// accepts images: the report writer is then shown the run's charts to
+	// check the ones it cites. Optional.
+	Images map[string]bool
 }
 
 // ModelsFromConfig connects each role to its endpoint from cfg.
@@ -67,9 +75,12 @@ func ModelsFromConfig(ctx context.Context, cfg siftmodel.Config) (Models, error)
 		}
 		*r.dst = m
 		if ms.Names == nil {
-			ms.Names = map[string]string{}
+			ms.Names, ms.Windows, ms.Images = map[string]string{}, map[string]int{}, map[string]bool{}
 		}
-		ms.Names[r.role] = cfg.For(r.role).Model
+		ep := cfg.For(r.role)
+		ms.Names[r.role] = ep.Model
+		ms.Windows[r.role] = ep.ContextWindowTokens()
+		ms.Images[r.role] = ep.Images
 	}
 	return ms, nil
 }
@@ -111,7 +122,10 @@ type Config struct {
 	Prices siftmodel.PriceTable
 	// ContextWindow is the models' context window in tokens: each request
 	// is trimmed to fit it less an output reserve, never separating a tool
-	// call from its result. Optional; default 128000; negative turns it off.
+	// call from its result. Optional; 0 takes each role's window from
+	// Models.Windows, else from the table of known models by the role's
+	// model name (model.KnownContextWindow), else 128000; negative turns
+	// trimming off.
 	ContextWindow int
 	// Verbatim turns context management off: no tool-output caps, no
 	// shortening of earlier results, no trimming, wide previews. For
@@ -124,6 +138,13 @@ type Config struct {
 	// Store keeps checkpoints and the session registry. Optional; defaults
 	// to the file store under SessionsRoot.
 	Store *session.Backend
+	// Locale is the person's locale (e.g. "zh-CN"), stated in every
+	// agent's prompt beside today's date. Optional; default from LC_ALL,
+	// LC_MESSAGES or LANG.
+	Locale string
+	// Extensions add the embedding service's own tools, sub-agents,
+	// standing instructions and glossary to the agents. Optional.
+	Extensions Extensions
 	// Stream asks the models to stream, so text reaches the caller as
 	// EventMessage deltas while it is written. Optional; default off.
 	Stream bool
@@ -146,14 +167,14 @@ func New(cfg Config) (*Sift, error) {
 	if cfg.SessionsRoot == "" {
 		cfg.SessionsRoot = session.DefaultRoot()
 	}
+	if cfg.Locale == "" {
+		cfg.Locale = localeFromEnv(os.Getenv)
+	}
 	if cfg.CodeTimeout <= 0 {
 		cfg.CodeTimeout = 2 * time.Minute
 	}
 	if cfg.Prices == nil {
 		cfg.Prices = siftmodel.DefaultPrices()
-	}
-	if cfg.ContextWindow == 0 {
-		cfg.ContextWindow = 128000
 	}
 	if cfg.Verbatim {
 		cfg.Preview.MaxChars, cfg.Preview.MaxTotalChars = 1<<20, 1<<22
@@ -231,7 +252,7 @@ func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
 	return func(yield func(generic.Event) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}}
+		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
 		r.execute(ctx)
 	}
 }
@@ -256,6 +277,12 @@ type run struct {
 	bigFiles []string
 	// endSpan ends the run's trace span.
 	endSpan func(error)
+	// outputs are the tool replies of this process, for the answer check.
+	outputs *toolOutputs
+	// previews and ran (the built-in analysis that answered, if one did)
+	// ground the suggested next questions.
+	previews []*generic.FilePreview
+	ran      templates.Match
 }
 
 // emit records an event and hands it to the caller; it reports false once
@@ -288,6 +315,7 @@ func (r *run) fail(err error) {
 }
 
 func (r *run) done(err error) {
+	r.suggest()
 	e := generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	if r.ws != nil {
 		e.Path = r.ws.Root
@@ -399,7 +427,31 @@ func (r *run) finishFiles(u *generic.Usage) {
 	if err != nil {
 		return
 	}
-	_ = writeReport(r.ws.Root, strings.TrimRight(string(md), "\n")+"\n\n"+generic.RenderUsageMarkdown(u))
+	text := strings.TrimRight(string(md), "\n") + "\n\n"
+	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
+		text += "## Next questions\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
+	}
+	_ = writeReport(r.ws.Root, text+generic.RenderUsageMarkdown(u))
+}
+
+// suggest gives a run that has an answer its next questions: the model's
+// when it gave some, else the built-in analyses' rules over the data's
+// columns (at most three either way).
+func (r *run) suggest() {
+	if r.plan == nil || r.plan.Result == nil {
+		return
+	}
+	res := r.plan.Result
+	if len(res.NextQuestions) == 0 {
+		// The answer names what was found, so the questions build on it.
+		res.NextQuestions = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
+	}
+	if len(res.NextQuestions) > 3 {
+		res.NextQuestions = res.NextQuestions[:3]
+	}
+	if r.ws != nil && len(res.NextQuestions) > 0 {
+		_ = writePlanFileAt(r.ws.Root, r.plan)
+	}
 }
 
 func (r *run) execute(ctx context.Context) {
@@ -492,6 +544,7 @@ func (r *run) execute(ctx context.Context) {
 	popts.BaseDir = ws.Root
 	previews := generic.PreviewFiles(ctx, abs, popts)
 	dataContext := demoteHeadings(generic.CompactAll(previews, popts)) + r.databaseContext(ctx, r.req.Question)
+	r.previews = previewed(previews)
 
 	mode := r.mode()
 	var match templates.Match
@@ -501,6 +554,7 @@ func (r *run) execute(ctx context.Context) {
 		case match.OK():
 			ok, err := r.runTemplate(ctx, op, match)
 			if ok {
+				r.ran = match
 				if err != nil {
 					r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 					return
@@ -619,6 +673,10 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		maxIterations:   r.sift.cfg.MaxIterations,
 		classicExecutor: r.sift.cfg.ClassicExecutor,
 		sources:         r.sources,
+		outputs:         r.outputs,
+		ext:             r.sift.cfg.Extensions,
+		locale:          r.sift.cfg.Locale,
+		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
 	})
 	if err != nil {
 		return nil, err
@@ -927,8 +985,8 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 		if traj != nil {
 			opts = append(opts, siftmodel.WithTrajectory(traj))
 		}
-		if !s.cfg.Verbatim && s.cfg.ContextWindow > 0 {
-			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: s.cfg.ContextWindow, KeepFirstUser: true, DropDuplicates: true}))
+		if w := s.contextWindow(role, name); !s.cfg.Verbatim && w > 0 {
+			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: w, KeepFirstUser: true, DropDuplicates: true}))
 		}
 		return &markErrors{agent: role, inner: siftmodel.Wrap(pick(m), role, meter, opts...)}
 	}
@@ -938,6 +996,29 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 		code:     wrap("code", s.cfg.Models.Code),
 		report:   wrap("report", s.cfg.Models.Report),
 	}
+}
+
+// acceptsImages reports whether role's model accepts images: its own
+// setting, else the default's.
+func (m Models) acceptsImages(role string) bool {
+	if v, ok := m.Images[role]; ok {
+		return v
+	}
+	return m.Images["default"]
+}
+
+// contextWindow is the window a role's requests are trimmed to (see
+// Config.ContextWindow); name is the role's model name, if known.
+func (s *Sift) contextWindow(role, name string) int {
+	if s.cfg.ContextWindow != 0 {
+		return s.cfg.ContextWindow
+	}
+	for _, key := range []string{role, "default"} {
+		if w, ok := s.cfg.Models.Windows[key]; ok && w != 0 {
+			return w
+		}
+	}
+	return siftmodel.Endpoint{Model: name}.ContextWindowTokens()
 }
 
 // demoteHeadings turns the previews' "## file" headings into "### file", so

@@ -68,6 +68,8 @@ var submitResultTool = &schema.ToolInfo{
 		"answer":   {Type: schema.String, Required: true, Desc: "the direct answer to the question, in the person's language"},
 		"findings": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "key findings with their numbers"},
 		"files":    {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "deliverable files, workspace-relative (out/...)"},
+		"next_questions": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String},
+			Desc: "2 or 3 questions the person could ask next, naming the data's columns and building on what was found"},
 	}),
 }
 
@@ -93,6 +95,14 @@ type treeConfig struct {
 	// sources are the databases the executor and the code agent query
 	// with the SQL tools. Optional.
 	sources *sqldb.Sources
+	// outputs records every tool reply, for the answer check. Optional.
+	outputs *toolOutputs
+	// ext are the embedding service's tools, sub-agents and house rules.
+	ext Extensions
+	// locale is the person's locale, e.g. "zh-CN". Optional.
+	locale string
+	// reportImages: the report writer's model accepts images.
+	reportImages bool
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -108,7 +118,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		ToolInfo:             createPlanTool,
 		NewPlan:              newPlan,
 		GenInputFn: func(ctx context.Context, _ []adk.Message) ([]adk.Message, error) {
-			return plannerMessages(viewOf(ctx)), nil
+			return withHouseRules(plannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -119,13 +129,9 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(executorTools))
-	for _, t := range executorTools {
-		info, err := t.Info(ctx)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, info.Name)
+	names, err := checkToolNames(ctx, "executor", executorTools)
+	if err != nil {
+		return nil, err
 	}
 	returnDirectly := map[string]bool{}
 	if !cfg.classicExecutor {
@@ -147,7 +153,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		},
 		MaxIterations: 8,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return executorMessages(viewOf(ctx)), nil
+			return withHouseRules(executorMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -160,7 +166,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		RespondTool: submitResultTool,
 		NewPlan:     newPlan,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return replannerMessages(viewOf(ctx)), nil
+			return withHouseRules(replannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -185,7 +191,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
 		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
-			&reportAgent{model: cfg.models.report, budget: cfg.budget}},
+			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, images: cfg.reportImages, budget: cfg.budget}},
 	})
 }
 
@@ -203,7 +209,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		cfg.models.code, codeTools, codeMaxIterations,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
 			dc, _ := params.DataContext.Get(ctx)
-			return codeAgentMessages(dc, msgs)
+			return withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), dc, msgs), cfg.promptTail(ctx))
 		})
 	if err != nil {
 		return nil, nil, err
@@ -215,8 +221,8 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	webAgent, err := newToolAgent(ctx, nameWebAgent,
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
 		cfg.models.code, webTools, 8,
-		func(_ context.Context, msgs []adk.Message) []adk.Message {
-			return append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...)
+		func(ctx context.Context, msgs []adk.Message) []adk.Message {
+			return withHouseRules(append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...), cfg.promptTail(ctx))
 		})
 	if err != nil {
 		return nil, nil, err
@@ -235,6 +241,16 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	}
 	// The executor delegates: files are the code agent's to read.
 	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(tplParams), cfg.guard(ask)}
+	for _, sub := range cfg.ext.SubAgents {
+		// The service vouches for its sub-agents: their replies are
+		// evidence for the answer check, like tool replies.
+		out = append(out, recorded{agentTool(ctx, sub).(tool.InvokableTool), cfg.outputs})
+	}
+	extra, err := cfg.extraTools(ctx, cfg.ext.ExecutorTools)
+	if err != nil {
+		return nil, nil, err
+	}
+	out = append(out, extra...)
 	sqlTools, err := cfg.sqlTools()
 	if err != nil {
 		return nil, nil, err
@@ -276,7 +292,11 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(out, sqlTools...), nil
+	extra, err := cfg.extraTools(context.Background(), cfg.ext.CodeTools)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(out, sqlTools...), extra...), nil
 }
 
 // webAgentTools are web_search and web_fetch, each needing approval where
@@ -297,7 +317,7 @@ func (cfg treeConfig) webAgentTools() ([]tool.BaseTool, error) {
 // with a fix hint (so a failing tool never ends the run), and long replies
 // are capped with the full text saved to a file.
 func (cfg treeConfig) guard(t tool.InvokableTool) tool.InvokableTool {
-	t = traced{tools.Hint(t)}
+	t = traced{tools.Hint(recorded{t, cfg.outputs})}
 	if cfg.verbatim {
 		return t
 	}
@@ -321,13 +341,9 @@ func (t traced) InvokableRun(ctx context.Context, args string, opts ...tool.Opti
 // newToolAgent builds a ReAct agent meant to be called as a tool.
 func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingChatModel, ts []tool.BaseTool, maxIter int,
 	input func(context.Context, []adk.Message) []adk.Message) (adk.Agent, error) {
-	names := make([]string, 0, len(ts))
-	for _, t := range ts {
-		info, err := t.Info(ctx)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, info.Name)
+	names, err := checkToolNames(ctx, name, ts)
+	if err != nil {
+		return nil, err
 	}
 	a, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name:        name,

@@ -244,6 +244,8 @@ func (f *FullPlan) Clone() *FullPlan {
 	if f.Result != nil {
 		r := *f.Result
 		r.Files = append([]string(nil), f.Result.Files...)
+		r.NextQuestions = append([]string(nil), f.Result.NextQuestions...)
+		r.Unverified = append([]string(nil), f.Result.Unverified...)
 		c.Result = &r
 	}
 	return &c
@@ -258,22 +260,34 @@ type SubmitResult struct {
 	Findings []string `json:"findings,omitempty"`
 	// Files are workspace-relative paths of the deliverables.
 	Files []string `json:"files,omitempty"`
+	// NextQuestions are two or three questions the person could ask next,
+	// grounded in the data's columns and what was found: from the model
+	// when it gave them, else from the built-in analyses' rules.
+	NextQuestions []string `json:"next_questions,omitempty"`
+	// Unverified are the numbers of Answer and Findings that no output of
+	// the run holds (see package numcheck), as written; set by Sift after
+	// its answer check, never by the model.
+	Unverified []string `json:"unverified,omitempty"`
 }
 
 // UnmarshalJSON accepts "answer", "response", "result" or "summary" for the
 // answer, since models drift between them.
 func (r *SubmitResult) UnmarshalJSON(data []byte) error {
 	var obj struct {
-		Answer   string          `json:"answer"`
-		Response string          `json:"response"`
-		Result   string          `json:"result"`
-		Summary  string          `json:"summary"`
-		Findings json.RawMessage `json:"findings"`
-		Files    []string        `json:"files"`
+		Answer        string          `json:"answer"`
+		Response      string          `json:"response"`
+		Result        string          `json:"result"`
+		Summary       string          `json:"summary"`
+		Findings      json.RawMessage `json:"findings"`
+		Files         []string        `json:"files"`
+		NextQuestions []string        `json:"next_questions"`
+		// Unverified is Sift's own, kept through state.json.
+		Unverified []string `json:"unverified"`
 	}
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return fmt.Errorf("submit_result: %w", err)
 	}
+	r.Unverified, r.NextQuestions = obj.Unverified, obj.NextQuestions
 	r.Answer = obj.Answer
 	for _, alt := range []string{obj.Response, obj.Result, obj.Summary} {
 		if r.Answer == "" {

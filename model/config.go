@@ -78,6 +78,24 @@ type Endpoint struct {
 	// Temperature is the sampling temperature. Optional; nil leaves the
 	// server's default.
 	Temperature *float32
+	// MaxTokens bounds each reply's tokens (max_tokens). Optional; nil
+	// leaves the server's default.
+	MaxTokens *int
+	// ReasoningEffort is "low", "medium" or "high" for reasoning models
+	// (reasoning_effort). Optional; empty leaves the server's default.
+	ReasoningEffort string
+	// ExtraBody is merged into every request's JSON body: the switches
+	// some endpoints have beyond the OpenAI API, e.g. reasoning off with
+	// {"enable_thinking": false} (Qwen) or {"thinking": {"type":
+	// "disabled"}} (Ark, DeepSeek). Optional.
+	ExtraBody map[string]any
+	// ContextWindow is the model's context window in tokens. Optional; 0
+	// takes it from the table of known models (KnownContextWindow), else
+	// DefaultContextWindow; negative turns trimming off.
+	ContextWindow int
+	// Images marks a model that accepts images in its input, so the report
+	// writer may look at the charts it cites. Optional; default false.
+	Images bool
 }
 
 // WithDefaults returns e with its empty optional fields filled in: Timeout,
@@ -169,6 +187,21 @@ func (e Endpoint) overlay(o Endpoint) Endpoint {
 	if o.Temperature != nil {
 		e.Temperature = o.Temperature
 	}
+	if o.MaxTokens != nil {
+		e.MaxTokens = o.MaxTokens
+	}
+	if o.ReasoningEffort != "" {
+		e.ReasoningEffort = o.ReasoningEffort
+	}
+	if o.ExtraBody != nil {
+		e.ExtraBody = o.ExtraBody
+	}
+	if o.ContextWindow != 0 {
+		e.ContextWindow = o.ContextWindow
+	}
+	if o.Images {
+		e.Images = true
+	}
 	return e
 }
 
@@ -217,12 +250,17 @@ func (c *Config) SetAgentModel(agent, modelName string) {
 
 // fileEndpoint is one endpoint as written in the config file.
 type fileEndpoint struct {
-	BaseURL     string   `json:"base_url"`
-	APIKey      string   `json:"api_key"`
-	Model       string   `json:"model"`
-	Timeout     string   `json:"timeout"`
-	MaxRetries  int      `json:"max_retries"`
-	Temperature *float32 `json:"temperature"`
+	BaseURL         string         `json:"base_url"`
+	APIKey          string         `json:"api_key"`
+	Model           string         `json:"model"`
+	Timeout         string         `json:"timeout"`
+	MaxRetries      int            `json:"max_retries"`
+	Temperature     *float32       `json:"temperature"`
+	MaxTokens       *int           `json:"max_tokens"`
+	ReasoningEffort string         `json:"reasoning_effort"`
+	ExtraBody       map[string]any `json:"extra_body"`
+	ContextWindow   int            `json:"context_window"`
+	Images          bool           `json:"images"`
 }
 
 // fileConfig is the config file's JSON shape.
@@ -238,7 +276,10 @@ type fileConfig struct {
 //     $XDG_CONFIG_HOME/sift/config.json or ~/.config/sift/config.json when it
 //     exists, e.g.
 //     {"base_url": "...", "api_key": "...", "model": "...", "timeout": "60s",
-//     "max_retries": 4, "temperature": 0.2, "agents": {"planner": {"model": "..."}}};
+//     "max_retries": 4, "temperature": 0.2, "max_tokens": 4096,
+//     "reasoning_effort": "low", "extra_body": {"enable_thinking": false},
+//     "context_window": 32768, "images": true,
+//     "agents": {"planner": {"model": "...", "temperature": 0}}};
 //  2. OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL;
 //  3. ARK_API_KEY, ARK_MODEL and ARK_BASE_URL (Ark through its
 //     OpenAI-compatible endpoint: ARK_API_KEY also switches the base URL to
@@ -343,7 +384,16 @@ func readConfigFile(path string, required bool) (Config, error) {
 
 // endpoint converts a file entry, parsing its timeout.
 func (fe fileEndpoint) endpoint() (Endpoint, error) {
-	ep := Endpoint{BaseURL: fe.BaseURL, APIKey: fe.APIKey, Model: fe.Model, MaxRetries: fe.MaxRetries, Temperature: fe.Temperature}
+	ep := Endpoint{BaseURL: fe.BaseURL, APIKey: fe.APIKey, Model: fe.Model, MaxRetries: fe.MaxRetries, Temperature: fe.Temperature,
+		MaxTokens: fe.MaxTokens, ReasoningEffort: fe.ReasoningEffort, ExtraBody: fe.ExtraBody, ContextWindow: fe.ContextWindow, Images: fe.Images}
+	switch fe.ReasoningEffort {
+	case "", "low", "medium", "high":
+	default:
+		return Endpoint{}, fmt.Errorf("reasoning_effort %q is not one of low, medium, high", fe.ReasoningEffort)
+	}
+	if fe.MaxTokens != nil && *fe.MaxTokens <= 0 {
+		return Endpoint{}, fmt.Errorf("max_tokens %d must be positive", *fe.MaxTokens)
+	}
 	if fe.Timeout != "" {
 		d, err := time.ParseDuration(fe.Timeout)
 		if err != nil || d <= 0 {

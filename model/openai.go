@@ -107,11 +107,14 @@ func New(ctx context.Context, ep Endpoint, opts ...Option) (model.ToolCallingCha
 	client := &http.Client{Transport: &authTransport{next: retry}}
 
 	cm, err := einoopenai.NewChatModel(ctx, &einoopenai.ChatModelConfig{
-		BaseURL:     strings.TrimRight(ep.BaseURL, "/"),
-		APIKey:      ep.APIKey,
-		Model:       ep.Model,
-		Temperature: ep.Temperature,
-		HTTPClient:  client,
+		BaseURL:         strings.TrimRight(ep.BaseURL, "/"),
+		APIKey:          ep.APIKey,
+		Model:           ep.Model,
+		Temperature:     ep.Temperature,
+		MaxTokens:       ep.MaxTokens,
+		ReasoningEffort: einoopenai.ReasoningEffortLevel(ep.ReasoningEffort),
+		ExtraFields:     ep.ExtraBody,
+		HTTPClient:      client,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("model: create OpenAI-compatible client for %s: %w", ep.BaseURL, err)

@@ -1,0 +1,79 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// clockKey carries a run's clock on its context.
+type clockKey struct{}
+
+// WithClock returns a context whose runs read the current time from now:
+// the date every agent's prompt carries, against which the models resolve
+// "last month", "YTD" or "this year". Tests and replays pin it; the time
+// zone is now's location. Without it, runs use time.Now.
+func WithClock(ctx context.Context, now func() time.Time) context.Context {
+	return context.WithValue(ctx, clockKey{}, now)
+}
+
+// nowFrom is the run's current time.
+func nowFrom(ctx context.Context) time.Time {
+	if now, ok := ctx.Value(clockKey{}).(func() time.Time); ok && now != nil {
+		return now()
+	}
+	return time.Now()
+}
+
+// todayNote is the date, time zone and locale every agent's system prompt
+// ends with. It holds the date only, not the time of day, so the prompt
+// stays the same all day and its prefix can be cached.
+func todayNote(ctx context.Context, locale string) string {
+	t := nowFrom(ctx)
+	zone := t.Location().String()
+	_, off := t.Zone()
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	offset := fmt.Sprintf("UTC%s%02d:%02d", sign, off/3600, off%3600/60)
+	if zone == "" || zone == "Local" || zone == "UTC" {
+		zone = offset
+	} else {
+		zone += " (" + offset + ")"
+	}
+	note := fmt.Sprintf("\n\n## Today\n%s (%s), time zone %s", t.Format("2006-01-02"), t.Weekday(), zone)
+	if locale != "" {
+		note += ", locale " + locale
+	}
+	return note + `. Resolve relative dates ("last month", "this year", "YTD", "上个月") against this date, and say which dates you used.`
+}
+
+// promptTail is what ends every agent's system prompt: the service's house
+// rules, then today's date (the part that changes, last).
+func (cfg treeConfig) promptTail(ctx context.Context) string {
+	return cfg.ext.houseRules() + todayNote(ctx, cfg.locale)
+}
+
+// localeFromEnv reads the person's locale from LC_ALL, LC_MESSAGES or LANG
+// ("zh_CN.UTF-8" → "zh-CN"); empty for C/POSIX or none.
+func localeFromEnv(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v := getenv(k)
+		if v == "" {
+			continue
+		}
+		v, _, _ = strings.Cut(v, ".")
+		v, _, _ = strings.Cut(v, "@")
+		if v == "C" || v == "POSIX" {
+			return ""
+		}
+		return strings.ReplaceAll(v, "_", "-")
+	}
+	return ""
+}

@@ -1,0 +1,121 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// maxSuggestions is how many next questions Suggest returns at most.
+const maxSuggestions = 3
+
+// Suggest proposes up to three next questions about the data, each one a
+// built-in analysis can answer, grounded in the columns of the first table
+// among files (a time column, a measure, categories). done is the template
+// just run (or "" after an agent's analysis); p its parameters, whose
+// measure and category the suggestions reuse. The questions are in Chinese
+// when question is, else in English. None when no table has columns.
+func Suggest(question, done string, p Params, files []*generic.FilePreview) []string {
+	_, sheet := pickFile(normalize(question), files)
+	cols := columnsOf(sheet)
+	if len(cols) == 0 {
+		return nil
+	}
+	var timeCol, measure, measure2, cat, cat2 string
+	text := normalize(question)
+	for _, c := range cols {
+		switch {
+		case isTime(c) && timeCol == "":
+			timeCol = c.name
+		case isMeasure(c) && (measure == "" || betterMeasure(c, cols, measure, text)):
+			if measure != "" {
+				measure2 = measure
+			}
+			measure = c.name
+		case isMeasure(c) && measure2 == "":
+			measure2 = c.name
+		case isCategory(c) && !c.idish && (cat == "" || c.catHint && !hasCatHint(cols, cat)):
+			if cat != "" {
+				cat2 = cat
+			}
+			cat = c.name
+		case isCategory(c) && !c.idish && cat2 == "":
+			cat2 = c.name
+		}
+	}
+	// Keep to what was just looked at.
+	if p.Measure != "" && p.Measure != measure {
+		measure, measure2 = p.Measure, measure
+	}
+	if p.Category != "" && p.Category != cat {
+		cat, cat2 = p.Category, cat
+	}
+	zh := hasHan(question)
+	var out []string
+	add := func(template string, ok bool, en, cn string, args ...any) {
+		if !ok || template == done || len(out) >= maxSuggestions {
+			return
+		}
+		if zh {
+			out = append(out, fmt.Sprintf(cn, args...))
+		} else {
+			out = append(out, fmt.Sprintf(en, args...))
+		}
+	}
+	add(TopN, cat != "" && measure != "", "What are the top 10 %s by total %s?", "按%s统计%s总和的前10名是哪些？", cat, measure)
+	add(Trend, timeCol != "" && measure != "", "What is the monthly trend of %s?", "%s的月度趋势如何？", measure)
+	add(ComparePeriods, timeCol != "" && measure != "", "How does %s compare month over month?", "%s的环比变化如何？", measure)
+	add(Correlation, measure != "" && measure2 != "", "What is the correlation between %s and %s?", "%s和%s的相关性如何？", measure, measure2)
+	add(Pivot, cat != "" && cat2 != "" && measure != "", "Pivot table of %s by %s and %s", "按%s和%s做%s的数据透视表", measure, cat, cat2)
+	add(Outliers, measure != "", "Are there outliers in %s?", "%s有哪些异常值？", measure)
+	add(Distribution, measure != "", "What is the distribution of %s?", "%s的分布如何？", measure)
+	add(Profile, true, "Profile this data: missing values and column types", "对这份数据做数据概况分析")
+	return out
+}
+
+// betterMeasure reports whether c makes a better headline measure than
+// the one picked so far: one the text names, else money, else not a unit
+// price or rate (which are rarely summed).
+func betterMeasure(c *column, cols []*column, picked, text string) bool {
+	var old *column
+	for _, o := range cols {
+		if o.name == picked {
+			old = o
+		}
+	}
+	if old == nil {
+		return true
+	}
+	rank := func(x *column) int {
+		r := 0
+		if i, _ := findWord(text, normalize(x.name)); i >= 0 {
+			r += 4
+		}
+		if x.money {
+			r += 2
+		}
+		if !hasHint(x.name, rateHints) {
+			r++
+		}
+		return r
+	}
+	return rank(c) > rank(old)
+}
+
+// rateHints name per-unit measures: prices and rates.
+var rateHints = []string{"price", "rate", "ratio", "单价", "价格", "比率"}
+
+func hasCatHint(cols []*column, name string) bool {
+	for _, c := range cols {
+		if c.name == name {
+			return c.catHint
+		}
+	}
+	return false
+}
+
+func hasHan(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
+}

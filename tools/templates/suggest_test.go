@@ -1,0 +1,51 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// Each suggestion names the data's own columns and is a request the
+// matcher sends to a built-in analysis other than the one just run, so
+// following it needs no model.
+func TestSuggestionsAreGroundedAndRunnable(t *testing.T) {
+	sales := previewSheet("sales.csv", "order_date:date", "region:text", "product:text", "revenue:float", "quantity:int")
+	tests := []struct {
+		question, done string
+		p              Params
+		file           *generic.FilePreview
+		mustName       []string
+	}{
+		{"monthly revenue trend", Trend, Params{Time: "order_date", Measure: "revenue"}, sales, []string{"revenue"}},
+		{"top 10 regions by revenue", TopN, Params{Category: "region", Measure: "revenue"}, sales, []string{"revenue"}},
+		{"Which region sells most?", "", Params{}, sales, []string{"revenue"}},
+		{"按地区统计销售额", TopN, Params{Category: "地区", Measure: "销售额"}, previewSheet("s.csv", "日期:date", "地区:text", "销售额:float", "数量:int"), []string{"销售额"}},
+	}
+	for _, tt := range tests {
+		got := Suggest(tt.question, tt.done, tt.p, []*generic.FilePreview{tt.file})
+		if len(got) < 2 || len(got) > 3 {
+			t.Errorf("%q: %d suggestions %q, want 2 or 3", tt.question, len(got), got)
+			continue
+		}
+		for _, w := range tt.mustName {
+			if !strings.Contains(got[0], w) {
+				t.Errorf("%q: the first suggestion %q must keep to %q", tt.question, got[0], w)
+			}
+		}
+		for _, s := range got {
+			m := MatchRequest(s, []*generic.FilePreview{tt.file})
+			if !m.OK() || m.Template == tt.done {
+				t.Errorf("%q: suggestion %q matches %q (confidence %.2f, %v); want another built-in analysis", tt.question, s, m.Template, m.Confidence, m.Reasons)
+			}
+		}
+	}
+}
+
+func TestSuggestWithoutATableSaysNothing(t *testing.T) {
+	text := &generic.FilePreview{Name: "notes.txt", Kind: generic.KindText, Lines: []string{"hello"}}
+	if got := Suggest("summarise", "", Params{}, []*generic.FilePreview{text}); len(got) != 0 {
+		t.Errorf("no columns, no grounded suggestion: %q", got)
+	}
+}
