@@ -45,7 +45,7 @@ func todayNote(ctx context.Context, locale string) string {
 		zone += " (" + offset + ")"
 	}
 	note := fmt.Sprintf("\n\n## Today\n%s (%s), time zone %s", t.Format("2006-01-02"), t.Weekday(), zone)
-	if locale != "" {
+	if locale != "" && locale != "C" {
 		note += ", locale " + locale
 	}
 	return note + `. Resolve relative dates ("last month", "this year", "YTD", "上个月") against this date, and say which dates you used.`

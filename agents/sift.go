@@ -140,7 +140,7 @@ type Config struct {
 	Store *session.Backend
 	// Locale is the person's locale (e.g. "zh-CN"), stated in every
 	// agent's prompt beside today's date. Optional; default from LC_ALL,
-	// LC_MESSAGES or LANG.
+	// LC_MESSAGES or LANG; "C" states none.
 	Locale string
 	// Extensions add the embedding service's own tools, sub-agents,
 	// standing instructions and glossary to the agents. Optional.

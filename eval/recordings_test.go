@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	siftmodel "github.com/sift-agent/sift/model"
 )
@@ -112,4 +115,33 @@ func openAIExchangeOf(r siftmodel.TrajectoryRecord) map[string]any {
 		"request":  req,
 		"response": map[string]any{"choices": []any{map[string]any{"message": msg(*r.Response)}}, "usage": map[string]int{"prompt_tokens": 100, "completion_tokens": 10}},
 	}
+}
+
+// TestReplayKeepsTheRecordedDateAndLocale replays the demo recording as if
+// it had been made on another day, in a session with a locale, on a
+// machine whose LANG names another: the prompts' date note must be the
+// recorded one, or every recording diverges the day after it was made.
+func TestReplayKeepsTheRecordedDateAndLocale(t *testing.T) {
+	rec, err := OpenRecording("testdata/recordings/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := rec.Records[0].Time.Format("2006-01-02") + " (" + rec.Records[0].Time.Weekday().String() + ")"
+	then := time.Date(2024, 2, 15, 9, 30, 0, 0, time.UTC)
+	for i := range rec.Records {
+		rec.Records[i].Time = then.Add(time.Duration(i) * time.Second)
+		for j, m := range rec.Records[i].Request {
+			if m.Role != "system" {
+				continue
+			}
+			if !strings.Contains(m.Content, day) {
+				t.Fatalf("record %d: system prompt has no date note %q", i, day)
+			}
+			m.Content = strings.Replace(m.Content, day, "2024-02-15 (Thursday)", 1)
+			m.Content = regexp.MustCompile(`(## Today\n[^\n]*?time zone [^,.]+)(, locale [A-Za-z0-9-]+)?\.`).ReplaceAllString(m.Content, "$1, locale pt-BR.")
+			rec.Records[i].Request[j] = m
+		}
+	}
+	t.Setenv("LANG", "de_DE.UTF-8")
+	replayExpectSame(t, rec)
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cloudwego/eino/components/model"
 
@@ -105,6 +106,16 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 	}
 	rp := siftmodel.NewReplay(rec.Records, siftmodel.ReplayConfig{Live: opts.Live})
 	cfg := opts.Config
+	// The prompts state the date and locale of the run: replay them as
+	// recorded, or every recording would diverge the next day.
+	if len(rec.Records) > 0 {
+		if at, ok := recordedDay(rec.Records[0]); ok {
+			ctx = agents.WithClock(ctx, func() time.Time { return at })
+		}
+		if cfg.Locale == "" {
+			cfg.Locale = recordedLocale(rec.Records[0])
+		}
+	}
 	cfg.Models = agents.Models{
 		Planner: rp.ModelFor(siftmodel.AgentPlanner), Executor: rp.ModelFor(siftmodel.AgentExecutor),
 		Code: rp.ModelFor(siftmodel.AgentCode), Report: rp.ModelFor(siftmodel.AgentReport),
@@ -130,6 +141,64 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 	}
 	res.Changes = compareOutputs(rec, final.Path)
 	return res, nil
+}
+
+// recordedDayRE finds the date and time zone the date note of a system
+// prompt states: "## Today\n2026-11-25 (Wednesday), time zone
+// Europe/Paris (UTC+01:00)" or "... time zone UTC+00:00".
+var recordedDayRE = regexp.MustCompile(`\n## Today\n(\d{4}-\d{2}-\d{2}) \(\w+\), time zone (?:(\S+) \()?UTC([+-])(\d{2}):(\d{2})`)
+
+// recordedDay is noon of the day a recorded call's prompt states, in its
+// time zone; else the call's recorded time (captures whose prompts state
+// no date).
+func recordedDay(r siftmodel.TrajectoryRecord) (time.Time, bool) {
+	for _, m := range r.Request {
+		if m.Role != "system" {
+			continue
+		}
+		sub := recordedDayRE.FindStringSubmatch(m.Content)
+		if sub == nil {
+			break
+		}
+		var h, mi int
+		fmt.Sscanf(sub[4]+" "+sub[5], "%d %d", &h, &mi)
+		off := h*3600 + mi*60
+		if sub[3] == "-" {
+			off = -off
+		}
+		loc := time.FixedZone("", off)
+		if sub[2] != "" {
+			if l, err := time.LoadLocation(sub[2]); err == nil {
+				loc = l
+			}
+		}
+		day, err := time.ParseInLocation("2006-01-02", sub[1], loc)
+		if err != nil {
+			break
+		}
+		return day.Add(12 * time.Hour), true
+	}
+	if !r.Time.IsZero() {
+		return r.Time, true
+	}
+	return time.Time{}, false
+}
+
+// recordedLocaleRE finds the locale the date note of a system prompt states.
+var recordedLocaleRE = regexp.MustCompile(`\n## Today\n[^\n]*?, locale ([A-Za-z0-9-]+)\.`)
+
+// recordedLocale is the locale a recorded call's prompt stated, or "C"
+// (none) when it stated none.
+func recordedLocale(r siftmodel.TrajectoryRecord) string {
+	for _, m := range r.Request {
+		if m.Role == "system" {
+			if sub := recordedLocaleRE.FindStringSubmatch(m.Content); sub != nil {
+				return sub[1]
+			}
+			return "C"
+		}
+	}
+	return ""
 }
 
 // recordedNames names each agent's model as recorded, so prices and

@@ -36,7 +36,8 @@ var numberRE = regexp.MustCompile(`[-−+]?\d+(?:(?:,|\.|'|’| |\x{00A0}|\x{202
 	`(?:\s?(?:%|％|‰|万亿|千万|百万|万|亿|千|percent\b|per cent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|[kKMB]\b))?`)
 
 // skipRE matches spans whose digits are not quantities: dates, times,
-// markdown link targets, inline code, URLs, step citations, list markers.
+// markdown link targets, inline code, URLs, tool timings, step citations,
+// list markers.
 var skipRE = regexp.MustCompile(`(?m)` +
 	`\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?` + // 2024-01-05, 2024/1
 	`|\d{1,2}/\d{1,2}/\d{2,4}` + // 1/5/2024
@@ -45,6 +46,7 @@ var skipRE = regexp.MustCompile(`(?m)` +
 	`|\]\([^)]*\)` + // ](out/x.png)
 	"|`[^`\n]*`" + // inline code
 	`|https?://\S+` +
+	`|\(ran [^)\n]*\)` + // the python tool's "(ran 190ms)" timing
 	`|\[(?:step|steps|步骤)\s*[\d, –-]+\]` + // [step 2]
 	`|^\s*(?:[-*+]\s+)?\d+[.)]\s` + // "1. " list markers
 	`|\b[A-Za-z]+\d+[A-Za-z\d]*\b`) // Q1, H2, A4, x86

@@ -45,9 +45,9 @@ func TestClaimsReadEveryNotation(t *testing.T) {
 }
 
 func TestClaimsLeaveOutWhatIsNoQuantity(t *testing.T) {
-	text := "# Report\n\n1. On 2024-01-05 at 12:30, Q1 and H2 [step 2] sold 3 items, see ![c](out/chart_2024.png) and `df.head(20)` at https://x.org/42; 2024年1月5日 and 3月.\n"
+	text := "# Report\n\n1. On 2024-01-05 at 12:30, Q1 and H2 [step 2] sold 3 items, see ![c](out/chart_2024.png) and `df.head(20)` at https://x.org/42; 2024年1月5日 and 3月. The cell (ran 190ms), (ran 1.25s).\n"
 	if got := Claims(text); len(got) != 0 {
-		t.Errorf("Claims found %+v; dates, times, names, citations, paths, code, URLs, list markers and small counts are not quantities", got)
+		t.Errorf("Claims found %+v; dates, times, names, citations, paths, code, URLs, tool timings, list markers and small counts are not quantities", got)
 	}
 	got := Claims("North 150 South 70, East 30")
 	var vals []float64
