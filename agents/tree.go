@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
+	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -89,6 +90,8 @@ type treeConfig struct {
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *budgetGuard
+	// mcp offers MCP servers' tools to the executor or the code agent.
+	mcp *mcp.Toolset
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -245,7 +248,17 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 			}
 		}
 	}
-	return out, code, nil
+	return append(out, cfg.mcpTools(mcp.AgentExecutor)...), code, nil
+}
+
+// mcpTools are the MCP tools for agent, each behind the approval policy
+// and the same guard as the built-in tools.
+func (cfg treeConfig) mcpTools(agent string) []tool.BaseTool {
+	var out []tool.BaseTool
+	for _, t := range cfg.mcp.Tools(agent) {
+		out = append(out, cfg.guard(tools.RequireApproval(t.InvokableTool, cfg.policy)))
+	}
+	return out
 }
 
 // codeAgentTools are python and the file tools, each capped and turning
@@ -270,7 +283,7 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 			out = append(out, cfg.guard(tools.RequireApproval(it, cfg.policy)))
 		}
 	}
-	return out, nil
+	return append(out, cfg.mcpTools(mcp.AgentCode)...), nil
 }
 
 // guard makes a tool safe to hand to a model: its errors become replies
