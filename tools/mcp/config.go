@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -94,15 +95,15 @@ func (c ServerConfig) Transport() string {
 
 // offers says whether the server's tool called name may be offered.
 func (c ServerConfig) offers(name string) bool {
-	if contains(c.Deny, name) {
+	if slices.Contains(c.Deny, name) {
 		return false
 	}
-	return len(c.Allow) == 0 || contains(c.Allow, name)
+	return len(c.Allow) == 0 || slices.Contains(c.Allow, name)
 }
 
 // readOnly says whether the server's tool called name is marked read-only.
 func (c ServerConfig) readOnly(name string) bool {
-	return c.ReadOnly || contains(c.ReadOnlyTools, name)
+	return c.ReadOnly || slices.Contains(c.ReadOnlyTools, name)
 }
 
 // withDefaults fills the optional fields.
@@ -272,14 +273,4 @@ func parseDuration(key, s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s %q is not a positive duration like \"30s\" or \"2m\"", key, s)
 	}
 	return d, nil
-}
-
-// contains says whether names holds name.
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
