@@ -5,7 +5,10 @@ PYTHON    ?= /usr/bin/python3
 SESSIONS  ?= $(CURDIR)/.sift/sessions
 DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells most?
 
-.PHONY: demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
+REC_SESSIONS ?= $(CURDIR)/.sift/recordings
+EVAL_DIR     ?= $(CURDIR)/.sift/eval-native
+
+.PHONY: recordings eval serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -16,6 +19,10 @@ demo: python-deps
 demo-agents: python-deps
 	$(GO) run ./cmd/sift run --mode plan --script examples/demo/script.json \
 		--file examples/data/sales.csv --sessions-dir $(SESSIONS) "$(DEMO_Q)"
+
+## serve: the web app and HTTP API on http://127.0.0.1:8080 (no model needed for built-in analyses)
+serve: python-deps
+	$(GO) run ./cmd/sift serve --sessions-dir $(SESSIONS)
 
 ## test: vet and run every test
 test: python-deps
@@ -40,15 +47,29 @@ python-deps:
 		python3 -m venv .venv && .venv/bin/pip install -q pandas numpy matplotlib openpyxl; \
 	fi
 
+## eval: score the pipeline on the native suite (33 questions, CSV and SQLite), scripted model, offline
+eval: python-deps
+	rm -rf $(EVAL_DIR)
+	$(GO) run ./eval/native/gen $(EVAL_DIR)
+	$(GO) run ./cmd/sift eval --scripted --jobs 2 --out $(EVAL_DIR)/results.json $(EVAL_DIR)
+
+## recordings: re-record testdata/recordings/ from the scripted demo (after an intended prompt or graph change)
+recordings: python-deps
+	rm -rf $(REC_SESSIONS) eval/testdata/recordings/demo
+	$(GO) run ./cmd/sift run --mode plan --script examples/demo/script.json \
+		--file examples/data/sales.csv --sessions-dir $(REC_SESSIONS) "$(DEMO_Q)"
+	$(GO) run ./cmd/sift export-session --sessions-dir $(REC_SESSIONS) --inputs \
+		"$$(ls $(REC_SESSIONS) | head -1)" eval/testdata/recordings/demo
+
 build:
 	$(GO) build -o bin/sift ./cmd/sift
 
 vet:
 	$(GO) vet ./...
 
-## bench-steps: model calls and prompt tokens per plan step, classic vs Sift
+## bench-steps: calls, prompt and cached tokens and input cost per plan step, classic vs Sift
 bench-steps: python-deps
-	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 3x
+	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 1x -v
 
 ## bench-preview: previewing a 200 MB CSV (time and memory)
 bench-preview:
@@ -66,7 +87,12 @@ bench-routes: python-deps
 bench-tokens: python-deps
 	$(GO) test ./agents -run '^$$' -bench ContextManagement -benchtime 1x -v
 
-bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens
+## bench-serve: 200 event-stream clients on one run, 20 sessions at once, event JSON sonic vs encoding/json
+bench-serve: python-deps
+	$(GO) test ./server -run '^$$' -bench 'SSEFanout|ConcurrentSessions' -benchtime 1x
+	$(GO) test ./session -run '^$$' -bench EventJSON -benchmem
+
+bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-serve
 
 clean:
 	rm -rf bin .sift

@@ -353,7 +353,10 @@ func (a *askRun) emit(e generic.Event) bool {
 	if e.Err != nil && e.Text == "" {
 		e.Text = e.Err.Error()
 	}
-	_ = a.c.log.Append(e)
+	// The caller sees the event as logged, numbered (Seq).
+	if logged, err := a.c.log.Record(e); err == nil {
+		e = logged
+	}
 	if a.stopped {
 		return false
 	}
@@ -491,6 +494,7 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 			search:        c.cfg.Search,
 			fetch:         c.cfg.Fetch,
 			maxIterations: c.cfg.MaxIterations,
+			sources:       c.cfg.Sources,
 		})
 		if err != nil {
 			return nil, err

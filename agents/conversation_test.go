@@ -421,7 +421,7 @@ func TestConversationRoutesFilesToThePlanExecuteAnalyst(t *testing.T) {
 	if tr.Route != RoutePlan || !strings.Contains(tr.Answer, "North") || !strings.Contains(tr.Answer, "150") {
 		t.Errorf("turn = %+v", tr)
 	}
-	if p := requestsOf(script, plannerPrompt); len(p) != 1 || !strings.Contains(p[0].Messages[1].Content, "Total revenue by region in input/sales.csv") {
+	if p := requestsOf(script, plannerPrompt); len(p) != 1 || !strings.Contains(p[0].Messages[0].Content, "## Question\nTotal revenue by region in input/sales.csv") {
 		t.Error("the planner must plan the rewritten request")
 	}
 	if r := readWS(t, done, "report.md"); !strings.Contains(r, "North leads with 150") {

@@ -385,7 +385,7 @@ func TestFollowUpInTheSameSession(t *testing.T) {
 		// The follow-up: the planner sees the earlier answer; the new step
 		// uses x from the kernel.
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
-			if !strings.Contains(req.Messages[len(req.Messages)-1].Content, "A: x is 20") {
+			if !strings.Contains(req.Messages[0].Content, "A: x is 20") {
 				return nil, fmt.Errorf("the planner must see the earlier answer")
 			}
 			return scripted.ToolCall(toolCreatePlan, `{"steps":[{"index":1,"description":"Add one to x"}]}`), nil

@@ -29,47 +29,75 @@ type taskView struct {
 	Feedback string
 }
 
-func plannerMessages(v taskView) []*schema.Message {
+// Every agent's request is ordered for providers' prefix caches: the
+// system message holds what is fixed for the whole run — the role's prompt,
+// then the run context (see runContext) — and is byte-identical on every
+// call of one agent in a run; the user message holds what changes (plan
+// state, results, the current step). Tool definitions, which providers put
+// before the messages, are fixed per agent too.
+
+// runContext is the stable part of a request after the role's prompt: the
+// question, the session's earlier questions and answers, and the data
+// (the full data context with data, else the input files). Facts fixed for
+// the whole run that every agent should see (such as today's date) belong
+// here, not in the changing part.
+func runContext(v taskView, data bool) string {
 	var b strings.Builder
 	section(&b, "Question", v.Question)
 	section(&b, "Earlier in this session", renderEarlier(v.Plan))
-	section(&b, "Data", v.dataContext())
-	if v.Feedback != "" {
-		section(&b, "The person rejected the previous plan", renderPlanStatus(v.Plan)+"\nTheir feedback: "+v.Feedback+"\nMake a new plan that follows it.")
+	if data {
+		section(&b, "Data", v.dataContext())
+	} else {
+		section(&b, "Input files", v.inputFiles())
 	}
-	return []*schema.Message{schema.SystemMessage(plannerPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+	return strings.TrimSpace(b.String())
 }
 
+// stableSystem is a role's system message: its prompt, then the run
+// context.
+func stableSystem(prompt, context string) *schema.Message {
+	if context == "" {
+		return schema.SystemMessage(prompt)
+	}
+	return schema.SystemMessage(prompt + "\n\n" + context)
+}
+
+func plannerMessages(v taskView) []*schema.Message {
+	task := "Make the plan."
+	if v.Feedback != "" {
+		var b strings.Builder
+		section(&b, "The person rejected the previous plan", renderPlanStatus(v.Plan)+"\nTheir feedback: "+v.Feedback+"\nMake a new plan that follows it.")
+		task = strings.TrimSpace(b.String())
+	}
+	return []*schema.Message{stableSystem(plannerPrompt, runContext(v, true)), schema.UserMessage(task)}
+}
+
+// executorMessages gives the executor the input files, not the data
+// context: the planner's steps name the files and columns, and the code
+// agent, which does the data work, sees the data context.
 func executorMessages(v taskView) []*schema.Message {
 	var b strings.Builder
-	section(&b, "Question", v.Question)
-	section(&b, "Earlier in this session", renderEarlier(v.Plan))
-	section(&b, "Data", v.dataContext())
 	section(&b, "Plan", renderPlanStatus(v.Plan))
 	section(&b, "Finished steps", v.results())
-	cur := v.Plan.Current()
-	if cur != nil {
+	if cur := v.Plan.Current(); cur != nil {
 		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
 	}
-	return []*schema.Message{schema.SystemMessage(executorPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+	return []*schema.Message{stableSystem(executorPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
 func replannerMessages(v taskView) []*schema.Message {
 	var b strings.Builder
-	section(&b, "Question", v.Question)
-	section(&b, "Earlier in this session", renderEarlier(v.Plan))
-	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
 	section(&b, "Plan", renderPlanStatus(v.Plan))
 	section(&b, "Results", v.results())
-	return []*schema.Message{schema.SystemMessage(replannerPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
+	return []*schema.Message{stableSystem(replannerPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
+// codeAgentMessages puts the data context in the code agent's stable
+// system message, before the executor's request.
 func codeAgentMessages(dataContext string, request []*schema.Message) []*schema.Message {
-	sys := codeAgentPrompt
-	if dataContext != "" {
-		sys += "\n## Data\n" + dataContext
-	}
-	return append([]*schema.Message{schema.SystemMessage(sys)}, request...)
+	var b strings.Builder
+	section(&b, "Data", dataContext)
+	return append([]*schema.Message{stableSystem(codeAgentPrompt, strings.TrimSpace(b.String()))}, request...)
 }
 
 func reportMessages(v taskView, artifacts []string) []*schema.Message {
@@ -98,12 +126,16 @@ func (v taskView) results() string {
 
 func (v taskView) dataContext() string {
 	if strings.TrimSpace(v.DataContext) == "" {
-		if len(v.Inputs) == 0 {
-			return "(no input files)"
-		}
-		return strings.Join(v.Inputs, "\n")
+		return v.inputFiles()
 	}
 	return v.DataContext
+}
+
+func (v taskView) inputFiles() string {
+	if len(v.Inputs) == 0 {
+		return "(no input files)"
+	}
+	return strings.Join(v.Inputs, "\n")
 }
 
 func section(b *strings.Builder, title, body string) {

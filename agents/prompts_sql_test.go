@@ -1,13 +1,11 @@
 package agents
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cloudwego/eino/schema"
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestConversationPromptsGolden pins the supervisor's and the SQL analyst's
@@ -27,20 +25,7 @@ func TestConversationPromptsGolden(t *testing.T) {
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := render(msgs)
-			golden := filepath.Join("testdata", "prompts", name+".golden")
-			if os.Getenv("UPDATE_GOLDEN") != "" {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s prompt changed (-want +got):\n%s", name, diff)
-			}
+			checkGolden(t, filepath.Join("testdata", "prompts", name+".golden"), render(msgs), name+" prompt")
 		})
 	}
 }

@@ -29,6 +29,24 @@ func goldenView() taskView {
 	}
 }
 
+// checkGolden compares got with the golden file, first rewriting the file
+// when UPDATE_GOLDEN is set; what names the content in the failure.
+func checkGolden(t *testing.T, golden, got, what string) {
+	t.Helper()
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s changed (-want +got):\n%s", what, diff)
+	}
+}
+
 func render(msgs []*schema.Message) string {
 	var b strings.Builder
 	for _, m := range msgs {
@@ -51,20 +69,7 @@ func TestPromptsGolden(t *testing.T) {
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := render(msgs)
-			golden := filepath.Join("testdata", "prompts", name+".golden")
-			if os.Getenv("UPDATE_GOLDEN") != "" {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s prompt changed (-want +got):\n%s", name, diff)
-			}
+			checkGolden(t, filepath.Join("testdata", "prompts", name+".golden"), render(msgs), name+" prompt")
 		})
 	}
 }

@@ -59,6 +59,14 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 		r.fail(err)
 		return
 	}
+	defer r.closeDatabases()
+	if err := r.useDatabases(ctx, true); err != nil {
+		r.fail(err)
+		return
+	}
+	r.noteChangedInputs(ctx)
+	inputs, _ := ws.Inputs()
+	r.addFilesSource(ctx, inputs)
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
 		r.plan = &generic.FullPlan{Question: meta.Question}
 	}
@@ -116,7 +124,6 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 	}
 	r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	_ = writePlanFileAt(ws.Root, r.plan)
-	inputs, _ := ws.Inputs()
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
 		abs[i] = ws.Path(in)
@@ -125,7 +132,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 	popts.BaseDir = ws.Root
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(meta.Question)}, adk.WithCheckPointID(id), adk.WithSessionValues(map[string]any{
 		params.Question.Name():     meta.Question,
-		params.DataContext.Name():  demoteHeadings(generic.PreviewAll(ctx, abs, popts)),
+		params.DataContext.Name():  demoteHeadings(generic.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, meta.Question),
 		params.Inputs.Name():       inputs,
 		params.Workdir.Name():      ws.Root,
 		params.Mode.Name():         string(r.mode()),

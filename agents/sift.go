@@ -26,6 +26,7 @@ import (
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/mcp"
+	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -219,6 +220,12 @@ type Request struct {
 	Files []string
 	// Dirs are copied, recursively, into the session's input/.
 	Dirs []string
+	// Databases are SQL databases the executor and the code agent may
+	// query, read-only, with the SQL tools: each a URL (sqlite:shop.db,
+	// postgres://…, mysql://…) or "name=url". Optional. The session
+	// records them (without passwords), so resume and follow-ups open them
+	// again; a follow-up without Databases uses the session's.
+	Databases []string
 	// SessionID names the new session. Optional; generated when empty.
 	SessionID string
 }
@@ -250,6 +257,10 @@ type run struct {
 	plan       *generic.FullPlan
 	current    *generic.StepState
 	trajectory *siftmodel.Trajectory
+	// sources are the run's databases and its files source, or nil;
+	// bigFiles names the inputs too large to load whole.
+	sources  *sqldb.Sources
+	bigFiles []string
 	// endSpan ends the run's trace span.
 	endSpan func(error)
 	// mcp holds the run's MCP servers; nil until the agents are built.
@@ -266,7 +277,10 @@ func (r *run) emit(e generic.Event) bool {
 		e.Text = e.Err.Error()
 	}
 	if r.log != nil {
-		_ = r.log.Append(e)
+		// The caller sees the event as logged, numbered (Seq).
+		if logged, err := r.log.Record(e); err == nil {
+			e = logged
+		}
 	}
 	if r.stopped {
 		return false
@@ -406,6 +420,14 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
+	defer r.closeDatabases()
+	if len(r.req.Databases) > 0 {
+		var err error
+		if r.sources, err = openDatabases(ctx, r.req.Databases); err != nil {
+			r.fail(err)
+			return
+		}
+	}
 	id := r.req.SessionID
 	if id == "" {
 		id = session.NewID()
@@ -436,6 +458,13 @@ func (r *run) execute(ctx context.Context) {
 		}
 	}
 	r.putMeta(ctx, session.StatusRunning, nil)
+	if err := r.useDatabases(ctx, followUp); err != nil {
+		r.fail(err)
+		return
+	}
+	if followUp {
+		r.noteChangedInputs(ctx)
+	}
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(ctx, f); err != nil {
 			r.fail(fmt.Errorf("add input file: %w", err))
@@ -467,10 +496,11 @@ func (r *run) execute(ctx context.Context) {
 	for i, in := range inputs {
 		abs[i] = ws.Path(in)
 	}
+	r.addFilesSource(ctx, inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	previews := generic.PreviewFiles(ctx, abs, popts)
-	dataContext := demoteHeadings(generic.CompactAll(previews, popts))
+	dataContext := demoteHeadings(generic.CompactAll(previews, popts)) + r.databaseContext(ctx, r.req.Question)
 
 	mode := r.mode()
 	var match templates.Match
@@ -599,6 +629,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		fetch:           r.sift.cfg.Fetch,
 		maxIterations:   r.sift.cfg.MaxIterations,
 		classicExecutor: r.sift.cfg.ClassicExecutor,
+		sources:         r.sources,
 	})
 	if err != nil {
 		return nil, err

@@ -63,8 +63,9 @@ func eightStepScript() []scripted.Reply {
 // BenchmarkContextManagement runs the same scripted 8-step analysis of a
 // 200-column sheet with large tool outputs twice in one run — context
 // management off (Verbatim: everything verbatim) and on — and prints the
-// prompt tokens per agent and in total, and their ratio. Both runs must
-// leave the same artifacts.
+// prompt tokens per agent and in total (as providers count them, tool
+// definitions included), their ratio, and the tokens the scripted model's
+// simulated prefix cache served. Both runs must leave the same artifacts.
 //
 //	go test ./agents -run '^$' -bench ContextManagement -benchtime 1x -v
 func BenchmarkContextManagement(b *testing.B) {
@@ -95,24 +96,25 @@ func BenchmarkContextManagement(b *testing.B) {
 			b.Fatalf("artifacts differ: off %v, on %v", offFiles, onFiles)
 		}
 		var t strings.Builder
-		fmt.Fprintf(&t, "\n%-10s %14s %14s %7s\n", "agent", "prompt (off)", "prompt (on)", "on/off")
+		fmt.Fprintf(&t, "\n%-10s %14s %14s %7s %14s %14s\n", "agent", "prompt (off)", "prompt (on)", "on/off", "cached (off)", "cached (on)")
 		agents := []string{}
 		for a := range off.PerAgent {
 			agents = append(agents, a)
 		}
 		sort.Strings(agents)
 		for _, a := range agents {
-			o, n := off.PerAgent[a].PromptTokens, 0
+			o, n, oc, nc := off.PerAgent[a].PromptTokens, 0, off.PerAgent[a].CachedTokens, 0
 			if on.PerAgent[a] != nil {
-				n = on.PerAgent[a].PromptTokens
+				n, nc = on.PerAgent[a].PromptTokens, on.PerAgent[a].CachedTokens
 			}
-			fmt.Fprintf(&t, "%-10s %14d %14d %6.0f%%\n", a, o, n, 100*float64(n)/float64(o))
+			fmt.Fprintf(&t, "%-10s %14d %14d %6.0f%% %14d %14d\n", a, o, n, 100*float64(n)/float64(o), oc, nc)
 		}
 		ratio := float64(on.PromptTokens) / float64(off.PromptTokens)
-		fmt.Fprintf(&t, "%-10s %14d %14d %6.0f%%   (calls: %d off, %d on; artifacts: %d, identical)\n", "total", off.PromptTokens, on.PromptTokens, 100*ratio, off.Calls, on.Calls, len(onFiles))
+		fmt.Fprintf(&t, "%-10s %14d %14d %6.0f%% %14d %14d   (calls: %d off, %d on; artifacts: %d, identical)\n", "total", off.PromptTokens, on.PromptTokens, 100*ratio, off.CachedTokens, on.CachedTokens, off.Calls, on.Calls, len(onFiles))
 		b.Log(t.String())
 		b.ReportMetric(float64(off.PromptTokens), "prompt-tokens-off")
 		b.ReportMetric(float64(on.PromptTokens), "prompt-tokens-on")
 		b.ReportMetric(100*ratio, "%on/off")
+		b.ReportMetric(float64(on.CachedTokens), "cached-tokens-on")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/mcp"
+	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -92,6 +93,9 @@ type treeConfig struct {
 	budget *budgetGuard
 	// mcp offers MCP servers' tools to the executor or the code agent.
 	mcp *mcp.Toolset
+	// sources are the databases the executor and the code agent query
+	// with the SQL tools. Optional.
+	sources *sqldb.Sources
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -189,15 +193,16 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 }
 
 // buildExecutorTools makes the executor's tools: the code agent and the web
-// researcher as agent tools, and a few direct, read-only file tools. It also
-// returns the code agent, which the quick path runs directly.
+// researcher as agent tools, run_template with template_params, and
+// ask_user. It also returns the
+// code agent, which the quick path runs directly.
 func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, adk.Agent, error) {
 	codeTools, err := cfg.codeAgentTools()
 	if err != nil {
 		return nil, nil, err
 	}
 	code, err := newToolAgent(ctx, nameCodeAgent,
-		"Writes and runs Python (pandas, matplotlib) in the session workspace to do one data task; answers with the results and the files written. Give it one self-contained request.",
+		"Writes and runs Python (pandas, matplotlib) for one data task; answers with the results and files written. Give it one self-contained request.",
 		cfg.models.code, codeTools, codeMaxIterations,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
 			dc, _ := params.DataContext.Get(ctx)
@@ -206,24 +211,16 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	searchTool, err := web.SearchTool(cfg.search)
-	if err != nil {
-		return nil, nil, err
-	}
-	fetchTool, err := web.FetchTool(cfg.fetch)
+	webTools, err := cfg.webAgentTools()
 	if err != nil {
 		return nil, nil, err
 	}
 	webAgent, err := newToolAgent(ctx, nameWebAgent,
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
-		cfg.models.code, []tool.BaseTool{cfg.guard(tools.RequireApproval(searchTool, cfg.policy)), cfg.guard(tools.RequireApproval(fetchTool, cfg.policy))}, 8,
+		cfg.models.code, webTools, 8,
 		func(_ context.Context, msgs []adk.Message) []adk.Message {
 			return append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...)
 		})
-	if err != nil {
-		return nil, nil, err
-	}
-	fileTools, err := tools.FileTools(cfg.op)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,23 +228,21 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
+	tplParams, err := templates.ParamsTool()
+	if err != nil {
+		return nil, nil, err
+	}
 	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended})
 	if err != nil {
 		return nil, nil, err
 	}
-	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(ask)}
-	for _, t := range fileTools {
-		info, err := t.Info(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		switch info.Name {
-		case "list_files", "preview", "read_file":
-			if it, ok := t.(tool.InvokableTool); ok {
-				out = append(out, cfg.guard(it))
-			}
-		}
+	// The executor delegates: files are the code agent's to read.
+	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(tplParams), cfg.guard(ask)}
+	sqlTools, err := cfg.sqlTools()
+	if err != nil {
+		return nil, nil, err
 	}
+	out = append(out, sqlTools...)
 	return append(out, cfg.mcpTools(mcp.AgentExecutor)...), code, nil
 }
 
@@ -261,8 +256,9 @@ func (cfg treeConfig) mcpTools(agent string) []tool.BaseTool {
 	return out
 }
 
-// codeAgentTools are python and the file tools, each capped and turning
-// errors into replies the model can act on.
+// codeAgentTools are python, ask_user and preview (python reads, lists and
+// writes files itself), each capped and turning errors into replies the
+// model can act on.
 func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 	op := cfg.op
 	py, err := tools.PythonTool(op)
@@ -279,11 +275,37 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 	}
 	out := []tool.BaseTool{cfg.guard(tools.RequireApproval(py, cfg.policy)), cfg.guard(ask)}
 	for _, t := range files {
-		if it, ok := t.(tool.InvokableTool); ok {
-			out = append(out, cfg.guard(tools.RequireApproval(it, cfg.policy)))
+		info, err := t.Info(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		switch info.Name {
+		case tools.PreviewName:
+			if it, ok := t.(tool.InvokableTool); ok {
+				out = append(out, cfg.guard(tools.RequireApproval(it, cfg.policy)))
+			}
 		}
 	}
+	sqlTools, err := cfg.sqlTools()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, sqlTools...)
 	return append(out, cfg.mcpTools(mcp.AgentCode)...), nil
+}
+
+// webAgentTools are web_search and web_fetch, each needing approval where
+// the policy says so.
+func (cfg treeConfig) webAgentTools() ([]tool.BaseTool, error) {
+	searchTool, err := web.SearchTool(cfg.search)
+	if err != nil {
+		return nil, err
+	}
+	fetchTool, err := web.FetchTool(cfg.fetch)
+	if err != nil {
+		return nil, err
+	}
+	return []tool.BaseTool{cfg.guard(tools.RequireApproval(searchTool, cfg.policy)), cfg.guard(tools.RequireApproval(fetchTool, cfg.policy))}, nil
 }
 
 // guard makes a tool safe to hand to a model: its errors become replies

@@ -44,7 +44,11 @@ const (
 // Event is one typed thing that happened in a run. Only the fields its Kind
 // names are set.
 type Event struct {
-	Kind  EventKind `json:"kind"`
+	Kind EventKind `json:"kind"`
+	// Seq numbers the events of a session's log from 1, across all its
+	// runs (follow-ups and resumes go on counting); the event log assigns
+	// it. Zero for an event that never reached a log.
+	Seq   int64     `json:"seq,omitempty"`
 	Time  time.Time `json:"time"`
 	Agent string    `json:"agent,omitempty"`
 	// Step is the plan step the event belongs to, when there is one.

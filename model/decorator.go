@@ -13,6 +13,8 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/sift-agent/sift/model/tokens"
 )
 
 // Wrap decorates m for one agent. Every Generate and Stream call is metered
@@ -316,14 +318,14 @@ func (d *decorated) fit(in []*schema.Message, tools []*schema.ToolInfo) []*schem
 	if w.DropDuplicates {
 		in = DropDuplicates(in)
 	}
-	encoding := EncodingFor(d.cfg.modelName)
-	budget := w.Tokens - w.OutputReserve - w.Margin - countTools(encoding, tools) - tokensReplyPrime
+	name := d.cfg.modelName
+	budget := w.Tokens - w.OutputReserve - w.Margin - CountTools(name, tools) - tokensReplyPrime
 	pin := isSystem
 	if w.KeepFirstUser {
 		first := slices.IndexFunc(in, func(m *schema.Message) bool { return m != nil && m.Role == schema.User })
 		pin = func(i int, m *schema.Message) bool { return m.Role == schema.System || i == first }
 	}
-	return trimHistory(in, max(budget, 0), func(m *schema.Message) int { return countMessage(encoding, m) }, pin)
+	return trimHistory(in, max(budget, 0), func(m *schema.Message) int { return CountMessage(name, m) }, pin)
 }
 
 // end meters, records and traces the finished call. reply is what the
@@ -337,7 +339,7 @@ func (c *modelCall) end(reply *schema.Message, usage *schema.TokenUsage, err err
 		counts.Errors = 1
 	} else if usage == nil || usage.PromptTokens+usage.CompletionTokens == 0 {
 		counts.PromptTokens = CountTokens(d.cfg.modelName, c.req, c.tools.tools)
-		counts.CompletionTokens = countReply(d.cfg.modelName, reply)
+		counts.CompletionTokens = tokens.Reply(d.cfg.modelName, reply)
 		counts.Estimated = 1
 	}
 	priced := false

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/model/tokens"
 )
 
 // newScripted starts a scripted server and returns a real OpenAI-compatible
@@ -113,13 +114,13 @@ func TestNewStreamedToolCallIsReassembled(t *testing.T) {
 }
 
 func TestNewUsageReachesMeter(t *testing.T) {
-	m, _, _ := newScripted(t,
+	m, s, _ := newScripted(t,
 		scripted.Reply{Message: scripted.Text("twelve chars")},
 		scripted.Reply{Message: scripted.Text("a streamed answer")},
 		scripted.Reply{Message: scripted.ToolCall("create_plan", `{"steps":["a"]}`)},
 	)
 	var meter Meter
-	in := []*schema.Message{schema.UserMessage("0123456789abcdef")} // 16 chars → 4 prompt tokens
+	in := []*schema.Message{schema.UserMessage("0123456789abcdef")}
 	ctx := context.Background()
 
 	if _, err := Wrap(m, AgentReport, &meter).Generate(ctx, in); err != nil {
@@ -148,10 +149,16 @@ func TestNewUsageReachesMeter(t *testing.T) {
 		c.Latency = 0
 		got[name] = c
 	}
+	// The server counts as a provider would: the planner's prompt holds
+	// its tool's definition too.
+	bare, withTool := CountTokens("scripted-1", in, nil), CountTokens("scripted-1", in, []*schema.ToolInfo{planTool})
+	if reqs := s.Requests(); reqs[0].PromptTokens != bare || reqs[2].PromptTokens != withTool || withTool <= bare {
+		t.Errorf("server counted %d, %d and %d prompt tokens; want %d, %d and %d", reqs[0].PromptTokens, reqs[1].PromptTokens, reqs[2].PromptTokens, bare, bare, withTool)
+	}
 	want := map[string]Counts{
-		AgentReport:   {Calls: 1, PromptTokens: 4, CompletionTokens: 3}, // "twelve chars"
-		AgentExecutor: {Calls: 1, PromptTokens: 4, CompletionTokens: 5}, // "a streamed answer"
-		AgentPlanner:  {Calls: 1, PromptTokens: 4, CompletionTokens: 7}, // "create_plan" + `{"steps":["a"]}`
+		AgentReport:   {Calls: 1, PromptTokens: bare, CompletionTokens: CountText("scripted-1", "twelve chars")},
+		AgentExecutor: {Calls: 1, PromptTokens: bare, CompletionTokens: CountText("scripted-1", "a streamed answer")},
+		AgentPlanner:  {Calls: 1, PromptTokens: withTool, CompletionTokens: tokens.Reply("scripted-1", scripted.ToolCall("create_plan", `{"steps":["a"]}`))},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("meter mismatch (-want +got):\n%s", diff)
@@ -305,5 +312,33 @@ func BenchmarkNewStreamScriptedServer(b *testing.B) {
 		if _, err := schema.ConcatMessageStream(sr); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCachedTokensArePricedApart sends two requests sharing a long prefix
+// through the OpenAI client to the scripted server: the second's cached
+// tokens reach the meter, and its cost bills them at the cached rate.
+func TestCachedTokensArePricedApart(t *testing.T) {
+	m, s, _ := newScripted(t, scripted.Reply{Message: scripted.Text("a")}, scripted.Reply{Message: scripted.Text("b")})
+	var meter Meter
+	prices := PriceTable{"scripted": {Input: 2, CachedInput: 0.5, Output: 8}}
+	w := Wrap(m, AgentCode, &meter, WithModelName("scripted-1"), WithPrices(prices))
+	sys := schema.SystemMessage(strings.Repeat("Load the data once and print every number you report. ", 150))
+	for _, q := range []string{"step 1", "step 2"} {
+		if _, err := w.Generate(context.Background(), []*schema.Message{sys, schema.UserMessage(q)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := meter.Snapshot()[AgentCode]
+	second := s.Requests()[1]
+	if second.CachedTokens == 0 || got.CachedTokens != second.CachedTokens {
+		t.Fatalf("meter has %d cached tokens, the server served %d; want them equal and non-zero", got.CachedTokens, second.CachedTokens)
+	}
+	uncached := got
+	uncached.CachedTokens = 0
+	full, _ := prices.Cost("scripted-1", uncached)
+	want, _ := prices.Cost("scripted-1", got)
+	if got.Cost != want || want >= full {
+		t.Errorf("cost %.6f, want %.6f (cached at the lower rate, below %.6f)", got.Cost, want, full)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/sift-agent/sift/model/tokens"
 )
 
 // ErrBadPrices means a price file could not be used; the error says why.
@@ -89,13 +91,7 @@ func DefaultPrices() PriceTable {
 }
 
 // normalModelName lowercases a model name and drops any provider prefix.
-func normalModelName(name string) string {
-	name = strings.ToLower(strings.TrimSpace(name))
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		name = name[i+1:]
-	}
-	return name
-}
+func normalModelName(name string) string { return tokens.NormalModelName(name) }
 
 // Lookup returns the price of model: the entry with the longest prefix of
 // its name (see PriceTable).

@@ -32,6 +32,8 @@ type EventLog struct {
 	f      *os.File
 	path   string
 	closed bool
+	// seq is the Seq of the last event in the log.
+	seq int64
 }
 
 // OpenEventLog opens the event log at path for appending, creating it (mode
@@ -46,7 +48,52 @@ func OpenEventLog(path string) (*EventLog, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("open event log %s: repair last line: %w", path, err)
 	}
-	return &EventLog{f: f, path: path}, nil
+	last, err := lastSeq(f)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("open event log %s: find the last event: %w", path, err)
+	}
+	return &EventLog{f: f, path: path, seq: last}, nil
+}
+
+// lastSeq returns the Seq of the last event in f, which ends with a
+// complete line: the last line's own seq, or for a log written before
+// events had one, the number of events (ReadEvents numbers those lines).
+func lastSeq(f *os.File) (int64, error) {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 64<<10)
+	var n, seq int64
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A long line: only its end matters for counting.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			n++
+			seq = 0
+			continue
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			n++
+			var head struct {
+				Seq int64 `json:"seq"`
+			}
+			seq = 0
+			if eventJSON.Unmarshal(t, &head) == nil {
+				seq = head.Seq
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if seq > 0 {
+		return seq, nil
+	}
+	return n, nil
 }
 
 // tailChunk is how much endWithNewline reads at a time, going backwards.
@@ -94,29 +141,39 @@ func endWithNewline(f *os.File) error {
 	return f.Truncate(start)
 }
 
-// Append writes e as one JSON line. A zero Time is set to now. Since Err is
-// not part of the JSON, its message goes into Text when Text is empty.
+// Append writes e as one JSON line (see Record).
 func (l *EventLog) Append(e generic.Event) error {
+	_, err := l.Record(e)
+	return err
+}
+
+// Record writes e as one JSON line and returns it as written: numbered
+// with the log's next Seq, a zero Time set to now, and, since Err is not
+// part of the JSON, Text set to its message when empty. Events are numbered
+// in the order they reach the file.
+func (l *EventLog) Record(e generic.Event) (generic.Event, error) {
 	if e.Err != nil && e.Text == "" {
 		e.Text = e.Err.Error()
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
-	line, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("append %s event to %s: encode: %w", e.Kind, l.path, err)
-	}
-	line = append(line, '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		return fmt.Errorf("append %s event to %s: %w", e.Kind, l.path, ErrEventLogClosed)
+		return e, fmt.Errorf("append %s event to %s: %w", e.Kind, l.path, ErrEventLogClosed)
 	}
+	e.Seq = l.seq + 1
+	line, err := MarshalEvent(e)
+	if err != nil {
+		return e, fmt.Errorf("append %s event to %s: encode: %w", e.Kind, l.path, err)
+	}
+	line = append(line, '\n')
 	if _, err := l.f.Write(line); err != nil {
-		return fmt.Errorf("append %s event to %s: %w; check free disk space", e.Kind, l.path, err)
+		return e, fmt.Errorf("append %s event to %s: %w; check free disk space", e.Kind, l.path, err)
 	}
-	return nil
+	l.seq = e.Seq
+	return e, nil
 }
 
 // Close syncs the log to disk and closes it. Closing twice is not an error.
@@ -139,39 +196,21 @@ func (l *EventLog) Close() error {
 // without a newline that is not valid JSON (a write a crash cut short) is
 // skipped, and blank lines are ignored; any other line that is not a JSON
 // event is an error wrapping ErrCorruptEventLog that names its line number.
-// Error events get Err back from their Text.
+// Events get Err back from their error text, and events of a log written
+// before events were numbered get Seq from their place in it.
 func ReadEvents(path string) ([]generic.Event, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read events %s: %w", path, err)
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
+	t := NewEventTail(path)
 	var events []generic.Event
-	for lineNo := 1; ; lineNo++ {
-		// ReadBytes, not a Scanner: a line (a long tool result) can be
-		// larger than any fixed buffer.
-		line, readErr := r.ReadBytes('\n')
-		if readErr != nil && readErr != io.EOF {
-			return nil, fmt.Errorf("read events %s: line %d: %w", path, lineNo, readErr)
+	for {
+		batch, err := t.Read(0)
+		if err != nil {
+			return nil, err
 		}
-		complete := readErr == nil
-		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			var e generic.Event
-			if err := json.Unmarshal(trimmed, &e); err != nil {
-				if !complete {
-					break
-				}
-				return nil, fmt.Errorf("read events %s: line %d: %w: %w; remove or fix that line", path, lineNo, ErrCorruptEventLog, err)
-			}
-			if e.Kind == generic.EventError && e.Text != "" {
-				e.Err = errors.New(e.Text)
-			}
-			events = append(events, e)
+		if len(batch) == 0 {
+			return events, nil
 		}
-		if !complete {
-			break
+		for _, le := range batch {
+			events = append(events, le.Event)
 		}
 	}
-	return events, nil
 }

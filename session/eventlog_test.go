@@ -80,6 +80,9 @@ func TestEventLogRoundTrip(t *testing.T) {
 	want := sampleEvents()
 	// The error's message travels in Text, and comes back as Err.
 	want[6].Text = "run python: kernel died"
+	for i := range want {
+		want[i].Seq = int64(i + 1)
+	}
 	if diff := cmp.Diff(want, got, equateErrorText); diff != "" {
 		t.Errorf("events mismatch (-want +got):\n%s", diff)
 	}
@@ -146,9 +149,13 @@ func TestEventLogConcurrentAppend(t *testing.T) {
 	if len(got) != writers*each {
 		t.Fatalf("read %d events, want %d", len(got), writers*each)
 	}
-	// Each writer's events stay in its own order.
+	// Each writer's events stay in its own order, and the log numbers
+	// them in file order.
 	next := map[string]int{}
-	for _, e := range got {
+	for i, e := range got {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d, want %d", i, e.Seq, i+1)
+		}
 		want := fmt.Sprintf("%d %s", next[e.Agent], long)
 		if e.Text != want {
 			t.Fatalf("event of %s out of order or mixed: text starts %q", e.Agent, e.Text[:10])
@@ -160,8 +167,9 @@ func TestEventLogConcurrentAppend(t *testing.T) {
 func TestReadEventsTolerance(t *testing.T) {
 	good := `{"kind":"message","time":"2026-11-22T02:06:55Z","text":"one"}`
 	good2 := `{"kind":"message","time":"2026-11-22T02:06:56Z","text":"two"}`
-	one := generic.Event{Kind: generic.EventMessage, Time: t0, Text: "one"}
-	two := generic.Event{Kind: generic.EventMessage, Time: t0.Add(time.Second), Text: "two"}
+	// Lines written before events were numbered get their place as Seq.
+	one := generic.Event{Kind: generic.EventMessage, Seq: 1, Time: t0, Text: "one"}
+	two := generic.Event{Kind: generic.EventMessage, Seq: 2, Time: t0.Add(time.Second), Text: "two"}
 	tests := []struct {
 		name    string
 		content string

@@ -6,7 +6,6 @@ package session
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // The fixed parts of a workspace, relative to its root.
@@ -87,17 +88,36 @@ func clockFrom(ctx context.Context) func() time.Time {
 	return time.Now
 }
 
-// NewID returns a new session id that sorts by creation time: the UTC time
-// to the second, then six random hex digits, e.g. 20261122-020655-ab12cd.
+// NewID returns a new session id: a version 7 UUID (RFC 9562), which is
+// standard, safe in URLs and directory names, and sorts by creation time,
+// e.g. 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b. Sessions made before keep
+// their older ids (20261122-020655-ab12cd); ValidateID accepts both.
 func NewID() string { return NewIDContext(context.Background()) }
 
 // NewIDContext is NewID with the clock taken from ctx (see WithClock).
 func NewIDContext(ctx context.Context) string {
-	var b [3]byte
+	now, ok := ctx.Value(clockKey{}).(func() time.Time)
+	if !ok || now == nil {
+		// uuid's own generator keeps ids made in one millisecond in order.
+		return uuid.Must(uuid.NewV7()).String()
+	}
+	return uuidV7At(now())
+}
+
+// uuidV7At makes a version 7 UUID whose timestamp is t: 48 bits of Unix
+// milliseconds, then random bits, with the version and variant set.
+func uuidV7At(t time.Time) string {
+	var u uuid.UUID
+	ms := uint64(t.UnixMilli())
+	for i := range 6 {
+		u[i] = byte(ms >> (40 - 8*i))
+	}
 	// crypto/rand.Read never fails since Go 1.24; it crashes the program
 	// instead of returning weak randomness.
-	_, _ = rand.Read(b[:])
-	return clockFrom(ctx)().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+	_, _ = rand.Read(u[6:])
+	u[6] = u[6]&0x0f | 0x70
+	u[8] = u[8]&0x3f | 0x80
+	return u.String()
 }
 
 // ValidateID reports whether id can name a workspace directory: 1 to 128
@@ -413,22 +433,40 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 			_ = os.Remove(tmpName)
 		}
 	}()
-	if err := copyChunks(ctx, tmp, in); err != nil {
-		if ctx.Err() != nil {
-			return "", fmt.Errorf("add input %s: %w", src, ctx.Err())
+	// Big inputs are not copied where the file system can avoid it.
+	how, shared := cloneOrLink(in, info, tmp)
+	if !shared {
+		how = InputCopied
+		if err := copyChunks(ctx, tmp, in); err != nil {
+			if ctx.Err() != nil {
+				return "", fmt.Errorf("add input %s: %w", src, ctx.Err())
+			}
+			return "", fmt.Errorf("add input %s: copy: %w", src, err)
 		}
-		return "", fmt.Errorf("add input %s: copy: %w", src, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("add input %s: sync copy: %w", src, err)
-	}
-	if err := tmp.Chmod(0o444); err != nil {
-		return "", fmt.Errorf("add input %s: make copy read-only: %w", src, err)
+	if how != InputLinked {
+		// A linked file is the read-only original itself: leave it be.
+		if err := tmp.Sync(); err != nil {
+			return "", fmt.Errorf("add input %s: sync copy: %w", src, err)
+		}
+		if err := tmp.Chmod(0o444); err != nil {
+			return "", fmt.Errorf("add input %s: make copy read-only: %w", src, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return "", fmt.Errorf("add input %s: close copy: %w", src, err)
 	}
-	_ = os.Chtimes(tmpName, time.Time{}, info.ModTime())
+	if how != InputLinked {
+		_ = os.Chtimes(tmpName, time.Time{}, info.ModTime())
+	}
+	sum, err := fileSHA256(ctx, tmpName)
+	if err != nil {
+		return "", fmt.Errorf("add input %s: checksum: %w", src, err)
+	}
+	final, err := os.Stat(tmpName)
+	if err != nil {
+		return "", fmt.Errorf("add input %s: %w", src, err)
+	}
 
 	name, err := claimName(tmpName, destDir, filepath.Base(src))
 	if err != nil {
@@ -436,7 +474,12 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 	}
 	done = true
 	syncDir(destDir)
-	return filepath.ToSlash(filepath.Join(relDir, name)), nil
+	rel := filepath.ToSlash(filepath.Join(relDir, name))
+	rec := InputRecord{Path: rel, Source: absPath(src), Size: final.Size(), ModTime: final.ModTime(), SHA256: sum, How: how, Added: clockFrom(ctx)()}
+	if err := w.recordInput(rec); err != nil {
+		return rel, fmt.Errorf("add input %s: record where it came from: %w", src, err)
+	}
+	return rel, nil
 }
 
 // maxClash bounds the -N suffixes tried for one name.

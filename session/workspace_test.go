@@ -3,17 +3,19 @@ package session
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/uuid"
 )
 
 // newTestWorkspace creates a workspace under a fresh temporary root.
@@ -67,40 +69,41 @@ func dirNames(t *testing.T, dir string) []string {
 }
 
 func TestNewID(t *testing.T) {
-	format := regexp.MustCompile(`^\d{8}-\d{6}-[0-9a-f]{6}$`)
-	if id := NewID(); !format.MatchString(id) {
-		t.Errorf("NewID() = %q, want the form 20261122-020655-ab12cd", id)
+	check := func(id string) uuid.UUID {
+		t.Helper()
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 7 || u.Variant() != uuid.RFC4122 || u.String() != id {
+			t.Fatalf("id %q is not a version 7 UUID in its standard form (err %v)", id, err)
+		}
+		if err := ValidateID(id); err != nil {
+			t.Errorf("ValidateID(%q) = %v, want nil", id, err)
+		}
+		return u
 	}
+	check(NewID())
 
 	at := func(tm time.Time) context.Context {
 		return WithClock(context.Background(), func() time.Time { return tm })
 	}
 	early := time.Date(2026, 11, 22, 2, 6, 55, 0, time.UTC)
-	// A non-UTC clock still gives a UTC id, so ids sort across time zones.
 	later := time.Date(2026, 11, 22, 3, 6, 56, 0, time.FixedZone("CET", 3600))
 
-	a := NewIDContext(at(early))
-	b := NewIDContext(at(early))
-	c := NewIDContext(at(later))
-	for _, id := range []string{a, b, c} {
-		if !format.MatchString(id) {
-			t.Errorf("NewIDContext = %q, want the form 20261122-020655-ab12cd", id)
+	a, b, c := NewIDContext(at(early)), NewIDContext(at(early)), NewIDContext(at(later))
+	for id, want := range map[string]time.Time{a: early, b: early, c: later} {
+		sec, nsec := check(id).Time().UnixTime()
+		if got := time.Unix(sec, nsec); !got.Equal(want) {
+			t.Errorf("id %q holds the time %v, want the clock's %v", id, got, want)
 		}
-		if err := ValidateID(id); err != nil {
-			t.Errorf("ValidateID(%q) = %v, want nil", id, err)
-		}
-	}
-	if !strings.HasPrefix(a, "20261122-020655-") {
-		t.Errorf("id %q does not start with the clock's time 20261122-020655-", a)
-	}
-	if !strings.HasPrefix(c, "20261122-020656-") {
-		t.Errorf("id %q does not start with the clock's UTC time 20261122-020656-", c)
 	}
 	if a == b {
-		t.Errorf("two ids made in the same second are equal (%q): the random suffix is missing", a)
+		t.Errorf("two ids made in the same millisecond are equal (%q): the random part is missing", a)
 	}
 	if !(a < c && b < c) {
 		t.Errorf("ids do not sort by time: %q, %q then %q", a, b, c)
+	}
+	// Sessions made before version 7 ids keep theirs.
+	if err := ValidateID("20261122-020655-ab12cd"); err != nil {
+		t.Errorf("an old session id is refused: %v", err)
 	}
 }
 
@@ -703,5 +706,116 @@ func TestAddInputDirUnreadable(t *testing.T) {
 				t.Errorf("files copied before the failure mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestWorkspaceDatabasesRoundTrip(t *testing.T) {
+	w, err := Create(context.Background(), t.TempDir(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.Databases(); err != nil || got != nil {
+		t.Fatalf("a new workspace records no databases: %v, %v", got, err)
+	}
+	want := []string{"shop=sqlite:/data/shop.db", "sales=postgres://reader:xxxxx@h/sales"}
+	if err := w.SetDatabases(want); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(filepath.Dir(w.Root), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := again.Databases()
+	if err != nil || !cmp.Equal(got, want) {
+		t.Errorf("Databases() = %v, %v; want %v", got, err, want)
+	}
+	if err := os.WriteFile(w.Path(DatabasesFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Databases(); err == nil || !strings.Contains(err.Error(), DatabasesFile) {
+		t.Errorf("a broken record must be an error naming the file: %v", err)
+	}
+}
+
+func TestAddInputRecordsAndLinksSafely(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	writable := filepath.Join(dir, "sales.csv")
+	readOnly := filepath.Join(dir, "big.csv")
+	for p, body := range map[string]string{writable: "a,b\n1,2\n", readOnly: "x\n1\n2\n3\n"} {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(readOnly, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(ctx, t.TempDir(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{writable, readOnly} {
+		if _, err := w.AddInput(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, err := w.InputRecords()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("records = %+v, %v", recs, err)
+	}
+	for _, r := range recs {
+		data, _ := os.ReadFile(w.Path(r.Path))
+		sum := sha256.Sum256(data)
+		if r.SHA256 != hex.EncodeToString(sum[:]) || r.Size != int64(len(data)) || !filepath.IsAbs(r.Source) {
+			t.Errorf("record %+v does not describe %s", r, r.Path)
+		}
+	}
+	// The writable original is never linked (making the link read-only
+	// would change the original's mode), and keeps its mode.
+	if recs[0].How == InputLinked {
+		t.Errorf("a writable original was hard-linked: %+v", recs[0])
+	}
+	if st, _ := os.Stat(writable); st.Mode().Perm() != 0o644 {
+		t.Errorf("the writable original's mode changed to %v", st.Mode().Perm())
+	}
+	// The read-only original is shared, not copied, where the file system
+	// allows (same file system here: a hard link or a clone).
+	inWS, _ := os.Stat(w.Path(recs[1].Path))
+	orig, _ := os.Stat(readOnly)
+	switch recs[1].How {
+	case InputLinked:
+		if !os.SameFile(inWS, orig) {
+			t.Error("a linked input must be the original file")
+		}
+	case InputCloned:
+	default:
+		t.Errorf("a read-only original on the same file system was %s, want linked or cloned", recs[1].How)
+	}
+	if orig.Mode().Perm() != 0o444 || inWS.Mode().Perm()&0o222 != 0 {
+		t.Errorf("modes: original %v, input %v; want both read-only and the original unchanged", orig.Mode().Perm(), inWS.Mode().Perm())
+	}
+
+	if notes, err := w.CheckInputs(ctx); err != nil || len(notes) != 0 {
+		t.Fatalf("unchanged inputs: %v, %v", notes, err)
+	}
+	// The person edits the original of the copied input.
+	if err := os.WriteFile(writable, []byte("a,b\n1,2\n3,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := w.CheckInputs(ctx)
+	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "the original "+writable+" changed") || !strings.Contains(notes[0], "keeps the version it was given") {
+		t.Errorf("after editing the original: %q, %v", notes, err)
+	}
+	// Someone rewrites the workspace's own copy.
+	p := w.Path(recs[0].Path)
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes, _ = w.CheckInputs(ctx)
+	if len(notes) == 0 || !strings.Contains(notes[0], recs[0].Path+" changed since it was added") {
+		t.Errorf("after changing the workspace copy: %q", notes)
 	}
 }

@@ -34,17 +34,16 @@ var ErrInvalidAnswer = errors.New("invalid answer")
 // AskUserArgs are the arguments of the ask_user tool.
 type AskUserArgs struct {
 	// Question is what to ask, in plain words.
-	Question string `json:"question" jsonschema_description:"The question for the person, in plain words, answerable in a line."`
+	Question string `json:"question" jsonschema_description:"One short question."`
 	// Choices are the answers to pick from, when the answer is one of a few.
-	Choices []string `json:"choices,omitempty" jsonschema_description:"Optional: the answers to pick from, when the answer is one of a few (the person may still answer in their own words)."`
+	Choices []string `json:"choices,omitempty" jsonschema_description:"Answers to pick from, when there are few."`
 	// Why says what the answer changes.
-	Why string `json:"why,omitempty" jsonschema_description:"Optional: what the answer changes in the analysis, so the person knows why you ask."`
+	Why string `json:"why,omitempty"`
 }
 
 // askUserDesc tells the model what ask_user does and when to use it.
-const askUserDesc = "Ask the person a question and wait for the answer. Use it only when the answer changes what you do " +
-	"and the data cannot tell you: an ambiguous request, a choice between readings of a column, a threshold only they know. " +
-	"Ask one short question; offer choices when the answer is one of a few. Do not ask for permission to run tools."
+const askUserDesc = "Ask the person, only when the answer changes what you do and the data cannot tell " +
+	"(ambiguous request or column, a threshold only they know). Never to ask permission."
 
 // Question is what ask_user asks the person: the Info of its interrupt
 // (adk InterruptCtx.Info), and the state it saves.

@@ -184,11 +184,11 @@ func editFile(ctx context.Context, op operator.Operator, a EditFileArgs) (string
 
 // ListFilesArgs are the arguments of list_files.
 type ListFilesArgs struct {
-	Dir       string `json:"dir,omitempty" jsonschema_description:"Workspace-relative directory to list, such as input or out (default: the workspace root)."`
-	Recursive bool   `json:"recursive,omitempty" jsonschema_description:"List subdirectories too (default false)."`
+	Dir       string `json:"dir,omitempty" jsonschema_description:"e.g. input or out; default the root."`
+	Recursive bool   `json:"recursive,omitempty"`
 }
 
-const listFilesDesc = "List files in the workspace with their sizes. The workspace holds input/ (the user's data, read-only), work/ (scratch) and out/ (results and figures). Hidden files are left out."
+const listFilesDesc = "List workspace files with sizes: input/ (data, read-only), work/ (scratch), out/ (results)."
 
 // listFiles implements list_files.
 func listFiles(ctx context.Context, op operator.Operator, a ListFilesArgs) (string, error) {
@@ -257,10 +257,10 @@ func hasHiddenPart(p string) bool {
 
 // PreviewArgs are the arguments of preview.
 type PreviewArgs struct {
-	Path string `json:"path" jsonschema_description:"Workspace-relative path of a data file, such as input/sales.xlsx."`
+	Path string `json:"path" jsonschema_description:"e.g. input/sales.xlsx"`
 }
 
-const previewDesc = "Look at a data file cheaply: kind, size, encoding, sheets, column names with inferred types, row count and the first rows. Works on CSV/TSV, Excel, JSON/JSONL and text without loading the whole file."
+const previewDesc = "Preview a data file (CSV/TSV, Excel, JSON, text) cheaply: sheets, columns with types, row count, first rows."
 
 // preview implements preview.
 func preview(ctx context.Context, op operator.Operator, a PreviewArgs) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -16,21 +17,17 @@ import (
 
 // PythonArgs are the arguments of python.
 type PythonArgs struct {
-	Code string `json:"code" jsonschema_description:"Python 3 code to run. The value of a last bare expression is shown (DataFrames compactly)."`
+	Code string `json:"code" jsonschema_description:"Python 3; a last bare expression's value is shown."`
 }
 
 // pythonDescStart and pythonDescEnd frame the description of python; the
 // middle says whether variables persist, which depends on the Python mode.
 const (
-	pythonDescStart = "Run Python 3 code in the workspace; the current directory is the workspace root. " +
-		"pandas, numpy, matplotlib and openpyxl are available; there is no network and nothing can be installed. "
-	pythonDescProcess = "Each call runs in a fresh interpreter: variables do not carry over between calls, so load what you need in every call. "
-	pythonDescKernel  = "Calls run one after another in this session's Python kernel, like notebook cells: variables, imports and loaded data persist between calls, " +
-		"so load a file once and reuse the DataFrame in later calls. " +
-		"A call that runs too long is interrupted (the variables are kept); if the kernel has to be restarted, the reply says so and which state was rebuilt. "
-	pythonDescEnd = "Read data from input/ (read-only), save results to out/ and scratch files to work/. " +
-		"Open matplotlib figures are saved to out/ as PNG automatically. " +
-		"The reply shows printed output, the value of a last bare expression, errors with their traceback and a hint, and the files and figures produced."
+	pythonDescStart   = "Run Python 3 in the workspace root: pandas, numpy, matplotlib, openpyxl; no network, no installs. "
+	pythonDescProcess = "Each call is a fresh interpreter: load what you need every time. "
+	pythonDescKernel  = "Calls share one kernel, like notebook cells: variables persist, so load data once. "
+	pythonDescEnd     = "input/ is read-only; save results to out/, scratch to work/. Open figures are saved to out/ as PNG. " +
+		"Replies show output, errors with a hint, and files written."
 )
 
 // pythonDesc describes python for op's Python mode.
@@ -200,13 +197,38 @@ func pythonHint(ctx context.Context, op operator.Operator, res *operator.RunResu
 	case exc == "ValueError" && strings.Contains(msg, "could not convert"):
 		return "the column holds text that is not a number: clean it first, e.g. pd.to_numeric(df[col].str.replace(',', ''), errors='coerce')."
 	case exc == "MemoryError":
-		return "the data does not fit in memory: read only the columns you need (usecols=), read in chunks (chunksize=), or work on a sample."
+		return "Python ran out of memory: " + MemoryAdvice(ctx, op)
 	case strings.HasPrefix(summary, "the kernel died"):
-		return "the Python kernel died (out of memory, or a crash in native code) and its variables are gone; work on less data at once (usecols=, chunksize=, a sample) and load what you need again."
+		return "the Python kernel died (most likely out of memory, or a crash in native code) and its variables are gone. " + MemoryAdvice(ctx, op)
 	case strings.HasPrefix(summary, "the interpreter stopped"):
-		return "the interpreter died (out of memory, or killed); work on less data at once or split the work into several calls."
+		return "the interpreter died (most likely out of memory, or killed). " + MemoryAdvice(ctx, op)
 	}
 	return "read the traceback, fix the line it points to, and run again."
+}
+
+// bigInput is the size from which an input is named in MemoryAdvice.
+const bigInput = 64 << 20
+
+// MemoryAdvice says what helps when code runs out of memory: how large the
+// inputs are, what bounds the sandbox's memory, and to aggregate before
+// bringing rows into pandas.
+func MemoryAdvice(ctx context.Context, op operator.Operator) string {
+	var big []string
+	if entries, err := op.List(ctx, operator.InputDir, true); err == nil {
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Size > entries[j].Size })
+		for _, e := range entries {
+			if e.Mode.IsRegular() && e.Size >= bigInput && len(big) < 3 {
+				big = append(big, fmt.Sprintf("%s is %s", e.Path, humanSize(e.Size)))
+			}
+		}
+	}
+	sizes := ""
+	if len(big) > 0 {
+		sizes = strings.Join(big, ", ") + "; "
+	}
+	return sizes + "the sandbox's memory limit (SIFT_SANDBOX_MEMORY, default 4 GiB) is smaller than what this code loads, and pandas needs several times a file's size. " +
+		"Do not load whole large files: aggregate in SQL first (sql_query with GROUP BY, when databases or files are attached as SQL sources) and bring only the result into pandas, " +
+		"or read just the columns you need in chunks (pd.read_csv(path, usecols=[...], chunksize=1_000_000)) and combine the partial results."
 }
 
 // inputFiles lists the files under input/ for a FileNotFoundError hint.

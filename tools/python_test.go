@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -221,7 +222,7 @@ func TestPythonToolDescribesMode(t *testing.T) {
 		has, not string
 	}{
 		{name: "process", op: process, has: "fresh interpreter", not: "persist"},
-		{name: "kernel", op: newKernelOp(t, ""), has: "variables, imports and loaded data persist between calls", not: "fresh interpreter"},
+		{name: "kernel", op: newKernelOp(t, ""), has: "variables persist", not: "fresh interpreter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -272,5 +273,35 @@ func TestPythonToolKernel(t *testing.T) {
 				t.Errorf("reply to %q lacks %q:\n%s", st.code, want, got)
 			}
 		}
+	}
+}
+
+func TestPythonOutOfMemorySaysWhatHelps(t *testing.T) {
+	py := needPython(t)
+	op := newKernelOp(t, py)
+	// A large input (sparse: it takes no disk) that code might load whole.
+	f, err := os.Create(filepath.Join(op.Root(), "input", "big.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(300 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	pt, err := PythonTool(op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := call(t, pt, PythonArgs{Code: "raise MemoryError()"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Error: MemoryError", "Python ran out of memory", "input/big.csv is 300 MB", "SIFT_SANDBOX_MEMORY", "aggregate in SQL first"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reply lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "input/sales.csv is") {
+		t.Errorf("small inputs are not worth naming:\n%s", got)
 	}
 }

@@ -37,18 +37,16 @@ const (
 
 // ReadFileArgs are the arguments of read_file.
 type ReadFileArgs struct {
-	Path      string `json:"path" jsonschema_description:"Workspace-relative file path, such as input/sales.csv or out/result.csv."`
-	StartLine int    `json:"start_line,omitempty" jsonschema_description:"Text and CSV files: first line to show, 1-based (default 1). A CSV file's header line is always shown."`
-	EndLine   int    `json:"end_line,omitempty" jsonschema_description:"Text and CSV files: last line to show (default start_line+199; at most 1000 lines per call)."`
-	Sheet     string `json:"sheet,omitempty" jsonschema_description:"Excel workbooks (.xlsx): sheet name (default the first sheet)."`
-	StartRow  int    `json:"start_row,omitempty" jsonschema_description:"Excel workbooks: first row to show, 1-based (default 1). Row 1 is always shown."`
-	EndRow    int    `json:"end_row,omitempty" jsonschema_description:"Excel workbooks: last row to show (default start_row+99; at most 500 rows per call)."`
+	Path      string `json:"path" jsonschema_description:"e.g. out/result.csv"`
+	StartLine int    `json:"start_line,omitempty" jsonschema_description:"text/CSV, 1-based"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema_description:"text/CSV; at most 1000 lines a call"`
+	Sheet     string `json:"sheet,omitempty" jsonschema_description:"xlsx; default the first"`
+	StartRow  int    `json:"start_row,omitempty" jsonschema_description:"xlsx, 1-based"`
+	EndRow    int    `json:"end_row,omitempty" jsonschema_description:"xlsx; at most 500 rows a call"`
 }
 
-const readFileDesc = "Read part of a workspace file as numbered lines. Text is decoded to UTF-8 (GB18030, UTF-16 and Windows-1252 are detected). " +
-	"CSV/TSV files: choose lines with start_line/end_line; the header line is always included. " +
-	"Excel .xlsx files: choose sheet and start_row/end_row; rows come out as CSV lines. " +
-	"The reply says how many lines or rows there are and how to read more. For a quick overview of a data file use preview instead."
+const readFileDesc = "Read part of a workspace file as numbered lines (any text encoding; xlsx rows as CSV; a CSV header is always shown). " +
+	"The reply says how to read more."
 
 // readFile implements read_file.
 func readFile(ctx context.Context, op operator.Operator, args ReadFileArgs) (string, error) {

@@ -72,5 +72,9 @@ the report holds what was found; 130 interrupted.`,
 	root.AddCommand(newUsageCmd(io))
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
+	root.AddCommand(newServeCmd(io, nil))
+	root.AddCommand(newReplayCmd(io))
+	root.AddCommand(newExportCmd(io))
+	root.AddCommand(newEvalCmd(io))
 	return root
 }

@@ -21,9 +21,11 @@ import (
 
 // runOptions is everything `sift run` needs, parsed from flags.
 type runOptions struct {
-	Question      string
-	Files         []string
-	Dirs          []string
+	Question string
+	Files    []string
+	Dirs     []string
+	// DBs are database URLs from --db, each optionally "name=url".
+	DBs           []string
 	JSON          bool
 	BaseURL       string
 	APIKey        string
@@ -62,11 +64,12 @@ type runDeps struct {
 func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *cobra.Command {
 	opts := &runOptions{}
 	cmd := &cobra.Command{
-		Use:   "run [--file FILE]... [--dir DIR]... <question>",
+		Use:   "run [--file FILE]... [--dir DIR]... [--db URL]... <question>",
 		Short: "Analyse data files to answer one question",
 		Example: `  sift run --file sales.xlsx "Which region grew fastest in 2024?"
   sift run --file a.csv --file b.csv --json "Compare the two files" > events.jsonl
-  sift run --dir ./exports "Profile every table"`,
+  sift run --dir ./exports "Profile every table"
+  sift run --db sqlite:shop.db --file targets.xlsx "Revenue vs target per region"`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{errors.New("give the question as an argument, e.g. sift run --file data.csv \"what is the monthly trend?\"")}
@@ -87,6 +90,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.Files, "file", "f", nil, "data file to analyse (repeatable): csv, tsv, xlsx, txt, md, json, jsonl")
 	f.StringArrayVarP(&opts.Dirs, "dir", "d", nil, "directory whose files are all inputs (repeatable)")
+	f.StringArrayVar(&opts.DBs, "db", nil, "database the agents may query, read-only (repeatable): sqlite:shop.db, postgres://user:pass@host/db, mysql://user:pass@host/db; name=url names it")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.IntVar(&opts.Budget.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
 	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
@@ -160,13 +164,24 @@ func (o *runOptions) modelOptions() modelOptions {
 
 // buildSift makes the library instance from flags, env and config file.
 func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, error) {
+	cfg, label, err := siftConfig(ctx, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := agents.New(cfg)
+	return s, label, err
+}
+
+// siftConfig makes the library configuration from flags, env and config
+// file, and says which model it uses.
+func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, error) {
 	prices, err := model.PricesFromEnv(os.Getenv)
 	if err != nil {
-		return nil, "", usageError{err}
+		return agents.Config{}, "", usageError{err}
 	}
 	pyMode, err := operator.ParsePythonMode(opts.PythonMode)
 	if err != nil {
-		return nil, "", usageError{err}
+		return agents.Config{}, "", usageError{err}
 	}
 	sandbox := operator.SandboxFromEnv(os.Getenv)
 	if opts.Sandbox != "" {
@@ -176,7 +191,7 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 	var store *session.Backend
 	if url := firstNonEmpty(opts.Store, os.Getenv(session.StoreEnv)); url != "" {
 		if store, err = session.OpenBackend(ctx, url); err != nil {
-			return nil, "", usageError{err}
+			return agents.Config{}, "", usageError{err}
 		}
 	}
 	cfg := agents.Config{
@@ -192,19 +207,18 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 		Search:        web.FromEnv(os.Getenv),
 	}
 	if cfg.MCPServers, err = loadMCPServers(opts); err != nil {
-		return nil, "", usageError{err}
+		return agents.Config{}, "", usageError{err}
 	}
 	ms, label, err := resolveModels(ctx, opts.modelOptions())
 	if err != nil {
-		return nil, "", err
+		return agents.Config{}, "", err
 	}
 	cfg.Models = ms
 	if !configured(ms) {
 		// Without a model Sift still runs its built-in analyses.
 		label = "none configured: built-in analyses only (set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL for the agents)"
 	}
-	s, err := agents.New(cfg)
-	return s, label, err
+	return cfg, label, nil
 }
 
 // runRun runs one analysis and renders its events.
@@ -222,7 +236,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session}) {
 		r.event(e)
 		final = e
 	}

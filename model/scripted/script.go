@@ -14,6 +14,8 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/model/tokens"
 )
 
 // ErrExhausted is wrapped by the error a Script returns when a request
@@ -51,6 +53,13 @@ type Request struct {
 	Tools []*schema.ToolInfo
 	// ToolChoice is the tool choice in effect, or nil.
 	ToolChoice *schema.ToolChoice
+	// PromptTokens is what the request costs as a provider counts it:
+	// messages with their framing and the tool definitions (see
+	// tokens.Request).
+	PromptTokens int
+	// CachedTokens is the part of PromptTokens the simulated prefix cache
+	// served (see CacheMinTokens).
+	CachedTokens int
 }
 
 // Script is a queue of replies. It is safe for concurrent use.
@@ -59,6 +68,7 @@ type Script struct {
 	replies  []Reply
 	used     int
 	requests []Request
+	cache    prefixCache
 }
 
 // New returns a script that plays replies in order.
@@ -95,18 +105,24 @@ func (s *Script) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// next records req and returns the reply for it with its 1-based number, or
-// an error when the script is exhausted.
-func (s *Script) next(req Request) (Reply, int, error) {
+// next counts req's tokens (modelName picks the tokenizer), records it and
+// returns the reply for it with its 1-based number, or an error when the
+// script is exhausted.
+func (s *Script) next(modelName string, req Request) (Request, Reply, int, error) {
+	segs := tokens.Segments(modelName, req.Messages, req.Tools)
+	for _, seg := range segs {
+		req.PromptTokens += seg.Tokens
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	req.CachedTokens = s.cache.serve(modelName, req.Agent, segs)
 	s.requests = append(s.requests, req)
 	if s.used >= len(s.replies) {
-		return Reply{}, 0, fmt.Errorf("%w after %d replies; the last request was %s", ErrExhausted, len(s.replies), describe(req))
+		return req, Reply{}, 0, fmt.Errorf("%w after %d replies; the last request was %s", ErrExhausted, len(s.replies), describe(req))
 	}
 	r := s.replies[s.used]
 	s.used++
-	return r, s.used, nil
+	return req, r, s.used, nil
 }
 
 // play returns the message for a reply, or its error. Status replies become
@@ -206,29 +222,17 @@ func ToolCall(name, argsJSON string) *schema.Message {
 	}})
 }
 
-// EstimateTokens is the scripted model's deterministic token count for
-// text: one token per four characters, rounded up.
-func EstimateTokens(text string) int {
-	n := len([]rune(text))
-	return (n + 3) / 4
-}
-
-// usageFor estimates a reply's usage from the request and reply text.
-func usageFor(in []*schema.Message, out *schema.Message) *schema.TokenUsage {
-	var prompt strings.Builder
-	for _, m := range in {
-		prompt.WriteString(m.Content)
-		for _, tc := range m.ToolCalls {
-			prompt.WriteString(tc.Function.Name)
-			prompt.WriteString(tc.Function.Arguments)
-		}
+// usageFor is the usage a provider would report for req and its reply
+// out: the request's prompt and cached tokens, and the reply's tokens
+// counted with the tokenizer of modelName.
+func usageFor(modelName string, req Request, out *schema.Message) *schema.TokenUsage {
+	c := tokens.Reply(modelName, out)
+	return &schema.TokenUsage{
+		PromptTokens:       req.PromptTokens,
+		PromptTokenDetails: schema.PromptTokenDetails{CachedTokens: req.CachedTokens},
+		CompletionTokens:   c,
+		TotalTokens:        req.PromptTokens + c,
 	}
-	completion := out.Content
-	for _, tc := range out.ToolCalls {
-		completion += tc.Function.Name + tc.Function.Arguments
-	}
-	p, c := EstimateTokens(prompt.String()), EstimateTokens(completion)
-	return &schema.TokenUsage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
 }
 
 // Model returns the script as an in-process chat model.
@@ -278,14 +282,14 @@ func (m *chatModel) request(in []*schema.Message, opts []model.Option) Request {
 	return req
 }
 
-// Generate returns the next scripted reply, with usage estimated when the
-// reply does not give its own.
+// Generate returns the next scripted reply, with the usage a provider would
+// report (see Request.PromptTokens and CachedTokens) when the reply does not
+// give its own.
 func (m *chatModel) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("scripted model: %w", err)
 	}
-	req := m.request(in, opts)
-	r, n, err := m.script.next(req)
+	req, r, n, err := m.script.next("", m.request(in, opts))
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +302,7 @@ func (m *chatModel) Generate(ctx context.Context, in []*schema.Message, opts ...
 		if len(msg.ToolCalls) > 0 {
 			finish = "tool_calls"
 		}
-		msg.ResponseMeta = &schema.ResponseMeta{FinishReason: finish, Usage: usageFor(in, msg)}
+		msg.ResponseMeta = &schema.ResponseMeta{FinishReason: finish, Usage: usageFor("", req, msg)}
 	}
 	return msg, nil
 }

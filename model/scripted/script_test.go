@@ -12,6 +12,8 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/sift-agent/sift/model/tokens"
 )
 
 var planTool = &schema.ToolInfo{
@@ -43,19 +45,22 @@ func TestGeneratePlaysRepliesInOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Usage as a provider counts it: the first request offers create_plan.
+	p1 := tokens.Request("", in, []*schema.ToolInfo{planTool})
+	c1 := tokens.Reply("", ToolCall("create_plan", `{"steps":["load"]}`))
+	p2 := tokens.Request("", in, nil)
 	want1 := &schema.Message{
 		Role: schema.Assistant,
 		ToolCalls: []schema.ToolCall{{ID: "call_1_0", Type: "function",
 			Function: schema.FunctionCall{Name: "create_plan", Arguments: `{"steps":["load"]}`}}},
 		ResponseMeta: &schema.ResponseMeta{FinishReason: "tool_calls",
-			// "plan" + "sales by region" = 19 chars → 5; "create_plan" + 18 chars of args = 29 → 8.
-			Usage: &schema.TokenUsage{PromptTokens: 5, CompletionTokens: 8, TotalTokens: 13}},
+			Usage: &schema.TokenUsage{PromptTokens: p1, CompletionTokens: c1, TotalTokens: p1 + c1}},
 	}
 	if diff := cmp.Diff(want1, got1); diff != "" {
 		t.Errorf("first reply mismatch (-want +got):\n%s", diff)
 	}
 	want2 := &schema.Message{Role: schema.Assistant, Content: "done",
-		ResponseMeta: &schema.ResponseMeta{FinishReason: "stop", Usage: &schema.TokenUsage{PromptTokens: 5, CompletionTokens: 1, TotalTokens: 6}}}
+		ResponseMeta: &schema.ResponseMeta{FinishReason: "stop", Usage: &schema.TokenUsage{PromptTokens: p2, CompletionTokens: 1, TotalTokens: p2 + 1}}}
 	if diff := cmp.Diff(want2, got2); diff != "" {
 		t.Errorf("second reply mismatch (-want +got):\n%s", diff)
 	}
@@ -65,7 +70,7 @@ func TestGeneratePlaysRepliesInOrder(t *testing.T) {
 		{Agent: "planner", Messages: in, Tools: []*schema.ToolInfo{planTool}, ToolChoice: &forced},
 		{Messages: in},
 	}
-	if diff := cmp.Diff(wantReqs, s.Requests(), cmpopts.IgnoreUnexported(schema.ParamsOneOf{})); diff != "" {
+	if diff := cmp.Diff(wantReqs, s.Requests(), cmpopts.IgnoreUnexported(schema.ParamsOneOf{}), cmpopts.IgnoreFields(Request{}, "PromptTokens", "CachedTokens")); diff != "" {
 		t.Errorf("requests mismatch (-want +got):\n%s", diff)
 	}
 	if s.Calls() != 2 || s.Remaining() != 0 {
@@ -236,10 +241,86 @@ func TestPush(t *testing.T) {
 	}
 }
 
-func TestEstimateTokens(t *testing.T) {
-	for text, want := range map[string]int{"": 0, "a": 1, "abcd": 1, "abcde": 2, "日本語のテキスト": 2} {
-		if got := EstimateTokens(text); got != want {
-			t.Errorf("EstimateTokens(%q) = %d, want %d", text, got, want)
+// TestUsageCountsWhatProvidersBill checks that the in-process model's usage
+// counts tool definitions and per-message framing: offering a tool raises
+// the prompt by the tool's serialised size, and splitting a text into two
+// messages costs their framing.
+func TestUsageCountsWhatProvidersBill(t *testing.T) {
+	tool := &schema.ToolInfo{Name: "run_template", Desc: "Run a built-in analysis on one table.",
+		ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
+			"template": {Type: schema.String, Required: true, Enum: []string{"profile", "trend", "topn"}},
+			"file":     {Type: schema.String, Required: true, Desc: "workspace-relative path"},
+		})}
+	prompt := func(tools []*schema.ToolInfo, msgs ...*schema.Message) int {
+		s := New(Reply{Message: Text("ok")})
+		m, err := s.Model().WithTools(tools)
+		if err != nil {
+			t.Fatal(err)
 		}
+		out, err := m.Generate(context.Background(), msgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Requests()[0].PromptTokens; got != out.ResponseMeta.Usage.PromptTokens {
+			t.Errorf("recorded %d prompt tokens, reported %d", got, out.ResponseMeta.Usage.PromptTokens)
+		}
+		return out.ResponseMeta.Usage.PromptTokens
+	}
+	q := schema.UserMessage("Which region sells most?")
+	bare := prompt(nil, q)
+	withTool := prompt([]*schema.ToolInfo{tool}, q)
+	js := tokens.ToolSchema(tool)
+	if serialised := tokens.Text("", tool.Name+tool.Desc+js); withTool-bare < serialised {
+		t.Errorf("a tool of %d serialised tokens (%s) raised the prompt by only %d", serialised, js, withTool-bare)
+	}
+	one := prompt(nil, schema.UserMessage("Which region sells most? Answer briefly."))
+	two := prompt(nil, q, schema.UserMessage(" Answer briefly."))
+	if two-one < 3 {
+		t.Errorf("a second message cost %d tokens more than one; want its framing counted", two-one)
+	}
+}
+
+// TestPrefixCacheServesSharedPrefix checks the simulated prompt cache: a
+// request sharing a long prefix with an earlier one of the same agent has
+// it cached (at least CacheMinTokens, in CacheIncrement steps); a short
+// prefix, another agent or other tools get nothing.
+func TestPrefixCacheServesSharedPrefix(t *testing.T) {
+	long := schema.SystemMessage(strings.Repeat("Follow the plan step by step and print what you compute. ", 120))
+	short := schema.SystemMessage("Be brief.")
+	tool := &schema.ToolInfo{Name: "python", Desc: "Run Python."}
+	s := New()
+	for range 6 {
+		s.Push(Reply{Message: Text("ok")})
+	}
+	ask := func(agent string, tools []*schema.ToolInfo, msgs ...*schema.Message) Request {
+		m, err := s.ModelFor(agent).WithTools(tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Generate(context.Background(), msgs); err != nil {
+			t.Fatal(err)
+		}
+		rs := s.Requests()
+		return rs[len(rs)-1]
+	}
+	if r := ask("code", nil, long, schema.UserMessage("step 1")); r.CachedTokens != 0 {
+		t.Errorf("first request cached %d tokens", r.CachedTokens)
+	}
+	r := ask("code", nil, long, schema.UserMessage("step 2"))
+	if r.CachedTokens < CacheMinTokens || r.CachedTokens > r.PromptTokens || (r.CachedTokens-CacheMinTokens)%CacheIncrement != 0 {
+		t.Errorf("second request: %d of %d prompt tokens cached; want the shared system prompt, in steps of %d", r.CachedTokens, r.PromptTokens, CacheIncrement)
+	}
+	if r.PromptTokens-r.CachedTokens > CacheIncrement+10 {
+		t.Errorf("second request: %d of %d tokens not cached, want only the changed end", r.PromptTokens-r.CachedTokens, r.PromptTokens)
+	}
+	if r := ask("executor", nil, long, schema.UserMessage("step 2")); r.CachedTokens != 0 {
+		t.Errorf("another agent's first request cached %d tokens", r.CachedTokens)
+	}
+	if r := ask("code", []*schema.ToolInfo{tool}, long, schema.UserMessage("step 3")); r.CachedTokens != 0 {
+		t.Errorf("tools put before the prompt changed, yet %d tokens were cached", r.CachedTokens)
+	}
+	ask("writer", nil, short, schema.UserMessage("a"))
+	if r := ask("writer", nil, short, schema.UserMessage("a")); r.CachedTokens != 0 {
+		t.Errorf("a %d-token request, under the %d-token threshold, cached %d", r.PromptTokens, CacheMinTokens, r.CachedTokens)
 	}
 }

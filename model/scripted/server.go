@@ -17,8 +17,11 @@ import (
 // or, when the request asks to stream, in server-sent events: content in a
 // few chunks, each tool call as deltas (index, ID and name first, then the
 // arguments in pieces), a finish reason, and a usage chunk when
-// stream_options.include_usage is set. Usage is estimated with
-// EstimateTokens unless the scripted message carries its own.
+// stream_options.include_usage is set. Usage is what a provider would report
+// (prompt tokens with tool definitions and framing, counted with the request
+// model's tokenizer, and prompt_tokens_details.cached_tokens from the
+// simulated prefix cache; see CacheMinTokens) unless the scripted message
+// carries its own.
 //
 // A Reply with Status answers with that status (and Retry-After), consuming
 // the reply; a Reply with Err answers 400 (or Status) with Err's text; an
@@ -81,9 +84,13 @@ type (
 		} `json:"function"`
 	}
 	wireUsage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-		TotalTokens      int `json:"total_tokens"`
+		PromptTokens        int               `json:"prompt_tokens"`
+		CompletionTokens    int               `json:"completion_tokens"`
+		TotalTokens         int               `json:"total_tokens"`
+		PromptTokensDetails *wireTokenDetails `json:"prompt_tokens_details,omitempty"`
+	}
+	wireTokenDetails struct {
+		CachedTokens int `json:"cached_tokens"`
 	}
 	wireChoice struct {
 		Index        int          `json:"index"`
@@ -117,7 +124,7 @@ func (h *handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	reply, n, err := h.script.next(req)
+	req, reply, n, err := h.script.next(body.Model, req)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -146,7 +153,7 @@ func (h *handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	usage := usageFor(req.Messages, msg)
+	usage := usageFor(body.Model, req, msg)
 	finish := "stop"
 	if len(msg.ToolCalls) > 0 {
 		finish = "tool_calls"
@@ -160,6 +167,9 @@ func (h *handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	wu := &wireUsage{PromptTokens: usage.PromptTokens, CompletionTokens: usage.CompletionTokens, TotalTokens: usage.PromptTokens + usage.CompletionTokens}
+	if cached := usage.PromptTokenDetails.CachedTokens; cached > 0 {
+		wu.PromptTokensDetails = &wireTokenDetails{CachedTokens: cached}
+	}
 	id := fmt.Sprintf("chatcmpl-scripted-%d", n)
 
 	if body.Stream {

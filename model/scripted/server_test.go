@@ -10,6 +10,8 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sift-agent/sift/model/tokens"
 )
 
 func post(t *testing.T, url, body string) *http.Response {
@@ -49,6 +51,12 @@ func TestServerNonStreaming(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
 		t.Fatal(err)
 	}
+	rec := s.Requests()[0]
+	prompt := tokens.Request("scripted-1", rec.Messages, rec.Tools)
+	if prompt <= tokens.Request("scripted-1", rec.Messages, nil)+10 {
+		t.Errorf("prompt tokens %d leave out the tool definition", prompt)
+	}
+	completion := tokens.Reply("scripted-1", ToolCall("create_plan", `{"steps":["load","group"]}`))
 	want := map[string]any{
 		"id": "chatcmpl-scripted-1", "object": "chat.completion", "created": float64(created), "model": "scripted-1",
 		"choices": []any{map[string]any{
@@ -59,9 +67,9 @@ func TestServerNonStreaming(t *testing.T) {
 			}}},
 			"finish_reason": "tool_calls",
 		}},
-		// Prompt: "You plan." + "sales by region" + "peek{}" + "3 columns" = 39 chars → 10.
-		// Completion: "create_plan" + 26 chars of arguments = 37 chars → 10.
-		"usage": map[string]any{"prompt_tokens": float64(10), "completion_tokens": float64(10), "total_tokens": float64(20)},
+		// Counted as a provider would: messages with framing, the tool's
+		// definition, the reply priming; no cache below 1,024 tokens.
+		"usage": map[string]any{"prompt_tokens": float64(prompt), "completion_tokens": float64(completion), "total_tokens": float64(prompt + completion)},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("reply mismatch (-want +got):\n%s", diff)
@@ -187,8 +195,9 @@ func TestServerStreamsToolCallDeltas(t *testing.T) {
 	if finish != "tool_calls" {
 		t.Errorf("finish_reason = %q, want tool_calls", finish)
 	}
-	if usage == nil || usage["prompt_tokens"] != float64(10) {
-		t.Errorf("usage = %v, want prompt_tokens 10 in the last chunk", usage)
+	rec := s.Requests()[0]
+	if want := float64(tokens.Request("scripted-1", rec.Messages, rec.Tools)); usage == nil || usage["prompt_tokens"] != want {
+		t.Errorf("usage = %v, want prompt_tokens %v in the last chunk", usage, want)
 	}
 }
 
@@ -253,5 +262,40 @@ func TestServerErrors(t *testing.T) {
 				t.Errorf("Remaining() = %d, want 0: error replies are consumed", s.Remaining())
 			}
 		})
+	}
+}
+
+// TestServerReportsCachedTokens sends the same long prefix twice: the second
+// answer reports the shared prefix as prompt_tokens_details.cached_tokens,
+// which the OpenAI client hands on as PromptTokenDetails.CachedTokens.
+func TestServerReportsCachedTokens(t *testing.T) {
+	s := New(Reply{Message: Text("one")}, Reply{Message: Text("two")})
+	srv := NewServer(s)
+	defer srv.Close()
+	system, _ := json.Marshal(strings.Repeat("Answer with care; cite the numbers you computed. ", 150))
+	body := func(q string) string {
+		return `{"model": "gpt-4o", "messages": [{"role": "system", "content": ` + string(system) + `}, {"role": "user", "content": "` + q + `"}]}`
+	}
+	usage := func(q string) map[string]any {
+		resp := post(t, srv.URL+"/v1/chat/completions", body(q))
+		var got struct {
+			Usage map[string]any `json:"usage"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Usage
+	}
+	if first := usage("first question"); first["prompt_tokens_details"] != nil {
+		t.Errorf("the first request was served from the cache: %v", first)
+	}
+	second := usage("second question")
+	details, _ := second["prompt_tokens_details"].(map[string]any)
+	cached, _ := details["cached_tokens"].(float64)
+	if cached < CacheMinTokens || cached > second["prompt_tokens"].(float64) || (int(cached)-CacheMinTokens)%CacheIncrement != 0 {
+		t.Errorf("second request's usage %v: want the shared system prompt cached, at least %d tokens, in steps of %d", second, CacheMinTokens, CacheIncrement)
+	}
+	if got := s.Requests()[1].CachedTokens; got != int(cached) {
+		t.Errorf("recorded CachedTokens %d, reported %v", got, cached)
 	}
 }

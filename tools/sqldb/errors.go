@@ -102,6 +102,9 @@ var (
 	myNoColumn       = regexp.MustCompile(`Unknown column '([^']+)'`)
 	myNoTable        = regexp.MustCompile(`Table '([^']+)' doesn't exist`)
 	myNoFunction     = regexp.MustCompile(`FUNCTION ([^\s]+) does not exist`)
+	duckNoColumn     = regexp.MustCompile(`Referenced column "([^"]+)" not found`)
+	duckNoTable      = regexp.MustCompile(`Table with name ([^\s!]+) does not exist`)
+	duckNoFunction   = regexp.MustCompile(`Function with name ([^\s!]+) does not exist`)
 )
 
 // classify tells what kind of failure err is, and the unknown name it
@@ -155,7 +158,7 @@ func classify(d Dialect, err error) (ErrorKind, string) {
 			return KindUnknownFunction, match(myNoFunction)
 		case 1064, 1149:
 			return KindSyntax, ""
-		case 3024, 1317, 1028:
+		case 3024, 1317, 1028, 1969: // 1969: MariaDB's max_statement_time
 			return KindTimeout, ""
 		case 1792, 1290, 1836:
 			return KindReadOnly, ""
@@ -165,6 +168,23 @@ func classify(d Dialect, err error) (ErrorKind, string) {
 		return KindOther, ""
 	}
 	lower := strings.ToLower(msg)
+	if d == DuckDB {
+		switch {
+		case duckNoColumn.MatchString(msg):
+			return KindUnknownColumn, match(duckNoColumn)
+		case duckNoTable.MatchString(msg):
+			return KindUnknownTable, match(duckNoTable)
+		case duckNoFunction.MatchString(msg):
+			return KindUnknownFunction, match(duckNoFunction)
+		case strings.HasPrefix(msg, "Parser Error"):
+			return KindSyntax, ""
+		case strings.Contains(msg, "Permission Error"):
+			return KindPermission, ""
+		case strings.Contains(msg, "INTERRUPT"), strings.Contains(lower, "interrupted"):
+			return KindTimeout, ""
+		}
+		return KindOther, ""
+	}
 	switch {
 	case strings.Contains(lower, "interrupted"):
 		return KindTimeout, ""
@@ -198,6 +218,8 @@ func DialectNotes(d Dialect) string {
 		return "Postgres: use date_trunc('month', col), EXTRACT(YEAR FROM col), to_char(col, 'YYYY-MM'), col::date, now() - interval '30 days'; ILIKE for case-insensitive matching; concatenate with ||; unquoted identifiers fold to lower case, so quote mixed-case names with \"double quotes\"; strings take 'single quotes'; there is no strftime or DATE_FORMAT."
 	case MySQL:
 		return "MySQL: use DATE_FORMAT(col, '%Y-%m'), YEAR(col), MONTH(col), DATE(col), DATE_SUB(NOW(), INTERVAL 30 DAY), DATEDIFF(a, b); CONCAT(a, b) to concatenate; quote identifiers with `backticks`; there is no date_trunc or strftime."
+	case DuckDB:
+		return "DuckDB (the files source): each input file is a view named after it (sales.csv → sales); query the views, never file paths. Use date_trunc('month', col), strftime(col, '%Y-%m'), EXTRACT(year FROM col), col::DATE, ILIKE; concatenate with ||; quote identifiers with \"double quotes\". It works out of core: aggregate large files here and bring only the result into Python."
 	}
 	return ""
 }
@@ -213,6 +235,9 @@ func (s *Source) hint(ctx context.Context, kind ErrorKind, name, sqlText string)
 	case KindSyntax, KindUnknownFunction:
 		return "check the SQL for this dialect. " + DialectNotes(s.dialect)
 	case KindPermission:
+		if s.dialect == DuckDB {
+			return "the files source reads only the session's input files, through their views (list_tables shows them), and writes nothing: query the views, and let sql_query save results (save_as, as_dataframe)."
+		}
 		return "the database user may not read this object; use other tables (list_tables) or ask the person for access."
 	}
 	sc, err := s.Schema(ctx)

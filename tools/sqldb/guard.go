@@ -37,6 +37,8 @@ func allowedReads(d Dialect) string {
 		return "send one SELECT, WITH … SELECT, VALUES, EXPLAIN [QUERY PLAN] SELECT, or a read-only PRAGMA such as PRAGMA table_info(t)"
 	case MySQL:
 		return "send one SELECT, WITH … SELECT, VALUES, TABLE t, EXPLAIN SELECT, SHOW or DESCRIBE statement"
+	case DuckDB:
+		return "send one SELECT (or FROM-first query), WITH … SELECT, VALUES, TABLE t, EXPLAIN SELECT, DESCRIBE, SUMMARIZE or SHOW statement over the file views; files are read only through them"
 	default:
 		return "send one SELECT, WITH … SELECT, VALUES, TABLE t, EXPLAIN SELECT or SHOW statement"
 	}
@@ -438,7 +440,17 @@ func checkVerb(d Dialect, stmt []token) error {
 			return refuse("WITH … must end in a SELECT")
 		}
 		return refuse("WITH … %s changes data", main)
-	case "EXPLAIN", "DESCRIBE", "DESC":
+	case "FROM", "SUMMARIZE":
+		if d != DuckDB {
+			return refuse("%s-first statements are DuckDB only; start with SELECT", verb)
+		}
+		return nil
+	case "DESCRIBE", "DESC":
+		if d == DuckDB {
+			return nil
+		}
+		fallthrough
+	case "EXPLAIN":
 		if verb != "EXPLAIN" && d != MySQL {
 			return refuse("%s is a MySQL statement; in %s use EXPLAIN or query the catalog", verb, d)
 		}
@@ -600,6 +612,9 @@ var deniedFunctions = map[string]bool{
 	"set_config": true, "nextval": true, "setval": true, "dblink": true, "dblink_exec": true, "dblink_connect": true,
 	"pg_advisory_lock": true, "pg_advisory_xact_lock": true, "pg_try_advisory_lock": true,
 	"load_file": true, "get_lock": true, "release_lock": true, "sys_exec": true, "sys_eval": true,
+	// DuckDB: query() and query_table() run SQL given as a string, past
+	// the guard; getenv() reads the process's environment.
+	"query": true, "query_table": true, "getenv": true,
 }
 
 // checkBody refuses constructs that make an otherwise reading statement

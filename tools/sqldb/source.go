@@ -127,10 +127,13 @@ type Source struct {
 	name     string
 	dialect  Dialect
 	redacted string
-	secret   string // the password, scrubbed from every error
-	db       *sql.DB
-	opts     Options
-	cache    *resultCache
+	// reopen is the URL that opens the source again from anywhere: an
+	// absolute path for SQLite, the password replaced by xxxxx.
+	reopen string
+	secret string // the password, scrubbed from every error
+	db     *sql.DB
+	opts   Options
+	cache  *resultCache
 
 	schemaMu sync.Mutex
 	schema   *Schema
@@ -167,6 +170,7 @@ func openTarget(ctx context.Context, t *target, opts Options) (*Source, error) {
 		name:     name,
 		dialect:  t.dialect,
 		redacted: t.redacted,
+		reopen:   t.reopen,
 		secret:   t.password,
 		opts:     opts,
 		cache:    newResultCache(opts.CacheTTL, opts.Now),
@@ -196,6 +200,16 @@ func (s *Source) Dialect() Dialect { return s.dialect }
 // URL is the source's connection URL with the password replaced by xxxxx.
 func (s *Source) URL() string { return s.redacted }
 
+// Spec is "name=url": what opens the source again under the same name
+// (OpenSources takes it), with an absolute path for a SQLite file and the
+// password, if any, replaced by xxxxx: a spec is safe to record in a
+// workspace. NeedsPassword reports that it lost one.
+func (s *Source) Spec() string { return s.name + "=" + s.reopen }
+
+// NeedsPassword reports whether the source was opened with a password,
+// which its Spec does not keep.
+func (s *Source) NeedsPassword() bool { return s.secret != "" }
+
 // Close closes the source's connections.
 func (s *Source) Close() error { return s.db.Close() }
 
@@ -207,6 +221,7 @@ type target struct {
 	dialect   Dialect
 	name      string
 	redacted  string
+	reopen    string
 	password  string
 	connector driver.Connector
 	// dsn is what the driver is given (for SQLite and MySQL), kept for
@@ -281,7 +296,7 @@ func parseSQLite(raw string) (*target, error) {
 		return nil, fmt.Errorf("open sqlite %s: %w", p, err)
 	}
 	name := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
-	return &target{dialect: SQLite, name: sourceName(name), redacted: "sqlite:" + p, connector: c, dsn: dsn}, nil
+	return &target{dialect: SQLite, name: sourceName(name), redacted: "sqlite:" + p, reopen: "sqlite:" + abs, connector: c, dsn: dsn}, nil
 }
 
 func parsePostgres(raw string) (*target, error) {
@@ -311,7 +326,7 @@ func parsePostgres(raw string) (*target, error) {
 	if db == "" {
 		db = "postgres"
 	}
-	return &target{dialect: Postgres, name: sourceName(db), redacted: redactURL(raw), password: password, connector: stdlib.GetConnector(*cfg)}, nil
+	return &target{dialect: Postgres, name: sourceName(db), redacted: redactURL(raw), reopen: redactURL(raw), password: password, connector: stdlib.GetConnector(*cfg)}, nil
 }
 
 // parseMySQL converts mysql://user:pass@host:port/db?param=v into the
@@ -385,7 +400,7 @@ func parseMySQL(raw string) (*target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %s", ErrBadURL, redactURL(raw), scrubText(err.Error(), cfg.Passwd))
 	}
-	return &target{dialect: MySQL, name: sourceName(cfg.DBName), redacted: redactURL(raw), password: cfg.Passwd, connector: c, dsn: dsn}, nil
+	return &target{dialect: MySQL, name: sourceName(cfg.DBName), redacted: redactURL(raw), reopen: redactURL(raw), password: cfg.Passwd, connector: c, dsn: dsn}, nil
 }
 
 // sourceName makes a name safe for tool arguments and file names.

@@ -37,9 +37,10 @@ type DescribeTableArgs struct {
 
 // SQLQueryArgs are the arguments of sql_query.
 type SQLQueryArgs struct {
-	SQL    string `json:"sql" jsonschema_description:"One read-only statement: SELECT, WITH … SELECT, VALUES or EXPLAIN (plus SHOW/DESCRIBE on MySQL, read-only PRAGMA on SQLite). No semicolon-separated batches."`
-	Source string `json:"source,omitempty" jsonschema_description:"Database name; needed only when there are several databases."`
-	SaveAs string `json:"save_as,omitempty" jsonschema_description:"Save the full result as out/<save_as>.csv for Python, e.g. monthly_revenue. Results longer than the row cap are saved automatically."`
+	SQL         string `json:"sql" jsonschema_description:"One read-only statement: SELECT, WITH … SELECT, VALUES or EXPLAIN (plus SHOW/DESCRIBE on MySQL, read-only PRAGMA on SQLite). No semicolon-separated batches."`
+	Source      string `json:"source,omitempty" jsonschema_description:"Database name; needed only when there are several databases."`
+	SaveAs      string `json:"save_as,omitempty" jsonschema_description:"Save the full result as out/<save_as>.csv for Python, e.g. monthly_revenue. Results longer than the row cap are saved automatically."`
+	AsDataFrame string `json:"as_dataframe,omitempty" jsonschema_description:"Also load the full result into the Python session as a pandas DataFrame of this name, e.g. orders, for the next Python code."`
 }
 
 // ExplainSQLArgs are the arguments of explain_sql.
@@ -192,13 +193,28 @@ func (tt *sqlTools) query(ctx context.Context, a SQLQueryArgs) (string, error) {
 	if strings.TrimSpace(a.SQL) == "" {
 		return "Error: sql_query needs the SQL to run\nHint: send one SELECT statement in sql.", nil
 	}
-	res, err := s.Query(ctx, a.SQL, QueryOptions{Op: tt.op, SaveAs: a.SaveAs})
+	saveAs := a.SaveAs
+	if a.AsDataFrame != "" {
+		if err := checkDataFrameName(a.AsDataFrame); err != nil {
+			return fmt.Sprintf("Error: %v\nHint: nothing was run; give as_dataframe a Python variable name such as orders.", err), nil
+		}
+		if tt.op == nil {
+			return "Error: as_dataframe needs a Python session, and this one has none\nHint: leave as_dataframe out and read the rows from the reply.", nil
+		}
+		if saveAs == "" {
+			saveAs = a.AsDataFrame
+		}
+	}
+	res, err := s.Query(ctx, a.SQL, QueryOptions{Op: tt.op, SaveAs: saveAs})
 	if err != nil {
 		return failure(ctx, err)
 	}
 	reply := FormatResult(res, s.opts.Now())
 	if a.SaveAs != "" && tt.op == nil {
 		reply += "save_as was ignored: this session has no workspace to save files in.\n"
+	}
+	if a.AsDataFrame != "" {
+		reply += loadDataFrame(ctx, tt.op, a.AsDataFrame, res)
 	}
 	return reply, nil
 }

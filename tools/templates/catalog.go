@@ -143,9 +143,15 @@ func Names() []string {
 func CatalogText() string {
 	var b strings.Builder
 	for _, t := range catalog {
-		fmt.Fprintf(&b, "- %s: %s Params: %s. Example: %q\n", t.Name, t.Description, strings.Join(t.Params, "; "), t.Example)
+		b.WriteString("- " + TemplateText(t) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// TemplateText describes one template on a line: its name, what it does,
+// its parameters and an example request.
+func TemplateText(t Template) string {
+	return fmt.Sprintf("%s: %s Params: %s. Example: %q", t.Name, t.Description, strings.Join(t.Params, "; "), t.Example)
 }
 
 // cellSource returns the prelude and the template's own Python.

@@ -867,3 +867,15 @@ func TestCellLeavesKernelNamesAlone(t *testing.T) {
 		t.Errorf("stdout %q, want no names added", res.Stdout)
 	}
 }
+
+func TestCellErrorOutOfMemoryHint(t *testing.T) {
+	for _, e := range []*CellError{
+		{Template: Trend, Cell: "py/trend.py", Message: "MemoryError", Traceback: "Traceback ...\nMemoryError"},
+		{Template: Profile, Cell: "py/profile.py", Message: "the kernel died during the cell (signal: killed)", Traceback: "the kernel died during the cell (signal: killed)"},
+	} {
+		h := e.Hint()
+		if !strings.Contains(h, "too large for pandas under the sandbox's memory limit") || !strings.Contains(h, "aggregate in SQL first") || strings.Contains(h, "name the columns explicitly") {
+			t.Errorf("%s: hint %q must say the memory limit is the problem and what helps", e.Message, h)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package templates
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,26 +18,86 @@ import (
 // ToolName is the name of the tool Tool returns.
 const ToolName = "run_template"
 
-// ToolArgs are the arguments of run_template.
+// ParamsToolName is the name of the tool ParamsTool returns.
+const ParamsToolName = "template_params"
+
+// ToolArgs are the arguments of run_template. The model passes a template's
+// parameters in Params, by the names template_params gives, so that the
+// catalog and the parameters' descriptions do not ride in every request.
+// The flat fields are the same parameters as top-level arguments, accepted
+// for callers that send them so but left out of the schema the model sees.
 type ToolArgs struct {
-	Template    string   `json:"template" jsonschema_description:"The built-in analysis: profile, trend, topn, compare_periods, correlation, distribution, pivot, outliers, cohort or funnel."`
-	File        string   `json:"file" jsonschema_description:"Workspace-relative path of the table, such as input/sales.csv (csv, tsv, json, jsonl or xlsx)."`
-	Request     string   `json:"request,omitempty" jsonschema_description:"The question in the person's words (optional); columns, N and period words in it fill parameters left out."`
-	Sheet       string   `json:"sheet,omitempty" jsonschema_description:"Workbook sheet (default: the first with data)."`
-	Time        string   `json:"time,omitempty" jsonschema_description:"Date column (trend, compare_periods, cohort, pivot by period)."`
-	Measure     string   `json:"measure,omitempty" jsonschema_description:"Numeric column to aggregate (leave out to count rows)."`
-	Aggregation string   `json:"aggregation,omitempty" jsonschema_description:"sum, mean, count, median, min, max or nunique (default sum, or count without a measure)."`
-	Category    string   `json:"category,omitempty" jsonschema_description:"Column to group by (topn, pivot rows, trend lines)."`
-	Category2   string   `json:"category2,omitempty" jsonschema_description:"Second category: the pivot's columns."`
-	Entity      string   `json:"entity,omitempty" jsonschema_description:"Id column (cohort; distinct counts in funnel)."`
-	Stage       string   `json:"stage,omitempty" jsonschema_description:"Column holding funnel stages."`
-	Stages      []string `json:"stages,omitempty" jsonschema_description:"Funnel stages in order: values of stage, or one column per stage."`
-	Columns     []string `json:"columns,omitempty" jsonschema_description:"Columns to examine (correlation, distribution, outliers)."`
-	N           int      `json:"n,omitempty" jsonschema_description:"How many groups topn shows (default 10)."`
-	Ascending   bool     `json:"ascending,omitempty" jsonschema_description:"topn: the bottom N instead of the top."`
-	Period      string   `json:"period,omitempty" jsonschema_description:"day, week, month, quarter or year."`
-	Compare     string   `json:"compare,omitempty" jsonschema_description:"compare_periods: mom, qoq, wow, dod or yoy (default mom)."`
-	Method      string   `json:"method,omitempty" jsonschema_description:"correlation: pearson, spearman or kendall."`
+	Template string `json:"template" jsonschema:"enum=profile,enum=trend,enum=topn,enum=compare_periods,enum=correlation,enum=distribution,enum=pivot,enum=outliers,enum=cohort,enum=funnel"`
+	File     string `json:"file" jsonschema_description:"e.g. input/sales.csv"`
+	Request  string `json:"request,omitempty" jsonschema_description:"The question; fills parameters left out."`
+	// Params are the template's parameters by name (see Params' JSON
+	// names), e.g. {"time": "date", "period": "month"}.
+	Params map[string]any `json:"params,omitempty" jsonschema_description:"By name, from template_params; columns you leave out are inferred."`
+
+	Sheet       string   `json:"sheet,omitempty" jsonschema:"-"`
+	Time        string   `json:"time,omitempty" jsonschema:"-"`
+	Measure     string   `json:"measure,omitempty" jsonschema:"-"`
+	Aggregation string   `json:"aggregation,omitempty" jsonschema:"-"`
+	Category    string   `json:"category,omitempty" jsonschema:"-"`
+	Category2   string   `json:"category2,omitempty" jsonschema:"-"`
+	Entity      string   `json:"entity,omitempty" jsonschema:"-"`
+	Stage       string   `json:"stage,omitempty" jsonschema:"-"`
+	Stages      []string `json:"stages,omitempty" jsonschema:"-"`
+	Columns     []string `json:"columns,omitempty" jsonschema:"-"`
+	N           int      `json:"n,omitempty" jsonschema:"-"`
+	Ascending   bool     `json:"ascending,omitempty" jsonschema:"-"`
+	Period      string   `json:"period,omitempty" jsonschema:"-"`
+	Compare     string   `json:"compare,omitempty" jsonschema:"-"`
+	Method      string   `json:"method,omitempty" jsonschema:"-"`
+}
+
+// toolDesc is run_template's description: what it does, without the
+// catalog, which template_params gives one template at a time.
+const toolDesc = "Run a built-in analysis of one table, no code; tables and charts go to out/."
+
+// ParamsArgs are the arguments of template_params.
+type ParamsArgs struct {
+	Template string `json:"template" jsonschema:"enum=profile,enum=trend,enum=topn,enum=compare_periods,enum=correlation,enum=distribution,enum=pivot,enum=outliers,enum=cohort,enum=funnel"`
+}
+
+// ParamsTool returns the template_params tool: what one run_template
+// template does and its parameters, fetched when the model needs them.
+func ParamsTool() (tool.InvokableTool, error) {
+	t, err := utils.InferTool(ParamsToolName, "What a run_template template does and its params.", func(_ context.Context, a ParamsArgs) (string, error) {
+		tpl, err := Lookup(a.Template)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", ParamsToolName, err)
+		}
+		return TemplateText(tpl) + "\nPass them to run_template in params, e.g. {\"template\": \"trend\", \"file\": \"input/sales.csv\", \"params\": {\"time\": \"date\", \"period\": \"month\"}}.", nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s tool: %w", ParamsToolName, err)
+	}
+	return t, nil
+}
+
+// explicit returns the parameters a call gives, flat and in Params (which
+// win), or an error naming an unknown or mistyped parameter.
+func (a ToolArgs) explicit() (Params, error) {
+	p := a.params()
+	if len(a.Params) == 0 {
+		return p, nil
+	}
+	raw, err := json.Marshal(a.Params)
+	if err != nil {
+		return Params{}, fmt.Errorf("params: %w", err)
+	}
+	var q Params
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		hint := "see " + ParamsToolName
+		if tpl, lerr := Lookup(a.Template); lerr == nil {
+			hint = "the parameters of " + tpl.Name + " are: " + strings.Join(tpl.Params, "; ")
+		}
+		return Params{}, fmt.Errorf("params: %v; %s", err, hint)
+	}
+	return p.Override(q), nil
 }
 
 // params are the explicit parameters of a call.
@@ -46,7 +108,8 @@ func (a ToolArgs) params() Params {
 }
 
 // Tool returns the run_template tool over op, for agents to run a built-in
-// analysis inside a plan. Parameters the call leaves out are inferred from
+// analysis inside a plan; ParamsTool tells the model a template's
+// parameters. Parameters the call leaves out are inferred from
 // the file's preview and the optional request, then worked out by the
 // template. The reply is the answer, each section's Markdown with its files,
 // and what was picked. A failure is a Go error carrying a fix hint (a
@@ -56,9 +119,7 @@ func Tool(op operator.Operator) (tool.InvokableTool, error) {
 	if op == nil {
 		return nil, errors.New("run_template tool: operator is nil")
 	}
-	desc := "Run a built-in analysis (no code to write) on one table and get its report sections, tables (CSV) and charts (PNG) under out/. " +
-		"Name the columns you know; the rest are inferred. Templates:\n" + CatalogText()
-	t, err := utils.InferTool(ToolName, desc, func(ctx context.Context, a ToolArgs) (string, error) {
+	t, err := utils.InferTool(ToolName, toolDesc, func(ctx context.Context, a ToolArgs) (string, error) {
 		return runTool(ctx, op, a)
 	})
 	if err != nil {
@@ -72,6 +133,10 @@ func runTool(ctx context.Context, op operator.Operator, a ToolArgs) (string, err
 	if strings.TrimSpace(a.File) == "" {
 		return "", errors.New("run_template: file is empty: give the table's workspace-relative path, such as input/sales.csv")
 	}
+	explicit, err := a.explicit()
+	if err != nil {
+		return "", fmt.Errorf("run_template: %w", err)
+	}
 	abs, err := op.Resolve(a.File)
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
@@ -84,7 +149,7 @@ func runTool(ctx context.Context, op operator.Operator, a ToolArgs) (string, err
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}
-	m.Params = m.Params.Override(a.params())
+	m.Params = m.Params.Override(explicit)
 	res, err := Run(ctx, op, a.File, m)
 	if err != nil {
 		return "", err

@@ -2,8 +2,12 @@ package templates
 
 import (
 	"context"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/cloudwego/eino/schema"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools"
@@ -20,10 +24,51 @@ func TestToolRunsTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != ToolName || !strings.Contains(info.Desc, "compare_periods") {
-		t.Errorf("info %s: %q, want run_template describing the catalog", info.Name, info.Desc)
+	if info.Name != ToolName || strings.Contains(info.Desc, "compare_periods") || len(info.Desc) > 300 {
+		t.Errorf("info %s: %q, want run_template in a few words, without the catalog", info.Name, info.Desc)
 	}
-	out, err := rt.InvokableRun(context.Background(), `{"template":"topn","file":"input/sales.csv","category":"region","measure":"amount","n":2}`)
+	pt, err := ParamsTool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The template names are an enum in both tools, kept in step with the
+	// catalog.
+	for _, tl := range []interface {
+		Info(context.Context) (*schema.ToolInfo, error)
+	}{rt, pt} {
+		info, err := tl.Info(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := info.ParamsOneOf.ToJSONSchema()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp, ok := js.Properties.Get("template")
+		if !ok {
+			t.Fatalf("%s has no template parameter", info.Name)
+		}
+		var enum []string
+		for _, v := range tp.Enum {
+			enum = append(enum, v.(string))
+		}
+		sort.Strings(enum)
+		if diff := cmp.Diff(Names(), enum); diff != "" {
+			t.Errorf("%s: template enum differs from the catalog (-catalog +enum):\n%s", info.Name, diff)
+		}
+	}
+	// template_params fetches one template's parameters.
+	out, err := pt.InvokableRun(context.Background(), `{"template":"compare_periods"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"compare_periods:", "compare: mom|qoq|wow|dod|yoy", `"params": {`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("template_params reply lacks %q:\n%s", want, out)
+		}
+	}
+	// The executor fills them in params.
+	out, err = rt.InvokableRun(context.Background(), `{"template":"topn","file":"input/sales.csv","params":{"category":"region","measure":"amount","n":2}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +102,7 @@ func TestToolErrorsCarryHints(t *testing.T) {
 		{`{"template":"trend","file":"input/nodates.csv"}`, []string{"Error: template trend: cell py/trend.py failed: no date or time column", "Hint: name the columns explicitly (time="}},
 		{`{"template":"forecast","file":"input/nodates.csv"}`, []string{"unknown template", "profile", "trend"}},
 		{`{"template":"profile","file":""}`, []string{"file is empty"}},
+		{`{"template":"topn","file":"input/nodates.csv","params":{"colour":"red"}}`, []string{`unknown field "colour"`, "the parameters of topn are: category"}},
 		{`{"template":"profile","file":"input/missing.csv"}`, []string{"Error:", "missing.csv"}},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,4 @@
-package model
+package tokens
 
 import (
 	"fmt"
@@ -41,8 +41,8 @@ func TestEncodingFor(t *testing.T) {
 func TestCountTextSpecialTokenIsText(t *testing.T) {
 	// tiktoken panics on special tokens unless told otherwise; a prompt
 	// quoting one must be counted as text.
-	if got := CountText("gpt-4", "<|endoftext|>"); got <= 1 {
-		t.Errorf("CountText(<|endoftext|>) = %d, want it counted as several ordinary tokens", got)
+	if got := Text("gpt-4", "<|endoftext|>"); got <= 1 {
+		t.Errorf("Text(<|endoftext|>) = %d, want it counted as several ordinary tokens", got)
 	}
 }
 
@@ -58,8 +58,8 @@ func TestCountText(t *testing.T) {
 		{"gpt-4", "tiktoken is great!", 6},
 	}
 	for _, tt := range tests {
-		if got := CountText(tt.model, tt.text); got != tt.want {
-			t.Errorf("CountText(%q, %q) = %d, want %d", tt.model, tt.text, got, tt.want)
+		if got := Text(tt.model, tt.text); got != tt.want {
+			t.Errorf("Text(%q, %q) = %d, want %d", tt.model, tt.text, got, tt.want)
 		}
 	}
 }
@@ -87,8 +87,8 @@ func TestCountTokensMatchesOpenAI(t *testing.T) {
 		{"gpt-4o-mini", 124},
 	}
 	for _, tt := range tests {
-		if got := CountTokens(tt.model, cookbookMessages, nil); got != tt.want {
-			t.Errorf("CountTokens(%s, cookbook example) = %d, want %d", tt.model, got, tt.want)
+		if got := Request(tt.model, cookbookMessages, nil); got != tt.want {
+			t.Errorf("Request(%s, cookbook example) = %d, want %d", tt.model, got, tt.want)
 		}
 	}
 }
@@ -96,46 +96,46 @@ func TestCountTokensMatchesOpenAI(t *testing.T) {
 func TestCountTokensParts(t *testing.T) {
 	const m = "gpt-4o"
 	user := schema.UserMessage("How many rows?")
-	base := CountTokens(m, []*schema.Message{user}, nil)
-	if want := tokensReplyPrime + tokensPerMessage + CountText(m, "user") + CountText(m, "How many rows?"); base != want {
+	base := Request(m, []*schema.Message{user}, nil)
+	if want := ReplyPrime + tokensPerMessage + Text(m, "user") + Text(m, "How many rows?"); base != want {
 		t.Errorf("one user message = %d tokens, want %d", base, want)
 	}
 
 	call := &schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{ID: "call_1", Function: schema.FunctionCall{Name: "run_python", Arguments: `{"code": "len(df)"}`}}}}
 	result := schema.ToolMessage("1042", "call_1")
-	withCall := CountTokens(m, []*schema.Message{user, call, result}, nil)
-	wantCall := tokensPerMessage + CountText(m, "assistant") + tokensPerToolCall + CountText(m, "run_python") + CountText(m, `{"code": "len(df)"}`)
-	wantResult := tokensPerMessage + CountText(m, "tool") + CountText(m, "1042") + CountText(m, "call_1")
+	withCall := Request(m, []*schema.Message{user, call, result}, nil)
+	wantCall := tokensPerMessage + Text(m, "assistant") + tokensPerToolCall + Text(m, "run_python") + Text(m, `{"code": "len(df)"}`)
+	wantResult := tokensPerMessage + Text(m, "tool") + Text(m, "1042") + Text(m, "call_1")
 	if withCall != base+wantCall+wantResult {
 		t.Errorf("with a tool exchange = %d tokens, want %d", withCall, base+wantCall+wantResult)
 	}
 
-	withTools := CountTokens(m, []*schema.Message{user}, []*schema.ToolInfo{planTool, respondTool})
-	if got := withTools - base; got != CountTools(m, []*schema.ToolInfo{planTool, respondTool}) || got <= tokensToolsBlock+2*tokensPerTool {
-		t.Errorf("tools added %d tokens, want CountTools and more than the framing alone", got)
+	withTools := Request(m, []*schema.Message{user}, []*schema.ToolInfo{planTool, respondTool})
+	if got := withTools - base; got != Tools(m, []*schema.ToolInfo{planTool, respondTool}) || got <= tokensToolsBlock+2*tokensPerTool {
+		t.Errorf("tools added %d tokens, want Tools and more than the framing alone", got)
 	}
-	if CountTools(m, nil) != 0 {
-		t.Error("CountTools(nil) != 0")
+	if Tools(m, nil) != 0 {
+		t.Error("Tools(nil) != 0")
 	}
 
 	image := &schema.Message{Role: schema.User, UserInputMultiContent: []schema.MessageInputPart{
 		{Type: schema.ChatMessagePartTypeText, Text: "What does this chart show?"},
 		{Type: schema.ChatMessagePartTypeImageURL},
 	}}
-	if got, want := CountMessage(m, image), tokensPerMessage+CountText(m, "user")+CountText(m, "What does this chart show?")+tokensPerImage; got != want {
+	if got, want := Message(m, image), tokensPerMessage+Text(m, "user")+Text(m, "What does this chart show?")+tokensPerImage; got != want {
 		t.Errorf("multi-part message = %d tokens, want %d", got, want)
 	}
-	if CountMessage(m, nil) != 0 {
-		t.Error("CountMessage(nil) != 0")
+	if Message(m, nil) != 0 {
+		t.Error("Message(nil) != 0")
 	}
 }
 
 func TestCountCacheGivesSameCounts(t *testing.T) {
 	text := strings.Repeat("revenue by region, 北京 and 上海; ", 100)
 	counted.reset()
-	cold := CountText("gpt-4o", text)
-	warm := CountText("gpt-4o", text)
-	other := CountText("gpt-4", text)
+	cold := Text("gpt-4o", text)
+	warm := Text("gpt-4o", text)
+	other := Text("gpt-4", text)
 	if cold != warm {
 		t.Errorf("cached count %d != first count %d", warm, cold)
 	}
@@ -156,12 +156,12 @@ func TestCountReply(t *testing.T) {
 	const m = "gpt-4o"
 	reply := &schema.Message{Role: schema.Assistant, Content: "Done.", ReasoningContent: "Let me think.",
 		ToolCalls: []schema.ToolCall{{Function: schema.FunctionCall{Name: "f", Arguments: "{}"}}}}
-	want := CountText(m, "Done.") + CountText(m, "Let me think.") + tokensPerToolCall + CountText(m, "f") + CountText(m, "{}")
-	if got := countReply(m, reply); got != want {
-		t.Errorf("countReply = %d, want %d", got, want)
+	want := Text(m, "Done.") + Text(m, "Let me think.") + tokensPerToolCall + Text(m, "f") + Text(m, "{}")
+	if got := Reply(m, reply); got != want {
+		t.Errorf("Reply = %d, want %d", got, want)
 	}
-	if countReply(m, nil) != 0 {
-		t.Error("countReply(nil) != 0")
+	if Reply(m, nil) != 0 {
+		t.Error("Reply(nil) != 0")
 	}
 }
 
@@ -198,20 +198,20 @@ func BenchmarkCountTokens50KB(b *testing.B) {
 		}
 	}
 	tools := []*schema.ToolInfo{planTool, respondTool}
-	CountTokens("gpt-4o", msgs, tools) // load the encoder
+	Request("gpt-4o", msgs, tools) // load the encoder
 	b.Run("cold", func(b *testing.B) {
 		b.SetBytes(int64(size))
 		b.ReportAllocs()
 		for range b.N {
 			counted.reset()
-			CountTokens("gpt-4o", msgs, tools)
+			Request("gpt-4o", msgs, tools)
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
 		b.SetBytes(int64(size))
 		b.ReportAllocs()
 		for range b.N {
-			CountTokens("gpt-4o", msgs, tools)
+			Request("gpt-4o", msgs, tools)
 		}
 	})
 }
@@ -247,10 +247,10 @@ func TestCountTextLongRuns(t *testing.T) {
 // base64 image in a tool's output), which whole would take minutes.
 func BenchmarkCountTextLongRun(b *testing.B) {
 	blob := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAoAAAAHgCAYAAAA10dzk", 1<<20/44)
-	CountText("gpt-4o", "warm up")
+	Text("gpt-4o", "warm up")
 	b.SetBytes(int64(len(blob)))
 	for range b.N {
 		counted.reset()
-		CountText("gpt-4o", blob)
+		Text("gpt-4o", blob)
 	}
 }

@@ -1,0 +1,163 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/cloudwego/eino/components/tool"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/sqldb"
+)
+
+// runSchemaTokens is the budget of the database schema shown in the run's
+// data context.
+const runSchemaTokens = 2000
+
+// databasesNote tells the agents how to use the databases, above their
+// schema in the data context.
+const databasesNote = `Query them with sql_query (read-only, one statement per call); list_tables and describe_table show the schema. Aggregate in SQL (GROUP BY, filters) before bringing rows into Python. To use a result in Python, pass as_dataframe="name": the full result is then a pandas DataFrame of that name in the Python session, so the next code uses it without reading a file.`
+
+// openDatabases opens the request's databases ("name=url" or a URL),
+// read-only.
+func openDatabases(ctx context.Context, specs []string) (*sqldb.Sources, error) {
+	ss, err := sqldb.OpenSources(ctx, specs, sqldb.Options{})
+	if err != nil {
+		if errors.Is(err, sqldb.ErrBadURL) {
+			return nil, fmt.Errorf("%w: %w", session.ErrBadInput, err)
+		}
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	return ss, nil
+}
+
+// useDatabases settles the run's databases once its workspace is known: the
+// request's, or else (on resume and follow-ups) those the session recorded;
+// and records them for the next time. Specs are recorded without
+// passwords.
+func (r *run) useDatabases(ctx context.Context, recorded bool) error {
+	if r.sources == nil && recorded {
+		specs, err := r.ws.Databases()
+		if err != nil {
+			return err
+		}
+		if len(specs) > 0 {
+			if r.sources, err = openDatabases(ctx, specs); err != nil {
+				return fmt.Errorf("session %s queries %s, which could not be opened again: %w (a password is never stored in the session: give the database to a new run with --db instead)", r.ws.ID, strings.Join(specs, ", "), err)
+			}
+		}
+	}
+	if r.sources == nil {
+		return nil
+	}
+	var specs []string
+	for _, s := range r.sources.All() {
+		if s.Dialect() != sqldb.DuckDB {
+			specs = append(specs, s.Spec())
+		}
+	}
+	return r.ws.SetDatabases(specs)
+}
+
+// bigFileBytes is the input size from which the agents are told to
+// aggregate with SQL before pandas.
+const bigFileBytes = 256 << 20
+
+// addFilesSource makes the session's CSV/TSV, JSON/JSONL and Parquet inputs
+// queryable with SQL as the source "files" (DuckDB, out of core), beside
+// the databases. A failure costs only that source: it is reported, and the
+// run goes on.
+func (r *run) addFilesSource(ctx context.Context, inputs []string) {
+	opts, err := sqldb.FilesOptionsFromEnv(os.Getenv)
+	if err != nil {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + "; using the defaults"})
+	}
+	files, err := sqldb.OpenFiles(ctx, r.ws.Root, inputs, opts)
+	if errors.Is(err, sqldb.ErrUnknownSource) {
+		return // no input DuckDB reads
+	}
+	if err != nil {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: the input files cannot be queried with SQL: " + err.Error()})
+		return
+	}
+	var list []*sqldb.Source
+	if r.sources != nil {
+		list = r.sources.All()
+	}
+	r.sources = sqldb.NewSources(append(list, files)...)
+	for _, in := range inputs {
+		if st, err := os.Stat(r.ws.Path(in)); err == nil && st.Size() >= bigFileBytes && sqldb.FileReader(in) != "" {
+			r.bigFiles = append(r.bigFiles, fmt.Sprintf("%s (%.1f MB)", in, float64(st.Size())/(1<<20)))
+		}
+	}
+}
+
+// closeDatabases closes what useDatabases or the run opened.
+func (r *run) closeDatabases() {
+	if r.sources != nil {
+		_ = r.sources.Close()
+	}
+}
+
+// databaseContext is the data context's part about the databases: how to
+// query them and the schema most relevant to the question; "" without
+// databases.
+func (r *run) databaseContext(ctx context.Context, question string) string {
+	if r.sources == nil || r.sources.Len() == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\n### Databases\n\n" + databasesNote + "\n")
+	for _, s := range r.sources.All() {
+		if s.Dialect() == sqldb.DuckDB {
+			fmt.Fprintf(&b, "The database %s holds the input files (CSV, JSON, Parquet) as views named after them, queried with DuckDB out of core: use it for files too large for pandas.\n", s.Name())
+		}
+	}
+	if len(r.bigFiles) > 0 {
+		fmt.Fprintf(&b, "Large inputs: %s. Do not load them whole into pandas (the sandbox's memory is limited): aggregate them with sql_query first, and bring only the result into Python (as_dataframe).\n", strings.Join(r.bigFiles, ", "))
+	}
+	if notes := dialectNotes(r.sources); notes != "" {
+		b.WriteString(notes + "\n")
+	}
+	text, err := r.sources.Context(ctx, question, runSchemaTokens)
+	if err != nil {
+		text = "Databases: " + strings.Join(r.sources.Names(), ", ") + " (the schema could not be read: " + err.Error() + "; call list_tables)"
+	}
+	b.WriteString("\n" + demoteHeadings(strings.TrimSpace(text)))
+	return b.String()
+}
+
+// sqlTools are the SQL tools over the run's databases, guarded like the
+// others; none without databases.
+func (cfg treeConfig) sqlTools() ([]tool.BaseTool, error) {
+	if cfg.sources == nil || cfg.sources.Len() == 0 {
+		return nil, nil
+	}
+	ts, err := sqldb.Tools(cfg.sources, cfg.op)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tool.BaseTool, 0, len(ts))
+	for _, t := range ts {
+		if it, ok := t.(tool.InvokableTool); ok {
+			out = append(out, cfg.guard(it))
+		}
+	}
+	return out, nil
+}
+
+// noteChangedInputs warns, on resume and follow-ups, about inputs that
+// changed since they were added (see session.Workspace.CheckInputs).
+func (r *run) noteChangedInputs(ctx context.Context) {
+	notes, err := r.ws.CheckInputs(ctx)
+	if err != nil {
+		notes = append(notes, "the inputs could not be checked for changes: "+err.Error())
+	}
+	for _, n := range notes {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + n})
+	}
+}

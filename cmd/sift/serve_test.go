@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/session/sessiontest"
+)
+
+func TestServeFlags(t *testing.T) {
+	isolateEnv(t)
+	t.Setenv("SIFT_TOKEN", "")
+	var got *serveOptions
+	run := func(_ context.Context, o *serveOptions) error { got = o; return nil }
+	io, _, _ := testIO()
+	if err := parse(newServeCmd(io, run), io, []string{"--max-runs", "2", "--data-dir", "ex=/tmp", "--heartbeat", "1s"}); err != nil {
+		t.Fatal(err)
+	}
+	if got.Addr != "127.0.0.1:8080" || got.MaxRuns != 2 || got.Heartbeat != time.Second || got.DataDirs[0] != "ex=/tmp" {
+		t.Errorf("options = %+v", got)
+	}
+	err := parse(newServeCmd(io, run), io, []string{"--addr", "0.0.0.0:8080"})
+	wantUsageError(t, err, "without a token")
+	t.Setenv("SIFT_TOKEN", "t")
+	if err := parse(newServeCmd(io, run), io, []string{"--addr", "0.0.0.0:8080"}); err != nil || got.Token != "t" {
+		t.Errorf("SIFT_TOKEN not taken: %v %+v", err, got)
+	}
+	if d, err := dataDirs([]string{"/srv/exports", "b=/x"}); err != nil || d["exports"] != "/srv/exports" || d["b"] != "/x" {
+		t.Errorf("dataDirs = %v %v", d, err)
+	}
+	if _, err := dataDirs([]string{"/a/x", "/b/x"}); err == nil {
+		t.Error("two directories of one name must be refused")
+	}
+}
+
+// serveProcess is a real `sift serve` process.
+type serveProcess struct {
+	cmd  *exec.Cmd
+	url  string
+	errs *bytes.Buffer
+}
+
+var servingRE = regexp.MustCompile(`Sift serving on (http://\S+)`)
+
+func startServe(t *testing.T, args ...string) *serveProcess {
+	t.Helper()
+	cmd := siftProcess(t, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	p := &serveProcess{cmd: cmd, errs: &bytes.Buffer{}}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		p.errs.WriteString(sc.Text() + "\n")
+		if m := servingRE.FindStringSubmatch(sc.Text()); m != nil {
+			p.url = m[1]
+			break
+		}
+	}
+	if p.url == "" {
+		t.Fatalf("sift serve did not start:\n%s", p.errs)
+	}
+	go func() { _, _ = io.Copy(p.errs, stderr) }()
+	return p
+}
+
+func (p *serveProcess) call(t *testing.T, method, path string, body any, out any) int {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, p.url+path, r)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if out != nil {
+		_ = json.Unmarshal(raw, out)
+	}
+	return resp.StatusCode
+}
+
+// streamKinds reads the session's event stream to its end.
+func (p *serveProcess) streamKinds(t *testing.T, id, lastID string) (kinds []string, lastData, lastSeenID string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", p.url+"/v1/sessions/"+id+"/events", nil)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			kinds = append(kinds, line[7:])
+		case strings.HasPrefix(line, "data: "):
+			lastData = line[6:]
+		case strings.HasPrefix(line, "id: "):
+			lastSeenID = line[4:]
+		}
+	}
+	return kinds, lastData, lastSeenID
+}
+
+func scriptedCall(name string, args any) scripted.Reply {
+	b, _ := json.Marshal(args)
+	return scripted.Reply{Message: scripted.ToolCall(name, string(b))}
+}
+
+func needsPythonAndSandbox(t *testing.T) {
+	t.Helper()
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas (CI installs it): %v", err)
+	}
+	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
+		t.Skipf("needs bubblewrap (CI installs it): %v", err)
+	}
+}
+
+// TestServeSIGTERMPausesThenRestartResumes: a real `sift serve` gets
+// SIGTERM while a step runs; it pauses the session at the next safe point
+// and exits; a new process resumes the session through the API.
+func TestServeSIGTERMPausesThenRestartResumes(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	reached, release := make(chan struct{}), make(chan struct{})
+	script := scripted.New(
+		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Save x"}, {"index": 2, "description": "Print x"}}}),
+		scriptedCall("code_agent", map[string]string{"request": "save"}),
+		scriptedCall("python", map[string]string{"code": "x = 20\nprint(x)"}),
+		scripted.Reply{Func: func(scripted.Request) (*schema.Message, error) {
+			close(reached)
+			<-release
+			return scripted.Text("Saved x."), nil
+		}},
+		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 2, "description": "Print x"}}}),
+		scriptedCall("code_agent", map[string]string{"request": "print"}),
+		scriptedCall("python", map[string]string{"code": "print(x)"}),
+		scripted.Reply{Message: scripted.Text("Printed.")},
+		scriptedCall("submit_result", map[string]any{"answer": "20"}),
+		scripted.Reply{Message: scripted.Text("# Report\n\nx is 20 [step 2].")},
+	)
+	model := scripted.NewServer(script)
+	defer model.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	sessions := t.TempDir()
+	args := []string{"--sessions-dir", sessions, "--base-url", model.URL + "/v1", "--api-key", "k", "--model", "scripted"}
+	a := startServe(t, args...)
+	var created struct{ ID string }
+	if code := a.call(t, "POST", "/v1/sessions", nil, &created); code != 201 {
+		t.Fatalf("create: %d", code)
+	}
+	if code := a.call(t, "POST", "/v1/sessions/"+created.ID+"/runs", map[string]any{"question": "x", "mode": "plan"}, nil); code != 202 {
+		t.Fatalf("run: %d", code)
+	}
+	select {
+	case <-reached:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the step never started:\n%s", a.errs)
+	}
+	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if err := a.cmd.Wait(); err != nil {
+		t.Fatalf("sift serve exited with %v:\n%s", err, a.errs)
+	}
+	b, err := session.OpenFileBackend(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := b.Sessions.Get(context.Background(), created.ID); err != nil || m.Status != session.StatusPaused {
+		t.Fatalf("after SIGTERM: %+v %v\n%s", m, err, a.errs)
+	}
+	second := startServe(t, args...)
+	if code := second.call(t, "POST", "/v1/sessions/"+created.ID+"/resume", nil, nil); code != 202 {
+		t.Fatalf("resume: %d", code)
+	}
+	kinds, last, _ := second.streamKinds(t, created.ID, "")
+	if len(kinds) == 0 || kinds[len(kinds)-1] != "done" || strings.Contains(last, `"error"`) {
+		t.Fatalf("resumed run: %v %s", kinds, last)
+	}
+	var v struct{ Status string }
+	second.call(t, "GET", "/v1/sessions/"+created.ID, nil, &v)
+	if v.Status != "done" {
+		t.Errorf("status = %s", v.Status)
+	}
+}
+
+// TestServeTwoProcessesOnRedis: two `sift serve` processes share a real
+// redis-server and a sessions directory. A run begun on A waits for its
+// plan review; B streams it, shows it waiting, takes the answer and
+// finishes it.
+func TestServeTwoProcessesOnRedis(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	addr := sessiontest.StartRedis(t, t)
+	script := scripted.New(
+		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Print 6*7"}}}),
+		scriptedCall("code_agent", map[string]string{"request": "print"}),
+		scriptedCall("python", map[string]string{"code": "print(6*7)"}),
+		scripted.Reply{Message: scripted.Text("Printed 42.")},
+		scriptedCall("submit_result", map[string]any{"answer": "42"}),
+		scripted.Reply{Message: scripted.Text("# Report\n\n42 [step 1].")},
+	)
+	model := scripted.NewServer(script)
+	defer model.Close()
+	args := []string{"--sessions-dir", t.TempDir(), "--store", "redis://" + addr + "/0", "--base-url", model.URL + "/v1", "--api-key", "k", "--model", "scripted"}
+	a, b := startServe(t, args...), startServe(t, args...)
+	var created struct{ ID string }
+	if code := a.call(t, "POST", "/v1/sessions", nil, &created); code != 201 {
+		t.Fatalf("create on A: %d", code)
+	}
+	id := created.ID
+	if code := a.call(t, "POST", "/v1/sessions/"+id+"/runs", map[string]any{"question": "a number", "mode": "plan", "review_plan": true}, nil); code != 202 {
+		t.Fatalf("run on A: %d", code)
+	}
+	// B streams A's run from the shared log, to its done event.
+	kinds, last, lastID := b.streamKinds(t, id, "")
+	if len(kinds) == 0 || kinds[len(kinds)-1] != "done" || !strings.Contains(last, "plan_review") {
+		t.Fatalf("B's stream of A's run: %v %s\nA:\n%s\nB:\n%s", kinds, last, a.errs, b.errs)
+	}
+	var v struct {
+		Status  string
+		Pending struct{ ID, Kind string }
+	}
+	if b.call(t, "GET", "/v1/sessions/"+id, nil, &v); v.Status != "waiting" || v.Pending.Kind != "plan_review" {
+		t.Fatalf("B sees %+v", v)
+	}
+	if code := b.call(t, "POST", "/v1/sessions/"+id+"/answers", map[string]any{"interrupt_id": v.Pending.ID, "action": "approve"}, nil); code != 202 {
+		t.Fatalf("answer on B: %d", code)
+	}
+	kinds, last, _ = b.streamKinds(t, id, lastID)
+	if len(kinds) == 0 || kinds[0] != "session" || kinds[len(kinds)-1] != "done" || strings.Contains(last, `"error"`) {
+		t.Fatalf("B's run: %v %s", kinds, last)
+	}
+	if a.call(t, "GET", "/v1/sessions/"+id, nil, &v); v.Status != "done" {
+		t.Errorf("A sees %s, want done", v.Status)
+	}
+}

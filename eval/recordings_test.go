@@ -1,0 +1,115 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	siftmodel "github.com/sift-agent/sift/model"
+)
+
+// TestCheckedInRecordingsReplay replays every recording under
+// testdata/recordings/ against the current code: a change to a prompt, a
+// tool or the agent graph that alters what the agents ask shows up here
+// as the first diverging request. Recordings are made with `make
+// recordings` (from the scripted demos).
+func TestCheckedInRecordingsReplay(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/recordings/*/" + ManifestFile)
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no recordings under testdata/recordings (%v)", err)
+	}
+	for _, m := range dirs {
+		dir := filepath.Dir(m)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			rec, err := OpenRecording(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replayExpectSame(t, rec)
+		})
+	}
+}
+
+// TestOpenAIShapedRecordingReplays replays the demo recording written the
+// way a capture from a real provider looks: OpenAI chat-completions
+// exchanges with headers.
+func TestOpenAIShapedRecordingReplays(t *testing.T) {
+	rec, err := OpenRecording("testdata/recordings/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []byte
+	for _, r := range rec.Records {
+		b, err := json.Marshal(openAIExchangeOf(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(append(lines, b...), '\n')
+	}
+	if rec.Records, err = siftmodel.ReadTrajectory(bytes.NewReader(lines)); err != nil {
+		t.Fatal(err)
+	}
+	replayExpectSame(t, rec)
+}
+
+func replayExpectSame(t *testing.T, rec *Recording) {
+	t.Helper()
+	res, err := Replay(context.Background(), rec, ReplayOptions{Config: replayConfig(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Same() {
+		for _, d := range res.Divergences {
+			t.Errorf("divergence: %s", d)
+		}
+		for _, c := range res.Changes {
+			t.Errorf("change: %s", c)
+		}
+		if res.Error != "" {
+			t.Errorf("run failed: %s", res.Error)
+		}
+		t.Log("if the change is intended, re-record with `make recordings`")
+	}
+}
+
+// openAIExchangeOf writes a record as a captured OpenAI exchange.
+func openAIExchangeOf(r siftmodel.TrajectoryRecord) map[string]any {
+	msg := func(m siftmodel.TrajectoryMessage) map[string]any {
+		out := map[string]any{"role": m.Role, "content": m.Content}
+		if m.ToolCallID != "" {
+			out["tool_call_id"] = m.ToolCallID
+		}
+		if len(m.ToolCalls) > 0 {
+			out["content"] = nil
+			var calls []map[string]any
+			for _, tc := range m.ToolCalls {
+				calls = append(calls, map[string]any{"id": tc.ID, "type": "function", "function": map[string]any{"name": tc.Name, "arguments": tc.Arguments}})
+			}
+			out["tool_calls"] = calls
+		}
+		return out
+	}
+	var msgs []map[string]any
+	for _, m := range r.Request {
+		msgs = append(msgs, msg(m))
+	}
+	req := map[string]any{"model": "gpt-4o-mini", "messages": msgs}
+	var tools []map[string]any
+	for _, name := range r.Tools {
+		tools = append(tools, map[string]any{"type": "function", "function": map[string]any{"name": name, "parameters": map[string]any{}}})
+	}
+	if len(tools) > 0 {
+		req["tools"] = tools
+		if r.ToolChoiceForced {
+			req["tool_choice"] = "required"
+		}
+	}
+	return map[string]any{
+		"agent":    r.Agent,
+		"headers":  map[string]string{"Authorization": siftmodel.Redacted},
+		"request":  req,
+		"response": map[string]any{"choices": []any{map[string]any{"message": msg(*r.Response)}}, "usage": map[string]int{"prompt_tokens": 100, "completion_tokens": 10}},
+	}
+}

@@ -1,0 +1,423 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+)
+
+// ErrReplayUnanswerable is wrapped by the error a replay model returns when
+// the recording holds no answer for a request: the agent made more calls
+// than were recorded, or an agent the recording never saw called.
+var ErrReplayUnanswerable = errors.New("replay: the recording cannot answer this request")
+
+// DivergenceKind says how a replayed run left its recording.
+type DivergenceKind string
+
+// The kinds of divergence.
+const (
+	// DivergedRequest: a request's messages differ from the recorded ones
+	// (a changed prompt, a different tool result).
+	DivergedRequest DivergenceKind = "request"
+	// DivergedTools: the tools offered, or a forced tool choice, differ.
+	DivergedTools DivergenceKind = "tools"
+	// DivergedUnanswerable: the recording has no answer left for the agent.
+	DivergedUnanswerable DivergenceKind = "unanswerable"
+	// DivergedUnused: recorded calls the replayed run never made.
+	DivergedUnused DivergenceKind = "unused"
+)
+
+// Divergence is one place where a replayed run differs from its recording.
+type Divergence struct {
+	// Call is the 1-based number of the replayed call, in the order the
+	// calls arrived; 0 for unused recorded calls.
+	Call int `json:"call,omitempty"`
+	// Agent is the agent that made the call.
+	Agent string `json:"agent"`
+	// Record is the 1-based line of the recording the call was compared
+	// with, or 0 when there was none.
+	Record int `json:"record,omitempty"`
+	// Kind says what differs.
+	Kind DivergenceKind `json:"kind"`
+	// Message is the 1-based index of the first differing message of the
+	// request, or 0.
+	Message int `json:"message,omitempty"`
+	// Recorded and Got show what differs, clipped around the first
+	// difference.
+	Recorded string `json:"recorded,omitempty"`
+	Got      string `json:"got,omitempty"`
+}
+
+// String describes d in one or two lines.
+func (d Divergence) String() string {
+	var b strings.Builder
+	switch d.Kind {
+	case DivergedUnused:
+		fmt.Fprintf(&b, "%s: recorded call (line %d) was never made", d.Agent, d.Record)
+		return b.String()
+	case DivergedUnanswerable:
+		fmt.Fprintf(&b, "call %d (%s): the recording has no answer left for this agent", d.Call, d.Agent)
+	case DivergedTools:
+		fmt.Fprintf(&b, "call %d (%s, recording line %d): the tools offered differ", d.Call, d.Agent, d.Record)
+	default:
+		fmt.Fprintf(&b, "call %d (%s, recording line %d): message %d of the request differs", d.Call, d.Agent, d.Record, d.Message)
+	}
+	if d.Recorded != "" || d.Got != "" {
+		fmt.Fprintf(&b, "\n    recorded: %q\n    now:      %q", d.Recorded, d.Got)
+	}
+	return b.String()
+}
+
+// ReplayConfig configures a Replay.
+type ReplayConfig struct {
+	// Live, when set, answers every call from the first divergence on, so
+	// that a run re-records what diverged (the recording's answers no
+	// longer fit the conversation). Optional; without it the recorded
+	// answers are served on regardless, and a request the recording cannot
+	// answer fails with ErrReplayUnanswerable.
+	Live func(agent string) model.ToolCallingChatModel
+}
+
+// Replay serves the recorded answers of a trajectory (see Trajectory,
+// ReadTrajectory) in order, per agent, comparing each new request with the
+// recorded one by content (messages, tools offered, forced tool choice;
+// never token counts or timings) and noting every divergence. It is safe
+// for concurrent use.
+type Replay struct {
+	cfg     ReplayConfig
+	records []TrajectoryRecord
+
+	mu       sync.Mutex
+	queues   map[string][]int // agent -> indexes into records, in order
+	calls    int
+	diverged []Divergence
+	live     bool
+}
+
+// NewReplay returns a Replay of records. Records with no agent (a
+// recording captured outside Sift) answer any agent that has no records of
+// its own, in order.
+func NewReplay(records []TrajectoryRecord, cfg ReplayConfig) *Replay {
+	r := &Replay{cfg: cfg, records: records, queues: map[string][]int{}}
+	for i, rec := range records {
+		r.queues[rec.Agent] = append(r.queues[rec.Agent], i)
+	}
+	return r
+}
+
+// ModelFor returns the model that serves agent's recorded answers; give it
+// to Wrap under the same agent name.
+func (r *Replay) ModelFor(agent string) model.ToolCallingChatModel {
+	return &replayModel{replay: r, agent: agent}
+}
+
+// Divergences returns the divergences so far, in the order they happened,
+// followed by the recorded calls not (yet) replayed.
+func (r *Replay) Divergences() []Divergence {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := append([]Divergence(nil), r.diverged...)
+	if r.live {
+		return out
+	}
+	for _, agent := range slices.Sorted(maps.Keys(r.queues)) {
+		for _, i := range r.queues[agent] {
+			out = append(out, Divergence{Agent: r.records[i].Agent, Record: i + 1, Kind: DivergedUnused})
+		}
+	}
+	return out
+}
+
+// Calls returns how many calls were replayed.
+func (r *Replay) Calls() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls
+}
+
+// next compares a request with the agent's next record. It returns the
+// record to answer with, or live when the live model must answer.
+func (r *Replay) next(agent string, req []TrajectoryMessage, tools []string, forced bool) (rec *TrajectoryRecord, live bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	if r.live {
+		return nil, true, nil
+	}
+	key := agent
+	if len(r.queues[key]) == 0 && len(r.queues[""]) > 0 {
+		key = ""
+	}
+	q := r.queues[key]
+	if len(q) == 0 {
+		d := Divergence{Call: r.calls, Agent: agent, Kind: DivergedUnanswerable}
+		if len(req) > 0 {
+			d.Got = clipText(req[len(req)-1].text(), 200)
+		}
+		r.diverge(d)
+		if r.live {
+			return nil, true, nil
+		}
+		return nil, false, fmt.Errorf("%w: call %d from agent %q", ErrReplayUnanswerable, r.calls, agent)
+	}
+	i := q[0]
+	r.queues[key] = q[1:]
+	rec = &r.records[i]
+	if d, ok := compareRequest(rec, req, tools, forced); !ok {
+		d.Call, d.Agent, d.Record = r.calls, agent, i+1
+		r.diverge(d)
+		if r.live {
+			return nil, true, nil
+		}
+	}
+	return rec, false, nil
+}
+
+// diverge notes d and, with a live model, switches to it.
+func (r *Replay) diverge(d Divergence) {
+	r.diverged = append(r.diverged, d)
+	if r.cfg.Live != nil {
+		r.live = true
+	}
+}
+
+// compareRequest compares a request with a record; ok is true when they
+// match.
+func compareRequest(rec *TrajectoryRecord, req []TrajectoryMessage, tools []string, forced bool) (Divergence, bool) {
+	n := max(len(rec.Request), len(req))
+	for i := range n {
+		var want, got string
+		if i < len(rec.Request) {
+			want = rec.Request[i].canonical()
+		}
+		if i < len(req) {
+			got = req[i].canonical()
+		}
+		if !sameText(want, got) {
+			w, g := clipAround(want, got, 160)
+			return Divergence{Kind: DivergedRequest, Message: i + 1, Recorded: w, Got: g}, false
+		}
+	}
+	if strings.Join(rec.Tools, ",") != strings.Join(tools, ",") || rec.ToolChoiceForced != forced {
+		return Divergence{Kind: DivergedTools, Recorded: toolsText(rec.Tools, rec.ToolChoiceForced), Got: toolsText(tools, forced)}, false
+	}
+	return Divergence{}, true
+}
+
+func toolsText(tools []string, forced bool) string {
+	s := "[" + strings.Join(tools, ", ") + "]"
+	if forced {
+		s += " (forced)"
+	}
+	return s
+}
+
+// canonical is the text a message is compared by: its role, texts and
+// tool calls, with volatile parts (timings) blanked. Tool-call IDs and tool
+// names of results are left out: providers make the IDs up, and OpenAI's
+// shape has no tool names.
+func (m TrajectoryMessage) canonical() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s] ", m.Role)
+	// Text sent as parts compares equal to the same text sent whole.
+	texts := m.Parts
+	if m.Content != "" {
+		texts = append([]string{m.Content}, texts...)
+	}
+	b.WriteString(strings.Join(texts, "\n"))
+	for _, tc := range m.ToolCalls {
+		fmt.Fprintf(&b, "\n-> %s(%s)", tc.Name, tc.Arguments)
+	}
+	return BlankTimings(b.String())
+}
+
+// BlankTimings replaces what differs between two runs of the same code in
+// a text, the Python tool's "(ran 120ms)" timings, with "(ran …)".
+func BlankTimings(s string) string { return volatile.ReplaceAllString(s, "(ran …)") }
+
+// text is the message's content, or its tool calls.
+func (m TrajectoryMessage) text() string {
+	if m.Content != "" || len(m.ToolCalls) == 0 {
+		return m.Content
+	}
+	parts := make([]string, len(m.ToolCalls))
+	for i, tc := range m.ToolCalls {
+		parts[i] = tc.Name + "(" + tc.Arguments + ")"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// volatile matches what differs between two runs of the same code: the
+// Python tool's timing line.
+var volatile = regexp.MustCompile(`\(ran [0-9.]+[a-zµ]*\)`)
+
+// cutMarker matches the mark a bounded trajectory leaves (see
+// TrajectoryConfig.MaxContentChars).
+var cutMarker = regexp.MustCompile(`\[\.\.\. \d+ characters cut \.\.\.\]`)
+
+// sameText compares a recorded text with a new one; a recorded text cut by
+// MaxContentChars matches any text with the same head and tail.
+func sameText(recorded, got string) bool {
+	if recorded == got {
+		return true
+	}
+	loc := cutMarker.FindStringIndex(recorded)
+	if loc == nil {
+		return false
+	}
+	head, tail := recorded[:loc[0]], recorded[loc[1]:]
+	return len(got) >= len(head)+len(tail) && strings.HasPrefix(got, head) && strings.HasSuffix(got, tail)
+}
+
+// clipAround returns both texts clipped to about n characters around
+// their first difference.
+func clipAround(a, b string, n int) (string, string) {
+	ra, rb := []rune(a), []rune(b)
+	i := 0
+	for i < len(ra) && i < len(rb) && ra[i] == rb[i] {
+		i++
+	}
+	from := max(i-n/4, 0)
+	cut := func(r []rune) string {
+		if from >= len(r) {
+			return ""
+		}
+		to := min(from+n, len(r))
+		s := string(r[from:to])
+		if from > 0 {
+			s = "…" + s
+		}
+		if to < len(r) {
+			s += "…"
+		}
+		return s
+	}
+	return cut(ra), cut(rb)
+}
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// replayModel is one agent's view of a Replay.
+type replayModel struct {
+	replay *Replay
+	agent  string
+	tools  []*schema.ToolInfo
+	// live is the agent's live model bound to tools, made on first use.
+	liveOnce sync.Once
+	live     model.ToolCallingChatModel
+	liveErr  error
+}
+
+// WithTools returns a copy offering tools.
+func (m *replayModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	return &replayModel{replay: m.replay, agent: m.agent, tools: tools}, nil
+}
+
+// GetType names the model as a replay.
+func (m *replayModel) GetType() string { return "Replay" }
+
+// Generate answers from the recording, or from the live model after a
+// divergence.
+func (m *replayModel) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	ct := (&decorated{tools: m.tools}).toolsFor(opts)
+	var names []string
+	for _, t := range ct.tools {
+		if t != nil {
+			names = append(names, t.Name)
+		}
+	}
+	t := &Trajectory{}
+	rec, live, err := m.replay.next(m.agent, t.messages(in), names, ct.forced)
+	if err != nil {
+		return nil, err
+	}
+	if live {
+		lm, err := m.liveModel()
+		if err != nil {
+			return nil, err
+		}
+		return lm.Generate(ctx, in, opts...)
+	}
+	if rec.Error != "" {
+		return nil, fmt.Errorf("replay: recorded error: %s", rec.Error)
+	}
+	return recordedReply(rec), nil
+}
+
+// Stream answers like Generate, in one chunk; after a divergence the live
+// model streams.
+func (m *replayModel) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	msg, err := m.Generate(ctx, in, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
+}
+
+// liveModel returns the agent's live model bound to the tools.
+func (m *replayModel) liveModel() (model.ToolCallingChatModel, error) {
+	m.liveOnce.Do(func() {
+		lm := m.replay.cfg.Live(m.agent)
+		if lm == nil {
+			m.liveErr = fmt.Errorf("%w: no live model for agent %q", ErrReplayUnanswerable, m.agent)
+			return
+		}
+		if len(m.tools) > 0 {
+			lm, m.liveErr = lm.WithTools(m.tools)
+		}
+		m.live = lm
+	})
+	return m.live, m.liveErr
+}
+
+// recordedReply rebuilds the recorded reply. Recorded usage is passed on
+// unless it was an estimate, which the decorator estimates again.
+func recordedReply(rec *TrajectoryRecord) *schema.Message {
+	msg := &schema.Message{Role: schema.Assistant}
+	if rec.Response != nil {
+		r := rec.Response
+		msg.Content, msg.ReasoningContent = r.Content, r.ReasoningContent
+		if msg.Content == "" && len(r.Parts) > 0 {
+			msg.Content = strings.Join(r.Parts, "\n")
+		}
+		for i, tc := range r.ToolCalls {
+			id := tc.ID
+			if id == "" {
+				id = fmt.Sprintf("call_replay_%d", i)
+			}
+			msg.ToolCalls = append(msg.ToolCalls, schema.ToolCall{Index: intRef(i), ID: id, Type: "function", Function: schema.FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+		}
+	}
+	finish := "stop"
+	if len(msg.ToolCalls) > 0 {
+		finish = "tool_calls"
+	}
+	msg.ResponseMeta = &schema.ResponseMeta{FinishReason: finish}
+	if u := rec.Usage; u != nil && !u.Estimated {
+		msg.ResponseMeta.Usage = &schema.TokenUsage{
+			PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.PromptTokens + u.CompletionTokens,
+			PromptTokenDetails:      schema.PromptTokenDetails{CachedTokens: u.CachedTokens},
+			CompletionTokensDetails: schema.CompletionTokensDetails{ReasoningTokens: u.ReasoningTokens},
+		}
+	}
+	return msg
+}
+
+func intRef(i int) *int { return &i }

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"os"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/session"
+)
+
+// runFunc starts the library's run (Sift.Run or Sift.Resume) under ctx.
+type runFunc func(ctx context.Context) iter.Seq[generic.Event]
+
+// errConflict and errDraining are refusals startRun answers with.
+type refusal struct {
+	status int
+	code   string
+	msg    string
+}
+
+func (r *refusal) Error() string { return r.msg }
+
+// accepted is what POST .../runs, .../answers and .../resume answer.
+type accepted struct {
+	ID          string `json:"id"`
+	State       string `json:"state"`
+	Position    int    `json:"position,omitempty"`
+	LastEventID int64  `json:"last_event_id"`
+}
+
+// startRun runs fn for session id in the background, now or once a slot
+// is free; after is called when the run has ended.
+func (s *Server) startRun(id string, fn runFunc, after func()) (accepted, error) {
+	last := s.lastLoggedSeq(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.draining {
+		return accepted{}, &refusal{503, "not_ready", "the server is shutting down; try again on another server or after it restarts"}
+	}
+	if _, busy := s.hubs[id]; busy {
+		return accepted{}, &refusal{409, "conflict", fmt.Sprintf("session %s already has a run going on; wait for its done event, or pause it", id)}
+	}
+	h := newHub(id)
+	s.hubs[id] = h
+	s.wg.Add(1)
+	go s.execute(h, fn, after)
+	if s.running < s.cfg.MaxRuns {
+		s.running++
+		h.position = 0
+		close(h.startCh())
+		s.metrics.active.Inc()
+		return accepted{ID: id, State: "running", LastEventID: last}, nil
+	}
+	s.queue = append(s.queue, h)
+	h.position = len(s.queue)
+	s.metrics.queued.Set(float64(len(s.queue)))
+	return accepted{ID: id, State: "queued", Position: h.position, LastEventID: last}, nil
+}
+
+// lastLoggedSeq is the Seq of the session's last logged event, or 0.
+func (s *Server) lastLoggedSeq(id string) int64 {
+	t := session.NewEventTail(s.eventsPath(id))
+	for {
+		evs, err := t.Read(0)
+		if err != nil || len(evs) == 0 {
+			return t.Seq()
+		}
+	}
+}
+
+// execute waits for the run's slot, runs it to its end on the server's
+// own context (never a request's: the run goes on without clients), and
+// hands the slot on.
+func (s *Server) execute(h *hub, fn runFunc, after func()) {
+	defer s.wg.Done()
+	select {
+	case <-h.startCh():
+	case <-h.dropped():
+		return
+	}
+	ctx := agents.WithPause(s.runCtx, h.pause)
+	var final generic.Event
+	for e := range fn(ctx) {
+		h.publish(e)
+		final = e
+	}
+	s.metrics.observeRun(final)
+	if after != nil {
+		after()
+	}
+	s.mu.Lock()
+	delete(s.hubs, h.id)
+	s.metrics.active.Dec()
+	if len(s.queue) > 0 && !s.draining {
+		next := s.queue[0]
+		s.queue = s.queue[1:]
+		next.setPosition(0)
+		close(next.startCh())
+		s.metrics.active.Inc()
+		for i, q := range s.queue {
+			q.setPosition(i + 1)
+		}
+	} else {
+		s.running--
+	}
+	s.metrics.queued.Set(float64(len(s.queue)))
+	s.mu.Unlock()
+	h.finish()
+}
+
+// eventsPath is the session's event log.
+func (s *Server) eventsPath(id string) string {
+	return s.workspacePath(id, session.EventsFile)
+}
+
+// workspacePath is a path in the session's workspace; id must be valid.
+func (s *Server) workspacePath(id string, elem ...string) string {
+	return joinPath(append([]string{s.root, id}, elem...)...)
+}
+
+// workspaceExists reports whether the session has a workspace.
+func (s *Server) workspaceExists(id string) bool {
+	st, err := os.Stat(s.workspacePath(id))
+	return err == nil && st.IsDir()
+}

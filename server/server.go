@@ -1,0 +1,362 @@
+// Package server is Sift as an HTTP service: a JSON API under /v1 to
+// create sessions with data, ask questions, follow runs live over
+// Server-Sent Events, answer plan reviews, questions and approvals, pause
+// and resume, and download reports and artifacts; plus the web app, health
+// checks and Prometheus metrics. The API is documented by openapi.json,
+// served at /v1/openapi.json.
+//
+// New builds the handler from the library's agents.Config; another Go
+// service can mount it under its own mux and middleware (http.StripPrefix
+// works). Runs go on without any client attached; Shutdown pauses them.
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/server/web"
+	"github.com/sift-agent/sift/session"
+)
+
+//go:embed openapi.json
+var openAPI []byte
+
+// OpenAPI returns the API's OpenAPI 3 document.
+func OpenAPI() []byte { return openAPI }
+
+// Defaults of Config's limits.
+const (
+	DefaultMaxRuns        = 4
+	DefaultMaxUploadBytes = 200 << 20
+	DefaultMaxFiles       = 20
+	DefaultMaxBodyBytes   = 1 << 20
+	DefaultHeartbeat      = 15 * time.Second
+	DefaultPollInterval   = 500 * time.Millisecond
+)
+
+// Config configures a Server.
+type Config struct {
+	// Sift is the library configuration every run uses. Its Store and
+	// SessionsRoot are the server's too; with a shared store (Redis,
+	// SQLite) and a shared SessionsRoot, several servers serve the same
+	// sessions. Models may be left empty: then only the built-in analyses
+	// run.
+	Sift agents.Config
+	// Token, when set, is the bearer token every /v1 request and /metrics
+	// must carry. Optional; empty means no authentication (listen on
+	// loopback only: see CheckListen).
+	Token string
+	// MaxRuns is how many runs go at once; more wait in a queue whose
+	// position the event stream reports. Optional; default 4.
+	MaxRuns int
+	// MaxUploadBytes bounds the body of POST /v1/sessions (all files
+	// together). Optional; default 200 MiB.
+	MaxUploadBytes int64
+	// MaxFiles bounds the files of one upload. Optional; default 20.
+	MaxFiles int
+	// MaxBodyBytes bounds every other request body. Optional; default 1 MiB.
+	MaxBodyBytes int64
+	// DataDirs are the directories, by name, that a session may take as
+	// input (the operator's --data-dir). Optional.
+	DataDirs map[string]string
+	// Databases are the databases, by name, that a session may use; a
+	// request names one, never gives a DSN. Optional. The library cannot
+	// take databases yet, so a session naming one is refused with 501.
+	Databases map[string]string
+	// Heartbeat is the interval of the comment lines that keep event
+	// streams open through proxies. Optional; default 15s.
+	Heartbeat time.Duration
+	// PollInterval is how often a stream re-reads the event log of a run
+	// that another server is doing. Optional; default 500ms.
+	PollInterval time.Duration
+	// Registerer receives the server's metrics. Optional; by default a
+	// registry of the server's own, served at /metrics.
+	Registerer prometheus.Registerer
+	// Gatherer serves /metrics when Registerer is set. Optional.
+	Gatherer prometheus.Gatherer
+	// Logger logs run failures. Optional; slog.Default().
+	Logger *slog.Logger
+}
+
+// Server is the HTTP handler. Create it with New; stop it with Shutdown.
+type Server struct {
+	cfg     Config
+	sift    *agents.Sift
+	store   *session.Backend
+	root    string
+	mux     *http.ServeMux
+	metrics *metrics
+	log     *slog.Logger
+	// runCtx is the parent of every run: not tied to any request, so runs
+	// go on without clients; Shutdown cancels it only as a last resort.
+	runCtx    context.Context
+	cancelAll context.CancelFunc
+
+	mu       sync.Mutex
+	hubs     map[string]*hub // active (running or queued) runs by session
+	queue    []*hub
+	running  int
+	draining bool
+	wg       sync.WaitGroup
+	// closing ends every event stream at Shutdown.
+	closing chan struct{}
+}
+
+// New validates cfg, fills its defaults and opens the session store.
+func New(cfg Config) (*Server, error) {
+	if cfg.MaxRuns <= 0 {
+		cfg.MaxRuns = DefaultMaxRuns
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	if cfg.MaxFiles <= 0 {
+		cfg.MaxFiles = DefaultMaxFiles
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = DefaultHeartbeat
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = DefaultPollInterval
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	for name, dir := range cfg.DataDirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("data directory %s=%s: not a readable directory; check the path", name, dir)
+		}
+	}
+	if cfg.Sift.SessionsRoot == "" {
+		cfg.Sift.SessionsRoot = session.DefaultRoot()
+	}
+	root, err := filepath.Abs(cfg.Sift.SessionsRoot)
+	if err != nil {
+		return nil, fmt.Errorf("sessions directory %s: %w", cfg.Sift.SessionsRoot, err)
+	}
+	cfg.Sift.SessionsRoot = root
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("create the sessions directory %s: %w", root, err)
+	}
+	if cfg.Sift.Store == nil {
+		if cfg.Sift.Store, err = session.OpenFileBackend(root); err != nil {
+			return nil, fmt.Errorf("open the session store: %w", err)
+		}
+	}
+	sift, err := agents.New(cfg.Sift)
+	if err != nil {
+		return nil, err
+	}
+	reg, gath := cfg.Registerer, cfg.Gatherer
+	if reg == nil {
+		r := prometheus.NewRegistry()
+		reg, gath = r, r
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		cfg: cfg, sift: sift, store: cfg.Sift.Store, root: root, metrics: m, log: cfg.Logger,
+		runCtx: ctx, cancelAll: cancel, hubs: map[string]*hub{}, closing: make(chan struct{}),
+	}
+	s.routes(gath)
+	return s, nil
+}
+
+func (s *Server) routes(gath prometheus.Gatherer) {
+	mux := http.NewServeMux()
+	api := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, s.authorized(h)) }
+	mux.HandleFunc("GET /v1/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openAPI)
+	})
+	api("GET /v1/config", s.handleConfig)
+	api("GET /v1/sessions", s.handleListSessions)
+	api("POST /v1/sessions", s.handleCreateSession)
+	api("GET /v1/sessions/{id}", s.handleGetSession)
+	api("DELETE /v1/sessions/{id}", s.handleDeleteSession)
+	api("POST /v1/sessions/{id}/runs", s.handleRun)
+	api("POST /v1/sessions/{id}/answers", s.handleAnswer)
+	api("POST /v1/sessions/{id}/pause", s.handlePause)
+	api("POST /v1/sessions/{id}/resume", s.handleResume)
+	api("GET /v1/sessions/{id}/events", s.handleEvents)
+	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
+	mux.Handle("/v1/", s.authorized(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no API endpoint %s %s; see /v1/openapi.json", r.Method, r.URL.Path))
+	}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", s.handleReady)
+	mux.Handle("GET /metrics", s.authorized(promhttp.HandlerFor(gath, promhttp.HandlerOpts{}).ServeHTTP))
+	mux.Handle("/", web.Handler())
+	s.mux = mux
+}
+
+// ServeHTTP serves the API, the web app, health checks and metrics.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// authorized refuses requests without the configured bearer token. The
+// event stream also takes it as ?access_token=, since a browser's
+// EventSource cannot set headers.
+func (s *Server) authorized(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok && strings.HasSuffix(r.URL.Path, "/events") {
+				got, ok = r.URL.Query().Get("access_token"), true
+			}
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
+				writeError(w, http.StatusUnauthorized, "unauthorized", "this server needs a token: send the header Authorization: Bearer TOKEN (the one sift serve was given with --token or SIFT_TOKEN)")
+				return
+			}
+		}
+		h(w, r)
+	})
+}
+
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	draining := s.draining
+	s.mu.Unlock()
+	if draining {
+		writeError(w, http.StatusServiceUnavailable, "not_ready", "the server is shutting down")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if _, err := s.store.Sessions.List(ctx, session.Filter{Limit: 1}); err != nil {
+		writeError(w, http.StatusServiceUnavailable, "not_ready", "the session store does not answer: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func (s *Server) handleConfig(w http.ResponseWriter, _ *http.Request) {
+	m := s.cfg.Sift.Models
+	info := map[string]any{
+		"model":            m.Default != nil || (m.Planner != nil && m.Executor != nil && m.Code != nil && m.Report != nil),
+		"model_name":       m.Names["default"],
+		"data_dirs":        sortedKeys(s.cfg.DataDirs),
+		"databases":        sortedKeys(s.cfg.Databases),
+		"max_upload_bytes": s.cfg.MaxUploadBytes,
+		"max_files":        s.cfg.MaxFiles,
+		"max_runs":         s.cfg.MaxRuns,
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+// Shutdown stops taking runs, asks every running session to pause at its
+// next safe point and waits for the runs to end; queued runs are dropped
+// (their sessions stay as they were). When ctx ends first, the runs are
+// stopped at once (their sessions are left paused, resumable). Event
+// streams end once their runs have. Call it before (or while) the
+// http.Server shuts down: open event streams otherwise keep it waiting.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.draining {
+		s.draining = true
+		for _, h := range s.queue {
+			close(h.drop)
+			h.finish()
+			delete(s.hubs, h.id)
+		}
+		s.queue = nil
+		for _, h := range s.hubs {
+			h.requestPause()
+		}
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		s.cancelAll()
+		<-done
+		err = fmt.Errorf("shut down: runs were stopped at once: %w", ctx.Err())
+	}
+	s.mu.Lock()
+	select {
+	case <-s.closing:
+	default:
+		close(s.closing)
+	}
+	s.mu.Unlock()
+	return err
+}
+
+// CheckListen refuses to serve a non-loopback address without a token.
+func CheckListen(addr, token string) error {
+	if token != "" {
+		return nil
+	}
+	host := addr
+	if h, _, err := splitHostPort(addr); err == nil {
+		host = h
+	}
+	if isLoopback(host) {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %s without a token: anyone who reaches it could read your data and run code; set --token (or SIFT_TOKEN), or listen on 127.0.0.1", addr)
+}
+
+// errorBody is the JSON of every error answer.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	var b errorBody
+	b.Error.Code, b.Error.Message = code, msg
+	writeJSON(w, status, b)
+}
+
+// requestError maps a library error to an HTTP answer.
+func requestError(w http.ResponseWriter, err error) {
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the request body is larger than this server's limit of %s; send less", humanBytes(mbe.Limit)))
+	case errors.Is(err, session.ErrSessionNotFound), errors.Is(err, session.ErrWorkspaceNotFound):
+		writeError(w, http.StatusNotFound, "not_found", err.Error())
+	case errors.Is(err, session.ErrInvalidID):
+		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+	default:
+		writeError(w, http.StatusInternalServerError, "internal", err.Error())
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,177 @@
+// The /v1 API as the page uses it: JSON calls with the bearer token, files
+// as blobs, and the event stream read with fetch (so the token travels in a
+// header and a reconnect sends Last-Event-ID, which EventSource cannot do
+// with a token).
+
+const TOKEN_KEY = 'sift-token';
+
+let askToken = async () => { throw new Error('this server needs an access token'); };
+
+// setTokenPrompt installs the function that asks the person for a token
+// when the server answers 401; it resolves with the token.
+export function setTokenPrompt(fn) { askToken = fn; }
+
+function token() { return sessionStorage.getItem(TOKEN_KEY) || ''; }
+
+function withAuth(headers = {}) {
+  const t = token();
+  return t ? { ...headers, Authorization: `Bearer ${t}` } : headers;
+}
+
+// APIError is a failed call, with the server's code and message.
+export class APIError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function errorOf(res) {
+  let code = 'http_' + res.status;
+  let message = `${res.status} ${res.statusText}`;
+  try {
+    const body = await res.json();
+    if (body && body.error) {
+      code = body.error.code || code;
+      message = body.error.message || message;
+    }
+  } catch { /* not JSON: keep the status line */ }
+  return new APIError(res.status, code, message);
+}
+
+// call fetches path (relative to the page, so the app works wherever the
+// service is mounted), asking for a token and retrying on 401.
+async function call(path, init = {}) {
+  for (let tries = 0; ; tries++) {
+    const res = await fetch(path, { ...init, headers: withAuth(init.headers) });
+    if (res.status !== 401 || tries >= 5) {
+      if (!res.ok) throw await errorOf(res);
+      return res;
+    }
+    const err = await errorOf(res);
+    const t = await askToken(tries > 0 ? err.message : '');
+    sessionStorage.setItem(TOKEN_KEY, t);
+  }
+}
+
+async function json(path, init) {
+  const res = await call(path, init);
+  if (res.status === 204) return null;
+  return res.json();
+}
+
+function post(path, body) {
+  return json(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+}
+
+const sessionPath = (id) => `v1/sessions/${encodeURIComponent(id)}`;
+
+// filePath is the URL of a workspace file (plan.md, report.*, out/...).
+export function filePath(id, path) {
+  return `${sessionPath(id)}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+export const api = {
+  config: () => json('v1/config'),
+  sessions: () => json('v1/sessions'),
+  session: (id) => json(sessionPath(id)),
+  // create uploads files (File objects) and names of server data sources.
+  create(files, dataDirs, databases) {
+    const form = new FormData();
+    for (const f of files) form.append('file', f, f.name);
+    for (const d of dataDirs) form.append('data_dir', d);
+    for (const d of databases) form.append('database', d);
+    return json('v1/sessions', { method: 'POST', body: form });
+  },
+  run: (id, req) => post(`${sessionPath(id)}/runs`, req),
+  answer: (id, answer) => post(`${sessionPath(id)}/answers`, answer),
+  pause: (id) => post(`${sessionPath(id)}/pause`),
+  resume: (id) => post(`${sessionPath(id)}/resume`),
+  remove: (id) => json(sessionPath(id), { method: 'DELETE' }),
+  // blob fetches a workspace file.
+  async blob(id, path) {
+    const res = await call(filePath(id, path));
+    return res.blob();
+  },
+};
+
+// streamEvents reads the session's events after seq `after` and calls
+// onEvent(seq, event) for each, in order. It reconnects (with Last-Event-ID)
+// when the connection drops, and returns when the server ends the stream
+// (after a done event with no run going on) or signal aborts.
+export async function streamEvents(id, after, onEvent, signal, onQueued) {
+  let last = after;
+  let failures = 0;
+  let lastKind = '';
+  while (!signal.aborted) {
+    try {
+      const headers = { Accept: 'text/event-stream' };
+      if (last > 0) headers['Last-Event-ID'] = String(last);
+      const res = await call(`${sessionPath(id)}/events`, { headers, signal, cache: 'no-store' });
+      const ended = await readSSE(res.body, (frame) => {
+        failures = 0;
+        if (frame.event === 'queued') {
+          onQueued?.(JSON.parse(frame.data));
+          return;
+        }
+        const seq = frame.id === null ? NaN : Number(frame.id);
+        if (Number.isFinite(seq) && seq <= last) return; // seen already
+        const ev = JSON.parse(frame.data);
+        if (Number.isFinite(seq)) last = seq;
+        lastKind = ev.kind;
+        onEvent(seq, ev);
+      });
+      // The server ends the stream after a done event; a stream that
+      // ends anywhere else was cut, and is picked up again below.
+      if (ended && lastKind === 'done') return last;
+      failures++;
+      if (failures > 8) throw new Error('the event stream keeps closing before the run ends; reload the page to try again');
+    } catch (err) {
+      if (signal.aborted) return last;
+      if (err instanceof APIError && err.status < 500) throw err;
+      failures++;
+      if (failures > 8) throw err;
+    }
+    // The connection dropped mid-run: wait a little, longer each time,
+    // then pick up after the last event seen.
+    await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** failures, 8000)));
+  }
+  return last;
+}
+
+// readSSE parses a text/event-stream body, calling onFrame for each event;
+// it resolves true when the server closed the stream cleanly.
+async function readSSE(body, onFrame) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  let frame = { id: null, event: '', data: [] };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return true;
+    buf += value;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      let line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line === '') {
+        if (frame.data.length) onFrame({ id: frame.id, event: frame.event || 'message', data: frame.data.join('\n') });
+        frame = { id: null, event: '', data: [] };
+        continue;
+      }
+      if (line.startsWith(':')) continue; // heartbeat comment
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      let val = colon < 0 ? '' : line.slice(colon + 1);
+      if (val.startsWith(' ')) val = val.slice(1);
+      if (field === 'data') frame.data.push(val);
+      else if (field === 'event') frame.event = val;
+      else if (field === 'id') frame.id = val;
+    }
+  }
+}

@@ -1,0 +1,414 @@
+// Sift's web app: start an analysis, follow it live, answer it, read the
+// report. The page keeps no state the server does not have: reload it (or
+// open #s=ID) and the session's event log rebuilds the view.
+
+import { api, APIError, setTokenPrompt, streamEvents } from './api.js';
+import { RunView, h } from './run.js';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  config: null,
+  id: '',          // the open session
+  lastSeq: 0,      // the last event seen of it
+  run: null,       // the RunView events go to
+  stream: null,    // AbortController of the event stream
+  status: '',
+  blobs: new Map(), // path -> Promise<object URL>, for the open session
+};
+
+// --- token ---------------------------------------------------------------
+
+setTokenPrompt((problem) => new Promise((resolve) => {
+  const dialog = $('token-dialog');
+  const input = $('token');
+  const err = $('token-error');
+  err.hidden = !problem;
+  err.textContent = problem ? `That token was refused: ${problem}` : '';
+  input.value = '';
+  const done = () => {
+    const t = input.value.trim();
+    if (!t) { input.focus(); return; }
+    $('token-form').removeEventListener('submit', onSubmit);
+    dialog.close();
+    resolve(t);
+  };
+  const onSubmit = (e) => { e.preventDefault(); done(); };
+  $('token-form').addEventListener('submit', onSubmit);
+  dialog.addEventListener('cancel', (e) => e.preventDefault(), { once: true });
+  if (!dialog.open) dialog.showModal();
+  input.focus();
+}));
+
+// --- notices ---------------------------------------------------------------
+
+function notice(message) {
+  const n = $('notice');
+  n.textContent = message;
+  n.hidden = !message;
+}
+
+function fail(err) {
+  console.error(err);
+  notice(err instanceof APIError ? err.message : `Something went wrong: ${err.message}`);
+}
+
+// --- meter -------------------------------------------------------------------
+
+function showUsage(u) {
+  if (!u) return;
+  const tokens = (u.prompt_tokens || 0) + (u.completion_tokens || 0);
+  $('meter-calls').textContent = `${u.calls || 0} model call${u.calls === 1 ? '' : 's'}`;
+  $('meter-tokens').textContent = `${tokens.toLocaleString('en-US')} tokens${u.estimated ? ' (estimated)' : ''}`;
+  let cost = `$${(u.cost || 0).toFixed(u.cost && u.cost < 0.01 ? 4 : 2)}`;
+  if (u.unpriced) cost += ` (${u.unpriced} call${u.unpriced === 1 ? '' : 's'} unpriced)`;
+  $('meter-cost').textContent = cost;
+  $('meter').title = `prompt ${u.prompt_tokens || 0}, completion ${u.completion_tokens || 0}` +
+    (u.cached_tokens ? `, cached ${u.cached_tokens}` : '');
+}
+
+// --- config ------------------------------------------------------------------
+
+async function loadConfig() {
+  try {
+    state.config = await api.config();
+  } catch (err) {
+    if (err instanceof APIError && err.status === 404) return; // an older server
+    throw err;
+  }
+  const c = state.config || {};
+  const note = $('model-note');
+  note.hidden = false;
+  note.textContent = c.model
+    ? `Model: ${c.model_name || 'configured'}`
+    : 'No model: built-in analyses only';
+  note.title = c.model ? '' :
+    'Without a model Sift runs its built-in analyses (profile, trend, top-N, correlation, ...). Questions that need planning or code need a model.';
+  const hint = $('question-hint');
+  hint.hidden = !!c.model;
+  hint.textContent = c.model ? '' :
+    'No model is configured, so Sift answers with its built-in analyses: try “monthly revenue trend”, “profile this data”, “top 10 products by revenue” or “pivot revenue by region and product”. Ctrl+Enter asks.';
+  const list = $('source-list');
+  list.replaceChildren();
+  const add = (kind, name) => {
+    const id = `src-${kind}-${name}`;
+    const box = h('input', { type: 'checkbox', id, 'data-kind': kind, value: name });
+    list.append(h('label', { class: 'check', for: id }, box, ` ${name}`, h('span', { class: 'muted' }, kind === 'database' ? ' (database)' : ' (folder)')));
+  };
+  for (const d of c.data_dirs || []) add('data_dir', d);
+  for (const d of c.databases || []) add('database', d);
+  $('sources').hidden = list.childElementCount === 0;
+}
+
+// --- sessions list -----------------------------------------------------------
+
+async function loadSessions() {
+  const sessions = (await api.sessions())?.sessions || [];
+  const ul = $('session-list');
+  ul.replaceChildren();
+  for (const s of sessions) {
+    const a = h('a', { href: `#s=${encodeURIComponent(s.id)}`, class: 'session-link' });
+    a.append(h('span', { class: 'session-q' }, s.question || 'No question yet'),
+      h('span', { class: `badge small status-${s.status}` }, s.status));
+    if (s.updated || s.created) {
+      const t = new Date(s.updated || s.created);
+      a.append(h('time', { datetime: t.toISOString(), class: 'muted' }, t.toLocaleString()));
+    }
+    if (s.id === state.id) a.setAttribute('aria-current', 'page');
+    ul.append(h('li', {}, a));
+  }
+  $('session-empty').hidden = sessions.length > 0;
+}
+
+// --- the open session ----------------------------------------------------------
+
+function setStatus(status, detail = '') {
+  state.status = status;
+  const b = $('status');
+  b.textContent = detail || status;
+  b.className = `badge status-${status}`;
+  const live = status === 'running' || status === 'queued';
+  $('pause').hidden = !live;
+  $('pause').disabled = false;
+  $('resume').hidden = status !== 'paused';
+  $('followup-form').hidden = live || status === 'waiting' || status === 'paused';
+  $('delete').disabled = live;
+}
+
+// fileURL resolves a workspace path to an object URL, fetching it once with
+// the token (images and links cannot send the Authorization header).
+function fileURL(path) {
+  path = path.replace(/^\.\//, '');
+  let p = state.blobs.get(path);
+  if (!p) {
+    const id = state.id;
+    p = api.blob(id, path).then((b) => URL.createObjectURL(b));
+    p.catch(() => state.blobs.delete(path));
+    state.blobs.set(path, p);
+  }
+  return p;
+}
+
+const viewContext = () => ({
+  modelless: state.config ? !state.config.model : false,
+  image(path, img) {
+    img.dataset.path = path;
+    fileURL(path).then((url) => { img.src = url; }).catch((err) => {
+      img.alt = `${img.alt} (could not load: ${err.message})`;
+      img.classList.add('broken');
+    });
+  },
+  link(path, a) {
+    a.href = '#';
+    a.dataset.path = path;
+    a.setAttribute('download', path.split('/').pop());
+    a.addEventListener('click', async (e) => {
+      if (a.dataset.ready) return; // the object URL is in place: download it
+      e.preventDefault();
+      try {
+        a.href = await fileURL(path);
+        a.dataset.ready = '1';
+        a.click();
+      } catch (err) { fail(err); }
+    });
+  },
+  blob: (path) => api.blob(state.id, path),
+  answer: async (body) => {
+    await api.answer(state.id, body);
+    follow();
+  },
+  onStatus: (s) => { setStatus(s); if (s !== 'running') loadSessions().catch(() => {}); },
+  onUsage: showUsage,
+});
+
+function onEvent(seq, ev) {
+  state.lastSeq = Number.isFinite(seq) ? seq : state.lastSeq;
+  // Every run opens with a session event: a follow-up gets a view of its
+  // own, a resume goes on in the view of the run it resumes.
+  const resumable = state.run && ['waiting', 'paused'].includes(state.run.status);
+  if (!state.run || (ev.kind === 'session' && !resumable)) {
+    state.run = new RunView($('runs'), viewContext());
+  }
+  state.run.handle(ev);
+  // The session is named by its first question (the server's record holds
+  // the latest one).
+  if (ev.kind === 'plan' && ev.plan?.question && $('runs').firstElementChild === state.run.root) {
+    $('session-title').textContent = ev.plan.question;
+  }
+  // A run's own title repeats the session's: show it only for follow-ups.
+  state.run.title.hidden = state.run.title.textContent === $('session-title').textContent;
+}
+
+// follow streams the open session's events from the last one seen.
+function follow() {
+  state.stream?.abort();
+  const ctl = new AbortController();
+  state.stream = ctl;
+  const id = state.id;
+  streamEvents(id, state.lastSeq, onEvent, ctl.signal, (q) => setStatus('queued', `queued: #${q.position}`))
+    .catch((err) => { if (state.id === id) fail(err); })
+    .finally(() => { if (state.stream === ctl) state.stream = null; });
+}
+
+function resetSession() {
+  state.stream?.abort();
+  state.stream = null;
+  for (const p of state.blobs.values()) p.then((u) => URL.revokeObjectURL(u)).catch(() => {});
+  state.blobs.clear();
+  state.run = null;
+  state.lastSeq = 0;
+  $('runs').replaceChildren();
+  $('session-title').textContent = '';
+  $('inputs').textContent = '';
+  showUsage({ calls: 0 });
+}
+
+async function openSession(id) {
+  if (state.id !== id) {
+    resetSession();
+    state.id = id;
+  }
+  $('start').hidden = true;
+  $('session').hidden = false;
+  closeDrawer();
+  const s = await api.session(id);
+  $('session-title').textContent = s.question || '';
+  const inputs = [...(s.inputs || []).map((p) => p.split('/').pop()), ...(s.data_dirs || []), ...(s.databases || [])];
+  $('inputs').textContent = inputs.length ? `Data: ${inputs.join(', ')}` : '';
+  setStatus(s.status);
+  if (s.usage) showUsage(s.usage);
+  for (const a of document.querySelectorAll('.session-link')) {
+    if (a.getAttribute('href') === `#s=${encodeURIComponent(id)}`) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  if (s.status !== 'created') follow();
+  $('main').focus({ preventScroll: true });
+}
+
+function showStart() {
+  resetSession();
+  state.id = '';
+  $('session').hidden = true;
+  $('start').hidden = false;
+  setTimeout(() => $('question').focus(), 0);
+}
+
+// --- routing ---------------------------------------------------------------------
+
+function route() {
+  notice('');
+  const m = /^#s=(.+)$/.exec(location.hash);
+  if (m) openSession(decodeURIComponent(m[1])).catch(fail);
+  else showStart();
+}
+
+// --- forms -------------------------------------------------------------------------
+
+const chosen = [];
+
+function renderChosen() {
+  const ul = $('file-list');
+  ul.replaceChildren();
+  chosen.forEach((f, k) => {
+    const remove = h('button', { type: 'button', class: 'ghost small', 'aria-label': `Remove ${f.name}` }, '✕');
+    remove.addEventListener('click', () => { chosen.splice(k, 1); renderChosen(); });
+    ul.append(h('li', {}, h('span', {}, f.name), h('span', { class: 'muted' }, ` ${size(f.size)}`), remove));
+  });
+}
+
+function size(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function addFiles(files) {
+  for (const f of files) {
+    if (!chosen.some((c) => c.name === f.name && c.size === f.size)) chosen.push(f);
+  }
+  renderChosen();
+}
+
+async function startAnalysis(e) {
+  e.preventDefault();
+  const question = $('question').value.trim();
+  const sources = [...document.querySelectorAll('#source-list input:checked')];
+  if (!question) {
+    $('question').setAttribute('aria-invalid', 'true');
+    notice('Write a question first.');
+    $('question').focus();
+    return;
+  }
+  if (!chosen.length && !sources.length) {
+    notice('Choose at least one data file (or data the server offers).');
+    $('files').focus();
+    return;
+  }
+  $('question').removeAttribute('aria-invalid');
+  notice('');
+  const ask = $('ask');
+  ask.disabled = true;
+  ask.textContent = 'Uploading…';
+  try {
+    const s = await api.create(chosen,
+      sources.filter((i) => i.dataset.kind === 'data_dir').map((i) => i.value),
+      sources.filter((i) => i.dataset.kind === 'database').map((i) => i.value));
+    await api.run(s.id, { question, mode: $('mode').value, review_plan: $('review').checked });
+    chosen.length = 0;
+    renderChosen();
+    $('question').value = '';
+    location.hash = `s=${encodeURIComponent(s.id)}`;
+    loadSessions().catch(() => {});
+  } catch (err) {
+    fail(err);
+  } finally {
+    ask.disabled = false;
+    ask.textContent = 'Ask';
+  }
+}
+
+async function askFollowup(e) {
+  e.preventDefault();
+  const q = $('followup').value.trim();
+  if (!q) { $('followup').focus(); return; }
+  const btn = $('followup-ask');
+  btn.disabled = true;
+  try {
+    await api.run(state.id, { question: q, review_plan: $('followup-review').checked });
+    $('followup').value = '';
+    notice('');
+    setStatus('running');
+    follow();
+  } catch (err) {
+    fail(err);
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+// --- drawer (the sessions list on narrow screens) --------------------------------------
+
+function closeDrawer() {
+  document.body.classList.remove('drawer-open');
+  $('sessions-toggle').setAttribute('aria-expanded', 'false');
+}
+
+function wire() {
+  $('start-form').addEventListener('submit', startAnalysis);
+  $('followup-form').addEventListener('submit', askFollowup);
+  $('files').addEventListener('change', (e) => { addFiles(e.target.files); e.target.value = ''; });
+  const drop = $('drop');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); addFiles(e.dataTransfer.files); });
+  // Ctrl/Cmd+Enter sends a question from its text box.
+  for (const id of ['question', 'followup']) {
+    $(id).addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) e.target.form.requestSubmit();
+    });
+  }
+  $('pause').addEventListener('click', async () => {
+    $('pause').disabled = true;
+    try {
+      await api.pause(state.id);
+      $('status').textContent = 'pausing at the next step…';
+    } catch (err) { fail(err); $('pause').disabled = false; }
+  });
+  $('resume').addEventListener('click', async () => {
+    try {
+      await api.resume(state.id);
+      setStatus('running');
+      follow();
+    } catch (err) { fail(err); }
+  });
+  $('delete').addEventListener('click', async () => {
+    if (!confirm('Delete this session, its files and its report?')) return;
+    try {
+      await api.remove(state.id);
+      location.hash = '';
+      loadSessions().catch(() => {});
+    } catch (err) { fail(err); }
+  });
+  $('new-session').addEventListener('click', () => { location.hash = ''; closeDrawer(); showStart(); });
+  $('home').addEventListener('click', (e) => { e.preventDefault(); location.hash = ''; showStart(); });
+  $('sessions-toggle').addEventListener('click', () => {
+    const open = document.body.classList.toggle('drawer-open');
+    $('sessions-toggle').setAttribute('aria-expanded', String(open));
+    if (open) loadSessions().catch(fail);
+  });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeDrawer(); });
+  window.addEventListener('hashchange', route);
+}
+
+async function main() {
+  wire();
+  try {
+    await loadConfig();
+    await loadSessions();
+  } catch (err) {
+    fail(err);
+  }
+  route();
+}
+
+main();

@@ -1,0 +1,216 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// DuckDB is the dialect of the files source: the session's input files
+// queried with DuckDB.
+const DuckDB Dialect = "duckdb"
+
+// FilesSourceName is the name of the files source.
+const FilesSourceName = "files"
+
+// Defaults of FilesOptions, and the environment variables that set them.
+const (
+	DefaultFilesMemoryBytes = 1 << 30
+	DefaultFilesThreads     = 2
+	// FilesMemoryEnv bounds DuckDB's memory, e.g. "2GiB"; FilesThreadsEnv
+	// its threads.
+	FilesMemoryEnv  = "SIFT_FILES_SQL_MEMORY"
+	FilesThreadsEnv = "SIFT_FILES_SQL_THREADS"
+)
+
+// FilesOptions configure the files source. The zero value is usable.
+type FilesOptions struct {
+	// Options are the query options shared with the other sources; Name
+	// defaults to "files".
+	Options
+	// MemoryBytes bounds DuckDB's memory; past it, sorts, joins and
+	// aggregations spill to work/.duckdb-tmp. Optional; default 1 GiB.
+	MemoryBytes int64
+	// Threads bounds DuckDB's threads. Optional; default 2.
+	Threads int
+}
+
+// FilesOptionsFromEnv reads SIFT_FILES_SQL_MEMORY (a size such as 2GiB or
+// 512MB) and SIFT_FILES_SQL_THREADS; unset ones keep their defaults.
+func FilesOptionsFromEnv(getenv func(string) string) (FilesOptions, error) {
+	var o FilesOptions
+	if v := strings.TrimSpace(getenv(FilesMemoryEnv)); v != "" {
+		n, err := parseBytes(v)
+		if err != nil {
+			return o, fmt.Errorf("%s=%q: %w", FilesMemoryEnv, v, err)
+		}
+		o.MemoryBytes = n
+	}
+	if v := strings.TrimSpace(getenv(FilesThreadsEnv)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("%s=%q: give a whole number of threads, such as 2", FilesThreadsEnv, v)
+		}
+		o.Threads = n
+	}
+	return o, nil
+}
+
+var byteSize = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib|tb|tib)?$`)
+
+// parseBytes reads a size such as 512MB or 2GiB (KB, MB, GB count 1024s
+// too: memory sizes are binary).
+func parseBytes(s string) (int64, error) {
+	m := byteSize.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, errors.New("give a size such as 512MB or 2GiB")
+	}
+	f, _ := strconv.ParseFloat(m[1], 64)
+	mult := map[string]float64{"": 1, "b": 1, "kb": 1 << 10, "kib": 1 << 10, "mb": 1 << 20, "mib": 1 << 20, "gb": 1 << 30, "gib": 1 << 30, "tb": 1 << 40, "tib": 1 << 40}[strings.ToLower(m[2])]
+	if f*mult < 64<<20 {
+		return 0, errors.New("give at least 64MB")
+	}
+	return int64(f * mult), nil
+}
+
+// FileReader returns the DuckDB table function call that reads the file
+// at abs, or "" when DuckDB does not read its kind (xlsx, text).
+func FileReader(abs string) string {
+	lit := "'" + strings.ReplaceAll(abs, "'", "''") + "'"
+	switch strings.ToLower(filepath.Ext(abs)) {
+	case ".csv":
+		return "read_csv(" + lit + ", sample_size = 20480)"
+	case ".tsv", ".tab":
+		return "read_csv(" + lit + ", delim = '\\t', sample_size = 20480)"
+	case ".json", ".jsonl", ".ndjson":
+		return "read_json_auto(" + lit + ")"
+	case ".parquet", ".pq":
+		return "read_parquet(" + lit + ")"
+	}
+	return ""
+}
+
+// OpenFiles opens the files source over the workspace at root: each input
+// file DuckDB reads (CSV/TSV, JSON/JSONL, Parquet; inputs are
+// workspace-relative paths under input/) becomes a view named after the
+// file, queried out of core. It refuses when no input is of such a kind.
+//
+// DuckDB runs in this process, so the engine is locked down as tightly as
+// the kernel's sandbox: external access is off except for reading the
+// workspace's input/ (allowed_directories), extensions are neither
+// installed nor loaded, and lock_configuration forbids changing any of it.
+// The statement guard refuses everything but reads on top (no COPY,
+// ATTACH, INSTALL, LOAD, SET or PRAGMA; one statement per call). Results
+// leave DuckDB only through sql_query's own CSV export under out/.
+func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOptions) (*Source, error) {
+	if opts.Name == "" {
+		opts.Name = FilesSourceName
+	}
+	if opts.MemoryBytes <= 0 {
+		opts.MemoryBytes = DefaultFilesMemoryBytes
+	}
+	if opts.Threads <= 0 {
+		opts.Threads = DefaultFilesThreads
+	}
+	o := opts.Options.withDefaults()
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("open the files source: workspace %s: %w", root, err)
+	}
+	inputDir := filepath.Join(real, "input")
+	var views []string
+	taken := map[string]bool{}
+	for _, in := range inputs {
+		abs := filepath.Join(real, filepath.FromSlash(in))
+		if !strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
+			continue
+		}
+		reader := FileReader(abs)
+		if reader == "" {
+			continue
+		}
+		base := strings.ToLower(sourceName(strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))))
+		if base[0] >= '0' && base[0] <= '9' {
+			base = "t_" + base
+		}
+		name := base
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		taken[name] = true
+		views = append(views, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, name), reader))
+	}
+	if len(views) == 0 {
+		return nil, fmt.Errorf("open the files source: %w: no input is a CSV, TSV, JSON, JSONL or Parquet file", ErrUnknownSource)
+	}
+	spill := filepath.Join(real, "work", ".duckdb-tmp")
+	if err := os.MkdirAll(spill, 0o755); err != nil {
+		return nil, fmt.Errorf("open the files source: %w", err)
+	}
+	conn, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return nil, fmt.Errorf("open the files source: %w", err)
+	}
+	db := sql.OpenDB(conn)
+	setup := append(views,
+		"SET temp_directory = "+sqlString(spill),
+		fmt.Sprintf("SET memory_limit = '%dMiB'", opts.MemoryBytes>>20),
+		fmt.Sprintf("SET threads = %d", opts.Threads),
+		"SET autoinstall_known_extensions = false",
+		"SET autoload_known_extensions = false",
+		"SET allowed_directories = ["+sqlString(inputDir+"/")+"]",
+		"SET enable_external_access = false",
+		"SET lock_configuration = true",
+	)
+	sctx, cancel := context.WithTimeout(ctx, o.StatementTimeout)
+	defer cancel()
+	for _, q := range setup {
+		if _, err := db.ExecContext(sctx, q); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open the files source: %s: %w; check that the file is readable and well formed", q, err)
+		}
+	}
+	db.SetMaxOpenConns(4)
+	return &Source{
+		name: o.Name, dialect: DuckDB, redacted: "duckdb:input/", reopen: "",
+		db: db, opts: o, cache: newResultCache(o.CacheTTL, o.Now),
+	}, nil
+}
+
+// sqlString quotes s as a SQL string literal.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// loadDuckDB reads the files source's views and their columns. Row counts
+// stay unknown: counting would read whole files.
+func (s *Source) loadDuckDB(ctx context.Context) (*Schema, error) {
+	sc := &Schema{Dialect: DuckDB}
+	byName := map[string]*Table{}
+	rows, err := s.fetch(ctx, `SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name`)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		t := &Table{Name: str(r[0]), View: false, Rows: -1}
+		t.ref = quoteIdent(DuckDB, t.Name)
+		byName[t.Name] = t
+		sc.Tables = append(sc.Tables, t)
+	}
+	cols, err := s.fetch(ctx, `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'main' ORDER BY table_name, ordinal_position`)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cols {
+		if t := byName[str(c[0])]; t != nil {
+			t.Columns = append(t.Columns, Column{Name: str(c[1]), Type: str(c[2]), Nullable: str(c[3]) == "YES"})
+		}
+	}
+	return sc, nil
+}

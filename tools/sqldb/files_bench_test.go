@@ -1,0 +1,206 @@
+package sqldb
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+// bigCSVTruth is what the generator knows about the file it wrote.
+type bigCSVTruth struct {
+	rows, nullAmounts int64
+	sum, min, max     int64
+	byMonth           map[string]int64
+}
+
+// writeBigCSV writes day,region,amount,note rows until the file holds at
+// least size bytes. Amounts are whole cents, so every sum is exact; every
+// 1000th amount is empty.
+func writeBigCSV(tb testing.TB, path string, size int64) bigCSVTruth {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	tr := bigCSVTruth{byMonth: map[string]int64{}, min: 1 << 62, max: -1}
+	regions := []string{"north", "south", "east", "west"}
+	start := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
+	days := make([]string, 1096)
+	months := make([]string, len(days))
+	for i := range days {
+		d := start.AddDate(0, 0, i)
+		days[i], months[i] = d.Format("2006-01-02"), d.Format("2006-01")
+	}
+	w.WriteString("day,region,amount,note\n")
+	written := int64(len("day,region,amount,note\n"))
+	buf := make([]byte, 0, 128)
+	for i := int64(0); written < size; i++ {
+		di := int((i * 7) % int64(len(days)))
+		buf = buf[:0]
+		buf = append(buf, days[di]...)
+		buf = append(buf, ',')
+		buf = append(buf, regions[i%4]...)
+		buf = append(buf, ',')
+		if i%1000 == 999 {
+			tr.nullAmounts++
+		} else {
+			a := (i * 7919) % 1_000_000
+			buf = strconv.AppendInt(buf, a, 10)
+			tr.sum += a
+			tr.byMonth[months[di]] += a
+			tr.min, tr.max = min(tr.min, a), max(tr.max, a)
+		}
+		buf = append(buf, ",order note number "...)
+		buf = strconv.AppendInt(buf, i, 10)
+		buf = append(buf, '\n')
+		w.Write(buf)
+		written += int64(len(buf))
+		tr.rows++
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	return tr
+}
+
+// peakRSS is the process's peak resident memory (VmHWM) in bytes.
+func peakRSS() int64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			kb, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// BenchmarkBigCSVFilesSource profiles a CSV of 3 GB and computes its
+// monthly trend through the files source with DuckDB limited to 1 GiB,
+// checks the numbers against the generator's, and runs the same trend
+// through pandas in the sandbox limited to 1 GiB, reporting both. It runs
+// only with SIFT_BENCH_BIG=1 (it writes, then removes, a 3 GB file under
+// $TMPDIR):
+//
+//	SIFT_BENCH_BIG=1 go test ./tools/sqldb/ -run '^$' -bench BigCSV -benchtime 1x -timeout 60m
+func BenchmarkBigCSVFilesSource(b *testing.B) {
+	if os.Getenv("SIFT_BENCH_BIG") != "1" {
+		b.Skip("set SIFT_BENCH_BIG=1 to run: it writes a 3 GB CSV")
+	}
+	size := int64(3) << 30
+	if v := os.Getenv("SIFT_BENCH_BIG_BYTES"); v != "" {
+		size, _ = strconv.ParseInt(v, 10, 64)
+	}
+	root, err := os.MkdirTemp("", "i15-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(root)
+	// The sandboxed Python may run as another user (as root: nobody).
+	os.Chmod(root, 0o755)
+	for _, d := range []string{"input", "out", "work"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	csv := filepath.Join(root, "input", "big.csv")
+	t0 := time.Now()
+	tr := writeBigCSV(b, csv, size)
+	st, _ := os.Stat(csv)
+	b.Logf("generated %s: %d bytes, %d rows in %s", csv, st.Size(), tr.rows, time.Since(t0).Round(time.Second))
+	ctx := context.Background()
+
+	for i := 0; i < b.N; i++ {
+		s, err := OpenFiles(ctx, root, []string{"input/big.csv"}, FilesOptions{Options: Options{StatementTimeout: time.Hour}, MemoryBytes: 1 << 30, Threads: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		prof, err := s.Query(ctx, "SELECT count(*), count(amount), sum(amount), min(amount), max(amount), count(DISTINCT region), min(day), max(day) FROM big", QueryOptions{NoCache: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		profTime := time.Since(t1)
+		want := fmt.Sprint([]string{strconv.FormatInt(tr.rows, 10), strconv.FormatInt(tr.rows-tr.nullAmounts, 10), strconv.FormatInt(tr.sum, 10),
+			strconv.FormatInt(tr.min, 10), strconv.FormatInt(tr.max, 10), "4", "2022-01-01", "2024-12-31"})
+		if got := fmt.Sprint(prof.Rows[0]); got != want {
+			b.Errorf("profile = %s, want %s", got, want)
+		}
+		t2 := time.Now()
+		trend, err := s.Query(ctx, "SELECT strftime(day, '%Y-%m') AS month, sum(amount) AS total FROM big GROUP BY month ORDER BY month", QueryOptions{NoCache: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		trendTime := time.Since(t2)
+		months := make([]string, 0, len(tr.byMonth))
+		for m := range tr.byMonth {
+			months = append(months, m)
+		}
+		sort.Strings(months)
+		var wantTrend [][]string
+		for _, m := range months {
+			wantTrend = append(wantTrend, []string{m, strconv.FormatInt(tr.byMonth[m], 10)})
+		}
+		if fmt.Sprint(trend.Rows) != fmt.Sprint(wantTrend) {
+			b.Errorf("monthly trend differs from the generator's:\n got %v\nwant %v", trend.Rows, wantTrend)
+		}
+		s.Close()
+		b.ReportMetric(profTime.Seconds(), "duckdb-profile-s")
+		b.ReportMetric(trendTime.Seconds(), "duckdb-trend-s")
+		b.ReportMetric(float64(peakRSS())/(1<<20), "sift-peak-MiB")
+		b.Logf("DuckDB (memory_limit 1 GiB, 2 threads): profile %s, monthly trend %s (%d months, exact); peak RSS of the whole process %d MiB",
+			profTime.Round(time.Millisecond), trendTime.Round(time.Millisecond), len(trend.Rows), peakRSS()>>20)
+	}
+
+	// The same monthly trend through pandas, in the sandbox at 1 GiB.
+	py, err := operator.FindPython(ctx, "")
+	if err != nil {
+		b.Logf("pandas comparison skipped: %v", err)
+		return
+	}
+	sb, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxAuto, AllowUnsandboxed: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	op, err := operator.NewLocal(operator.LocalConfig{Root: root, Python: py, Sandbox: sb, Timeout: time.Hour, Limits: operator.Limits{MemoryBytes: 1 << 30}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer op.Close()
+	t3 := time.Now()
+	res, err := op.RunPython(ctx, `import resource, sys
+try:
+    import pandas as pd
+    df = pd.read_csv('input/big.csv', usecols=['day', 'amount'], parse_dates=['day'])
+    print(df.groupby(df.day.dt.to_period('M')).amount.sum().to_string())
+finally:
+    print('peak-kib', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+`, operator.RunOptions{Timeout: time.Hour})
+	pdTime := time.Since(t3)
+	peak := "unknown"
+	if res != nil {
+		if _, after, ok := strings.Cut(res.Stderr, "peak-kib "); ok {
+			if kib, err := strconv.ParseInt(strings.Fields(after)[0], 10, 64); err == nil {
+				peak = fmt.Sprintf("%d MiB", kib>>10)
+			}
+		}
+	}
+	outcome := "completed"
+	if err != nil {
+		outcome = "could not run: " + err.Error()
+	} else if !res.OK() {
+		lines := strings.Split(strings.TrimSpace(res.Error), "\n")
+		outcome = "failed: " + lines[len(lines)-1]
+	}
+	b.ReportMetric(pdTime.Seconds(), "pandas-trend-s")
+	b.Logf("pandas (sandbox %s, memory 1 GiB): monthly trend %s after %s; peak RSS of the Python process %s", sb.Name(), outcome, pdTime.Round(time.Millisecond), peak)
+}
