@@ -33,6 +33,7 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		r := &run{sift: s, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
+		defer r.mcp.Close()
 		r.resume(ctx, sessionID, answers)
 	}
 }

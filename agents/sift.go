@@ -25,6 +25,7 @@ import (
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools"
+	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
@@ -148,6 +149,11 @@ type Config struct {
 	// Stream asks the models to stream, so text reaches the caller as
 	// EventMessage deltas while it is written. Optional; default off.
 	Stream bool
+	// MCPServers are MCP servers whose tools the agents may use (see
+	// package tools/mcp). Each run starts or reaches them, and stops them
+	// when it ends; a tool not marked read-only waits for approval.
+	// Optional.
+	MCPServers []mcp.ServerConfig
 }
 
 // Sift runs analyses. Create it with New.
@@ -253,6 +259,7 @@ func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
+		defer r.mcp.Close()
 		r.execute(ctx)
 	}
 }
@@ -283,6 +290,8 @@ type run struct {
 	// ground the suggested next questions.
 	previews []*generic.FilePreview
 	ran      templates.Match
+	// mcp holds the run's MCP servers; nil until the agents are built.
+	mcp *mcp.Toolset
 }
 
 // emit records an event and hands it to the caller; it reports false once
@@ -661,7 +670,9 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		policy.AutoApprove, policy.Unattended = true, true
 	}
 	policy.SeeURLsIn(r.req.Question)
+	r.connectMCP(ctx, op, policy)
 	tree, err := buildTree(ctx, treeConfig{
+		mcp:             r.mcp,
 		policy:          policy,
 		unattended:      r.req.Yes,
 		budget:          guard,

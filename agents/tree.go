@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
+	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
@@ -92,6 +93,8 @@ type treeConfig struct {
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *budgetGuard
+	// mcp offers MCP servers' tools to the executor or the code agent.
+	mcp *mcp.Toolset
 	// sources are the databases the executor and the code agent query
 	// with the SQL tools. Optional.
 	sources *sqldb.Sources
@@ -255,7 +258,18 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	return append(out, sqlTools...), code, nil
+	out = append(out, sqlTools...)
+	return append(out, cfg.mcpTools(mcp.AgentExecutor)...), code, nil
+}
+
+// mcpTools are the MCP tools for agent, each behind the approval policy
+// and the same guard as the built-in tools.
+func (cfg treeConfig) mcpTools(agent string) []tool.BaseTool {
+	var out []tool.BaseTool
+	for _, t := range cfg.mcp.Tools(agent) {
+		out = append(out, cfg.guard(tools.RequireApproval(t.InvokableTool, cfg.policy)))
+	}
+	return out
 }
 
 // codeAgentTools are python, ask_user and preview (python reads, lists and
@@ -296,7 +310,8 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append(out, sqlTools...), extra...), nil
+	out = append(append(out, sqlTools...), extra...)
+	return append(out, cfg.mcpTools(mcp.AgentCode)...), nil
 }
 
 // webAgentTools are web_search and web_fetch, each needing approval where

@@ -217,6 +217,9 @@ type Config struct {
 	// AgentExecutor, AgentCode, AgentReport, or any other agent's name).
 	// Fields left empty fall back to Default. Optional.
 	Agents map[string]Endpoint
+	// MCPServers is the config file's "mcp_servers" section as written;
+	// package tools/mcp reads it (mcp.ParseServers). Optional.
+	MCPServers json.RawMessage
 }
 
 // For returns the endpoint for the named agent: its override merged field by
@@ -266,7 +269,8 @@ type fileEndpoint struct {
 // fileConfig is the config file's JSON shape.
 type fileConfig struct {
 	fileEndpoint
-	Agents map[string]fileEndpoint `json:"agents"`
+	Agents     map[string]fileEndpoint `json:"agents"`
+	MCPServers json.RawMessage         `json:"mcp_servers"`
 }
 
 // LoadConfig gathers the model settings. Later sources override earlier ones,
@@ -365,7 +369,7 @@ func readConfigFile(path string, required bool) (Config, error) {
 		return Config{}, fmt.Errorf("model: config file %s is not valid: more than one JSON value; it must hold a single object", path)
 	}
 
-	var cfg Config
+	cfg := Config{MCPServers: fc.MCPServers}
 	if cfg.Default, err = fc.fileEndpoint.endpoint(); err != nil {
 		return Config{}, fmt.Errorf("model: config file %s is not valid: %w", path, err)
 	}

@@ -324,3 +324,17 @@ func TestEndpointRedactsKey(t *testing.T) {
 		t.Errorf("an endpoint without a key prints %q, want no redaction marker", got)
 	}
 }
+
+func TestLoadConfigKeepsMCPServers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(p, []byte(`{"model": "m", "mcp_servers": {"files": {"command": "mcp-files"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(p, func(string) string { return "" })
+	if err != nil {
+		t.Fatalf("a config file with mcp_servers must load: %v", err)
+	}
+	if !strings.Contains(string(cfg.MCPServers), `"mcp-files"`) {
+		t.Errorf("the mcp_servers section must be kept for tools/mcp: %s", cfg.MCPServers)
+	}
+}

@@ -36,6 +36,10 @@ func (e *hintError) Hint() string { return e.hint }
 // withHint attaches a fix hint to err.
 func withHint(err error, hint string) error { return &hintError{err: err, hint: hint} }
 
+// WithHint attaches a fix hint to err, which Hint gives the model instead
+// of a generic one. errors.Is and errors.As still see err.
+func WithHint(err error, hint string) error { return withHint(err, hint) }
+
 // hinter is what an error implements to name its own fix.
 type hinter interface{ Hint() string }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/web"
 )
 
@@ -48,6 +49,9 @@ type runOptions struct {
 	PythonMode       string
 	Sandbox          string
 	AllowUnsandboxed bool
+	// MCPConfig names a file of MCP servers; default the config file's
+	// mcp_servers section.
+	MCPConfig string
 }
 
 // runDeps are what runRun calls; tests replace them.
@@ -123,6 +127,7 @@ func addModelFlags(cmd *cobra.Command, opts *runOptions) {
 	f.StringVar(&opts.PythonMode, "python-mode", "kernel", "kernel: one stateful Python per session (variables persist between steps); process: a fresh Python per call")
 	f.StringVar(&opts.Sandbox, "sandbox", "", "where generated code runs: auto (bubblewrap, refuse without it), bwrap, none (no sandbox; default $SIFT_SANDBOX or auto)")
 	f.BoolVar(&opts.AllowUnsandboxed, "allow-unsandboxed", false, "with --sandbox auto, run code without a sandbox where bubblewrap is unavailable instead of refusing")
+	f.StringVar(&opts.MCPConfig, "mcp-config", "", "JSON file of MCP servers whose tools the agents may use (default: mcp_servers in the config file)")
 }
 
 // agentModelFlag sets one agent's model name in runOptions.AgentModels.
@@ -201,6 +206,9 @@ func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, e
 		MaxIterations: opts.MaxIterations,
 		Search:        web.FromEnv(os.Getenv),
 	}
+	if cfg.MCPServers, err = loadMCPServers(opts); err != nil {
+		return agents.Config{}, "", usageError{err}
+	}
 	ms, label, err := resolveModels(ctx, opts.modelOptions())
 	if err != nil {
 		return agents.Config{}, "", err
@@ -245,6 +253,19 @@ func finalError(final generic.Event) error {
 		return reportedError{errWaiting}
 	}
 	return nil
+}
+
+// loadMCPServers reads the MCP servers from --mcp-config, else from the
+// config file's mcp_servers section.
+func loadMCPServers(opts *runOptions) ([]mcp.ServerConfig, error) {
+	if opts.MCPConfig != "" {
+		return mcp.LoadFile(opts.MCPConfig)
+	}
+	mc, err := model.LoadConfig(opts.ConfigPath, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return mcp.ParseServers(mc.MCPServers)
 }
 
 // firstNonEmpty returns the first of vals that is not empty.
