@@ -74,8 +74,8 @@ type Config struct {
 	// input (the operator's --data-dir). Optional.
 	DataDirs map[string]string
 	// Databases are the databases, by name, that a session may use; a
-	// request names one, never gives a DSN. Optional. The library cannot
-	// take databases yet, so a session naming one is refused with 501.
+	// request names one, never gives a DSN (name to URL, as sift run's
+	// --db takes them: sqlite:..., postgres://..., mysql://...). Optional.
 	Databases map[string]string
 	// Heartbeat is the interval of the comment lines that keep event
 	// streams open through proxies. Optional; default 15s.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -484,8 +486,8 @@ func TestEndpointsMisc(t *testing.T) {
 	if code := ts.do("GET", "/v1/nothing", nil, &e); code != 404 || e.Error.Code != "not_found" {
 		t.Errorf("unknown = %d %+v", code, e)
 	}
-	if code := ts.do("POST", "/v1/sessions", map[string]any{"databases": []string{"warehouse"}}, &e); code != 501 {
-		t.Errorf("database = %d %+v", code, e)
+	if code := ts.do("POST", "/v1/sessions", map[string]any{"databases": []string{"nowhere"}}, &e); code != 400 || !strings.Contains(e.Error.Message, "warehouse") {
+		t.Errorf("unknown database = %d %+v", code, e)
 	}
 	var v sessionView
 	if code := ts.do("POST", "/v1/sessions", map[string]any{"data_dirs": []string{"exports"}}, &v); code != 201 || !slices.Equal(v.DataDirs, []string{"exports"}) {
@@ -536,5 +538,46 @@ func TestCheckListen(t *testing.T) {
 		if err := CheckListen(c.addr, c.token); (err == nil) != c.ok {
 			t.Errorf("CheckListen(%q, %q) = %v", c.addr, c.token, err)
 		}
+	}
+}
+
+// TestSessionWithAConfiguredDatabase: a session names one of the server's
+// databases; the run's agents query it with the SQL tools (read-only), and
+// the request never carries its address.
+func TestSessionWithAConfiguredDatabase(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "shop.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE orders(amount INTEGER); INSERT INTO orders VALUES (12000),(345)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	script := scripted.New(
+		call("create_plan", steps("Total order amount with SQL")),
+		call("sql_query", map[string]string{"sql": "SELECT sum(amount) AS total FROM orders"}), text("The total is 12345."),
+		call("submit_result", map[string]any{"answer": "The total is 12345."}), text("# Report\n\nThe total is 12345 [step 1]."),
+	)
+	cfg := testConfig(t, script)
+	cfg.Databases = map[string]string{"shop": "sqlite:" + dbPath}
+	ts := startServer(t, cfg)
+	var v sessionView
+	if code := ts.do("POST", "/v1/sessions", map[string]any{"databases": []string{"shop"}}, &v); code != 201 || !slices.Equal(v.Databases, []string{"shop"}) {
+		t.Fatalf("create = %d %+v", code, v)
+	}
+	ts.ask(v.ID, map[string]any{"question": "total order amount", "mode": "plan"})
+	frames := ts.openStream(v.ID, "").rest(t)
+	var result string
+	for _, f := range frames {
+		if f.event == "tool_result" && strings.Contains(f.data, `"sql_query"`) {
+			result = f.data
+		}
+	}
+	if !strings.Contains(result, "12345") {
+		t.Fatalf("no sql_query result with the database's total; frames: %s", kindsOf(frames))
+	}
+	if last := frames[len(frames)-1]; last.event != "done" || strings.Contains(last.data, `"error"`) {
+		t.Errorf("run did not finish cleanly: %s", last.data)
 	}
 }

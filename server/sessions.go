@@ -154,10 +154,6 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if len(st.Databases) > 0 {
-		writeError(w, http.StatusNotImplemented, "not_implemented", "this version of Sift cannot analyse databases through the service yet; upload files instead")
-		return
-	}
 	b, _ := json.Marshal(st)
 	if err := os.WriteFile(joinPath(dir, "staged.json"), b, 0o644); err != nil {
 		requestError(w, fmt.Errorf("record the session: %w", err))
@@ -521,6 +517,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, d := range st.DataDirs {
 			req.Dirs = append(req.Dirs, s.cfg.DataDirs[d])
+		}
+		// The request names databases; their addresses are the
+		// operator's, never the client's.
+		for _, d := range st.Databases {
+			req.Databases = append(req.Databases, d+"="+s.cfg.Databases[d])
 		}
 		st.Started = time.Now().UTC()
 		if err := s.writeStaged(st); err != nil {
