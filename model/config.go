@@ -220,6 +220,13 @@ type Config struct {
 	// MCPServers is the config file's "mcp_servers" section as written;
 	// package tools/mcp reads it (mcp.ParseServers). Optional.
 	MCPServers json.RawMessage
+	// Instructions are standing instructions every agent follows, from
+	// the config file's "instructions", e.g. "Revenue means net of
+	// refunds." Optional.
+	Instructions string
+	// Glossary maps the domain's terms to their meaning, from the config
+	// file's "glossary". Optional.
+	Glossary map[string]string
 }
 
 // For returns the endpoint for the named agent: its override merged field by
@@ -269,8 +276,10 @@ type fileEndpoint struct {
 // fileConfig is the config file's JSON shape.
 type fileConfig struct {
 	fileEndpoint
-	Agents     map[string]fileEndpoint `json:"agents"`
-	MCPServers json.RawMessage         `json:"mcp_servers"`
+	Agents       map[string]fileEndpoint `json:"agents"`
+	MCPServers   json.RawMessage         `json:"mcp_servers"`
+	Instructions string                  `json:"instructions"`
+	Glossary     map[string]string       `json:"glossary"`
 }
 
 // LoadConfig gathers the model settings. Later sources override earlier ones,
@@ -283,7 +292,9 @@ type fileConfig struct {
 //     "max_retries": 4, "temperature": 0.2, "max_tokens": 4096,
 //     "reasoning_effort": "low", "extra_body": {"enable_thinking": false},
 //     "context_window": 32768, "images": true,
-//     "agents": {"planner": {"model": "...", "temperature": 0}}};
+//     "agents": {"planner": {"model": "...", "temperature": 0}},
+//     "instructions": "Revenue means net of refunds.",
+//     "glossary": {"GMV": "gross merchandise value"}};
 //  2. OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL;
 //  3. ARK_API_KEY, ARK_MODEL and ARK_BASE_URL (Ark through its
 //     OpenAI-compatible endpoint: ARK_API_KEY also switches the base URL to
@@ -369,7 +380,7 @@ func readConfigFile(path string, required bool) (Config, error) {
 		return Config{}, fmt.Errorf("model: config file %s is not valid: more than one JSON value; it must hold a single object", path)
 	}
 
-	cfg := Config{MCPServers: fc.MCPServers}
+	cfg := Config{MCPServers: fc.MCPServers, Instructions: fc.Instructions, Glossary: fc.Glossary}
 	if cfg.Default, err = fc.fileEndpoint.endpoint(); err != nil {
 		return Config{}, fmt.Errorf("model: config file %s is not valid: %w", path, err)
 	}

@@ -338,3 +338,17 @@ func TestLoadConfigKeepsMCPServers(t *testing.T) {
 		t.Errorf("the mcp_servers section must be kept for tools/mcp: %s", cfg.MCPServers)
 	}
 }
+
+func TestLoadConfigReadsInstructionsAndGlossary(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(p, []byte(`{"model": "m", "instructions": "Revenue means net of refunds.", "glossary": {"GMV": "gross merchandise value"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(p, func(string) string { return "" })
+	if err != nil {
+		t.Fatalf("a config file with instructions and a glossary must load: %v", err)
+	}
+	if cfg.Instructions != "Revenue means net of refunds." || cfg.Glossary["GMV"] != "gross merchandise value" {
+		t.Errorf("instructions and glossary not read: %q %v", cfg.Instructions, cfg.Glossary)
+	}
+}

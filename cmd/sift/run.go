@@ -206,7 +206,7 @@ func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, e
 		MaxIterations: opts.MaxIterations,
 		Search:        web.FromEnv(os.Getenv),
 	}
-	if cfg.MCPServers, err = loadMCPServers(opts); err != nil {
+	if err := applyFileSettings(&cfg, opts); err != nil {
 		return agents.Config{}, "", usageError{err}
 	}
 	ms, label, err := resolveModels(ctx, opts.modelOptions())
@@ -255,17 +255,22 @@ func finalError(final generic.Event) error {
 	return nil
 }
 
-// loadMCPServers reads the MCP servers from --mcp-config, else from the
-// config file's mcp_servers section.
-func loadMCPServers(opts *runOptions) ([]mcp.ServerConfig, error) {
-	if opts.MCPConfig != "" {
-		return mcp.LoadFile(opts.MCPConfig)
-	}
+// applyFileSettings sets what the config file says beyond models: the
+// MCP servers (from --mcp-config when given) and the standing
+// instructions and glossary every agent follows.
+func applyFileSettings(cfg *agents.Config, opts *runOptions) error {
 	mc, err := model.LoadConfig(opts.ConfigPath, os.Getenv)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return mcp.ParseServers(mc.MCPServers)
+	cfg.Extensions.Instructions = mc.Instructions
+	cfg.Extensions.Glossary = mc.Glossary
+	if opts.MCPConfig != "" {
+		cfg.MCPServers, err = mcp.LoadFile(opts.MCPConfig)
+	} else {
+		cfg.MCPServers, err = mcp.ParseServers(mc.MCPServers)
+	}
+	return err
 }
 
 // firstNonEmpty returns the first of vals that is not empty.

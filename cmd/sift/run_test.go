@@ -285,3 +285,18 @@ func TestRendererJSONLines(t *testing.T) {
 		t.Errorf("--json must keep stderr quiet, got %q", errOut)
 	}
 }
+
+func TestConfigFileInstructionsReachTheAgents(t *testing.T) {
+	isolateEnv(t)
+	p := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(p, []byte(`{"instructions": "Revenue means net of refunds.", "glossary": {"GMV": "gross merchandise value"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := siftConfig(context.Background(), &runOptions{ConfigPath: p, SessionsDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Extensions.Instructions != "Revenue means net of refunds." || cfg.Extensions.Glossary["GMV"] != "gross merchandise value" {
+		t.Errorf("the config file's instructions and glossary must reach the agents: %+v", cfg.Extensions)
+	}
+}
