@@ -132,9 +132,12 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	// An artifact is the run's output, not this site's page: never let a
 	// browser run it as one.
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	if rel != session.ReportHTMLFile {
-		w.Header().Set("Content-Security-Policy", "sandbox")
+	csp := "sandbox"
+	if rel == session.ReportHTMLFile {
+		// The report shows its own styles and images, and runs nothing.
+		csp = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"
 	}
+	w.Header().Set("Content-Security-Policy", csp)
 	http.ServeContent(w, r, st.Name(), st.ModTime(), f)
 }
 

@@ -67,6 +67,17 @@ func TestTemplateRunWithoutModel(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "#") {
 		t.Errorf("report.md: %d %q", resp.StatusCode, body)
 	}
+	// Run output is never run as this site's page.
+	for _, f := range []string{"report.html", "report.md"} {
+		resp, err := http.Get(ts.http.URL + "/v1/sessions/" + id + "/files/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox") || strings.Contains(csp, "script") {
+			t.Errorf("%s: Content-Security-Policy %q, want a sandbox that runs no script", f, csp)
+		}
+	}
 	var list struct{ Sessions []sessionView }
 	if code := ts.do("GET", "/v1/sessions", nil, &list); code != 200 || len(list.Sessions) != 1 || list.Sessions[0].ID != id {
 		t.Errorf("list = %d %+v", code, list)
