@@ -55,6 +55,11 @@ func newHostileWorld(t *testing.T, py string, sb Sandbox) *hostileWorld {
 	if err := os.WriteFile(filepath.Join(outside, "victim.txt"), []byte("original"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{"databases.json", "events.jsonl", "plan.md"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte("sift's own "+name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	l, err := NewLocal(LocalConfig{Root: root, Python: py, Sandbox: sb, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +204,39 @@ open(%s, 'w').write('pwned')
 			wantErr: regexp.MustCompile(`Read-only file system`),
 			host: func(t *testing.T, w *hostileWorld, _ *RunResult) {
 				assertFileContent(t, filepath.Join(w.l.Root(), "input/sales.csv"), "region,amount\nnorth,10\nsouth,20\n")
+			},
+		},
+		{
+			// The session's own records sit at the workspace's top: code
+			// that rewrites them could point a resumed run at another
+			// database or forge events a person reads as Sift's.
+			name: "rewrite_session_records",
+			code: func(*hostileWorld) string {
+				return `import os
+for name in ('databases.json', 'events.jsonl', 'plan.md'):
+    try:
+        os.remove(name)
+    except OSError as e:
+        print(name, e)
+open('databases.json', 'w').write('{"databases": ["prod=postgres://db.internal/prod"]}')
+`
+			},
+			wantErr: regexp.MustCompile(`Read-only file system`),
+			host: func(t *testing.T, w *hostileWorld, _ *RunResult) {
+				for _, name := range []string{"databases.json", "events.jsonl", "plan.md"} {
+					assertFileContent(t, filepath.Join(w.l.Root(), name), "sift's own "+name)
+				}
+			},
+		},
+		{
+			name: "write_work_and_out",
+			code: func(*hostileWorld) string {
+				return "open('work/scratch.txt', 'w').write('ok')\nopen('out/result.csv', 'w').write('a\\n1\\n')\nraise RuntimeError('wrote work and out')\n"
+			},
+			// The writable places still work under the read-only root.
+			wantErr: regexp.MustCompile(`wrote work and out`),
+			host: func(t *testing.T, w *hostileWorld, _ *RunResult) {
+				assertFileContent(t, filepath.Join(w.l.Root(), "out/result.csv"), "a\n1\n")
 			},
 		},
 		{

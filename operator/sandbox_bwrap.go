@@ -99,8 +99,8 @@ func (*bwrapSandbox) Name() string { return "bwrap" }
 // host's /usr and /lib* read-only; from /etc only what Python needs, with
 // passwd, group and hosts synthesized; private /proc, /dev, /tmp and
 // /dev/shm (the last two size-capped at Limits.FileSizeBytes); the
-// workspace read-write at its host path (so paths in Argv and Env stay
-// valid), with input/ read-only on top; the interpreter's own prefix
+// workspace at its host path (so paths in Argv and Env stay valid),
+// read-only but for work/ and out/; the interpreter's own prefix
 // read-only when it lies outside /usr; the working directory the
 // workspace; the environment exactly spec.Env. The program runs in its own
 // session (it cannot reach Sift's terminal), dies with Sift, and takes every
@@ -118,8 +118,10 @@ func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("bwrap sandbox: workspace root %s is not a directory", root)
 	}
-	if err := ensureInputDir(root); err != nil {
-		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	for _, dir := range []string{InputDir, WorkDir, OutDir} {
+		if err := ensureWorkspaceDir(root, dir); err != nil {
+			return nil, fmt.Errorf("bwrap sandbox: %w", err)
+		}
 	}
 	if b.setpriv != "" {
 		if err := handOver(root, spec.Writable); err != nil {
@@ -137,22 +139,21 @@ func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// ensureInputDir makes sure root/input is a real directory, so that it can
-// be bound read-only (a missing input/ could otherwise be created, writable,
-// by the code; a symlink would bind whatever it points at).
-func ensureInputDir(root string) error {
-	input := filepath.Join(root, InputDir)
-	fi, err := os.Lstat(input)
+// ensureWorkspaceDir makes sure root/dir is a real directory, so that it
+// can be bound (a symlink would bind whatever it points at).
+func ensureWorkspaceDir(root, dir string) error {
+	p := filepath.Join(root, dir)
+	fi, err := os.Lstat(p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		if err := os.Mkdir(input, 0o755); err != nil {
-			return fmt.Errorf("create %s/: %w", InputDir, err)
+		if err := os.Mkdir(p, 0o755); err != nil {
+			return fmt.Errorf("create %s/: %w", dir, err)
 		}
 		return nil
 	case err != nil:
-		return fmt.Errorf("%s/: %w", InputDir, err)
+		return fmt.Errorf("%s/: %w", dir, err)
 	case !fi.IsDir():
-		return fmt.Errorf("%s/ is not a directory (%s): refusing to bind it; recreate the workspace", InputDir, fi.Mode().Type())
+		return fmt.Errorf("%s/ is not a directory (%s): refusing to bind it; recreate the workspace", dir, fi.Mode().Type())
 	}
 	return nil
 }
@@ -226,7 +227,14 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string) ([]string, error) {
 
 	chdir := "/"
 	if root != "" {
-		m.bind("--bind", root, root)
+		// The workspace's own files (plan, events, checkpoint, session
+		// and database records) are Sift's, not the code's: the root is
+		// read-only, and only work/ and out/ are writable on top of it.
+		m.bind("--ro-bind", root, root)
+		for _, dir := range []string{WorkDir, OutDir} {
+			p := filepath.Join(root, dir)
+			m.bind("--bind", p, p)
+		}
 		input := filepath.Join(root, InputDir)
 		m.bind("--ro-bind", input, input)
 		for _, p := range spec.Writable {

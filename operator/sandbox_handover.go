@@ -10,9 +10,9 @@ import (
 )
 
 // handOver gives the workspace to the sandbox user, for when Sift runs as
-// root: the root directory itself, everything under work/ and out/, and the
-// extra writable directories. input/ and the session's own files at the top
-// (events, plan, checkpoint) stay root's. It works through directory file
+// root: everything under work/ and out/, and the extra writable
+// directories. The root directory, input/ and the session's own files at
+// the top (events, plan, checkpoint) stay root's. It works through directory file
 // descriptors without following symlinks, so code that swaps a directory
 // for a symlink while this runs cannot redirect it outside the workspace.
 func handOver(root string, writable []string) error {
@@ -21,9 +21,6 @@ func handOver(root string, writable []string) error {
 		return err
 	}
 	defer unix.Close(fd)
-	if err := unix.Fchown(fd, sandboxUID, sandboxGID); err != nil {
-		return err
-	}
 	for _, dir := range []string{WorkDir, OutDir} {
 		if err := chownTreeAt(fd, dir, 0); err != nil && !errors.Is(err, syscall.ENOENT) {
 			return fmt.Errorf("%s/: %w", dir, err)

@@ -37,12 +37,12 @@ func TestHandOverDoesNotFollowSymlinks(t *testing.T) {
 		}
 		return fi.Sys().(*syscall.Stat_t).Uid
 	}
-	for _, p := range []string{root, root + "/work", root + "/work/a/b/f.csv", root + "/work/a/link", root + "/out/dirlink"} {
+	for _, p := range []string{root + "/work", root + "/work/a/b/f.csv", root + "/work/a/link", root + "/out/dirlink"} {
 		if got := owner(p); got != sandboxUID {
 			t.Errorf("owner of %s = %d; want %d", p, got, sandboxUID)
 		}
 	}
-	for _, p := range []string{secret, outside, root + "/input", root + "/input/sales.csv"} {
+	for _, p := range []string{root, secret, outside, root + "/input", root + "/input/sales.csv"} {
 		if got := owner(p); got != 0 {
 			t.Errorf("owner of %s = %d; want it left to root", p, got)
 		}
