@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -159,7 +160,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	ctx := WithPause(context.Background(), pause)
 	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things", Files: nil}))
 	done := evs[len(evs)-1]
-	if done.Err != nil || done.Text != "paused" || len(kinds(evs, generic.EventPaused)) != 1 {
+	if !errors.Is(done.Err, ErrPaused) || done.Text != "paused" || len(kinds(evs, generic.EventPaused)) != 1 {
 		t.Fatalf("want a paused run, got %q, %v", done.Text, done.Err)
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")

@@ -106,8 +106,8 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 	// plan. The planner stage sees the plan and does not plan again.
 	redo := 0
 	for i := range r.plan.Steps {
-		if r.plan.Steps[i].Status == generic.StatusDoing {
-			r.plan.Steps[i].Status = generic.StatusTodo
+		if s := &r.plan.Steps[i]; s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary) {
+			s.Status, s.Summary = generic.StatusTodo, ""
 			redo = r.plan.Steps[i].Index
 		}
 	}

@@ -40,6 +40,10 @@ var (
 	// ErrRunFailed: the run ended without a complete result; the report
 	// holds what was found.
 	ErrRunFailed = errors.New("run failed")
+	// ErrPaused: the run paused at a safe point, as asked through
+	// WithPause; the session keeps everything done so far and goes on
+	// with Sift.Resume. The final done event of a paused run carries it.
+	ErrPaused = errors.New("run paused")
 )
 
 // Models are the chat models of each agent role. Default serves every role
@@ -736,7 +740,8 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	runErr = plainError(ctx, runErr)
 	if runErr == nil && paused {
 		r.putMeta(ctx, session.StatusPaused, nil)
-		r.close(generic.Event{Kind: generic.EventDone, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})
+		err := fmt.Errorf("%w: session %s keeps its work and goes on when resumed", ErrPaused, ws.ID)
+		r.close(generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})
 		return
 	}
 	if runErr == nil && waiting != nil {

@@ -109,6 +109,11 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			continue
 		}
 		if ev.Err != nil {
+			if ctx.Err() != nil {
+				a.stopped(ctx, fp, cur)
+				gen.Send(ev)
+				return
+			}
 			if fatal(ctx, ev.Err) {
 				cur.Status = generic.StatusFailed
 				cur.Summary = "Stopped: " + plainError(ctx, ev.Err).Error()
@@ -131,6 +136,10 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		gen.Send(ev)
 	}
 	if interrupted {
+		return
+	}
+	if ctx.Err() != nil {
+		a.stopped(ctx, fp, cur)
 		return
 	}
 
@@ -165,6 +174,21 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	}
 	gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
 }
+
+// stopped puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a
+// cancelled context) back to do: whatever it did is not a result, and it
+// runs again when the session is resumed.
+func (a *stepTracker) stopped(ctx context.Context, fp *generic.FullPlan, cur *generic.StepState) {
+	cur.Status = generic.StatusTodo
+	cur.Started = time.Time{}
+	cur.Summary = stoppedSummary
+	cur.Files = nil
+	generic.FullPlanKey.Set(ctx, fp)
+	_ = writePlanFile(ctx, fp)
+}
+
+// stoppedSummary marks a step that was stopped while it ran.
+const stoppedSummary = "stopped while running; runs again on resume"
 
 // Resume goes on with a step whose agent waited for the person (a question
 // or an approval inside the executor or the code agent).

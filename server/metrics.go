@@ -42,12 +42,12 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 func (m *metrics) observeRun(final generic.Event) {
 	outcome := "done"
 	switch {
+	case final.Kind == generic.EventDone && final.Text == "paused":
+		outcome = "paused"
 	case final.Kind != generic.EventDone || final.Err != nil:
 		outcome = "failed"
 	case final.Interrupt != nil:
 		outcome = "waiting"
-	case final.Text == "paused":
-		outcome = "paused"
 	}
 	m.runs.WithLabelValues(outcome).Inc()
 	if u := final.Usage; u != nil {

@@ -194,7 +194,7 @@ func (c *sessionChat) drive(ctx context.Context, start func(context.Context) ite
 		}
 		r.event(e)
 	}
-	if final.Kind == generic.EventDone && final.Text == "paused" {
+	if final.Kind == generic.EventDone && errors.Is(final.Err, agents.ErrPaused) {
 		c.status("Type /resume to go on.")
 	}
 	return final

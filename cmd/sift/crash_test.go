@@ -201,8 +201,8 @@ func TestCtrlCOncePausesThenResume(t *testing.T) {
 		}
 	}
 	err = cmd.Wait()
-	if err != nil || !paused {
-		t.Fatalf("want the run to pause and exit 0: err %v, paused %v\n%s", err, paused, stderr.String())
+	if code := cmd.ProcessState.ExitCode(); code != exitPaused || !paused {
+		t.Fatalf("want the run to pause and exit %d: exit %d (%v), paused %v\n%s", exitPaused, code, err, paused, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "Pausing after the current step") {
 		t.Errorf("stderr must say it pauses:\n%s", stderr.String())

@@ -19,6 +19,7 @@ const (
 	exitEnvironment = 4
 	exitBudget      = 5
 	exitWaiting     = 6
+	exitPaused      = 7
 	exitInterrupted = 130
 )
 
@@ -38,6 +39,8 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ue), errors.Is(err, agents.ErrNoQuestion), errors.Is(err, session.ErrBadInput):
 		return exitUsage
+	case errors.Is(err, agents.ErrPaused):
+		return exitPaused
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.Is(err, agents.ErrNoModel), errors.Is(err, model.ErrNotConfigured), errors.Is(err, model.ErrAuth):

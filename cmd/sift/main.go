@@ -4,7 +4,8 @@
 // found); 2 usage error; 3 model configuration or authentication; 4 the
 // environment lacks something (Python with pandas); 5 a budget stopped the
 // run (the report holds what was found); 6 the run waits for the person
-// (answer with sift resume); 130 interrupted.
+// (answer with sift resume); 7 the run paused (go on with sift resume);
+// 130 interrupted (sift resume runs the stopped step again).
 package main
 
 import (

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
 )
 
@@ -23,6 +26,8 @@ type renderer struct {
 	// shown holds the steps already listed, so a replan that only drops
 	// the finished step does not print the whole plan again.
 	shown map[string]bool
+	// resumeArgs are the flags the printed `sift resume` commands repeat.
+	resumeArgs []string
 }
 
 func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
@@ -123,19 +128,24 @@ func (r *renderer) interrupt(in *generic.Interrupt) {
 	if in == nil {
 		return
 	}
-	id := filepath.Base(r.workdir)
+	resume := r.resumeCommand(r.workdir)
 	switch in.Kind {
 	case generic.InterruptPlanReview:
-		r.status("Review the plan above. Then one of:\n  sift resume %s --approve\n  sift resume %s --edit \"first step\" --edit \"second step\"\n  sift resume %s --reject \"what to change\"", id, id, id)
+		r.status("Review the plan above. Then one of:\n  %s --approve\n  %s --edit \"first step\" --edit \"second step\"\n  %s --reject \"what to change\"", resume, resume, resume)
 	case generic.InterruptApproval:
-		r.status("Approval needed: %s\n  sift resume %s --approve | --deny \"why\"", in.Prompt, id)
+		r.status("Approval needed: %s\n  %s --approve | --deny \"why\"", in.Prompt, resume)
 	default:
 		r.status("Question: %s", in.Prompt)
 		for i, c := range in.Choices {
 			r.status("  %d. %s", i+1, c)
 		}
-		r.status("  sift resume %s --answer \"your answer\"", id)
+		r.status("  %s --answer \"your answer\"", resume)
 	}
+}
+
+// resumeCommand is the command that goes on with the session in workdir.
+func (r *renderer) resumeCommand(workdir string) string {
+	return resumeCommand(filepath.Base(workdir), r.resumeArgs)
 }
 
 func (r *renderer) done(e generic.Event) {
@@ -145,13 +155,15 @@ func (r *renderer) done(e generic.Event) {
 		usage = fmt.Sprintf(" · %d model calls · %d prompt + %d completion tokens", u.Calls, u.PromptTokens, u.CompletionTokens)
 	}
 	switch {
+	case errors.Is(e.Err, agents.ErrPaused):
+		r.status("Paused after %s%s. Go on with: %s", elapsed, usage, r.resumeCommand(e.Path))
+		return
+	case errors.Is(e.Err, context.Canceled) && e.Path != "":
+		r.status("Stopped after %s%s. Go on with: %s", elapsed, usage, r.resumeCommand(e.Path))
 	case e.Err != nil:
 		r.status("Stopped after %s%s.", elapsed, usage)
 	case e.Interrupt != nil:
 		r.status("Waiting for you after %s%s. The session is saved.", elapsed, usage)
-		return
-	case e.Text == "paused":
-		r.status("Paused after %s%s. Go on with: sift resume %s", elapsed, usage, filepath.Base(e.Path))
 		return
 	default:
 		r.status("Done in %s%s.", elapsed, usage)

@@ -50,6 +50,7 @@ func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) erro
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
+			opts.run.ResumeArgs = resumeArgs(cmd)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -111,6 +112,7 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 		return err
 	}
 	r := newRenderer(io, opts.run.JSON, deps.now)
+	r.resumeArgs = opts.run.ResumeArgs
 	if !opts.run.JSON {
 		r.status("Model: %s", label)
 	}

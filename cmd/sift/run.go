@@ -52,6 +52,8 @@ type runOptions struct {
 	// MCPConfig names a file of MCP servers; default the config file's
 	// mcp_servers section.
 	MCPConfig string
+	// ResumeArgs are the flags a printed `sift resume` repeats (resumeArgs).
+	ResumeArgs []string
 }
 
 // runDeps are what runRun calls; tests replace them.
@@ -81,6 +83,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Question = strings.Join(args, " ")
+			opts.ResumeArgs = resumeArgs(cmd)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -228,6 +231,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 		return err
 	}
 	r := newRenderer(io, opts.JSON, deps.now)
+	r.resumeArgs = opts.ResumeArgs
 	if !opts.JSON {
 		r.status("Model: %s", label)
 	}
@@ -244,7 +248,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 }
 
 // finalError maps a run's last event to the command's result: waiting for
-// the person is its own exit code; a pause is a success.
+// the person and a pause each have their own exit code.
 func finalError(final generic.Event) error {
 	switch {
 	case final.Err != nil:

@@ -1,0 +1,101 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/session"
+)
+
+// TestHardStopLeavesTheRunningStepToRunAgain: a context cancelled while
+// step 1 runs (Ctrl-C twice, SIGTERM) leaves step 1 to do, never failed,
+// in plan.md and the plan state; Resume runs it again.
+func TestHardStopLeavesTheRunningStepToRunAgain(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	save := call("python", map[string]string{"code": "x = 20\nprint(x)"})
+	replies := []scripted.Reply{
+		call(toolCreatePlan, steps("Save x", "Print x")),
+		call(nameCodeAgent, map[string]string{"request": "save"}),
+		{Func: func(scripted.Request) (*schema.Message, error) {
+			cancel() // stopped while step 1 runs
+			return save.Message, nil
+		}},
+	}
+	replies = append(replies, oneStep("x = 20\nprint(x)")...)
+	replies = append(replies, call(toolCreatePlan, steps("Print x")))
+	replies = append(replies, oneStep("print(x + 1)")...)
+	replies = append(replies, call(toolSubmitResult, map[string]any{"answer": "21"}), text("# Report\n\n21 [step 2]."))
+	first, second, root := twoSifts(t, scripted.New(replies...))
+
+	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things"}))
+	done := evs[len(evs)-1]
+	if !errors.Is(done.Err, context.Canceled) {
+		t.Fatalf("the done event must carry the interruption, got %v", done.Err)
+	}
+	fp, err := loadPlanState(done.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := fp.Steps[0]; s.Status != generic.StatusTodo {
+		t.Errorf("step 1 was running when stopped: status %s (%s), want todo", s.Status, s.Summary)
+	}
+	plan, _ := os.ReadFile(filepath.Join(done.Path, "plan.md"))
+	if !strings.Contains(string(plan), "[ ] **1.") || strings.Contains(string(plan), "[!]") {
+		t.Errorf("plan.md must show step 1 to do, not failed:\n%s", plan)
+	}
+	id := strings.TrimPrefix(done.Path, root+"/")
+	if meta, _ := first.Session(context.Background(), id); meta.Status != session.StatusPaused {
+		t.Errorf("status = %s, want paused", meta.Status)
+	}
+
+	evs = drain(t, second.Resume(context.Background(), id, nil))
+	done = evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("resume failed: %v", done.Err)
+	}
+	var started []int
+	for _, e := range kinds(evs, generic.EventStepStarted) {
+		started = append(started, e.Step.Index)
+	}
+	if len(started) != 2 || started[0] != 1 || started[1] != 2 {
+		t.Errorf("the resumed run started steps %v, want [1 2]", started)
+	}
+	var said string
+	for _, e := range kinds(evs, generic.EventMessage) {
+		said += e.Text
+	}
+	if !strings.Contains(said, "Step 1 was in progress and runs again") {
+		t.Errorf("the resume must say step 1 runs again: %q", said)
+	}
+}
+
+// TestPausedRunEndsWithErrPaused: the done event of a paused run carries
+// ErrPaused, so a caller cannot take it for a finished run.
+func TestPausedRunEndsWithErrPaused(t *testing.T) {
+	pause := make(chan struct{})
+	replies := []scripted.Reply{
+		call(toolCreatePlan, steps("Save x", "Print x")),
+		call(nameCodeAgent, map[string]string{"request": "save"}),
+		call("python", map[string]string{"code": "x = 20\nprint(x)"}),
+		{Func: func(scripted.Request) (*schema.Message, error) {
+			close(pause)
+			return scripted.Text("Saved x = 20."), nil
+		}},
+		call(toolCreatePlan, steps("Print x")),
+	}
+	first, _, _ := twoSifts(t, scripted.New(replies...))
+	evs := drain(t, first.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "x things"}))
+	done := evs[len(evs)-1]
+	if !errors.Is(done.Err, ErrPaused) || done.Text != "paused" {
+		t.Fatalf("want a done event carrying ErrPaused, got %q, %v", done.Text, done.Err)
+	}
+}
