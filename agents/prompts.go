@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-25.1"
+const PromptVersion = "2026-11-25.2"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -73,4 +73,5 @@ Rules:
 - Embed charts with their workspace paths exactly as listed, e.g. ![Monthly revenue](out/figure.png); link data files the same way.
 - Keep tables small (at most 15 rows).
 - After each claim taken from a step, cite the step as [step N].
+- A step marked failed, todo or skipped computed nothing: say plainly which steps failed and why, and never state as found what only such a step could show.
 ` + languageRule
