@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+// TestCtrlCTwiceLeavesTheStepToRunAgain: a real sift process stopped with
+// Ctrl-C twice while step 1 runs exits 130, leaves step 1 to do in
+// plan.md, and prints a resume command (with --sessions-dir) that, run as
+// printed, runs step 1 again.
+func TestCtrlCTwiceLeavesTheStepToRunAgain(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas (CI installs it): %v", err)
+	}
+	sessions := t.TempDir()
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(30)\nx = 41\nprint('x set')"}}]}]}`)
+	cmd := siftProcess(t, "run", "--mode", "plan", "--script", script, "--sessions-dir", sessions, "what is x+1?")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var shown strings.Builder
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		line := sc.Text()
+		shown.WriteString(line + "\n")
+		if strings.Contains(line, " python: ") {
+			// Ctrl-C twice while step 1's cell runs.
+			for range 2 {
+				if err := cmd.Process.Signal(os.Interrupt); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		}
+	}
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Fatalf("exit code %d, want %d:\n%s", code, exitInterrupted, shown.String())
+	}
+	var hint string
+	for _, l := range strings.Split(shown.String(), "\n") {
+		if _, after, ok := strings.Cut(l, "Go on with: "); ok {
+			hint = after
+		}
+	}
+	if !strings.Contains(hint, "--sessions-dir "+sessions) {
+		t.Fatalf("stderr must print a resume command with --sessions-dir:\n%s", shown.String())
+	}
+	entries, _ := os.ReadDir(sessions)
+	var plan []byte
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(sessions, e.Name(), "plan.md")); err == nil {
+			plan = b
+		}
+	}
+	if !strings.Contains(string(plan), "[ ] **1.") || strings.Contains(string(plan), "[!]") {
+		t.Errorf("plan.md must leave step 1 to do, never failed:\n%s", plan)
+	}
+
+	// The printed command replays the same --script file: give it the rest.
+	if err := os.WriteFile(script, []byte(`{"replies":[
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nprint('x set')"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},
+ {"content":"# 42"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Fields(strings.TrimPrefix(hint, "sift "))
+	out, err := siftProcess(t, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the printed command %q failed: %v\n%s", hint, err, out)
+	}
+	if !strings.Contains(string(out), "Step 1:") || !strings.Contains(string(out), "Step 1 was in progress and runs again") || !strings.Contains(string(out), "42") {
+		t.Errorf("the resumed run must run step 1 again and finish:\n%s", out)
+	}
+}
