@@ -153,7 +153,7 @@ type StepState struct {
 	// Files are workspace-relative paths of the artifacts the step produced.
 	Files []string `json:"files,omitempty"`
 	// Started is when the step began (the first time, if it was resumed).
-	Started time.Time `json:"started,omitempty"`
+	Started time.Time `json:"started,omitzero"`
 }
 
 // FullPlan is every step of the run, finished and remaining, with statuses.

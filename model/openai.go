@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	einoopenai "github.com/cloudwego/eino-ext/components/model/openai"
@@ -27,6 +29,34 @@ const howToConfigure = "set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL " +
 	"(or OPENAI_BASE_URL/OPENAI_API_KEY/OPENAI_MODEL, or ARK_API_KEY/ARK_MODEL), " +
 	"pass --base-url, --api-key and --model, " +
 	`or write {"base_url": "...", "api_key": "...", "model": "..."} to ~/.config/sift/config.json (or the file named by $SIFT_CONFIG)`
+
+// ErrUnreachable is wrapped by the error a model call returns when no
+// connection to the endpoint could be made (refused, unknown host).
+var ErrUnreachable = errors.New("model: cannot reach the endpoint")
+
+// UnreachableError reports that no connection to the endpoint could be
+// made. It unwraps to ErrUnreachable and to the network error.
+type UnreachableError struct {
+	// Host is the host:port that was dialled.
+	Host string
+	// Err is the network error.
+	Err error
+}
+
+// Error describes the failure and what to check.
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("model: cannot reach the endpoint at %s (%v); check the base URL (--base-url, SIFT_BASE_URL or OPENAI_BASE_URL, or \"base_url\" in the config file) and that the server is running", e.Host, e.Err)
+}
+
+// Unwrap returns ErrUnreachable and the network error.
+func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
+
+// unreachable reports whether err means no connection could be made.
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns) || (errors.As(err, &op) && op.Op == "dial" && !op.Timeout())
+}
 
 // AuthError reports that the endpoint rejected the credentials. It unwraps to
 // ErrAuth.
@@ -134,6 +164,9 @@ const maxErrorBody = 16 << 10
 // RoundTrip sends req and converts an authentication failure to an error.
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
+	if err != nil && unreachable(err) {
+		return nil, &UnreachableError{Host: req.URL.Host, Err: err}
+	}
 	if err != nil || (resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
 		return resp, err
 	}

@@ -43,7 +43,7 @@ func exitCode(err error) int {
 		return exitPaused
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, agents.ErrNoModel), errors.Is(err, model.ErrNotConfigured), errors.Is(err, model.ErrAuth):
+	case errors.Is(err, agents.ErrNoModel), errors.Is(err, model.ErrNotConfigured), errors.Is(err, model.ErrAuth), errors.Is(err, model.ErrUnreachable):
 		return exitModelConfig
 	case errors.Is(err, operator.ErrNoPython), errors.Is(err, operator.ErrNoSandbox):
 		return exitEnvironment

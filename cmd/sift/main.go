@@ -1,7 +1,7 @@
 // Command sift runs Sift, the data-analysis agent, from the terminal.
 //
 // Exit codes: 0 success; 1 the run failed (the report holds what was
-// found); 2 usage error; 3 model configuration or authentication; 4 the
+// found); 2 usage error; 3 model configuration, authentication or an unreachable endpoint; 4 the
 // environment lacks something (Python with pandas); 5 a budget stopped the
 // run (the report holds what was found); 6 the run waits for the person
 // (answer with sift resume); 7 the run paused (go on with sift resume);

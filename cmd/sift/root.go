@@ -59,7 +59,7 @@ SIFT_API_KEY / SIFT_MODEL (or OPENAI_*, or ARK_API_KEY / ARK_MODEL), or a
 config file (~/.config/sift/config.json).
 
 Exit codes: 0 success; 1 the run failed (the report holds what was found);
-2 usage error; 3 model configuration or authentication; 4 the environment
+2 usage error; 3 model configuration, authentication or an unreachable endpoint; 4 the environment
 lacks something (Python with pandas); 5 a budget (--max-*) stopped the run,
 the report holds what was found; 6 the run waits for your answer (give it
 with sift resume); 7 paused (Ctrl-C once; go on with sift resume); 130

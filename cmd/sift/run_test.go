@@ -350,3 +350,30 @@ func TestRunOfflineProfileEveryTable(t *testing.T) {
 		t.Errorf("report.md must give the real reason:\n%s", report)
 	}
 }
+
+// TestHelpAndReadmeListEveryExitCode: `sift --help` and the README name
+// every exit code the command can end with.
+func TestHelpAndReadmeListEveryExitCode(t *testing.T) {
+	io, out, _ := testIO()
+	if code := execute(context.Background(), io, []string{"--help"}); code != exitOK {
+		t.Fatalf("sift --help exited %d", code)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(readme)), " ")
+	help := strings.Join(strings.Fields(out.String()), " ")
+	for _, c := range []int{exitOK, exitRunFailed, exitUsage, exitModelConfig, exitEnvironment, exitBudget, exitWaiting, exitPaused, exitInterrupted} {
+		w := fmt.Sprintf("; %d ", c)
+		if c == exitOK {
+			w = "Exit codes: 0 "
+		}
+		if !strings.Contains(help, w) {
+			t.Errorf("sift --help does not list exit code %d", c)
+		}
+		if !strings.Contains(flat, w) {
+			t.Errorf("README does not list exit code %d", c)
+		}
+	}
+}
