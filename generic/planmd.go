@@ -61,6 +61,19 @@ func RenderPlanMarkdown(p *FullPlan) string {
 			fmt.Fprintf(&b, "- [%s](%s)\n", f, f)
 		}
 	}
+	if len(p.Earlier) > 0 {
+		// A follow-up's plan.md still says what the earlier questions
+		// found; each question's report is kept in its own file.
+		b.WriteString("\n## Earlier questions\n\n")
+		for i, e := range p.Earlier {
+			fmt.Fprintf(&b, "%d. **%s**", i+1, oneLine(e.Question))
+			if e.Result != nil {
+				fmt.Fprintf(&b, " — %s", oneLine(e.Result.Answer))
+			}
+			rep := QuestionReportFile(i + 1)
+			fmt.Fprintf(&b, " ([%s](%s))\n", rep, rep)
+		}
+	}
 	return b.String()
 }
 

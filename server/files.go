@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
@@ -23,13 +24,13 @@ var servedFiles = []string{session.PlanFile, session.ReportFile, session.ReportH
 // errPathRefused is wrapped by every refusal of checkFilePath.
 var errPathRefused = errors.New("path refused")
 
-// checkFilePath accepts only plan.md, report.md, report.html and files
-// under out/, written plainly: no "..", no absolute path, no backslash,
+// checkFilePath accepts only plan.md, report.md, report.html, each
+// question's report-NN.md and report-NN.html, and files under out/, written plainly: no "..", no absolute path, no backslash,
 // no percent-encoding left after the URL was decoded, no empty or "."
 // element.
 func checkFilePath(p string) error {
 	refuse := func(why string) error {
-		return fmt.Errorf("%w: %q %s; ask for plan.md, report.md, report.html or a file under out/, e.g. out/trend.png", errPathRefused, p, why)
+		return fmt.Errorf("%w: %q %s; ask for plan.md, report.md, report.html, a question's report-NN.md or a file under out/, e.g. out/trend.png", errPathRefused, p, why)
 	}
 	switch {
 	case p == "":
@@ -46,7 +47,7 @@ func checkFilePath(p string) error {
 			return refuse("has a '..' or empty element")
 		}
 	}
-	if slices.Contains(servedFiles, p) || strings.HasPrefix(p, session.OutDir+"/") {
+	if slices.Contains(servedFiles, p) || generic.IsQuestionReport(p) || strings.HasPrefix(p, session.OutDir+"/") {
 		return nil
 	}
 	return refuse("is not one of the files this endpoint serves")
