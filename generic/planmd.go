@@ -30,7 +30,11 @@ func RenderPlanMarkdown(p *FullPlan) string {
 	for _, s := range p.Steps {
 		counts[s.Status]++
 	}
-	fmt.Fprintf(&b, "%d steps: %d done, %d doing, %d todo, %d failed, %d skipped", len(p.Steps),
+	steps := "steps"
+	if len(p.Steps) == 1 {
+		steps = "step"
+	}
+	fmt.Fprintf(&b, "%d %s: %d done, %d doing, %d todo, %d failed, %d skipped", len(p.Steps), steps,
 		counts[StatusDone], counts[StatusDoing], counts[StatusTodo], counts[StatusFailed], counts[StatusSkipped])
 	switch p.Revisions {
 	case 0:

@@ -118,3 +118,11 @@ func TestIsQuestionReport(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanMarkdownCountsOneStep(t *testing.T) {
+	fp := &FullPlan{Question: "q"}
+	fp.SetRemaining(&Plan{Steps: []Step{{Description: "a"}}})
+	if got := RenderPlanMarkdown(fp); !strings.Contains(got, "1 step: 0 done") {
+		t.Errorf("one step must be counted in the singular:\n%s", got)
+	}
+}
