@@ -98,12 +98,13 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: an edited plan needs at least one step")})
 				return
 			}
-			// The plan has not started: its steps are all replaced.
-			fp.Steps = nil
+			// The new steps replace the planned ones; the steps earlier
+			// questions finished stay.
+			fp.DropRemaining()
 			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: steps}))
 		case generic.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)
-			fp.Steps = nil
+			fp.DropRemaining()
 			generic.FullPlanKey.Set(ctx, fp)
 			// Plan again with the feedback, then ask again.
 			inner := a.planner.Run(ctx, &adk.AgentInput{}, opts...)

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/generic/numcheck"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/session"
 )
 
 // reportAgent writes report.md and report.html from the run's results: one
@@ -80,11 +82,14 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			}
 		}
 		md, _ = markReport(md, ev)
-		if werr := writeReport(workdir, md); werr != nil {
+		// A report over nothing computed or cut short by a budget does
+		// not replace an earlier question's answer in report.md.
+		path, werr := saveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.noneSucceeded())
+		if werr != nil {
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
 		}
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: path, Text: md}))
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
@@ -125,17 +130,43 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 
 // writeReport writes report.md and its self-contained report.html.
 func writeReport(workdir, md string) error {
+	return writeReportAs(workdir, session.ReportFile, md)
+}
+
+// writeReportAs writes md to the workspace file rel and its HTML form
+// beside it (rel with .html for .md).
+func writeReportAs(workdir, rel, md string) error {
 	if workdir == "" {
 		return nil
 	}
-	if err := writeWorkspaceFile(workdir, "report.md", []byte(md)); err != nil {
+	if err := writeWorkspaceFile(workdir, rel, []byte(md)); err != nil {
 		return err
 	}
+	htmlRel := strings.TrimSuffix(rel, ".md") + ".html"
 	html, err := generic.RenderReportHTML(reportTitle(md), []byte(md), workdir)
 	if err != nil {
-		return fmt.Errorf("render report.html: %w", err)
+		return fmt.Errorf("render %s: %w", htmlRel, err)
 	}
-	return writeWorkspaceFile(workdir, "report.html", html)
+	return writeWorkspaceFile(workdir, htmlRel, html)
+}
+
+// saveReport keeps md as the report of question n of the session
+// (generic.QuestionReportFile) and, when it is complete or the session has
+// no report.md yet, as report.md too: a stopped or failed follow-up never
+// replaces the answer to an earlier question. It returns the
+// workspace-relative report the person should read.
+func saveReport(workdir string, n int, md string, complete bool) (string, error) {
+	if workdir == "" {
+		return session.ReportFile, nil
+	}
+	own := generic.QuestionReportFile(n)
+	if err := writeReportAs(workdir, own, md); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(workdir, session.ReportFile)); err == nil && !complete {
+		return own, nil
+	}
+	return session.ReportFile, writeReport(workdir, md)
 }
 
 // completeReport cleans the model's Markdown (models like to fence it) and

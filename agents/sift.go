@@ -301,6 +301,10 @@ type run struct {
 	ran      templates.Match
 	// mcp holds the run's MCP servers; nil until the agents are built.
 	mcp *mcp.Toolset
+	// reportPath is where this question's report was last published:
+	// report.md, or its own report-NN.md when it did not replace an
+	// earlier question's report.md.
+	reportPath string
 }
 
 // emit records an event and hands it to the caller; it reports false once
@@ -311,6 +315,9 @@ func (r *run) emit(e generic.Event) bool {
 	}
 	if e.Err != nil && e.Text == "" {
 		e.Text = e.Err.Error()
+	}
+	if e.Kind == generic.EventReport {
+		r.reportPath = e.Path
 	}
 	if r.log != nil {
 		// The caller sees the event as logged, numbered (Seq).
@@ -441,7 +448,11 @@ func (r *run) finishFiles(u *generic.Usage) {
 	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
 		_ = r.ws.WriteFileAtomic("usage.json", b)
 	}
-	md, err := os.ReadFile(r.ws.Path("report.md"))
+	if r.reportPath == "" {
+		return
+	}
+	n := r.plan.QuestionNumber()
+	md, err := os.ReadFile(r.ws.Path(generic.QuestionReportFile(n)))
 	if err != nil {
 		return
 	}
@@ -449,7 +460,16 @@ func (r *run) finishFiles(u *generic.Usage) {
 	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
 		text += "## Next questions\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
-	_ = writeReport(r.ws.Root, text+generic.RenderUsageMarkdown(u))
+	_, _ = saveReport(r.ws.Root, n, text+generic.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
+}
+
+// saveStopReport writes the report of a run that stopped before its report
+// agent did; it never replaces an earlier question's report.md.
+func (r *run) saveStopReport(note string) {
+	md := fallbackReport(r.plan, listArtifacts(r.ws.Root), note)
+	if path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, false); err == nil {
+		r.emit(generic.Event{Kind: generic.EventReport, Path: path, Text: md})
+	}
 }
 
 // suggest gives a run that has an answer its next questions: the model's
@@ -526,6 +546,13 @@ func (r *run) execute(ctx context.Context) {
 		if fp, err := loadPlanState(ws.Root); err == nil {
 			fp.FollowUp(r.req.Question)
 			r.plan = fp
+			// From now on the session's state is this question's, so a
+			// follow-up that stops before its first plan is not taken
+			// for the earlier question.
+			if err := writePlanFileAt(ws.Root, r.plan); err != nil {
+				r.fail(err)
+				return
+			}
 		}
 	}
 	// The trajectory names each question's calls, so a replay of the
@@ -780,10 +807,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		// done so far stays, the rest waits for Sift.Resume.
 		_ = writePlanFileAt(ws.Root, r.plan)
 		if !reported {
-			md := fallbackReport(r.plan, listArtifacts(ws.Root), fmt.Sprintf("The run was stopped (%v) and can go on with: sift resume %s. This report holds what was found until then.", runErr, ws.ID))
-			if err := writeReport(ws.Root, md); err == nil {
-				r.emit(generic.Event{Kind: generic.EventReport, Path: "report.md", Text: md})
-			}
+			r.saveStopReport(fmt.Sprintf("The run was stopped (%v) and can go on with: sift resume %s. This report holds what was found until then.", runErr, ws.ID))
 		}
 		err := fmt.Errorf("%w: %w", ErrRunFailed, runErr)
 		r.emit(generic.Event{Kind: generic.EventError, Err: err})
@@ -795,10 +819,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		r.plan.SkipRemaining("not run: the run stopped early")
 		_ = writePlanFileAt(ws.Root, r.plan)
 		if !reported {
-			md := fallbackReport(r.plan, listArtifacts(ws.Root), fmt.Sprintf("The run stopped early: %v. This report holds what was found until then.", runErr))
-			if err := writeReport(ws.Root, md); err == nil {
-				r.emit(generic.Event{Kind: generic.EventReport, Path: "report.md", Text: md})
-			}
+			r.saveStopReport(fmt.Sprintf("The run stopped early: %v. This report holds what was found until then.", runErr))
 		}
 		r.fail(fmt.Errorf("%w: %w", ErrRunFailed, runErr))
 		return

@@ -88,10 +88,11 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 		return true, err
 	}
 	md := templateReport(r.req.Question, t, m, each, results, r.plan.Steps[first:])
-	if err := writeReport(r.ws.Root, md); err != nil {
+	path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, true)
+	if err != nil {
 		return true, err
 	}
-	r.emit(generic.Event{Kind: generic.EventReport, Path: "report.md", Text: md})
+	r.emit(generic.Event{Kind: generic.EventReport, Path: path, Text: md})
 	return true, nil
 }
 

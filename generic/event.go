@@ -23,7 +23,9 @@ const (
 	EventMessage EventKind = "message"
 	// EventArtifact is a file the run produced under out/.
 	EventArtifact EventKind = "artifact"
-	// EventReport is the finished report (Path is report.md).
+	// EventReport is the finished report (Path is report.md, or the
+	// question's own report-NN.md when it did not replace an earlier
+	// question's report.md).
 	EventReport EventKind = "report"
 	// EventInterrupt means the run waits for the person: Interrupt says
 	// what to answer; the run ends (EventDone with Waiting set) and goes on

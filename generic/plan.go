@@ -180,6 +180,15 @@ type Exchange struct {
 	Result   *SubmitResult `json:"result,omitempty"`
 }
 
+// QuestionNumber is the place of this run's question in its session: 1 for
+// the first question, 2 for the first follow-up, and so on.
+func (f *FullPlan) QuestionNumber() int {
+	if f == nil {
+		return 1
+	}
+	return len(f.Earlier) + 1
+}
+
 // FollowUp turns the plan of a finished run into the start of a follow-up:
 // the old question and result move to Earlier, finished steps stay (and are
 // not run again), steps never run are dropped.
@@ -324,6 +333,19 @@ func (f *FullPlan) Running() []int {
 		}
 	}
 	return out
+}
+
+// DropRemaining removes the steps not yet started or finished, keeping
+// those done, failed or skipped: a rejected or edited plan goes, the work
+// of earlier questions stays.
+func (f *FullPlan) DropRemaining() {
+	kept := f.Steps[:0]
+	for _, s := range f.Steps {
+		if s.Status != StatusTodo && s.Status != StatusDoing {
+			kept = append(kept, s)
+		}
+	}
+	f.Steps = kept
 }
 
 // Current returns the first step not yet finished, or nil.

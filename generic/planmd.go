@@ -30,7 +30,11 @@ func RenderPlanMarkdown(p *FullPlan) string {
 	for _, s := range p.Steps {
 		counts[s.Status]++
 	}
-	fmt.Fprintf(&b, "%d steps: %d done, %d doing, %d todo, %d failed, %d skipped", len(p.Steps),
+	steps := "steps"
+	if len(p.Steps) == 1 {
+		steps = "step"
+	}
+	fmt.Fprintf(&b, "%d %s: %d done, %d doing, %d todo, %d failed, %d skipped", len(p.Steps), steps,
 		counts[StatusDone], counts[StatusDoing], counts[StatusTodo], counts[StatusFailed], counts[StatusSkipped])
 	switch p.Revisions {
 	case 0:
@@ -70,6 +74,19 @@ func RenderPlanMarkdown(p *FullPlan) string {
 		}
 		for _, f := range r.Files {
 			fmt.Fprintf(&b, "- [%s](%s)\n", f, f)
+		}
+	}
+	if len(p.Earlier) > 0 {
+		// A follow-up's plan.md still says what the earlier questions
+		// found; each question's report is kept in its own file.
+		b.WriteString("\n## Earlier questions\n\n")
+		for i, e := range p.Earlier {
+			fmt.Fprintf(&b, "%d. **%s**", i+1, oneLine(e.Question))
+			if e.Result != nil {
+				fmt.Fprintf(&b, " — %s", oneLine(e.Result.Answer))
+			}
+			rep := QuestionReportFile(i + 1)
+			fmt.Fprintf(&b, " ([%s](%s))\n", rep, rep)
 		}
 	}
 	return b.String()

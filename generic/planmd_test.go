@@ -3,6 +3,7 @@ package generic
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -90,5 +91,38 @@ func TestSubmitResultAliases(t *testing.T) {
 	}
 	if r.Answer != "42" || len(r.Findings) != 1 {
 		t.Errorf("got %+v", r)
+	}
+}
+
+// TestPlanMarkdownKeepsEarlierQuestions: a follow-up's plan.md still says
+// what each earlier question found, with its own report.
+func TestPlanMarkdownKeepsEarlierQuestions(t *testing.T) {
+	fp := &FullPlan{Question: "what is x?", Result: &SubmitResult{Answer: "x is 20"}}
+	fp.SetRemaining(&Plan{Steps: []Step{{Description: "Compute x"}}})
+	fp.Steps[0].Status = StatusDone
+	fp.FollowUp("and x+1?")
+	got := RenderPlanMarkdown(fp)
+	want := "## Earlier questions\n\n1. **what is x?** — x is 20 ([report-01.md](report-01.md))\n"
+	if !strings.Contains(got, want) || !strings.Contains(got, "[x] **1. Compute x**") {
+		t.Errorf("plan.md lacks the earlier question %q or its step:\n%s", want, got)
+	}
+}
+
+func TestIsQuestionReport(t *testing.T) {
+	for name, want := range map[string]bool{
+		QuestionReportFile(1): true, "report-12.html": true, "report-123.md": true,
+		"report-1.md": false, "report-ab.md": false, "report.md": false, "out/report-01.md": false, "report-01.txt": false,
+	} {
+		if got := IsQuestionReport(name); got != want {
+			t.Errorf("IsQuestionReport(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestPlanMarkdownCountsOneStep(t *testing.T) {
+	fp := &FullPlan{Question: "q"}
+	fp.SetRemaining(&Plan{Steps: []Step{{Description: "a"}}})
+	if got := RenderPlanMarkdown(fp); !strings.Contains(got, "1 step: 0 done") {
+		t.Errorf("one step must be counted in the singular:\n%s", got)
 	}
 }

@@ -362,7 +362,7 @@ func TestAuth(t *testing.T) {
 }
 
 // TestFilesConfinement: the files endpoint serves only plan.md,
-// report.md, report.html and out/**, and refuses every way out of the
+// report.md, report.html, each question's report-NN and out/**, and refuses every way out of the
 // session's workspace, into another session's, or through a symlink.
 func TestFilesConfinement(t *testing.T) {
 	ts := startServer(t, testConfig(t, nil))
@@ -398,6 +398,9 @@ func TestFilesConfinement(t *testing.T) {
 		{"report.md", 200},
 		{"report.html", 200},
 		{"plan.md", 200},
+		{"report-01.md", 200},
+		{"report-01.html", 200},
+		{"report-1.md", 403},
 		{artifact, 200},
 		{"out/missing.png", 404},
 		{"input/sales.csv", 403},

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/sift-agent/sift/generic"
 )
 
 // deliverableFiles are the files a session hands back besides those under
@@ -21,13 +23,13 @@ var deliverableFiles = []string{PlanFile, ReportFile, ReportHTMLFile}
 // out/, not written plainly, or leading through a symbolic link.
 var ErrNotDeliverable = errors.New("path refused")
 
-// CheckDeliverable accepts only plan.md, report.md, report.html and files
-// under out/, written plainly: no "..", no absolute path, no backslash, no
+// CheckDeliverable accepts only plan.md, report.md, report.html, each
+// question's report-NN.md and report-NN.html, and files under out/, written plainly: no "..", no absolute path, no backslash, no
 // percent sign, no empty or "." element. The surfaces that serve a
 // session's files (HTTP, MCP) ask it before touching the disk.
 func CheckDeliverable(p string) error {
 	refuse := func(why string) error {
-		return fmt.Errorf("%w: %q %s; ask for plan.md, report.md, report.html or a file under out/, e.g. out/trend.png", ErrNotDeliverable, p, why)
+		return fmt.Errorf("%w: %q %s; ask for plan.md, report.md, report.html, a question's report-NN.md or a file under out/, e.g. out/trend.png", ErrNotDeliverable, p, why)
 	}
 	switch {
 	case p == "":
@@ -44,20 +46,28 @@ func CheckDeliverable(p string) error {
 			return refuse("has a '..' or empty element")
 		}
 	}
-	if slices.Contains(deliverableFiles, p) || strings.HasPrefix(p, OutDir+"/") {
+	if slices.Contains(deliverableFiles, p) || generic.IsQuestionReport(p) || strings.HasPrefix(p, OutDir+"/") {
 		return nil
 	}
 	return refuse("is not one of the files a session hands back")
 }
 
 // Deliverables lists the files the session hands back that exist now:
-// plan.md, report.md and report.html, then the artifacts under out/. A
+// plan.md, report.md and report.html, each question's report-NN, then the
+// artifacts under out/. A
 // missing workspace has none.
 func (w *Workspace) Deliverables() []string {
 	var out []string
 	for _, f := range deliverableFiles {
 		if st, err := os.Lstat(filepath.Join(w.Root, f)); err == nil && st.Mode().IsRegular() {
 			out = append(out, f)
+		}
+	}
+	if entries, err := os.ReadDir(w.Root); err == nil {
+		for _, e := range entries {
+			if e.Type().IsRegular() && generic.IsQuestionReport(e.Name()) {
+				out = append(out, e.Name())
+			}
 		}
 	}
 	arts, _ := w.Artifacts()

@@ -177,7 +177,7 @@ func (c *sessionChat) drive(ctx context.Context, start func(context.Context) ite
 		defer interruptHook.Store(nil)
 	}
 	r := c.r
-	r.start, r.reported = c.now(), false
+	r.start, r.report = c.now(), ""
 	var final generic.Event
 	for e := range start(turnCtx) {
 		final = e

@@ -21,8 +21,9 @@ type renderer struct {
 	now     func() time.Time
 	start   time.Time
 	workdir string
-	// reported is set once the report was written.
-	reported bool
+	// report is the workspace-relative report this run wrote, once it
+	// wrote one: report.md, or the question's own report-NN.md.
+	report string
 	// shown holds the steps already listed, so a replan that only drops
 	// the finished step does not print the whole plan again.
 	shown map[string]bool
@@ -77,7 +78,7 @@ func (r *renderer) event(e generic.Event) {
 			r.status("   files: %s", strings.Join(e.Step.Files, ", "))
 		}
 	case generic.EventReport:
-		r.reported = true
+		r.report = e.Path
 		r.status("Report written.")
 	case generic.EventError:
 		r.status("%s Error: %s", r.mark("fail"), e.Text)
@@ -168,9 +169,9 @@ func (r *renderer) done(e generic.Event) {
 	default:
 		r.status("Done in %s%s.", elapsed, usage)
 	}
-	if e.Path != "" && r.reported {
-		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, "report.md"))
-		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, "report.html"))
+	if e.Path != "" && r.report != "" {
+		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, r.report))
+		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, strings.TrimSuffix(r.report, ".md")+".html"))
 	}
 }
 
