@@ -47,9 +47,9 @@ func (a *planReview) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentR
 	go func() {
 		defer gen.Close()
 		defer recoverInto(gen)
-		review, _ := params.ReviewPlan.Get(ctx)
-		quick, _ := params.Quick.Get(ctx)
-		if !review || quick {
+		// The quick path's one-step plan is reviewed too: a person who asked
+		// to review sees the plan before anything runs, whatever the route.
+		if review, _ := params.ReviewPlan.Get(ctx); !review {
 			return
 		}
 		a.ask(ctx, gen, 1)
@@ -98,8 +98,12 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: an edited plan needs at least one step")})
 				return
 			}
-			// The plan has not started: its steps are all replaced.
+			// The plan has not started: its steps are all replaced. Several
+			// steps are more than the quick path's one answer.
 			fp.Steps = nil
+			if len(steps) > 1 {
+				params.Quick.Set(ctx, false)
+			}
 			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: steps}))
 		case generic.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)

@@ -586,6 +586,9 @@ func (r *run) execute(ctx context.Context) {
 			}
 		}
 		switch {
+		case match.OK() && r.req.ReviewPlan:
+			r.reviewTemplate(ctx, match)
+			return
 		case match.OK():
 			ok, err := r.runTemplate(ctx, op, match)
 			if ok {
