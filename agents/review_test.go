@@ -104,3 +104,29 @@ func TestReviewQuickPath(t *testing.T) {
 		t.Fatalf("approved, the quick path must answer: err %v, interrupt %+v, result %+v", done.Err, done.Interrupt, done.Plan.Result)
 	}
 }
+
+// TestOfflineHelpCatalogueOncePerSession: without a model, the first
+// unmatched question of a session lists the built-in analyses; later ones
+// point to that list instead of printing it again.
+func TestOfflineHelpCatalogueOncePerSession(t *testing.T) {
+	s, err := New(Config{SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(id string) (string, error) {
+		evs := collect(t, s, Request{Question: "what happened here?", Files: []string{salesCSV(t)}, SessionID: id})
+		done := evs[len(evs)-1]
+		return filepath.Base(done.Path), done.Err
+	}
+	id, first := ask("")
+	if !errors.Is(first, ErrNoModel) || !strings.Contains(first.Error(), "SIFT_BASE_URL") {
+		t.Fatalf("first: want the no-model help, got %v", first)
+	}
+	_, second := ask(id)
+	if !errors.Is(second, ErrNoModel) || !strings.Contains(second.Error(), "SIFT_BASE_URL") || !strings.Contains(second.Error(), "listed in full") {
+		t.Fatalf("second: want the short no-model help, got %v", second)
+	}
+	if len(second.Error()) > len(first.Error())/2 {
+		t.Errorf("the second help repeats the catalogue (%d bytes, the first %d):\n%s", len(second.Error()), len(first.Error()), second)
+	}
+}

@@ -607,12 +607,12 @@ func (r *run) execute(ctx context.Context) {
 			}
 			// With a model, the agents take over from the failed template.
 		case mode == ModeTemplate:
-			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, offlineHelp(match, previews)))
+			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, r.offlineHelp(match, previews)))
 			return
 		}
 	}
 	if !r.sift.hasModel() {
-		r.fail(fmt.Errorf("%w. %s", ErrNoModel, offlineHelp(match, previews)))
+		r.fail(fmt.Errorf("%w. %s", ErrNoModel, r.offlineHelp(match, previews)))
 		return
 	}
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)

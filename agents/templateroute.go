@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -256,10 +257,27 @@ func templateReport(question string, t templates.Template, m templates.Match, ea
 	return b.String()
 }
 
-// offlineHelp says what Sift can do without a model, and how to add one;
-// inputs that could not be read are named with the reason first, since
-// that is often why nothing matched.
-func offlineHelp(m templates.Match, files []generic.Previewed) string {
+// catalogueShownFile marks a session whose person was already shown the
+// catalogue of built-in analyses: later questions get a pointer to it
+// instead of the whole list again.
+const catalogueShownFile = ".catalogue-shown"
+
+// offlineHelp is offlineHelpText for the run's session: the catalogue in
+// full the first time the session shows it, a pointer to it after that.
+func (r *run) offlineHelp(m templates.Match, files []generic.Previewed) string {
+	_, err := os.Stat(filepath.Join(r.ws.Root, catalogueShownFile))
+	shown := err == nil
+	if !shown {
+		_ = writeWorkspaceFile(r.ws.Root, catalogueShownFile, nil)
+	}
+	return offlineHelpText(m, files, shown)
+}
+
+// offlineHelpText says what Sift can do without a model, and how to add
+// one; inputs that could not be read are named with the reason first,
+// since that is often why nothing matched. With shown, the catalogue is
+// not repeated.
+func offlineHelpText(m templates.Match, files []generic.Previewed, shown bool) string {
 	var b strings.Builder
 	for _, f := range files {
 		switch {
@@ -276,8 +294,13 @@ func offlineHelp(m templates.Match, files []generic.Previewed) string {
 		}
 		b.WriteString(".\n")
 	}
-	b.WriteString("Without a model Sift runs these built-in analyses; name one in your request, e.g. \"profile this data\", \"monthly revenue trend\", \"top 10 customers by sales\":\n")
-	b.WriteString(templates.CatalogText())
-	b.WriteString("\nFor anything else configure a model: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model).")
+	if shown {
+		b.WriteString("Without a model Sift runs only its built-in analyses (listed in full at this session's first question that matched none); name one in your request, e.g. \"profile this data\".\n")
+	} else {
+		b.WriteString("Without a model Sift runs these built-in analyses; name one in your request, e.g. \"profile this data\", \"monthly revenue trend\", \"top 10 customers by sales\":\n")
+		b.WriteString(templates.CatalogText())
+		b.WriteString("\n")
+	}
+	b.WriteString("For anything else configure a model: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model).")
 	return b.String()
 }
