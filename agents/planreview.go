@@ -47,9 +47,9 @@ func (a *planReview) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentR
 	go func() {
 		defer gen.Close()
 		defer recoverInto(gen)
-		review, _ := params.ReviewPlan.Get(ctx)
-		quick, _ := params.Quick.Get(ctx)
-		if !review || quick {
+		// The quick path's one-step plan is reviewed too: a person who asked
+		// to review sees the plan before anything runs, whatever the route.
+		if review, _ := params.ReviewPlan.Get(ctx); !review {
 			return
 		}
 		a.ask(ctx, gen, 1)
@@ -99,8 +99,12 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 				return
 			}
 			// The new steps replace the planned ones; the steps earlier
-			// questions finished stay.
+			// questions finished stay. Several steps are more than the quick
+			// path's one answer.
 			fp.DropRemaining()
+			if len(steps) > 1 {
+				params.Quick.Set(ctx, false)
+			}
 			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: steps}))
 		case generic.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)

@@ -77,6 +77,21 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 		return
 	}
 	defer op.Close()
+	var feedback string
+	replan := false
+	if meta.Status == session.StatusWaiting && pendingID(meta) == templateReviewID {
+		steps, fb, handled := r.resumeTemplateReview(ctx, op, answers[templateReviewID])
+		if handled {
+			return
+		}
+		// Edited or rejected: the agents take over, from the edited steps
+		// or from a new plan made with the feedback.
+		r.plan.Steps = nil
+		if steps != nil {
+			r.plan.SetRemaining(&generic.Plan{Steps: steps})
+		}
+		meta.Status, feedback, replan = session.StatusPaused, fb, steps == nil
+	}
 	if !r.sift.hasModel() {
 		r.fail(fmt.Errorf("%w: resuming a session needs the model its agents use", ErrNoModel))
 		return
@@ -112,18 +127,20 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 			redo = r.plan.Steps[i].Index
 		}
 	}
-	if r.plan.Current() == nil {
+	if r.plan.Current() == nil && !replan {
 		r.fail(fmt.Errorf("%w: session %s has no step left to run", ErrNothingToResume, id))
 		return
 	}
-	note := "Resumed: finished steps are kept and not run again."
-	if redo > 0 {
-		note += fmt.Sprintf(" Step %d was in progress and runs again.", redo)
+	if !replan {
+		note := "Resumed: finished steps are kept and not run again."
+		if redo > 0 {
+			note += fmt.Sprintf(" Step %d was in progress and runs again.", redo)
+		}
+		if adopted > 0 {
+			note += fmt.Sprintf(" The Python state is rebuilt by replaying %d earlier cells from cells.jsonl.", adopted)
+		}
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	}
-	if adopted > 0 {
-		note += fmt.Sprintf(" The Python state is rebuilt by replaying %d earlier cells from cells.jsonl.", adopted)
-	}
-	r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	_ = writePlanFileAt(ws.Root, r.plan)
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
@@ -138,7 +155,9 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 		params.Workdir.Name():      ws.Root,
 		params.Mode.Name():         string(r.mode()),
 		params.Verbatim.Name():     r.sift.cfg.Verbatim,
-		params.Resumed.Name():      true,
+		params.Resumed.Name():      !replan,
+		params.ReviewPlan.Name():   replan,
+		params.PlanFeedback.Name(): feedback,
 		generic.FullPlanKey.Name(): r.plan,
 	}))
 	r.drive(ctx, events, guard)

@@ -617,6 +617,9 @@ func (r *run) execute(ctx context.Context) {
 			}
 		}
 		switch {
+		case match.OK() && r.req.ReviewPlan:
+			r.reviewTemplate(ctx, match)
+			return
 		case match.OK():
 			ok, err := r.runTemplate(ctx, op, match)
 			if ok {
@@ -635,12 +638,12 @@ func (r *run) execute(ctx context.Context) {
 			}
 			// With a model, the agents take over from the failed template.
 		case mode == ModeTemplate:
-			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, offlineHelp(match, previews)))
+			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, r.offlineHelp(match, previews)))
 			return
 		}
 	}
 	if !r.sift.hasModel() {
-		r.fail(fmt.Errorf("%w. %s", ErrNoModel, offlineHelp(match, previews)))
+		r.fail(fmt.Errorf("%w. %s", ErrNoModel, r.offlineHelp(match, previews)))
 		return
 	}
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)

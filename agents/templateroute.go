@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
 )
 
@@ -31,12 +33,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if len(each) == 0 {
 		each = []templates.Match{m}
 	}
-	steps := make([]generic.Step, len(each))
-	for i, e := range each {
-		steps[i] = generic.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.File)}
-	}
-	r.plan.SetRemaining(&generic.Plan{Steps: steps})
-	first := len(r.plan.Steps) - len(each)
+	first := r.templatePlan(t, each)
 	r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone()})
 
 	results := make([]*templates.Result, len(each))
@@ -96,6 +93,123 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	return true, nil
 }
 
+// templatePlan makes the plan of a built-in analysis, one step per table,
+// the plan's remaining steps; it returns the index of the first.
+func (r *run) templatePlan(t templates.Template, each []templates.Match) int {
+	steps := make([]generic.Step, len(each))
+	for i, e := range each {
+		steps[i] = generic.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.File)}
+	}
+	r.plan.SetRemaining(&generic.Plan{Steps: steps})
+	return len(r.plan.Steps) - len(each)
+}
+
+// templateReviewID is the interrupt ID of a built-in analysis's plan
+// review. That route runs no agent tree, so there is no checkpoint to
+// resume from: Resume knows the ID, and matches the request again.
+const templateReviewID = "sift-template-review"
+
+// templateReview is the plan review of a built-in analysis.
+func templateReview(fp *generic.FullPlan) *generic.Interrupt {
+	return &generic.Interrupt{
+		ID:      templateReviewID,
+		Kind:    generic.InterruptPlanReview,
+		Prompt:  "Review the plan: approve it to run the built-in analysis, or edit or reject it to hand the request to the model's planner.",
+		Choices: []string{generic.PlanApprove, generic.PlanEdit, generic.PlanReject},
+		Plan:    fp.Clone(),
+	}
+}
+
+// reviewTemplate shows the plan of a matched built-in analysis and waits
+// for the person, as the planner's plan does under review: nothing runs
+// before they approve it.
+func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
+	t, err := templates.Lookup(m.Template)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	each := m.Each
+	if len(each) == 0 {
+		each = []templates.Match{m}
+	}
+	r.templatePlan(t, each)
+	if err := writePlanFileAt(r.ws.Root, r.plan); err != nil {
+		r.fail(err)
+		return
+	}
+	r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone()})
+	in := templateReview(r.plan)
+	r.emit(generic.Event{Kind: generic.EventInterrupt, Interrupt: in})
+	r.putMeta(ctx, session.StatusWaiting, in)
+	r.doneWaiting(in)
+}
+
+// resumeTemplateReview answers the plan review of a built-in analysis.
+// Approved, the request is matched again over the session's inputs and the
+// analysis runs, with no model. Edited or rejected, the request goes to
+// the model's agents: it reports the edited steps to run, or the
+// feedback to plan again with, and handled false. Without a model only
+// approval can go on, and the session keeps waiting.
+func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, answer any) (steps []generic.Step, feedback string, handled bool) {
+	d, _ := answer.(*generic.PlanDecision)
+	keepWaiting := func(err error) {
+		r.emit(generic.Event{Kind: generic.EventError, Err: err})
+		in := templateReview(r.plan)
+		r.putMeta(ctx, session.StatusWaiting, in)
+		r.close(generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
+	}
+	if d == nil {
+		keepWaiting(fmt.Errorf("%w: session %s waits for the review of its plan (interrupt %s): approve, edit or reject it", ErrNothingToResume, r.ws.ID, templateReviewID))
+		return nil, "", true
+	}
+	switch d.Action {
+	case generic.PlanApprove:
+		inputs, _ := r.ws.Inputs()
+		abs := make([]string, len(inputs))
+		for i, in := range inputs {
+			abs[i] = r.ws.Path(in)
+		}
+		popts := r.sift.cfg.Preview
+		popts.BaseDir = r.ws.Root
+		m := templates.MatchRequest(r.req.Question, previewed(generic.PreviewFiles(ctx, abs, popts)))
+		if !m.OK() {
+			r.fail(fmt.Errorf("%w: the request no longer matches a built-in analysis (%s)", ErrRunFailed, strings.Join(m.Reasons, "; ")))
+			return nil, "", true
+		}
+		r.putMeta(ctx, session.StatusRunning, nil)
+		r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone(), Text: "plan approved"})
+		if ok, err := r.runTemplate(ctx, op, m); !ok || err != nil {
+			r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
+			return nil, "", true
+		}
+		r.ran = m
+		r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+		r.done(nil)
+		return nil, "", true
+	case generic.PlanEdit, generic.PlanReject:
+		if !r.sift.hasModel() {
+			keepWaiting(fmt.Errorf("%w: without a model only the built-in analysis can run: approve it (sift resume %s --approve), or configure a model to %s the plan", ErrNoModel, r.ws.ID, d.Action))
+			return nil, "", true
+		}
+		if d.Action == generic.PlanReject {
+			return nil, d.Feedback, false
+		}
+		for _, s := range d.Steps {
+			if s = strings.TrimSpace(s); s != "" {
+				steps = append(steps, generic.Step{Description: s})
+			}
+		}
+		if len(steps) == 0 {
+			keepWaiting(fmt.Errorf("plan review: an edited plan needs at least one step"))
+			return nil, "", true
+		}
+		return steps, "", false
+	}
+	keepWaiting(fmt.Errorf("plan review: unknown action %q: use approve, edit or reject", d.Action))
+	return nil, "", true
+}
+
 // templateReport is the report of a built-in analysis: the answer, the
 // template's sections, and how it was computed, including every choice the
 // inference made and why. Over several tables each table has its own part
@@ -144,10 +258,27 @@ func templateReport(question string, t templates.Template, m templates.Match, ea
 	return b.String()
 }
 
-// offlineHelp says what Sift can do without a model, and how to add one;
-// inputs that could not be read are named with the reason first, since
-// that is often why nothing matched.
-func offlineHelp(m templates.Match, files []generic.Previewed) string {
+// catalogueShownFile marks a session whose person was already shown the
+// catalogue of built-in analyses: later questions get a pointer to it
+// instead of the whole list again.
+const catalogueShownFile = ".catalogue-shown"
+
+// offlineHelp is offlineHelpText for the run's session: the catalogue in
+// full the first time the session shows it, a pointer to it after that.
+func (r *run) offlineHelp(m templates.Match, files []generic.Previewed) string {
+	_, err := os.Stat(filepath.Join(r.ws.Root, catalogueShownFile))
+	shown := err == nil
+	if !shown {
+		_ = writeWorkspaceFile(r.ws.Root, catalogueShownFile, nil)
+	}
+	return offlineHelpText(m, files, shown)
+}
+
+// offlineHelpText says what Sift can do without a model, and how to add
+// one; inputs that could not be read are named with the reason first,
+// since that is often why nothing matched. With shown, the catalogue is
+// not repeated.
+func offlineHelpText(m templates.Match, files []generic.Previewed, shown bool) string {
 	var b strings.Builder
 	for _, f := range files {
 		switch {
@@ -164,8 +295,13 @@ func offlineHelp(m templates.Match, files []generic.Previewed) string {
 		}
 		b.WriteString(".\n")
 	}
-	b.WriteString("Without a model Sift runs these built-in analyses; name one in your request, e.g. \"profile this data\", \"monthly revenue trend\", \"top 10 customers by sales\":\n")
-	b.WriteString(templates.CatalogText())
-	b.WriteString("\nFor anything else configure a model: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model).")
+	if shown {
+		b.WriteString("Without a model Sift runs only its built-in analyses (listed in full at this session's first question that matched none); name one in your request, e.g. \"profile this data\".\n")
+	} else {
+		b.WriteString("Without a model Sift runs these built-in analyses; name one in your request, e.g. \"profile this data\", \"monthly revenue trend\", \"top 10 customers by sales\":\n")
+		b.WriteString(templates.CatalogText())
+		b.WriteString("\n")
+	}
+	b.WriteString("For anything else configure a model: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model).")
 	return b.String()
 }

@@ -377,3 +377,34 @@ func TestHelpAndReadmeListEveryExitCode(t *testing.T) {
 		}
 	}
 }
+
+// TestRunReviewBuiltInAnalysis: --review waits for the person on the
+// built-in analysis route too (exit 6 when not interactive), and `sift
+// resume --approve` runs it.
+func TestRunReviewBuiltInAnalysis(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas and matplotlib (CI installs them): %v", err)
+	}
+	sessions := t.TempDir()
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--review", "--file", "../../examples/data/sales.csv", "--sessions-dir", sessions, "Which region sells most?"})
+	if code != exitWaiting {
+		t.Fatalf("exit code = %d, want %d (waiting for review); stderr:\n%s", code, exitWaiting, errOut)
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session, got %v %v", entries, err)
+	}
+	id := entries[0].Name()
+	if _, err := os.Stat(filepath.Join(sessions, id, "report.md")); err == nil {
+		t.Errorf("nothing may run before the review; stdout %q", out)
+	}
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", "--sessions-dir", sessions, id, "--approve"}); code != exitOK {
+		t.Fatalf("resume --approve: exit code = %d; stderr:\n%s", code, errOut)
+	}
+	if report, err := os.ReadFile(filepath.Join(sessions, id, "report.md")); err != nil || !strings.Contains(string(report), "no language model was called") {
+		t.Errorf("approved, the analysis must run: %v\n%s\nstdout %q", err, report, out)
+	}
+}
