@@ -1,0 +1,202 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model/scripted"
+)
+
+// branchPlan is a plan of three independent two-step branches (load one
+// region's rows, then sum them) and a summary step that needs all three:
+// the summary reads the branches' DataFrames and sums from the kernel.
+var branchPlan = []struct {
+	desc  string
+	needs []int
+	code  string
+}{
+	{"Load the North rows", []int{}, "import pandas as pd\nnorth = pd.read_csv('input/sales.csv')\nnorth = north[north.region == 'North']\nprint('north rows', len(north))"},
+	{"Sum North revenue", []int{1}, "north_rev = int(north.revenue.sum())\nprint(f'NORTH={north_rev}')"},
+	{"Load the South rows", []int{}, "import pandas as pd\nsouth = pd.read_csv('input/sales.csv')\nsouth = south[south.region == 'South']\nprint('south rows', len(south))"},
+	{"Sum South revenue", []int{3}, "south_rev = int(south.revenue.sum())\nprint(f'SOUTH={south_rev}')"},
+	{"Load the East rows", []int{}, "import pandas as pd\neast = pd.read_csv('input/sales.csv')\neast = east[east.region == 'East']\nprint('east rows', len(east))"},
+	{"Sum East revenue", []int{5}, "east_rev = int(east.revenue.sum())\nprint(f'EAST={east_rev}')"},
+	{"Summary of all regions", []int{2, 4, 6}, "total = north_rev + south_rev + east_rev\npd.Series({'North': north_rev, 'South': south_rev, 'East': east_rev}).to_csv('out/summary.csv')\nprint(f'TOTAL={total} from {len(north) + len(south) + len(east)} rows')"},
+}
+
+var (
+	planLine    = regexp.MustCompile(`(?m)^(\d+)\. \[(\w+)\] (.+)$`)
+	currentStep = regexp.MustCompile(`(?m)^Step (\d+): (.+)$`)
+	figureLine  = regexp.MustCompile(`[A-Z]+=\d+[^\n]*`)
+)
+
+// branchResponder answers as a model would for branchPlan, from what each
+// request shows, so it plays the same run whatever order the steps' calls
+// arrive in.
+func branchResponder(req scripted.Request) (*schema.Message, error) {
+	last := req.Messages[len(req.Messages)-1]
+	toolMsg := func(name string, args any) *schema.Message {
+		b, _ := json.Marshal(args)
+		return scripted.ToolCall(name, string(b))
+	}
+	has := func(tool string) bool {
+		for _, t := range req.Tools {
+			if t.Name == tool {
+				return true
+			}
+		}
+		return false
+	}
+	switch req.Agent {
+	case "planner":
+		if !has(toolSubmitResult) {
+			var steps []map[string]any
+			for i, s := range branchPlan {
+				steps = append(steps, map[string]any{"index": i + 1, "description": s.desc, "needs": s.needs})
+			}
+			return toolMsg(toolCreatePlan, map[string]any{"steps": steps}), nil
+		}
+		var steps []map[string]any
+		for _, m := range planLine.FindAllStringSubmatch(last.Content, -1) {
+			if m[2] != "todo" {
+				continue
+			}
+			for i, s := range branchPlan {
+				if s.desc == m[3] {
+					steps = append(steps, map[string]any{"index": i + 1, "description": s.desc, "needs": s.needs})
+				}
+			}
+		}
+		if len(steps) > 0 {
+			return toolMsg(toolCreatePlan, map[string]any{"steps": steps}), nil
+		}
+		total := figureLine.FindAllString(last.Content, -1)
+		return toolMsg(toolSubmitResult, map[string]any{"answer": "Revenue by region: " + strings.Join(total, "; ")}), nil
+	case "executor":
+		m := currentStep.FindStringSubmatch(last.Content)
+		if m == nil {
+			return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
+		}
+		return toolMsg(nameCodeAgent, map[string]string{"request": m[2]}), nil
+	case "code":
+		if last.Role == schema.Tool {
+			return scripted.Text("Done. Output:\n" + last.Content), nil
+		}
+		for _, s := range branchPlan {
+			if strings.Contains(last.Content, s.desc) {
+				return toolMsg("python", map[string]string{"code": s.code}), nil
+			}
+		}
+		return nil, fmt.Errorf("code request for no known step: %q", last.Content)
+	case "report":
+		figures := figureLine.FindAllString(last.Content, -1)
+		sort.Strings(figures)
+		return scripted.Text("# Revenue by region\n\n" + strings.Join(dedupe(figures), "\n") + "\n"), nil
+	}
+	return nil, fmt.Errorf("unexpected request from %q", req.Agent)
+}
+
+func dedupe(ss []string) []string {
+	var out []string
+	for i, s := range ss {
+		if i == 0 || s != ss[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// branchSift is a Sift whose every role plays branchResponder, replying
+// after delay.
+func branchSift(t testing.TB, delay time.Duration) (*Sift, *scripted.Script) {
+	t.Helper()
+	script := scripted.NewResponder(branchResponder)
+	script.SetDelay(delay)
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, script
+}
+
+// runBranchPlan runs branchPlan with parallel and returns its events and
+// the done event.
+func runBranchPlan(t testing.TB, s *Sift, parallel int, budget Budget) ([]generic.Event, generic.Event) {
+	t.Helper()
+	var evs []generic.Event
+	for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: parallel, Budget: budget}) {
+		evs = append(evs, e)
+	}
+	if len(evs) == 0 || evs[len(evs)-1].Kind != generic.EventDone {
+		t.Fatalf("the last event must be done; got %d events", len(evs))
+	}
+	return evs, evs[len(evs)-1]
+}
+
+func TestParallelStepsGiveTheSameReport(t *testing.T) {
+	reports := map[int]string{}
+	for _, parallel := range []int{1, 3} {
+		s, _ := branchSift(t, 0)
+		evs, done := runBranchPlan(t, s, parallel, Budget{})
+		if done.Err != nil {
+			t.Fatalf("parallel %d: %v", parallel, done.Err)
+		}
+		report := readWS(t, done, "report.md")
+		// The usage section differs: fewer replans run in parallel.
+		reports[parallel], _, _ = strings.Cut(report, "## Usage")
+		// Steps ran side by side only with parallel 3: two steps started
+		// before the first of them finished.
+		open, most := 0, 0
+		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
+			if e.Kind == generic.EventStepStarted {
+				open++
+			} else {
+				open--
+			}
+			most = max(most, open)
+		}
+		if want := map[int]int{1: 1, 3: 3}[parallel]; most != want {
+			t.Errorf("parallel %d: at most %d steps ran at once, want %d", parallel, most, want)
+		}
+		plan := done.Plan
+		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished, generic.EventPlan) {
+			if e.Step != nil {
+				t.Logf("parallel %d: %s step %d %s", parallel, e.Kind, e.Step.Index, e.Step.Status)
+			} else if e.Plan != nil {
+				t.Logf("parallel %d: plan %d steps, revisions %d", parallel, len(e.Plan.Steps), e.Plan.Revisions)
+			}
+		}
+		for _, st := range plan.Steps {
+			if st.Status != generic.StatusDone {
+				t.Errorf("parallel %d: step %d is %s: %s", parallel, st.Index, st.Status, st.Summary)
+			}
+		}
+		// Tool events of a branch carry its step.
+		for _, e := range kinds(evs, generic.EventToolCall) {
+			if e.Tool != "python" {
+				continue
+			}
+			if e.Step == nil || !strings.Contains(e.Args, strings.Split(branchPlan[e.Step.Index-1].code, "\n")[0]) {
+				t.Errorf("parallel %d: python call %s is not tagged with its step (%v)", parallel, e.Args, e.Step)
+			}
+		}
+	}
+	for _, want := range []string{"NORTH=150", "SOUTH=70", "EAST=30", "TOTAL=250 from 4 rows"} {
+		if !strings.Contains(reports[3], want) {
+			t.Errorf("the parallel report lacks %q:\n%s", want, reports[3])
+		}
+	}
+	if reports[1] != reports[3] {
+		t.Errorf("the reports differ:\n--- parallel 1\n%s\n--- parallel 3\n%s", reports[1], reports[3])
+	}
+}
