@@ -74,4 +74,5 @@ Rules:
 - Embed charts with their workspace paths exactly as listed, e.g. ![Monthly revenue](out/figure.png); link data files the same way.
 - Keep tables small (at most 15 rows).
 - After each claim taken from a step, cite the step as [step N].
+- A step marked failed, todo or skipped computed nothing: say plainly which steps failed and why, and never state as found what only such a step could show.
 ` + languageRule
