@@ -288,6 +288,11 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 			}
 		}
 	}
+	if over := b.cfg.budget.exceeded(); over != nil && (out.err != nil || out.summary == "" || strings.Contains(out.summary, ErrBudgetExceeded.Error())) {
+		// The budget stopped the step's model calls (the error may
+		// reach here wrapped as text): the step did not run.
+		out.err = over
+	}
 	if out.err != nil && !errors.Is(out.err, ErrBudgetExceeded) && !fatal(ctx, out.err) {
 		out.summary = fmt.Sprintf("%s the step did not finish: %v", failedPrefix, out.err)
 		out.failed, out.err = true, nil

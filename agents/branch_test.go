@@ -3,10 +3,13 @@ package agents
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/operator"
 )
 
 // branchPlan is a plan of three independent two-step branches (load one
@@ -198,5 +202,71 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 	}
 	if reports[1] != reports[3] {
 		t.Errorf("the reports differ:\n--- parallel 1\n%s\n--- parallel 3\n%s", reports[1], reports[3])
+	}
+}
+
+// A budget reached while branches run stops them within one model call
+// each, ends the run as over budget, and leaves no step half-done in
+// plan.md.
+func TestBudgetReachedWhileBranchesRun(t *testing.T) {
+	s, script := branchSift(t, 0)
+	const limit = 5 // the planner's call, then a few of the branches'
+	_, done := runBranchPlan(t, s, 3, Budget{MaxModelCalls: limit})
+	if !errors.Is(done.Err, ErrBudgetExceeded) {
+		t.Fatalf("the run ended with %v, want the budget error", done.Err)
+	}
+	if calls := script.Calls(); calls > limit+3 {
+		t.Errorf("%d model calls for a budget of %d with 3 branches running, want at most %d", calls, limit, limit+3)
+	}
+	plan := readWS(t, done, "plan.md")
+	if strings.Contains(plan, "— doing") {
+		t.Errorf("plan.md shows a step still in progress:\n%s", plan)
+	}
+	for _, st := range done.Plan.Steps {
+		if st.Status == generic.StatusSkipped && !strings.Contains(st.Summary, "budget") {
+			t.Errorf("step %d skipped without saying why: %q", st.Index, st.Summary)
+		}
+		if st.Status == generic.StatusTodo || st.Status == generic.StatusDoing {
+			t.Errorf("step %d left %s", st.Index, st.Status)
+		}
+	}
+}
+
+// BenchmarkParallelSteps runs branchPlan with a model that answers after a
+// second, as a provider would, one step at a time and three at a time:
+// wall time per run, and the peak memory of the kernels (sampled).
+//
+//	go test ./agents -run '^$' -bench BenchmarkParallelSteps -benchtime 1x
+func BenchmarkParallelSteps(b *testing.B) {
+	for _, parallel := range []int{1, 3} {
+		b.Run(fmt.Sprintf("parallel=%d", parallel), func(b *testing.B) {
+			var peak atomic.Int64
+			stop := make(chan struct{})
+			sampled := make(chan struct{})
+			go func() {
+				defer close(sampled)
+				for {
+					peak.Store(max(peak.Load(), operator.ChildrenPeakMemory(os.Getpid())))
+					select {
+					case <-stop:
+						return
+					case <-time.After(50 * time.Millisecond):
+					}
+				}
+			}()
+			var answer string
+			for b.Loop() {
+				s, _ := branchSift(b, time.Second)
+				_, done := runBranchPlan(b, s, parallel, Budget{})
+				if done.Err != nil {
+					b.Fatal(done.Err)
+				}
+				answer = done.Plan.Result.Answer
+			}
+			close(stop)
+			<-sampled
+			b.ReportMetric(float64(peak.Load())/(1<<20), "peak-kernel-MB")
+			b.Logf("parallel %d: %s", parallel, answer)
+		})
 	}
 }

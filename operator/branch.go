@@ -220,19 +220,19 @@ func (k *Kernel) PeakMemory() int64 {
 	return peakRSS(p.cmd.Process.Pid, 0)
 }
 
+// ChildrenPeakMemory sums the peak resident memory (VmHWM) in bytes of
+// the live processes started by pid, and theirs: for a Sift process, its
+// kernels with their sandboxes. 0 where the system does not say.
+func ChildrenPeakMemory(pid int) int64 {
+	return peakRSS(pid, 0) - vmHWM(pid)
+}
+
 // peakRSS sums VmHWM of pid and its descendants, in bytes.
 func peakRSS(pid, depth int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil || depth > 8 {
+	if depth > 8 {
 		return 0
 	}
-	var total int64
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			total += kb << 10
-		}
-	}
+	total := vmHWM(pid)
 	tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
 	for _, t := range tasks {
 		kids, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + t.Name() + "/children")
@@ -243,6 +243,21 @@ func peakRSS(pid, depth int) int64 {
 		}
 	}
 	return total
+}
+
+// vmHWM is the peak resident memory of pid in bytes, 0 when unknown.
+func vmHWM(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // Branch returns an operator whose Python runs in a branch of this
