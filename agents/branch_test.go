@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,6 +50,16 @@ var (
 // request shows, so it plays the same run whatever order the steps' calls
 // arrive in.
 func branchResponder(req scripted.Request) (*schema.Message, error) {
+	return slowBranchResponder(nil)(req)
+}
+
+// slowBranchResponder is branchResponder with the steps in slow sleeping
+// for minutes before their work.
+func slowBranchResponder(slow map[int]bool) func(scripted.Request) (*schema.Message, error) {
+	return func(req scripted.Request) (*schema.Message, error) { return respondBranch(req, slow) }
+}
+
+func respondBranch(req scripted.Request, slow map[int]bool) (*schema.Message, error) {
 	last := req.Messages[len(req.Messages)-1]
 	toolMsg := func(name string, args any) *schema.Message {
 		b, _ := json.Marshal(args)
@@ -95,9 +108,13 @@ func branchResponder(req scripted.Request) (*schema.Message, error) {
 		if last.Role == schema.Tool {
 			return scripted.Text("Done. Output:\n" + last.Content), nil
 		}
-		for _, s := range branchPlan {
+		for i, s := range branchPlan {
 			if strings.Contains(last.Content, s.desc) {
-				return toolMsg("python", map[string]string{"code": s.code}), nil
+				code := s.code
+				if slow[i+1] {
+					code = "import time\ntime.sleep(300)\n" + code
+				}
+				return toolMsg("python", map[string]string{"code": code}), nil
 			}
 		}
 		return nil, fmt.Errorf("code request for no known step: %q", last.Content)
@@ -269,4 +286,101 @@ func BenchmarkParallelSteps(b *testing.B) {
 			b.Logf("parallel %d: %s", parallel, answer)
 		})
 	}
+}
+
+// TestKillDashNineWhileBranchesRunThenResume kills a run (this test
+// binary, run again as the child) while two branches are mid-step, then
+// resumes it: the finished steps are not run again, and the report has
+// the numbers of every step.
+func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
+	if root := os.Getenv("SIFT_TEST_BRANCH_CRASH"); root != "" {
+		// The child: steps 2 and 6 hang until the parent kills us.
+		script := scripted.NewResponder(slowBranchResponder(map[int]bool{2: true, 6: true}))
+		s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+			Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: pythonOrSkip(t), CodeTimeout: 10 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3, SessionID: "crash"}) {
+		}
+		t.Fatal("the run ended before it was killed")
+	}
+	py := pythonOrSkip(t)
+	root := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillDashNineWhileBranchesRunThenResume$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SIFT_TEST_BRANCH_CRASH="+root)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	statusOf := func() map[int]generic.StepStatus {
+		fp, err := loadPlanState(filepath.Join(root, "crash"))
+		if err != nil {
+			return nil
+		}
+		out := map[int]generic.StepStatus{}
+		for _, st := range fp.Steps {
+			out[st.Index] = st.Status
+		}
+		return out
+	}
+	// Wait (no fixed sleep decides anything) until steps 1, 3, 4 and 5 are
+	// done and 2 and 6 run their hanging cells.
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		st := statusOf()
+		if st[1] == generic.StatusDone && st[3] == generic.StatusDone && st[4] == generic.StatusDone && st[5] == generic.StatusDone &&
+			st[2] == generic.StatusDoing && st[6] == generic.StatusDoing && hangingCells(root) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the branches never reached the crash point; steps: %v", st)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	script := scripted.NewResponder(branchResponder)
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: py, CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done generic.Event
+	for e := range s.Resume(context.Background(), "crash", nil) {
+		done = e
+	}
+	if done.Err != nil {
+		t.Fatalf("resume: %v", done.Err)
+	}
+	for _, req := range script.Requests() {
+		if req.Agent != "executor" {
+			continue
+		}
+		if m := currentStep.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content); m != nil && m[1] != "2" && m[1] != "6" && m[1] != "7" {
+			t.Errorf("step %s was finished before the crash but ran again", m[1])
+		}
+	}
+	report := readWS(t, done, "report.md")
+	for _, want := range []string{"NORTH=150", "SOUTH=70", "EAST=30", "TOTAL=250 from 4 rows"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the resumed report lacks %q:\n%s", want, report)
+		}
+	}
+}
+
+// hangingCells counts the cells of the crash session that hang: the
+// kernel saves a cell's code before it runs it.
+func hangingCells(root string) int {
+	files, _ := filepath.Glob(filepath.Join(root, "crash", operator.CellsDir, "cell-*.py"))
+	n := 0
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "time.sleep(300)") {
+			n++
+		}
+	}
+	return n
 }

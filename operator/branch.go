@@ -87,10 +87,12 @@ func (k *Kernel) Branch(step int) (*Kernel, error) {
 	k.mu.Lock()
 	gen := 0
 	switch {
+	case k.lost != "":
+		// The state to start from is the one the next run rebuilds (an
+		// interpreter started ahead of it holds nothing yet).
+		gen = k.lostGeneration
 	case k.proc != nil:
 		gen = k.proc.generation
-	case k.lost != "":
-		gen = k.lostGeneration
 	}
 	k.mu.Unlock()
 	var seed []CellRecord
