@@ -122,6 +122,9 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			if k, err = main.Branch(st.Index); err != nil {
 				return err
 			}
+			// Its interpreter starts while the step's first model calls
+			// run, as the main kernel's does.
+			go func() { _ = k.Kernel().Start(ctx) }()
 		}
 		budget.stepStarted()
 		st.Status, st.Started = generic.StatusDoing, time.Now()

@@ -384,3 +384,69 @@ func hangingCells(root string) int {
 	}
 	return n
 }
+
+// A pause asked while branches run stops them at their next safe point:
+// the running steps finish, no new one starts, plan.md has no step in
+// progress; resumed, the run does only what was left.
+func TestPauseWhileBranchesRunThenResume(t *testing.T) {
+	s, script := branchSift(t, 0)
+	pause := make(chan struct{})
+	ctx := WithPause(context.Background(), pause)
+	var evs []generic.Event
+	paused, startedAfter := false, 0
+	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
+		evs = append(evs, e)
+		switch {
+		case e.Kind == generic.EventStepFinished && !paused:
+			close(pause)
+			paused = true
+		case e.Kind == generic.EventStepStarted && paused:
+			startedAfter++
+		}
+	}
+	// The batch may have launched one step as it reported the finish;
+	// after that, none.
+	if startedAfter > 1 {
+		t.Errorf("%d steps started after the pause was asked, want at most 1", startedAfter)
+	}
+	done := evs[len(evs)-1]
+	if done.Err != nil || len(kinds(evs, generic.EventPaused)) != 1 {
+		t.Fatalf("want a paused run, got %v (%d paused events)", done.Err, len(kinds(evs, generic.EventPaused)))
+	}
+	before := map[int]bool{}
+	for _, st := range done.Plan.Steps {
+		switch st.Status {
+		case generic.StatusDone:
+			before[st.Index] = true
+		case generic.StatusDoing:
+			t.Errorf("step %d is left in progress by the pause", st.Index)
+		}
+	}
+	if before[7] || len(before) == 7 {
+		t.Fatalf("the pause stopped nothing: %v", before)
+	}
+	if plan := readWS(t, done, "plan.md"); strings.Contains(plan, "— doing") {
+		t.Errorf("plan.md shows a step in progress after the pause:\n%s", plan)
+	}
+	id := filepath.Base(done.Path)
+	calls := len(script.Requests())
+	var last generic.Event
+	for e := range s.Resume(context.Background(), id, nil) {
+		last = e
+	}
+	if last.Err != nil {
+		t.Fatalf("resume: %v", last.Err)
+	}
+	for _, req := range script.Requests()[calls:] {
+		if m := currentStep.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content); req.Agent == "executor" && m != nil {
+			var n int
+			fmt.Sscan(m[1], &n)
+			if before[n] {
+				t.Errorf("step %d finished before the pause but ran again", n)
+			}
+		}
+	}
+	if report := readWS(t, last, "report.md"); !strings.Contains(report, "TOTAL=250 from 4 rows") {
+		t.Errorf("the resumed report lacks the total:\n%s", report)
+	}
+}
