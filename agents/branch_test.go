@@ -350,8 +350,15 @@ func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	var done generic.Event
+	var notes []string
 	for e := range s.Resume(context.Background(), "crash", nil) {
 		done = e
+		if e.Kind == generic.EventMessage && e.Agent == "sift" {
+			notes = append(notes, e.Text)
+		}
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "Steps 2 and 6 were in progress and run again.") {
+		t.Errorf("the resume must say which steps run again: %q", notes)
 	}
 	if done.Err != nil {
 		t.Fatalf("resume: %v", done.Err)
