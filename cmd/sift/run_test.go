@@ -350,3 +350,13 @@ func TestRunOfflineProfileEveryTable(t *testing.T) {
 		t.Errorf("report.md must give the real reason:\n%s", report)
 	}
 }
+
+func TestRendererSaysWhichStepsRunSideBySide(t *testing.T) {
+	io, _, errOut := testIO()
+	r := newRenderer(io, false, time.Now)
+	step := generic.StepState{Step: generic.Step{Index: 3, Description: "Load the South rows", Needs: []int{}}, Status: generic.StatusDoing}
+	r.event(generic.Event{Kind: generic.EventStepStarted, Step: &step, Text: "running steps 1 and 3 side by side"})
+	if !strings.Contains(errOut.String(), "Step 3: Load the South rows") || !strings.Contains(errOut.String(), "(running steps 1 and 3 side by side)") {
+		t.Errorf("the terminal must say which steps run side by side, got:\n%s", errOut)
+	}
+}
