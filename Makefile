@@ -8,7 +8,7 @@ DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells m
 REC_SESSIONS ?= $(CURDIR)/.sift/recordings
 EVAL_DIR     ?= $(CURDIR)/.sift/eval-native
 
-.PHONY: recordings eval serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens clean
+.PHONY: recordings eval serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-parallel clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -87,12 +87,16 @@ bench-routes: python-deps
 bench-tokens: python-deps
 	$(GO) test ./agents -run '^$$' -bench ContextManagement -benchtime 1x -v
 
+## bench-parallel: wall time and peak kernel memory of a 7-step plan (three 2-step branches, then a summary), model answering after 1 s, --parallel 1 vs 3
+bench-parallel: python-deps
+	$(GO) test ./agents -run '^$$' -bench ParallelSteps -benchtime 1x -v
+
 ## bench-serve: 200 event-stream clients on one run, 20 sessions at once, event JSON sonic vs encoding/json
 bench-serve: python-deps
 	$(GO) test ./server -run '^$$' -bench 'SSEFanout|ConcurrentSessions' -benchtime 1x
 	$(GO) test ./session -run '^$$' -bench EventJSON -benchmem
 
-bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-serve
+bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-parallel bench-serve
 
 clean:
 	rm -rf bin .sift

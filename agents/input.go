@@ -28,6 +28,21 @@ type taskView struct {
 	Verbatim bool
 	// Feedback is the person's reason for rejecting the last plan.
 	Feedback string
+	// Step is the index of the step a branch runs, 0 outside branches
+	// (the current step is then the plan's first unfinished one).
+	Step int
+}
+
+// current is the step being executed.
+func (v taskView) current() *generic.StepState {
+	if v.Step > 0 {
+		for i := range v.Plan.Steps {
+			if v.Plan.Steps[i].Index == v.Step {
+				return &v.Plan.Steps[i]
+			}
+		}
+	}
+	return v.Plan.Current()
 }
 
 // Every agent's request is ordered for providers' prefix caches: the
@@ -80,7 +95,7 @@ func executorMessages(v taskView) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Plan", renderPlanStatus(v.Plan))
 	section(&b, "Finished steps", v.results())
-	if cur := v.Plan.Current(); cur != nil {
+	if cur := v.current(); cur != nil {
 		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
 	}
 	return []*schema.Message{stableSystem(executorPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}

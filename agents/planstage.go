@@ -276,4 +276,5 @@ func init() {
 	schema.RegisterName[*generic.Plan]("sift_plan")
 	schema.RegisterName[*generic.FullPlan]("sift_full_plan")
 	schema.RegisterName[*generic.Event]("sift_event")
+	schema.RegisterName[*branchEvent]("sift_branch_event")
 }

@@ -120,11 +120,11 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 
 	// Paused, or its process died: start the tree again from the recorded
 	// plan. The planner stage sees the plan and does not plan again.
-	redo := 0
+	var redo []int
 	for i := range r.plan.Steps {
 		if s := &r.plan.Steps[i]; s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary) {
 			s.Status, s.Summary = generic.StatusTodo, ""
-			redo = r.plan.Steps[i].Index
+			redo = append(redo, s.Index)
 		}
 	}
 	if r.plan.Current() == nil && !replan {
@@ -133,8 +133,12 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 	}
 	if !replan {
 		note := "Resumed: finished steps are kept and not run again."
-		if redo > 0 {
-			note += fmt.Sprintf(" Step %d was in progress and runs again.", redo)
+		switch len(redo) {
+		case 0:
+		case 1:
+			note += fmt.Sprintf(" Step %d was in progress and runs again.", redo[0])
+		default:
+			note += fmt.Sprintf(" Steps %s were in progress and run again.", joinSteps(redo))
 		}
 		if adopted > 0 {
 			note += fmt.Sprintf(" The Python state is rebuilt by replaying %d earlier cells from cells.jsonl.", adopted)

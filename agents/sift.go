@@ -4,6 +4,7 @@
 package agents
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -258,6 +259,10 @@ type Request struct {
 	Databases []string
 	// SessionID names the new session. Optional; generated when empty.
 	SessionID string
+	// Parallel bounds the plan steps run at the same time, each in a
+	// Python kernel of its own (see DefaultParallel, used when 0); 1 runs
+	// one step after another.
+	Parallel int
 }
 
 // Run starts an analysis and yields its events; the last is always
@@ -748,6 +753,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		ext:             r.sift.cfg.Extensions,
 		locale:          r.sift.cfg.Locale,
 		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
+		parallel:        cmp.Or(r.req.Parallel, DefaultParallel),
 	})
 	if err != nil {
 		return nil, err
@@ -907,6 +913,13 @@ func checkInputs(req Request) error {
 func (r *run) translate(ev *adk.AgentEvent, emit func(generic.Event) bool) bool {
 	if ev.Output == nil {
 		return true
+	}
+	if be, ok := ev.Output.CustomizedOutput.(*branchEvent); ok {
+		// A branch's event belongs to its step, whatever else runs.
+		saved := r.current
+		r.current = be.Step
+		defer func() { r.current = saved }()
+		return r.translate(be.Event, emit)
 	}
 	if se, ok := ev.Output.CustomizedOutput.(*generic.Event); ok {
 		e := *se

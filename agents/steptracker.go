@@ -31,6 +31,8 @@ type stepTracker struct {
 	// of the executor.
 	code   adk.Agent
 	budget *budgetGuard
+	// branches runs ready steps side by side; nil runs one at a time.
+	branches *branchRunner
 }
 
 func (a *stepTracker) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
@@ -57,6 +59,15 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: fmt.Sprintf("paused before step %d", cur.Index)}))
 			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.Name(ctx))})
 			return
+		}
+		if a.branches.wants(ctx, fp) {
+			if !a.branches.run(ctx, gen, fp, a.Name(ctx), a.budget) {
+				return // the replanner sees the batch's results
+			}
+			// A step of the batch waits for the person: it runs alone now.
+			if cur = fp.Current(); cur == nil {
+				return
+			}
 		}
 		a.budget.stepStarted()
 		// Model calls made for this step are metered under its index.

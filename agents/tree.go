@@ -108,6 +108,9 @@ type treeConfig struct {
 	locale string
 	// reportImages: the report writer's model accepts images.
 	reportImages bool
+	// parallel bounds the plan steps run at the same time; 1 or less
+	// runs one step after another.
+	parallel int
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -130,13 +133,57 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		return nil, fmt.Errorf("build planner: %w", err)
 	}
 
-	executorTools, codeAgent, err := buildExecutorTools(ctx, cfg)
+	executor, codeAgent, err := buildExecutor(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
+
+	replanner, err := planexecute.NewReplanner(ctx, &planexecute.ReplannerConfig{
+		ChatModel:   cfg.models.planner,
+		PlanTool:    createPlanTool,
+		RespondTool: submitResultTool,
+		NewPlan:     newPlan,
+		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
+			return withHouseRules(replannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build replanner: %w", err)
+	}
+
+	plannerStage := &planStage{inner: planner, budget: cfg.budget}
+	maxIter := cfg.maxIterations
+	if maxIter <= 0 {
+		maxIter = 10
+	}
+	loop, err := adk.NewLoopAgent(ctx, &adk.LoopAgentConfig{
+		Name:          nameLoop,
+		Description:   "executes plan steps and replans until the question is answered",
+		SubAgents:     []adk.Agent{&stepTracker{inner: executor, code: codeAgent, budget: cfg.budget, branches: newBranchRunner(cfg)}, &planStage{inner: replanner, replanner: true, budget: cfg.budget}},
+		MaxIterations: maxIter,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("build execute/replan loop: %w", err)
+	}
+	return adk.NewSequentialAgent(ctx, &adk.SequentialAgentConfig{
+		Name:        nameRoot,
+		Description: "Sift data analysis: plan, execute and replan, report",
+		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
+			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, images: cfg.reportImages, budget: cfg.budget}},
+	})
+}
+
+// buildExecutor makes the executor (and returns the code agent, which the
+// quick path runs directly) over cfg's operator and models. Branches of a
+// plan build one each, over their own kernel.
+func buildExecutor(ctx context.Context, cfg treeConfig) (adk.Agent, adk.Agent, error) {
+	executorTools, codeAgent, err := buildExecutorTools(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
 	names, err := checkToolNames(ctx, "executor", executorTools)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	returnDirectly := map[string]bool{}
 	if !cfg.classicExecutor {
@@ -162,42 +209,10 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("build executor: %w", err)
+		return nil, nil, fmt.Errorf("build executor: %w", err)
 	}
 
-	replanner, err := planexecute.NewReplanner(ctx, &planexecute.ReplannerConfig{
-		ChatModel:   cfg.models.planner,
-		PlanTool:    createPlanTool,
-		RespondTool: submitResultTool,
-		NewPlan:     newPlan,
-		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return withHouseRules(replannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
-		},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("build replanner: %w", err)
-	}
-
-	plannerStage := &planStage{inner: planner, budget: cfg.budget}
-	maxIter := cfg.maxIterations
-	if maxIter <= 0 {
-		maxIter = 10
-	}
-	loop, err := adk.NewLoopAgent(ctx, &adk.LoopAgentConfig{
-		Name:          nameLoop,
-		Description:   "executes plan steps and replans until the question is answered",
-		SubAgents:     []adk.Agent{&stepTracker{inner: executor, code: codeAgent, budget: cfg.budget}, &planStage{inner: replanner, replanner: true, budget: cfg.budget}},
-		MaxIterations: maxIter,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("build execute/replan loop: %w", err)
-	}
-	return adk.NewSequentialAgent(ctx, &adk.SequentialAgentConfig{
-		Name:        nameRoot,
-		Description: "Sift data analysis: plan, execute and replan, report",
-		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
-			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, images: cfg.reportImages, budget: cfg.budget}},
-	})
+	return executor, codeAgent, nil
 }
 
 // buildExecutorTools makes the executor's tools: the code agent and the web
@@ -412,5 +427,6 @@ func viewOf(ctx context.Context) taskView {
 	in, _ := params.Inputs.Get(ctx)
 	verbatim, _ := params.Verbatim.Get(ctx)
 	feedback, _ := params.PlanFeedback.Get(ctx)
-	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback}
+	step, _ := params.BranchStep.Get(ctx)
+	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback, Step: step}
 }

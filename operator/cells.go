@@ -33,9 +33,12 @@ type CellRecord struct {
 	// no state carries over.
 	Generation int `json:"generation"`
 	// Replayed marks a cell re-run to rebuild a restarted kernel's state.
-	Replayed bool   `json:"replayed,omitempty"`
-	Code     string `json:"code"`
-	OK       bool   `json:"ok"`
+	Replayed bool `json:"replayed,omitempty"`
+	// Branch is the plan step whose branch kernel ran the cell (see
+	// Kernel.Branch), 0 for the session's main kernel.
+	Branch int    `json:"branch,omitempty"`
+	Code   string `json:"code"`
+	OK     bool   `json:"ok"`
 	// Error is the one line that says what went wrong: the exception line
 	// of a traceback ("KeyError: 'x'") or the reason the cell was stopped.
 	Error string `json:"error,omitempty"`

@@ -109,11 +109,20 @@ type Kernel struct {
 	cfg    KernelConfig
 	runSem chan struct{} // one cell (or start) at a time
 
-	mu         sync.Mutex
-	closed     bool
-	proc       *kernelProc // the live interpreter; nil before the first start and after a loss
-	generation int         // generation of the newest interpreter started
-	nextCell   int
+	// seq numbers cells and interpreters; a kernel's branches share it.
+	seq *kernelSeq
+
+	mu     sync.Mutex
+	closed bool
+	proc   *kernelProc // the live interpreter; nil before the first start and after a loss
+	// branch tags the cells this kernel records: 0 for a session's main
+	// kernel, else the plan step a branch kernel runs (see Branch).
+	branch int
+	// seed are the cells a branch kernel replays into its first
+	// interpreter before anything else; nil once done.
+	seed []CellRecord
+	// generations are the interpreters this kernel started.
+	generations []int
 	// lost says why the last interpreter is gone, until the next Run
 	// reports it; lostGeneration is that interpreter's generation.
 	lost           string
@@ -153,11 +162,13 @@ func NewKernel(cfg KernelConfig) (*Kernel, error) {
 	// A reopened workspace numbers its cells and kernels on, so that a
 	// replay never mixes in a generation of an earlier process.
 	return &Kernel{
-		ws:         ws,
-		cfg:        cfg,
-		runSem:     make(chan struct{}, 1),
-		nextCell:   max(lastCellNumber(filepath.Join(ws.root, CellsDir)), lastRecordedCell(records)) + 1,
-		generation: lastRecordedGeneration(records),
+		ws:     ws,
+		cfg:    cfg,
+		runSem: make(chan struct{}, 1),
+		seq: &kernelSeq{
+			nextCell:   max(lastCellNumber(filepath.Join(ws.root, CellsDir)), lastRecordedCell(records)) + 1,
+			generation: lastRecordedGeneration(records),
+		},
 	}, nil
 }
 
@@ -266,11 +277,12 @@ func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunRes
 			return nil, err
 		}
 	}
+	seedNotice, err := k.replaySeed(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 
-	k.mu.Lock()
-	cell := k.nextCell
-	k.nextCell++
-	k.mu.Unlock()
+	cell := k.seq.cell()
 	timeout := k.cfg.Timeout
 	if opts.Timeout > 0 {
 		timeout = opts.Timeout
@@ -285,7 +297,8 @@ func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunRes
 		res.Replayed, res.ReplayFailed = restart.replayed, restart.failed
 		res.Notice = joinNotices(restart.notice(), res.Notice)
 	}
-	if err := appendCellRecord(k.ws.root, newCellRecord(cell, p.generation, code, res, start)); err != nil && runErr == nil {
+	res.Notice = joinNotices(seedNotice, res.Notice)
+	if err := k.record(newCellRecord(cell, p.generation, code, res, start)); err != nil && runErr == nil {
 		res.Notice = joinNotices(res.Notice, "This cell could not be recorded in "+CellsLogFile+": "+err.Error())
 	}
 	return res, runErr
@@ -368,7 +381,7 @@ func (k *Kernel) replay(ctx context.Context, p *kernelProc, r *restartReport) (*
 		}
 		out := newCellRecord(rec.Cell, p.generation, rec.Code, res, start)
 		out.Replayed = true
-		_ = appendCellRecord(k.ws.root, out) // provenance only; the replay itself went through
+		_ = k.record(out) // provenance only; the replay itself went through
 		k.mu.Lock()
 		lost, why := k.proc != p, k.lost
 		k.lost = ""
@@ -732,10 +745,11 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 		k.mu.Unlock()
 		return nil, fmt.Errorf("start python kernel: start %s: %w", k.cfg.Python, err)
 	}
-	k.generation++
+	gen := k.seq.newGeneration()
+	k.generations = append(k.generations, gen)
 	p := &kernelProc{
 		cmd:        cmd,
-		generation: k.generation,
+		generation: gen,
 		requests:   reqW,
 		replies:    make(chan kernelReply, 4),
 		exited:     make(chan struct{}),
@@ -843,7 +857,9 @@ func (k *Kernel) AdoptLog() (generation, cells int, err error) {
 		return 0, 0, fmt.Errorf("adopt the cell log: %w", err)
 	}
 	for _, rec := range records {
-		if rec.Generation > generation {
+		// Branch kernels' cells came back to the main kernel when their
+		// step finished (see Absorb); unfinished ones are run again.
+		if rec.Branch == 0 && rec.Generation > generation {
 			generation = rec.Generation
 		}
 	}

@@ -19,6 +19,9 @@ var (
 	// PlanFeedback is the person's reason for rejecting the last plan; the
 	// planner reads it when planning again.
 	PlanFeedback = NewKey[string]("sift.plan_feedback")
+	// BranchStep is the index of the plan step a branch runs, in the
+	// branch's own session; unset outside branches.
+	BranchStep = NewKey[int]("sift.branch_step")
 	// Paused is set once the run stopped at a safe point to pause.
 	Paused = NewKey[bool]("sift.paused")
 	// Resumed is set on a run recovered from its recorded plan: the planner

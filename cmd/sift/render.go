@@ -62,6 +62,9 @@ func (r *renderer) event(e generic.Event) {
 		r.plan(e.Plan)
 	case generic.EventStepStarted:
 		r.status("%s Step %d: %s", r.mark("step"), e.Step.Index, oneLine(e.Step.Description, 160))
+		if e.Text != "" {
+			r.status("   (%s)", e.Text) // steps running side by side
+		}
 	case generic.EventToolCall:
 		r.status("%s %s: %s", r.mark("call"), e.Tool, describeCall(e.Tool, e.Args))
 	case generic.EventToolResult:

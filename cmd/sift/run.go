@@ -35,8 +35,10 @@ type runOptions struct {
 	Python        string
 	SessionsDir   string
 	MaxIterations int
-	CodeTimeout   time.Duration
-	Mode          string
+	// Parallel bounds the plan steps run at the same time.
+	Parallel    int
+	CodeTimeout time.Duration
+	Mode        string
 	// AgentModels are per-agent model names from --planner-model etc.
 	AgentModels map[string]string
 	Budget      agents.Budget
@@ -79,6 +81,9 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 			if _, err := agents.ParseMode(opts.Mode); err != nil {
 				return usageError{err}
 			}
+			if opts.Parallel < 1 {
+				return usageError{fmt.Errorf("--parallel must be at least 1 (1 runs the steps one after another), got %d", opts.Parallel)}
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -95,6 +100,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.StringArrayVarP(&opts.Dirs, "dir", "d", nil, "directory whose files are all inputs (repeatable)")
 	f.StringArrayVar(&opts.DBs, "db", nil, "database the agents may query, read-only (repeatable): sqlite:shop.db, postgres://user:pass@host/db, mysql://user:pass@host/db; name=url names it")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	f.IntVar(&opts.Parallel, "parallel", agents.DefaultParallel, "most plan steps run at the same time, each in a Python kernel of its own (1: one after another)")
 	f.IntVar(&opts.Budget.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
 	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
 	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
@@ -240,7 +246,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session, Parallel: opts.Parallel}) {
 		r.event(e)
 		final = e
 	}

@@ -46,20 +46,21 @@ func TestRunFlags(t *testing.T) {
 		{
 			name: "files and question",
 			args: []string{"--file", "a.csv", "-f", "b.xlsx", "which", "region?"},
-			want: runOptions{Question: "which region?", Files: []string{"a.csv", "b.xlsx"}, MaxIterations: 10, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel"},
+			want: runOptions{Question: "which region?", Files: []string{"a.csv", "b.xlsx"}, MaxIterations: 10, Parallel: 3, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel"},
 		},
 		{
 			name: "dirs, json and model flags",
-			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--code-timeout", "30s", "--mode", "quick", "--max-steps", "3", "--max-time", "5m", "--python-mode", "process", "--sandbox", "none", "--allow-unsandboxed", "q"},
-			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}, Budget: agents.Budget{MaxSteps: 3, MaxTime: 5 * time.Minute}, PythonMode: "process", Sandbox: "none", AllowUnsandboxed: true},
+			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--parallel", "1", "--code-timeout", "30s", "--mode", "quick", "--max-steps", "3", "--max-time", "5m", "--python-mode", "process", "--sandbox", "none", "--allow-unsandboxed", "q"},
+			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, Parallel: 1, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}, Budget: agents.Budget{MaxSteps: 3, MaxTime: 5 * time.Minute}, PythonMode: "process", Sandbox: "none", AllowUnsandboxed: true},
 		},
 		{
 			name: "databases",
 			args: []string{"--db", "sqlite:shop.db", "--db", "sales=postgres://u@h/db", "-f", "targets.xlsx", "revenue", "vs", "target"},
-			want: runOptions{Question: "revenue vs target", Files: []string{"targets.xlsx"}, DBs: []string{"sqlite:shop.db", "sales=postgres://u@h/db"}, MaxIterations: 10, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel"},
+			want: runOptions{Question: "revenue vs target", Files: []string{"targets.xlsx"}, DBs: []string{"sqlite:shop.db", "sales=postgres://u@h/db"}, MaxIterations: 10, Parallel: 3, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel"},
 		},
 		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
 		{name: "unknown mode", args: []string{"--mode", "fast", "q"}, wantErr: "unknown mode"},
+		{name: "no parallel steps", args: []string{"--parallel", "0", "q"}, wantErr: "--parallel must be at least 1"},
 		{name: "unknown flag", args: []string{"--nope", "q"}, wantErr: "unknown flag"},
 	}
 	for _, tt := range tests {
@@ -406,5 +407,15 @@ func TestRunReviewBuiltInAnalysis(t *testing.T) {
 	}
 	if report, err := os.ReadFile(filepath.Join(sessions, id, "report.md")); err != nil || !strings.Contains(string(report), "no language model was called") {
 		t.Errorf("approved, the analysis must run: %v\n%s\nstdout %q", err, report, out)
+	}
+}
+
+func TestRendererSaysWhichStepsRunSideBySide(t *testing.T) {
+	io, _, errOut := testIO()
+	r := newRenderer(io, false, time.Now)
+	step := generic.StepState{Step: generic.Step{Index: 3, Description: "Load the South rows", Needs: []int{}}, Status: generic.StatusDoing}
+	r.event(generic.Event{Kind: generic.EventStepStarted, Step: &step, Text: "running steps 1 and 3 side by side"})
+	if !strings.Contains(errOut.String(), "Step 3: Load the South rows") || !strings.Contains(errOut.String(), "(running steps 1 and 3 side by side)") {
+		t.Errorf("the terminal must say which steps run side by side, got:\n%s", errOut)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -69,6 +70,25 @@ type Script struct {
 	used     int
 	requests []Request
 	cache    prefixCache
+	// respond answers the requests that come after the queued replies.
+	respond func(Request) (*schema.Message, error)
+	// delay is how long each in-process reply takes.
+	delay time.Duration
+}
+
+// NewResponder returns a script that answers every request with f, from
+// what was asked: for runs whose requests arrive at the same time (plan
+// steps running side by side), where the order of a queue would not hold.
+func NewResponder(f func(Request) (*schema.Message, error)) *Script {
+	return &Script{respond: f}
+}
+
+// SetDelay makes every in-process reply take d, as a provider's latency
+// would (a cancelled context ends the wait).
+func (s *Script) SetDelay(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delay = d
 }
 
 // New returns a script that plays replies in order.
@@ -117,6 +137,9 @@ func (s *Script) next(modelName string, req Request) (Request, Reply, int, error
 	defer s.mu.Unlock()
 	req.CachedTokens = s.cache.serve(modelName, req.Agent, segs)
 	s.requests = append(s.requests, req)
+	if s.used >= len(s.replies) && s.respond != nil {
+		return req, Reply{Func: s.respond}, len(s.requests), nil
+	}
 	if s.used >= len(s.replies) {
 		return req, Reply{}, 0, fmt.Errorf("%w after %d replies; the last request was %s", ErrExhausted, len(s.replies), describe(req))
 	}
@@ -292,6 +315,16 @@ func (m *chatModel) Generate(ctx context.Context, in []*schema.Message, opts ...
 	req, r, n, err := m.script.next("", m.request(in, opts))
 	if err != nil {
 		return nil, err
+	}
+	m.script.mu.Lock()
+	delay := m.script.delay
+	m.script.mu.Unlock()
+	if delay > 0 {
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("scripted model: %w", ctx.Err())
+		}
 	}
 	msg, err := r.play(req, n)
 	if err != nil {

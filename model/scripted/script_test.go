@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -322,5 +323,33 @@ func TestPrefixCacheServesSharedPrefix(t *testing.T) {
 	ask("writer", nil, short, schema.UserMessage("a"))
 	if r := ask("writer", nil, short, schema.UserMessage("a")); r.CachedTokens != 0 {
 		t.Errorf("a %d-token request, under the %d-token threshold, cached %d", r.PromptTokens, CacheMinTokens, r.CachedTokens)
+	}
+}
+
+func TestResponderAnswersFromTheRequestAfterADelay(t *testing.T) {
+	s := NewResponder(func(req Request) (*schema.Message, error) {
+		return Text(req.Agent + ": " + req.Messages[len(req.Messages)-1].Content), nil
+	})
+	s.SetDelay(20 * time.Millisecond)
+	start := time.Now()
+	for _, agent := range []string{"a", "b"} {
+		msg, err := s.ModelFor(agent).Generate(context.Background(), []*schema.Message{schema.UserMessage("hi")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := agent + ": hi"; msg.Content != want {
+			t.Errorf("reply = %q, want %q", msg.Content, want)
+		}
+	}
+	if elapsed := time.Since(start); elapsed < 40*time.Millisecond {
+		t.Errorf("two replies took %s, want each to wait the delay", elapsed)
+	}
+	if s.Calls() != 2 {
+		t.Errorf("calls = %d, want 2", s.Calls())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Model().Generate(ctx, []*schema.Message{schema.UserMessage("hi")}); err == nil {
+		t.Error("a cancelled call must fail")
 	}
 }

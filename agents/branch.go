@@ -1,0 +1,389 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/params"
+)
+
+// DefaultParallel is how many plan steps run at the same time when the
+// Request does not say. Three covers the common "A, B and C, then a
+// summary" plans while bounding the extra Python kernels (each holds a
+// copy of the session's data) to three.
+const DefaultParallel = 3
+
+// Concurrent steps ("branches"). The execute/replan loop stays Eino's:
+// when two or more steps are ready (their needs finished), the step
+// tracker runs a batch instead of one step. Each step of the batch runs
+// the executor in a session of its own (a copy of the run's session
+// values naming the step), over a branch kernel started from the main
+// kernel's state (see operator.Kernel.Branch); a step that needs only the
+// step its branch just ran goes on in that branch's kernel. When a step
+// finishes, the main kernel absorbs its cells, then the step is recorded
+// done, so a crash never loses a finished step's state. The batch
+// launches ready steps up to the bound as others finish, and ends when
+// nothing runs and at most one step is ready, or when a step failed, the
+// budget was reached or a pause was asked: the replanner then sees every
+// finished branch's result at once. All changes to the plan happen in the
+// batch's goroutine; branches send it events and results.
+
+// branchRunner runs batches of ready steps.
+type branchRunner struct {
+	cfg      treeConfig
+	parallel int
+}
+
+// newBranchRunner returns the runner for cfg, or nil when steps run one
+// after another (parallel 1, or Python without a kernel to branch).
+func newBranchRunner(cfg treeConfig) *branchRunner {
+	if cfg.parallel <= 1 {
+		return nil
+	}
+	if _, ok := cfg.op.(*operator.KernelOperator); !ok {
+		return nil
+	}
+	return &branchRunner{cfg: cfg, parallel: cfg.parallel}
+}
+
+// wants reports whether the plan has steps to run as a batch.
+func (b *branchRunner) wants(ctx context.Context, fp *generic.FullPlan) bool {
+	if b == nil {
+		return false
+	}
+	if quick, _ := params.Quick.Get(ctx); quick {
+		return false
+	}
+	return len(fp.Ready()) > 1
+}
+
+// branchOutcome is how one branch's step ended.
+type branchOutcome struct {
+	pos     int // the step's position in the plan
+	kernel  *operator.KernelOperator
+	summary string
+	failed  bool // the step ran and failed
+	err     error
+	// asked: the step needs the person (a question or an approval); it
+	// runs again, alone, after the batch, where it can wait.
+	asked bool
+}
+
+// branchEvent carries an event of a branch, tagged with its step, to the
+// run that reports it.
+type branchEvent struct {
+	Step  *generic.StepState
+	Event *adk.AgentEvent
+}
+
+// branchResult is what a branch's executor left as its step's result.
+type branchResult struct{ Summary string }
+
+// run runs one batch and reports whether the loop goes on (false: paused
+// or stopped by the budget; the events said so).
+func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard) (deferred bool) {
+	main := b.cfg.op.(*operator.KernelOperator)
+	workdir, _ := params.Workdir.Get(ctx)
+	events := make(chan branchEvent)
+	results := make(chan branchOutcome)
+	running := 0
+	idle := map[int]*operator.KernelOperator{} // by the step each last ran
+	defer func() {
+		for _, k := range idle {
+			_ = k.Close()
+		}
+	}()
+	var stopErr error
+	paused, stop := false, false
+	var finished []string
+
+	launch := func(pos int) error {
+		st := &fp.Steps[pos]
+		var k *operator.KernelOperator
+		if continues(fp, pos, idle) {
+			needs := fp.NeedsOf(pos)
+			k = idle[needs[0]]
+			delete(idle, needs[0])
+			k.Kernel().SetBranch(st.Index)
+		} else {
+			var err error
+			if k, err = main.Branch(st.Index); err != nil {
+				return err
+			}
+			// Its interpreter starts while the step's first model calls
+			// run, as the main kernel's does.
+			go func() { _ = k.Kernel().Start(ctx) }()
+		}
+		budget.stepStarted()
+		st.Status, st.Started = generic.StatusDoing, time.Now()
+		generic.FullPlanKey.Set(ctx, fp)
+		if err := writePlanFile(ctx, fp); err != nil {
+			_ = k.Close()
+			return err
+		}
+		started := *st
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started,
+			Text: fmt.Sprintf("running steps %s side by side", joinSteps(fp.Running()))}))
+		running++
+		go func() {
+			results <- b.runStep(ctx, pos, started, k, fp.Clone(), events)
+		}()
+		return nil
+	}
+
+	for {
+		if !stop {
+			for _, pos := range fp.Ready() {
+				if running >= b.parallel {
+					break
+				}
+				if running == 0 && len(fp.Ready()) < 2 && !continues(fp, pos, idle) {
+					break // one step alone runs on the main kernel
+				}
+				if err := budget.check(true); err != nil {
+					stopErr, stop = err, true
+					break
+				}
+				if pauseRequested(ctx) {
+					paused, stop = true, true
+					break
+				}
+				if err := launch(pos); err != nil {
+					gen.Send(&adk.AgentEvent{Err: err})
+					stop = true
+					break
+				}
+			}
+		}
+		if running == 0 {
+			break
+		}
+		select {
+		case be := <-events:
+			gen.Send(&adk.AgentEvent{Output: &adk.AgentOutput{CustomizedOutput: &be}})
+		case out := <-results:
+			running--
+			st := &fp.Steps[out.pos]
+			switch {
+			case out.asked:
+				// It runs again alone after the batch, where the person
+				// can answer; nothing of it is kept.
+				_ = out.kernel.Close()
+				st.Status, st.Summary = generic.StatusTodo, ""
+				deferred, stop = true, true
+			case out.err != nil && errors.Is(out.err, ErrBudgetExceeded):
+				_ = out.kernel.Close()
+				stopErr, stop = out.err, true
+				st.Status = generic.StatusTodo
+			case out.err != nil && fatal(ctx, out.err):
+				_ = out.kernel.Close()
+				st.Status = generic.StatusFailed
+				st.Summary = "Stopped: " + plainError(ctx, out.err).Error()
+				stop = true
+				gen.Send(&adk.AgentEvent{Err: out.err})
+			default:
+				if bad, err := main.Kernel().Absorb(ctx, out.kernel.Kernel(), st.Index); err != nil {
+					out.failed, out.summary = true, fmt.Sprintf("%s its results could not be brought back to the session's kernel: %v", failedPrefix, err)
+				} else if len(bad) > 0 {
+					out.summary += fmt.Sprintf("\n(Note: cell(s) %v failed when brought back to the session's kernel.)", bad)
+				}
+				st.Summary = strings.TrimSpace(out.summary)
+				st.Files = filesSince(workdir, "out", st.Started)
+				st.Status = generic.StatusDone
+				if out.failed || out.err != nil || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
+					st.Status = generic.StatusFailed
+					stop = true // the replanner decides what next
+				}
+				if prev := idle[st.Index]; prev != nil {
+					_ = prev.Close()
+				}
+				idle[st.Index] = out.kernel
+				finished = append(finished, fmt.Sprintf("Step %d: %s", st.Index, st.Summary))
+			}
+			generic.FullPlanKey.Set(ctx, fp)
+			if err := writePlanFile(ctx, fp); err != nil {
+				gen.Send(&adk.AgentEvent{Err: err})
+			}
+			if st.Status == generic.StatusDone || st.Status == generic.StatusFailed {
+				done := *st
+				for _, f := range done.Files {
+					gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done}))
+				}
+				gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &done}))
+			}
+		}
+	}
+	// The replanner reads what the executor did; here, every branch.
+	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(finished, "\n\n"))
+	switch {
+	case stopErr != nil:
+		stopForBudget(ctx, gen, fp, stopErr, loopAgent)
+	case paused:
+		params.Paused.Set(ctx, true)
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: "paused before steps " + joinSteps(readyIndexes(fp))}))
+		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(loopAgent)})
+	}
+	return deferred && stopErr == nil && !paused
+}
+
+// runStep runs the executor for the step at pos in a session of its own,
+// over kernel k, forwarding its events tagged with the step.
+func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepState, k *operator.KernelOperator, fp *generic.FullPlan, events chan<- branchEvent) branchOutcome {
+	out := branchOutcome{pos: pos, kernel: k}
+	ctx = siftmodel.WithStep(ctx, step.Index)
+	ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", step.Index))
+	defer func() { endSpan(out.err) }()
+	cfg := b.cfg
+	cfg.op = k
+	cfg.models.executor = budgetModel{cfg.models.executor, cfg.budget}
+	cfg.models.code = budgetModel{cfg.models.code, cfg.budget}
+	exec, _, err := buildExecutor(ctx, cfg)
+	if err != nil {
+		out.err = err
+		return out
+	}
+	values := maps.Clone(adk.GetSessionValues(ctx))
+	values[generic.FullPlanKey.Name()] = fp
+	values[params.BranchStep.Name()] = step.Index
+	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: &branchStep{inner: exec}})
+	iter := runner.Run(ctx, nil, adk.WithSessionValues(values))
+	codeFailed := false
+	for {
+		ev, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if ev.Action != nil && ev.Action.Interrupted != nil {
+			out.asked = true
+			continue
+		}
+		if ev.Err != nil {
+			if out.err == nil {
+				out.err = ev.Err
+			}
+			continue
+		}
+		if ev.Output != nil {
+			if r, ok := ev.Output.CustomizedOutput.(*branchResult); ok {
+				out.summary = r.Summary
+				continue
+			}
+		}
+		if m := eventMessage(ev); m != nil && m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python" {
+			codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
+		}
+		if !out.asked {
+			select {
+			case events <- branchEvent{Step: &step, Event: ev}:
+			case <-ctx.Done():
+			}
+		}
+	}
+	if over := b.cfg.budget.exceeded(); over != nil && (out.err != nil || out.summary == "" || strings.Contains(out.summary, ErrBudgetExceeded.Error())) {
+		// The budget stopped the step's model calls (the error may
+		// reach here wrapped as text): the step did not run.
+		out.err = over
+	}
+	if out.err != nil && !errors.Is(out.err, ErrBudgetExceeded) && !fatal(ctx, out.err) {
+		out.summary = fmt.Sprintf("%s the step did not finish: %v", failedPrefix, out.err)
+		out.failed, out.err = true, nil
+	}
+	out.failed = out.failed || codeFailed
+	return out
+}
+
+// branchStep runs a branch's executor and reports the step's result it
+// left in the branch's session.
+type branchStep struct{ inner adk.Agent }
+
+func (a *branchStep) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
+func (a *branchStep) Description(ctx context.Context) string { return a.inner.Description(ctx) }
+
+func (a *branchStep) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		inner := a.inner.Run(ctx, input, opts...)
+		for {
+			ev, ok := inner.Next()
+			if !ok {
+				break
+			}
+			gen.Send(ev)
+		}
+		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
+		text, _ := summary.(string)
+		gen.Send(&adk.AgentEvent{Output: &adk.AgentOutput{CustomizedOutput: &branchResult{Summary: text}}})
+	}()
+	return iter
+}
+
+// budgetModel refuses a model call once the run's budget is reached, so
+// branches in flight stop within one call each.
+type budgetModel struct {
+	inner  model.ToolCallingChatModel
+	budget *budgetGuard
+}
+
+func (m budgetModel) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	if err := m.budget.check(false); err != nil {
+		return nil, err
+	}
+	return m.inner.Generate(ctx, in, opts...)
+}
+
+func (m budgetModel) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	if err := m.budget.check(false); err != nil {
+		return nil, err
+	}
+	return m.inner.Stream(ctx, in, opts...)
+}
+
+func (m budgetModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	inner, err := m.inner.WithTools(tools)
+	if err != nil {
+		return nil, err
+	}
+	return budgetModel{inner, m.budget}, nil
+}
+
+// continues reports whether the step at pos needs only a step whose
+// branch kernel is idle: it goes on in that kernel, with no replay.
+func continues(fp *generic.FullPlan, pos int, idle map[int]*operator.KernelOperator) bool {
+	needs := fp.NeedsOf(pos)
+	return len(needs) == 1 && idle[needs[0]] != nil
+}
+
+// readyIndexes are the indexes of the steps ready to run.
+func readyIndexes(fp *generic.FullPlan) []int {
+	var out []int
+	for _, pos := range fp.Ready() {
+		out = append(out, fp.Steps[pos].Index)
+	}
+	return out
+}
+
+// joinSteps lists step indexes as "1, 3 and 5".
+func joinSteps(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}

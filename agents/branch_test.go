@@ -1,0 +1,459 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/operator"
+)
+
+// branchPlan is a plan of three independent two-step branches (load one
+// region's rows, then sum them) and a summary step that needs all three:
+// the summary reads the branches' DataFrames and sums from the kernel.
+var branchPlan = []struct {
+	desc  string
+	needs []int
+	code  string
+}{
+	{"Load the North rows", []int{}, "import pandas as pd\nnorth = pd.read_csv('input/sales.csv')\nnorth = north[north.region == 'North']\nprint('north rows', len(north))"},
+	{"Sum North revenue", []int{1}, "north_rev = int(north.revenue.sum())\nprint(f'NORTH={north_rev}')"},
+	{"Load the South rows", []int{}, "import pandas as pd\nsouth = pd.read_csv('input/sales.csv')\nsouth = south[south.region == 'South']\nprint('south rows', len(south))"},
+	{"Sum South revenue", []int{3}, "south_rev = int(south.revenue.sum())\nprint(f'SOUTH={south_rev}')"},
+	{"Load the East rows", []int{}, "import pandas as pd\neast = pd.read_csv('input/sales.csv')\neast = east[east.region == 'East']\nprint('east rows', len(east))"},
+	{"Sum East revenue", []int{5}, "east_rev = int(east.revenue.sum())\nprint(f'EAST={east_rev}')"},
+	{"Summary of all regions", []int{2, 4, 6}, "total = north_rev + south_rev + east_rev\npd.Series({'North': north_rev, 'South': south_rev, 'East': east_rev}).to_csv('out/summary.csv')\nprint(f'TOTAL={total} from {len(north) + len(south) + len(east)} rows')"},
+}
+
+var (
+	planLine    = regexp.MustCompile(`(?m)^(\d+)\. \[(\w+)\] (.+)$`)
+	currentStep = regexp.MustCompile(`(?m)^Step (\d+): (.+)$`)
+	figureLine  = regexp.MustCompile(`[A-Z]+=\d+[^\n]*`)
+)
+
+// branchResponder answers as a model would for branchPlan, from what each
+// request shows, so it plays the same run whatever order the steps' calls
+// arrive in.
+func branchResponder(req scripted.Request) (*schema.Message, error) {
+	return slowBranchResponder(nil)(req)
+}
+
+// slowBranchResponder is branchResponder with the steps in slow sleeping
+// for minutes before their work.
+func slowBranchResponder(slow map[int]bool) func(scripted.Request) (*schema.Message, error) {
+	return func(req scripted.Request) (*schema.Message, error) { return respondBranch(req, slow) }
+}
+
+func respondBranch(req scripted.Request, slow map[int]bool) (*schema.Message, error) {
+	last := req.Messages[len(req.Messages)-1]
+	toolMsg := func(name string, args any) *schema.Message {
+		b, _ := json.Marshal(args)
+		return scripted.ToolCall(name, string(b))
+	}
+	has := func(tool string) bool {
+		for _, t := range req.Tools {
+			if t.Name == tool {
+				return true
+			}
+		}
+		return false
+	}
+	switch req.Agent {
+	case "planner":
+		if !has(toolSubmitResult) {
+			var steps []map[string]any
+			for i, s := range branchPlan {
+				steps = append(steps, map[string]any{"index": i + 1, "description": s.desc, "needs": s.needs})
+			}
+			return toolMsg(toolCreatePlan, map[string]any{"steps": steps}), nil
+		}
+		var steps []map[string]any
+		for _, m := range planLine.FindAllStringSubmatch(last.Content, -1) {
+			if m[2] != "todo" {
+				continue
+			}
+			for i, s := range branchPlan {
+				if s.desc == m[3] {
+					steps = append(steps, map[string]any{"index": i + 1, "description": s.desc, "needs": s.needs})
+				}
+			}
+		}
+		if len(steps) > 0 {
+			return toolMsg(toolCreatePlan, map[string]any{"steps": steps}), nil
+		}
+		total := figureLine.FindAllString(last.Content, -1)
+		return toolMsg(toolSubmitResult, map[string]any{"answer": "Revenue by region: " + strings.Join(total, "; ")}), nil
+	case "executor":
+		m := currentStep.FindStringSubmatch(last.Content)
+		if m == nil {
+			return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
+		}
+		return toolMsg(nameCodeAgent, map[string]string{"request": m[2]}), nil
+	case "code":
+		if last.Role == schema.Tool {
+			return scripted.Text("Done. Output:\n" + last.Content), nil
+		}
+		for i, s := range branchPlan {
+			if strings.Contains(last.Content, s.desc) {
+				code := s.code
+				if slow[i+1] {
+					code = "import time\ntime.sleep(300)\n" + code
+				}
+				return toolMsg("python", map[string]string{"code": code}), nil
+			}
+		}
+		return nil, fmt.Errorf("code request for no known step: %q", last.Content)
+	case "report":
+		figures := figureLine.FindAllString(last.Content, -1)
+		sort.Strings(figures)
+		return scripted.Text("# Revenue by region\n\n" + strings.Join(dedupe(figures), "\n") + "\n"), nil
+	}
+	return nil, fmt.Errorf("unexpected request from %q", req.Agent)
+}
+
+func dedupe(ss []string) []string {
+	var out []string
+	for i, s := range ss {
+		if i == 0 || s != ss[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// branchSift is a Sift whose every role plays branchResponder, replying
+// after delay.
+func branchSift(t testing.TB, delay time.Duration) (*Sift, *scripted.Script) {
+	t.Helper()
+	script := scripted.NewResponder(branchResponder)
+	script.SetDelay(delay)
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, script
+}
+
+// runBranchPlan runs branchPlan with parallel and returns its events and
+// the done event.
+func runBranchPlan(t testing.TB, s *Sift, parallel int, budget Budget) ([]generic.Event, generic.Event) {
+	t.Helper()
+	var evs []generic.Event
+	for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: parallel, Budget: budget}) {
+		evs = append(evs, e)
+	}
+	if len(evs) == 0 || evs[len(evs)-1].Kind != generic.EventDone {
+		t.Fatalf("the last event must be done; got %d events", len(evs))
+	}
+	return evs, evs[len(evs)-1]
+}
+
+func TestParallelStepsGiveTheSameReport(t *testing.T) {
+	reports := map[int]string{}
+	for _, parallel := range []int{1, 3} {
+		s, _ := branchSift(t, 0)
+		evs, done := runBranchPlan(t, s, parallel, Budget{})
+		if done.Err != nil {
+			t.Fatalf("parallel %d: %v", parallel, done.Err)
+		}
+		report := readWS(t, done, "report.md")
+		// The usage section differs: fewer replans run in parallel.
+		reports[parallel], _, _ = strings.Cut(report, "## Usage")
+		// Steps ran side by side only with parallel 3: two steps started
+		// before the first of them finished.
+		open, most := 0, 0
+		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
+			if e.Kind == generic.EventStepStarted {
+				open++
+			} else {
+				open--
+			}
+			most = max(most, open)
+		}
+		if want := map[int]int{1: 1, 3: 3}[parallel]; most != want {
+			t.Errorf("parallel %d: at most %d steps ran at once, want %d", parallel, most, want)
+		}
+		plan := done.Plan
+		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished, generic.EventPlan) {
+			if e.Step != nil {
+				t.Logf("parallel %d: %s step %d %s", parallel, e.Kind, e.Step.Index, e.Step.Status)
+			} else if e.Plan != nil {
+				t.Logf("parallel %d: plan %d steps, revisions %d", parallel, len(e.Plan.Steps), e.Plan.Revisions)
+			}
+		}
+		for _, st := range plan.Steps {
+			if st.Status != generic.StatusDone {
+				t.Errorf("parallel %d: step %d is %s: %s", parallel, st.Index, st.Status, st.Summary)
+			}
+		}
+		// Tool events of a branch carry its step.
+		for _, e := range kinds(evs, generic.EventToolCall) {
+			if e.Tool != "python" {
+				continue
+			}
+			if e.Step == nil || !strings.Contains(e.Args, strings.Split(branchPlan[e.Step.Index-1].code, "\n")[0]) {
+				t.Errorf("parallel %d: python call %s is not tagged with its step (%v)", parallel, e.Args, e.Step)
+			}
+		}
+	}
+	for _, want := range []string{"NORTH=150", "SOUTH=70", "EAST=30", "TOTAL=250 from 4 rows"} {
+		if !strings.Contains(reports[3], want) {
+			t.Errorf("the parallel report lacks %q:\n%s", want, reports[3])
+		}
+	}
+	if reports[1] != reports[3] {
+		t.Errorf("the reports differ:\n--- parallel 1\n%s\n--- parallel 3\n%s", reports[1], reports[3])
+	}
+}
+
+// A budget reached while branches run stops them within one model call
+// each, ends the run as over budget, and leaves no step half-done in
+// plan.md.
+func TestBudgetReachedWhileBranchesRun(t *testing.T) {
+	s, script := branchSift(t, 0)
+	const limit = 5 // the planner's call, then a few of the branches'
+	_, done := runBranchPlan(t, s, 3, Budget{MaxModelCalls: limit})
+	if !errors.Is(done.Err, ErrBudgetExceeded) {
+		t.Fatalf("the run ended with %v, want the budget error", done.Err)
+	}
+	if calls := script.Calls(); calls > limit+3 {
+		t.Errorf("%d model calls for a budget of %d with 3 branches running, want at most %d", calls, limit, limit+3)
+	}
+	plan := readWS(t, done, "plan.md")
+	if strings.Contains(plan, "— doing") {
+		t.Errorf("plan.md shows a step still in progress:\n%s", plan)
+	}
+	for _, st := range done.Plan.Steps {
+		if st.Status == generic.StatusSkipped && !strings.Contains(st.Summary, "budget") {
+			t.Errorf("step %d skipped without saying why: %q", st.Index, st.Summary)
+		}
+		if st.Status == generic.StatusTodo || st.Status == generic.StatusDoing {
+			t.Errorf("step %d left %s", st.Index, st.Status)
+		}
+	}
+}
+
+// BenchmarkParallelSteps runs branchPlan with a model that answers after a
+// second, as a provider would, one step at a time and three at a time:
+// wall time per run, and the peak memory of the kernels (sampled).
+//
+//	go test ./agents -run '^$' -bench BenchmarkParallelSteps -benchtime 1x
+func BenchmarkParallelSteps(b *testing.B) {
+	for _, parallel := range []int{1, 3} {
+		b.Run(fmt.Sprintf("parallel=%d", parallel), func(b *testing.B) {
+			var peak atomic.Int64
+			stop := make(chan struct{})
+			sampled := make(chan struct{})
+			go func() {
+				defer close(sampled)
+				for {
+					peak.Store(max(peak.Load(), operator.ChildrenPeakMemory(os.Getpid())))
+					select {
+					case <-stop:
+						return
+					case <-time.After(50 * time.Millisecond):
+					}
+				}
+			}()
+			var answer string
+			for b.Loop() {
+				s, _ := branchSift(b, time.Second)
+				_, done := runBranchPlan(b, s, parallel, Budget{})
+				if done.Err != nil {
+					b.Fatal(done.Err)
+				}
+				answer = done.Plan.Result.Answer
+			}
+			close(stop)
+			<-sampled
+			b.ReportMetric(float64(peak.Load())/(1<<20), "peak-kernel-MB")
+			b.Logf("parallel %d: %s", parallel, answer)
+		})
+	}
+}
+
+// TestKillDashNineWhileBranchesRunThenResume kills a run (this test
+// binary, run again as the child) while two branches are mid-step, then
+// resumes it: the finished steps are not run again, and the report has
+// the numbers of every step.
+func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
+	if root := os.Getenv("SIFT_TEST_BRANCH_CRASH"); root != "" {
+		// The child: steps 2 and 6 hang until the parent kills us.
+		script := scripted.NewResponder(slowBranchResponder(map[int]bool{2: true, 6: true}))
+		s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+			Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: pythonOrSkip(t), CodeTimeout: 10 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3, SessionID: "crash"}) {
+		}
+		t.Fatal("the run ended before it was killed")
+	}
+	py := pythonOrSkip(t)
+	root := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillDashNineWhileBranchesRunThenResume$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SIFT_TEST_BRANCH_CRASH="+root)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	statusOf := func() map[int]generic.StepStatus {
+		fp, err := loadPlanState(filepath.Join(root, "crash"))
+		if err != nil {
+			return nil
+		}
+		out := map[int]generic.StepStatus{}
+		for _, st := range fp.Steps {
+			out[st.Index] = st.Status
+		}
+		return out
+	}
+	// Wait (no fixed sleep decides anything) until steps 1, 3, 4 and 5 are
+	// done and 2 and 6 run their hanging cells.
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		st := statusOf()
+		if st[1] == generic.StatusDone && st[3] == generic.StatusDone && st[4] == generic.StatusDone && st[5] == generic.StatusDone &&
+			st[2] == generic.StatusDoing && st[6] == generic.StatusDoing && hangingCells(root) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the branches never reached the crash point; steps: %v", st)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	script := scripted.NewResponder(branchResponder)
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: py, CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done generic.Event
+	var notes []string
+	for e := range s.Resume(context.Background(), "crash", nil) {
+		done = e
+		if e.Kind == generic.EventMessage && e.Agent == "sift" {
+			notes = append(notes, e.Text)
+		}
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "Steps 2 and 6 were in progress and run again.") {
+		t.Errorf("the resume must say which steps run again: %q", notes)
+	}
+	if done.Err != nil {
+		t.Fatalf("resume: %v", done.Err)
+	}
+	for _, req := range script.Requests() {
+		if req.Agent != "executor" {
+			continue
+		}
+		if m := currentStep.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content); m != nil && m[1] != "2" && m[1] != "6" && m[1] != "7" {
+			t.Errorf("step %s was finished before the crash but ran again", m[1])
+		}
+	}
+	report := readWS(t, done, "report.md")
+	for _, want := range []string{"NORTH=150", "SOUTH=70", "EAST=30", "TOTAL=250 from 4 rows"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the resumed report lacks %q:\n%s", want, report)
+		}
+	}
+}
+
+// hangingCells counts the cells of the crash session that hang: the
+// kernel saves a cell's code before it runs it.
+func hangingCells(root string) int {
+	files, _ := filepath.Glob(filepath.Join(root, "crash", operator.CellsDir, "cell-*.py"))
+	n := 0
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "time.sleep(300)") {
+			n++
+		}
+	}
+	return n
+}
+
+// A pause asked while branches run stops them at their next safe point:
+// the running steps finish, no new one starts, plan.md has no step in
+// progress; resumed, the run does only what was left.
+func TestPauseWhileBranchesRunThenResume(t *testing.T) {
+	s, script := branchSift(t, 0)
+	pause := make(chan struct{})
+	ctx := WithPause(context.Background(), pause)
+	var evs []generic.Event
+	paused, startedAfter := false, 0
+	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
+		evs = append(evs, e)
+		switch {
+		case e.Kind == generic.EventStepFinished && !paused:
+			close(pause)
+			paused = true
+		case e.Kind == generic.EventStepStarted && paused:
+			startedAfter++
+		}
+	}
+	// The batch may have launched one step as it reported the finish;
+	// after that, none.
+	if startedAfter > 1 {
+		t.Errorf("%d steps started after the pause was asked, want at most 1", startedAfter)
+	}
+	done := evs[len(evs)-1]
+	if done.Err != nil || len(kinds(evs, generic.EventPaused)) != 1 {
+		t.Fatalf("want a paused run, got %v (%d paused events)", done.Err, len(kinds(evs, generic.EventPaused)))
+	}
+	before := map[int]bool{}
+	for _, st := range done.Plan.Steps {
+		switch st.Status {
+		case generic.StatusDone:
+			before[st.Index] = true
+		case generic.StatusDoing:
+			t.Errorf("step %d is left in progress by the pause", st.Index)
+		}
+	}
+	if before[7] || len(before) == 7 {
+		t.Fatalf("the pause stopped nothing: %v", before)
+	}
+	if plan := readWS(t, done, "plan.md"); strings.Contains(plan, "— doing") {
+		t.Errorf("plan.md shows a step in progress after the pause:\n%s", plan)
+	}
+	id := filepath.Base(done.Path)
+	calls := len(script.Requests())
+	var last generic.Event
+	for e := range s.Resume(context.Background(), id, nil) {
+		last = e
+	}
+	if last.Err != nil {
+		t.Fatalf("resume: %v", last.Err)
+	}
+	for _, req := range script.Requests()[calls:] {
+		if m := currentStep.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content); req.Agent == "executor" && m != nil {
+			var n int
+			fmt.Sscan(m[1], &n)
+			if before[n] {
+				t.Errorf("step %d finished before the pause but ran again", n)
+			}
+		}
+	}
+	if report := readWS(t, last, "report.md"); !strings.Contains(report, "TOTAL=250 from 4 rows") {
+		t.Errorf("the resumed report lacks the total:\n%s", report)
+	}
+}

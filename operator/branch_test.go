@@ -1,0 +1,53 @@
+package operator
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// A branch starts from the main kernel's state, its cells are tagged with
+// its step, and the main kernel absorbs them when the step is done.
+func TestBranchStartsFromTheStateAndIsAbsorbed(t *testing.T) {
+	main := newKernel(t, nil)
+	mustRun(t, main, "x = 20")
+	b, err := main.Branch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if res := mustRun(t, b, "y = x + 1\nprint(y)"); !strings.Contains(res.Stdout, "21") {
+		t.Fatalf("the branch does not see the main kernel's x: %q", res.Stdout)
+	}
+	// The main kernel does not see y until it absorbs step 2.
+	if res, _ := main.Run(context.Background(), "print(y)", RunOptions{}); res.OK() {
+		t.Fatalf("y leaked into the main kernel before the step was absorbed")
+	}
+	failed, err := main.Absorb(context.Background(), b, 2)
+	if err != nil || len(failed) != 0 {
+		t.Fatalf("absorb: %v, failed cells %v", err, failed)
+	}
+	if res := mustRun(t, main, "print(y)"); !strings.Contains(res.Stdout, "21") {
+		t.Fatalf("the main kernel lacks y after absorbing: %q", res.Stdout)
+	}
+	records, err := ReadCells(main.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := map[int]bool{}
+	tagged := 0
+	for _, rec := range records {
+		if rec.Branch == 2 && !rec.Replayed {
+			tagged++
+		}
+		if !rec.Replayed {
+			if cells[rec.Cell] {
+				t.Errorf("cell number %d used twice by the kernels", rec.Cell)
+			}
+			cells[rec.Cell] = true
+		}
+	}
+	if tagged != 1 {
+		t.Errorf("%d cells tagged with branch 2, want 1", tagged)
+	}
+}
