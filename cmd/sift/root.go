@@ -73,6 +73,7 @@ the report holds what was found; 130 interrupted.`,
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	root.AddCommand(newServeCmd(io, nil))
+	root.AddCommand(newMCPCmd(io, nil))
 	root.AddCommand(newReplayCmd(io))
 	root.AddCommand(newExportCmd(io))
 	root.AddCommand(newEvalCmd(io))
