@@ -524,6 +524,9 @@ func (r *run) execute(ctx context.Context) {
 			r.plan = fp
 		}
 	}
+	// The trajectory names each question's calls, so a replay of the
+	// session answers each question from its own.
+	ctx = siftmodel.WithTurn(ctx, len(r.plan.Earlier)+1)
 	r.putMeta(ctx, session.StatusRunning, nil)
 	if err := r.useDatabases(ctx, followUp); err != nil {
 		r.fail(err)
