@@ -101,22 +101,11 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.allow = append(s.allow, abs)
 	}
-	if cfg.Sift.SessionsRoot == "" {
-		cfg.Sift.SessionsRoot = session.DefaultRoot()
-	}
-	root, err := filepath.Abs(cfg.Sift.SessionsRoot)
+	root, store, err := session.OpenRoot(cfg.Sift.SessionsRoot, cfg.Sift.Store)
 	if err != nil {
-		return nil, fmt.Errorf("sessions directory %s: %w", cfg.Sift.SessionsRoot, err)
+		return nil, err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("create the sessions directory %s: %w", root, err)
-	}
-	cfg.Sift.SessionsRoot = root
-	if cfg.Sift.Store == nil {
-		if cfg.Sift.Store, err = session.OpenFileBackend(root); err != nil {
-			return nil, fmt.Errorf("open the session store: %w", err)
-		}
-	}
+	cfg.Sift.SessionsRoot, cfg.Sift.Store = root, store
 	if s.sift, err = agents.New(cfg.Sift); err != nil {
 		return nil, err
 	}
