@@ -550,13 +550,7 @@ func TestBudgetsStopAtASafePointWithAPartialReport(t *testing.T) {
 
 func TestTemplateRoute(t *testing.T) {
 	py := pythonOrSkip(t)
-	offline := func(t *testing.T) *Sift {
-		s, err := New(Config{SessionsRoot: t.TempDir(), Python: py})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	offline := func(t *testing.T) *Sift { return offlineSift(t, py) }
 	t.Run("without a model a matching request runs the built-in analysis", func(t *testing.T) {
 		evs := collect(t, offline(t), Request{Question: "Top 3 regions by revenue", Files: []string{salesCSV(t)}})
 		done := evs[len(evs)-1]
@@ -618,17 +612,21 @@ func TestTemplateRoute(t *testing.T) {
 	})
 }
 
+// offlineSift is a Sift with no model: it runs only built-in analyses.
+func offlineSift(t *testing.T, py string) *Sift {
+	t.Helper()
+	s, err := New(Config{SessionsRoot: t.TempDir(), Python: py})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestRequestTemplate runs the built-in analysis the request names, with no
 // model, even when the question alone would match another or none.
 func TestRequestTemplate(t *testing.T) {
 	py := pythonOrSkip(t)
-	offline := func(t *testing.T) *Sift {
-		s, err := New(Config{SessionsRoot: t.TempDir(), Python: py})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
+	offline := func(t *testing.T) *Sift { return offlineSift(t, py) }
 	t.Run("the named analysis runs", func(t *testing.T) {
 		evs := collect(t, offline(t), Request{Template: "topn", Question: "revenue by region", Files: []string{salesCSV(t)}})
 		done := evs[len(evs)-1]

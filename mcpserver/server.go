@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -68,6 +69,13 @@ type Server struct {
 	// allow are the allowed directories, absolute and free of symlinks.
 	allow []string
 	mcp   *mcp.Server
+
+	// pausing is closed by Shutdown: running analyses pause at their next
+	// safe point and new ones are refused.
+	pausing   chan struct{}
+	pauseOnce sync.Once
+	mu        sync.Mutex
+	runs      sync.WaitGroup
 }
 
 // New validates cfg, opens the session store and registers the tools and
@@ -82,7 +90,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg}
+	s := &Server{cfg: cfg, pausing: make(chan struct{})}
 	for _, dir := range cfg.Allow {
 		abs, err := filepath.Abs(dir)
 		if err == nil {
@@ -93,22 +101,11 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.allow = append(s.allow, abs)
 	}
-	if cfg.Sift.SessionsRoot == "" {
-		cfg.Sift.SessionsRoot = session.DefaultRoot()
-	}
-	root, err := filepath.Abs(cfg.Sift.SessionsRoot)
+	root, store, err := session.OpenRoot(cfg.Sift.SessionsRoot, cfg.Sift.Store)
 	if err != nil {
-		return nil, fmt.Errorf("sessions directory %s: %w", cfg.Sift.SessionsRoot, err)
+		return nil, err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("create the sessions directory %s: %w", root, err)
-	}
-	cfg.Sift.SessionsRoot = root
-	if cfg.Sift.Store == nil {
-		if cfg.Sift.Store, err = session.OpenFileBackend(root); err != nil {
-			return nil, fmt.Errorf("open the session store: %w", err)
-		}
-	}
+	cfg.Sift.SessionsRoot, cfg.Sift.Store = root, store
 	if s.sift, err = agents.New(cfg.Sift); err != nil {
 		return nil, err
 	}
@@ -149,6 +146,41 @@ func (s *Server) Handler(token string) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// Shutdown asks running analyses to pause at their next safe point
+// (their sessions stay resumable), refuses new ones, waits for them to end
+// or ctx to, then closes every client session. Call it before the
+// http.Server shuts down: open streams otherwise keep it waiting.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.pauseOnce.Do(func() { close(s.pausing) })
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.runs.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("shut down: analyses still running were stopped (resumable with sift resume): %w", ctx.Err())
+	}
+	for ss := range s.mcp.Sessions() {
+		_ = ss.Close()
+	}
+	return err
+}
+
+// startRun counts a run in, or refuses it once Shutdown began.
+func (s *Server) startRun() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.pausing:
+		return errors.New("the server is shutting down; try again when it is back")
+	default:
+	}
+	s.runs.Add(1)
+	return nil
 }
 
 // confine maps a path a client gave to its real location inside an allowed

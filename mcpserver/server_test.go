@@ -217,3 +217,21 @@ func callReply(name string, args any) scripted.Reply {
 	}
 	return scripted.Reply{Message: scripted.ToolCall(name, string(b))}
 }
+
+// TestShutdownRefusesNewRuns: once Shutdown began, a new analysis is
+// refused with a clear message and makes no session.
+func TestShutdownRefusesNewRuns(t *testing.T) {
+	env := newEnv(t, nil)
+	cs := connect(t, env.srv, nil)
+	if err := env.srv.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cs2 := connect(t, env.srv, nil)
+	out, isErr := call(t, cs2, "run_builtin_analysis", map[string]any{"analysis": "profile", "files": []string{"sales.csv"}}, nil)
+	if !isErr || !strings.Contains(out, "shutting down") {
+		t.Errorf("want a refusal saying the server is shutting down, got %v: %s", isErr, out)
+	}
+	if _, err := cs.ListTools(context.Background(), nil); err == nil {
+		t.Error("Shutdown must close the sessions open before it")
+	}
+}

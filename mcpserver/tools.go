@@ -178,17 +178,27 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, r agents.Req
 	// No one can answer a question or approve a call mid-run over MCP:
 	// the policy's allowed calls go ahead, the rest are refused.
 	r.Yes = true
+	if err := s.startRun(); err != nil {
+		return nil, nil, err
+	}
+	defer s.runs.Done()
 	p := progressFor(req)
 	var final generic.Event
-	id := r.SessionID
-	for e := range s.sift.Run(ctx, r) {
-		if e.Kind == generic.EventSession {
+	id, paused := r.SessionID, false
+	for e := range s.sift.Run(agents.WithPause(ctx, s.pausing), r) {
+		switch e.Kind {
+		case generic.EventSession:
 			id = e.Text
+		case generic.EventPaused:
+			paused = true
 		}
 		p.event(ctx, e)
 		final = e
 	}
 	res := s.answer(id, final)
+	if paused {
+		res.Content = append([]mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("The run paused before it finished: the server is shutting down. Resume it with: sift resume %s\n", id)}}, res.Content...)
+	}
 	if final.Err != nil {
 		res.IsError = true
 	}

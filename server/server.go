@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -144,22 +143,11 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("data directory %s=%s: not a readable directory; check the path", name, dir)
 		}
 	}
-	if cfg.Sift.SessionsRoot == "" {
-		cfg.Sift.SessionsRoot = session.DefaultRoot()
-	}
-	root, err := filepath.Abs(cfg.Sift.SessionsRoot)
+	root, store, err := session.OpenRoot(cfg.Sift.SessionsRoot, cfg.Sift.Store)
 	if err != nil {
-		return nil, fmt.Errorf("sessions directory %s: %w", cfg.Sift.SessionsRoot, err)
+		return nil, err
 	}
-	cfg.Sift.SessionsRoot = root
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("create the sessions directory %s: %w", root, err)
-	}
-	if cfg.Sift.Store == nil {
-		if cfg.Sift.Store, err = session.OpenFileBackend(root); err != nil {
-			return nil, fmt.Errorf("open the session store: %w", err)
-		}
-	}
+	cfg.Sift.SessionsRoot, cfg.Sift.Store = root, store
 	sift, err := agents.New(cfg.Sift)
 	if err != nil {
 		return nil, err

@@ -137,3 +137,25 @@ func writeAtomic(ctx context.Context, dir, name string, data []byte, perm fs.Fil
 	syncDir(dir)
 	return nil
 }
+
+// OpenRoot prepares the sessions root a long-running surface serves
+// (sift serve, sift mcp): absolute (DefaultRoot() when empty) and made if
+// missing; with a nil store it opens the file store under it.
+func OpenRoot(root string, store *Backend) (string, *Backend, error) {
+	if root == "" {
+		root = DefaultRoot()
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", nil, fmt.Errorf("sessions directory %s: %w", root, err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return "", nil, fmt.Errorf("create the sessions directory %s: %w", abs, err)
+	}
+	if store == nil {
+		if store, err = OpenFileBackend(abs); err != nil {
+			return "", nil, fmt.Errorf("open the session store: %w", err)
+		}
+	}
+	return abs, store, nil
+}

@@ -75,6 +75,7 @@ interrupted (Ctrl-C twice or SIGTERM; sift resume runs the stopped step again).`
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	root.AddCommand(newServeCmd(io, nil))
+	root.AddCommand(newMCPCmd(io, nil))
 	root.AddCommand(newReplayCmd(io))
 	root.AddCommand(newExportCmd(io))
 	root.AddCommand(newEvalCmd(io))

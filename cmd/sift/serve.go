@@ -19,14 +19,39 @@ import (
 // serveOptions is everything `sift serve` needs, parsed from flags.
 type serveOptions struct {
 	runOptions
-	Addr            string
+	listenOptions
+	Addr        string
+	MaxRuns     int
+	MaxUploadMB int64
+	MaxFiles    int
+	DataDirs    []string
+	Heartbeat   time.Duration
+}
+
+// listenOptions are the flags of the commands that serve over HTTP
+// (sift serve, sift mcp --http).
+type listenOptions struct {
 	Token           string
-	MaxRuns         int
-	MaxUploadMB     int64
-	MaxFiles        int
-	DataDirs        []string
-	Heartbeat       time.Duration
 	ShutdownTimeout time.Duration
+}
+
+// addListenFlags adds --token and --shutdown-timeout.
+func addListenFlags(cmd *cobra.Command, o *listenOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.Token, "token", "", "bearer token every request must carry (prefer env SIFT_TOKEN: flags are visible to other users)")
+	f.DurationVar(&o.ShutdownTimeout, "shutdown-timeout", 5*time.Minute, "on SIGTERM, how long running sessions may take to reach a safe point before they are stopped at once (still resumable)")
+}
+
+// check takes the token from SIFT_TOKEN when no flag gave one, and refuses
+// a non-loopback addr without a token.
+func (o *listenOptions) check(addr string) error {
+	if o.Token == "" {
+		o.Token = os.Getenv("SIFT_TOKEN")
+	}
+	if err := server.CheckListen(addr, o.Token); err != nil {
+		return usageError{err}
+	}
+	return nil
 }
 
 func newServeCmd(io *ioStreams, runF func(context.Context, *serveOptions) error) *cobra.Command {
@@ -48,11 +73,8 @@ from the page. Several servers sharing --store (redis:// or sqlite:) and
   sift serve --store redis://localhost:6379/0 --sessions-dir /shared/sift --data-dir exports=/srv/exports`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Token == "" {
-				opts.Token = os.Getenv("SIFT_TOKEN")
-			}
-			if err := server.CheckListen(opts.Addr, opts.Token); err != nil {
-				return usageError{err}
+			if err := opts.check(opts.Addr); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -62,14 +84,13 @@ from the page. Several servers sharing --store (redis:// or sqlite:) and
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT")
-	f.StringVar(&opts.Token, "token", "", "bearer token every API request must carry (prefer env SIFT_TOKEN: flags are visible to other users)")
 	f.IntVar(&opts.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs going at once; more wait in a queue")
 	f.Int64Var(&opts.MaxUploadMB, "max-upload", server.DefaultMaxUploadBytes>>20, "most megabytes of files one session may upload")
 	f.IntVar(&opts.MaxFiles, "max-files", server.DefaultMaxFiles, "most files one session may upload")
 	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "a directory sessions may take as input, NAME=DIR or DIR (named by its base name; repeatable)")
 	f.DurationVar(&opts.Heartbeat, "heartbeat", server.DefaultHeartbeat, "interval of the comments that keep event streams open through proxies")
-	f.DurationVar(&opts.ShutdownTimeout, "shutdown-timeout", 5*time.Minute, "on SIGTERM, how long running sessions may take to reach a safe point before they are stopped at once (still resumable)")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	addListenFlags(cmd, &opts.listenOptions)
 	addModelFlags(cmd, &opts.runOptions)
 	_ = f.MarkHidden("json")
 	return cmd
@@ -112,12 +133,29 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	l, err := net.Listen("tcp", opts.Addr)
+	fmt.Fprintf(io.ErrOut, "Model: %s\n", label)
+	return listenAndServe(ctx, io, opts.Addr, srv, opts.ShutdownTimeout,
+		func(addr net.Addr) {
+			fmt.Fprintf(io.ErrOut, "Sift serving on http://%s (API: /v1, see /v1/openapi.json)\n", addr)
+		},
+		func(sctx context.Context) error {
+			fmt.Fprintln(io.ErrOut, "Shutting down: running sessions pause at their next safe point.")
+			return srv.Shutdown(sctx)
+		},
+		"Stopped; paused sessions resume from the page or with sift resume.")
+}
+
+// listenAndServe serves h on addr until ctx ends (SIGTERM) or Ctrl-C,
+// then shuts down gracefully: drain (optional) lets running work reach a
+// safe point while the listener stops taking connections; after timeout
+// open requests are closed at once. listening is told the address.
+func listenAndServe(ctx context.Context, io *ioStreams, addr string, h http.Handler, timeout time.Duration, listening func(net.Addr), drain func(context.Context) error, stopped string) error {
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w; choose another --addr", opts.Addr, err)
+		return fmt.Errorf("listen on %s: %w; choose another address", addr, err)
 	}
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		// Uploads may be large; event streams set their own write
 		// deadlines, so there is no WriteTimeout.
@@ -136,8 +174,7 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 	interruptHook.Store(&hook)
 	defer interruptHook.Store(nil)
 
-	fmt.Fprintf(io.ErrOut, "Model: %s\n", label)
-	fmt.Fprintf(io.ErrOut, "Sift serving on http://%s (API: /v1, see /v1/openapi.json)\n", l.Addr())
+	listening(l.Addr())
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(l) }()
 	select {
@@ -146,19 +183,23 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 	case <-ctx.Done():
 	case <-stop:
 	}
-	fmt.Fprintln(io.ErrOut, "Shutting down: running sessions pause at their next safe point.")
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opts.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
-	// Stop accepting connections while the runs reach a safe point; open
-	// event streams end once their runs have.
+	// Stop accepting connections while the work reaches a safe point;
+	// open streams end once their runs have.
 	go func() { _ = hs.Shutdown(sctx) }()
-	err = srv.Shutdown(sctx)
-	if herr := hs.Shutdown(sctx); herr != nil && !errors.Is(herr, http.ErrServerClosed) {
+	if drain != nil {
+		err = drain(sctx)
+	}
+	herr := hs.Shutdown(sctx)
+	if herr != nil && !errors.Is(herr, http.ErrServerClosed) {
+		// Past the timeout: close what is still open.
+		_ = hs.Close()
 		err = errors.Join(err, herr)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(io.ErrOut, "Stopped; paused sessions resume from the page or with sift resume.")
+	fmt.Fprintln(io.ErrOut, stopped)
 	return nil
 }
