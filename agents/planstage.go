@@ -232,6 +232,22 @@ func loadPlanState(dir string) (*generic.FullPlan, error) {
 	return &fp, nil
 }
 
+// SessionQuestions returns the questions asked in the session whose
+// workspace is dir, in the order they were asked: the first, then each
+// follow-up. It is nil when the session recorded no plan state (it never
+// got as far as planning).
+func SessionQuestions(dir string) []string {
+	fp, err := loadPlanState(dir)
+	if err != nil {
+		return nil
+	}
+	var qs []string
+	for _, e := range fp.Earlier {
+		qs = append(qs, e.Question)
+	}
+	return append(qs, fp.Question)
+}
+
 // writeWorkspaceFile replaces a file of the workspace at workdir
 // atomically (see session.Workspace.WriteFileAtomic), so a reader or a
 // crash never sees half a plan or report.

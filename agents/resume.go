@@ -70,6 +70,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
 		r.plan = &generic.FullPlan{Question: meta.Question}
 	}
+	ctx = siftmodel.WithTurn(ctx, len(r.plan.Earlier)+1)
 	op, adopted, err := r.newOperator(ctx, true)
 	if err != nil {
 		r.fail(err)

@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/sift-agent/sift/agents"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/session"
 )
@@ -31,8 +33,11 @@ type Manifest struct {
 	Format string `json:"format"`
 	// Session is the id of the recorded session.
 	Session string `json:"session,omitempty"`
-	// Question is what the run was asked.
+	// Question is what the run was asked: the session's first question.
 	Question string `json:"question"`
+	// FollowUps are the questions asked after Question in the same
+	// session, in order. Optional.
+	FollowUps []string `json:"follow_ups,omitempty"`
 	// Mode is the run's route (auto, quick, plan).
 	Mode string `json:"mode,omitempty"`
 	// Inputs are the workspace-relative input files (input/...).
@@ -90,7 +95,16 @@ func RecordingFromSession(m session.Meta, workspace string) (*Recording, error) 
 	if rec.Manifest.Artifacts, err = ws.Artifacts(); err != nil {
 		return nil, err
 	}
+	// The registry keeps the latest question; the plan state keeps them all.
+	if qs := agents.SessionQuestions(workspace); len(qs) > 1 {
+		rec.Manifest.Question, rec.Manifest.FollowUps = qs[0], qs[1:]
+	}
 	return rec, rec.load()
+}
+
+// Questions are every question of the recorded session, in order.
+func (m Manifest) Questions() []string {
+	return append([]string{m.Question}, m.FollowUps...)
 }
 
 func (r *Recording) load() error {
@@ -186,6 +200,10 @@ func Export(rec *Recording, dir string, opts ExportOptions) error {
 	m := rec.Manifest
 	m.Format, m.Exported, m.InputsIncluded = RecordingFormat, time.Now().UTC(), opts.Inputs
 	m.Question = red.String(m.Question)
+	m.FollowUps = slices.Clone(m.FollowUps)
+	for i, q := range m.FollowUps {
+		m.FollowUps[i] = red.String(q)
+	}
 	if opts.Inputs {
 		for _, in := range m.Inputs {
 			b, err := os.ReadFile(filepath.Join(rec.Dir, filepath.FromSlash(in)))

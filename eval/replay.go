@@ -40,7 +40,11 @@ type ReplayResult struct {
 	Path    string `json:"path"`
 	// Calls is how many model calls the replay made.
 	Calls int `json:"calls"`
-	// Divergences are the model calls that left the recording.
+	// Questions are the replays of each question of the session, in the
+	// order they were asked.
+	Questions []QuestionReplay `json:"questions"`
+	// Divergences are the model calls that left the recording, over all
+	// questions.
 	Divergences []siftmodel.Divergence `json:"divergences,omitempty"`
 	// Changes are differences in the report and the artifacts.
 	Changes []Change `json:"changes,omitempty"`
@@ -55,6 +59,22 @@ type ReplayResult struct {
 func (r *ReplayResult) Same() bool {
 	return len(r.Divergences) == 0 && len(r.Changes) == 0 && r.Error == ""
 }
+
+// QuestionReplay is what the replay of one question of a session found.
+type QuestionReplay struct {
+	// Question is what was asked.
+	Question string `json:"question"`
+	// Calls is how many model calls this question's run made.
+	Calls int `json:"calls"`
+	// Divergences are this question's model calls that left the
+	// recording, and its recorded calls that were never made.
+	Divergences []siftmodel.Divergence `json:"divergences,omitempty"`
+	// Error is this question's run's error text, if it failed.
+	Error string `json:"error,omitempty"`
+}
+
+// Same reports whether the question replayed as recorded.
+func (q QuestionReplay) Same() bool { return len(q.Divergences) == 0 && q.Error == "" }
 
 // Change is one difference between a recorded and a replayed output.
 type Change struct {
@@ -92,6 +112,9 @@ func (c Change) String() string {
 // session; the result lists the model calls that diverged from the
 // recording and the changes in the report and the text artifacts.
 // Replies to questions and approvals are given unattended (Request.Yes).
+// Every question of the session is asked again, in order, the follow-ups
+// in the new session as follow-ups, each answered from its own recorded
+// calls when the recording names them (model.TrajectoryRecord.Turn).
 func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayResult, error) {
 	files := opts.Files
 	if len(files) == 0 {
@@ -125,21 +148,51 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 	if err != nil {
 		return nil, err
 	}
-	var final generic.Event
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: rec.Manifest.Question, Files: files, Yes: true}) {
-		if opts.Events != nil {
-			opts.Events(e)
+	res := &ReplayResult{Live: opts.Live != nil}
+	questions := rec.Manifest.Questions()
+	for i, q := range questions {
+		rp.StartTurn(i + 1)
+		req := agents.Request{Mode: mode, Question: q, Yes: true}
+		if i == 0 {
+			req.Files = files
+		} else {
+			req.SessionID = res.Session
 		}
-		final = e
+		before := rp.Calls()
+		var final generic.Event
+		for e := range s.Run(ctx, req) {
+			if opts.Events != nil {
+				opts.Events(e)
+			}
+			final = e
+		}
+		qr := QuestionReplay{Question: q, Calls: rp.Calls() - before}
+		if final.Err != nil {
+			qr.Error = final.Err.Error()
+			res.Error = fmt.Sprintf("question %d: %s", i+1, qr.Error)
+		}
+		res.Questions = append(res.Questions, qr)
+		if final.Path != "" {
+			res.Path, res.Session = final.Path, filepath.Base(final.Path)
+		}
+		if res.Session == "" {
+			break // no session to ask the follow-ups in
+		}
 	}
-	res := &ReplayResult{Path: final.Path, Session: filepath.Base(final.Path), Calls: rp.Calls(), Divergences: rp.Divergences(), Live: opts.Live != nil}
-	if final.Err != nil {
-		res.Error = final.Err.Error()
+	res.Calls, res.Divergences = rp.Calls(), rp.Divergences()
+	for _, d := range res.Divergences {
+		// Calls left over in a recording that names no questions are the
+		// last question's: the session ended with them unmade.
+		i := min(max(d.Turn, 1), len(res.Questions)) - 1
+		if d.Turn == 0 && d.Kind == siftmodel.DivergedUnused {
+			i = len(res.Questions) - 1
+		}
+		res.Questions[i].Divergences = append(res.Questions[i].Divergences, d)
 	}
-	if final.Path == "" {
+	if res.Path == "" {
 		return res, nil
 	}
-	res.Changes = compareOutputs(rec, final.Path)
+	res.Changes = compareOutputs(rec, res.Path)
 	return res, nil
 }
 

@@ -358,7 +358,7 @@ func (c *modelCall) end(reply *schema.Message, usage *schema.TokenUsage, err err
 	}
 	if t := d.cfg.trajectory; t != nil {
 		rec := TrajectoryRecord{
-			Time: c.start, Agent: d.agent, Step: c.step, Model: d.cfg.modelName, Stream: c.stream,
+			Time: c.start, Agent: d.agent, Step: c.step, Turn: TurnFrom(c.ctx), Model: d.cfg.modelName, Stream: c.stream,
 			Request: t.messages(c.req), Trimmed: c.trimmed, ToolChoiceForced: c.tools.forced,
 			LatencyMS: counts.Latency.Milliseconds(), Error: errText(err),
 		}

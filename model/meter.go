@@ -81,6 +81,23 @@ func StepFrom(ctx context.Context) (int, bool) {
 	return s, ok
 }
 
+// turnKey is the context key of the session's current question.
+type turnKey struct{}
+
+// WithTurn returns a context whose model calls are recorded in the
+// trajectory under question turn of the session (1 for the first question,
+// 2 for the first follow-up, ...), so a replay can serve each question its
+// own recorded answers.
+func WithTurn(ctx context.Context, turn int) context.Context {
+	return context.WithValue(ctx, turnKey{}, turn)
+}
+
+// TurnFrom returns the question set by WithTurn, or 0.
+func TurnFrom(ctx context.Context) int {
+	t, _ := ctx.Value(turnKey{}).(int)
+	return t
+}
+
 // AgentStep identifies the model calls of one agent within one plan step.
 type AgentStep struct {
 	// Agent is the name the model was wrapped under.

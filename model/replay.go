@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -40,6 +39,10 @@ type Divergence struct {
 	// Call is the 1-based number of the replayed call, in the order the
 	// calls arrived; 0 for unused recorded calls.
 	Call int `json:"call,omitempty"`
+	// Turn is the question of the session (from 1) the call served, or,
+	// for unused recorded calls, the question recorded with them (0 when
+	// the recording names none).
+	Turn int `json:"turn,omitempty"`
 	// Agent is the agent that made the call.
 	Agent string `json:"agent"`
 	// Record is the 1-based line of the recording the call was compared
@@ -95,22 +98,49 @@ type Replay struct {
 	cfg     ReplayConfig
 	records []TrajectoryRecord
 
+	// turned says the records name their question (TrajectoryRecord.Turn).
+	turned bool
+
 	mu       sync.Mutex
-	queues   map[string][]int // agent -> indexes into records, in order
+	queues   map[queueKey][]int // indexes into records, in order
+	turn     int
 	calls    int
 	diverged []Divergence
 	live     bool
 }
 
+// queueKey selects the records that answer one agent in one question
+// (turn 0 when the records name no question).
+type queueKey struct {
+	turn  int
+	agent string
+}
+
 // NewReplay returns a Replay of records. Records with no agent (a
 // recording captured outside Sift) answer any agent that has no records of
-// its own, in order.
+// its own, in order. When the records name their question (see WithTurn),
+// each question is answered only from its own records, so a question that
+// diverges leaves the next ones unaffected; the replay starts at question
+// 1 (see StartTurn).
 func NewReplay(records []TrajectoryRecord, cfg ReplayConfig) *Replay {
-	r := &Replay{cfg: cfg, records: records, queues: map[string][]int{}}
+	r := &Replay{cfg: cfg, records: records, queues: map[queueKey][]int{}, turn: 1}
+	r.turned = slices.ContainsFunc(records, func(rec TrajectoryRecord) bool { return rec.Turn > 0 })
 	for i, rec := range records {
-		r.queues[rec.Agent] = append(r.queues[rec.Agent], i)
+		k := queueKey{agent: rec.Agent}
+		if r.turned {
+			k.turn = rec.Turn
+		}
+		r.queues[k] = append(r.queues[k], i)
 	}
 	return r
+}
+
+// StartTurn makes the calls that follow those of question turn (from 1) of
+// the recorded session.
+func (r *Replay) StartTurn(turn int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.turn = turn
 }
 
 // ModelFor returns the model that serves agent's recorded answers; give it
@@ -128,10 +158,13 @@ func (r *Replay) Divergences() []Divergence {
 	if r.live {
 		return out
 	}
-	for _, agent := range slices.Sorted(maps.Keys(r.queues)) {
-		for _, i := range r.queues[agent] {
-			out = append(out, Divergence{Agent: r.records[i].Agent, Record: i + 1, Kind: DivergedUnused})
-		}
+	var unused []int
+	for _, q := range r.queues {
+		unused = append(unused, q...)
+	}
+	slices.Sort(unused)
+	for _, i := range unused {
+		out = append(out, Divergence{Turn: r.records[i].Turn, Agent: r.records[i].Agent, Record: i + 1, Kind: DivergedUnused})
 	}
 	return out
 }
@@ -152,13 +185,16 @@ func (r *Replay) next(agent string, req []TrajectoryMessage, tools []string, for
 	if r.live {
 		return nil, true, nil
 	}
-	key := agent
-	if len(r.queues[key]) == 0 && len(r.queues[""]) > 0 {
-		key = ""
+	key := queueKey{agent: agent}
+	if r.turned {
+		key.turn = r.turn
+	}
+	if anyAgent := (queueKey{turn: key.turn}); len(r.queues[key]) == 0 && len(r.queues[anyAgent]) > 0 {
+		key = anyAgent
 	}
 	q := r.queues[key]
 	if len(q) == 0 {
-		d := Divergence{Call: r.calls, Agent: agent, Kind: DivergedUnanswerable}
+		d := Divergence{Call: r.calls, Turn: r.turn, Agent: agent, Kind: DivergedUnanswerable}
 		if len(req) > 0 {
 			d.Got = clipText(req[len(req)-1].text(), 200)
 		}
@@ -172,7 +208,7 @@ func (r *Replay) next(agent string, req []TrajectoryMessage, tools []string, for
 	r.queues[key] = q[1:]
 	rec = &r.records[i]
 	if d, ok := compareRequest(rec, req, tools, forced); !ok {
-		d.Call, d.Agent, d.Record = r.calls, agent, i+1
+		d.Call, d.Turn, d.Agent, d.Record = r.calls, r.turn, agent, i+1
 		r.diverge(d)
 		if r.live {
 			return nil, true, nil

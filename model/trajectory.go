@@ -83,6 +83,10 @@ type TrajectoryRecord struct {
 	Agent string `json:"agent"`
 	// Step is the plan step (see WithStep); 0 outside any step.
 	Step int `json:"step,omitempty"`
+	// Turn is the question of the session the call served, from 1 (see
+	// WithTurn); 0 when not known (recordings made before turns were
+	// recorded, captures from a provider).
+	Turn int `json:"turn,omitempty"`
 	// Model is the model name given to Wrap with WithModelName.
 	Model string `json:"model,omitempty"`
 	// Stream is true for a Stream call.

@@ -16,7 +16,8 @@ import (
 //   - an OpenAI chat-completions exchange captured from a real provider:
 //     {"agent": "...", "headers": {...}, "request": {"model": ..., "messages":
 //     [...], "tools": [...], "tool_choice": ...}, "response": {"choices":
-//     [{"message": {...}}], "usage": {...}}}; "agent" is optional.
+//     [{"message": {...}}], "usage": {...}}}; "agent", "step" and "turn"
+//     (the question of the session, from 1) are optional.
 //
 // Blank lines are skipped. A line that is neither says which line and why.
 func ReadTrajectory(r io.Reader) ([]TrajectoryRecord, error) {
@@ -83,6 +84,7 @@ func parseRecord(line []byte) (TrajectoryRecord, error) {
 type openAIExchange struct {
 	Agent   string `json:"agent"`
 	Step    int    `json:"step"`
+	Turn    int    `json:"turn"`
 	Request struct {
 		Model      string          `json:"model"`
 		Stream     bool            `json:"stream"`
@@ -131,7 +133,7 @@ func parseOpenAIExchange(line []byte) (TrajectoryRecord, error) {
 	if err := json.Unmarshal(line, &ex); err != nil {
 		return TrajectoryRecord{}, fmt.Errorf("not an OpenAI chat-completions exchange: %w", err)
 	}
-	rec := TrajectoryRecord{Agent: ex.Agent, Step: ex.Step, Model: ex.Request.Model, Stream: ex.Request.Stream}
+	rec := TrajectoryRecord{Agent: ex.Agent, Step: ex.Step, Turn: ex.Turn, Model: ex.Request.Model, Stream: ex.Request.Stream}
 	for _, m := range ex.Request.Messages {
 		tm, err := m.trajectory()
 		if err != nil {

@@ -93,7 +93,7 @@ func runReplay(ctx context.Context, io *ioStreams, opts *replayOptions) error {
 		ro.Live = liveModels(cfg.Models)
 		fmt.Fprintf(io.ErrOut, "Model after a divergence: %s\n", label)
 	}
-	fmt.Fprintf(io.ErrOut, "Replaying %s: %d recorded model calls, %q\n", rec.Dir, len(rec.Records), rec.Manifest.Question)
+	fmt.Fprintf(io.ErrOut, "Replaying %s: %d recorded model calls, %d questions, first %q\n", rec.Dir, len(rec.Records), len(rec.Manifest.Questions()), rec.Manifest.Question)
 	res, err := eval.Replay(ctx, rec, ro)
 	if err != nil {
 		return err
@@ -115,8 +115,13 @@ func runReplay(ctx context.Context, io *ioStreams, opts *replayOptions) error {
 	return nil
 }
 
+// printReplay prints one line per question of the session, whether it
+// diverged or not, then what diverged and what changed.
 func printReplay(io *ioStreams, res *eval.ReplayResult) {
 	fmt.Fprintf(io.Out, "Replayed in session %s (%s): %d model calls.\n", res.Session, res.Path, res.Calls)
+	for i, q := range res.Questions {
+		fmt.Fprintf(io.Out, "Question %d of %d, %q: %s\n", i+1, len(res.Questions), clipQuestion(q.Question), questionOutcome(q))
+	}
 	if res.Same() {
 		fmt.Fprintln(io.Out, "No divergence: every request matched the recording, and the report and artifacts are the same.")
 		return
@@ -136,6 +141,33 @@ func printReplay(io *ioStreams, res *eval.ReplayResult) {
 	if res.Error != "" {
 		fmt.Fprintf(io.Out, "The replayed run failed: %s\n", res.Error)
 	}
+}
+
+// questionOutcome says in a few words how one question replayed.
+func questionOutcome(q eval.QuestionReplay) string {
+	switch {
+	case q.Same():
+		return fmt.Sprintf("no divergence (%d model calls)", q.Calls)
+	case len(q.Divergences) == 0:
+		return "failed: " + q.Error
+	}
+	d := q.Divergences[0]
+	what := map[siftmodel.DivergenceKind]string{
+		siftmodel.DivergedRequest: fmt.Sprintf("message %d of the request differs", d.Message), siftmodel.DivergedTools: "the tools offered differ",
+		siftmodel.DivergedUnanswerable: "the recording has no answer left", siftmodel.DivergedUnused: "recorded calls were never made",
+	}[d.Kind]
+	if d.Call == 0 {
+		return fmt.Sprintf("diverged: %s (%d divergences)", what, len(q.Divergences))
+	}
+	return fmt.Sprintf("diverged at call %d (%s): %s (%d divergences)", d.Call, d.Agent, what, len(q.Divergences))
+}
+
+// clipQuestion shortens a question for a one-line summary.
+func clipQuestion(q string) string {
+	if r := []rune(q); len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return q
 }
 
 // liveModels answers each agent with its configured model.

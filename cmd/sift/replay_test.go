@@ -124,3 +124,79 @@ func TestEvalCommand(t *testing.T) {
 		t.Errorf("compare with one file: exit %d: %s", code, errOut)
 	}
 }
+
+// TestReplayFollowUpSession replays a session of two questions (a question
+// and a follow-up in the same session): both are asked again, in order,
+// each is reported on its own line, and a change that touches only the
+// follow-up's calls leaves the first question's line clean.
+func TestReplayFollowUpSession(t *testing.T) {
+	pythonOrSkip(t)
+	isolateEnv(t)
+	ctx := context.Background()
+	data := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(data, []byte("x\n1\n2\n6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sessions := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		io, _, errOut := testIO()
+		if code := execute(ctx, io, append([]string{"run", "--mode", "quick", "--sessions-dir", sessions}, args...)); code != 0 {
+			t.Fatalf("run %v: exit %d: %s", args, code, errOut)
+		}
+	}
+	run("--script", quickScriptFile(t), "--file", data, "total of x?")
+	entries, _ := os.ReadDir(sessions)
+	var id string
+	for _, e := range entries {
+		if e.IsDir() {
+			id = e.Name()
+		}
+	}
+	meanScript := filepath.Join(t.TempDir(), "mean.json")
+	if err := os.WriteFile(meanScript, []byte(`{"replies": [
+ {"tool_calls": [{"name": "python", "arguments": {"code": "import pandas as pd\nprint(f\"@mean[{pd.read_csv('input/d.csv').x.mean()}]\")"}}]},
+ {"content": "Mean: {{last_tool_result}}"},
+ {"content": "# Mean\n\n{{section:Answer submitted}}"}
+]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("--script", meanScript, "--session", id, "and the mean of x?")
+
+	replay := func(src string) (int, string) {
+		io, out, errOut := testIO()
+		code := execute(ctx, io, []string{"replay", "--sessions-dir", sessions, src})
+		return code, out.String() + errOut.String()
+	}
+	code, text := replay(id)
+	for _, want := range []string{`Question 1 of 2, "total of x?": no divergence`, `Question 2 of 2, "and the mean of x?": no divergence`, "No divergence"} {
+		if code != 0 || !strings.Contains(text, want) {
+			t.Fatalf("replay of a two-question session: exit %d, want %q in:\n%s", code, want, text)
+		}
+	}
+
+	// A recording whose follow-up was asked with another prompt.
+	rec := filepath.Join(t.TempDir(), "rec")
+	io, _, errOut := testIO()
+	if code := execute(ctx, io, []string{"export-session", "--sessions-dir", sessions, "--inputs", id, rec}); code != 0 {
+		t.Fatalf("export-session: exit %d: %s", code, errOut)
+	}
+	traj := filepath.Join(rec, "trajectory.jsonl")
+	b, _ := os.ReadFile(traj)
+	lines := strings.SplitAfter(string(b), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `"turn":2`) {
+			lines[i] = strings.Replace(l, "Python", "Pyth0n", 1)
+			break
+		}
+	}
+	if err := os.WriteFile(traj, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, text = replay(rec)
+	for _, want := range []string{`Question 1 of 2, "total of x?": no divergence`, `Question 2 of 2, "and the mean of x?": diverged at call `, "(code): message 1 of the request differs"} {
+		if code != exitRunFailed || !strings.Contains(text, want) {
+			t.Fatalf("replay of a changed follow-up: exit %d, want %q in:\n%s", code, want, text)
+		}
+	}
+}
