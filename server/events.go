@@ -17,6 +17,10 @@ import (
 // reading loses its stream, never the run.
 const writeTimeout = 30 * time.Second
 
+// settleTime is how long a stream of another server's run, once the
+// registry says it ended, waits for its done event to reach the log.
+const settleTime = 5 * time.Second
+
 // sseWriter writes Server-Sent Events.
 type sseWriter struct {
 	w  *bufio.Writer
@@ -25,6 +29,9 @@ type sseWriter struct {
 	last int64
 	// done is set once a done event was sent.
 	done bool
+	// logDone is set when the last event read from the log is a done
+	// event (sent or not).
+	logDone bool
 }
 
 func (c *sseWriter) event(seq int64, kind generic.EventKind, data []byte) {
@@ -112,6 +119,7 @@ func replay(c *sseWriter, tail *session.EventTail) error {
 			return nil
 		}
 		for _, e := range evs {
+			c.logDone = e.Event.Kind == generic.EventDone
 			if e.Event.Seq > c.last {
 				c.event(e.Event.Seq, e.Event.Kind, e.Line)
 			}
@@ -158,6 +166,9 @@ func (s *Server) follow(r *http.Request, c *sseWriter, h *hub, beat *time.Ticker
 func (s *Server) followLog(r *http.Request, c *sseWriter, id string, tail *session.EventTail, beat *time.Ticker) {
 	poll := time.NewTicker(s.cfg.PollInterval)
 	defer poll.Stop()
+	// settle is when a stream of a run that ended without a done event
+	// in the log stops waiting for one.
+	var settle time.Time
 	for {
 		m, err := s.store.Sessions.Get(r.Context(), id)
 		starting := false
@@ -168,11 +179,19 @@ func (s *Server) followLog(r *http.Request, c *sseWriter, id string, tail *sessi
 			starting = serr == nil && !st.Started.IsZero() && time.Since(st.Started) < startTimeout
 		}
 		if !starting && (err != nil || m.Status != session.StatusRunning) {
-			// Events logged just before the status changed.
+			// Events logged just before the status changed, and the run's
+			// done event, which the log gets just after it.
 			if replay(c, tail) == nil {
 				_ = c.flush()
 			}
-			return
+			if c.logDone || err != nil {
+				return
+			}
+			if settle.IsZero() {
+				settle = time.Now().Add(settleTime)
+			} else if time.Now().After(settle) {
+				return
+			}
 		}
 		select {
 		case <-poll.C:

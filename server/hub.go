@@ -34,10 +34,13 @@ type hub struct {
 	// start is closed when the run gets its slot; drop when it is
 	// dropped from the queue instead.
 	start, drop chan struct{}
+	// ended is closed by finish.
+	ended     chan struct{}
+	endedOnce sync.Once
 }
 
 func newHub(id string) *hub {
-	return &hub{id: id, active: true, wake: make(chan struct{}), pause: make(chan struct{}), start: make(chan struct{}), drop: make(chan struct{})}
+	return &hub{id: id, active: true, wake: make(chan struct{}), pause: make(chan struct{}), start: make(chan struct{}), drop: make(chan struct{}), ended: make(chan struct{})}
 }
 
 // publish encodes e once and hands it to every client.
@@ -74,6 +77,7 @@ func (h *hub) finish() {
 	h.active = false
 	h.notifyLocked()
 	h.mu.Unlock()
+	h.endedOnce.Do(func() { close(h.ended) })
 }
 
 func (h *hub) startCh() chan struct{}   { return h.start }

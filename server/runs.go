@@ -32,21 +32,41 @@ type accepted struct {
 }
 
 // startRun runs fn for session id in the background, now or once a slot
-// is free; after is called when the run has ended.
-func (s *Server) startRun(id string, fn runFunc, after func()) (accepted, error) {
+// is free; after is called when the run has ended. The session's claim in
+// the shared store is taken first and kept until the run ends, so no
+// other server runs or queues the session meanwhile.
+func (s *Server) startRun(ctx context.Context, id string, fn runFunc, after func()) (accepted, error) {
 	last := s.lastLoggedSeq(id)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.draining {
-		return accepted{}, &refusal{503, "not_ready", "the server is shutting down; try again on another server or after it restarts"}
+	if err := s.refuseLocked(id); err != nil {
+		s.mu.Unlock()
+		return accepted{}, err
 	}
-	if _, busy := s.hubs[id]; busy {
-		return accepted{}, &refusal{409, "conflict", fmt.Sprintf("session %s already has a run going on; wait for its done event, or pause it", id)}
-	}
+	// Hold the session's place here while the store is asked.
 	h := newHub(id)
 	s.hubs[id] = h
+	s.mu.Unlock()
+	unreserve := func() {
+		s.mu.Lock()
+		delete(s.hubs, id)
+		s.mu.Unlock()
+		h.finish()
+	}
+	if err := s.claim(ctx, id); err != nil {
+		unreserve()
+		return accepted{}, err
+	}
+	s.mu.Lock()
+	if s.draining {
+		s.mu.Unlock()
+		unreserve()
+		s.release(id)
+		return accepted{}, errDraining
+	}
+	defer s.mu.Unlock()
 	s.wg.Add(1)
 	go s.execute(h, fn, after)
+	go s.keepClaim(h)
 	if s.running < s.cfg.MaxRuns {
 		s.running++
 		h.position = 0
@@ -58,6 +78,20 @@ func (s *Server) startRun(id string, fn runFunc, after func()) (accepted, error)
 	h.position = len(s.queue)
 	s.metrics.queued.Set(float64(len(s.queue)))
 	return accepted{ID: id, State: "queued", Position: h.position, LastEventID: last}, nil
+}
+
+var errDraining = &refusal{503, "not_ready", "the server is shutting down; try again on another server or after it restarts"}
+
+// refuseLocked says why a run of session id cannot start on this server
+// now, if it cannot.
+func (s *Server) refuseLocked(id string) error {
+	if s.draining {
+		return errDraining
+	}
+	if _, busy := s.hubs[id]; busy {
+		return &refusal{409, "conflict", fmt.Sprintf("session %s already has a run going on; wait for its done event, or pause it", id)}
+	}
+	return nil
 }
 
 // lastLoggedSeq is the Seq of the session's last logged event, or 0.
@@ -79,6 +113,7 @@ func (s *Server) execute(h *hub, fn runFunc, after func()) {
 	select {
 	case <-h.startCh():
 	case <-h.dropped():
+		s.release(h.id)
 		return
 	}
 	ctx := agents.WithPause(s.runCtx, h.pause)
@@ -91,6 +126,7 @@ func (s *Server) execute(h *hub, fn runFunc, after func()) {
 	if after != nil {
 		after()
 	}
+	s.release(h.id)
 	s.mu.Lock()
 	delete(s.hubs, h.id)
 	s.metrics.active.Dec()

@@ -45,6 +45,7 @@ const (
 	DefaultMaxBodyBytes   = 1 << 20
 	DefaultHeartbeat      = 15 * time.Second
 	DefaultPollInterval   = 500 * time.Millisecond
+	DefaultClaimTTL       = 30 * time.Second
 )
 
 // Config configures a Server.
@@ -80,8 +81,14 @@ type Config struct {
 	// streams open through proxies. Optional; default 15s.
 	Heartbeat time.Duration
 	// PollInterval is how often a stream re-reads the event log of a run
-	// that another server is doing. Optional; default 500ms.
+	// that another server is doing, and how often a server renews its
+	// claims on the sessions it runs (and so sees a pause another server
+	// asked for). Optional; default 500ms.
 	PollInterval time.Duration
+	// ClaimTTL is how long a server's claim on a session it runs or has
+	// queued lasts without renewal: after a server dies, its sessions can
+	// be resumed elsewhere this long after. Optional; default 30s.
+	ClaimTTL time.Duration
 	// Registerer receives the server's metrics. Optional; by default a
 	// registry of the server's own, served at /metrics.
 	Registerer prometheus.Registerer
@@ -100,6 +107,8 @@ type Server struct {
 	mux     *http.ServeMux
 	metrics *metrics
 	log     *slog.Logger
+	// owner names this server in the store's claims.
+	owner string
 	// runCtx is the parent of every run: not tied to any request, so runs
 	// go on without clients; Shutdown cancels it only as a last resort.
 	runCtx    context.Context
@@ -135,6 +144,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = DefaultPollInterval
 	}
+	if cfg.ClaimTTL <= 0 {
+		cfg.ClaimTTL = DefaultClaimTTL
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -163,7 +175,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg: cfg, sift: sift, store: cfg.Sift.Store, root: root, metrics: m, log: cfg.Logger,
+		cfg: cfg, sift: sift, store: cfg.Sift.Store, root: root, metrics: m, log: cfg.Logger, owner: session.NewID(),
 		runCtx: ctx, cancelAll: cancel, hubs: map[string]*hub{}, closing: make(chan struct{}),
 	}
 	s.routes(gath)

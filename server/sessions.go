@@ -435,6 +435,18 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 		requestError(w, err)
 		return
 	}
+	// Hold the claim while deleting, so no server starts a run of it
+	// meanwhile; refused while one runs or queues it.
+	if err := s.claim(r.Context(), id); err != nil {
+		var ref *refusal
+		if errors.As(err, &ref) {
+			writeError(w, ref.status, ref.code, ref.msg)
+			return
+		}
+		requestError(w, err)
+		return
+	}
+	defer s.release(id)
 	if m != nil {
 		if m.Status == session.StatusRunning {
 			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is running (perhaps on another server); pause it before deleting it", id))
@@ -536,11 +548,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	s.accept(w, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Run(ctx, req) }, after)
+	s.accept(w, r, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Run(ctx, req) }, after)
 }
 
-func (s *Server) accept(w http.ResponseWriter, id string, fn runFunc, after func()) {
-	acc, err := s.startRun(id, fn, after)
+func (s *Server) accept(w http.ResponseWriter, r *http.Request, id string, fn runFunc, after func()) {
+	acc, err := s.startRun(r.Context(), id, fn, after)
 	var ref *refusal
 	if errors.As(err, &ref) {
 		writeError(w, ref.status, ref.code, ref.msg)
@@ -603,7 +615,7 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answers := map[string]any{p.ID: answer}
-	s.accept(w, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, answers) }, nil)
+	s.accept(w, r, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, answers) }, nil)
 }
 
 // answerFor builds the library's answer to the pending interrupt.
@@ -657,8 +669,24 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 			requestError(w, err)
 			return
 		}
+		// Another server may run it: ask it, through the shared store,
+		// to pause at its next safe point.
+		held, err := s.requestRemotePause(r.Context(), id)
+		if err != nil {
+			requestError(w, err)
+			return
+		}
+		if held {
+			v, err := s.view(r.Context(), id)
+			if err != nil {
+				requestError(w, err)
+				return
+			}
+			writeJSON(w, http.StatusAccepted, v)
+			return
+		}
 		if m != nil && m.Status == session.StatusRunning {
-			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s runs on another server (or one that died); pause it there, or resume it here if that server is gone", id))
+			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s was left running by a server that is gone; resume it here", id))
 			return
 		}
 		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s has no run going on", id))
@@ -698,7 +726,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; ask a follow-up with POST /v1/sessions/%s/runs", id, m.Status, id))
 		return
 	}
-	s.accept(w, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, nil) }, nil)
+	s.accept(w, r, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, nil) }, nil)
 }
 
 // decodeJSON reads a bounded JSON body into v, refusing unknown fields so
