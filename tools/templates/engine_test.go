@@ -3,6 +3,7 @@ package templates
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -206,4 +207,41 @@ func workspaceOp(t *testing.T, root, py string) operator.Operator {
 	}
 	t.Cleanup(func() { op.Close() })
 	return op
+}
+
+// oomOperator fails its first Python run as pandas does when it runs out
+// of memory, then runs cells normally.
+type oomOperator struct {
+	operator.Operator
+	failed *bool
+}
+
+func (o oomOperator) RunPython(ctx context.Context, code string, opts operator.RunOptions) (*operator.RunResult, error) {
+	if !*o.failed {
+		*o.failed = true
+		return &operator.RunResult{Error: "Traceback (most recent call last):\n  File \"<cell>\", line 40, in load\nMemoryError: Unable to allocate 2.1 GiB for an array"}, nil
+	}
+	return o.Operator.RunPython(ctx, code, opts)
+}
+
+// TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory: a pandas cell that
+// runs out of memory is run again through DuckDB, and the result says so.
+func TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory(t *testing.T) {
+	failed := false
+	op := oomOperator{workspace(t, map[string][]byte{"sales.csv": salesCSV(t)}), &failed}
+	r, err := Run(context.Background(), op, "input/sales.csv", Match{Template: Trend, Params: Params{Measure: "revenue", Period: "month"}})
+	if err != nil {
+		t.Fatalf("Run after an out-of-memory pandas cell: %v", err)
+	}
+	if !failed || r.Engine != EngineDuckDB {
+		t.Errorf("engine = %s (pandas failed: %v); want duckdb after pandas ran out of memory", r.Engine, failed)
+	}
+	if !strings.Contains(strings.Join(r.Notes, " "), "pandas ran out of memory") {
+		t.Errorf("notes %q do not say that pandas ran out of memory", r.Notes)
+	}
+	// A forced engine is not second-guessed.
+	failed = false
+	if _, err := RunWith(context.Background(), op, "input/sales.csv", Match{Template: Trend}, RunOptions{Engine: EnginePandas}); !errors.Is(err, ErrTemplateFailed) {
+		t.Errorf("forced pandas after running out of memory: err = %v; want the cell's error", err)
+	}
 }
