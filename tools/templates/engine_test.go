@@ -91,6 +91,14 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 		{"trend monthly revenue by region", Match{Template: Trend, Params: Params{Time: "date", Measure: "revenue", Period: "month", Category: "region"}}},
 		{"trend weekly mean", Match{Template: Trend, Params: Params{Measure: "units", Aggregation: "mean", Period: "week"}}},
 		{"trend quarterly count", Match{Template: Trend, Params: Params{Period: "quarter", Aggregation: "count", Measure: "revenue"}}},
+		{"compare mom", Match{Template: ComparePeriods, Params: Params{Measure: "revenue"}}},
+		{"compare wow median", Match{Template: ComparePeriods, Params: Params{Measure: "revenue", Compare: "wow", Aggregation: "median"}}},
+		{"topn revenue by product", Match{Template: TopN, Params: Params{Category: "product", Measure: "revenue", N: 3}}},
+		{"topn count auto", Match{Template: TopN}},
+		{"topn bottom max", Match{Template: TopN, Params: Params{Category: "region", Measure: "units", Aggregation: "max", Ascending: true}}},
+		{"pivot region by product", Match{Template: Pivot, Params: Params{Category: "region", Category2: "product", Measure: "revenue"}}},
+		{"pivot region by month mean", Match{Template: Pivot, Params: Params{Category: "region", Time: "date", Period: "month", Measure: "units", Aggregation: "mean"}}},
+		{"pivot count auto", Match{Template: Pivot}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,7 +157,7 @@ func TestChooseEngineBySize(t *testing.T) {
 		{"just under a sixth", Profile, "input/a.csv", "", gib/6 - 1, gib, EnginePandas},
 		{"just over a sixth", Profile, "input/a.csv", "", gib/6 + 1, gib, EngineDuckDB},
 		{"no limit", Trend, "input/a.csv", "", 30 * gib, 0, EnginePandas},
-		{"parquet", Trend, "input/a.parquet", "", 2 * gib, gib, EngineDuckDB},
+		{"parquet", TopN, "input/a.parquet", "", 2 * gib, gib, EngineDuckDB},
 		{"workbook", Trend, "input/a.xlsx", "", 2 * gib, gib, EnginePandas},
 		{"gb18030 text", Trend, "input/a.csv", "gb18030", 2 * gib, gib, EnginePandas},
 		{"no duckdb engine", Cohort, "input/a.csv", "", 2 * gib, gib, EnginePandas},
