@@ -1,7 +1,6 @@
 package sqldb
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -13,78 +12,8 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools/sqldb/bigcsv"
 )
-
-// bigCSVTruth is what the generator knows about the file it wrote.
-type bigCSVTruth struct {
-	rows, nullAmounts int64
-	sum, min, max     int64
-	byMonth           map[string]int64
-}
-
-// writeBigCSV writes day,region,amount,note rows until the file holds at
-// least size bytes. Amounts are whole cents, so every sum is exact; every
-// 1000th amount is empty.
-func writeBigCSV(tb testing.TB, path string, size int64) bigCSVTruth {
-	tb.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	w := bufio.NewWriterSize(f, 1<<20)
-	tr := bigCSVTruth{byMonth: map[string]int64{}, min: 1 << 62, max: -1}
-	regions := []string{"north", "south", "east", "west"}
-	start := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
-	days := make([]string, 1096)
-	months := make([]string, len(days))
-	for i := range days {
-		d := start.AddDate(0, 0, i)
-		days[i], months[i] = d.Format("2006-01-02"), d.Format("2006-01")
-	}
-	w.WriteString("day,region,amount,note\n")
-	written := int64(len("day,region,amount,note\n"))
-	buf := make([]byte, 0, 128)
-	for i := int64(0); written < size; i++ {
-		di := int((i * 7) % int64(len(days)))
-		buf = buf[:0]
-		buf = append(buf, days[di]...)
-		buf = append(buf, ',')
-		buf = append(buf, regions[i%4]...)
-		buf = append(buf, ',')
-		if i%1000 == 999 {
-			tr.nullAmounts++
-		} else {
-			a := (i * 7919) % 1_000_000
-			buf = strconv.AppendInt(buf, a, 10)
-			tr.sum += a
-			tr.byMonth[months[di]] += a
-			tr.min, tr.max = min(tr.min, a), max(tr.max, a)
-		}
-		buf = append(buf, ",order note number "...)
-		buf = strconv.AppendInt(buf, i, 10)
-		buf = append(buf, '\n')
-		w.Write(buf)
-		written += int64(len(buf))
-		tr.rows++
-	}
-	if err := w.Flush(); err != nil {
-		tb.Fatal(err)
-	}
-	return tr
-}
-
-// peakRSS is the process's peak resident memory (VmHWM) in bytes.
-func peakRSS() int64 {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			kb, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
 
 // BenchmarkBigCSVFilesSource profiles a CSV of 3 GB and computes its
 // monthly trend through the files source with DuckDB limited to 1 GiB,
@@ -114,9 +43,12 @@ func BenchmarkBigCSVFilesSource(b *testing.B) {
 	}
 	csv := filepath.Join(root, "input", "big.csv")
 	t0 := time.Now()
-	tr := writeBigCSV(b, csv, size)
+	tr, err := bigcsv.Write(csv, size)
+	if err != nil {
+		b.Fatal(err)
+	}
 	st, _ := os.Stat(csv)
-	b.Logf("generated %s: %d bytes, %d rows in %s", csv, st.Size(), tr.rows, time.Since(t0).Round(time.Second))
+	b.Logf("generated %s: %d bytes, %d rows in %s", csv, st.Size(), tr.Rows, time.Since(t0).Round(time.Second))
 	ctx := context.Background()
 
 	for i := 0; i < b.N; i++ {
@@ -130,8 +62,8 @@ func BenchmarkBigCSVFilesSource(b *testing.B) {
 			b.Fatal(err)
 		}
 		profTime := time.Since(t1)
-		want := fmt.Sprint([]string{strconv.FormatInt(tr.rows, 10), strconv.FormatInt(tr.rows-tr.nullAmounts, 10), strconv.FormatInt(tr.sum, 10),
-			strconv.FormatInt(tr.min, 10), strconv.FormatInt(tr.max, 10), "4", "2022-01-01", "2024-12-31"})
+		want := fmt.Sprint([]string{strconv.FormatInt(tr.Rows, 10), strconv.FormatInt(tr.Rows-tr.NullAmounts, 10), strconv.FormatInt(tr.Sum, 10),
+			strconv.FormatInt(tr.Min, 10), strconv.FormatInt(tr.Max, 10), "4", "2022-01-01", "2024-12-31"})
 		if got := fmt.Sprint(prof.Rows[0]); got != want {
 			b.Errorf("profile = %s, want %s", got, want)
 		}
@@ -141,14 +73,14 @@ func BenchmarkBigCSVFilesSource(b *testing.B) {
 			b.Fatal(err)
 		}
 		trendTime := time.Since(t2)
-		months := make([]string, 0, len(tr.byMonth))
-		for m := range tr.byMonth {
+		months := make([]string, 0, len(tr.ByMonth))
+		for m := range tr.ByMonth {
 			months = append(months, m)
 		}
 		sort.Strings(months)
 		var wantTrend [][]string
 		for _, m := range months {
-			wantTrend = append(wantTrend, []string{m, strconv.FormatInt(tr.byMonth[m], 10)})
+			wantTrend = append(wantTrend, []string{m, strconv.FormatInt(tr.ByMonth[m], 10)})
 		}
 		if fmt.Sprint(trend.Rows) != fmt.Sprint(wantTrend) {
 			b.Errorf("monthly trend differs from the generator's:\n got %v\nwant %v", trend.Rows, wantTrend)
@@ -156,9 +88,9 @@ func BenchmarkBigCSVFilesSource(b *testing.B) {
 		s.Close()
 		b.ReportMetric(profTime.Seconds(), "duckdb-profile-s")
 		b.ReportMetric(trendTime.Seconds(), "duckdb-trend-s")
-		b.ReportMetric(float64(peakRSS())/(1<<20), "sift-peak-MiB")
+		b.ReportMetric(float64(bigcsv.PeakRSS())/(1<<20), "sift-peak-MiB")
 		b.Logf("DuckDB (memory_limit 1 GiB, 2 threads): profile %s, monthly trend %s (%d months, exact); peak RSS of the whole process %d MiB",
-			profTime.Round(time.Millisecond), trendTime.Round(time.Millisecond), len(trend.Rows), peakRSS()>>20)
+			profTime.Round(time.Millisecond), trendTime.Round(time.Millisecond), len(trend.Rows), bigcsv.PeakRSS()>>20)
 	}
 
 	// The same monthly trend through pandas, in the sandbox at 1 GiB.

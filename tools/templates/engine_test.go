@@ -3,6 +3,7 @@ package templates
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -90,6 +91,14 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 		{"trend monthly revenue by region", Match{Template: Trend, Params: Params{Time: "date", Measure: "revenue", Period: "month", Category: "region"}}},
 		{"trend weekly mean", Match{Template: Trend, Params: Params{Measure: "units", Aggregation: "mean", Period: "week"}}},
 		{"trend quarterly count", Match{Template: Trend, Params: Params{Period: "quarter", Aggregation: "count", Measure: "revenue"}}},
+		{"compare mom", Match{Template: ComparePeriods, Params: Params{Measure: "revenue"}}},
+		{"compare wow median", Match{Template: ComparePeriods, Params: Params{Measure: "revenue", Compare: "wow", Aggregation: "median"}}},
+		{"topn revenue by product", Match{Template: TopN, Params: Params{Category: "product", Measure: "revenue", N: 3}}},
+		{"topn count auto", Match{Template: TopN}},
+		{"topn bottom max", Match{Template: TopN, Params: Params{Category: "region", Measure: "units", Aggregation: "max", Ascending: true}}},
+		{"pivot region by product", Match{Template: Pivot, Params: Params{Category: "region", Category2: "product", Measure: "revenue"}}},
+		{"pivot region by month mean", Match{Template: Pivot, Params: Params{Category: "region", Time: "date", Period: "month", Measure: "units", Aggregation: "mean"}}},
+		{"pivot count auto", Match{Template: Pivot}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -148,7 +157,7 @@ func TestChooseEngineBySize(t *testing.T) {
 		{"just under a sixth", Profile, "input/a.csv", "", gib/6 - 1, gib, EnginePandas},
 		{"just over a sixth", Profile, "input/a.csv", "", gib/6 + 1, gib, EngineDuckDB},
 		{"no limit", Trend, "input/a.csv", "", 30 * gib, 0, EnginePandas},
-		{"parquet", Trend, "input/a.parquet", "", 2 * gib, gib, EngineDuckDB},
+		{"parquet", TopN, "input/a.parquet", "", 2 * gib, gib, EngineDuckDB},
 		{"workbook", Trend, "input/a.xlsx", "", 2 * gib, gib, EnginePandas},
 		{"gb18030 text", Trend, "input/a.csv", "gb18030", 2 * gib, gib, EnginePandas},
 		{"no duckdb engine", Cohort, "input/a.csv", "", 2 * gib, gib, EnginePandas},
@@ -206,4 +215,41 @@ func workspaceOp(t *testing.T, root, py string) operator.Operator {
 	}
 	t.Cleanup(func() { op.Close() })
 	return op
+}
+
+// oomOperator fails its first Python run as pandas does when it runs out
+// of memory, then runs cells normally.
+type oomOperator struct {
+	operator.Operator
+	failed *bool
+}
+
+func (o oomOperator) RunPython(ctx context.Context, code string, opts operator.RunOptions) (*operator.RunResult, error) {
+	if !*o.failed {
+		*o.failed = true
+		return &operator.RunResult{Error: "Traceback (most recent call last):\n  File \"<cell>\", line 40, in load\nMemoryError: Unable to allocate 2.1 GiB for an array"}, nil
+	}
+	return o.Operator.RunPython(ctx, code, opts)
+}
+
+// TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory: a pandas cell that
+// runs out of memory is run again through DuckDB, and the result says so.
+func TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory(t *testing.T) {
+	failed := false
+	op := oomOperator{workspace(t, map[string][]byte{"sales.csv": salesCSV(t)}), &failed}
+	r, err := Run(context.Background(), op, "input/sales.csv", Match{Template: Trend, Params: Params{Measure: "revenue", Period: "month"}})
+	if err != nil {
+		t.Fatalf("Run after an out-of-memory pandas cell: %v", err)
+	}
+	if !failed || r.Engine != EngineDuckDB {
+		t.Errorf("engine = %s (pandas failed: %v); want duckdb after pandas ran out of memory", r.Engine, failed)
+	}
+	if !strings.Contains(strings.Join(r.Notes, " "), "pandas ran out of memory") {
+		t.Errorf("notes %q do not say that pandas ran out of memory", r.Notes)
+	}
+	// A forced engine is not second-guessed.
+	failed = false
+	if _, err := RunWith(context.Background(), op, "input/sales.csv", Match{Template: Trend}, RunOptions{Engine: EnginePandas}); !errors.Is(err, ErrTemplateFailed) {
+		t.Errorf("forced pandas after running out of memory: err = %v; want the cell's error", err)
+	}
 }

@@ -11,7 +11,8 @@ MODES = {
 YEAR_LAGS = {"D": 365, "W": 52, "M": 12, "Q": 4, "Y": 1}
 
 
-def main():
+def pandas_series(code):
+    """The measure per period from the whole table, and its last time."""
     df = load()
     stage("find the time column")
     tcol = find_time(df)
@@ -21,13 +22,6 @@ def main():
     stage("find the measure")
     measure = find_measure(df)
     agg = aggregation(measure)
-    mode = P.get("compare") or "mom"
-    if mode not in MODES:
-        raise TemplateError("unknown comparison %r; use one of %s" % (mode, ", ".join(MODES)))
-    code, lag, title = MODES[mode]
-    if mode == "yoy":
-        code = PERIODS[P["period"]] if P.get("period") else "M"
-        lag = YEAR_LAGS[code]
     data = pd.DataFrame({"t": times})
     m = None
     if measure is not None:
@@ -37,7 +31,27 @@ def main():
     stage("group by %s" % PERIOD_NOUNS[code])
     data["p"] = data["t"].dt.to_period(code)
     periods = full_periods(data["p"])
-    series = aggregate(data.groupby("p"), m, agg).reindex(periods)
+    return tcol, measure, agg, periods, aggregate(data.groupby("p"), m, agg), data["t"].max()
+
+
+def duckdb_series(pre, code):
+    """The same, aggregated by the DuckDB engine out of core."""
+    series = pre_series(pre["series"], code)
+    periods = pd.period_range(series.index.min(), series.index.max(), freq=code)
+    return P["time"], P.get("measure") or None, P["aggregation"], periods, series, pd.Timestamp(pre["last_t"])
+
+
+def main():
+    mode = P.get("compare") or "mom"
+    if mode not in MODES:
+        raise TemplateError("unknown comparison %r; use one of %s" % (mode, ", ".join(MODES)))
+    code, lag, title = MODES[mode]
+    if mode == "yoy":
+        code = PERIODS[P["period"]] if P.get("period") else "M"
+        lag = YEAR_LAGS[code]
+    pre = P.get("pre")
+    tcol, measure, agg, periods, series, last_t = duckdb_series(pre, code) if pre else pandas_series(code)
+    series = series.reindex(periods)
     if agg in ("sum", "count"):
         series = series.fillna(0.0)
     what = describe_agg(measure, agg)
@@ -60,7 +74,6 @@ def main():
             "the data covers %d %s(s) (%s to %s), too short for a %s comparison; use a shorter period or more data"
             % (len(series), PERIOD_NOUNS[code], table.iloc[0, 0], table.iloc[-1, 0], title))
     csv_path = save_csv(table, "table")
-    last_t = data["t"].max()
     latest = comparable.iloc[-1]
     if last_t < periods[-1].end_time.normalize():
         note("the last %s, %s, ends on %s in the data and may be incomplete"

@@ -5,7 +5,8 @@ MAX_ROWS = 30
 MAX_COLS = 20
 
 
-def main():
+def pandas_table():
+    """The cross-tabulation and its totals from the whole table."""
     df = load()
     stage("find the columns")
     measure = find_measure(df) if P.get("measure") else None
@@ -36,14 +37,47 @@ def main():
     table = aggregate(data.groupby(["r", "c"]), m, agg).unstack("c")
     if agg in ("sum", "count"):
         table = table.fillna(0.0)
-    additive = agg in ("sum", "count")
-    if additive:
+    if agg in ("sum", "count"):
         row_tot = table.sum(axis=1)
         col_tot = table.sum(axis=0)
     else:
         row_tot = aggregate(data.groupby("r"), m, agg)
         col_tot = aggregate(data.groupby("c"), m, agg)
     grand = float(aggregate(data.assign(all=1).groupby("all"), m, agg).iloc[0])
+    return measure, agg, rows_col, cols_name, is_time, table, row_tot, col_tot, grand
+
+
+def duckdb_table(pre):
+    """The same, aggregated by the DuckDB engine out of core."""
+    code = pre.get("code")
+    label = (lambda c: period_label(pd.Period(c, freq=code))) if code else (lambda c: c)
+
+    def series(rows, key=lambda k: k):
+        return pd.Series([np.nan if r[-1] is None else float(r[-1]) for r in rows],
+                         index=[key(r[0]) for r in rows], dtype=float)
+
+    cells = pre["cells"]
+    idx = pd.MultiIndex.from_tuples([(r, label(c)) for r, c, _ in cells], names=["r", "c"])
+    table = pd.Series([np.nan if v is None else float(v) for _, _, v in cells], index=idx).unstack("c")
+    agg = P["aggregation"]
+    if agg in ("sum", "count"):
+        table = table.fillna(0.0)
+        row_tot, col_tot = table.sum(axis=1), table.sum(axis=0)
+        grand = float(table.values.sum())
+    else:
+        row_tot, col_tot = series(pre["row_totals"]), series(pre["column_totals"], label)
+        grand = float(series(pre["grand"]).iloc[0])
+    if code:
+        cols_name = "%s (%s)" % (P["time"], PERIOD_NOUNS[code])
+    else:
+        cols_name = P["category2"]
+    return P.get("measure") or None, agg, P["category"], cols_name, bool(code), table, row_tot, col_tot, grand
+
+
+def main():
+    pre = P.get("pre")
+    measure, agg, rows_col, cols_name, is_time, table, row_tot, col_tot, grand = (
+        duckdb_table(pre) if pre else pandas_table())
     table = table.loc[row_tot.sort_values(ascending=False, kind="mergesort").index]
     if not is_time:
         table = table[col_tot.sort_values(ascending=False, kind="mergesort").index]

@@ -2,7 +2,8 @@
 # rank the groups and chart the top (or bottom) N.
 
 
-def main():
+def pandas_groups():
+    """The aggregate per group from the whole table."""
     df = load()
     stage("find the columns")
     measure = find_measure(df) if P.get("measure") else None
@@ -10,15 +11,28 @@ def main():
         measure = find_measure(df, required=True)
     cat = find_category(df, exclude=(measure,))
     agg = aggregation(measure)
-    n = int(P.get("n") or 10)
-    ascending = bool(P.get("ascending"))
     stage("group by %s" % cat)
     data = pd.DataFrame({"c": df[cat].astype("string").fillna("(missing)")})
     m = None
     if measure is not None:
         data["v"] = to_number(df[measure])
         m = "v"
-    values = aggregate(data.groupby("c"), m, agg)
+    return measure, cat, agg, aggregate(data.groupby("c"), m, agg)
+
+
+def duckdb_groups(pre):
+    """The same, aggregated by the DuckDB engine out of core."""
+    rows = pre["groups"]
+    values = pd.Series([np.nan if v is None else float(v) for _, v in rows], index=[c for c, _ in rows], dtype=float)
+    values.index.name = "c"
+    return P.get("measure") or None, P["category"], P["aggregation"], values
+
+
+def main():
+    pre = P.get("pre")
+    measure, cat, agg, values = duckdb_groups(pre) if pre else pandas_groups()
+    n = int(P.get("n") or 10)
+    ascending = bool(P.get("ascending"))
     values = values.sort_values(ascending=ascending, kind="mergesort")
     what = describe_agg(measure, agg)
     total = values.sum() if agg in ("sum", "count") else None

@@ -1,0 +1,87 @@
+// Package bigcsv writes the large CSV the big-file benchmarks read, and
+// keeps the true answers, so that a benchmark checks exact numbers.
+package bigcsv
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Truth is what the generator knows about the file it wrote.
+type Truth struct {
+	// Rows are the data rows; NullAmounts those with an empty amount.
+	Rows, NullAmounts int64
+	// Sum, Min and Max are over the amounts given.
+	Sum, Min, Max int64
+	// ByMonth sums the amounts per month ("2022-01").
+	ByMonth map[string]int64
+	// ByRegion counts the rows per region.
+	ByRegion map[string]int64
+}
+
+// Write writes day,region,amount,note rows to path until the file holds at
+// least size bytes. Amounts are whole cents, so every sum is exact; every
+// 1000th amount is empty.
+func Write(path string, size int64) (Truth, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return Truth{}, err
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	tr := Truth{ByMonth: map[string]int64{}, ByRegion: map[string]int64{}, Min: 1 << 62, Max: -1}
+	regions := []string{"north", "south", "east", "west"}
+	start := time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC)
+	days := make([]string, 1096)
+	months := make([]string, len(days))
+	for i := range days {
+		d := start.AddDate(0, 0, i)
+		days[i], months[i] = d.Format("2006-01-02"), d.Format("2006-01")
+	}
+	w.WriteString("day,region,amount,note\n")
+	written := int64(len("day,region,amount,note\n"))
+	buf := make([]byte, 0, 128)
+	for i := int64(0); written < size; i++ {
+		di := int((i * 7) % int64(len(days)))
+		buf = buf[:0]
+		buf = append(buf, days[di]...)
+		buf = append(buf, ',')
+		buf = append(buf, regions[i%4]...)
+		buf = append(buf, ',')
+		if i%1000 == 999 {
+			tr.NullAmounts++
+		} else {
+			a := (i * 7919) % 1_000_000
+			buf = strconv.AppendInt(buf, a, 10)
+			tr.Sum += a
+			tr.ByMonth[months[di]] += a
+			tr.Min, tr.Max = min(tr.Min, a), max(tr.Max, a)
+		}
+		buf = append(buf, ",order note number "...)
+		buf = strconv.AppendInt(buf, i, 10)
+		buf = append(buf, '\n')
+		w.Write(buf)
+		written += int64(len(buf))
+		tr.Rows++
+		tr.ByRegion[regions[i%4]]++
+	}
+	if err := w.Flush(); err != nil {
+		return tr, err
+	}
+	return tr, f.Close()
+}
+
+// PeakRSS is the process's peak resident memory (VmHWM) in bytes.
+func PeakRSS() int64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			kb, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

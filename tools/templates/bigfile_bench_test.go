@@ -1,0 +1,165 @@
+package templates
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools/sqldb/bigcsv"
+)
+
+// BenchmarkBigCSVTemplates runs the built-in profile and a monthly trend
+// on a generated CSV of 3 GB with the sandbox's memory limit at 1 GiB: Run
+// chooses DuckDB by itself, and the numbers are checked against the
+// generator's. Then the same two analyses are forced through pandas, in
+// the same sandbox, and their outcome and time reported beside. It runs
+// only with SIFT_BENCH_BIG=1 (it writes, then removes, a 3 GB file under
+// $TMPDIR; SIFT_BENCH_BIG_BYTES sets another size):
+//
+//	SIFT_BENCH_BIG=1 go test ./tools/templates/ -run '^$' -bench BigCSVTemplates -benchtime 1x -timeout 90m
+func BenchmarkBigCSVTemplates(b *testing.B) {
+	if os.Getenv("SIFT_BENCH_BIG") != "1" {
+		b.Skip("set SIFT_BENCH_BIG=1 to run: it writes a 3 GB CSV")
+	}
+	size := int64(3) << 30
+	if v := os.Getenv("SIFT_BENCH_BIG_BYTES"); v != "" {
+		size, _ = strconv.ParseInt(v, 10, 64)
+	}
+	py := pythonOrSkip(b)
+	root, err := os.MkdirTemp("", "sift-bench-templates-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.RemoveAll(root)
+	os.Chmod(root, 0o755) // the sandboxed Python may run as another user
+	for _, d := range []string{"input", "out", "work"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	csv := filepath.Join(root, "input", "big.csv")
+	t0 := time.Now()
+	tr, err := bigcsv.Write(csv, size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(csv)
+	b.Logf("generated %s: %d bytes, %d rows in %s", csv, st.Size(), tr.Rows, time.Since(t0).Round(time.Second))
+
+	sb, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxAuto, AllowUnsandboxed: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	op, err := operator.NewLocal(operator.LocalConfig{Root: root, Python: py, Sandbox: sb, Timeout: 2 * time.Hour,
+		Limits: operator.Limits{MemoryBytes: 1 << 30}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer op.Close()
+	ctx := context.Background()
+	profile := Match{Template: Profile}
+	trend := Match{Template: Trend, Params: Params{Time: "day", Measure: "amount", Period: "month"}}
+
+	for i := 0; i < b.N; i++ {
+		t1 := time.Now()
+		pr, err := Run(ctx, op, "input/big.csv", profile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		profTime := time.Since(t1)
+		if pr.Engine != EngineDuckDB {
+			b.Errorf("profile ran through %s; want duckdb for a %d-byte file at 1 GiB", pr.Engine, st.Size())
+		}
+		checkBigProfile(b, pr, tr)
+		t2 := time.Now()
+		tn, err := Run(ctx, op, "input/big.csv", trend)
+		if err != nil {
+			b.Fatal(err)
+		}
+		trendTime := time.Since(t2)
+		checkBigTrend(b, tn, tr)
+		b.ReportMetric(profTime.Seconds(), "duckdb-profile-s")
+		b.ReportMetric(trendTime.Seconds(), "duckdb-trend-s")
+		b.ReportMetric(float64(bigcsv.PeakRSS())/(1<<20), "sift-peak-MiB")
+		b.Logf("built-in analyses through DuckDB (memory_limit 1 GiB, 2 threads; sandbox %s at 1 GiB for the cell): profile %s, monthly trend %s, numbers exact; peak RSS of the Sift process %d MiB",
+			sb.Name(), profTime.Round(time.Millisecond), trendTime.Round(time.Millisecond), bigcsv.PeakRSS()>>20)
+	}
+
+	for _, m := range []Match{profile, trend} {
+		t3 := time.Now()
+		_, err := RunWith(ctx, op, "input/big.csv", m, RunOptions{Engine: EnginePandas})
+		outcome := "completed"
+		if err != nil {
+			outcome = "failed: " + err.Error()
+			if len(outcome) > 300 {
+				outcome = outcome[:300] + "…"
+			}
+		}
+		d := time.Since(t3)
+		b.ReportMetric(d.Seconds(), "pandas-"+m.Template+"-s")
+		b.Logf("%s through pandas (sandbox %s, memory 1 GiB): %s after %s", m.Template, sb.Name(), outcome, d.Round(time.Millisecond))
+	}
+}
+
+// checkBigProfile compares the profile's numbers with the generator's.
+func checkBigProfile(b *testing.B, r *Result, tr bigcsv.Truth) {
+	var d struct {
+		Rows, Duplicates int64
+		Missing          map[string]int64
+		Numeric          map[string]map[string]float64
+		TopValues        map[string][]struct {
+			Value string
+			Count int64
+		} `json:"top_values"`
+	}
+	if err := r.DecodeData(&d); err != nil {
+		b.Fatal(err)
+	}
+	amount := d.Numeric["amount"]
+	got := fmt.Sprint(d.Rows, d.Duplicates, d.Missing["amount"], int64(amount["count"]), int64(amount["min"]), int64(amount["max"]))
+	want := fmt.Sprint(tr.Rows, 0, tr.NullAmounts, tr.Rows-tr.NullAmounts, tr.Min, tr.Max)
+	if got != want {
+		b.Errorf("profile rows, duplicates, missing, count, min, max = %s; want %s", got, want)
+	}
+	if mean := float64(tr.Sum) / float64(tr.Rows-tr.NullAmounts); !nearRel(amount["mean"], mean, 1e-12) {
+		b.Errorf("mean amount = %v, want %v", amount["mean"], mean)
+	}
+	regions := map[string]int64{}
+	for _, v := range d.TopValues["region"] {
+		regions[v.Value] = v.Count
+	}
+	if fmt.Sprint(regions) != fmt.Sprint(tr.ByRegion) {
+		b.Errorf("rows per region = %v, want %v", regions, tr.ByRegion)
+	}
+}
+
+// checkBigTrend compares the monthly totals with the generator's.
+func checkBigTrend(b *testing.B, r *Result, tr bigcsv.Truth) {
+	var d struct {
+		Labels []string
+		Values []float64
+	}
+	if err := r.DecodeData(&d); err != nil {
+		b.Fatal(err)
+	}
+	months := make([]string, 0, len(tr.ByMonth))
+	for m := range tr.ByMonth {
+		months = append(months, m)
+	}
+	sort.Strings(months)
+	var got, want []string
+	for i := range d.Labels {
+		got = append(got, fmt.Sprintf("%s=%.0f", d.Labels[i], d.Values[i]))
+	}
+	for _, m := range months {
+		want = append(want, fmt.Sprintf("%s=%d", m, tr.ByMonth[m]))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		b.Errorf("monthly totals differ from the generator's:\n got %v\nwant %v", got, want)
+	}
+}
