@@ -18,6 +18,7 @@ import (
 	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/templates"
 )
 
 // pythonOrSkip returns an interpreter with pandas and matplotlib, or skips.
@@ -613,6 +614,54 @@ func TestTemplateRoute(t *testing.T) {
 		evs := collect(t, s, Request{Question: "monthly revenue trend", Files: []string{salesCSV(t)}})
 		if done := evs[len(evs)-1]; done.Err != nil || done.Usage.Calls != 0 || script.Calls() != 0 {
 			t.Fatalf("want a template run with no model call, got err=%v calls=%d", done.Err, script.Calls())
+		}
+	})
+}
+
+// TestRequestTemplate runs the built-in analysis the request names, with no
+// model, even when the question alone would match another or none.
+func TestRequestTemplate(t *testing.T) {
+	py := pythonOrSkip(t)
+	offline := func(t *testing.T) *Sift {
+		s, err := New(Config{SessionsRoot: t.TempDir(), Python: py})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	t.Run("the named analysis runs", func(t *testing.T) {
+		evs := collect(t, offline(t), Request{Template: "topn", Question: "revenue by region", Files: []string{salesCSV(t)}})
+		done := evs[len(evs)-1]
+		if done.Err != nil {
+			t.Fatalf("run failed: %v", done.Err)
+		}
+		report := readWS(t, done, "report.md")
+		// North 150, South 70, East 30: the top group is North.
+		if !strings.Contains(report, "Top N") || !strings.Contains(report, "North") || !strings.Contains(report, "150") {
+			t.Fatalf("want the top-N report with North at 150, got:\n%s", report)
+		}
+	})
+	t.Run("the question defaults to the analysis's title", func(t *testing.T) {
+		evs := collect(t, offline(t), Request{Template: "profile", Files: []string{salesCSV(t)}})
+		if done := evs[len(evs)-1]; done.Err != nil {
+			t.Fatalf("run failed: %v", done.Err)
+		}
+	})
+	t.Run("an unknown name is refused with the known ones", func(t *testing.T) {
+		evs := collect(t, offline(t), Request{Template: "horoscope", Files: []string{salesCSV(t)}})
+		done := evs[len(evs)-1]
+		if !errors.Is(done.Err, templates.ErrUnknownTemplate) || !strings.Contains(done.Err.Error(), "profile") {
+			t.Fatalf("want ErrUnknownTemplate listing the names, got %v", done.Err)
+		}
+	})
+	t.Run("no table among the files is refused", func(t *testing.T) {
+		txt := filepath.Join(t.TempDir(), "notes.txt")
+		if err := os.WriteFile(txt, []byte("just prose\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		evs := collect(t, offline(t), Request{Template: "trend", Files: []string{txt}})
+		if done := evs[len(evs)-1]; !errors.Is(done.Err, ErrNoTemplateMatch) || !strings.Contains(done.Err.Error(), "needs a table") {
+			t.Fatalf("want ErrNoTemplateMatch saying a table is needed, got %v", done.Err)
 		}
 	})
 }

@@ -118,6 +118,7 @@ func reportMessages(v taskView, artifacts []string) []*schema.Message {
 		section(&b, "Answer submitted", a.String())
 	}
 	section(&b, "Steps and results", renderAllResults(v.Plan))
+	section(&b, "Steps that computed nothing", outcomeOf(v.Plan).failures())
 	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
 	section(&b, "Files produced", strings.Join(artifacts, "\n"))
 	return []*schema.Message{schema.SystemMessage(reportPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cloudwego/eino/components"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 )
@@ -55,4 +56,19 @@ func (m *markErrors) WithTools(ts []*schema.ToolInfo) (model.ToolCallingChatMode
 		return nil, err
 	}
 	return &markErrors{agent: m.agent, inner: inner}, nil
+}
+
+// IsCallbacksEnabled reports whether the inner model runs callbacks itself.
+// Without it Eino would run them a second time around this wrapper, and
+// the agents would report every model message (and tool call) twice.
+func (m *markErrors) IsCallbacksEnabled() bool {
+	return components.IsCallbacksEnabled(m.inner)
+}
+
+// GetType reports the inner model's type.
+func (m *markErrors) GetType() string {
+	if t, ok := components.GetType(m.inner); ok {
+		return t
+	}
+	return "MarkErrors"
 }

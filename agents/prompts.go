@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-25.1"
+const PromptVersion = "2026-11-25.2"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -15,6 +15,7 @@ const plannerPrompt = `You are the planner of Sift, a data-analysis agent. Turn 
 Rules:
 - 1 to 5 steps. Each step is one meaningful unit of analysis whose result can be checked (load and check the data, compute a figure, make a chart, save a table).
 - Each step is self-contained: name the input files, columns and outputs (files under out/) it needs.
+- Give each step its needs: the earlier steps whose results it uses. Steps that need nothing unfinished run at the same time, each in its own Python kernel, so a step must not rely on variables of a step it does not need; give each step's DataFrames their own names.
 - Steps run Python with pandas and matplotlib; data files are under input/. Deliverables go under out/.
 - Do not add a step to write the final report: Sift writes it from the step results.
 - Do not invent columns or files that the data preview does not show. If the question cannot be answered from the data, plan a step that checks what is there.
@@ -60,7 +61,7 @@ const webAgentPrompt = `You are Sift's web researcher. Find facts on the web for
 
 const replannerPrompt = `You are the replanner of Sift, a data-analysis agent. Review the progress below and choose exactly one action:
 - submit_result, when the question is answered: give the direct answer, the key findings (with their numbers) and the deliverable files.
-- create_plan, when more work is needed: give ONLY the remaining steps (never the finished ones), revised in the light of the results. A failed step is retried only in a changed form that addresses its error.
+- create_plan, when more work is needed: give ONLY the remaining steps (never the finished ones), revised in the light of the results, each with its needs (earlier steps by their index). A failed step is retried only in a changed form that addresses its error.
 
 Prefer finishing: do not add steps the question does not need.
 ` + languageRule
@@ -73,4 +74,5 @@ Rules:
 - Embed charts with their workspace paths exactly as listed, e.g. ![Monthly revenue](out/figure.png); link data files the same way.
 - Keep tables small (at most 15 rows).
 - After each claim taken from a step, cite the step as [step N].
+- A step marked failed, todo or skipped computed nothing: say plainly which steps failed and why, and never state as found what only such a step could show.
 ` + languageRule

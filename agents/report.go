@@ -9,6 +9,7 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/generic/numcheck"
@@ -52,29 +53,31 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		workdir, _ := params.Workdir.Get(ctx)
 		artifacts := listArtifacts(workdir)
 		ev := runEvidence(workdir, view, a.outputs)
+		outcome := outcomeOf(view.Plan)
 		berr := a.budget.check(false)
-		a.checkAnswer(ctx, gen, view, ev, berr == nil)
-		if berr != nil {
+		a.checkAnswer(ctx, gen, view, ev, berr == nil && !outcome.noneSucceeded())
+		var md string
+		var err error
+		switch {
+		case berr != nil:
 			// No model call past a budget: the report is assembled from
 			// the results, and says what is missing.
-			md, _ := markReport(fallbackReport(view.Plan, artifacts, fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)), ev)
-			if werr := writeReport(workdir, md); werr != nil {
-				gen.Send(&adk.AgentEvent{Err: werr})
-				return
+			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr))
+		case outcome.noneSucceeded():
+			// Nothing was computed: a model's report could only present
+			// its own text as findings, so Sift writes the report.
+			md = fallbackReport(withoutResult(view.Plan), artifacts, noResultNote)
+		default:
+			msgs := withHouseRules(reportMessages(view, artifacts), a.tail(ctx))
+			if a.images {
+				msgs = withCharts(msgs, workdir, artifacts)
 			}
-			gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: "report.md", Text: md}))
-			return
-		}
-		msgs := withHouseRules(reportMessages(view, artifacts), a.tail(ctx))
-		if a.images {
-			msgs = withCharts(msgs, workdir, artifacts)
-		}
-		msg, err := a.model.Generate(ctx, msgs)
-		var md string
-		if err != nil {
-			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))
-		} else {
-			md = completeReport(msg.Content, view.Plan, artifacts)
+			var msg *schema.Message
+			if msg, err = a.model.Generate(ctx, msgs); err != nil {
+				md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))
+			} else {
+				md = withUncomputed(completeReport(msg.Content, view.Plan, artifacts), outcome)
+			}
 		}
 		md, _ = markReport(md, ev)
 		if werr := writeReport(workdir, md); werr != nil {

@@ -227,6 +227,11 @@ func ParseMode(s string) (Mode, error) {
 type Request struct {
 	// Mode is the route. Optional; ModeAuto by default.
 	Mode Mode
+	// Template names the built-in analysis to run (see templates.Names),
+	// its parameters inferred from Question and the files; it implies
+	// ModeTemplate, and Question defaults to the analysis's title.
+	// Optional.
+	Template string
 	// Budget bounds what the run may spend. Optional; no bounds.
 	Budget Budget
 	// Yes runs unattended: approvals the policy allows are given, the rest
@@ -464,6 +469,16 @@ func (r *run) suggest() {
 }
 
 func (r *run) execute(ctx context.Context) {
+	if r.req.Template != "" {
+		t, err := templates.Lookup(r.req.Template)
+		if err != nil {
+			r.fail(err)
+			return
+		}
+		if strings.TrimSpace(r.req.Question) == "" {
+			r.req.Question = t.Title
+		}
+	}
 	if strings.TrimSpace(r.req.Question) == "" {
 		r.fail(fmt.Errorf("%w: say what you want to know, e.g. \"which product sells best?\"", ErrNoQuestion))
 		return
@@ -562,6 +577,14 @@ func (r *run) execute(ctx context.Context) {
 	var match templates.Match
 	if mode == ModeAuto || mode == ModeTemplate {
 		match = templates.MatchRequest(r.req.Question, previewed(previews))
+		if r.req.Template != "" {
+			// The name was checked when the run began.
+			match, _ = templates.MatchTemplate(r.req.Template, r.req.Question, previewed(previews))
+			if match.FileIndex < 0 {
+				r.fail(fmt.Errorf("%w: the built-in analysis %q needs a table (CSV, TSV, Excel, JSON lines) among the files; give one", ErrNoTemplateMatch, match.Template))
+				return
+			}
+		}
 		switch {
 		case match.OK():
 			ok, err := r.runTemplate(ctx, op, match)
@@ -790,6 +813,9 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 }
 
 func (r *run) mode() Mode {
+	if r.req.Template != "" {
+		return ModeTemplate
+	}
 	if r.req.Mode == "" {
 		return ModeAuto
 	}

@@ -50,6 +50,8 @@ var createPlanTool = &schema.ToolInfo{
 				SubParams: map[string]*schema.ParameterInfo{
 					"index":       {Type: schema.Integer, Desc: "1-based position", Required: true},
 					"description": {Type: schema.String, Desc: "what to do: files, columns, computation, outputs under out/", Required: true},
+					"needs": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.Integer},
+						Desc: "indexes of the earlier steps whose results this step uses; [] when it uses none, so it can run alongside others"},
 				},
 			},
 		},

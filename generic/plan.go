@@ -20,6 +20,11 @@ type Step struct {
 	Index int `json:"index"`
 	// Description says what to do, self-contained.
 	Description string `json:"description"`
+	// Needs are the indexes of the earlier steps whose results (files,
+	// DataFrames) this step uses. In a FullPlan whose ExplicitNeeds is
+	// set, a step without needs depends on no unfinished step; see
+	// FullPlan.NeedsOf.
+	Needs []int `json:"needs,omitempty"`
 }
 
 // Plan is the ordered list of steps still to run. It implements
@@ -108,6 +113,8 @@ func decodeStep(r json.RawMessage) (Step, error) {
 		Step        string `json:"step"`
 		Task        string `json:"task"`
 		Title       string `json:"title"`
+		Needs       []int  `json:"needs"`
+		DependsOn   []int  `json:"depends_on"`
 	}
 	if err := json.Unmarshal(r, &obj); err != nil {
 		return Step{}, err
@@ -118,7 +125,11 @@ func decodeStep(r json.RawMessage) (Step, error) {
 			d = alt
 		}
 	}
-	return Step{Index: obj.Index, Description: d}, nil
+	needs := obj.Needs
+	if needs == nil {
+		needs = obj.DependsOn
+	}
+	return Step{Index: obj.Index, Description: d, Needs: needs}, nil
 }
 
 // StepStatus is where a step stands.
@@ -157,6 +168,10 @@ type FullPlan struct {
 	// Earlier are the session's earlier questions and their answers, when
 	// this run is a follow-up; their steps stay in Steps, done.
 	Earlier []Exchange `json:"earlier,omitempty"`
+	// ExplicitNeeds says the steps' Needs are complete: a step without
+	// needs depends on no other. Plans recorded before steps had needs
+	// lack it, and each of their steps needs the one before.
+	ExplicitNeeds bool `json:"explicit_needs,omitempty"`
 }
 
 // Exchange is one earlier question of a session and what it found.
@@ -200,12 +215,114 @@ func (f *FullPlan) SetRemaining(p *Plan) *Plan {
 		f.Revisions++
 	}
 	out := &Plan{Steps: make([]Step, len(p.Steps)), Complexity: p.Complexity}
+	needs := resolveNeeds(p.Steps, kept, next)
 	for i, s := range p.Steps {
 		s.Index = next + i
+		s.Needs = needs[i]
 		out.Steps[i] = s
 		kept = append(kept, StepState{Step: s, Status: StatusTodo})
 	}
 	f.Steps = kept
+	f.ExplicitNeeds = true
+	return out
+}
+
+// resolveNeeds turns the needs a model gave (in its own numbering of the
+// plan's steps, or the indexes of steps already finished) into run
+// indexes, for steps numbered from next. A plan that gives no needs at all
+// is a chain: each step needs the one before, as plans always did. Needs
+// that name no earlier step (the step itself, a later one, an unknown
+// one) are dropped: they cannot be waited for.
+func resolveNeeds(steps []Step, finished []StepState, next int) [][]int {
+	out := make([][]int, len(steps))
+	given := false
+	for _, s := range steps {
+		given = given || s.Needs != nil
+	}
+	if !given {
+		for i := 1; i < len(steps); i++ {
+			out[i] = []int{next + i - 1}
+		}
+		return out
+	}
+	// own maps the model's number of a step of this plan to its position.
+	own := map[int]int{}
+	for i, s := range steps {
+		n := s.Index
+		if n <= 0 {
+			n = i + 1
+		}
+		if _, dup := own[n]; !dup {
+			own[n] = i
+		}
+	}
+	done := map[int]bool{}
+	for _, s := range finished {
+		done[s.Index] = true
+	}
+	for i, s := range steps {
+		seen := map[int]bool{}
+		for _, n := range s.Needs {
+			idx := 0
+			if pos, ok := own[n]; ok && pos < i {
+				idx = next + pos
+			} else if _, ok := own[n]; !ok && done[n] {
+				idx = n
+			}
+			if idx > 0 && !seen[idx] {
+				seen[idx] = true
+				out[i] = append(out[i], idx)
+			}
+		}
+	}
+	return out
+}
+
+// NeedsOf returns the indexes of the steps the step at position i of
+// Steps needs: its Needs when they are explicit, else the step before.
+func (f *FullPlan) NeedsOf(i int) []int {
+	if f.ExplicitNeeds {
+		return f.Steps[i].Needs
+	}
+	if i == 0 {
+		return nil
+	}
+	return []int{f.Steps[i-1].Index}
+}
+
+// Ready returns the positions in Steps of the steps to do whose needs
+// have all finished (done or failed), in order.
+func (f *FullPlan) Ready() []int {
+	status := map[int]StepStatus{}
+	for _, s := range f.Steps {
+		status[s.Index] = s.Status
+	}
+	var out []int
+	for i, s := range f.Steps {
+		if s.Status != StatusTodo {
+			continue
+		}
+		ready := true
+		for _, n := range f.NeedsOf(i) {
+			if st, ok := status[n]; ok && st != StatusDone && st != StatusFailed {
+				ready = false
+			}
+		}
+		if ready {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Running returns the indexes of the steps in progress.
+func (f *FullPlan) Running() []int {
+	var out []int
+	for _, s := range f.Steps {
+		if s.Status == StatusDoing {
+			out = append(out, s.Index)
+		}
+	}
 	return out
 }
 
@@ -239,6 +356,7 @@ func (f *FullPlan) Clone() *FullPlan {
 	c.Steps = make([]StepState, len(f.Steps))
 	for i, s := range f.Steps {
 		s.Files = append([]string(nil), s.Files...)
+		s.Needs = append([]int(nil), s.Needs...)
 		c.Steps[i] = s
 	}
 	if f.Result != nil {

@@ -39,9 +39,20 @@ func RenderPlanMarkdown(p *FullPlan) string {
 	default:
 		fmt.Fprintf(&b, " (revised %d times)", p.Revisions)
 	}
-	b.WriteString(".\n\n")
-	for _, s := range p.Steps {
-		fmt.Fprintf(&b, "- %s **%d. %s** — %s\n", statusMark[s.Status], s.Index, oneLine(s.Description), s.Status)
+	b.WriteString(".\n")
+	if running := p.Running(); len(running) > 1 {
+		fmt.Fprintf(&b, "Running now, side by side: steps %s.\n", joinInts(running))
+	}
+	b.WriteString("\n")
+	for i, s := range p.Steps {
+		needs := ""
+		if p.ExplicitNeeds && (s.Status == StatusTodo || s.Status == StatusDoing) {
+			needs = " (needs no other step)"
+			if n := p.NeedsOf(i); len(n) > 0 {
+				needs = " (needs " + joinInts(n) + ")"
+			}
+		}
+		fmt.Fprintf(&b, "- %s **%d. %s** — %s%s\n", statusMark[s.Status], s.Index, oneLine(s.Description), s.Status, needs)
 		if sum := strings.TrimSpace(s.Summary); sum != "" {
 			for _, line := range strings.Split(sum, "\n") {
 				fmt.Fprintf(&b, "  > %s\n", line)
@@ -66,4 +77,13 @@ func RenderPlanMarkdown(p *FullPlan) string {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// joinInts lists step indexes as "1, 2, 3".
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
 }

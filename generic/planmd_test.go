@@ -61,10 +61,10 @@ func TestPlanUnmarshalTolerant(t *testing.T) {
 		name, in string
 		want     []Step
 	}{
-		{"objects", `{"steps":[{"index":1,"description":"a"},{"index":2,"description":"b"}]}`, []Step{{1, "a"}, {2, "b"}}},
-		{"strings", `{"steps":["a","b"]}`, []Step{{0, "a"}, {0, "b"}}},
-		{"bare array", `[{"step":"a"},{"task":"b"}]`, []Step{{0, "a"}, {0, "b"}}},
-		{"plan key", `{"plan":[{"title":"a"}]}`, []Step{{0, "a"}}},
+		{"objects", `{"steps":[{"index":1,"description":"a"},{"index":2,"description":"b"}]}`, []Step{{Index: 1, Description: "a"}, {Index: 2, Description: "b"}}},
+		{"strings", `{"steps":["a","b"]}`, []Step{{Index: 0, Description: "a"}, {Index: 0, Description: "b"}}},
+		{"bare array", `[{"step":"a"},{"task":"b"}]`, []Step{{Index: 0, Description: "a"}, {Index: 0, Description: "b"}}},
+		{"plan key", `{"plan":[{"title":"a"}]}`, []Step{{Index: 0, Description: "a"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

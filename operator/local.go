@@ -142,6 +142,17 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 // Root is the workspace's absolute, symlink-free path.
 func (l *Local) Root() string { return l.root }
 
+// MemoryLimit is the address-space cap each Python run gets: the stricter
+// of the operator's Limits and its sandbox's own; 0 means none. The
+// built-in analyses read it to decide whether pandas can hold a file.
+func (l *Local) MemoryLimit() int64 {
+	lim := l.cfg.Limits
+	if s, ok := l.cfg.Sandbox.(limitedSandbox); ok {
+		lim = lim.tighter(s.configuredLimits())
+	}
+	return minLimit(lim.MemoryBytes, 0)
+}
+
 // Resolve maps a path to its real absolute location inside the workspace;
 // see Confine.
 func (l *Local) Resolve(path string) (string, error) { return Confine(l.root, path) }

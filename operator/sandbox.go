@@ -60,6 +60,12 @@ type ProcSpec struct {
 	Writable, ReadOnly []string
 }
 
+// limitedSandbox is a sandbox that applies limits of its own to every
+// program, beside each ProcSpec's.
+type limitedSandbox interface {
+	configuredLimits() Limits
+}
+
 // Limits bound one sandboxed program. Zero (or negative) fields mean no
 // limit. They are applied as rlimits, which bound each process: a program
 // that forks gets the same limits again in each child, except Processes,
@@ -214,6 +220,8 @@ type noSandbox struct {
 }
 
 func (noSandbox) Name() string { return "none" }
+
+func (n noSandbox) configuredLimits() Limits { return n.limits }
 
 func (n noSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if len(spec.Argv) == 0 {

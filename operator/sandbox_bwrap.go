@@ -51,6 +51,8 @@ type bwrapSandbox struct {
 
 var _ Sandbox = (*bwrapSandbox)(nil)
 
+func (b *bwrapSandbox) configuredLimits() Limits { return b.limits }
+
 // newBwrapSandbox checks that bubblewrap (and, as root, setpriv; with
 // limits, prlimit) is installed and works here, and returns the sandbox.
 // Errors wrap ErrNoSandbox and say what to do.

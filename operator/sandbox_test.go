@@ -190,3 +190,34 @@ func TestLocalPassesLimitsToSandbox(t *testing.T) {
 		t.Errorf("writing past LocalConfig.Limits.FileSizeBytes: error = %q; want File too large", res.Error)
 	}
 }
+
+// TestLocalMemoryLimit: the built-in analyses choose their engine by the
+// memory a run gets, the stricter of the operator's and the sandbox's.
+func TestLocalMemoryLimit(t *testing.T) {
+	sandboxed := func(l Limits) Sandbox { return noSandbox{limits: l} }
+	cases := []struct {
+		name    string
+		local   Limits
+		sandbox Sandbox
+		want    int64
+	}{
+		{"no limits", Limits{}, NoSandbox(), 0},
+		{"the operator's", Limits{MemoryBytes: 1 << 30}, NoSandbox(), 1 << 30},
+		{"the sandbox's", Limits{}, sandboxed(Limits{MemoryBytes: 2 << 30}), 2 << 30},
+		{"the stricter", Limits{MemoryBytes: 3 << 30}, sandboxed(Limits{MemoryBytes: 1 << 30}), 1 << 30},
+		{"unlimited", Limits{MemoryBytes: -1}, sandboxed(Limits{MemoryBytes: -1}), 0},
+		{"bwrap's", Limits{}, &bwrapSandbox{limits: Limits{MemoryBytes: 512 << 20}}, 512 << 20},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, err := NewLocal(LocalConfig{Root: t.TempDir(), Sandbox: c.sandbox, Limits: c.local})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			if got := l.MemoryLimit(); got != c.want {
+				t.Errorf("MemoryLimit() = %d, want %d", got, c.want)
+			}
+		})
+	}
+}

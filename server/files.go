@@ -3,71 +3,13 @@ package server
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"mime"
 	"net/http"
-	"os"
 	"path"
-	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
-
-// servedFiles are the workspace files the files endpoint serves, besides
-// those under out/.
-var servedFiles = []string{session.PlanFile, session.ReportFile, session.ReportHTMLFile}
-
-// errPathRefused is wrapped by every refusal of checkFilePath.
-var errPathRefused = errors.New("path refused")
-
-// checkFilePath accepts only plan.md, report.md, report.html and files
-// under out/, written plainly: no "..", no absolute path, no backslash,
-// no percent-encoding left after the URL was decoded, no empty or "."
-// element.
-func checkFilePath(p string) error {
-	refuse := func(why string) error {
-		return fmt.Errorf("%w: %q %s; ask for plan.md, report.md, report.html or a file under out/, e.g. out/trend.png", errPathRefused, p, why)
-	}
-	switch {
-	case p == "":
-		return refuse("is empty")
-	case strings.HasPrefix(p, "/") || filepath.IsAbs(p):
-		return refuse("is absolute")
-	case strings.ContainsAny(p, "\\\x00%"):
-		return refuse("has a backslash, NUL or percent sign")
-	case path.Clean(p) != p:
-		return refuse("is not a clean path")
-	}
-	for _, el := range strings.Split(p, "/") {
-		if el == ".." || el == "." || el == "" {
-			return refuse("has a '..' or empty element")
-		}
-	}
-	if slices.Contains(servedFiles, p) || strings.HasPrefix(p, session.OutDir+"/") {
-		return nil
-	}
-	return refuse("is not one of the files this endpoint serves")
-}
-
-// noSymlinks refuses a path any element of which (below root) is a
-// symbolic link, so a link planted in out/ cannot expose another file.
-func noSymlinks(root, rel string) error {
-	cur := root
-	for _, el := range strings.Split(rel, "/") {
-		cur = filepath.Join(cur, el)
-		st, err := os.Lstat(cur)
-		if err != nil {
-			return err
-		}
-		if st.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%w: %s is a symbolic link", errPathRefused, rel)
-		}
-	}
-	return nil
-}
 
 func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	id, ok := sessionID(w, r)
@@ -81,7 +23,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rel := r.PathValue("path")
-	if err := checkFilePath(rel); err != nil {
+	if err := session.CheckDeliverable(rel); err != nil {
 		writeError(w, http.StatusForbidden, "forbidden", err.Error())
 		return
 	}
@@ -93,34 +35,19 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no files yet", id))
 		return
 	}
-	root, err := filepath.EvalSymlinks(s.workspacePath(id))
-	if err != nil {
-		requestError(w, err)
-		return
-	}
-	if err := noSymlinks(root, rel); err != nil {
-		if errors.Is(err, errPathRefused) {
-			writeError(w, http.StatusForbidden, "forbidden", err.Error())
-			return
-		}
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no file %s", id, rel))
-		return
-	}
-	// The same confinement as the file tools, as a second check.
-	abs, err := operator.Confine(root, rel)
-	if err != nil {
+	f, err := s.workspace(id).OpenDeliverable(rel)
+	switch {
+	case errors.Is(err, session.ErrNotDeliverable):
 		writeError(w, http.StatusForbidden, "forbidden", err.Error())
 		return
-	}
-	f, err := os.OpenFile(abs, os.O_RDONLY|noFollow, 0)
-	if err != nil {
+	case err != nil:
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no file %s", id, rel))
 		return
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no file %s", id, rel))
+	if err != nil {
+		requestError(w, err)
 		return
 	}
 	if ct := mime.TypeByExtension(path.Ext(rel)); ct != "" {
@@ -142,24 +69,9 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 }
 
 // listFiles lists what the files endpoint would serve for the session.
-func (s *Server) listFiles(id string) []string {
-	root := s.workspacePath(id)
-	var out []string
-	for _, f := range servedFiles {
-		if st, err := os.Lstat(filepath.Join(root, f)); err == nil && st.Mode().IsRegular() {
-			out = append(out, f)
-		}
-	}
-	_ = filepath.WalkDir(filepath.Join(root, session.OutDir), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.Type().IsRegular() && !strings.HasPrefix(d.Name(), ".") {
-			if rel, err := filepath.Rel(root, p); err == nil {
-				out = append(out, filepath.ToSlash(rel))
-			}
-		}
-		return nil
-	})
-	return out
+func (s *Server) listFiles(id string) []string { return s.workspace(id).Deliverables() }
+
+// workspace is the session's workspace, which may not exist.
+func (s *Server) workspace(id string) *session.Workspace {
+	return &session.Workspace{ID: id, Root: s.workspacePath(id)}
 }

@@ -221,11 +221,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 func (s *Server) authorized(h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.cfg.Token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok && strings.HasSuffix(r.URL.Path, "/events") {
-				got, ok = r.URL.Query().Get("access_token"), true
+			ok := HasBearer(r, s.cfg.Token)
+			if !ok && strings.HasSuffix(r.URL.Path, "/events") && !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+				ok = tokenEqual(r.URL.Query().Get("access_token"), s.cfg.Token)
 			}
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) != 1 {
+			if !ok {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
 				writeError(w, http.StatusUnauthorized, "unauthorized", "this server needs a token: send the header Authorization: Bearer TOKEN (the one sift serve was given with --token or SIFT_TOKEN)")
 				return
@@ -233,6 +233,19 @@ func (s *Server) authorized(h http.HandlerFunc) http.Handler {
 		}
 		h(w, r)
 	})
+}
+
+// HasBearer reports whether r carries the header Authorization: Bearer
+// token. Every surface that takes a token (the API, sift mcp over HTTP)
+// checks it here.
+func HasBearer(r *http.Request, token string) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && tokenEqual(got, token)
+}
+
+// tokenEqual compares tokens in constant time.
+func tokenEqual(got, token string) bool {
+	return subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
 }
 
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {

@@ -4,11 +4,7 @@ import (
 	"net"
 	"slices"
 	"strings"
-	"syscall"
 )
-
-// noFollow makes opening a file fail when it is a symbolic link.
-const noFollow = syscall.O_NOFOLLOW
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -51,6 +51,9 @@ type Backend struct {
 	Checkpoints Store
 	// Sessions is the session registry.
 	Sessions Registry
+	// Claims are the leases that keep processes sharing the backend from
+	// running one session twice. Optional: nil means one process only.
+	Claims Claims
 	// URL names the backend, e.g. "sqlite:/var/lib/sift/sift.db", with any
 	// password left out.
 	URL string

@@ -66,6 +66,7 @@ func OpenRedisBackend(ctx context.Context, cfg RedisConfig) (*Backend, error) {
 	return &Backend{
 		Checkpoints: &redisStore{redisConn: c},
 		Sessions:    &redisRegistry{redisConn: c},
+		Claims:      &redisClaims{redisConn: c},
 		URL:         name + " (prefix " + cfg.Prefix + ")",
 	}, nil
 }

@@ -40,6 +40,12 @@ CREATE TABLE IF NOT EXISTS sessions (
 	meta       TEXT NOT NULL     -- Meta as JSON
 );
 CREATE INDEX IF NOT EXISTS sessions_by_created ON sessions (created_at DESC, id DESC);
+CREATE TABLE IF NOT EXISTS claims (
+	id      TEXT PRIMARY KEY,
+	owner   TEXT NOT NULL,
+	expires INTEGER NOT NULL, -- Unix nanoseconds
+	pause   INTEGER NOT NULL DEFAULT 0
+);
 `
 
 // OpenSQLiteBackend opens (creating when missing) the SQLite database at
@@ -83,6 +89,7 @@ func OpenSQLiteBackend(ctx context.Context, cfg SQLiteConfig) (*Backend, error) 
 	return &Backend{
 		Checkpoints: &sqliteStore{sqliteConn: c},
 		Sessions:    &sqliteRegistry{sqliteConn: c},
+		Claims:      &sqliteClaims{sqliteConn: c},
 		URL:         "sqlite:" + path,
 	}, nil
 }

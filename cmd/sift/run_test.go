@@ -300,3 +300,52 @@ func TestConfigFileInstructionsReachTheAgents(t *testing.T) {
 		t.Errorf("the config file's instructions and glossary must reach the agents: %+v", cfg.Extensions)
 	}
 }
+
+// TestRunOfflineProfileEveryTable: the README's "sift run --dir ./exports
+// \"Profile every table\"" profiles each table of the directory, one step
+// each, and its report says why without inventing a cause.
+func TestRunOfflineProfileEveryTable(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas and matplotlib (CI installs them): %v", err)
+	}
+	exports := t.TempDir()
+	tables := map[string]string{
+		"airports.csv": "iata,name,city\nSFO,San Francisco,San Francisco\nLAX,Los Angeles,Los Angeles\n",
+		"flights.csv":  "flight_date,carrier,delay\n2024-01-02,UA,12\n2024-01-03,AA,-3\n2024-01-04,UA,40\n",
+		"carriers.csv": "code,carrier_name\nUA,United\nAA,American\n",
+	}
+	for name, text := range tables {
+		if err := os.WriteFile(filepath.Join(exports, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--dir", exports, "--sessions-dir", t.TempDir(), "Profile every table"})
+	if code != exitOK {
+		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
+	}
+	paths := strings.Fields(out.String())
+	if len(paths) != 2 {
+		t.Fatalf("stdout must hold the report paths, got %q", out)
+	}
+	report, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := os.ReadFile(filepath.Join(filepath.Dir(paths[0]), "plan.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range tables {
+		if !strings.Contains(string(report), "## input/"+name) {
+			t.Errorf("report.md has no part for %s:\n%s", name, report)
+		}
+		if !strings.Contains(string(plan), "of input/"+name) {
+			t.Errorf("plan.md has no step for %s:\n%s", name, plan)
+		}
+	}
+	if !strings.Contains(string(report), `the request says "every table"`) || strings.Contains(string(report), "names the most of the request's columns") {
+		t.Errorf("report.md must give the real reason:\n%s", report)
+	}
+}

@@ -185,6 +185,23 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	}, nil
 }
 
+// Rows runs SQL that Sift itself wrote (the built-in analyses' queries),
+// without the statement guard but inside the engine's lockdown, and
+// returns every row's values as the driver gives them.
+func (s *Source) Rows(ctx context.Context, query string) ([][]any, error) {
+	rows, err := s.fetch(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	return rows, nil
+}
+
+// QuoteIdent quotes name as a DuckDB identifier.
+func QuoteIdent(name string) string { return quoteIdent(DuckDB, name) }
+
+// SQLString quotes s as a SQL string literal.
+func SQLString(s string) string { return sqlString(s) }
+
 // sqlString quotes s as a SQL string literal.
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 

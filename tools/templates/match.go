@@ -3,10 +3,13 @@ package templates
 import (
 	"fmt"
 	"math"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sift-agent/sift/generic"
 )
@@ -45,6 +48,12 @@ type Match struct {
 	Confidence float64 `json:"confidence"`
 	// Reasons say why this template matched (or nothing did).
 	Reasons []string `json:"reasons,omitempty"`
+	// Each holds one match per table when the request covers several
+	// tables: it says every, each or all tables, names several files, or
+	// names no file and no column that would single one out. File,
+	// FileIndex and Params are then the first table's. Tables the template
+	// cannot run on are left out, with the reason in Reasons.
+	Each []Match `json:"each,omitempty"`
 }
 
 // OK reports whether a template matched.
@@ -235,8 +244,10 @@ func groupingCue(r *request, cols []*column) (topn, trend float64, phrase string
 // template, columns the request names, numbers ("top 10", "前10") and
 // period words. Requests that need reasoning (why, predict, clean, join,
 // several steps) never match. Below MinConfidence, Template is empty: it
-// does not guess. The first tabular file naming the most mentioned columns
-// is used.
+// does not guess. Among several tables it runs on the one the request
+// singles out (by its file name, or by naming the most of its columns);
+// when none is singled out, or the request says every/each/all tables, it
+// runs on each table the template can run on (see Match.Each).
 func MatchRequest(request string, files []*generic.FilePreview) Match {
 	m := Match{FileIndex: -1}
 	text := normalize(request)
@@ -244,15 +255,18 @@ func MatchRequest(request string, files []*generic.FilePreview) Match {
 		m.Reasons = []string{"the request is empty"}
 		return m
 	}
-	fi, sheet := pickFile(text, files)
-	cols := columnsOf(sheet)
-	r := parseRequest(request, cols)
+	chosen, why := scope(text, files)
+	var sheet *generic.SheetPreview
+	if len(chosen) > 0 {
+		sheet = chosen[0].sheet
+	}
+	r := parseRequest(request, columnsOf(sheet))
 	if loc := blockers.FindStringIndex(r.masked); loc != nil {
 		m.Reasons = []string{fmt.Sprintf("the request needs more than a fixed analysis (it says %q)", strings.TrimSpace(r.masked[loc[0]:loc[1]]))}
 		return m
 	}
 	ranked := scoreCues(r.masked)
-	if topn, trend, phrase := groupingCue(r, cols); topn > 0 || trend > 0 {
+	if topn, trend, phrase := groupingCue(r, columnsOf(sheet)); topn > 0 || trend > 0 {
 		ranked = raise(ranked, TopN, topn, phrase)
 		ranked = raise(ranked, Trend, trend, phrase)
 	}
@@ -271,31 +285,76 @@ func MatchRequest(request string, files []*generic.FilePreview) Match {
 		conf -= ambiguityPenalty
 		reasons = append(reasons, fmt.Sprintf("it also asks %q: more than one analysis is asked for", second))
 	}
-	if fi < 0 {
+	if len(chosen) == 0 {
 		m.Confidence = round2(math.Min(conf, MinConfidence-0.1))
 		m.Reasons = append(reasons, "no table among the files to run it on")
 		return m
 	}
-	m.File, m.FileIndex = files[fi].Name, fi
-	in := infer(best.name, r, cols)
+	if why != "" {
+		reasons = append(reasons, why)
+	}
+	if len(chosen) == 1 {
+		one := onTable(best.name, conf, request, files, chosen[0])
+		m.File, m.FileIndex, m.Params, m.Confidence, m.Template = one.File, one.FileIndex, one.Params, one.Confidence, one.Template
+		m.Reasons = append(reasons, one.Reasons...)
+		if !m.OK() {
+			m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f: not matched", m.Confidence, MinConfidence))
+		}
+		return m
+	}
+	var left Match
+	for _, t := range chosen {
+		one := onTable(best.name, conf, request, files, t)
+		if !one.OK() {
+			reasons = append(reasons, fmt.Sprintf("%s left out (%s)", one.File, strings.Join(one.Reasons, "; ")))
+			if one.Confidence >= left.Confidence {
+				left = one
+			}
+			continue
+		}
+		m.Each = append(m.Each, one)
+	}
+	m.Reasons = reasons
+	if len(m.Each) == 0 {
+		m.File, m.FileIndex, m.Params, m.Confidence = left.File, left.FileIndex, left.Params, left.Confidence
+		m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f on every table: not matched", m.Confidence, MinConfidence))
+		return m
+	}
+	first := m.Each[0]
+	m.Template, m.File, m.FileIndex, m.Params, m.Confidence = best.name, first.File, first.FileIndex, first.Params, first.Confidence
+	for _, e := range m.Each {
+		m.Confidence = math.Min(m.Confidence, e.Confidence)
+	}
+	if len(m.Each) == 1 {
+		m.Reasons = append(m.Reasons, first.Reasons...)
+		m.Each = nil
+	}
+	return m
+}
+
+// onTable is the match of the template name on one table, from the
+// confidence conf that the request's words gave: the parameters inferred
+// from the table's columns, and the reasons for the confidence added or
+// taken away there. Template is set when the confidence reaches
+// MinConfidence.
+func onTable(name string, conf float64, request string, files []*generic.FilePreview, t table) Match {
+	f := files[t.file]
+	cols := columnsOf(t.sheet)
+	r := parseRequest(request, cols)
+	in := infer(name, r, cols)
+	m := Match{Candidate: name, File: f.Name, FileIndex: t.file}
 	if len(r.mentions) > 0 {
 		conf += 0.05 * float64(min(len(r.mentions), 2))
-		reasons = append(reasons, fmt.Sprintf("the request names %d column(s) of %s", len(r.mentions), files[fi].Name))
+		m.Reasons = append(m.Reasons, fmt.Sprintf("the request names %d column(s) of %s", len(r.mentions), f.Name))
 	}
 	for _, miss := range in.missing {
 		conf -= missingPenalty
-		reasons = append(reasons, "but "+miss)
+		m.Reasons = append(m.Reasons, "but "+miss)
 	}
-	if countTables(files) > 1 {
-		reasons = append(reasons, fmt.Sprintf("several tables given; %s names the most of the request's columns", files[fi].Name))
-	}
-	m.Params = fileParams(in.p, files[fi], sheet)
+	m.Params = fileParams(in.p, f, t.sheet)
 	m.Confidence = round2(math.Max(0, math.Min(1, conf)))
-	m.Reasons = reasons
 	if m.Confidence >= MinConfidence {
-		m.Template = best.name
-	} else {
-		m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f: not matched", m.Confidence, MinConfidence))
+		m.Template = name
 	}
 	return m
 }
@@ -359,12 +418,32 @@ func raise(ranked []scored, name string, score float64, phrase string) []scored 
 // pickFile chooses the table to analyse: among files with a sheet that has
 // columns, the sheet naming the most request columns; ties go to the first.
 func pickFile(text string, files []*generic.FilePreview) (int, *generic.SheetPreview) {
-	bestFile, bestCount := -1, -1
-	var bestSheet *generic.SheetPreview
+	best := table{file: -1, score: -1}
+	for _, t := range tablesOf(text, files) {
+		if t.score > best.score {
+			best = t
+		}
+	}
+	return best.file, best.sheet
+}
+
+// table is a file's sheet a request may be about, and how strongly the
+// request names its columns.
+type table struct {
+	file  int
+	sheet *generic.SheetPreview
+	score int
+}
+
+// tablesOf lists each file that has a sheet with columns, with its sheet
+// naming the most request columns (ties go to the first sheet).
+func tablesOf(text string, files []*generic.FilePreview) []table {
+	var out []table
 	for i, f := range files {
 		if f == nil {
 			continue
 		}
+		best := table{file: i, score: -1}
 		for j := range f.Sheets {
 			s := &f.Sheets[j]
 			if len(s.Columns) == 0 {
@@ -374,22 +453,83 @@ func pickFile(text string, files []*generic.FilePreview) (int, *generic.SheetPre
 			for _, m := range findMentions(text, columnsOf(s)) {
 				n += 1 + int(m.kind)
 			}
-			if n > bestCount {
-				bestFile, bestCount, bestSheet = i, n, s
+			if n > best.score {
+				best.sheet, best.score = s, n
 			}
 		}
-	}
-	return bestFile, bestSheet
-}
-
-func countTables(files []*generic.FilePreview) int {
-	n := 0
-	for _, f := range files {
-		if f != nil && len(f.Sheets) > 0 {
-			n++
+		if best.sheet != nil {
+			out = append(out, best)
 		}
 	}
-	return n
+	return out
+}
+
+// allTables is a request about every table given: "profile every table",
+// "each of the files", "所有表".
+var allTables = regexp.MustCompile(`\b(?:every|each|all)(?: of)?(?: the| these| those| my| our| your)?\s+(?:tables?|files?|sheets?|datasets?|data sets?|csvs?|spreadsheets?|inputs?)\b|\b(?:each|all) of (?:them|these|those)\b|(?:每一?(?:个|张|份)|所有|全部|各个?)的?(?:表格?|文件|数据表|数据集)`)
+
+// scope chooses the tables a request is about, and says why when there
+// were several to choose from: every table when the request says so; else
+// the files it names; else the tables with the most of the columns it
+// names; every table when it names no file and no column.
+func scope(text string, files []*generic.FilePreview) ([]table, string) {
+	all := tablesOf(text, files)
+	if len(all) < 2 {
+		return all, ""
+	}
+	if loc := allTables.FindStringIndex(text); loc != nil {
+		return all, fmt.Sprintf("the request says %q: each of the %d tables is analysed", text[loc[0]:loc[1]], len(all))
+	}
+	var chosen []table
+	var names []string
+	for _, t := range all {
+		if namesFile(text, files[t.file].Name) {
+			chosen, names = append(chosen, t), append(names, files[t.file].Name)
+		}
+	}
+	why := "the request names " + strings.Join(names, ", ")
+	if len(chosen) == 0 {
+		top := 0
+		for _, t := range all {
+			top = max(top, t.score)
+		}
+		if top == 0 {
+			return all, fmt.Sprintf("the request names no file and no column that singles out one of the %d tables: each is analysed", len(all))
+		}
+		for _, t := range all {
+			if t.score == top {
+				chosen, names = append(chosen, t), append(names, files[t.file].Name)
+			}
+		}
+		why = strings.Join(names, ", ") + " has the most of the columns the request names"
+		if len(chosen) > 1 {
+			why = strings.Join(names, ", ") + " have as many of the columns the request names"
+		}
+	}
+	if len(chosen) == 1 {
+		return chosen, fmt.Sprintf("of the %d tables, %s", len(all), why)
+	}
+	return chosen, fmt.Sprintf("of the %d tables, %s: each is analysed", len(all), why)
+}
+
+// namesFile reports whether text (normalised) names the file: its base name
+// ("sales.csv") or, when at least three letters long, its stem ("sales",
+// "order items" for order_items.csv).
+func namesFile(text, name string) bool {
+	base := normalize(path.Base(filepath.ToSlash(name)))
+	if s, _ := findWord(text, base); s >= 0 {
+		return true
+	}
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	if utf8.RuneCountInString(stem) < 3 {
+		return false
+	}
+	for _, v := range nameVariants(stem) {
+		if s, _ := findWord(text, v); s >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }

@@ -249,3 +249,67 @@ func TestMatchPrefersTotalsOverPerUnitPrices(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchRequestSeveralTables: among several tables the matcher runs on
+// the one the request singles out, and on each table otherwise; its
+// reasons say what singled a table out and never claim a column the
+// request did not name.
+func TestMatchRequestSeveralTables(t *testing.T) {
+	airports := previewSheet("input/airports.csv", "iata:text", "name:text", "city:text", "lat:float", "lon:float")
+	flights := previewSheet("input/flights.csv", "flight_date:date", "carrier:text", "origin:text", "delay:float")
+	carriers := previewSheet("input/carriers.csv", "code:text", "carrier_name:text")
+	three := []*generic.FilePreview{airports, flights, carriers}
+	tests := []struct {
+		request  string
+		files    []*generic.FilePreview
+		template string
+		want     []string // files run on, in order
+		reason   string   // a reason that must be given
+	}{
+		{"Profile every table", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, `the request says "every table": each of the 3 tables is analysed`},
+		{"profile all the files", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "each of the 3 tables"},
+		{"数据概况：所有表", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "each of the 3 tables"},
+		{"profile the data", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "names no file and no column"},
+		{"profile flights.csv", three, Profile, []string{"input/flights.csv"}, "of the 3 tables, the request names input/flights.csv"},
+		{"profile the carriers table", three, Profile, []string{"input/carriers.csv"}, "the request names input/carriers.csv"},
+		{"profile flights and carriers", three, Profile, []string{"input/flights.csv", "input/carriers.csv"}, "each is analysed"},
+		{"monthly delay trend", three, Trend, []string{"input/flights.csv"}, "input/flights.csv has the most of the columns the request names"},
+		// Only one table has dates: the others are left out, saying why.
+		{"show the trend over time", three, Trend, []string{"input/flights.csv"}, "input/airports.csv left out (but no date or time column in the preview)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			m := MatchRequest(tt.request, tt.files)
+			if m.Template != tt.template {
+				t.Fatalf("template = %q (candidate %q, confidence %.2f), want %q; reasons: %v", m.Template, m.Candidate, m.Confidence, tt.template, m.Reasons)
+			}
+			got := []string{m.File}
+			if len(m.Each) > 0 {
+				got = nil
+				for _, e := range m.Each {
+					if e.Template != tt.template || e.FileIndex < 0 || tt.files[e.FileIndex].Name != e.File {
+						t.Errorf("each: %+v", e)
+					}
+					got = append(got, e.File)
+				}
+				if m.File != got[0] {
+					t.Errorf("File = %q, want the first table %q", m.File, got[0])
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("tables (-want +got):\n%s", diff)
+			}
+			all := strings.Join(m.Reasons, "\n")
+			if !strings.Contains(all, tt.reason) {
+				t.Errorf("reasons lack %q:\n%s", tt.reason, all)
+			}
+			if strings.Contains(tt.reason, "names no file") && strings.Contains(all, "columns the request names") {
+				t.Errorf("a reason claims columns the request did not name:\n%s", all)
+			}
+		})
+	}
+	// A question no table can answer still goes to the model.
+	if m := MatchRequest("top 5 by revenue over time", []*generic.FilePreview{airports, carriers}); m.OK() {
+		t.Errorf("matched %s on %v with neither dates nor numbers: %v", m.Template, m.File, m.Reasons)
+	}
+}

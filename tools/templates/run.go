@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -61,8 +62,20 @@ type Result struct {
 	// Data holds the template's exact numbers as JSON; its shape is the
 	// template's own (see the py/ file's R["data"]).
 	Data json.RawMessage `json:"data,omitempty"`
-	// Duration is the cell's wall time.
+	// Duration is the cell's wall time (with the DuckDB engine, its
+	// queries' too).
 	Duration time.Duration `json:"duration"`
+	// Engine is what computed the numbers: pandas, or DuckDB for a file
+	// too large for pandas under the sandbox's memory limit.
+	Engine Engine `json:"engine"`
+}
+
+// RunOptions are per-call options of RunWith.
+type RunOptions struct {
+	// Engine forces an engine. Optional; default EngineAuto: DuckDB when
+	// pandas could not hold the file under the operator's memory limit,
+	// and DuckDB again when a pandas cell runs out of memory.
+	Engine Engine
 }
 
 // DecodeData unmarshals Result.Data into v.
@@ -180,6 +193,9 @@ type cellInput struct {
 	Params
 	File string `json:"file"`
 	Stem string `json:"stem"`
+	// Pre holds the DuckDB engine's aggregates; the cell draws from them
+	// instead of loading the file.
+	Pre map[string]any `json:"pre,omitempty"`
 }
 
 // pyResult is the JSON a cell prints after resultMarker.
@@ -200,7 +216,15 @@ type pyResult struct {
 // after the template (trend_chart.png, trend_table.csv; trend-2_... when
 // those exist). A failing cell is a *CellError naming the template, the cell
 // and the Python error, with what to do.
+//
+// A file too large for pandas under the operator's memory limit runs
+// through DuckDB instead (see Engine), with the same outputs.
 func Run(ctx context.Context, op operator.Operator, file string, m Match) (*Result, error) {
+	return RunWith(ctx, op, file, m, RunOptions{})
+}
+
+// RunWith is Run with per-call options.
+func RunWith(ctx context.Context, op operator.Operator, file string, m Match, opts RunOptions) (*Result, error) {
 	if op == nil {
 		return nil, errors.New("run template: operator is nil")
 	}
@@ -237,11 +261,59 @@ func Run(ctx context.Context, op operator.Operator, file string, m Match) (*Resu
 		}
 		params = fileParams(params, fp, sheet)
 	}
+	engine := opts.Engine
+	if engine == EngineAuto {
+		engine = EnginePandas
+		if st, err := os.Stat(abs); err == nil {
+			engine = ChooseEngine(t.Name, rel, st.Size(), memoryLimit(op), params.Encoding)
+		}
+	}
+	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
+		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files in UTF-8", t.Name, rel, strings.Join(duckNames(), ", "))
+	}
+	r, err := runEngine(ctx, op, t, rel, params, engine)
+	if err != nil && opts.Engine == EngineAuto && engine == EnginePandas && ranOutOfMemory(err) && duckReads(t.Name, rel, params.Encoding) {
+		r, err = runEngine(ctx, op, t, rel, params, EngineDuckDB)
+		if r != nil {
+			r.Notes = append(r.Notes, "pandas ran out of memory on this file, so DuckDB computed the numbers")
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), r.Picked...)
+	return r, nil
+}
+
+// duckNames lists the templates with a DuckDB engine.
+func duckNames() []string {
+	var out []string
+	for _, n := range Names() {
+		if duckTemplates[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// runEngine runs template t on the input at rel with one engine.
+func runEngine(ctx context.Context, op operator.Operator, t Template, rel string, params Params, engine Engine) (*Result, error) {
+	start := time.Now()
+	in := cellInput{Params: params, File: rel}
+	var duck *duckTable
+	if engine == EngineDuckDB {
+		var err error
+		if duck, in.Params, err = runDuckDB(ctx, op.Root(), rel, t, params); err != nil {
+			return nil, err
+		}
+		in.Pre = duck.pre
+	}
 	stem, err := outputStem(ctx, op, t.Name)
 	if err != nil {
 		return nil, fmt.Errorf("run template %s: %w", t.Name, err)
 	}
-	code, err := cellCode(t, cellInput{Params: params, File: rel, Stem: stem})
+	in.Stem = stem
+	code, err := cellCode(t, in)
 	if err != nil {
 		return nil, err
 	}
@@ -256,9 +328,13 @@ func Run(ctx context.Context, op operator.Operator, file string, m Match) (*Resu
 	if err != nil {
 		return nil, &CellError{Template: t.Name, Cell: t.cell, Message: err.Error(), Traceback: res.Stderr}
 	}
-	r := &Result{Template: t.Name, File: rel, Params: params, Answer: out.Answer, Sections: out.Sections,
-		Picked: out.Picked, Notes: out.Notes, Data: data, Duration: res.Duration}
-	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), out.Picked...)
+	if duck != nil {
+		out.Picked = append(duck.picked, out.Picked...)
+		out.Notes = append(duck.notes, out.Notes...)
+		res.Duration = time.Since(start)
+	}
+	r := &Result{Template: t.Name, File: rel, Params: in.Params, Answer: out.Answer, Sections: out.Sections,
+		Picked: out.Picked, Notes: out.Notes, Data: data, Duration: res.Duration, Engine: engine}
 	seen := map[string]bool{}
 	for _, s := range r.Sections {
 		for _, f := range s.Files {

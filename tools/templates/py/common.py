@@ -73,6 +73,9 @@ def _first_sheet_with_data(path):
 
 def load():
     stage("load the file")
+    if P.get("pre"):
+        # The DuckDB engine ran because the file is too large for pandas.
+        raise TemplateError("this template has no DuckDB path; the file is too large to load whole")
     path = P["file"]
     ext = os.path.splitext(path)[1].lower()
     if ext in (".xlsx", ".xlsm"):
@@ -328,6 +331,12 @@ def period_label(p):
     if p.freqstr.startswith("W"):
         return p.start_time.strftime("%Y-%m-%d")
     return str(p)
+
+
+def pre_series(rows, code):
+    """A Series indexed by period from the DuckDB engine's [start, value] rows."""
+    index = pd.PeriodIndex([pd.Period(r[0], freq=code) for r in rows], freq=code)
+    return pd.Series([np.nan if r[-1] is None else float(r[-1]) for r in rows], index=index, dtype=float)
 
 
 def full_periods(periods):

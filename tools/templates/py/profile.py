@@ -24,29 +24,72 @@ def kind_of(s):
     return "text"
 
 
-def main():
+def pandas_facts():
+    """The profile's counts from the whole table in pandas."""
     df = load()
-    rows, ncols = df.shape
+    rows = len(df)
     stage("count missing values and types")
     missing = df.isna().sum()
     kinds = {c: kind_of(df[c]) for c in df.columns}
     uniques = df.nunique(dropna=True)
     stage("count duplicate rows")
     dups = int(df.duplicated().sum())
+    stage("summarise numeric columns")
+    nums = [c for c in df.columns if kinds[c] in ("int", "float", "number as text")]
+    desc, hists = None, {}
+    if nums:
+        values = pd.DataFrame({c: to_number(df[c]) for c in nums[:MAX_STAT_COLUMNS]})
+        desc = values.describe().T
+        for c in nums[:MAX_HIST]:
+            v = to_number(df[c]).dropna()
+            counts, edges = np.histogram(v, bins=min(30, max(1, v.nunique())))
+            hists[c] = (edges, counts)
+    stage("list top categories")
+    cats = [c for c in df.columns if kinds[c] in ("text", "bool") and uniques[c] >= 1][:MAX_CATEGORY_COLUMNS]
+    tops = {c: df[c].value_counts(dropna=True).head(TOP_VALUES) for c in cats}
+    return list(df.columns), rows, missing, kinds, uniques, dups, nums, desc, hists, tops
 
+
+def duckdb_facts(pre):
+    """The same counts, computed by the DuckDB engine out of core."""
+    columns = pre["columns"]
+    missing = pd.Series(pre["missing"]).reindex(columns)
+    uniques = pd.Series(pre["uniques"]).reindex(columns)
+    kinds = dict(zip(columns, pre["kinds"]))
+    nums = [c for c in columns if kinds[c] in ("int", "float", "number as text")]
+    desc, hists = None, {}
+    if pre["numeric_order"]:
+        stat_names = ["count", "mean", "std", "min", "25%", "50%", "75%", "max"]
+        desc = pd.DataFrame([[pre["numeric"][c][k] for k in stat_names] for c in pre["numeric_order"]],
+                            index=pre["numeric_order"], columns=stat_names, dtype=float)
+        for c in pre["numeric_order"]:
+            h = pre["numeric"][c].get("hist")
+            if h:
+                hists[c] = (np.array(h["edges"], dtype=float), np.array(h["counts"]))
+    tops = {c: pd.Series([n for _, n in pre["top_values"][c]], index=[v for v, _ in pre["top_values"][c]], dtype="int64")
+            for c in pre["top_order"]}
+    return columns, pre["rows"], missing, kinds, uniques, pre["duplicates"], nums, desc, hists, tops
+
+
+def main():
+    pre = P.get("pre")
+    columns, rows, missing, kinds, uniques, dups, nums, desc, hists, tops = (
+        duckdb_facts(pre) if pre else pandas_facts())
+    ncols = len(columns)
+    stage("write the profile")
     cols = pd.DataFrame({
-        "column": df.columns,
-        "type": [kinds[c] for c in df.columns],
-        "non_null": [int(rows - missing[c]) for c in df.columns],
-        "missing": [int(missing[c]) for c in df.columns],
-        "missing_pct": [float(missing[c]) / rows for c in df.columns],
-        "unique": [int(uniques[c]) for c in df.columns],
+        "column": columns,
+        "type": [kinds[c] for c in columns],
+        "non_null": [int(rows - missing[c]) for c in columns],
+        "missing": [int(missing[c]) for c in columns],
+        "missing_pct": [float(missing[c]) / rows for c in columns],
+        "unique": [int(uniques[c]) for c in columns],
     })
     cols_csv = save_csv(cols, "columns")
     shown = cols.head(MAX_MD_COLUMNS).copy()
     shown["missing_pct"] = shown["missing_pct"].map(pct)
     with_missing = cols[cols["missing"] > 0].sort_values("missing", ascending=False)
-    empty = [c for c in df.columns if kinds[c] == "empty"]
+    empty = [c for c in columns if kinds[c] == "empty"]
     lines = [
         "- **%s rows × %s columns**" % (fmt(rows), fmt(ncols)),
         "- Duplicate rows: %s" % fmt(dups),
@@ -68,12 +111,8 @@ def main():
         files.append(save_fig(fig, "missing"))
     section("Overview", md, files)
 
-    stage("summarise numeric columns")
-    nums = [c for c in df.columns if kinds[c] in ("int", "float", "number as text")]
     stats = {}
-    if nums:
-        values = pd.DataFrame({c: to_number(df[c]) for c in nums[:MAX_STAT_COLUMNS]})
-        desc = values.describe().T
+    if desc is not None:
         desc.index.name = "column"
         stats_csv = save_csv(desc, "numeric_summary", index=True)
         for c in desc.index:
@@ -83,13 +122,10 @@ def main():
             md += "\n\n(statistics of the first %d of %d numeric columns)" % (MAX_STAT_COLUMNS, len(nums))
         section("Summary statistics", md, [stats_csv])
 
-    stage("list top categories")
-    cats = [c for c in df.columns if kinds[c] in ("text", "bool") and uniques[c] >= 1][:MAX_CATEGORY_COLUMNS]
     top_values = {}
-    if cats:
+    if tops:
         parts, rows_out = [], []
-        for c in cats:
-            vc = df[c].value_counts(dropna=True).head(TOP_VALUES)
+        for c, vc in tops.items():
             top_values[c] = [{"value": str(k), "count": int(v)} for k, v in vc.items()]
             for k, v in vc.items():
                 rows_out.append({"column": c, "value": str(k), "count": int(v), "share": v / max(1, rows - missing[c])})
@@ -98,14 +134,14 @@ def main():
         top_csv = save_csv(pd.DataFrame(rows_out), "top_values")
         section("Top categories", "\n\n".join("- " + p for p in parts), [top_csv])
 
-    if nums:
+    if hists:
         stage("draw distributions")
-        hist_cols = nums[:MAX_HIST]
+        hist_cols = list(hists)
         n = len(hist_cols)
         fig, axes = grid(n)
         for ax, c in zip(axes, hist_cols):
-            v = to_number(df[c]).dropna()
-            ax.hist(v, bins=min(30, max(1, v.nunique())), color="#4f81bd")
+            edges, counts = hists[c]
+            ax.hist(edges[:-1], bins=edges, weights=counts, color="#4f81bd")
             ax.set_title(str(c)[:40], fontsize=9)
         path = save_fig(fig, "distributions")
         md = "Histograms of %s numeric column%s." % (n, "" if n == 1 else "s")
@@ -117,7 +153,7 @@ def main():
         "rows": rows,
         "columns": ncols,
         "duplicates": dups,
-        "missing": {c: int(missing[c]) for c in df.columns},
+        "missing": {c: int(missing[c]) for c in columns},
         "types": kinds,
         "empty_columns": empty,
         "numeric": stats,

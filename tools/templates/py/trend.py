@@ -3,7 +3,8 @@
 MAX_LINES = 6
 
 
-def main():
+def pandas_series():
+    """The measure per period (and per category) from the whole table."""
     df = load()
     stage("find the time column")
     tcol = find_time(df)
@@ -11,8 +12,6 @@ def main():
     bad = int(times.isna().sum() - df[tcol].isna().sum())
     if times.notna().sum() == 0:
         raise TemplateError("column %r holds no dates; name the time column explicitly (time=...)" % tcol)
-    if bad > 0:
-        note("%d rows whose %s is not a date were left out" % (bad, tcol))
     stage("find the measure")
     measure = find_measure(df)
     agg = aggregation(measure)
@@ -29,7 +28,36 @@ def main():
     data["p"] = data["t"].dt.to_period(code)
     periods = full_periods(data["p"])
     m = "v" if measure is not None else None
-    series = aggregate(data.groupby("p"), m, agg).reindex(periods)
+    series = aggregate(data.groupby("p"), m, agg)
+    totals, by_cat = None, None
+    if cat is not None:
+        totals = data.groupby("c")["v" if m else "t"].agg("sum" if m else "size").sort_values(ascending=False)
+        top = list(totals.index[:MAX_LINES])
+        sub = data[data["c"].isin(top)]
+        by_cat = aggregate(sub.groupby(["p", "c"]), m, agg).unstack("c")
+    return tcol, bad, measure, agg, cat, code, periods, series, totals, by_cat
+
+
+def duckdb_series(pre):
+    """The same, aggregated by the DuckDB engine out of core."""
+    code = pre["code"]
+    series = pre_series(pre["series"], code)
+    periods = pd.period_range(series.index.min(), series.index.max(), freq=code)
+    cat, totals, by_cat = P.get("category") or None, None, None
+    if cat is not None:
+        totals = pd.Series([float(v) for _, v in pre["totals"]], index=[c for c, _ in pre["totals"]], dtype=float)
+        idx = pd.MultiIndex.from_tuples([(pd.Period(p, freq=code), c) for p, c, _ in pre["by_cat"]], names=["p", "c"])
+        by_cat = pd.Series([np.nan if v is None else float(v) for _, _, v in pre["by_cat"]], index=idx).unstack("c")
+    return P["time"], pre["bad"], P.get("measure") or None, P["aggregation"], cat, code, periods, series, totals, by_cat
+
+
+def main():
+    pre = P.get("pre")
+    tcol, bad, measure, agg, cat, code, periods, series, totals, by_cat = (
+        duckdb_series(pre) if pre else pandas_series())
+    if bad > 0:
+        note("%d rows whose %s is not a date were left out" % (bad, tcol))
+    series = series.reindex(periods)
     if agg in ("sum", "count"):
         series = series.fillna(0.0)
     labels = [period_label(p) for p in series.index]
@@ -45,12 +73,9 @@ def main():
 
     stage("draw the chart")
     fig, ax = figure()
-    by_cat = None
     if cat is not None:
-        totals = data.groupby("c")["v" if m else "t"].agg("sum" if m else "size").sort_values(ascending=False)
         top = list(totals.index[:MAX_LINES])
-        sub = data[data["c"].isin(top)]
-        by_cat = aggregate(sub.groupby(["p", "c"]), m, agg).unstack("c").reindex(periods)
+        by_cat = by_cat.reindex(periods)
         if agg in ("sum", "count"):
             by_cat = by_cat.fillna(0.0)
         for c in top:

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/model/scripted"
+)
+
+// TestRunShowsEachToolCallOnceThroughHTTP: `sift run` against an
+// OpenAI-compatible endpoint (the scripted server, through the real
+// client) shows each tool call once, as it does with --script.
+func TestRunShowsEachToolCallOnceThroughHTTP(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	srv := scripted.NewServer(scripted.New(
+		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Count the rows"}}}),
+		scriptedCall("code_agent", map[string]string{"request": "Count the rows of input/sales.csv"}),
+		scriptedCall("python", map[string]string{"code": "import pandas as pd\nprint(len(pd.read_csv('input/sales.csv')), 'rows')"}),
+		scripted.Reply{Message: scripted.Text("The file has 504 rows.")},
+		scriptedCall("submit_result", map[string]any{"answer": "504 rows"}),
+		scripted.Reply{Message: scripted.Text("# Rows\n\n504 rows [step 1].")},
+	))
+	defer srv.Close()
+	io, _, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--mode", "plan", "--base-url", srv.URL + "/v1", "--api-key", "k", "--model", "scripted",
+		"--file", "../../examples/data/sales.csv", "--sessions-dir", t.TempDir(), "How many rows?"})
+	if code != exitOK {
+		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
+	}
+	for _, call := range []string{" code_agent: ", " python: "} {
+		if n := strings.Count(errOut.String(), call); n != 1 {
+			t.Errorf("%q shown %d times, want once:\n%s", call, n, errOut)
+		}
+	}
+}

@@ -1,0 +1,333 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Sentinel errors of Claims.
+var (
+	// ErrClaimed means another owner holds an unexpired claim on the
+	// session: another process runs it, or has it queued.
+	ErrClaimed = errors.New("session claimed by another owner")
+	// ErrClaimLost means the owner no longer holds the claim it renews:
+	// it expired (and perhaps another owner took it) or was released.
+	ErrClaimLost = errors.New("session claim lost")
+)
+
+// Claims are short leases on sessions, kept in a backend's shared storage,
+// so that several processes serving the same sessions (sift serve behind a
+// load balancer) run each session at most once at a time, and any of them
+// can ask the one running it to pause. A claim expires ttl after its last
+// Acquire or Renew, so the sessions of a process that died are free again
+// soon after. Implementations are safe for concurrent use, and by several
+// processes sharing the backend.
+type Claims interface {
+	// Acquire takes the claim on id for owner for ttl. It fails with
+	// ErrClaimed while another owner holds an unexpired claim; acquiring a
+	// claim owner already holds renews it.
+	Acquire(ctx context.Context, id, owner string, ttl time.Duration) error
+	// Renew extends owner's claim on id to ttl from now and reports
+	// whether someone asked for a pause (RequestPause) since it was
+	// acquired. It fails with ErrClaimLost when owner does not hold an
+	// unexpired claim.
+	Renew(ctx context.Context, id, owner string, ttl time.Duration) (pause bool, err error)
+	// Release gives up owner's claim on id; releasing a claim owner does
+	// not hold is not an error.
+	Release(ctx context.Context, id, owner string) error
+	// RequestPause asks the holder of id's claim to pause the session
+	// (its next Renew says so). It reports false when nobody holds it.
+	RequestPause(ctx context.Context, id string) (held bool, err error)
+}
+
+// claimOp wraps err for a claim operation on id.
+func claimOp(op, id string, err error) error {
+	return fmt.Errorf("%s the claim on session %s: %w", op, id, err)
+}
+
+// claimRecord is a claim as the file backend stores it.
+type claimRecord struct {
+	Owner   string    `json:"owner"`
+	Expires time.Time `json:"expires"`
+	Pause   bool      `json:"pause,omitempty"`
+}
+
+// fileClaims keeps each claim in <root>/.claims/<id>.json, read and
+// written under an exclusive flock of <root>/.claims/.lock, so processes
+// sharing the directory on one machine take turns. Times come from the
+// clock on ctx (WithClock).
+type fileClaims struct {
+	root string
+}
+
+func (c *fileClaims) dir() string { return filepath.Join(c.root, ".claims") }
+
+// update runs fn on id's claim (nil when there is none or it expired)
+// under the lock, and stores what fn returns (nil removes it).
+func (c *fileClaims) update(ctx context.Context, op, id string, fn func(now time.Time, cur *claimRecord) (*claimRecord, error)) error {
+	if err := checkCall(ctx, id); err != nil {
+		return claimOp(op, id, err)
+	}
+	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+		return claimOp(op, id, err)
+	}
+	lock, err := os.OpenFile(filepath.Join(c.dir(), ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return claimOp(op, id, err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return claimOp(op, id, err)
+	}
+	defer func() { _ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) }()
+
+	now := clockFrom(ctx)()
+	path := filepath.Join(c.dir(), id+".json")
+	var cur *claimRecord
+	switch b, err := os.ReadFile(path); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return claimOp(op, id, err)
+	default:
+		var r claimRecord
+		// A damaged record is treated as no claim: it is rewritten below.
+		if json.Unmarshal(b, &r) == nil && r.Expires.After(now) {
+			cur = &r
+		}
+	}
+	next, err := fn(now, cur)
+	if err != nil {
+		return claimOp(op, id, err)
+	}
+	if next == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return claimOp(op, id, err)
+		}
+		return nil
+	}
+	if next == cur {
+		return nil
+	}
+	b, _ := json.Marshal(next)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return claimOp(op, id, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return claimOp(op, id, err)
+	}
+	return nil
+}
+
+// Acquire implements Claims.
+func (c *fileClaims) Acquire(ctx context.Context, id, owner string, ttl time.Duration) error {
+	return c.update(ctx, "take", id, func(now time.Time, cur *claimRecord) (*claimRecord, error) {
+		if cur != nil && cur.Owner != owner {
+			return nil, ErrClaimed
+		}
+		next := &claimRecord{Owner: owner, Expires: now.Add(ttl)}
+		if cur != nil {
+			next.Pause = cur.Pause
+		}
+		return next, nil
+	})
+}
+
+// Renew implements Claims.
+func (c *fileClaims) Renew(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {
+	var pause bool
+	err := c.update(ctx, "renew", id, func(now time.Time, cur *claimRecord) (*claimRecord, error) {
+		if cur == nil || cur.Owner != owner {
+			return cur, ErrClaimLost
+		}
+		pause = cur.Pause
+		return &claimRecord{Owner: owner, Expires: now.Add(ttl), Pause: cur.Pause}, nil
+	})
+	return pause, err
+}
+
+// Release implements Claims.
+func (c *fileClaims) Release(ctx context.Context, id, owner string) error {
+	return c.update(ctx, "release", id, func(_ time.Time, cur *claimRecord) (*claimRecord, error) {
+		if cur != nil && cur.Owner != owner {
+			return cur, nil
+		}
+		return nil, nil
+	})
+}
+
+// RequestPause implements Claims.
+func (c *fileClaims) RequestPause(ctx context.Context, id string) (bool, error) {
+	held := false
+	err := c.update(ctx, "pause", id, func(_ time.Time, cur *claimRecord) (*claimRecord, error) {
+		if cur == nil {
+			return nil, nil
+		}
+		held = true
+		next := *cur
+		next.Pause = true
+		return &next, nil
+	})
+	return held, err
+}
+
+// sqliteClaims keeps claims in the claims table; expiry times come from
+// the clock on ctx (WithClock).
+type sqliteClaims struct {
+	*sqliteConn
+}
+
+// Acquire implements Claims: one upsert that takes a free or expired
+// claim, or renews owner's own.
+func (c *sqliteClaims) Acquire(ctx context.Context, id, owner string, ttl time.Duration) error {
+	if err := checkCall(ctx, id); err != nil {
+		return claimOp("take", id, err)
+	}
+	now := clockFrom(ctx)()
+	res, err := c.db.ExecContext(ctx, `INSERT INTO claims (id, owner, expires, pause) VALUES (?, ?, ?, 0)
+ON CONFLICT (id) DO UPDATE SET
+	pause = CASE WHEN claims.owner = excluded.owner THEN claims.pause ELSE 0 END,
+	owner = excluded.owner, expires = excluded.expires
+WHERE claims.owner = excluded.owner OR claims.expires <= ?`, id, owner, now.Add(ttl).UnixNano(), now.UnixNano())
+	if err != nil {
+		return claimOp("take", id, ctxErr(ctx, err))
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return claimOp("take", id, ErrClaimed)
+	}
+	return nil
+}
+
+// Renew implements Claims.
+func (c *sqliteClaims) Renew(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {
+	if err := checkCall(ctx, id); err != nil {
+		return false, claimOp("renew", id, err)
+	}
+	now := clockFrom(ctx)()
+	var pause bool
+	err := c.db.QueryRowContext(ctx, `UPDATE claims SET expires = ? WHERE id = ? AND owner = ? AND expires > ? RETURNING pause`,
+		now.Add(ttl).UnixNano(), id, owner, now.UnixNano()).Scan(&pause)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, claimOp("renew", id, ErrClaimLost)
+	case err != nil:
+		return false, claimOp("renew", id, ctxErr(ctx, err))
+	}
+	return pause, nil
+}
+
+// Release implements Claims.
+func (c *sqliteClaims) Release(ctx context.Context, id, owner string) error {
+	if err := checkCall(ctx, id); err != nil {
+		return claimOp("release", id, err)
+	}
+	if _, err := c.db.ExecContext(ctx, `DELETE FROM claims WHERE id = ? AND owner = ?`, id, owner); err != nil {
+		return claimOp("release", id, ctxErr(ctx, err))
+	}
+	return nil
+}
+
+// RequestPause implements Claims.
+func (c *sqliteClaims) RequestPause(ctx context.Context, id string) (bool, error) {
+	if err := checkCall(ctx, id); err != nil {
+		return false, claimOp("pause", id, err)
+	}
+	res, err := c.db.ExecContext(ctx, `UPDATE claims SET pause = 1 WHERE id = ? AND expires > ?`, id, clockFrom(ctx)().UnixNano())
+	if err != nil {
+		return false, claimOp("pause", id, ctxErr(ctx, err))
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// redisClaims keeps each claim as the hash <prefix>claim:<id> (owner,
+// pause) that Redis expires itself; every change is one script on one
+// key, so it is atomic and works with Redis Cluster.
+type redisClaims struct {
+	*redisConn
+}
+
+func (c *redisClaims) key(id string) string { return c.prefix + "claim:" + id }
+
+var (
+	redisAcquire = redis.NewScript(`
+local cur = redis.call('HGET', KEYS[1], 'owner')
+if cur and cur ~= ARGV[1] then return 0 end
+if not cur then redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'pause', '0') end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`)
+	redisRenew = redis.NewScript(`
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return -1 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return tonumber(redis.call('HGET', KEYS[1], 'pause'))`)
+	redisRelease = redis.NewScript(`
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`)
+	redisPause = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'pause', '1')
+return 1`)
+)
+
+// Acquire implements Claims.
+func (c *redisClaims) Acquire(ctx context.Context, id, owner string, ttl time.Duration) error {
+	if err := checkCall(ctx, id); err != nil {
+		return claimOp("take", id, err)
+	}
+	n, err := redisAcquire.Run(ctx, c.client, []string{c.key(id)}, owner, ttl.Milliseconds()).Int()
+	if err != nil {
+		return claimOp("take", id, ctxErr(ctx, err))
+	}
+	if n == 0 {
+		return claimOp("take", id, ErrClaimed)
+	}
+	return nil
+}
+
+// Renew implements Claims.
+func (c *redisClaims) Renew(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {
+	if err := checkCall(ctx, id); err != nil {
+		return false, claimOp("renew", id, err)
+	}
+	n, err := redisRenew.Run(ctx, c.client, []string{c.key(id)}, owner, ttl.Milliseconds()).Int()
+	if err != nil {
+		return false, claimOp("renew", id, ctxErr(ctx, err))
+	}
+	if n < 0 {
+		return false, claimOp("renew", id, ErrClaimLost)
+	}
+	return n == 1, nil
+}
+
+// Release implements Claims.
+func (c *redisClaims) Release(ctx context.Context, id, owner string) error {
+	if err := checkCall(ctx, id); err != nil {
+		return claimOp("release", id, err)
+	}
+	if err := redisRelease.Run(ctx, c.client, []string{c.key(id)}, owner).Err(); err != nil {
+		return claimOp("release", id, ctxErr(ctx, err))
+	}
+	return nil
+}
+
+// RequestPause implements Claims.
+func (c *redisClaims) RequestPause(ctx context.Context, id string) (bool, error) {
+	if err := checkCall(ctx, id); err != nil {
+		return false, claimOp("pause", id, err)
+	}
+	n, err := redisPause.Run(ctx, c.client, []string{c.key(id)}).Int()
+	if err != nil {
+		return false, claimOp("pause", id, ctxErr(ctx, err))
+	}
+	return n == 1, nil
+}
