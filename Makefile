@@ -53,13 +53,15 @@ eval: python-deps
 	$(GO) run ./eval/native/gen $(EVAL_DIR)
 	$(GO) run ./cmd/sift eval --scripted --jobs 2 --out $(EVAL_DIR)/results.json $(EVAL_DIR)
 
-## recordings: re-record testdata/recordings/ from the scripted demo (after an intended prompt or graph change)
+## recordings: re-record eval/testdata/recordings/ (after an intended prompt or graph change): the scripted
+## demo, and a two-question session captured on the wire from the OpenAI client against the scripted server
 recordings: python-deps
 	rm -rf $(REC_SESSIONS) eval/testdata/recordings/demo
 	$(GO) run ./cmd/sift run --mode plan --script examples/demo/script.json \
 		--file examples/data/sales.csv --sessions-dir $(REC_SESSIONS) "$(DEMO_Q)"
 	$(GO) run ./cmd/sift export-session --sessions-dir $(REC_SESSIONS) --inputs \
 		"$$(ls $(REC_SESSIONS) | head -1)" eval/testdata/recordings/demo
+	$(GO) test ./eval -run '^TestOpenAICapturedRecording$$' -update-capture -count=1
 
 build:
 	$(GO) build -o bin/sift ./cmd/sift

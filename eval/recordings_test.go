@@ -63,6 +63,9 @@ func replayExpectSame(t *testing.T, rec *Recording) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if qs := rec.Manifest.Questions(); len(res.Questions) != len(qs) {
+		t.Errorf("replayed %d questions, recorded %d: %q", len(res.Questions), len(qs), qs)
+	}
 	if !res.Same() {
 		for _, d := range res.Divergences {
 			t.Errorf("divergence: %s", d)

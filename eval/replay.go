@@ -254,13 +254,18 @@ func recordedLocale(r siftmodel.TrajectoryRecord) string {
 	return ""
 }
 
-// recordedNames names each agent's model as recorded, so prices and
-// estimates match the recording.
+// recordedNames names each agent's model as recorded, so prices, estimates
+// and context windows match the recording; the model of calls recorded
+// without an agent (a capture on the wire) is the default.
 func recordedNames(recs []siftmodel.TrajectoryRecord) map[string]string {
 	names := map[string]string{}
 	for _, r := range recs {
-		if r.Model != "" && r.Agent != "" && names[r.Agent] == "" {
-			names[r.Agent] = r.Model
+		role := r.Agent
+		if role == "" {
+			role = "default"
+		}
+		if r.Model != "" && names[role] == "" {
+			names[role] = r.Model
 		}
 	}
 	return names

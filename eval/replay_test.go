@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -213,4 +214,15 @@ func TestOpenRecordingErrors(t *testing.T) {
 		t.Errorf("err = %v, want one naming trajectory.jsonl", err)
 	}
 	_ = session.Meta{}
+}
+
+// TestRecordedNamesOfAWireCapture: calls captured on the wire name no
+// agent; their model is every role's (the default), so a replay prices
+// and trims them as the capture's run did.
+func TestRecordedNamesOfAWireCapture(t *testing.T) {
+	got := recordedNames([]siftmodel.TrajectoryRecord{{Model: "gpt-4o-mini"}, {Agent: "code", Model: "deepseek-chat"}, {Model: "other"}})
+	want := map[string]string{"default": "gpt-4o-mini", "code": "deepseek-chat"}
+	if !maps.Equal(got, want) {
+		t.Errorf("recordedNames = %v, want %v", got, want)
+	}
 }

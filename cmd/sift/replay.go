@@ -93,7 +93,11 @@ func runReplay(ctx context.Context, io *ioStreams, opts *replayOptions) error {
 		ro.Live = liveModels(cfg.Models)
 		fmt.Fprintf(io.ErrOut, "Model after a divergence: %s\n", label)
 	}
-	fmt.Fprintf(io.ErrOut, "Replaying %s: %d recorded model calls, %d questions, first %q\n", rec.Dir, len(rec.Records), len(rec.Manifest.Questions()), rec.Manifest.Question)
+	if n := len(rec.Manifest.Questions()); n > 1 {
+		fmt.Fprintf(io.ErrOut, "Replaying %s: %d recorded model calls, %d questions, the first %q\n", rec.Dir, len(rec.Records), n, rec.Manifest.Question)
+	} else {
+		fmt.Fprintf(io.ErrOut, "Replaying %s: %d recorded model calls, %q\n", rec.Dir, len(rec.Records), rec.Manifest.Question)
+	}
 	res, err := eval.Replay(ctx, rec, ro)
 	if err != nil {
 		return err
