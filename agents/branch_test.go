@@ -417,7 +417,7 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 		t.Errorf("%d steps started after the pause was asked, want at most 1", startedAfter)
 	}
 	done := evs[len(evs)-1]
-	if done.Err != nil || len(kinds(evs, generic.EventPaused)) != 1 {
+	if !errors.Is(done.Err, ErrPaused) || len(kinds(evs, generic.EventPaused)) != 1 {
 		t.Fatalf("want a paused run, got %v (%d paused events)", done.Err, len(kinds(evs, generic.EventPaused)))
 	}
 	before := map[int]bool{}

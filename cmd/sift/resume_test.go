@@ -27,7 +27,7 @@ func TestReviewThenResumeInANewProcess(t *testing.T) {
 		t.Fatalf("want one session, got %v %v", entries, err)
 	}
 	id := entries[0].Name()
-	for _, w := range []string{"1. Print 6*7", "sift resume " + id + " --approve", "Waiting for you"} {
+	for _, w := range []string{"1. Print 6*7", "sift resume " + id + " ", "--sessions-dir " + sessions + " --approve", "Waiting for you"} {
 		if !strings.Contains(errOut.String(), w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errOut)
 		}

@@ -51,7 +51,8 @@ func TestRunFlags(t *testing.T) {
 		{
 			name: "dirs, json and model flags",
 			args: []string{"--dir", "data", "--json", "--base-url", "http://localhost:11434/v1", "--model", "qwen", "--planner-model", "qwen-max", "--max-iterations", "4", "--parallel", "1", "--code-timeout", "30s", "--mode", "quick", "--max-steps", "3", "--max-time", "5m", "--python-mode", "process", "--sandbox", "none", "--allow-unsandboxed", "q"},
-			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, Parallel: 1, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}, Budget: agents.Budget{MaxSteps: 3, MaxTime: 5 * time.Minute}, PythonMode: "process", Sandbox: "none", AllowUnsandboxed: true},
+			want: runOptions{Question: "q", Dirs: []string{"data"}, JSON: true, BaseURL: "http://localhost:11434/v1", Model: "qwen", MaxIterations: 4, Parallel: 1, CodeTimeout: 30 * time.Second, Mode: "quick", AgentModels: map[string]string{"planner": "qwen-max"}, Budget: agents.Budget{MaxSteps: 3, MaxTime: 5 * time.Minute}, PythonMode: "process", Sandbox: "none", AllowUnsandboxed: true,
+				ResumeArgs: []string{"--allow-unsandboxed=true", "--base-url http://localhost:11434/v1", "--code-timeout 30s", "--model qwen", "--planner-model qwen-max", "--python-mode process", "--sandbox none"}},
 		},
 		{
 			name: "databases",
