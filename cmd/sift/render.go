@@ -11,6 +11,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/tools"
 )
 
 // renderer shows a run's events: readable progress on ErrOut, the report's
@@ -29,10 +30,14 @@ type renderer struct {
 	shown map[string]bool
 	// resumeArgs are the flags the printed `sift resume` commands repeat.
 	resumeArgs []string
+	// asked holds ask_user's questions by tool call, until their result
+	// says whether the person is asked (the interrupt shows the question)
+	// or no one can answer.
+	asked map[string]tools.AskUserArgs
 }
 
 func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
-	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}}
+	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}, asked: map[string]tools.AskUserArgs{}}
 }
 
 // Marks differ on a terminal (colour, symbols) and in a pipe (plain ASCII).
@@ -66,8 +71,23 @@ func (r *renderer) event(e generic.Event) {
 			r.status("   (%s)", e.Text) // steps running side by side
 		}
 	case generic.EventToolCall:
+		if e.Tool == tools.AskUserName {
+			// Shown as the question itself: by the interrupt, or below
+			// when no one can answer.
+			var q tools.AskUserArgs
+			_ = json.Unmarshal([]byte(e.Args), &q)
+			r.asked[e.ToolCallID] = q
+			return
+		}
 		r.status("%s %s: %s", r.mark("call"), e.Tool, describeCall(e.Tool, e.Args))
 	case generic.EventToolResult:
+		if q, ok := r.asked[e.ToolCallID]; ok && e.Tool == tools.AskUserName {
+			delete(r.asked, e.ToolCallID)
+			if e.Text == tools.UnattendedReply && q.Question != "" {
+				r.status("Question: %s%s\n  (no one can answer in this run: the agent assumes and says so)", oneLine(q.Question, 200), choiceList(q.Choices))
+			}
+			return
+		}
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
 			r.status("    %s %s: %s", r.mark("fail"), e.Tool, oneLine(e.Text, 200))
 		}
@@ -223,6 +243,14 @@ func describeCall(tool, args string) string {
 		return fmt.Sprintf("%s (%d lines)", oneLine(first, 100), lines)
 	}
 	return oneLine(args, 120)
+}
+
+// choiceList shows a question's choices on its line: " (a / b)".
+func choiceList(choices []string) string {
+	if len(choices) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(choices, " / ") + ")"
 }
 
 func oneLine(s string, limit int) string {
