@@ -41,15 +41,18 @@ func (c *sessionChat) answer(in *generic.Interrupt) (any, error) {
 	return a, err
 }
 
-// showReviewPlan prints the plan under review as a checklist: from the
-// interrupt, or from plan.md when the session was left waiting by an
-// earlier process.
+// showReviewPlan shows the plan under review once: it points at the plan
+// the turn just printed, or prints it as a checklist from the interrupt,
+// or from plan.md when the session was left waiting by an earlier process.
 func (c *sessionChat) showReviewPlan(in *generic.Interrupt) {
+	if c.r.printedLast(in.Plan) {
+		c.status("The plan above waits for your review.")
+		return
+	}
 	if in.Plan != nil && len(in.Plan.Steps) > 0 {
-		r := newRenderer(c.io, false, c.now)
 		c.status("The plan waits for your review:")
 		for _, s := range in.Plan.Steps {
-			c.status("  %s %d. %s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
+			c.status("  %s %d. %s", c.r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
 		}
 		return
 	}

@@ -28,7 +28,7 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
 	}
-	for _, w := range []string{"Unknown command /nope", "Cannot load missing.csv", "The plan waits for your review:", "Type the new steps", "Step 1: Sum the column n", "Question: Which column?", "  1. n", "or: sift resume "} {
+	for _, w := range []string{"Unknown command /nope", "Cannot load missing.csv", "The plan above waits for your review.", "Type the new steps", "Step 1: Sum the column n", "Question: Which column?", "  1. n", "or: sift resume "} {
 		if !strings.Contains(errOut.String(), w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errOut)
 		}
@@ -61,5 +61,31 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "answer: ") || !strings.Contains(out.String(), "The sum is 3") {
 		t.Errorf("stdout must hold the answer prompt and /plan's plan.md:\n%s", out)
+	}
+}
+
+func TestChatReviewShowsThePlanOnce(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"},{"index":2,"description":"Chart n"}]}}]}]}`)
+	io, _, errOut := testIO()
+	io.In = strings.NewReader("sum it\n") // the input ends at the review
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", t.TempDir()})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	got := errOut.String()
+	for _, step := range []string{"1. Sum n", "2. Chart n"} {
+		if n := strings.Count(got, step); n != 1 {
+			t.Errorf("%q is shown %d times, want once:\n%s", step, n, got)
+		}
+	}
+	if !strings.Contains(got, "The plan above waits for your review.") {
+		t.Errorf("the review must point at the plan shown:\n%s", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,9 @@ type renderer struct {
 	// shown holds the steps already listed, so a replan that only drops
 	// the finished step does not print the whole plan again.
 	shown map[string]bool
+	// lastPlan is the plan last printed, as its steps' keys (see stepKey),
+	// so a review of that plan can point at it instead of printing it again.
+	lastPlan []string
 	// resumeArgs are the flags the printed `sift resume` commands repeat.
 	resumeArgs []string
 	// asked holds ask_user's questions by tool call, until their result
@@ -132,8 +136,7 @@ func (r *renderer) plan(p *generic.FullPlan) {
 	}
 	changed := false
 	for _, s := range p.Steps {
-		key := fmt.Sprintf("%d %s", s.Index, s.Description)
-		if !r.shown[key] {
+		if key := stepKey(s); !r.shown[key] {
 			changed = true
 			r.shown[key] = true
 		}
@@ -141,10 +144,27 @@ func (r *renderer) plan(p *generic.FullPlan) {
 	if !changed {
 		return
 	}
+	r.lastPlan = stepKeys(p.Steps)
 	r.status("%s:", title)
 	for _, s := range p.Steps {
 		r.status("  %s %d. %s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
 	}
+}
+
+// stepKey names a step as shown: its number and description.
+func stepKey(s generic.StepState) string { return fmt.Sprintf("%d %s", s.Index, s.Description) }
+
+func stepKeys(steps []generic.StepState) []string {
+	keys := make([]string, len(steps))
+	for i, s := range steps {
+		keys[i] = stepKey(s)
+	}
+	return keys
+}
+
+// printedLast says whether p is the plan this renderer printed last.
+func (r *renderer) printedLast(p *generic.FullPlan) bool {
+	return p != nil && len(p.Steps) > 0 && slices.Equal(r.lastPlan, stepKeys(p.Steps))
 }
 
 // interrupt shows what the run waits for, and how to answer.
