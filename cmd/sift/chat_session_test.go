@@ -89,3 +89,36 @@ func TestChatReviewShowsThePlanOnce(t *testing.T) {
 		t.Errorf("the review must point at the plan shown:\n%s", got)
 	}
 }
+
+func TestChatResumeInTheSameProcessRebuildsTheKernelWithoutBlamingAnEarlierProcess(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The question stops the run after a cell; answering it resumes the
+	// session in this same process, with a new kernel that replays x.
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nx = pd.read_csv('input/n.csv')['n'].sum()"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which column?","choices":["n","m"]}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print('AGAIN', x)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The sum is {{line:AGAIN}}"}}]},
+ {"content":"# Sum\n\n{{line:AGAIN}} [step 1]."}]}`)
+	io, _, errOut := testIO()
+	io.In = strings.NewReader("sum it\napprove\n1\n/quit\n")
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", t.TempDir()})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	got := errOut.String()
+	if !strings.Contains(got, "AGAIN 3") || !strings.Contains(got, "Result: The sum is 3") {
+		t.Errorf("the resumed step must see the state rebuilt:\n%s", got)
+	}
+	if strings.Contains(got, "earlier Sift process") || !strings.Contains(got, "previous run ended") {
+		t.Errorf("the kernel ended with this process's previous run, not an earlier process:\n%s", got)
+	}
+}
