@@ -51,7 +51,8 @@ the same session. Ctrl-C during a turn pauses it after the current step
   /resume ID    switch to session ID, and go on with it if it waits or was paused
                 (without ID: the current session)
   /help         this help
-  /quit         leave; the session is kept (also Ctrl-D)`
+  /quit         leave; the session is kept (also Ctrl-D, or Ctrl-C twice
+                at an empty prompt; once clears the line)`
 
 // runSessionChat runs a files-only chat until /quit or the end of input.
 func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions, deps runDeps) error {
