@@ -322,6 +322,10 @@ func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 	switch {
 	case meta.Status == session.StatusWaiting && meta.Pending != nil:
 		in := &generic.Interrupt{ID: meta.Pending.ID, Kind: string(meta.Pending.Kind), Prompt: meta.Pending.Prompt, Choices: meta.Pending.Choices}
+		if in.Kind == generic.InterruptPlanReview {
+			// The plan to review and edit, as the earlier process left it.
+			in.Plan, _ = agents.SessionPlan(meta.Workspace)
+		}
 		answer, err := c.answer(in)
 		if err != nil {
 			return err
