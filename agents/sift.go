@@ -293,9 +293,11 @@ type run struct {
 	current    *generic.StepState
 	trajectory *siftmodel.Trajectory
 	// sources are the run's databases and its files source, or nil;
-	// bigFiles names the inputs too large to load whole.
-	sources  *sqldb.Sources
-	bigFiles []string
+	// fileViews are the files source's views; bigFiles names the inputs
+	// too large to load whole.
+	sources   *sqldb.Sources
+	fileViews []sqldb.FileView
+	bigFiles  []string
 	// endSpan ends the run's trace span.
 	endSpan func(error)
 	// outputs are the tool replies of this process, for the answer check.
