@@ -126,6 +126,20 @@ func respondBranch(req scripted.Request, slow map[int]bool) (*schema.Message, er
 	return nil, fmt.Errorf("unexpected request from %q", req.Agent)
 }
 
+// mostAtOnce is the most steps that ran at the same time in evs.
+func mostAtOnce(evs []generic.Event) int {
+	open, most := 0, 0
+	for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
+		if e.Kind == generic.EventStepStarted {
+			open++
+		} else {
+			open--
+		}
+		most = max(most, open)
+	}
+	return most
+}
+
 func dedupe(ss []string) []string {
 	var out []string
 	for i, s := range ss {
@@ -177,16 +191,7 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 		reports[parallel], _, _ = strings.Cut(report, "## Usage")
 		// Steps ran side by side only with parallel 3: two steps started
 		// before the first of them finished.
-		open, most := 0, 0
-		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
-			if e.Kind == generic.EventStepStarted {
-				open++
-			} else {
-				open--
-			}
-			most = max(most, open)
-		}
-		if want := map[int]int{1: 1, 3: 3}[parallel]; most != want {
+		if most, want := mostAtOnce(evs), map[int]int{1: 1, 3: 3}[parallel]; most != want {
 			t.Errorf("parallel %d: at most %d steps ran at once, want %d", parallel, most, want)
 		}
 		plan := done.Plan
@@ -455,5 +460,47 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 	}
 	if report := readWS(t, last, "report.md"); !strings.Contains(report, "TOTAL=250 from 4 rows") {
 		t.Errorf("the resumed report lacks the total:\n%s", report)
+	}
+}
+
+// A session keeps its --parallel: paused, it is resumed one step at a
+// time as it was started; ResumeParallel overrides it.
+func TestResumeKeepsTheSessionsParallel(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opts []ResumeOption
+		want int
+	}{
+		{"the session's", nil, 1},
+		{"overridden", []ResumeOption{ResumeParallel(3)}, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := branchSift(t, 0)
+			pause := make(chan struct{})
+			var done generic.Event
+			for e := range s.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 1}) {
+				if e.Kind == generic.EventStepStarted {
+					close(pause)
+				}
+				done = e
+			}
+			if !errors.Is(done.Err, ErrPaused) {
+				t.Fatalf("want a paused run, got %v", done.Err)
+			}
+			id := filepath.Base(done.Path)
+			if meta, err := s.Session(context.Background(), id); err != nil || meta.Parallel != 1 {
+				t.Fatalf("the session records parallel %d (%v), want 1", meta.Parallel, err)
+			}
+			var evs []generic.Event
+			for e := range s.Resume(context.Background(), id, nil, tt.opts...) {
+				evs = append(evs, e)
+			}
+			if last := evs[len(evs)-1]; last.Err != nil {
+				t.Fatalf("resume: %v", last.Err)
+			}
+			if most := mostAtOnce(evs); most != tt.want {
+				t.Errorf("the resumed run ran %d steps at once, want %d", most, tt.want)
+			}
+		})
 	}
 }
