@@ -31,6 +31,9 @@ type chatOptions struct {
 	Store string
 	// PolicyFile is the approval policy (files-only chats).
 	PolicyFile string
+	// Parallel bounds the plan steps run at the same time (files-only
+	// chats); 0: the default for new turns, the session's own on resume.
+	Parallel int
 }
 
 // chatQuit ends a chat; so does the end of the input.
@@ -67,6 +70,9 @@ input piped from a file it reads plain lines.`,
 			if _, err := agents.ParseMode(opts.Mode); err != nil {
 				return usageError{err}
 			}
+			if cmd.Flags().Changed("parallel") && opts.Parallel < 1 {
+				return usageError{fmt.Errorf("--parallel must be at least 1 (1 runs the steps one after another), got %d", opts.Parallel)}
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -80,6 +86,7 @@ input piped from a file it reads plain lines.`,
 	f.StringVar(&opts.Mode, "mode", "auto", "files-only chats: route of each turn: auto, template, quick or plan")
 	f.StringVar(&opts.Store, "store", "", "files-only chats: where checkpoints and the session registry live: file:DIR, sqlite:PATH or redis://HOST:PORT/DB (default $SIFT_STORE, else files beside the sessions)")
 	f.StringVar(&opts.PolicyFile, "policy", "", "files-only chats: approval policy file (JSON)")
+	f.IntVar(&opts.Parallel, "parallel", 0, fmt.Sprintf("files-only chats: most plan steps run at the same time (default %d; a resumed turn keeps its session's)", agents.DefaultParallel))
 	return cmd
 }
 
@@ -155,7 +162,7 @@ func (o *chatOptions) runOptions() *runOptions {
 		ConfigPath: o.ConfigPath, Script: o.Script, Python: o.Python, SessionsDir: o.SessionsDir,
 		MaxIterations: 10, CodeTimeout: o.CodeTimeout, Mode: o.Mode, Yes: o.Yes, ReviewPlan: !o.Yes,
 		PolicyFile: o.PolicyFile, Store: o.Store, PythonMode: o.PythonMode, Sandbox: o.Sandbox,
-		AllowUnsandboxed: o.AllowUnsandboxed,
+		AllowUnsandboxed: o.AllowUnsandboxed, Parallel: o.Parallel,
 	}
 }
 

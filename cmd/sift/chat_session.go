@@ -130,7 +130,7 @@ func (c *sessionChat) ask(ctx context.Context, question string) error {
 		}
 	}
 	mode, _ := agents.ParseMode(c.opts.Mode)
-	req := agents.Request{Mode: mode, Question: question, Files: c.loaded, Yes: c.opts.Yes, ReviewPlan: !c.opts.Yes, SessionID: c.id}
+	req := agents.Request{Mode: mode, Question: question, Files: c.loaded, Yes: c.opts.Yes, ReviewPlan: !c.opts.Yes, SessionID: c.id, Parallel: c.opts.Parallel}
 	if !c.inputsGiven {
 		req.Files = append(append([]string(nil), c.opts.Files...), c.loaded...)
 		req.Dirs = c.opts.Dirs
@@ -216,7 +216,7 @@ func (c *sessionChat) settle(ctx context.Context, final generic.Event) error {
 			return err
 		}
 		final = c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] {
-			return c.sift.Resume(ctx, c.id, map[string]any{in.ID: answer})
+			return c.sift.Resume(ctx, c.id, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
 		})
 	}
 	if err := ctx.Err(); err != nil {
@@ -336,11 +336,13 @@ func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 			return err
 		}
 		final := c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] {
-			return c.sift.Resume(ctx, meta.ID, map[string]any{in.ID: answer})
+			return c.sift.Resume(ctx, meta.ID, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
 		})
 		return c.settle(ctx, final)
 	case !meta.Status.Finished():
-		final := c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] { return c.sift.Resume(ctx, meta.ID, nil) })
+		final := c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] {
+			return c.sift.Resume(ctx, meta.ID, nil, agents.ResumeParallel(c.opts.Parallel))
+		})
 		return c.settle(ctx, final)
 	}
 	c.status("Your next question is a follow-up in this session.")
