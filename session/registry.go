@@ -115,6 +115,10 @@ type Meta struct {
 	// in sight when a later question failed.
 	Questions int `json:"questions,omitempty"`
 	Answered  int `json:"answered,omitempty"`
+	// Parallel is the most plan steps the session's run runs at the same
+	// time; a resume uses it unless told otherwise. 0: not recorded (the
+	// default applies).
+	Parallel int `json:"parallel,omitempty"`
 }
 
 // Filter selects sessions for List. The zero Filter selects all.
