@@ -392,15 +392,22 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 		if m.Question == "" {
 			m.Question = old.Question
 		}
+		// A question that fails before its plan is loaded keeps the
+		// counts of the earlier ones.
+		m.Questions, m.Answered = old.Questions, old.Answered
 	}
 	if in, err := r.ws.Inputs(); err == nil {
 		m.Inputs = in
+	}
+	if status == session.StatusRunning {
+		m.Owner = session.ThisProcess()
 	}
 	if r.plan != nil {
 		if cur := r.plan.Current(); cur != nil {
 			step := cur.Step
 			m.Step = &step
 		}
+		m.Questions, m.Answered = r.plan.QuestionNumber(), r.plan.Answered()
 	}
 	if pending != nil {
 		kind := session.PendingQuestion
