@@ -69,6 +69,6 @@ func TestToolListsGolden(t *testing.T) {
 		renderToolList(t, "executor", infosOf(t, executor)) +
 		renderToolList(t, "code_agent", infosOf(t, code)) +
 		renderToolList(t, "web_researcher", infosOf(t, webTools)) +
-		renderToolList(t, "replanner", []*schema.ToolInfo{createPlanTool, submitResultTool})
+		renderToolList(t, "replanner", []*schema.ToolInfo{replanTool, submitResultTool})
 	checkGolden(t, filepath.Join("testdata", "tools.golden"), got, "tool lists (every agent call pays for them)")
 }
