@@ -386,7 +386,7 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 	if r.ws == nil || r.sift.store == nil {
 		return
 	}
-	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root}
+	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel()}
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
 		m.Created, m.Inputs = old.Created, old.Inputs
 		if m.Question == "" {
@@ -416,6 +416,9 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
 	}
 }
+
+// parallel is the most plan steps the run runs at the same time.
+func (r *run) parallel() int { return cmp.Or(r.req.Parallel, DefaultParallel) }
 
 // interruptOf returns what an interrupt event asks of the person, or nil.
 func interruptOf(ev *adk.AgentEvent) *generic.Interrupt {
@@ -755,7 +758,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		ext:             r.sift.cfg.Extensions,
 		locale:          r.sift.cfg.Locale,
 		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
-		parallel:        cmp.Or(r.req.Parallel, DefaultParallel),
+		parallel:        r.parallel(),
 	})
 	if err != nil {
 		return nil, err

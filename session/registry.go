@@ -106,6 +106,10 @@ type Meta struct {
 	Inputs []string `json:"inputs,omitempty"`
 	// Workspace is the absolute path of the session's workspace directory.
 	Workspace string `json:"workspace,omitempty"`
+	// Parallel is the most plan steps the session's run runs at the same
+	// time; a resume uses it unless told otherwise. 0: not recorded (the
+	// default applies).
+	Parallel int `json:"parallel,omitempty"`
 }
 
 // Filter selects sessions for List. The zero Filter selects all.

@@ -42,6 +42,11 @@ type FilesOptions struct {
 	MemoryBytes int64
 	// Threads bounds DuckDB's threads. Optional; default 2.
 	Threads int
+	// AnyOrder lets a query without ORDER BY return its rows in any order
+	// (preserve_insertion_order = false), which saves memory on large
+	// files. The built-in analyses set it; agents' queries keep the
+	// file's order.
+	AnyOrder bool
 }
 
 // FilesOptionsFromEnv reads SIFT_FILES_SQL_MEMORY (a size such as 2GiB or
@@ -188,8 +193,11 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 		"SET autoload_known_extensions = false",
 		"SET allowed_directories = ["+sqlString(inputDir+"/")+"]",
 		"SET enable_external_access = false",
-		"SET lock_configuration = true",
 	)
+	if opts.AnyOrder {
+		setup = append(setup, "SET preserve_insertion_order = false")
+	}
+	setup = append(setup, "SET lock_configuration = true")
 	sctx, cancel := context.WithTimeout(ctx, o.StatementTimeout)
 	defer cancel()
 	for _, q := range setup {
