@@ -137,12 +137,12 @@ func TestReplayChangedPromptReportsFirstRequest(t *testing.T) {
 	rec := recordSession(t, t.TempDir())
 	// The recording was made with another code-agent prompt: the code now
 	// asks something the recording did not.
-	rec.Records[0].Request[0].Content = strings.Replace(rec.Records[0].Request[0].Content, "Python", "Pyth0n", 1)
+	rec.Records[0].Request[0].Content = strings.Replace(rec.Records[0].Request[0].Content, "code agent", "c0de agent", 1)
 	res, err := Replay(context.Background(), rec, ReplayOptions{Config: replayConfig(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Divergences) == 0 || res.Divergences[0].Call != 1 || res.Divergences[0].Message != 1 || !strings.Contains(res.Divergences[0].Recorded, "Pyth0n") {
+	if len(res.Divergences) == 0 || res.Divergences[0].Call != 1 || res.Divergences[0].Message != 1 || !strings.Contains(res.Divergences[0].Recorded, "c0de agent") {
 		t.Errorf("divergences = %v, want call 1, message 1 (the system prompt)", res.Divergences)
 	}
 }

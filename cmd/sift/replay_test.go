@@ -67,7 +67,7 @@ func TestReplayAndExportCommands(t *testing.T) {
 	// The recording was made with another prompt.
 	traj := filepath.Join(rec, "trajectory.jsonl")
 	b, _ := os.ReadFile(traj)
-	if err := os.WriteFile(traj, []byte(strings.Replace(string(b), "Python", "Pyth0n", 1)), 0o644); err != nil {
+	if err := os.WriteFile(traj, []byte(strings.Replace(string(b), "code agent", "c0de agent", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, text := replay(rec)
@@ -186,7 +186,7 @@ func TestReplayFollowUpSession(t *testing.T) {
 	lines := strings.SplitAfter(string(b), "\n")
 	for i, l := range lines {
 		if strings.Contains(l, `"turn":2`) {
-			lines[i] = strings.Replace(l, "Python", "Pyth0n", 1)
+			lines[i] = strings.Replace(l, "code agent", "c0de agent", 1)
 			break
 		}
 	}
