@@ -38,6 +38,8 @@ type sessionChat struct {
 	inputsGiven bool
 	// r renders every turn's events; it remembers the plan steps shown.
 	r *renderer
+	// working shows that a turn is working while it prints nothing.
+	working *workingLine
 }
 
 // chatHelp lists the chat's commands.
@@ -60,7 +62,8 @@ func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions
 	if err != nil {
 		return err
 	}
-	c := &sessionChat{console: console, io: console.io, sift: s, opts: opts, now: deps.now, r: newRenderer(console.io, false, deps.now)}
+	streams, working := newWorkingLine(console.io, false, deps.now, deps.working)
+	c := &sessionChat{console: console, io: streams, working: working, sift: s, opts: opts, now: deps.now, r: newRenderer(streams, false, deps.now)}
 	c.status("Model: %s", label)
 	c.status("Ask a question about your data; /help lists the commands, %s ends the chat.", chatQuit)
 	if opts.Session != "" {
@@ -180,6 +183,8 @@ func (c *sessionChat) drive(ctx context.Context, start func(context.Context) ite
 	r := c.r
 	r.start, r.report = c.now(), ""
 	var final generic.Event
+	stopWorking := c.working.start()
+	defer stopWorking() // before the next prompt
 	for e := range start(turnCtx) {
 		final = e
 		switch {

@@ -260,6 +260,9 @@ func describeCall(tool, args string) string {
 				first = strings.TrimSpace(l)
 			}
 		}
+		if lines == 1 {
+			return oneLine(first, 100) + " (1 line)"
+		}
 		return fmt.Sprintf("%s (%d lines)", oneLine(first, 100), lines)
 	}
 	return oneLine(args, 120)

@@ -35,3 +35,14 @@ func TestRendererShowsAskUserOnlyAsTheQuestion(t *testing.T) {
 		}
 	})
 }
+
+func TestDescribeCallCountsCodeLines(t *testing.T) {
+	for args, want := range map[string]string{
+		`{"code":"print(x)"}`:                     "print(x) (1 line)",
+		`{"code":"import pandas as pd\n\nx = 1"}`: "import pandas as pd (2 lines)",
+	} {
+		if got := describeCall("python", args); got != want {
+			t.Errorf("describeCall(%s) = %q, want %q", args, got, want)
+		}
+	}
+}

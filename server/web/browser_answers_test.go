@@ -232,7 +232,6 @@ func TestBrowserPauseResumeAndLiveMeter(t *testing.T) {
 	reached, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	open := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(open)
 	r := []scripted.Reply{reply("create_plan", planOf("Step one", "Step two", "Step three"))}
 	r = append(r, wordStep("One done.")...)
 	r = append(r, reply("create_plan", planOf("Step two", "Step three")),
@@ -251,6 +250,7 @@ func TestBrowserPauseResumeAndLiveMeter(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := startServeScripted(t, script, []string{"SIFT_PRICES=" + prices}, "--python-mode", "process")
+	t.Cleanup(open) // before the model server's Close, which waits for the held reply
 	b := newBrowser(t, chromium)
 	askInPage(t, b, srv, "run three steps", false)
 

@@ -101,6 +101,8 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*du
 		err = d.topN(ctx, &p)
 	case Pivot:
 		err = d.pivot(ctx, &p)
+	case Distribution:
+		err = d.distribution(ctx, p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}
@@ -196,14 +198,18 @@ const maxTieRows = 1 << 22
 // is grouped by digest (see distinct); the values come from the few
 // digests that make the top, and ties at the cut from the smallest values
 // that have the count at the cut.
-func (d *duckTable) topValues(ctx context.Context, c duckColumn, n int) ([][]any, error) {
+// With missing, missing values count as the value "(missing)".
+func (d *duckTable) topValues(ctx context.Context, c duckColumn, n int, missing bool) ([][]any, error) {
 	v := "CAST(" + c.ident() + " AS VARCHAR)"
 	notNull := " WHERE " + c.ident() + " IS NOT NULL"
+	key := groupKey(c)
+	if missing {
+		v, notNull, key = category(c), " WHERE true", "md5_number("+category(c)+")"
+	}
 	if c.unique <= fewGroups {
 		res, err := d.query(ctx, fmt.Sprintf("SELECT %s AS v, count(*) AS n FROM %s%s GROUP BY v ORDER BY n DESC, v LIMIT %d", v, d.view, notNull, n))
 		return jsonRows(res), err
 	}
-	key := groupKey(c)
 	counts, err := d.query(ctx, fmt.Sprintf("SELECT count(*) AS n FROM %s%s GROUP BY %s ORDER BY n DESC LIMIT %d", d.view, notNull, key, n))
 	if err != nil || len(counts) == 0 {
 		return nil, err
@@ -841,7 +847,7 @@ func (d *duckTable) profile(ctx context.Context) error {
 		if i == maxCats {
 			break
 		}
-		res, err := d.topValues(ctx, c, topValues)
+		res, err := d.topValues(ctx, c, topValues, false)
 		if err != nil {
 			return err
 		}
@@ -899,6 +905,183 @@ func lerp(a, b, t float64) float64 {
 		return b - diff*(1-t)
 	}
 	return a + diff*t
+}
+
+// numberShares is, per column, the share of its values that read as
+// numbers (to_number), as numeric_share computes it.
+func (d *duckTable) numberShares(ctx context.Context) (map[string]float64, error) {
+	shares := map[string]float64{}
+	var exprs []string
+	var named []duckColumn
+	for _, c := range d.cols {
+		switch {
+		case c.nonNull == 0:
+			shares[c.name] = 0
+		case c.numeric():
+			shares[c.name] = 1
+		default:
+			exprs, named = append(exprs, "count("+number(c)+")"), append(named, c)
+		}
+	}
+	if len(exprs) == 0 {
+		return shares, nil
+	}
+	res, err := d.query(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+d.view)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range named {
+		shares[c.name] = float64(toInt(res[0][i])) / float64(c.nonNull)
+	}
+	return shares, nil
+}
+
+// chosenColumns is the distribution's and the outliers' choice of
+// columns: those named, the measure, else numeric_columns (numbers and
+// text that reads as numbers, without ids and empty ones), at most limit.
+func (d *duckTable) chosenColumns(p Params, shares map[string]float64, role string, limit int, what string) ([]duckColumn, error) {
+	var out []duckColumn
+	switch {
+	case len(p.Columns) > 0:
+		for _, name := range p.Columns {
+			c, err := d.col(name, role)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+	case p.Measure != "":
+		c, err := d.col(p.Measure, "measure")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	default:
+		for _, c := range d.cols {
+			if c.typ == "BOOLEAN" || c.temporal() || c.nonNull == 0 || shares[c.name] < 0.9 {
+				continue
+			}
+			if hinted(c.name, cellIDHints) && strings.ToLower(c.name) != "paid" && strings.ToLower(c.name) != "valid" {
+				continue
+			}
+			out = append(out, c)
+		}
+		d.pick("columns: the numeric columns")
+	}
+	if len(out) > limit {
+		d.note("the first %d of %d %s", limit, len(out), what)
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// numberStats are a numeric column's statistics as pandas gives them:
+// count, mean, sample std, min, quartiles, max and sample skewness.
+func (d *duckTable) numberStats(ctx context.Context, c duckColumn) (map[string]any, error) {
+	v := number(c)
+	res, err := d.query(ctx, fmt.Sprintf("SELECT count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), max(%[1]s), skewness(%[1]s) FROM %[2]s", v, d.view))
+	if err != nil {
+		return nil, err
+	}
+	r := res[0]
+	n := toInt(r[0])
+	q, _, err := d.quantiles(ctx, v, n, []float64{0.25, 0.5, 0.75})
+	if err != nil {
+		return nil, err
+	}
+	s := map[string]any{"count": n, "mean": jsonFloat(r[1]), "std": jsonFloat(r[2]), "min": jsonFloat(r[3]),
+		"q1": jsonFloat(q[0]), "median": jsonFloat(q[1]), "q3": jsonFloat(q[2]), "max": jsonFloat(r[4]), "skew": nil}
+	if n > 2 {
+		s["skew"] = jsonFloat(r[5])
+		if toFloat(r[2]) == 0 { // pandas' skew of constant values
+			s["skew"] = 0.0
+		}
+	}
+	return s, nil
+}
+
+// distribution computes the distribution's statistics, histograms, box
+// plots' whiskers and extreme values, and text columns' value counts.
+func (d *duckTable) distribution(ctx context.Context, p Params) error {
+	const maxColumns, maxFliers, topCounts = 12, 200, 20 // distribution.py's bounds
+	shares, err := d.numberShares(ctx)
+	if err != nil {
+		return err
+	}
+	cols, err := d.chosenColumns(p, shares, "column", maxColumns, "columns were drawn")
+	if err != nil {
+		return err
+	}
+	if len(cols) == 0 {
+		return templateError("no numeric column found; name the columns explicitly (columns=[...])")
+	}
+	var nums, texts []string
+	stats, hists, boxes, counts := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
+	for _, c := range cols {
+		if shares[c.name] < 0.9 || c.nonNull == 0 {
+			texts = append(texts, c.name)
+			if c.unique < 0 {
+				if c.unique, err = d.distinct(ctx, c); err != nil {
+					return err
+				}
+			}
+			top, err := d.topValues(ctx, c, topCounts, true)
+			if err != nil {
+				return err
+			}
+			counts[c.name] = top
+			continue
+		}
+		nums = append(nums, c.name)
+		s, err := d.numberStats(ctx, c)
+		if err != nil {
+			return err
+		}
+		stats[c.name] = s
+		n := s["count"].(int64)
+		if n == 0 {
+			continue
+		}
+		v := number(c)
+		lo, hi := toFloat(s["min"]), toFloat(s["max"])
+		h, err := d.histogram(ctx, v, lo, hi, min(50, max(1, int64(math.Ceil(math.Sqrt(float64(n)))))))
+		if err != nil {
+			return err
+		}
+		hists[c.name] = h
+		box, err := d.box(ctx, v, toFloat(s["q1"]), toFloat(s["q3"]), 1.5, maxFliers)
+		if err != nil {
+			return err
+		}
+		boxes[c.name] = box
+	}
+	d.pre["nums"], d.pre["texts"], d.pre["stats"], d.pre["hist"], d.pre["box"], d.pre["counts"] = nums, texts, stats, hists, boxes, counts
+	return nil
+}
+
+// box is a box plot's whiskers (the furthest values within whis×IQR of
+// the quartiles, as matplotlib draws them) and at most limit values past
+// each whisker.
+func (d *duckTable) box(ctx context.Context, v string, q1, q3, whis float64, limit int) (map[string]any, error) {
+	lo, hi := strconv.FormatFloat(q1-whis*(q3-q1), 'g', -1, 64), strconv.FormatFloat(q3+whis*(q3-q1), 'g', -1, 64)
+	res, err := d.query(ctx, fmt.Sprintf("SELECT min(%[1]s) FILTER (WHERE %[1]s >= %[2]s), max(%[1]s) FILTER (WHERE %[1]s <= %[3]s) FROM %[4]s", v, lo, hi, d.view))
+	if err != nil {
+		return nil, err
+	}
+	fliers := []any{}
+	for _, q := range []string{
+		fmt.Sprintf("SELECT %[1]s AS v FROM %[2]s WHERE %[1]s < %[3]s ORDER BY v LIMIT %[4]d", v, d.view, lo, limit),
+		fmt.Sprintf("SELECT %[1]s AS v FROM %[2]s WHERE %[1]s > %[3]s ORDER BY v DESC LIMIT %[4]d", v, d.view, hi, limit),
+	} {
+		rows, err := d.query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			fliers = append(fliers, jsonFloat(r[0]))
+		}
+	}
+	return map[string]any{"whislo": jsonFloat(res[0][0]), "whishi": jsonFloat(res[0][1]), "fliers": fliers}, nil
 }
 
 // histogram counts v's values in bins equal-width bins from lo to hi, as

@@ -101,6 +101,9 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 		{"pivot region by product", Match{Template: Pivot, Params: Params{Category: "region", Category2: "product", Measure: "revenue"}}},
 		{"pivot region by month mean", Match{Template: Pivot, Params: Params{Category: "region", Time: "date", Period: "month", Measure: "units", Aggregation: "mean"}}},
 		{"pivot count auto", Match{Template: Pivot}},
+		{"distribution auto", Match{Template: Distribution}},
+		{"distribution of a measure", Match{Template: Distribution, Params: Params{Measure: "unit_price"}}},
+		{"distribution numbers and text", Match{Template: Distribution, Params: Params{Columns: []string{"revenue", "product", "units"}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
