@@ -463,7 +463,7 @@ func describeInterrupt(info any) generic.Interrupt {
 // summary, once the last model call is counted.
 func (r *run) finishFiles(u *generic.Usage) {
 	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
-		_ = r.ws.WriteFileAtomic("usage.json", b)
+		_ = r.ws.WriteFileAtomic(usageFile, b)
 	}
 	if r.reportPath == "" {
 		return
@@ -689,7 +689,7 @@ func (r *run) open(ctx context.Context) (context.Context, error) {
 	if r.log, err = session.OpenEventLog(r.ws.Path("events.jsonl")); err != nil {
 		return ctx, err
 	}
-	if r.trajectory, err = siftmodel.OpenTrajectory(r.ws.Path("trajectory.jsonl"), siftmodel.TrajectoryConfig{}); err != nil {
+	if r.trajectory, err = siftmodel.OpenTrajectory(r.ws.Path(trajectoryFile), siftmodel.TrajectoryConfig{}); err != nil {
 		return ctx, err
 	}
 	ctx, r.endSpan = siftmodel.StartRun(ctx, r.ws.ID)

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -161,5 +162,49 @@ func TestRunExportsASpanTree(t *testing.T) {
 			names = append(names, sp.Name+" <- "+parentName(sp))
 		}
 		t.Errorf("root %d, steps %d, chats %d, python %d; spans:\n%s", root, stepSpans, chats, pythons, strings.Join(names, "\n"))
+	}
+}
+
+// TestSessionUsageSumsEveryRun: a session of two questions, the second
+// reviewed and resumed, is three runs; usage.json holds the last one's
+// calls only, and SessionUsage all of them, split per question.
+func TestSessionUsageSumsEveryRun(t *testing.T) {
+	finish := append(oneStep("print(x + 1)"), call(toolSubmitResult, map[string]any{"answer": "21"}), text("# x+1\n\n21 [step 2]."))
+	script := scripted.New(append(append(firstQuestion(), call(toolCreatePlan, steps("Add one to x"))), finish...)...)
+	first, second, root := twoSifts(t, script)
+	id := askFirst(t, first, root)
+	firstCalls := script.Calls()
+	evs := drain(t, second.Run(context.Background(), Request{Mode: ModePlan, SessionID: id, Question: "and x+1?", ReviewPlan: true}))
+	review := evs[len(evs)-1].Interrupt
+	if review == nil {
+		t.Fatal("want a plan review")
+	}
+	evs = drain(t, first.Resume(context.Background(), id, map[string]any{review.ID: &generic.PlanDecision{Action: generic.PlanApprove}}))
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	if done.Usage.Calls >= script.Calls() {
+		t.Fatalf("the last run metered %d calls of %d: the test needs earlier runs", done.Usage.Calls, script.Calls())
+	}
+	u, err := SessionUsage(done.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Calls != script.Calls() {
+		t.Errorf("SessionUsage counts %d calls; the model answered %d over the session's runs", u.Calls, script.Calls())
+	}
+	var perAgent, perQuestion int
+	for _, a := range u.PerAgent {
+		perAgent += a.Calls
+	}
+	for _, q := range u.Questions {
+		perQuestion += q.Calls
+	}
+	if len(u.Questions) != 2 || u.Questions[0].Question != 1 || u.Questions[0].Calls != firstCalls || u.Questions[1].Question != 2 {
+		t.Errorf("questions = %+v, want questions 1 and 2, with %d calls in question 1", u.Questions, firstCalls)
+	}
+	if perAgent != u.Calls || perQuestion != u.Calls {
+		t.Errorf("per agent %d, per question %d, total %d must agree", perAgent, perQuestion, u.Calls)
 	}
 }

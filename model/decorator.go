@@ -375,7 +375,7 @@ func (c *modelCall) end(reply *schema.Message, usage *schema.TokenUsage, err err
 			rec.Usage = &TrajectoryUsage{
 				PromptTokens: counts.PromptTokens, CompletionTokens: counts.CompletionTokens,
 				CachedTokens: counts.CachedTokens, ReasoningTokens: counts.ReasoningTokens,
-				Estimated: counts.Estimated > 0, Cost: counts.Cost,
+				Estimated: counts.Estimated > 0, Cost: counts.Cost, Unpriced: counts.Unpriced > 0,
 			}
 		}
 		t.Write(rec)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -337,8 +338,10 @@ func TestWrapMetersDetailsCostAndSteps(t *testing.T) {
 	s := scripted.New(scripted.Reply{Message: withUsage()}, scripted.Reply{Message: withUsage()}, scripted.Reply{Message: withUsage()})
 	prices := PriceTable{"test-model": {Input: 2, CachedInput: 1, Output: 10}}
 	var meter Meter
-	priced := Wrap(s.Model(), AgentCode, &meter, WithModelName("test-model"), WithPrices(prices))
-	unpriced := Wrap(s.Model(), AgentReport, &meter, WithModelName("other"), WithPrices(prices))
+	var recorded bytes.Buffer
+	traj := NewTrajectory(&recorded, TrajectoryConfig{})
+	priced := Wrap(s.Model(), AgentCode, &meter, WithModelName("test-model"), WithPrices(prices), WithTrajectory(traj))
+	unpriced := Wrap(s.Model(), AgentReport, &meter, WithModelName("other"), WithPrices(prices), WithTrajectory(traj))
 
 	ctx := context.Background()
 	if _, err := priced.Generate(WithStep(ctx, 2), nil); err != nil {
@@ -369,6 +372,18 @@ func TestWrapMetersDetailsCostAndSteps(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got, cmpFloat); diff != "" {
 		t.Errorf("ByAgentStep mismatch (-want +got):\n%s", diff)
+	}
+	// The trajectory's records count the same, so a session's usage can
+	// be summed from it over every run.
+	fromRecords := map[AgentStep]Counts{}
+	for _, rec := range readRecords(t, recorded.Bytes()) {
+		c := rec.Counts()
+		c.Latency = 0
+		k := AgentStep{Agent: rec.Agent, Step: rec.Step}
+		fromRecords[k] = fromRecords[k].Add(c)
+	}
+	if diff := cmp.Diff(want, fromRecords, cmpFloat); diff != "" {
+		t.Errorf("trajectory records' Counts (-want +got):\n%s", diff)
 	}
 }
 

@@ -140,6 +140,29 @@ type TrajectoryUsage struct {
 	ReasoningTokens  int     `json:"reasoning_tokens,omitempty"`
 	Estimated        bool    `json:"estimated,omitempty"`
 	Cost             float64 `json:"cost_usd,omitempty"`
+	// Unpriced is true when a price table was given but had no price for
+	// the call's model, so Cost leaves the call out.
+	Unpriced bool `json:"unpriced,omitempty"`
+}
+
+// Counts is the usage of the recorded call, as the Meter counted it.
+func (r TrajectoryRecord) Counts() Counts {
+	c := Counts{Calls: 1, Latency: time.Duration(r.LatencyMS) * time.Millisecond}
+	if r.Error != "" {
+		c.Errors = 1
+	}
+	if u := r.Usage; u != nil {
+		c.PromptTokens, c.CompletionTokens = u.PromptTokens, u.CompletionTokens
+		c.CachedTokens, c.ReasoningTokens = u.CachedTokens, u.ReasoningTokens
+		c.Cost = u.Cost
+		if u.Estimated {
+			c.Estimated = 1
+		}
+		if u.Unpriced {
+			c.Unpriced = 1
+		}
+	}
+	return c
 }
 
 // Write appends one record. It is what Wrap calls; it is exported so that

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -418,5 +419,56 @@ func TestRendererSaysWhichStepsRunSideBySide(t *testing.T) {
 	r.event(generic.Event{Kind: generic.EventStepStarted, Step: &step, Text: "running steps 1 and 3 side by side"})
 	if !strings.Contains(errOut.String(), "Step 3: Load the South rows") || !strings.Contains(errOut.String(), "(running steps 1 and 3 side by side)") {
 		t.Errorf("the terminal must say which steps run side by side, got:\n%s", errOut)
+	}
+}
+
+// TestUsageSumsEveryRunOfTheSession: usage.json holds the latest run's
+// calls only; `sift usage` counts every call trajectory.jsonl recorded,
+// with a line per question, and a record cut short by a crash is named,
+// not fatal.
+func TestUsageSumsEveryRunOfTheSession(t *testing.T) {
+	root := t.TempDir()
+	ws, err := session.Create(context.Background(), root, "s2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := `{"calls":1,"prompt_tokens":50,"completion_tokens":5,"per_agent":{"planner":{"calls":1,"prompt_tokens":50,"completion_tokens":5}}}`
+	trajectory := `{"agent":"planner","turn":1,"request":[],"latency_ms":5,"usage":{"prompt_tokens":100,"completion_tokens":10,"cached_tokens":40,"cost_usd":0.01}}
+{"agent":"executor","step":1,"turn":1,"request":[],"latency_ms":5,"usage":{"prompt_tokens":200,"completion_tokens":20,"cost_usd":0.02}}
+{"agent":"executor","step":1,"turn":1,"request":[],"latency_ms":5,"error":"HTTP 500"}
+{"agent":"planner","turn":2,"request":[],"latency_ms":5,"usage":{"prompt_tokens":50,"completion_tokens":5,"unpriced":true}}
+{"agent":"planner","turn":2,"request":[{"role":"us`
+	for name, body := range map[string]string{"usage.json": latest, "trajectory.jsonl": trajectory} {
+		if err := os.WriteFile(filepath.Join(ws.Root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"usage", "--sessions-dir", root, "s2"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{
+		"4 model calls, 350 prompt (40 of them cached) + 35 completion tokens, about $0.0300 (1 calls of unpriced models not counted)",
+		"| executor | 2 | 200 | 20 | $0.0200 |",
+		"| planner | 2 | 150 | 15 | $0.0100 |",
+		"| question | calls |",
+		"| 1 | 3 | 300 | 30 | $0.0300 |",
+		"| 2 | 1 | 50 | 5 | – |",
+		"1 recorded calls could not be read",
+	} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"usage", "--json", "--sessions-dir", root, "s2"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var u generic.SessionUsage
+	if err := json.Unmarshal(out.Bytes(), &u); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if u.Calls != 4 || u.CachedTokens != 40 || u.Unpriced != 1 || len(u.Questions) != 2 || u.Unreadable != 1 {
+		t.Errorf("--json: %+v", u)
 	}
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/session"
 )
@@ -24,7 +22,7 @@ func newUsageCmd(io *ioStreams) *cobra.Command {
 	opts := &usageOptions{}
 	cmd := &cobra.Command{
 		Use:     "usage <session-id>",
-		Short:   "Show the model calls, tokens and cost of a session",
+		Short:   "Show the model calls, tokens and cost of a session, over all its runs",
 		Example: "  sift usage 20261122-020655-ab12cd\n  sift usage --json 20261122-020655-ab12cd",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -51,18 +49,13 @@ func runUsage(io *ioStreams, opts *usageOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	b, err := os.ReadFile(filepath.Join(ws.Root, "usage.json"))
+	u, err := agents.SessionUsage(ws.Root)
 	if err != nil {
-		return fmt.Errorf("session %s has no usage.json (it may still be running, or have been stopped by a crash): %w", opts.Session, err)
+		return fmt.Errorf("session %s: %w", opts.Session, err)
 	}
 	if opts.JSON {
-		_, err := io.Out.Write(b)
-		return err
+		return writeSessionsJSON(io, u)
 	}
-	var u generic.Usage
-	if err := json.Unmarshal(b, &u); err != nil {
-		return fmt.Errorf("read %s: %w", filepath.Join(ws.Root, "usage.json"), err)
-	}
-	_, err = fmt.Fprint(io.Out, generic.RenderUsageMarkdown(&u))
+	_, err = fmt.Fprint(io.Out, generic.RenderSessionUsageMarkdown(u))
 	return err
 }

@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Response, error
 	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	question := fs.String("question", defaultQuestion, "the question to ask about sales.csv")
-	sessions := fs.String("sessions", "", "directory for session workspaces (default: a new temporary directory, printed)")
+	sessions := fs.String("sessions", "", "directory for session workspaces (default: a temporary directory, removed after the run unless $SIFT_EXAMPLE_KEEP is set)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -99,10 +99,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Response, error
 	if err != nil {
 		return nil, err
 	}
-	root, err := exampleenv.SessionsRoot(*sessions, "embed")
+	root, cleanup, err := exampleenv.SessionsRoot(*sessions, "embed")
 	if err != nil {
 		return nil, err
 	}
+	defer cleanup(stdout)
 	fmt.Fprintf(stdout, "model: %s\nsessions: %s\n", label, root)
 	sift, err := agents.New(agents.Config{
 		Models:       models,

@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Result, error) 
 	fs := flag.NewFlagSet("glossary", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	question := fs.String("question", defaultQuestion, "the question to ask about sales.csv")
-	sessions := fs.String("sessions", "", "directory for session workspaces (default: a new temporary directory, printed)")
+	sessions := fs.String("sessions", "", "directory for session workspaces (default: a temporary directory, removed after the run unless $SIFT_EXAMPLE_KEEP is set)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -100,10 +100,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	root, err := exampleenv.SessionsRoot(*sessions, "glossary")
+	root, cleanup, err := exampleenv.SessionsRoot(*sessions, "glossary")
 	if err != nil {
 		return nil, err
 	}
+	defer cleanup(stdout)
 	fmt.Fprintf(stdout, "model: %s\nsessions: %s\n", label, root)
 
 	res := &Result{}

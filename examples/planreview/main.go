@@ -42,14 +42,15 @@ func main() {
 func run(ctx context.Context, args []string, stdout io.Writer) (string, error) {
 	fs := flag.NewFlagSet("planreview", flag.ContinueOnError)
 	fs.SetOutput(stdout)
-	sessions := fs.String("sessions", "", "directory for session workspaces (default: a new temporary directory, printed)")
+	sessions := fs.String("sessions", "", "directory for session workspaces (default: a temporary directory, removed after the run unless $SIFT_EXAMPLE_KEEP is set)")
 	if err := fs.Parse(args); err != nil {
 		return "", err
 	}
-	root, err := exampleenv.SessionsRoot(*sessions, "planreview")
+	root, cleanup, err := exampleenv.SessionsRoot(*sessions, "planreview")
 	if err != nil {
 		return "", err
 	}
+	defer cleanup(stdout)
 	sales, err := exampleenv.DataFile("sales.csv")
 	if err != nil {
 		return "", err

@@ -3,6 +3,7 @@ package exampleenv
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,16 +35,31 @@ func DataFile(name string) (string, error) {
 	return "", fmt.Errorf("%w: %s (looked in %v); run the example from the repository root, e.g. go run ./examples/embed", ErrNoData, name, dirs)
 }
 
-// SessionsRoot returns dir when it is set; otherwise it creates a new
-// temporary directory named after the example, which is kept after the run
-// so its workspaces can be inspected.
-func SessionsRoot(dir, example string) (string, error) {
+// KeepEnv names the environment variable that, set to anything, keeps an
+// example's temporary sessions directory after the run.
+const KeepEnv = "SIFT_EXAMPLE_KEEP"
+
+// SessionsRoot returns dir when it is set, with a cleanup that does nothing.
+// Otherwise it creates a new temporary directory named after the example;
+// its cleanup removes it (unless $SIFT_EXAMPLE_KEEP is set) and says on w
+// what became of it, so runs leave nothing behind unasked.
+func SessionsRoot(dir, example string) (root string, cleanup func(w io.Writer), err error) {
 	if dir != "" {
-		return dir, nil
+		return dir, func(io.Writer) {}, nil
 	}
 	tmp, err := os.MkdirTemp("", "sift-example-"+example+"-")
 	if err != nil {
-		return "", fmt.Errorf("create a sessions directory (or pass -sessions DIR): %w", err)
+		return "", nil, fmt.Errorf("create a sessions directory (or pass -sessions DIR): %w", err)
 	}
-	return tmp, nil
+	return tmp, func(w io.Writer) {
+		if os.Getenv(KeepEnv) != "" {
+			fmt.Fprintf(w, "\nKept the session files in %s (%s is set); remove it when done.\n", tmp, KeepEnv)
+			return
+		}
+		if err := os.RemoveAll(tmp); err != nil {
+			fmt.Fprintf(w, "\nCould not remove the temporary sessions directory %s: %v\n", tmp, err)
+			return
+		}
+		fmt.Fprintf(w, "\nRemoved the temporary sessions directory %s; to keep the files, set %s=1 or pass -sessions DIR.\n", tmp, KeepEnv)
+	}, nil
 }

@@ -48,7 +48,7 @@ func RunTask(ctx context.Context, t Task, args []string, stdout io.Writer) (stri
 	fs := flag.NewFlagSet(t.Name, flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	question := fs.String("question", t.Question, "the question to ask")
-	sessions := fs.String("sessions", "", "directory for session workspaces (default: a new temporary directory, printed)")
+	sessions := fs.String("sessions", "", "directory for session workspaces (default: a temporary directory, removed after the run unless $SIFT_EXAMPLE_KEEP is set)")
 	input := fs.String("input", "", t.InputHelp)
 	if err := fs.Parse(args); err != nil {
 		return "", err
@@ -67,10 +67,11 @@ func RunTask(ctx context.Context, t Task, args []string, stdout io.Writer) (stri
 	if err != nil {
 		return "", err
 	}
-	root, err := SessionsRoot(*sessions, t.Name)
+	root, cleanup, err := SessionsRoot(*sessions, t.Name)
 	if err != nil {
 		return "", err
 	}
+	defer cleanup(stdout)
 	fmt.Fprintf(stdout, "model: %s\nsessions: %s\n", label, root)
 
 	s, err := agents.New(agents.Config{Models: models, SessionsRoot: root})

@@ -1,0 +1,105 @@
+package agents
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+)
+
+// The files a session's usage is read from.
+const (
+	// trajectoryFile records every model call of every run of a session.
+	trajectoryFile = "trajectory.jsonl"
+	// usageFile holds the usage of the session's latest run.
+	usageFile = "usage.json"
+)
+
+// SessionUsage returns the model usage of the session whose workspace is
+// root, summed over all its questions and runs (a resume, a follow-up and
+// each question of a chat are runs of their own; each writes usage.json
+// anew). It is read from trajectory.jsonl, which records every call, even
+// those of a run that was killed; a session without one falls back to the
+// latest run's usage.json. A line of the trajectory that cannot be read (a
+// record cut short by a crash) is skipped and counted in Unreadable.
+func SessionUsage(root string) (*generic.SessionUsage, error) {
+	f, err := os.Open(filepath.Join(root, trajectoryFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return latestRunUsage(root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the session's usage: %w", err)
+	}
+	defer f.Close()
+	var total siftmodel.Counts
+	perAgent := map[string]siftmodel.Counts{}
+	perStep := map[int]siftmodel.Counts{}
+	perTurn := map[int]siftmodel.Counts{}
+	unreadable := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var rec siftmodel.TrajectoryRecord
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			unreadable++
+			continue
+		}
+		c := rec.Counts()
+		total = total.Add(c)
+		perAgent[rec.Agent] = perAgent[rec.Agent].Add(c)
+		perStep[rec.Step] = perStep[rec.Step].Add(c)
+		perTurn[rec.Turn] = perTurn[rec.Turn].Add(c)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	u := &generic.SessionUsage{
+		Usage:      generic.Usage{AgentUsage: agentUsage(total), PerAgent: map[string]*generic.AgentUsage{}, PerStep: map[int]*generic.AgentUsage{}},
+		Unreadable: unreadable,
+	}
+	for a, c := range perAgent {
+		au := agentUsage(c)
+		u.PerAgent[a] = &au
+	}
+	for s, c := range perStep {
+		au := agentUsage(c)
+		u.PerStep[s] = &au
+	}
+	// Records made before questions were recorded (turn 0) belong to no
+	// question, so then there is no split to show.
+	if _, unknown := perTurn[0]; !unknown {
+		for turn, c := range perTurn {
+			u.Questions = append(u.Questions, generic.QuestionUsage{Question: turn, AgentUsage: agentUsage(c)})
+		}
+		slices.SortFunc(u.Questions, func(a, b generic.QuestionUsage) int { return a.Question - b.Question })
+	}
+	return u, nil
+}
+
+// latestRunUsage reads the usage.json of a session recorded without a
+// trajectory.
+func latestRunUsage(root string) (*generic.SessionUsage, error) {
+	path := filepath.Join(root, usageFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("the session has neither %s nor %s: no model call was recorded (it may still be starting)", trajectoryFile, usageFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the session's usage: %w", err)
+	}
+	var u generic.SessionUsage
+	if err := json.Unmarshal(b, &u.Usage); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return &u, nil
+}

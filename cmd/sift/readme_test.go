@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+// readmeOffline marks a README transcript that runs offline (no model, no
+// key) and must reproduce as printed; TestReadmeTranscripts runs it.
+const readmeOffline = "<!-- readme-test: offline -->"
+
+// readmeTranscript is one marked block: commands and the output each
+// printed.
+type readmeTranscript struct {
+	line  int
+	steps []readmeStep
+}
+
+type readmeStep struct {
+	command string
+	exit    int
+	output  []string
+}
+
+var readmeExitCode = regexp.MustCompile(`\s+\(exit code (\d+)\)$`)
+
+// readmeTranscripts extracts the marked blocks of the README.
+func readmeTranscripts(t *testing.T, readme string) []readmeTranscript {
+	t.Helper()
+	lines := strings.Split(readme, "\n")
+	var out []readmeTranscript
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != readmeOffline {
+			continue
+		}
+		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
+			t.Fatalf("README line %d: %s must come right before a code block", i+1, readmeOffline)
+		}
+		tr := readmeTranscript{line: i + 1}
+		for j := i + 2; j < len(lines) && !strings.HasPrefix(lines[j], "```"); j++ {
+			l := lines[j]
+			switch {
+			case strings.HasPrefix(l, "$ "):
+				tr.steps = append(tr.steps, readmeStep{command: strings.TrimPrefix(l, "$ ")})
+			case len(tr.steps) == 0:
+				t.Fatalf("README line %d: a transcript starts with a $ command", j+1)
+			case l == "":
+			default:
+				st := &tr.steps[len(tr.steps)-1]
+				if m := readmeExitCode.FindStringSubmatch(l); m != nil {
+					st.exit, _ = strconv.Atoi(m[1])
+					l = l[:len(l)-len(m[0])]
+				}
+				st.output = append(st.output, l)
+			}
+		}
+		out = append(out, tr)
+	}
+	return out
+}
+
+var (
+	readmeSessionID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	readmeDuration  = regexp.MustCompile(`\b\d+(\.\d+)?s\b`)
+)
+
+// readmeNormal makes a line comparable between runs: session ids and
+// durations vary.
+func readmeNormal(l string) string {
+	return readmeDuration.ReplaceAllString(readmeSessionID.ReplaceAllString(l, "ID"), "Ns")
+}
+
+// TestReadmeTranscripts runs every README transcript marked to run offline
+// against the sift binary, from the repository root with no model
+// configured, and compares its output line by line (ids and durations
+// aside) and its exit codes.
+func TestReadmeTranscripts(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas (CI installs it): %v", err)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trs := readmeTranscripts(t, string(readme))
+	if len(trs) == 0 {
+		t.Fatalf("no README block is marked %s", readmeOffline)
+	}
+	for _, tr := range trs {
+		t.Run("line "+strconv.Itoa(tr.line), func(t *testing.T) {
+			home := t.TempDir()
+			var id string
+			for _, st := range tr.steps {
+				args := strings.Fields(st.command)
+				if args[0] != "sift" {
+					t.Fatalf("%q: only sift commands run here", st.command)
+				}
+				args = splitQuoted(t, strings.Join(args[1:], " "))
+				for i, a := range args {
+					if readmeSessionID.MatchString(a) && id != "" {
+						args[i] = id
+					}
+				}
+				cmd := siftProcess(t, args...)
+				cmd.Dir = filepath.Join("..", "..")
+				cmd.Env = append(cmd.Env, "SIFT_HOME="+home, "HOME="+home)
+				got, err := cmd.CombinedOutput()
+				code := 0
+				var exit *exec.ExitError
+				if errors.As(err, &exit) {
+					code = exit.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if m := readmeSessionID.Find(got); m != nil {
+					id = string(m)
+				}
+				text := strings.ReplaceAll(string(got), filepath.Join(home, "sessions"), "~/.local/state/sift/sessions")
+				gotLines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+				if code != st.exit {
+					t.Errorf("%s: exit %d, the README says %d\n%s", st.command, code, st.exit, text)
+				}
+				if len(gotLines) != len(st.output) {
+					t.Errorf("%s: %d lines, the README shows %d:\n%s", st.command, len(gotLines), len(st.output), text)
+					continue
+				}
+				for i := range gotLines {
+					if readmeNormal(gotLines[i]) != readmeNormal(st.output[i]) {
+						t.Errorf("%s, line %d:\n got    %q\n README %q", st.command, i+1, gotLines[i], st.output[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// splitQuoted splits a command line at spaces outside double quotes.
+func splitQuoted(t *testing.T, s string) []string {
+	t.Helper()
+	var out []string
+	var cur strings.Builder
+	quoted, started := false, false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			quoted, started = !quoted, true
+		case r == ' ' && !quoted:
+			if started {
+				out = append(out, cur.String())
+				cur.Reset()
+				started = false
+			}
+		default:
+			cur.WriteRune(r)
+			started = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unbalanced quotes in %q", s)
+	}
+	if started {
+		out = append(out, cur.String())
+	}
+	return out
+}
