@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -38,7 +42,12 @@ const DefaultParallel = 3
 // nothing runs and at most one step is ready, or when a step failed, the
 // budget was reached or a pause was asked: the replanner then sees every
 // finished branch's result at once. All changes to the plan happen in the
-// batch's goroutine; branches send it events and results.
+// batch's goroutine; branches send it events and results. A step that
+// asks the person (ask_user, an approval) stops in its own run, whose
+// checkpoint is kept in the workspace; the main kernel absorbs what it
+// ran, the other steps go on, and then the step tracker interrupts the
+// run with the step's question. The answer resumes the step's run from
+// its checkpoint on the main kernel (see branchWait).
 
 // branchRunner runs batches of ready steps.
 type branchRunner struct {
@@ -76,9 +85,79 @@ type branchOutcome struct {
 	summary string
 	failed  bool // the step ran and failed
 	err     error
-	// asked: the step needs the person (a question or an approval); it
-	// runs again, alone, after the batch, where it can wait.
-	asked bool
+	// wait: the step waits for the person (a question or an approval);
+	// its executor's run is saved in a checkpoint, to go on from there
+	// once the person answers.
+	wait *branchWait
+}
+
+// branchWait is a branch's step that waits for the person. The executor's
+// run is saved under CheckPointID in the workspace's branch checkpoints
+// (see branchCheckpoints), interrupted at InnerID; Ask is what the
+// person sees. It travels in the run's checkpoint as the state of the
+// step tracker's own interrupt, so the answer reaches the branch's
+// executor where it stopped, in this process or a later one.
+type branchWait struct {
+	Step         int
+	CheckPointID string
+	InnerID      string
+	Ask          generic.Interrupt
+}
+
+// branchWaitsKey holds the branch steps still waiting for the person
+// after the one being asked ([]*branchWait), in the run's session.
+const branchWaitsKey = "sift.branch_waits"
+
+func init() {
+	schema.RegisterName[*branchWait]("sift_branch_wait")
+	schema.RegisterName[[]*branchWait]("sift_branch_waits")
+}
+
+// branchCheckpoints stores the checkpoints of branches that wait for the
+// person in the session's workspace, under .branches/: they live and go
+// with the session, whatever store holds the run's own checkpoint.
+type branchCheckpoints struct{ dir string }
+
+func (c branchCheckpoints) path(id string) (string, error) {
+	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
+		return "", fmt.Errorf("branch checkpoint id %q: want a plain name", id)
+	}
+	return filepath.Join(c.dir, ".branches", id+".ckpt"), nil
+}
+
+// Get implements adk.CheckPointStore.
+func (c branchCheckpoints) Get(_ context.Context, id string) ([]byte, bool, error) {
+	p, err := c.path(id)
+	if err != nil {
+		return nil, false, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read branch checkpoint %s: %w", id, err)
+	}
+	return b, true, nil
+}
+
+// Set implements adk.CheckPointStore: it writes atomically.
+func (c branchCheckpoints) Set(_ context.Context, id string, data []byte) error {
+	p, err := c.path(id)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return fmt.Errorf("save branch checkpoint %s: %w", id, err)
+	}
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return fmt.Errorf("save branch checkpoint %s: %w", id, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("save branch checkpoint %s: %w", id, err)
+	}
+	return nil
 }
 
 // branchEvent carries an event of a branch, tagged with its step, to the
@@ -91,9 +170,11 @@ type branchEvent struct {
 // branchResult is what a branch's executor left as its step's result.
 type branchResult struct{ Summary string }
 
-// run runs one batch and reports whether the loop goes on (false: paused
-// or stopped by the budget; the events said so).
-func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard) (deferred bool) {
+// run runs one batch. It returns the steps that wait for the person, in
+// plan order, when the batch was not paused or stopped by the budget: the
+// step tracker asks the person, one at a time, and each goes on where it
+// stopped.
+func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard) []*branchWait {
 	main := b.cfg.op.(*operator.KernelOperator)
 	workdir, _ := params.Workdir.Get(ctx)
 	events := make(chan branchEvent)
@@ -108,6 +189,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	var stopErr error
 	paused, stop := false, false
 	var finished []string
+	var waits []*branchWait
 
 	launch := func(pos int) error {
 		st := &fp.Steps[pos]
@@ -177,12 +259,15 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			running--
 			st := &fp.Steps[out.pos]
 			switch {
-			case out.asked:
-				// It runs again alone after the batch, where the person
-				// can answer; nothing of it is kept.
+			case out.wait != nil:
+				// It waits for the person; the others go on. What it ran
+				// so far joins the session's kernel, where it goes on once
+				// answered; it stays in progress.
+				if _, err := main.Kernel().Absorb(ctx, out.kernel.Kernel(), st.Index); err != nil {
+					out.wait.Ask.Prompt += fmt.Sprintf("\n(Note: what step %d ran before asking could not be brought back to the session's kernel: %v)", st.Index, err)
+				}
 				_ = out.kernel.Close()
-				st.Status, st.Summary = generic.StatusTodo, ""
-				deferred, stop = true, true
+				waits = append(waits, out.wait)
 			case out.err != nil && errors.Is(out.err, ErrBudgetExceeded):
 				_ = out.kernel.Close()
 				stopErr, stop = out.err, true
@@ -230,12 +315,15 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	switch {
 	case stopErr != nil:
 		stopForBudget(ctx, gen, fp, stopErr, loopAgent)
+		return nil
 	case paused:
 		params.Paused.Set(ctx, true)
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: "paused before steps " + joinSteps(readyIndexes(fp))}))
 		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(loopAgent)})
+		return nil
 	}
-	return deferred && stopErr == nil && !paused
+	sort.Slice(waits, func(i, j int) bool { return waits[i].Step < waits[j].Step })
+	return waits
 }
 
 // runStep runs the executor for the step at pos in a session of its own,
@@ -245,11 +333,7 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 	ctx = siftmodel.WithStep(ctx, step.Index)
 	ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", step.Index))
 	defer func() { endSpan(out.err) }()
-	cfg := b.cfg
-	cfg.op = k
-	cfg.models.executor = budgetModel{cfg.models.executor, cfg.budget}
-	cfg.models.code = budgetModel{cfg.models.code, cfg.budget}
-	exec, _, err := buildExecutor(ctx, cfg)
+	runner, err := b.runner(ctx, k)
 	if err != nil {
 		out.err = err
 		return out
@@ -257,16 +341,17 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 	values := maps.Clone(adk.GetSessionValues(ctx))
 	values[generic.FullPlanKey.Name()] = fp
 	values[params.BranchStep.Name()] = step.Index
-	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: &branchStep{inner: exec}})
-	iter := runner.Run(ctx, nil, adk.WithSessionValues(values))
+	delete(values, branchWaitsKey)
+	checkpoint := fmt.Sprintf("q%d-step-%d", fp.QuestionNumber(), step.Index)
+	iter := runner.Run(ctx, nil, adk.WithSessionValues(values), adk.WithCheckPointID(checkpoint))
 	codeFailed := false
 	for {
 		ev, ok := iter.Next()
 		if !ok {
 			break
 		}
-		if ev.Action != nil && ev.Action.Interrupted != nil {
-			out.asked = true
+		if w := waitOf(ev, step.Index, checkpoint); w != nil {
+			out.wait = w
 			continue
 		}
 		if ev.Err != nil {
@@ -284,12 +369,15 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 		if m := eventMessage(ev); m != nil && m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python" {
 			codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
 		}
-		if !out.asked {
+		if out.wait == nil {
 			select {
 			case events <- branchEvent{Step: &step, Event: ev}:
 			case <-ctx.Done():
 			}
 		}
+	}
+	if out.wait != nil {
+		return out
 	}
 	if over := b.cfg.budget.exceeded(); over != nil && (out.err != nil || out.summary == "" || strings.Contains(out.summary, ErrBudgetExceeded.Error())) {
 		// The budget stopped the step's model calls (the error may
@@ -304,6 +392,81 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 	return out
 }
 
+// runner returns a runner of the executor over kernel k, in a run of its
+// own whose checkpoint, when it waits for the person, is kept in the
+// workspace.
+func (b *branchRunner) runner(ctx context.Context, k operator.Operator) (*adk.Runner, error) {
+	cfg := b.cfg
+	cfg.op = k
+	cfg.models.executor = budgetModel{cfg.models.executor, cfg.budget}
+	cfg.models.code = budgetModel{cfg.models.code, cfg.budget}
+	exec, _, err := buildExecutor(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	workdir, _ := params.Workdir.Get(ctx)
+	return adk.NewRunner(ctx, adk.RunnerConfig{Agent: &branchStep{inner: exec}, CheckPointStore: branchCheckpoints{dir: workdir}}), nil
+}
+
+// waitOf returns the wait of a branch's interrupt event, or nil.
+func waitOf(ev *adk.AgentEvent, step int, checkpoint string) *branchWait {
+	in := interruptOf(ev)
+	if in == nil {
+		return nil
+	}
+	w := &branchWait{Step: step, CheckPointID: checkpoint, InnerID: in.ID, Ask: *in}
+	w.Ask.ID = ""
+	return w
+}
+
+// ask sends the step tracker's interrupt for w: the person sees w's
+// question or approval, and the answer comes back to resume.
+func (w *branchWait) ask(ctx context.Context) *adk.AgentEvent {
+	ask := w.Ask
+	return adk.StatefulInterrupt(ctx, &ask, w)
+}
+
+// resume goes on with the branch step w waits in, on kernel k (the
+// session's), with the person's answer: its executor's run continues
+// from its checkpoint. The events are those of a step run alone; a new
+// question of the step is sent as the step tracker's interrupt again, and
+// the step's result is left in the run's session for the replanner.
+func (b *branchRunner) resume(ctx context.Context, w *branchWait, answer any) *adk.AsyncIterator[*adk.AgentEvent] {
+	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		defer recoverInto(gen)
+		runner, err := b.runner(ctx, b.cfg.op)
+		if err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+			return
+		}
+		inner, err := runner.ResumeWithParams(ctx, w.CheckPointID, &adk.ResumeParams{Targets: map[string]any{w.InnerID: answer}})
+		if err != nil {
+			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("go on with step %d from where it asked: %w", w.Step, err)})
+			return
+		}
+		for {
+			ev, ok := inner.Next()
+			if !ok {
+				break
+			}
+			if again := waitOf(ev, w.Step, w.CheckPointID); again != nil {
+				gen.Send(again.ask(ctx))
+				continue
+			}
+			if ev.Output != nil {
+				if r, ok := ev.Output.CustomizedOutput.(*branchResult); ok {
+					adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, r.Summary)
+					continue
+				}
+			}
+			gen.Send(ev)
+		}
+	}()
+	return iter
+}
+
 // branchStep runs a branch's executor and reports the step's result it
 // left in the branch's session.
 type branchStep struct{ inner adk.Agent }
@@ -312,17 +475,42 @@ func (a *branchStep) Name(ctx context.Context) string        { return a.inner.Na
 func (a *branchStep) Description(ctx context.Context) string { return a.inner.Description(ctx) }
 
 func (a *branchStep) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	return a.relay(ctx, func() *adk.AsyncIterator[*adk.AgentEvent] { return a.inner.Run(ctx, input, opts...) })
+}
+
+// Resume goes on with the executor where it waited for the person.
+func (a *branchStep) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	return a.relay(ctx, func() *adk.AsyncIterator[*adk.AgentEvent] {
+		resumable, ok := a.inner.(adk.ResumableAgent)
+		if !ok {
+			iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", a.inner.Name(ctx))})
+			gen.Close()
+			return iter
+		}
+		return resumable.Resume(ctx, info, opts...)
+	})
+}
+
+// relay forwards the executor's events, then the step's result, unless
+// the executor waits for the person.
+func (a *branchStep) relay(ctx context.Context, start func() *adk.AsyncIterator[*adk.AgentEvent]) *adk.AsyncIterator[*adk.AgentEvent] {
 	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
 	go func() {
 		defer gen.Close()
 		defer recoverInto(gen)
-		inner := a.inner.Run(ctx, input, opts...)
+		inner := start()
+		waiting := false
 		for {
 			ev, ok := inner.Next()
 			if !ok {
 				break
 			}
+			waiting = waiting || (ev.Action != nil && ev.Action.Interrupted != nil)
 			gen.Send(ev)
+		}
+		if waiting {
+			return
 		}
 		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
 		text, _ := summary.(string)

@@ -21,6 +21,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools"
 )
 
 // branchPlan is a plan of three independent two-step branches (load one
@@ -126,6 +127,20 @@ func respondBranch(req scripted.Request, slow map[int]bool) (*schema.Message, er
 	return nil, fmt.Errorf("unexpected request from %q", req.Agent)
 }
 
+// mostAtOnce is the most steps that ran at the same time in evs.
+func mostAtOnce(evs []generic.Event) int {
+	open, most := 0, 0
+	for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
+		if e.Kind == generic.EventStepStarted {
+			open++
+		} else {
+			open--
+		}
+		most = max(most, open)
+	}
+	return most
+}
+
 func dedupe(ss []string) []string {
 	var out []string
 	for i, s := range ss {
@@ -177,16 +192,7 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 		reports[parallel], _, _ = strings.Cut(report, "## Usage")
 		// Steps ran side by side only with parallel 3: two steps started
 		// before the first of them finished.
-		open, most := 0, 0
-		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
-			if e.Kind == generic.EventStepStarted {
-				open++
-			} else {
-				open--
-			}
-			most = max(most, open)
-		}
-		if want := map[int]int{1: 1, 3: 3}[parallel]; most != want {
+		if most, want := mostAtOnce(evs), map[int]int{1: 1, 3: 3}[parallel]; most != want {
 			t.Errorf("parallel %d: at most %d steps ran at once, want %d", parallel, most, want)
 		}
 		plan := done.Plan
@@ -455,5 +461,132 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 	}
 	if report := readWS(t, last, "report.md"); !strings.Contains(report, "TOTAL=250 from 4 rows") {
 		t.Errorf("the resumed report lacks the total:\n%s", report)
+	}
+}
+
+// A session keeps its --parallel: paused, it is resumed one step at a
+// time as it was started; ResumeParallel overrides it.
+func TestResumeKeepsTheSessionsParallel(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opts []ResumeOption
+		want int
+	}{
+		{"the session's", nil, 1},
+		{"overridden", []ResumeOption{ResumeParallel(3)}, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := branchSift(t, 0)
+			pause := make(chan struct{})
+			var done generic.Event
+			for e := range s.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 1}) {
+				if e.Kind == generic.EventStepStarted {
+					close(pause)
+				}
+				done = e
+			}
+			if !errors.Is(done.Err, ErrPaused) {
+				t.Fatalf("want a paused run, got %v", done.Err)
+			}
+			id := filepath.Base(done.Path)
+			if meta, err := s.Session(context.Background(), id); err != nil || meta.Parallel != 1 {
+				t.Fatalf("the session records parallel %d (%v), want 1", meta.Parallel, err)
+			}
+			var evs []generic.Event
+			for e := range s.Resume(context.Background(), id, nil, tt.opts...) {
+				evs = append(evs, e)
+			}
+			if last := evs[len(evs)-1]; last.Err != nil {
+				t.Fatalf("resume: %v", last.Err)
+			}
+			if most := mostAtOnce(evs); most != tt.want {
+				t.Errorf("the resumed run ran %d steps at once, want %d", most, tt.want)
+			}
+		})
+	}
+}
+
+// askingBranchResponder is branchResponder, except that step 3's code
+// agent first runs a cell, then asks the person which currency, and only
+// then does its work, printing what its first cell defined.
+func askingBranchResponder(req scripted.Request) (*schema.Message, error) {
+	if req.Agent != "code" || !strings.Contains(req.Messages[1].Content, "Load the South rows") {
+		return branchResponder(req)
+	}
+	var tools []string
+	for _, m := range req.Messages {
+		if m.Role == schema.Tool {
+			tools = append(tools, m.ToolName)
+		}
+	}
+	last := req.Messages[len(req.Messages)-1]
+	switch len(tools) {
+	case 0:
+		return scripted.ToolCall("python", `{"code": "south_probe = 'kept'\nprint('probe')"}`), nil
+	case 1:
+		return scripted.ToolCall("ask_user", `{"question": "Which currency are the South rows in?"}`), nil
+	case 2:
+		if tools[1] != "ask_user" || !strings.Contains(last.Content, "USD") {
+			return nil, fmt.Errorf("step 3 went on without the answer: %q", last.Content)
+		}
+		b, _ := json.Marshal(map[string]string{"code": branchPlan[2].code + "\nprint('PROBE=' + south_probe)"})
+		return scripted.ToolCall("python", string(b)), nil
+	}
+	return scripted.Text("Done. Output:\n" + last.Content), nil
+}
+
+// A branch step that asks the person waits alone: the other branches
+// finish, the question reaches the person as the run's interrupt, and the
+// answer takes the step on from where it asked, with what it ran before
+// asking still in the kernel: it is not run again from the start.
+func TestBranchAsksThePersonAndGoesOnWhereItStopped(t *testing.T) {
+	script := scripted.NewResponder(askingBranchResponder)
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, done := runBranchPlan(t, s, 3, Budget{})
+	if done.Err != nil || done.Interrupt == nil || !strings.Contains(done.Interrupt.Prompt, "Which currency") {
+		t.Fatalf("the run must wait for the question of step 3; ended with %v, %+v", done.Err, done.Interrupt)
+	}
+	status := map[int]generic.StepStatus{}
+	for _, st := range done.Plan.Steps {
+		status[st.Index] = st.Status
+	}
+	want := map[int]generic.StepStatus{1: generic.StatusDone, 2: generic.StatusDone, 3: generic.StatusDoing, 4: generic.StatusTodo,
+		5: generic.StatusDone, 6: generic.StatusDone, 7: generic.StatusTodo}
+	if fmt.Sprint(status) != fmt.Sprint(want) {
+		t.Errorf("while step 3 waits, the steps are %v, want %v", status, want)
+	}
+	if n := len(kinds(evs, generic.EventInterrupt)); n != 1 {
+		t.Errorf("%d interrupt events, want 1", n)
+	}
+	var last generic.Event
+	for e := range s.Resume(context.Background(), filepath.Base(done.Path), map[string]any{done.Interrupt.ID: tools.ParseAnswer("USD", nil)}) {
+		last = e
+	}
+	if last.Err != nil || last.Interrupt != nil {
+		t.Fatalf("resume: %v %+v", last.Err, last.Interrupt)
+	}
+	starts := 0
+	for _, req := range script.Requests() {
+		if req.Agent == "code" && strings.Contains(req.Messages[1].Content, "Load the South rows") && len(req.Messages) == 2 {
+			starts++
+		}
+	}
+	if starts != 1 {
+		t.Errorf("step 3's code agent started %d times, want once", starts)
+	}
+	for _, st := range last.Plan.Steps {
+		if st.Status != generic.StatusDone {
+			t.Errorf("step %d is %s: %s", st.Index, st.Status, st.Summary)
+		}
+		if st.Index == 3 && !strings.Contains(st.Summary, "PROBE=kept") {
+			t.Errorf("step 3 lost what it ran before asking: %q", st.Summary)
+		}
+	}
+	if report := readWS(t, last, "report.md"); !strings.Contains(report, "TOTAL=250 from 4 rows") {
+		t.Errorf("the report lacks the total:\n%s", report)
 	}
 }

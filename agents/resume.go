@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,18 +28,40 @@ var ErrNothingToResume = errors.New("nothing to resume")
 // whose process died, is recovered from its recorded plan: finished steps
 // are kept and not run again, a step that was in progress runs again, and
 // the Python kernel's state is rebuilt from cells.jsonl; the events say
-// which. The events end, as for Run, with EventDone.
-func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any) iter.Seq[generic.Event] {
+// which. The events end, as for Run, with EventDone. Options change how
+// the resumed run goes on (see ResumeParallel).
+func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any, opts ...ResumeOption) iter.Seq[generic.Event] {
+	var o resumeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	return func(yield func(generic.Event) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		r := &run{sift: s, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
 		defer r.mcp.Close()
-		r.resume(ctx, sessionID, answers)
+		r.resume(ctx, sessionID, answers, o)
 	}
 }
 
-func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
+// ResumeOption changes how Sift.Resume goes on with a session.
+type ResumeOption func(*resumeOptions)
+
+// resumeOptions are what ResumeOptions set.
+type resumeOptions struct {
+	// parallel overrides the session's recorded Request.Parallel when
+	// positive.
+	parallel int
+}
+
+// ResumeParallel runs up to n plan steps at the same time in the resumed
+// run, instead of the number the session was started with (n <= 0 keeps
+// the session's).
+func ResumeParallel(n int) ResumeOption {
+	return func(o *resumeOptions) { o.parallel = n }
+}
+
+func (r *run) resume(ctx context.Context, id string, answers map[string]any, opts resumeOptions) {
 	ws, err := session.Open(r.sift.cfg.SessionsRoot, id)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: %w", ErrNothingToResume, err))
@@ -54,7 +77,9 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any) {
 		return
 	}
 	r.ws = ws
-	r.req = Request{Question: meta.Question, Mode: Mode(meta.Mode), SessionID: id}
+	// The session's own bound on steps side by side, unless the caller
+	// gives another.
+	r.req = Request{Question: meta.Question, Mode: Mode(meta.Mode), SessionID: id, Parallel: cmp.Or(max(opts.parallel, 0), meta.Parallel)}
 	if ctx, err = r.open(ctx); err != nil {
 		r.fail(err)
 		return

@@ -293,9 +293,11 @@ type run struct {
 	current    *generic.StepState
 	trajectory *siftmodel.Trajectory
 	// sources are the run's databases and its files source, or nil;
-	// bigFiles names the inputs too large to load whole.
-	sources  *sqldb.Sources
-	bigFiles []string
+	// fileViews are the files source's views; bigFiles names the inputs
+	// too large to load whole.
+	sources   *sqldb.Sources
+	fileViews []sqldb.FileView
+	bigFiles  []string
 	// endSpan ends the run's trace span.
 	endSpan func(error)
 	// outputs are the tool replies of this process, for the answer check.
@@ -384,21 +386,28 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 	if r.ws == nil || r.sift.store == nil {
 		return
 	}
-	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root}
+	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel()}
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
 		m.Created, m.Inputs = old.Created, old.Inputs
 		if m.Question == "" {
 			m.Question = old.Question
 		}
+		// A question that fails before its plan is loaded keeps the
+		// counts of the earlier ones.
+		m.Questions, m.Answered = old.Questions, old.Answered
 	}
 	if in, err := r.ws.Inputs(); err == nil {
 		m.Inputs = in
+	}
+	if status == session.StatusRunning {
+		m.Owner = session.ThisProcess()
 	}
 	if r.plan != nil {
 		if cur := r.plan.Current(); cur != nil {
 			step := cur.Step
 			m.Step = &step
 		}
+		m.Questions, m.Answered = r.plan.QuestionNumber(), r.plan.Answered()
 	}
 	if pending != nil {
 		kind := session.PendingQuestion
@@ -414,6 +423,9 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
 	}
 }
+
+// parallel is the most plan steps the run runs at the same time.
+func (r *run) parallel() int { return cmp.Or(r.req.Parallel, DefaultParallel) }
 
 // interruptOf returns what an interrupt event asks of the person, or nil.
 func interruptOf(ev *adk.AgentEvent) *generic.Interrupt {
@@ -753,7 +765,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		ext:             r.sift.cfg.Extensions,
 		locale:          r.sift.cfg.Locale,
 		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
-		parallel:        cmp.Or(r.req.Parallel, DefaultParallel),
+		parallel:        r.parallel(),
 	})
 	if err != nil {
 		return nil, err

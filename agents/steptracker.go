@@ -61,13 +61,10 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			return
 		}
 		if a.branches.wants(ctx, fp) {
-			if !a.branches.run(ctx, gen, fp, a.Name(ctx), a.budget) {
-				return // the replanner sees the batch's results
-			}
-			// A step of the batch waits for the person: it runs alone now.
-			if cur = fp.Current(); cur == nil {
-				return
-			}
+			// The replanner sees the batch's results, once the steps that
+			// wait for the person are answered and done.
+			a.askNext(ctx, gen, a.branches.run(ctx, gen, fp, a.Name(ctx), a.budget))
+			return
 		}
 		a.budget.stepStarted()
 		// Model calls made for this step are metered under its index.
@@ -209,6 +206,10 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 		defer gen.Close()
 		defer recoverInto(gen)
 		fp := fullPlan(ctx)
+		if w, ok := info.InterruptState.(*branchWait); ok && info.WasInterrupted {
+			a.resumeBranch(ctx, gen, fp, w, info)
+			return
+		}
 		cur := fp.Current()
 		if cur == nil {
 			gen.Send(&adk.AgentEvent{Err: errors.New("executor: resumed, but the plan has no step in progress")})
@@ -233,6 +234,56 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 		}, func(err error) { spanErr = err })
 	}()
 	return iter
+}
+
+// askNext asks the person what the first of waits (branch steps waiting
+// for the person) needs, keeping the others for after it.
+func (a *stepTracker) askNext(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], waits []*branchWait) {
+	if len(waits) == 0 {
+		adk.AddSessionValue(ctx, branchWaitsKey, []*branchWait(nil))
+		return
+	}
+	adk.AddSessionValue(ctx, branchWaitsKey, waits[1:])
+	gen.Send(waits[0].ask(ctx))
+}
+
+// resumeBranch goes on with the branch step w, which waited for the
+// person, from where it stopped, on the session's kernel (which absorbed
+// what the step ran before it asked). Once it is done, the next waiting
+// step is asked; after the last, the replanner runs.
+func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, w *branchWait, info *adk.ResumeInfo) {
+	if !info.IsResumeTarget {
+		gen.Send(w.ask(ctx)) // not answered: it still waits
+		return
+	}
+	var cur *generic.StepState
+	for i := range fp.Steps {
+		if fp.Steps[i].Index == w.Step {
+			cur = &fp.Steps[i]
+		}
+	}
+	if cur == nil || a.branches == nil {
+		gen.Send(&adk.AgentEvent{Err: fmt.Errorf("executor: resumed step %d, which the plan no longer has", w.Step)})
+		return
+	}
+	ctx = siftmodel.WithStep(ctx, cur.Index)
+	ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
+	var spanErr error
+	defer func() { endSpan(spanErr) }()
+	// The replanner reads what the batch's other steps did too.
+	batch, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
+	a.follow(ctx, gen, fp, cur, func() *adk.AsyncIterator[*adk.AgentEvent] {
+		return a.branches.resume(ctx, w, info.ResumeData)
+	}, func(err error) { spanErr = err })
+	if cur.Status == generic.StatusDoing || cur.Status == generic.StatusTodo || strings.HasPrefix(cur.Summary, "Stopped:") || ctx.Err() != nil {
+		return // it asks again, or the run stopped
+	}
+	if text, _ := batch.(string); text != "" {
+		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, fmt.Sprintf("%s\n\nStep %d: %s", text, cur.Index, cur.Summary))
+	}
+	waits, _ := adk.GetSessionValue(ctx, branchWaitsKey)
+	rest, _ := waits.([]*branchWait)
+	a.askNext(ctx, gen, rest)
 }
 
 // stopForBudget ends the execute/replan loop at a safe point: the steps

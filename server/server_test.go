@@ -120,6 +120,9 @@ func TestPlanReviewAnsweredThroughAPI(t *testing.T) {
 	if code := ts.do("POST", "/v1/sessions/"+id+"/runs", map[string]any{"question": "another"}, &e); code != 409 {
 		t.Errorf("a follow-up while waiting: %d %+v", code, e)
 	}
+	if code := ts.do("POST", "/v1/sessions/"+ts.createSession()+"/runs", map[string]any{"question": "a number", "parallel": -1}, &e); code != 400 || !strings.Contains(e.Error.Message, "parallel -1") {
+		t.Errorf("a negative parallel: %d %+v", code, e)
+	}
 	if code := ts.do("POST", "/v1/sessions/"+id+"/answers", map[string]any{"interrupt_id": "nope", "action": "approve"}, &e); code != 409 {
 		t.Errorf("answer to another interrupt: %d", code)
 	}

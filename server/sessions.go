@@ -473,7 +473,10 @@ type runRequest struct {
 	Mode       string `json:"mode"`
 	ReviewPlan bool   `json:"review_plan"`
 	Yes        bool   `json:"yes"`
-	Budget     struct {
+	// Parallel bounds the plan steps run at the same time; 0: the
+	// default (agents.DefaultParallel). Resumes keep it.
+	Parallel int `json:"parallel"`
+	Budget   struct {
 		MaxTokens     int     `json:"max_tokens"`
 		MaxTime       string  `json:"max_time"`
 		MaxSteps      int     `json:"max_steps"`
@@ -500,7 +503,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}
-	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id,
+	if body.Parallel < 0 {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("parallel %d: give at least 1 (1 runs the steps one after another), or leave it out for %d", body.Parallel, agents.DefaultParallel))
+		return
+	}
+	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id, Parallel: body.Parallel,
 		Budget: agents.Budget{MaxTokens: body.Budget.MaxTokens, MaxSteps: body.Budget.MaxSteps, MaxModelCalls: body.Budget.MaxModelCalls, MaxCost: body.Budget.MaxCost}}
 	if body.Budget.MaxTime != "" {
 		if req.Budget.MaxTime, err = time.ParseDuration(body.Budget.MaxTime); err != nil || req.Budget.MaxTime < 0 {

@@ -31,6 +31,9 @@ type chatOptions struct {
 	Store string
 	// PolicyFile is the approval policy (files-only chats).
 	PolicyFile string
+	// Parallel bounds the plan steps run at the same time (files-only
+	// chats); 0: the default for new turns, the session's own on resume.
+	Parallel int
 }
 
 // chatQuit ends a chat; so does the end of the input.
@@ -55,8 +58,9 @@ with sift chat --session ID.
 With --db, a supervisor routes each question to the SQL analyst, the
 plan-execute analyst or answers itself.
 
-On a terminal you get line editing and history (arrow keys); with input
-piped from a file it reads plain lines.`,
+On a terminal you get line editing and history (arrow keys), and Ctrl-C
+at a prompt clears the line (a second one on an empty line leaves); with
+input piped from a file it reads plain lines.`,
 		Example: `  sift chat --file sales.csv
   sift chat --session 20261122-101500-ab12
   sift chat --db sqlite:shop.db
@@ -65,6 +69,9 @@ piped from a file it reads plain lines.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := agents.ParseMode(opts.Mode); err != nil {
 				return usageError{err}
+			}
+			if cmd.Flags().Changed("parallel") && opts.Parallel < 1 {
+				return usageError{fmt.Errorf("--parallel must be at least 1 (1 runs the steps one after another), got %d", opts.Parallel)}
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -79,6 +86,7 @@ piped from a file it reads plain lines.`,
 	f.StringVar(&opts.Mode, "mode", "auto", "files-only chats: route of each turn: auto, template, quick or plan")
 	f.StringVar(&opts.Store, "store", "", "files-only chats: where checkpoints and the session registry live: file:DIR, sqlite:PATH or redis://HOST:PORT/DB (default $SIFT_STORE, else files beside the sessions)")
 	f.StringVar(&opts.PolicyFile, "policy", "", "files-only chats: approval policy file (JSON)")
+	f.IntVar(&opts.Parallel, "parallel", 0, fmt.Sprintf("files-only chats: most plan steps run at the same time (default %d; a resumed turn keeps its session's)", agents.DefaultParallel))
 	return cmd
 }
 
@@ -154,7 +162,7 @@ func (o *chatOptions) runOptions() *runOptions {
 		ConfigPath: o.ConfigPath, Script: o.Script, Python: o.Python, SessionsDir: o.SessionsDir,
 		MaxIterations: 10, CodeTimeout: o.CodeTimeout, Mode: o.Mode, Yes: o.Yes, ReviewPlan: !o.Yes,
 		PolicyFile: o.PolicyFile, Store: o.Store, PythonMode: o.PythonMode, Sandbox: o.Sandbox,
-		AllowUnsandboxed: o.AllowUnsandboxed,
+		AllowUnsandboxed: o.AllowUnsandboxed, Parallel: o.Parallel,
 	}
 }
 

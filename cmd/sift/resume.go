@@ -33,7 +33,7 @@ func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) erro
   sift resume 20261122-020655-ab12cd --edit "Load input/sales.csv" --edit "Chart revenue by month"
   sift resume 20261122-020655-ab12cd --reject "use the 2023 sheet only"
   sift resume 20261122-020655-ab12cd            # after a pause (Ctrl-C) or a crash`,
-		Args: func(_ *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError{errors.New("give one session id (sift sessions list shows them)")}
 			}
@@ -45,6 +45,9 @@ func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) erro
 			}
 			if n > 1 {
 				return usageError{errors.New("give one answer: --approve, --edit, --reject, --answer or --deny")}
+			}
+			if cmd.Flags().Changed("parallel") && opts.run.Parallel < 1 {
+				return usageError{fmt.Errorf("--parallel must be at least 1 (1 runs the steps one after another), got %d", opts.run.Parallel)}
 			}
 			return nil
 		},
@@ -63,6 +66,7 @@ func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) erro
 	f.StringVar(&opts.Reject, "reject", "", "reject the plan, with feedback for the planner")
 	f.StringVar(&opts.Answer, "answer", "", "answer the question the session asks")
 	f.StringVar(&opts.Deny, "deny", "", "deny the action the session waits on, with the reason")
+	f.IntVar(&opts.run.Parallel, "parallel", 0, "most plan steps run at the same time (default: the number the session was started with)")
 	addModelFlags(cmd, &opts.run)
 	return cmd
 }
@@ -111,13 +115,15 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	if err != nil {
 		return err
 	}
+	io, working := newWorkingLine(io, opts.run.JSON, deps.now, deps.working)
 	r := newRenderer(io, opts.run.JSON, deps.now)
 	r.resumeArgs = opts.run.ResumeArgs
 	if !opts.run.JSON {
 		r.status("Model: %s", label)
 	}
 	var final generic.Event
-	for e := range s.Resume(ctx, opts.Session, answers) {
+	defer working.start()()
+	for e := range s.Resume(ctx, opts.Session, answers, agents.ResumeParallel(opts.run.Parallel)) {
 		r.event(e)
 		final = e
 	}

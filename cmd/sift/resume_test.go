@@ -62,13 +62,17 @@ func TestReviewThenResumeInANewProcess(t *testing.T) {
 
 func TestResumeFlags(t *testing.T) {
 	tests := []struct {
-		args    []string
-		wantErr string
+		args         []string
+		wantErr      string
+		wantParallel int
 	}{
-		{[]string{"s1", "--approve"}, ""},
-		{[]string{"s1", "--edit", "a", "--edit", "b"}, ""},
-		{[]string{"s1", "--approve", "--reject", "no"}, "give one answer"},
-		{[]string{}, "give one session id"},
+		{args: []string{"s1", "--approve"}},
+		{args: []string{"s1", "--edit", "a", "--edit", "b"}},
+		{args: []string{"s1", "--approve", "--reject", "no"}, wantErr: "give one answer"},
+		{args: []string{}, wantErr: "give one session id"},
+		// The session's own bound, unless the flag gives another.
+		{args: []string{"s1", "--parallel", "1"}, wantParallel: 1},
+		{args: []string{"s1", "--parallel", "0"}, wantErr: "--parallel must be at least 1"},
 	}
 	for _, tt := range tests {
 		io, _, _ := testIO()
@@ -80,7 +84,7 @@ func TestResumeFlags(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got.Session != "s1" {
+		if err != nil || got.Session != "s1" || got.run.Parallel != tt.wantParallel {
 			t.Errorf("%v: %v %+v", tt.args, err, got)
 		}
 	}
