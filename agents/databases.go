@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
@@ -67,11 +68,53 @@ func (r *run) useDatabases(ctx context.Context, recorded bool) error {
 // aggregate with SQL before pandas.
 const bigFileBytes = 256 << 20
 
+// filesSQLFromEnv names the input size from which the agents get SQL over
+// the input files (e.g. 64MiB; 0 for every file); bigFileBytes when unset.
+const filesSQLFromEnv = "SIFT_FILES_SQL_FROM"
+
+// filesSQLFrom reads filesSQLFromEnv; a bad value is an error, with
+// bigFileBytes.
+func filesSQLFrom(getenv func(string) string) (int64, error) {
+	v := strings.TrimSpace(getenv(filesSQLFromEnv))
+	if v == "" {
+		return bigFileBytes, nil
+	}
+	if v == "0" {
+		return 0, nil
+	}
+	n, err := operator.ParseByteSize(v)
+	if err != nil || n < 0 {
+		return bigFileBytes, fmt.Errorf("%s=%q: give a size such as 64MiB, or 0 for every file", filesSQLFromEnv, v)
+	}
+	return n, nil
+}
+
 // addFilesSource makes the session's CSV/TSV, JSON/JSONL and Parquet inputs
 // queryable with SQL as the source "files" (DuckDB, out of core), beside
-// the databases. A failure costs only that source: it is reported, and the
-// run goes on.
+// the databases, when one of them is large enough to need it (see
+// filesSQLFrom): pandas reads smaller files whole, and the SQL tools
+// would only lengthen every request. A failure costs only that source: it
+// is reported, and the run goes on.
 func (r *run) addFilesSource(ctx context.Context, inputs []string) {
+	from, err := filesSQLFrom(os.Getenv)
+	if err != nil {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + "; using the default"})
+	}
+	var needed bool
+	var big []string
+	for _, in := range inputs {
+		st, err := os.Stat(r.ws.Path(in))
+		if err != nil || sqldb.FileReader(in) == "" {
+			continue
+		}
+		needed = needed || st.Size() >= from
+		if st.Size() >= bigFileBytes {
+			big = append(big, fmt.Sprintf("%s (%.1f MB)", in, float64(st.Size())/(1<<20)))
+		}
+	}
+	if !needed {
+		return
+	}
 	opts, err := sqldb.FilesOptionsFromEnv(os.Getenv)
 	if err != nil {
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + "; using the defaults"})
@@ -89,11 +132,7 @@ func (r *run) addFilesSource(ctx context.Context, inputs []string) {
 		list = r.sources.All()
 	}
 	r.sources = sqldb.NewSources(append(list, files)...)
-	for _, in := range inputs {
-		if st, err := os.Stat(r.ws.Path(in)); err == nil && st.Size() >= bigFileBytes && sqldb.FileReader(in) != "" {
-			r.bigFiles = append(r.bigFiles, fmt.Sprintf("%s (%.1f MB)", in, float64(st.Size())/(1<<20)))
-		}
-	}
+	r.fileViews, r.bigFiles = sqldb.FileViews(inputs), big
 }
 
 // closeDatabases closes what useDatabases or the run opened.
@@ -103,19 +142,22 @@ func (r *run) closeDatabases() {
 	}
 }
 
-// databaseContext is the data context's part about the databases: how to
-// query them and the schema most relevant to the question; "" without
-// databases.
+// databaseContext is the data context's part about SQL: how to query, the
+// input files' views (their columns are in the preview above it) and the
+// schema of the databases most relevant to the question; "" without SQL
+// sources.
 func (r *run) databaseContext(ctx context.Context, question string) string {
 	if r.sources == nil || r.sources.Len() == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n\n### Databases\n\n" + databasesNote + "\n")
-	for _, s := range r.sources.All() {
-		if s.Dialect() == sqldb.DuckDB {
-			fmt.Fprintf(&b, "The database %s holds the input files (CSV, JSON, Parquet) as views named after them, queried with DuckDB out of core: use it for files too large for pandas.\n", s.Name())
+	b.WriteString("\n\n### SQL\n\n" + databasesNote + "\n")
+	if len(r.fileViews) > 0 {
+		views := make([]string, len(r.fileViews))
+		for i, v := range r.fileViews {
+			views[i] = v.Input + " → " + v.View
 		}
+		fmt.Fprintf(&b, "Source %s holds the input files as views: %s.\n", sqldb.FilesSourceName, strings.Join(views, ", "))
 	}
 	if len(r.bigFiles) > 0 {
 		fmt.Fprintf(&b, "Large inputs: %s. Do not load them whole into pandas (the sandbox's memory is limited): aggregate them with sql_query first, and bring only the result into Python (as_dataframe).\n", strings.Join(r.bigFiles, ", "))
@@ -123,7 +165,16 @@ func (r *run) databaseContext(ctx context.Context, question string) string {
 	if notes := dialectNotes(r.sources); notes != "" {
 		b.WriteString(notes + "\n")
 	}
-	text, err := r.sources.Context(ctx, question, runSchemaTokens)
+	var dbs []*sqldb.Source
+	for _, s := range r.sources.All() {
+		if s.Dialect() != sqldb.DuckDB {
+			dbs = append(dbs, s)
+		}
+	}
+	if len(dbs) == 0 {
+		return strings.TrimRight(b.String(), "\n")
+	}
+	text, err := sqldb.NewSources(dbs...).Context(ctx, question, runSchemaTokens)
 	if err != nil {
 		text = "Databases: " + strings.Join(r.sources.Names(), ", ") + " (the schema could not be read: " + err.Error() + "; call list_tables)"
 	}

@@ -152,6 +152,20 @@ func TestStoppedFollowUpKeepsTheReport(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(done.Path, "report-02.html")); err != nil {
 				t.Error(err)
 			}
+			// The registry keeps the first answer in sight too: the
+			// status is the follow-up's, the counts the session's.
+			b, err := session.OpenFileBackend(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			m, err := b.Sessions.Get(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Questions != 2 || m.Answered != 1 || m.Owner != nil {
+				t.Errorf("meta: %d questions, %d answered, owner %v; want 2, 1 and none once the run ended", m.Questions, m.Answered, m.Owner)
+			}
 		})
 	}
 }

@@ -187,7 +187,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	if len(results) != 2 || !strings.Contains(results[0], "20") || !strings.Contains(results[1], "21") {
 		t.Errorf("steps 2 and 3 must see x from step 1 (rebuilt from the cell log): %q", results)
 	}
-	if !strings.Contains(results[0], "earlier Sift process") {
+	if !strings.Contains(results[0], "rebuilt by replaying") {
 		t.Errorf("the person must be told the kernel state was rebuilt: %q", results[0])
 	}
 	var stepsDone []int

@@ -232,6 +232,13 @@ func loadPlanState(dir string) (*generic.FullPlan, error) {
 	return &fp, nil
 }
 
+// SessionPlan returns the plan of the session whose workspace is dir, with
+// each step's status, as plan.md shows it; an error when the session
+// recorded no plan state (it never got as far as planning).
+func SessionPlan(dir string) (*generic.FullPlan, error) {
+	return loadPlanState(dir)
+}
+
 // SessionQuestions returns the questions asked in the session whose
 // workspace is dir, in the order they were asked: the first, then each
 // follow-up. It is nil when the session recorded no plan state (it never

@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-25.2"
+const PromptVersion = "2026-11-26.1"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -27,7 +27,7 @@ const executorPrompt = `You are the executor of Sift, a data-analysis agent. Car
 - Delegate data work to code_agent in one self-contained request: files, columns, the computation, what to print, files to save under out/. Its answer is the step's result as it is; do not repeat it.
 - When a built-in analysis fits the step exactly, call run_template instead (template_params gives a template's params): no code needed.
 - Use web_researcher only for facts from the web.
-- If the step is ambiguous in a way the data cannot settle (sheet, period, definition), call ask_user with one short question, with choices when there are few; never guess.
+- If the step is ambiguous in a way the data cannot settle (sheet, period, definition), call ask_user; never guess.
 - Do not redo finished steps.
 ` + languageRule
 
@@ -51,7 +51,7 @@ const processStateRule = `- Each python call starts a fresh interpreter: load wh
 
 const codeAgentTail = `- Charts: matplotlib, with a title and axis labels.
 - Print the numbers you will report; never state a number you did not compute.
-- If the task is ambiguous in a way the data cannot settle, call ask_user with one short question and choices.
+- If the task is ambiguous in a way the data cannot settle, call ask_user; never guess.
 
 Answer in a few sentences: the key numbers and the files written. If the task cannot be done, start with "FAILED:" and say why and what would fix it.
 ` + languageRule

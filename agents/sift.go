@@ -293,9 +293,11 @@ type run struct {
 	current    *generic.StepState
 	trajectory *siftmodel.Trajectory
 	// sources are the run's databases and its files source, or nil;
-	// bigFiles names the inputs too large to load whole.
-	sources  *sqldb.Sources
-	bigFiles []string
+	// fileViews are the files source's views; bigFiles names the inputs
+	// too large to load whole.
+	sources   *sqldb.Sources
+	fileViews []sqldb.FileView
+	bigFiles  []string
 	// endSpan ends the run's trace span.
 	endSpan func(error)
 	// outputs are the tool replies of this process, for the answer check.
@@ -390,15 +392,22 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 		if m.Question == "" {
 			m.Question = old.Question
 		}
+		// A question that fails before its plan is loaded keeps the
+		// counts of the earlier ones.
+		m.Questions, m.Answered = old.Questions, old.Answered
 	}
 	if in, err := r.ws.Inputs(); err == nil {
 		m.Inputs = in
+	}
+	if status == session.StatusRunning {
+		m.Owner = session.ThisProcess()
 	}
 	if r.plan != nil {
 		if cur := r.plan.Current(); cur != nil {
 			step := cur.Step
 			m.Step = &step
 		}
+		m.Questions, m.Answered = r.plan.QuestionNumber(), r.plan.Answered()
 	}
 	if pending != nil {
 		kind := session.PendingQuestion

@@ -65,10 +65,23 @@ func TestToolListsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// With a database (or a file large enough for SQL), the executor and
+	// the code agent also get the SQL tools.
+	cfg.sources, _ = openShop(t)
+	sqlExecutor, _, err := buildExecutorTools(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlCode, err := cfg.codeAgentTools()
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := renderToolList(t, "planner", []*schema.ToolInfo{createPlanTool}) +
 		renderToolList(t, "executor", infosOf(t, executor)) +
 		renderToolList(t, "code_agent", infosOf(t, code)) +
 		renderToolList(t, "web_researcher", infosOf(t, webTools)) +
-		renderToolList(t, "replanner", []*schema.ToolInfo{createPlanTool, submitResultTool})
+		renderToolList(t, "replanner", []*schema.ToolInfo{replanTool, submitResultTool}) +
+		renderToolList(t, "executor with a database", infosOf(t, sqlExecutor)) +
+		renderToolList(t, "code_agent with a database", infosOf(t, sqlCode))
 	checkGolden(t, filepath.Join("testdata", "tools.golden"), got, "tool lists (every agent call pays for them)")
 }

@@ -36,31 +36,38 @@ const (
 	codeMaxIterations = 12
 )
 
-// createPlanTool is the planner's and replanner's structured plan.
-var createPlanTool = &schema.ToolInfo{
-	Name: toolCreatePlan,
-	Desc: "Set the plan: the ordered steps still to do. Each step is self-contained and actionable.",
-	ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
+// createPlanTool is the planner's structured plan; replanTool the
+// replanner's, which leaves out the complexity only the planner rates.
+var (
+	createPlanTool = planTool(true)
+	replanTool     = planTool(false)
+)
+
+// planTool is create_plan, with the complexity rating or without. The
+// prompts explain the rules; the schema says only what goes where.
+func planTool(complexity bool) *schema.ToolInfo {
+	params := map[string]*schema.ParameterInfo{
 		"steps": {
 			Type:     schema.Array,
 			Required: true,
-			Desc:     "the steps in order",
 			ElemInfo: &schema.ParameterInfo{
 				Type: schema.Object,
 				SubParams: map[string]*schema.ParameterInfo{
 					"index":       {Type: schema.Integer, Desc: "1-based position", Required: true},
 					"description": {Type: schema.String, Desc: "what to do: files, columns, computation, outputs under out/", Required: true},
-					"needs": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.Integer},
-						Desc: "indexes of the earlier steps whose results this step uses; [] when it uses none, so it can run alongside others"},
+					"needs":       {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.Integer}, Desc: "indexes of the earlier steps it uses; [] for none"},
 				},
 			},
 		},
-		"complexity": {
-			Type: schema.String,
-			Enum: []string{"trivial", "normal", "complex"},
-			Desc: "trivial: one code run answers the request; normal: a few dependent steps; complex: needs exploration or replanning",
-		},
-	}),
+	}
+	if complexity {
+		params["complexity"] = &schema.ParameterInfo{Type: schema.String, Enum: []string{"trivial", "normal", "complex"}}
+	}
+	return &schema.ToolInfo{
+		Name:        toolCreatePlan,
+		Desc:        "Set the plan: the steps still to do, in order.",
+		ParamsOneOf: schema.NewParamsOneOfByParams(params),
+	}
 }
 
 // submitResultTool ends the execute/replan loop with the final answer.
@@ -68,11 +75,10 @@ var submitResultTool = &schema.ToolInfo{
 	Name: toolSubmitResult,
 	Desc: "Submit the final result when the question is answered.",
 	ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
-		"answer":   {Type: schema.String, Required: true, Desc: "the direct answer to the question, in the person's language"},
-		"findings": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "key findings with their numbers"},
-		"files":    {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "deliverable files, workspace-relative (out/...)"},
-		"next_questions": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String},
-			Desc: "2 or 3 questions the person could ask next, naming the data's columns and building on what was found"},
+		"answer":         {Type: schema.String, Required: true, Desc: "the direct answer, in the person's language"},
+		"findings":       {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "key findings with their numbers"},
+		"files":          {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "deliverable files (out/...)"},
+		"next_questions": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "2 or 3 follow-up questions on the data's columns"},
 	}),
 }
 
@@ -140,7 +146,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 
 	replanner, err := planexecute.NewReplanner(ctx, &planexecute.ReplannerConfig{
 		ChatModel:   cfg.models.planner,
-		PlanTool:    createPlanTool,
+		PlanTool:    replanTool,
 		RespondTool: submitResultTool,
 		NewPlan:     newPlan,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {

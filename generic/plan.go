@@ -189,6 +189,24 @@ func (f *FullPlan) QuestionNumber() int {
 	return len(f.Earlier) + 1
 }
 
+// Answered counts the session's questions that got an answer: the earlier
+// ones and this run's.
+func (f *FullPlan) Answered() int {
+	if f == nil {
+		return 0
+	}
+	n := 0
+	for _, e := range f.Earlier {
+		if e.Result != nil {
+			n++
+		}
+	}
+	if f.Result != nil {
+		n++
+	}
+	return n
+}
+
 // FollowUp turns the plan of a finished run into the start of a follow-up:
 // the old question and result move to Earlier, finished steps stay (and are
 // not run again), steps never run are dropped.

@@ -609,6 +609,18 @@ func (k *Kernel) collectOutput(rel string, drop bool) (text, keptFile string) {
 	return joinCut(string(head), string(tail), fi.Size()-int64(n+m)), rel
 }
 
+// endedHere holds the interpreters (endedKernel) that a Kernel of this
+// process closed, so that a kernel adopting their cells later in the same
+// process (a chat's next turn, a resume) says that the session's previous
+// run ended, not that an earlier process did.
+var endedHere sync.Map
+
+// endedKernel names one interpreter of a workspace.
+type endedKernel struct {
+	root       string
+	generation int
+}
+
 // Close kills the interpreter and everything it started, and refuses
 // further runs; a cell running at that moment ends as stopped.
 func (k *Kernel) Close() error {
@@ -616,6 +628,9 @@ func (k *Kernel) Close() error {
 	k.closed = true
 	p := k.proc
 	k.proc = nil
+	for _, g := range k.generations {
+		endedHere.Store(endedKernel{k.ws.root, g}, struct{}{})
+	}
 	k.mu.Unlock()
 	if p != nil {
 		p.kill()
@@ -852,8 +867,8 @@ func (p *kernelProc) kill() {
 }
 
 // AdoptLog makes a fresh kernel take over a workspace whose earlier kernel
-// (in another Sift process, say one that crashed or was resumed later) is
-// gone: the next Run with RunOptions.Replay rebuilds that kernel's state by
+// (in another Sift process, say one that crashed or was resumed later, or
+// closed by this process when the session's previous run ended) is gone: the next Run with RunOptions.Replay rebuilds that kernel's state by
 // replaying its successful cells from cells.jsonl, and says so in its
 // notice. It reports the generation adopted and how many cells it holds; a
 // workspace without cells adopts nothing.
@@ -883,6 +898,9 @@ func (k *Kernel) AdoptLog() (generation, cells int, err error) {
 		return 0, 0, fmt.Errorf("adopt the cell log: the kernel has already started")
 	}
 	k.lost = "belonged to an earlier Sift process"
+	if _, ok := endedHere.Load(endedKernel{k.ws.root, generation}); ok {
+		k.lost = "was shut down when the session's previous run ended"
+	}
 	k.lostGeneration = generation
 	return generation, cells, nil
 }

@@ -759,7 +759,8 @@ func TestKernelAdoptLogRebuildsAnEarlierProcessState(t *testing.T) {
 	if res, err := first.Run(ctx, "raise ValueError('not replayed')", RunOptions{}); err != nil || res.OK() {
 		t.Fatalf("%+v %v", res, err)
 	}
-	first.Close() // as if that process had ended
+	first.Close()
+	endedHere = sync.Map{} // as if that process had ended and this is a new one
 
 	second, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
 	if err != nil {
@@ -775,5 +776,38 @@ func TestKernelAdoptLogRebuildsAnEarlierProcessState(t *testing.T) {
 	}
 	if !strings.Contains(res.Notice, "earlier Sift process") {
 		t.Errorf("the notice must say why the state was rebuilt: %q", res.Notice)
+	}
+}
+
+func TestKernelAdoptLogInTheSameProcessSaysTheRunEnded(t *testing.T) {
+	py := needPython(t)
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, InputDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := first.Run(ctx, "x = 41", RunOptions{}); err != nil || !res.OK() {
+		t.Fatalf("%+v %v", res, err)
+	}
+	first.Close() // the run ended; this process goes on (a chat's next turn)
+
+	second, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if _, cells, err := second.AdoptLog(); err != nil || cells != 1 {
+		t.Fatalf("AdoptLog: %d cells, %v; want 1", cells, err)
+	}
+	res, err := second.Run(ctx, "x + 1", RunOptions{Replay: true})
+	if err != nil || res.Value != "42" || res.Replayed != 1 {
+		t.Fatalf("want x rebuilt by replaying one cell: %+v, %v", res, err)
+	}
+	if strings.Contains(res.Notice, "earlier Sift process") || !strings.Contains(res.Notice, "previous run ended") {
+		t.Errorf("in the same process the notice must say the previous run ended: %q", res.Notice)
 	}
 }

@@ -26,7 +26,7 @@ type Status string
 // The statuses of a session.
 const (
 	// StatusRunning: a process is working on the session now (or died
-	// while it was).
+	// while it was: Meta.OwnerGone tells).
 	StatusRunning Status = "running"
 	// StatusWaiting: the run stopped at an interrupt and waits for the
 	// person; Meta.Pending says for what.
@@ -106,6 +106,15 @@ type Meta struct {
 	Inputs []string `json:"inputs,omitempty"`
 	// Workspace is the absolute path of the session's workspace directory.
 	Workspace string `json:"workspace,omitempty"`
+	// Owner is the process running the session, while it is running; see
+	// OwnerGone.
+	Owner *Owner `json:"owner,omitempty"`
+	// Questions is how many questions the session was asked (a chat or
+	// follow-ups ask several); Answered how many of them got an answer.
+	// Status is that of the latest question, so these keep earlier answers
+	// in sight when a later question failed.
+	Questions int `json:"questions,omitempty"`
+	Answered  int `json:"answered,omitempty"`
 	// Parallel is the most plan steps the session's run runs at the same
 	// time; a resume uses it unless told otherwise. 0: not recorded (the
 	// default applies).

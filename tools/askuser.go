@@ -36,14 +36,13 @@ type AskUserArgs struct {
 	// Question is what to ask, in plain words.
 	Question string `json:"question" jsonschema_description:"One short question."`
 	// Choices are the answers to pick from, when the answer is one of a few.
-	Choices []string `json:"choices,omitempty" jsonschema_description:"Answers to pick from, when there are few."`
+	Choices []string `json:"choices,omitempty" jsonschema_description:"Answers to pick from, if few."`
 	// Why says what the answer changes.
 	Why string `json:"why,omitempty"`
 }
 
 // askUserDesc tells the model what ask_user does and when to use it.
-const askUserDesc = "Ask the person, only when the answer changes what you do and the data cannot tell " +
-	"(ambiguous request or column, a threshold only they know). Never to ask permission."
+const askUserDesc = "Ask the person, only when the answer changes what you do and the data cannot tell. Never for permission."
 
 // Question is what ask_user asks the person: the Info of its interrupt
 // (adk InterruptCtx.Info), and the state it saves.

@@ -260,7 +260,7 @@ type PreviewArgs struct {
 	Path string `json:"path" jsonschema_description:"e.g. input/sales.xlsx"`
 }
 
-const previewDesc = "Preview a data file (CSV/TSV, Excel, JSON, text) cheaply: sheets, columns with types, row count, first rows."
+const previewDesc = "Preview a data file (CSV/TSV, Excel, JSON, text): sheets, typed columns, row count, first rows."
 
 // preview implements preview.
 func preview(ctx context.Context, op operator.Operator, a PreviewArgs) (string, error) {

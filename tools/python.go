@@ -23,11 +23,10 @@ type PythonArgs struct {
 // pythonDescStart and pythonDescEnd frame the description of python; the
 // middle says whether variables persist, which depends on the Python mode.
 const (
-	pythonDescStart   = "Run Python 3 in the workspace root: pandas, numpy, matplotlib, openpyxl; no network, no installs. "
-	pythonDescProcess = "Each call is a fresh interpreter: load what you need every time. "
-	pythonDescKernel  = "Calls share one kernel, like notebook cells: variables persist, so load data once. "
-	pythonDescEnd     = "input/ is read-only; save results to out/, scratch to work/. Open figures are saved to out/ as PNG. " +
-		"Replies show output, errors with a hint, and files written."
+	pythonDescStart   = "Run Python 3 (pandas, numpy, matplotlib, openpyxl; no network) in the workspace root. "
+	pythonDescProcess = "Each call is a fresh interpreter. "
+	pythonDescKernel  = "Calls share one kernel: variables persist. "
+	pythonDescEnd     = "Open figures are saved to out/ as PNG."
 )
 
 // pythonDesc describes python for op's Python mode.

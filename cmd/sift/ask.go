@@ -183,11 +183,14 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 
 // askTurn runs one turn: progress on stderr, the answer on stdout.
 func askTurn(ctx context.Context, io *ioStreams, conv *agents.Conversation, question string) error {
+	io, working := newWorkingLine(io, false, time.Now, 0)
+	stop := working.start()
 	var final generic.Event
 	for e := range conv.Ask(ctx, question) {
 		progress(io, e)
 		final = e
 	}
+	stop()
 	turns := conv.Turns()
 	if len(turns) > 0 && turns[len(turns)-1].Question == strings.TrimSpace(question) {
 		printTurn(io, conv.Workdir(), turns[len(turns)-1])

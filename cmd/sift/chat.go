@@ -58,8 +58,9 @@ with sift chat --session ID.
 With --db, a supervisor routes each question to the SQL analyst, the
 plan-execute analyst or answers itself.
 
-On a terminal you get line editing and history (arrow keys); with input
-piped from a file it reads plain lines.`,
+On a terminal you get line editing and history (arrow keys), and Ctrl-C
+at a prompt clears the line (a second one on an empty line leaves); with
+input piped from a file it reads plain lines.`,
 		Example: `  sift chat --file sales.csv
   sift chat --session 20261122-101500-ab12
   sift chat --db sqlite:shop.db

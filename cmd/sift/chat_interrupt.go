@@ -24,7 +24,7 @@ func (c *sessionChat) answer(in *generic.Interrupt) (any, error) {
 	switch in.Kind {
 	case generic.InterruptPlanReview:
 		c.showReviewPlan(in)
-		a, err = reviewPlan(c.console.lines, c.io.ErrOut)
+		a, err = reviewPlan(c.console.lines, c.io.ErrOut, in.Plan)
 	case generic.InterruptApproval:
 		c.status("Approval needed: %s", in.Prompt)
 		a, err = decideApproval(c.console.lines, c.io.ErrOut)
@@ -41,15 +41,18 @@ func (c *sessionChat) answer(in *generic.Interrupt) (any, error) {
 	return a, err
 }
 
-// showReviewPlan prints the plan under review as a checklist: from the
-// interrupt, or from plan.md when the session was left waiting by an
-// earlier process.
+// showReviewPlan shows the plan under review once: it points at the plan
+// the turn just printed, or prints it as a checklist from the interrupt,
+// or from plan.md when the session was left waiting by an earlier process.
 func (c *sessionChat) showReviewPlan(in *generic.Interrupt) {
+	if c.r.printedLast(in.Plan) {
+		c.status("The plan above waits for your review.")
+		return
+	}
 	if in.Plan != nil && len(in.Plan.Steps) > 0 {
-		r := newRenderer(c.io, false, c.now)
 		c.status("The plan waits for your review:")
 		for _, s := range in.Plan.Steps {
-			c.status("  %s %d. %s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
+			c.status("  %s %d. %s", c.r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
 		}
 		return
 	}
@@ -60,9 +63,9 @@ func (c *sessionChat) showReviewPlan(in *generic.Interrupt) {
 	c.status("The plan waits for your review (%s).", in.Prompt)
 }
 
-// reviewPlan reads approve, edit (then the new steps, one per line, an
-// empty line ending them) or reject (then the feedback).
-func reviewPlan(lines lineReader, hint io.Writer) (*generic.PlanDecision, error) {
+// reviewPlan reads approve, edit (then changes to plan's steps still to
+// run, see editSteps) or reject (then the feedback).
+func reviewPlan(lines lineReader, hint io.Writer, plan *generic.FullPlan) (*generic.PlanDecision, error) {
 	for {
 		line, err := lines.readLine("approve / edit / reject? ")
 		if err != nil {
@@ -72,20 +75,11 @@ func reviewPlan(lines lineReader, hint io.Writer) (*generic.PlanDecision, error)
 		case "a", "approve", "y", "yes", "ok":
 			return &generic.PlanDecision{Action: generic.PlanApprove}, nil
 		case "e", "edit":
-			fmt.Fprintln(hint, "Type the new steps, one per line; an empty line ends them.")
-			var steps []string
-			for {
-				s, err := lines.readLine(fmt.Sprintf("step %d: ", len(steps)+1))
-				if err != nil {
-					return nil, err
-				}
-				if s = strings.TrimSpace(s); s == "" {
-					break
-				}
-				steps = append(steps, s)
+			steps, err := editSteps(lines, hint, plan)
+			if err != nil {
+				return nil, err
 			}
-			if len(steps) == 0 {
-				fmt.Fprintln(hint, "No steps given; the plan is as it was.")
+			if steps == nil {
 				continue
 			}
 			return &generic.PlanDecision{Action: generic.PlanEdit, Steps: steps}, nil

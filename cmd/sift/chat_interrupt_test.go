@@ -22,15 +22,17 @@ func TestReviewPlanReadsTheDecision(t *testing.T) {
 	}{
 		{name: "approve", input: "approve\n", want: &generic.PlanDecision{Action: generic.PlanApprove}},
 		{name: "short approve after a wrong word", input: "maybe\na\n", want: &generic.PlanDecision{Action: generic.PlanApprove}, wantHint: "Type approve, edit or reject."},
-		{name: "edit: steps until an empty line", input: "edit\nLoad the data\n  Chart revenue  \n\n", want: &generic.PlanDecision{Action: generic.PlanEdit, Steps: []string{"Load the data", "Chart revenue"}}},
-		{name: "edit without steps asks again", input: "edit\n\nreject\nuse 2023 only\n", want: &generic.PlanDecision{Action: generic.PlanReject, Feedback: "use 2023 only"}, wantHint: "No steps given"},
+		{name: "edit: one step changed, the others kept", input: "edit\n2:  Chart revenue by month  \n\n", want: &generic.PlanDecision{Action: generic.PlanEdit, Steps: []string{"Load the data", "Chart revenue by month", "Write the table"}}},
+		{name: "edit without a change asks again", input: "edit\n\nreject\nuse 2023 only\n", want: &generic.PlanDecision{Action: generic.PlanReject, Feedback: "use 2023 only"}, wantHint: "No change"},
 		{name: "reject needs feedback", input: "reject\n\nfewer steps\n", want: &generic.PlanDecision{Action: generic.PlanReject, Feedback: "fewer steps"}, wantHint: "Say what the planner should do differently."},
-		{name: "the input ends", input: "edit\nLoad\n", wantErr: io.EOF},
+		{name: "the input ends", input: "edit\n1: Load\n", wantErr: io.EOF},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var prompts, hints bytes.Buffer
-			got, err := reviewPlan(newPlainLines(strings.NewReader(tt.input), &prompts), &hints)
+			plan := &generic.FullPlan{Question: "q"}
+			plan.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: "Load the data"}, {Description: "Chart revenue"}, {Description: "Write the table"}}})
+			got, err := reviewPlan(newPlainLines(strings.NewReader(tt.input), &prompts), &hints, plan)
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tt.wantErr)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 
 	"golang.org/x/term"
@@ -71,15 +72,12 @@ func openConsole(streams *ioStreams) (*chatConsole, error) {
 	}
 	tin := newTTYInput(in)
 	wrapped := &ioStreams{In: streams.In, Out: crlfWriter{streams.Out}, ErrOut: crlfWriter{streams.ErrOut}, Terminal: streams.Terminal}
-	t := term.NewTerminal(struct {
-		io.Reader
-		io.Writer
-	}{tin, streams.Out}, "> ")
+	lines := newTTYLines(tin, streams.Out)
 	if w, h, err := term.GetSize(int(out.Fd())); err == nil {
-		_ = t.SetSize(w, h)
+		_ = lines.t.SetSize(w, h)
 	}
 	return &chatConsole{
-		lines: &ttyLines{t: t},
+		lines: lines,
 		io:    wrapped,
 		watch: tin.watch,
 		close: func() { _ = term.Restore(int(in.Fd()), old) },
@@ -87,16 +85,57 @@ func openConsole(streams *ioStreams) (*chatConsole, error) {
 }
 
 // ttyLines reads lines through x/term's line editor, with its history
-// (up and down arrows).
-type ttyLines struct{ t *term.Terminal }
+// (up and down arrows). Ctrl-C at a prompt clears the line; a second one
+// on an empty line leaves, as the end of the input does.
+type ttyLines struct {
+	t  *term.Terminal
+	in *ttyInput
+}
+
+// ctrlCHint is shown when Ctrl-C clears a line at a prompt.
+const ctrlCHint = "^C (line cleared; Ctrl-C again on an empty line, " + chatQuit + " or Ctrl-D leaves)"
+
+func newTTYLines(in *ttyInput, out io.Writer) *ttyLines {
+	t := term.NewTerminal(struct {
+		io.Reader
+		io.Writer
+	}{in, out}, "> ")
+	t.History = &ctrlCHistory{History: t.History, in: in}
+	return &ttyLines{t: t, in: in}
+}
 
 func (l *ttyLines) readLine(prompt string) (string, error) {
-	l.t.SetPrompt(prompt)
-	line, err := l.t.ReadLine()
-	if errors.Is(err, term.ErrPasteIndicator) {
-		err = nil
+	armed := false // a Ctrl-C came since the last line
+	for {
+		l.t.SetPrompt(prompt)
+		line, err := l.t.ReadLine()
+		if errors.Is(err, term.ErrPasteIndicator) {
+			err = nil
+		}
+		if err != nil || !l.in.takeCtrlC() {
+			return line, err
+		}
+		if armed && strings.TrimSpace(line) == "" {
+			return "", io.EOF
+		}
+		armed = true
+		fmt.Fprint(l.t, ctrlCHint+"\r\n")
 	}
-	return line, err
+}
+
+// ctrlCHistory keeps a line that Ctrl-C cleared out of the history.
+type ctrlCHistory struct {
+	term.History
+	in *ttyInput
+}
+
+func (h *ctrlCHistory) Add(entry string) {
+	h.in.mu.Lock()
+	cleared := h.in.ctrlC
+	h.in.mu.Unlock()
+	if !cleared {
+		h.History.Add(entry)
+	}
 }
 
 // keyCtrlC is the byte a terminal in raw mode sends for Ctrl-C.
@@ -108,8 +147,12 @@ const keyCtrlC = 3
 type ttyInput struct {
 	chunks chan []byte
 	mu     sync.Mutex
-	// pending holds bytes typed during a turn, for the next prompt.
+	// pending holds bytes typed during a turn, and those the line editor
+	// has not read yet.
 	pending []byte
+	// ctrlC is set when Read gave the line editor an Enter for a Ctrl-C
+	// typed at a prompt, until takeCtrlC.
+	ctrlC bool
 	// err is the read error that ended chunks.
 	err error
 }
@@ -136,29 +179,48 @@ func newTTYInput(r io.Reader) *ttyInput {
 }
 
 // Read serves the line editor: bytes typed during the last turn first,
-// then what the terminal sends.
+// then what the terminal sends. A Ctrl-C is read as an Enter of its own,
+// with ctrlC set, so that the line typed so far ends there and the prompt
+// can drop it (x/term would return io.EOF for it, as for Ctrl-D).
 func (in *ttyInput) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
 	in.mu.Lock()
-	if len(in.pending) > 0 {
-		n := copy(p, in.pending)
-		in.pending = in.pending[n:]
+	if len(in.pending) == 0 {
 		in.mu.Unlock()
-		return n, nil
-	}
-	in.mu.Unlock()
-	chunk, ok := <-in.chunks
-	if !ok {
+		chunk, ok := <-in.chunks
 		in.mu.Lock()
-		defer in.mu.Unlock()
-		return 0, in.err
+		if !ok {
+			defer in.mu.Unlock()
+			return 0, in.err
+		}
+		in.pending = append(in.pending, chunk...)
 	}
-	n := copy(p, chunk)
-	if n < len(chunk) {
-		in.mu.Lock()
-		in.pending = append(in.pending, chunk[n:]...)
-		in.mu.Unlock()
+	defer in.mu.Unlock()
+	if in.pending[0] == keyCtrlC {
+		in.pending = in.pending[1:]
+		in.ctrlC = true
+		p[0] = '\r'
+		return 1, nil
 	}
+	end := len(in.pending)
+	if i := bytes.IndexByte(in.pending, keyCtrlC); i >= 0 {
+		end = i
+	}
+	n := copy(p, in.pending[:end])
+	in.pending = in.pending[n:]
 	return n, nil
+}
+
+// takeCtrlC says whether the line just read was ended by a Ctrl-C, and
+// clears that.
+func (in *ttyInput) takeCtrlC() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	c := in.ctrlC
+	in.ctrlC = false
+	return c
 }
 
 // watch calls onCtrlC for every Ctrl-C typed until stop is called, and

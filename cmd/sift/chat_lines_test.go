@@ -71,3 +71,41 @@ func TestCRLFWriter(t *testing.T) {
 		t.Errorf("got %d %v %q", n, err, b.String())
 	}
 }
+
+func TestTTYLinesCtrlCClearsTheLineThenLeaves(t *testing.T) {
+	pr, pw := io.Pipe()
+	var out bytes.Buffer
+	l := newTTYLines(newTTYInput(pr), &out)
+	type read struct {
+		line string
+		err  error
+	}
+	reads := make(chan read)
+	next := func() read {
+		go func() {
+			line, err := l.readLine("> ")
+			reads <- read{line, err}
+		}()
+		return <-reads
+	}
+	go func() {
+		// A line, then Ctrl-C on a half-typed line: it is dropped and the
+		// prompt asks again; up-arrow recalls the line before, not it.
+		_, _ = pw.Write([]byte("first\r"))
+		_, _ = pw.Write([]byte("half typed\x03"))
+		_, _ = pw.Write([]byte("second\r"))
+		_, _ = pw.Write([]byte("\x1b[A\r"))
+		// Ctrl-C on an empty line warns; the next one leaves.
+		_, _ = pw.Write([]byte("\x03"))
+		_, _ = pw.Write([]byte("\x03"))
+	}()
+	for _, want := range []read{{"first", nil}, {"second", nil}, {"second", nil}, {"", io.EOF}} {
+		if got := next(); got.line != want.line || !errors.Is(got.err, want.err) {
+			t.Fatalf("read %q, %v; want %q, %v\nscreen: %q", got.line, got.err, want.line, want.err, out.String())
+		}
+	}
+	if n := strings.Count(out.String(), ctrlCHint); n != 2 {
+		t.Errorf("each clearing Ctrl-C must say how to leave (%d times):\n%q", n, out.String())
+	}
+	pw.Close()
+}

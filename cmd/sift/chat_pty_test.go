@@ -186,8 +186,8 @@ func TestChatOnATerminal(t *testing.T) {
 	p.expect("/help lists the commands")
 	p.expect("> ")
 	p.send("which region sells most?")
-	p.expect("The plan waits for your review:")
 	p.expect("1. Find the top region")
+	p.expect("The plan above waits for your review.")
 	p.expect("approve / edit / reject? ")
 	p.send("approve")
 	p.expect("Question: Which measure?")
@@ -238,5 +238,37 @@ func TestChatOnATerminal(t *testing.T) {
 	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 	if err != nil || !strings.Contains(string(report), "Still "+top) {
 		t.Errorf("the follow-up's report: %v\n%s", err, report)
+	}
+}
+
+func TestChatCtrlCAtThePromptClearsTheLineThenLeaves(t *testing.T) {
+	isolateEnv(t)
+	script := writeScript(t, `{"replies":[{"content":"never asked"}]}`)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startPTY(t, "chat", "--script", script, "--file", data, "--sessions-dir", t.TempDir())
+	p.expect("/help lists the commands")
+	p.expect("> ")
+	if _, err := p.tty.Write([]byte("never sent\x03")); err != nil {
+		t.Fatal(err)
+	}
+	p.expect("line cleared")
+	p.send("/help") // the chat is still there, and the cleared text is gone
+	p.expect("/load FILE")
+	p.expect("> ")
+	if _, err := p.tty.Write([]byte{3}); err != nil {
+		t.Fatal(err)
+	}
+	p.expect("line cleared")
+	if _, err := p.tty.Write([]byte{3}); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(); code != exitOK {
+		t.Fatalf("exit %d; sift printed:\n%s", code, p.text())
+	}
+	if strings.Contains(p.text(), "Unknown command") || strings.Contains(p.text(), "never sent/help") {
+		t.Errorf("the cleared text must not reach the chat:\n%s", p.text())
 	}
 }

@@ -38,6 +38,8 @@ type sessionChat struct {
 	inputsGiven bool
 	// r renders every turn's events; it remembers the plan steps shown.
 	r *renderer
+	// working shows that a turn is working while it prints nothing.
+	working *workingLine
 }
 
 // chatHelp lists the chat's commands.
@@ -51,7 +53,8 @@ the same session. Ctrl-C during a turn pauses it after the current step
   /resume ID    switch to session ID, and go on with it if it waits or was paused
                 (without ID: the current session)
   /help         this help
-  /quit         leave; the session is kept (also Ctrl-D)`
+  /quit         leave; the session is kept (also Ctrl-D, or Ctrl-C twice
+                at an empty prompt; once clears the line)`
 
 // runSessionChat runs a files-only chat until /quit or the end of input.
 func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions, deps runDeps) error {
@@ -59,7 +62,8 @@ func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions
 	if err != nil {
 		return err
 	}
-	c := &sessionChat{console: console, io: console.io, sift: s, opts: opts, now: deps.now, r: newRenderer(console.io, false, deps.now)}
+	streams, working := newWorkingLine(console.io, false, deps.now, deps.working)
+	c := &sessionChat{console: console, io: streams, working: working, sift: s, opts: opts, now: deps.now, r: newRenderer(streams, false, deps.now)}
 	c.status("Model: %s", label)
 	c.status("Ask a question about your data; /help lists the commands, %s ends the chat.", chatQuit)
 	if opts.Session != "" {
@@ -179,6 +183,8 @@ func (c *sessionChat) drive(ctx context.Context, start func(context.Context) ite
 	r := c.r
 	r.start, r.report = c.now(), ""
 	var final generic.Event
+	stopWorking := c.working.start()
+	defer stopWorking() // before the next prompt
 	for e := range start(turnCtx) {
 		final = e
 		switch {
@@ -321,6 +327,10 @@ func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 	switch {
 	case meta.Status == session.StatusWaiting && meta.Pending != nil:
 		in := &generic.Interrupt{ID: meta.Pending.ID, Kind: string(meta.Pending.Kind), Prompt: meta.Pending.Prompt, Choices: meta.Pending.Choices}
+		if in.Kind == generic.InterruptPlanReview {
+			// The plan to review and edit, as the earlier process left it.
+			in.Plan, _ = agents.SessionPlan(meta.Workspace)
+		}
 		answer, err := c.answer(in)
 		if err != nil {
 			return err

@@ -23,12 +23,12 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 	io, _, errOut := testIO()
 	// An edited plan, an unknown command, a missing file, then the input
 	// ends at the question: the session is left waiting.
-	io.In = strings.NewReader("/nope\n/load missing.csv\nsum it\nedit\nSum the column n\n\n")
+	io.In = strings.NewReader("/nope\n/load missing.csv\nsum it\nedit\n1: Sum the column n\n\n")
 	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", first, "--file", data, "--sessions-dir", sessions})
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
 	}
-	for _, w := range []string{"Unknown command /nope", "Cannot load missing.csv", "The plan waits for your review:", "Type the new steps", "Step 1: Sum the column n", "Question: Which column?", "  1. n", "or: sift resume "} {
+	for _, w := range []string{"Unknown command /nope", "Cannot load missing.csv", "The plan above waits for your review.", "3: new text        rewrite step 3", "Step 1: Sum the column n", "Question: Which column?", "  1. n", "or: sift resume "} {
 		if !strings.Contains(errOut.String(), w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errOut)
 		}
@@ -61,5 +61,84 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "answer: ") || !strings.Contains(out.String(), "The sum is 3") {
 		t.Errorf("stdout must hold the answer prompt and /plan's plan.md:\n%s", out)
+	}
+}
+
+func TestChatReviewShowsThePlanOnce(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"},{"index":2,"description":"Chart n"}]}}]}]}`)
+	io, _, errOut := testIO()
+	io.In = strings.NewReader("sum it\n") // the input ends at the review
+	sessions := t.TempDir()
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", sessions})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	got := errOut.String()
+	for _, step := range []string{"1. Sum n", "2. Chart n"} {
+		if n := strings.Count(got, step); n != 1 {
+			t.Errorf("%q is shown %d times, want once:\n%s", step, n, got)
+		}
+	}
+	if !strings.Contains(got, "The plan above waits for your review.") {
+		t.Errorf("the review must point at the plan shown:\n%s", got)
+	}
+
+	// Another chat takes up the waiting review: it shows the plan as the
+	// first left it, and edits one of its steps in place.
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session: %v %v", entries, err)
+	}
+	id := entries[0].Name()
+	second := writeScript(t, `{"replies":[{"content":"Summed: 3"}]}`)
+	io, _, errOut = testIO()
+	io.In = strings.NewReader("edit\n2: Chart n by month\n\n")
+	execute(context.Background(), io, []string{"chat", "--session", id, "--mode", "plan", "--sandbox", "none", "--script", second, "--sessions-dir", sessions})
+	if !strings.Contains(errOut.String(), "The plan waits for your review:\n  [ ] 1. Sum n\n  [ ] 2. Chart n\n") {
+		t.Errorf("the waiting review must show its plan:\n%s", errOut)
+	}
+	plan, err := os.ReadFile(filepath.Join(sessions, id, "plan.md"))
+	if err != nil || !strings.Contains(string(plan), "1. Sum n") || !strings.Contains(string(plan), "2. Chart n by month") {
+		t.Errorf("the edit must keep step 1 and change step 2: %v\n%s\nstderr:\n%s", err, plan, errOut)
+	}
+}
+
+func TestChatResumeInTheSameProcessRebuildsTheKernelWithoutBlamingAnEarlierProcess(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The question stops the run after a cell; answering it resumes the
+	// session in this same process, with a new kernel that replays x.
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nx = pd.read_csv('input/n.csv')['n'].sum()"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which column?","choices":["n","m"]}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print('AGAIN', x)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The sum is {{line:AGAIN}}"}}]},
+ {"content":"# Sum\n\n{{line:AGAIN}} [step 1]."}]}`)
+	io, _, errOut := testIO()
+	io.In = strings.NewReader("sum it\napprove\n1\n/quit\n")
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", t.TempDir()})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	got := errOut.String()
+	if !strings.Contains(got, "AGAIN 3") || !strings.Contains(got, "Result: The sum is 3") {
+		t.Errorf("the resumed step must see the state rebuilt:\n%s", got)
+	}
+	if strings.Contains(got, "earlier Sift process") || !strings.Contains(got, "previous run ended") {
+		t.Errorf("the kernel ended with this process's previous run, not an earlier process:\n%s", got)
 	}
 }

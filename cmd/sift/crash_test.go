@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -84,6 +85,14 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
 	_ = cmd.Wait()
 	if id == "" {
 		t.Fatal("the killed run never said its session id")
+	}
+	// The session list sees that the process running it is gone.
+	list, err := siftProcess(t, "sessions", "list", "--sessions-dir", sessions).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sift sessions list: %v\n%s", err, list)
+	}
+	if !regexp.MustCompile(id+`\s+stopped\s`).Match(list) || !strings.Contains(string(list), "resume with: sift resume "+id+" --sessions-dir "+sessions) {
+		t.Errorf("sessions list must show the killed run's session as stopped, with the command that resumes it:\n%s", list)
 	}
 
 	second := writeScript(t, `{"replies":[

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/tools"
 )
 
 // renderer shows a run's events: readable progress on ErrOut, the report's
@@ -27,12 +29,19 @@ type renderer struct {
 	// shown holds the steps already listed, so a replan that only drops
 	// the finished step does not print the whole plan again.
 	shown map[string]bool
+	// lastPlan is the plan last printed, as its steps' keys (see stepKey),
+	// so a review of that plan can point at it instead of printing it again.
+	lastPlan []string
 	// resumeArgs are the flags the printed `sift resume` commands repeat.
 	resumeArgs []string
+	// asked holds ask_user's questions by tool call, until their result
+	// says whether the person is asked (the interrupt shows the question)
+	// or no one can answer.
+	asked map[string]tools.AskUserArgs
 }
 
 func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
-	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}}
+	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}, asked: map[string]tools.AskUserArgs{}}
 }
 
 // Marks differ on a terminal (colour, symbols) and in a pipe (plain ASCII).
@@ -66,8 +75,23 @@ func (r *renderer) event(e generic.Event) {
 			r.status("   (%s)", e.Text) // steps running side by side
 		}
 	case generic.EventToolCall:
+		if e.Tool == tools.AskUserName {
+			// Shown as the question itself: by the interrupt, or below
+			// when no one can answer.
+			var q tools.AskUserArgs
+			_ = json.Unmarshal([]byte(e.Args), &q)
+			r.asked[e.ToolCallID] = q
+			return
+		}
 		r.status("%s %s: %s", r.mark("call"), e.Tool, describeCall(e.Tool, e.Args))
 	case generic.EventToolResult:
+		if q, ok := r.asked[e.ToolCallID]; ok && e.Tool == tools.AskUserName {
+			delete(r.asked, e.ToolCallID)
+			if e.Text == tools.UnattendedReply && q.Question != "" {
+				r.status("Question: %s%s\n  (no one can answer in this run: the agent assumes and says so)", oneLine(q.Question, 200), choiceList(q.Choices))
+			}
+			return
+		}
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
 			r.status("    %s %s: %s", r.mark("fail"), e.Tool, oneLine(e.Text, 200))
 		}
@@ -112,8 +136,7 @@ func (r *renderer) plan(p *generic.FullPlan) {
 	}
 	changed := false
 	for _, s := range p.Steps {
-		key := fmt.Sprintf("%d %s", s.Index, s.Description)
-		if !r.shown[key] {
+		if key := stepKey(s); !r.shown[key] {
 			changed = true
 			r.shown[key] = true
 		}
@@ -121,10 +144,27 @@ func (r *renderer) plan(p *generic.FullPlan) {
 	if !changed {
 		return
 	}
+	r.lastPlan = stepKeys(p.Steps)
 	r.status("%s:", title)
 	for _, s := range p.Steps {
 		r.status("  %s %d. %s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
 	}
+}
+
+// stepKey names a step as shown: its number and description.
+func stepKey(s generic.StepState) string { return fmt.Sprintf("%d %s", s.Index, s.Description) }
+
+func stepKeys(steps []generic.StepState) []string {
+	keys := make([]string, len(steps))
+	for i, s := range steps {
+		keys[i] = stepKey(s)
+	}
+	return keys
+}
+
+// printedLast says whether p is the plan this renderer printed last.
+func (r *renderer) printedLast(p *generic.FullPlan) bool {
+	return p != nil && len(p.Steps) > 0 && slices.Equal(r.lastPlan, stepKeys(p.Steps))
 }
 
 // interrupt shows what the run waits for, and how to answer.
@@ -220,9 +260,20 @@ func describeCall(tool, args string) string {
 				first = strings.TrimSpace(l)
 			}
 		}
+		if lines == 1 {
+			return oneLine(first, 100) + " (1 line)"
+		}
 		return fmt.Sprintf("%s (%d lines)", oneLine(first, 100), lines)
 	}
 	return oneLine(args, 120)
+}
+
+// choiceList shows a question's choices on its line: " (a / b)".
+func choiceList(choices []string) string {
+	if len(choices) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(choices, " / ") + ")"
 }
 
 func oneLine(s string, limit int) string {

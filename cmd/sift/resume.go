@@ -115,12 +115,14 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	if err != nil {
 		return err
 	}
+	io, working := newWorkingLine(io, opts.run.JSON, deps.now, deps.working)
 	r := newRenderer(io, opts.run.JSON, deps.now)
 	r.resumeArgs = opts.run.ResumeArgs
 	if !opts.run.JSON {
 		r.status("Model: %s", label)
 	}
 	var final generic.Event
+	defer working.start()()
 	for e := range s.Resume(ctx, opts.Session, answers, agents.ResumeParallel(opts.run.Parallel)) {
 		r.event(e)
 		final = e

@@ -63,6 +63,9 @@ type runDeps struct {
 	// newSift builds the library instance and says which model it uses.
 	newSift func(ctx context.Context, opts *runOptions) (s *agents.Sift, modelLabel string, err error)
 	now     func() time.Time
+	// working is how long a run on a terminal may print nothing before
+	// it shows that it is working; 0 means workingEvery.
+	working time.Duration
 }
 
 func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *cobra.Command {
@@ -236,6 +239,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return err
 	}
+	io, working := newWorkingLine(io, opts.JSON, deps.now, deps.working)
 	r := newRenderer(io, opts.JSON, deps.now)
 	r.resumeArgs = opts.ResumeArgs
 	if !opts.JSON {
@@ -246,6 +250,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
+	defer working.start()()
 	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session, Parallel: opts.Parallel}) {
 		r.event(e)
 		final = e

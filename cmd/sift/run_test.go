@@ -29,7 +29,7 @@ func testIO() (*ioStreams, *bytes.Buffer, *bytes.Buffer) {
 func isolateEnv(t *testing.T) {
 	t.Helper()
 	for _, k := range []string{"SIFT_BASE_URL", "SIFT_API_KEY", "SIFT_MODEL", "SIFT_CONFIG", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL", "ARK_API_KEY", "ARK_MODEL", "ARK_BASE_URL",
-		"SIFT_PLANNER_MODEL", "SIFT_EXECUTOR_MODEL", "SIFT_CODE_MODEL", "SIFT_REPORT_MODEL"} {
+		"SIFT_PLANNER_MODEL", "SIFT_EXECUTOR_MODEL", "SIFT_CODE_MODEL", "SIFT_REPORT_MODEL", "SIFT_FILES_SQL_FROM"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("HOME", t.TempDir())

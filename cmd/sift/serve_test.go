@@ -10,11 +10,13 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cloudwego/eino/schema"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/operator"
@@ -229,11 +231,17 @@ func TestServeSIGTERMPausesThenRestartResumes(t *testing.T) {
 // TestServeTwoProcessesOnRedis: two `sift serve` processes share a real
 // redis-server and a sessions directory. A run begun on A waits for its
 // plan review; B streams it, shows it waiting, takes the answer and
+// finishes it. Then a run going on A is paused through B: A hears it from
+// the shared claim and pauses at its next safe point; B resumes and
 // finishes it.
 func TestServeTwoProcessesOnRedis(t *testing.T) {
 	isolateEnv(t)
 	needsPythonAndSandbox(t)
 	addr := sessiontest.StartRedis(t, t)
+	reached, release := make(chan struct{}), make(chan struct{})
+	var releaseOnce sync.Once
+	open := func() { releaseOnce.Do(func() { close(release) }) }
+	defer open()
 	script := scripted.New(
 		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Print 6*7"}}}),
 		scriptedCall("code_agent", map[string]string{"request": "print"}),
@@ -241,6 +249,22 @@ func TestServeTwoProcessesOnRedis(t *testing.T) {
 		scripted.Reply{Message: scripted.Text("Printed 42.")},
 		scriptedCall("submit_result", map[string]any{"answer": "42"}),
 		scripted.Reply{Message: scripted.Text("# Report\n\n42 [step 1].")},
+		// The second session: its first step is held until the pause has
+		// reached A.
+		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Save x"}, {"index": 2, "description": "Print x"}}}),
+		scriptedCall("code_agent", map[string]string{"request": "save"}),
+		scriptedCall("python", map[string]string{"code": "x = 20\nprint(x)"}),
+		scripted.Reply{Func: func(scripted.Request) (*schema.Message, error) {
+			close(reached)
+			<-release
+			return scripted.Text("Saved x."), nil
+		}},
+		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 2, "description": "Print x"}}}),
+		scriptedCall("code_agent", map[string]string{"request": "print"}),
+		scriptedCall("python", map[string]string{"code": "print(x)"}),
+		scripted.Reply{Message: scripted.Text("Printed.")},
+		scriptedCall("submit_result", map[string]any{"answer": "20"}),
+		scripted.Reply{Message: scripted.Text("# Report\n\nx is 20 [step 2].")},
 	)
 	model := scripted.NewServer(script)
 	defer model.Close()
@@ -274,6 +298,73 @@ func TestServeTwoProcessesOnRedis(t *testing.T) {
 		t.Fatalf("B's run: %v %s", kinds, last)
 	}
 	if a.call(t, "GET", "/v1/sessions/"+id, nil, &v); v.Status != "done" {
+		t.Errorf("A sees %s, want done", v.Status)
+	}
+
+	// A pause sent to B reaches the run going on A.
+	if code := a.call(t, "POST", "/v1/sessions", nil, &created); code != 201 {
+		t.Fatalf("create on A: %d", code)
+	}
+	second := created.ID
+	if code := a.call(t, "POST", "/v1/sessions/"+second+"/runs", map[string]any{"question": "x", "mode": "plan"}, nil); code != 202 {
+		t.Fatalf("run on A: %d", code)
+	}
+	select {
+	case <-reached:
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("A's step never started:\n%s", a.errs)
+	}
+	if code := b.call(t, "POST", "/v1/sessions/"+second+"/pause", nil, &v); code != 202 || v.Status != "running" {
+		t.Fatalf("pause through B: %d %+v\nB:\n%s", code, v, b.errs)
+	}
+	// A reads the pause when it next renews its claim, which resets the
+	// claim's expiry: wait for that before letting the step end.
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	defer rdb.Close()
+	ctx := context.Background()
+	claim := "sift:claim:" + second
+	asked, err := rdb.PTTL(ctx, claim).Result()
+	if err != nil || asked <= 0 {
+		t.Fatalf("A's claim on the session: ttl %v, %v", asked, err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; {
+		ttl, err := rdb.PTTL(ctx, claim).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ttl > asked {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("A did not renew its claim after the pause (ttl %v):\n%s", ttl, a.errs)
+		}
+		time.Sleep(20 * time.Millisecond) // polling another process's store
+	}
+	open()
+	kinds, last, lastID = b.streamKinds(t, second, "")
+	if len(kinds) == 0 || kinds[len(kinds)-1] != "done" || !strings.Contains(last, `"text":"paused"`) {
+		t.Fatalf("A's run, streamed by B after the pause sent to B: %v %s\nA:\n%s", kinds, last, a.errs)
+	}
+	if b.call(t, "GET", "/v1/sessions/"+second, nil, &v); v.Status != "paused" {
+		t.Fatalf("B sees %s, want paused", v.Status)
+	}
+	// A frees its claim just after its done event is logged: B's resume
+	// is refused (409) until then.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		code := b.call(t, "POST", "/v1/sessions/"+second+"/resume", nil, nil)
+		if code == 202 {
+			break
+		}
+		if code != 409 || time.Now().After(deadline) {
+			t.Fatalf("resume through B: %d\nB:\n%s", code, b.errs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	kinds, last, _ = b.streamKinds(t, second, lastID)
+	if len(kinds) == 0 || kinds[len(kinds)-1] != "done" || strings.Contains(last, `"error"`) || strings.Contains(last, "paused") {
+		t.Fatalf("B's resumed run: %v %s\nB:\n%s", kinds, last, b.errs)
+	}
+	if a.call(t, "GET", "/v1/sessions/"+second, nil, &v); v.Status != "done" {
 		t.Errorf("A sees %s, want done", v.Status)
 	}
 }

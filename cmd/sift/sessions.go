@@ -335,13 +335,61 @@ func runSessionsList(ctx context.Context, io *ioStreams, opts *sessionsListOptio
 		return err
 	}
 	if opts.JSON {
-		return writeSessionsJSON(io, metas)
+		listed := make([]listedSession, len(metas))
+		for i, m := range metas {
+			listed[i] = listedSession{Meta: m, Stopped: m.OwnerGone()}
+		}
+		return writeSessionsJSON(io, listed)
 	}
 	if len(metas) == 0 {
 		fmt.Fprintf(io.ErrOut, "No sessions in %s.\n", b.URL)
 		return nil
 	}
-	return writeSessionsTable(io, metas, deps)
+	if err := writeSessionsTable(io, metas, deps); err != nil {
+		return err
+	}
+	for _, m := range metas {
+		if m.OwnerGone() {
+			fmt.Fprintf(io.ErrOut, "Session %s stopped when its process (%s) ended; resume with: %s\n", m.ID, m.Owner, sessionsResumeCommand(opts.sessionsStoreOptions, m.ID))
+		}
+	}
+	return nil
+}
+
+// listedSession is one session of `sift sessions list --json`.
+type listedSession struct {
+	session.Meta
+	// Stopped says the session is marked running but its process ended
+	// (session.Meta.OwnerGone): resume it to go on.
+	Stopped bool `json:"stopped,omitempty"`
+}
+
+// sessionStatusText is a session's status as people read it: a running
+// session whose process ended is "stopped", and a session asked several
+// questions says how many got an answer, so a failed follow-up does not
+// hide the answers before it.
+func sessionStatusText(m session.Meta) string {
+	s := string(m.Status)
+	if m.OwnerGone() {
+		s = "stopped"
+	}
+	if m.Questions > 1 {
+		s += fmt.Sprintf(" (%d of %d answered)", m.Answered, m.Questions)
+	}
+	return s
+}
+
+// sessionsResumeCommand is the `sift resume` command for session id in the
+// store opts name.
+func sessionsResumeCommand(opts sessionsStoreOptions, id string) string {
+	var args []string
+	if opts.Store != "" {
+		args = append(args, "--store "+shellQuote(opts.Store))
+	}
+	if opts.SessionsDir != "" {
+		args = append(args, "--sessions-dir "+shellQuote(opts.SessionsDir))
+	}
+	return resumeCommand(id, args)
 }
 
 // writeSessionsJSON writes v indented, with a final newline.
@@ -377,7 +425,7 @@ func writeSessionsTable(io *ioStreams, metas []session.Meta, deps sessionsDeps) 
 		if !m.Updated.IsZero() {
 			updated = ageText(deps.now().Sub(m.Updated)) + " ago"
 		}
-		rows = append(rows, []string{m.ID, string(m.Status), updated, step, m.Question})
+		rows = append(rows, []string{m.ID, sessionStatusText(m), updated, step, m.Question})
 	}
 	widths := make([]int, len(header))
 	for _, r := range rows {
@@ -475,6 +523,8 @@ type sessionDetail struct {
 	// Resume is the command that answers or continues the session, when
 	// it can be resumed.
 	Resume string `json:"resume,omitempty"`
+	// Stopped says the session is marked running but its process ended.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // runSessionsShow prints one session in full.
@@ -488,7 +538,7 @@ func runSessionsShow(ctx context.Context, io *ioStreams, opts *sessionsShowOptio
 	if err != nil {
 		return err
 	}
-	d, err := describeSession(b.URL, m)
+	d, err := describeSession(b.URL, m, opts.sessionsStoreOptions)
 	if err != nil {
 		return err
 	}
@@ -500,10 +550,10 @@ func runSessionsShow(ctx context.Context, io *ioStreams, opts *sessionsShowOptio
 }
 
 // describeSession gathers what the session's workspace holds.
-func describeSession(storeURL string, m session.Meta) (sessionDetail, error) {
-	d := sessionDetail{Meta: m, Store: storeURL}
-	if m.Status == session.StatusWaiting || m.Status == session.StatusPaused {
-		d.Resume = "sift resume " + m.ID
+func describeSession(storeURL string, m session.Meta, store sessionsStoreOptions) (sessionDetail, error) {
+	d := sessionDetail{Meta: m, Store: storeURL, Stopped: m.OwnerGone()}
+	if m.Status == session.StatusWaiting || m.Status == session.StatusPaused || d.Stopped {
+		d.Resume = sessionsResumeCommand(store, m.ID)
 	}
 	if m.Workspace == "" {
 		return d, nil
@@ -553,7 +603,10 @@ func renderSessionDetail(d sessionDetail, deps sessionsDeps) string {
 		return fmt.Sprintf("%s (%s ago)", t.In(deps.loc).Format("2006-01-02 15:04:05 MST"), ageText(deps.now().Sub(t)))
 	}
 	field("Session", d.ID)
-	field("Status", string(d.Status))
+	field("Status", sessionStatusText(d.Meta))
+	if d.Stopped {
+		field("Process", d.Owner.String()+", ended while the session ran")
+	}
 	field("Question", d.Question)
 	field("Mode", d.Mode)
 	field("Created", when(d.Created))

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -742,5 +744,82 @@ func TestSessionsOnSQLiteStore(t *testing.T) {
 	}
 	if _, found, err := b.Checkpoints.Get(ctx, "s1"); err != nil || found {
 		t.Errorf("the checkpoint must be gone: found %v, err %v", found, err)
+	}
+}
+
+// TestSessionsStoppedAndAnswered: a session left running by a process
+// that ended is listed as stopped with the command that resumes it, one
+// whose process still runs stays running, and a chat whose latest question
+// failed still says how many of its questions got an answer.
+func TestSessionsStoppedAndAnswered(t *testing.T) {
+	root := t.TempDir()
+	b, err := session.OpenFileBackend(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := exec.Command(os.Args[0], "-test.run=^$")
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	self := session.ThisProcess()
+	dead := &session.Owner{Host: self.Host, PID: ended.ProcessState.Pid()}
+	for _, m := range []session.Meta{
+		{ID: "20261122-090000-killed", Status: session.StatusRunning, Question: "Killed mid-step", Owner: dead},
+		{ID: "20261122-091000-alive1", Status: session.StatusRunning, Question: "Still going", Owner: self},
+		{ID: "20261122-092000-chat01", Status: session.StatusFailed, Question: "and by month?", Questions: 3, Answered: 2},
+	} {
+		at := sessionsNow.Add(-time.Hour)
+		if err := b.Sessions.Put(session.WithClock(context.Background(), func() time.Time { return at }), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.Close()
+	store := sessionsStoreOptions{SessionsDir: root}
+
+	io, out, errOut := testIO()
+	if err := runSessionsList(context.Background(), io, &sessionsListOptions{sessionsStoreOptions: store}, testSessionsDeps(false)); err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		id, rest, _ := strings.Cut(line, "  ")
+		st, _, _ := strings.Cut(strings.TrimSpace(rest), "  ")
+		status[id] = st
+	}
+	want := map[string]string{
+		"20261122-090000-killed": "stopped",
+		"20261122-091000-alive1": "running",
+		"20261122-092000-chat01": "failed (2 of 3 answered)",
+	}
+	if diff := cmp.Diff(want, status); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s\n%s", diff, out)
+	}
+	hint := "resume with: sift resume 20261122-090000-killed --sessions-dir " + root
+	if !strings.Contains(errOut.String(), hint) || strings.Contains(errOut.String(), "alive1") {
+		t.Errorf("stderr must give the resume command of the stopped session only (%q):\n%s", hint, errOut)
+	}
+
+	io, out, _ = testIO()
+	if err := runSessionsList(context.Background(), io, &sessionsListOptions{sessionsStoreOptions: store, JSON: true}, testSessionsDeps(false)); err != nil {
+		t.Fatal(err)
+	}
+	var listed []listedSession
+	if err := json.Unmarshal(out.Bytes(), &listed); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range listed {
+		if l.Stopped != (l.ID == "20261122-090000-killed") {
+			t.Errorf("%s: stopped = %v in JSON", l.ID, l.Stopped)
+		}
+	}
+
+	io, out, _ = testIO()
+	if err := runSessionsShow(context.Background(), io, &sessionsShowOptions{sessionsStoreOptions: store, ID: "20261122-090000-killed"}, testSessionsDeps(false)); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Status:    stopped\n", fmt.Sprintf("Process:   pid %d on %s, ended", dead.PID, dead.Host), "Resume with: sift resume 20261122-090000-killed --sessions-dir " + root} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("show lacks %q:\n%s", w, out)
+		}
 	}
 }

@@ -254,6 +254,12 @@ type serveProc struct {
 // when the test ends.
 func startServe(t *testing.T, args ...string) *serveProc {
 	t.Helper()
+	return startServeEnv(t, nil, args...)
+}
+
+// startServeEnv is startServe with env added to the process's environment.
+func startServeEnv(t *testing.T, env []string, args ...string) *serveProc {
+	t.Helper()
 	bin := buildSift(t)
 	out, _ := exec.Command(bin, "serve", "--help").CombinedOutput()
 	if !strings.Contains(string(out), "--addr") {
@@ -265,7 +271,8 @@ func startServe(t *testing.T, args ...string) *serveProc {
 	cmd := exec.Command(bin, cmdArgs...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+dir, "SIFT_HOME="+dir, "SIFT_CONFIG=", "SIFT_STORE=",
-		"SIFT_MODEL=", "SIFT_BASE_URL=", "SIFT_API_KEY=", "SIFT_TOKEN=")
+		"SIFT_MODEL=", "SIFT_BASE_URL=", "SIFT_API_KEY=", "SIFT_TOKEN=", "SIFT_PRICES=")
+	cmd.Env = append(cmd.Env, env...)
 	log := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {

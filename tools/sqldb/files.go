@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -41,6 +42,11 @@ type FilesOptions struct {
 	MemoryBytes int64
 	// Threads bounds DuckDB's threads. Optional; default 2.
 	Threads int
+	// AnyOrder lets a query without ORDER BY return its rows in any order
+	// (preserve_insertion_order = false), which saves memory on large
+	// files. The built-in analyses set it; agents' queries keep the
+	// file's order.
+	AnyOrder bool
 }
 
 // FilesOptionsFromEnv reads SIFT_FILES_SQL_MEMORY (a size such as 2GiB or
@@ -98,6 +104,39 @@ func FileReader(abs string) string {
 	return ""
 }
 
+// FileView is the view the files source makes of one input file.
+type FileView struct {
+	// Input is the file's workspace-relative path, e.g. input/sales.csv.
+	Input string
+	// View is the view's name in SQL, e.g. sales.
+	View string
+}
+
+// FileViews names the views OpenFiles makes of inputs (workspace-relative
+// paths under input/), in their order: each file DuckDB reads gets a view
+// named after it, told apart by a numeric suffix when two names collide.
+func FileViews(inputs []string) []FileView {
+	var out []FileView
+	taken := map[string]bool{}
+	for _, in := range inputs {
+		rel := path.Clean(filepath.ToSlash(in))
+		if !strings.HasPrefix(rel, "input/") || FileReader(rel) == "" {
+			continue
+		}
+		base := strings.ToLower(sourceName(strings.TrimSuffix(path.Base(rel), path.Ext(rel))))
+		if base[0] >= '0' && base[0] <= '9' {
+			base = "t_" + base
+		}
+		name := base
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		taken[name] = true
+		out = append(out, FileView{Input: in, View: name})
+	}
+	return out
+}
+
 // OpenFiles opens the files source over the workspace at root: each input
 // file DuckDB reads (CSV/TSV, JSON/JSONL, Parquet; inputs are
 // workspace-relative paths under input/) becomes a view named after the
@@ -127,26 +166,12 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	}
 	inputDir := filepath.Join(real, "input")
 	var views []string
-	taken := map[string]bool{}
-	for _, in := range inputs {
-		abs := filepath.Join(real, filepath.FromSlash(in))
+	for _, v := range FileViews(inputs) {
+		abs := filepath.Join(real, filepath.FromSlash(v.Input))
 		if !strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
 			continue
 		}
-		reader := FileReader(abs)
-		if reader == "" {
-			continue
-		}
-		base := strings.ToLower(sourceName(strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))))
-		if base[0] >= '0' && base[0] <= '9' {
-			base = "t_" + base
-		}
-		name := base
-		for n := 2; taken[name]; n++ {
-			name = fmt.Sprintf("%s_%d", base, n)
-		}
-		taken[name] = true
-		views = append(views, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, name), reader))
+		views = append(views, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, v.View), FileReader(abs)))
 	}
 	if len(views) == 0 {
 		return nil, fmt.Errorf("open the files source: %w: no input is a CSV, TSV, JSON, JSONL or Parquet file", ErrUnknownSource)
@@ -168,8 +193,11 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 		"SET autoload_known_extensions = false",
 		"SET allowed_directories = ["+sqlString(inputDir+"/")+"]",
 		"SET enable_external_access = false",
-		"SET lock_configuration = true",
 	)
+	if opts.AnyOrder {
+		setup = append(setup, "SET preserve_insertion_order = false")
+	}
+	setup = append(setup, "SET lock_configuration = true")
 	sctx, cancel := context.WithTimeout(ctx, o.StatementTimeout)
 	defer cancel()
 	for _, q := range setup {

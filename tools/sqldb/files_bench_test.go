@@ -3,9 +3,6 @@ package sqldb
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,31 +21,7 @@ import (
 //
 //	SIFT_BENCH_BIG=1 go test ./tools/sqldb/ -run '^$' -bench BigCSV -benchtime 1x -timeout 60m
 func BenchmarkBigCSVFilesSource(b *testing.B) {
-	if os.Getenv("SIFT_BENCH_BIG") != "1" {
-		b.Skip("set SIFT_BENCH_BIG=1 to run: it writes a 3 GB CSV")
-	}
-	size := int64(3) << 30
-	if v := os.Getenv("SIFT_BENCH_BIG_BYTES"); v != "" {
-		size, _ = strconv.ParseInt(v, 10, 64)
-	}
-	root, err := os.MkdirTemp("", "i15-bench-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer os.RemoveAll(root)
-	// The sandboxed Python may run as another user (as root: nobody).
-	os.Chmod(root, 0o755)
-	for _, d := range []string{"input", "out", "work"} {
-		os.MkdirAll(filepath.Join(root, d), 0o755)
-	}
-	csv := filepath.Join(root, "input", "big.csv")
-	t0 := time.Now()
-	tr, err := bigcsv.Write(csv, size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, _ := os.Stat(csv)
-	b.Logf("generated %s: %d bytes, %d rows in %s", csv, st.Size(), tr.Rows, time.Since(t0).Round(time.Second))
+	root, tr := bigcsv.Workspace(b)
 	ctx := context.Background()
 
 	for i := 0; i < b.N; i++ {
@@ -73,13 +46,8 @@ func BenchmarkBigCSVFilesSource(b *testing.B) {
 			b.Fatal(err)
 		}
 		trendTime := time.Since(t2)
-		months := make([]string, 0, len(tr.ByMonth))
-		for m := range tr.ByMonth {
-			months = append(months, m)
-		}
-		sort.Strings(months)
 		var wantTrend [][]string
-		for _, m := range months {
+		for _, m := range tr.Months() {
 			wantTrend = append(wantTrend, []string{m, strconv.FormatInt(tr.ByMonth[m], 10)})
 		}
 		if fmt.Sprint(trend.Rows) != fmt.Sprint(wantTrend) {

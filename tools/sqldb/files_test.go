@@ -216,3 +216,26 @@ func TestFilesSourceGuardAndHints(t *testing.T) {
 		}
 	}
 }
+
+// TestFileViewsNameTheViewsOpenFilesMakes: the names the data context
+// gives the model are the views OpenFiles creates.
+func TestFileViewsNameTheViewsOpenFilesMakes(t *testing.T) {
+	got := fmt.Sprint(FileViews([]string{"input/sales.csv", "input/notes.txt", "input/2024 Sales.csv", "input/sub/sales.parquet", "work/x.csv", "input/../secret.csv"}))
+	if want := "[{input/sales.csv sales} {input/2024 Sales.csv t_2024_sales} {input/sub/sales.parquet sales_2}]"; got != want {
+		t.Errorf("FileViews = %s; want %s", got, want)
+	}
+	root, _ := filesWorkspace(t)
+	s := openFilesSource(t, root)
+	sc, err := s.Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var views []string
+	for _, v := range FileViews([]string{"input/sales.csv", "input/events.jsonl", "input/notes.txt"}) {
+		views = append(views, v.View)
+	}
+	sort.Strings(views)
+	if got, want := strings.Join(views, ","), strings.Join(tableNames(sc), ","); got != want {
+		t.Errorf("FileViews names %s; OpenFiles made %s", got, want)
+	}
+}

@@ -26,27 +26,27 @@ const maxCellChars = 100
 
 // ListTablesArgs are the arguments of list_tables.
 type ListTablesArgs struct {
-	Source string `json:"source,omitempty" jsonschema_description:"Database name; leave empty to list the tables of every database."`
+	Source string `json:"source,omitempty" jsonschema_description:"Database name; empty for all."`
 }
 
 // DescribeTableArgs are the arguments of describe_table.
 type DescribeTableArgs struct {
-	Table  string `json:"table" jsonschema_description:"Table or view name, as list_tables shows it."`
-	Source string `json:"source,omitempty" jsonschema_description:"Database name; needed only when there are several databases."`
+	Table  string `json:"table" jsonschema_description:"As list_tables shows it."`
+	Source string `json:"source,omitempty" jsonschema_description:"Database name, when there are several."`
 }
 
 // SQLQueryArgs are the arguments of sql_query.
 type SQLQueryArgs struct {
-	SQL         string `json:"sql" jsonschema_description:"One read-only statement: SELECT, WITH … SELECT, VALUES or EXPLAIN (plus SHOW/DESCRIBE on MySQL, read-only PRAGMA on SQLite). No semicolon-separated batches."`
-	Source      string `json:"source,omitempty" jsonschema_description:"Database name; needed only when there are several databases."`
-	SaveAs      string `json:"save_as,omitempty" jsonschema_description:"Save the full result as out/<save_as>.csv for Python, e.g. monthly_revenue. Results longer than the row cap are saved automatically."`
-	AsDataFrame string `json:"as_dataframe,omitempty" jsonschema_description:"Also load the full result into the Python session as a pandas DataFrame of this name, e.g. orders, for the next Python code."`
+	SQL         string `json:"sql" jsonschema_description:"One read-only statement (SELECT, WITH, VALUES, EXPLAIN); no batches."`
+	Source      string `json:"source,omitempty" jsonschema_description:"Database name, when there are several."`
+	SaveAs      string `json:"save_as,omitempty" jsonschema_description:"Save the full result as out/<save_as>.csv, e.g. monthly_revenue."`
+	AsDataFrame string `json:"as_dataframe,omitempty" jsonschema_description:"Also load the full result into Python as a pandas DataFrame of this name."`
 }
 
 // ExplainSQLArgs are the arguments of explain_sql.
 type ExplainSQLArgs struct {
-	SQL    string `json:"sql" jsonschema_description:"The SELECT statement whose plan to show (it is not run)."`
-	Source string `json:"source,omitempty" jsonschema_description:"Database name; needed only when there are several databases."`
+	SQL    string `json:"sql" jsonschema_description:"The SELECT to explain."`
+	Source string `json:"source,omitempty" jsonschema_description:"Database name, when there are several."`
 }
 
 // Tools returns list_tables, describe_table, sql_query and explain_sql
@@ -73,11 +73,10 @@ func Tools(ss *Sources, op operator.Operator) ([]tool.BaseTool, error) {
 		out = append(out, t)
 		return nil
 	}
-	listDesc := "List the tables and views of the SQL databases with row counts and column names. " + names
-	describeDesc := "Describe one table: columns with types, primary and foreign keys, row count, sample values and the full value list of low-cardinality text columns. " + names
-	queryDesc := fmt.Sprintf("Run one read-only SQL statement and see up to %d rows; longer results are saved in full to out/<name>.csv for Python (the reply gives the pandas line). "+
-		"Identical queries within a few minutes come from a cache. Write the SQL for the database's dialect. %s", ss.list[0].opts.MaxRows, names)
-	explainDesc := "Show the query plan of a SELECT without running it, to check joins and index use before an expensive query. " + names
+	listDesc := "List the tables and views with row counts and columns. " + names
+	describeDesc := "Describe one table: typed columns, keys, row count, sample values, the values of low-cardinality text columns. " + names
+	queryDesc := fmt.Sprintf("Run one read-only SQL statement in the database's dialect and see up to %d rows; longer results are saved in full under out/. %s", ss.list[0].opts.MaxRows, names)
+	explainDesc := "Show the query plan of a SELECT without running it. " + names
 	list, err := utils.InferTool(ListTablesName, listDesc, tt.listTables)
 	if err := add(ListTablesName, list, err); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -70,7 +71,12 @@ type duckTable struct {
 // DuckDB and returns them for the cell, with the parameters it settled.
 func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*duckTable, Params, error) {
 	fail := func(msg string) error { return &CellError{Template: t.Name, Cell: duckCell, Message: msg} }
-	src, err := sqldb.OpenFiles(ctx, root, []string{rel}, sqldb.FilesOptions{Options: sqldb.Options{StatementTimeout: duckStatementTimeout}})
+	fo, err := sqldb.FilesOptionsFromEnv(os.Getenv)
+	if err != nil {
+		return nil, p, fail(err.Error())
+	}
+	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, true
+	src, err := sqldb.OpenFiles(ctx, root, []string{rel}, fo)
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
@@ -95,6 +101,8 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*du
 		err = d.topN(ctx, &p)
 	case Pivot:
 		err = d.pivot(ctx, &p)
+	case Distribution:
+		err = d.distribution(ctx, p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}
@@ -130,30 +138,114 @@ func (d *duckTable) describe(ctx context.Context, uniques bool) error {
 	for _, r := range rows {
 		d.cols = append(d.cols, duckColumn{name: strings.TrimSpace(fmt.Sprint(r[0])), typ: strings.ToUpper(fmt.Sprint(r[1])), unique: -1})
 	}
+	// One pass counts the rows and each column's values; the distinct
+	// counts take a pass per column, each a grouping that spills to disk
+	// (all of them in one query held every column's hash table at once).
 	exprs := []string{"count(*)"}
 	for _, c := range d.cols {
 		exprs = append(exprs, "count("+c.ident()+")")
-		if uniques || c.typ == "VARCHAR" || c.typ == "BOOLEAN" {
-			exprs = append(exprs, "count(DISTINCT "+c.ident()+")")
-		}
 	}
 	res, err := d.query(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+d.view)
 	if err != nil {
 		return err
 	}
-	row := res[0]
-	d.rows = toInt(row[0])
-	i := 1
+	d.rows = toInt(res[0][0])
 	for k := range d.cols {
 		c := &d.cols[k]
-		c.nonNull = toInt(row[i])
-		i++
+		c.nonNull = toInt(res[0][k+1])
 		if uniques || c.typ == "VARCHAR" || c.typ == "BOOLEAN" {
-			c.unique = toInt(row[i])
-			i++
+			if c.unique, err = d.distinct(ctx, *c); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// distinct counts c's distinct values, missing ones aside, as a grouping
+// rather than count(DISTINCT), whose hash table must fit in memory. Text
+// is grouped by its 128-bit MD5 digest: DuckDB spills fixed-size keys to
+// disk, but not text keys (it ran out of memory at 1 GiB on 64 million
+// distinct notes). Two different texts share a digest with a chance of
+// about n²/2¹²⁹, below 10⁻²⁰ for a billion values.
+func (d *duckTable) distinct(ctx context.Context, c duckColumn) (int64, error) {
+	res, err := d.query(ctx, "SELECT count(v) FROM (SELECT DISTINCT "+groupKey(c)+" AS v FROM "+d.view+")")
+	if err != nil {
+		return 0, err
+	}
+	return toInt(res[0][0]), nil
+}
+
+// groupKey is the expression to group c's values by: the value, or a
+// text's digest.
+func groupKey(c duckColumn) string {
+	if c.typ == "VARCHAR" {
+		return "md5_number(" + c.ident() + ")"
+	}
+	return c.ident()
+}
+
+// fewGroups is how many distinct values a column may have for the
+// profile to group by the values themselves.
+var fewGroups int64 = 1 << 20
+
+// maxTieRows bounds the rows topValues reads in order to break ties at
+// the cut: they are held in memory.
+const maxTieRows = 1 << 22
+
+// topValues returns c's n most frequent values with their counts, ties
+// in the values' order, as jsonRows. A column with many distinct values
+// is grouped by digest (see distinct); the values come from the few
+// digests that make the top, and ties at the cut from the smallest values
+// that have the count at the cut.
+// With missing, missing values count as the value "(missing)".
+func (d *duckTable) topValues(ctx context.Context, c duckColumn, n int, missing bool) ([][]any, error) {
+	v := "CAST(" + c.ident() + " AS VARCHAR)"
+	notNull := " WHERE " + c.ident() + " IS NOT NULL"
+	key := groupKey(c)
+	if missing {
+		v, notNull, key = category(c), " WHERE true", "md5_number("+category(c)+")"
+	}
+	if c.unique <= fewGroups {
+		res, err := d.query(ctx, fmt.Sprintf("SELECT %s AS v, count(*) AS n FROM %s%s GROUP BY v ORDER BY n DESC, v LIMIT %d", v, d.view, notNull, n))
+		return jsonRows(res), err
+	}
+	counts, err := d.query(ctx, fmt.Sprintf("SELECT count(*) AS n FROM %s%s GROUP BY %s ORDER BY n DESC LIMIT %d", d.view, notNull, key, n))
+	if err != nil || len(counts) == 0 {
+		return nil, err
+	}
+	cut := toInt(counts[len(counts)-1][0])
+	// The values above the cut are fewer than n.
+	var out [][]any
+	if toInt(counts[0][0]) > cut {
+		above, err := d.query(ctx, fmt.Sprintf("SELECT %[1]s AS v, count(*) AS n FROM %[2]s%[3]s AND %[4]s IN (SELECT %[4]s FROM %[2]s%[3]s GROUP BY %[4]s HAVING count(*) > %[5]d) GROUP BY v ORDER BY n DESC, v",
+			v, d.view, notNull, key, cut))
+		if err != nil {
+			return nil, err
+		}
+		out = jsonRows(above)
+	}
+	// The smallest values with the cut's count: read the smallest rows,
+	// more each round, and count their values until enough have it.
+	for rows := int64(64); len(out) < n; rows *= 16 {
+		if rows > maxTieRows {
+			return nil, templateError(fmt.Sprintf("column %q has too many values tied at %d rows each to pick its top %d", c.name, cut, n))
+		}
+		res, err := d.query(ctx, fmt.Sprintf("SELECT %[1]s AS v, count(*) AS n FROM %[2]s%[3]s AND %[1]s IN (SELECT %[1]s FROM %[2]s%[3]s ORDER BY 1 LIMIT %[4]d) GROUP BY v ORDER BY v", v, d.view, notNull, rows))
+		if err != nil {
+			return nil, err
+		}
+		var tied [][]any
+		for _, r := range res {
+			if toInt(r[1]) == cut {
+				tied = append(tied, r)
+			}
+		}
+		if len(tied) >= n-len(out) || int64(len(res)) >= c.unique {
+			return append(out, jsonRows(tied[:min(len(tied), n-len(out))])...), nil
+		}
+	}
+	return out, nil
 }
 
 func (d *duckTable) pick(format string, args ...any) {
@@ -709,7 +801,13 @@ func (d *duckTable) profile(ctx context.Context) error {
 			}
 		}
 	}
-	res, err := d.query(ctx, "SELECT count(*) FROM (SELECT DISTINCT * FROM "+d.view+")")
+	// Duplicate rows: distinct digests of whole rows, fixed-size keys
+	// that spill, where DISTINCT * would group on the text itself.
+	var all []string
+	for _, c := range d.cols {
+		all = append(all, c.ident())
+	}
+	res, err := d.query(ctx, "SELECT count(*) FROM (SELECT DISTINCT md5_number(CAST(row("+strings.Join(all, ", ")+") AS VARCHAR)) FROM "+d.view+")")
 	if err != nil {
 		return err
 	}
@@ -722,17 +820,20 @@ func (d *duckTable) profile(ctx context.Context) error {
 			break
 		}
 		v := number(c)
-		res, err := d.query(ctx, fmt.Sprintf("SELECT count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), quantile_cont(%[1]s, [0.25, 0.5, 0.75]), max(%[1]s), count(DISTINCT %[1]s) FROM %[2]s", v, d.view))
+		res, err := d.query(ctx, fmt.Sprintf("SELECT count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
 		if err != nil {
 			return err
 		}
 		r := res[0]
-		q := toFloats(r[4])
+		q, unique, err := d.quantiles(ctx, v, toInt(r[0]), []float64{0.25, 0.5, 0.75})
+		if err != nil {
+			return err
+		}
 		stats[c.name] = map[string]any{"count": toFloat(r[0]), "mean": jsonFloat(r[1]), "std": jsonFloat(r[2]), "min": jsonFloat(r[3]),
-			"25%": jsonFloat(q[0]), "50%": jsonFloat(q[1]), "75%": jsonFloat(q[2]), "max": jsonFloat(r[5])}
+			"25%": jsonFloat(q[0]), "50%": jsonFloat(q[1]), "75%": jsonFloat(q[2]), "max": jsonFloat(r[4])}
 		statOrder = append(statOrder, c.name)
 		if i < maxHist {
-			h, err := d.histogram(ctx, v, toFloat(r[3]), toFloat(r[5]), min(30, max(1, toInt(r[6]))))
+			h, err := d.histogram(ctx, v, toFloat(r[3]), toFloat(r[4]), min(30, max(1, unique)))
 			if err != nil {
 				return err
 			}
@@ -746,15 +847,241 @@ func (d *duckTable) profile(ctx context.Context) error {
 		if i == maxCats {
 			break
 		}
-		res, err := d.query(ctx, fmt.Sprintf("SELECT CAST(%[1]s AS VARCHAR) AS v, count(*) AS n FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY v ORDER BY n DESC, v LIMIT %[3]d", c.ident(), d.view, topValues))
+		res, err := d.topValues(ctx, c, topValues, false)
 		if err != nil {
 			return err
 		}
-		top[c.name] = jsonRows(res)
+		top[c.name] = res
 		catOrder = append(catOrder, c.name)
 	}
 	d.pre["top_values"], d.pre["top_order"] = top, catOrder
 	return nil
+}
+
+// quantiles returns the exact quantiles qs of the expression v, which has
+// n values, as pandas computes them (linear interpolation between the two
+// nearest ranks), and v's distinct count. They come from each distinct
+// value's count and a running sum over them, a grouping and a sort that
+// spill to disk, where quantile_cont would hold every value in memory.
+func (d *duckTable) quantiles(ctx context.Context, v string, n int64, qs []float64) ([]float64, int64, error) {
+	out := make([]float64, len(qs))
+	if n == 0 {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out, 0, nil
+	}
+	// The value at 0-based rank k is the smallest whose running count
+	// exceeds k.
+	exprs := []string{"count(*)"}
+	for _, q := range qs {
+		pos := q * float64(n-1)
+		for _, k := range []float64{math.Floor(pos), math.Ceil(pos)} {
+			exprs = append(exprs, fmt.Sprintf("min(v) FILTER (WHERE below > %d)", int64(k)))
+		}
+	}
+	res, err := d.query(ctx, "WITH g AS (SELECT v, count(*) AS n FROM (SELECT "+v+" AS v FROM "+d.view+") WHERE v IS NOT NULL GROUP BY v), "+
+		"c AS (SELECT v, sum(n) OVER (ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS below FROM g) "+
+		"SELECT "+strings.Join(exprs, ", ")+" FROM c")
+	if err != nil {
+		return nil, 0, err
+	}
+	r := res[0]
+	for i, q := range qs {
+		pos := q * float64(n-1)
+		out[i] = lerp(toFloat(r[1+2*i]), toFloat(r[2+2*i]), pos-math.Floor(pos))
+	}
+	return out, toInt(r[0]), nil
+}
+
+// lerp is numpy's linear interpolation from a to b at t, which pandas'
+// quantile uses.
+func lerp(a, b, t float64) float64 {
+	if a == b {
+		return a
+	}
+	diff := b - a
+	if t >= 0.5 {
+		return b - diff*(1-t)
+	}
+	return a + diff*t
+}
+
+// numberShares is, per column, the share of its values that read as
+// numbers (to_number), as numeric_share computes it.
+func (d *duckTable) numberShares(ctx context.Context) (map[string]float64, error) {
+	shares := map[string]float64{}
+	var exprs []string
+	var named []duckColumn
+	for _, c := range d.cols {
+		switch {
+		case c.nonNull == 0:
+			shares[c.name] = 0
+		case c.numeric():
+			shares[c.name] = 1
+		default:
+			exprs, named = append(exprs, "count("+number(c)+")"), append(named, c)
+		}
+	}
+	if len(exprs) == 0 {
+		return shares, nil
+	}
+	res, err := d.query(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+d.view)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range named {
+		shares[c.name] = float64(toInt(res[0][i])) / float64(c.nonNull)
+	}
+	return shares, nil
+}
+
+// chosenColumns is the distribution's and the outliers' choice of
+// columns: those named, the measure, else numeric_columns (numbers and
+// text that reads as numbers, without ids and empty ones), at most limit.
+func (d *duckTable) chosenColumns(p Params, shares map[string]float64, role string, limit int, what string) ([]duckColumn, error) {
+	var out []duckColumn
+	switch {
+	case len(p.Columns) > 0:
+		for _, name := range p.Columns {
+			c, err := d.col(name, role)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+	case p.Measure != "":
+		c, err := d.col(p.Measure, "measure")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	default:
+		for _, c := range d.cols {
+			if c.typ == "BOOLEAN" || c.temporal() || c.nonNull == 0 || shares[c.name] < 0.9 {
+				continue
+			}
+			if hinted(c.name, cellIDHints) && strings.ToLower(c.name) != "paid" && strings.ToLower(c.name) != "valid" {
+				continue
+			}
+			out = append(out, c)
+		}
+		d.pick("columns: the numeric columns")
+	}
+	if len(out) > limit {
+		d.note("the first %d of %d %s", limit, len(out), what)
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// numberStats are a numeric column's statistics as pandas gives them:
+// count, mean, sample std, min, quartiles, max and sample skewness.
+func (d *duckTable) numberStats(ctx context.Context, c duckColumn) (map[string]any, error) {
+	v := number(c)
+	res, err := d.query(ctx, fmt.Sprintf("SELECT count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), max(%[1]s), skewness(%[1]s) FROM %[2]s", v, d.view))
+	if err != nil {
+		return nil, err
+	}
+	r := res[0]
+	n := toInt(r[0])
+	q, _, err := d.quantiles(ctx, v, n, []float64{0.25, 0.5, 0.75})
+	if err != nil {
+		return nil, err
+	}
+	s := map[string]any{"count": n, "mean": jsonFloat(r[1]), "std": jsonFloat(r[2]), "min": jsonFloat(r[3]),
+		"q1": jsonFloat(q[0]), "median": jsonFloat(q[1]), "q3": jsonFloat(q[2]), "max": jsonFloat(r[4]), "skew": nil}
+	if n > 2 {
+		s["skew"] = jsonFloat(r[5])
+		if toFloat(r[2]) == 0 { // pandas' skew of constant values
+			s["skew"] = 0.0
+		}
+	}
+	return s, nil
+}
+
+// distribution computes the distribution's statistics, histograms, box
+// plots' whiskers and extreme values, and text columns' value counts.
+func (d *duckTable) distribution(ctx context.Context, p Params) error {
+	const maxColumns, maxFliers, topCounts = 12, 200, 20 // distribution.py's bounds
+	shares, err := d.numberShares(ctx)
+	if err != nil {
+		return err
+	}
+	cols, err := d.chosenColumns(p, shares, "column", maxColumns, "columns were drawn")
+	if err != nil {
+		return err
+	}
+	if len(cols) == 0 {
+		return templateError("no numeric column found; name the columns explicitly (columns=[...])")
+	}
+	var nums, texts []string
+	stats, hists, boxes, counts := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
+	for _, c := range cols {
+		if shares[c.name] < 0.9 || c.nonNull == 0 {
+			texts = append(texts, c.name)
+			if c.unique < 0 {
+				if c.unique, err = d.distinct(ctx, c); err != nil {
+					return err
+				}
+			}
+			top, err := d.topValues(ctx, c, topCounts, true)
+			if err != nil {
+				return err
+			}
+			counts[c.name] = top
+			continue
+		}
+		nums = append(nums, c.name)
+		s, err := d.numberStats(ctx, c)
+		if err != nil {
+			return err
+		}
+		stats[c.name] = s
+		n := s["count"].(int64)
+		if n == 0 {
+			continue
+		}
+		v := number(c)
+		lo, hi := toFloat(s["min"]), toFloat(s["max"])
+		h, err := d.histogram(ctx, v, lo, hi, min(50, max(1, int64(math.Ceil(math.Sqrt(float64(n)))))))
+		if err != nil {
+			return err
+		}
+		hists[c.name] = h
+		box, err := d.box(ctx, v, toFloat(s["q1"]), toFloat(s["q3"]), 1.5, maxFliers)
+		if err != nil {
+			return err
+		}
+		boxes[c.name] = box
+	}
+	d.pre["nums"], d.pre["texts"], d.pre["stats"], d.pre["hist"], d.pre["box"], d.pre["counts"] = nums, texts, stats, hists, boxes, counts
+	return nil
+}
+
+// box is a box plot's whiskers (the furthest values within whis×IQR of
+// the quartiles, as matplotlib draws them) and at most limit values past
+// each whisker.
+func (d *duckTable) box(ctx context.Context, v string, q1, q3, whis float64, limit int) (map[string]any, error) {
+	lo, hi := strconv.FormatFloat(q1-whis*(q3-q1), 'g', -1, 64), strconv.FormatFloat(q3+whis*(q3-q1), 'g', -1, 64)
+	res, err := d.query(ctx, fmt.Sprintf("SELECT min(%[1]s) FILTER (WHERE %[1]s >= %[2]s), max(%[1]s) FILTER (WHERE %[1]s <= %[3]s) FROM %[4]s", v, lo, hi, d.view))
+	if err != nil {
+		return nil, err
+	}
+	fliers := []any{}
+	for _, q := range []string{
+		fmt.Sprintf("SELECT %[1]s AS v FROM %[2]s WHERE %[1]s < %[3]s ORDER BY v LIMIT %[4]d", v, d.view, lo, limit),
+		fmt.Sprintf("SELECT %[1]s AS v FROM %[2]s WHERE %[1]s > %[3]s ORDER BY v DESC LIMIT %[4]d", v, d.view, hi, limit),
+	} {
+		rows, err := d.query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			fliers = append(fliers, jsonFloat(r[0]))
+		}
+	}
+	return map[string]any{"whislo": jsonFloat(res[0][0]), "whishi": jsonFloat(res[0][1]), "fliers": fliers}, nil
 }
 
 // histogram counts v's values in bins equal-width bins from lo to hi, as
@@ -829,17 +1156,6 @@ func toInt(v any) int64 {
 		return 0
 	}
 	return int64(f)
-}
-
-// toFloats reads a DuckDB list of numbers.
-func toFloats(v any) []float64 {
-	out := []float64{math.NaN(), math.NaN(), math.NaN()}
-	if l, ok := v.([]any); ok {
-		for i := range min(len(l), 3) {
-			out[i] = toFloat(l[i])
-		}
-	}
-	return out
 }
 
 // jsonFloat is v as a number, or nil when it is missing or not finite.

@@ -30,7 +30,7 @@ const (
 const pandasBytesPerFileByte = 6
 
 // duckTemplates are the templates with a DuckDB engine.
-var duckTemplates = map[string]bool{Profile: true, Trend: true, ComparePeriods: true, TopN: true, Pivot: true}
+var duckTemplates = map[string]bool{Profile: true, Trend: true, ComparePeriods: true, TopN: true, Pivot: true, Distribution: true}
 
 // HasDuckDBEngine reports whether the template can run through DuckDB.
 func HasDuckDBEngine(template string) bool { return duckTemplates[template] }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,6 +101,9 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 		{"pivot region by product", Match{Template: Pivot, Params: Params{Category: "region", Category2: "product", Measure: "revenue"}}},
 		{"pivot region by month mean", Match{Template: Pivot, Params: Params{Category: "region", Time: "date", Period: "month", Measure: "units", Aggregation: "mean"}}},
 		{"pivot count auto", Match{Template: Pivot}},
+		{"distribution auto", Match{Template: Distribution}},
+		{"distribution of a measure", Match{Template: Distribution, Params: Params{Measure: "unit_price"}}},
+		{"distribution numbers and text", Match{Template: Distribution, Params: Params{Columns: []string{"revenue", "product", "units"}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -139,6 +144,85 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 				t.Errorf("picked differ:\npandas %q\nduckdb %q", pd.Picked, dk.Picked)
 			}
 		})
+	}
+}
+
+// TestDuckDBProfileManyValuesSameAsPandas: text columns with more
+// distinct values than the profile groups by value are counted by digest;
+// every number is pandas', and the top values are the true ones (ties at
+// the cut in the values' order, where pandas' order is its sort's).
+func TestDuckDBProfileManyValuesSameAsPandas(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("code,grp,amount\n")
+	counts := map[string]map[string]int{"code": {}, "grp": {}}
+	seen, dups := map[string]bool{}, 0
+	row := func(code, grp string, amount int) {
+		line := code + "," + grp + "," + itoa(amount) + "\n"
+		b.WriteString(line)
+		counts["code"][code]++
+		counts["grp"][grp]++
+		if seen[line] {
+			dups++
+		}
+		seen[line] = true
+	}
+	for i := 0; i < 40; i++ { // grp: 40 values 3 times each
+		for j := 0; j < 3; j++ {
+			row("k"+itoa(190-i*3-j), "g"+itoa(40-i), i*7+j)
+		}
+	}
+	for i := 0; i < 80; i++ { // code: a, b, c above the cut, then ties at 1
+		code := []string{"a", "b", "c", "a", "b", "c", "a", "b"}[i%8]
+		if i >= 24 {
+			code = "u" + itoa(1000-i)
+		}
+		row(code, "top", i%5)
+	}
+	row("a", "top", 0)
+	defer func(n int64) { fewGroups = n }(fewGroups)
+	fewGroups = 2
+	op := workspace(t, map[string][]byte{"many.csv": []byte(b.String())})
+	ctx := context.Background()
+	pd, err := RunWith(ctx, op, "input/many.csv", Match{Template: Profile}, RunOptions{Engine: EnginePandas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dk, err := RunWith(ctx, op, "input/many.csv", Match{Template: Profile}, RunOptions{Engine: EngineDuckDB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, c map[string]any
+	if err := json.Unmarshal(pd.Data, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(dk.Data, &c); err != nil {
+		t.Fatal(err)
+	}
+	tops := c["top_values"].(map[string]any)
+	delete(a, "top_values")
+	delete(c, "top_values")
+	sameNumbers(t, "data", a, c)
+	if c["duplicates"] != float64(dups) {
+		t.Errorf("duplicates = %v, want %d", c["duplicates"], dups)
+	}
+	for col, n := range counts {
+		var want []string
+		for v, k := range n {
+			want = append(want, fmt.Sprintf("%06d %s", 1000000-k, v))
+		}
+		sort.Strings(want)
+		for i := range want[:5] {
+			k, _ := strconv.Atoi(want[i][:6])
+			want[i] = fmt.Sprintf("%s=%d", want[i][7:], 1000000-k)
+		}
+		var got []string
+		for _, v := range tops[col].([]any) {
+			m := v.(map[string]any)
+			got = append(got, fmt.Sprintf("%v=%v", m["value"], m["count"]))
+		}
+		if strings.Join(got, " ") != strings.Join(want[:5], " ") {
+			t.Errorf("top values of %s = %v, want %v", col, got, want[:5])
+		}
 	}
 }
 

@@ -22,6 +22,10 @@ export class RunView {
     this.live = null;
     this.status = 'running';
     this.pending = null;
+    // A run's usage is counted per stretch (the first, then each resume
+    // after an answer or a pause): the meter shows their sum.
+    this.usageBefore = null;
+    this.usageNow = null;
 
     this.root = h('article', { class: 'run' });
     this.title = h('h3', { class: 'run-q' });
@@ -40,6 +44,10 @@ export class RunView {
     if (this.pending && !['done', 'usage', 'interrupt'].includes(ev.kind)) this.clearInterrupt();
     switch (ev.kind) {
       case 'session':
+        if (this.usageNow) {
+          this.usageBefore = addUsage(this.usageBefore, this.usageNow);
+          this.usageNow = null;
+        }
         this.setStatus('running');
         break;
       case 'plan':
@@ -48,7 +56,7 @@ export class RunView {
       case 'step_started':
       case 'step_finished':
         this.updateStep(ev.step);
-        if (ev.usage) this.ctx.onUsage(ev.usage);
+        this.usage(ev.usage);
         break;
       case 'tool_call':
         this.addCall(ev);
@@ -74,14 +82,14 @@ export class RunView {
         this.setStatus('paused');
         break;
       case 'usage':
-        this.ctx.onUsage(ev.usage);
+        this.usage(ev.usage);
         break;
       case 'error':
         this.addError(ev.text || 'the run failed');
         break;
       case 'done':
         if (ev.plan) this.renderPlan(ev.plan);
-        if (ev.usage) this.ctx.onUsage(ev.usage);
+        this.usage(ev.usage);
         for (const f of ev.plan?.result?.files || []) this.addDownload(f);
         if (ev.interrupt) {
           if (!this.pending) this.showInterrupt(ev.interrupt);
@@ -96,6 +104,12 @@ export class RunView {
         }
         break;
     }
+  }
+
+  usage(u) {
+    if (!u) return;
+    this.usageNow = u;
+    this.ctx.onUsage(addUsage(this.usageBefore, u));
   }
 
   setStatus(status) {
@@ -379,6 +393,16 @@ export class RunView {
     this.interruptBox.replaceChildren();
     this.planBox.hidden = this.steps.size === 0;
   }
+}
+
+// addUsage sums the meter's fields of two usages (a may be null).
+function addUsage(a, b) {
+  if (!a) return b;
+  const out = { estimated: !!(a.estimated || b.estimated) };
+  for (const k of ['calls', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost', 'unpriced']) {
+    out[k] = (a[k] || 0) + (b[k] || 0);
+  }
+  return out;
 }
 
 // planEditor edits the steps in place: approve as is, approve the edited

@@ -4,9 +4,14 @@ package bigcsv
 
 import (
 	"bufio"
+	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
+	"syscall"
+	"testing"
 	"time"
 )
 
@@ -84,4 +89,83 @@ func PeakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// ChildrenPeakRSS is the peak resident memory in bytes of the largest
+// child process that has ended (the Python cells).
+func ChildrenPeakRSS() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
+		return 0
+	}
+	return int64(ru.Maxrss) << 10
+}
+
+// The environment of the big-file benchmarks: EnableEnv=1 runs them,
+// BytesEnv sets the file's size (default DefaultBytes).
+const (
+	EnableEnv    = "SIFT_BENCH_BIG"
+	BytesEnv     = "SIFT_BENCH_BIG_BYTES"
+	DefaultBytes = int64(3) << 30
+)
+
+// Size is the file size the benchmarks generate, from BytesEnv.
+func Size(getenv func(string) string) (int64, error) {
+	v := strings.TrimSpace(getenv(BytesEnv))
+	if v == "" {
+		return DefaultBytes, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s=%q: give the file's size in bytes, such as 3221225472", BytesEnv, v)
+	}
+	return n, nil
+}
+
+// Workspace skips b unless EnableEnv is 1; else it makes a workspace
+// (input/, out/, work/) under $TMPDIR, removed when b ends, writes the
+// big CSV to input/big.csv and returns the workspace and the truth.
+func Workspace(b testing.TB) (string, Truth) {
+	b.Helper()
+	if os.Getenv(EnableEnv) != "1" {
+		b.Skipf("set %s=1 to run: it writes a 3 GB CSV", EnableEnv)
+	}
+	size, err := Size(os.Getenv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	root, err := os.MkdirTemp("", "sift-bench-big-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(root) })
+	// The sandboxed Python may run as another user (as root: nobody).
+	os.Chmod(root, 0o755)
+	for _, d := range []string{"input", "out", "work"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	csv := filepath.Join(root, "input", "big.csv")
+	t0 := time.Now()
+	tr, err := Write(csv, size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(csv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("generated %s: %d bytes, %d rows in %s", csv, st.Size(), tr.Rows, time.Since(t0).Round(time.Second))
+	return root, tr
+}
+
+// Months are the months of ByMonth in order.
+func (t Truth) Months() []string {
+	months := make([]string, 0, len(t.ByMonth))
+	for m := range t.ByMonth {
+		months = append(months, m)
+	}
+	sort.Strings(months)
+	return months
 }

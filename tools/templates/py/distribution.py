@@ -4,7 +4,8 @@
 MAX_COLUMNS = 12
 
 
-def main():
+def pandas_columns():
+    """The columns to draw and their statistics, from the whole table."""
     df = load()
     stage("choose the columns")
     if P.get("columns"):
@@ -21,30 +22,69 @@ def main():
         raise TemplateError("no numeric column found; name the columns explicitly (columns=[...])")
     nums = [c for c in names if numeric_share(df[c]) >= 0.9 and df[c].notna().any()]
     texts = [c for c in names if c not in nums]
-    stats, rows = {}, []
-    files = []
+    stats = {}
     if nums:
         stage("summarise the numeric columns")
+    for c in nums:
+        v = to_number(df[c]).dropna()
+        stats[c] = {"count": int(v.count()), "mean": v.mean(), "std": v.std(), "min": v.min(), "q1": v.quantile(0.25),
+                    "median": v.median(), "q3": v.quantile(0.75), "max": v.max(), "skew": v.skew() if len(v) > 2 else None}
+
+    def hist(ax, c):
+        v = to_number(df[c]).dropna()
+        ax.hist(v, bins=min(50, max(1, int(np.ceil(np.sqrt(len(v)))))), color="#4f81bd")
+
+    def box(ax, c):
+        ax.boxplot(to_number(df[c]).dropna(), vert=False)
+
+    def values(c):
+        return df[c].astype("string").fillna("(missing)").value_counts().head(20)
+
+    return nums, texts, stats, hist, box, values
+
+
+def duckdb_columns(pre):
+    """The same, computed by the DuckDB engine out of core."""
+    keys = ("count", "mean", "std", "min", "q1", "median", "q3", "max", "skew")
+    stats = {c: {k: pre["stats"][c][k] for k in keys} for c in pre["nums"]}
+    for s in stats.values():
+        s["count"] = int(s["count"])
+
+    def hist(ax, c):
+        h = pre["hist"][c]
+        ax.hist(h["edges"][:-1], bins=h["edges"], weights=h["counts"], color="#4f81bd")
+
+    def box(ax, c):
+        s, b = stats[c], pre["box"][c]
+        ax.bxp([{"med": s["median"], "q1": s["q1"], "q3": s["q3"], "whislo": b["whislo"], "whishi": b["whishi"],
+                 "fliers": b["fliers"]}], vert=False)
+
+    def values(c):
+        rows = pre["counts"][c]
+        return pd.Series([n for _, n in rows], index=[v for v, _ in rows], dtype="int64")
+
+    return pre["nums"], pre["texts"], stats, hist, box, values
+
+
+def main():
+    pre = P.get("pre")
+    nums, texts, stats, hist, box, values = duckdb_columns(pre) if pre else pandas_columns()
+    rows, files = [], []
+    if nums:
         for c in nums:
-            v = to_number(df[c]).dropna()
-            s = {"count": int(v.count()), "mean": v.mean(), "std": v.std(), "min": v.min(), "q1": v.quantile(0.25),
-                 "median": v.median(), "q3": v.quantile(0.75), "max": v.max(), "skew": v.skew() if len(v) > 2 else None}
-            stats[c] = s
-            rows.append(dict(column=c, **s))
+            rows.append(dict(column=c, **stats[c]))
         table = pd.DataFrame(rows)
         files.append(save_csv(table, "summary"))
         stage("draw the histograms")
         fig, axes = grid(len(nums))
         for ax, c in zip(axes, nums):
-            v = to_number(df[c]).dropna()
-            bins = min(50, max(1, int(np.ceil(np.sqrt(len(v))))))
-            ax.hist(v, bins=bins, color="#4f81bd")
+            hist(ax, c)
             ax.set_title(str(c)[:40], fontsize=9)
         files.insert(0, save_fig(fig, "histograms"))
         stage("draw the box plots")
         fig, axes = grid(len(nums), h=2.5)
         for ax, c in zip(axes, nums):
-            ax.boxplot(to_number(df[c]).dropna(), vert=False)
+            box(ax, c)
             ax.set_title(str(c)[:40], fontsize=9)
             ax.set_yticks([])
         files.insert(1, save_fig(fig, "boxplots"))
@@ -55,7 +95,7 @@ def main():
         stage("count the values of text columns")
         parts, cfiles = [], []
         for c in texts:
-            vc = df[c].astype("string").fillna("(missing)").value_counts().head(20)
+            vc = values(c)
             counts[c] = [{"value": str(k), "count": int(v)} for k, v in vc.items()]
             parts.append("**%s**\n\n" % c + md_table(pd.DataFrame({"value": vc.index, "count": vc.values})))
             fig, ax = figure(7, max(2.5, 0.3 * len(vc) + 1))

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/tools"
+)
+
+func TestRendererShowsAskUserOnlyAsTheQuestion(t *testing.T) {
+	args := `{"choices":["n","m"],"question":"Which column?"}`
+	t.Run("asked", func(t *testing.T) {
+		io, _, errOut := testIO()
+		r := newRenderer(io, false, time.Now)
+		r.event(generic.Event{Kind: generic.EventToolCall, Tool: tools.AskUserName, ToolCallID: "c1", Args: args})
+		r.event(generic.Event{Kind: generic.EventInterrupt, Interrupt: &generic.Interrupt{ID: "i1", Kind: generic.InterruptQuestion, Prompt: "Which column?", Choices: []string{"n", "m"}}})
+		got := errOut.String()
+		if strings.Contains(got, "{") || strings.Contains(got, tools.AskUserName) {
+			t.Errorf("the question must show without its raw arguments:\n%s", got)
+		}
+		if strings.Count(got, "Which column?") != 1 || !strings.Contains(got, "Question: Which column?\n  1. n\n  2. m\n") {
+			t.Errorf("want the formatted question once:\n%s", got)
+		}
+	})
+	t.Run("no one answers", func(t *testing.T) {
+		io, _, errOut := testIO()
+		r := newRenderer(io, false, time.Now)
+		r.event(generic.Event{Kind: generic.EventToolCall, Tool: tools.AskUserName, ToolCallID: "c1", Args: args})
+		r.event(generic.Event{Kind: generic.EventToolResult, Tool: tools.AskUserName, ToolCallID: "c1", Text: tools.UnattendedReply})
+		got := errOut.String()
+		if strings.Contains(got, "{") || !strings.Contains(got, "Question: Which column? (n / m)") || !strings.Contains(got, "no one can answer") {
+			t.Errorf("an unanswered question must still show, formatted:\n%s", got)
+		}
+	})
+}
+
+func TestDescribeCallCountsCodeLines(t *testing.T) {
+	for args, want := range map[string]string{
+		`{"code":"print(x)"}`:                     "print(x) (1 line)",
+		`{"code":"import pandas as pd\n\nx = 1"}`: "import pandas as pd (2 lines)",
+	} {
+		if got := describeCall("python", args); got != want {
+			t.Errorf("describeCall(%s) = %q, want %q", args, got, want)
+		}
+	}
+}

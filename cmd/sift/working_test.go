@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/model/scripted"
+)
+
+// slowPlannerDeps build a Sift whose scripted planner takes delay to
+// answer, as a slow provider would.
+func slowPlannerDeps(delay time.Duration) runDeps {
+	return runDeps{now: time.Now, working: 20 * time.Millisecond, newSift: func(ctx context.Context, opts *runOptions) (*agents.Sift, string, error) {
+		cfg, _, err := siftConfig(ctx, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		script := scripted.New(scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Count the rows"}}}))
+		script.SetDelay(delay)
+		cfg.Models = agents.Models{Default: script.Model()}
+		s, err := agents.New(cfg)
+		return s, "a slow scripted model", err
+	}}
+}
+
+func TestRunShowsItIsWorkingDuringALongModelCall(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	// "working… Ns" never stays on a line that something else is printed on.
+	leftOver := regexp.MustCompile(`working… \d+s[^\r]`)
+	tests := []struct {
+		name           string
+		terminal, json bool
+		wantWorking    bool
+	}{
+		{name: "terminal", terminal: true, wantWorking: true},
+		{name: "pipe", terminal: false},
+		{name: "terminal with --json", terminal: true, json: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			io, out, errOut := testIO()
+			io.Terminal = tt.terminal
+			opts := &runOptions{Files: []string{"../../examples/data/sales.csv"}, Question: "How many rows?", Mode: "plan", ReviewPlan: true,
+				SessionsDir: t.TempDir(), Sandbox: "none", MaxIterations: 10, JSON: tt.json}
+			err := runRun(context.Background(), io, opts, slowPlannerDeps(300*time.Millisecond))
+			if exitCode(err) != exitWaiting {
+				t.Fatalf("want the run to wait for the review: %v\nstderr:\n%s", err, errOut)
+			}
+			shown := strings.Contains(errOut.String(), "\r\x1b[2Kworking… ")
+			if shown != tt.wantWorking {
+				t.Errorf("working line shown = %v, want %v; stderr:\n%q", shown, tt.wantWorking, errOut)
+			}
+			if leftOver.MatchString(errOut.String()) || strings.HasSuffix(errOut.String(), "s") {
+				t.Errorf("the working line must be cleared before anything else is printed:\n%q", errOut)
+			}
+			if tt.json {
+				for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+					if !json.Valid([]byte(line)) {
+						t.Errorf("--json output holds a line that is not JSON: %q", line)
+					}
+				}
+				if errOut.Len() != 0 {
+					t.Errorf("--json keeps stderr quiet, got %q", errOut)
+				}
+			}
+		})
+	}
+}
