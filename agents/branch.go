@@ -102,6 +102,8 @@ type branchWait struct {
 	CheckPointID string
 	InnerID      string
 	Ask          generic.Interrupt
+	// Files are those under out/ the step wrote before it asked.
+	Files []string
 }
 
 // branchWaitsKey holds the branch steps still waiting for the person
@@ -176,7 +178,6 @@ type branchResult struct{ Summary string }
 // stopped.
 func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard) []*branchWait {
 	main := b.cfg.op.(*operator.KernelOperator)
-	workdir, _ := params.Workdir.Get(ctx)
 	events := make(chan branchEvent)
 	results := make(chan branchOutcome)
 	running := 0
@@ -263,6 +264,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				// It waits for the person; the others go on. What it ran
 				// so far joins the session's kernel, where it goes on once
 				// answered; it stays in progress.
+				out.wait.Files = b.stepFiles(out.kernel, st.Index)
 				if _, err := main.Kernel().Absorb(ctx, out.kernel.Kernel(), st.Index); err != nil {
 					out.wait.Ask.Prompt += fmt.Sprintf("\n(Note: what step %d ran before asking could not be brought back to the session's kernel: %v)", st.Index, err)
 				}
@@ -285,7 +287,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 					out.summary += fmt.Sprintf("\n(Note: cell(s) %v failed when brought back to the session's kernel.)", bad)
 				}
 				st.Summary = strings.TrimSpace(out.summary)
-				st.Files = filesSince(workdir, "out", st.Started)
+				st.Files = b.stepFiles(out.kernel, st.Index)
 				st.Status = generic.StatusDone
 				if out.failed || out.err != nil || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
 					st.Status = generic.StatusFailed
@@ -389,6 +391,19 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 		out.failed, out.err = true, nil
 	}
 	out.failed = out.failed || codeFailed
+	return out
+}
+
+// stepFiles lists the files under out/ that k's cells for step wrote:
+// the step's own, not those of the steps beside it.
+func (b *branchRunner) stepFiles(k *operator.KernelOperator, step int) []string {
+	files, _ := k.Kernel().StepFiles(step)
+	var out []string
+	for _, f := range files {
+		if strings.HasPrefix(f, operator.OutDir+"/") {
+			out = append(out, f)
+		}
+	}
 	return out
 }
 

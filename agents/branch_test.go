@@ -32,11 +32,11 @@ var branchPlan = []struct {
 	needs []int
 	code  string
 }{
-	{"Load the North rows", []int{}, "import pandas as pd\nnorth = pd.read_csv('input/sales.csv')\nnorth = north[north.region == 'North']\nprint('north rows', len(north))"},
+	{"Load the North rows", []int{}, "import pandas as pd\nnorth = pd.read_csv('input/sales.csv')\nnorth = north[north.region == 'North']\nnorth.to_csv('out/north.csv')\nprint('north rows', len(north))"},
 	{"Sum North revenue", []int{1}, "north_rev = int(north.revenue.sum())\nprint(f'NORTH={north_rev}')"},
-	{"Load the South rows", []int{}, "import pandas as pd\nsouth = pd.read_csv('input/sales.csv')\nsouth = south[south.region == 'South']\nprint('south rows', len(south))"},
+	{"Load the South rows", []int{}, "import pandas as pd\nsouth = pd.read_csv('input/sales.csv')\nsouth = south[south.region == 'South']\nsouth.to_csv('out/south.csv')\nprint('south rows', len(south))"},
 	{"Sum South revenue", []int{3}, "south_rev = int(south.revenue.sum())\nprint(f'SOUTH={south_rev}')"},
-	{"Load the East rows", []int{}, "import pandas as pd\neast = pd.read_csv('input/sales.csv')\neast = east[east.region == 'East']\nprint('east rows', len(east))"},
+	{"Load the East rows", []int{}, "import pandas as pd\neast = pd.read_csv('input/sales.csv')\neast = east[east.region == 'East']\neast.to_csv('out/east.csv')\nprint('east rows', len(east))"},
 	{"Sum East revenue", []int{5}, "east_rev = int(east.revenue.sum())\nprint(f'EAST={east_rev}')"},
 	{"Summary of all regions", []int{2, 4, 6}, "total = north_rev + south_rev + east_rev\npd.Series({'North': north_rev, 'South': south_rev, 'East': east_rev}).to_csv('out/summary.csv')\nprint(f'TOTAL={total} from {len(north) + len(south) + len(east)} rows')"},
 }
@@ -196,6 +196,14 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 			t.Errorf("parallel %d: at most %d steps ran at once, want %d", parallel, most, want)
 		}
 		plan := done.Plan
+		// Each step lists the files it wrote, not those of the steps
+		// beside it.
+		wantFiles := map[int]string{1: "out/north.csv", 3: "out/south.csv", 5: "out/east.csv", 7: "out/summary.csv"}
+		for _, st := range plan.Steps {
+			if got := strings.Join(st.Files, ","); got != wantFiles[st.Index] {
+				t.Errorf("parallel %d: step %d lists files %q, want %q", parallel, st.Index, got, wantFiles[st.Index])
+			}
+		}
 		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished, generic.EventPlan) {
 			if e.Step != nil {
 				t.Logf("parallel %d: %s step %d %s", parallel, e.Kind, e.Step.Index, e.Step.Status)

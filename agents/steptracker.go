@@ -83,7 +83,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started}))
 
 		quick, _ := params.Quick.Get(ctx)
-		a.follow(ctx, gen, fp, cur, func() *adk.AsyncIterator[*adk.AgentEvent] {
+		a.follow(ctx, gen, fp, cur, cur.Started, nil, func() *adk.AsyncIterator[*adk.AgentEvent] {
 			if quick {
 				return a.code.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(quickRequest(ctx, cur))}})
 			}
@@ -95,9 +95,10 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 
 // follow runs the step's agent (start gives its events: a fresh run or a
 // resume), forwards its events, and records the step's result, status and
-// files when it ends. A step that waits for the person stays doing.
+// files when it ends. A step that waits for the person stays doing. Its
+// files are those under out/ changed since since, and known.
 func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, cur *generic.StepState,
-	start func() *adk.AsyncIterator[*adk.AgentEvent], setErr func(error)) {
+	since time.Time, known []string, start func() *adk.AsyncIterator[*adk.AgentEvent], setErr func(error)) {
 	workdir, _ := params.Workdir.Get(ctx)
 	codeFailed := false
 	var stepErr error
@@ -166,7 +167,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
 	}
 	cur.Summary = strings.TrimSpace(text)
-	cur.Files = filesSince(workdir, "out", cur.Started)
+	cur.Files = unionSorted(known, filesSince(workdir, "out", since))
 	cur.Status = generic.StatusDone
 	if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
 		cur.Status = generic.StatusFailed
@@ -229,7 +230,7 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", target.Name(ctx))})
 			return
 		}
-		a.follow(ctx, gen, fp, cur, func() *adk.AsyncIterator[*adk.AgentEvent] {
+		a.follow(ctx, gen, fp, cur, cur.Started, nil, func() *adk.AsyncIterator[*adk.AgentEvent] {
 			return resumable.Resume(ctx, info, opts...)
 		}, func(err error) { spanErr = err })
 	}()
@@ -272,7 +273,9 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 	defer func() { endSpan(spanErr) }()
 	// The replanner reads what the batch's other steps did too.
 	batch, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
-	a.follow(ctx, gen, fp, cur, func() *adk.AsyncIterator[*adk.AgentEvent] {
+	// Its files: those its branch wrote before it asked, and those written
+	// since it goes on alone (the steps beside it have finished).
+	a.follow(ctx, gen, fp, cur, time.Now(), w.Files, func() *adk.AsyncIterator[*adk.AgentEvent] {
 		return a.branches.resume(ctx, w, info.ResumeData)
 	}, func(err error) { spanErr = err })
 	if cur.Status == generic.StatusDoing || cur.Status == generic.StatusTodo || strings.HasPrefix(cur.Summary, "Stopped:") || ctx.Err() != nil {
@@ -366,6 +369,23 @@ func snapshotFiles(root, dir string) map[string]fileStamp {
 		out[filepath.ToSlash(rel)] = fileStamp{info.Size(), info.ModTime()}
 		return nil
 	})
+	return out
+}
+
+// unionSorted returns the paths in a or b, sorted, each once.
+func unionSorted(a, b []string) []string {
+	set := map[string]bool{}
+	for _, p := range append(append([]string(nil), a...), b...) {
+		set[p] = true
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
 	return out
 }
 

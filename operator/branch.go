@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,10 +39,66 @@ import (
 // kernelSeq numbers the cells and interpreters of a workspace's kernels:
 // a kernel and its branches share one, so their cell files and
 // generations never collide, and it serialises their cells.jsonl writes.
+// It also knows which cells run at the same time (see cellFiles).
 type kernelSeq struct {
 	mu         sync.Mutex
 	nextCell   int
 	generation int
+	running    map[*cellSpan]bool
+}
+
+// cellSpan is a cell while it runs; overlapped: another kernel of the
+// workspace ran a cell during it.
+type cellSpan struct{ overlapped bool }
+
+// begin notes a cell starting; end it with end.
+func (s *kernelSeq) begin() *cellSpan {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sp := &cellSpan{}
+	if s.running == nil {
+		s.running = map[*cellSpan]bool{}
+	}
+	for o := range s.running {
+		o.overlapped, sp.overlapped = true, true
+	}
+	s.running[sp] = true
+	return sp
+}
+
+// end notes the cell of sp finished and reports whether another cell ran
+// during it.
+func (s *kernelSeq) end(sp *cellSpan) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.running, sp)
+	return sp.overlapped
+}
+
+// cellFiles lists the files a cell created or changed, sorted: those that
+// changed between the snapshots before and after it, and those the kernel
+// saw it open for writing (a rewrite can keep size and time). When a cell
+// of another kernel on the workspace ran meanwhile, what changed may be
+// that cell's, so only the files the kernel saw this cell write count
+// (files written by programs the cell started are then missed).
+func cellFiles(before, after map[string]fileStamp, written []string, overlapped bool) []string {
+	set := map[string]bool{}
+	if !overlapped {
+		for _, p := range changedFiles(before, after) {
+			set[p] = true
+		}
+	}
+	for _, p := range written {
+		if _, ok := after[p]; ok {
+			set[p] = true
+		}
+	}
+	var out []string
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // cell returns the next cell number.
@@ -207,6 +265,39 @@ func (k *Kernel) Absorb(ctx context.Context, branch *Kernel, step int) ([]int, e
 		_ = k.record(out)
 	}
 	return failed, nil
+}
+
+// StepFiles lists the files the cells this kernel ran for step created or
+// changed, and the figures they saved, that still exist: a branch's own
+// files, told from those of the steps that ran beside it.
+func (k *Kernel) StepFiles(step int) ([]string, error) {
+	records, err := ReadCells(k.ws.root)
+	if err != nil {
+		return nil, fmt.Errorf("files of step %d: %w", step, err)
+	}
+	k.mu.Lock()
+	gens := map[int]bool{}
+	for _, g := range k.generations {
+		gens[g] = true
+	}
+	k.mu.Unlock()
+	set := map[string]bool{}
+	for _, rec := range records {
+		if rec.Branch != step || rec.Replayed || !gens[rec.Generation] {
+			continue
+		}
+		for _, p := range append(append([]string(nil), rec.Files...), rec.Figures...) {
+			if _, err := os.Stat(filepath.Join(k.ws.root, filepath.FromSlash(p))); err == nil {
+				set[p] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // PeakMemory returns the peak resident memory in bytes of the kernel's

@@ -51,3 +51,38 @@ func TestBranchStartsFromTheStateAndIsAbsorbed(t *testing.T) {
 		t.Errorf("%d cells tagged with branch 2, want 1", tagged)
 	}
 }
+
+// Cells running at the same time in a kernel and its branch each report
+// only the files they wrote, though both write under out/ meanwhile; a
+// cell alone also reports what a program it started wrote. StepFiles
+// lists a branch's files for its step.
+func TestCellsSideBySideReportTheirOwnFiles(t *testing.T) {
+	main := newKernel(t, nil)
+	mustRun(t, main, "import time, os")
+	b, err := main.Branch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	mustRun(t, b, "import time\nimport pandas as pd")
+	results := make(chan *RunResult, 1)
+	go func() {
+		// Writes its file, then runs on while the branch writes its own.
+		res, _ := main.Run(context.Background(), "open('out/main.csv', 'w').write('a')\ntime.sleep(1.5)", RunOptions{})
+		results <- res
+	}()
+	res := mustRun(t, b, "time.sleep(0.5)\npd.Series([1]).to_csv('out/branch.csv')")
+	if got := strings.Join(res.Files, ","); got != "out/branch.csv" {
+		t.Errorf("the branch's cell reports files %q, want out/branch.csv", got)
+	}
+	if got := strings.Join((<-results).Files, ","); got != "out/main.csv" {
+		t.Errorf("the main kernel's cell reports files %q, want out/main.csv", got)
+	}
+	if res := mustRun(t, main, "os.system('echo x > out/shell.txt')"); strings.Join(res.Files, ",") != "out/shell.txt" {
+		t.Errorf("a cell alone reports %q, want the file its shell command wrote", res.Files)
+	}
+	files, err := b.StepFiles(2)
+	if err != nil || strings.Join(files, ",") != "out/branch.csv" {
+		t.Errorf("StepFiles(2) = %q, %v; want out/branch.csv", files, err)
+	}
+}

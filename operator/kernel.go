@@ -423,6 +423,9 @@ type kernelReply struct {
 	Error       string   `json:"error"`
 	Figures     []string `json:"figures"`
 	Interrupted bool     `json:"interrupted"`
+	// Written are the workspace-relative paths the cell opened for
+	// writing (or renamed or copied to).
+	Written []string `json:"written"`
 }
 
 // How a cell was stopped from outside.
@@ -453,6 +456,7 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		return nil, fmt.Errorf("run python: save cell: %w", relError(k.ws.root, err))
 	}
 	var before map[string]fileStamp
+	span := k.seq.begin()
 	if !c.replay {
 		before = k.ws.snapshot()
 	}
@@ -526,7 +530,9 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		}
 	}
 	if !c.replay {
-		res.Files = changedFiles(before, k.ws.snapshot())
+		res.Files = cellFiles(before, k.ws.snapshot(), reply.Written, k.seq.end(span))
+	} else {
+		k.seq.end(span)
 	}
 
 	k.mu.Lock()

@@ -93,6 +93,47 @@ def _format_error(exc, cell_file):
     return "".join(te.format())
 
 
+# The paths the running cell opened for writing (an audit hook collects
+# them), so a step's files are told from those of steps running at the
+# same time in other kernels on the same workspace. None between cells.
+_written = None
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+def _audit(event, args):
+    if _written is None:
+        return
+    try:
+        if event == "open":
+            path, mode, flags = args
+            if isinstance(path, int):
+                return
+            if mode is not None:
+                if not any(c in mode for c in "wax+"):
+                    return
+            elif not flags & _WRITE_FLAGS:
+                return
+        elif event in ("os.rename", "os.replace", "shutil.copyfile", "shutil.copymode", "os.link", "os.symlink"):
+            path = args[1]
+        else:
+            return
+        if isinstance(path, int):
+            return
+        _written.add(os.path.abspath(os.fsdecode(path)))
+    except Exception:
+        pass
+
+
+def _written_paths(root):
+    out = set()
+    for path in _written or ():
+        rel = os.path.relpath(path, root)
+        if not rel.startswith(".."):
+            out.add(rel.replace(os.sep, "/"))
+    return sorted(out)
+
+
 def _save_figures(root, cell_id, save, result):
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is None:
@@ -142,7 +183,8 @@ class _Redirect:
 def _run(root, scope, req):
     global _busy, _interrupted
     cell_id, cell_file, code = req["cell"], req["file"], req["code"]
-    result = {"cell": cell_id, "value": "", "error": "", "figures": [], "interrupted": False}
+    global _written
+    result = {"cell": cell_id, "value": "", "error": "", "figures": [], "interrupted": False, "written": []}
     # Every cell starts in the workspace root, whatever the last one did.
     os.chdir(root)
     sys.argv = [cell_file]
@@ -155,6 +197,7 @@ def _run(root, scope, req):
     signal.signal(signal.SIGINT, _on_sigint)
     _interrupted = False
     with _Redirect(root, req["stdout"], req["stderr"]):
+        _written = set()
         try:
             try:
                 tree = ast.parse(code, cell_file, "exec")
@@ -177,6 +220,8 @@ def _run(root, scope, req):
         except BaseException as exc:
             result["error"] = _format_error(exc, cell_file)
         _save_figures(root, cell_id, not req.get("replay"), result)
+        result["written"] = _written_paths(root)
+        _written = None
     result["interrupted"] = _interrupted
     return result
 
@@ -205,6 +250,7 @@ def _main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _preload(sys.argv[1:])
     signal.signal(signal.SIGINT, _on_sigint)
+    sys.addaudithook(_audit)
     # The cells' globals are a real __main__ module, so that pickle and
     # multiprocessing find the classes and functions cells define.
     main = types.ModuleType("__main__")
