@@ -17,8 +17,12 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/schema"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools"
@@ -596,5 +600,70 @@ func TestBranchAsksThePersonAndGoesOnWhereItStopped(t *testing.T) {
 	}
 	if report := readWS(t, last, "report.md"); !strings.Contains(report, "TOTAL=250 from 4 rows") {
 		t.Errorf("the report lacks the total:\n%s", report)
+	}
+}
+
+// Every span of a run with steps side by side nests under the run's span,
+// and the calls of a branch's step nest under that step's span.
+func TestBranchSpansNestUnderTheRun(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer func() { _ = tp.Shutdown(context.Background()) }()
+	ctx, root := tp.Tracer("test").Start(context.Background(), "test")
+	s, _ := branchSift(t, 0)
+	var done generic.Event
+	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
+		done = e
+	}
+	root.End()
+	if done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	spans := exp.GetSpans()
+	byID := map[trace.SpanID]tracetest.SpanStub{}
+	for _, sp := range spans {
+		byID[sp.SpanContext.SpanID()] = sp
+	}
+	// ancestor returns the nearest ancestor of sp named like prefix.
+	ancestor := func(sp tracetest.SpanStub, prefix string) (tracetest.SpanStub, bool) {
+		for p, ok := byID[sp.Parent.SpanID()]; ok; p, ok = byID[p.Parent.SpanID()] {
+			if strings.HasPrefix(p.Name, prefix) {
+				return p, true
+			}
+		}
+		return tracetest.SpanStub{}, false
+	}
+	steps := map[int]bool{}
+	for _, sp := range spans {
+		if sp.Name == "test" || sp.Name == "sift.run" {
+			continue
+		}
+		if _, ok := ancestor(sp, "sift.run"); !ok {
+			t.Errorf("span %q is not under the run's span", sp.Name)
+		}
+		var step int64 = -1
+		agent := ""
+		for _, kv := range sp.Attributes {
+			switch kv.Key {
+			case siftmodel.AttrStep:
+				step = kv.Value.AsInt64()
+			case siftmodel.AttrAgent:
+				agent = kv.Value.AsString()
+			}
+		}
+		if sp.Name == fmt.Sprintf("invoke_agent step %d", step) {
+			steps[int(step)] = true
+			continue
+		}
+		// The replanner's call that closes a step is metered under it, but
+		// runs after it.
+		if step > 0 && strings.HasPrefix(sp.Name, "chat") && (agent == "executor" || agent == "code") {
+			if a, ok := ancestor(sp, "invoke_agent step"); !ok || a.Name != fmt.Sprintf("invoke_agent step %d", step) {
+				t.Errorf("a model call of step %d is under %q, want its step's span", step, a.Name)
+			}
+		}
+	}
+	if len(steps) != len(branchPlan) {
+		t.Errorf("spans of steps %v, want one for each of the %d steps", steps, len(branchPlan))
 	}
 }

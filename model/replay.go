@@ -176,9 +176,12 @@ func (r *Replay) Calls() int {
 	return r.calls
 }
 
-// next compares a request with the agent's next record. It returns the
-// record to answer with, or live when the live model must answer.
-func (r *Replay) next(agent string, req []TrajectoryMessage, tools []string, forced bool) (rec *TrajectoryRecord, live bool, err error) {
+// next compares a request with the agent's next record: the next one of
+// the call's plan step (ctx's, see WithStep) when the queue has one, since
+// steps run side by side interleave their calls differently each run. It
+// returns the record to answer with, or live when the live model must
+// answer.
+func (r *Replay) next(ctx context.Context, agent string, req []TrajectoryMessage, tools []string, forced bool) (rec *TrajectoryRecord, live bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls++
@@ -204,8 +207,14 @@ func (r *Replay) next(agent string, req []TrajectoryMessage, tools []string, for
 		}
 		return nil, false, fmt.Errorf("%w: call %d from agent %q", ErrReplayUnanswerable, r.calls, agent)
 	}
-	i := q[0]
-	r.queues[key] = q[1:]
+	at := 0
+	if step, ok := StepFrom(ctx); ok {
+		if j := slices.IndexFunc(q, func(i int) bool { return r.records[i].Step == step }); j >= 0 {
+			at = j
+		}
+	}
+	i := q[at]
+	r.queues[key] = append(q[:at:at], q[at+1:]...)
 	rec = &r.records[i]
 	if d, ok := compareRequest(rec, req, tools, forced); !ok {
 		d.Call, d.Turn, d.Agent, d.Record = r.calls, r.turn, agent, i+1
@@ -380,7 +389,7 @@ func (m *replayModel) Generate(ctx context.Context, in []*schema.Message, opts .
 		}
 	}
 	t := &Trajectory{}
-	rec, live, err := m.replay.next(m.agent, t.messages(in), names, ct.forced)
+	rec, live, err := m.replay.next(ctx, m.agent, t.messages(in), names, ct.forced)
 	if err != nil {
 		return nil, err
 	}

@@ -222,3 +222,43 @@ func TestRedactorRemovesKeys(t *testing.T) {
 		t.Errorf("String = %q", got)
 	}
 }
+
+// Steps that ran side by side interleave their calls differently on
+// replay: each step is answered from its own recorded calls, in order.
+func TestReplayAnswersEachStepFromItsOwnCalls(t *testing.T) {
+	call := func(m model.ToolCallingChatModel, step int, text string) (string, error) {
+		out, err := m.Generate(WithStep(context.Background(), step), []*schema.Message{schema.SystemMessage("you write python"), schema.UserMessage(text)})
+		if err != nil {
+			return "", err
+		}
+		return out.Content, nil
+	}
+	s := scripted.NewResponder(func(req scripted.Request) (*schema.Message, error) {
+		return scripted.Text("answer to " + req.Messages[len(req.Messages)-1].Content), nil
+	})
+	var buf bytes.Buffer
+	rec := Wrap(s.ModelFor("code"), "code", nil, WithTrajectory(NewTrajectory(&buf, TrajectoryConfig{})))
+	order := []struct {
+		step int
+		text string
+	}{{1, "north first"}, {3, "south first"}, {1, "north second"}, {3, "south second"}}
+	for _, c := range order {
+		if _, err := call(rec, c.step, c.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, err := ReadTrajectory(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := NewReplay(recs, ReplayConfig{})
+	for _, i := range []int{1, 0, 3, 2} {
+		got, err := call(rp.ModelFor("code"), order[i].step, order[i].text)
+		if err != nil || got != "answer to "+order[i].text {
+			t.Errorf("step %d, %q: got %q, %v", order[i].step, order[i].text, got, err)
+		}
+	}
+	if d := rp.Divergences(); len(d) != 0 {
+		t.Errorf("divergences = %v, want none", d)
+	}
+}
