@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,6 +18,64 @@ import (
 // readmeOffline marks a README transcript that runs offline (no model, no
 // key) and must reproduce as printed; TestReadmeTranscripts runs it.
 const readmeOffline = "<!-- readme-test: offline -->"
+
+// readmeNotOffline matches the marks of shell examples that cannot run
+// offline: needs-model (a real model or key), or not-run with the reason
+// (a server, the whole test suite, files the reader has).
+var readmeNotOffline = regexp.MustCompile(`^<!-- readme-test: (needs-model|not-run: \S.*) -->$`)
+
+// readmeUnmarked returns the lines of the README's shell examples (sh
+// blocks, and blocks that start with a "$ " command) that carry no
+// readme-test mark, so no example escapes the test unnoticed.
+func readmeUnmarked(readme string) []int {
+	lines := strings.Split(readme, "\n")
+	var out []int
+	inBlock := false
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "```") {
+			continue
+		}
+		if inBlock {
+			inBlock = false
+			continue
+		}
+		inBlock = true
+		lang := strings.TrimPrefix(l, "```")
+		shell := lang == "sh" || lang == "bash" || lang == "shell"
+		if !shell && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "$ ") {
+			shell = true
+		}
+		if !shell {
+			continue
+		}
+		mark := ""
+		if i > 0 {
+			mark = strings.TrimSpace(lines[i-1])
+		}
+		if mark != readmeOffline && !readmeNotOffline.MatchString(mark) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+func TestReadmeExamplesMarked(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range readmeUnmarked(string(readme)) {
+		t.Errorf("README line %d: a shell example with no mark: put %s before it (and make it reproduce as printed), or <!-- readme-test: needs-model --> or <!-- readme-test: not-run: REASON --> when it cannot run offline", n, readmeOffline)
+	}
+}
+
+func TestReadmeUnmarked(t *testing.T) {
+	readme := "```sh\nsift x\n```\n<!-- readme-test: needs-model -->\n```sh\nsift y\n```\n```text\n$ sift z\n```\n```text\nplain\n```\n" +
+		"<!-- readme-test: not-run: a server -->\n```sh\nsift serve\n```\n<!-- readme-test: not-run: -->\n```bash\nsift w\n```\n"
+	if got, want := readmeUnmarked(readme), []int{1, 8, 19}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unmarked lines %v, want %v", got, want)
+	}
+}
 
 // readmeTranscript is one marked block: commands and the output each
 // printed.
