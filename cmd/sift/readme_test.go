@@ -129,13 +129,50 @@ func readmeTranscripts(t *testing.T, readme string) []readmeTranscript {
 
 var (
 	readmeSessionID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	readmeDuration  = regexp.MustCompile(`\b\d+(\.\d+)?s\b`)
+	readmeDuration  = regexp.MustCompile(`\b\d+(\.\d+)?m?s\b`)
+	readmeTokens    = regexp.MustCompile(`\b\d+ prompt \+ \d+ completion tokens`)
 )
 
 // readmeNormal makes a line comparable between runs: session ids and
-// durations vary.
+// durations vary, and so do a scripted model's token counts, which are
+// estimated from prompts that hold today's date.
 func readmeNormal(l string) string {
-	return readmeDuration.ReplaceAllString(readmeSessionID.ReplaceAllString(l, "ID"), "Ns")
+	l = readmeSessionID.ReplaceAllString(l, "ID")
+	l = readmeTokens.ReplaceAllString(l, "N prompt + N completion tokens")
+	return readmeDuration.ReplaceAllString(l, "Ns")
+}
+
+// readmeChatPrompts are the prompts of `sift chat`: in a transcript, what
+// follows one on its line is what the person typed.
+var readmeChatPrompts = []string{"approve / edit / reject? ", "answer: ", "> "}
+
+// expected returns what a step's command reads on stdin and the lines it
+// prints. A chat transcript shows the person's input after each prompt, as
+// a terminal echoes it; piped, that input is not echoed, so the prompt runs
+// into the next line printed.
+func (st readmeStep) expected() (stdin string, lines []string) {
+	if !strings.HasPrefix(st.command, "sift chat") {
+		return "", st.output
+	}
+	var in, out strings.Builder
+	for i, l := range st.output {
+		typed := false
+		for _, p := range readmeChatPrompts {
+			if strings.HasPrefix(l, p) && len(l) > len(p) {
+				in.WriteString(l[len(p):] + "\n")
+				out.WriteString(p)
+				typed = true
+				break
+			}
+		}
+		if !typed {
+			out.WriteString(l)
+			if i < len(st.output)-1 {
+				out.WriteString("\n")
+			}
+		}
+	}
+	return in.String(), strings.Split(out.String(), "\n")
 }
 
 // TestReadmeTranscripts runs every README transcript marked to run offline
@@ -170,8 +207,10 @@ func TestReadmeTranscripts(t *testing.T) {
 						args[i] = id
 					}
 				}
+				stdin, want := st.expected()
 				cmd := siftProcess(t, args...)
 				cmd.Dir = filepath.Join("..", "..")
+				cmd.Stdin = strings.NewReader(stdin)
 				cmd.Env = append(cmd.Env, "SIFT_HOME="+home, "HOME="+home)
 				got, err := cmd.CombinedOutput()
 				code := 0
@@ -189,13 +228,13 @@ func TestReadmeTranscripts(t *testing.T) {
 				if code != st.exit {
 					t.Errorf("%s: exit %d, the README says %d\n%s", st.command, code, st.exit, text)
 				}
-				if len(gotLines) != len(st.output) {
-					t.Errorf("%s: %d lines, the README shows %d:\n%s", st.command, len(gotLines), len(st.output), text)
+				if len(gotLines) != len(want) {
+					t.Errorf("%s: %d lines, the README shows %d:\n%s", st.command, len(gotLines), len(want), text)
 					continue
 				}
 				for i := range gotLines {
-					if readmeNormal(gotLines[i]) != readmeNormal(st.output[i]) {
-						t.Errorf("%s, line %d:\n got    %q\n README %q", st.command, i+1, gotLines[i], st.output[i])
+					if readmeNormal(gotLines[i]) != readmeNormal(want[i]) {
+						t.Errorf("%s, line %d:\n got    %q\n README %q", st.command, i+1, gotLines[i], want[i])
 					}
 				}
 			}
