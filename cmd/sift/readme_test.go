@@ -112,7 +112,6 @@ func readmeTranscripts(t *testing.T, readme string) []readmeTranscript {
 				tr.steps = append(tr.steps, readmeStep{command: strings.TrimPrefix(l, "$ ")})
 			case len(tr.steps) == 0:
 				t.Fatalf("README line %d: a transcript starts with a $ command", j+1)
-			case l == "":
 			default:
 				st := &tr.steps[len(tr.steps)-1]
 				if m := readmeExitCode.FindStringSubmatch(l); m != nil {
@@ -121,6 +120,15 @@ func readmeTranscripts(t *testing.T, readme string) []readmeTranscript {
 				}
 				st.output = append(st.output, l)
 			}
+		}
+		// A blank line separates a command's output from the next
+		// command; blank lines inside an output are part of it.
+		for k := range tr.steps {
+			o := tr.steps[k].output
+			for len(o) > 0 && o[len(o)-1] == "" {
+				o = o[:len(o)-1]
+			}
+			tr.steps[k].output = o
 		}
 		out = append(out, tr)
 	}
