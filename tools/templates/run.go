@@ -143,7 +143,7 @@ func (e *CellError) Hint() string {
 		return "name the column exactly as the file spells it (see the list of columns in the message)"
 	case strings.Contains(low, "unicodedecodeerror"), strings.Contains(low, "codec"):
 		return "give the file's encoding explicitly (encoding=gb18030, utf-8-sig, cp1252)"
-	case strings.Contains(low, "memoryerror"), strings.Contains(low+strings.ToLower(e.Traceback), "kernel died"), strings.Contains(low, "interpreter stopped"):
+	case strings.Contains(low, "memoryerror"), strings.Contains(low, "out of memory"), strings.Contains(low, "cannot allocate memory"), strings.Contains(low+strings.ToLower(e.Traceback), "kernel died"), strings.Contains(low, "interpreter stopped"):
 		return "the file is too large for pandas under the sandbox's memory limit (SIFT_SANDBOX_MEMORY, default 4 GiB; pandas needs several times a file's size): raise the limit, or aggregate in SQL first and analyse the smaller result; naming columns does not help"
 	}
 	switch e.Template {

@@ -872,6 +872,8 @@ func TestCellErrorOutOfMemoryHint(t *testing.T) {
 	for _, e := range []*CellError{
 		{Template: Trend, Cell: "py/trend.py", Message: "MemoryError", Traceback: "Traceback ...\nMemoryError"},
 		{Template: Profile, Cell: "py/profile.py", Message: "the kernel died during the cell (signal: killed)", Traceback: "the kernel died during the cell (signal: killed)"},
+		// pandas' C tokenizer reports running out of memory as a parse error.
+		{Template: Trend, Cell: "py/trend.py", Message: "while trying to load the file: ParserError: Error tokenizing data. C error: out of memory"},
 	} {
 		h := e.Hint()
 		if !strings.Contains(h, "too large for pandas under the sandbox's memory limit") || !strings.Contains(h, "aggregate in SQL first") || strings.Contains(h, "name the columns explicitly") {
