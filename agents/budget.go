@@ -7,26 +7,16 @@ import (
 	"time"
 
 	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/session"
 )
 
 // ErrBudgetExceeded: the run reached one of its budgets and stopped at a
 // safe point; the report says what was found and what is missing.
 var ErrBudgetExceeded = errors.New("budget reached")
 
-// Budget bounds what one run may spend. Zero fields mean no bound.
-type Budget struct {
-	// MaxTokens bounds prompt plus completion tokens over all model calls.
-	MaxTokens int
-	// MaxTime bounds the run's wall time.
-	MaxTime time.Duration
-	// MaxSteps bounds the plan steps executed.
-	MaxSteps int
-	// MaxModelCalls bounds the number of model calls.
-	MaxModelCalls int
-	// MaxCost bounds the cost in US dollars, from the price table (calls
-	// of unpriced models count as free).
-	MaxCost float64
-}
+// Budget bounds what one run may spend. Zero fields mean no bound. It is
+// saved with the session, so a resume is bound by it again.
+type Budget = session.Budget
 
 // budgetGuard checks a Budget at the run's safe points: before a step,
 // before a replan, before the report. Once a bound is reached it stays

@@ -52,6 +52,15 @@ type resumeOptions struct {
 	// parallel overrides the session's recorded Request.Parallel when
 	// positive.
 	parallel int
+	// budget replaces the session's recorded budget when set.
+	budget *Budget
+}
+
+// ResumeBudget bounds the resumed run by b instead of the budget the
+// session was started with (Budget{} lifts every bound). Without it a
+// resume is bound by the session's budget again, counted from zero.
+func ResumeBudget(b Budget) ResumeOption {
+	return func(o *resumeOptions) { o.budget = &b }
 }
 
 // ResumeParallel runs up to n plan steps at the same time in the resumed
@@ -80,6 +89,12 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 	// The session's own bound on steps side by side, unless the caller
 	// gives another.
 	r.req = Request{Question: meta.Question, Mode: Mode(meta.Mode), SessionID: id, Parallel: cmp.Or(max(opts.parallel, 0), meta.Parallel)}
+	switch {
+	case opts.budget != nil:
+		r.req.Budget = *opts.budget
+	case meta.Budget != nil:
+		r.req.Budget = *meta.Budget
+	}
 	if ctx, err = r.open(ctx); err != nil {
 		r.fail(err)
 		return
@@ -121,7 +136,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		r.fail(fmt.Errorf("%w: resuming a session needs the model its agents use", ErrNoModel))
 		return
 	}
-	guard := newBudgetGuard(Budget{}, r.meter, nil)
+	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
 	runner, err := r.newRunner(ctx, op, guard)
 	if err != nil {
 		r.fail(err)

@@ -387,6 +387,10 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 		return
 	}
 	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel()}
+	if r.req.Budget != (Budget{}) {
+		b := r.req.Budget
+		m.Budget = &b
+	}
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
 		m.Created, m.Inputs = old.Created, old.Inputs
 		if m.Question == "" {

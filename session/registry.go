@@ -119,6 +119,25 @@ type Meta struct {
 	// time; a resume uses it unless told otherwise. 0: not recorded (the
 	// default applies).
 	Parallel int `json:"parallel,omitempty"`
+	// Budget is what the session's run was allowed to spend; a resume is
+	// bound by it again (from zero) unless told otherwise. nil: no bound.
+	Budget *Budget `json:"budget,omitempty"`
+}
+
+// Budget bounds what one run (or one resume of it) may spend. Zero fields
+// mean no bound.
+type Budget struct {
+	// MaxTokens bounds prompt plus completion tokens over all model calls.
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// MaxTime bounds the run's wall time.
+	MaxTime time.Duration `json:"max_time,omitempty"`
+	// MaxSteps bounds the plan steps executed.
+	MaxSteps int `json:"max_steps,omitempty"`
+	// MaxModelCalls bounds the number of model calls.
+	MaxModelCalls int `json:"max_model_calls,omitempty"`
+	// MaxCost bounds the cost in US dollars, from the price table (calls
+	// of unpriced models count as free).
+	MaxCost float64 `json:"max_cost,omitempty"`
 }
 
 // Filter selects sessions for List. The zero Filter selects all.

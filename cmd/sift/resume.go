@@ -22,6 +22,9 @@ type resumeOptions struct {
 	EditSteps []string
 	Answer    string
 	Deny      string
+	// newBudget: a budget flag was given, so opts.run.Budget replaces the
+	// session's.
+	newBudget bool
 }
 
 func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) error) *cobra.Command {
@@ -54,6 +57,9 @@ func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) erro
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Session = args[0]
 			opts.run.ResumeArgs = resumeArgs(cmd)
+			for _, name := range budgetFlags {
+				opts.newBudget = opts.newBudget || cmd.Flags().Changed(name)
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -67,6 +73,9 @@ func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) erro
 	f.StringVar(&opts.Answer, "answer", "", "answer the question the session asks")
 	f.StringVar(&opts.Deny, "deny", "", "deny the action the session waits on, with the reason")
 	f.IntVar(&opts.run.Parallel, "parallel", 0, "most plan steps run at the same time (default: the number the session was started with)")
+	// Without these the resumed run is bound by the session's own budget
+	// again; any of them replaces that budget as a whole.
+	addBudgetFlags(f, &opts.run.Budget)
 	addModelFlags(cmd, &opts.run)
 	return cmd
 }
@@ -123,9 +132,18 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	}
 	var final generic.Event
 	defer working.start()()
-	for e := range s.Resume(ctx, opts.Session, answers, agents.ResumeParallel(opts.run.Parallel)) {
+	for e := range s.Resume(ctx, opts.Session, answers, opts.resumeOptions()...) {
 		r.event(e)
 		final = e
 	}
 	return finalError(final)
+}
+
+// resumeOptions are the library options the flags ask for.
+func (o *resumeOptions) resumeOptions() []agents.ResumeOption {
+	out := []agents.ResumeOption{agents.ResumeParallel(o.run.Parallel)}
+	if o.newBudget {
+		out = append(out, agents.ResumeBudget(o.run.Budget))
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -65,6 +66,7 @@ func TestResumeFlags(t *testing.T) {
 		args         []string
 		wantErr      string
 		wantParallel int
+		wantBudget   *agents.Budget
 	}{
 		{args: []string{"s1", "--approve"}},
 		{args: []string{"s1", "--edit", "a", "--edit", "b"}},
@@ -73,6 +75,9 @@ func TestResumeFlags(t *testing.T) {
 		// The session's own bound, unless the flag gives another.
 		{args: []string{"s1", "--parallel", "1"}, wantParallel: 1},
 		{args: []string{"s1", "--parallel", "0"}, wantErr: "--parallel must be at least 1"},
+		// The session's budget, unless a budget flag gives another
+		// (0 lifts that bound).
+		{args: []string{"s1", "--max-steps", "2", "--max-cost", "0"}, wantBudget: &agents.Budget{MaxSteps: 2}},
 	}
 	for _, tt := range tests {
 		io, _, _ := testIO()
@@ -86,6 +91,9 @@ func TestResumeFlags(t *testing.T) {
 		}
 		if err != nil || got.Session != "s1" || got.run.Parallel != tt.wantParallel {
 			t.Errorf("%v: %v %+v", tt.args, err, got)
+		}
+		if got != nil && (got.newBudget != (tt.wantBudget != nil) || tt.wantBudget != nil && got.run.Budget != *tt.wantBudget) {
+			t.Errorf("%v: budget %+v (replaces the session's: %v), want %+v", tt.args, got.run.Budget, got.newBudget, tt.wantBudget)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
@@ -104,11 +105,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	f.StringArrayVar(&opts.DBs, "db", nil, "database the agents may query, read-only (repeatable): sqlite:shop.db, postgres://user:pass@host/db, mysql://user:pass@host/db; name=url names it")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.IntVar(&opts.Parallel, "parallel", agents.DefaultParallel, "most plan steps run at the same time, each in a Python kernel of its own (1: one after another)")
-	f.IntVar(&opts.Budget.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
-	f.DurationVar(&opts.Budget.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
-	f.IntVar(&opts.Budget.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
-	f.IntVar(&opts.Budget.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
-	f.Float64Var(&opts.Budget.MaxCost, "max-cost", 0, "stop at the next safe point after this many US dollars of model calls, from the price table (SIFT_PRICES; 0: no limit)")
+	addBudgetFlags(f, &opts.Budget)
 	f.StringVar(&opts.Session, "session", "", "ask a follow-up in this finished session: its results, files and Python state carry over")
 	f.BoolVar(&opts.Yes, "yes", false, "run unattended: no plan review, approvals the policy allows are given and the rest refused, questions answered by assumption")
 	f.BoolVar(&opts.ReviewPlan, "review", false, "wait for you to approve, edit or reject the plan before it runs (answer with sift resume)")
@@ -296,4 +293,16 @@ func firstNonEmpty(vals ...string) string {
 		}
 	}
 	return ""
+}
+
+// budgetFlags are the flags that bound a run's spending.
+var budgetFlags = []string{"max-tokens", "max-time", "max-steps", "max-model-calls", "max-cost"}
+
+// addBudgetFlags adds budgetFlags to f, setting b.
+func addBudgetFlags(f *pflag.FlagSet, b *agents.Budget) {
+	f.IntVar(&b.MaxTokens, "max-tokens", 0, "stop at the next safe point after this many model tokens (0: no limit)")
+	f.DurationVar(&b.MaxTime, "max-time", 0, "stop at the next safe point after this much wall time, e.g. 10m (0: no limit)")
+	f.IntVar(&b.MaxSteps, "max-steps", 0, "run at most this many plan steps (0: no limit)")
+	f.IntVar(&b.MaxModelCalls, "max-model-calls", 0, "stop at the next safe point after this many model calls (0: no limit)")
+	f.Float64Var(&b.MaxCost, "max-cost", 0, "stop at the next safe point after this many US dollars of model calls, from the price table (SIFT_PRICES; 0: no limit)")
 }
