@@ -80,6 +80,15 @@ func (h *hub) finish() {
 	h.endedOnce.Do(func() { close(h.ended) })
 }
 
+// ending reports whether the run has published its done event, so only
+// its bookkeeping (the claim, the hub) is left before it ends.
+func (h *hub) ending() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(h.frames)
+	return n > 0 && h.frames[n-1].kind == generic.EventDone
+}
+
 func (h *hub) startCh() chan struct{}   { return h.start }
 func (h *hub) dropped() <-chan struct{} { return h.drop }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"time"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
@@ -36,6 +37,9 @@ type accepted struct {
 // the shared store is taken first and kept until the run ends, so no
 // other server runs or queues the session meanwhile.
 func (s *Server) startRun(ctx context.Context, id string, fn runFunc, after func()) (accepted, error) {
+	if err := s.waitEnding(ctx, id); err != nil {
+		return accepted{}, err
+	}
 	last := s.lastLoggedSeq(id)
 	s.mu.Lock()
 	if err := s.refuseLocked(id); err != nil {
@@ -78,6 +82,29 @@ func (s *Server) startRun(ctx context.Context, id string, fn runFunc, after func
 	h.position = len(s.queue)
 	s.metrics.queued.Set(float64(len(s.queue)))
 	return accepted{ID: id, State: "queued", Position: h.position, LastEventID: last}, nil
+}
+
+// endingWait bounds how long a new run waits for a run that has sent its
+// done event to free the session.
+const endingWait = 10 * time.Second
+
+// waitEnding waits, up to endingWait, for a run of session id that has
+// sent its done event to free the session: a client that asks again the
+// moment it sees the done event is not refused for a run that has ended.
+func (s *Server) waitEnding(ctx context.Context, id string) error {
+	s.mu.Lock()
+	prev, busy := s.hubs[id]
+	s.mu.Unlock()
+	if !busy || !prev.ending() {
+		return nil
+	}
+	select {
+	case <-prev.ended:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(endingWait):
+	}
+	return nil
 }
 
 var errDraining = &refusal{503, "not_ready", "the server is shutting down; try again on another server or after it restarts"}
