@@ -65,6 +65,16 @@ type duckTable struct {
 	// picked and notes are what the engine chose and what a reader should
 	// know, as the cell's pick() and note() would say them.
 	picked, notes []string
+	// temp are files the engine wrote for the cell, removed once it ran.
+	temp []string
+}
+
+// removeTemp removes the files the engine wrote for the cell.
+func (d *duckTable) removeTemp() {
+	for _, f := range d.temp {
+		os.Remove(f)
+	}
+	d.temp = nil
 }
 
 // runDuckDB computes template t's aggregates for the input at rel with
@@ -75,7 +85,9 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*du
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
-	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, true
+	// Outliers numbers rows in the file's order; the other templates only
+	// aggregate, in any order, which saves memory.
+	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers
 	src, err := sqldb.OpenFiles(ctx, root, []string{rel}, fo)
 	if err != nil {
 		return nil, p, fail(err.Error())
@@ -103,10 +115,13 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*du
 		err = d.pivot(ctx, &p)
 	case Distribution:
 		err = d.distribution(ctx, p)
+	case Outliers:
+		err = d.outliers(ctx, root, rel, p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}
 	if err != nil {
+		d.removeTemp()
 		var te templateError
 		if errors.As(err, &te) {
 			return nil, p, fail(string(te))
@@ -420,8 +435,8 @@ func number(c duckColumn) string {
 	if c.numeric() {
 		return "CAST(" + c.ident() + " AS DOUBLE)"
 	}
-	if c.typ == "BOOLEAN" {
-		return "CAST(CAST(" + c.ident() + " AS INTEGER) AS DOUBLE)"
+	if c.typ == "BOOLEAN" { // typed, or its text (outliers' rows)
+		return "CAST(CAST(CAST(" + c.ident() + " AS BOOLEAN) AS INTEGER) AS DOUBLE)"
 	}
 	return "TRY_CAST(replace(regexp_replace(trim(CAST(" + c.ident() + " AS VARCHAR)), '[,\\s¥$€£￥]', '', 'g'), '%', '') AS DOUBLE)"
 }

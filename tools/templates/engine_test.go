@@ -104,6 +104,9 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 		{"distribution auto", Match{Template: Distribution}},
 		{"distribution of a measure", Match{Template: Distribution, Params: Params{Measure: "unit_price"}}},
 		{"distribution numbers and text", Match{Template: Distribution, Params: Params{Columns: []string{"revenue", "product", "units"}}}},
+		{"outliers auto", Match{Template: Outliers}},
+		{"outliers tight fences", Match{Template: Outliers, Params: Params{Columns: []string{"revenue", "units"}, IQRK: 0.5, ZThreshold: 1.5}}},
+		{"outliers of a measure", Match{Template: Outliers, Params: Params{Measure: "unit_price"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,6 +248,8 @@ func TestChooseEngineBySize(t *testing.T) {
 		{"workbook", Trend, "input/a.xlsx", "", 2 * gib, gib, EnginePandas},
 		{"gb18030 text", Trend, "input/a.csv", "gb18030", 2 * gib, gib, EnginePandas},
 		{"no duckdb engine", Cohort, "input/a.csv", "", 2 * gib, gib, EnginePandas},
+		{"outliers csv", Outliers, "input/a.csv", "", 2 * gib, gib, EngineDuckDB},
+		{"outliers jsonl: rows numbered in csv only", Outliers, "input/a.jsonl", "", 2 * gib, gib, EnginePandas},
 	}
 	for _, c := range cases {
 		if got := ChooseEngine(c.template, c.path, c.size, c.limit, c.encoding); got != c.want {
