@@ -356,11 +356,13 @@ func (d *duckTable) findTime(p Params) (duckColumn, error) {
 	return d.cols[best], nil
 }
 
-// numericColumns is numeric_columns: numbers, without ids and empty ones.
-func (d *duckTable) numericColumns() []duckColumn {
+// numericColumns is numeric_columns: numbers and text whose values read
+// as numbers (at least 90% of them, as to_number reads them), without ids,
+// true/false, dates and empty columns.
+func (d *duckTable) numericColumns(shares map[string]float64) []duckColumn {
 	var out []duckColumn
 	for _, c := range d.cols {
-		if !c.numeric() || c.nonNull == 0 {
+		if c.typ == "BOOLEAN" || c.temporal() || c.nonNull == 0 || shares[c.name] < 0.9 {
 			continue
 		}
 		if hinted(c.name, cellIDHints) && strings.ToLower(c.name) != "paid" && strings.ToLower(c.name) != "valid" {
@@ -372,12 +374,16 @@ func (d *duckTable) numericColumns() []duckColumn {
 }
 
 // findMeasure is find_measure.
-func (d *duckTable) findMeasure(p Params, required bool) (*duckColumn, error) {
+func (d *duckTable) findMeasure(ctx context.Context, p Params, required bool) (*duckColumn, error) {
 	if p.Measure != "" {
 		c, err := d.col(p.Measure, "measure")
 		return &c, err
 	}
-	nums := d.numericColumns()
+	shares, err := d.numberShares(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nums := d.numericColumns(shares)
 	if len(nums) == 0 {
 		if required {
 			return nil, templateError("no numeric column found; name the measure column explicitly (measure=...)")
@@ -551,7 +557,7 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 	if parsed == 0 {
 		return templateError(fmt.Sprintf("column %q holds no dates; name the time column explicitly (time=...)", tc.name))
 	}
-	measure, err := d.findMeasure(*p, false)
+	measure, err := d.findMeasure(ctx, *p, false)
 	if err != nil {
 		return err
 	}
@@ -626,7 +632,7 @@ func (d *duckTable) topN(ctx context.Context, p *Params) error {
 	var measure *duckColumn
 	var err error
 	if p.Measure != "" || (p.Aggregation != "" && p.Aggregation != "count") {
-		if measure, err = d.findMeasure(*p, true); err != nil {
+		if measure, err = d.findMeasure(ctx, *p, true); err != nil {
 			return err
 		}
 	}
@@ -660,7 +666,7 @@ func (d *duckTable) pivot(ctx context.Context, p *Params) error {
 	var measure *duckColumn
 	var err error
 	if p.Measure != "" {
-		if measure, err = d.findMeasure(*p, false); err != nil {
+		if measure, err = d.findMeasure(ctx, *p, false); err != nil {
 			return err
 		}
 	}
@@ -972,15 +978,7 @@ func (d *duckTable) chosenColumns(p Params, shares map[string]float64, role stri
 		}
 		out = append(out, c)
 	default:
-		for _, c := range d.cols {
-			if c.typ == "BOOLEAN" || c.temporal() || c.nonNull == 0 || shares[c.name] < 0.9 {
-				continue
-			}
-			if hinted(c.name, cellIDHints) && strings.ToLower(c.name) != "paid" && strings.ToLower(c.name) != "valid" {
-				continue
-			}
-			out = append(out, c)
-		}
+		out = d.numericColumns(shares)
 		d.pick("columns: the numeric columns")
 	}
 	if len(out) > limit {

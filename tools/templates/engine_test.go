@@ -342,3 +342,36 @@ func TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory(t *testing.T) {
 		t.Errorf("forced pandas after running out of memory: err = %v; want the cell's error", err)
 	}
 }
+
+// TestDuckDBMeasureIncludesNumbersWrittenAsText: a text column whose
+// values read as numbers ("$1,234.50") is a numeric column to pandas, so
+// the DuckDB engine picks the same measure and the same numbers.
+func TestDuckDBMeasureIncludesNumbersWrittenAsText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("date,region,price,units\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "2024-%02d-%02d,%s,\"$%d,%03d.50\",%d\n", 1+i%3, 1+i%28, []string{"north", "south", "east"}[i%3], 1+i%4, i*37%1000, 1+i%9)
+	}
+	op := workspace(t, map[string][]byte{"text.csv": []byte(b.String())})
+	ctx := context.Background()
+	for _, m := range []Match{
+		{Template: Trend, Params: Params{Period: "month"}},
+		{Template: TopN, Params: Params{Category: "region", Aggregation: "mean"}},
+	} {
+		pd, err := RunWith(ctx, op, "input/text.csv", m, RunOptions{Engine: EnginePandas})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dk, err := RunWith(ctx, op, "input/text.csv", m, RunOptions{Engine: EngineDuckDB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, d := strings.Join(pd.Picked, "|"), strings.Join(dk.Picked, "|"); !strings.Contains(p, "measure: price") || p != d {
+			t.Errorf("%s: picked: pandas %q, duckdb %q; want the measure price", m.Template, p, d)
+		}
+		var a, c any
+		json.Unmarshal(pd.Data, &a)
+		json.Unmarshal(dk.Data, &c)
+		sameNumbers(t, m.Template+".data", a, c)
+	}
+}
