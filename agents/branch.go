@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -292,7 +293,10 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	}()
 	var stopErr error
 	paused, stop := false, false
-	var finished []string
+	finished := map[int]string{} // by step index
+	// What a branch sees of the plan must not depend on when the steps
+	// beside it happen to start or finish, or a replay would not match.
+	atStart := fp.Clone()
 	waits := append([]*branchWait(nil), waiting...)
 	workdir, _ := params.Workdir.Get(ctx)
 
@@ -324,8 +328,9 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started,
 			Text: fmt.Sprintf("running steps %s side by side", joinSteps(fp.Running()))}))
 		running++
+		view := branchView(atStart, fp, pos)
 		go func() {
-			results <- b.runStep(ctx, pos, started, k, fp.Clone(), events)
+			results <- b.runStep(ctx, pos, started, k, view, events)
 		}()
 		return nil
 	}
@@ -405,7 +410,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 					_ = prev.Close()
 				}
 				idle[st.Index] = out.kernel
-				finished = append(finished, fmt.Sprintf("Step %d: %s", st.Index, st.Summary))
+				finished[st.Index] = fmt.Sprintf("Step %d: %s", st.Index, st.Summary)
 			}
 			generic.FullPlanKey.Set(ctx, fp)
 			if err := writePlanFile(ctx, fp); err != nil {
@@ -421,7 +426,12 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 		}
 	}
 	// The replanner reads what the executor did; here, every branch.
-	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(finished, "\n\n"))
+	// In plan order, whatever order they finished in.
+	var executed []string
+	for _, idx := range slices.Sorted(maps.Keys(finished)) {
+		executed = append(executed, finished[idx])
+	}
+	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(executed, "\n\n"))
 	switch {
 	case stopErr != nil:
 		stopForBudget(ctx, gen, fp, stopErr, loopAgent)
@@ -681,6 +691,36 @@ func (m budgetModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatM
 		return nil, err
 	}
 	return budgetModel{inner, m.budget}, nil
+}
+
+// branchView is the plan as the branch running the step at pos sees it:
+// as it was when the batch started (atStart), with the steps it needs,
+// directly or not, as they are now (finished) and itself in progress.
+// The steps beside it stay as they were, so the branch's prompts are the
+// same whichever of them started or finished first.
+func branchView(atStart, now *generic.FullPlan, pos int) *generic.FullPlan {
+	view := atStart.Clone()
+	cur := now.Clone()
+	byIndex := map[int]int{}
+	for i, st := range cur.Steps {
+		byIndex[st.Index] = i
+	}
+	seen := map[int]bool{}
+	var walk func(int)
+	walk = func(i int) {
+		if i >= len(view.Steps) || seen[i] {
+			return
+		}
+		seen[i] = true
+		view.Steps[i] = cur.Steps[i]
+		for _, n := range cur.NeedsOf(i) {
+			if j, ok := byIndex[n]; ok {
+				walk(j)
+			}
+		}
+	}
+	walk(pos)
+	return view
 }
 
 // continues reports whether the step at pos needs only a step whose

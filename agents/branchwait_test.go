@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -198,5 +199,34 @@ func TestKillDashNineWhileABranchWaitsThenResume(t *testing.T) {
 	}
 	if n := probeRuns(t, ws); n != 1 {
 		t.Errorf("step 3's first cell ran %d times as its own, want once", n)
+	}
+}
+
+// A branch sees the plan as it was when its batch started, with the
+// steps it needs as they are now: not the steps beside it, whose state
+// depends on timing, so its prompts replay the same.
+func TestBranchViewLeavesOutTheStepsBeside(t *testing.T) {
+	atStart := &generic.FullPlan{ExplicitNeeds: true, Steps: []generic.StepState{
+		{Step: generic.Step{Index: 1}, Status: generic.StatusTodo},
+		{Step: generic.Step{Index: 2, Needs: []int{1}}, Status: generic.StatusTodo},
+		{Step: generic.Step{Index: 3}, Status: generic.StatusTodo},
+		{Step: generic.Step{Index: 4, Needs: []int{2}}, Status: generic.StatusTodo},
+	}}
+	now := atStart.Clone()
+	now.Steps[0].Status, now.Steps[0].Summary = generic.StatusDone, "one"
+	now.Steps[1].Status, now.Steps[1].Summary = generic.StatusDone, "two"
+	now.Steps[2].Status, now.Steps[2].Summary = generic.StatusDone, "three, beside"
+	now.Steps[3].Status = generic.StatusDoing
+	view := branchView(atStart, now, 3)
+	var got []string
+	for _, st := range view.Steps {
+		got = append(got, fmt.Sprintf("%d %s %s", st.Index, st.Status, st.Summary))
+	}
+	want := []string{"1 done one", "2 done two", "3 todo ", "4 doing "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the branch of step 4 sees %q, want %q", got, want)
+	}
+	if atStart.Steps[3].Status != generic.StatusTodo || now.Steps[2].Summary != "three, beside" {
+		t.Error("branchView changed the plans it was given")
 	}
 }
