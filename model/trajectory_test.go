@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,5 +216,25 @@ func TestOpenTrajectoryThroughRealClient(t *testing.T) {
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("trajectory file mode = %v, %v; want 0600", st.Mode().Perm(), err)
+	}
+}
+
+// A line cut short by a crash ends a strict read (a replay must not go on
+// without it) but is skipped and counted by a lenient one (a session's
+// usage sums what is there).
+func TestScanTrajectorySkipsDamagedLines(t *testing.T) {
+	var buf bytes.Buffer
+	tr := NewTrajectory(&buf, TrajectoryConfig{})
+	tr.Write(TrajectoryRecord{Agent: "planner", Turn: 1, Request: []TrajectoryMessage{{Role: "user", Content: "q"}}, Usage: &TrajectoryUsage{PromptTokens: 10}})
+	buf.WriteString(`{"time":"2026-01-02T03:04:05Z","agent":"executor","request":[{"role":"us` + "\n\n")
+	tr.Write(TrajectoryRecord{Agent: "report", Turn: 2, Usage: &TrajectoryUsage{PromptTokens: 5}})
+
+	var agents []string
+	damaged, err := ScanTrajectory(bytes.NewReader(buf.Bytes()), true, func(rec TrajectoryRecord) { agents = append(agents, rec.Agent) })
+	if err != nil || damaged != 1 || !slices.Equal(agents, []string{"planner", "report"}) {
+		t.Errorf("lenient: records %v, damaged %d, err %v; want [planner report], 1, nil", agents, damaged, err)
+	}
+	if _, err := ReadTrajectory(bytes.NewReader(buf.Bytes())); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("strict: err = %v, want one naming line 2", err)
 	}
 }
