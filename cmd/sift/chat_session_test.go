@@ -196,3 +196,31 @@ func TestChatDoneLineCountsTheWholeQuestion(t *testing.T) {
 		}
 	}
 }
+
+// Each run of a chat (the question, its resume after the review, a
+// follow-up) warns that code runs without a sandbox; the chat says it once.
+func TestChatWarnsOnceWithoutASandbox(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print('SUM', 3)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The sum is {{line:SUM}}"}}]},
+ {"content":"# Sum\n\n{{line:SUM}} [step 1]."}]}`)
+	io, _, errOut := testIO()
+	io.In = strings.NewReader("sum it\napprove\n/quit\n")
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", t.TempDir()})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	got := errOut.String()
+	if n := strings.Count(got, "WARNING: generated code runs WITHOUT a sandbox"); n != 1 || !strings.Contains(got, "Result: The sum is 3") {
+		t.Errorf("the warning is shown %d times, want once in a chat that answers:\n%s", n, got)
+	}
+}

@@ -38,10 +38,12 @@ type renderer struct {
 	// says whether the person is asked (the interrupt shows the question)
 	// or no one can answer.
 	asked map[string]tools.AskUserArgs
+	// warned holds the warnings shown, so that each shows once.
+	warned map[string]bool
 }
 
 func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
-	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}, asked: map[string]tools.AskUserArgs{}}
+	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}, asked: map[string]tools.AskUserArgs{}, warned: map[string]bool{}}
 }
 
 // Marks differ on a terminal (colour, symbols) and in a pipe (plain ASCII).
@@ -114,9 +116,18 @@ func (r *renderer) event(e generic.Event) {
 	case generic.EventPaused:
 		r.status("Paused (%s).", e.Text)
 	case generic.EventMessage:
-		if e.Agent == "sift" {
-			r.status("%s", e.Text)
+		if e.Agent != "sift" {
+			return
 		}
+		if strings.HasPrefix(e.Text, "WARNING: ") {
+			// Each run warns (no sandbox, ...); a chat's runs, its
+			// questions and their resumes, are shown one warning.
+			if r.warned[e.Text] {
+				return
+			}
+			r.warned[e.Text] = true
+		}
+		r.status("%s", e.Text)
 	case generic.EventDone:
 		r.done(e)
 	}
