@@ -142,7 +142,9 @@ type openAIMessage struct {
 
 type openAITool struct {
 	Function struct {
-		Name string `json:"name"`
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
 	} `json:"function"`
 }
 
@@ -160,7 +162,13 @@ func parseOpenAIExchange(line []byte) (TrajectoryRecord, error) {
 		rec.Request = append(rec.Request, tm)
 	}
 	for _, t := range ex.Request.Tools {
-		rec.Tools = append(rec.Tools, t.Function.Name)
+		f := t.Function
+		rec.Tools = append(rec.Tools, f.Name)
+		def := TrajectoryTool{Name: f.Name, Description: f.Description}
+		if p := bytes.TrimSpace(f.Parameters); len(p) > 0 && string(p) != "null" {
+			def.Parameters = sortedJSON(p)
+		}
+		rec.ToolDefs = append(rec.ToolDefs, def)
 	}
 	if tc := bytes.TrimSpace(ex.Request.ToolChoice); len(tc) > 0 {
 		rec.ToolChoiceForced = string(tc) == `"required"` || tc[0] == '{'

@@ -84,6 +84,11 @@ func TestWrapWritesTrajectory(t *testing.T) {
 		}
 	}
 	cost, _ := DefaultPrices().Cost("gpt-4o", Counts{PromptTokens: 120, CompletionTokens: 12})
+	// The tools as the model reads them, schemas with sorted keys.
+	defs := []TrajectoryTool{
+		{Name: "create_plan", Description: "Write the plan.", Parameters: json.RawMessage(`{"properties":{"steps":{"items":{"type":"string"},"type":"array"}},"required":["steps"],"type":"object"}`)},
+		{Name: "submit_result", Description: "Finish with an answer.", Parameters: json.RawMessage(`{"properties":{"files":{"items":{"type":"string"},"type":"array"},"response":{"type":"string"}},"required":["response"],"type":"object"}`)},
+	}
 	want := []TrajectoryRecord{
 		{
 			Agent: AgentExecutor, Step: 2, Model: "gpt-4o",
@@ -93,7 +98,7 @@ func TestWrapWritesTrajectory(t *testing.T) {
 				{Role: "assistant", ToolCalls: []TrajectoryToolCall{{ID: "call_1", Name: "run_python", Arguments: `{"code": "1"}`}}},
 				{Role: "tool", Content: "1", ToolCallID: "call_1"},
 			},
-			Tools: []string{"create_plan", "submit_result"},
+			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs,
 			// The reply as the caller got it: arguments repaired.
 			Response: &TrajectoryMessage{Role: "assistant", Content: "Running it.",
 				ToolCalls: []TrajectoryToolCall{{ID: "call_9", Name: "run_python", Arguments: `{"code": "df.head()"}`}}},
@@ -105,7 +110,7 @@ func TestWrapWritesTrajectory(t *testing.T) {
 				{Role: "system", Content: "You analyse data."},
 				{Role: "user", Content: "Which region sells best?"},
 			},
-			Tools:    []string{"create_plan", "submit_result"},
+			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs,
 			Response: &TrajectoryMessage{Role: "assistant", Content: "The north sells best."},
 			Usage: &TrajectoryUsage{Estimated: true,
 				PromptTokens:     CountTokens("gpt-4o", history[:2], []*schema.ToolInfo{planTool, respondTool}),
@@ -117,7 +122,7 @@ func TestWrapWritesTrajectory(t *testing.T) {
 				{Role: "system", Content: "You analyse data."},
 				{Role: "user", Content: "Which region sells best?"},
 			},
-			Tools: []string{"create_plan", "submit_result"}, ToolChoiceForced: true,
+			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs, ToolChoiceForced: true,
 			Error: "boom",
 		},
 	}
