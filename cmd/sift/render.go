@@ -237,6 +237,9 @@ func (r *renderer) done(e generic.Event) {
 		return
 	case errors.Is(e.Err, context.Canceled) && e.Path != "":
 		r.status("Stopped after %s%s. Go on with: %s", elapsed, usage, r.resumeCommand(e.Path))
+	case errors.Is(e.Err, agents.ErrBudgetExceeded):
+		// No other line says why the run stopped.
+		r.status("Stopped after %s%s: %v.", elapsed, usage, e.Err)
 	case e.Err != nil:
 		r.status("Stopped after %s%s.", elapsed, usage)
 	case e.Interrupt != nil:

@@ -495,3 +495,15 @@ func TestRendererShowsTheNeedsOfBranchingPlans(t *testing.T) {
 		t.Errorf("a chain's needs are read from the order, got:\n%s", got)
 	}
 }
+
+// A run stopped by its budget says which bound it reached on the
+// terminal, not only in the report.
+func TestRendererSaysWhichBudgetStoppedTheRun(t *testing.T) {
+	io, _, errOut := testIO()
+	r := newRenderer(io, false, time.Now)
+	err := fmt.Errorf("%w: 10 model calls of 8 allowed (--max-model-calls)", agents.ErrBudgetExceeded)
+	r.event(generic.Event{Kind: generic.EventDone, Err: err, Path: t.TempDir()})
+	if got := errOut.String(); !strings.Contains(got, "Stopped after") || !strings.Contains(got, "budget reached: 10 model calls of 8 allowed (--max-model-calls)") {
+		t.Errorf("the last line must say which budget stopped the run, got:\n%s", got)
+	}
+}
