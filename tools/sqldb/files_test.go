@@ -199,6 +199,11 @@ func TestFilesSourceGuardAndHints(t *testing.T) {
 			t.Errorf("%s = %v, want the guard's refusal", q, err)
 		}
 	}
+	// DuckDB has PRAGMAs: the refusal says what to use instead, not that
+	// they are SQLite's.
+	if _, err := s.Query(ctx, "PRAGMA table_info('sales')", QueryOptions{}); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "DESCRIBE") || strings.Contains(err.Error(), "SQLite") {
+		t.Errorf("PRAGMA table_info = %v, want a refusal pointing to DESCRIBE", err)
+	}
 	cases := []struct {
 		sql  string
 		kind ErrorKind
@@ -207,6 +212,9 @@ func TestFilesSourceGuardAndHints(t *testing.T) {
 		{"SELECT amout FROM sales", KindUnknownColumn, "amount"},
 		{"SELECT * FROM sale", KindUnknownTable, "sales"},
 		{"SELECT * FROM read_csv('/etc/passwd')", KindPermission, "views"},
+		// DuckDB's message advises INSTALL and SET autoinstall: the hint
+		// says they cannot work here.
+		{"SELECT * FROM sqlite_scan('shop.db', 'orders')", KindPermission, "cannot install or load extensions"},
 	}
 	for _, c := range cases {
 		_, err := s.Query(ctx, c.sql, QueryOptions{})
