@@ -127,12 +127,15 @@ func (r *run) addFilesSource(ctx context.Context, inputs []string) {
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: the input files cannot be queried with SQL: " + err.Error()})
 		return
 	}
+	for _, u := range files.Unreadable() {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + u + "; that file cannot be queried with SQL, the other inputs can"})
+	}
 	var list []*sqldb.Source
 	if r.sources != nil {
 		list = r.sources.All()
 	}
 	r.sources = sqldb.NewSources(append(list, files)...)
-	r.fileViews, r.bigFiles = sqldb.FileViews(inputs), big
+	r.fileViews, r.bigFiles = files.Views(), big
 }
 
 // closeDatabases closes what useDatabases or the run opened.
