@@ -846,7 +846,11 @@ func (d *duckTable) profile(ctx context.Context) error {
 			return err
 		}
 		r := res[0]
-		q, unique, err := d.quantiles(ctx, v, toInt(r[0]), []float64{0.25, 0.5, 0.75})
+		q, err := d.quantiles(ctx, v, toInt(r[0]), toFloat(r[3]), toFloat(r[4]), []float64{0.25, 0.5, 0.75})
+		if err != nil {
+			return err
+		}
+		unique, err := d.distinctUpTo(ctx, v, 30)
 		if err != nil {
 			return err
 		}
@@ -877,42 +881,6 @@ func (d *duckTable) profile(ctx context.Context) error {
 	}
 	d.pre["top_values"], d.pre["top_order"] = top, catOrder
 	return nil
-}
-
-// quantiles returns the exact quantiles qs of the expression v, which has
-// n values, as pandas computes them (linear interpolation between the two
-// nearest ranks), and v's distinct count. They come from each distinct
-// value's count and a running sum over them, a grouping and a sort that
-// spill to disk, where quantile_cont would hold every value in memory.
-func (d *duckTable) quantiles(ctx context.Context, v string, n int64, qs []float64) ([]float64, int64, error) {
-	out := make([]float64, len(qs))
-	if n == 0 {
-		for i := range out {
-			out[i] = math.NaN()
-		}
-		return out, 0, nil
-	}
-	// The value at 0-based rank k is the smallest whose running count
-	// exceeds k.
-	exprs := []string{"count(*)"}
-	for _, q := range qs {
-		pos := q * float64(n-1)
-		for _, k := range []float64{math.Floor(pos), math.Ceil(pos)} {
-			exprs = append(exprs, fmt.Sprintf("min(v) FILTER (WHERE below > %d)", int64(k)))
-		}
-	}
-	res, err := d.query(ctx, "WITH g AS (SELECT v, count(*) AS n FROM (SELECT "+v+" AS v FROM "+d.view+") WHERE v IS NOT NULL GROUP BY v), "+
-		"c AS (SELECT v, sum(n) OVER (ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS below FROM g) "+
-		"SELECT "+strings.Join(exprs, ", ")+" FROM c")
-	if err != nil {
-		return nil, 0, err
-	}
-	r := res[0]
-	for i, q := range qs {
-		pos := q * float64(n-1)
-		out[i] = lerp(toFloat(r[1+2*i]), toFloat(r[2+2*i]), pos-math.Floor(pos))
-	}
-	return out, toInt(r[0]), nil
 }
 
 // lerp is numpy's linear interpolation from a to b at t, which pandas'
@@ -998,7 +966,7 @@ func (d *duckTable) numberStats(ctx context.Context, c duckColumn) (map[string]a
 	}
 	r := res[0]
 	n := toInt(r[0])
-	q, _, err := d.quantiles(ctx, v, n, []float64{0.25, 0.5, 0.75})
+	q, err := d.quantiles(ctx, v, n, toFloat(r[3]), toFloat(r[4]), []float64{0.25, 0.5, 0.75})
 	if err != nil {
 		return nil, err
 	}

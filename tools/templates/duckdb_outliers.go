@@ -23,7 +23,8 @@ import (
 // file's order (preserve_insertion_order stays on for this template).
 // Where DuckDB would read the file otherwise than pandas (no header line
 // detected, lines skipped before it), the engine refuses rather than give
-// other row numbers; lines DuckDB cannot read (too many or too few
+// other row numbers (a one-column file with blank lines too: DuckDB reads
+// them as missing values); lines DuckDB cannot read (too many or too few
 // fields) fail the query, where pandas would fail or pad them.
 
 // duckOutliersReads reports whether the outliers' DuckDB engine reads
@@ -39,11 +40,17 @@ func duckOutliersReads(p string) bool {
 // rawView reads the file at abs as the typed view does, every field as
 // its text, so that the rows of outliers show what the file holds; it
 // refuses files whose rows DuckDB would number otherwise than pandas.
-func (d *duckTable) rawView(ctx context.Context, abs string) (string, error) {
+func (d *duckTable) rawView(ctx context.Context, abs, delimiter string) (string, error) {
 	reader := sqldb.FileReader(abs)
-	sniff, err := d.query(ctx, "SELECT HasHeader, SkipRows, Comment FROM "+strings.Replace(reader, "read_csv(", "sniff_csv(", 1))
+	sniff, err := d.query(ctx, "SELECT HasHeader, SkipRows, Comment, Delimiter FROM "+strings.Replace(reader, "read_csv(", "sniff_csv(", 1))
 	if err != nil {
 		return "", err
+	}
+	if delimiter == "" {
+		delimiter = ","
+		if !strings.EqualFold(path.Ext(abs), ".csv") {
+			delimiter = "\t"
+		}
 	}
 	const fix = "; row numbers would not match pandas', so outliers does not run through DuckDB on it: give the file one header line first, or raise the sandbox's memory limit (SIFT_SANDBOX_MEMORY) for pandas"
 	switch s := sniff[0]; {
@@ -53,6 +60,12 @@ func (d *duckTable) rawView(ctx context.Context, abs string) (string, error) {
 		return "", templateError(fmt.Sprintf("DuckDB skips %d line(s) before the header of this file%s", toInt(s[1]), fix))
 	case s[2] != nil && fmt.Sprint(s[2]) != "" && fmt.Sprint(s[2]) != "(empty)": // sniff_csv's word for none
 		return "", templateError("DuckDB reads comment lines in this file" + fix)
+	case fmt.Sprint(s[3]) != delimiter:
+		return "", templateError(fmt.Sprintf("DuckDB reads this file's fields as separated by %q, not %q%s", s[3], delimiter, fix))
+	}
+	if len(d.cols) == 1 && d.cols[0].nonNull < d.rows {
+		// pandas skips a blank line; DuckDB reads it as a missing value.
+		return "", templateError("this one-column file has blank lines or empty values, which DuckDB counts as rows and pandas does not" + fix)
 	}
 	raw := "(SELECT * FROM " + strings.TrimSuffix(reader, ")") + ", all_varchar = true))"
 	cols, err := d.query(ctx, "DESCRIBE SELECT * FROM "+raw)
@@ -93,6 +106,14 @@ type outlierColumn struct {
 // numbers them, go to a CSV under work/ that the cell reads in chunks.
 func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) error {
 	const maxColumns, maxListed = 20, 200 // outliers.py's bounds
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	raw, err := d.rawView(ctx, filepath.Join(real, filepath.FromSlash(rel)), p.Delimiter)
+	if err != nil {
+		return err
+	}
 	shares, err := d.numberShares(ctx)
 	if err != nil {
 		return err
@@ -104,13 +125,7 @@ func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) er
 	if len(cols) == 0 {
 		return templateError("no numeric column found; name the columns to check explicitly (columns=[...])")
 	}
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return err
-	}
-	if d.view, err = d.rawView(ctx, filepath.Join(real, filepath.FromSlash(rel))); err != nil {
-		return err
-	}
+	d.view = raw
 	k, zt := p.IQRK, p.ZThreshold
 	if k == 0 {
 		k = 1.5
@@ -122,7 +137,7 @@ func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) er
 	var masks []string // per column, its IQR and its z rule as SQL
 	for i, c := range cols {
 		v := number(c)
-		res, err := d.query(ctx, fmt.Sprintf("SELECT count(*), count(%[1]s), avg(%[1]s), stddev_samp(%[1]s) FROM %[2]s", v, d.view))
+		res, err := d.query(ctx, fmt.Sprintf("SELECT count(*), count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
 		if err != nil {
 			return err
 		}
@@ -131,7 +146,7 @@ func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) er
 			return fmt.Errorf("DuckDB reads %d rows as text and %d typed", toInt(r[0]), d.rows)
 		}
 		n, mean, std := toInt(r[1]), toFloat(r[2]), toFloat(r[3])
-		qs, _, err := d.quantiles(ctx, v, n, []float64{0.25, 0.5, 0.75})
+		qs, err := d.quantiles(ctx, v, n, toFloat(r[4]), toFloat(r[5]), []float64{0.25, 0.5, 0.75})
 		if err != nil {
 			return err
 		}

@@ -48,15 +48,19 @@ func outliersCSV() []byte {
 func TestDuckDBOutliersSameRowsAsPandas(t *testing.T) {
 	op := workspace(t, map[string][]byte{"odd.csv": outliersCSV()})
 	ctx := context.Background()
-	for _, m := range []Match{
-		{Template: Outliers},
-		{Template: Outliers, Params: Params{Columns: []string{"amount", "price", "ok"}, IQRK: 1, ZThreshold: 1.2}},
+	for _, c := range []struct {
+		file string
+		m    Match
+	}{
+		{"input/odd.csv", Match{Template: Outliers}},
+		{"input/odd.csv", Match{Template: Outliers, Params: Params{Columns: []string{"amount", "price", "ok"}, IQRK: 1, ZThreshold: 1.2}}},
 	} {
-		pd, err := RunWith(ctx, op, "input/odd.csv", m, RunOptions{Engine: EnginePandas})
+		m := c.m
+		pd, err := RunWith(ctx, op, c.file, m, RunOptions{Engine: EnginePandas})
 		if err != nil {
 			t.Fatal(err)
 		}
-		dk, err := RunWith(ctx, op, "input/odd.csv", m, RunOptions{Engine: EngineDuckDB})
+		dk, err := RunWith(ctx, op, c.file, m, RunOptions{Engine: EngineDuckDB})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,19 +117,19 @@ func TestDuckDBOutliersRefusesFilesItWouldNumberOtherwise(t *testing.T) {
 		}
 		return []byte(b.String())
 	}
-	cases := []struct{ name, text, want string }{
-		{"no header", string(body("")), "no header line"},
-		{"lines before the header", "exported 2024-01-01;by:me\n" + string(body("name,amount\n")), "skips"},
-		{"a line with too many fields", string(body("name,amount\n")) + "x,1,2\n", ""},
+	cases := []struct{ name, text, column, want string }{
+		{"no header", string(body("")), "column1", "no header line"},
+		{"lines before the header", "exported 2024-01-01;by:me\n" + string(body("name,amount\n")), "amount", "skips"},
+		{"a line with too many fields", string(body("name,amount\n")) + "x,1,2\n", "amount", "no header line"},
+		{"a line with too few fields", string(body("name,amount\n")) + "x\n" + string(body("")), "amount", "separated by"},
+		{"comment lines", "# exported by me\n" + string(body("name,amount\n")), "amount", "skips"},
+		{"one column with blank lines", "amount\n1\n2\n\n3\n4\n", "amount", "blank lines"},
 	}
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			op := workspace(t, map[string][]byte{"t.csv": []byte(c.text)})
-			_, err := RunWith(ctx, op, "input/t.csv", Match{Template: Outliers, Params: Params{Columns: []string{"column1"}}}, RunOptions{Engine: EngineDuckDB})
-			if c.name != "no header" {
-				_, err = RunWith(ctx, op, "input/t.csv", Match{Template: Outliers, Params: Params{Columns: []string{"amount"}}}, RunOptions{Engine: EngineDuckDB})
-			}
+			_, err := RunWith(ctx, op, "input/t.csv", Match{Template: Outliers, Params: Params{Columns: []string{c.column}}}, RunOptions{Engine: EngineDuckDB})
 			var ce *CellError
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v; want a refusal", err)
