@@ -325,8 +325,11 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			return err
 		}
 		started := *st
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started,
-			Text: fmt.Sprintf("running steps %s side by side", joinSteps(fp.Running()))}))
+		side := ""
+		if now := fp.Running(); len(now) > 1 {
+			side = fmt.Sprintf("running steps %s side by side", joinSteps(now))
+		}
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: side}))
 		running++
 		view := branchView(atStart, fp, pos)
 		go func() {

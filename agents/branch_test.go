@@ -199,6 +199,13 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 		if most, want := mostAtOnce(evs), map[int]int{1: 1, 3: 3}[parallel]; most != want {
 			t.Errorf("parallel %d: at most %d steps ran at once, want %d", parallel, most, want)
 		}
+		// A step that starts while no other runs is not said to run
+		// side by side.
+		for _, e := range kinds(evs, generic.EventStepStarted) {
+			if e.Text != "" && !strings.Contains(e.Text, " and ") {
+				t.Errorf("parallel %d: step %d started with %q", parallel, e.Step.Index, e.Text)
+			}
+		}
 		plan := done.Plan
 		// Each step lists the files it wrote, not those of the steps
 		// beside it.
