@@ -230,3 +230,43 @@ func TestBranchViewLeavesOutTheStepsBeside(t *testing.T) {
 		t.Error("branchView changed the plans it was given")
 	}
 }
+
+// A budget reached while a branch step waits for the person ends the
+// run: the waiting step is skipped with the steps not run, saying why,
+// and the session is over (a resume has nothing to go on with).
+func TestBudgetReachedWhileABranchWaits(t *testing.T) {
+	script := scripted.NewResponder(askingBranchResponder)
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Steps 1, 3 and 5 start; no other may.
+	_, done := runBranchPlan(t, s, 3, Budget{MaxSteps: 3})
+	if !errors.Is(done.Err, ErrBudgetExceeded) || done.Interrupt != nil {
+		t.Fatalf("the run ended with %v %+v, want the budget error", done.Err, done.Interrupt)
+	}
+	for _, st := range done.Plan.Steps {
+		switch {
+		case st.Index == 1 || st.Index == 5:
+			if st.Status != generic.StatusDone {
+				t.Errorf("step %d is %s, want done", st.Index, st.Status)
+			}
+		case st.Status != generic.StatusSkipped || !strings.Contains(st.Summary, "budget"):
+			t.Errorf("step %d is %s (%q), want skipped for the budget", st.Index, st.Status, st.Summary)
+		}
+	}
+	if plan := readWS(t, done, "plan.md"); strings.Contains(plan, "— doing") {
+		t.Errorf("plan.md shows a step in progress:\n%s", plan)
+	}
+	var last generic.Event
+	for e := range s.Resume(context.Background(), filepath.Base(done.Path), nil) {
+		last = e
+	}
+	if !errors.Is(last.Err, ErrNothingToResume) {
+		t.Errorf("resume after the budget ended the run: %v, want nothing to resume", last.Err)
+	}
+	if n := step3Starts(script.Requests()); n != 1 {
+		t.Errorf("step 3's code agent started %d times, want once", n)
+	}
+}
