@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -79,25 +80,32 @@ func answerStep3(t *testing.T, s *Sift, id string, waiting generic.Event) generi
 	return last
 }
 
+// afterStep3Asks is askingBranchResponder, closing asked once step 3's
+// code agent asks the person; the code agents of the steps described as
+// in held wait for that.
+func afterStep3Asks(asked chan struct{}, held ...string) func(scripted.Request) (*schema.Message, error) {
+	var once sync.Once
+	return func(req scripted.Request) (*schema.Message, error) {
+		if req.Agent == "code" && slices.ContainsFunc(held, func(h string) bool { return strings.Contains(req.Messages[1].Content, h) }) {
+			<-asked
+		}
+		m, err := askingBranchResponder(req)
+		if err == nil && len(m.ToolCalls) > 0 && m.ToolCalls[0].Function.Name == "ask_user" {
+			once.Do(func() { close(asked) })
+		}
+		return m, err
+	}
+}
+
 // A pause asked while a branch step waits for the person keeps the step
 // waiting: resumed, the run asks the person again and the answer takes
 // the step on from where it asked. It does not start again, so what it
 // ran before asking does not run twice.
 func TestPauseWhileABranchWaitsThenResume(t *testing.T) {
+	// Step 1 ends after step 3 asked, so step 2 is still to start when the
+	// pause is asked.
 	pause := make(chan struct{})
-	var once sync.Once
-	script := scripted.NewResponder(func(req scripted.Request) (*schema.Message, error) {
-		if req.Agent == "code" && strings.Contains(req.Messages[1].Content, "Load the North rows") {
-			// Step 1 ends after step 3 asked, so step 2 is still to
-			// start when the pause is asked.
-			<-pause
-		}
-		m, err := askingBranchResponder(req)
-		if err == nil && len(m.ToolCalls) > 0 && m.ToolCalls[0].Function.Name == "ask_user" {
-			once.Do(func() { close(pause) })
-		}
-		return m, err
-	})
+	script := scripted.NewResponder(afterStep3Asks(pause, "Load the North rows"))
 	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
 		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
 	if err != nil {
@@ -228,5 +236,49 @@ func TestBranchViewLeavesOutTheStepsBeside(t *testing.T) {
 	}
 	if atStart.Steps[3].Status != generic.StatusTodo || now.Steps[2].Summary != "three, beside" {
 		t.Error("branchView changed the plans it was given")
+	}
+}
+
+// A budget reached while a branch step waits for the person ends the
+// run: the waiting step is skipped with the steps not run, saying why,
+// and the session is over (a resume has nothing to go on with).
+func TestBudgetReachedWhileABranchWaits(t *testing.T) {
+	// Steps 1, 3 and 5 start; no other may. Steps 1 and 5 go on once step
+	// 3 asked: the first to finish reaches the budget, which stops the
+	// other's next model call.
+	script := scripted.NewResponder(afterStep3Asks(make(chan struct{}), "Load the North rows", "Load the East rows"))
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, done := runBranchPlan(t, s, 3, Budget{MaxSteps: 3})
+	if !errors.Is(done.Err, ErrBudgetExceeded) || done.Interrupt != nil {
+		t.Fatalf("the run ended with %v %+v, want the budget error", done.Err, done.Interrupt)
+	}
+	finished := 0
+	for _, st := range done.Plan.Steps {
+		switch {
+		case (st.Index == 1 || st.Index == 5) && st.Status == generic.StatusDone:
+			finished++
+		case st.Status != generic.StatusSkipped || !strings.Contains(st.Summary, "budget"):
+			t.Errorf("step %d is %s (%q), want skipped for the budget", st.Index, st.Status, st.Summary)
+		}
+	}
+	if finished == 0 {
+		t.Error("neither step 1 nor step 5 finished")
+	}
+	if plan := readWS(t, done, "plan.md"); strings.Contains(plan, "— doing") {
+		t.Errorf("plan.md shows a step in progress:\n%s", plan)
+	}
+	var last generic.Event
+	for e := range s.Resume(context.Background(), filepath.Base(done.Path), nil) {
+		last = e
+	}
+	if !errors.Is(last.Err, ErrNothingToResume) {
+		t.Errorf("resume after the budget ended the run: %v, want nothing to resume", last.Err)
+	}
+	if n := step3Starts(script.Requests()); n != 1 {
+		t.Errorf("step 3's code agent started %d times, want once", n)
 	}
 }

@@ -86,3 +86,26 @@ func TestCellsSideBySideReportTheirOwnFiles(t *testing.T) {
 		t.Errorf("StepFiles(2) = %q, %v; want out/branch.csv", files, err)
 	}
 }
+
+// A branch kernel imports ahead what the main kernel does but pyplot
+// (see branchPreload); a branch step that plots imports it itself, and its
+// figure is saved.
+func TestBranchDoesNotPreloadPyplot(t *testing.T) {
+	main := newKernel(t, func(c *KernelConfig) { c.Preload = []string{"json", "matplotlib.pyplot"} })
+	const probe = "import sys\nprint(sorted(m for m in ('json', 'matplotlib.pyplot') if m in sys.modules))"
+	if res := mustRun(t, main, probe); !strings.Contains(res.Stdout, "['json', 'matplotlib.pyplot']") {
+		t.Fatalf("the main kernel preloads %q", res.Stdout)
+	}
+	b, err := main.Branch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if res := mustRun(t, b, probe); !strings.Contains(res.Stdout, "['json']") {
+		t.Fatalf("the branch kernel preloads %q, want json only", res.Stdout)
+	}
+	res := mustRun(t, b, "import matplotlib.pyplot as plt\nplt.plot([1, 2], [3, 4])")
+	if len(res.Figures) != 1 {
+		t.Errorf("the branch's plot saved figures %v, want one", res.Figures)
+	}
+}
