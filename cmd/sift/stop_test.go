@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,55 @@ func TestCtrlCTwiceLeavesTheStepToRunAgain(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "Step 1:") || !strings.Contains(string(out), "Step 1 was in progress and runs again") || !strings.Contains(string(out), "42") {
 		t.Errorf("the resumed run must run step 1 again and finish:\n%s", out)
+	}
+}
+
+// TestPipedChatCtrlCAtThePromptEnds: over piped input, Ctrl-C (SIGINT)
+// while no run is going ends the chat, as Ctrl-C twice at a terminal's
+// empty prompt does (a pipe has no line to clear). It used to say a step
+// would pause, and the chat went on waiting for input that never came.
+func TestPipedChatCtrlCAtThePromptEnds(t *testing.T) {
+	isolateEnv(t)
+	script := writeScript(t, `{"replies":[{"content":"unused"}]}`)
+	cmd := siftProcess(t, "chat", "--script", script, "--sandbox", "none", "--sessions-dir", t.TempDir())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close() // the input stays open: only Ctrl-C can end the chat
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
+	defer hung.Stop()
+	var shown strings.Builder
+	r := bufio.NewReader(stdout)
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			t.Fatalf("the chat ended before its prompt: %v\n%s%s", err, shown.String(), stderr.String())
+		}
+		shown.WriteByte(b)
+		if strings.HasSuffix(shown.String(), "> ") {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(r)
+	shown.Write(rest)
+	_ = cmd.Wait()
+	if !hung.Stop() {
+		t.Fatalf("Ctrl-C at the prompt did not end the chat:\n%s%s", shown.String(), stderr.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitOK || strings.Contains(stderr.String(), "Pausing") {
+		t.Errorf("exit %d, want %d, and no pausing message:\n%s%s", code, exitOK, shown.String(), stderr.String())
 	}
 }
