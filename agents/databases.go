@@ -48,7 +48,7 @@ func (r *run) useDatabases(ctx context.Context, recorded bool) error {
 		}
 		if len(specs) > 0 {
 			if r.sources, err = openDatabases(ctx, specs); err != nil {
-				return fmt.Errorf("session %s queries %s, which could not be opened again: %w (a password is never stored in the session: give the database to a new run with --db instead)", r.ws.ID, strings.Join(specs, ", "), err)
+				return fmt.Errorf("session %s queries %s, which could not be opened again: %w (a password is never stored in the session: give the database again with --db, to sift resume or to the follow-up)", r.ws.ID, strings.Join(specs, ", "), err)
 			}
 		}
 	}
@@ -127,12 +127,15 @@ func (r *run) addFilesSource(ctx context.Context, inputs []string) {
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: the input files cannot be queried with SQL: " + err.Error()})
 		return
 	}
+	for _, u := range files.Unreadable() {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + u + "; that file cannot be queried with SQL, the other inputs can"})
+	}
 	var list []*sqldb.Source
 	if r.sources != nil {
 		list = r.sources.All()
 	}
 	r.sources = sqldb.NewSources(append(list, files)...)
-	r.fileViews, r.bigFiles = sqldb.FileViews(inputs), big
+	r.fileViews, r.bigFiles = files.Views(), big
 }
 
 // closeDatabases closes what useDatabases or the run opened.

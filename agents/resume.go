@@ -44,6 +44,14 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 	}
 }
 
+// refuse ends a resume that could not start (a database that does not
+// open): the session is left as it was, still waiting for its answer or
+// ready to go on, so the same resume works once the cause is fixed.
+func (r *run) refuse(err error) {
+	r.emit(generic.Event{Kind: generic.EventError, Err: err})
+	r.close(generic.Event{Kind: generic.EventDone, Err: err, Path: r.ws.Root})
+}
+
 // ResumeOption changes how Sift.Resume goes on with a session.
 type ResumeOption func(*resumeOptions)
 
@@ -54,6 +62,15 @@ type resumeOptions struct {
 	parallel int
 	// budget replaces the session's recorded budget when set.
 	budget *Budget
+	// databases replace the session's recorded databases when given.
+	databases []string
+}
+
+// ResumeDatabases opens these databases (as Request.Databases) instead of
+// those the session recorded: a database whose password the session does
+// not keep is given again this way.
+func ResumeDatabases(dbs []string) ResumeOption {
+	return func(o *resumeOptions) { o.databases = dbs }
 }
 
 // ResumeBudget bounds the resumed run by b instead of the budget the
@@ -100,8 +117,14 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		return
 	}
 	defer r.closeDatabases()
+	if len(opts.databases) > 0 {
+		if r.sources, err = openDatabases(ctx, opts.databases); err != nil {
+			r.refuse(err)
+			return
+		}
+	}
 	if err := r.useDatabases(ctx, true); err != nil {
-		r.fail(err)
+		r.refuse(err)
 		return
 	}
 	r.noteChangedInputs(ctx)
@@ -160,9 +183,18 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 
 	// Paused, or its process died: start the tree again from the recorded
 	// plan. The planner stage sees the plan and does not plan again.
+	// A branch step that waited for the person goes on from where it
+	// asked (see branchCheckpoints.wait); other steps in progress run
+	// again.
+	waits := recoveredWaits(ws.Root, r.plan)
+	waiting := map[int]bool{}
+	for _, w := range waits {
+		waiting[w.Step] = true
+	}
 	var redo []int
 	for i := range r.plan.Steps {
-		if s := &r.plan.Steps[i]; s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary) {
+		s := &r.plan.Steps[i]
+		if !waiting[s.Index] && (s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary)) {
 			s.Status, s.Summary = generic.StatusTodo, ""
 			redo = append(redo, s.Index)
 		}
@@ -179,6 +211,9 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 			note += fmt.Sprintf(" Step %d was in progress and runs again.", redo[0])
 		default:
 			note += fmt.Sprintf(" Steps %s were in progress and run again.", joinSteps(redo))
+		}
+		for _, w := range waits {
+			note += fmt.Sprintf(" Step %d waits for your answer to %q and goes on from where it asked.", w.Step, w.Ask.Prompt)
 		}
 		if adopted > 0 {
 			note += fmt.Sprintf(" The Python state is rebuilt by replaying %d earlier cells from cells.jsonl.", adopted)
@@ -203,6 +238,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		params.ReviewPlan.Name():   replan,
 		params.PlanFeedback.Name(): feedback,
 		generic.FullPlanKey.Name(): r.plan,
+		branchWaitsKey:             waits,
 	}))
 	r.drive(ctx, events, guard)
 }

@@ -394,6 +394,23 @@ func (k *Kernel) replay(ctx context.Context, p *kernelProc, r *restartReport) (*
 	return p, nil
 }
 
+// keepStamps gives the files a replayed cell wrote again, the same size
+// as before, their earlier modification time: replay rebuilds state, it
+// makes nothing new, so the step that runs next (a follow-up, a resumed
+// step) must not count them among the files it produced.
+func (k *Kernel) keepStamps(before map[string]fileStamp, written []string) {
+	for _, p := range written {
+		was, ok := before[p]
+		if !ok {
+			continue
+		}
+		abs := filepath.Join(k.ws.root, filepath.FromSlash(p))
+		if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && st.Size() == was.size {
+			_ = os.Chtimes(abs, time.Time{}, was.modTime)
+		}
+	}
+}
+
 // cellRun is one cell to run.
 type cellRun struct {
 	cell    int
@@ -455,11 +472,8 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	if err := os.WriteFile(filepath.Join(k.ws.root, req.File), []byte(c.code), 0o644); err != nil {
 		return nil, fmt.Errorf("run python: save cell: %w", relError(k.ws.root, err))
 	}
-	var before map[string]fileStamp
 	span := k.seq.begin()
-	if !c.replay {
-		before = k.ws.snapshot()
-	}
+	before := k.ws.snapshot()
 
 	start := time.Now()
 	sent := p.send(req)
@@ -533,6 +547,7 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Files = cellFiles(before, k.ws.snapshot(), reply.Written, k.seq.end(span))
 	} else {
 		k.seq.end(span)
+		k.keepStamps(before, reply.Written)
 	}
 
 	k.mu.Lock()

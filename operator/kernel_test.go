@@ -811,3 +811,45 @@ func TestKernelAdoptLogInTheSameProcessSaysTheRunEnded(t *testing.T) {
 		t.Errorf("in the same process the notice must say the previous run ended: %q", res.Notice)
 	}
 }
+
+// A replay rebuilds the state; the files its cells write again are not new:
+// they keep their time, so the step that runs next (a follow-up, a resumed
+// step) does not claim them.
+func TestKernelReplayKeepsTheTimeOfFilesItRewrites(t *testing.T) {
+	py := needPython(t)
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, InputDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if res, err := first.Run(ctx, "x = 41\nopen('out/a.csv', 'w').write('a\\n1\\n')", RunOptions{}); err != nil || !res.OK() {
+		t.Fatalf("%+v %v", res, err)
+	}
+	first.Close()
+	endedHere = sync.Map{} // as if that process had ended and this is a new one
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	a := filepath.Join(root, OutDir, "a.csv")
+	if err := os.Chtimes(a, old, old); err != nil {
+		t.Fatal(err)
+	}
+
+	second, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if _, _, err := second.AdoptLog(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := second.Run(ctx, "print(x + 1)", RunOptions{Replay: true})
+	if err != nil || !res.OK() || res.Replayed != 1 || len(res.Files) != 0 {
+		t.Fatalf("want x rebuilt by replay and no file of this cell: %+v, %v", res, err)
+	}
+	if st, err := os.Stat(a); err != nil || !st.ModTime().Equal(old) {
+		t.Errorf("out/a.csv, written again by the replay, must keep its time %v: %v, %v", old, st.ModTime(), err)
+	}
+}

@@ -195,7 +195,9 @@ func pythonHint(ctx context.Context, op operator.Operator, res *operator.RunResu
 		return "that name is not a DataFrame method or column: print(df.columns.tolist()) for the columns and use df['name'] for names with spaces or odd characters."
 	case exc == "ValueError" && strings.Contains(msg, "could not convert"):
 		return "the column holds text that is not a number: clean it first, e.g. pd.to_numeric(df[col].str.replace(',', ''), errors='coerce')."
-	case exc == "MemoryError":
+	case strings.HasSuffix(exc, "MemoryError"), strings.Contains(msg, "out of memory"), strings.Contains(msg, "Cannot allocate memory"):
+		// numpy raises _ArrayMemoryError, a MemoryError; pandas' C
+		// tokenizer says "C error: out of memory" in a ParserError.
 		return "Python ran out of memory: " + MemoryAdvice(ctx, op)
 	case strings.HasPrefix(summary, "the kernel died"):
 		return "the Python kernel died (most likely out of memory, or a crash in native code) and its variables are gone. " + MemoryAdvice(ctx, op)

@@ -87,6 +87,10 @@ func TestPythonHints(t *testing.T) {
 		{exc: "AttributeError: 'DataFrame' object has no attribute 'Amount'", want: "print(df.columns.tolist())"},
 		{exc: "ValueError: could not convert string to float: '1,234'", want: "pd.to_numeric"},
 		{exc: "pandas.errors.ParserError: Error tokenizing data", want: "read the traceback"},
+		// Out of memory as numpy and pandas' tokenizer say it.
+		{exc: "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 1.00 MiB for an array with shape (131072,) and data type int64", want: "Python ran out of memory"},
+		{exc: "pandas.errors.ParserError: Error tokenizing data. C error: out of memory", want: "Python ran out of memory"},
+		{exc: "OSError: [Errno 12] Cannot allocate memory", want: "Python ran out of memory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.exc, func(t *testing.T) {

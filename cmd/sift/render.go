@@ -157,9 +157,42 @@ func (r *renderer) plan(p *generic.FullPlan) {
 	}
 	r.lastPlan = stepKeys(p.Steps)
 	r.status("%s:", title)
-	for _, s := range p.Steps {
-		r.status("  %s %d. %s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
+	branches := hasBranches(p)
+	for i, s := range p.Steps {
+		needs := ""
+		if n := p.NeedsOf(i); branches && len(n) > 0 && (s.Status == generic.StatusTodo || s.Status == generic.StatusDoing) {
+			needs = " (needs " + joinInts(n) + ")"
+		}
+		r.status("  %s %d. %s%s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160), needs)
 	}
+}
+
+// hasBranches says whether some step left to do needs other than the step
+// before it: only then are the needs worth showing (a chain is read from
+// the order).
+func hasBranches(p *generic.FullPlan) bool {
+	for i, s := range p.Steps {
+		if s.Status != generic.StatusTodo && s.Status != generic.StatusDoing {
+			continue
+		}
+		n := p.NeedsOf(i)
+		first := i == 0 || (p.Steps[i-1].Status != generic.StatusTodo && p.Steps[i-1].Status != generic.StatusDoing)
+		if first && len(n) == 0 {
+			continue // where the steps left to do start
+		}
+		if i == 0 || len(n) != 1 || n[0] != p.Steps[i-1].Index {
+			return true
+		}
+	}
+	return false
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // stepKey names a step as shown: its number and description.
@@ -215,6 +248,9 @@ func (r *renderer) done(e generic.Event) {
 		return
 	case errors.Is(e.Err, context.Canceled) && e.Path != "":
 		r.status("Stopped after %s%s. Go on with: %s", elapsed, usage, r.resumeCommand(e.Path))
+	case errors.Is(e.Err, agents.ErrBudgetExceeded):
+		// No other line says why the run stopped.
+		r.status("Stopped after %s%s: %v.", elapsed, usage, e.Err)
 	case e.Err != nil:
 		r.status("Stopped after %s%s.", elapsed, usage)
 	case e.Interrupt != nil:

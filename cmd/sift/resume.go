@@ -73,6 +73,7 @@ func newResumeCmd(io *ioStreams, runF func(context.Context, *resumeOptions) erro
 	f.StringVar(&opts.Answer, "answer", "", "answer the question the session asks")
 	f.StringVar(&opts.Deny, "deny", "", "deny the action the session waits on, with the reason")
 	f.IntVar(&opts.run.Parallel, "parallel", 0, "most plan steps run at the same time (default: the number the session was started with)")
+	f.StringArrayVar(&opts.run.DBs, "db", nil, "databases to open instead of the session's (repeatable, as for run): give again one whose password the session does not keep")
 	// Without these the resumed run is bound by the session's own budget
 	// again; any of them replaces that budget as a whole.
 	addBudgetFlags(f, &opts.run.Budget)
@@ -144,6 +145,9 @@ func (o *resumeOptions) resumeOptions() []agents.ResumeOption {
 	out := []agents.ResumeOption{agents.ResumeParallel(o.run.Parallel)}
 	if o.newBudget {
 		out = append(out, agents.ResumeBudget(o.run.Budget))
+	}
+	if len(o.run.DBs) > 0 {
+		out = append(out, agents.ResumeDatabases(o.run.DBs))
 	}
 	return out
 }

@@ -472,3 +472,38 @@ func TestUsageSumsEveryRunOfTheSession(t *testing.T) {
 		t.Errorf("--json: %+v", u)
 	}
 }
+
+// The plan on the terminal names what each step waits for when steps
+// branch; a plain chain is shown as before.
+func TestRendererShowsTheNeedsOfBranchingPlans(t *testing.T) {
+	step := func(i int, desc string, status generic.StepStatus, needs ...int) generic.StepState {
+		return generic.StepState{Step: generic.Step{Index: i, Description: desc, Needs: needs}, Status: status}
+	}
+	io, _, errOut := testIO()
+	r := newRenderer(io, false, time.Now)
+	r.event(generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{ExplicitNeeds: true, Steps: []generic.StepState{
+		step(1, "Load the North rows", generic.StatusTodo), step(2, "Load the South rows", generic.StatusTodo),
+		step(3, "Summary", generic.StatusTodo, 1, 2)}}})
+	if got := errOut.String(); !strings.Contains(got, "2. Load the South rows\n") || !strings.Contains(got, "3. Summary (needs 1, 2)\n") {
+		t.Errorf("the plan must show step 3's needs, got:\n%s", got)
+	}
+	io, _, errOut = testIO()
+	r = newRenderer(io, false, time.Now)
+	r.event(generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{ExplicitNeeds: true, Steps: []generic.StepState{
+		step(1, "Load", generic.StatusDone), step(2, "Sum", generic.StatusTodo), step(3, "Chart", generic.StatusTodo, 2)}}})
+	if got := errOut.String(); strings.Contains(got, "needs") {
+		t.Errorf("a chain's needs are read from the order, got:\n%s", got)
+	}
+}
+
+// A run stopped by its budget says which bound it reached on the
+// terminal, not only in the report.
+func TestRendererSaysWhichBudgetStoppedTheRun(t *testing.T) {
+	io, _, errOut := testIO()
+	r := newRenderer(io, false, time.Now)
+	err := fmt.Errorf("%w: 10 model calls of 8 allowed (--max-model-calls)", agents.ErrBudgetExceeded)
+	r.event(generic.Event{Kind: generic.EventDone, Err: err, Path: t.TempDir()})
+	if got := errOut.String(); !strings.Contains(got, "Stopped after") || !strings.Contains(got, "budget reached: 10 model calls of 8 allowed (--max-model-calls)") {
+		t.Errorf("the last line must say which budget stopped the run, got:\n%s", got)
+	}
+}

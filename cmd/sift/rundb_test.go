@@ -301,3 +301,36 @@ func TestFollowUpWarnsOfAChangedInput(t *testing.T) {
 		t.Errorf("the follow-up must warn that the original changed:\n%s", out2)
 	}
 }
+
+// A session's database that no longer opens as recorded (a password the
+// session does not keep, a moved file) is given again to sift resume with
+// --db; the resume that failed to open it leaves the session waiting.
+func TestResumeTakesTheDatabaseAgain(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	fx := newRegionFixture(t)
+	sessions := t.TempDir()
+	io, _, errOut := testIO()
+	code := execute(context.Background(), io, []string{"run", "--review", "--mode", "template", "--sandbox", "none", "--allow-unsandboxed",
+		"--db", "shop=sqlite:" + fx.db, "--file", "../../examples/data/sales.csv", "--sessions-dir", sessions, "Which region sells most?"})
+	if code != exitWaiting {
+		t.Fatalf("exit code = %d, want %d; stderr:\n%s", code, exitWaiting, errOut)
+	}
+	id := onlySession(t, sessions)
+	moved := filepath.Join(t.TempDir(), "moved.db")
+	if err := os.Rename(fx.db, moved); err != nil {
+		t.Fatal(err)
+	}
+	io, _, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", id, "--approve", "--sessions-dir", sessions}); code == exitOK || !strings.Contains(errOut.String(), "give the database again with --db") {
+		t.Fatalf("exit %d; the resume must fail and say how to give the database again:\n%s", code, errOut)
+	}
+	io, _, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", id, "--approve", "--sessions-dir", sessions, "--db", "shop=sqlite:" + moved}); code != exitOK {
+		t.Fatalf("resume --approve --db: exit %d; stderr:\n%s", code, errOut)
+	}
+	rec, err := os.ReadFile(filepath.Join(sessions, id, "databases.json"))
+	if err != nil || !strings.Contains(string(rec), "shop=sqlite:"+moved) {
+		t.Errorf("the session must record the database given again: %s, %v", rec, err)
+	}
+}

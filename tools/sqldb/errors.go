@@ -105,6 +105,9 @@ var (
 	duckNoColumn     = regexp.MustCompile(`Referenced column "([^"]+)" not found`)
 	duckNoTable      = regexp.MustCompile(`Table with name ([^\s!]+) does not exist`)
 	duckNoFunction   = regexp.MustCompile(`Function with name ([^\s!]+) does not exist`)
+	// duckExtension is a function or type of an extension that is not
+	// loaded; the files source loads none.
+	duckExtension = regexp.MustCompile(`exists in the (\w+) extension`)
 )
 
 // classify tells what kind of failure err is, and the unknown name it
@@ -174,6 +177,8 @@ func classify(d Dialect, err error) (ErrorKind, string) {
 			return KindUnknownColumn, match(duckNoColumn)
 		case duckNoTable.MatchString(msg):
 			return KindUnknownTable, match(duckNoTable)
+		case duckExtension.MatchString(msg):
+			return KindPermission, match(duckExtension)
 		case duckNoFunction.MatchString(msg):
 			return KindUnknownFunction, match(duckNoFunction)
 		case strings.HasPrefix(msg, "Parser Error"):
@@ -235,6 +240,9 @@ func (s *Source) hint(ctx context.Context, kind ErrorKind, name, sqlText string)
 	case KindSyntax, KindUnknownFunction:
 		return "check the SQL for this dialect. " + DialectNotes(s.dialect)
 	case KindPermission:
+		if s.dialect == DuckDB && name != "" {
+			return fmt.Sprintf("the files source cannot install or load extensions (%s included), whatever the message says: query the views with DuckDB's built-in functions.", name)
+		}
 		if s.dialect == DuckDB {
 			return "the files source reads only the session's input files, through their views (list_tables shows them), and writes nothing: query the views, and let sql_query save results (save_as, as_dataframe)."
 		}

@@ -165,15 +165,14 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 		return nil, fmt.Errorf("open the files source: workspace %s: %w", root, err)
 	}
 	inputDir := filepath.Join(real, "input")
-	var views []string
+	var candidates []FileView
 	for _, v := range FileViews(inputs) {
 		abs := filepath.Join(real, filepath.FromSlash(v.Input))
-		if !strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
-			continue
+		if strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
+			candidates = append(candidates, v)
 		}
-		views = append(views, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, v.View), FileReader(abs)))
 	}
-	if len(views) == 0 {
+	if len(candidates) == 0 {
 		return nil, fmt.Errorf("open the files source: %w: no input is a CSV, TSV, JSON, JSONL or Parquet file", ErrUnknownSource)
 	}
 	spill := filepath.Join(real, "work", ".duckdb-tmp")
@@ -185,7 +184,27 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 		return nil, fmt.Errorf("open the files source: %w", err)
 	}
 	db := sql.OpenDB(conn)
-	setup := append(views,
+	sctx, cancel := context.WithTimeout(ctx, o.StatementTimeout)
+	defer cancel()
+	// A file DuckDB cannot read (malformed JSON, an encoding it does not
+	// know) costs only its own view.
+	var views []FileView
+	var unreadable []string
+	for _, v := range candidates {
+		abs := filepath.Join(real, filepath.FromSlash(v.Input))
+		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, v.View), FileReader(abs))
+		if _, err := db.ExecContext(sctx, q); err != nil {
+			reason, _, _ := strings.Cut(err.Error(), "\n")
+			unreadable = append(unreadable, v.Input+": "+strings.ReplaceAll(reason, real+"/", ""))
+			continue
+		}
+		views = append(views, v)
+	}
+	if len(views) == 0 {
+		db.Close()
+		return nil, fmt.Errorf("open the files source: no input file could be read (%s); check that the files are readable and well formed", strings.Join(unreadable, "; "))
+	}
+	setup := append([]string(nil),
 		"SET temp_directory = "+sqlString(spill),
 		fmt.Sprintf("SET memory_limit = '%dMiB'", opts.MemoryBytes>>20),
 		fmt.Sprintf("SET threads = %d", opts.Threads),
@@ -198,20 +217,27 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 		setup = append(setup, "SET preserve_insertion_order = false")
 	}
 	setup = append(setup, "SET lock_configuration = true")
-	sctx, cancel := context.WithTimeout(ctx, o.StatementTimeout)
-	defer cancel()
 	for _, q := range setup {
 		if _, err := db.ExecContext(sctx, q); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("open the files source: %s: %w; check that the file is readable and well formed", q, err)
+			return nil, fmt.Errorf("open the files source: %s: %w", q, err)
 		}
 	}
 	db.SetMaxOpenConns(4)
 	return &Source{
 		name: o.Name, dialect: DuckDB, redacted: "duckdb:input/", reopen: "",
 		db: db, opts: o, cache: newResultCache(o.CacheTTL, o.Now),
+		views: views, unreadable: unreadable,
 	}, nil
 }
+
+// Views returns the files source's views, one per input file it reads.
+func (s *Source) Views() []FileView { return s.views }
+
+// Unreadable returns, for each input file the files source could make no
+// view of, its path and DuckDB's reason: "input/bad.json: Invalid Input
+// Error: ...".
+func (s *Source) Unreadable() []string { return s.unreadable }
 
 // Rows runs SQL that Sift itself wrote (the built-in analyses' queries),
 // without the statement guard but inside the engine's lockdown, and
@@ -222,6 +248,15 @@ func (s *Source) Rows(ctx context.Context, query string) ([][]any, error) {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}
 	return rows, nil
+}
+
+// Each is Rows for results too large to hold: it hands fn each row's
+// values in turn, and stops at fn's first error.
+func (s *Source) Each(ctx context.Context, query string, fn func([]any) error) error {
+	if err := s.each(ctx, query, nil, fn); err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
+	}
+	return nil
 }
 
 // QuoteIdent quotes name as a DuckDB identifier.

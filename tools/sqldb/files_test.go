@@ -199,6 +199,11 @@ func TestFilesSourceGuardAndHints(t *testing.T) {
 			t.Errorf("%s = %v, want the guard's refusal", q, err)
 		}
 	}
+	// DuckDB has PRAGMAs: the refusal says what to use instead, not that
+	// they are SQLite's.
+	if _, err := s.Query(ctx, "PRAGMA table_info('sales')", QueryOptions{}); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "DESCRIBE") || strings.Contains(err.Error(), "SQLite") {
+		t.Errorf("PRAGMA table_info = %v, want a refusal pointing to DESCRIBE", err)
+	}
 	cases := []struct {
 		sql  string
 		kind ErrorKind
@@ -207,6 +212,9 @@ func TestFilesSourceGuardAndHints(t *testing.T) {
 		{"SELECT amout FROM sales", KindUnknownColumn, "amount"},
 		{"SELECT * FROM sale", KindUnknownTable, "sales"},
 		{"SELECT * FROM read_csv('/etc/passwd')", KindPermission, "views"},
+		// DuckDB's message advises INSTALL and SET autoinstall: the hint
+		// says they cannot work here.
+		{"SELECT * FROM sqlite_scan('shop.db', 'orders')", KindPermission, "cannot install or load extensions"},
 	}
 	for _, c := range cases {
 		_, err := s.Query(ctx, c.sql, QueryOptions{})
@@ -237,5 +245,31 @@ func TestFileViewsNameTheViewsOpenFilesMakes(t *testing.T) {
 	sort.Strings(views)
 	if got, want := strings.Join(views, ","), strings.Join(tableNames(sc), ","); got != want {
 		t.Errorf("FileViews names %s; OpenFiles made %s", got, want)
+	}
+}
+
+// A file DuckDB cannot read costs only its own view: the others are
+// queried, and the source says which file it left out and why.
+func TestFilesSourceLeavesOutAnUnreadableFile(t *testing.T) {
+	root, _ := filesWorkspace(t)
+	if err := os.WriteFile(filepath.Join(root, "input", "bad.json"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenFiles(context.Background(), root, []string{"input/bad.json", "input/sales.csv"}, FilesOptions{})
+	if err != nil {
+		t.Fatalf("one malformed file must not close the source: %v", err)
+	}
+	defer s.Close()
+	if got := fmt.Sprint(s.Views()); got != "[{input/sales.csv sales}]" {
+		t.Errorf("views = %s, want only sales", got)
+	}
+	if u := s.Unreadable(); len(u) != 1 || !strings.HasPrefix(u[0], "input/bad.json: ") || !strings.Contains(u[0], "JSON") || strings.Contains(u[0], root) {
+		t.Errorf("unreadable = %q, want input/bad.json with DuckDB's reason and no absolute path", u)
+	}
+	if res, err := s.Query(context.Background(), "SELECT count(*) FROM sales", QueryOptions{}); err != nil || fmt.Sprint(res.Rows) != "[[3]]" {
+		t.Errorf("sales must be queried: %v %v", res, err)
+	}
+	if _, err := OpenFiles(context.Background(), root, []string{"input/bad.json"}, FilesOptions{}); err == nil || !strings.Contains(err.Error(), "input/bad.json") {
+		t.Errorf("with no readable file the source fails, naming it: %v", err)
 	}
 }

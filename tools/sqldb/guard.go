@@ -461,6 +461,9 @@ func checkVerb(d Dialect, stmt []token) error {
 		}
 		return nil
 	case "PRAGMA":
+		if d == DuckDB {
+			return refuse("PRAGMA statements are not allowed (they read or change the engine's settings); for a view's columns use DESCRIBE t or SUMMARIZE t")
+		}
 		if d != SQLite {
 			return refuse("PRAGMA is SQLite only")
 		}

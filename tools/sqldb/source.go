@@ -140,6 +140,11 @@ type Source struct {
 
 	exportMu sync.Mutex
 	exports  int
+
+	// views are the files source's views; unreadable says, for each
+	// input it could make no view of, why (see OpenFiles).
+	views      []FileView
+	unreadable []string
 }
 
 // Open connects to the data source at rawURL, read-only:
