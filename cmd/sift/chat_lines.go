@@ -21,26 +21,60 @@ type lineReader interface {
 }
 
 // plainLines reads lines from a pipe or file; the prompt goes to out.
+// There Ctrl-C is a signal, not a key: interrupt makes the prompt waiting
+// (or the next one) end the input, as Ctrl-C twice at a terminal's empty
+// prompt does; a pipe has no line to clear first.
 type plainLines struct {
 	in  *bufio.Scanner
 	out io.Writer
+
+	start sync.Once
+	// lines carries the lines read, by a goroutine, so that a prompt can
+	// wait for a line and for Ctrl-C at once; it is closed at the end of
+	// the input, whose error is then err.
+	lines chan string
+	err   error
+	ctrlC chan struct{}
 }
 
 func newPlainLines(in io.Reader, out io.Writer) *plainLines {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	return &plainLines{in: sc, out: out}
+	return &plainLines{in: sc, out: out, lines: make(chan string), ctrlC: make(chan struct{}, 1)}
 }
 
 func (l *plainLines) readLine(prompt string) (string, error) {
+	l.start.Do(func() {
+		go func() {
+			for l.in.Scan() {
+				l.lines <- l.in.Text()
+			}
+			l.err = l.in.Err()
+			close(l.lines)
+		}()
+	})
 	fmt.Fprint(l.out, prompt)
-	if !l.in.Scan() {
-		if err := l.in.Err(); err != nil {
-			return "", err
+	select {
+	case line, ok := <-l.lines:
+		if !ok {
+			if l.err != nil {
+				return "", l.err
+			}
+			return "", io.EOF
 		}
+		return line, nil
+	case <-l.ctrlC:
+		fmt.Fprintln(l.out, "^C")
 		return "", io.EOF
 	}
-	return l.in.Text(), nil
+}
+
+// interrupt takes a Ctrl-C (SIGINT) that came while no run was going.
+func (l *plainLines) interrupt() {
+	select {
+	case l.ctrlC <- struct{}{}:
+	default:
+	}
 }
 
 // chatConsole is where a chat reads and writes: a terminal with line

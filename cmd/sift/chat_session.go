@@ -62,6 +62,13 @@ func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions
 	if err != nil {
 		return err
 	}
+	if pl, ok := console.lines.(*plainLines); ok && console.watch == nil {
+		// Piped input: Ctrl-C between runs ends the chat (the session is
+		// kept), instead of pausing a run that is not going.
+		hook := pl.interrupt
+		interruptHook.Store(&hook)
+		defer interruptHook.Store(nil)
+	}
 	streams, working := newWorkingLine(console.io, false, deps.now, deps.working)
 	c := &sessionChat{console: console, io: streams, working: working, sift: s, opts: opts, now: deps.now, r: newRenderer(streams, false, deps.now)}
 	c.status("Model: %s", label)
@@ -177,8 +184,7 @@ func (c *sessionChat) drive(ctx context.Context, start func(context.Context) ite
 			}
 			cancel()
 		}
-		interruptHook.Store(&hook)
-		defer interruptHook.Store(nil)
+		defer interruptHook.Store(interruptHook.Swap(&hook)) // then the chat's own again
 	}
 	r := c.r
 	r.start, r.report = c.now(), ""
