@@ -2,12 +2,14 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -48,6 +50,21 @@ const DefaultParallel = 3
 // ran, the other steps go on, and then the step tracker interrupts the
 // run with the step's question. The answer resumes the step's run from
 // its checkpoint on the main kernel (see branchWait).
+//
+// A pause, or a crash, while a step waits for the person does not start
+// it again: the wait is recorded beside its checkpoint once the main
+// kernel has absorbed what the step ran, and a run recovered from the
+// plan (Sift.Resume of a paused or dead session) finds it there, rebuilds
+// the main kernel from cells.jsonl (which holds those cells), and asks
+// the person again, so the answer goes on from the checkpoint exactly as
+// in the run that asked. Starting the step again instead would need a
+// kernel without its cells, which cells.jsonl cannot give once other
+// steps were absorbed after them; and the step's model calls would be
+// paid twice. Only a crash between the absorb and the record (no model
+// call or cell in between) leaves the step to run again, as any step in
+// progress at a crash does. A budget that stops the batch ends the
+// session (it cannot be resumed), and the waiting step is skipped with
+// the others.
 
 // branchRunner runs batches of ready steps.
 type branchRunner struct {
@@ -55,12 +72,10 @@ type branchRunner struct {
 	parallel int
 }
 
-// newBranchRunner returns the runner for cfg, or nil when steps run one
-// after another (parallel 1, or Python without a kernel to branch).
+// newBranchRunner returns the runner for cfg, or nil when Python has no
+// kernel to branch. With parallel 1 it runs no batch, but still goes on
+// with the steps a session run with more left waiting for the person.
 func newBranchRunner(cfg treeConfig) *branchRunner {
-	if cfg.parallel <= 1 {
-		return nil
-	}
 	if _, ok := cfg.op.(*operator.KernelOperator); !ok {
 		return nil
 	}
@@ -69,7 +84,7 @@ func newBranchRunner(cfg treeConfig) *branchRunner {
 
 // wants reports whether the plan has steps to run as a batch.
 func (b *branchRunner) wants(ctx context.Context, fp *generic.FullPlan) bool {
-	if b == nil {
+	if b == nil || b.parallel <= 1 {
 		return false
 	}
 	if quick, _ := params.Quick.Get(ctx); quick {
@@ -106,9 +121,17 @@ type branchWait struct {
 	Files []string
 }
 
-// branchWaitsKey holds the branch steps still waiting for the person
-// after the one being asked ([]*branchWait), in the run's session.
+// branchWaitsKey holds the branch steps waiting for the person not yet
+// asked ([]*branchWait), in the run's session: those after the one being
+// asked, or, in a run recovered after a pause or a crash, those found
+// recorded (see branchCheckpoints.wait).
 const branchWaitsKey = "sift.branch_waits"
+
+// branchCheckpointID names the checkpoint of the branch that runs step of
+// the session's question-th question.
+func branchCheckpointID(question, step int) string {
+	return fmt.Sprintf("q%d-step-%d", question, step)
+}
 
 func init() {
 	schema.RegisterName[*branchWait]("sift_branch_wait")
@@ -162,6 +185,86 @@ func (c branchCheckpoints) Set(_ context.Context, id string, data []byte) error 
 	return nil
 }
 
+// waitPath is where the wait of the branch checkpointed under id is
+// recorded.
+func (c branchCheckpoints) waitPath(id string) (string, error) {
+	p, err := c.path(id)
+	return strings.TrimSuffix(p, ".ckpt") + ".wait.json", err
+}
+
+// saveWait records w beside its checkpoint, atomically: a run recovered
+// from the plan goes on with it.
+func (c branchCheckpoints) saveWait(w *branchWait) error {
+	p, err := c.waitPath(w.CheckPointID)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return fmt.Errorf("record step %d's wait: %w", w.Step, err)
+	}
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("record step %d's wait: %w", w.Step, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("record step %d's wait: %w", w.Step, err)
+	}
+	return nil
+}
+
+// wait returns the recorded wait of the branch checkpointed under id, or
+// nil when it does not wait (or its checkpoint is gone).
+func (c branchCheckpoints) wait(id string) (*branchWait, error) {
+	p, err := c.waitPath(id)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the wait of %s: %w", id, err)
+	}
+	if _, ok, err := c.Get(context.Background(), id); err != nil || !ok {
+		return nil, err
+	}
+	var w branchWait
+	if err := json.Unmarshal(b, &w); err != nil {
+		return nil, fmt.Errorf("read the wait of %s: %w", id, err)
+	}
+	return &w, nil
+}
+
+// dropWait forgets the recorded wait of the branch checkpointed under id:
+// the step goes on, and a crash from now on runs it again.
+func (c branchCheckpoints) dropWait(id string) error {
+	p, err := c.waitPath(id)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("forget the wait of %s: %w", id, err)
+	}
+	return nil
+}
+
+// recoveredWaits returns, for a run recovered from fp, the steps in
+// progress that wait for the person (see branchCheckpoints.wait).
+func recoveredWaits(workdir string, fp *generic.FullPlan) []*branchWait {
+	var out []*branchWait
+	for _, st := range fp.Steps {
+		if st.Status != generic.StatusDoing {
+			continue
+		}
+		if w, err := (branchCheckpoints{workdir}).wait(branchCheckpointID(fp.QuestionNumber(), st.Index)); err == nil && w != nil && w.Step == st.Index {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // branchEvent carries an event of a branch, tagged with its step, to the
 // run that reports it.
 type branchEvent struct {
@@ -172,11 +275,12 @@ type branchEvent struct {
 // branchResult is what a branch's executor left as its step's result.
 type branchResult struct{ Summary string }
 
-// run runs one batch. It returns the steps that wait for the person, in
-// plan order, when the batch was not paused or stopped by the budget: the
-// step tracker asks the person, one at a time, and each goes on where it
-// stopped.
-func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard) []*branchWait {
+// run runs one batch. It returns the steps that wait for the person (those
+// of waiting, which waited before the batch, and its own), in plan order,
+// when the batch was not paused or stopped by the budget: the step
+// tracker asks the person, one at a time, and each goes on where it
+// stopped. Paused, they stay recorded for the resumed run.
+func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard, waiting []*branchWait) []*branchWait {
 	main := b.cfg.op.(*operator.KernelOperator)
 	events := make(chan branchEvent)
 	results := make(chan branchOutcome)
@@ -189,8 +293,12 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	}()
 	var stopErr error
 	paused, stop := false, false
-	var finished []string
-	var waits []*branchWait
+	finished := map[int]string{} // by step index
+	// What a branch sees of the plan must not depend on when the steps
+	// beside it happen to start or finish, or a replay would not match.
+	atStart := fp.Clone()
+	waits := append([]*branchWait(nil), waiting...)
+	workdir, _ := params.Workdir.Get(ctx)
 
 	launch := func(pos int) error {
 		st := &fp.Steps[pos]
@@ -223,8 +331,9 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 		}
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: side}))
 		running++
+		view := branchView(atStart, fp, pos)
 		go func() {
-			results <- b.runStep(ctx, pos, started, k, fp.Clone(), events)
+			results <- b.runStep(ctx, pos, started, k, view, events)
 		}()
 		return nil
 	}
@@ -271,6 +380,10 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				if _, err := main.Kernel().Absorb(ctx, out.kernel.Kernel(), st.Index); err != nil {
 					out.wait.Ask.Prompt += fmt.Sprintf("\n(Note: what step %d ran before asking could not be brought back to the session's kernel: %v)", st.Index, err)
 				}
+				// Now a resume after a pause or a crash can go on with it.
+				if err := (branchCheckpoints{workdir}).saveWait(out.wait); err != nil {
+					out.wait.Ask.Prompt += fmt.Sprintf("\n(Note: if the run stops before you answer, step %d runs again from its start: %v)", st.Index, err)
+				}
 				_ = out.kernel.Close()
 				waits = append(waits, out.wait)
 			case out.err != nil && errors.Is(out.err, ErrBudgetExceeded):
@@ -300,7 +413,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 					_ = prev.Close()
 				}
 				idle[st.Index] = out.kernel
-				finished = append(finished, fmt.Sprintf("Step %d: %s", st.Index, st.Summary))
+				finished[st.Index] = fmt.Sprintf("Step %d: %s", st.Index, st.Summary)
 			}
 			generic.FullPlanKey.Set(ctx, fp)
 			if err := writePlanFile(ctx, fp); err != nil {
@@ -316,7 +429,12 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 		}
 	}
 	// The replanner reads what the executor did; here, every branch.
-	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(finished, "\n\n"))
+	// In plan order, whatever order they finished in.
+	var executed []string
+	for _, idx := range slices.Sorted(maps.Keys(finished)) {
+		executed = append(executed, finished[idx])
+	}
+	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(executed, "\n\n"))
 	switch {
 	case stopErr != nil:
 		stopForBudget(ctx, gen, fp, stopErr, loopAgent)
@@ -347,7 +465,7 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 	values[generic.FullPlanKey.Name()] = fp
 	values[params.BranchStep.Name()] = step.Index
 	delete(values, branchWaitsKey)
-	checkpoint := fmt.Sprintf("q%d-step-%d", fp.QuestionNumber(), step.Index)
+	checkpoint := branchCheckpointID(fp.QuestionNumber(), step.Index)
 	iter := runner.Run(ctx, nil, adk.WithSessionValues(values), adk.WithCheckPointID(checkpoint))
 	codeFailed := false
 	for {
@@ -459,6 +577,14 @@ func (b *branchRunner) resume(ctx context.Context, w *branchWait, answer any) *a
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
+		// From here the main kernel runs the step's cells: after a crash
+		// the checkpoint would repeat them, so the step runs again.
+		workdir, _ := params.Workdir.Get(ctx)
+		store := branchCheckpoints{workdir}
+		if err := store.dropWait(w.CheckPointID); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+			return
+		}
 		inner, err := runner.ResumeWithParams(ctx, w.CheckPointID, &adk.ResumeParams{Targets: map[string]any{w.InnerID: answer}})
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("go on with step %d from where it asked: %w", w.Step, err)})
@@ -470,6 +596,10 @@ func (b *branchRunner) resume(ctx context.Context, w *branchWait, answer any) *a
 				break
 			}
 			if again := waitOf(ev, w.Step, w.CheckPointID); again != nil {
+				again.Files = w.Files
+				if err := store.saveWait(again); err != nil {
+					again.Ask.Prompt += fmt.Sprintf("\n(Note: if the run stops before you answer, step %d runs again from its start: %v)", w.Step, err)
+				}
 				gen.Send(again.ask(ctx))
 				continue
 			}
@@ -564,6 +694,36 @@ func (m budgetModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatM
 		return nil, err
 	}
 	return budgetModel{inner, m.budget}, nil
+}
+
+// branchView is the plan as the branch running the step at pos sees it:
+// as it was when the batch started (atStart), with the steps it needs,
+// directly or not, as they are now (finished) and itself in progress.
+// The steps beside it stay as they were, so the branch's prompts are the
+// same whichever of them started or finished first.
+func branchView(atStart, now *generic.FullPlan, pos int) *generic.FullPlan {
+	view := atStart.Clone()
+	cur := now.Clone()
+	byIndex := map[int]int{}
+	for i, st := range cur.Steps {
+		byIndex[st.Index] = i
+	}
+	seen := map[int]bool{}
+	var walk func(int)
+	walk = func(i int) {
+		if i >= len(view.Steps) || seen[i] {
+			return
+		}
+		seen[i] = true
+		view.Steps[i] = cur.Steps[i]
+		for _, n := range cur.NeedsOf(i) {
+			if j, ok := byIndex[n]; ok {
+				walk(j)
+			}
+		}
+	}
+	walk(pos)
+	return view
 }
 
 // continues reports whether the step at pos needs only a step whose

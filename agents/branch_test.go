@@ -529,8 +529,18 @@ func TestResumeKeepsTheSessionsParallel(t *testing.T) {
 // agent first runs a cell, then asks the person which currency, and only
 // then does its work, printing what its first cell defined.
 func askingBranchResponder(req scripted.Request) (*schema.Message, error) {
+	return askingOver(branchResponder)(req)
+}
+
+// askingOver is askingBranchResponder over base: step 3's code agent
+// asks, every other call is base's.
+func askingOver(base func(scripted.Request) (*schema.Message, error)) func(scripted.Request) (*schema.Message, error) {
+	return func(req scripted.Request) (*schema.Message, error) { return askingStep3(req, base) }
+}
+
+func askingStep3(req scripted.Request, base func(scripted.Request) (*schema.Message, error)) (*schema.Message, error) {
 	if req.Agent != "code" || !strings.Contains(req.Messages[1].Content, "Load the South rows") {
-		return branchResponder(req)
+		return base(req)
 	}
 	var tools []string
 	for _, m := range req.Messages {

@@ -259,7 +259,7 @@ func (c *Conversation) openOperator(ctx context.Context) error {
 		c.warnings = append(c.warnings, fmt.Sprintf("Charts are off: %v", err))
 		python, sb = "", nil
 	case sb.Name() == "none":
-		c.warnings = append(c.warnings, "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it.")
+		c.warnings = append(c.warnings, noSandboxWarning)
 	}
 	c.python = python != ""
 	cacheEnv, cacheDirs := sharedCacheEnv()

@@ -183,9 +183,18 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 
 	// Paused, or its process died: start the tree again from the recorded
 	// plan. The planner stage sees the plan and does not plan again.
+	// A branch step that waited for the person goes on from where it
+	// asked (see branchCheckpoints.wait); other steps in progress run
+	// again.
+	waits := recoveredWaits(ws.Root, r.plan)
+	waiting := map[int]bool{}
+	for _, w := range waits {
+		waiting[w.Step] = true
+	}
 	var redo []int
 	for i := range r.plan.Steps {
-		if s := &r.plan.Steps[i]; s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary) {
+		s := &r.plan.Steps[i]
+		if !waiting[s.Index] && (s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary)) {
 			s.Status, s.Summary = generic.StatusTodo, ""
 			redo = append(redo, s.Index)
 		}
@@ -202,6 +211,9 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 			note += fmt.Sprintf(" Step %d was in progress and runs again.", redo[0])
 		default:
 			note += fmt.Sprintf(" Steps %s were in progress and run again.", joinSteps(redo))
+		}
+		for _, w := range waits {
+			note += fmt.Sprintf(" Step %d waits for your answer to %q and goes on from where it asked.", w.Step, w.Ask.Prompt)
 		}
 		if adopted > 0 {
 			note += fmt.Sprintf(" The Python state is rebuilt by replaying %d earlier cells from cells.jsonl.", adopted)
@@ -226,6 +238,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		params.ReviewPlan.Name():   replan,
 		params.PlanFeedback.Name(): feedback,
 		generic.FullPlanKey.Name(): r.plan,
+		branchWaitsKey:             waits,
 	}))
 	r.drive(ctx, events, guard)
 }

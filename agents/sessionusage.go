@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,25 +41,14 @@ func SessionUsage(root string) (*generic.SessionUsage, error) {
 	perAgent := map[string]siftmodel.Counts{}
 	perStep := map[int]siftmodel.Counts{}
 	perTurn := map[int]siftmodel.Counts{}
-	unreadable := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		var rec siftmodel.TrajectoryRecord
-		if json.Unmarshal(sc.Bytes(), &rec) != nil {
-			unreadable++
-			continue
-		}
+	unreadable, err := siftmodel.ScanTrajectory(f, true, func(rec siftmodel.TrajectoryRecord) {
 		c := rec.Counts()
 		total = total.Add(c)
 		perAgent[rec.Agent] = perAgent[rec.Agent].Add(c)
 		perStep[rec.Step] = perStep[rec.Step].Add(c)
 		perTurn[rec.Turn] = perTurn[rec.Turn].Add(c)
-	}
-	if err := sc.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
 	}
 	u := &generic.SessionUsage{

@@ -701,6 +701,10 @@ func (r *run) open(ctx context.Context) (context.Context, error) {
 	return ctx, nil
 }
 
+// noSandboxWarning is said where generated code runs with no sandbox:
+// once per run (a CLI shows it once per process, a chat once).
+const noSandboxWarning = "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it."
+
 // newOperator finds Python, builds the sandbox and the operator, and starts
 // the kernel warming up while the planner thinks. With adopt, a kernel
 // first takes over the workspace's cell log, so its first cell rebuilds the
@@ -715,7 +719,7 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 		return nil, 0, err
 	}
 	if sb.Name() == "none" {
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it."})
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: noSandboxWarning})
 	}
 	cacheEnv, cacheDirs := sharedCacheEnv()
 	op, err = operator.NewOperator(operator.OperatorConfig{

@@ -60,10 +60,17 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.Name(ctx))})
 			return
 		}
+		// Steps a recovered run found waiting for the person.
+		v, _ := adk.GetSessionValue(ctx, branchWaitsKey)
+		waiting, _ := v.([]*branchWait)
 		if a.branches.wants(ctx, fp) {
 			// The replanner sees the batch's results, once the steps that
 			// wait for the person are answered and done.
-			a.askNext(ctx, gen, a.branches.run(ctx, gen, fp, a.Name(ctx), a.budget))
+			a.askNext(ctx, gen, a.branches.run(ctx, gen, fp, a.Name(ctx), a.budget, waiting))
+			return
+		}
+		if len(waiting) > 0 {
+			a.askNext(ctx, gen, waiting)
 			return
 		}
 		a.budget.stepStarted()

@@ -40,6 +40,10 @@ type Manifest struct {
 	FollowUps []string `json:"follow_ups,omitempty"`
 	// Mode is the run's route (auto, quick, plan).
 	Mode string `json:"mode,omitempty"`
+	// Parallel is how many plan steps the run ran at the same time (see
+	// agents.Request.Parallel): a replay runs them so again, or its
+	// replans would not be the recorded ones. 0: the default.
+	Parallel int `json:"parallel,omitempty"`
 	// Inputs are the workspace-relative input files (input/...).
 	Inputs []string `json:"inputs,omitempty"`
 	// InputsIncluded says whether the input files are in the recording.
@@ -86,7 +90,7 @@ func OpenRecording(dir string) (*Recording, error) {
 
 // RecordingFromSession reads the recording a session's workspace holds.
 func RecordingFromSession(m session.Meta, workspace string) (*Recording, error) {
-	rec := &Recording{Dir: workspace, Manifest: Manifest{Format: RecordingFormat, Session: m.ID, Question: m.Question, Mode: m.Mode, InputsIncluded: true}}
+	rec := &Recording{Dir: workspace, Manifest: Manifest{Format: RecordingFormat, Session: m.ID, Question: m.Question, Mode: m.Mode, Parallel: m.Parallel, InputsIncluded: true}}
 	ws := &session.Workspace{Root: workspace, ID: m.ID}
 	var err error
 	if rec.Manifest.Inputs, err = ws.Inputs(); err != nil {

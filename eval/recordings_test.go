@@ -103,8 +103,12 @@ func openAIExchangeOf(r siftmodel.TrajectoryRecord) map[string]any {
 	}
 	req := map[string]any{"model": "gpt-4o-mini", "messages": msgs}
 	var tools []map[string]any
-	for _, name := range r.Tools {
-		tools = append(tools, map[string]any{"type": "function", "function": map[string]any{"name": name, "parameters": map[string]any{}}})
+	for _, d := range r.ToolDefs {
+		fn := map[string]any{"name": d.Name, "description": d.Description}
+		if len(d.Parameters) > 0 {
+			fn["parameters"] = d.Parameters
+		}
+		tools = append(tools, map[string]any{"type": "function", "function": fn})
 	}
 	if len(tools) > 0 {
 		req["tools"] = tools

@@ -152,7 +152,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 	questions := rec.Manifest.Questions()
 	for i, q := range questions {
 		rp.StartTurn(i + 1)
-		req := agents.Request{Mode: mode, Question: q, Yes: true}
+		req := agents.Request{Mode: mode, Question: q, Yes: true, Parallel: rec.Manifest.Parallel}
 		if i == 0 {
 			req.Files = files
 		} else {

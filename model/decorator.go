@@ -362,11 +362,7 @@ func (c *modelCall) end(reply *schema.Message, usage *schema.TokenUsage, err err
 			Request: t.messages(c.req), Trimmed: c.trimmed, ToolChoiceForced: c.tools.forced,
 			LatencyMS: counts.Latency.Milliseconds(), Error: errText(err),
 		}
-		for _, ti := range c.tools.tools {
-			if ti != nil {
-				rec.Tools = append(rec.Tools, ti.Name)
-			}
-		}
+		rec.Tools, rec.ToolDefs = t.tools(c.tools.tools)
 		if reply != nil && (reply.Role != "" || reply.Content != "" || reply.ReasoningContent != "" || len(reply.ToolCalls) > 0) {
 			m := t.message(reply)
 			rec.Response = &m

@@ -26,7 +26,8 @@ const (
 	// DivergedRequest: a request's messages differ from the recorded ones
 	// (a changed prompt, a different tool result).
 	DivergedRequest DivergenceKind = "request"
-	// DivergedTools: the tools offered, or a forced tool choice, differ.
+	// DivergedTools: the tools offered, a forced tool choice, or a tool's
+	// description or parameters differ.
 	DivergedTools DivergenceKind = "tools"
 	// DivergedUnanswerable: the recording has no answer left for the agent.
 	DivergedUnanswerable DivergenceKind = "unanswerable"
@@ -53,10 +54,30 @@ type Divergence struct {
 	// Message is the 1-based index of the first differing message of the
 	// request, or 0.
 	Message int `json:"message,omitempty"`
+	// Tool names the tool whose definition differs, and ToolPart says
+	// which part of it: "description" or "parameters" (its JSON schema).
+	Tool     string `json:"tool,omitempty"`
+	ToolPart string `json:"tool_part,omitempty"`
 	// Recorded and Got show what differs, clipped around the first
 	// difference.
 	Recorded string `json:"recorded,omitempty"`
 	Got      string `json:"got,omitempty"`
+}
+
+// What says in a few words what differs.
+func (d Divergence) What() string {
+	switch d.Kind {
+	case DivergedUnused:
+		return "recorded calls were never made"
+	case DivergedUnanswerable:
+		return "the recording has no answer left"
+	case DivergedTools:
+		if d.Tool != "" {
+			return fmt.Sprintf("the %s of tool %s differs", d.ToolPart, d.Tool)
+		}
+		return "the tools offered differ"
+	}
+	return fmt.Sprintf("message %d of the request differs", d.Message)
 }
 
 // String describes d in one or two lines.
@@ -68,10 +89,8 @@ func (d Divergence) String() string {
 		return b.String()
 	case DivergedUnanswerable:
 		fmt.Fprintf(&b, "call %d (%s): the recording has no answer left for this agent", d.Call, d.Agent)
-	case DivergedTools:
-		fmt.Fprintf(&b, "call %d (%s, recording line %d): the tools offered differ", d.Call, d.Agent, d.Record)
 	default:
-		fmt.Fprintf(&b, "call %d (%s, recording line %d): message %d of the request differs", d.Call, d.Agent, d.Record, d.Message)
+		fmt.Fprintf(&b, "call %d (%s, recording line %d): %s", d.Call, d.Agent, d.Record, d.What())
 	}
 	if d.Recorded != "" || d.Got != "" {
 		fmt.Fprintf(&b, "\n    recorded: %q\n    now:      %q", d.Recorded, d.Got)
@@ -181,7 +200,7 @@ func (r *Replay) Calls() int {
 // steps run side by side interleave their calls differently each run. It
 // returns the record to answer with, or live when the live model must
 // answer.
-func (r *Replay) next(ctx context.Context, agent string, req []TrajectoryMessage, tools []string, forced bool) (rec *TrajectoryRecord, live bool, err error) {
+func (r *Replay) next(ctx context.Context, agent string, req []TrajectoryMessage, tools []TrajectoryTool, forced bool) (rec *TrajectoryRecord, live bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls++
@@ -236,7 +255,7 @@ func (r *Replay) diverge(d Divergence) {
 
 // compareRequest compares a request with a record; ok is true when they
 // match.
-func compareRequest(rec *TrajectoryRecord, req []TrajectoryMessage, tools []string, forced bool) (Divergence, bool) {
+func compareRequest(rec *TrajectoryRecord, req []TrajectoryMessage, tools []TrajectoryTool, forced bool) (Divergence, bool) {
 	n := max(len(rec.Request), len(req))
 	for i := range n {
 		var want, got string
@@ -251,8 +270,31 @@ func compareRequest(rec *TrajectoryRecord, req []TrajectoryMessage, tools []stri
 			return Divergence{Kind: DivergedRequest, Message: i + 1, Recorded: w, Got: g}, false
 		}
 	}
-	if strings.Join(rec.Tools, ",") != strings.Join(tools, ",") || rec.ToolChoiceForced != forced {
-		return Divergence{Kind: DivergedTools, Recorded: toolsText(rec.Tools, rec.ToolChoiceForced), Got: toolsText(tools, forced)}, false
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	if !slices.Equal(rec.Tools, names) || rec.ToolChoiceForced != forced {
+		return Divergence{Kind: DivergedTools, Recorded: toolsText(rec.Tools, rec.ToolChoiceForced), Got: toolsText(names, forced)}, false
+	}
+	// Much of a prompt is in its tools' descriptions and schemas; a
+	// recording made before they were recorded has only the names.
+	if len(rec.ToolDefs) != len(tools) {
+		return Divergence{}, true
+	}
+	for i, got := range tools {
+		want := rec.ToolDefs[i]
+		part, w, g := "", "", ""
+		switch {
+		case !sameText(want.Description, got.Description):
+			part, w, g = "description", want.Description, got.Description
+		case string(want.Parameters) != string(got.Parameters):
+			part, w, g = "parameters", string(want.Parameters), string(got.Parameters)
+		default:
+			continue
+		}
+		w, g = clipAround(w, g, 160)
+		return Divergence{Kind: DivergedTools, Tool: got.Name, ToolPart: part, Recorded: w, Got: g}, false
 	}
 	return Divergence{}, true
 }
@@ -382,14 +424,9 @@ func (m *replayModel) Generate(ctx context.Context, in []*schema.Message, opts .
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	ct := (&decorated{tools: m.tools}).toolsFor(opts)
-	var names []string
-	for _, t := range ct.tools {
-		if t != nil {
-			names = append(names, t.Name)
-		}
-	}
 	t := &Trajectory{}
-	rec, live, err := m.replay.next(ctx, m.agent, t.messages(in), names, ct.forced)
+	_, defs := t.tools(ct.tools)
+	rec, live, err := m.replay.next(ctx, m.agent, t.messages(in), defs, ct.forced)
 	if err != nil {
 		return nil, err
 	}

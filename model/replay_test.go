@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -170,11 +171,68 @@ func TestReplayLiveTakesOverAfterDivergence(t *testing.T) {
 	}
 }
 
+// Much of a prompt is in the tools' descriptions and schemas: a recording
+// whose tool text differs from the code's diverges, naming the tool and
+// what changed; a recording made before tool texts were recorded compares
+// the names only.
+func TestReplayToolDefinitionsDiverge(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		change   func(*TrajectoryTool)
+		part     string
+		recorded string
+	}{
+		{"description", func(d *TrajectoryTool) { d.Description = "run Python 2" }, "description", "run Python 2"},
+		{"parameters", func(d *TrajectoryTool) { d.Parameters = json.RawMessage(`{"type":"object"}`) }, "parameters", `{"type":"object"}`},
+		{"not recorded", func(d *TrajectoryTool) { *d = TrajectoryTool{} }, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recs := record(t)
+			if len(recs[1].ToolDefs) != 1 || recs[1].ToolDefs[0].Description != "run" {
+				t.Fatalf("recorded tools = %+v, want python's description", recs[1].ToolDefs)
+			}
+			for i := range recs[1:] {
+				tc.change(&recs[1+i].ToolDefs[0])
+				if tc.part == "" {
+					recs[1+i].ToolDefs = nil
+				}
+			}
+			rp := NewReplay(recs, ReplayConfig{})
+			if _, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2\n(ran 10ms)", nil); err != nil {
+				t.Fatal(err)
+			}
+			d := rp.Divergences()
+			if tc.part == "" {
+				if len(d) != 0 {
+					t.Errorf("divergences = %v, want none for a recording with tool names only", d)
+				}
+				return
+			}
+			if len(d) != 2 || d[0].Kind != DivergedTools || d[0].Call != 2 || d[0].Tool != "python" || d[0].ToolPart != tc.part || d[0].Recorded != tc.recorded {
+				t.Fatalf("divergences = %+v, want python's %s at calls 2 and 3", d, tc.part)
+			}
+			if want := "call 2 (code, recording line 2): the " + tc.part + " of tool python differs"; !strings.HasPrefix(d[0].String(), want) {
+				t.Errorf("divergence reads %q, want it to start %q", d[0], want)
+			}
+		})
+	}
+}
+
+// The same schema compares equal however its keys and required fields are
+// ordered (OpenAI clients send "required" sorted).
+func TestToolSchemaComparesSorted(t *testing.T) {
+	a := sortedJSON([]byte(`{"type":"object","required":["sql","limit"],"properties":{"sql":{"type":"string"},"limit":{"type":"integer"}}}`))
+	b := sortedJSON([]byte(`{"properties":{"limit":{"type":"integer"},"sql":{"type":"string"}},"required":["limit","sql"],"type":"object"}`))
+	if string(a) != string(b) {
+		t.Errorf("%s != %s", a, b)
+	}
+}
+
 // An exchange captured from a real provider, in OpenAI's shape, with the
 // key in a header and in a message.
 const openAIRecording = `{"agent":"planner","headers":{"Authorization":"Bearer sk-live1234567890abcdef"},"request":{"model":"gpt-4o-mini","messages":[{"role":"system","content":"plan it"},{"role":"user","content":"total?"}]},"response":{"choices":[{"message":{"role":"assistant","content":"one step"}}],"usage":{"prompt_tokens":9,"completion_tokens":2}}}
-{"agent":"code","request":{"model":"gpt-4o-mini","messages":[{"role":"system","content":"you write python"},{"role":"user","content":[{"type":"text","text":"total?"}]}],"tools":[{"type":"function","function":{"name":"python","parameters":{}}}]},"response":{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"python","arguments":"{\"code\":\"print(1+1)\"}"}}]}}]}}
-{"agent":"code","request":{"model":"gpt-4o-mini","messages":[{"role":"system","content":"you write python"},{"role":"user","content":"total?"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"python","arguments":"{\"code\":\"print(1+1)\"}"}}]},{"role":"tool","tool_call_id":"call_a","content":"stdout: 2"}],"tools":[{"type":"function","function":{"name":"python"}}]},"response":{"choices":[{"message":{"role":"assistant","content":"the total is 2"}}]}}
+{"agent":"code","request":{"model":"gpt-4o-mini","messages":[{"role":"system","content":"you write python"},{"role":"user","content":[{"type":"text","text":"total?"}]}],"tools":[{"type":"function","function":{"name":"python","description":"run","parameters":null}}]},"response":{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"python","arguments":"{\"code\":\"print(1+1)\"}"}}]}}]}}
+{"agent":"code","request":{"model":"gpt-4o-mini","messages":[{"role":"system","content":"you write python"},{"role":"user","content":"total?"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"python","arguments":"{\"code\":\"print(1+1)\"}"}}]},{"role":"tool","tool_call_id":"call_a","content":"stdout: 2"}],"tools":[{"type":"function","function":{"name":"python","description":"run"}}]},"response":{"choices":[{"message":{"role":"assistant","content":"the total is 2"}}]}}
 `
 
 func TestReplayOpenAIShapedRecording(t *testing.T) {

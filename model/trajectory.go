@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -97,6 +99,10 @@ type TrajectoryRecord struct {
 	Trimmed int `json:"trimmed,omitempty"`
 	// Tools names the tools offered.
 	Tools []string `json:"tools,omitempty"`
+	// ToolDefs are the tools offered as the model reads them: name,
+	// description and parameters (recordings made before they were
+	// recorded have only Tools).
+	ToolDefs []TrajectoryTool `json:"tool_defs,omitempty"`
 	// ToolChoiceForced is true when the call forced a tool call.
 	ToolChoiceForced bool `json:"tool_choice_forced,omitempty"`
 	// Response is the reply as the caller received it (tool calls
@@ -130,6 +136,67 @@ type TrajectoryToolCall struct {
 	ID        string `json:"id,omitempty"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+}
+
+// TrajectoryTool is one tool offered to the model, as the model reads it.
+type TrajectoryTool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Parameters is the tool's JSON schema, its object keys sorted, or
+	// empty for a tool that takes none.
+	Parameters json.RawMessage `json:"parameters,omitempty"`
+}
+
+// tools converts the tools offered to a call.
+func (t *Trajectory) tools(infos []*schema.ToolInfo) (names []string, defs []TrajectoryTool) {
+	for _, ti := range infos {
+		if ti == nil {
+			continue
+		}
+		names = append(names, ti.Name)
+		def := TrajectoryTool{Name: ti.Name, Description: t.bound(ti.Desc)}
+		if ti.ParamsOneOf != nil {
+			if js, err := ti.ParamsOneOf.ToJSONSchema(); err == nil && js != nil {
+				if b, err := json.Marshal(js); err == nil {
+					def.Parameters = sortedJSON(b)
+				}
+			}
+		}
+		defs = append(defs, def)
+	}
+	return names, defs
+}
+
+// sortedJSON rewrites a JSON schema with its object keys and its
+// "required" lists sorted (a set, which OpenAI clients send sorted), so
+// that the same schema compares equal however it was written; b is
+// returned as it is when it is not JSON.
+func sortedJSON(b []byte) json.RawMessage {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return b
+	}
+	sortRequired(v)
+	if out, err := json.Marshal(v); err == nil {
+		return out
+	}
+	return b
+}
+
+func sortRequired(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if names, ok := x.([]any); ok && k == "required" {
+				slices.SortFunc(names, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+			}
+			sortRequired(x)
+		}
+	case []any:
+		for _, x := range v {
+			sortRequired(x)
+		}
+	}
 }
 
 // TrajectoryUsage is the usage of one call (see Counts).

@@ -21,9 +21,22 @@ import (
 //
 // Blank lines are skipped. A line that is neither says which line and why.
 func ReadTrajectory(r io.Reader) ([]TrajectoryRecord, error) {
+	var out []TrajectoryRecord
+	if _, err := ScanTrajectory(r, false, func(rec TrajectoryRecord) { out = append(out, rec) }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ScanTrajectory calls fn with each record of a recording (see
+// ReadTrajectory), in order, without holding them all. With skipDamaged, a
+// line that is not a record (one cut short when the process died mid-write)
+// is skipped and counted in damaged instead of ending the read, as a
+// session's usage is read; without it such a line is an error, as a replay
+// reads. A read error ends the scan either way.
+func ScanTrajectory(r io.Reader, skipDamaged bool, fn func(TrajectoryRecord)) (damaged int, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
-	var out []TrajectoryRecord
 	n := 0
 	for sc.Scan() {
 		n++
@@ -33,14 +46,18 @@ func ReadTrajectory(r io.Reader) ([]TrajectoryRecord, error) {
 		}
 		rec, err := parseRecord(line)
 		if err != nil {
-			return nil, fmt.Errorf("recording line %d: %w", n, err)
+			if skipDamaged {
+				damaged++
+				continue
+			}
+			return damaged, fmt.Errorf("recording line %d: %w", n, err)
 		}
-		out = append(out, rec)
+		fn(rec)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read recording: %w", err)
+		return damaged, fmt.Errorf("read recording: %w", err)
 	}
-	return out, nil
+	return damaged, nil
 }
 
 // LoadTrajectory reads the recording file at path (see ReadTrajectory).
@@ -68,7 +85,8 @@ func parseRecord(line []byte) (TrajectoryRecord, error) {
 	switch {
 	case len(req) == 0:
 		return TrajectoryRecord{}, fmt.Errorf(`no "request": a recording line is a Sift trajectory record or an OpenAI chat-completions exchange`)
-	case req[0] == '[':
+	case req[0] == '[' || string(req) == "null":
+		// A record written with no messages has a null request.
 		var rec TrajectoryRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
 			return TrajectoryRecord{}, fmt.Errorf("not a Sift trajectory record: %w", err)
@@ -124,7 +142,9 @@ type openAIMessage struct {
 
 type openAITool struct {
 	Function struct {
-		Name string `json:"name"`
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
 	} `json:"function"`
 }
 
@@ -142,7 +162,13 @@ func parseOpenAIExchange(line []byte) (TrajectoryRecord, error) {
 		rec.Request = append(rec.Request, tm)
 	}
 	for _, t := range ex.Request.Tools {
-		rec.Tools = append(rec.Tools, t.Function.Name)
+		f := t.Function
+		rec.Tools = append(rec.Tools, f.Name)
+		def := TrajectoryTool{Name: f.Name, Description: f.Description}
+		if p := bytes.TrimSpace(f.Parameters); len(p) > 0 && string(p) != "null" {
+			def.Parameters = sortedJSON(p)
+		}
+		rec.ToolDefs = append(rec.ToolDefs, def)
 	}
 	if tc := bytes.TrimSpace(ex.Request.ToolChoice); len(tc) > 0 {
 		rec.ToolChoiceForced = string(tc) == `"required"` || tc[0] == '{'

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +84,11 @@ func TestWrapWritesTrajectory(t *testing.T) {
 		}
 	}
 	cost, _ := DefaultPrices().Cost("gpt-4o", Counts{PromptTokens: 120, CompletionTokens: 12})
+	// The tools as the model reads them, schemas with sorted keys.
+	defs := []TrajectoryTool{
+		{Name: "create_plan", Description: "Write the plan.", Parameters: json.RawMessage(`{"properties":{"steps":{"items":{"type":"string"},"type":"array"}},"required":["steps"],"type":"object"}`)},
+		{Name: "submit_result", Description: "Finish with an answer.", Parameters: json.RawMessage(`{"properties":{"files":{"items":{"type":"string"},"type":"array"},"response":{"type":"string"}},"required":["response"],"type":"object"}`)},
+	}
 	want := []TrajectoryRecord{
 		{
 			Agent: AgentExecutor, Step: 2, Model: "gpt-4o",
@@ -92,7 +98,7 @@ func TestWrapWritesTrajectory(t *testing.T) {
 				{Role: "assistant", ToolCalls: []TrajectoryToolCall{{ID: "call_1", Name: "run_python", Arguments: `{"code": "1"}`}}},
 				{Role: "tool", Content: "1", ToolCallID: "call_1"},
 			},
-			Tools: []string{"create_plan", "submit_result"},
+			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs,
 			// The reply as the caller got it: arguments repaired.
 			Response: &TrajectoryMessage{Role: "assistant", Content: "Running it.",
 				ToolCalls: []TrajectoryToolCall{{ID: "call_9", Name: "run_python", Arguments: `{"code": "df.head()"}`}}},
@@ -104,7 +110,7 @@ func TestWrapWritesTrajectory(t *testing.T) {
 				{Role: "system", Content: "You analyse data."},
 				{Role: "user", Content: "Which region sells best?"},
 			},
-			Tools:    []string{"create_plan", "submit_result"},
+			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs,
 			Response: &TrajectoryMessage{Role: "assistant", Content: "The north sells best."},
 			Usage: &TrajectoryUsage{Estimated: true,
 				PromptTokens:     CountTokens("gpt-4o", history[:2], []*schema.ToolInfo{planTool, respondTool}),
@@ -116,7 +122,7 @@ func TestWrapWritesTrajectory(t *testing.T) {
 				{Role: "system", Content: "You analyse data."},
 				{Role: "user", Content: "Which region sells best?"},
 			},
-			Tools: []string{"create_plan", "submit_result"}, ToolChoiceForced: true,
+			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs, ToolChoiceForced: true,
 			Error: "boom",
 		},
 	}
@@ -215,5 +221,25 @@ func TestOpenTrajectoryThroughRealClient(t *testing.T) {
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("trajectory file mode = %v, %v; want 0600", st.Mode().Perm(), err)
+	}
+}
+
+// A line cut short by a crash ends a strict read (a replay must not go on
+// without it) but is skipped and counted by a lenient one (a session's
+// usage sums what is there).
+func TestScanTrajectorySkipsDamagedLines(t *testing.T) {
+	var buf bytes.Buffer
+	tr := NewTrajectory(&buf, TrajectoryConfig{})
+	tr.Write(TrajectoryRecord{Agent: "planner", Turn: 1, Request: []TrajectoryMessage{{Role: "user", Content: "q"}}, Usage: &TrajectoryUsage{PromptTokens: 10}})
+	buf.WriteString(`{"time":"2026-01-02T03:04:05Z","agent":"executor","request":[{"role":"us` + "\n\n")
+	tr.Write(TrajectoryRecord{Agent: "report", Turn: 2, Usage: &TrajectoryUsage{PromptTokens: 5}})
+
+	var agents []string
+	damaged, err := ScanTrajectory(bytes.NewReader(buf.Bytes()), true, func(rec TrajectoryRecord) { agents = append(agents, rec.Agent) })
+	if err != nil || damaged != 1 || !slices.Equal(agents, []string{"planner", "report"}) {
+		t.Errorf("lenient: records %v, damaged %d, err %v; want [planner report], 1, nil", agents, damaged, err)
+	}
+	if _, err := ReadTrajectory(bytes.NewReader(buf.Bytes())); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("strict: err = %v, want one naming line 2", err)
 	}
 }

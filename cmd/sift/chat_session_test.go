@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sift-agent/sift/agents"
 )
 
 func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
@@ -140,5 +143,84 @@ func TestChatResumeInTheSameProcessRebuildsTheKernelWithoutBlamingAnEarlierProce
 	}
 	if strings.Contains(got, "earlier Sift process") || !strings.Contains(got, "previous run ended") {
 		t.Errorf("the kernel ended with this process's previous run, not an earlier process:\n%s", got)
+	}
+}
+
+// The done line of a question counts every model call of that question,
+// also the planner's before the review (a run of its own, resumed by the
+// approval), and only that question's: as `sift usage` splits them.
+func TestChatDoneLineCountsTheWholeQuestion(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	question := func(word, code string) string {
+		return `{"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"` + word + ` n"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"` + word + ` n"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nprint('` + word + `', pd.read_csv('input/n.csv')['n'].` + code + `())"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The ` + word + ` is {{line:` + word + `}}"}}]},
+ {"content":"# ` + word + `\n\n{{line:` + word + `}} [step 1]."}`
+	}
+	script := writeScript(t, `{"replies":[`+question("SUM", "sum")+",\n"+question("MAX", "max")+`]}`)
+	sessions := t.TempDir()
+	io, _, errOut := testIO()
+	io.In = strings.NewReader("sum it\napprove\nand the max?\napprove\n/quit\n")
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", sessions})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session: %v %v", entries, err)
+	}
+	u, err := agents.SessionUsage(filepath.Join(sessions, entries[0].Name()))
+	if err != nil || len(u.Questions) != 2 {
+		t.Fatalf("session usage %+v, %v; want two questions", u, err)
+	}
+	var done []string
+	for _, l := range strings.Split(errOut.String(), "\n") {
+		if strings.HasPrefix(l, "Done in ") {
+			done = append(done, l)
+		}
+	}
+	if len(done) != 2 {
+		t.Fatalf("want a done line per question:\n%s", errOut)
+	}
+	for i, q := range u.Questions {
+		want := fmt.Sprintf(" · %d model calls · %d prompt + %d completion tokens.", q.Calls, q.PromptTokens, q.CompletionTokens)
+		if q.Calls != 6 || !strings.HasSuffix(done[i], want) {
+			t.Errorf("question %d: done line %q, want it to end %q (6 calls: the planner's before the review too)", q.Question, done[i], want)
+		}
+	}
+}
+
+// Each run of a chat (the question, its resume after the review, a
+// follow-up) warns that code runs without a sandbox; the chat says it once.
+func TestChatWarnsOnceWithoutASandbox(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	data := filepath.Join(t.TempDir(), "n.csv")
+	if err := os.WriteFile(data, []byte("n\n1\n2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print('SUM', 3)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The sum is {{line:SUM}}"}}]},
+ {"content":"# Sum\n\n{{line:SUM}} [step 1]."}]}`)
+	io, _, errOut := testIO()
+	io.In = strings.NewReader("sum it\napprove\n/quit\n")
+	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", t.TempDir()})
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	got := errOut.String()
+	if n := strings.Count(got, "WARNING: generated code runs WITHOUT a sandbox"); n != 1 || !strings.Contains(got, "Result: The sum is 3") {
+		t.Errorf("the warning is shown %d times, want once in a chat that answers:\n%s", n, got)
 	}
 }

@@ -38,10 +38,12 @@ type renderer struct {
 	// says whether the person is asked (the interrupt shows the question)
 	// or no one can answer.
 	asked map[string]tools.AskUserArgs
+	// warned holds the warnings shown, so that each shows once.
+	warned map[string]bool
 }
 
 func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
-	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}, asked: map[string]tools.AskUserArgs{}}
+	return &renderer{io: io, json: asJSON, now: now, start: now(), shown: map[string]bool{}, asked: map[string]tools.AskUserArgs{}, warned: map[string]bool{}}
 }
 
 // Marks differ on a terminal (colour, symbols) and in a pipe (plain ASCII).
@@ -114,9 +116,18 @@ func (r *renderer) event(e generic.Event) {
 	case generic.EventPaused:
 		r.status("Paused (%s).", e.Text)
 	case generic.EventMessage:
-		if e.Agent == "sift" {
-			r.status("%s", e.Text)
+		if e.Agent != "sift" {
+			return
 		}
+		if strings.HasPrefix(e.Text, "WARNING: ") {
+			// Each run warns (no sandbox, ...); a chat's runs, its
+			// questions and their resumes, are shown one warning.
+			if r.warned[e.Text] {
+				return
+			}
+			r.warned[e.Text] = true
+		}
+		r.status("%s", e.Text)
 	case generic.EventDone:
 		r.done(e)
 	}
@@ -228,7 +239,7 @@ func (r *renderer) resumeCommand(workdir string) string {
 func (r *renderer) done(e generic.Event) {
 	elapsed := r.now().Sub(r.start).Round(100 * time.Millisecond)
 	var usage string
-	if u := e.Usage; u != nil {
+	if u := questionUsage(e); u != nil {
 		usage = fmt.Sprintf(" · %d model calls · %d prompt + %d completion tokens", u.Calls, u.PromptTokens, u.CompletionTokens)
 	}
 	switch {
@@ -252,6 +263,29 @@ func (r *renderer) done(e generic.Event) {
 		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, r.report))
 		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, strings.TrimSuffix(r.report, ".md")+".html"))
 	}
+}
+
+// questionUsage is the usage of the question a done event ends: every
+// model call of it, also those made before a plan review, a pause or an
+// answer (the runs before a resume, whose own Usage counts only
+// themselves), as `sift usage` counts them from the session's
+// trajectory.jsonl. Without a trajectory split by question it is the
+// event's own usage.
+func questionUsage(e generic.Event) *generic.AgentUsage {
+	if e.Usage == nil {
+		return nil
+	}
+	if e.Path != "" {
+		if su, err := agents.SessionUsage(e.Path); err == nil {
+			n := e.Plan.QuestionNumber()
+			for _, q := range su.Questions {
+				if q.Question == n {
+					return &q.AgentUsage
+				}
+			}
+		}
+	}
+	return &e.Usage.AgentUsage
 }
 
 // jsonEvent is the --json form of an event: the event plus its error text.

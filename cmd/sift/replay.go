@@ -156,10 +156,7 @@ func questionOutcome(q eval.QuestionReplay) string {
 		return "failed: " + q.Error
 	}
 	d := q.Divergences[0]
-	what := map[siftmodel.DivergenceKind]string{
-		siftmodel.DivergedRequest: fmt.Sprintf("message %d of the request differs", d.Message), siftmodel.DivergedTools: "the tools offered differ",
-		siftmodel.DivergedUnanswerable: "the recording has no answer left", siftmodel.DivergedUnused: "recorded calls were never made",
-	}[d.Kind]
+	what := d.What()
 	if d.Call == 0 {
 		return fmt.Sprintf("diverged: %s (%d divergences)", what, len(q.Divergences))
 	}

@@ -49,6 +49,11 @@ func TestReviewThenResumeInANewProcess(t *testing.T) {
 	if !strings.Contains(out.String(), filepath.Join(sessions, id, "report.md")) {
 		t.Errorf("stdout must name the report: %q", out)
 	}
+	// The question's calls: the planner's in the first process, and the
+	// five of this one.
+	if !strings.Contains(errOut.String(), " · 6 model calls · ") {
+		t.Errorf("the done line must count the whole question's 6 model calls:\n%s", errOut)
+	}
 	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 	if err != nil || !strings.Contains(string(report), "42") {
 		t.Errorf("report.md: %v\n%s", err, report)

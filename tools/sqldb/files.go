@@ -274,6 +274,15 @@ func (s *Source) Rows(ctx context.Context, query string) ([][]any, error) {
 	return rows, nil
 }
 
+// Each is Rows for results too large to hold: it hands fn each row's
+// values in turn, and stops at fn's first error.
+func (s *Source) Each(ctx context.Context, query string, fn func([]any) error) error {
+	if err := s.each(ctx, query, nil, fn); err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
+	}
+	return nil
+}
+
 // QuoteIdent quotes name as a DuckDB identifier.
 func QuoteIdent(name string) string { return quoteIdent(DuckDB, name) }
 

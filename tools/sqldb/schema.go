@@ -118,7 +118,16 @@ func (s *Source) Schema(ctx context.Context) (*Schema, error) {
 // and returns its rows.
 func (s *Source) fetch(ctx context.Context, query string, args ...any) ([][]any, error) {
 	var out [][]any
-	err := s.runArgs(ctx, query, args, func(rows *sql.Rows) error {
+	err := s.each(ctx, query, args, func(vals []any) error {
+		out = append(out, vals)
+		return nil
+	})
+	return out, err
+}
+
+// each runs query and hands fn each row's values, one row at a time.
+func (s *Source) each(ctx context.Context, query string, args []any, fn func([]any) error) error {
+	return s.runArgs(ctx, query, args, func(rows *sql.Rows) error {
 		cols, err := rows.Columns()
 		if err != nil {
 			return err
@@ -132,11 +141,12 @@ func (s *Source) fetch(ctx context.Context, query string, args ...any) ([][]any,
 			if err := rows.Scan(ptrs...); err != nil {
 				return err
 			}
-			out = append(out, vals)
+			if err := fn(vals); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
-	return out, err
 }
 
 // str renders a catalog value as text ("" for NULL).

@@ -13,11 +13,14 @@ import (
 	"github.com/sift-agent/sift/tools/sqldb/bigcsv"
 )
 
-// BenchmarkBigCSVTemplates runs the built-in profile and a monthly trend
-// on a generated CSV of 3 GB with the sandbox's memory limit at 1 GiB: Run
-// chooses DuckDB by itself, and the numbers are checked against the
-// generator's. Then the same two analyses are forced through pandas, in
-// the same sandbox, and their outcome and time reported beside. It runs
+// BenchmarkBigCSVTemplates runs the built-in profile, a monthly trend and
+// outliers on a generated CSV of 3 GB with the sandbox's memory limit at
+// 1 GiB: Run chooses DuckDB by itself, and the numbers (the outliers' row
+// numbers too) are checked against the generator's. Then the same
+// analyses are forced through pandas, in the same sandbox, and their
+// outcome and time reported beside. Peak memory is the Sift process's own
+// (DuckDB runs in it) and the largest Python cell's, sampled while it
+// runs (see bigcsv.PeakWatcher). It runs
 // only with SIFT_BENCH_BIG=1 (it writes, then removes, a 3 GB file under
 // $TMPDIR; SIFT_BENCH_BIG_BYTES sets another size):
 //
@@ -43,7 +46,9 @@ func BenchmarkBigCSVTemplates(b *testing.B) {
 	ctx := context.Background()
 	profile := Match{Template: Profile}
 	trend := Match{Template: Trend, Params: Params{Time: "day", Measure: "amount", Period: "month"}}
+	outliers := Match{Template: Outliers, Params: Params{Columns: []string{"amount"}}}
 
+	duckPy := bigcsv.WatchPython(50 * time.Millisecond)
 	for i := 0; i < b.N; i++ {
 		t1 := time.Now()
 		pr, err := Run(ctx, op, "input/big.csv", profile)
@@ -62,14 +67,25 @@ func BenchmarkBigCSVTemplates(b *testing.B) {
 		}
 		trendTime := time.Since(t2)
 		checkBigTrend(b, tn, tr)
+		t3 := time.Now()
+		ol, err := Run(ctx, op, "input/big.csv", outliers)
+		if err != nil {
+			b.Fatal(err)
+		}
+		outTime := time.Since(t3)
+		checkBigOutliers(b, root, ol, tr)
 		b.ReportMetric(profTime.Seconds(), "duckdb-profile-s")
 		b.ReportMetric(trendTime.Seconds(), "duckdb-trend-s")
+		b.ReportMetric(outTime.Seconds(), "duckdb-outliers-s")
 		b.ReportMetric(float64(bigcsv.PeakRSS())/(1<<20), "sift-peak-MiB")
-		b.Logf("built-in analyses through DuckDB (memory_limit 1 GiB, 2 threads; sandbox %s at 1 GiB for the cell): profile %s, monthly trend %s, numbers exact; peak RSS of the Sift process %d MiB",
-			sb.Name(), profTime.Round(time.Millisecond), trendTime.Round(time.Millisecond), bigcsv.PeakRSS()>>20)
+		b.Logf("built-in analyses through DuckDB (memory_limit 1 GiB, 2 threads; sandbox %s at 1 GiB for the cell): profile %s, monthly trend %s, outliers %s, numbers exact; peak RSS of the Sift process %d MiB",
+			sb.Name(), profTime.Round(time.Millisecond), trendTime.Round(time.Millisecond), outTime.Round(time.Millisecond), bigcsv.PeakRSS()>>20)
 	}
+	duckPeak := duckPy.Stop()
+	b.ReportMetric(float64(duckPeak)/(1<<20), "duckdb-cell-python-peak-MiB")
 
-	for _, m := range []Match{profile, trend} {
+	pandasPy := bigcsv.WatchPython(50 * time.Millisecond)
+	for _, m := range []Match{profile, trend, outliers} {
 		t3 := time.Now()
 		_, err := RunWith(ctx, op, "input/big.csv", m, RunOptions{Engine: EnginePandas})
 		outcome := "completed"
@@ -84,8 +100,45 @@ func BenchmarkBigCSVTemplates(b *testing.B) {
 		b.Logf("%s through pandas (sandbox %s, memory 1 GiB): %s after %s", m.Template, sb.Name(), outcome, d.Round(time.Millisecond))
 	}
 	op.Close()
-	b.ReportMetric(float64(bigcsv.ChildrenPeakRSS())/(1<<20), "python-peak-MiB")
-	b.Logf("peak RSS of the largest Python process: %d MiB", bigcsv.ChildrenPeakRSS()>>20)
+	pandasPeak := pandasPy.Stop()
+	b.ReportMetric(float64(pandasPeak)/(1<<20), "pandas-python-peak-MiB")
+	b.Logf("peak RSS of the largest Python cell, sampled every 50 ms: %d MiB drawing from DuckDB's aggregates, %d MiB running pandas", duckPeak>>20, pandasPeak>>20)
+}
+
+// checkBigOutliers compares the outliers with the rows the generator
+// planted: the same 0-based row numbers, by both rules, and every one in
+// the rows file.
+func checkBigOutliers(b *testing.B, root string, r *Result, tr bigcsv.Truth) {
+	var d struct {
+		Rows     []int64
+		RowCount int64 `json:"row_count"`
+		Columns  map[string]struct {
+			IQRRows  []int64 `json:"iqr_rows"`
+			ZRows    []int64 `json:"z_rows"`
+			IQRCount int64   `json:"iqr_count"`
+			ZCount   int64   `json:"z_count"`
+		}
+	}
+	if err := r.DecodeData(&d); err != nil {
+		b.Fatal(err)
+	}
+	want := tr.Outliers[:min(len(tr.Outliers), 200)]
+	a := d.Columns["amount"]
+	n := int64(len(tr.Outliers))
+	if got := fmt.Sprint(d.RowCount, a.IQRCount, a.ZCount, d.Rows, a.IQRRows, a.ZRows); got != fmt.Sprint(n, n, n, want, want, want) {
+		b.Errorf("outliers (count, by IQR, by z, rows, IQR rows, z rows) = %s; want %d of them at rows %v", got, n, want)
+	}
+	for _, f := range r.Files {
+		if strings.HasSuffix(f, "_rows.csv") {
+			data, err := os.ReadFile(filepath.Join(root, f))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if lines := int64(strings.Count(string(data), "\n")); lines != n+1 {
+				b.Errorf("%s holds %d lines; want a header and %d rows", f, lines, n)
+			}
+		}
+	}
 }
 
 // checkBigProfile compares the profile's numbers with the generator's.

@@ -65,6 +65,16 @@ type duckTable struct {
 	// picked and notes are what the engine chose and what a reader should
 	// know, as the cell's pick() and note() would say them.
 	picked, notes []string
+	// temp are files the engine wrote for the cell, removed once it ran.
+	temp []string
+}
+
+// removeTemp removes the files the engine wrote for the cell.
+func (d *duckTable) removeTemp() {
+	for _, f := range d.temp {
+		os.Remove(f)
+	}
+	d.temp = nil
 }
 
 // runDuckDB computes template t's aggregates for the input at rel with
@@ -75,7 +85,9 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*du
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
-	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, true
+	// Outliers numbers rows in the file's order; the other templates only
+	// aggregate, in any order, which saves memory.
+	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers
 	src, err := sqldb.OpenFiles(ctx, root, []string{rel}, fo)
 	if err != nil {
 		return nil, p, fail(err.Error())
@@ -103,10 +115,13 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*du
 		err = d.pivot(ctx, &p)
 	case Distribution:
 		err = d.distribution(ctx, p)
+	case Outliers:
+		err = d.outliers(ctx, root, rel, p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}
 	if err != nil {
+		d.removeTemp()
 		var te templateError
 		if errors.As(err, &te) {
 			return nil, p, fail(string(te))
@@ -341,11 +356,13 @@ func (d *duckTable) findTime(p Params) (duckColumn, error) {
 	return d.cols[best], nil
 }
 
-// numericColumns is numeric_columns: numbers, without ids and empty ones.
-func (d *duckTable) numericColumns() []duckColumn {
+// numericColumns is numeric_columns: numbers and text whose values read
+// as numbers (at least 90% of them, as to_number reads them), without ids,
+// true/false, dates and empty columns.
+func (d *duckTable) numericColumns(shares map[string]float64) []duckColumn {
 	var out []duckColumn
 	for _, c := range d.cols {
-		if !c.numeric() || c.nonNull == 0 {
+		if c.typ == "BOOLEAN" || c.temporal() || c.nonNull == 0 || shares[c.name] < 0.9 {
 			continue
 		}
 		if hinted(c.name, cellIDHints) && strings.ToLower(c.name) != "paid" && strings.ToLower(c.name) != "valid" {
@@ -357,12 +374,16 @@ func (d *duckTable) numericColumns() []duckColumn {
 }
 
 // findMeasure is find_measure.
-func (d *duckTable) findMeasure(p Params, required bool) (*duckColumn, error) {
+func (d *duckTable) findMeasure(ctx context.Context, p Params, required bool) (*duckColumn, error) {
 	if p.Measure != "" {
 		c, err := d.col(p.Measure, "measure")
 		return &c, err
 	}
-	nums := d.numericColumns()
+	shares, err := d.numberShares(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nums := d.numericColumns(shares)
 	if len(nums) == 0 {
 		if required {
 			return nil, templateError("no numeric column found; name the measure column explicitly (measure=...)")
@@ -420,8 +441,8 @@ func number(c duckColumn) string {
 	if c.numeric() {
 		return "CAST(" + c.ident() + " AS DOUBLE)"
 	}
-	if c.typ == "BOOLEAN" {
-		return "CAST(CAST(" + c.ident() + " AS INTEGER) AS DOUBLE)"
+	if c.typ == "BOOLEAN" { // typed, or its text (outliers' rows)
+		return "CAST(CAST(CAST(" + c.ident() + " AS BOOLEAN) AS INTEGER) AS DOUBLE)"
 	}
 	return "TRY_CAST(replace(regexp_replace(trim(CAST(" + c.ident() + " AS VARCHAR)), '[,\\s¥$€£￥]', '', 'g'), '%', '') AS DOUBLE)"
 }
@@ -536,7 +557,7 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 	if parsed == 0 {
 		return templateError(fmt.Sprintf("column %q holds no dates; name the time column explicitly (time=...)", tc.name))
 	}
-	measure, err := d.findMeasure(*p, false)
+	measure, err := d.findMeasure(ctx, *p, false)
 	if err != nil {
 		return err
 	}
@@ -611,7 +632,7 @@ func (d *duckTable) topN(ctx context.Context, p *Params) error {
 	var measure *duckColumn
 	var err error
 	if p.Measure != "" || (p.Aggregation != "" && p.Aggregation != "count") {
-		if measure, err = d.findMeasure(*p, true); err != nil {
+		if measure, err = d.findMeasure(ctx, *p, true); err != nil {
 			return err
 		}
 	}
@@ -645,7 +666,7 @@ func (d *duckTable) pivot(ctx context.Context, p *Params) error {
 	var measure *duckColumn
 	var err error
 	if p.Measure != "" {
-		if measure, err = d.findMeasure(*p, false); err != nil {
+		if measure, err = d.findMeasure(ctx, *p, false); err != nil {
 			return err
 		}
 	}
@@ -957,15 +978,7 @@ func (d *duckTable) chosenColumns(p Params, shares map[string]float64, role stri
 		}
 		out = append(out, c)
 	default:
-		for _, c := range d.cols {
-			if c.typ == "BOOLEAN" || c.temporal() || c.nonNull == 0 || shares[c.name] < 0.9 {
-				continue
-			}
-			if hinted(c.name, cellIDHints) && strings.ToLower(c.name) != "paid" && strings.ToLower(c.name) != "valid" {
-				continue
-			}
-			out = append(out, c)
-		}
+		out = d.numericColumns(shares)
 		d.pick("columns: the numeric columns")
 	}
 	if len(out) > limit {

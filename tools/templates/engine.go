@@ -30,7 +30,7 @@ const (
 const pandasBytesPerFileByte = 6
 
 // duckTemplates are the templates with a DuckDB engine.
-var duckTemplates = map[string]bool{Profile: true, Trend: true, ComparePeriods: true, TopN: true, Pivot: true, Distribution: true}
+var duckTemplates = map[string]bool{Profile: true, Trend: true, ComparePeriods: true, TopN: true, Pivot: true, Distribution: true, Outliers: true}
 
 // HasDuckDBEngine reports whether the template can run through DuckDB.
 func HasDuckDBEngine(template string) bool { return duckTemplates[template] }
@@ -38,7 +38,8 @@ func HasDuckDBEngine(template string) bool { return duckTemplates[template] }
 // ChooseEngine picks the engine for running template on a file of size
 // bytes at path when a Python run may use at most memLimit bytes (0: no
 // limit): DuckDB when the template has a DuckDB engine, DuckDB reads the
-// file (CSV/TSV, JSON/JSONL, Parquet in UTF-8) and pandas would need more
+// file (CSV/TSV, JSON/JSONL, Parquet in UTF-8; outliers CSV/TSV only, whose
+// rows it numbers as pandas does) and pandas would need more
 // than the limit; pandas otherwise.
 func ChooseEngine(template, path string, size, memLimit int64, encoding string) Engine {
 	if !duckReads(template, path, encoding) {
@@ -52,7 +53,7 @@ func ChooseEngine(template, path string, size, memLimit int64, encoding string) 
 
 // duckReads reports whether the DuckDB engine can run template on path.
 func duckReads(template, path, encoding string) bool {
-	if !duckTemplates[template] || sqldb.FileReader(path) == "" {
+	if !duckTemplates[template] || sqldb.FileReader(path) == "" || (template == Outliers && !duckOutliersReads(path)) {
 		return false
 	}
 	switch strings.ToLower(encoding) {

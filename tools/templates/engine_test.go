@@ -104,6 +104,9 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 		{"distribution auto", Match{Template: Distribution}},
 		{"distribution of a measure", Match{Template: Distribution, Params: Params{Measure: "unit_price"}}},
 		{"distribution numbers and text", Match{Template: Distribution, Params: Params{Columns: []string{"revenue", "product", "units"}}}},
+		{"outliers auto", Match{Template: Outliers}},
+		{"outliers tight fences", Match{Template: Outliers, Params: Params{Columns: []string{"revenue", "units"}, IQRK: 0.5, ZThreshold: 1.5}}},
+		{"outliers of a measure", Match{Template: Outliers, Params: Params{Measure: "unit_price"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,6 +248,8 @@ func TestChooseEngineBySize(t *testing.T) {
 		{"workbook", Trend, "input/a.xlsx", "", 2 * gib, gib, EnginePandas},
 		{"gb18030 text", Trend, "input/a.csv", "gb18030", 2 * gib, gib, EnginePandas},
 		{"no duckdb engine", Cohort, "input/a.csv", "", 2 * gib, gib, EnginePandas},
+		{"outliers csv", Outliers, "input/a.csv", "", 2 * gib, gib, EngineDuckDB},
+		{"outliers jsonl: rows numbered in csv only", Outliers, "input/a.jsonl", "", 2 * gib, gib, EnginePandas},
 	}
 	for _, c := range cases {
 		if got := ChooseEngine(c.template, c.path, c.size, c.limit, c.encoding); got != c.want {
@@ -335,5 +340,38 @@ func TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory(t *testing.T) {
 	failed = false
 	if _, err := RunWith(context.Background(), op, "input/sales.csv", Match{Template: Trend}, RunOptions{Engine: EnginePandas}); !errors.Is(err, ErrTemplateFailed) {
 		t.Errorf("forced pandas after running out of memory: err = %v; want the cell's error", err)
+	}
+}
+
+// TestDuckDBMeasureIncludesNumbersWrittenAsText: a text column whose
+// values read as numbers ("$1,234.50") is a numeric column to pandas, so
+// the DuckDB engine picks the same measure and the same numbers.
+func TestDuckDBMeasureIncludesNumbersWrittenAsText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("date,region,price,units\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "2024-%02d-%02d,%s,\"$%d,%03d.50\",%d\n", 1+i%3, 1+i%28, []string{"north", "south", "east"}[i%3], 1+i%4, i*37%1000, 1+i%9)
+	}
+	op := workspace(t, map[string][]byte{"text.csv": []byte(b.String())})
+	ctx := context.Background()
+	for _, m := range []Match{
+		{Template: Trend, Params: Params{Period: "month"}},
+		{Template: TopN, Params: Params{Category: "region", Aggregation: "mean"}},
+	} {
+		pd, err := RunWith(ctx, op, "input/text.csv", m, RunOptions{Engine: EnginePandas})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dk, err := RunWith(ctx, op, "input/text.csv", m, RunOptions{Engine: EngineDuckDB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, d := strings.Join(pd.Picked, "|"), strings.Join(dk.Picked, "|"); !strings.Contains(p, "measure: price") || p != d {
+			t.Errorf("%s: picked: pandas %q, duckdb %q; want the measure price", m.Template, p, d)
+		}
+		var a, c any
+		json.Unmarshal(pd.Data, &a)
+		json.Unmarshal(dk.Data, &c)
+		sameNumbers(t, m.Template+".data", a, c)
 	}
 }

@@ -307,6 +307,7 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 			return nil, err
 		}
 		in.Pre = duck.pre
+		defer duck.removeTemp()
 	}
 	stem, err := outputStem(ctx, op, t.Name)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -25,11 +24,15 @@ type Truth struct {
 	ByMonth map[string]int64
 	// ByRegion counts the rows per region.
 	ByRegion map[string]int64
+	// Outliers are the 0-based data rows whose amount was planted far
+	// above the others (every other amount is below 1,000,000); no other
+	// amount is an outlier by the IQR or the z-score rule.
+	Outliers []int64
 }
 
 // Write writes day,region,amount,note rows to path until the file holds at
 // least size bytes. Amounts are whole cents, so every sum is exact; every
-// 1000th amount is empty.
+// 1000th amount is empty, and about one in 100,000 is an outlier.
 func Write(path string, size int64) (Truth, error) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -60,6 +63,10 @@ func Write(path string, size int64) (Truth, error) {
 			tr.NullAmounts++
 		} else {
 			a := (i * 7919) % 1_000_000
+			if i%99_991 == 4_242 {
+				a = 20_000_000 + i%1000
+				tr.Outliers = append(tr.Outliers, i)
+			}
 			buf = strconv.AppendInt(buf, a, 10)
 			tr.Sum += a
 			tr.ByMonth[months[di]] += a
@@ -80,8 +87,91 @@ func Write(path string, size int64) (Truth, error) {
 }
 
 // PeakRSS is the process's peak resident memory (VmHWM) in bytes.
-func PeakRSS() int64 {
-	b, _ := os.ReadFile("/proc/self/status")
+func PeakRSS() int64 { return statusHWM("/proc/self/status") }
+
+// PeakWatcher follows the peak resident memory of this process's Python
+// descendants. RUSAGE_CHILDREN cannot tell it: Go starts a child with
+// vfork, so exec records the Go process's own peak as the child's, and the
+// "largest child" is always Sift itself. The watcher instead reads each
+// descendant's own high-water mark (VmHWM of /proc/<pid>/status) while it
+// runs; a process that grows in its last sampling interval before it ends
+// is seen that much lower.
+type PeakWatcher struct {
+	stop chan struct{}
+	done chan int64
+}
+
+// WatchPython starts sampling every interval.
+func WatchPython(interval time.Duration) *PeakWatcher {
+	w := &PeakWatcher{stop: make(chan struct{}), done: make(chan int64, 1)}
+	go func() {
+		var peak int64
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			peak = max(peak, pythonPeak(os.Getpid()))
+			select {
+			case <-w.stop:
+				w.done <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return w
+}
+
+// Stop stops sampling and returns the largest peak seen, in bytes.
+func (w *PeakWatcher) Stop() int64 {
+	close(w.stop)
+	return <-w.done
+}
+
+// pythonPeak is the largest VmHWM of self's descendants whose command
+// name starts with "python".
+func pythonPeak(self int) int64 {
+	entries, _ := os.ReadDir("/proc")
+	parent, name := map[int]int{}, map[int]string{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		f := strings.Fields(s[close+1:])
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		parent[pid], name[pid] = ppid, s[open+1:close]
+	}
+	var peak int64
+	for pid, comm := range name {
+		if !strings.HasPrefix(comm, "python") {
+			continue
+		}
+		for p := parent[pid]; p > 1; p = parent[p] {
+			if p == self {
+				peak = max(peak, statusHWM(filepath.Join("/proc", strconv.Itoa(pid), "status")))
+				break
+			}
+		}
+	}
+	return peak
+}
+
+// statusHWM reads VmHWM from a /proc status file, in bytes.
+func statusHWM(path string) int64 {
+	b, _ := os.ReadFile(path)
 	for _, l := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(l, "VmHWM:") {
 			kb, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
@@ -89,16 +179,6 @@ func PeakRSS() int64 {
 		}
 	}
 	return 0
-}
-
-// ChildrenPeakRSS is the peak resident memory in bytes of the largest
-// child process that has ended (the Python cells).
-func ChildrenPeakRSS() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
-		return 0
-	}
-	return int64(ru.Maxrss) << 10
 }
 
 // The environment of the big-file benchmarks: EnableEnv=1 runs them,

@@ -1,8 +1,12 @@
 package bigcsv
 
 import (
+	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSizeRefusesWhatIsNotASize: a size that does not parse stops the
@@ -28,4 +32,27 @@ func TestSizeRefusesWhatIsNotASize(t *testing.T) {
 			t.Errorf("%s: size %d, err %v; want an error naming %s", v, n, err, BytesEnv)
 		}
 	}
+}
+
+// TestWatchPythonSeesTheChildsOwnPeak: a Python child that holds 300 MiB
+// is seen at about 300 MiB, whatever this process holds itself (the
+// figure RUSAGE_CHILDREN gave was this process's own peak).
+func TestWatchPythonSeesTheChildsOwnPeak(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	hold := make([]byte, 600<<20) // this process's peak, above the child's
+	for i := range hold {
+		hold[i] = 1
+	}
+	w := WatchPython(20 * time.Millisecond)
+	out, err := exec.Command("/usr/bin/python3", "-c", "import time; b = bytearray(300 << 20); time.sleep(0.5)").CombinedOutput()
+	peak := w.Stop()
+	if err != nil {
+		t.Fatalf("python: %v: %s", err, out)
+	}
+	if peak < 300<<20 || peak > 400<<20 {
+		t.Errorf("python peak = %d MiB; want about 300 (this process holds %d MiB)", peak>>20, len(hold)>>20)
+	}
+	runtime.KeepAlive(hold)
 }

@@ -403,17 +403,19 @@ def _cell(v):
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def md_table(df, max_rows=MD_ROWS, index=False):
-    """A Markdown table of at most max_rows rows, saying when rows were cut."""
+def md_table(df, max_rows=MD_ROWS, index=False, total=None):
+    """A Markdown table of at most max_rows rows, saying when rows were cut;
+    total is how many rows the table has when df holds only its first ones."""
     if index:
         df = df.reset_index()
     cols = [str(c) for c in df.columns]
     lines = ["| " + " | ".join(_cell(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in df.head(max_rows).itertuples(index=False):
         lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
-    if len(df) > max_rows:
+    total = len(df) if total is None else total
+    if total > max_rows:
         lines.append("")
-        lines.append("(%d of %d rows shown; the CSV has them all)" % (max_rows, len(df)))
+        lines.append("(%d of %d rows shown; the CSV has them all)" % (max_rows, total))
     return "\n".join(lines)
 
 

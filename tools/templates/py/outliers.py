@@ -1,11 +1,14 @@
 # Template "outliers": per numeric column, the rows outside the IQR fences
 # (Q1 - k*IQR, Q3 + k*IQR) and the rows whose |z-score| exceeds a threshold.
-# Row numbers are 0-based positions of data rows (the header is not a row).
+# Row numbers are 0-based positions of data rows (the header is not a row,
+# blank lines are skipped), as pandas numbers them; the DuckDB engine numbers
+# them the same way.
 MAX_COLUMNS = 20
 MAX_LISTED = 200
 
 
-def main():
+def pandas_outliers():
+    """The columns checked, their numbers and the flagged rows, from the whole table."""
     df = load()
     stage("choose the columns")
     if P.get("columns"):
@@ -23,7 +26,7 @@ def main():
     k = float(P.get("iqr_k") or 1.5)
     zt = float(P.get("z_threshold") or 3.0)
     stage("find outliers")
-    per, summary = {}, []
+    per = {}
     flagged = pd.Series(False, index=df.index)
     for c in names:
         v = to_number(df[c])
@@ -41,37 +44,76 @@ def main():
             "z_rows": [int(i) for i in v.index[z_mask.fillna(False)]][:MAX_LISTED],
             "iqr_count": int(iqr_mask.sum()), "z_count": int(z_mask.sum()),
         }
-        summary.append({"column": c, "lower fence": lo, "upper fence": hi, "IQR outliers": int(iqr_mask.sum()),
-                        "|z|>%g" % zt: int(z_mask.sum())})
-    summary = pd.DataFrame(summary)
-    files = [save_csv(summary, "summary")]
     rows = df[flagged].copy()
     rows.insert(0, "row", rows.index)
-    files.append(save_csv(rows, "rows"))
+    path = save_csv(rows, "rows")
+
+    def box(ax, c):
+        ax.boxplot(to_number(df[c]).dropna(), vert=False, whis=k)
+
+    return names, per, k, zt, rows, len(rows), [int(i) for i in rows.index][:MAX_LISTED], path, box
+
+
+def duckdb_outliers(pre):
+    """The same, computed by the DuckDB engine out of core; its flagged rows,
+    every field as the file holds it, are read in chunks with the dtypes
+    pandas gives the whole file, and written out as the pandas path does."""
+    names, k, zt = pre["names"], pre["iqr_k"], pre["z_threshold"]
+    per = {c: dict(pre["columns"][c]) for c in names}
+    boxes = {c: per[c].pop("box", None) for c in names}
+    cols = ["row"] + pre["table_columns"]
+    kinds = ["int64"] + pre["dtypes"]
+    dtype = {c: (object if t in ("str", "bool") else t) for c, t in zip(cols, kinds)}
+    truth = {"True": True, "TRUE": True, "true": True, "False": False, "FALSE": False, "false": False}
+    path, first = out_path("rows", "csv"), None
+    stage("write the flagged rows")
+    for i, chunk in enumerate(pd.read_csv(pre["rows_file"], names=cols, header=0, dtype=dtype, chunksize=200000)):
+        for c, t in zip(cols, kinds):
+            if t == "bool" and chunk[c].isin(list(truth)).all():
+                chunk[c] = chunk[c].map(truth).astype(bool)
+        chunk.to_csv(path, index=False, encoding="utf-8-sig" if i == 0 else "utf-8", mode="w" if i == 0 else "a",
+                     header=i == 0)
+        if first is None:
+            first = chunk.head(MD_ROWS)
+    if first is None:
+        first = pd.DataFrame(columns=cols)
+        first.to_csv(path, index=False, encoding="utf-8-sig")
+
+    def box(ax, c):
+        ax.bxp([boxes[c]], vert=False)
+
+    return names, per, k, zt, first, int(pre["row_count"]), pre["rows"], path, box
+
+
+def main():
+    pre = P.get("pre")
+    names, per, k, zt, rows, row_count, listed, rows_file, box = duckdb_outliers(pre) if pre else pandas_outliers()
+    summary = pd.DataFrame([{"column": c, "lower fence": per[c]["lower"], "upper fence": per[c]["upper"],
+                             "IQR outliers": per[c]["iqr_count"], "|z|>%g" % zt: per[c]["z_count"]} for c in names])
+    files = [save_csv(summary, "summary"), rows_file]
     with_out = [c for c in names if per[c]["iqr_count"] or per[c]["z_count"]]
     if with_out:
         stage("draw the box plots")
         draw = with_out[:12]
         fig, axes = grid(len(draw), h=2.5)
         for ax, c in zip(axes, draw):
-            ax.boxplot(to_number(df[c]).dropna(), vert=False, whis=k)
+            box(ax, c)
             ax.set_title(str(c)[:40], fontsize=9)
             ax.set_yticks([])
         files.insert(0, save_fig(fig, "boxplots"))
     md = "IQR fences at %g×IQR beyond the quartiles; z-scores beyond ±%g.\n\n" % (k, zt) + md_table(summary.round(4))
     section("Outliers by column", md, files)
-    if len(rows):
+    if row_count:
         shown = rows.iloc[:, : min(rows.shape[1], 12)]
         section("Rows with outliers", "%s row%s flagged (row = 0-based data row):\n\n" % (
-            fmt(len(rows)), "" if len(rows) == 1 else "s") + md_table(shown), [files[-1]])
-    R["data"] = {"columns": per, "rows": [int(i) for i in rows.index][:MAX_LISTED], "row_count": int(len(rows)),
-                 "iqr_k": k, "z_threshold": zt}
-    if len(rows) == 0:
+            fmt(row_count), "" if row_count == 1 else "s") + md_table(shown, total=row_count), [files[-1]])
+    R["data"] = {"columns": per, "rows": listed, "row_count": row_count, "iqr_k": k, "z_threshold": zt}
+    if row_count == 0:
         R["answer"] = "No outliers in %s by either rule." % ", ".join(names[:5])
     else:
         worst = max(names, key=lambda c: per[c]["iqr_count"] + per[c]["z_count"])
         R["answer"] = "%s row%s hold outliers; most in %s (%d outside the IQR fences %s to %s, %d with |z| > %g)." % (
-            fmt(len(rows)), "" if len(rows) == 1 else "s", worst, per[worst]["iqr_count"], fmt(per[worst]["lower"]),
+            fmt(row_count), "" if row_count == 1 else "s", worst, per[worst]["iqr_count"], fmt(per[worst]["lower"]),
             fmt(per[worst]["upper"]), per[worst]["z_count"], zt)
 
 

@@ -1,0 +1,232 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools"
+)
+
+// step3Starts counts the times step 3's code agent started afresh in
+// reqs (a continued run sends more than the task).
+func step3Starts(reqs []scripted.Request) int {
+	n := 0
+	for _, req := range reqs {
+		if req.Agent == "code" && strings.Contains(req.Messages[1].Content, "Load the South rows") && len(req.Messages) == 2 {
+			n++
+		}
+	}
+	return n
+}
+
+// probeRuns counts the times step 3's first cell ran as a step's own
+// cell (not replayed to rebuild a kernel's state) in the session at root.
+func probeRuns(t *testing.T, root string) int {
+	t.Helper()
+	records, err := operator.ReadCells(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, rec := range records {
+		if strings.Contains(rec.Code, "south_probe = 'kept'") && !rec.Replayed {
+			n++
+		}
+	}
+	return n
+}
+
+// answerStep3 resumes the session id, which must wait for step 3's
+// question, with an answer, and checks the run then finishes with every
+// step done, step 3 with what it ran before asking.
+func answerStep3(t *testing.T, s *Sift, id string, waiting generic.Event) generic.Event {
+	t.Helper()
+	if waiting.Interrupt == nil || !strings.Contains(waiting.Interrupt.Prompt, "Which currency") {
+		t.Fatalf("the run must wait for step 3's question; ended with %v, %+v", waiting.Err, waiting.Interrupt)
+	}
+	var last generic.Event
+	for e := range s.Resume(context.Background(), id, map[string]any{waiting.Interrupt.ID: tools.ParseAnswer("USD", nil)}) {
+		last = e
+	}
+	if last.Err != nil || last.Interrupt != nil {
+		t.Fatalf("resume with the answer: %v %+v", last.Err, last.Interrupt)
+	}
+	for _, st := range last.Plan.Steps {
+		if st.Status != generic.StatusDone {
+			t.Errorf("step %d is %s: %s", st.Index, st.Status, st.Summary)
+		}
+		if st.Index == 3 && !strings.Contains(st.Summary, "PROBE=kept") {
+			t.Errorf("step 3 lost what it ran before asking: %q", st.Summary)
+		}
+	}
+	if report := readWS(t, last, "report.md"); !strings.Contains(report, "TOTAL=250 from 4 rows") {
+		t.Errorf("the report lacks the total:\n%s", report)
+	}
+	return last
+}
+
+// A pause asked while a branch step waits for the person keeps the step
+// waiting: resumed, the run asks the person again and the answer takes
+// the step on from where it asked. It does not start again, so what it
+// ran before asking does not run twice.
+func TestPauseWhileABranchWaitsThenResume(t *testing.T) {
+	pause := make(chan struct{})
+	var once sync.Once
+	script := scripted.NewResponder(func(req scripted.Request) (*schema.Message, error) {
+		if req.Agent == "code" && strings.Contains(req.Messages[1].Content, "Load the North rows") {
+			// Step 1 ends after step 3 asked, so step 2 is still to
+			// start when the pause is asked.
+			<-pause
+		}
+		m, err := askingBranchResponder(req)
+		if err == nil && len(m.ToolCalls) > 0 && m.ToolCalls[0].Function.Name == "ask_user" {
+			once.Do(func() { close(pause) })
+		}
+		return m, err
+	})
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done generic.Event
+	for e := range s.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
+		done = e
+	}
+	if !errors.Is(done.Err, ErrPaused) {
+		t.Fatalf("want a paused run, got %v %+v", done.Err, done.Interrupt)
+	}
+	id := filepath.Base(done.Path)
+	var notes []string
+	var waiting generic.Event
+	for e := range s.Resume(context.Background(), id, nil) {
+		if e.Kind == generic.EventMessage && e.Agent == "sift" {
+			notes = append(notes, e.Text)
+		}
+		waiting = e
+	}
+	if note := strings.Join(notes, "\n"); !strings.Contains(note, "Step 3 waits for your answer") || strings.Contains(note, "3 was in progress") {
+		t.Errorf("the resume must say step 3 waits, not that it runs again: %q", notes)
+	}
+	answerStep3(t, s, id, waiting)
+	if n := step3Starts(script.Requests()); n != 1 {
+		t.Errorf("step 3's code agent started %d times, want once", n)
+	}
+	if n := probeRuns(t, done.Path); n != 1 {
+		t.Errorf("step 3's first cell ran %d times as its own, want once", n)
+	}
+}
+
+// TestKillDashNineWhileABranchWaitsThenResume kills a run (this test
+// binary, run again as the child) while step 3 waits for the person and
+// steps 2 and 6 are mid-step, then resumes it: 2 and 6 run again, step 3
+// asks again and goes on from where it asked, not from the start.
+func TestKillDashNineWhileABranchWaitsThenResume(t *testing.T) {
+	if root := os.Getenv("SIFT_TEST_BRANCH_WAIT_CRASH"); root != "" {
+		// The child: steps 2 and 6 hang until the parent kills us.
+		script := scripted.NewResponder(askingOver(slowBranchResponder(map[int]bool{2: true, 6: true})))
+		s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+			Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: pythonOrSkip(t), CodeTimeout: 10 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3, SessionID: "crash"}) {
+		}
+		t.Fatal("the run ended before it was killed")
+	}
+	py := pythonOrSkip(t)
+	root := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillDashNineWhileABranchWaitsThenResume$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SIFT_TEST_BRANCH_WAIT_CRASH="+root)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	ws := filepath.Join(root, "crash")
+	// Wait until step 3's wait is recorded and 2 and 6 run their hanging
+	// cells (steps 1 and 5 are then done).
+	deadline := time.Now().Add(time.Minute)
+	for {
+		w, _ := branchCheckpoints{ws}.wait(branchCheckpointID(1, 3))
+		if w != nil && hangingCells(root) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run never reached the crash point (step 3's wait recorded: %v, hanging cells: %d)", w != nil, hangingCells(root))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	script := scripted.NewResponder(askingBranchResponder)
+	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: py, CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	var waiting generic.Event
+	for e := range s.Resume(context.Background(), "crash", nil) {
+		if e.Kind == generic.EventMessage && e.Agent == "sift" {
+			notes = append(notes, e.Text)
+		}
+		waiting = e
+	}
+	note := strings.Join(notes, "\n")
+	if !strings.Contains(note, "Steps 2 and 6 were in progress and run again.") || !strings.Contains(note, "Step 3 waits for your answer") {
+		t.Errorf("the resume must say which steps run again and which waits: %q", notes)
+	}
+	answerStep3(t, s, "crash", waiting)
+	if n := step3Starts(script.Requests()); n != 0 {
+		t.Errorf("step 3's code agent started again %d times after the crash, want none", n)
+	}
+	if n := probeRuns(t, ws); n != 1 {
+		t.Errorf("step 3's first cell ran %d times as its own, want once", n)
+	}
+}
+
+// A branch sees the plan as it was when its batch started, with the
+// steps it needs as they are now: not the steps beside it, whose state
+// depends on timing, so its prompts replay the same.
+func TestBranchViewLeavesOutTheStepsBeside(t *testing.T) {
+	atStart := &generic.FullPlan{ExplicitNeeds: true, Steps: []generic.StepState{
+		{Step: generic.Step{Index: 1}, Status: generic.StatusTodo},
+		{Step: generic.Step{Index: 2, Needs: []int{1}}, Status: generic.StatusTodo},
+		{Step: generic.Step{Index: 3}, Status: generic.StatusTodo},
+		{Step: generic.Step{Index: 4, Needs: []int{2}}, Status: generic.StatusTodo},
+	}}
+	now := atStart.Clone()
+	now.Steps[0].Status, now.Steps[0].Summary = generic.StatusDone, "one"
+	now.Steps[1].Status, now.Steps[1].Summary = generic.StatusDone, "two"
+	now.Steps[2].Status, now.Steps[2].Summary = generic.StatusDone, "three, beside"
+	now.Steps[3].Status = generic.StatusDoing
+	view := branchView(atStart, now, 3)
+	var got []string
+	for _, st := range view.Steps {
+		got = append(got, fmt.Sprintf("%d %s %s", st.Index, st.Status, st.Summary))
+	}
+	want := []string{"1 done one", "2 done two", "3 todo ", "4 doing "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the branch of step 4 sees %q, want %q", got, want)
+	}
+	if atStart.Steps[3].Status != generic.StatusTodo || now.Steps[2].Summary != "three, beside" {
+		t.Error("branchView changed the plans it was given")
+	}
+}
