@@ -109,7 +109,7 @@ func (r *run) addFilesSource(ctx context.Context, inputs []string) {
 		}
 		needed = needed || st.Size() >= from
 		if st.Size() >= bigFileBytes {
-			big = append(big, fmt.Sprintf("%s (%.1f MB)", in, float64(st.Size())/(1<<20)))
+			big = append(big, fmt.Sprintf("%s (%.1f MiB)", in, float64(st.Size())/(1<<20)))
 		}
 	}
 	if !needed {

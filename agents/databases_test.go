@@ -84,7 +84,7 @@ func TestDataContextTellsTheSizeOfLargeInputs(t *testing.T) {
 	text := r.databaseContext(ctx, "revenue per month")
 	for _, want := range []string{
 		"Aggregate in SQL (GROUP BY, filters) before bringing rows into Python.",
-		fmt.Sprintf("Large inputs: input/big.csv (%.1f MB).", float64(st.Size())/(1<<20)),
+		fmt.Sprintf("Large inputs: input/big.csv (%.1f MiB).", float64(st.Size())/(1<<20)),
 		"Do not load them whole into pandas (the sandbox's memory is limited): aggregate them with sql_query first",
 	} {
 		if !strings.Contains(text, want) {

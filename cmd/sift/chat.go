@@ -73,6 +73,9 @@ input piped from a file it reads plain lines.`,
 			if cmd.Flags().Changed("parallel") && opts.Parallel < 1 {
 				return usageError{fmt.Errorf("--parallel must be at least 1 (1 runs the steps one after another), got %d", opts.Parallel)}
 			}
+			if opts.Script != "" && !cmd.Flags().Changed("parallel") {
+				opts.Parallel = 1 // a script's replies go in the order asked
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}

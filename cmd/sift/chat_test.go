@@ -31,6 +31,10 @@ func TestChatFlags(t *testing.T) {
 	if diff := cmp.Diff(files, *got, cmp.AllowUnexported(chatOptions{})); diff != "" {
 		t.Errorf("files-only options (-want +got):\n%s", diff)
 	}
+	// A script's replies go in order: its steps run one at a time.
+	if err := parse(newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil }), io, []string{"--script", "s.json"}); err != nil || got.Parallel != 1 {
+		t.Errorf("with --script, --parallel is 1 unless given: %+v, %v", got, err)
+	}
 	if err := parse(newChatCmd(io, func(context.Context, *chatOptions) error { return nil }), io, []string{"--mode", "fast"}); exitCode(err) != exitUsage {
 		t.Errorf("an unknown --mode must be a usage error, got %v", err)
 	}

@@ -92,6 +92,11 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Question = strings.Join(args, " ")
+			if opts.Script != "" && !cmd.Flags().Changed("parallel") {
+				// A script's replies are played in the order asked: steps
+				// side by side would take each other's.
+				opts.Parallel = 1
+			}
 			opts.ResumeArgs = resumeArgs(cmd)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -123,7 +128,7 @@ func addModelFlags(cmd *cobra.Command, opts *runOptions) {
 	f.StringVar(&opts.APIKey, "api-key", "", "API key (prefer env SIFT_API_KEY: flags are visible to other users)")
 	f.StringVar(&opts.Model, "model", "", "model name (env SIFT_MODEL)")
 	f.StringVar(&opts.ConfigPath, "config", "", "model config file (default $SIFT_CONFIG or ~/.config/sift/config.json)")
-	f.StringVar(&opts.Script, "script", "", "play a scripted model from this JSON file instead of calling a model (tests and offline demos)")
+	f.StringVar(&opts.Script, "script", "", "play a scripted model from this JSON file instead of calling a model (tests and offline demos); its replies go in order, so steps run one at a time unless --parallel is given")
 	f.StringVar(&opts.Python, "python", "", "Python interpreter with pandas and matplotlib (env SIFT_PYTHON; default: found automatically)")
 	f.StringVar(&opts.SessionsDir, "sessions-dir", "", "where session workspaces are created (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
 	f.DurationVar(&opts.CodeTimeout, "code-timeout", 2*time.Minute, "time limit for one Python run")

@@ -60,6 +60,18 @@ func TestRunFlags(t *testing.T) {
 			args: []string{"--db", "sqlite:shop.db", "--db", "sales=postgres://u@h/db", "-f", "targets.xlsx", "revenue", "vs", "target"},
 			want: runOptions{Question: "revenue vs target", Files: []string{"targets.xlsx"}, DBs: []string{"sqlite:shop.db", "sales=postgres://u@h/db"}, MaxIterations: 10, Parallel: 3, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel"},
 		},
+		{
+			// A script's replies go in order: its steps run one at a time
+			// unless --parallel says otherwise.
+			name: "script",
+			args: []string{"--script", "s.json", "q"},
+			want: runOptions{Question: "q", Script: "s.json", MaxIterations: 10, Parallel: 1, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel", ResumeArgs: []string{"--script s.json"}},
+		},
+		{
+			name: "script in parallel",
+			args: []string{"--script", "s.json", "--parallel", "2", "q"},
+			want: runOptions{Question: "q", Script: "s.json", MaxIterations: 10, Parallel: 2, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel", ResumeArgs: []string{"--script s.json"}},
+		},
 		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
 		{name: "unknown mode", args: []string{"--mode", "fast", "q"}, wantErr: "unknown mode"},
 		{name: "no parallel steps", args: []string{"--parallel", "0", "q"}, wantErr: "--parallel must be at least 1"},

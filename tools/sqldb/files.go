@@ -124,7 +124,7 @@ func FileViews(inputs []string) []FileView {
 			continue
 		}
 		base := strings.ToLower(sourceName(strings.TrimSuffix(path.Base(rel), path.Ext(rel))))
-		if base[0] >= '0' && base[0] <= '9' {
+		if base[0] >= '0' && base[0] <= '9' || duckKeywords[base] {
 			base = "t_" + base
 		}
 		name := base
@@ -135,6 +135,30 @@ func FileViews(inputs []string) []FileView {
 		out = append(out, FileView{Input: in, View: name})
 	}
 	return out
+}
+
+// duckKeywords are DuckDB's keywords that cannot name a table unquoted
+// (SELECT * FROM order fails): a file named so gets a view named t_order.
+var duckKeywords = map[string]bool{
+	"all": true, "analyse": true, "analyze": true, "and": true, "any": true, "array": true,
+	"as": true, "asc": true, "asymmetric": true, "both": true, "case": true, "cast": true,
+	"check": true, "collate": true, "column": true, "constraint": true, "create": true,
+	"default": true, "deferrable": true, "desc": true, "describe": true, "distinct": true, "do": true,
+	"else": true, "end": true, "except": true, "false": true, "fetch": true, "for": true,
+	"foreign": true, "from": true, "group": true, "having": true, "in": true, "initially": true,
+	"intersect": true, "into": true, "lambda": true, "lateral": true, "leading": true, "limit": true,
+	"not": true, "null": true, "offset": true, "on": true, "only": true, "or": true, "order": true,
+	"pivot": true, "pivot_longer": true, "pivot_wider": true, "placing": true, "primary": true,
+	"qualify": true, "references": true, "returning": true, "select": true, "show": true,
+	"some": true, "summarize": true, "symmetric": true, "table": true, "then": true, "to": true,
+	"trailing": true, "true": true, "union": true, "unique": true, "unpivot": true, "using": true,
+	"variadic": true, "when": true, "where": true, "window": true, "with": true, "anti": true,
+	"asof": true, "at": true, "authorization": true, "binary": true, "by": true, "collation": true,
+	"concurrently": true, "cross": true, "freeze": true, "full": true, "glob": true, "ilike": true,
+	"inner": true, "is": true, "isnull": true, "join": true, "left": true, "like": true,
+	"natural": true, "notnull": true, "outer": true, "overlaps": true, "positional": true,
+	"right": true, "semi": true, "similar": true, "tablesample": true, "unpack": true,
+	"verbose": true,
 }
 
 // OpenFiles opens the files source over the workspace at root: each input

@@ -273,3 +273,54 @@ func TestFilesSourceLeavesOutAnUnreadableFile(t *testing.T) {
 		t.Errorf("with no readable file the source fails, naming it: %v", err)
 	}
 }
+
+// A file named after a keyword (order.csv) gets a view that can be
+// queried unquoted, and the list of such keywords is DuckDB's own.
+func TestFileViewsAvoidKeywords(t *testing.T) {
+	if got, want := fmt.Sprint(FileViews([]string{"input/order.csv", "input/semi.csv", "input/orders.csv"})), "[{input/order.csv t_order} {input/semi.csv t_semi} {input/orders.csv orders}]"; got != want {
+		t.Errorf("FileViews = %s, want %s", got, want)
+	}
+	s, err := OpenFiles(context.Background(), mustWorkspace(t, map[string]string{"order.csv": "id\n1\n2\n"}), []string{"input/order.csv"}, FilesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if res, err := s.Query(context.Background(), "SELECT count(*) FROM t_order", QueryOptions{}); err != nil || fmt.Sprint(res.Rows) != "[[2]]" {
+		t.Errorf("t_order: %v %v", res, err)
+	}
+	// Every keyword that cannot name a table unquoted is in duckKeywords.
+	rows, err := s.Rows(context.Background(), "SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category IN ('reserved', 'type_function', 'column_name')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		kw := fmt.Sprint(r[0])
+		if _, err := s.db.Exec("CREATE VIEW " + QuoteIdent(kw) + " AS SELECT 1 AS a"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.db.Exec("SELECT * FROM " + kw)
+		if _, derr := s.db.Exec("DROP VIEW " + QuoteIdent(kw)); derr != nil {
+			t.Fatal(derr)
+		}
+		if err != nil && !duckKeywords[kw] {
+			t.Errorf("%q cannot name a table unquoted (%v) but is not in duckKeywords", kw, err)
+		}
+	}
+}
+
+// mustWorkspace is a workspace whose input/ holds files.
+func mustWorkspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"input", "out", "work"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(root, "input", name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
