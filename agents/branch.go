@@ -23,6 +23,7 @@ import (
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/tools"
 )
 
 // DefaultParallel is how many plan steps run at the same time when the
@@ -490,7 +491,7 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 			}
 		}
 		if m := eventMessage(ev); m != nil && m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python" {
-			codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
+			codeFailed = tools.PythonFailed(m.Content)
 		}
 		if out.wait == nil {
 			select {

@@ -663,3 +663,36 @@ func TestRequestTemplate(t *testing.T) {
 		}
 	})
 }
+
+// A cell that fails right after the kernel was restarted starts its reply
+// with the restart's note, not with "Error": the step must still fail.
+func TestFailingCellAfterAKernelRestartFailsTheStep(t *testing.T) {
+	script := scripted.New(
+		call(toolCreatePlan, steps("Print the total")),
+		call(nameCodeAgent, map[string]string{"request": "Print the total"}),
+		call("python", map[string]string{"code": "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"}),
+		call("python", map[string]string{"code": "print(total_that_was_never_defined)"}),
+		text("The total is 250."),
+		call(toolCreatePlan, steps("Print the total again")),
+		call(nameCodeAgent, map[string]string{"request": "Print the total again"}),
+		call("python", map[string]string{"code": "print(250)"}),
+		echoToolResult(""),
+		call(toolSubmitResult, map[string]any{"answer": "250"}),
+		text("# Report\n\nTotal: 250 [step 2]."),
+	)
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Total?", Files: []string{salesCSV(t)}})
+	var noted bool
+	for _, e := range kinds(evs, generic.EventToolResult) {
+		if e.Tool == "python" && strings.HasPrefix(e.Text, "Note: ") && strings.Contains(e.Text, "NameError") {
+			noted = true
+		}
+	}
+	if !noted {
+		t.Fatal("the test needs a failing cell whose reply starts with the restart's note")
+	}
+	fin := kinds(evs, generic.EventStepFinished)
+	if len(fin) == 0 || fin[0].Step.Status != generic.StatusFailed {
+		t.Fatalf("a step whose last cell failed after a restart must fail, got %+v", fin)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/tools"
 )
 
 // failedPrefix starts a code agent's answer when it could not do its task.
@@ -144,7 +145,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		if m := eventMessage(ev); m != nil {
 			switch {
 			case m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python":
-				codeFailed = strings.HasPrefix(strings.TrimSpace(m.Content), "Error")
+				codeFailed = tools.PythonFailed(m.Content)
 			case m.Role == schema.Assistant && len(m.ToolCalls) == 0:
 				lastText = m.Content
 			}

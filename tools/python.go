@@ -80,11 +80,23 @@ func stripFences(code string) string {
 	return code
 }
 
+// PythonFailed reports whether reply, the python tool's answer to one
+// cell, says the cell failed: its "Error" line comes first, after the
+// one-line note a kernel restart puts before it.
+func PythonFailed(reply string) bool {
+	s := strings.TrimSpace(reply)
+	if rest, ok := strings.CutPrefix(s, "Note: "); ok {
+		_, s, _ = strings.Cut(rest, "\n")
+	}
+	return strings.HasPrefix(s, "Error")
+}
+
 // formatRun renders a run as the compact reply the model reads.
 func formatRun(ctx context.Context, op operator.Operator, res *operator.RunResult) string {
 	var b strings.Builder
 	if res.Notice != "" {
-		b.WriteString("Note: " + res.Notice + "\n")
+		// One line, so PythonFailed finds the error line after it.
+		b.WriteString("Note: " + strings.ReplaceAll(res.Notice, "\n", " ") + "\n")
 	}
 	if !res.OK() {
 		summary := errorSummary(res)

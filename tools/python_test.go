@@ -309,3 +309,20 @@ func TestPythonOutOfMemorySaysWhatHelps(t *testing.T) {
 		t.Errorf("small inputs are not worth naming:\n%s", got)
 	}
 }
+
+func TestPythonFailed(t *testing.T) {
+	for _, tc := range []struct {
+		reply string
+		want  bool
+	}{
+		{"Error: NameError: name 'x' is not defined\nHint: define it\n(ran 10ms)", true},
+		{"Note: The Python kernel was restarted: the previous one died.\nError: NameError: x\n(ran 10ms)", true},
+		{"Note: The Python kernel was restarted.\nstdout:\nError: this is printed text\n(ran 10ms)", false},
+		{"stdout:\n250\n(ran 10ms)", false},
+		{"Note: only a note", false},
+	} {
+		if got := PythonFailed(tc.reply); got != tc.want {
+			t.Errorf("PythonFailed(%q) = %v, want %v", tc.reply, got, tc.want)
+		}
+	}
+}
