@@ -216,7 +216,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 			note += fmt.Sprintf(" Step %d waits for your answer to %q and goes on from where it asked.", w.Step, w.Ask.Prompt)
 		}
 		if adopted > 0 {
-			note += fmt.Sprintf(" The Python state is rebuilt by replaying %d earlier cells from cells.jsonl.", adopted)
+			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", generic.Plural(adopted, "earlier cell"))
 		}
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	}

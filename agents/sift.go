@@ -611,7 +611,7 @@ func (r *run) execute(ctx context.Context) {
 	}
 	defer op.Close()
 	if followUp {
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s: %d earlier steps are kept; the Python state is rebuilt by replaying %d earlier cells.", id, len(r.plan.Steps), adopted)})
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", id, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
 	}
 
 	abs := make([]string, len(inputs))

@@ -89,7 +89,7 @@ func (p *FilePreview) headline() string {
 	}
 	switch {
 	case p.Kind == KindXLSX:
-		parts = append(parts, plural(len(p.Sheets), "sheet"))
+		parts = append(parts, Plural(len(p.Sheets), "sheet"))
 	case p.LineCount > 0 || len(p.Lines) > 0:
 		parts = append(parts, countPhrase(p.LineCount, p.LineCountExact, "line"))
 	}
@@ -106,7 +106,7 @@ func renderSheet(s SheetPreview, kind string, budget int, opts PreviewOptions) [
 	if kind != KindXLSX {
 		label = "table"
 	}
-	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), plural(len(s.Columns), "column"))
+	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), Plural(len(s.Columns), "column"))
 	if len(s.Columns) == 0 && s.RowCount == 0 && !s.RowCountExact {
 		head = label + ": not read"
 	}
@@ -435,7 +435,7 @@ func runeLen(s string) int { return utf8.RuneCountInString(s) }
 // countPhrase is "1 row", "12 rows" or, for an estimate, "~1,200 rows".
 func countPhrase(n int, exact bool, noun string) string {
 	if exact {
-		return plural(n, noun)
+		return Plural(n, noun)
 	}
 	return "~" + formatCount(n) + " " + noun + "s"
 }
@@ -458,7 +458,8 @@ func formatCount(n int) string {
 	return b.String()
 }
 
-func plural(n int, noun string) string {
+// Plural says "1 noun" or "n nouns" (n with thousands separators).
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

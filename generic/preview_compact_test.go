@@ -216,3 +216,11 @@ func TestCompactTightBudgetKeepsRowsAndNames(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 model calls", 1: "1 model call", 2: "2 model calls", 12345: "12,345 model calls"} {
+		if got := Plural(n, "model call"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -250,7 +250,7 @@ func (w *jsonShapeWalker) array(depth int) (string, error) {
 	if item == "" {
 		item = "…"
 	}
-	return fmt.Sprintf("[%s: %s]", plural(count, "item"), item), err
+	return fmt.Sprintf("[%s: %s]", Plural(count, "item"), item), err
 }
 
 // firstItem describes an array's first item; for an object it also returns

@@ -220,7 +220,7 @@ func progress(io *ioStreams, e generic.Event) {
 		fmt.Fprintf(io.ErrOut, "!! Error: %s\n", e.Text)
 	case generic.EventDone:
 		if u := e.Usage; u != nil {
-			fmt.Fprintf(io.ErrOut, "%d model calls · %d prompt + %d completion tokens.\n", u.Calls, u.PromptTokens, u.CompletionTokens)
+			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
 		}
 	}
 }

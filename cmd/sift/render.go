@@ -240,7 +240,7 @@ func (r *renderer) done(e generic.Event) {
 	elapsed := r.now().Sub(r.start).Round(100 * time.Millisecond)
 	var usage string
 	if u := questionUsage(e); u != nil {
-		usage = fmt.Sprintf(" · %d model calls · %d prompt + %d completion tokens", u.Calls, u.PromptTokens, u.CompletionTokens)
+		usage = fmt.Sprintf(" · %s · %d prompt + %d completion tokens", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
 	}
 	switch {
 	case errors.Is(e.Err, agents.ErrPaused):

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/text/width"
 
+	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -704,7 +705,7 @@ func runSessionsRm(ctx context.Context, io *ioStreams, opts *sessionsRmOptions, 
 		if len(ids) > 1 {
 			what = "their workspaces"
 		}
-		fmt.Fprintf(io.ErrOut, "Remove %s (%s, with checkpoint and %s)? [y/N] ", countSessions(len(ids)), strings.Join(ids, ", "), what)
+		fmt.Fprintf(io.ErrOut, "Remove %s (%s, with checkpoint and %s)? [y/N] ", generic.Plural(len(ids), "session"), strings.Join(ids, ", "), what)
 		answer, err := bufio.NewReader(io.In).ReadString('\n')
 		if err != nil && answer == "" {
 			fmt.Fprintln(io.ErrOut)
@@ -720,16 +721,8 @@ func runSessionsRm(ctx context.Context, io *ioStreams, opts *sessionsRmOptions, 
 		}
 		fmt.Fprintln(io.Out, id)
 	}
-	fmt.Fprintf(io.ErrOut, "Removed %s.\n", countSessions(len(ids)))
+	fmt.Fprintf(io.ErrOut, "Removed %s.\n", generic.Plural(len(ids), "session"))
 	return nil
-}
-
-// countSessions says "1 session" or "n sessions".
-func countSessions(n int) string {
-	if n == 1 {
-		return "1 session"
-	}
-	return fmt.Sprintf("%d sessions", n)
 }
 
 // runSessionsPrune removes (or, with --dry-run, lists) the sessions
@@ -764,7 +757,7 @@ func runSessionsPrune(ctx context.Context, io *ioStreams, opts *sessionsPruneOpt
 		if err := writeSessionsTable(io, candidates, deps); err != nil {
 			return err
 		}
-		fmt.Fprintf(io.ErrOut, "Dry run: would remove %s; nothing was removed.\n", countSessions(len(candidates)))
+		fmt.Fprintf(io.ErrOut, "Dry run: would remove %s; nothing was removed.\n", generic.Plural(len(candidates), "session"))
 		return nil
 	}
 	ids, pruneErr := session.Prune(ctx, b.Sessions, opts.OlderThan, deps.now, opts.Force)
@@ -791,6 +784,6 @@ func runSessionsPrune(ctx context.Context, io *ioStreams, opts *sessionsPruneOpt
 		fmt.Fprintf(io.ErrOut, "No %s last updated more than %s ago.\n", which, age)
 		return nil
 	}
-	fmt.Fprintf(io.ErrOut, "Removed %s last updated more than %s ago.\n", countSessions(len(removed)), age)
+	fmt.Fprintf(io.ErrOut, "Removed %s last updated more than %s ago.\n", generic.Plural(len(removed), "session"), age)
 	return nil
 }

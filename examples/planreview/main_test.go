@@ -30,7 +30,7 @@ func TestServiceEditsThePlanThenTheRunFinishes(t *testing.T) {
 	if err != nil || !strings.Contains(string(plan), "per region and per product") {
 		t.Errorf("the plan must hold the service's edit:\n%s", plan)
 	}
-	for _, w := range []string{"waiting after 1 model calls for the person: Review the plan", "service: reviewing the plan"} {
+	for _, w := range []string{"waiting after 1 model call for the person: Review the plan", "service: reviewing the plan"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out.String())
 		}

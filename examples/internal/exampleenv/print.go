@@ -74,7 +74,7 @@ func printPlan(w io.Writer, p *generic.FullPlan) {
 func printDone(w io.Writer, e generic.Event) {
 	calls := ""
 	if e.Usage != nil {
-		calls = fmt.Sprintf(" after %d model calls", e.Usage.Calls)
+		calls = " after " + generic.Plural(e.Usage.Calls, "model call")
 	}
 	report := filepath.Join(e.Path, "report.md")
 	switch {
