@@ -106,7 +106,7 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sift resume: %v\n%s", err, out)
 	}
-	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cells"} {
+	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cell from"} {
 		if !strings.Contains(string(out), w) {
 			t.Errorf("resume must say %q:\n%s", w, out)
 		}
