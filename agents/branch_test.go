@@ -313,14 +313,15 @@ func BenchmarkParallelSteps(b *testing.B) {
 	}
 }
 
-// TestKillDashNineWhileBranchesRunThenResume kills a run (this test
-// binary, run again as the child) while two branches are mid-step, then
-// resumes it: the finished steps are not run again, and the report has
-// the numbers of every step.
-func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
-	if root := os.Getenv("SIFT_TEST_BRANCH_CRASH"); root != "" {
-		// The child: steps 2 and 6 hang until the parent kills us.
-		script := scripted.NewResponder(slowBranchResponder(map[int]bool{2: true, 6: true}))
+// startBranchCrashChild runs, in a child process of this test binary, the
+// branching plan with respond as its model in session "crash" under a new
+// sessions root, until the test kills it; it returns the root and the
+// child. Called again inside the child (env set), it runs the plan there
+// and never returns.
+func startBranchCrashChild(t *testing.T, test, env string, respond func(scripted.Request) (*schema.Message, error)) (string, *exec.Cmd) {
+	t.Helper()
+	if root := os.Getenv(env); root != "" {
+		script := scripted.NewResponder(respond)
 		s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
 			Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: pythonOrSkip(t), CodeTimeout: 10 * time.Minute})
 		if err != nil {
@@ -330,14 +331,24 @@ func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
 		}
 		t.Fatal("the run ended before it was killed")
 	}
-	py := pythonOrSkip(t)
 	root := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillDashNineWhileBranchesRunThenResume$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "SIFT_TEST_BRANCH_CRASH="+root)
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env+"="+root)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return root, cmd
+}
+
+// TestKillDashNineWhileBranchesRunThenResume kills a run (this test
+// binary, run again as the child) while two branches are mid-step, then
+// resumes it: the finished steps are not run again, and the report has
+// the numbers of every step.
+func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
+	py := pythonOrSkip(t)
+	// The child: steps 2 and 6 hang until the parent kills it.
+	root, cmd := startBranchCrashChild(t, "TestKillDashNineWhileBranchesRunThenResume", "SIFT_TEST_BRANCH_CRASH", slowBranchResponder(map[int]bool{2: true, 6: true}))
 	statusOf := func() map[int]generic.StepStatus {
 		fp, err := loadPlanState(filepath.Join(root, "crash"))
 		if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -144,26 +142,9 @@ func TestPauseWhileABranchWaitsThenResume(t *testing.T) {
 // steps 2 and 6 are mid-step, then resumes it: 2 and 6 run again, step 3
 // asks again and goes on from where it asked, not from the start.
 func TestKillDashNineWhileABranchWaitsThenResume(t *testing.T) {
-	if root := os.Getenv("SIFT_TEST_BRANCH_WAIT_CRASH"); root != "" {
-		// The child: steps 2 and 6 hang until the parent kills us.
-		script := scripted.NewResponder(askingOver(slowBranchResponder(map[int]bool{2: true, 6: true})))
-		s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
-			Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: root, Python: pythonOrSkip(t), CodeTimeout: 10 * time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3, SessionID: "crash"}) {
-		}
-		t.Fatal("the run ended before it was killed")
-	}
 	py := pythonOrSkip(t)
-	root := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestKillDashNineWhileABranchWaitsThenResume$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "SIFT_TEST_BRANCH_WAIT_CRASH="+root)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	// The child: steps 2 and 6 hang until the parent kills it.
+	root, cmd := startBranchCrashChild(t, "TestKillDashNineWhileABranchWaitsThenResume", "SIFT_TEST_BRANCH_WAIT_CRASH", askingOver(slowBranchResponder(map[int]bool{2: true, 6: true})))
 	ws := filepath.Join(root, "crash")
 	// Wait until step 3's wait is recorded and 2 and 6 run their hanging
 	// cells (steps 1 and 5 are then done).
