@@ -170,7 +170,9 @@ func TestReconnectAndDisconnect(t *testing.T) {
 		if f.comment == "heartbeat" {
 			break
 		}
-		got = append(got, f)
+		if f.isEvent() {
+			got = append(got, f)
+		}
 	}
 	s1.cancel()
 	<-s1.done
@@ -295,6 +297,9 @@ func TestQueue(t *testing.T) {
 	}
 	s := ts.openStream(second, "")
 	f, _ := s.next(t)
+	for !f.isEvent() {
+		f, _ = s.next(t)
+	}
 	if f.event != "queued" || f.id != "" || f.data != `{"kind":"queued","position":1}` {
 		t.Fatalf("first frame = %+v", f)
 	}

@@ -473,9 +473,10 @@ type runRequest struct {
 	Mode       string `json:"mode"`
 	ReviewPlan bool   `json:"review_plan"`
 	Yes        bool   `json:"yes"`
-	// Parallel bounds the plan steps run at the same time; 0: the
-	// default (agents.DefaultParallel). Resumes keep it.
-	Parallel int `json:"parallel"`
+	// Parallel bounds the plan steps run at the same time; absent: the
+	// default (agents.DefaultParallel). At least 1, as the OpenAPI
+	// document says. Resumes keep it.
+	Parallel *int `json:"parallel"`
 	Budget   struct {
 		MaxTokens     int     `json:"max_tokens"`
 		MaxTime       string  `json:"max_time"`
@@ -503,11 +504,18 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}
-	if body.Parallel < 0 {
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("parallel %d: give at least 1 (1 runs the steps one after another), or leave it out for %d", body.Parallel, agents.DefaultParallel))
+	parallel := 0
+	if body.Parallel != nil {
+		if parallel = *body.Parallel; parallel < 1 {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("parallel %d: give at least 1 (1 runs the steps one after another), or leave it out for %d", parallel, agents.DefaultParallel))
+			return
+		}
+	}
+	if b := body.Budget; b.MaxTokens < 0 || b.MaxSteps < 0 || b.MaxModelCalls < 0 || b.MaxCost < 0 {
+		writeError(w, http.StatusBadRequest, "bad_request", "a budget bound is negative: give 0 or more (0 or left out: no bound)")
 		return
 	}
-	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id, Parallel: body.Parallel,
+	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id, Parallel: parallel,
 		Budget: agents.Budget{MaxTokens: body.Budget.MaxTokens, MaxSteps: body.Budget.MaxSteps, MaxModelCalls: body.Budget.MaxModelCalls, MaxCost: body.Budget.MaxCost}}
 	if body.Budget.MaxTime != "" {
 		if req.Budget.MaxTime, err = time.ParseDuration(body.Budget.MaxTime); err != nil || req.Budget.MaxTime < 0 {
