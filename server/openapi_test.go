@@ -160,6 +160,7 @@ func TestServerAnswersWhatOpenAPISays(t *testing.T) {
 		{"GET", "/v1/sessions?limit=0", nil, 400},
 		{"GET", "/v1/sessions?limit=abc", nil, 400},
 		{"GET", "/v1/sessions?status=sleeping", nil, 400},
+		{"GET", "/v1/sessions?status[]=done", nil, 400},
 		{"GET", "/v1/sessions?limit=1&status=created", nil, 200},
 		{"POST", "/v1/sessions/" + id + "/runs", map[string]any{"question": "trend", "parallel": 0}, 400},
 		{"POST", "/v1/sessions/" + id + "/runs", map[string]any{"question": "trend", "parallel": -1}, 400},

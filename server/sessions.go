@@ -309,6 +309,14 @@ func (s *Server) lookup(ctx context.Context, id string) (*session.Meta, *staged,
 func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	var f session.Filter
 	q := r.URL.Query()
+	// A parameter the document does not name is refused, not ignored: a
+	// client that sends status[]=done would otherwise list everything.
+	for name := range q {
+		if name != "status" && name != "limit" {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown query parameter %q: this endpoint takes status (repeatable: status=done&status=failed) and limit", name))
+			return
+		}
+	}
 	var wantCreated, wantQueued bool
 	for _, st := range q["status"] {
 		switch st {
