@@ -8,9 +8,30 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { OpenAPIClientAxios } from 'openapi-client-axios';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 
 const base = process.env.SIFT_API_URL;
 const definition = await (await fetch(`${base}/v1/openapi.json`)).json();
+
+// Each JSON answer is validated against the schema the document gives
+// for its operation and status.
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addFormat('int64', true);
+ajv.addFormat('binary', true);
+ajv.addSchema(structuredClone(definition), 'openapi.json');
+const pointer = (...parts) => parts.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+function responseSchema(method, path, status) {
+  let res = definition.paths[path][method].responses[status];
+  let at = `#/${pointer('paths', path, method, 'responses', status)}`;
+  if (res.$ref) {
+    at = res.$ref;
+    res = definition.components.responses[res.$ref.split('/').pop()];
+  }
+  return res.content?.['application/json'] ? `openapi.json${at}/${pointer('content', 'application/json', 'schema')}` : null;
+}
+let validated = 0;
 const api = new OpenAPIClientAxios({
   definition,
   withServer: { url: base },
@@ -35,6 +56,13 @@ async function call(operationId, want, ...args) {
   assert.ok(String(res.status) in op.responses, `${operationId} answered ${res.status}, which the document does not list (it lists ${Object.keys(op.responses)})`);
   assert.equal(res.status, want, `${operationId}(${JSON.stringify(args[0] ?? null)}): ${res.status} ${res.data}`);
   const ct = res.headers['content-type'] || '';
+  if (ct.startsWith('application/json')) {
+    const ref = responseSchema(op.method, op.path, String(res.status));
+    assert.ok(ref, `${operationId} ${res.status} answered JSON, which the document does not say`);
+    const validate = ajv.getSchema(ref) || ajv.compile({ $ref: ref });
+    assert.ok(validate(JSON.parse(res.data)), `${operationId} ${res.status}: the answer does not match its schema: ${ajv.errorsText(validate.errors)}\n${res.data}`);
+    validated++;
+  }
   if (res.status >= 400) {
     const body = JSON.parse(res.data);
     assert.ok(body.error?.code && body.error?.message, `${operationId} ${res.status}: error body ${res.data}`);
@@ -100,4 +128,4 @@ await call('deleteSession', 400, 'not an id');
 
 const all = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean));
 assert.deepEqual(all.filter((o) => !called.has(o)), [], 'every operation called');
-console.log(`openapi-client-axios: ${all.length} operations, ${checks} calls, every status documented`);
+console.log(`openapi-client-axios: ${all.length} operations, ${checks} calls, every status documented, ${validated} JSON answers valid against their schemas`);
