@@ -105,6 +105,13 @@ const frames = stream.data.split('\n\n').filter((f) => f.includes('data: '));
 const last = JSON.parse(frames.at(-1).split('\n').find((l) => l.startsWith('data: ')).slice(6));
 assert.equal(last.kind, 'done', 'the stream ends with done');
 assert.ok(!/^event:/m.test(stream.data), 'no event: field');
+// Each data line is an Event, as the document says.
+const validEvent = ajv.compile({ $ref: 'openapi.json#/components/schemas/Event' });
+for (const f of frames) {
+  const data = JSON.parse(f.split('\n').find((l) => l.startsWith('data: ')).slice(6));
+  assert.ok(validEvent(data), `event ${JSON.stringify(data)} does not match Event: ${ajv.errorsText(validEvent.errors)}`);
+  validated++;
+}
 await call('streamEvents', 204, { id, 'Last-Event-ID': last.seq });
 
 const done = await call('getSession', 200, id);
