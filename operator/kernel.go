@@ -758,6 +758,17 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 		return nil, fmt.Errorf("start python kernel: %w", err)
 	}
 	argv := append([]string{k.cfg.Python, "-u", "-c", kernelBootstrap, kernelScript}, k.cfg.Preload...)
+	// The workspace's sandbox user (its own uid, when Sift runs as root) is
+	// held until the interpreter has ended.
+	release, err := holdWorkspace(k.cfg.Sandbox, k.ws.root)
+	if err != nil {
+		return nil, fmt.Errorf("start python kernel: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
 	cmd, err := k.cfg.Sandbox.Command(ProcSpec{
 		Root:     k.ws.root,
 		Argv:     argv,
@@ -808,6 +819,7 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.kill() // a dead kernel leaves nothing running behind it
+		release()
 		close(p.exited)
 		p.requests.Close() // also ends a write still blocked on it
 		drain := time.NewTimer(pipeDrainWait)

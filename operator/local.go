@@ -392,6 +392,15 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		outW.Close()
 		return nil, fmt.Errorf("run python: %w", err)
 	}
+	release, err := holdWorkspace(l.cfg.Sandbox, l.root)
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
+		return nil, fmt.Errorf("run python: %w", err)
+	}
+	defer release()
 	// The sandbox runs the command in its own process group; killing that
 	// group ends the interpreter and, in a bwrap sandbox, everything in it.
 	cmd, cmdErr := l.cfg.Sandbox.Command(ProcSpec{

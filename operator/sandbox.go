@@ -60,6 +60,22 @@ type ProcSpec struct {
 	Writable, ReadOnly []string
 }
 
+// workspaceHolder is a sandbox that keeps resources per workspace (the
+// bwrap sandbox's uid of its own, when Sift runs as root) while programs
+// run there; see bwrapSandbox.Hold.
+type workspaceHolder interface {
+	Hold(root string) (release func(), err error)
+}
+
+// holdWorkspace holds root in sb when sb keeps per-workspace resources;
+// call release once every program started there has ended.
+func holdWorkspace(sb Sandbox, root string) (release func(), err error) {
+	if h, ok := sb.(workspaceHolder); ok {
+		return h.Hold(root)
+	}
+	return func() {}, nil
+}
+
 // limitedSandbox is a sandbox that applies limits of its own to every
 // program, beside each ProcSpec's.
 type limitedSandbox interface {
@@ -130,6 +146,11 @@ type SandboxConfig struct {
 	// Bwrap is the path of the bubblewrap executable. Optional; default
 	// "bwrap" looked up on PATH.
 	Bwrap string
+	// UIDs is the range of uids the bwrap sandbox gives workspaces, one
+	// each, when Sift runs as root. Optional; default
+	// DefaultSandboxUIDFirst and the DefaultSandboxUIDCount uids from it
+	// (see SandboxUIDsEnv).
+	UIDs UIDRange
 	// Limits every program started through the sandbox gets (combined with
 	// ProcSpec.Limits by taking the stricter of each). A zero field takes
 	// DefaultLimits' value; a negative field means no limit. Optional;
@@ -165,6 +186,13 @@ func SandboxFromEnv(getenv func(string) string) SandboxConfig {
 		default:
 			cfg.Limits.Processes = n
 		}
+	}
+	if v := strings.TrimSpace(getenv(SandboxUIDsEnv)); v != "" {
+		rng, err := parseUIDRange(v)
+		if err != nil {
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxUIDsEnv, v, err))
+		}
+		cfg.UIDs = rng
 	}
 	return cfg
 }

@@ -109,12 +109,16 @@ func TestSandboxesApplyLimits(t *testing.T) {
 			}
 			return sb
 		}, spec, want, os.Getuid()},
-		{"bwrap", func(t *testing.T) Sandbox { return needBwrap(t, configured) }, spec, want, map[bool]int{true: sandboxUID, false: os.Getuid()}[os.Geteuid() == 0]},
+		{"bwrap", func(t *testing.T) Sandbox { return needBwrap(t, configured) }, spec, want, map[bool]int{true: -1, false: os.Getuid()}[os.Geteuid() == 0]},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := programLimits(t, tt.build(t), tt.spec)
-			if got["uid"] != int64(tt.uid) {
+			if tt.uid == -1 { // as root: the workspace's own uid, from the range
+				if u := got["uid"]; u < DefaultSandboxUIDFirst || u >= DefaultSandboxUIDFirst+DefaultSandboxUIDCount {
+					t.Errorf("program runs as uid %d; want one of the sandbox range %d+%d", u, DefaultSandboxUIDFirst, DefaultSandboxUIDCount)
+				}
+			} else if got["uid"] != int64(tt.uid) {
 				t.Errorf("program runs as uid %d; want %d", got["uid"], tt.uid)
 			}
 			for k, v := range tt.want {
