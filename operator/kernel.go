@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -769,13 +770,14 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 			release()
 		}
 	}()
+	fontEnv, fontDirs := fontCacheSpec(k.cfg.Sandbox, k.cfg.Python)
 	cmd, err := k.cfg.Sandbox.Command(ProcSpec{
 		Root:     k.ws.root,
 		Argv:     argv,
-		Env:      k.ws.env(),
+		Env:      append(k.ws.env(), fontEnv...),
 		Limits:   k.cfg.Limits,
 		Writable: k.cfg.Writable,
-		ReadOnly: k.cfg.ReadOnly,
+		ReadOnly: append(slices.Clip(k.cfg.ReadOnly), fontDirs...),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start python kernel: %w", err)

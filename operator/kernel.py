@@ -247,6 +247,7 @@ def _main():
     if "" not in sys.path:
         sys.path.insert(0, "")
     os.environ.setdefault("MPLBACKEND", "Agg")
+    _seed_font_cache()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _preload(sys.argv[1:])
     signal.signal(signal.SIGINT, _on_sigint)

@@ -403,11 +403,13 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	defer release()
 	// The sandbox runs the command in its own process group; killing that
 	// group ends the interpreter and, in a bwrap sandbox, everything in it.
+	fontEnv, fontDirs := fontCacheSpec(l.cfg.Sandbox, l.cfg.Python)
 	cmd, cmdErr := l.cfg.Sandbox.Command(ProcSpec{
-		Root:   l.root,
-		Argv:   []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell},
-		Env:    l.env(),
-		Limits: l.cfg.Limits,
+		Root:     l.root,
+		Argv:     []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell},
+		Env:      append(l.env(), fontEnv...),
+		Limits:   l.cfg.Limits,
+		ReadOnly: fontDirs,
 	})
 	if cmdErr != nil {
 		outR.Close()
@@ -525,6 +527,7 @@ func (l *Local) env() []string {
 		"HOME=" + filepath.Join(l.root, homeDir),
 		"TMPDIR=" + filepath.Join(l.root, tmpDir),
 		"MPLBACKEND=Agg",
+		"MPLCONFIGDIR=" + filepath.Join(l.root, mplConfigDir),
 		"PYTHONIOENCODING=utf-8",
 		"PYTHONDONTWRITEBYTECODE=1",
 	}
