@@ -451,6 +451,7 @@ const (
 	stopNone = iota
 	stopTimeout
 	stopCancel
+	stopDisk // it went past the session's disk budget
 )
 
 // runCell sends one cell to p and waits for its reply, interrupting and
@@ -475,6 +476,18 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	}
 	span := k.seq.begin()
 	before := k.ws.snapshot()
+	// The session's disk budget: measured now, and watched while the cell
+	// runs.
+	budget := diskBudgetOf(k.cfg.Sandbox, k.ws.root, k.cfg.Limits)
+	var diskBefore diskUsage
+	var diskOver <-chan diskUsage
+	if budget != nil {
+		diskBefore = budget.measure()
+		stopWatch := make(chan struct{})
+		defer close(stopWatch)
+		diskOver = budget.watch(diskBefore, stopWatch)
+	}
+	var overUse *diskUsage
 
 	start := time.Now()
 	sent := p.send(req)
@@ -521,6 +534,11 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 			if stop == stopNone {
 				interrupt(stopCancel)
 			}
+		case u := <-diskOver:
+			diskOver, overUse = nil, &u
+			if stop == stopNone {
+				interrupt(stopDisk)
+			}
 		}
 	}
 	if died {
@@ -529,6 +547,11 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	}
 	if got && !reply.Interrupted {
 		stop = stopNone // it finished before the interrupt landed
+	}
+	if budget != nil && overUse == nil {
+		if u := budget.measure(); budget.grew(diskBefore, u) {
+			overUse = &u // passed it since the last look, or on the way out
+		}
 	}
 	duration := time.Since(start)
 
@@ -545,7 +568,7 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		}
 	}
 	if !c.replay {
-		res.Files = cellFiles(before, k.ws.snapshot(), reply.Written, k.seq.end(span))
+		res.Files, res.FilesOmitted = boundFiles(cellFiles(before, k.ws.snapshot(), reply.Written, k.seq.end(span)))
 	} else {
 		k.seq.end(span)
 		k.keepStamps(before, reply.Written)
@@ -559,8 +582,11 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Error = "stopped: the session was closed during the cell and its kernel shut down"
 	case died && killed:
 		what := fmt.Sprintf("timed out after %s", c.timeout)
-		if stop == stopCancel {
+		switch stop {
+		case stopCancel:
 			what = "was cancelled"
+		case stopDisk:
+			what = "went past the session's disk budget"
 		}
 		res.TimedOut = stop == stopTimeout
 		res.Error = fmt.Sprintf("%s and did not stop within %s of being interrupted: the kernel was killed, and its variables are lost; the next cell starts a fresh kernel",
@@ -577,6 +603,12 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Error = joinLines(fmt.Sprintf("timed out after %s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept", c.timeout), res.Error)
 	case stop == stopCancel:
 		res.Error = joinLines("cancelled: the cell was interrupted (KeyboardInterrupt); the kernel and its variables are kept", res.Error)
+	}
+	if overUse != nil {
+		res.Error = joinLines(budget.message(*overUse, stop == stopDisk), res.Error)
+	} else if budget.over(diskBefore) {
+		res.Notice = joinNotices(res.Notice, "This session was already over its disk budget when the cell started: "+
+			budget.usageLine(diskBefore)+"; delete files in work/ or out/ before writing more.")
 	}
 	if canceled != nil {
 		return res, fmt.Errorf("run python: %w", canceled)

@@ -101,6 +101,13 @@ type Limits struct {
 	// CPUSeconds caps CPU time (RLIMIT_CPU); past it the program is killed
 	// with SIGXCPU.
 	CPUSeconds int
+	// DiskBytes and DiskFiles are the workspace's disk budget: what work/
+	// and out/ may hold in all, in bytes on disk and in files. Unlike the
+	// others they bound a whole session, not one process: the Kernel and
+	// Local measure the workspace and stop a cell that passes them (see
+	// sandbox_disk.go); the sandbox also caps any one file at DiskBytes.
+	DiskBytes int64
+	DiskFiles int
 }
 
 // ErrNoSandbox: the requested sandbox is not available here.
@@ -164,7 +171,9 @@ type SandboxConfig struct {
 
 // SandboxFromEnv reads a SandboxConfig from the environment through getenv
 // (os.Getenv in production): SIFT_SANDBOX (auto|bwrap|none),
-// SIFT_SANDBOX_MEMORY (e.g. "2GiB") and SIFT_SANDBOX_PROCS (e.g. "128").
+// SIFT_SANDBOX_MEMORY (e.g. "2GiB"), SIFT_SANDBOX_PROCS (e.g. "128"),
+// SIFT_SANDBOX_DISK (e.g. "10GiB"), SIFT_SANDBOX_FILES (e.g. "200000") and
+// SIFT_SANDBOX_UIDS (e.g. "1879048192-1879113727").
 // Unset variables leave the defaults. A malformed value is reported by
 // NewSandbox, so that a mistyped limit is never silently dropped.
 func SandboxFromEnv(getenv func(string) string) SandboxConfig {
@@ -185,6 +194,23 @@ func SandboxFromEnv(getenv func(string) string) SandboxConfig {
 			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: want a positive whole number of processes, or unlimited", SandboxProcsEnv, v))
 		default:
 			cfg.Limits.Processes = n
+		}
+	}
+	if v := strings.TrimSpace(getenv(SandboxDiskEnv)); v != "" {
+		n, err := ParseByteSize(v)
+		if err != nil {
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxDiskEnv, v, err))
+		}
+		cfg.Limits.DiskBytes = n
+	}
+	if v := strings.TrimSpace(getenv(SandboxFilesEnv)); v != "" {
+		switch n, err := strconv.Atoi(v); {
+		case strings.EqualFold(v, "unlimited") || strings.EqualFold(v, "none"):
+			cfg.Limits.DiskFiles = -1
+		case err != nil || n < 1:
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: want a positive whole number of files, or unlimited", SandboxFilesEnv, v))
+		default:
+			cfg.Limits.DiskFiles = n
 		}
 	}
 	if v := strings.TrimSpace(getenv(SandboxUIDsEnv)); v != "" {
