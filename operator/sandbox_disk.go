@@ -31,6 +31,12 @@ const (
 	// SandboxFilesEnv sets the file budget, e.g. "200000", or "unlimited".
 	SandboxFilesEnv = "SIFT_SANDBOX_FILES"
 
+	// diskSlackBytes and diskSlackFiles are what a cell may add to a
+	// workspace already over its budget: its capture files and a little
+	// more.
+	diskSlackBytes = 1 << 20
+	diskSlackFiles = 16
+
 	diskPollMin = 100 * time.Millisecond
 	diskPollMax = 2 * time.Second
 	// diskTop is how many of the largest directories and files a budget
@@ -81,9 +87,10 @@ func (b *diskBudget) over(u diskUsage) bool {
 }
 
 // grew reports whether after is over the budget and holds more than
-// before (so a cell that only deletes is never stopped).
+// before, beyond a little slack for the cell's own capture files (so a
+// cell that only deletes, or reads and prints a little, is never stopped).
 func (b *diskBudget) grew(before, after diskUsage) bool {
-	return b.over(after) && (after.bytes > before.bytes || after.files > before.files)
+	return b.over(after) && (after.bytes > before.bytes+diskSlackBytes || after.files > before.files+diskSlackFiles)
 }
 
 // measure walks work/ and out/ of the workspace. It works through

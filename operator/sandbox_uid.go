@@ -153,41 +153,74 @@ func (p *uidPool) take(root string) (*uidLease, error) {
 		ours[l.uid] = true
 	}
 	running := processUIDs()
-	h := fnv.New32a()
+	// byRoot names the uid root had last: when another Sift process still
+	// holds it for root, the two share it.
+	byRoot := uidByRootPath(p.lockDir, root)
+	if data, err := os.ReadFile(byRoot); err == nil {
+		if uid, err := strconv.Atoi(string(data)); err == nil && uid >= p.rng.First && uid < p.rng.First+p.rng.Count && !ours[uid] {
+			if l, err := p.tryUID(uid, root, running); err == nil && l != nil {
+				return l, nil
+			}
+		}
+	}
+	h := fnv.New64a()
 	io.WriteString(h, root)
-	start := int(h.Sum32() % uint32(p.rng.Count))
+	start := int(h.Sum64() % uint64(p.rng.Count))
 	for i := 0; i < p.rng.Count; i++ {
 		uid := p.rng.First + (start+i)%p.rng.Count
 		if ours[uid] {
 			continue
 		}
-		path := filepath.Join(p.lockDir, strconv.Itoa(uid))
-		fd, err := unix.Open(path, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0o600)
+		l, err := p.tryUID(uid, root, running)
 		if err != nil {
-			return nil, fmt.Errorf("sandbox uid lock %s: %w", path, err)
+			return nil, err
 		}
-		f := os.NewFile(uintptr(fd), path)
-		if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
-			// Another Sift process holds it: share it only when it is for
-			// this same workspace.
-			data, _ := io.ReadAll(io.LimitReader(f, 4096))
-			f.Close()
-			if string(data) == root {
-				return &uidLease{uid: uid}, nil
+		if l != nil {
+			if l.lock != nil {
+				_ = os.WriteFile(byRoot, []byte(strconv.Itoa(uid)), 0o600)
 			}
-			continue
+			return l, nil
 		}
-		if running[uid] {
-			f.Close() // a process of an earlier holder still runs as it
-			continue
-		}
-		if err := f.Truncate(0); err == nil {
-			_, _ = f.WriteAt([]byte(root), 0)
-		}
-		return &uidLease{uid: uid, lock: f}, nil
 	}
 	return nil, fmt.Errorf("%w: all %d uids of %d-%d are in use by live sessions; end some sessions or widen the range with %s",
 		ErrNoSandboxUID, p.rng.Count, p.rng.First, p.rng.First+p.rng.Count-1, SandboxUIDsEnv)
+}
+
+// uidByRootPath is the file in dir naming the uid root was given last.
+func uidByRootPath(dir, root string) string {
+	h := fnv.New64a()
+	io.WriteString(h, root)
+	return filepath.Join(dir, fmt.Sprintf("root-%016x", h.Sum64()))
+}
+
+// tryUID takes uid for root when it is free (see uidPool), or shares it
+// when another Sift process holds it for root; nil when it is not to be
+// had.
+func (p *uidPool) tryUID(uid int, root string, running map[int]bool) (*uidLease, error) {
+	path := filepath.Join(p.lockDir, strconv.Itoa(uid))
+	fd, err := unix.Open(path, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox uid lock %s: %w", path, err)
+	}
+	f := os.NewFile(uintptr(fd), path)
+	if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		// Another Sift process holds it: share it only when it is for
+		// this same workspace.
+		data, _ := io.ReadAll(io.LimitReader(f, 4096))
+		f.Close()
+		if string(data) == root {
+			return &uidLease{uid: uid}, nil
+		}
+		return nil, nil
+	}
+	if running[uid] {
+		f.Close() // a process of an earlier holder still runs as it
+		return nil, nil
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(root), 0)
+	}
+	return &uidLease{uid: uid, lock: f}, nil
 }
 
 // ensureLockDir makes dir, a directory only root may enter, refusing a
