@@ -32,6 +32,14 @@ func TestSandboxFromEnv(t *testing.T) {
 			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_MEMORY="lots"`},
 		{"bad procs", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_PROCS": "0"},
 			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_PROCS="0"`},
+		{"disk budget and uids", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_DISK": "10GiB", "SIFT_SANDBOX_FILES": "5000", "SIFT_SANDBOX_UIDS": "2000000-2000999"},
+			SandboxConfig{Mode: SandboxNone, Limits: Limits{DiskBytes: 10 << 30, DiskFiles: 5000}, UIDs: UIDRange{First: 2000000, Count: 1000}}, ""},
+		{"unlimited disk", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_DISK": "unlimited", "SIFT_SANDBOX_FILES": "none"},
+			SandboxConfig{Mode: SandboxNone, Limits: Limits{DiskBytes: -1, DiskFiles: -1}}, ""},
+		{"bad files", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_FILES": "-3"},
+			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_FILES="-3"`},
+		{"bad uids", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_UIDS": "5-2"},
+			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_UIDS="5-2"`},
 		{"bad mode", map[string]string{"SIFT_SANDBOX": "docker"}, SandboxConfig{Mode: "docker"}, `unknown sandbox mode "docker"`},
 	}
 	for _, tt := range tests {
