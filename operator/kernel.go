@@ -89,8 +89,10 @@ type KernelConfig struct {
 	// Optional; zero means none.
 	Limits Limits
 	// Writable and ReadOnly are extra host paths the sandbox lets the
-	// interpreter write or read (e.g. a shared matplotlib cache named in
-	// ExtraEnv). Optional.
+	// interpreter write or read. A Writable path is handed to the
+	// session's sandbox user and shared with anything else that can write
+	// it: never give two sessions the same one (matplotlib's directory is
+	// already per session; see mplConfigDir). Optional.
 	Writable, ReadOnly []string
 	// Preload are modules imported before the kernel reports ready; one
 	// that fails to import is skipped. Optional: nil means
