@@ -77,6 +77,9 @@ type uidLease struct {
 	// lock is the held lock file; nil when another Sift process holds it
 	// for the same workspace.
 	lock *os.File
+	// byRoot is the file naming uid as the workspace's, for other Sift
+	// processes; removed when the lock is let go.
+	byRoot string
 	// implicit: taken by a Command without Hold; kept until Sift exits.
 	implicit bool
 }
@@ -137,6 +140,9 @@ func (p *uidPool) release(root string, l *uidLease) {
 	}
 	delete(p.leases, root)
 	if l.lock != nil {
+		if data, err := os.ReadFile(l.byRoot); err == nil && string(data) == strconv.Itoa(l.uid) {
+			os.Remove(l.byRoot)
+		}
 		l.lock.Close() // drops the flock
 	}
 }
@@ -153,8 +159,8 @@ func (p *uidPool) take(root string) (*uidLease, error) {
 		ours[l.uid] = true
 	}
 	running := processUIDs()
-	// byRoot names the uid root had last: when another Sift process still
-	// holds it for root, the two share it.
+	// byRoot names the uid another Sift process holds for root, if any:
+	// the two then share it.
 	byRoot := uidByRootPath(p.lockDir, root)
 	if data, err := os.ReadFile(byRoot); err == nil {
 		if uid, err := strconv.Atoi(string(data)); err == nil && uid >= p.rng.First && uid < p.rng.First+p.rng.Count && !ours[uid] {
@@ -177,6 +183,7 @@ func (p *uidPool) take(root string) (*uidLease, error) {
 		}
 		if l != nil {
 			if l.lock != nil {
+				l.byRoot = byRoot
 				_ = os.WriteFile(byRoot, []byte(strconv.Itoa(uid)), 0o600)
 			}
 			return l, nil
