@@ -307,6 +307,10 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 		chdir = root
 	}
 	args = append(args, m.args...)
+	// The sandbox's own root (a tmpfs) read-only: in a user namespace it
+	// belongs to the program's user, who could otherwise fill memory
+	// through it (/ and /etc); the mounts above are unchanged.
+	args = append(args, "--remount-ro", "/")
 	args = append(args, "--chdir", chdir, "--clearenv")
 	for _, kv := range spec.Env {
 		k, v, ok := strings.Cut(kv, "=")

@@ -322,6 +322,7 @@ func TestBwrapArgs(t *testing.T) {
 				" --bind /var/cache/sift /var/cache/sift ", " --ro-bind /opt/data/ref.csv /opt/data/ref.csv ",
 				" --chdir " + root + " --clearenv --setenv HOME " + root + "/work/.home --setenv PATH /usr/bin -- ",
 				" --as=1073741824 ", " --fsize=1048576 ", " /usr/bin/python3 -c pass ",
+				" --remount-ro / --chdir ",
 			} {
 				if !strings.Contains(joined, want) {
 					t.Errorf("args lack %q:\n%s", want, joined)
