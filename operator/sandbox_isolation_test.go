@@ -1,6 +1,7 @@
 package operator
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -327,5 +328,33 @@ func TestUIDPoolSkipsAUIDWithLiveProcesses(t *testing.T) {
 			t.Fatalf("uid %d, which a live process runs as, was given to %s", uid, root)
 		}
 		release()
+	}
+}
+
+func TestDiskBudgetInProcessMode(t *testing.T) {
+	py := needPython(t)
+	l, _ := newLocal(t, py, func(c *LocalConfig) {
+		c.Limits = Limits{DiskBytes: 20 << 20, DiskFiles: 10000}
+		c.Timeout = time.Minute
+	})
+	res, err := l.RunPython(context.Background(), `import os
+os.makedirs("work/big", exist_ok=True)
+block = os.urandom(1 << 20)
+for i in range(200):
+    with open("work/big/part-%03d.bin" % i, "wb") as f:
+        f.write(block)
+        f.flush()
+        os.fsync(f.fileno())
+"finished"`, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"disk budget", "of 20.0 MiB", "work/big/", "so it was killed"} {
+		if !strings.Contains(res.Error, want) {
+			t.Errorf("error lacks %q:\n%s", want, res.Error)
+		}
+	}
+	if res.Value == "'finished'" {
+		t.Errorf("the run went to the end past its budget: %+v", res)
 	}
 }
