@@ -214,5 +214,8 @@ func fontCacheSpec(sb Sandbox, python string) (env, readOnly []string) {
 	if dir == "" {
 		return nil, nil
 	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil // the cache was cleaned meanwhile: binding it would fail
+	}
 	return []string{fontCacheEnv + "=" + dir}, []string{dir}
 }
