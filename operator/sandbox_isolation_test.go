@@ -358,3 +358,27 @@ for i in range(200):
 		t.Errorf("the run went to the end past its budget: %+v", res)
 	}
 }
+
+// BenchmarkDiskBudgetMeasure is the cost of one measurement of a workspace
+// holding 1,000 files (a session after a few hundred cells): a cell pays
+// two, plus one per poll while it runs.
+//
+//	go test ./operator -run '^$' -bench DiskBudgetMeasure
+func BenchmarkDiskBudgetMeasure(b *testing.B) {
+	root := b.TempDir()
+	for i := range 1000 {
+		d := filepath.Join(root, WorkDir, fmt.Sprintf("d%02d", i%20))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%04d", i)), []byte("x"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	budget := newDiskBudget(root, DefaultLimits())
+	for b.Loop() {
+		if u := budget.measure(); u.files < 1000 {
+			b.Fatalf("measured %d files", u.files)
+		}
+	}
+}
