@@ -42,8 +42,9 @@ const (
 	// diskTop is how many of the largest directories and files a budget
 	// error names.
 	diskTop = 5
-	// maxDiskWalkDepth bounds the walk's recursion (and open descriptors).
-	maxDiskWalkDepth = 64
+	// maxDiskWalkDepth bounds the walk's recursion (and open descriptors):
+	// what lies deeper than this many directories is not counted.
+	maxDiskWalkDepth = 1000
 )
 
 // diskUsage is what a workspace's writable directories hold.
