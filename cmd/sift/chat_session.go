@@ -71,6 +71,7 @@ func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions
 	}
 	streams, working := newWorkingLine(console.io, false, deps.now, deps.working)
 	c := &sessionChat{console: console, io: streams, working: working, sift: s, opts: opts, now: deps.now, r: newRenderer(streams, false, deps.now)}
+	c.r.working = working
 	c.status("Model: %s", label)
 	c.status("Ask a question about your data; /help lists the commands, %s ends the chat.", chatQuit)
 	if opts.Session != "" {
