@@ -1,7 +1,9 @@
 package server
 
 import (
+	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +78,53 @@ func TestConfigNamesTheModel(t *testing.T) {
 		ts.do("GET", "/v1/config", nil, &info)
 		if info["model_name"] != tt.want {
 			t.Errorf("%v: model_name %v, want %q", tt.names, info["model_name"], tt.want)
+		}
+	}
+}
+
+// An upload answers with each file at a glance and questions its columns
+// can answer; a file that cannot be analysed is refused, by name, with
+// its cause and fix in one sentence.
+func TestUploadPreviewsFilesAndRefusesBadOnes(t *testing.T) {
+	ts := startServer(t, testConfig(t, nil))
+	var v sessionView
+	if code := ts.do("POST", "/v1/sessions", upload(salesCSV(t)), &v); code != 201 {
+		t.Fatalf("create: %d", code)
+	}
+	if len(v.Previews) != 1 || len(v.Previews[0].Sheets) != 1 {
+		t.Fatalf("previews = %+v", v.Previews)
+	}
+	sh := v.Previews[0].Sheets[0]
+	if len(sh.Rows) == 0 || len(sh.Rows) > previewRows || len(sh.Columns) == 0 || sh.Columns[0].Type == "" {
+		t.Errorf("sheet preview = %+v", sh)
+	}
+	if len(v.Examples) == 0 {
+		t.Errorf("no example questions for sales.csv")
+	}
+	elf, err := os.ReadFile("/proc/self/exe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, content string
+		want          []string
+	}{
+		{"empty.csv", "", []string{"empty.csv is empty", "upload the file"}},
+		{"bin.csv", string(elf[:4096]), []string{"bin.csv is not a data file", "export your data"}},
+		{"prog.xlsx", string(elf[:4096]), []string{"prog.xlsx is not a workbook", "save it as .xlsx"}},
+	} {
+		var e errorBody
+		code := ts.do("POST", "/v1/sessions", upload([2]string{tt.name, tt.content}), &e)
+		if code != 422 || e.Error.Code != "bad_file" {
+			t.Errorf("%s: %d %+v, want 422 bad_file", tt.name, code, e)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(e.Error.Message, w) {
+				t.Errorf("%s: %q lacks %q", tt.name, e.Error.Message, w)
+			}
+		}
+		if strings.Count(e.Error.Message, ". ") > 0 || strings.Contains(e.Error.Message, "Params") {
+			t.Errorf("%s: not one sentence: %q", tt.name, e.Error.Message)
 		}
 	}
 }
