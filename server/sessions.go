@@ -49,7 +49,6 @@ type staged struct {
 	Question string `json:"question,omitempty"`
 }
 
-
 // startTimeout is how long after Started a stream waits for the run to
 // reach the registry before it decides the server that took it died.
 const startTimeout = time.Minute
