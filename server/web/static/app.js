@@ -383,7 +383,8 @@ async function stageUpload() {
       renderGlance(staged);
       return staged;
     } catch (err) {
-      if (uploading === mine) fail(err);
+      // A refusal (a file by cause, the limit) is an answer, not a fault.
+      if (uploading === mine) err instanceof APIError ? notice(err.message) : fail(err);
       return null;
     } finally {
       if (uploading === mine) { $('upload').hidden = true; uploading = null; }
