@@ -6,6 +6,11 @@ package web_test
 // questions, the model's name, the sessions list, and refusals by cause.
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,4 +214,64 @@ func TestBrowserRefusesBadFilesByCause(t *testing.T) {
 		b.do(t, "remove "+tt.file, chromedp.Click(chromedp.CSS(`#file-list li button`)))
 	}
 	b.noPageErrors(t)
+}
+
+// The sessions list follows what happens elsewhere: a session started in
+// another tab (here, through the API) appears with its question, its file
+// and its status, which changes as its run ends.
+func TestBrowserSessionListIsLive(t *testing.T) {
+	chromium := needChromium(t)
+	srv := startServe(t)
+	b := newBrowser(t, chromium)
+	b.do(t, "open the app", chromedp.Navigate(srv.url+"/"))
+	b.waitJS(t, "the empty list", `!document.getElementById('session-empty').hidden`)
+
+	id := srv.createAndAsk(t, exampleFile(t, "sales.csv"), "monthly revenue trend")
+	b.waitJS(t, "the other tab's session appears, done", `[...document.querySelectorAll('#session-list a')].some(a =>
+		a.getAttribute('href') === '#s=`+id+`' && a.textContent.includes('monthly revenue trend') &&
+		a.querySelector('.session-files')?.textContent === 'sales.csv' && a.querySelector('.badge').textContent === 'done')`)
+	b.noPageErrors(t)
+}
+
+// createAndAsk creates a session with file through the API and asks q in
+// it, as another tab would; it returns the session's id.
+func (p *serveProc) createAndAsk(t *testing.T, file, q string) string {
+	t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	fw, _ := w.CreateFormFile("file", filepath.Base(file))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = fw.Write(data)
+	_ = w.Close()
+	var created struct{ ID string }
+	p.post(t, "/v1/sessions", w.FormDataContentType(), &body, &created)
+	run, _ := json.Marshal(map[string]string{"question": q})
+	p.post(t, "/v1/sessions/"+created.ID+"/runs", "application/json", bytes.NewReader(run), nil)
+	return created.ID
+}
+
+func (p *serveProc) post(t *testing.T, path, contentType string, body io.Reader, out any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, p.url+path, body)
+	req.Header.Set("Content-Type", contentType)
+	if p.token != "" {
+		req.Header.Set("Authorization", "Bearer "+p.token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= 300 {
+		t.Fatalf("POST %s: %s: %s", path, res.Status, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("POST %s: %v: %s", path, err, b)
+		}
+	}
 }

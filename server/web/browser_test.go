@@ -835,6 +835,11 @@ func TestBrowserQuestionAnsweredByChoice(t *testing.T) {
 	if top := topRegion(t, exampleFile(t, "sales.csv")); !strings.Contains(report, "Top region: "+top) {
 		t.Errorf("the report after the answer: %q, want the top region of the data (%s)", report, top)
 	}
+	// The step's output shows once, though the code agent repeats what
+	// its Python printed.
+	if n := b.evalString(t, `String([...document.querySelectorAll('.run pre.result, .run .message')].filter(p => p.textContent.includes('TOP')).length)`); n != "1" {
+		t.Errorf("step 1's output shows %s times, want once; the run shows:\n%s", n, b.evalString(t, `(d => { document.querySelectorAll('details').forEach(x => x.open = true); return document.querySelector('.run').innerText; })()`))
+	}
 	b.screenshot(t, "22-answered")
 	b.noPageErrors(t)
 }

@@ -113,7 +113,8 @@ export class RunView {
         this.addCall(ev);
         if (ev.tool === 'python' || ev.tool === 'run_template' || ev.tool === 'sql_query') {
           const what = ev.tool === 'sql_query' ? 'Running SQL' : ev.tool === 'run_template' ? 'Running the analysis' : 'Running Python';
-          this.wait(`tool:${ev.tool_call_id}`, ev.step?.index ? `${what} for step ${ev.step.index}` : what, ev.time);
+          const n = this.stepOf(ev);
+          this.wait(`tool:${ev.tool_call_id}`, n ? `${what} for step ${n}` : what, ev.time);
         }
         break;
       case 'tool_result':
@@ -263,8 +264,18 @@ export class RunView {
     return view;
   }
 
+  // stepOf is the plan step an event belongs to: its own, or, for the
+  // work of the agents that run steps, the step running now (events of a
+  // resumed step may come without one).
+  stepOf(ev) {
+    if (ev.step?.index) return ev.step.index;
+    return ['executor', 'code_agent', 'web_researcher'].includes(ev.agent) ? this.doing || 0 : 0;
+  }
+
   updateStep(s) {
     if (!s || !s.index) return;
+    if (s.status === 'doing') this.doing = s.index;
+    else if (this.doing === s.index) this.doing = 0;
     const view = this.step(s.index);
     if (this.earlier?.has(s.index)) {
       view.li.classList.add('earlier');
@@ -294,7 +305,7 @@ export class RunView {
   // logFor is where an event's details go: its step's log, or the run's
   // activity for the planner, report writer and routes without steps.
   logFor(ev) {
-    const index = ev.step?.index;
+    const index = this.stepOf(ev);
     if (!index) return this.activity;
     const view = this.step(index);
     view.work.hidden = false;
@@ -303,7 +314,7 @@ export class RunView {
 
   addCall(ev) {
     const log = this.logFor(ev);
-    const index = ev.step?.index;
+    const index = this.stepOf(ev);
     if (index) {
       const view = this.step(index);
       view.calls++;
@@ -324,7 +335,7 @@ export class RunView {
     const text = stripHints(ev.text || '');
     // A step's output once: the code agent's reply and the step's result
     // repeat what its Python printed.
-    const index = ev.step?.index || 0;
+    const index = this.stepOf(ev);
     const seen = this.outputs ??= new Map();
     const earlier = seen.get(index) || [];
     const key = text.trim();
@@ -338,9 +349,22 @@ export class RunView {
     else this.logFor(ev).append(h('div', { class: 'call' }, h('p', { class: 'call-head' }, h('span', { class: 'tool' }, ev.tool || 'tool')), wrap));
   }
 
+  // repeats says text only repeats an output the step already shows.
+  repeats(ev, text) {
+    const key = stripHints(text || '').trim();
+    const shown = this.outputs?.get(this.stepOf(ev)) || [];
+    return key !== '' && shown.some((t) => t.includes(key) || key.includes(t));
+  }
+
   addMessage(ev) {
+    if (!ev.delta && this.repeats(ev, ev.text)) {
+      // The code agent's reply that only repeats its Python's output.
+      if (this.live?.el && this.live.key === `${ev.agent || ''}/${this.stepOf(ev)}`) this.live.el.remove();
+      this.live = null;
+      return;
+    }
     const log = this.logFor(ev);
-    const key = `${ev.agent || ''}/${ev.step?.index || 0}`;
+    const key = `${ev.agent || ''}/${this.stepOf(ev)}`;
     if (ev.delta) {
       if (!this.live || this.live.key !== key || !this.live.el.isConnected) {
         this.live = { key, el: h('p', { class: 'message' }), text: '' };
