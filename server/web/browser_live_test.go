@@ -151,6 +151,9 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 		t.Fatal("the finished run offers no next questions")
 	}
 	b.screenshot(t, "63-next-questions")
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.screenshot(t, "63-next-questions-390")
+	b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
 	// A next question asks itself: a built-in analysis answers it.
 	b.do(t, "ask the next question", chromedp.Click(chromedp.CSS(`.run .next button`)))
 	b.waitJS(t, "the next question runs and finishes", `document.querySelectorAll('.run').length === 2 && document.querySelectorAll('.run')[1].dataset.status === 'done'`)
