@@ -11,6 +11,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/server/web"
 )
 
 // gates hold scripted replies until the test lets them go.
@@ -277,4 +279,54 @@ func (p *serveProc) post(t *testing.T, path, contentType string, body io.Reader,
 			t.Fatalf("POST %s: %v: %s", path, err, b)
 		}
 	}
+}
+
+// A failed step shows its error's last line, the traceback behind a
+// toggle and none of the hints meant for the model; a run stopped on
+// purpose reads as stopped, in plain words; the run's bookkeeping notes
+// never show.
+func TestBrowserFailuresInPlainWords(t *testing.T) {
+	chromium := needChromium(t)
+	srv := httptest.NewServer(web.Handler())
+	t.Cleanup(srv.Close)
+	b := newBrowser(t, chromium)
+	b.do(t, "open the app", chromedp.Navigate(srv.URL+"/"))
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[map[string]any](`(async () => {
+		const { RunView } = await import('./run.js');
+		const div = document.createElement('div');
+		document.body.append(div);
+		const v = new RunView(div, { image() {}, link() {}, blob: async () => new Blob([]), answer: async () => {}, onStatus() {}, onUsage() {}, modelless: false });
+		const step = { index: 1, description: 'Load', status: 'doing' };
+		v.handle({ kind: 'session' });
+		v.handle({ kind: 'message', agent: 'sift', text: 'Follow-up in session X keeps 1 earlier step; the Python state is rebuilt by replaying 1 earlier cell.' });
+		v.handle({ kind: 'step_started', step });
+		v.handle({ kind: 'tool_call', tool: 'python', tool_call_id: 'c1', agent: 'code_agent', args: '{"code":"1/0"}', step });
+		v.handle({ kind: 'tool_result', tool: 'python', tool_call_id: 'c1', agent: 'code_agent', step,
+			text: 'Traceback (most recent call last):\n  File "<cell>", line 1, in <module>\nZeroDivisionError: division by zero\nHint: check the divisor before dividing' });
+		v.handle({ kind: 'error', text: 'run failed: interrupted: context canceled' });
+		v.handle({ kind: 'done', text: 'run failed: interrupted: context canceled' });
+		return {
+			failure: [...div.querySelectorAll('.failure')].map((p) => p.textContent).join('|'),
+			tracebackOpen: div.querySelector('.result-wrap details')?.open ?? null,
+			tracebacks: div.querySelectorAll('pre.traceback').length,
+			text: div.innerText,
+			status: v.status,
+		};
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["failure"] != "ZeroDivisionError: division by zero" || got["tracebacks"] != float64(1) || got["tracebackOpen"] != false {
+		t.Errorf("the failed cell shows %q, %v tracebacks (open %v); want its last line and one folded traceback", got["failure"], got["tracebacks"], got["tracebackOpen"])
+	}
+	text := got["text"].(string)
+	for _, bad := range []string{"Hint:", "context canceled", "run failed", "replaying", "earlier cell"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the page shows %q:\n%s", bad, text)
+		}
+	}
+	if !strings.Contains(text, "Stopped.") || got["status"] != "paused" {
+		t.Errorf("a deliberate stop does not read as stopped (status %v):\n%s", got["status"], text)
+	}
+	b.noPageErrors(t)
 }
