@@ -46,6 +46,15 @@ python-deps:
 		echo "python-deps: no apt-get; creating .venv (then run with SIFT_PYTHON=$(CURDIR)/.venv/bin/python)"; \
 		python3 -m venv .venv && .venv/bin/pip install -q pandas numpy matplotlib openpyxl; \
 	fi
+	@# Charts with Chinese, Japanese or Korean text need a CJK font.
+	@if fc-list 2>/dev/null | grep -qiE 'Noto Sans CJK|WenQuanYi'; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		echo "python-deps: installing Debian's fonts-noto-cjk, for charts in Chinese, Japanese and Korean"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null; \
+	else \
+		echo "python-deps: no CJK font found: install Noto Sans CJK, or Chinese, Japanese and Korean text in charts shows as boxes"; \
+	fi
 
 ## eval: score the pipeline on the native suite (33 questions, CSV and SQLite), scripted model, offline
 eval: python-deps

@@ -40,6 +40,8 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 		defer cancel()
 		r := &run{sift: s, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
 		defer r.mcp.Close()
+		defer r.endEvents()
+		ctx = siftmodel.WithCallObserver(ctx, r.observeModelCall)
 		r.resume(ctx, sessionID, answers, o)
 	}
 }

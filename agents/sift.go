@@ -13,6 +13,7 @@ import (
 	"iter"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cloudwego/eino/adk"
@@ -273,6 +274,8 @@ func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
 		defer cancel()
 		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
 		defer r.mcp.Close()
+		defer r.endEvents()
+		ctx = siftmodel.WithCallObserver(ctx, r.observeModelCall)
 		r.execute(ctx)
 	}
 }
@@ -307,6 +310,10 @@ type run struct {
 	ran      templates.Match
 	// mcp holds the run's MCP servers; nil until the agents are built.
 	mcp *mcp.Toolset
+	// emitMu serialises emit; ended is set once Run or Resume has
+	// returned, after which nothing more may be yielded.
+	emitMu sync.Mutex
+	ended  bool
 	// reportPath is where this question's report was last published:
 	// report.md, or its own report-NN.md when it did not replace an
 	// earlier question's report.md.
@@ -316,6 +323,14 @@ type run struct {
 // emit records an event and hands it to the caller; it reports false once
 // the caller stopped listening.
 func (r *run) emit(e generic.Event) bool {
+	// Model calls report themselves from the goroutines that make them
+	// (see observeModelCall): one event at a time reaches the log and
+	// the caller.
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
+	if r.ended {
+		return false
+	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}

@@ -34,6 +34,12 @@ const (
 	// EventPaused means the run stopped at a safe point because the person
 	// asked it to pause; it goes on with Sift.Resume.
 	EventPaused EventKind = "paused"
+	// EventModelStarted and EventModelFinished bracket one model call:
+	// Call says whose and for which step, Text what the run waits for in
+	// plain words ("Writing code for step 2"); the finished one carries
+	// Usage so far, so a meter moves with every call.
+	EventModelStarted  EventKind = "model_started"
+	EventModelFinished EventKind = "model_finished"
 	// EventUsage reports model calls and tokens so far.
 	EventUsage EventKind = "usage"
 	// EventError is a failure; a run that cannot go on ends with one, then
@@ -69,12 +75,33 @@ type Event struct {
 	Path string `json:"path,omitempty"`
 	// Usage is set on EventUsage and EventDone.
 	Usage *Usage `json:"usage,omitempty"`
+	// Call is set on EventModelStarted and EventModelFinished.
+	Call *ModelCall `json:"call,omitempty"`
 	// Interrupt is set on EventInterrupt, and on EventDone when the run
 	// waits for the person.
 	Interrupt *Interrupt `json:"interrupt,omitempty"`
 	// Err is set on EventError (and on EventDone when the run failed); Text
 	// then holds its message for JSON consumers.
 	Err error `json:"-"`
+}
+
+// ModelCall is one model call, as EventModelStarted and
+// EventModelFinished report it.
+type ModelCall struct {
+	// Role is the model's role: planner, executor, code, report.
+	Role string `json:"role"`
+	// Agent is the agent turn the call belongs to: planner, replanner,
+	// report, "step 2"; empty when none is known.
+	Agent string `json:"agent,omitempty"`
+	// Step is the plan step the call works on; 0 for none.
+	Step int `json:"step,omitempty"`
+	// Started is when the call began.
+	Started time.Time `json:"started"`
+	// ElapsedMS is how long the call took, on EventModelFinished.
+	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
+	// Failed is set on EventModelFinished when the call failed (it may be
+	// retried).
+	Failed bool `json:"failed,omitempty"`
 }
 
 // Usage counts model calls, tokens and cost, in total, per agent and per

@@ -295,6 +295,14 @@ type modelCall struct {
 	tools   callTools
 	trimmed int
 	stream  bool
+	// observe is told when the call starts and ends (see
+	// WithCallObserver); nil when nobody asked.
+	observe CallObserver
+}
+
+// info describes the call for its observer.
+func (c *modelCall) info() CallInfo {
+	return CallInfo{Role: c.d.agent, Agent: AgentFrom(c.ctx), Step: c.step, Started: c.start}
 }
 
 // begin starts a call: it trims the request to the window, reads the step
@@ -305,6 +313,9 @@ func (d *decorated) begin(ctx context.Context, in []*schema.Message, opts []mode
 	step, stepSet := StepFrom(ctx)
 	c := &modelCall{d: d, start: time.Now(), step: step, req: sent, tools: ct, trimmed: len(in) - len(sent), stream: stream}
 	c.ctx, c.span = startModelSpan(ctx, d.agent, d.cfg.modelName, step, stepSet)
+	if c.observe = callObserverFrom(ctx); c.observe != nil {
+		c.observe(c.info())
+	}
 	return c, sent
 }
 
@@ -377,6 +388,11 @@ func (c *modelCall) end(reply *schema.Message, usage *schema.TokenUsage, err err
 		t.Write(rec)
 	}
 	endModelSpan(c.span, counts, priced, c.trimmed, finish, err)
+	if c.observe != nil {
+		info := c.info()
+		info.Done, info.Counts, info.Err = true, counts, err
+		c.observe(info)
+	}
 }
 
 // usageOf returns msg's token usage, or nil.

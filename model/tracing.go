@@ -107,6 +107,8 @@ func StartAgent(ctx context.Context, name string) (context.Context, func(error))
 		AttrAgent.String(name),
 	}, stepAttrs(ctx)...)
 	ctx, sp := tracerFor(ctx).Start(ctx, "invoke_agent "+name, trace.WithAttributes(attrs...))
+	// Model calls name the turn they belong to (see CallInfo.Agent).
+	ctx = context.WithValue(ctx, agentKey{}, name)
 	return ctx, endSpan(sp)
 }
 

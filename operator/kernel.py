@@ -148,6 +148,7 @@ def _save_figures(root, cell_id, save, result):
                 os.makedirs(os.path.join(root, "out"), exist_ok=True)
             for n, num in enumerate(nums, 1):
                 path = "out/figure-%s-%d.png" % (cell_id, n)
+                _warn_missing_cjk(plt.figure(num))
                 plt.figure(num).savefig(os.path.join(root, path), dpi=100, bbox_inches="tight")
                 result["figures"].append(path)
         plt.close("all")
@@ -251,6 +252,7 @@ def _main():
         sys.path.insert(0, "")
     os.environ.setdefault("MPLBACKEND", "Agg")
     _seed_font_cache()
+    _install_font_fallback()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _preload(sys.argv[1:])
     signal.signal(signal.SIGINT, _on_sigint)

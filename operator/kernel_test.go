@@ -853,3 +853,36 @@ func TestKernelReplayKeepsTheTimeOfFilesItRewrites(t *testing.T) {
 		t.Errorf("out/a.csv, written again by the replay, must keep its time %v: %v, %v", old, st.ModTime(), err)
 	}
 }
+
+// Charts can show Chinese, Japanese and Korean text: once a cell imports
+// matplotlib, a CJK font the system has is in its fallback list (after the
+// default font, so Latin text keeps its look).
+func TestKernelFontsFallBackToCJK(t *testing.T) {
+	k := newKernel(t, nil)
+	res := mustRun(t, k, `import matplotlib
+from matplotlib import font_manager
+have = {f.name for f in font_manager.fontManager.ttflist}
+print("HAVE", any("CJK" in n or "WenQuanYi" in n for n in have))
+print("LIST", "|".join(matplotlib.rcParams["font.family"][:3]))`)
+	if !strings.Contains(res.Stdout, "HAVE True") {
+		t.Skipf("no CJK font is installed (Debian: apt-get install fonts-noto-cjk, as make setup does): %s", res.Stdout)
+	}
+	list := res.Stdout[strings.Index(res.Stdout, "LIST ")+5:]
+	names := strings.Split(strings.TrimSpace(list), "|")
+	if len(names) < 2 || !(strings.Contains(names[1], "CJK") || strings.Contains(names[1], "WenQuanYi")) {
+		t.Errorf("matplotlib's font families start %q, want the default and then a CJK font", names)
+	}
+	// A chart with Chinese labels draws without missing-glyph warnings.
+	res = mustRun(t, k, `import warnings
+import matplotlib.pyplot as plt
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    fig, ax = plt.subplots()
+    ax.bar(["北区", "南区"], [1, 2])
+    ax.set_title("各区域收入")
+    fig.canvas.draw()
+print("MISSING", sum("missing from" in str(x.message) for x in w))`)
+	if !strings.Contains(res.Stdout, "MISSING 0") {
+		t.Errorf("Chinese labels drew with missing glyphs: %s %s", res.Stdout, res.Stderr)
+	}
+}

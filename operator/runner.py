@@ -38,6 +38,7 @@ def _save_figures(root, cell_id, result):
             os.makedirs(os.path.join(root, "out"), exist_ok=True)
         for n, num in enumerate(nums, 1):
             path = "out/figure-%s-%d.png" % (cell_id, n)
+            _warn_missing_cjk(plt.figure(num))
             plt.figure(num).savefig(os.path.join(root, path), dpi=100, bbox_inches="tight")
             result["figures"].append(path)
         plt.close("all")
@@ -59,6 +60,7 @@ def _main():
     # would cost every cell a third of a second.
     os.environ["MPLBACKEND"] = "Agg"
     _seed_font_cache()
+    _install_font_fallback()
     result = {"value": "", "error": "", "figures": []}
     scope = {"__name__": "__main__", "__file__": cell_file, "__builtins__": __builtins__}
     try:

@@ -284,7 +284,7 @@ func (s *Server) handleConfig(w http.ResponseWriter, _ *http.Request) {
 	m := s.cfg.Sift.Models
 	info := map[string]any{
 		"model":            m.Default != nil || (m.Planner != nil && m.Executor != nil && m.Code != nil && m.Report != nil),
-		"model_name":       m.Names["default"],
+		"model_name":       modelName(m),
 		"data_dirs":        sortedKeys(s.cfg.DataDirs),
 		"databases":        sortedKeys(s.cfg.Databases),
 		"max_upload_bytes": s.cfg.MaxUploadBytes,
@@ -387,4 +387,26 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// modelName names the configured model for the page's header: the default
+// model's name, or the roles' names when they differ ("planner: a, code:
+// b"); empty when no name is known (a scripted model).
+func modelName(m agents.Models) string {
+	if n := m.Names["default"]; n != "" {
+		return n
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, role := range []string{"planner", "executor", "code", "report"} {
+		if n := m.Names[role]; n != "" && !seen[n] {
+			seen[n] = true
+			parts = append(parts, role+": "+n)
+		}
+	}
+	if len(parts) == 1 {
+		_, n, _ := strings.Cut(parts[0], ": ")
+		return n
+	}
+	return strings.Join(parts, ", ")
 }

@@ -82,9 +82,9 @@ func TestTemplateRunWithoutModel(t *testing.T) {
 	if code := ts.do("GET", "/v1/sessions", nil, &list); code != 200 || len(list.Sessions) != 1 || list.Sessions[0].ID != id {
 		t.Errorf("list = %d %+v", code, list)
 	}
-	// The upload was only needed until the workspace had the files.
-	if _, err := os.Stat(ts.srv.stagedDir(id)); !os.IsNotExist(err) {
-		t.Errorf("the upload directory is still there: %v", err)
+	// The uploaded files were only needed until the workspace had them.
+	if _, err := os.Stat(filepath.Join(ts.srv.stagedDir(id), "files")); !os.IsNotExist(err) {
+		t.Errorf("the uploaded files are still there: %v", err)
 	}
 	// A stream opened after the run replays it and ends.
 	if again := ts.openStream(id, "").rest(t); len(again) != len(evs) {

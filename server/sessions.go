@@ -44,6 +44,9 @@ type staged struct {
 	// Started is when a server accepted the first run, so other servers'
 	// streams wait for it to appear in the registry.
 	Started time.Time `json:"started,omitzero"`
+	// Question is the first run's question, shown before the run reaches
+	// the registry.
+	Question string `json:"question,omitempty"`
 }
 
 // startTimeout is how long after Started a stream waits for the run to
@@ -77,6 +80,10 @@ type sessionView struct {
 	QueuePosition int                `json:"queue_position,omitempty"`
 	LastEventID   int64              `json:"last_event_id,omitempty"`
 	Files         []string           `json:"files,omitempty"`
+	// Previews and Examples answer the upload only: each file at a
+	// glance, and questions its columns can answer.
+	Previews []filePreview `json:"previews,omitempty"`
+	Examples []string      `json:"examples,omitempty"`
 }
 
 func (s *Server) stagedDir(id string) string { return joinPath(s.root, uploadsDir, id) }
@@ -154,13 +161,26 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	previews, examples := s.previewUploads(r.Context(), st)
+	var problems []string
+	for _, p := range previews {
+		if p.Problem != "" {
+			problems = append(problems, p.Problem)
+		}
+	}
+	if len(problems) > 0 {
+		writeError(w, http.StatusUnprocessableEntity, "bad_file", strings.Join(problems, " "))
+		return
+	}
 	b, _ := json.Marshal(st)
 	if err := os.WriteFile(joinPath(dir, "staged.json"), b, 0o644); err != nil {
 		requestError(w, fmt.Errorf("record the session: %w", err))
 		return
 	}
 	ok = true
-	writeJSON(w, http.StatusCreated, s.stagedView(st))
+	v := s.stagedView(st)
+	v.Previews, v.Examples = previews, examples
+	writeJSON(w, http.StatusCreated, v)
 }
 
 // readUpload streams the multipart parts to the session's upload
@@ -256,12 +276,44 @@ func uploadName(raw string) (string, error) {
 }
 
 func (s *Server) stagedView(st *staged) sessionView {
-	v := sessionView{ID: st.ID, Status: statusCreated, Created: st.Created, Updated: st.Created, DataDirs: st.DataDirs, Databases: st.Databases}
-	for _, f := range st.Files {
-		v.Inputs = append(v.Inputs, "input/"+f)
-	}
+	v := sessionView{ID: st.ID, Status: statusCreated, Question: st.Question, Created: st.Created, Updated: st.Created, DataDirs: st.DataDirs, Databases: st.Databases}
+	v.Inputs = st.inputs()
 	s.overlay(&v)
 	return v
+}
+
+// inputs are the uploaded files as the workspace names them.
+func (st *staged) inputs() []string {
+	var in []string
+	for _, f := range st.Files {
+		in = append(in, "input/"+f)
+	}
+	return in
+}
+
+// keepCreation shows a session that has reached the registry as it was
+// created: the registry records it from its run's first save, a little
+// later and, early in the run, before its files are in place. The upload
+// record (kept for this, without its files) says when it was created and
+// with what, so created and inputs do not change during or after a run.
+func (s *Server) keepCreation(v *sessionView) {
+	st, err := s.readStaged(v.ID)
+	if err != nil {
+		return
+	}
+	v.Created = st.Created
+	if len(v.Inputs) == 0 {
+		v.Inputs = st.inputs()
+	}
+	if len(v.DataDirs) == 0 {
+		v.DataDirs = st.DataDirs
+	}
+	if len(v.Databases) == 0 {
+		v.Databases = st.Databases
+	}
+	if v.Question == "" {
+		v.Question = st.Question
+	}
 }
 
 func metaView(m session.Meta) sessionView {
@@ -352,6 +404,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	for _, m := range metas {
 		known[m.ID] = true
 		v := metaView(m)
+		s.keepCreation(&v)
 		s.overlay(&v)
 		if !filtered || len(f.Status) > 0 && slices.Contains(f.Status, session.Status(v.Status)) || wantQueued && v.Status == statusQueued {
 			out = append(out, v)
@@ -363,7 +416,9 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 			if known[e.Name()] || session.ValidateID(e.Name()) != nil {
 				continue
 			}
-			if st, err := s.readStaged(e.Name()); err == nil {
+			// A session nobody asked anything yet (a page that uploaded
+			// files and was left) is listed only when asked for.
+			if st, err := s.readStaged(e.Name()); err == nil && (filtered || !st.Started.IsZero()) {
 				v := s.stagedView(st)
 				if !filtered || wantCreated && v.Status == statusCreated || wantQueued && v.Status == statusQueued {
 					out = append(out, v)
@@ -407,6 +462,7 @@ func (s *Server) view(ctx context.Context, id string) (sessionView, error) {
 		return s.stagedView(st), nil
 	}
 	v := metaView(*m)
+	s.keepCreation(&v)
 	s.overlay(&v)
 	evs, _ := session.ReadEvents(s.eventsPath(id))
 	for _, e := range evs {
@@ -559,15 +615,17 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			req.Databases = append(req.Databases, d+"="+s.cfg.Databases[d])
 		}
 		st.Started = time.Now().UTC()
+		st.Question = strings.TrimSpace(body.Question)
 		if err := s.writeStaged(st); err != nil {
 			requestError(w, fmt.Errorf("record the session: %w", err))
 			return
 		}
 		// The workspace has the files once the run has begun; the
-		// upload is then not needed.
+		// uploaded copies are then not needed. The record stays: it says
+		// when and with what the session was created (keepCreation).
 		after = func() {
 			if s.workspaceExists(id) {
-				_ = os.RemoveAll(s.stagedDir(id))
+				_ = os.RemoveAll(joinPath(s.stagedDir(id), "files"))
 			}
 		}
 	}

@@ -34,6 +34,14 @@ type chatOptions struct {
 	// Parallel bounds the plan steps run at the same time (files-only
 	// chats); 0: the default for new turns, the session's own on resume.
 	Parallel int
+	// ResumeArgs are the flags a printed `sift chat --session` or `sift
+	// resume` repeats (resumeArgs), so it runs as printed.
+	ResumeArgs []string
+}
+
+// continueCommand is the command that goes on chatting in session id.
+func (o *chatOptions) continueCommand(id string) string {
+	return strings.Join(append([]string{"sift chat --session", id}, o.ResumeArgs...), " ")
 }
 
 // chatQuit ends a chat; so does the end of the input.
@@ -76,6 +84,7 @@ input piped from a file it reads plain lines.`,
 			if opts.Script != "" && !cmd.Flags().Changed("parallel") {
 				opts.Parallel = 1 // a script's replies go in the order asked
 			}
+			opts.ResumeArgs = resumeArgs(cmd)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -141,7 +150,7 @@ func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOp
 		case line == "":
 			continue
 		case line == chatQuit || line == "/exit":
-			fmt.Fprintf(streams.ErrOut, "Continue with: sift chat --session %s\n", conv.ID())
+			fmt.Fprintf(streams.ErrOut, "Continue with: %s\n", opts.continueCommand(conv.ID()))
 			return nil
 		}
 		err = askTurn(ctx, streams, conv, line)
@@ -153,7 +162,7 @@ func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOp
 			return err
 		}
 	}
-	fmt.Fprintf(streams.ErrOut, "Continue with: sift chat --session %s\n", conv.ID())
+	fmt.Fprintf(streams.ErrOut, "Continue with: %s\n", opts.continueCommand(conv.ID()))
 	return nil
 }
 

@@ -71,6 +71,8 @@ func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions
 	}
 	streams, working := newWorkingLine(console.io, false, deps.now, deps.working)
 	c := &sessionChat{console: console, io: streams, working: working, sift: s, opts: opts, now: deps.now, r: newRenderer(streams, false, deps.now)}
+	c.r.working = working
+	c.r.resumeArgs = opts.ResumeArgs
 	c.status("Model: %s", label)
 	c.status("Ask a question about your data; /help lists the commands, %s ends the chat.", chatQuit)
 	if opts.Session != "" {
@@ -116,9 +118,9 @@ func (c *sessionChat) status(format string, args ...any) {
 // the input ending during a question is not an error.
 func (c *sessionChat) end(ctx context.Context, err error) error {
 	if c.id != "" {
-		c.status("The session is kept. Continue with: sift chat --session %s", c.id)
+		c.status("The session is kept. Continue with: %s", c.opts.continueCommand(c.id))
 		if meta, merr := c.sift.Session(context.WithoutCancel(ctx), c.id); merr == nil && !meta.Status.Finished() {
-			c.status("  or: sift resume %s   (it is %s)", c.id, meta.Status)
+			c.status("  or: %s   (it is %s)", resumeCommand(c.id, c.opts.ResumeArgs), meta.Status)
 		}
 	}
 	if errors.Is(err, errChatInputEnded) {

@@ -41,6 +41,14 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 		t.Fatalf("want one session: %v %v", entries, err)
 	}
 	id := entries[0].Name()
+	// The printed commands name the sessions directory, so they run as
+	// printed.
+	for _, w := range []string{"Continue with: sift chat --session " + id + " ", "or: sift resume " + id + " "} {
+		line := lineWith(errOut.String(), w)
+		if !strings.Contains(line, "--sessions-dir "+shellQuote(sessions)) || !strings.Contains(line, "--sandbox none") {
+			t.Errorf("%q does not carry --sessions-dir and --sandbox: %q", w, line)
+		}
+	}
 
 	// A new chat on the session asks the pending question again, and goes on.
 	second := writeScript(t, `{"replies":[
@@ -54,7 +62,7 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
 	}
-	for _, w := range []string{"(waiting)", "Question: Which column?", "Result: The sum is 3", "Continue with: sift chat --session " + id} {
+	for _, w := range []string{"(waiting)", "Question: Which column?", "Result: The sum is 3", "Continue with: sift chat --session " + id + " --sandbox none"} {
 		if !strings.Contains(errOut.String(), w) {
 			t.Errorf("stderr lacks %q:\n%s", w, errOut)
 		}
@@ -223,4 +231,14 @@ func TestChatWarnsOnceWithoutASandbox(t *testing.T) {
 	if n := strings.Count(got, "WARNING: generated code runs WITHOUT a sandbox"); n != 1 || !strings.Contains(got, "Result: The sum is 3") {
 		t.Errorf("the warning is shown %d times, want once in a chat that answers:\n%s", n, got)
 	}
+}
+
+// lineWith returns the first line of s that contains sub, or "".
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
 }

@@ -23,7 +23,9 @@ func TestChatFlags(t *testing.T) {
 		t.Error("chat takes its questions from the input, not arguments")
 	}
 
-	files := chatOptions{conversationOptions: defaultConversation, Yes: true, Mode: "plan", Store: "sqlite:s.db", PolicyFile: "p.json"}
+	// The flags a printed resume needs are kept for it.
+	files := chatOptions{conversationOptions: defaultConversation, Yes: true, Mode: "plan", Store: "sqlite:s.db", PolicyFile: "p.json",
+		ResumeArgs: []string{"--policy p.json", "--store sqlite:s.db"}}
 	files.Files = []string{"a.csv"}
 	if err := parse(newChatCmd(io, func(_ context.Context, o *chatOptions) error { got = o; return nil }), io, []string{"--file", "a.csv", "--yes", "--mode", "plan", "--store", "sqlite:s.db", "--policy", "p.json"}); err != nil {
 		t.Fatal(err)

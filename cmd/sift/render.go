@@ -40,6 +40,31 @@ type renderer struct {
 	asked map[string]tools.AskUserArgs
 	// warned holds the warnings shown, so that each shows once.
 	warned map[string]bool
+	// working is the terminal's working line, told what each model call
+	// does; nil on a pipe.
+	working *workingLine
+	// calls are the model calls going on, oldest first: the working line
+	// names the newest.
+	calls []*generic.Event
+}
+
+// modelCall keeps the working line saying what the run waits for.
+func (r *renderer) modelCall(e generic.Event) {
+	if e.Kind == generic.EventModelStarted {
+		r.calls = append(r.calls, &e)
+	} else if i := slices.IndexFunc(r.calls, func(c *generic.Event) bool { return c.Text == e.Text }); i >= 0 {
+		r.calls = slices.Delete(r.calls, i, i+1)
+	}
+	if len(r.calls) == 0 {
+		r.working.doing("", time.Time{})
+		return
+	}
+	last := r.calls[len(r.calls)-1]
+	since := last.Time
+	if last.Call != nil && !last.Call.Started.IsZero() {
+		since = last.Call.Started
+	}
+	r.working.doing(last.Text, since)
 }
 
 func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
@@ -71,6 +96,8 @@ func (r *renderer) event(e generic.Event) {
 		r.status("Session %s\n  workspace: %s", e.Text, e.Path)
 	case generic.EventPlan:
 		r.plan(e.Plan)
+	case generic.EventModelStarted, generic.EventModelFinished:
+		r.modelCall(e)
 	case generic.EventStepStarted:
 		r.status("%s Step %d: %s", r.mark("step"), e.Step.Index, oneLine(e.Step.Description, 160))
 		if e.Text != "" {
@@ -129,6 +156,8 @@ func (r *renderer) event(e generic.Event) {
 		}
 		r.status("%s", e.Text)
 	case generic.EventDone:
+		r.calls = nil
+		r.working.doing("", time.Time{})
 		r.done(e)
 	}
 }

@@ -128,6 +128,7 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	io, working := newWorkingLine(io, opts.run.JSON, deps.now, deps.working)
 	r := newRenderer(io, opts.run.JSON, deps.now)
 	r.resumeArgs = opts.run.ResumeArgs
+	r.working = working
 	if !opts.run.JSON {
 		r.status("Model: %s", label)
 	}

@@ -244,6 +244,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	io, working := newWorkingLine(io, opts.JSON, deps.now, deps.working)
 	r := newRenderer(io, opts.JSON, deps.now)
 	r.resumeArgs = opts.ResumeArgs
+	r.working = working
 	if !opts.JSON {
 		r.status("Model: %s", label)
 	}

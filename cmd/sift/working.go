@@ -27,6 +27,22 @@ type workingLine struct {
 	last time.Time
 	// shown says the line is on the screen now.
 	shown bool
+	// activity is what the run waits for ("Writing code for step 2"),
+	// since when; empty when the run did not say.
+	activity string
+	since    time.Time
+}
+
+// doing names what the run waits for from since on, so the line says
+// "Planning… 12s" instead of "working… 12s"; an empty activity goes back
+// to "working…".
+func (w *workingLine) doing(activity string, since time.Time) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.activity, w.since = activity, since
 }
 
 // workingEvery is how long a run may print nothing before the working line
@@ -90,7 +106,11 @@ func (w *workingLine) draw() {
 	if !w.active || silent < w.after {
 		return
 	}
-	fmt.Fprintf(w.term, "\r\x1b[2Kworking… %ds", int(silent.Seconds()))
+	if w.activity != "" {
+		fmt.Fprintf(w.term, "\r\x1b[2K%s… %ds", w.activity, int(max(w.now().Sub(w.since), silent).Seconds()))
+	} else {
+		fmt.Fprintf(w.term, "\r\x1b[2Kworking… %ds", int(silent.Seconds()))
+	}
 	w.shown = true
 }
 

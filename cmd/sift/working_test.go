@@ -31,8 +31,9 @@ func slowPlannerDeps(delay time.Duration) runDeps {
 func TestRunShowsItIsWorkingDuringALongModelCall(t *testing.T) {
 	isolateEnv(t)
 	pythonOrSkip(t)
-	// "working… Ns" never stays on a line that something else is printed on.
-	leftOver := regexp.MustCompile(`working… \d+s[^\r]`)
+	// The working line names what the run waits for ("Planning… Ns"), and
+	// never stays on a line that something else is printed on.
+	leftOver := regexp.MustCompile(`(working|Planning)… \d+s[^\r]`)
 	tests := []struct {
 		name           string
 		terminal, json bool
@@ -52,7 +53,7 @@ func TestRunShowsItIsWorkingDuringALongModelCall(t *testing.T) {
 			if exitCode(err) != exitWaiting {
 				t.Fatalf("want the run to wait for the review: %v\nstderr:\n%s", err, errOut)
 			}
-			shown := strings.Contains(errOut.String(), "\r\x1b[2Kworking… ")
+			shown := strings.Contains(errOut.String(), "\r\x1b[2KPlanning… ")
 			if shown != tt.wantWorking {
 				t.Errorf("working line shown = %v, want %v; stderr:\n%q", shown, tt.wantWorking, errOut)
 			}
@@ -67,6 +68,11 @@ func TestRunShowsItIsWorkingDuringALongModelCall(t *testing.T) {
 				}
 				if errOut.Len() != 0 {
 					t.Errorf("--json keeps stderr quiet, got %q", errOut)
+				}
+				// Scripts see each model call start and end.
+				if !strings.Contains(out.String(), `"kind":"model_started"`) || !strings.Contains(out.String(), `"kind":"model_finished"`) ||
+					!strings.Contains(out.String(), `"text":"Planning"`) {
+					t.Errorf("--json does not carry the model call events:\n%s", out)
 				}
 			}
 		})

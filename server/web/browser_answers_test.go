@@ -78,7 +78,8 @@ func TestBrowserPlanRejectThenEdit(t *testing.T) {
 	const feedback = "Group by region, not by month"
 	r := []scripted.Reply{
 		reply("create_plan", planOf("Sum revenue by month", "Chart the months")),
-		reply("create_plan", planOf("Sum revenue by region", "Chart the regions", "Name the top region")),
+		// The second plan comes as JSON text, as some models write it.
+		say(`{"steps": [{"index": 1, "description": "Sum revenue by region"}, {"index": 2, "description": "Chart the regions"}, {"index": 3, "description": "Name the top region"}], "complexity": "moderate"}`),
 	}
 	r = append(r, wordStep("Summed by region and month.")...)
 	r = append(r, reply("create_plan", planOf("Name the top region")))
@@ -110,7 +111,20 @@ func TestBrowserPlanRejectThenEdit(t *testing.T) {
 	if got := b.evalString(t, `document.querySelector('.plan-edit button[data-action=approve]').textContent`); got != "Approve plan" {
 		t.Errorf("the unedited plan's button says %q", got)
 	}
+	// The new plan shows only as the review, never as raw JSON above it.
+	if txt := b.evalString(t, `document.querySelector('.run').innerText`); strings.Contains(txt, `"steps"`) || strings.Contains(txt, `"complexity"`) {
+		t.Errorf("raw plan JSON shows after the reject:\n%s", txt)
+	}
 	b.screenshot(t, "32-new-plan")
+
+	// On a phone the review's fields take the width and grow with their
+	// text.
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.waitJS(t, "the step fields take the phone's width", `[...document.querySelectorAll('.edit-steps textarea')].every(t => t.getBoundingClientRect().width > 250)`)
+	b.do(t, "write a long feedback", chromedp.SendKeys(chromedp.ID("reject-feedback"), strings.Repeat("Group the regions and compare them month by month. ", 6)))
+	b.waitJS(t, "the feedback box grows with its text", `(t => t.clientHeight > 100 && t.scrollHeight <= t.clientHeight + 2)(document.getElementById('reject-feedback'))`)
+	b.viewportShot(t, "32-new-plan-390")
+	b.do(t, "clear the feedback", chromedp.Evaluate[chromedp.Void](`document.getElementById('reject-feedback').value = ''`), chromedp.EmulateViewport(1280, 800))
 
 	// Edit: reword step 1, remove step 2.
 	b.do(t, "edit the steps",

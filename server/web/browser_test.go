@@ -137,9 +137,11 @@ func TestBrowserTemplateRunShowsChartAndNumbers(t *testing.T) {
 		chromedp.Click(chromedp.ID("followup-ask")),
 	)
 	b.waitJS(t, "the follow-up ends", `document.querySelectorAll('.run').length === 2 && ['failed','done'].includes(document.querySelectorAll('.run')[1].dataset.status)`)
-	msg := b.evalString(t, `document.querySelectorAll('.run')[1].querySelector('.error')?.textContent || ''`)
-	if !strings.Contains(msg, "This needs a model") || !strings.Contains(msg, "no model configured") {
-		t.Errorf("the follow-up's error does not say it needs a model: %q", msg)
+	// One sentence with the fix, not the library's list of every
+	// built-in analysis and its parameters.
+	msg := b.evalString(t, `document.querySelectorAll('.run')[1].querySelector('.error')?.innerText || ''`)
+	if !strings.Contains(msg, "This question needs a model") || !strings.Contains(msg, "built-in analyses") || strings.Contains(msg, "Params:") || len(msg) > 400 {
+		t.Errorf("the follow-up's error does not say in one sentence that it needs a model: %q", msg)
 	}
 	b.screenshot(t, "05-needs-model")
 
@@ -832,6 +834,11 @@ func TestBrowserQuestionAnsweredByChoice(t *testing.T) {
 	report := b.evalString(t, `document.querySelector('.report .md').textContent`)
 	if top := topRegion(t, exampleFile(t, "sales.csv")); !strings.Contains(report, "Top region: "+top) {
 		t.Errorf("the report after the answer: %q, want the top region of the data (%s)", report, top)
+	}
+	// The step's output shows once, though the code agent repeats what
+	// its Python printed.
+	if n := b.evalString(t, `String([...document.querySelectorAll('.run pre.result, .run .message')].filter(p => p.textContent.includes('TOP')).length)`); n != "1" {
+		t.Errorf("step 1's output shows %s times, want once; the run shows:\n%s", n, b.evalString(t, `(d => { document.querySelectorAll('details').forEach(x => x.open = true); return document.querySelector('.run').innerText; })()`))
 	}
 	b.screenshot(t, "22-answered")
 	b.noPageErrors(t)

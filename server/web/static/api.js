@@ -69,6 +69,34 @@ function post(path, body) {
   });
 }
 
+// upload posts a form with XMLHttpRequest, the one browser API that
+// reports upload progress; it resolves with the finished request.
+function upload(path, form, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    for (const [k, v] of Object.entries(withAuth())) xhr.setRequestHeader(k, v);
+    xhr.upload.addEventListener('progress', (e) => { if (e.lengthComputable) onProgress?.(e.loaded, e.total); });
+    xhr.addEventListener('load', () => resolve(xhr));
+    xhr.addEventListener('error', () => reject(new Error('the upload failed: the server could not be reached')));
+    xhr.addEventListener('abort', () => reject(new Error('the upload was cancelled')));
+    xhr.send(form);
+  });
+}
+
+function xhrError(xhr) {
+  let code = 'http_' + xhr.status;
+  let message = `${xhr.status} ${xhr.statusText}`;
+  try {
+    const body = JSON.parse(xhr.responseText);
+    if (body && body.error) {
+      code = body.error.code || code;
+      message = body.error.message || message;
+    }
+  } catch { /* not JSON: keep the status line */ }
+  return new APIError(xhr.status, code, message);
+}
+
 const sessionPath = (id) => `v1/sessions/${encodeURIComponent(id)}`;
 
 // filePath is the URL of a workspace file (plan.md, report.*, out/...).
@@ -80,13 +108,22 @@ export const api = {
   config: () => json('v1/config'),
   sessions: () => json('v1/sessions'),
   session: (id) => json(sessionPath(id)),
-  // create uploads files (File objects) and names of server data sources.
-  create(files, dataDirs, databases) {
+  // create uploads files (File objects) and names of server data sources;
+  // onProgress(sent, total) follows the upload.
+  async create(files, dataDirs, databases, onProgress) {
     const form = new FormData();
     for (const f of files) form.append('file', f, f.name);
     for (const d of dataDirs) form.append('data_dir', d);
     for (const d of databases) form.append('database', d);
-    return json('v1/sessions', { method: 'POST', body: form });
+    for (let tries = 0; ; tries++) {
+      const res = await upload('v1/sessions', form, onProgress);
+      if (res.status !== 401 || tries >= 5) {
+        if (res.status < 200 || res.status >= 300) throw xhrError(res);
+        return JSON.parse(res.responseText);
+      }
+      const t = await askToken(tries > 0 ? xhrError(res).message : '');
+      sessionStorage.setItem(TOKEN_KEY, t);
+    }
   },
   run: (id, req) => post(`${sessionPath(id)}/runs`, req),
   answer: (id, answer) => post(`${sessionPath(id)}/answers`, answer),

@@ -3,7 +3,7 @@
 // open #s=ID) and the session's event log rebuilds the view.
 
 import { api, APIError, setTokenPrompt, streamEvents } from './api.js';
-import { RunView, h } from './run.js';
+import { RunView, h, autoGrow, scrollCue } from './run.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -110,6 +110,8 @@ async function loadSessions() {
     const a = h('a', { href: `#s=${encodeURIComponent(s.id)}`, class: 'session-link' });
     a.append(h('span', { class: 'session-q' }, s.question || 'No question yet'),
       h('span', { class: `badge small status-${s.status}` }, s.status));
+    const files = inputNames(s);
+    if (files.length) a.append(h('span', { class: 'session-files muted' }, files.join(', ')));
     if (s.updated || s.created) {
       const t = new Date(s.updated || s.created);
       a.append(h('time', { datetime: t.toISOString(), class: 'muted' }, t.toLocaleString()));
@@ -118,6 +120,37 @@ async function loadSessions() {
     ul.append(h('li', {}, a));
   }
   $('session-empty').hidden = sessions.length > 0;
+}
+
+// inputNames are a session's data, by name: files, folders, databases.
+function inputNames(s) {
+  return [...(s.inputs || []).map((p) => p.split('/').pop()), ...(s.data_dirs || []), ...(s.databases || [])];
+}
+
+// The list and the open session's header stay live: sessions started in
+// another tab appear, statuses change, while this tab is visible.
+const POLL_MS = 4000;
+
+function poll() {
+  if (document.hidden) return;
+  loadSessions().catch(() => {});
+  if (state.id && !state.stream && !['waiting'].includes(state.status)) {
+    // No event stream is open: the session may have been resumed or
+    // asked again elsewhere.
+    api.session(state.id).then((s) => {
+      if (!state.id || s.id !== state.id) return;
+      showInputs(s);
+      if (s.status !== state.status && (s.status === 'running' || s.status === 'queued')) {
+        setStatus(s.status);
+        follow();
+      }
+    }).catch(() => {});
+  }
+}
+
+function showInputs(s) {
+  const inputs = inputNames(s);
+  $('inputs').textContent = inputs.length ? `Data: ${inputs.join(', ')}` : '';
 }
 
 // --- the open session ----------------------------------------------------------
@@ -179,6 +212,7 @@ const viewContext = () => ({
   },
   onStatus: (s) => { setStatus(s); if (s !== 'running') loadSessions().catch(() => {}); },
   onUsage: showUsage,
+  ask: (q) => askFollowupText(q),
 });
 
 function onEvent(seq, ev) {
@@ -205,7 +239,11 @@ function follow() {
   const ctl = new AbortController();
   state.stream = ctl;
   const id = state.id;
-  streamEvents(id, state.lastSeq, onEvent, ctl.signal, (q) => setStatus('queued', `queued: #${q.position}`))
+  streamEvents(id, state.lastSeq, onEvent, ctl.signal, (q) => {
+    setStatus('queued', `queued: #${q.position}`);
+    if (!state.run) state.run = new RunView($('runs'), viewContext());
+    state.run.queued(q.position);
+  })
     .catch((err) => { if (state.id === id) fail(err); })
     .finally(() => { if (state.stream === ctl) state.stream = null; });
 }
@@ -233,8 +271,7 @@ async function openSession(id) {
   closeDrawer();
   const s = await api.session(id);
   $('session-title').textContent = s.question || '';
-  const inputs = [...(s.inputs || []).map((p) => p.split('/').pop()), ...(s.data_dirs || []), ...(s.databases || [])];
-  $('inputs').textContent = inputs.length ? `Data: ${inputs.join(', ')}` : '';
+  showInputs(s);
   setStatus(s.status);
   if (s.usage) showUsage(s.usage);
   for (const a of document.querySelectorAll('.session-link')) {
@@ -266,20 +303,44 @@ function route() {
 
 const chosen = [];
 
+// staged is the session the chosen files were uploaded to, before any
+// question: { id, files (the File objects it holds), previews, examples }.
+let staged = null;
+let uploading = null;
+
 function renderChosen() {
   const ul = $('file-list');
   ul.replaceChildren();
   chosen.forEach((f, k) => {
     const remove = h('button', { type: 'button', class: 'ghost small', 'aria-label': `Remove ${f.name}` }, '✕');
-    remove.addEventListener('click', () => { chosen.splice(k, 1); renderChosen(); });
+    remove.addEventListener('click', () => { chosen.splice(k, 1); renderChosen(); stageUpload(); });
     ul.append(h('li', {}, h('span', {}, f.name), h('span', { class: 'muted' }, ` ${size(f.size)}`), remove));
   });
 }
 
+// size shows bytes in the unit the server's limits use (KiB, MiB).
 function size(n) {
   if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function limitMiB(n) {
+  return n % (1024 * 1024) === 0 ? `${n / 1024 / 1024} MiB` : size(n);
+}
+
+// tooBig says what is wrong with the chosen files before they are sent,
+// by the server's own limits; '' when they fit.
+function tooBig(files) {
+  const c = state.config || {};
+  if (c.max_files && files.length > c.max_files) {
+    return `That is ${files.length} files; this server takes at most ${c.max_files} per analysis. Remove some.`;
+  }
+  const total = files.reduce((n, f) => n + f.size, 0);
+  if (c.max_upload_bytes && total > c.max_upload_bytes) {
+    return `These files come to ${size(total)}, more than this server's limit of ${limitMiB(c.max_upload_bytes)} per analysis: remove some, or ask whoever runs it to raise --max-upload.`;
+  }
+  return '';
 }
 
 function addFiles(files) {
@@ -287,6 +348,110 @@ function addFiles(files) {
     if (!chosen.some((c) => c.name === f.name && c.size === f.size)) chosen.push(f);
   }
   renderChosen();
+  stageUpload();
+}
+
+function showProgress(sent, total) {
+  const box = $('upload');
+  box.hidden = false;
+  $('upload-progress').value = total ? sent / total : 0;
+  $('upload-label').textContent = `Uploading… ${size(sent)} of ${size(total)}`;
+}
+
+// stageUpload sends the chosen files as soon as they are chosen, so the
+// page can show the data at a glance and suggest questions; the question
+// then runs in that session. An earlier upload of other files is dropped.
+async function stageUpload() {
+  const old = staged;
+  staged = null;
+  renderGlance(null);
+  if (old) api.remove(old.id).catch(() => {});
+  notice('');
+  if (!chosen.length) return null;
+  const problem = tooBig(chosen);
+  if (problem) {
+    notice(problem);
+    return null;
+  }
+  const files = [...chosen];
+  const mine = (async () => {
+    showProgress(0, files.reduce((n, f) => n + f.size, 0));
+    try {
+      const s = await api.create(files, [], [], showProgress);
+      if (uploading !== mine) { api.remove(s.id).catch(() => {}); return null; }
+      staged = { id: s.id, files, previews: s.previews || [], examples: s.examples || [] };
+      renderGlance(staged);
+      return staged;
+    } catch (err) {
+      // A refusal (a file by cause, the limit) is an answer, not a fault.
+      if (uploading === mine) err instanceof APIError ? notice(err.message) : fail(err);
+      return null;
+    } finally {
+      if (uploading === mine) { $('upload').hidden = true; uploading = null; }
+    }
+  })();
+  uploading = mine;
+  return mine;
+}
+
+// renderGlance shows each uploaded file's tables: their sheets, columns
+// with types, and first rows; and questions to try.
+function renderGlance(st) {
+  const box = $('glance');
+  box.replaceChildren();
+  box.hidden = !st;
+  $('examples').hidden = true;
+  if (!st) return;
+  box.append(h('h3', {}, 'Your data'));
+  for (const p of st.previews) {
+    const sheets = p.sheets || [];
+    const head = h('p', { class: 'glance-file' }, h('strong', {}, p.name), h('span', { class: 'muted' }, ` · ${size(p.size || 0)}`));
+    if (sheets.length > 1) head.append(h('span', { class: 'muted' }, ` · sheets: ${sheets.map((s) => s.name).join(', ')}`));
+    box.append(head);
+    for (const sh of sheets.slice(0, 3)) {
+      if (sheets.length > 1) box.append(h('p', { class: 'label muted' }, sh.name));
+      box.append(sheetTable(sh));
+    }
+    if (!sheets.length && p.lines?.length) {
+      const pre = h('pre', { class: 'result' });
+      pre.textContent = p.lines.slice(0, 5).join('\n');
+      box.append(pre);
+    }
+  }
+  const list = $('example-list');
+  list.replaceChildren();
+  for (const q of st.examples) {
+    const b = h('button', { type: 'button', class: 'chip' }, q);
+    b.addEventListener('click', () => {
+      $('question').value = q;
+      $('question').dispatchEvent(new Event('input'));
+      $('question').focus();
+    });
+    list.append(b);
+  }
+  $('examples').hidden = st.examples.length === 0;
+}
+
+function sheetTable(sh) {
+  const t = h('table', { class: 'glance-table' });
+  const head = t.createTHead().insertRow();
+  for (const c of sh.columns || []) {
+    head.append(h('th', { scope: 'col' }, c.name, h('span', { class: 'type muted' }, c.type || '')));
+  }
+  const body = t.createTBody();
+  for (const r of sh.rows || []) {
+    const tr = body.insertRow();
+    (sh.columns || []).forEach((c, k) => {
+      const td = tr.insertCell();
+      td.textContent = r[k] ?? '';
+      if (['int', 'float', 'number'].includes(c.type)) td.className = 'num';
+    });
+  }
+  const n = sh.row_count || 0;
+  t.createCaption().textContent = `${(sh.rows || []).length} of ${sh.row_count_exact ? '' : 'about '}${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}, ${(sh.columns || []).length} columns`;
+  const wrap = h('div', { class: 'table-wrap' }, t);
+  scrollCue(wrap);
+  return wrap;
 }
 
 async function startAnalysis(e) {
@@ -306,25 +471,52 @@ async function startAnalysis(e) {
   }
   $('question').removeAttribute('aria-invalid');
   notice('');
+  const problem = tooBig(chosen);
+  if (problem) {
+    notice(problem);
+    return;
+  }
   const ask = $('ask');
   ask.disabled = true;
   ask.textContent = 'Uploading…';
+  let created = null;
   try {
-    const s = await api.create(chosen,
-      sources.filter((i) => i.dataset.kind === 'data_dir').map((i) => i.value),
-      sources.filter((i) => i.dataset.kind === 'database').map((i) => i.value));
+    let s = uploading ? await uploading : staged;
+    const same = s && s.files.length === chosen.length && s.files.every((f, k) => f === chosen[k]);
+    if (!same || sources.length) {
+      // Data sources, or files changed since: one upload with everything.
+      if (s) api.remove(s.id).catch(() => {});
+      staged = null;
+      showProgress(0, chosen.reduce((n, f) => n + f.size, 0));
+      s = await api.create(chosen,
+        sources.filter((i) => i.dataset.kind === 'data_dir').map((i) => i.value),
+        sources.filter((i) => i.dataset.kind === 'database').map((i) => i.value), showProgress);
+    }
+    created = s.id;
     await api.run(s.id, { question, mode: $('mode').value, review_plan: $('review').checked });
+    created = null;
+    staged = null;
     chosen.length = 0;
     renderChosen();
+    renderGlance(null);
     $('question').value = '';
     location.hash = `s=${encodeURIComponent(s.id)}`;
     loadSessions().catch(() => {});
   } catch (err) {
+    // A session made for a question that was then refused is of no use.
+    if (created && (!staged || staged.id !== created)) api.remove(created).catch(() => {});
     fail(err);
   } finally {
+    $('upload').hidden = true;
     ask.disabled = false;
     ask.textContent = 'Ask';
   }
+}
+
+// askFollowupText asks q in the open session, as if typed.
+function askFollowupText(q) {
+  $('followup').value = q;
+  $('followup-form').requestSubmit();
 }
 
 async function askFollowup(e) {
@@ -398,6 +590,9 @@ function wire() {
   });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeDrawer(); });
   window.addEventListener('hashchange', route);
+  for (const id of ['question', 'followup']) autoGrow($(id));
+  setInterval(poll, POLL_MS);
+  document.addEventListener('visibilitychange', poll);
 }
 
 async function main() {

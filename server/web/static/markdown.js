@@ -116,7 +116,9 @@ function table(head, rows, align, opts) {
       else if (/^[-+]?[\d,.]+%?$/.test(r[k] ?? '')) td.classList.add('num');
     });
   }
-  return el('div', [t], 'table-wrap');
+  const wrap = el('div', [t], 'table-wrap');
+  opts.scrollCue?.(wrap);
+  return wrap;
 }
 
 // inline turns one paragraph's text into nodes.

@@ -36,8 +36,51 @@ export class RunView {
     this.interruptBox = h('div', { class: 'interrupt-box' });
     this.errors = h('div', { class: 'errors' });
     this.report = h('section', { class: 'report', hidden: '' });
-    this.root.append(this.title, this.planBox, this.activity, this.interruptBox, this.errors, this.report);
+    // The live status line: what the run waits for, and for how long.
+    this.waits = [];
+    this.statusText = h('span', { class: 'status-text' });
+    this.statusClock = h('span', { class: 'status-clock' });
+    this.statusLine = h('p', { class: 'status-line', role: 'status', hidden: '' }, h('span', { class: 'pulse', 'aria-hidden': 'true' }), this.statusText, ' ', this.statusClock);
+    this.next = h('div', { class: 'next', hidden: '' });
+    this.root.append(this.title, this.planBox, this.activity, this.statusLine, this.interruptBox, this.errors, this.report, this.next);
     parent.append(this.root);
+  }
+
+  // --- the live status line ---------------------------------------------
+
+  // wait shows what the run waits for from since on; key names the wait so
+  // its end can take it away (model calls and tools may overlap).
+  wait(key, text, since) {
+    this.waits = this.waits.filter((w) => w.key !== key);
+    this.waits.push({ key, text, since: since ? new Date(since) : new Date() });
+    this.showWait();
+  }
+
+  unwait(key) {
+    this.waits = this.waits.filter((w) => w.key !== key);
+    this.showWait();
+  }
+
+  showWait() {
+    const w = this.waits[this.waits.length - 1];
+    const live = w && ['running', 'queued'].includes(this.status);
+    this.statusLine.hidden = !live;
+    clearInterval(this.clock);
+    this.clock = null;
+    if (!live) return;
+    this.statusText.textContent = `${w.text}…`;
+    const tick = () => {
+      const s = Math.max(0, Math.round((Date.now() - w.since.getTime()) / 1000));
+      this.statusClock.textContent = s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+    };
+    tick();
+    this.clock = setInterval(tick, 1000);
+  }
+
+  // queued shows the run's place in the server's queue.
+  queued(position) {
+    this.setStatus('queued');
+    this.wait('queue', `Waiting in the queue (#${position})`);
   }
 
   handle(ev) {
@@ -58,13 +101,33 @@ export class RunView {
         this.updateStep(ev.step);
         this.usage(ev.usage);
         break;
+      case 'model_started':
+        this.unwait('queue');
+        this.wait(`model:${ev.text}`, ev.text || 'Waiting for the model', ev.call?.started || ev.time);
+        break;
+      case 'model_finished':
+        this.unwait(`model:${ev.text}`);
+        this.usage(ev.usage);
+        break;
       case 'tool_call':
         this.addCall(ev);
+        if (ev.tool === 'python' || ev.tool === 'run_template' || ev.tool === 'sql_query') {
+          const what = ev.tool === 'sql_query' ? 'Running SQL' : ev.tool === 'run_template' ? 'Running the analysis' : 'Running Python';
+          const n = this.stepOf(ev);
+          this.wait(`tool:${ev.tool_call_id}`, n ? `${what} for step ${n}` : what, ev.time);
+        }
         break;
       case 'tool_result':
+        this.unwait(`tool:${ev.tool_call_id}`);
         this.addResult(ev);
         break;
       case 'message':
+        if (ev.agent === 'sift' && INTERNAL.test(ev.text || '')) break; // bookkeeping, not for people
+        if (!ev.delta && isPlanJSON(ev.text)) { // a plan: the checklist or the review shows it
+          if (this.live?.el && isPlanJSON(this.live.text)) this.live.el.remove();
+          this.live = null;
+          break;
+        }
         this.addMessage(ev);
         break;
       case 'artifact':
@@ -85,16 +148,22 @@ export class RunView {
         this.usage(ev.usage);
         break;
       case 'error':
+        if (STOPPED.test(ev.text || '')) break; // a deliberate stop: done says so
         this.addError(ev.text || 'the run failed');
         break;
       case 'done':
+        this.waits = [];
         if (ev.plan) this.renderPlan(ev.plan);
+        this.showNext(ev.plan?.result?.next_questions || []);
         this.usage(ev.usage);
         for (const f of ev.plan?.result?.files || []) this.addDownload(f);
         if (ev.interrupt) {
           if (!this.pending) this.showInterrupt(ev.interrupt);
           this.setStatus('waiting');
         } else if (ev.text === 'paused' || this.status === 'paused') {
+          this.setStatus('paused');
+        } else if (STOPPED.test(ev.text || '')) {
+          this.addNote('Stopped. The work done so far is kept; resume to go on.');
           this.setStatus('paused');
         } else if (ev.text) {
           if (!this.errors.childElementCount) this.addError(ev.text);
@@ -116,6 +185,26 @@ export class RunView {
     this.status = status;
     this.root.dataset.status = status;
     this.ctx.onStatus(status);
+    this.showWait();
+  }
+
+  // showNext offers the questions Sift suggests next, as buttons that ask
+  // them.
+  showNext(questions) {
+    this.next.replaceChildren();
+    this.next.hidden = !questions.length || !this.ctx.ask;
+    if (this.next.hidden) return;
+    const row = h('div', { class: 'chips' });
+    for (const q of questions) {
+      const b = h('button', { type: 'button', class: 'chip' }, q);
+      b.addEventListener('click', () => this.ctx.ask(q));
+      row.append(b);
+    }
+    this.next.append(h('p', { class: 'label muted' }, 'Ask next'), row);
+  }
+
+  addNote(text) {
+    this.errors.append(h('p', { class: 'note muted', role: 'status' }, text));
   }
 
   // --- the plan ---------------------------------------------------------
@@ -175,8 +264,18 @@ export class RunView {
     return view;
   }
 
+  // stepOf is the plan step an event belongs to: its own, or, for the
+  // work of the agents that run steps, the step running now (events of a
+  // resumed step may come without one).
+  stepOf(ev) {
+    if (ev.step?.index) return ev.step.index;
+    return ['executor', 'code_agent', 'web_researcher'].includes(ev.agent) ? this.doing || 0 : 0;
+  }
+
   updateStep(s) {
     if (!s || !s.index) return;
+    if (s.status === 'doing') this.doing = s.index;
+    else if (this.doing === s.index) this.doing = 0;
     const view = this.step(s.index);
     if (this.earlier?.has(s.index)) {
       view.li.classList.add('earlier');
@@ -206,7 +305,7 @@ export class RunView {
   // logFor is where an event's details go: its step's log, or the run's
   // activity for the planner, report writer and routes without steps.
   logFor(ev) {
-    const index = ev.step?.index;
+    const index = this.stepOf(ev);
     if (!index) return this.activity;
     const view = this.step(index);
     view.work.hidden = false;
@@ -215,7 +314,7 @@ export class RunView {
 
   addCall(ev) {
     const log = this.logFor(ev);
-    const index = ev.step?.index;
+    const index = this.stepOf(ev);
     if (index) {
       const view = this.step(index);
       view.calls++;
@@ -233,16 +332,39 @@ export class RunView {
 
   addResult(ev) {
     const entry = (ev.tool_call_id && this.calls.get(ev.tool_call_id)) || null;
-    const out = h('pre', { class: 'result' });
-    out.textContent = ev.text || '(no output)';
-    const wrap = h('div', { class: 'result-wrap' }, h('p', { class: 'label muted' }, 'Result'), out);
+    const text = stripHints(ev.text || '');
+    // A step's output once: the code agent's reply and the step's result
+    // repeat what its Python printed.
+    const index = this.stepOf(ev);
+    const seen = this.outputs ??= new Map();
+    const earlier = seen.get(index) || [];
+    const key = text.trim();
+    if (key && earlier.some((t) => t.includes(key) || key.includes(t))) {
+      if (entry) entry.append(h('p', { class: 'label muted' }, 'Output shown above'));
+      return;
+    }
+    if (key) seen.set(index, [...earlier, key]);
+    const wrap = h('div', { class: 'result-wrap' }, ...resultView(text));
     if (entry) entry.append(wrap);
     else this.logFor(ev).append(h('div', { class: 'call' }, h('p', { class: 'call-head' }, h('span', { class: 'tool' }, ev.tool || 'tool')), wrap));
   }
 
+  // repeats says text only repeats an output the step already shows.
+  repeats(ev, text) {
+    const key = stripHints(text || '').trim();
+    const shown = this.outputs?.get(this.stepOf(ev)) || [];
+    return key !== '' && shown.some((t) => t.includes(key) || key.includes(t));
+  }
+
   addMessage(ev) {
+    if (!ev.delta && this.repeats(ev, ev.text)) {
+      // The code agent's reply that only repeats its Python's output.
+      if (this.live?.el && this.live.key === `${ev.agent || ''}/${this.stepOf(ev)}`) this.live.el.remove();
+      this.live = null;
+      return;
+    }
     const log = this.logFor(ev);
-    const key = `${ev.agent || ''}/${ev.step?.index || 0}`;
+    const key = `${ev.agent || ''}/${this.stepOf(ev)}`;
     if (ev.delta) {
       if (!this.live || this.live.key !== key || !this.live.el.isConnected) {
         this.live = { key, el: h('p', { class: 'message' }), text: '' };
@@ -316,7 +438,7 @@ export class RunView {
   renderReport(text) {
     this.ensureReportHead();
     this.report.hidden = false;
-    this.reportBody.replaceChildren(renderMarkdown(text, { image: this.ctx.image, link: this.ctx.link }));
+    this.reportBody.replaceChildren(renderMarkdown(text, { image: this.ctx.image, link: this.ctx.link, scrollCue }));
     // The report shows the charts and tables again, in its story: fold the
     // steps' copies away so the page does not repeat itself.
     for (const view of this.steps.values()) {
@@ -337,13 +459,13 @@ export class RunView {
 
   addError(text) {
     const box = h('div', { class: 'error', role: 'alert' });
-    const p = h('pre', { class: 'error-text' });
-    p.textContent = text;
-    box.append(h('strong', {}, this.ctx.modelless && /model/i.test(text)
-      ? 'This needs a model' : 'The run stopped with an error'), p);
-    if (this.ctx.modelless && /model/i.test(text)) {
-      box.append(h('p', { class: 'muted' },
-        'This server has no model configured, so only the built-in analyses run. Ask for one of them (for example “monthly revenue trend”, “profile this data”, “top 10 products by revenue”), or start sift serve with a model (--model, --base-url, SIFT_API_KEY).'));
+    const { title, sentence } = errorByCause(text, this.ctx.modelless);
+    box.append(h('strong', {}, title), h('p', { class: 'error-text' }, sentence));
+    if (sentence !== text && !/needs a model/.test(title)) {
+      // The full text, for whoever runs the server, out of the way.
+      const p = h('pre', {});
+      p.textContent = plainWords(text);
+      box.append(h('details', { class: 'details' }, h('summary', {}, 'Details'), p));
     }
     this.errors.append(box);
   }
@@ -395,6 +517,84 @@ export class RunView {
   }
 }
 
+// INTERNAL matches the run's own bookkeeping notes (how a follow-up or
+// resume rebuilds its Python state): true, but not for the person.
+const INTERNAL = /cells\.jsonl|earlier cells?\b|replaying|keeps \d+ earlier step|checkpoint/i;
+
+// STOPPED matches the end of a run someone stopped on purpose.
+const STOPPED = /context canceled|interrupted: context|stopped at once/i;
+
+// isPlanJSON says a message is a plan written as JSON (a planner that
+// answered in text): the page shows plans as checklists, never raw.
+function isPlanJSON(text) {
+  const t = (text || '').trim().replace(/^```(json)?\s*|```$/g, '');
+  if (!t.startsWith('{')) return false;
+  try { return Array.isArray(JSON.parse(t).steps); } catch { return false; }
+}
+
+// plainWords takes internal words out of a message shown to a person.
+function plainWords(text) {
+  return text
+    .replace(/\b(run failed|interrupted): /gi, '')
+    .replace(/context (canceled|deadline exceeded)/gi, 'stopped')
+    .replace(/\s*\(?(from|in) cells\.jsonl\)?/gi, '');
+}
+
+// errorByCause turns a run's error into a title and one sentence with the
+// fix: the full text goes behind a toggle.
+function errorByCause(text, modelless) {
+  const t = text || '';
+  if (/no model|needs a model|configure a model|ErrNoModel/i.test(t) || (modelless && /model/i.test(t))) {
+    return {
+      title: 'This question needs a model',
+      sentence: 'This server runs only the built-in analyses (trends, top-N, profiles, pivots, correlations); ask one of those, or start sift serve with a model (--model, --base-url, SIFT_API_KEY).',
+    };
+  }
+  if (/is empty|0 bytes|no rows/i.test(t)) return { title: 'The data is empty', sentence: firstSentence(t) };
+  if (/binary|not a (data|text) file|not a valid zip|corrupt|password-protected/i.test(t)) {
+    return { title: 'A file could not be read', sentence: firstSentence(t) };
+  }
+  if (/budget|max[-_ ](tokens|cost|time|steps|model calls)/i.test(t)) return { title: 'The run reached its budget', sentence: firstSentence(t) };
+  return { title: 'The run stopped with an error', sentence: firstSentence(t) };
+}
+
+// firstSentence is the first sentence of text, in plain words.
+function firstSentence(text) {
+  const plain = plainWords(text).trim();
+  const m = /^[\s\S]*?[.!?](\s|$)/.exec(plain);
+  const first = (m ? m[0] : plain).trim();
+  return first.length > 400 ? `${first.slice(0, 399)}…` : first;
+}
+
+// stripHints takes out the hints tools add for the model ("Hint: ...").
+function stripHints(text) {
+  return text.split('\n').filter((l) => !/^\s*Hint:/.test(l)).join('\n').trimEnd();
+}
+
+// resultView shows a tool's output: a traceback as its last line, with the
+// whole of it behind a toggle.
+function resultView(text) {
+  const tb = text.indexOf('Traceback (most recent call last)');
+  if (tb < 0) {
+    const out = h('pre', { class: 'result' });
+    out.textContent = text || '(no output)';
+    return [h('p', { class: 'label muted' }, 'Result'), out];
+  }
+  const lines = text.slice(tb).split('\n').map((l) => l.trimEnd()).filter(Boolean);
+  const last = lines[lines.length - 1] || 'Python raised an error';
+  const before = text.slice(0, tb).trim();
+  const out = [];
+  if (before) {
+    const pre = h('pre', { class: 'result' });
+    pre.textContent = before;
+    out.push(h('p', { class: 'label muted' }, 'Result'), pre);
+  }
+  const full = h('pre', { class: 'result traceback' });
+  full.textContent = text.slice(tb);
+  out.push(h('p', { class: 'error-text failure' }, last), h('details', { class: 'details' }, h('summary', {}, 'Traceback'), full));
+  return out;
+}
+
 // addUsage sums the meter's fields of two usages (a may be null).
 function addUsage(a, b) {
   if (!a) return b;
@@ -420,9 +620,10 @@ function planEditor(plan, send) {
   const refresh = () => { approve.textContent = changed() ? 'Approve edited plan' : 'Approve plan'; };
   const addRow = (text) => {
     const n = list.childElementCount + 1;
-    const ta = h('textarea', { rows: '2', 'aria-label': `Step ${n}` });
+    const ta = h('textarea', { rows: '1', 'aria-label': `Step ${n}`, class: 'grow' });
     ta.value = text;
     ta.addEventListener('input', refresh);
+    autoGrow(ta);
     const remove = h('button', { type: 'button', class: 'ghost small', 'aria-label': `Remove step ${n}` }, 'Remove');
     const li = h('li', {}, ta, remove);
     remove.addEventListener('click', () => { li.remove(); renumber(); refresh(); });
@@ -438,7 +639,8 @@ function planEditor(plan, send) {
   const add = h('button', { type: 'button', class: 'ghost small' }, 'Add a step');
   add.addEventListener('click', () => { addRow(''); refresh(); list.lastChild.querySelector('textarea').focus(); });
 
-  const feedback = h('textarea', { id: 'reject-feedback', rows: '2', placeholder: 'What should the plan do instead?' });
+  const feedback = h('textarea', { id: 'reject-feedback', rows: '2', class: 'grow', placeholder: 'What should the plan do instead?' });
+  autoGrow(feedback);
   const reject = h('button', { type: 'button', class: 'danger', 'data-action': 'reject' }, 'Reject with feedback');
   const rejectBox = h('div', { class: 'reject' },
     h('label', { for: 'reject-feedback' }, 'Or reject it, and say why'), feedback, reject);
@@ -559,7 +761,9 @@ function csvTable(text, sep, limit = 25) {
       t.createCaption().textContent = `First ${limit} of ${rows.length - 1} rows`;
     }
   }
-  return h('div', { class: 'table-wrap' }, t);
+  const wrap = h('div', { class: 'table-wrap' }, t);
+  scrollCue(wrap);
+  return wrap;
 }
 
 function parseDelimited(text, sep) {
@@ -582,6 +786,38 @@ function parseDelimited(text, sep) {
   }
   if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
   return rows;
+}
+
+// autoGrow makes a textarea as tall as its text, now and as it is typed
+// in (and when it is first shown: a detached textarea has no height yet).
+export function autoGrow(ta) {
+  const fit = () => {
+    if (!ta.isConnected) return;
+    ta.style.height = 'auto';
+    ta.style.height = `${ta.scrollHeight + 2}px`;
+  };
+  ta.addEventListener('input', fit);
+  // Refit when the width changes (the text wraps anew), not the height
+  // (which fit itself sets).
+  let width = -1;
+  new ResizeObserver(() => {
+    if (ta.offsetWidth === width) return;
+    width = ta.offsetWidth;
+    requestAnimationFrame(fit);
+  }).observe(ta);
+}
+
+// scrollCue marks a table wrapper that scrolls sideways, so a person on a
+// narrow screen knows there is more to the right.
+export function scrollCue(wrap) {
+  const update = () => {
+    const more = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle('scrolls', more);
+    wrap.classList.toggle('at-end', wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 1);
+  };
+  wrap.addEventListener('scroll', update, { passive: true });
+  new ResizeObserver(update).observe(wrap);
+  requestAnimationFrame(update);
 }
 
 // h builds an element: attributes, then children (strings become text).

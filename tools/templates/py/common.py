@@ -403,15 +403,42 @@ def _cell(v):
     return text if len(text) <= 60 else text[:59] + "…"
 
 
+def _column_decimals(values):
+    """How many decimals a column of numbers shows, the same for every row
+    (a change of 0.02581 beside 1,234.50 reads badly): what its largest
+    value needs, as fmt would show it; None for a column that is not all
+    floats, or whose floats are all whole."""
+    nums = [clean(v) for v in values]
+    nums = [v for v in nums if v is not None]
+    if not nums or not all(isinstance(v, float) for v in nums) or all(v == int(v) for v in nums):
+        return None
+    top = max(abs(v) for v in nums)
+    if top >= 100:
+        return 1
+    if top >= 1:
+        return 2
+    return 4
+
+
+def _fixed(v, decimals):
+    v = clean(v)
+    if v is None:
+        return ""
+    return "{:,.{}f}".format(v, decimals)
+
+
 def md_table(df, max_rows=MD_ROWS, index=False, total=None):
     """A Markdown table of at most max_rows rows, saying when rows were cut;
-    total is how many rows the table has when df holds only its first ones."""
+    total is how many rows the table has when df holds only its first ones.
+    Each column of numbers shows one number of decimals."""
     if index:
         df = df.reset_index()
     cols = [str(c) for c in df.columns]
+    head = df.head(max_rows)
+    decimals = [_column_decimals(head.iloc[:, k].tolist()) for k in range(len(cols))]
     lines = ["| " + " | ".join(_cell(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.head(max_rows).itertuples(index=False):
-        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    for row in head.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v) if d is None else _fixed(v, d) for v, d in zip(row, decimals)) + " |")
     total = len(df) if total is None else total
     if total > max_rows:
         lines.append("")

@@ -1,0 +1,56 @@
+package agents
+
+import (
+	"fmt"
+
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+)
+
+// observeModelCall turns a model call's start and end into events, so the
+// person sees what the run waits for ("Writing code for step 2") and the
+// usage meter moves with every call instead of once a step.
+func (r *run) observeModelCall(c siftmodel.CallInfo) {
+	call := &generic.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
+	e := generic.Event{Kind: generic.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
+	if c.Done {
+		e.Kind = generic.EventModelFinished
+		call.ElapsedMS = c.Counts.Latency.Milliseconds()
+		call.Failed = c.Err != nil
+		e.Usage = r.usage()
+	}
+	r.emit(e)
+}
+
+// modelActivity says in plain words what a model call does.
+func modelActivity(c siftmodel.CallInfo) string {
+	switch {
+	case c.Agent == "planner":
+		return "Planning"
+	case c.Agent == "replanner" && c.Step > 0:
+		return fmt.Sprintf("Re-planning after step %d", c.Step)
+	case c.Agent == "replanner":
+		return "Re-planning"
+	case c.Agent == nameReport:
+		return "Writing the report"
+	case c.Role == "code" && c.Step > 0:
+		return fmt.Sprintf("Writing code for step %d", c.Step)
+	case c.Role == "code":
+		return "Writing code"
+	case c.Role == "executor" && c.Step > 0:
+		return fmt.Sprintf("Working out step %d", c.Step)
+	case c.Role == "report":
+		return "Writing the report"
+	case c.Role == "planner":
+		return "Planning"
+	}
+	return "Waiting for the model"
+}
+
+// endEvents stops the run's events once Run or Resume has returned: a model
+// call still winding down must not reach a caller that has moved on.
+func (r *run) endEvents() {
+	r.emitMu.Lock()
+	r.ended = true
+	r.emitMu.Unlock()
+}
