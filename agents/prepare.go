@@ -18,14 +18,19 @@ import (
 // trace span; it returns the context carrying that span.
 func (r *run) open(ctx context.Context) (context.Context, error) {
 	var err error
-	if r.log, err = session.OpenEventLog(r.ws.Path("events.jsonl")); err != nil {
-		return ctx, err
+	// A lent workspace's events go to its conversation, which logs them.
+	if r.lent == nil {
+		if r.log, err = session.OpenEventLog(r.ws.Path("events.jsonl")); err != nil {
+			return ctx, err
+		}
 	}
 	if r.trajectory, err = siftmodel.OpenTrajectory(r.ws.Path(trajectoryFile), siftmodel.TrajectoryConfig{}); err != nil {
 		return ctx, err
 	}
 	ctx, r.endSpan = siftmodel.StartRun(ctx, r.ws.ID)
-	r.emit(generic.Event{Kind: generic.EventSession, Text: r.ws.ID, Path: r.ws.Root})
+	if r.lent == nil {
+		r.emit(generic.Event{Kind: generic.EventSession, Text: r.ws.ID, Path: r.ws.Root})
+	}
 	return ctx, nil
 }
 

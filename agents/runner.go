@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"os"
 	"strings"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/sift-agent/sift/generic"
 	siftmodel "github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -25,12 +26,41 @@ import (
 // the run. Everything is also written to the session's events.jsonl.
 func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
 	return func(yield func(generic.Event) bool) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		r := &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
-		defer r.mcp.Close()
-		r.execute(ctx)
+		s.start(ctx, s.newRun(req, yield), (*run).execute)
 	}
+}
+
+// newRun is the state of one request, before it starts.
+func (s *Sift) newRun(req Request, yield func(generic.Event) bool) *run {
+	return &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
+}
+
+// start is the one way a request runs: Run, Resume and a conversation's
+// data analyst (and so the server, the MCP server and eval, which call
+// them) all come through it. It runs stage (prepare → route → drive for
+// a new question, resume for an old one) and then releases what the run
+// started — its MCP servers, databases and operator — however it ended:
+// done, failed, waiting for the person, paused, or abandoned by a caller
+// that stopped listening.
+func (s *Sift) start(ctx context.Context, r *run, stage func(*run, context.Context)) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer r.release()
+	stage(r, ctx)
+}
+
+// release stops what the run started and leaves what it was lent (see
+// lent) open for its owner.
+func (r *run) release() {
+	if r.mcp != nil {
+		_ = r.mcp.Close()
+		r.mcp = nil
+	}
+	r.closeDatabases()
+	if r.op != nil && (r.lent == nil || r.lent.op == nil) {
+		_ = r.op.Close()
+	}
+	r.op = nil
 }
 
 // run is the state of one Run call.
@@ -63,6 +93,11 @@ type run struct {
 	ran      templates.Match
 	// mcp holds the run's MCP servers; nil until the agents are built.
 	mcp *mcp.Toolset
+	// op runs the generated code; nil until prepared.
+	op operator.Operator
+	// lent, when set, is what a conversation lends the run of its data
+	// analyst; nil for a run of its own.
+	lent *lent
 	// reportPath is where this question's report was last published:
 	// report.md, or its own report-NN.md when it did not replace an
 	// earlier question's report.md.
@@ -186,54 +221,61 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 // parallel is the most plan steps the run runs at the same time.
 func (r *run) parallel() int { return cmp.Or(r.req.Parallel, DefaultParallel) }
 
+// execute runs a new question: prepare → route → drive.
 func (r *run) execute(ctx context.Context) {
+	ctx, in, err := r.prepare(ctx)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	if r.route(ctx, in) {
+		return
+	}
+	r.runAgents(ctx, in)
+}
+
+// prepared is what prepare learnt of the question's data: the inputs
+// (workspace-relative), their previews and the data context the agents
+// are shown.
+type prepared struct {
+	inputs      []string
+	previews    []generic.Previewed
+	dataContext string
+}
+
+// prepare checks the request, opens its session (a new one, a follow-up
+// in a finished one, or the workspace a conversation lends), copies the
+// inputs, opens the databases, starts the operator and previews the data.
+func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
+	var in prepared
 	if r.req.Template != "" {
 		t, err := templates.Lookup(r.req.Template)
 		if err != nil {
-			r.fail(err)
-			return
+			return ctx, in, err
 		}
 		if strings.TrimSpace(r.req.Question) == "" {
 			r.req.Question = t.Title
 		}
 	}
 	if strings.TrimSpace(r.req.Question) == "" {
-		r.fail(fmt.Errorf("%w: say what you want to know, e.g. \"which product sells best?\"", ErrNoQuestion))
-		return
+		return ctx, in, fmt.Errorf("%w: say what you want to know, e.g. \"which product sells best?\"", ErrNoQuestion)
 	}
 	if err := checkInputs(r.req); err != nil {
-		r.fail(err)
-		return
+		return ctx, in, err
 	}
-	defer r.closeDatabases()
 	if len(r.req.Databases) > 0 {
 		var err error
 		if r.sources, err = openDatabases(ctx, r.req.Databases); err != nil {
-			r.fail(err)
-			return
+			return ctx, in, err
 		}
 	}
-	id := r.req.SessionID
-	if id == "" {
-		id = session.NewID()
-	}
-	followUp := false
-	ws, err := session.Create(ctx, r.sift.cfg.SessionsRoot, id)
-	if errors.Is(err, session.ErrWorkspaceExists) {
-		// A follow-up question in an existing session.
-		if ws, err = r.followUp(ctx, id); err != nil {
-			r.fail(err)
-			return
-		}
-		followUp = true
-	} else if err != nil {
-		r.fail(fmt.Errorf("create session workspace: %w", err))
-		return
+	ws, followUp, err := r.openWorkspace(ctx)
+	if err != nil {
+		return ctx, in, err
 	}
 	r.ws = ws
 	if ctx, err = r.open(ctx); err != nil {
-		r.fail(err)
-		return
+		return ctx, in, err
 	}
 	r.plan = &generic.FullPlan{Question: r.req.Question}
 	if followUp {
@@ -244,8 +286,7 @@ func (r *run) execute(ctx context.Context) {
 			// follow-up that stops before its first plan is not taken
 			// for the earlier question.
 			if err := writePlanFileAt(ws.Root, r.plan); err != nil {
-				r.fail(err)
-				return
+				return ctx, in, err
 			}
 		}
 	}
@@ -254,109 +295,143 @@ func (r *run) execute(ctx context.Context) {
 	ctx = siftmodel.WithTurn(ctx, len(r.plan.Earlier)+1)
 	r.putMeta(ctx, session.StatusRunning, nil)
 	if err := r.useDatabases(ctx, followUp); err != nil {
-		r.fail(err)
-		return
+		return ctx, in, err
 	}
-	if followUp {
+	if followUp && r.lent == nil {
 		r.noteChangedInputs(ctx)
 	}
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(ctx, f); err != nil {
-			r.fail(fmt.Errorf("add input file: %w", err))
-			return
+			return ctx, in, fmt.Errorf("add input file: %w", err)
 		}
 	}
 	for _, d := range r.req.Dirs {
 		if _, err := ws.AddInputDir(ctx, d); err != nil {
-			r.fail(fmt.Errorf("add input directory: %w", err))
-			return
+			return ctx, in, fmt.Errorf("add input directory: %w", err)
 		}
 	}
-	inputs, err := ws.Inputs()
-	if err != nil {
-		r.fail(err)
-		return
+	if in.inputs, err = ws.Inputs(); err != nil {
+		return ctx, in, err
 	}
-	op, adopted, err := r.newOperator(ctx, followUp)
-	if err != nil {
-		r.fail(err)
-		return
+	if r.lent != nil && r.lent.op != nil {
+		r.op = r.lent.op
+	} else {
+		op, adopted, err := r.newOperator(ctx, followUp)
+		if err != nil {
+			return ctx, in, err
+		}
+		r.op = op
+		if followUp {
+			r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
+		}
 	}
-	defer op.Close()
-	if followUp {
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", id, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
+	abs := make([]string, len(in.inputs))
+	for i, p := range in.inputs {
+		abs[i] = ws.Path(p)
 	}
-
-	abs := make([]string, len(inputs))
-	for i, in := range inputs {
-		abs[i] = ws.Path(in)
-	}
-	r.addFilesSource(ctx, inputs)
+	r.addFilesSource(ctx, in.inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	previews := generic.PreviewFiles(ctx, abs, popts)
-	dataContext := demoteHeadings(generic.CompactAll(previews, popts)) + r.databaseContext(ctx, r.req.Question)
-	r.previews = previewed(previews)
+	in.previews = generic.PreviewFiles(ctx, abs, popts)
+	in.dataContext = demoteHeadings(generic.CompactAll(in.previews, popts)) + r.databaseContext(ctx, r.req.Question)
+	r.previews = previewed(in.previews)
+	return ctx, in, nil
+}
 
+// openWorkspace opens the request's session: the workspace a
+// conversation lends, a new one, or (an existing ID) a follow-up in a
+// finished one.
+func (r *run) openWorkspace(ctx context.Context) (ws *session.Workspace, followUp bool, err error) {
+	if r.lent != nil {
+		_, err := os.Stat(r.lent.ws.Path(planStateFile))
+		return r.lent.ws, err == nil, nil
+	}
+	id := r.req.SessionID
+	if id == "" {
+		id = session.NewID()
+	}
+	ws, err = session.Create(ctx, r.sift.cfg.SessionsRoot, id)
+	if errors.Is(err, session.ErrWorkspaceExists) {
+		// A follow-up question in an existing session.
+		ws, err = r.followUp(ctx, id)
+		return ws, true, err
+	} else if err != nil {
+		return nil, false, fmt.Errorf("create session workspace: %w", err)
+	}
+	return ws, false, nil
+}
+
+// route runs the question on a path chosen before the agents: a built-in
+// analysis that matches, a plan review of one, or a refusal when neither
+// the analyses nor a model can answer. It reports whether the run ended
+// there; otherwise the agents answer.
+func (r *run) route(ctx context.Context, in prepared) bool {
 	mode := r.mode()
 	var match templates.Match
-	if mode == ModeAuto || mode == ModeTemplate {
-		match = templates.MatchRequest(r.req.Question, previewed(previews))
+	if r.lent == nil && (mode == ModeAuto || mode == ModeTemplate) {
+		match = templates.MatchRequest(r.req.Question, r.previews)
 		if r.req.Template != "" {
 			// The name was checked when the run began.
-			match, _ = templates.MatchTemplate(r.req.Template, r.req.Question, previewed(previews))
+			match, _ = templates.MatchTemplate(r.req.Template, r.req.Question, r.previews)
 			if match.FileIndex < 0 {
 				r.fail(fmt.Errorf("%w: the built-in analysis %q needs a table (CSV, TSV, Excel, JSON lines) among the files; give one", ErrNoTemplateMatch, match.Template))
-				return
+				return true
 			}
 		}
 		switch {
 		case match.OK() && r.req.ReviewPlan:
 			r.reviewTemplate(ctx, match)
-			return
+			return true
 		case match.OK():
-			ok, err := r.runTemplate(ctx, op, match)
+			ok, err := r.runTemplate(ctx, r.op, match)
 			if ok {
 				r.ran = match
 				if err != nil {
 					r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
-					return
+					return true
 				}
 				r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
 				r.done(nil)
-				return
+				return true
 			}
 			if mode == ModeTemplate || !r.sift.hasModel() {
 				r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
-				return
+				return true
 			}
 			// With a model, the agents take over from the failed template.
 		case mode == ModeTemplate:
-			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, r.offlineHelp(match, previews)))
-			return
+			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, r.offlineHelp(match, in.previews)))
+			return true
 		}
 	}
 	if !r.sift.hasModel() {
-		r.fail(fmt.Errorf("%w. %s", ErrNoModel, r.offlineHelp(match, previews)))
-		return
+		r.fail(fmt.Errorf("%w. %s", ErrNoModel, r.offlineHelp(match, in.previews)))
+		return true
 	}
+	return false
+}
+
+// runAgents runs the agent tree on the question and drives it to the end.
+func (r *run) runAgents(ctx context.Context, in prepared) {
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
-	runner, err := r.newRunner(ctx, op, guard)
+	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
 		r.fail(err)
 		return
 	}
-	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithCheckPointID(ws.ID), adk.WithSessionValues(map[string]any{
-		params.Question.Name():     r.req.Question,
-		params.DataContext.Name():  dataContext,
-		params.Inputs.Name():       inputs,
-		params.Workdir.Name():      ws.Root,
-		params.Mode.Name():         string(r.mode()),
-		params.Verbatim.Name():     r.sift.cfg.Verbatim,
-		params.ReviewPlan.Name():   r.req.ReviewPlan,
-		generic.FullPlanKey.Name(): r.plan,
-	}))
+	values := r.sessionValues(r.req.Question, in.inputs, in.dataContext)
+	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithCheckPointID(r.ws.ID), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)
+}
+
+// sessionValues are the session values the agent tree reads (see
+// params): the one place they are filled, for new questions, resumes and
+// embedders.
+func (r *run) sessionValues(question string, inputs []string, dataContext string) map[string]any {
+	return treeValues(treeInput{
+		question: question, dataContext: dataContext, inputs: inputs, workdir: r.ws.Root,
+		mode: r.mode(), verbatim: r.sift.cfg.Verbatim, reviewPlan: r.req.ReviewPlan, plan: r.plan,
+	})
 }
 
 func (r *run) mode() Mode {
