@@ -139,6 +139,7 @@ func openConversation(ctx context.Context, o *conversationOptions, sessionID str
 			PythonMode: pyMode, Sandbox: sandbox, Search: web.FromEnv(os.Getenv),
 		},
 		Sources: sources, Files: o.Files, Dirs: o.Dirs, SessionID: sessionID,
+		Parallel: scriptedParallel(o.Script),
 	})
 	if err != nil {
 		if sources != nil {
@@ -147,6 +148,16 @@ func openConversation(ctx context.Context, o *conversationOptions, sessionID str
 		return nil, nil, "", err
 	}
 	return conv, sources, label, nil
+}
+
+// scriptedParallel is 1 for a scripted model, whose replies are played in
+// the order asked (steps side by side would take each other's), as for
+// `sift run`; else 0, the default.
+func scriptedParallel(script string) int {
+	if script != "" {
+		return 1
+	}
+	return 0
 }
 
 // runAsk answers one question and prints the answer.
