@@ -51,6 +51,17 @@ func describeInterrupt(info any) generic.Interrupt {
 // newRunner builds the agent tree over op and a Runner that checkpoints
 // into the session store whenever the run waits for the person.
 func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budgetGuard) (*adk.Runner, error) {
+	tree, err := r.newTree(ctx, op, guard)
+	if err != nil {
+		return nil, err
+	}
+	return adk.NewRunner(ctx, adk.RunnerConfig{Agent: tree, EnableStreaming: r.sift.cfg.Stream, CheckPointStore: r.sift.store.Checkpoints}), nil
+}
+
+// newTree builds the run's agent tree over op: its approval policy, MCP
+// servers, models, databases and bounds. It is the one tree config, for
+// Run, Resume, a conversation's data analyst and an embedder's Agent.
+func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGuard) (adk.ResumableAgent, error) {
 	policy := tools.DefaultPolicy()
 	if r.sift.cfg.PolicyFile != "" {
 		var err error
@@ -63,7 +74,7 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 	}
 	policy.SeeURLsIn(r.req.Question)
 	r.connectMCP(ctx, op, policy)
-	tree, err := buildTree(ctx, treeConfig{
+	return buildTree(ctx, treeConfig{
 		mcp:             r.mcp,
 		policy:          policy,
 		unattended:      r.req.Yes,
@@ -82,10 +93,6 @@ func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budget
 		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
 		parallel:        r.parallel(),
 	})
-	if err != nil {
-		return nil, err
-	}
-	return adk.NewRunner(ctx, adk.RunnerConfig{Agent: tree, EnableStreaming: r.sift.cfg.Stream, CheckPointStore: r.sift.store.Checkpoints}), nil
 }
 
 // drive consumes the agents' events to the end: it emits them, and then
