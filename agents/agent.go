@@ -126,10 +126,7 @@ func (a *Agent) Description(ctx context.Context) string { return a.tree.Descript
 func (a *Agent) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	question := questionOf(input)
 	if question == "" {
-		iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-		gen.Send(&adk.AgentEvent{AgentName: nameRoot, Err: fmt.Errorf("%w: Sift's agent takes the question from its input's last user message, and found none", ErrNoQuestion)})
-		gen.Close()
-		return iter
+		return once(&adk.AgentEvent{AgentName: nameRoot, Err: fmt.Errorf("%w: Sift's agent takes the question from its input's last user message, and found none", ErrNoQuestion)})
 	}
 	r := a.r
 	adk.AddSessionValues(ctx, treeValues(treeInput{

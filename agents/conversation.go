@@ -773,9 +773,6 @@ func (dataAnalystHandoff) Name(context.Context) string        { return nameDataA
 func (dataAnalystHandoff) Description(context.Context) string { return dataAnalystDescription }
 
 func (dataAnalystHandoff) Run(context.Context, *adk.AgentInput, ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
 	// Exit ends the supervisor's turn here: the runner takes over.
-	gen.Send(&adk.AgentEvent{AgentName: nameDataAnalyst, Action: adk.NewExitAction()})
-	gen.Close()
-	return iter
+	return once(&adk.AgentEvent{AgentName: nameDataAnalyst, Action: adk.NewExitAction()})
 }

@@ -33,10 +33,7 @@ func (a *planStage) Name(ctx context.Context) string        { return a.inner.Nam
 func (a *planStage) Description(ctx context.Context) string { return a.inner.Description(ctx) }
 
 func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		if a.replanner {
 			// The replan after a step is part of that step's cost.
 			if last := lastFinished(fullPlan(ctx)); last > 0 {
@@ -50,23 +47,17 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 		if handled := a.shortcut(ctx, gen); handled {
 			return
 		}
-		inner := a.inner.Run(ctx, input, opts...)
-		for {
-			ev, ok := inner.Next()
-			if !ok {
-				break
-			}
-			if ev.Err != nil {
-				gen.Send(ev)
-				return
-			}
+		failed := relay(a.inner.Run(ctx, input, opts...), gen, func(ev *adk.AgentEvent) bool {
 			if ev.Action != nil && ev.Action.BreakLoop != nil {
 				broke = true
 			}
-			if m := eventMessage(ev); m != nil {
+			if m := eventMessage(ev); m != nil && ev.Err == nil {
 				lastContent = m.Content
 			}
-			gen.Send(ev)
+			return true
+		})
+		if failed != nil {
+			return
 		}
 		fp := fullPlan(ctx)
 		if broke {
@@ -98,8 +89,7 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 			return
 		}
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
-	}()
-	return iter
+	})
 }
 
 // shortcut does the stage's work without a model where the route allows:

@@ -40,10 +40,7 @@ func (a *stepTracker) Name(ctx context.Context) string        { return a.inner.N
 func (a *stepTracker) Description(ctx context.Context) string { return a.inner.Description(ctx) }
 
 func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		fp := fullPlan(ctx)
 		cur := fp.Current()
 		if cur == nil {
@@ -97,8 +94,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			}
 			return a.inner.Run(ctx, input, opts...)
 		}, func(err error) { spanErr = err })
-	}()
-	return iter
+	})
 }
 
 // follow runs the step's agent (start gives its events: a fresh run or a
@@ -210,10 +206,7 @@ const stoppedSummary = "stopped while running; runs again on resume"
 // Resume goes on with a step whose agent waited for the person (a question
 // or an approval inside the executor or the code agent).
 func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		fp := fullPlan(ctx)
 		if w, ok := info.InterruptState.(*branchWait); ok && info.WasInterrupted {
 			a.resumeBranch(ctx, gen, fp, w, info)
@@ -241,8 +234,7 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 		a.follow(ctx, gen, fp, cur, cur.Started, nil, func() *adk.AsyncIterator[*adk.AgentEvent] {
 			return resumable.Resume(ctx, info, opts...)
 		}, func(err error) { spanErr = err })
-	}()
-	return iter
+	})
 }
 
 // askNext asks the person what the first of waits (branch steps waiting
