@@ -320,8 +320,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 		}
 		budget.stepStarted()
 		st.Status, st.Started = generic.StatusDoing, time.Now()
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := savePlan(ctx, fp); err != nil {
 			_ = k.Close()
 			return err
 		}
@@ -416,8 +415,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				idle[st.Index] = out.kernel
 				finished[st.Index] = fmt.Sprintf("Step %d: %s", st.Index, st.Summary)
 			}
-			generic.FullPlanKey.Set(ctx, fp)
-			if err := writePlanFile(ctx, fp); err != nil {
+			if err := savePlan(ctx, fp); err != nil {
 				gen.Send(&adk.AgentEvent{Err: err})
 			}
 			if st.Status == generic.StatusDone || st.Status == generic.StatusFailed {

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 
@@ -57,21 +56,6 @@ func (r *run) suggest() {
 		res.NextQuestions = res.NextQuestions[:3]
 	}
 	if r.ws != nil && len(res.NextQuestions) > 0 {
-		_ = writePlanFileAt(r.ws.Root, r.plan)
+		_ = r.savePlan()
 	}
-}
-
-// writePlanFileAt rewrites plan.md and state.json in the workspace dir.
-func writePlanFileAt(dir string, fp *generic.FullPlan) error {
-	if _, err := os.Stat(dir); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(fp, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", planStateFile, err)
-	}
-	if err := writeWorkspaceFile(dir, planStateFile, b); err != nil {
-		return err
-	}
-	return writeWorkspaceFile(dir, "plan.md", []byte(generic.RenderPlanMarkdown(fp)))
 }

@@ -102,7 +102,7 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 		case generic.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)
 			fp.DropRemaining()
-			generic.FullPlanKey.Set(ctx, fp)
+			setPlan(ctx, fp)
 			// Plan again with the feedback, then ask again.
 			if failed := relay(a.planner.Run(ctx, &adk.AgentInput{}, opts...), gen, nil); failed != nil {
 				return
@@ -114,8 +114,7 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: unknown action %q: use approve, edit or reject", decision.Action)})
 			return
 		}
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := savePlan(ctx, fp); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}

@@ -117,8 +117,7 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
 	}
 	if changed || len(bad) > 0 {
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := savePlan(ctx, fp); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
 	}

@@ -214,7 +214,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		}
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	}
-	_ = writePlanFileAt(ws.Root, r.plan)
+	_ = r.savePlan()
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
 		abs[i] = ws.Path(in)

@@ -285,7 +285,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 			// From now on the session's state is this question's, so a
 			// follow-up that stops before its first plan is not taken
 			// for the earlier question.
-			if err := writePlanFileAt(ws.Root, r.plan); err != nil {
+			if err := r.savePlan(); err != nil {
 				return ctx, in, err
 			}
 		}

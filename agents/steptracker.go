@@ -79,8 +79,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		defer func() { endSpan(spanErr) }()
 		cur.Status = generic.StatusDoing
 		cur.Started = time.Now()
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := savePlan(ctx, fp); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
@@ -130,8 +129,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			if fatal(ctx, ev.Err) {
 				cur.Status = generic.StatusFailed
 				cur.Summary = "Stopped: " + plainError(ctx, ev.Err).Error()
-				generic.FullPlanKey.Set(ctx, fp)
-				_ = writePlanFile(ctx, fp)
+				_ = savePlan(ctx, fp)
 				gen.Send(ev)
 				return
 			}
@@ -176,8 +174,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
 		cur.Status = generic.StatusFailed
 	}
-	generic.FullPlanKey.Set(ctx, fp)
-	if err := writePlanFile(ctx, fp); err != nil {
+	if err := savePlan(ctx, fp); err != nil {
 		gen.Send(&adk.AgentEvent{Err: err})
 		return
 	}
@@ -196,8 +193,7 @@ func (a *stepTracker) stopped(ctx context.Context, fp *generic.FullPlan, cur *ge
 	cur.Started = time.Time{}
 	cur.Summary = stoppedSummary
 	cur.Files = nil
-	generic.FullPlanKey.Set(ctx, fp)
-	_ = writePlanFile(ctx, fp)
+	_ = savePlan(ctx, fp)
 }
 
 // stoppedSummary marks a step that was stopped while it ran.
@@ -293,8 +289,7 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 // not run are marked skipped with the reason.
 func stopForBudget(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, err error, agent string) {
 	fp.SkipRemaining("not run: " + err.Error())
-	generic.FullPlanKey.Set(ctx, fp)
-	if werr := writePlanFile(ctx, fp); werr != nil {
+	if werr := savePlan(ctx, fp); werr != nil {
 		gen.Send(&adk.AgentEvent{Err: werr})
 		return
 	}
