@@ -29,10 +29,10 @@ import (
 const (
 	nameSupervisor  = "supervisor"
 	nameDataAnalyst = "data_analyst"
-	// HistoryFile is the conversation's history in its session workspace,
+	// historyFile is the conversation's history in its session workspace,
 	// from which a later process continues the conversation.
-	HistoryFile = "conversation.json"
-	// historyVersion is the format version of HistoryFile.
+	historyFile = "conversation.json"
+	// historyVersion is the format version of historyFile.
 	historyVersion         = 1
 	defaultMaxHistoryTurns = 10
 	supervisorIterations   = 3
@@ -125,7 +125,7 @@ func (t Turn) requestOrQuestion() string {
 	return t.Question
 }
 
-// history is the JSON form of HistoryFile.
+// history is the JSON form of historyFile.
 type history struct {
 	Version int    `json:"version"`
 	Turns   []Turn `json:"turns"`
@@ -193,7 +193,7 @@ func (c *Conversation) openWorkspace(ctx context.Context) error {
 		c.ws, err = session.Open(c.cfg.SessionsRoot, id)
 		switch {
 		case err == nil:
-			if c.turns, err = loadHistory(c.ws.Path(HistoryFile)); err != nil {
+			if c.turns, err = loadHistory(c.ws.Path(historyFile)); err != nil {
 				return err
 			}
 			c.settlePending()
@@ -573,7 +573,7 @@ func (c *Conversation) saveHistory() error {
 	if err != nil {
 		return fmt.Errorf("save conversation history: %w", err)
 	}
-	return c.ws.WriteFileAtomic(HistoryFile, data)
+	return c.ws.WriteFileAtomic(historyFile, data)
 }
 
 // buildAgents builds this turn's supervisor over its analysts.
@@ -665,7 +665,7 @@ type turnState struct {
 	request  string
 	route    string
 	reply    string
-	sql      *SQLAnswer
+	sql      *sqlAnswer
 	plan     *generic.FullPlan
 }
 
@@ -715,7 +715,7 @@ func (t *turnState) routed() string {
 	return t.route
 }
 
-func (t *turnState) setSQL(a *SQLAnswer) {
+func (t *turnState) setSQL(a *sqlAnswer) {
 	t.mu.Lock()
 	t.sql = a
 	t.mu.Unlock()
