@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
@@ -319,18 +318,12 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			go func() { _ = k.Kernel().Start(ctx) }()
 		}
 		budget.stepStarted()
-		st.Status, st.Started = generic.StatusDoing, time.Now()
-		if err := savePlan(ctx, fp); err != nil {
+		if err := startStep(ctx, gen, fp, st, true); err != nil {
 			_ = k.Close()
 			return err
 		}
-		started := *st
-		side := ""
-		if now := fp.Running(); len(now) > 1 {
-			side = fmt.Sprintf("running steps %s side by side", joinSteps(now))
-		}
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: side}))
 		running++
+		started := *st
 		view := branchView(atStart, fp, pos)
 		go func() {
 			results <- b.runStep(ctx, pos, started, k, view, events)
@@ -415,15 +408,8 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				idle[st.Index] = out.kernel
 				finished[st.Index] = fmt.Sprintf("Step %d: %s", st.Index, st.Summary)
 			}
-			if err := savePlan(ctx, fp); err != nil {
+			if err := finishStep(ctx, gen, fp, st); err != nil {
 				gen.Send(&adk.AgentEvent{Err: err})
-			}
-			if st.Status == generic.StatusDone || st.Status == generic.StatusFailed {
-				done := *st
-				for _, f := range done.Files {
-					gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done}))
-				}
-				gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &done}))
 			}
 		}
 	}

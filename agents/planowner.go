@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/cloudwego/eino/adk"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/session"
@@ -88,4 +90,37 @@ func writePlanFileAt(dir string, fp *generic.FullPlan) error {
 // crash never sees half a plan or report.
 func writeWorkspaceFile(workdir, rel string, data []byte) error {
 	return (&session.Workspace{Root: workdir}).WriteFileAtomic(rel, data)
+}
+
+// startStep marks st doing, saves the plan and says the step started;
+// with side, it names the steps now running side by side.
+func startStep(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, st *generic.StepState, side bool) error {
+	st.Status, st.Started = generic.StatusDoing, time.Now()
+	if err := savePlan(ctx, fp); err != nil {
+		return err
+	}
+	started := *st
+	note := ""
+	if now := fp.Running(); side && len(now) > 1 {
+		note = fmt.Sprintf("running steps %s side by side", joinSteps(now))
+	}
+	gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: note}))
+	return nil
+}
+
+// finishStep saves the plan with st's outcome and, once st is done or
+// failed, says so: each of its files, then the step.
+func finishStep(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, st *generic.StepState) error {
+	if err := savePlan(ctx, fp); err != nil {
+		return err
+	}
+	if st.Status != generic.StatusDone && st.Status != generic.StatusFailed {
+		return nil
+	}
+	done := *st
+	for _, f := range done.Files {
+		gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done}))
+	}
+	gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &done}))
+	return nil
 }

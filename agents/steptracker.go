@@ -77,14 +77,10 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
 		var spanErr error
 		defer func() { endSpan(spanErr) }()
-		cur.Status = generic.StatusDoing
-		cur.Started = time.Now()
-		if err := savePlan(ctx, fp); err != nil {
+		if err := startStep(ctx, gen, fp, cur, false); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
-		started := *cur
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started}))
 
 		quick, _ := params.Quick.Get(ctx)
 		a.follow(ctx, gen, fp, cur, cur.Started, nil, func() *adk.AsyncIterator[*adk.AgentEvent] {
@@ -174,15 +170,9 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
 		cur.Status = generic.StatusFailed
 	}
-	if err := savePlan(ctx, fp); err != nil {
+	if err := finishStep(ctx, gen, fp, cur); err != nil {
 		gen.Send(&adk.AgentEvent{Err: err})
-		return
 	}
-	finished := *cur
-	for _, f := range finished.Files {
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished}))
-	}
-	gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
 }
 
 // stopped puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a

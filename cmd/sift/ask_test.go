@@ -34,7 +34,8 @@ func TestAskFlags(t *testing.T) {
 		{
 			name: "databases, files, script and question",
 			args: []string{"--db", "sqlite:shop.db", "--db", "sales=postgres://u@h/db", "-f", "a.csv", "--script", "s.json", "--sessions-dir", "sess", "revenue", "by", "region?"},
-			want: askOptions{conversationOptions: withDBs, Question: "revenue by region?"},
+			// The flags a printed `sift resume` repeats.
+			want: askOptions{conversationOptions: withDBs, Question: "revenue by region?", ResumeArgs: []string{"--script s.json", "--sessions-dir sess"}},
 		},
 		{
 			name: "a continued session as JSON",
