@@ -424,12 +424,11 @@ func (a *askRun) execute(ctx context.Context) {
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: root, EnableStreaming: c.cfg.Stream})
 	msgs := append(historyMessages(earlier), schema.UserMessage(a.turn.question))
 	events := runner.Run(ctx, msgs, adk.WithSessionValues(map[string]any{
-		params.Question.Name():     a.turn.question,
-		params.DataContext.Name():  c.dataContext,
-		params.Inputs.Name():       c.inputs,
-		params.Workdir.Name():      c.ws.Root,
-		params.Mode.Name():         string(ModeAuto),
-		generic.FullPlanKey.Name(): &generic.FullPlan{Question: a.turn.question},
+		params.Question.Name():    a.turn.question,
+		params.DataContext.Name(): c.dataContext,
+		params.Inputs.Name():      c.inputs,
+		params.Workdir.Name():     c.ws.Root,
+		params.Mode.Name():        string(ModeAuto),
 	}))
 	var runErr error
 	for {
