@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
@@ -319,19 +318,12 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			go func() { _ = k.Kernel().Start(ctx) }()
 		}
 		budget.stepStarted()
-		st.Status, st.Started = generic.StatusDoing, time.Now()
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := startStep(ctx, gen, fp, st, true); err != nil {
 			_ = k.Close()
 			return err
 		}
-		started := *st
-		side := ""
-		if now := fp.Running(); len(now) > 1 {
-			side = fmt.Sprintf("running steps %s side by side", joinSteps(now))
-		}
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: side}))
 		running++
+		started := *st
 		view := branchView(atStart, fp, pos)
 		go func() {
 			results <- b.runStep(ctx, pos, started, k, view, events)
@@ -416,16 +408,8 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				idle[st.Index] = out.kernel
 				finished[st.Index] = fmt.Sprintf("Step %d: %s", st.Index, st.Summary)
 			}
-			generic.FullPlanKey.Set(ctx, fp)
-			if err := writePlanFile(ctx, fp); err != nil {
+			if err := finishStep(ctx, gen, fp, st); err != nil {
 				gen.Send(&adk.AgentEvent{Err: err})
-			}
-			if st.Status == generic.StatusDone || st.Status == generic.StatusFailed {
-				done := *st
-				for _, f := range done.Files {
-					gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done}))
-				}
-				gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &done}))
 			}
 		}
 	}
@@ -569,10 +553,7 @@ func (w *branchWait) ask(ctx context.Context) *adk.AgentEvent {
 // question of the step is sent as the step tracker's interrupt again, and
 // the step's result is left in the run's session for the replanner.
 func (b *branchRunner) resume(ctx context.Context, w *branchWait, answer any) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		runner, err := b.runner(ctx, b.cfg.op)
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
@@ -591,29 +572,24 @@ func (b *branchRunner) resume(ctx context.Context, w *branchWait, answer any) *a
 			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("go on with step %d from where it asked: %w", w.Step, err)})
 			return
 		}
-		for {
-			ev, ok := inner.Next()
-			if !ok {
-				break
-			}
+		relay(inner, gen, func(ev *adk.AgentEvent) bool {
 			if again := waitOf(ev, w.Step, w.CheckPointID); again != nil {
 				again.Files = w.Files
 				if err := store.saveWait(again); err != nil {
 					again.Ask.Prompt += fmt.Sprintf("\n(Note: if the run stops before you answer, step %d runs again from its start: %v)", w.Step, err)
 				}
 				gen.Send(again.ask(ctx))
-				continue
+				return false
 			}
 			if ev.Output != nil {
 				if r, ok := ev.Output.CustomizedOutput.(*branchResult); ok {
 					adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, r.Summary)
-					continue
+					return false
 				}
 			}
-			gen.Send(ev)
-		}
-	}()
-	return iter
+			return true
+		})
+	})
 }
 
 // branchStep runs a branch's executor and reports the step's result it
@@ -632,10 +608,7 @@ func (a *branchStep) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 	return a.relay(ctx, func() *adk.AsyncIterator[*adk.AgentEvent] {
 		resumable, ok := a.inner.(adk.ResumableAgent)
 		if !ok {
-			iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", a.inner.Name(ctx))})
-			gen.Close()
-			return iter
+			return once(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", a.inner.Name(ctx))})
 		}
 		return resumable.Resume(ctx, info, opts...)
 	})
@@ -644,28 +617,19 @@ func (a *branchStep) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 // relay forwards the executor's events, then the step's result, unless
 // the executor waits for the person.
 func (a *branchStep) relay(ctx context.Context, start func() *adk.AsyncIterator[*adk.AgentEvent]) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
-		inner := start()
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		waiting := false
-		for {
-			ev, ok := inner.Next()
-			if !ok {
-				break
-			}
+		failed := relay(start(), gen, func(ev *adk.AgentEvent) bool {
 			waiting = waiting || (ev.Action != nil && ev.Action.Interrupted != nil)
-			gen.Send(ev)
-		}
-		if waiting {
+			return true
+		})
+		if waiting || failed != nil {
 			return
 		}
 		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
 		text, _ := summary.(string)
 		gen.Send(&adk.AgentEvent{Output: &adk.AgentOutput{CustomizedOutput: &branchResult{Summary: text}}})
-	}()
-	return iter
+	})
 }
 
 // budgetModel refuses a model call once the run's budget is reached, so

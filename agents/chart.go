@@ -17,16 +17,16 @@ import (
 	"github.com/sift-agent/sift/operator"
 )
 
-// ChartKind names a chart Sift draws from a result table.
-type ChartKind string
+// chartKind names a chart Sift draws from a result table.
+type chartKind string
 
 // The chart kinds. ChartNone means the result's shape suits no chart.
 const (
-	ChartNone    ChartKind = ""
-	ChartLine    ChartKind = "line"
-	ChartBar     ChartKind = "bar"
-	ChartPie     ChartKind = "pie"
-	ChartScatter ChartKind = "scatter"
+	chartNone    chartKind = ""
+	chartLine    chartKind = "line"
+	chartBar     chartKind = "bar"
+	chartPie     chartKind = "pie"
+	chartScatter chartKind = "scatter"
 )
 
 // Chart bounds.
@@ -40,11 +40,11 @@ const (
 	chartReadLimit = 8 << 20
 )
 
-// ChartSpec says how to draw a result table: which kind, which column on
+// chartSpec says how to draw a result table: which kind, which column on
 // the x axis and which measures. It is chosen by rules from the table's
-// shape (ChooseChart), never by a model.
-type ChartSpec struct {
-	Kind ChartKind `json:"kind"`
+// shape (chooseChart), never by a model.
+type chartSpec struct {
+	Kind chartKind `json:"kind"`
 	// X is the column on the x axis (the categories of a bar or pie).
 	X string `json:"x,omitempty"`
 	// Y are the measures drawn.
@@ -55,7 +55,7 @@ type ChartSpec struct {
 	Title string `json:"title,omitempty"`
 }
 
-// ChooseChart picks a chart for a result table from its shape:
+// chooseChart picks a chart for a result table from its shape:
 //   - a time-like first column (dates, months, years) and numeric other
 //     columns → a line chart of up to four measures;
 //   - one category column and one measure → a bar chart, or a pie when
@@ -63,9 +63,9 @@ type ChartSpec struct {
 //     measure is a share or an additive total;
 //   - two measures (alone, or after one label column) → a scatter plot;
 //   - anything else, or fewer than two rows → no chart.
-func ChooseChart(columns []string, rows [][]string) ChartSpec {
+func chooseChart(columns []string, rows [][]string) chartSpec {
 	if len(columns) < 2 || len(rows) < 2 {
-		return ChartSpec{}
+		return chartSpec{}
 	}
 	numeric := make([]bool, len(columns))
 	var measures []string
@@ -87,19 +87,19 @@ func ChooseChart(columns []string, rows [][]string) ChartSpec {
 		if len(y) > maxLineSeries {
 			y = y[:maxLineSeries]
 		}
-		return ChartSpec{Kind: ChartLine, X: first, Y: append([]string(nil), y...), Title: chartTitle(y, first)}
+		return chartSpec{Kind: chartLine, X: first, Y: append([]string(nil), y...), Title: chartTitle(y, first)}
 	case !numeric[0] && len(columns) == 2 && numeric[1]:
-		kind := ChartBar
+		kind := chartBar
 		if len(rows) <= maxPieSlices && allPositive(rows, 1) && shareOrTotal(columns[1]) {
-			kind = ChartPie
+			kind = chartPie
 		}
-		return ChartSpec{Kind: kind, X: first, Y: []string{columns[1]}, Title: chartTitle(rest, first)}
+		return chartSpec{Kind: kind, X: first, Y: []string{columns[1]}, Title: chartTitle(rest, first)}
 	case len(measures) == 2 && len(columns) == 2:
-		return ChartSpec{Kind: ChartScatter, X: columns[0], Y: []string{columns[1]}, Title: chartTitle(rest, columns[0])}
+		return chartSpec{Kind: chartScatter, X: columns[0], Y: []string{columns[1]}, Title: chartTitle(rest, columns[0])}
 	case len(measures) == 2 && len(columns) == 3 && !numeric[0]:
-		return ChartSpec{Kind: ChartScatter, X: columns[1], Y: []string{columns[2]}, Label: first, Title: chartTitle(columns[2:], columns[1])}
+		return chartSpec{Kind: chartScatter, X: columns[1], Y: []string{columns[2]}, Label: first, Title: chartTitle(columns[2:], columns[1])}
 	}
-	return ChartSpec{}
+	return chartSpec{}
 }
 
 func chartTitle(y []string, x string) string {
@@ -226,7 +226,7 @@ func readResultTable(ctx context.Context, op operator.Operator, path string) (co
 	return columns, rows, nil
 }
 
-// chartParamsPath is where RenderChart writes the parameters the fixed
+// chartParamsPath is where renderChart writes the parameters the fixed
 // chart script reads; renderMu keeps two charts of one process from
 // sharing it at once.
 const chartParamsPath = "work/chart_params.json"
@@ -287,19 +287,19 @@ print(p["out"])
 
 // chartParams are what the chart script reads.
 type chartParams struct {
-	ChartSpec
+	chartSpec
 	Data string `json:"data"`
 	Out  string `json:"out"`
 }
 
-// RenderChart draws spec from the CSV at data (workspace-relative) into the
+// renderChart draws spec from the CSV at data (workspace-relative) into the
 // PNG at out, with a fixed Python script run through op: the parameters
 // are passed as a JSON file, never formatted into code.
-func RenderChart(ctx context.Context, op operator.Operator, spec ChartSpec, data, out string) error {
-	if spec.Kind == ChartNone {
+func renderChart(ctx context.Context, op operator.Operator, spec chartSpec, data, out string) error {
+	if spec.Kind == chartNone {
 		return errors.New("render chart: no chart kind chosen")
 	}
-	params, err := json.Marshal(chartParams{ChartSpec: spec, Data: data, Out: out})
+	params, err := json.Marshal(chartParams{chartSpec: spec, Data: data, Out: out})
 	if err != nil {
 		return fmt.Errorf("render chart: %w", err)
 	}

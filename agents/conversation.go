@@ -29,10 +29,10 @@ import (
 const (
 	nameSupervisor  = "supervisor"
 	nameDataAnalyst = "data_analyst"
-	// HistoryFile is the conversation's history in its session workspace,
+	// historyFile is the conversation's history in its session workspace,
 	// from which a later process continues the conversation.
-	HistoryFile = "conversation.json"
-	// historyVersion is the format version of HistoryFile.
+	historyFile = "conversation.json"
+	// historyVersion is the format version of historyFile.
 	historyVersion         = 1
 	defaultMaxHistoryTurns = 10
 	supervisorIterations   = 3
@@ -82,6 +82,9 @@ type ConversationConfig struct {
 	// Budget bounds each turn that takes the plan-execute analyst.
 	// Optional; no bounds.
 	Budget Budget
+	// Parallel bounds the plan steps the plan-execute analyst runs at the
+	// same time, as Request.Parallel. Optional.
+	Parallel int
 }
 
 // Turn is one question and what answered it.
@@ -108,8 +111,11 @@ type Turn struct {
 	// Report is the workspace-relative report.md the turn wrote, if any.
 	Report string `json:"report,omitempty"`
 	// Error says why the turn failed; empty on success.
-	Error string    `json:"error,omitempty"`
-	Time  time.Time `json:"time"`
+	Error string `json:"error,omitempty"`
+	// Pending: the data analyst waits for the person's answer (sift
+	// resume gives it); the answer is filled in once the session is done.
+	Pending bool      `json:"pending,omitempty"`
+	Time    time.Time `json:"time"`
 }
 
 func (t Turn) requestOrQuestion() string {
@@ -119,7 +125,7 @@ func (t Turn) requestOrQuestion() string {
 	return t.Question
 }
 
-// history is the JSON form of HistoryFile.
+// history is the JSON form of historyFile.
 type history struct {
 	Version int    `json:"version"`
 	Turns   []Turn `json:"turns"`
@@ -187,9 +193,10 @@ func (c *Conversation) openWorkspace(ctx context.Context) error {
 		c.ws, err = session.Open(c.cfg.SessionsRoot, id)
 		switch {
 		case err == nil:
-			if c.turns, err = loadHistory(c.ws.Path(HistoryFile)); err != nil {
+			if c.turns, err = loadHistory(c.ws.Path(historyFile)); err != nil {
 				return err
 			}
+			c.settlePending()
 		case errors.Is(err, session.ErrWorkspaceNotFound):
 			c.ws = nil
 		default:
@@ -267,6 +274,28 @@ func (c *Conversation) openOperator(ctx context.Context) error {
 		Timeout: c.cfg.CodeTimeout,
 	})
 	return err
+}
+
+// settlePending fills in the last turn when its data analyst waited for
+// the person and the session's run has since finished (sift resume
+// answered it).
+func (c *Conversation) settlePending() {
+	n := len(c.turns)
+	if n == 0 || !c.turns[n-1].Pending {
+		return
+	}
+	fp, err := loadPlanState(c.ws.Root)
+	if err != nil || fp.Result == nil {
+		return
+	}
+	t := &c.turns[n-1]
+	t.Answer, t.Findings, t.Files, t.Pending = fp.Result.Answer, fp.Result.Findings, fp.Result.Files, false
+	for _, name := range []string{generic.QuestionReportFile(fp.QuestionNumber()), session.ReportFile} {
+		if _, err := os.Stat(c.ws.Path(name)); err == nil {
+			t.Report = name
+			break
+		}
+	}
 }
 
 // loadHistory reads a conversation's history; a missing file is an empty
@@ -394,12 +423,11 @@ func (a *askRun) execute(ctx context.Context) {
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: root, EnableStreaming: c.cfg.Stream})
 	msgs := append(historyMessages(earlier), schema.UserMessage(a.turn.question))
 	events := runner.Run(ctx, msgs, adk.WithSessionValues(map[string]any{
-		params.Question.Name():     a.turn.question,
-		params.DataContext.Name():  c.dataContext,
-		params.Inputs.Name():       c.inputs,
-		params.Workdir.Name():      c.ws.Root,
-		params.Mode.Name():         string(ModeAuto),
-		generic.FullPlanKey.Name(): &generic.FullPlan{Question: a.turn.question},
+		params.Question.Name():    a.turn.question,
+		params.DataContext.Name(): c.dataContext,
+		params.Inputs.Name():      c.inputs,
+		params.Workdir.Name():     c.ws.Root,
+		params.Mode.Name():        string(ModeAuto),
 	}))
 	var runErr error
 	for {
@@ -416,7 +444,17 @@ func (a *askRun) execute(ctx context.Context) {
 		}
 	}
 	runErr = plainError(ctx, runErr)
+	var analysed *analysis
+	if runErr == nil && a.turn.routed() == nameDataAnalyst {
+		if analysed = a.analyse(ctx); analysed == nil {
+			return
+		}
+		runErr = analysed.done.Err
+	}
 	t := a.turn.record()
+	if analysed != nil {
+		t.Report, t.Pending = analysed.report, analysed.done.Interrupt != nil
+	}
 	if runErr != nil {
 		t.Error = runErr.Error()
 	}
@@ -428,11 +466,79 @@ func (a *askRun) execute(ctx context.Context) {
 		a.emit(generic.Event{Kind: generic.EventError, Err: err})
 	}
 	a.emit(generic.Event{Kind: generic.EventUsage, Usage: a.tr.usage()})
-	if runErr != nil {
+	switch {
+	case analysed != nil:
+		// The analyst's run said its own errors and how it ended.
+		d := analysed.done
+		d.Time, d.Seq, d.Usage = time.Time{}, 0, a.tr.usage()
+		a.emit(d)
+		return
+	case runErr != nil:
 		runErr = fmt.Errorf("%w: %w", ErrRunFailed, runErr)
 		a.emit(generic.Event{Kind: generic.EventError, Err: runErr})
 	}
 	a.done(runErr, a.turn.planResult())
+}
+
+// analysis is how the data analyst's run of a turn ended: its last event
+// and the report it published, if any.
+type analysis struct {
+	done   generic.Event
+	report string
+}
+
+// analyse runs the supervisor's rewritten request through Sift's runner
+// in the conversation's session, lending it the workspace, operator and
+// databases: the data analyst plans, asks, waits for approvals, keeps a
+// checkpoint (sift resume answers it), uses MCP servers, runs steps side
+// by side and records its trajectory as every run does. It returns nil
+// once the caller stopped listening.
+func (a *askRun) analyse(ctx context.Context) *analysis {
+	c := a.c
+	request := a.turn.requestText()
+	out := &analysis{}
+	stopped := false
+	yield := func(e generic.Event) bool {
+		switch e.Kind {
+		case generic.EventDone:
+			out.done = e
+			return true
+		case generic.EventReport:
+			out.report = e.Path
+		}
+		if !a.emit(e) {
+			stopped = true
+		}
+		return !stopped
+	}
+	r := c.sift.newRun(Request{Question: request, Budget: c.cfg.Budget, Parallel: c.cfg.Parallel}, yield)
+	r.meter = a.meter
+	r.lent = &lent{ws: c.ws, op: c.op, sources: c.cfg.Sources}
+	r.sources = c.cfg.Sources
+	c.sift.start(ctx, r, (*run).execute)
+	if stopped {
+		return nil
+	}
+	a.turn.setPlan(out.done.Plan)
+	if out.done.Interrupt == nil && out.done.Err == nil {
+		answer := "The analysis ended without a final answer; the report holds what was found."
+		if fp := out.done.Plan; fp != nil && fp.Result != nil && strings.TrimSpace(fp.Result.Answer) != "" {
+			answer = fp.Result.Answer
+		}
+		if !a.emit(generic.Event{Kind: generic.EventMessage, Agent: nameDataAnalyst, Text: answer}) {
+			return nil
+		}
+	}
+	return out
+}
+
+// lent is what a conversation lends the run of its data analyst: the
+// session's workspace, its operator (and so its Python state) and its
+// databases. The run uses them and leaves them open for the conversation.
+type lent struct {
+	ws      *session.Workspace
+	op      operator.Operator
+	sources *sqldb.Sources
 }
 
 // finish emits what the turn produced: the SQL answer's files, report and
@@ -465,7 +571,7 @@ func (c *Conversation) saveHistory() error {
 	if err != nil {
 		return fmt.Errorf("save conversation history: %w", err)
 	}
-	return c.ws.WriteFileAtomic(HistoryFile, data)
+	return c.ws.WriteFileAtomic(historyFile, data)
 }
 
 // buildAgents builds this turn's supervisor over its analysts.
@@ -485,23 +591,7 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 		infos = append(infos, analystInfo{Name: nameSQLAnalyst, Description: sqlAnalystDescription})
 	}
 	if c.python {
-		tree, err := buildTree(ctx, treeConfig{
-			budget:        newBudgetGuard(c.cfg.Budget, a.meter, nil),
-			models:        c.sift.models(a.meter, nil),
-			verbatim:      c.cfg.Verbatim,
-			op:            c.op,
-			search:        c.cfg.Search,
-			fetch:         c.cfg.Fetch,
-			maxIterations: c.cfg.MaxIterations,
-			sources:       c.cfg.Sources,
-			outputs:       &toolOutputs{},
-			ext:           c.cfg.Extensions,
-			locale:        c.cfg.Locale,
-		})
-		if err != nil {
-			return nil, err
-		}
-		subs = append(subs, &planExecuteAnalyst{tree: tree, turn: a.turn})
+		subs = append(subs, dataAnalystHandoff{})
 		infos = append(infos, analystInfo{Name: nameDataAnalyst, Description: dataAnalystDescription})
 	}
 	if len(subs) == 0 {
@@ -573,7 +663,7 @@ type turnState struct {
 	request  string
 	route    string
 	reply    string
-	sql      *SQLAnswer
+	sql      *sqlAnswer
 	plan     *generic.FullPlan
 }
 
@@ -616,7 +706,14 @@ func (t *turnState) requestText() string {
 	return t.question
 }
 
-func (t *turnState) setSQL(a *SQLAnswer) {
+// routed is the analyst the supervisor transferred to, or "".
+func (t *turnState) routed() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.route
+}
+
+func (t *turnState) setSQL(a *sqlAnswer) {
 	t.mu.Lock()
 	t.sql = a
 	t.mu.Unlock()
@@ -655,7 +752,6 @@ func (t *turnState) record() Turn {
 		if r := t.plan.Result; r != nil {
 			out.Answer, out.Findings, out.Files = r.Answer, r.Findings, r.Files
 		}
-		out.Report = "report.md"
 	case t.route != "":
 		// Transferred, but the analyst did not finish.
 		out.Route, out.Request = t.route, t.request
@@ -665,48 +761,16 @@ func (t *turnState) record() Turn {
 	return out
 }
 
-// planExecuteAnalyst runs Sift's plan-execute-replan tree as one analyst
-// of the conversation: it sets the run's question to the supervisor's
-// rewritten request, runs the tree, and ends the turn with the answer.
-type planExecuteAnalyst struct {
-	tree adk.Agent
-	turn *turnState
-}
+// dataAnalystHandoff is the plan-execute analyst as the supervisor sees
+// it: a transfer to it ends the supervisor's part of the turn, and the
+// turn goes on through Sift's runner (see askRun.analyse), so the analyst
+// behaves as every run does.
+type dataAnalystHandoff struct{}
 
-func (a *planExecuteAnalyst) Name(context.Context) string        { return nameDataAnalyst }
-func (a *planExecuteAnalyst) Description(context.Context) string { return dataAnalystDescription }
+func (dataAnalystHandoff) Name(context.Context) string        { return nameDataAnalyst }
+func (dataAnalystHandoff) Description(context.Context) string { return dataAnalystDescription }
 
-func (a *planExecuteAnalyst) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
-		request := a.turn.requestText()
-		fp := &generic.FullPlan{Question: request}
-		params.Question.Set(ctx, request)
-		params.Quick.Set(ctx, false)
-		generic.FullPlanKey.Set(ctx, fp)
-		inner := a.tree.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(request)}})
-		for {
-			ev, ok := inner.Next()
-			if !ok {
-				break
-			}
-			gen.Send(ev)
-			if ev.Err != nil {
-				return
-			}
-		}
-		fp = fullPlan(ctx)
-		a.turn.setPlan(fp)
-		answer := "The analysis ended without a final answer; the report holds what was found."
-		if fp.Result != nil && strings.TrimSpace(fp.Result.Answer) != "" {
-			answer = fp.Result.Answer
-		}
-		// Exit ends the turn here: the supervisor has nothing to add.
-		ev := adk.EventFromMessage(schema.AssistantMessage(answer, nil), nil, schema.Assistant, "")
-		ev.Action = adk.NewExitAction()
-		gen.Send(ev)
-	}()
-	return iter
+func (dataAnalystHandoff) Run(context.Context, *adk.AgentInput, ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	// Exit ends the supervisor's turn here: the runner takes over.
+	return once(&adk.AgentEvent{AgentName: nameDataAnalyst, Action: adk.NewExitAction()})
 }

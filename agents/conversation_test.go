@@ -259,7 +259,7 @@ func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 	if len(ar) != 2 || !strings.Contains(ar[0].Messages[0].Content, "orders") || !strings.Contains(ar[0].Messages[1].Content, requestByRegion) {
 		t.Errorf("the analyst must see the schema and the request; got %d requests", len(ar))
 	}
-	hist, err := loadHistory(filepath.Join(done.Path, HistoryFile))
+	hist, err := loadHistory(filepath.Join(done.Path, historyFile))
 	if err != nil || len(hist) != 1 || hist[0].SQL != sqlByRegion {
 		t.Errorf("history file = %+v, %v", hist, err)
 	}

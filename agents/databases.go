@@ -138,11 +138,27 @@ func (r *run) addFilesSource(ctx context.Context, inputs []string) {
 	r.fileViews, r.bigFiles = files.Views(), big
 }
 
-// closeDatabases closes what useDatabases or the run opened.
+// closeDatabases closes what useDatabases or the run opened, and leaves
+// the databases a conversation lent the run open.
 func (r *run) closeDatabases() {
-	if r.sources != nil {
-		_ = r.sources.Close()
+	if r.sources == nil {
+		return
 	}
+	if r.lent == nil || r.lent.sources == nil {
+		_ = r.sources.Close()
+		r.sources = nil
+		return
+	}
+	lent := map[*sqldb.Source]bool{}
+	for _, s := range r.lent.sources.All() {
+		lent[s] = true
+	}
+	for _, s := range r.sources.All() {
+		if !lent[s] {
+			_ = s.Close()
+		}
+	}
+	r.sources = nil
 }
 
 // databaseContext is the data context's part about SQL: how to query, the

@@ -1,7 +1,12 @@
 package agents
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
@@ -96,5 +101,61 @@ func TestMCPWritingToolWaitsForApproval(t *testing.T) {
 	}
 	if got != "noted: hi" {
 		t.Errorf("the approved call must run: %q", got)
+	}
+}
+
+// TestMCPServersStopWhenTheRunEnds: the MCP servers a run starts are
+// stopped when it ends — finished, waiting for the person, or failed —
+// so a long-lived process (sift mcp, sift serve) that runs many
+// analyses does not keep one server per run.
+func TestMCPServersStopWhenTheRunEnds(t *testing.T) {
+	bin := mcptest.Binary(t)
+	pids := filepath.Join(t.TempDir(), "pids")
+	script := scripted.New(
+		// Finished.
+		call(toolCreatePlan, steps("Echo hello")),
+		call("notes_echo", map[string]string{"text": "hello"}),
+		echoToolResult("Step result: "),
+		call(toolSubmitResult, map[string]any{"answer": "done"}), text("# Report\n\ndone [step 1]."),
+		// Waiting for the person.
+		call(toolCreatePlan, steps("Ask which sheet")),
+		call("ask_user", map[string]any{"question": "Which sheet?"}),
+		// Failed: the model stops answering.
+		call(toolCreatePlan, steps("Echo again")),
+	)
+	s := httpSift(t, script, func(c *Config) {
+		// The shell writes the server's process ID, then becomes it.
+		c.MCPServers = []mcp.ServerConfig{{Name: "notes", Command: "/bin/sh", Args: []string{"-c", `echo $$ >> "$1"; exec "$2"`, "sh", pids, bin}, ReadOnlyTools: []string{"echo"}}}
+	})
+	for i, want := range []string{"done", "waiting", "failed"} {
+		evs := collect(t, s, Request{Mode: ModePlan, Question: "say hello"})
+		done := evs[len(evs)-1]
+		got := "done"
+		switch {
+		case done.Interrupt != nil:
+			got = "waiting"
+		case done.Err != nil:
+			got = "failed"
+		}
+		if got != want {
+			t.Fatalf("run %d: want it %s, it is %s (%v)", i+1, want, got, done.Err)
+		}
+		b, err := os.ReadFile(pids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Fields(string(b))
+		if len(lines) != i+1 {
+			t.Fatalf("run %d: want one server started per run, got process IDs %q", i+1, lines)
+		}
+		for _, l := range lines {
+			pid, err := strconv.Atoi(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("after run %d (%s), the MCP server of a run (pid %d) still runs (kill 0: %v)", i+1, want, pid, err)
+			}
+		}
 	}
 }

@@ -43,18 +43,14 @@ func (a *planReview) Description(context.Context) string {
 }
 
 func (a *planReview) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		// The quick path's one-step plan is reviewed too: a person who asked
 		// to review sees the plan before anything runs, whatever the route.
 		if review, _ := params.ReviewPlan.Get(ctx); !review {
 			return
 		}
 		a.ask(ctx, gen, 1)
-	}()
-	return iter
+	})
 }
 
 // ask interrupts with the current plan for the person to review.
@@ -70,10 +66,7 @@ func (a *planReview) ask(ctx context.Context, gen *adk.AsyncGenerator[*adk.Agent
 }
 
 func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		round := 1
 		if st, ok := info.InterruptState.(*planReviewState); ok && st != nil {
 			round = st.Round
@@ -109,18 +102,10 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 		case generic.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)
 			fp.DropRemaining()
-			generic.FullPlanKey.Set(ctx, fp)
+			setPlan(ctx, fp)
 			// Plan again with the feedback, then ask again.
-			inner := a.planner.Run(ctx, &adk.AgentInput{}, opts...)
-			for {
-				ev, ok := inner.Next()
-				if !ok {
-					break
-				}
-				gen.Send(ev)
-				if ev.Err != nil {
-					return
-				}
+			if failed := relay(a.planner.Run(ctx, &adk.AgentInput{}, opts...), gen, nil); failed != nil {
+				return
 			}
 			params.PlanFeedback.Set(ctx, "")
 			a.ask(ctx, gen, round+1)
@@ -129,13 +114,11 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: unknown action %q: use approve, edit or reject", decision.Action)})
 			return
 		}
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := savePlan(ctx, fp); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
 		said := map[string]string{generic.PlanApprove: "plan approved", generic.PlanEdit: "plan edited"}[decision.Action]
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone(), Text: said}))
-	}()
-	return iter
+	})
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -16,7 +14,6 @@ import (
 	"github.com/sift-agent/sift/generic"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
-	"github.com/sift-agent/sift/session"
 )
 
 // planStage wraps the planner or the replanner (neither of which knows about
@@ -33,10 +30,7 @@ func (a *planStage) Name(ctx context.Context) string        { return a.inner.Nam
 func (a *planStage) Description(ctx context.Context) string { return a.inner.Description(ctx) }
 
 func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		if a.replanner {
 			// The replan after a step is part of that step's cost.
 			if last := lastFinished(fullPlan(ctx)); last > 0 {
@@ -50,23 +44,17 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 		if handled := a.shortcut(ctx, gen); handled {
 			return
 		}
-		inner := a.inner.Run(ctx, input, opts...)
-		for {
-			ev, ok := inner.Next()
-			if !ok {
-				break
-			}
-			if ev.Err != nil {
-				gen.Send(ev)
-				return
-			}
+		failed := relay(a.inner.Run(ctx, input, opts...), gen, func(ev *adk.AgentEvent) bool {
 			if ev.Action != nil && ev.Action.BreakLoop != nil {
 				broke = true
 			}
-			if m := eventMessage(ev); m != nil {
+			if m := eventMessage(ev); m != nil && ev.Err == nil {
 				lastContent = m.Content
 			}
-			gen.Send(ev)
+			return true
+		})
+		if failed != nil {
+			return
 		}
 		fp := fullPlan(ctx)
 		if broke {
@@ -92,14 +80,12 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 				params.Quick.Set(ctx, true)
 			}
 		}
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := savePlan(ctx, fp); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
-	}()
-	return iter
+	})
 }
 
 // shortcut does the stage's work without a model where the route allows:
@@ -145,8 +131,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	default:
 		return false
 	}
-	generic.FullPlanKey.Set(ctx, fp)
-	if err := writePlanFile(ctx, fp); err != nil {
+	if err := savePlan(ctx, fp); err != nil {
 		gen.Send(&adk.AgentEvent{Err: err})
 		return true
 	}
@@ -196,42 +181,6 @@ func lastFinished(fp *generic.FullPlan) int {
 	return last
 }
 
-// fullPlan returns the run's FullPlan, creating it on first use.
-func fullPlan(ctx context.Context) *generic.FullPlan {
-	if fp, ok := generic.FullPlanKey.Get(ctx); ok && fp != nil {
-		return fp
-	}
-	q, _ := params.Question.Get(ctx)
-	return &generic.FullPlan{Question: q}
-}
-
-// writePlanFile rewrites plan.md in the workspace, atomically, so a reader
-// or a crash never sees half a plan.
-func writePlanFile(ctx context.Context, fp *generic.FullPlan) error {
-	dir, ok := params.Workdir.Get(ctx)
-	if !ok || dir == "" {
-		return nil
-	}
-	return writePlanFileAt(dir, fp)
-}
-
-// planStateFile holds the FullPlan as JSON beside plan.md: what a resumed
-// or recovered run starts from.
-const planStateFile = "state.json"
-
-// loadPlanState reads the FullPlan a workspace last recorded.
-func loadPlanState(dir string) (*generic.FullPlan, error) {
-	b, err := os.ReadFile(filepath.Join(dir, planStateFile))
-	if err != nil {
-		return nil, err
-	}
-	var fp generic.FullPlan
-	if err := json.Unmarshal(b, &fp); err != nil {
-		return nil, fmt.Errorf("read %s: %w", planStateFile, err)
-	}
-	return &fp, nil
-}
-
 // SessionPlan returns the plan of the session whose workspace is dir, with
 // each step's status, as plan.md shows it; an error when the session
 // recorded no plan state (it never got as far as planning).
@@ -253,13 +202,6 @@ func SessionQuestions(dir string) []string {
 		qs = append(qs, e.Question)
 	}
 	return append(qs, fp.Question)
-}
-
-// writeWorkspaceFile replaces a file of the workspace at workdir
-// atomically (see session.Workspace.WriteFileAtomic), so a reader or a
-// crash never sees half a plan or report.
-func writeWorkspaceFile(workdir, rel string, data []byte) error {
-	return (&session.Workspace{Root: workdir}).WriteFileAtomic(rel, data)
 }
 
 // siftEvent carries one of Sift's own events through the ADK event stream,

@@ -42,10 +42,7 @@ func (a *reportAgent) Description(context.Context) string {
 }
 
 func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		if paused, _ := params.Paused.Get(ctx); paused {
 			return // the report is written when the run finishes
 		}
@@ -93,8 +90,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
-	}()
-	return iter
+	})
 }
 
 // checkAnswer checks the submitted result's numbers against the run's
@@ -121,8 +117,7 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
 	}
 	if changed || len(bad) > 0 {
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := savePlan(ctx, fp); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
 	}

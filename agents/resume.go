@@ -13,7 +13,6 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	siftmodel "github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -36,13 +35,7 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 		opt(&o)
 	}
 	return func(yield func(generic.Event) bool) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		r := &run{sift: s, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
-		defer r.mcp.Close()
-		defer r.endEvents()
-		ctx = siftmodel.WithCallObserver(ctx, r.observeModelCall)
-		r.resume(ctx, sessionID, answers, o)
+		s.start(ctx, s.newRun(Request{}, yield), func(r *run, ctx context.Context) { r.resume(ctx, sessionID, answers, o) })
 	}
 }
 
@@ -118,7 +111,6 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		r.fail(err)
 		return
 	}
-	defer r.closeDatabases()
 	if len(opts.databases) > 0 {
 		if r.sources, err = openDatabases(ctx, opts.databases); err != nil {
 			r.refuse(err)
@@ -141,7 +133,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		r.fail(err)
 		return
 	}
-	defer op.Close()
+	r.op = op
 	var feedback string
 	replan := false
 	if meta.Status == session.StatusWaiting && pendingID(meta) == templateReviewID {
@@ -222,26 +214,19 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		}
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	}
-	_ = writePlanFileAt(ws.Root, r.plan)
+	_ = r.savePlan()
 	abs := make([]string, len(inputs))
 	for i, in := range inputs {
 		abs[i] = ws.Path(in)
 	}
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	events := runner.Run(ctx, []adk.Message{schema.UserMessage(meta.Question)}, adk.WithCheckPointID(id), adk.WithSessionValues(map[string]any{
-		params.Question.Name():     meta.Question,
-		params.DataContext.Name():  demoteHeadings(generic.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, meta.Question),
-		params.Inputs.Name():       inputs,
-		params.Workdir.Name():      ws.Root,
-		params.Mode.Name():         string(r.mode()),
-		params.Verbatim.Name():     r.sift.cfg.Verbatim,
-		params.Resumed.Name():      !replan,
-		params.ReviewPlan.Name():   replan,
-		params.PlanFeedback.Name(): feedback,
-		generic.FullPlanKey.Name(): r.plan,
-		branchWaitsKey:             waits,
-	}))
+	values := treeValues(treeInput{
+		question: meta.Question, dataContext: demoteHeadings(generic.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, meta.Question),
+		inputs: inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
+		resumed: !replan, reviewPlan: replan, feedback: feedback, plan: r.plan, waits: waits,
+	})
+	events := runner.Run(ctx, []adk.Message{schema.UserMessage(meta.Question)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)
 }
 

@@ -31,11 +31,11 @@ const (
 	maxFollowUps    = 3
 )
 
-// SQLAnswer is the SQL analyst's answer to one request, completed by Sift:
+// sqlAnswer is the SQL analyst's answer to one request, completed by Sift:
 // the model gives the answer, findings, SQL and follow-ups; Sift makes
 // sure the result is saved, draws the chart the result's shape calls for,
 // and writes the report.
-type SQLAnswer struct {
+type sqlAnswer struct {
 	// Answer is the direct answer, in the person's language.
 	Answer string `json:"answer"`
 	// Findings are the key findings with their numbers.
@@ -48,7 +48,7 @@ type SQLAnswer struct {
 	// Chart is the workspace-relative PNG drawn from DataFile, or "" when
 	// the result's shape suits no chart; ChartKind says which was drawn.
 	Chart     string    `json:"chart,omitempty"`
-	ChartKind ChartKind `json:"chart_kind,omitempty"`
+	ChartKind chartKind `json:"chart_kind,omitempty"`
 	// FollowUps are up to three questions the person may ask next.
 	FollowUps []string `json:"follow_ups,omitempty"`
 	// Report is the workspace-relative report.md, once written.
@@ -166,8 +166,8 @@ func dialectNotes(ss *sqldb.Sources) string {
 // CSV (running the final SQL again when the model did not save it), the
 // chart its shape calls for, and the report. Problems become notes: the
 // answer itself always stands.
-func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerArgs) *SQLAnswer {
-	ans := &SQLAnswer{
+func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerArgs) *sqlAnswer {
+	ans := &sqlAnswer{
 		Answer:    strings.TrimSpace(a.Answer),
 		Findings:  nonEmpty(a.Findings),
 		SQL:       strings.TrimSpace(a.SQL),
@@ -189,7 +189,7 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 			ans.Notes = append(ans.Notes, err.Error())
 		}
 	}
-	if spec := ChooseChart(columns, rows); spec.Kind != ChartNone && !strings.EqualFold(strings.TrimSpace(a.Chart), "none") {
+	if spec := chooseChart(columns, rows); spec.Kind != chartNone && !strings.EqualFold(strings.TrimSpace(a.Chart), "none") {
 		if t := strings.TrimSpace(a.Chart); t != "" {
 			spec.Title = t
 		}
@@ -210,17 +210,17 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 	return ans
 }
 
-func renderIfAble(ctx context.Context, cfg sqlAnalystConfig, spec ChartSpec, data, out string) error {
+func renderIfAble(ctx context.Context, cfg sqlAnalystConfig, spec chartSpec, data, out string) error {
 	if !cfg.charts {
 		return fmt.Errorf("charts need Python with pandas and matplotlib, which this session lacks")
 	}
-	return RenderChart(ctx, cfg.op, spec, data, out)
+	return renderChart(ctx, cfg.op, spec, data, out)
 }
 
 // ensureDataFile returns the workspace-relative CSV of the final result:
 // the file the model named when it exists under out/, else the final SQL
 // run again (from the result cache, usually) and saved.
-func ensureDataFile(ctx context.Context, cfg sqlAnalystConfig, ans *SQLAnswer, named string) string {
+func ensureDataFile(ctx context.Context, cfg sqlAnalystConfig, ans *sqlAnswer, named string) string {
 	named = strings.TrimPrefix(path.Clean(strings.TrimPrefix(named, "./")), "/")
 	if named != "" && named != "." {
 		if !strings.HasPrefix(named, "out/") {
@@ -275,7 +275,7 @@ func nonEmpty(ss []string) []string {
 
 // sqlAnswerText is the submit_answer reply: what the conversation and
 // the history show of the answer.
-func sqlAnswerText(a *SQLAnswer) string {
+func sqlAnswerText(a *sqlAnswer) string {
 	var b strings.Builder
 	b.WriteString(a.Answer)
 	for _, f := range a.Findings {
@@ -292,7 +292,7 @@ func sqlAnswerText(a *SQLAnswer) string {
 // sqlReport is the Markdown report of one SQL answer: the answer, the
 // findings, the chart, the result table (at most 15 rows), the SQL and the
 // follow-up questions.
-func sqlReport(request string, a *SQLAnswer, columns []string, rows [][]string) string {
+func sqlReport(request string, a *sqlAnswer, columns []string, rows [][]string) string {
 	var b strings.Builder
 	title := strings.TrimSpace(strings.SplitN(request, "\n", 2)[0])
 	if title == "" {

@@ -40,10 +40,7 @@ func (a *stepTracker) Name(ctx context.Context) string        { return a.inner.N
 func (a *stepTracker) Description(ctx context.Context) string { return a.inner.Description(ctx) }
 
 func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		fp := fullPlan(ctx)
 		cur := fp.Current()
 		if cur == nil {
@@ -80,15 +77,10 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
 		var spanErr error
 		defer func() { endSpan(spanErr) }()
-		cur.Status = generic.StatusDoing
-		cur.Started = time.Now()
-		generic.FullPlanKey.Set(ctx, fp)
-		if err := writePlanFile(ctx, fp); err != nil {
+		if err := startStep(ctx, gen, fp, cur, false); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
-		started := *cur
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started}))
 
 		quick, _ := params.Quick.Get(ctx)
 		a.follow(ctx, gen, fp, cur, cur.Started, nil, func() *adk.AsyncIterator[*adk.AgentEvent] {
@@ -97,8 +89,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			}
 			return a.inner.Run(ctx, input, opts...)
 		}, func(err error) { spanErr = err })
-	}()
-	return iter
+	})
 }
 
 // follow runs the step's agent (start gives its events: a fresh run or a
@@ -134,8 +125,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			if fatal(ctx, ev.Err) {
 				cur.Status = generic.StatusFailed
 				cur.Summary = "Stopped: " + plainError(ctx, ev.Err).Error()
-				generic.FullPlanKey.Set(ctx, fp)
-				_ = writePlanFile(ctx, fp)
+				_ = savePlan(ctx, fp)
 				gen.Send(ev)
 				return
 			}
@@ -180,16 +170,9 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
 		cur.Status = generic.StatusFailed
 	}
-	generic.FullPlanKey.Set(ctx, fp)
-	if err := writePlanFile(ctx, fp); err != nil {
+	if err := finishStep(ctx, gen, fp, cur); err != nil {
 		gen.Send(&adk.AgentEvent{Err: err})
-		return
 	}
-	finished := *cur
-	for _, f := range finished.Files {
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished}))
-	}
-	gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &finished}))
 }
 
 // stopped puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a
@@ -200,8 +183,7 @@ func (a *stepTracker) stopped(ctx context.Context, fp *generic.FullPlan, cur *ge
 	cur.Started = time.Time{}
 	cur.Summary = stoppedSummary
 	cur.Files = nil
-	generic.FullPlanKey.Set(ctx, fp)
-	_ = writePlanFile(ctx, fp)
+	_ = savePlan(ctx, fp)
 }
 
 // stoppedSummary marks a step that was stopped while it ran.
@@ -210,10 +192,7 @@ const stoppedSummary = "stopped while running; runs again on resume"
 // Resume goes on with a step whose agent waited for the person (a question
 // or an approval inside the executor or the code agent).
 func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
-	go func() {
-		defer gen.Close()
-		defer recoverInto(gen)
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		fp := fullPlan(ctx)
 		if w, ok := info.InterruptState.(*branchWait); ok && info.WasInterrupted {
 			a.resumeBranch(ctx, gen, fp, w, info)
@@ -241,8 +220,7 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 		a.follow(ctx, gen, fp, cur, cur.Started, nil, func() *adk.AsyncIterator[*adk.AgentEvent] {
 			return resumable.Resume(ctx, info, opts...)
 		}, func(err error) { spanErr = err })
-	}()
-	return iter
+	})
 }
 
 // askNext asks the person what the first of waits (branch steps waiting
@@ -301,8 +279,7 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 // not run are marked skipped with the reason.
 func stopForBudget(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, err error, agent string) {
 	fp.SkipRemaining("not run: " + err.Error())
-	generic.FullPlanKey.Set(ctx, fp)
-	if werr := writePlanFile(ctx, fp); werr != nil {
+	if werr := savePlan(ctx, fp); werr != nil {
 		gen.Send(&adk.AgentEvent{Err: werr})
 		return
 	}

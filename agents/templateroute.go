@@ -43,7 +43,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 		step.Status = generic.StatusDoing
 		started := *step
 		r.emit(generic.Event{Kind: generic.EventStepStarted, Step: &started})
-		_ = writePlanFileAt(r.ws.Root, r.plan)
+		_ = r.savePlan()
 		res, runErr := templates.Run(ctx, op, e.File, e)
 		if runErr != nil {
 			step.Status = generic.StatusFailed
@@ -60,7 +60,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 			r.emit(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished})
 		}
 		r.emit(generic.Event{Kind: generic.EventStepFinished, Step: &finished})
-		_ = writePlanFileAt(r.ws.Root, r.plan)
+		_ = r.savePlan()
 		if ctx.Err() != nil {
 			break
 		}
@@ -81,7 +81,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 		return false, failed
 	}
 	r.plan.Result = &generic.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files}
-	if err := writePlanFileAt(r.ws.Root, r.plan); err != nil {
+	if err := r.savePlan(); err != nil {
 		return true, err
 	}
 	md := templateReport(r.req.Question, t, m, each, results, r.plan.Steps[first:])
@@ -134,7 +134,7 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 		each = []templates.Match{m}
 	}
 	r.templatePlan(t, each)
-	if err := writePlanFileAt(r.ws.Root, r.plan); err != nil {
+	if err := r.savePlan(); err != nil {
 		r.fail(err)
 		return
 	}

@@ -46,6 +46,8 @@ type askOptions struct {
 	// Session continues this session's conversation.
 	Session string
 	JSON    bool
+	// ResumeArgs are the flags a printed `sift resume` repeats.
+	ResumeArgs []string
 }
 
 // addConversationFlags registers the shared flags on f.
@@ -89,6 +91,7 @@ follow-ups such as "and for 2023?" are resolved against it.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Question = strings.Join(args, " ")
+			opts.ResumeArgs = resumeArgs(cmd)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -136,6 +139,7 @@ func openConversation(ctx context.Context, o *conversationOptions, sessionID str
 			PythonMode: pyMode, Sandbox: sandbox, Search: web.FromEnv(os.Getenv),
 		},
 		Sources: sources, Files: o.Files, Dirs: o.Dirs, SessionID: sessionID,
+		Parallel: scriptedParallel(o.Script),
 	})
 	if err != nil {
 		if sources != nil {
@@ -144,6 +148,16 @@ func openConversation(ctx context.Context, o *conversationOptions, sessionID str
 		return nil, nil, "", err
 	}
 	return conv, sources, label, nil
+}
+
+// scriptedParallel is 1 for a scripted model, whose replies are played in
+// the order asked (steps side by side would take each other's), as for
+// `sift run`; else 0, the default.
+func scriptedParallel(script string) int {
+	if script != "" {
+		return 1
+	}
+	return 0
 }
 
 // runAsk answers one question and prints the answer.
@@ -170,19 +184,21 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 			r.event(e)
 			final = e
 		}
-		if final.Err != nil {
-			return reportedError{final.Err}
-		}
-		return nil
+		return finalError(final)
 	}
 	fmt.Fprintf(io.ErrOut, "Model: %s\nSession %s\n  workspace: %s\n", label, conv.ID(), conv.Workdir())
-	err = askTurn(ctx, io, conv, opts.Question)
-	fmt.Fprintf(io.ErrOut, "Continue with: sift ask --session %s \"...\"\n", conv.ID())
+	err = askTurn(ctx, io, conv, opts.Question, opts.ResumeArgs)
+	if !errors.Is(err, errWaiting) {
+		fmt.Fprintf(io.ErrOut, "Continue with: sift ask --session %s \"...\"\n", conv.ID())
+	}
 	return err
 }
 
-// askTurn runs one turn: progress on stderr, the answer on stdout.
-func askTurn(ctx context.Context, io *ioStreams, conv *agents.Conversation, question string) error {
+// askTurn runs one turn: progress on stderr, the answer on stdout. A
+// turn whose analyst waits for the person says how to answer (resumeArgs
+// are the flags the printed `sift resume` repeats) and ends with
+// errWaiting.
+func askTurn(ctx context.Context, io *ioStreams, conv *agents.Conversation, question string, resumeArgs []string) error {
 	io, working := newWorkingLine(io, false, time.Now, 0)
 	stop := working.start()
 	var final generic.Event
@@ -191,14 +207,17 @@ func askTurn(ctx context.Context, io *ioStreams, conv *agents.Conversation, ques
 		final = e
 	}
 	stop()
+	if in := final.Interrupt; in != nil && final.Err == nil {
+		r := newRenderer(io, false, time.Now)
+		r.resumeArgs, r.workdir = resumeArgs, conv.Workdir()
+		r.interrupt(in)
+		return finalError(final)
+	}
 	turns := conv.Turns()
 	if len(turns) > 0 && turns[len(turns)-1].Question == strings.TrimSpace(question) {
 		printTurn(io, conv.Workdir(), turns[len(turns)-1])
 	}
-	if final.Err != nil {
-		return reportedError{final.Err}
-	}
-	return nil
+	return finalError(final)
 }
 
 // progress shows one event of a turn on stderr, briefly.

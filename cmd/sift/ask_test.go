@@ -34,7 +34,8 @@ func TestAskFlags(t *testing.T) {
 		{
 			name: "databases, files, script and question",
 			args: []string{"--db", "sqlite:shop.db", "--db", "sales=postgres://u@h/db", "-f", "a.csv", "--script", "s.json", "--sessions-dir", "sess", "revenue", "by", "region?"},
-			want: askOptions{conversationOptions: withDBs, Question: "revenue by region?"},
+			// The flags a printed `sift resume` repeats.
+			want: askOptions{conversationOptions: withDBs, Question: "revenue by region?", ResumeArgs: []string{"--script s.json", "--sessions-dir sess"}},
 		},
 		{
 			name: "a continued session as JSON",
@@ -192,5 +193,68 @@ func TestAskRejectsABadDatabaseURL(t *testing.T) {
 	code := execute(context.Background(), io, []string{"ask", "--script", script, "--db", "oracle://x/y", "--sessions-dir", t.TempDir(), "q"})
 	if code != exitUsage || !strings.Contains(errOut.String(), "sqlite:") {
 		t.Fatalf("exit code = %d, want %d with the URL forms; stderr:\n%s", code, exitUsage, errOut)
+	}
+}
+
+// TestAskFileAnalystAsksAndResumes: when the data analyst of `sift ask`
+// asks the person, the command stops as `sift run` does — exit 6, the
+// question and how to answer it — and `sift resume` answers it in a new
+// process and finishes the analysis, whose answer the next turn of the
+// conversation sees.
+func TestAskFileAnalystAsksAndResumes(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	sessions := t.TempDir()
+	data := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(data, []byte("year,n\n2023,5\n2024,12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := writeScript(t, `{"replies":[
+ {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}]}`)
+	io, out, errOut := testIO()
+	code := execute(context.Background(), io, []string{"ask", "--script", first, "--file", data, "--sessions-dir", sessions, "How many rows for the year I pick?"})
+	if code != exitWaiting {
+		t.Fatalf("exit %d, want %d (waiting for the answer); stdout:\n%s\nstderr:\n%s", code, exitWaiting, out, errOut)
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session, got %v %v", entries, err)
+	}
+	id := entries[0].Name()
+	for _, w := range []string{"Question: Which year?", "1. 2023", "sift resume " + id + " ", "--sessions-dir " + sessions, "--answer"} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+	if strings.Contains(out.String(), "report.md") {
+		t.Errorf("no report exists yet, so none may be named:\n%s", out)
+	}
+
+	// A second process answers, and the analysis finishes.
+	rest := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nd = pd.read_csv('input/sales.csv')\nprint('rows:', int(d[d.year == 2024].n.iloc[0]))"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"Found: 12 rows in 2024"}}]},
+ {"content":"# Rows\n\n12 rows in 2024 [step 1]."}]}`)
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", id, "--answer", "2024", "--script", rest, "--sessions-dir", sessions}); code != exitOK {
+		t.Fatalf("resume: exit %d; stderr:\n%s", code, errOut)
+	}
+	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
+	if err != nil || !strings.Contains(string(report), "12 rows in 2024") {
+		t.Errorf("report.md: %v\n%s", err, report)
+	}
+
+	// The conversation goes on, and sees the answer.
+	follow := writeScript(t, `{"replies":[{"content":"Earlier: {{line:Found:}}"}]}`)
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"ask", "--script", follow, "--sessions-dir", sessions, "--session", id, "What did you find?"}); code != exitOK {
+		t.Fatalf("follow-up: exit %d; stderr:\n%s", code, errOut)
+	}
+	if !strings.Contains(out.String(), "Earlier: 12 rows in 2024") {
+		t.Errorf("the next turn must see the resumed answer; stdout:\n%s", out)
 	}
 }

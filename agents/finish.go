@@ -1,0 +1,61 @@
+package agents
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/templates"
+)
+
+// finishFiles writes usage.json and ends the report with the usage
+// summary, once the last model call is counted.
+func (r *run) finishFiles(u *generic.Usage) {
+	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
+		_ = r.ws.WriteFileAtomic(usageFile, b)
+	}
+	if r.reportPath == "" {
+		return
+	}
+	n := r.plan.QuestionNumber()
+	md, err := os.ReadFile(r.ws.Path(generic.QuestionReportFile(n)))
+	if err != nil {
+		return
+	}
+	text := strings.TrimRight(string(md), "\n") + "\n\n"
+	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
+		text += "## Next questions\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
+	}
+	_, _ = saveReport(r.ws.Root, n, text+generic.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
+}
+
+// saveStopReport writes the report of a run that stopped before its report
+// agent did; it never replaces an earlier question's report.md.
+func (r *run) saveStopReport(note string) {
+	md := fallbackReport(r.plan, listArtifacts(r.ws.Root), note)
+	if path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, false); err == nil {
+		r.emit(generic.Event{Kind: generic.EventReport, Path: path, Text: md})
+	}
+}
+
+// suggest gives a run that has an answer its next questions: the model's
+// when it gave some, else the built-in analyses' rules over the data's
+// columns (at most three either way).
+func (r *run) suggest() {
+	if r.plan == nil || r.plan.Result == nil {
+		return
+	}
+	res := r.plan.Result
+	if len(res.NextQuestions) == 0 {
+		// The answer names what was found, so the questions build on it.
+		res.NextQuestions = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
+	}
+	if len(res.NextQuestions) > 3 {
+		res.NextQuestions = res.NextQuestions[:3]
+	}
+	if r.ws != nil && len(res.NextQuestions) > 0 {
+		_ = r.savePlan()
+	}
+}

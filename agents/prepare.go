@@ -1,0 +1,136 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	siftmodel "github.com/sift-agent/sift/model"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
+)
+
+// open opens the session's event log and trajectory and starts the run's
+// trace span; it returns the context carrying that span.
+func (r *run) open(ctx context.Context) (context.Context, error) {
+	var err error
+	// A lent workspace's events go to its conversation, which logs them.
+	if r.lent == nil {
+		if r.log, err = session.OpenEventLog(r.ws.Path("events.jsonl")); err != nil {
+			return ctx, err
+		}
+	}
+	if r.trajectory, err = siftmodel.OpenTrajectory(r.ws.Path(trajectoryFile), siftmodel.TrajectoryConfig{}); err != nil {
+		return ctx, err
+	}
+	ctx, r.endSpan = siftmodel.StartRun(ctx, r.ws.ID)
+	if r.lent == nil {
+		r.emit(generic.Event{Kind: generic.EventSession, Text: r.ws.ID, Path: r.ws.Root})
+	}
+	return ctx, nil
+}
+
+// noSandboxWarning is said where generated code runs with no sandbox:
+// once per run (a CLI shows it once per process, a chat once).
+const noSandboxWarning = "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it."
+
+// newOperator finds Python, builds the sandbox and the operator, and starts
+// the kernel warming up while the planner thinks. With adopt, a kernel
+// first takes over the workspace's cell log, so its first cell rebuilds the
+// state an earlier process left; adopted says how many cells that replays.
+func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator, adopted int, err error) {
+	python, err := operator.FindPython(ctx, r.sift.cfg.Python)
+	if err != nil {
+		return nil, 0, err
+	}
+	sb, err := operator.NewSandbox(r.sift.cfg.Sandbox)
+	if err != nil {
+		return nil, 0, err
+	}
+	if sb.Name() == "none" {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: noSandboxWarning})
+	}
+	// Each session has its own matplotlib directory (the operator's):
+	// nothing writable is shared between sessions.
+	op, err = operator.NewOperator(operator.OperatorConfig{
+		Root: r.ws.Root, Mode: r.sift.cfg.PythonMode, Python: python, Sandbox: sb,
+		Timeout: r.sift.cfg.CodeTimeout,
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if k, ok := op.(*operator.KernelOperator); ok {
+		if adopt {
+			if _, adopted, err = k.Kernel().AdoptLog(); err != nil {
+				op.Close()
+				return nil, 0, err
+			}
+		}
+		go func() { _ = k.Kernel().Start(ctx) }()
+	}
+	return op, adopted, nil
+}
+
+// followUp opens an existing session for a new question; a session that
+// is still going must be resumed instead.
+func (r *run) followUp(ctx context.Context, id string) (*session.Workspace, error) {
+	meta, err := r.sift.store.Sessions.Get(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	if !meta.Status.Finished() {
+		return nil, fmt.Errorf("%w: session %s is %s; resume it (sift resume %s) before asking a follow-up", session.ErrBadInput, id, meta.Status, id)
+	}
+	return session.Open(r.sift.cfg.SessionsRoot, id)
+}
+
+// checkInputs refuses missing or wrong-kind inputs before a session is
+// made for them.
+func checkInputs(req Request) error {
+	for _, f := range req.Files {
+		st, err := os.Stat(f)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: input file %s: %v; check the path", session.ErrBadInput, f, err)
+		case st.IsDir():
+			return fmt.Errorf("%w: %s is a directory; pass it as a directory (--dir) instead", session.ErrBadInput, f)
+		}
+	}
+	for _, d := range req.Dirs {
+		st, err := os.Stat(d)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: input directory %s: %v; check the path", session.ErrBadInput, d, err)
+		case !st.IsDir():
+			return fmt.Errorf("%w: %s is not a directory; pass it as a file (--file) instead", session.ErrBadInput, d)
+		}
+	}
+	return nil
+}
+
+// previewed lists the previews that could be made, for the template
+// matcher; the others are reported in the data context.
+func previewed(files []generic.Previewed) []*generic.FilePreview {
+	out := make([]*generic.FilePreview, 0, len(files))
+	for _, f := range files {
+		if f.Preview != nil {
+			out = append(out, f.Preview)
+		}
+	}
+	return out
+}
+
+// demoteHeadings turns the previews' "## file" headings into "### file", so
+// they nest under the "## Data" section of the prompts.
+func demoteHeadings(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "## ") {
+			lines[i] = "#" + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

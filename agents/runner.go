@@ -1,0 +1,473 @@
+package agents
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/schema"
+	"github.com/sift-agent/sift/generic"
+	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools/mcp"
+	"github.com/sift-agent/sift/tools/sqldb"
+	"github.com/sift-agent/sift/tools/templates"
+)
+
+// Run starts an analysis and yields its events; the last is always
+// EventDone, whose Err is nil on success. Breaking out of the loop cancels
+// the run. Everything is also written to the session's events.jsonl.
+func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
+	return func(yield func(generic.Event) bool) {
+		s.start(ctx, s.newRun(req, yield), (*run).execute)
+	}
+}
+
+// newRun is the state of one request, before it starts.
+func (s *Sift) newRun(req Request, yield func(generic.Event) bool) *run {
+	return &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
+}
+
+// start is the one way a request runs: Run, Resume and a conversation's
+// data analyst (and so the server, the MCP server and eval, which call
+// them) all come through it. It runs stage (prepare → route → drive for
+// a new question, resume for an old one) and then releases what the run
+// started — its MCP servers, databases and operator — however it ended:
+// done, failed, waiting for the person, paused, or abandoned by a caller
+// that stopped listening.
+func (s *Sift) start(ctx context.Context, r *run, stage func(*run, context.Context)) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer r.release()
+	defer r.endEvents()
+	ctx = siftmodel.WithCallObserver(ctx, r.observeModelCall)
+	stage(r, ctx)
+}
+
+// release stops what the run started and leaves what it was lent (see
+// lent) open for its owner.
+func (r *run) release() {
+	if r.mcp != nil {
+		_ = r.mcp.Close()
+		r.mcp = nil
+	}
+	r.closeDatabases()
+	if r.op != nil && (r.lent == nil || r.lent.op == nil) {
+		_ = r.op.Close()
+	}
+	r.op = nil
+}
+
+// run is the state of one Run call.
+type run struct {
+	sift    *Sift
+	req     Request
+	yield   func(generic.Event) bool
+	stopped bool
+	ws      *session.Workspace
+	log     *session.EventLog
+	meter   *siftmodel.Meter
+	// plan is the FullPlan the agents update through the session; read
+	// it only once the agents have stopped.
+	plan       *generic.FullPlan
+	current    *generic.StepState
+	trajectory *siftmodel.Trajectory
+	// sources are the run's databases and its files source, or nil;
+	// fileViews are the files source's views; bigFiles names the inputs
+	// too large to load whole.
+	sources   *sqldb.Sources
+	fileViews []sqldb.FileView
+	bigFiles  []string
+	// endSpan ends the run's trace span.
+	endSpan func(error)
+	// outputs are the tool replies of this process, for the answer check.
+	outputs *toolOutputs
+	// previews and ran (the built-in analysis that answered, if one did)
+	// ground the suggested next questions.
+	previews []*generic.FilePreview
+	ran      templates.Match
+	// mcp holds the run's MCP servers; nil until the agents are built.
+	mcp *mcp.Toolset
+	// emitMu serialises emit; ended is set once Run or Resume has
+	// returned, after which nothing more may be yielded.
+	emitMu sync.Mutex
+	ended  bool
+	// op runs the generated code; nil until prepared.
+	op operator.Operator
+	// lent, when set, is what a conversation lends the run of its data
+	// analyst; nil for a run of its own.
+	lent *lent
+	// reportPath is where this question's report was last published:
+	// report.md, or its own report-NN.md when it did not replace an
+	// earlier question's report.md.
+	reportPath string
+}
+
+// emit records an event and hands it to the caller; it reports false once
+// the caller stopped listening.
+func (r *run) emit(e generic.Event) bool {
+	// Model calls report themselves from the goroutines that make them
+	// (see observeModelCall): one event at a time reaches the log and
+	// the caller.
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
+	if r.ended {
+		return false
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	if e.Err != nil && e.Text == "" {
+		e.Text = e.Err.Error()
+	}
+	if e.Kind == generic.EventReport {
+		r.reportPath = e.Path
+	}
+	if r.log != nil {
+		// The caller sees the event as logged, numbered (Seq).
+		if logged, err := r.log.Record(e); err == nil {
+			e = logged
+		}
+	}
+	if r.stopped {
+		return false
+	}
+	if !r.yield(e) {
+		r.stopped = true
+	}
+	return !r.stopped
+}
+
+func (r *run) fail(err error) {
+	r.emit(generic.Event{Kind: generic.EventError, Err: err})
+	r.done(err)
+}
+
+func (r *run) done(err error) {
+	r.suggest()
+	e := generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
+	if r.ws != nil {
+		e.Path = r.ws.Root
+		r.finishFiles(e.Usage)
+		status := session.StatusDone
+		if err != nil {
+			status = session.StatusFailed
+		}
+		r.putMeta(context.Background(), status, nil)
+	}
+	r.close(e)
+}
+
+// doneWaiting ends a run that waits for the person: its checkpoint holds
+// everything, and Sift.Resume goes on with the answer.
+func (r *run) doneWaiting(in *generic.Interrupt) {
+	r.close(generic.Event{Kind: generic.EventDone, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
+}
+
+func (r *run) close(e generic.Event) {
+	r.emit(e)
+	if r.log != nil {
+		_ = r.log.Close()
+	}
+	if r.trajectory != nil {
+		_ = r.trajectory.Close()
+	}
+	if r.endSpan != nil {
+		r.endSpan(e.Err)
+	}
+}
+
+// putMeta records the session's status in the registry; a registry that
+// fails is reported but does not stop the run.
+func (r *run) putMeta(ctx context.Context, status session.Status, pending *generic.Interrupt) {
+	if r.ws == nil || r.sift.store == nil {
+		return
+	}
+	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel()}
+	if r.req.Budget != (Budget{}) {
+		b := r.req.Budget
+		m.Budget = &b
+	}
+	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
+		m.Created, m.Inputs = old.Created, old.Inputs
+		if m.Question == "" {
+			m.Question = old.Question
+		}
+		// A question that fails before its plan is loaded keeps the
+		// counts of the earlier ones.
+		m.Questions, m.Answered = old.Questions, old.Answered
+	}
+	if in, err := r.ws.Inputs(); err == nil {
+		m.Inputs = in
+	}
+	if status == session.StatusRunning {
+		m.Owner = session.ThisProcess()
+	}
+	if r.plan != nil {
+		if cur := r.plan.Current(); cur != nil {
+			step := cur.Step
+			m.Step = &step
+		}
+		m.Questions, m.Answered = r.plan.QuestionNumber(), r.plan.Answered()
+	}
+	if pending != nil {
+		kind := session.PendingQuestion
+		switch pending.Kind {
+		case generic.InterruptPlanReview:
+			kind = session.PendingPlanReview
+		case generic.InterruptApproval:
+			kind = session.PendingApproval
+		}
+		m.Pending = &session.Pending{ID: pending.ID, Kind: kind, Prompt: pending.Prompt, Choices: pending.Choices}
+	}
+	if err := r.sift.store.Sessions.Put(context.WithoutCancel(ctx), m); err != nil {
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
+	}
+}
+
+// parallel is the most plan steps the run runs at the same time.
+func (r *run) parallel() int { return cmp.Or(r.req.Parallel, DefaultParallel) }
+
+// execute runs a new question: prepare → route → drive.
+func (r *run) execute(ctx context.Context) {
+	ctx, in, err := r.prepare(ctx)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	if r.route(ctx, in) {
+		return
+	}
+	r.runAgents(ctx, in)
+}
+
+// prepared is what prepare learnt of the question's data: the inputs
+// (workspace-relative), their previews and the data context the agents
+// are shown.
+type prepared struct {
+	inputs      []string
+	previews    []generic.Previewed
+	dataContext string
+}
+
+// prepare checks the request, opens its session (a new one, a follow-up
+// in a finished one, or the workspace a conversation lends), copies the
+// inputs, opens the databases, starts the operator and previews the data.
+func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
+	var in prepared
+	if r.req.Template != "" {
+		t, err := templates.Lookup(r.req.Template)
+		if err != nil {
+			return ctx, in, err
+		}
+		if strings.TrimSpace(r.req.Question) == "" {
+			r.req.Question = t.Title
+		}
+	}
+	if strings.TrimSpace(r.req.Question) == "" {
+		return ctx, in, fmt.Errorf("%w: say what you want to know, e.g. \"which product sells best?\"", ErrNoQuestion)
+	}
+	if err := checkInputs(r.req); err != nil {
+		return ctx, in, err
+	}
+	if len(r.req.Databases) > 0 {
+		var err error
+		if r.sources, err = openDatabases(ctx, r.req.Databases); err != nil {
+			return ctx, in, err
+		}
+	}
+	ws, followUp, err := r.openWorkspace(ctx)
+	if err != nil {
+		return ctx, in, err
+	}
+	r.ws = ws
+	if ctx, err = r.open(ctx); err != nil {
+		return ctx, in, err
+	}
+	r.plan = &generic.FullPlan{Question: r.req.Question}
+	if followUp {
+		if fp, err := loadPlanState(ws.Root); err == nil {
+			fp.FollowUp(r.req.Question)
+			r.plan = fp
+			// From now on the session's state is this question's, so a
+			// follow-up that stops before its first plan is not taken
+			// for the earlier question.
+			if err := r.savePlan(); err != nil {
+				return ctx, in, err
+			}
+		}
+	}
+	// The trajectory names each question's calls, so a replay of the
+	// session answers each question from its own.
+	ctx = siftmodel.WithTurn(ctx, len(r.plan.Earlier)+1)
+	r.putMeta(ctx, session.StatusRunning, nil)
+	if err := r.useDatabases(ctx, followUp); err != nil {
+		return ctx, in, err
+	}
+	if followUp && r.lent == nil {
+		r.noteChangedInputs(ctx)
+	}
+	for _, f := range r.req.Files {
+		if _, err := ws.AddInput(ctx, f); err != nil {
+			return ctx, in, fmt.Errorf("add input file: %w", err)
+		}
+	}
+	for _, d := range r.req.Dirs {
+		if _, err := ws.AddInputDir(ctx, d); err != nil {
+			return ctx, in, fmt.Errorf("add input directory: %w", err)
+		}
+	}
+	if in.inputs, err = ws.Inputs(); err != nil {
+		return ctx, in, err
+	}
+	if r.lent != nil && r.lent.op != nil {
+		r.op = r.lent.op
+	} else {
+		op, adopted, err := r.newOperator(ctx, followUp)
+		if err != nil {
+			return ctx, in, err
+		}
+		r.op = op
+		if followUp {
+			r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
+		}
+	}
+	abs := make([]string, len(in.inputs))
+	for i, p := range in.inputs {
+		abs[i] = ws.Path(p)
+	}
+	r.addFilesSource(ctx, in.inputs)
+	popts := r.sift.cfg.Preview
+	popts.BaseDir = ws.Root
+	in.previews = generic.PreviewFiles(ctx, abs, popts)
+	in.dataContext = demoteHeadings(generic.CompactAll(in.previews, popts)) + r.databaseContext(ctx, r.req.Question)
+	r.previews = previewed(in.previews)
+	return ctx, in, nil
+}
+
+// openWorkspace opens the request's session: the workspace a
+// conversation lends, a new one, or (an existing ID) a follow-up in a
+// finished one.
+func (r *run) openWorkspace(ctx context.Context) (ws *session.Workspace, followUp bool, err error) {
+	if r.lent != nil {
+		_, err := os.Stat(r.lent.ws.Path(planStateFile))
+		return r.lent.ws, err == nil, nil
+	}
+	id := r.req.SessionID
+	if id == "" {
+		id = session.NewID()
+	}
+	ws, err = session.Create(ctx, r.sift.cfg.SessionsRoot, id)
+	if errors.Is(err, session.ErrWorkspaceExists) {
+		// A follow-up question in an existing session.
+		ws, err = r.followUp(ctx, id)
+		return ws, true, err
+	} else if err != nil {
+		return nil, false, fmt.Errorf("create session workspace: %w", err)
+	}
+	return ws, false, nil
+}
+
+// route runs the question on a path chosen before the agents: a built-in
+// analysis that matches, a plan review of one, or a refusal when neither
+// the analyses nor a model can answer. It reports whether the run ended
+// there; otherwise the agents answer.
+func (r *run) route(ctx context.Context, in prepared) bool {
+	mode := r.mode()
+	var match templates.Match
+	if r.lent == nil && (mode == ModeAuto || mode == ModeTemplate) {
+		match = templates.MatchRequest(r.req.Question, r.previews)
+		if r.req.Template != "" {
+			// The name was checked when the run began.
+			match, _ = templates.MatchTemplate(r.req.Template, r.req.Question, r.previews)
+			if match.FileIndex < 0 {
+				r.fail(fmt.Errorf("%w: the built-in analysis %q needs a table (CSV, TSV, Excel, JSON lines) among the files; give one", ErrNoTemplateMatch, match.Template))
+				return true
+			}
+		}
+		switch {
+		case match.OK() && r.req.ReviewPlan:
+			r.reviewTemplate(ctx, match)
+			return true
+		case match.OK():
+			ok, err := r.runTemplate(ctx, r.op, match)
+			if ok {
+				r.ran = match
+				if err != nil {
+					r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
+					return true
+				}
+				r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+				r.done(nil)
+				return true
+			}
+			if mode == ModeTemplate || !r.sift.hasModel() {
+				r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
+				return true
+			}
+			// With a model, the agents take over from the failed template.
+		case mode == ModeTemplate:
+			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, r.offlineHelp(match, in.previews)))
+			return true
+		}
+	}
+	if !r.sift.hasModel() {
+		r.fail(fmt.Errorf("%w. %s", ErrNoModel, r.offlineHelp(match, in.previews)))
+		return true
+	}
+	return false
+}
+
+// runAgents runs the agent tree on the question and drives it to the end.
+func (r *run) runAgents(ctx context.Context, in prepared) {
+	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
+	runner, err := r.newRunner(ctx, r.op, guard)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	values := r.sessionValues(r.req.Question, in.inputs, in.dataContext)
+	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithCheckPointID(r.ws.ID), adk.WithSessionValues(values))
+	r.drive(ctx, events, guard)
+}
+
+// sessionValues are the session values the agent tree reads (see
+// params): the one place they are filled, for new questions, resumes and
+// embedders.
+func (r *run) sessionValues(question string, inputs []string, dataContext string) map[string]any {
+	return treeValues(treeInput{
+		question: question, dataContext: dataContext, inputs: inputs, workdir: r.ws.Root,
+		mode: r.mode(), verbatim: r.sift.cfg.Verbatim, reviewPlan: r.req.ReviewPlan, plan: r.plan,
+	})
+}
+
+func (r *run) mode() Mode {
+	if r.req.Template != "" {
+		return ModeTemplate
+	}
+	if r.req.Mode == "" {
+		return ModeAuto
+	}
+	return r.req.Mode
+}
+
+// plainError replaces the framework's layered error text with what a
+// person needs: an interruption, the failing model call, or the error.
+func plainError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	var me *ModelError
+	if errors.As(err, &me) {
+		return me
+	}
+	return err
+}
