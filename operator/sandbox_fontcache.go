@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,14 +66,40 @@ func sharedFontCache(sb Sandbox, python string) string {
 }
 
 // fontCacheDir is where the font list of python is kept: in Sift's user
-// cache directory, one directory per interpreter.
+// cache directory, one directory per interpreter and per state of the
+// system's font directories. matplotlib never rebuilds a font list it
+// finds, so a list built before a font was installed (make setup installs
+// the CJK fonts) would hide that font from every session for good.
 func fontCacheDir(python string) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
 	}
 	name := strings.NewReplacer("/", "_", ".", "_").Replace(strings.TrimPrefix(python, "/"))
-	return filepath.Join(cache, "sift", "fontcache", name), nil
+	return filepath.Join(cache, "sift", "fontcache", name+"-"+fontDirsStamp(systemFontDirs)), nil
+}
+
+// systemFontDirs are where fontconfig and matplotlib find the system's
+// fonts on Linux.
+var systemFontDirs = []string{"/usr/share/fonts", "/usr/local/share/fonts"}
+
+// fontDirsStamp fingerprints the directories below roots by their names and
+// modification times: installing or removing a font changes a directory's
+// time, and so the stamp. These are host directories no sandbox can write.
+func fontDirsStamp(roots []string) string {
+	h := fnv.New64a()
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				fmt.Fprintf(h, "%s %d\n", p, fi.ModTime().UnixNano())
+			}
+			return nil
+		})
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
 }
 
 // buildFontCache returns python's font list directory, building it when it
