@@ -740,6 +740,12 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 // a misspelt option is not silently ignored. It answers the request itself
 // when it fails.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	// A body that does not say it is JSON is refused: a form or text/plain
+	// body is what another site's page can send without asking.
+	if !isJSON(r) {
+		writeError(w, http.StatusUnsupportedMediaType, "bad_request", fmt.Sprintf("the body must be JSON with the header Content-Type: application/json (got %q); see /v1/openapi.json", r.Header.Get("Content-Type")))
+		return false
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
