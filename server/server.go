@@ -113,8 +113,8 @@ type Config struct {
 
 // Server is the HTTP handler. Create it with New; stop it with Shutdown.
 type Server struct {
-	cfg     Config
-	sift    *agents.Sift
+	cfg  Config
+	sift *agents.Sift
 	// handler is mux behind the origin rules (originGuard).
 	handler http.Handler
 	store   *session.Backend
