@@ -161,7 +161,8 @@ func (s *Server) follow(r *http.Request, c *sseWriter, h *hub, beat *time.Ticker
 }
 
 // followLog streams a session no run of this server is doing: it ends
-// at once when the registry says no run is going on, else it follows the
+// at once when the registry says no run is going on (or the process that
+// ran it ended: stopped), else it follows the
 // shared log, where another server appends, until that run's done event.
 func (s *Server) followLog(r *http.Request, c *sseWriter, id string, tail *session.EventTail, beat *time.Ticker) {
 	poll := time.NewTicker(s.cfg.PollInterval)
@@ -178,7 +179,7 @@ func (s *Server) followLog(r *http.Request, c *sseWriter, id string, tail *sessi
 			st, serr := s.readStaged(id)
 			starting = serr == nil && !st.Started.IsZero() && time.Since(st.Started) < startTimeout
 		}
-		if !starting && (err != nil || m.Status != session.StatusRunning) {
+		if !starting && (err != nil || m.Status != session.StatusRunning || m.OwnerGone()) {
 			// Events logged just before the status changed, and the run's
 			// done event, which the log gets just after it.
 			if replay(c, tail) == nil {

@@ -26,12 +26,15 @@ import (
 // workspace. A name starting with '.' is never a session id.
 const uploadsDir = ".uploads"
 
-// statusCreated and statusQueued are the API's statuses beside the
-// registry's: a session with no run yet, and one whose run waits for a
-// slot.
+// statusCreated, statusQueued and statusStopped are the API's statuses
+// beside the registry's: a session with no run yet, one whose run waits
+// for a slot, and one marked running by a process that ended (killed, or
+// crashed: session.Meta.OwnerGone), which a resume goes on with. sift
+// sessions list says "stopped" for the same sessions.
 const (
 	statusCreated = "created"
 	statusQueued  = "queued"
+	statusStopped = "stopped"
 )
 
 // staged is a session created through the API before its first run.
@@ -265,7 +268,11 @@ func (s *Server) stagedView(st *staged) sessionView {
 }
 
 func metaView(m session.Meta) sessionView {
-	v := sessionView{ID: m.ID, Status: string(m.Status), Question: m.Question, Mode: m.Mode, Created: m.Created, Updated: m.Updated, Inputs: m.Inputs, Step: m.Step, Error: m.Error}
+	status := string(m.Status)
+	if m.OwnerGone() {
+		status = statusStopped
+	}
+	v := sessionView{ID: m.ID, Status: status, Question: m.Question, Mode: m.Mode, Created: m.Created, Updated: m.Updated, Inputs: m.Inputs, Step: m.Step, Error: m.Error}
 	if p := m.Pending; p != nil {
 		v.Pending = &generic.Interrupt{ID: p.ID, Kind: string(p.Kind), Prompt: p.Prompt, Choices: p.Choices}
 	}
@@ -310,19 +317,29 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	var f session.Filter
 	q := r.URL.Query()
 	var wantCreated, wantQueued bool
+	want := map[string]bool{}
 	for _, st := range q["status"] {
 		switch st {
 		case statusCreated:
 			wantCreated = true
 		case statusQueued:
 			wantQueued = true
+		case statusStopped:
+			// Stopped sessions are running ones whose process ended.
+			want[st] = true
+			f.Status = append(f.Status, session.StatusRunning)
 		default:
 			if !session.Status(st).Valid() {
-				writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown status %q: use created, queued, running, waiting, paused, done or failed", st))
+				writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown status %q: use created, queued, running, waiting, paused, stopped, done or failed", st))
 				return
 			}
+			want[st] = true
 			f.Status = append(f.Status, session.Status(st))
 		}
+	}
+	if wantQueued {
+		// A queued run may be of a session in any status.
+		f.Status = nil
 	}
 	limit := 0
 	if l := q.Get("limit"); l != "" {
@@ -345,7 +362,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 		known[m.ID] = true
 		v := metaView(m)
 		s.overlay(&v)
-		if !filtered || len(f.Status) > 0 && slices.Contains(f.Status, session.Status(v.Status)) || wantQueued && v.Status == statusQueued {
+		if !filtered || want[v.Status] || wantQueued && v.Status == statusQueued {
 			out = append(out, v)
 		}
 	}
@@ -448,7 +465,7 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.release(id)
 	if m != nil {
-		if m.Status == session.StatusRunning {
+		if m.Status == session.StatusRunning && !m.OwnerGone() {
 			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is running (perhaps on another server); pause it before deleting it", id))
 			return
 		}
@@ -527,7 +544,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s waits for an answer (%s); answer it with POST /v1/sessions/%s/answers first", id, pendingText(m), id))
 			return
 		case !m.Status.Finished():
-			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; resume it (POST /v1/sessions/%s/resume) or wait for it to finish before asking a follow-up", id, m.Status, id))
+			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; resume it (POST /v1/sessions/%s/resume) or wait for it to finish before asking a follow-up", id, metaView(*m).Status, id))
 			return
 		}
 	} else {
