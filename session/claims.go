@@ -130,8 +130,9 @@ type claimRecord struct {
 
 // fileClaims keeps each claim in <root>/.claims/<id>.json, read and
 // written under an exclusive flock of <root>/.claims/.lock, so processes
-// sharing the directory on one machine take turns. Times come from the
-// clock on ctx (WithClock).
+// sharing the directory on one machine take turns; the directory goes
+// away when its last claim does. Times come from the clock on ctx
+// (WithClock).
 type fileClaims struct {
 	root string
 }
@@ -144,18 +145,14 @@ func (c *fileClaims) update(ctx context.Context, op, id string, fn func(now time
 	if err := checkCall(ctx, id); err != nil {
 		return claimOp(op, id, err)
 	}
-	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
-		return claimOp(op, id, err)
-	}
-	lock, err := os.OpenFile(filepath.Join(c.dir(), ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	lock, err := c.lock()
 	if err != nil {
 		return claimOp(op, id, err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return claimOp(op, id, err)
-	}
 	defer func() { _ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) }()
+	// Before the unlock: the directory goes once it holds no claim.
+	defer c.tidy()
 
 	now := clockFrom(ctx)()
 	path := filepath.Join(c.dir(), id+".json")
@@ -193,6 +190,59 @@ func (c *fileClaims) update(ctx context.Context, op, id string, fn func(now time
 		return claimOp(op, id, err)
 	}
 	return nil
+}
+
+// lockName is the file whose flock guards the claims directory.
+const lockName = ".lock"
+
+// lock creates the claims directory and its lock file when missing and
+// returns the lock file, exclusively locked. A lock taken on a file that
+// tidy removed meanwhile is no lock: then it tries again.
+func (c *fileClaims) lock() (*os.File, error) {
+	path := filepath.Join(c.dir(), lockName)
+	for {
+		if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed by tidy between the two calls
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		_ = f.Close()
+		if err1 != nil {
+			return nil, err1
+		}
+	}
+}
+
+// tidy removes the claims directory, under the lock, once it holds no
+// claim: a sessions directory nobody runs anything in has nothing but
+// sessions.
+func (c *fileClaims) tidy() {
+	entries, err := os.ReadDir(c.dir())
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Name() != lockName {
+			return
+		}
+	}
+	if os.Remove(filepath.Join(c.dir(), lockName)) == nil {
+		_ = os.Remove(c.dir())
+	}
 }
 
 // Acquire implements Claims: under the lock, a free or expired claim, one

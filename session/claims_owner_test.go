@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -133,5 +135,77 @@ func TestClaimsTakeOverEndedHolder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFileClaimsLeaveNoTrace: once the last claim is released, the file
+// backend's claims directory is gone, so a sessions directory nobody runs
+// anything in holds sessions only.
+func TestFileClaimsLeaveNoTrace(t *testing.T) {
+	root := t.TempDir()
+	b, err := OpenFileBackend(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, h1, err := HoldClaim(ctx, b.Claims, NewID(), "sift run", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, h2, err := HoldClaim(ctx, b.Claims, NewID(), "sift resume", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1.Release()
+	if _, err := os.Stat(filepath.Join(root, ".claims")); err != nil {
+		t.Errorf("the claims directory went while a claim is held: %v", err)
+	}
+	h2.Release()
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("after the last release the sessions directory holds %v, want nothing", entries)
+	}
+}
+
+// TestFileClaimsExclusiveWhileTidying: processes taking and releasing one
+// claim over and over, while its directory comes and goes, never hold it
+// two at a time.
+func TestFileClaimsExclusiveWhileTidying(t *testing.T) {
+	b, err := OpenFileBackend(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	id := NewID()
+	var active, taken atomic.Int32
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			owner := fmt.Sprintf("g%d", g)
+			for range 40 {
+				err := b.Claims.Acquire(ctx, id, Holder{ID: owner}, time.Hour)
+				if errors.Is(err, ErrClaimed) {
+					continue
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				taken.Add(1)
+				if n := active.Add(1); n != 1 {
+					t.Errorf("%d holders of one claim at once", n)
+				}
+				active.Add(-1)
+				if err := b.Claims.Release(ctx, id, owner); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if taken.Load() == 0 {
+		t.Error("nobody ever took the claim")
 	}
 }
