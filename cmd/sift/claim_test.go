@@ -126,6 +126,15 @@ func TestOneOwnerPerSession(t *testing.T) {
 	if !regexp.MustCompile(id + `\s+stopped\s`).Match(list) {
 		t.Errorf("sessions list must show the session of the killed (zombie) run as stopped:\n%s", list)
 	}
+	for filter, want := range map[string]bool{"stopped": true, "running": false} {
+		out, err := siftProcess(t, "sessions", "list", "--status", filter, "--sessions-dir", sessions).CombinedOutput()
+		if err != nil {
+			t.Fatalf("sift sessions list --status %s: %v\n%s", filter, err, out)
+		}
+		if got := strings.Contains(string(out), id); got != want {
+			t.Errorf("sift sessions list --status %s lists the killed run's session: %v, want %v:\n%s", filter, got, want, out)
+		}
+	}
 	if got := apiStatus(t, sessions, id, ""); got != "stopped" {
 		t.Errorf("the API says the killed run's session is %q, want stopped (as sift sessions list)", got)
 	}
