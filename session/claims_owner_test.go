@@ -209,3 +209,35 @@ func TestFileClaimsExclusiveWhileTidying(t *testing.T) {
 		t.Error("nobody ever took the claim")
 	}
 }
+
+// TestHoldClaimStopsWhenTakenOver: a holder whose claim another took over
+// (it stalled past the claim's time) has its context ended with
+// ErrClaimLost, so its run stops rather than run twice; a holder whose
+// claim merely expired takes it again.
+func TestHoldClaimStopsWhenTakenOver(t *testing.T) {
+	b, err := OpenFileBackend(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := NewID()
+	ctx, hold, err := HoldClaim(context.Background(), b.Claims, id, "sift resume", 30*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Release()
+	// As if it expired unrenewed and another process took it.
+	if err := b.Claims.Release(context.Background(), id, hold.owner); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Claims.Acquire(context.Background(), id, Holder{ID: "thief", Process: ThisProcess()}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+		t.Fatal("the holder's context did not end when its claim was taken over")
+	}
+	if cause := context.Cause(ctx); !errors.Is(cause, ErrClaimLost) || !errors.Is(cause, ErrClaimed) {
+		t.Errorf("cause %v, want ErrClaimLost and who holds it now", cause)
+	}
+}
