@@ -262,10 +262,9 @@ func (c *Conversation) openOperator(ctx context.Context) error {
 		c.warnings = append(c.warnings, noSandboxWarning)
 	}
 	c.python = python != ""
-	cacheEnv, cacheDirs := sharedCacheEnv()
 	c.op, err = operator.NewOperator(operator.OperatorConfig{
 		Root: c.ws.Root, Mode: c.cfg.PythonMode, Python: python, Sandbox: sb,
-		Timeout: c.cfg.CodeTimeout, ExtraEnv: cacheEnv, Writable: cacheDirs,
+		Timeout: c.cfg.CodeTimeout,
 	})
 	return err
 }

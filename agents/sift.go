@@ -12,7 +12,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -721,10 +720,11 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 	if sb.Name() == "none" {
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: noSandboxWarning})
 	}
-	cacheEnv, cacheDirs := sharedCacheEnv()
+	// Each session has its own matplotlib directory (the operator's):
+	// nothing writable is shared between sessions.
 	op, err = operator.NewOperator(operator.OperatorConfig{
 		Root: r.ws.Root, Mode: r.sift.cfg.PythonMode, Python: python, Sandbox: sb,
-		Timeout: r.sift.cfg.CodeTimeout, ExtraEnv: cacheEnv, Writable: cacheDirs,
+		Timeout: r.sift.cfg.CodeTimeout,
 	})
 	if err != nil {
 		return nil, 0, err
@@ -1133,24 +1133,6 @@ func demoteHeadings(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// sharedCacheEnv points matplotlib at a cache shared by all sessions: each
-// workspace has a fresh HOME, and rebuilding the font cache there costs
-// seconds on every run's first chart.
-func sharedCacheEnv() (env, writable []string) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return nil, nil
-	}
-	mpl := filepath.Join(dir, "sift", "matplotlib")
-	if err := os.MkdirAll(mpl, 0o777); err != nil {
-		return nil, nil
-	}
-	// The sandboxed code may run as another user (see operator's bwrap
-	// sandbox), and must still be able to write the cache.
-	_ = os.Chmod(mpl, 0o777)
-	return []string{"MPLCONFIGDIR=" + mpl}, []string{mpl}
 }
 
 // writePlanFileAt rewrites plan.md and state.json in the workspace dir.

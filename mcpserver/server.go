@@ -111,11 +111,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.cfg, s.store, s.root = cfg, cfg.Sift.Store, root
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "sift", Title: "Sift data analyst", Version: cfg.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       cfg.Logger,
+		Instructions:      instructions,
+		Logger:            cfg.Logger,
+		CompletionHandler: s.complete,
 	})
 	s.addTools()
 	s.addResources()
+	s.addPrompts()
 	return s, nil
 }
 

@@ -43,26 +43,44 @@ type CellRecord struct {
 	// of a traceback ("KeyError: 'x'") or the reason the cell was stopped.
 	Error string `json:"error,omitempty"`
 	// Stdout is the head of what the cell printed.
-	Stdout   string    `json:"stdout,omitempty"`
-	Figures  []string  `json:"figures,omitempty"`
-	Files    []string  `json:"files,omitempty"`
-	Duration float64   `json:"duration_s"`
-	Time     time.Time `json:"time"`
+	Stdout  string   `json:"stdout,omitempty"`
+	Figures []string `json:"figures,omitempty"`
+	Files   []string `json:"files,omitempty"`
+	// FilesOmitted is how many more files the cell wrote than Files lists
+	// (at most MaxCellFiles are).
+	FilesOmitted int       `json:"files_omitted,omitempty"`
+	Duration     float64   `json:"duration_s"`
+	Time         time.Time `json:"time"`
+}
+
+// MaxCellFiles bounds the files one run reports (RunResult.Files) and
+// records in cells.jsonl: a cell that writes 300,000 files lists the first
+// of them, sorted (out/ before work/), and counts the rest.
+const MaxCellFiles = 200
+
+// boundFiles keeps the first MaxCellFiles of files (sorted) and says how
+// many it left out.
+func boundFiles(files []string) ([]string, int) {
+	if len(files) <= MaxCellFiles {
+		return files, 0
+	}
+	return files[:MaxCellFiles:MaxCellFiles], len(files) - MaxCellFiles
 }
 
 // newCellRecord summarises a run as its cells.jsonl line.
 func newCellRecord(cell, generation int, code string, res *RunResult, at time.Time) CellRecord {
 	return CellRecord{
-		Cell:       cell,
-		Generation: generation,
-		Code:       code,
-		OK:         res.OK(),
-		Error:      errorLine(res.Error),
-		Stdout:     headString(res.Stdout, cellStdoutHead),
-		Figures:    res.Figures,
-		Files:      res.Files,
-		Duration:   res.Duration.Seconds(),
-		Time:       at.UTC(),
+		Cell:         cell,
+		Generation:   generation,
+		Code:         code,
+		OK:           res.OK(),
+		Error:        errorLine(res.Error),
+		Stdout:       headString(res.Stdout, cellStdoutHead),
+		Figures:      res.Figures,
+		Files:        res.Files,
+		FilesOmitted: res.FilesOmitted,
+		Duration:     res.Duration.Seconds(),
+		Time:         at.UTC(),
 	}
 }
 

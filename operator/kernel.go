@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -88,8 +89,10 @@ type KernelConfig struct {
 	// Optional; zero means none.
 	Limits Limits
 	// Writable and ReadOnly are extra host paths the sandbox lets the
-	// interpreter write or read (e.g. a shared matplotlib cache named in
-	// ExtraEnv). Optional.
+	// interpreter write or read. A Writable path is handed to the
+	// session's sandbox user and shared with anything else that can write
+	// it: never give two sessions the same one (matplotlib's directory is
+	// already per session; see mplConfigDir). Optional.
 	Writable, ReadOnly []string
 	// Preload are modules imported before the kernel reports ready; one
 	// that fails to import is skipped. Optional: nil means
@@ -450,6 +453,7 @@ const (
 	stopNone = iota
 	stopTimeout
 	stopCancel
+	stopDisk // it went past the session's disk budget
 )
 
 // runCell sends one cell to p and waits for its reply, interrupting and
@@ -474,6 +478,18 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	}
 	span := k.seq.begin()
 	before := k.ws.snapshot()
+	// The session's disk budget: measured now, and watched while the cell
+	// runs.
+	budget := diskBudgetOf(k.cfg.Sandbox, k.ws.root, k.cfg.Limits)
+	var diskBefore diskUsage
+	var diskOver <-chan diskUsage
+	if budget != nil {
+		diskBefore = budget.measure()
+		stopWatch := make(chan struct{})
+		defer close(stopWatch)
+		diskOver = budget.watch(diskBefore, stopWatch)
+	}
+	var overUse *diskUsage
 
 	start := time.Now()
 	sent := p.send(req)
@@ -520,6 +536,11 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 			if stop == stopNone {
 				interrupt(stopCancel)
 			}
+		case u := <-diskOver:
+			diskOver, overUse = nil, &u
+			if stop == stopNone {
+				interrupt(stopDisk)
+			}
 		}
 	}
 	if died {
@@ -528,6 +549,11 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	}
 	if got && !reply.Interrupted {
 		stop = stopNone // it finished before the interrupt landed
+	}
+	if budget != nil && overUse == nil {
+		if u := budget.measure(); budget.grew(diskBefore, u) {
+			overUse = &u // passed it since the last look, or on the way out
+		}
 	}
 	duration := time.Since(start)
 
@@ -544,7 +570,7 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		}
 	}
 	if !c.replay {
-		res.Files = cellFiles(before, k.ws.snapshot(), reply.Written, k.seq.end(span))
+		res.Files, res.FilesOmitted = boundFiles(cellFiles(before, k.ws.snapshot(), reply.Written, k.seq.end(span)))
 	} else {
 		k.seq.end(span)
 		k.keepStamps(before, reply.Written)
@@ -558,8 +584,11 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Error = "stopped: the session was closed during the cell and its kernel shut down"
 	case died && killed:
 		what := fmt.Sprintf("timed out after %s", c.timeout)
-		if stop == stopCancel {
+		switch stop {
+		case stopCancel:
 			what = "was cancelled"
+		case stopDisk:
+			what = "went past the session's disk budget"
 		}
 		res.TimedOut = stop == stopTimeout
 		res.Error = fmt.Sprintf("%s and did not stop within %s of being interrupted: the kernel was killed, and its variables are lost; the next cell starts a fresh kernel",
@@ -576,6 +605,12 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Error = joinLines(fmt.Sprintf("timed out after %s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept", c.timeout), res.Error)
 	case stop == stopCancel:
 		res.Error = joinLines("cancelled: the cell was interrupted (KeyboardInterrupt); the kernel and its variables are kept", res.Error)
+	}
+	if overUse != nil {
+		res.Error = joinLines(budget.message(*overUse, stop == stopDisk), res.Error)
+	} else if budget.over(diskBefore) {
+		res.Notice = joinNotices(res.Notice, "This session was already over its disk budget when the cell started: "+
+			budget.usageLine(diskBefore)+"; delete files in work/ or out/ before writing more.")
 	}
 	if canceled != nil {
 		return res, fmt.Errorf("run python: %w", canceled)
@@ -758,13 +793,25 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 		return nil, fmt.Errorf("start python kernel: %w", err)
 	}
 	argv := append([]string{k.cfg.Python, "-u", "-c", kernelBootstrap, kernelScript}, k.cfg.Preload...)
+	// The workspace's sandbox user (its own uid, when Sift runs as root) is
+	// held until the interpreter has ended.
+	release, err := holdWorkspace(k.cfg.Sandbox, k.ws.root)
+	if err != nil {
+		return nil, fmt.Errorf("start python kernel: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
+	fontEnv, fontDirs := fontCacheSpec(k.cfg.Sandbox, k.cfg.Python)
 	cmd, err := k.cfg.Sandbox.Command(ProcSpec{
 		Root:     k.ws.root,
 		Argv:     argv,
-		Env:      k.ws.env(),
+		Env:      append(k.ws.env(), fontEnv...),
 		Limits:   k.cfg.Limits,
 		Writable: k.cfg.Writable,
-		ReadOnly: k.cfg.ReadOnly,
+		ReadOnly: append(slices.Clip(k.cfg.ReadOnly), fontDirs...),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start python kernel: %w", err)
@@ -808,6 +855,7 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.kill() // a dead kernel leaves nothing running behind it
+		release()
 		close(p.exited)
 		p.requests.Close() // also ends a write still blocked on it
 		drain := time.NewTimer(pipeDrainWait)

@@ -98,6 +98,9 @@ def _format_error(exc, cell_file):
 # same time in other kernels on the same workspace. None between cells.
 _written = None
 
+# At most this many are remembered per cell (Go lists at most 200 anyway).
+_WRITTEN_MAX = 10000
+
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -118,7 +121,7 @@ def _audit(event, args):
             path = args[1]
         else:
             return
-        if isinstance(path, int):
+        if isinstance(path, int) or len(_written) >= _WRITTEN_MAX:
             return
         _written.add(os.path.abspath(os.fsdecode(path)))
     except Exception:
@@ -247,6 +250,7 @@ def _main():
     if "" not in sys.path:
         sys.path.insert(0, "")
     os.environ.setdefault("MPLBACKEND", "Agg")
+    _seed_font_cache()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _preload(sys.argv[1:])
     signal.signal(signal.SIGINT, _on_sigint)

@@ -28,13 +28,16 @@ const (
 
 // DefaultLimits returns the limits a sandbox applies unless configured
 // otherwise: 4 GiB of address space, 256 processes and threads, 1 GiB per
-// file and one hour of CPU time.
+// file, one hour of CPU time, and a disk budget of 4 GiB and 100,000 files
+// per session.
 func DefaultLimits() Limits {
 	return Limits{
 		MemoryBytes:   DefaultMemoryBytes,
 		Processes:     DefaultProcesses,
 		FileSizeBytes: DefaultFileSizeBytes,
 		CPUSeconds:    DefaultCPUSeconds,
+		DiskBytes:     DefaultDiskBytes,
+		DiskFiles:     DefaultDiskFiles,
 	}
 }
 
@@ -56,6 +59,12 @@ func (l Limits) withDefaults(def Limits) Limits {
 	if l.CPUSeconds == 0 {
 		l.CPUSeconds = def.CPUSeconds
 	}
+	if l.DiskBytes == 0 {
+		l.DiskBytes = def.DiskBytes
+	}
+	if l.DiskFiles == 0 {
+		l.DiskFiles = def.DiskFiles
+	}
 	return l
 }
 
@@ -67,6 +76,8 @@ func (l Limits) tighter(o Limits) Limits {
 		Processes:     int(minLimit(int64(l.Processes), int64(o.Processes))),
 		FileSizeBytes: minLimit(l.FileSizeBytes, o.FileSizeBytes),
 		CPUSeconds:    int(minLimit(int64(l.CPUSeconds), int64(o.CPUSeconds))),
+		DiskBytes:     minLimit(l.DiskBytes, o.DiskBytes),
+		DiskFiles:     int(minLimit(int64(l.DiskFiles), int64(o.DiskFiles))),
 	}
 }
 
@@ -89,6 +100,10 @@ func minLimit(a, b int64) int64 {
 // drop a core file (its whole memory) into the workspace.
 func (l Limits) prlimitArgs() []string {
 	l = l.tighter(Limits{}) // normalise "unlimited" (negative) to 0
+	// No one file may pass the session's disk budget; the budget itself
+	// is not a per-process limit.
+	l.FileSizeBytes = minLimit(l.FileSizeBytes, l.DiskBytes)
+	l.DiskBytes, l.DiskFiles = 0, 0
 	if l.IsZero() {
 		return nil
 	}

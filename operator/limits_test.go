@@ -47,7 +47,7 @@ func TestParseByteSize(t *testing.T) {
 }
 
 func TestDefaultLimits(t *testing.T) {
-	want := Limits{MemoryBytes: 4 << 30, Processes: 256, FileSizeBytes: 1 << 30, CPUSeconds: 3600}
+	want := Limits{MemoryBytes: 4 << 30, Processes: 256, FileSizeBytes: 1 << 30, CPUSeconds: 3600, DiskBytes: 4 << 30, DiskFiles: 100000}
 	if diff := cmp.Diff(want, DefaultLimits()); diff != "" {
 		t.Errorf("DefaultLimits (-want +got):\n%s", diff)
 	}
@@ -67,7 +67,9 @@ func TestLimitsCombine(t *testing.T) {
 		{"negative means none", Limits{MemoryBytes: -1, Processes: -1}, Limits{Processes: 7},
 			Limits{Processes: 7}, false},
 		{"defaults fill zero fields only", Limits{MemoryBytes: 1 << 20, Processes: -1}, DefaultLimits(),
-			Limits{MemoryBytes: 1 << 20, Processes: -1, FileSizeBytes: 1 << 30, CPUSeconds: 3600}, true},
+			Limits{MemoryBytes: 1 << 20, Processes: -1, FileSizeBytes: 1 << 30, CPUSeconds: 3600, DiskBytes: 4 << 30, DiskFiles: 100000}, true},
+		{"disk budget: stricter of each", Limits{DiskBytes: 100, DiskFiles: -1}, Limits{DiskBytes: 50, DiskFiles: 9},
+			Limits{DiskBytes: 50, DiskFiles: 9}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,6 +95,8 @@ func TestPrlimitArgs(t *testing.T) {
 		{"all", Limits{MemoryBytes: 1 << 30, Processes: 32, FileSizeBytes: 8 << 20, CPUSeconds: 60},
 			"--core=0 --as=1073741824 --nproc=32 --fsize=8388608 --cpu=60:65 --"},
 		{"memory only", Limits{MemoryBytes: 1 << 20}, "--core=0 --as=1048576 --"},
+		{"no file past the disk budget", Limits{FileSizeBytes: 8 << 20, DiskBytes: 1 << 20, DiskFiles: 10}, "--core=0 --fsize=1048576 --"},
+		{"disk budget alone caps files", Limits{DiskBytes: 1 << 20}, "--core=0 --fsize=1048576 --"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

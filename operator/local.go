@@ -362,7 +362,7 @@ func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*R
 	before := l.snapshot()
 	res, err := l.runProcess(ctx, timeout, cellFile, resultFile, cell)
 	if res != nil {
-		res.Files = changedFiles(before, l.snapshot())
+		res.Files, res.FilesOmitted = boundFiles(changedFiles(before, l.snapshot()))
 	}
 	return res, err
 }
@@ -392,13 +392,24 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		outW.Close()
 		return nil, fmt.Errorf("run python: %w", err)
 	}
+	release, err := holdWorkspace(l.cfg.Sandbox, l.root)
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
+		return nil, fmt.Errorf("run python: %w", err)
+	}
+	defer release()
 	// The sandbox runs the command in its own process group; killing that
 	// group ends the interpreter and, in a bwrap sandbox, everything in it.
+	fontEnv, fontDirs := fontCacheSpec(l.cfg.Sandbox, l.cfg.Python)
 	cmd, cmdErr := l.cfg.Sandbox.Command(ProcSpec{
-		Root:   l.root,
-		Argv:   []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell},
-		Env:    l.env(),
-		Limits: l.cfg.Limits,
+		Root:     l.root,
+		Argv:     []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell},
+		Env:      append(l.env(), fontEnv...),
+		Limits:   l.cfg.Limits,
+		ReadOnly: fontDirs,
 	})
 	if cmdErr != nil {
 		outR.Close()
@@ -435,6 +446,19 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
+	// The session's disk budget, watched while the code runs: no state
+	// survives a process-mode run, so one that passes it is killed.
+	budget := diskBudgetOf(l.cfg.Sandbox, l.root, l.cfg.Limits)
+	var diskBefore diskUsage
+	var diskOver <-chan diskUsage
+	if budget != nil {
+		diskBefore = budget.measure()
+		stopWatch := make(chan struct{})
+		defer close(stopWatch)
+		diskOver = budget.watch(diskBefore, stopWatch)
+	}
+	var overUse *diskUsage
+
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	var waitErr error
@@ -446,11 +470,19 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		timedOut = true
 	case <-ctx.Done():
 		cancelled = ctx.Err()
+	case u := <-diskOver:
+		overUse = &u
 	}
 	// Kill the whole group in every case: a run leaves nothing behind.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	if timedOut || cancelled != nil {
+	if timedOut || cancelled != nil || overUse != nil {
 		waitErr = <-waited
+	}
+	killedForDisk := overUse != nil
+	if budget != nil && overUse == nil {
+		if u := budget.measure(); budget.grew(diskBefore, u) {
+			overUse = &u
+		}
 	}
 	copies.Wait()
 	l.mu.Lock()
@@ -481,8 +513,13 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	case cancelled != nil:
 		res.Error = "cancelled: the process and its children were killed"
 		return res, fmt.Errorf("run python: %w", cancelled)
+	case killedForDisk:
+		res.Error = strings.Replace(budget.message(*overUse, true), "so it was interrupted", "so it was killed", 1)
 	case !haveResult:
 		res.Error = fmt.Sprintf("the interpreter stopped before the cell finished (%v)", exitReason(waitErr))
+	}
+	if overUse != nil && !killedForDisk {
+		res.Error = joinLines(budget.message(*overUse, false), res.Error)
 	}
 	return res, nil
 }
@@ -516,6 +553,7 @@ func (l *Local) env() []string {
 		"HOME=" + filepath.Join(l.root, homeDir),
 		"TMPDIR=" + filepath.Join(l.root, tmpDir),
 		"MPLBACKEND=Agg",
+		"MPLCONFIGDIR=" + filepath.Join(l.root, mplConfigDir),
 		"PYTHONIOENCODING=utf-8",
 		"PYTHONDONTWRITEBYTECODE=1",
 	}

@@ -67,8 +67,12 @@ type RunResult struct {
 	// Value is the rendered value of a trailing expression, if any.
 	Value string `json:"value,omitempty"`
 	// Files are workspace-relative paths created or changed by the run
-	// (figures included), sorted.
+	// (figures included), sorted; at most MaxCellFiles of them, the rest
+	// counted in FilesOmitted.
 	Files []string `json:"files,omitempty"`
+	// FilesOmitted is how many more paths the run created or changed than
+	// Files lists.
+	FilesOmitted int `json:"files_omitted,omitempty"`
 	// Figures are the workspace-relative PNG paths of figures saved.
 	Figures  []string      `json:"figures,omitempty"`
 	TimedOut bool          `json:"timed_out,omitempty"`

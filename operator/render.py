@@ -23,3 +23,25 @@ def _render(value):
     return text
 
 
+
+
+def _seed_font_cache():
+    """Copies matplotlib's shared, read-only font list (built once per
+    machine by Sift) into the session's own MPLCONFIGDIR when that has
+    none, and takes its name out of the environment before any cell runs."""
+    import os
+    import shutil
+
+    src = os.environ.pop("SIFT_FONT_CACHE", "")
+    dst = os.environ.get("MPLCONFIGDIR", "")
+    if not src or not dst:
+        return
+    try:
+        os.makedirs(dst, exist_ok=True)
+        for name in os.listdir(src):
+            if name.startswith("fontlist-") and name.endswith(".json"):
+                target = os.path.join(dst, name)
+                if not os.path.lexists(target):
+                    shutil.copyfile(os.path.join(src, name), target)
+    except OSError:
+        pass  # matplotlib then builds the session's own

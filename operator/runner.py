@@ -58,6 +58,7 @@ def _main():
     # matplotlib reads this when the cell imports it; importing it here
     # would cost every cell a third of a second.
     os.environ["MPLBACKEND"] = "Agg"
+    _seed_font_cache()
     result = {"value": "", "error": "", "figures": []}
     scope = {"__name__": "__main__", "__file__": cell_file, "__builtins__": __builtins__}
     try:

@@ -60,6 +60,22 @@ type ProcSpec struct {
 	Writable, ReadOnly []string
 }
 
+// workspaceHolder is a sandbox that keeps resources per workspace (the
+// bwrap sandbox's uid of its own, when Sift runs as root) while programs
+// run there; see bwrapSandbox.Hold.
+type workspaceHolder interface {
+	Hold(root string) (release func(), err error)
+}
+
+// holdWorkspace holds root in sb when sb keeps per-workspace resources;
+// call release once every program started there has ended.
+func holdWorkspace(sb Sandbox, root string) (release func(), err error) {
+	if h, ok := sb.(workspaceHolder); ok {
+		return h.Hold(root)
+	}
+	return func() {}, nil
+}
+
 // limitedSandbox is a sandbox that applies limits of its own to every
 // program, beside each ProcSpec's.
 type limitedSandbox interface {
@@ -85,6 +101,13 @@ type Limits struct {
 	// CPUSeconds caps CPU time (RLIMIT_CPU); past it the program is killed
 	// with SIGXCPU.
 	CPUSeconds int
+	// DiskBytes and DiskFiles are the workspace's disk budget: what work/
+	// and out/ may hold in all, in bytes on disk and in files. Unlike the
+	// others they bound a whole session, not one process: the Kernel and
+	// Local measure the workspace and stop a cell that passes them (see
+	// sandbox_disk.go); the sandbox also caps any one file at DiskBytes.
+	DiskBytes int64
+	DiskFiles int
 }
 
 // ErrNoSandbox: the requested sandbox is not available here.
@@ -130,6 +153,11 @@ type SandboxConfig struct {
 	// Bwrap is the path of the bubblewrap executable. Optional; default
 	// "bwrap" looked up on PATH.
 	Bwrap string
+	// UIDs is the range of uids the bwrap sandbox gives workspaces, one
+	// each, when Sift runs as root. Optional; default
+	// DefaultSandboxUIDFirst and the DefaultSandboxUIDCount uids from it
+	// (see SandboxUIDsEnv).
+	UIDs UIDRange
 	// Limits every program started through the sandbox gets (combined with
 	// ProcSpec.Limits by taking the stricter of each). A zero field takes
 	// DefaultLimits' value; a negative field means no limit. Optional;
@@ -143,7 +171,9 @@ type SandboxConfig struct {
 
 // SandboxFromEnv reads a SandboxConfig from the environment through getenv
 // (os.Getenv in production): SIFT_SANDBOX (auto|bwrap|none),
-// SIFT_SANDBOX_MEMORY (e.g. "2GiB") and SIFT_SANDBOX_PROCS (e.g. "128").
+// SIFT_SANDBOX_MEMORY (e.g. "2GiB"), SIFT_SANDBOX_PROCS (e.g. "128"),
+// SIFT_SANDBOX_DISK (e.g. "10GiB"), SIFT_SANDBOX_FILES (e.g. "200000") and
+// SIFT_SANDBOX_UIDS (e.g. "1879048192-1879113727").
 // Unset variables leave the defaults. A malformed value is reported by
 // NewSandbox, so that a mistyped limit is never silently dropped.
 func SandboxFromEnv(getenv func(string) string) SandboxConfig {
@@ -165,6 +195,30 @@ func SandboxFromEnv(getenv func(string) string) SandboxConfig {
 		default:
 			cfg.Limits.Processes = n
 		}
+	}
+	if v := strings.TrimSpace(getenv(SandboxDiskEnv)); v != "" {
+		n, err := ParseByteSize(v)
+		if err != nil {
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxDiskEnv, v, err))
+		}
+		cfg.Limits.DiskBytes = n
+	}
+	if v := strings.TrimSpace(getenv(SandboxFilesEnv)); v != "" {
+		switch n, err := strconv.Atoi(v); {
+		case strings.EqualFold(v, "unlimited") || strings.EqualFold(v, "none"):
+			cfg.Limits.DiskFiles = -1
+		case err != nil || n < 1:
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: want a positive whole number of files, or unlimited", SandboxFilesEnv, v))
+		default:
+			cfg.Limits.DiskFiles = n
+		}
+	}
+	if v := strings.TrimSpace(getenv(SandboxUIDsEnv)); v != "" {
+		rng, err := parseUIDRange(v)
+		if err != nil {
+			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxUIDsEnv, v, err))
+		}
+		cfg.UIDs = rng
 	}
 	return cfg
 }

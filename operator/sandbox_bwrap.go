@@ -8,16 +8,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// Sandbox identity when Sift runs as root: the program runs as this
-// unprivileged uid and gid ("nobody" and "nogroup" on Debian), because the
-// kernel does not enforce RLIMIT_NPROC for root, and because root inside a
-// mount namespace still holds every capability.
+// Sandbox identity of the probe, and of a program started with no
+// workspace, when Sift runs as root: this unprivileged uid and gid
+// ("nobody" and "nogroup" on Debian). A workspace's programs run as a uid of
+// their own (see uidPool). Never root: the kernel does not enforce
+// RLIMIT_NPROC for root, and root inside a mount namespace still holds
+// every capability.
 const (
 	sandboxUID = 65534
 	sandboxGID = 65534
@@ -40,8 +43,10 @@ type bwrapSandbox struct {
 	bwrap  string
 	limits Limits
 	// setpriv is set when Sift runs as root: the program is started
-	// through it as sandboxUID/sandboxGID with no capabilities.
+	// through it as its workspace's uid (from uids) with no capabilities.
 	setpriv string
+	// uids hands out the workspaces' uids when Sift runs as root.
+	uids *uidPool
 	// etcDir holds the synthesized passwd, group, hosts and
 	// nsswitch.conf.
 	etcDir string
@@ -75,6 +80,11 @@ func newBwrapSandbox(cfg SandboxConfig) (*bwrapSandbox, error) {
 			return nil, fmt.Errorf("%w: Sift runs as root, and setpriv (util-linux) is needed to run sandboxed code as an unprivileged user: install util-linux, run Sift as an ordinary user, %s", ErrNoSandbox, allowNoneHint)
 		}
 		b.setpriv = p
+		rng := cfg.UIDs
+		if rng.Count <= 0 {
+			rng = UIDRange{First: DefaultSandboxUIDFirst, Count: DefaultSandboxUIDCount}
+		}
+		b.uids = sharedUIDPool(rng, uidLockDir)
 	}
 	if _, err := withLimits(b.limits, []string{"/bin/true"}); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoSandbox, err)
@@ -107,8 +117,8 @@ func (*bwrapSandbox) Name() string { return "bwrap" }
 // workspace; the environment exactly spec.Env. The program runs in its own
 // session (it cannot reach Sift's terminal), dies with Sift, and takes every
 // process it started with it when it exits. When Sift runs as root, the
-// program runs as uid/gid 65534 without capabilities, and work/ and out/
-// are handed to that user first.
+// program runs without capabilities as its workspace's own uid and gid (see
+// Hold), and work/ and out/ are handed to that user first.
 func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err := validateSpec(spec); err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
@@ -125,12 +135,23 @@ func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 			return nil, fmt.Errorf("bwrap sandbox: %w", err)
 		}
 	}
+	uid, etcDir := -1, b.etcDir
 	if b.setpriv != "" {
-		if err := handOver(root, spec.Writable); err != nil {
-			return nil, fmt.Errorf("bwrap sandbox: give the workspace to uid %d: %w", sandboxUID, err)
+		var ok bool
+		if uid, ok = b.uids.current(root); !ok {
+			// Not held by the caller: take a uid for as long as Sift runs.
+			if uid, _, err = b.uids.hold(root, true); err != nil {
+				return nil, fmt.Errorf("bwrap sandbox: %w", err)
+			}
+		}
+		if etcDir, err = b.userEtc(uid); err != nil {
+			return nil, fmt.Errorf("bwrap sandbox: %w", err)
+		}
+		if err := handOver(root, spec.Writable, uid); err != nil {
+			return nil, fmt.Errorf("bwrap sandbox: give the workspace to uid %d: %w", uid, err)
 		}
 	}
-	args, err := b.args(spec, root)
+	args, err := b.args(spec, root, uid, etcDir)
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
 	}
@@ -160,9 +181,47 @@ func ensureWorkspaceDir(root, dir string) error {
 	return nil
 }
 
-// args builds bubblewrap's arguments for spec in the workspace root; root
-// "" builds the probe (no workspace).
-func (b *bwrapSandbox) args(spec ProcSpec, root string) ([]string, error) {
+// Hold gives the workspace at root a uid of its own when Sift runs as root
+// (nothing otherwise), kept until release is called: every program Command
+// starts for root meanwhile runs as it. A caller holds the workspace for as
+// long as any program it started there runs, and releases it once they
+// have ended (the Kernel and Local do); the uid may then go to another
+// workspace. Command without a hold takes a uid kept until Sift exits.
+func (b *bwrapSandbox) Hold(root string) (release func(), err error) {
+	if b.setpriv == "" {
+		return func() {}, nil
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: workspace root: %w", err)
+	}
+	_, release, err = b.uids.hold(real, false)
+	if err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
+	return release, nil
+}
+
+// userEtc returns the directory of the synthesized /etc files for a
+// program running as uid: the shared ones, with uid named "sift" in passwd
+// and group.
+func (b *bwrapSandbox) userEtc(uid int) (string, error) {
+	dir := filepath.Join(b.etcDir, "u"+strconv.Itoa(uid))
+	files := sandboxEtcFiles(os.Getuid(), os.Getgid())
+	files["passwd"] += fmt.Sprintf("sift:x:%d:%d:sift sandbox:/nonexistent:/usr/sbin/nologin\n", uid, uid)
+	files["group"] += fmt.Sprintf("sift:x:%d:\n", uid)
+	etcMu.Lock()
+	defer etcMu.Unlock()
+	if err := writeEtcFiles(dir, files); err != nil {
+		return "", fmt.Errorf("sandbox /etc files for uid %d: %w", uid, err)
+	}
+	return dir, nil
+}
+
+// args builds bubblewrap's arguments for spec in the workspace root, run as
+// uid (when Sift is root) with the /etc files of etcDir; root "" builds the
+// probe (no workspace).
+func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) ([]string, error) {
 	args := []string{
 		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
 		"--hostname", "sift",
@@ -197,7 +256,7 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string) ([]string, error) {
 			m.bind("--ro-bind", d, d)
 		}
 	}
-	if err := m.etc(b.etcDir); err != nil {
+	if err := m.etc(etcDir); err != nil {
 		return nil, err
 	}
 	m.special("--proc", "/proc", "", 0)
@@ -248,6 +307,10 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string) ([]string, error) {
 		chdir = root
 	}
 	args = append(args, m.args...)
+	// The sandbox's own root (a tmpfs) read-only: in a user namespace it
+	// belongs to the program's user, who could otherwise fill memory
+	// through it (/ and /etc); the mounts above are unchanged.
+	args = append(args, "--remount-ro", "/")
 	args = append(args, "--chdir", chdir, "--clearenv")
 	for _, kv := range spec.Env {
 		k, v, ok := strings.Cut(kv, "=")
@@ -259,7 +322,7 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string) ([]string, error) {
 	args = append(args, "--")
 	if b.setpriv != "" {
 		args = append(args, b.setpriv,
-			fmt.Sprintf("--reuid=%d", sandboxUID), fmt.Sprintf("--regid=%d", sandboxGID),
+			fmt.Sprintf("--reuid=%d", uid), fmt.Sprintf("--regid=%d", uid),
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--")
 	}
 	argv, err := withLimits(limits, spec.Argv)
@@ -374,7 +437,7 @@ func probeBwrap(b *bwrapSandbox) *bwrapProbe {
 		run := func(disableUserns bool) (string, error) {
 			try := *b
 			try.disableUserns = disableUserns
-			args, err := try.args(ProcSpec{Argv: []string{"/bin/true"}}, "")
+			args, err := try.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, b.etcDir)
 			if err != nil {
 				return "", err
 			}

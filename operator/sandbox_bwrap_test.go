@@ -195,8 +195,8 @@ int(df["amount"].sum())
 	if err != nil || !res.OK() {
 		t.Fatalf("RunPython = %+v, %v", res, err)
 	}
-	wantUser := "sift"
-	if os.Geteuid() == 0 || os.Getuid() == sandboxUID {
+	wantUser := "sift" // as root the workspace's own uid, otherwise Sift's user
+	if os.Geteuid() != 0 && os.Getuid() == sandboxUID {
 		wantUser = "nobody"
 	}
 	if got, want := strings.TrimSpace(res.Stdout), wantUser+" True"; got != want {
@@ -306,7 +306,7 @@ func TestBwrapArgs(t *testing.T) {
 			if asRoot {
 				bb.setpriv = "/usr/bin/setpriv"
 			}
-			args, err := bb.args(spec, root)
+			args, err := bb.args(spec, root, 1879048200, bb.etcDir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -322,6 +322,7 @@ func TestBwrapArgs(t *testing.T) {
 				" --bind /var/cache/sift /var/cache/sift ", " --ro-bind /opt/data/ref.csv /opt/data/ref.csv ",
 				" --chdir " + root + " --clearenv --setenv HOME " + root + "/work/.home --setenv PATH /usr/bin -- ",
 				" --as=1073741824 ", " --fsize=1048576 ", " /usr/bin/python3 -c pass ",
+				" --remount-ro / --chdir ",
 			} {
 				if !strings.Contains(joined, want) {
 					t.Errorf("args lack %q:\n%s", want, joined)
@@ -337,9 +338,9 @@ func TestBwrapArgs(t *testing.T) {
 				t.Errorf("input/ is not bound after the workspace")
 			}
 			hasUserns := strings.Contains(joined, " --unshare-user ")
-			dropsToNobody := strings.Contains(joined, " /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- ")
-			if asRoot == hasUserns || asRoot != dropsToNobody {
-				t.Errorf("as root=%v: user namespace %v, setpriv drop %v; want a drop (and no user namespace) exactly as root", asRoot, hasUserns, dropsToNobody)
+			dropsToUser := strings.Contains(joined, " /usr/bin/setpriv --reuid=1879048200 --regid=1879048200 --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- ")
+			if asRoot == hasUserns || asRoot != dropsToUser {
+				t.Errorf("as root=%v: user namespace %v, setpriv drop %v; want a drop (and no user namespace) exactly as root", asRoot, hasUserns, dropsToUser)
 			}
 		})
 	}

@@ -9,25 +9,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// handOver gives the workspace to the sandbox user, for when Sift runs as
-// root: everything under work/ and out/, and the extra writable
+// handOver gives the workspace to the sandbox user uid (and group uid), for
+// when Sift runs as root: everything under work/ and out/, and the extra writable
 // directories. The root directory, input/ and the session's own files at
 // the top (events, plan, checkpoint) stay root's. It works through directory file
 // descriptors without following symlinks, so code that swaps a directory
 // for a symlink while this runs cannot redirect it outside the workspace.
-func handOver(root string, writable []string) error {
+func handOver(root string, writable []string, uid int) error {
 	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(fd)
 	for _, dir := range []string{WorkDir, OutDir} {
-		if err := chownTreeAt(fd, dir, 0); err != nil && !errors.Is(err, syscall.ENOENT) {
+		if err := chownTreeAt(fd, dir, uid, 0); err != nil && !errors.Is(err, syscall.ENOENT) {
 			return fmt.Errorf("%s/: %w", dir, err)
 		}
 	}
 	for _, p := range writable {
-		if err := chownTreeAt(unix.AT_FDCWD, p, 0); err != nil {
+		if err := chownTreeAt(unix.AT_FDCWD, p, uid, 0); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}
@@ -38,9 +38,9 @@ func handOver(root string, writable []string) error {
 const maxHandOverDepth = 64
 
 // chownTreeAt gives name (relative to dirfd) and, when it is a directory,
-// everything below it to the sandbox user, never following symlinks.
-func chownTreeAt(dirfd int, name string, depth int) error {
-	if err := unix.Fchownat(dirfd, name, sandboxUID, sandboxGID, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+// everything below it to uid (and group uid), never following symlinks.
+func chownTreeAt(dirfd int, name string, uid, depth int) error {
+	if err := unix.Fchownat(dirfd, name, uid, uid, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return err
 	}
 	if depth >= maxHandOverDepth {
@@ -62,17 +62,17 @@ func chownTreeAt(dirfd int, name string, depth int) error {
 	}
 	for _, e := range entries {
 		if e.IsDir() {
-			if err := chownTreeAt(fd, e.Name(), depth+1); err != nil && !errors.Is(err, syscall.ENOENT) {
+			if err := chownTreeAt(fd, e.Name(), uid, depth+1); err != nil && !errors.Is(err, syscall.ENOENT) {
 				return err
 			}
 			continue
 		}
 		if info, err := e.Info(); err == nil {
-			if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Uid == sandboxUID && st.Gid == sandboxGID {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid && int(st.Gid) == uid {
 				continue
 			}
 		}
-		if err := unix.Fchownat(fd, e.Name(), sandboxUID, sandboxGID, unix.AT_SYMLINK_NOFOLLOW); err != nil && !errors.Is(err, syscall.ENOENT) {
+		if err := unix.Fchownat(fd, e.Name(), uid, uid, unix.AT_SYMLINK_NOFOLLOW); err != nil && !errors.Is(err, syscall.ENOENT) {
 			return err
 		}
 	}

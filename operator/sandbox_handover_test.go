@@ -27,7 +27,7 @@ func TestHandOverDoesNotFollowSymlinks(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, "out/dirlink")); err != nil {
 		t.Fatal(err)
 	}
-	if err := handOver(root, nil); err != nil {
+	if err := handOver(root, nil, sandboxUID); err != nil {
 		t.Fatal(err)
 	}
 	owner := func(p string) uint32 {

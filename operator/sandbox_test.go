@@ -32,6 +32,14 @@ func TestSandboxFromEnv(t *testing.T) {
 			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_MEMORY="lots"`},
 		{"bad procs", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_PROCS": "0"},
 			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_PROCS="0"`},
+		{"disk budget and uids", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_DISK": "10GiB", "SIFT_SANDBOX_FILES": "5000", "SIFT_SANDBOX_UIDS": "2000000-2000999"},
+			SandboxConfig{Mode: SandboxNone, Limits: Limits{DiskBytes: 10 << 30, DiskFiles: 5000}, UIDs: UIDRange{First: 2000000, Count: 1000}}, ""},
+		{"unlimited disk", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_DISK": "unlimited", "SIFT_SANDBOX_FILES": "none"},
+			SandboxConfig{Mode: SandboxNone, Limits: Limits{DiskBytes: -1, DiskFiles: -1}}, ""},
+		{"bad files", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_FILES": "-3"},
+			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_FILES="-3"`},
+		{"bad uids", map[string]string{"SIFT_SANDBOX": "none", "SIFT_SANDBOX_UIDS": "5-2"},
+			SandboxConfig{Mode: SandboxNone}, `SIFT_SANDBOX_UIDS="5-2"`},
 		{"bad mode", map[string]string{"SIFT_SANDBOX": "docker"}, SandboxConfig{Mode: "docker"}, `unknown sandbox mode "docker"`},
 	}
 	for _, tt := range tests {
@@ -109,12 +117,16 @@ func TestSandboxesApplyLimits(t *testing.T) {
 			}
 			return sb
 		}, spec, want, os.Getuid()},
-		{"bwrap", func(t *testing.T) Sandbox { return needBwrap(t, configured) }, spec, want, map[bool]int{true: sandboxUID, false: os.Getuid()}[os.Geteuid() == 0]},
+		{"bwrap", func(t *testing.T) Sandbox { return needBwrap(t, configured) }, spec, want, map[bool]int{true: -1, false: os.Getuid()}[os.Geteuid() == 0]},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := programLimits(t, tt.build(t), tt.spec)
-			if got["uid"] != int64(tt.uid) {
+			if tt.uid == -1 { // as root: the workspace's own uid, from the range
+				if u := got["uid"]; u < DefaultSandboxUIDFirst || u >= DefaultSandboxUIDFirst+DefaultSandboxUIDCount {
+					t.Errorf("program runs as uid %d; want one of the sandbox range %d+%d", u, DefaultSandboxUIDFirst, DefaultSandboxUIDCount)
+				}
+			} else if got["uid"] != int64(tt.uid) {
 				t.Errorf("program runs as uid %d; want %d", got["uid"], tt.uid)
 			}
 			for k, v := range tt.want {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +17,10 @@ import (
 // writeTimeout bounds each write to an event stream: a client that stops
 // reading loses its stream, never the run.
 const writeTimeout = 30 * time.Second
+
+// retryHint is the reconnection delay the stream asks EventSource
+// clients to wait after a dropped connection (the SSE retry: field).
+const retryHint = 2 * time.Second
 
 // settleTime is how long a stream of another server's run, once the
 // registry says it ended, waits for its done event to reach the log.
@@ -34,13 +39,25 @@ type sseWriter struct {
 	logDone bool
 }
 
+// event sends one event. It carries no event: field, so every event is
+// an SSE "message" and EventSource's onmessage gets them all; the kind is
+// the data's "kind". Naming SSE events after kinds would make a kind
+// "error" look like EventSource's own error (a dropped connection).
 func (c *sseWriter) event(seq int64, kind generic.EventKind, data []byte) {
 	if seq > 0 {
 		fmt.Fprintf(c.w, "id: %d\n", seq)
 		c.last = seq
 	}
-	fmt.Fprintf(c.w, "event: %s\ndata: %s\n\n", kind, data)
+	fmt.Fprintf(c.w, "data: %s\n\n", data)
 	c.done = kind == generic.EventDone
+}
+
+// prime starts the stream: the reconnection delay, and the id the stream
+// starts after with no data, so a client that is cut off before the
+// first event reconnects from here (EventSource sets its last event id
+// but dispatches nothing for an event without data).
+func (c *sseWriter) prime() {
+	fmt.Fprintf(c.w, "retry: %d\nid: %d\n\n", retryHint.Milliseconds(), c.last)
 }
 
 func (c *sseWriter) comment(text string) { fmt.Fprintf(c.w, ": %s\n\n", text) }
@@ -78,6 +95,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	h := s.hubs[id]
 	s.mu.Unlock()
+	if h == nil && s.streamOver(r.Context(), id, last) {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -87,6 +108,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	s.metrics.sseClients.Inc()
 	defer s.metrics.sseClients.Dec()
 
+	c.prime()
 	tail := session.NewEventTail(s.eventsPath(id))
 	if err := replay(c, tail); err != nil {
 		c.comment("error: " + err.Error())
@@ -103,6 +125,30 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.followLog(r, c, id, tail, beat)
+}
+
+// streamOver reports whether a stream of session id after event last
+// would end at once with nothing sent: no run of it is going on (nor
+// starting on another server) and its log has no event after last.
+func (s *Server) streamOver(ctx context.Context, id string, last int64) bool {
+	if s.runGoingOn(ctx, id) {
+		return false
+	}
+	return s.lastLoggedSeq(id) <= last
+}
+
+// runGoingOn reports whether the registry says a run of session id is
+// going on, or another server accepted its first run a moment ago.
+func (s *Server) runGoingOn(ctx context.Context, id string) bool {
+	m, err := s.store.Sessions.Get(ctx, id)
+	if errors.Is(err, session.ErrSessionNotFound) {
+		// A run another server accepted that has not reached the
+		// registry yet.
+		st, serr := s.readStaged(id)
+		return serr == nil && !st.Started.IsZero() && time.Since(st.Started) < startTimeout
+	}
+	// A session whose process ended (stopped) has no run going on.
+	return err == nil && m.Status == session.StatusRunning && !m.OwnerGone()
 }
 
 // replay sends the log's events after c.last.
@@ -161,8 +207,7 @@ func (s *Server) follow(r *http.Request, c *sseWriter, h *hub, beat *time.Ticker
 }
 
 // followLog streams a session no run of this server is doing: it ends
-// at once when the registry says no run is going on (or the process that
-// ran it ended: stopped), else it follows the
+// at once when the registry says no run is going on, else it follows the
 // shared log, where another server appends, until that run's done event.
 func (s *Server) followLog(r *http.Request, c *sseWriter, id string, tail *session.EventTail, beat *time.Ticker) {
 	poll := time.NewTicker(s.cfg.PollInterval)
@@ -171,21 +216,13 @@ func (s *Server) followLog(r *http.Request, c *sseWriter, id string, tail *sessi
 	// in the log stops waiting for one.
 	var settle time.Time
 	for {
-		m, err := s.store.Sessions.Get(r.Context(), id)
-		starting := false
-		if errors.Is(err, session.ErrSessionNotFound) {
-			// A run another server accepted that has not reached the
-			// registry yet.
-			st, serr := s.readStaged(id)
-			starting = serr == nil && !st.Started.IsZero() && time.Since(st.Started) < startTimeout
-		}
-		if !starting && (err != nil || m.Status != session.StatusRunning || m.OwnerGone()) {
+		if !s.runGoingOn(r.Context(), id) {
 			// Events logged just before the status changed, and the run's
 			// done event, which the log gets just after it.
 			if replay(c, tail) == nil {
 				_ = c.flush()
 			}
-			if c.logDone || err != nil {
+			if c.logDone {
 				return
 			}
 			if settle.IsZero() {

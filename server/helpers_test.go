@@ -152,13 +152,21 @@ func (ts *testServer) session(id string) sessionView {
 	return v
 }
 
-// sseFrame is one thing an event stream sent: an event or a comment.
+// sseFrame is one thing an event stream sent: an event, a comment, or
+// a frame without data (the priming one: retry and id).
 type sseFrame struct {
-	id      string
-	event   string
+	id string
+	// event is the kind in the data (the stream sends no event: field).
+	event string
+	// field is the SSE event: field as sent, which must stay empty.
+	field   string
 	data    string
+	retry   string
 	comment string
 }
+
+// isEvent reports whether EventSource would dispatch f as an event.
+func (f sseFrame) isEvent() bool { return f.comment == "" && f.data != "" }
 
 // stream is an open event stream, read in the background.
 type stream struct {
@@ -183,6 +191,14 @@ func (ts *testServer) openStream(id, lastID string) *stream {
 		cancel()
 		ts.t.Fatal(err)
 	}
+	if resp.StatusCode == http.StatusNoContent {
+		// The stream is over: an empty stream, as EventSource sees it.
+		cancel()
+		s := &stream{frames: make(chan sseFrame), cancel: cancel, done: make(chan struct{})}
+		close(s.frames)
+		close(s.done)
+		return s
+	}
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		cancel()
 		ts.t.Fatalf("events: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
@@ -199,6 +215,16 @@ func (ts *testServer) openStream(id, lastID string) *stream {
 			line := sc.Text()
 			switch {
 			case line == "":
+				if f.data != "" {
+					var k struct {
+						Kind string `json:"kind"`
+					}
+					if err := json.Unmarshal([]byte(f.data), &k); err != nil {
+						f.event = "not JSON: " + err.Error()
+					} else {
+						f.event = k.Kind
+					}
+				}
 				if f != (sseFrame{}) {
 					s.frames <- f
 				}
@@ -207,8 +233,10 @@ func (ts *testServer) openStream(id, lastID string) *stream {
 				s.frames <- sseFrame{comment: line[2:]}
 			case strings.HasPrefix(line, "id: "):
 				f.id = line[4:]
-			case strings.HasPrefix(line, "event: "):
-				f.event = line[7:]
+			case strings.HasPrefix(line, "event:"):
+				f.field = line[6:]
+			case strings.HasPrefix(line, "retry: "):
+				f.retry = line[7:]
 			case strings.HasPrefix(line, "data: "):
 				f.data = line[6:]
 			}
@@ -241,7 +269,7 @@ func (s *stream) until(t testing.TB, kind string) []sseFrame {
 		if !ok {
 			t.Fatalf("the stream ended before a %s event; got %s", kind, kindsOf(out))
 		}
-		if f.comment != "" {
+		if !f.isEvent() {
 			continue
 		}
 		out = append(out, f)
@@ -260,7 +288,7 @@ func (s *stream) rest(t testing.TB) []sseFrame {
 		if !ok {
 			return out
 		}
-		if f.comment == "" {
+		if f.isEvent() {
 			out = append(out, f)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -194,7 +195,7 @@ func New(cfg Config) (*Server, error) {
 		runCtx: ctx, cancelAll: cancel, hubs: map[string]*hub{}, closing: make(chan struct{}),
 	}
 	s.routes(gath)
-	if s.handler, err = newOriginGuard(cfg, s.mux); err != nil {
+	if s.handler, err = newOriginGuard(cfg, http.HandlerFunc(s.serveClean)); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -230,10 +231,26 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	s.mux = mux
 }
 
-// ServeHTTP serves the API, the web app, health checks and metrics.
-// Pages of other sites are refused (see Config.AllowedHosts and
-// AllowedOrigins).
+// ServeHTTP answers a request: pages of other sites are refused first (see Config.AllowedHosts and
+// AllowedOrigins; originGuard), then serveClean answers.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// serveClean serves the API, the web app, health checks and metrics.
+func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/v1/") && !cleanPath(r.URL.Path) {
+		// The mux would redirect (307) to the cleaned path: an API path
+		// with '.', '..' or empty elements is refused as the document says.
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the path %s has '.', '..' or empty elements; ask by the plain path (see /v1/openapi.json)", r.URL.EscapedPath()))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// cleanPath reports whether p has no '.', '..' or empty elements (a
+// trailing slash aside).
+func cleanPath(p string) bool {
+	return path.Clean(p) == strings.TrimSuffix(p, "/") || p == "/"
+}
 
 // authorized refuses requests without the configured bearer token. The
 // event stream also takes it as ?access_token=, since a browser's

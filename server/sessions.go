@@ -316,6 +316,14 @@ func (s *Server) lookup(ctx context.Context, id string) (*session.Meta, *staged,
 func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	var f session.Filter
 	q := r.URL.Query()
+	// A parameter the document does not name is refused, not ignored: a
+	// client that sends status[]=done would otherwise list everything.
+	for name := range q {
+		if name != "status" && name != "limit" {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown query parameter %q: this endpoint takes status (repeatable: status=done&status=failed) and limit", name))
+			return
+		}
+	}
 	var wantCreated, wantQueued bool
 	want := map[string]bool{}
 	for _, st := range q["status"] {
@@ -490,9 +498,10 @@ type runRequest struct {
 	Mode       string `json:"mode"`
 	ReviewPlan bool   `json:"review_plan"`
 	Yes        bool   `json:"yes"`
-	// Parallel bounds the plan steps run at the same time; 0: the
-	// default (agents.DefaultParallel). Resumes keep it.
-	Parallel int `json:"parallel"`
+	// Parallel bounds the plan steps run at the same time; absent: the
+	// default (agents.DefaultParallel). At least 1, as the OpenAPI
+	// document says. Resumes keep it.
+	Parallel *int `json:"parallel"`
 	Budget   struct {
 		MaxTokens     int     `json:"max_tokens"`
 		MaxTime       string  `json:"max_time"`
@@ -520,11 +529,18 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}
-	if body.Parallel < 0 {
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("parallel %d: give at least 1 (1 runs the steps one after another), or leave it out for %d", body.Parallel, agents.DefaultParallel))
+	parallel := 0
+	if body.Parallel != nil {
+		if parallel = *body.Parallel; parallel < 1 {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("parallel %d: give at least 1 (1 runs the steps one after another), or leave it out for %d", parallel, agents.DefaultParallel))
+			return
+		}
+	}
+	if b := body.Budget; b.MaxTokens < 0 || b.MaxSteps < 0 || b.MaxModelCalls < 0 || b.MaxCost < 0 {
+		writeError(w, http.StatusBadRequest, "bad_request", "a budget bound is negative: give 0 or more (0 or left out: no bound)")
 		return
 	}
-	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id, Parallel: body.Parallel,
+	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id, Parallel: parallel,
 		Budget: agents.Budget{MaxTokens: body.Budget.MaxTokens, MaxSteps: body.Budget.MaxSteps, MaxModelCalls: body.Budget.MaxModelCalls, MaxCost: body.Budget.MaxCost}}
 	if body.Budget.MaxTime != "" {
 		if req.Budget.MaxTime, err = time.ParseDuration(body.Budget.MaxTime); err != nil || req.Budget.MaxTime < 0 {

@@ -130,7 +130,11 @@ func formatRun(ctx context.Context, op operator.Operator, res *operator.RunResul
 		}
 	}
 	if len(files) > 0 {
-		b.WriteString("files written: " + strings.Join(files, ", ") + "\n")
+		more := ""
+		if res.FilesOmitted > 0 {
+			more = fmt.Sprintf(" (and %d more not listed)", res.FilesOmitted)
+		}
+		b.WriteString("files written: " + strings.Join(files, ", ") + more + "\n")
 	}
 	if len(res.Figures) > 0 {
 		b.WriteString("figures saved: " + strings.Join(res.Figures, ", ") + "\n")

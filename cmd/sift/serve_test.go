@@ -137,11 +137,15 @@ func (p *serveProcess) streamKinds(t *testing.T, id, lastID string) (kinds []str
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		line := sc.Text()
+		// Every event is a plain SSE message; its kind is in the data.
 		switch {
-		case strings.HasPrefix(line, "event: "):
-			kinds = append(kinds, line[7:])
 		case strings.HasPrefix(line, "data: "):
 			lastData = line[6:]
+			var e struct {
+				Kind string `json:"kind"`
+			}
+			_ = json.Unmarshal([]byte(lastData), &e)
+			kinds = append(kinds, e.Kind)
 		case strings.HasPrefix(line, "id: "):
 			lastSeenID = line[4:]
 		}

@@ -76,8 +76,15 @@ func TestMountedUnderPrefix(t *testing.T) {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
-		if k, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
-			last = k
+		// Each event is a plain SSE message with its kind in the data.
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			var e struct {
+				Kind string `json:"kind"`
+			}
+			if err := json.Unmarshal([]byte(data), &e); err != nil {
+				t.Fatalf("event data is not JSON (%v): %s", err, data)
+			}
+			last = e.Kind
 		}
 	}
 	resp.Body.Close()

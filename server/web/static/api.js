@@ -113,15 +113,18 @@ export async function streamEvents(id, after, onEvent, signal, onQueued) {
       const headers = { Accept: 'text/event-stream' };
       if (last > 0) headers['Last-Event-ID'] = String(last);
       const res = await call(`${sessionPath(id)}/events`, { headers, signal, cache: 'no-store' });
+      // 204: no run is going on and nothing came after `last`.
+      if (res.status === 204) return last;
       const ended = await readSSE(res.body, (frame) => {
         failures = 0;
-        if (frame.event === 'queued') {
-          onQueued?.(JSON.parse(frame.data));
+        // Every event is a plain message; its kind is in the data.
+        const ev = JSON.parse(frame.data);
+        if (ev.kind === 'queued') {
+          onQueued?.(ev);
           return;
         }
         const seq = frame.id === null ? NaN : Number(frame.id);
         if (Number.isFinite(seq) && seq <= last) return; // seen already
-        const ev = JSON.parse(frame.data);
         if (Number.isFinite(seq)) last = seq;
         lastKind = ev.kind;
         onEvent(seq, ev);
@@ -144,7 +147,8 @@ export async function streamEvents(id, after, onEvent, signal, onQueued) {
   return last;
 }
 
-// readSSE parses a text/event-stream body, calling onFrame for each event;
+// readSSE parses a text/event-stream body, calling onFrame for each event
+// (a frame with data: the priming frame, retry and id only, is not one);
 // it resolves true when the server closed the stream cleanly.
 async function readSSE(body, onFrame) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
