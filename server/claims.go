@@ -23,11 +23,23 @@ func (s *Server) claim(ctx context.Context, id string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	err := c.Acquire(ctx, id, s.owner, s.cfg.ClaimTTL)
+	err := c.Acquire(ctx, id, s.holder(), s.cfg.ClaimTTL)
+	var ce *session.ClaimedError
+	if errors.As(err, &ce) {
+		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on or queued in another server or process: %s holds it since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
+	}
 	if errors.Is(err, session.ErrClaimed) {
-		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on or queued on another server; follow its events, pause it, or wait for its done event", id)}
+		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on or queued in another server or process; follow its events, pause it, or wait for its done event", id)}
 	}
 	return err
+}
+
+// holder is this server as the claims name it: the same mechanism as the
+// CLI's (agents.Sift.Hold), so a session a sift resume runs is refused
+// here and the other way round, and a server that was killed frees its
+// sessions at once on this machine.
+func (s *Server) holder() session.Holder {
+	return session.Holder{ID: s.owner, Process: session.ThisProcess(), What: "sift serve"}
 }
 
 // release gives up this server's claim on the session.
@@ -63,7 +75,7 @@ func (s *Server) keepClaim(h *hub) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		pause, err := c.Renew(ctx, h.id, s.owner, s.cfg.ClaimTTL)
 		if errors.Is(err, session.ErrClaimLost) {
-			err = c.Acquire(ctx, h.id, s.owner, s.cfg.ClaimTTL)
+			err = c.Acquire(ctx, h.id, s.holder(), s.cfg.ClaimTTL)
 			if errors.Is(err, session.ErrClaimed) {
 				cancel()
 				s.log.Warn("another server took the claim on a session this one runs; pausing it here", "session", h.id)

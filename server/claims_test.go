@@ -92,3 +92,34 @@ func TestTwoServersShareSessions(t *testing.T) {
 		t.Errorf("A sees %s, want done", v.Status)
 	}
 }
+
+// TestServerRefusesASessionACommandHolds: the server and the CLI share one
+// claim: while a sift resume (here, a claim held as sift resume does)
+// holds a session, the server refuses to run it, saying who holds it and
+// since when; once released, the server runs it.
+func TestServerRefusesASessionACommandHolds(t *testing.T) {
+	cfg := testConfig(t, nil)
+	ts := startServer(t, cfg)
+	id := ts.createSession(salesCSV(t))
+	_, hold, err := session.HoldClaim(t.Context(), ts.srv.store.Claims, id, "sift resume", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e errorBody
+	body := map[string]any{"question": "monthly revenue trend", "mode": "template"}
+	if code := ts.do("POST", "/v1/sessions/"+id+"/runs", body, &e); code != 409 {
+		t.Fatalf("a run of a session sift resume holds: %d %+v, want 409", code, e)
+	}
+	for _, want := range []string{"sift resume (pid ", "holds it since "} {
+		if !strings.Contains(e.Error.Message, want) {
+			t.Errorf("the refusal %q does not say %q", e.Error.Message, want)
+		}
+	}
+	hold.Release()
+	if acc := ts.ask(id, body); acc.State != "running" {
+		t.Errorf("after the release: %+v, want running", acc)
+	}
+	if got := ts.openStream(id, "").rest(t); got[len(got)-1].event != "done" || strings.Contains(got[len(got)-1].data, `"error"`) {
+		t.Errorf("the run after the release: %s", kindsOf(got))
+	}
+}

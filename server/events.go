@@ -147,7 +147,8 @@ func (s *Server) runGoingOn(ctx context.Context, id string) bool {
 		st, serr := s.readStaged(id)
 		return serr == nil && !st.Started.IsZero() && time.Since(st.Started) < startTimeout
 	}
-	return err == nil && m.Status == session.StatusRunning
+	// A session whose process ended (stopped) has no run going on.
+	return err == nil && m.Status == session.StatusRunning && !m.OwnerGone()
 }
 
 // replay sends the log's events after c.last.

@@ -90,6 +90,19 @@ type Config struct {
 	// queued lasts without renewal: after a server dies, its sessions can
 	// be resumed elsewhere this long after. Optional; default 30s.
 	ClaimTTL time.Duration
+	// AllowedHosts are Host names (with or without :port; "*" for any)
+	// served besides loopback ones when there is no Token: a reverse
+	// proxy's public name, if it passes the Host on. Optional; by default
+	// only 127.0.0.1, localhost and [::1] on the port the request came in
+	// on are served, so a page whose name was rebound to this machine
+	// (DNS rebinding) reaches nothing.
+	AllowedHosts []string
+	// AllowedOrigins are origins (scheme://host[:port]) whose pages may
+	// change state here (POST, DELETE) besides the server's own: a reverse
+	// proxy's public origin when it passes on the Host it was given.
+	// Optional; by default cross-origin requests that change state are
+	// refused (CSRF), with or without a token.
+	AllowedOrigins []string
 	// Registerer receives the server's metrics. Optional; by default a
 	// registry of the server's own, served at /metrics.
 	Registerer prometheus.Registerer
@@ -101,8 +114,10 @@ type Config struct {
 
 // Server is the HTTP handler. Create it with New; stop it with Shutdown.
 type Server struct {
-	cfg     Config
-	sift    *agents.Sift
+	cfg  Config
+	sift *agents.Sift
+	// handler is mux behind the origin rules (originGuard).
+	handler http.Handler
 	store   *session.Backend
 	root    string
 	mux     *http.ServeMux
@@ -180,6 +195,9 @@ func New(cfg Config) (*Server, error) {
 		runCtx: ctx, cancelAll: cancel, hubs: map[string]*hub{}, closing: make(chan struct{}),
 	}
 	s.routes(gath)
+	if s.handler, err = newOriginGuard(cfg, http.HandlerFunc(s.serveClean)); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -213,8 +231,12 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	s.mux = mux
 }
 
-// ServeHTTP serves the API, the web app, health checks and metrics.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP answers a request: pages of other sites are refused first (see Config.AllowedHosts and
+// AllowedOrigins; originGuard), then serveClean answers.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// serveClean serves the API, the web app, health checks and metrics.
+func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/v1/") && !cleanPath(r.URL.Path) {
 		// The mux would redirect (307) to the cleaned path: an API path
 		// with '.', '..' or empty elements is refused as the document says.

@@ -26,12 +26,15 @@ import (
 // workspace. A name starting with '.' is never a session id.
 const uploadsDir = ".uploads"
 
-// statusCreated and statusQueued are the API's statuses beside the
-// registry's: a session with no run yet, and one whose run waits for a
-// slot.
+// statusCreated, statusQueued and statusStopped are the API's statuses
+// beside the registry's: a session with no run yet, one whose run waits
+// for a slot, and one marked running by a process that ended (killed, or
+// crashed: session.Meta.OwnerGone), which a resume goes on with. sift
+// sessions list says "stopped" for the same sessions.
 const (
 	statusCreated = "created"
 	statusQueued  = "queued"
+	statusStopped = "stopped"
 )
 
 // staged is a session created through the API before its first run.
@@ -317,7 +320,11 @@ func (s *Server) keepCreation(v *sessionView) {
 }
 
 func metaView(m session.Meta) sessionView {
-	v := sessionView{ID: m.ID, Status: string(m.Status), Question: m.Question, Mode: m.Mode, Created: m.Created, Updated: m.Updated, Inputs: m.Inputs, Step: m.Step, Error: m.Error}
+	status := string(m.Status)
+	if m.OwnerGone() {
+		status = statusStopped
+	}
+	v := sessionView{ID: m.ID, Status: status, Question: m.Question, Mode: m.Mode, Created: m.Created, Updated: m.Updated, Inputs: m.Inputs, Step: m.Step, Error: m.Error}
 	if p := m.Pending; p != nil {
 		v.Pending = &generic.Interrupt{ID: p.ID, Kind: string(p.Kind), Prompt: p.Prompt, Choices: p.Choices}
 	}
@@ -370,19 +377,29 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var wantCreated, wantQueued bool
+	want := map[string]bool{}
 	for _, st := range q["status"] {
 		switch st {
 		case statusCreated:
 			wantCreated = true
 		case statusQueued:
 			wantQueued = true
+		case statusStopped:
+			// Stopped sessions are running ones whose process ended.
+			want[st] = true
+			f.Status = append(f.Status, session.StatusRunning)
 		default:
 			if !session.Status(st).Valid() {
-				writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown status %q: use created, queued, running, waiting, paused, done or failed", st))
+				writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown status %q: use created, queued, running, waiting, paused, stopped, done or failed", st))
 				return
 			}
+			want[st] = true
 			f.Status = append(f.Status, session.Status(st))
 		}
+	}
+	if wantQueued {
+		// A queued run may be of a session in any status.
+		f.Status = nil
 	}
 	limit := 0
 	if l := q.Get("limit"); l != "" {
@@ -406,7 +423,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 		v := metaView(m)
 		s.keepCreation(&v)
 		s.overlay(&v)
-		if !filtered || len(f.Status) > 0 && slices.Contains(f.Status, session.Status(v.Status)) || wantQueued && v.Status == statusQueued {
+		if !filtered || want[v.Status] || wantQueued && v.Status == statusQueued {
 			out = append(out, v)
 		}
 	}
@@ -512,7 +529,7 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.release(id)
 	if m != nil {
-		if m.Status == session.StatusRunning {
+		if m.Status == session.StatusRunning && !m.OwnerGone() {
 			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is running (perhaps on another server); pause it before deleting it", id))
 			return
 		}
@@ -599,7 +616,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s waits for an answer (%s); answer it with POST /v1/sessions/%s/answers first", id, pendingText(m), id))
 			return
 		case !m.Status.Finished():
-			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; resume it (POST /v1/sessions/%s/resume) or wait for it to finish before asking a follow-up", id, m.Status, id))
+			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; resume it (POST /v1/sessions/%s/resume) or wait for it to finish before asking a follow-up", id, metaView(*m).Status, id))
 			return
 		}
 	} else {
@@ -814,6 +831,12 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 // a misspelt option is not silently ignored. It answers the request itself
 // when it fails.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	// A body that does not say it is JSON is refused: a form or text/plain
+	// body is what another site's page can send without asking.
+	if !isJSON(r) {
+		writeError(w, http.StatusUnsupportedMediaType, "bad_request", fmt.Sprintf("the body must be JSON with the header Content-Type: application/json (got %q); see /v1/openapi.json", r.Header.Get("Content-Type")))
+		return false
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()

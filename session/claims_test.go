@@ -25,13 +25,13 @@ func TestClaimsConformance(t *testing.T) {
 			ctx := context.Background()
 			id, other := NewID(), NewID()
 			const ttl = time.Minute
-			if err := c.Acquire(ctx, id, "a", ttl); err != nil {
+			if err := c.Acquire(ctx, id, Holder{ID: "a"}, ttl); err != nil {
 				t.Fatalf("a takes a free claim: %v", err)
 			}
-			if err := c.Acquire(ctx, id, "b", ttl); !errors.Is(err, ErrClaimed) {
+			if err := c.Acquire(ctx, id, Holder{ID: "b"}, ttl); !errors.Is(err, ErrClaimed) {
 				t.Fatalf("b takes a's claim: %v, want ErrClaimed", err)
 			}
-			if err := c.Acquire(ctx, id, "a", ttl); err != nil {
+			if err := c.Acquire(ctx, id, Holder{ID: "a"}, ttl); err != nil {
 				t.Errorf("a takes its own claim again: %v", err)
 			}
 			if pause, err := c.Renew(ctx, id, "a", ttl); err != nil || pause {
@@ -52,13 +52,13 @@ func TestClaimsConformance(t *testing.T) {
 			if err := c.Release(ctx, id, "b"); err != nil {
 				t.Errorf("b releases a claim it does not hold: %v", err)
 			}
-			if err := c.Acquire(ctx, id, "b", ttl); !errors.Is(err, ErrClaimed) {
+			if err := c.Acquire(ctx, id, Holder{ID: "b"}, ttl); !errors.Is(err, ErrClaimed) {
 				t.Errorf("b's release freed a's claim: %v", err)
 			}
 			if err := c.Release(ctx, id, "a"); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.Acquire(ctx, id, "b", ttl); err != nil {
+			if err := c.Acquire(ctx, id, Holder{ID: "b"}, ttl); err != nil {
 				t.Fatalf("b takes the released claim: %v", err)
 			}
 			if pause, err := c.Renew(ctx, id, "b", ttl); err != nil || pause {
@@ -67,18 +67,18 @@ func TestClaimsConformance(t *testing.T) {
 			if _, err := c.Renew(ctx, id, "a", ttl); !errors.Is(err, ErrClaimLost) {
 				t.Errorf("a renews after releasing: %v, want ErrClaimLost", err)
 			}
-			if err := c.Acquire(ctx, "../x", "a", ttl); !errors.Is(err, ErrInvalidID) {
+			if err := c.Acquire(ctx, "../x", Holder{ID: "a"}, ttl); !errors.Is(err, ErrInvalidID) {
 				t.Errorf("bad id: %v, want ErrInvalidID", err)
 			}
 
 			// A claim nobody renews expires: the sessions of a process
 			// that died become free.
-			if err := c.Acquire(ctx, other, "dead", 30*time.Millisecond); err != nil {
+			if err := c.Acquire(ctx, other, Holder{ID: "dead"}, 30*time.Millisecond); err != nil {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(10 * time.Second)
 			for {
-				err := c.Acquire(ctx, other, "alive", ttl)
+				err := c.Acquire(ctx, other, Holder{ID: "alive"}, ttl)
 				if err == nil {
 					break
 				}
@@ -100,7 +100,7 @@ func TestClaimsConformance(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					owner := fmt.Sprintf("o%d", i)
-					if err := c.Acquire(ctx, race, owner, ttl); err == nil {
+					if err := c.Acquire(ctx, race, Holder{ID: owner}, ttl); err == nil {
 						wins <- owner
 					} else if !errors.Is(err, ErrClaimed) {
 						t.Errorf("%s: %v", owner, err)

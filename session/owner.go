@@ -33,8 +33,10 @@ func ThisProcess() *Owner {
 }
 
 // Gone reports whether o is known to have ended: it ran on this machine
-// and no process with its pid (started when it was) exists now. An owner on
-// another machine, or a nil one, is not known to have ended.
+// and no process with its pid (started when it was) runs now. A zombie (a
+// process that exited and that its parent has not reaped yet) has ended:
+// it holds its pid but runs nothing. An owner on another machine, or a nil
+// one, is not known to have ended.
 func (o *Owner) Gone() bool {
 	if o == nil || o.PID <= 0 {
 		return false
@@ -47,12 +49,14 @@ func (o *Owner) Gone() bool {
 	if err := syscall.Kill(o.PID, 0); errors.Is(err, syscall.ESRCH) {
 		return true
 	}
-	if o.Start != 0 {
-		if start, err := processStart(o.PID); err == nil && start != o.Start {
-			return true
-		}
+	state, start, err := processStat(o.PID)
+	if err != nil {
+		return false
 	}
-	return false
+	if state == 'Z' || state == 'X' || state == 'x' {
+		return true
+	}
+	return o.Start != 0 && start != o.Start
 }
 
 // String names the process for people: "pid 1234 on host".
@@ -72,22 +76,30 @@ func (m Meta) OwnerGone() bool {
 
 // processStart reads the start time of process pid from /proc.
 func processStart(pid int) (uint64, error) {
+	_, start, err := processStat(pid)
+	return start, err
+}
+
+// processStat reads the state (R, S, Z, ...) and the start time of
+// process pid from /proc.
+func processStat(pid int) (byte, uint64, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	// The command name (field 2) is in parentheses and may hold spaces or
 	// parentheses itself, so the fields are counted after its last ")".
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat has no command name", pid)
+		return 0, 0, fmt.Errorf("/proc/%d/stat has no command name", pid)
 	}
 	fields := strings.Fields(s[i+1:])
 	// fields[0] is field 3 (state); the start time is field 22.
 	const startField = 22 - 3
-	if len(fields) <= startField {
-		return 0, fmt.Errorf("/proc/%d/stat has %d fields", pid, len(fields)+2)
+	if len(fields) <= startField || fields[0] == "" {
+		return 0, 0, fmt.Errorf("/proc/%d/stat has %d fields", pid, len(fields)+2)
 	}
-	return strconv.ParseUint(fields[startField], 10, 64)
+	start, err := strconv.ParseUint(fields[startField], 10, 64)
+	return fields[0][0], start, err
 }

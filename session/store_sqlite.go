@@ -44,9 +44,16 @@ CREATE TABLE IF NOT EXISTS claims (
 	id      TEXT PRIMARY KEY,
 	owner   TEXT NOT NULL,
 	expires INTEGER NOT NULL, -- Unix nanoseconds
-	pause   INTEGER NOT NULL DEFAULT 0
+	pause   INTEGER NOT NULL DEFAULT 0,
+	holder  TEXT NOT NULL DEFAULT '' -- Holder as JSON
 );
 `
+
+// sqliteMigrations bring a database made by an earlier version up to
+// sqliteSchema; each fails harmlessly (duplicate column) once applied.
+var sqliteMigrations = []string{
+	`ALTER TABLE claims ADD COLUMN holder TEXT NOT NULL DEFAULT ''`,
+}
 
 // OpenSQLiteBackend opens (creating when missing) the SQLite database at
 // cfg.Path and returns a backend keeping checkpoints in its checkpoints
@@ -84,6 +91,12 @@ func OpenSQLiteBackend(ctx context.Context, cfg SQLiteConfig) (*Backend, error) 
 	if _, err := db.ExecContext(ctx, sqliteSchema); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open SQLite store %s: create tables: %w; check that the file is a SQLite database and writable", path, err)
+	}
+	for _, m := range sqliteMigrations {
+		if _, err := db.ExecContext(ctx, m); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+			_ = db.Close()
+			return nil, fmt.Errorf("open SQLite store %s: update tables: %w", path, err)
+		}
 	}
 	c := &sqliteConn{db: db}
 	return &Backend{

@@ -139,12 +139,16 @@ func (c *sessionChat) ask(ctx context.Context, question string) error {
 		}
 	}
 	mode, _ := agents.ParseMode(c.opts.Mode)
-	req := agents.Request{Mode: mode, Question: question, Files: c.loaded, Yes: c.opts.Yes, ReviewPlan: !c.opts.Yes, SessionID: c.id, Parallel: c.opts.Parallel}
+	id := c.id
+	if id == "" {
+		id = session.NewID()
+	}
+	req := agents.Request{Mode: mode, Question: question, Files: c.loaded, Yes: c.opts.Yes, ReviewPlan: !c.opts.Yes, SessionID: id, Parallel: c.opts.Parallel}
 	if !c.inputsGiven {
 		req.Files = append(append([]string(nil), c.opts.Files...), c.loaded...)
 		req.Dirs = c.opts.Dirs
 	}
-	final := c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] { return c.sift.Run(ctx, req) })
+	final := c.drive(ctx, id, func(ctx context.Context) iter.Seq[generic.Event] { return c.sift.Run(ctx, req) })
 	if c.id != "" {
 		c.inputsGiven, c.loaded = true, nil
 	}
@@ -154,7 +158,15 @@ func (c *sessionChat) ask(ctx context.Context, question string) error {
 // drive runs one Run or Resume and shows its events. On a terminal,
 // Ctrl-C pauses the turn after its current step, and a second one stops
 // it now.
-func (c *sessionChat) drive(ctx context.Context, start func(context.Context) iter.Seq[generic.Event]) generic.Event {
+func (c *sessionChat) drive(ctx context.Context, id string, start func(context.Context) iter.Seq[generic.Event]) generic.Event {
+	// Each turn holds the session's claim, as sift run and resume do: a
+	// turn is refused while another process works on the session.
+	ctx, release, err := c.sift.Hold(ctx, id, "sift chat")
+	if err != nil {
+		c.status("%v", err)
+		return generic.Event{Kind: generic.EventDone, Err: err}
+	}
+	defer release()
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if c.console.watch != nil {
@@ -223,7 +235,7 @@ func (c *sessionChat) settle(ctx context.Context, final generic.Event) error {
 		if err != nil {
 			return err
 		}
-		final = c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] {
+		final = c.drive(ctx, c.id, func(ctx context.Context) iter.Seq[generic.Event] {
 			return c.sift.Resume(ctx, c.id, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
 		})
 	}
@@ -343,12 +355,12 @@ func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 		if err != nil {
 			return err
 		}
-		final := c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] {
+		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[generic.Event] {
 			return c.sift.Resume(ctx, meta.ID, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
 		})
 		return c.settle(ctx, final)
 	case !meta.Status.Finished():
-		final := c.drive(ctx, func(ctx context.Context) iter.Seq[generic.Event] {
+		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[generic.Event] {
 			return c.sift.Resume(ctx, meta.ID, nil, agents.ResumeParallel(c.opts.Parallel))
 		})
 		return c.settle(ctx, final)

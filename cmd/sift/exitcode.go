@@ -31,6 +31,16 @@ type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
 
+// claimError is the error of a command refused because another process
+// holds the session (session.ClaimedError says who and since when); an id
+// that is not one is the caller's mistake.
+func claimError(err error) error {
+	if errors.Is(err, session.ErrInvalidID) {
+		return usageError{err}
+	}
+	return err
+}
+
 // exitCode is the one place errors become exit codes.
 func exitCode(err error) int {
 	var ue usageError

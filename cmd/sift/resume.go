@@ -117,6 +117,14 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	if err != nil {
 		return err
 	}
+	// One process at a time: a second resume, or one while the run (or a
+	// server) still works on the session, is refused before it records
+	// anything.
+	ctx, release, err := s.Hold(ctx, opts.Session, "sift resume")
+	if err != nil {
+		return claimError(err)
+	}
+	defer release()
 	meta, err := s.Session(ctx, opts.Session)
 	if err != nil {
 		return usageError{err}

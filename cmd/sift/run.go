@@ -253,8 +253,19 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if err != nil {
 		return usageError{err}
 	}
+	// The run holds its session's claim from the start, so a resume (or a
+	// server) cannot run the session while this process does.
+	id := opts.Session
+	if id == "" {
+		id = session.NewID()
+	}
+	ctx, release, err := s.Hold(ctx, id, "sift run")
+	if err != nil {
+		return claimError(err)
+	}
+	defer release()
 	defer working.start()()
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: opts.Session, Parallel: opts.Parallel}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: id, Parallel: opts.Parallel}) {
 		r.event(e)
 		final = e
 	}

@@ -26,6 +26,11 @@ type serveOptions struct {
 	MaxFiles    int
 	DataDirs    []string
 	Heartbeat   time.Duration
+	// AllowedHosts and AllowedOrigins open the server to a reverse
+	// proxy's name and origin (server.Config); SIFT_ALLOWED_HOSTS and
+	// SIFT_ALLOWED_ORIGINS (comma-separated) when no flag gives them.
+	AllowedHosts   []string
+	AllowedOrigins []string
 }
 
 // listenOptions are the flags of the commands that serve over HTTP
@@ -63,8 +68,11 @@ func newServeCmd(io *ioStreams, runF func(context.Context, *serveOptions) error)
 at /v1/openapi.json), live run events as Server-Sent Events, /healthz,
 /readyz and Prometheus /metrics.
 
-Without a token it listens on loopback only; give --token (or SIFT_TOKEN)
-to listen elsewhere. SIGTERM or Ctrl-C stops taking runs, pauses running
+Without a token it listens on loopback only and answers only to loopback
+Host names (127.0.0.1, localhost, [::1]); give --token (or SIFT_TOKEN) to
+listen elsewhere. Pages of other sites may not change anything (POST,
+DELETE) with or without a token. Behind a reverse proxy, name it with
+--allowed-host and --allowed-origin. SIGTERM or Ctrl-C stops taking runs, pauses running
 sessions at their next safe point and exits; after a restart they resume
 from the page. Several servers sharing --store (redis:// or sqlite:) and
 --sessions-dir serve the same sessions.`,
@@ -89,11 +97,28 @@ from the page. Several servers sharing --store (redis:// or sqlite:) and
 	f.IntVar(&opts.MaxFiles, "max-files", server.DefaultMaxFiles, "most files one session may upload")
 	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "a directory sessions may take as input, NAME=DIR or DIR (named by its base name; repeatable)")
 	f.DurationVar(&opts.Heartbeat, "heartbeat", server.DefaultHeartbeat, "interval of the comments that keep event streams open through proxies")
+	f.StringArrayVar(&opts.AllowedHosts, "allowed-host", nil, "a Host name served besides 127.0.0.1, localhost and [::1] when there is no token, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_HOSTS, comma-separated)")
+	f.StringArrayVar(&opts.AllowedOrigins, "allowed-origin", nil, "an origin (https://host[:port]) whose pages may change state besides the server's own, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_ORIGINS, comma-separated)")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	addListenFlags(cmd, &opts.listenOptions)
 	addModelFlags(cmd, &opts.runOptions)
 	_ = f.MarkHidden("json")
 	return cmd
+}
+
+// orEnvList is vals, or the comma-separated list in the environment
+// variable env when vals is empty.
+func orEnvList(vals []string, env string) []string {
+	if len(vals) > 0 {
+		return vals
+	}
+	var out []string
+	for _, v := range strings.Split(os.Getenv(env), ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // dataDirs parses --data-dir values into names and directories.
@@ -129,6 +154,7 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 	srv, err := server.New(server.Config{
 		Sift: cfg, Token: opts.Token, MaxRuns: opts.MaxRuns, MaxUploadBytes: opts.MaxUploadMB << 20,
 		MaxFiles: opts.MaxFiles, DataDirs: dirs, Heartbeat: opts.Heartbeat,
+		AllowedHosts: orEnvList(opts.AllowedHosts, "SIFT_ALLOWED_HOSTS"), AllowedOrigins: orEnvList(opts.AllowedOrigins, "SIFT_ALLOWED_ORIGINS"),
 	})
 	if err != nil {
 		return usageError{err}

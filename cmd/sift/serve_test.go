@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,6 +42,17 @@ func TestServeFlags(t *testing.T) {
 	t.Setenv("SIFT_TOKEN", "t")
 	if err := parse(newServeCmd(io, run), io, []string{"--addr", "0.0.0.0:8080"}); err != nil || got.Token != "t" {
 		t.Errorf("SIFT_TOKEN not taken: %v %+v", err, got)
+	}
+	if err := parse(newServeCmd(io, run), io, []string{"--allowed-host", "sift.example.com", "--allowed-origin", "https://sift.example.com"}); err != nil ||
+		!slices.Equal(got.AllowedHosts, []string{"sift.example.com"}) || !slices.Equal(got.AllowedOrigins, []string{"https://sift.example.com"}) {
+		t.Errorf("--allowed-host, --allowed-origin: %v %+v", err, got)
+	}
+	t.Setenv("SIFT_ALLOWED_HOSTS", "a.example, b.example:8443,")
+	if l := orEnvList(nil, "SIFT_ALLOWED_HOSTS"); !slices.Equal(l, []string{"a.example", "b.example:8443"}) {
+		t.Errorf("SIFT_ALLOWED_HOSTS read as %q", l)
+	}
+	if l := orEnvList([]string{"flag.example"}, "SIFT_ALLOWED_HOSTS"); !slices.Equal(l, []string{"flag.example"}) {
+		t.Errorf("a flag must win over SIFT_ALLOWED_HOSTS: %q", l)
 	}
 	if d, err := dataDirs([]string{"/srv/exports", "b=/x"}); err != nil || d["exports"] != "/srv/exports" || d["b"] != "/x" {
 		t.Errorf("dataDirs = %v %v", d, err)

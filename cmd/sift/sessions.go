@@ -175,7 +175,7 @@ func newSessionsListCmd(io *ioStreams, store *sessionsStoreOptions, runF func(co
 			return runSessionsList(cmd.Context(), io, opts, defaultSessionsDeps(io))
 		},
 	}
-	cmd.Flags().StringSliceVar(&statuses, "status", nil, "show only sessions with these statuses: running, waiting, paused, done, failed")
+	cmd.Flags().StringSliceVar(&statuses, "status", nil, "show only sessions with these statuses: running, waiting, paused, stopped (its process ended), done, failed")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "show at most this many sessions (0: all)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the sessions as one JSON array")
 	return cmd
@@ -264,13 +264,45 @@ func newSessionsPruneCmd(io *ioStreams, store *sessionsStoreOptions, runF func(c
 	return cmd
 }
 
+// statusStopped is what --status calls a running session whose process
+// ended (session.Meta.OwnerGone), as the table and the HTTP API do.
+const statusStopped session.Status = "stopped"
+
+// listSessions lists the sessions with these statuses (all when none),
+// where running means still running and stopped means marked running by a
+// process that ended.
+func listSessions(ctx context.Context, reg session.Registry, statuses []session.Status, limit int) ([]session.Meta, error) {
+	if !slices.Contains(statuses, statusStopped) && !slices.Contains(statuses, session.StatusRunning) {
+		return reg.List(ctx, session.Filter{Status: statuses, Limit: limit})
+	}
+	query := slices.DeleteFunc(slices.Clone(statuses), func(s session.Status) bool { return s == statusStopped })
+	if !slices.Contains(query, session.StatusRunning) {
+		query = append(query, session.StatusRunning)
+	}
+	all, err := reg.List(ctx, session.Filter{Status: query})
+	if err != nil {
+		return nil, err
+	}
+	out := []session.Meta{}
+	for _, m := range all {
+		st := m.Status
+		if m.OwnerGone() {
+			st = statusStopped
+		}
+		if slices.Contains(statuses, st) && (limit <= 0 || len(out) < limit) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // parseSessionStatuses checks the --status values.
 func parseSessionStatuses(raw []string) ([]session.Status, error) {
 	var out []session.Status
 	for _, r := range raw {
 		s := session.Status(strings.ToLower(strings.TrimSpace(r)))
-		if !s.Valid() {
-			return nil, fmt.Errorf("unknown status %q in --status; use running, waiting, paused, done or failed", r)
+		if !s.Valid() && s != statusStopped {
+			return nil, fmt.Errorf("unknown status %q in --status; use running, waiting, paused, stopped, done or failed", r)
 		}
 		if !slices.Contains(out, s) {
 			out = append(out, s)
@@ -331,7 +363,7 @@ func runSessionsList(ctx context.Context, io *ioStreams, opts *sessionsListOptio
 		return err
 	}
 	defer b.Close()
-	metas, err := b.Sessions.List(ctx, session.Filter{Status: opts.Status, Limit: opts.Limit})
+	metas, err := listSessions(ctx, b.Sessions, opts.Status, opts.Limit)
 	if err != nil {
 		return err
 	}
