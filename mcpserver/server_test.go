@@ -46,8 +46,18 @@ var reportURI = regexp.MustCompile(`sift://sessions/[^/\s]+/report\.md`)
 func checkTotals(t *testing.T, what, text string) {
 	t.Helper()
 	regions, totals := regionTotals(t)
+	// A table column shows one number of decimals: all with one when any
+	// total has a fraction.
+	fractional := false
+	for _, v := range totals {
+		fractional = fractional || v != float64(int64(v))
+	}
 	for i, r := range regions {
-		row := fmt.Sprintf("| %d | %s | %s |", i+1, r, forPeople(totals[r]))
+		cell := forPeople(totals[r])
+		if fractional && !strings.Contains(cell, ".") {
+			cell += ".0"
+		}
+		row := fmt.Sprintf("| %d | %s | %s |", i+1, r, cell)
 		if !strings.Contains(text, row) {
 			t.Errorf("%s lacks the row %q:\n%s", what, row, text)
 		}
