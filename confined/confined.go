@@ -55,8 +55,16 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrEscape is wrapped (with ErrRefused) by the refusals of a path that
+// leaves the root or goes through a symbolic link.
+var ErrEscape = errors.New("path leaves the root or goes through a link")
+
 func refused(op, name, why string) error {
 	return &Error{Op: op, Path: name, Why: why, Err: ErrRefused}
+}
+
+func refusedEscape(op, name, why string) error {
+	return &Error{Op: op, Path: name, Why: why, Err: fmt.Errorf("%w: %w", ErrRefused, ErrEscape)}
 }
 
 // fail turns a system error from resolving name into an Error, naming the
@@ -64,13 +72,13 @@ func refused(op, name, why string) error {
 func fail(op, name string, err error) error {
 	switch {
 	case errors.Is(err, unix.ELOOP):
-		return refused(op, name, "it is, or goes through, a symbolic link (workspace paths are opened without following links)")
+		return refusedEscape(op, name, "it is, or goes through, a symbolic link (workspace paths are opened without following links)")
 	case errors.Is(err, unix.EXDEV):
-		return refused(op, name, "it leads out of the workspace")
+		return refusedEscape(op, name, "it leads out of the workspace")
 	case errors.Is(err, unix.ENXIO):
 		return refused(op, name, "it is a FIFO, socket or device, not a regular file")
 	case errors.Is(err, unix.ENOTDIR):
-		return refused(op, name, "an element of the path is a symbolic link or not a directory")
+		return refusedEscape(op, name, "an element of the path is a symbolic link or not a directory")
 	}
 	return &Error{Op: op, Path: name, Err: err}
 }
@@ -133,11 +141,11 @@ func clean(op, name string) (string, error) {
 		return "", refused(op, name, "it contains a NUL byte")
 	}
 	if strings.HasPrefix(name, "/") {
-		return "", refused(op, name, "it is an absolute path; give a path relative to the workspace, like out/result.csv")
+		return "", refusedEscape(op, name, "it is an absolute path; give a path relative to the workspace, like out/result.csv")
 	}
 	for _, el := range strings.Split(name, "/") {
 		if el == ".." {
-			return "", refused(op, name, "it has a '..' element")
+			return "", refusedEscape(op, name, "it has a '..' element")
 		}
 	}
 	c := path.Clean("/" + name)
@@ -430,7 +438,7 @@ func (r *Root) MkdirAll(name string, perm os.FileMode) error {
 		next, err := unix.Openat(dir, el, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 		if err != nil {
 			if err == unix.ENOTDIR {
-				return refused("mkdir", name, el+" exists and is not a directory")
+				return refusedEscape("mkdir", name, el+" is a symbolic link or not a directory")
 			}
 			return fail("mkdir", name, err)
 		}

@@ -162,7 +162,13 @@ class _Redirect:
 
     def __enter__(self):
         for fd, path in zip((1, 2), self.paths):
-            target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            # A fresh file: whatever a cell left at this name (a link, a
+            # FIFO that would block the open) is removed, not opened.
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
             self.saved.append(os.dup(fd))
             os.dup2(target, fd)
             os.close(target)
