@@ -91,6 +91,9 @@ const (
 	// Use it only where the sandbox cannot have planted the file (input/,
 	// which it can only read).
 	AllowHardLinks Option = iota + 1
+	// Sync makes WriteFile flush the file and its directory to disk, so a
+	// crash leaves the old content or the new, never a mix.
+	Sync
 )
 
 func has(opts []Option, o Option) bool {
@@ -452,7 +455,7 @@ func (r *Root) MkdirAll(name string, perm os.FileMode) error {
 // a fresh temporary name (O_EXCL) in the same directory and renamed over
 // name, so whatever was at name (a link, a FIFO, a hard link to another
 // file) is replaced, never written through. The parent must exist.
-func (r *Root) WriteFile(name string, data []byte, perm os.FileMode) error {
+func (r *Root) WriteFile(name string, data []byte, perm os.FileMode, opts ...Option) error {
 	dir, last, err := r.parent("write", name)
 	if err != nil {
 		return err
@@ -464,6 +467,12 @@ func (r *Root) WriteFile(name string, data []byte, perm os.FileMode) error {
 	}
 	f := os.NewFile(uintptr(fd), name)
 	_, werr := f.Write(data)
+	if werr == nil && has(opts, Sync) {
+		werr = f.Sync()
+	}
+	if werr == nil {
+		werr = f.Chmod(perm.Perm()) // not the umask's idea of it
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
@@ -473,6 +482,9 @@ func (r *Root) WriteFile(name string, data []byte, perm os.FileMode) error {
 	if werr != nil {
 		_ = unix.Unlinkat(dir, tmp, 0)
 		return fail("write", name, werr)
+	}
+	if has(opts, Sync) {
+		_ = unix.Fsync(dir) // some filesystems cannot: that costs durability only
 	}
 	return nil
 }

@@ -213,7 +213,12 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 }
 
 // ServeHTTP serves the API, the web app, health checks and metrics.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if refuseDotFilePath(w, r) {
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
 // authorized refuses requests without the configured bearer token. The
 // event stream also takes it as ?access_token=, since a browser's

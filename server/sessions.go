@@ -77,6 +77,9 @@ type sessionView struct {
 	QueuePosition int                `json:"queue_position,omitempty"`
 	LastEventID   int64              `json:"last_event_id,omitempty"`
 	Files         []string           `json:"files,omitempty"`
+	// FileURLs are Files as URLs of the files endpoint, from the server's
+	// root, each path element percent-encoded.
+	FileURLs []string `json:"file_urls,omitempty"`
 }
 
 func (s *Server) stagedDir(id string) string { return joinPath(s.root, uploadsDir, id) }
@@ -415,6 +418,7 @@ func (s *Server) view(ctx context.Context, id string) (sessionView, error) {
 		}
 	}
 	v.Files = s.listFiles(id)
+	v.FileURLs = fileURLs(id, v.Files)
 	return v, nil
 }
 
