@@ -538,6 +538,19 @@ func (r *Root) Remove(name string) error {
 	return nil
 }
 
+// Lchown changes the owner of name beneath r without following a link.
+func (r *Root) Lchown(name string, uid, gid int) error {
+	dir, last, err := r.parent("chown", name)
+	if err != nil {
+		return err
+	}
+	defer closeDir(r, dir)
+	if err := unix.Fchownat(dir, last, uid, gid, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return fail("chown", name, err)
+	}
+	return nil
+}
+
 // SetModTime sets the modification time of name beneath r without
 // following a link.
 func (r *Root) SetModTime(name string, mtime time.Time) error {

@@ -161,6 +161,24 @@ func (l *Local) Resolve(path string) (string, error) { return Confine(l.root, pa
 // never through a link, never a FIFO or device (see package confined).
 func (l *Local) Open(path string) (*os.File, error) { return OpenIn(l.root, path) }
 
+// Stat describes a workspace path without following it.
+func (l *Local) Stat(path string) (FileInfo, error) {
+	name, err := workspaceName(l.root, path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	r, err := confined.OpenRoot(l.root)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	defer r.Close()
+	fi, err := r.Stat(name)
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("stat %q: %w", path, hostErr(err))
+	}
+	return fileInfo(name, fi), nil
+}
+
 // ReadFile reads at most limit bytes of a workspace file (limit <= 0: all of
 // it); truncated reports whether there was more.
 func (l *Local) ReadFile(ctx context.Context, path string, limit int64) ([]byte, bool, error) {

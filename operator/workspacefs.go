@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/sift-agent/sift/confined"
 )
@@ -161,10 +164,12 @@ func prepareDirsIn(root string) error {
 	}
 	defer r.Close()
 	for _, d := range []string{CellsDir, homeDir, tmpDir, OutDir} {
+		_, missing := r.Stat(d)
 		err := r.MkdirAll(d, 0o755)
 		if errors.Is(err, confined.ErrRefused) {
 			if fi, serr := r.Stat(d); serr == nil && !fi.IsDir() {
 				if r.Remove(d) == nil {
+					missing = fs.ErrNotExist
 					err = r.MkdirAll(d, 0o755)
 				}
 			}
@@ -172,6 +177,25 @@ func prepareDirsIn(root string) error {
 		if err != nil {
 			return hostErr(err)
 		}
+		if missing != nil {
+			sameOwnerAsParent(r, d)
+		}
 	}
 	return nil
+}
+
+// sameOwnerAsParent gives a directory the host just made the owner of its
+// parent: under a root-run sandbox, work/ belongs to the sandbox user, and
+// so must what Sift makes in it while a kernel runs.
+func sameOwnerAsParent(r *confined.Root, d string) {
+	if os.Geteuid() != 0 {
+		return
+	}
+	parent, err := r.Stat(path.Dir(d))
+	if err != nil {
+		return
+	}
+	if st, ok := parent.Sys().(*unix.Stat_t); ok {
+		_ = r.Lchown(d, int(st.Uid), int(st.Gid))
+	}
 }

@@ -281,12 +281,12 @@ func (s *Source) autoCSVPath(op operator.Operator) (string, error) {
 	for {
 		s.exports++
 		p := fmt.Sprintf("%s/%s_query_%d.csv", operator.OutDir, s.name, s.exports)
-		abs, err := op.Resolve(p)
+		_, err := op.Stat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			return p, nil
+		}
 		if err != nil {
 			return "", err
-		}
-		if _, err := os.Lstat(abs); errors.Is(err, os.ErrNotExist) {
-			return p, nil
 		}
 	}
 }
