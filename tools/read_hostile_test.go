@@ -13,9 +13,8 @@ import (
 )
 
 // TestReadFileSwapRace: code keeps swapping out/d between a directory and
-// a link to a host directory while read_file is asked hundreds of times
-// for out/d/a.txt: the host file's bytes never come back. A FIFO planted
-// as the file is refused at once (no hang).
+// a link to a host directory while read_file is asked thousands of times
+// for out/d/a.txt: the host file's bytes never come back.
 func TestReadFileSwapRace(t *testing.T) {
 	op, outside := newOp(t, "", nil)
 	out := filepath.Join(op.Root(), "out")
@@ -46,7 +45,7 @@ func TestReadFileSwapRace(t *testing.T) {
 		}
 	}()
 	leaked, read := 0, 0
-	for range 600 {
+	for range swapRounds {
 		got, err := readFile(context.Background(), op, ReadFileArgs{Path: "out/d/a.txt"})
 		if strings.Contains(got, "CANARY") || err != nil && strings.Contains(err.Error(), "CANARY") {
 			leaked++
@@ -58,9 +57,19 @@ func TestReadFileSwapRace(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	if leaked > 0 {
-		t.Errorf("read_file returned the host file %d times of 600 (%d reads succeeded)", leaked, read)
+		t.Errorf("read_file returned the host file %d times of %d (%d reads succeeded)", leaked, swapRounds, read)
 	}
+}
 
+// swapRounds is how often the swap race asks: the check-then-open code
+// this replaced served the host file about once in 500.
+const swapRounds = 3000
+
+// TestReadFileRefusesFIFO: a FIFO planted where a file was is refused at
+// once, naming it, rather than read (or waited on).
+func TestReadFileRefusesFIFO(t *testing.T) {
+	op, _ := newOp(t, "", nil)
+	out := filepath.Join(op.Root(), "out")
 	if err := syscall.Mkfifo(filepath.Join(out, "pipe.csv"), 0o644); err != nil {
 		t.Fatal(err)
 	}
