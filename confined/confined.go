@@ -502,6 +502,43 @@ func createTemp(dir int, last string, perm os.FileMode) (string, int, error) {
 	return "", -1, unix.EEXIST
 }
 
+// CreateTemp creates a new file under a fresh name (O_EXCL) next to name
+// beneath r, for writing a file that Rename then puts in place. It returns
+// the file and its name beneath r.
+func (r *Root) CreateTemp(name string, perm os.FileMode) (*os.File, string, error) {
+	dir, last, err := r.parent("create", name)
+	if err != nil {
+		return nil, "", err
+	}
+	defer closeDir(r, dir)
+	tmp, fd, err := createTemp(dir, last, perm)
+	if err != nil {
+		return nil, "", fail("create", name, err)
+	}
+	rel, _ := clean("create", name)
+	tmp = path.Join(path.Dir(rel), tmp)
+	return os.NewFile(uintptr(fd), tmp), tmp, nil
+}
+
+// Rename renames from to to, both beneath r; a link at either is renamed
+// or replaced itself, never followed.
+func (r *Root) Rename(from, to string) error {
+	fdir, flast, err := r.parent("rename", from)
+	if err != nil {
+		return err
+	}
+	defer closeDir(r, fdir)
+	tdir, tlast, err := r.parent("rename", to)
+	if err != nil {
+		return err
+	}
+	defer closeDir(r, tdir)
+	if err := unix.Renameat(fdir, flast, tdir, tlast); err != nil {
+		return fail("rename", to, err)
+	}
+	return nil
+}
+
 // Append opens the file name beneath r for appending, creating it when
 // missing. An existing file is accepted only when it is a regular file
 // with one link; a link, FIFO or hard link planted there is refused.
