@@ -140,3 +140,30 @@ func TestWalkAndReadDirDoNotFollowLinks(t *testing.T) {
 		t.Errorf("Stat of a link: %v %v", fi, err)
 	}
 }
+
+func TestCreateTempAndRenameStayBeneath(t *testing.T) {
+	bothModes(t, func(t *testing.T) {
+		root, secretDir := hostile(t)
+		r, err := OpenRoot(root)
+		must(t, err)
+		defer r.Close()
+		if _, _, err := r.CreateTemp("out/dirlink/x.csv", 0o644); !errors.Is(err, ErrRefused) {
+			t.Errorf("CreateTemp through a directory link: %v", err)
+		}
+		f, tmp, err := r.CreateTemp("out/link.txt", 0o644)
+		must(t, err)
+		_, err = f.WriteString("export")
+		must(t, err)
+		must(t, f.Close())
+		must(t, r.Rename(tmp, "out/link.txt"))
+		if b, _ := os.ReadFile(filepath.Join(root, "out", "link.txt")); string(b) != "export" {
+			t.Errorf("out/link.txt = %q", b)
+		}
+		if b, _ := os.ReadFile(filepath.Join(secretDir, "secret.txt")); string(b) != "CANARY" {
+			t.Errorf("the secret was written: %q", b)
+		}
+		if err := r.Rename("out/d/ok.txt", "out/dirlink/moved.txt"); !errors.Is(err, ErrRefused) {
+			t.Errorf("Rename into a directory link: %v", err)
+		}
+	})
+}
