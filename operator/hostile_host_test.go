@@ -73,25 +73,33 @@ func TestHostileHostSide(t *testing.T) {
 	cases := []struct {
 		name  string
 		plant func(dir, secret string) string // the first cell: plants something
+		dies  bool                            // the first cell kills its kernel
 	}{
 		{"next_cell_file_is_a_link", func(_, secret string) string {
 			return nextCellFile + fmt.Sprintf("os.symlink(%s, nxt + '.py')\n", pyQuote(secret))
-		}},
+		}, false},
 		{"cells_dir_swapped_for_a_link", func(dir, _ string) string {
 			return fmt.Sprintf("import os\nos.rename('work/.cells', 'work/cells-old')\nos.symlink(%s, 'work/.cells')\n", pyQuote(dir))
-		}},
+		}, false},
 		{"capture_file_is_a_link", func(_, secret string) string {
 			return nextCellFile + fmt.Sprintf("print('before')\nos.unlink(mine + '.stdout.txt')\nos.symlink(%s, mine + '.stdout.txt')\n", pyQuote(secret))
-		}},
+		}, false},
+		// With no reply, the host reads the capture file itself.
+		{"capture_file_is_a_link_and_the_kernel_dies", func(_, secret string) string {
+			return nextCellFile + fmt.Sprintf("print('before')\nos.unlink(mine + '.stdout.txt')\nos.symlink(%s, mine + '.stdout.txt')\nimport signal\nos.kill(os.getpid(), signal.SIGKILL)\n", pyQuote(secret))
+		}, true},
+		{"capture_file_is_a_fifo_and_the_kernel_dies", func(_, _ string) string {
+			return nextCellFile + "os.unlink(mine + '.stdout.txt')\nos.mkfifo(mine + '.stdout.txt')\nimport signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
+		}, true},
 		{"next_cell_file_is_a_fifo", func(_, _ string) string {
 			return nextCellFile + "os.mkfifo(nxt + '.py')\n"
-		}},
+		}, false},
 		{"capture_file_is_a_fifo", func(_, _ string) string {
 			return nextCellFile + "os.unlink(mine + '.stdout.txt')\nos.mkfifo(mine + '.stdout.txt')\nos.mkfifo(nxt + '.stdout.txt')\n"
-		}},
+		}, false},
 		{"capture_file_is_a_hard_link", func(_, _ string) string {
 			return nextCellFile + "open('work/other.txt', 'w').write('OTHER-FILE')\nos.unlink(mine + '.stdout.txt')\nos.link('work/other.txt', mine + '.stdout.txt')\n"
-		}},
+		}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,8 +110,8 @@ func TestHostileHostSide(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the planting cell could not run: %v", err)
 			}
-			if first.Error != "" {
-				t.Fatalf("the planting cell failed: %s", first.Error)
+			if tc.dies != strings.Contains(first.Error, "the kernel died") {
+				t.Fatalf("the planting cell ended with %q", first.Error)
 			}
 			// The next cells must run, in full, with nothing of the host.
 			second, err := k.Run(ctx, "y = 41 + 1\nprint('second', y)\ny", RunOptions{})

@@ -431,6 +431,8 @@ type kernelRequest struct {
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	Replay bool   `json:"replay,omitempty"`
+	// MaxOutput is how much captured output the reply carries whole.
+	MaxOutput int `json:"max_output"`
 }
 
 // kernelReply is a message from kernel.py: the ready message, or the
@@ -446,6 +448,9 @@ type kernelReply struct {
 	// Written are the workspace-relative paths the cell opened for
 	// writing (or renamed or copied to).
 	Written []string `json:"written"`
+	// Stdout and Stderr are what the cell wrote to fds 1 and 2, read by
+	// the kernel from its own descriptors; nil when it could not.
+	Stdout, Stderr *capturedOutput
 }
 
 // How a cell was stopped from outside.
@@ -467,6 +472,8 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		Stdout: CellsDir + "/cell-" + id + ".stdout.txt",
 		Stderr: CellsDir + "/cell-" + id + ".stderr.txt",
 		Replay: c.replay,
+
+		MaxOutput: k.cfg.MaxOutputBytes,
 	}
 	if c.replay {
 		req.Stdout = CellsDir + "/cell-" + id + ".replay.stdout.txt"
@@ -535,8 +542,8 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	duration := time.Since(start)
 
 	res := &RunResult{Cell: c.cell, Duration: duration}
-	res.Stdout, res.StdoutFile = k.collectOutput(req.Stdout, c.replay)
-	res.Stderr, res.StderrFile = k.collectOutput(req.Stderr, c.replay)
+	res.Stdout, res.StdoutFile = k.cellOutput(got, reply.Stdout, req.Stdout, c.replay)
+	res.Stderr, res.StderrFile = k.cellOutput(got, reply.Stderr, req.Stderr, c.replay)
 	if got {
 		res.Value = capString(reply.Value, k.cfg.MaxOutputBytes)
 		res.Error = capString(reply.Error, k.cfg.MaxOutputBytes)

@@ -7,6 +7,33 @@ import (
 	"github.com/sift-agent/sift/confined"
 )
 
+// capturedOutput is one capture file as the kernel read it from its own
+// descriptor after the cell: all of it in Head when it fit the limit (the
+// file is then gone), else its head and tail (the file kept).
+type capturedOutput struct {
+	Head []byte `json:"head"` // base64 in the JSON
+	Tail []byte `json:"tail"`
+	Size int64  `json:"size"`
+	Kept bool   `json:"kept"`
+}
+
+// cellOutput is a cell's captured stdout or stderr and the file kept when
+// it was cut. The kernel sends it through its reply pipe, so the host
+// opens nothing the cell could have replaced; only when there is no reply
+// (the kernel died or was killed) is the file read, by descriptor.
+func (k *Kernel) cellOutput(got bool, c *capturedOutput, rel string, drop bool) (text, keptFile string) {
+	if !got || c == nil {
+		return k.collectOutput(rel, drop)
+	}
+	if drop {
+		return "", ""
+	}
+	if !c.Kept {
+		return string(c.Head), ""
+	}
+	return joinCut(string(c.Head), string(c.Tail), c.Size-int64(len(c.Head)+len(c.Tail))), rel
+}
+
 // collectOutput reads a cell's captured output file: all of it when it
 // fits MaxOutputBytes (and the file is removed), otherwise head and tail
 // around a marker, the file kept and named. A replay's output is dropped.
