@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/generic/numcheck"
 	"github.com/sift-agent/sift/operator"
@@ -96,14 +96,13 @@ func runEvidence(workdir string, v taskView, outputs *toolOutputs) *numcheck.Set
 			default:
 				continue
 			}
-			f, err := os.Open(filepath.Join(workdir, rel))
+			// Beneath the workspace by descriptor: a link or FIFO code
+			// left in out/ is skipped, never followed.
+			b, _, err := confined.ReadFile(workdir, rel, maxEvidenceFile)
 			if err != nil {
 				continue
 			}
-			buf := make([]byte, maxEvidenceFile)
-			n, _ := f.Read(buf)
-			f.Close()
-			set.Add(string(buf[:n]))
+			set.Add(string(b))
 		}
 	}
 	for _, t := range outputs.all() {

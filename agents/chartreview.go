@@ -3,11 +3,12 @@ package agents
 import (
 	"encoding/base64"
 	"mime"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/confined"
 )
 
 // Chart review: when the report writer's model accepts images
@@ -38,8 +39,10 @@ func withCharts(msgs []*schema.Message, workdir string, artifacts []string) []*s
 		if mt != "image/png" && mt != "image/jpeg" && mt != "image/webp" && mt != "image/gif" {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(workdir, filepath.FromSlash(a)))
-		if err != nil || len(b) == 0 || len(b) > maxReviewChartBytes {
+		// Beneath the workspace by descriptor: a chart swapped for a link
+		// (or a FIFO) by code is skipped, never followed.
+		b, cut, err := confined.ReadFile(workdir, a, maxReviewChartBytes)
+		if err != nil || cut || len(b) == 0 {
 			continue
 		}
 		uri := "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(b)

@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/generic"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/params"
@@ -338,20 +338,20 @@ func snapshotFiles(root, dir string) map[string]fileStamp {
 	if root == "" {
 		return out
 	}
-	base := filepath.Join(root, dir)
-	_ = filepath.WalkDir(base, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+	// Walked beneath the workspace by descriptor: a directory code swaps
+	// for a link is never descended into.
+	r, err := confined.OpenRoot(root)
+	if err != nil {
+		return out
+	}
+	defer r.Close()
+	_ = r.Walk(dir, func(rel string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() {
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
+		if info, err := d.Info(); err == nil {
+			out[rel] = fileStamp{info.Size(), info.ModTime()}
 		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return nil
-		}
-		out[filepath.ToSlash(rel)] = fileStamp{info.Size(), info.ModTime()}
 		return nil
 	})
 	return out

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/confined"
 	siftmodel "github.com/sift-agent/sift/model"
 	"github.com/sift-agent/sift/session"
 )
@@ -193,8 +194,10 @@ func Export(rec *Recording, dir string, opts ExportOptions) error {
 		if !isText(a) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(rec.Dir, filepath.FromSlash(a)))
-		if err != nil || len(b) > maxArtifactBytes {
+		// out/ is the sandbox's: read beneath the session by descriptor,
+		// so a link or FIFO code left there is skipped, never followed.
+		b, cut, err := confined.ReadFile(rec.Dir, a, maxArtifactBytes)
+		if err != nil || cut {
 			continue
 		}
 		if err := writeFile(dir, a, []byte(red.String(string(b)))); err != nil {
@@ -210,7 +213,7 @@ func Export(rec *Recording, dir string, opts ExportOptions) error {
 	}
 	if opts.Inputs {
 		for _, in := range m.Inputs {
-			b, err := os.ReadFile(filepath.Join(rec.Dir, filepath.FromSlash(in)))
+			b, _, err := confined.ReadFile(rec.Dir, in, 0, confined.AllowHardLinks)
 			if err != nil {
 				return fmt.Errorf("export input %s: %w", in, err)
 			}

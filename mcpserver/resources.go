@@ -7,9 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"mime"
+	"net/url"
 	"path"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sift-agent/sift/session"
@@ -25,7 +27,21 @@ const maxListedSessions = 50
 // maxResourceBytes bounds one resource read.
 const maxResourceBytes = 32 << 20
 
-func resourceURI(id, rel string) string { return uriPrefix + id + "/" + rel }
+// resourceURI is the URI of a session file, each path element
+// percent-encoded so that any name (spaces, non-ASCII) makes a valid URI.
+func resourceURI(id, rel string) string {
+	els := strings.Split(rel, "/")
+	for i, el := range els {
+		els[i] = url.PathEscape(el)
+	}
+	return uriPrefix + url.PathEscape(id) + "/" + strings.Join(els, "/")
+}
+
+// invalidParams is the JSON-RPC error for a refused resource read: the
+// request's URI is at fault, not the server.
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
 
 func resourceURIs(id string, rels []string) []string {
 	out := make([]string, len(rels))
@@ -79,17 +95,26 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	uri := req.Params.URI
 	id, rel, ok := strings.Cut(strings.TrimPrefix(uri, uriPrefix), "/")
 	if !strings.HasPrefix(uri, uriPrefix) || !ok {
-		return nil, fmt.Errorf("resource %q: use sift://sessions/{id}/{path}, e.g. sift://sessions/ID/report.md", uri)
+		return nil, invalidParams("resource %q: use sift://sessions/{id}/{path}, e.g. sift://sessions/ID/report.md", uri)
+	}
+	// Decoded once, as listed: out/revenue%20by%20region.csv (or with its
+	// slashes encoded too) names out/revenue by region.csv.
+	id, err := url.PathUnescape(id)
+	if err == nil {
+		rel, err = url.PathUnescape(rel)
+	}
+	if err != nil {
+		return nil, invalidParams("resource %q: malformed percent-encoding: %v", uri, err)
 	}
 	if err := session.ValidateID(id); err != nil {
-		return nil, fmt.Errorf("resource %q: %w", uri, err)
+		return nil, invalidParams("resource %q: %v", uri, err)
 	}
 	f, err := s.workspace(id).OpenDeliverable(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, mcp.ResourceNotFoundError(uri)
 	case err != nil:
-		return nil, fmt.Errorf("resource %q: %w", uri, err)
+		return nil, invalidParams("resource %q: %v", uri, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxResourceBytes+1))
@@ -97,7 +122,7 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 		return nil, fmt.Errorf("read %s: %w", uri, err)
 	}
 	if len(data) > maxResourceBytes {
-		return nil, fmt.Errorf("resource %q is larger than %d MiB; read it from the workspace on disk", uri, maxResourceBytes>>20)
+		return nil, invalidParams("resource %q is larger than %d MiB; read it from the workspace on disk", uri, maxResourceBytes>>20)
 	}
 	c := &mcp.ResourceContents{URI: uri, MIMEType: mimeType(rel)}
 	if isText(c.MIMEType) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -307,10 +306,8 @@ func (k *Kernel) StepFiles(step int) ([]string, error) {
 		if rec.Branch != step || rec.Replayed || !gens[rec.Generation] {
 			continue
 		}
-		for _, p := range append(append([]string(nil), rec.Files...), rec.Figures...) {
-			if _, err := os.Stat(filepath.Join(k.ws.root, filepath.FromSlash(p))); err == nil {
-				set[p] = true
-			}
+		for _, p := range existingFiles(k.ws.root, append(append([]string(nil), rec.Files...), rec.Figures...)) {
+			set[p] = true
 		}
 	}
 	out := make([]string, 0, len(set))

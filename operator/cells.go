@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sift-agent/sift/confined"
 )
 
 // CellsLogFile is the file in the workspace root where every Python cell is
@@ -132,9 +132,14 @@ func appendCellRecord(root string, rec CellRecord) error {
 	if err != nil {
 		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
 	}
-	f, err := os.OpenFile(filepath.Join(root, CellsLogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	r, err := confined.OpenRoot(root)
 	if err != nil {
-		return fmt.Errorf("record cell %d: %w", rec.Cell, relError(root, err))
+		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
+	}
+	defer r.Close()
+	f, err := r.Append(CellsLogFile, 0o644)
+	if err != nil {
+		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
 	}
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		f.Close()
@@ -150,12 +155,12 @@ func appendCellRecord(root string, rec CellRecord) error {
 // they were written; none when the file does not exist. A line that does
 // not parse (a write cut short by a crash) is skipped.
 func ReadCells(root string) ([]CellRecord, error) {
-	f, err := os.Open(filepath.Join(root, CellsLogFile))
+	f, err := confined.Open(root, CellsLogFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", CellsLogFile, relError(root, err))
+		return nil, fmt.Errorf("read %s: %w", CellsLogFile, err)
 	}
 	defer f.Close()
 	var out []CellRecord

@@ -11,12 +11,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/sift-agent/sift/confined"
 )
 
 //go:embed kernel.py
@@ -169,7 +170,7 @@ func NewKernel(cfg KernelConfig) (*Kernel, error) {
 		cfg:    cfg,
 		runSem: make(chan struct{}, 1),
 		seq: &kernelSeq{
-			nextCell:   max(lastCellNumber(filepath.Join(ws.root, CellsDir)), lastRecordedCell(records)) + 1,
+			nextCell:   max(lastCellNumber(ws.root), lastRecordedCell(records)) + 1,
 			generation: lastRecordedGeneration(records),
 		},
 	}, nil
@@ -309,10 +310,8 @@ func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunRes
 
 // prepareDirs makes the directories a cell needs.
 func (k *Kernel) prepareDirs() error {
-	for _, d := range []string{CellsDir, homeDir, tmpDir, OutDir} {
-		if err := os.MkdirAll(filepath.Join(k.ws.root, d), 0o755); err != nil {
-			return fmt.Errorf("run python: create %s: %w", d, relError(k.ws.root, err))
-		}
+	if err := prepareDirsIn(k.ws.root); err != nil {
+		return fmt.Errorf("run python: prepare the workspace: %w", err)
 	}
 	return nil
 }
@@ -402,14 +401,18 @@ func (k *Kernel) replay(ctx context.Context, p *kernelProc, r *restartReport) (*
 // makes nothing new, so the step that runs next (a follow-up, a resumed
 // step) must not count them among the files it produced.
 func (k *Kernel) keepStamps(before map[string]fileStamp, written []string) {
+	r, err := confined.OpenRoot(k.ws.root)
+	if err != nil {
+		return
+	}
+	defer r.Close()
 	for _, p := range written {
 		was, ok := before[p]
 		if !ok {
 			continue
 		}
-		abs := filepath.Join(k.ws.root, filepath.FromSlash(p))
-		if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && st.Size() == was.size {
-			_ = os.Chtimes(abs, time.Time{}, was.modTime)
+		if st, err := r.Stat(p); err == nil && st.Mode().IsRegular() && st.Size() == was.size {
+			setModTime(r, p, was.modTime)
 		}
 	}
 }
@@ -431,6 +434,8 @@ type kernelRequest struct {
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	Replay bool   `json:"replay,omitempty"`
+	// MaxOutput is how much captured output the reply carries whole.
+	MaxOutput int `json:"max_output"`
 }
 
 // kernelReply is a message from kernel.py: the ready message, or the
@@ -446,6 +451,9 @@ type kernelReply struct {
 	// Written are the workspace-relative paths the cell opened for
 	// writing (or renamed or copied to).
 	Written []string `json:"written"`
+	// Stdout and Stderr are what the cell wrote to fds 1 and 2, read by
+	// the kernel from its own descriptors; nil when it could not.
+	Stdout, Stderr *capturedOutput
 }
 
 // How a cell was stopped from outside.
@@ -468,13 +476,15 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		Stdout: CellsDir + "/cell-" + id + ".stdout.txt",
 		Stderr: CellsDir + "/cell-" + id + ".stderr.txt",
 		Replay: c.replay,
+
+		MaxOutput: k.cfg.MaxOutputBytes,
 	}
 	if c.replay {
 		req.Stdout = CellsDir + "/cell-" + id + ".replay.stdout.txt"
 		req.Stderr = CellsDir + "/cell-" + id + ".replay.stderr.txt"
 	}
-	if err := os.WriteFile(filepath.Join(k.ws.root, req.File), []byte(c.code), 0o644); err != nil {
-		return nil, fmt.Errorf("run python: save cell: %w", relError(k.ws.root, err))
+	if err := writeIn(k.ws.root, req.File, []byte(c.code)); err != nil {
+		return nil, fmt.Errorf("run python: save cell: %w", err)
 	}
 	span := k.seq.begin()
 	before := k.ws.snapshot()
@@ -558,16 +568,12 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	duration := time.Since(start)
 
 	res := &RunResult{Cell: c.cell, Duration: duration}
-	res.Stdout, res.StdoutFile = k.collectOutput(req.Stdout, c.replay)
-	res.Stderr, res.StderrFile = k.collectOutput(req.Stderr, c.replay)
+	res.Stdout, res.StdoutFile = k.cellOutput(got, reply.Stdout, req.Stdout, c.replay)
+	res.Stderr, res.StderrFile = k.cellOutput(got, reply.Stderr, req.Stderr, c.replay)
 	if got {
 		res.Value = capString(reply.Value, k.cfg.MaxOutputBytes)
 		res.Error = capString(reply.Error, k.cfg.MaxOutputBytes)
-		for _, f := range reply.Figures {
-			if _, err := os.Stat(filepath.Join(k.ws.root, f)); err == nil {
-				res.Figures = append(res.Figures, f)
-			}
-		}
+		res.Figures = existingFiles(k.ws.root, reply.Figures)
 	}
 	if !c.replay {
 		res.Files, res.FilesOmitted = boundFiles(cellFiles(before, k.ws.snapshot(), reply.Written, k.seq.end(span)))
@@ -624,39 +630,6 @@ func joinLines(head, text string) string {
 		return head
 	}
 	return head + "\n" + text
-}
-
-// collectOutput reads a cell's captured output file: all of it when it
-// fits MaxOutputBytes (and the file is removed), otherwise head and tail
-// around a marker, the file kept and named. A replay's output is dropped.
-func (k *Kernel) collectOutput(rel string, drop bool) (text, keptFile string) {
-	abs := filepath.Join(k.ws.root, rel)
-	f, err := os.Open(abs)
-	if err != nil {
-		return "", ""
-	}
-	defer f.Close()
-	if drop {
-		os.Remove(abs)
-		return "", ""
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return "", ""
-	}
-	limit := int64(k.cfg.MaxOutputBytes)
-	if fi.Size() <= limit {
-		data, _ := io.ReadAll(f)
-		os.Remove(abs)
-		return string(data), ""
-	}
-	head := make([]byte, limit/2)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	tail := make([]byte, limit-limit/2)
-	m, _ := f.ReadAt(tail, fi.Size()-int64(len(tail)))
-	tail = tail[:m]
-	return joinCut(string(head), string(tail), fi.Size()-int64(n+m)), rel
 }
 
 // endedHere holds the interpreters (endedKernel) that a Kernel of this

@@ -16,15 +16,20 @@
 # that needs one will say so) and sends {"ready": true, "python": VERSION}.
 #
 # Request {"op": "run", "cell": "0001", "file": "work/.cells/cell-0001.py",
-#          "code": SOURCE, "stdout": PATH, "stderr": PATH, "replay": false}
+#          "code": SOURCE, "stdout": PATH, "stderr": PATH, "replay": false,
+#          "max_output": BYTES}
 # runs SOURCE in the persistent globals with fds 1 and 2 redirected to the
-# files STDOUT and STDERR (so subprocesses and C code are captured too), the
-# value of a trailing expression rendered, every open matplotlib figure saved
-# as out/figure-CELL-N.png and closed (on replay: closed, not saved). Reply:
-# {"cell", "value", "error", "figures", "interrupted"}. A SIGINT interrupts
+# fresh files STDOUT and STDERR (so subprocesses and C code are captured
+# too), the value of a trailing expression rendered, every open matplotlib
+# figure saved as out/figure-CELL-N.png and closed (on replay: closed, not
+# saved). Reply: {"cell", "value", "error", "figures", "interrupted",
+# "written", "stdout", "stderr"}, the last two read from the kernel's own
+# descriptors of the capture files (see _Redirect.take), so the Go side
+# opens no file the cell could have replaced. A SIGINT interrupts
 # the running cell with KeyboardInterrupt; between cells it is ignored. The
 # kernel exits when its stdin closes.
 import ast
+import base64
 import builtins
 import json
 import linecache
@@ -163,13 +168,20 @@ class _Redirect:
     def __init__(self, root, stdout_path, stderr_path):
         self.paths = (os.path.join(root, stdout_path), os.path.join(root, stderr_path))
         self.saved = []
+        self.targets = []
 
     def __enter__(self):
         for fd, path in zip((1, 2), self.paths):
-            target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            # A fresh file: whatever a cell left at this name (a link, a
+            # FIFO that would block the open) is removed, not opened.
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            target = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
             self.saved.append(os.dup(fd))
             os.dup2(target, fd)
-            os.close(target)
+            self.targets.append(target)
         return self
 
     def __exit__(self, *exc):
@@ -182,6 +194,41 @@ class _Redirect:
             os.dup2(saved, fd)
             os.close(saved)
         return False
+
+    def take(self, limit, drop):
+        """What the cell wrote to each capture file, read from the kernel's
+        own descriptors (whatever the cell did to the names), so the Go side
+        never opens them: {"head", "tail" (base64), "size", "kept"}. Output
+        that fits limit is all in head and its file removed; longer output
+        keeps head and tail and its file."""
+        out = []
+        for target, path in zip(self.targets, self.paths):
+            try:
+                st = os.fstat(target)
+                size = st.st_size
+                kept = size > limit and not drop
+                if drop:
+                    head, tail = b"", b""
+                elif not kept:
+                    head, tail = os.pread(target, size, 0), b""
+                else:
+                    head = os.pread(target, limit // 2, 0)
+                    tail = os.pread(target, limit - limit // 2, size - (limit - limit // 2))
+                if not kept:
+                    try:
+                        now = os.stat(path, follow_symlinks=False)
+                        if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino):
+                            os.unlink(path)
+                    except OSError:
+                        pass
+                out.append({"head": base64.b64encode(head).decode(), "tail": base64.b64encode(tail).decode(),
+                            "size": size, "kept": kept})
+            except OSError:
+                out.append(None)
+            finally:
+                os.close(target)
+        self.targets = []
+        return out
 
 
 def _run(root, scope, req):
@@ -200,7 +247,8 @@ def _run(root, scope, req):
     # A cell may have replaced the handler (or ignored SIGINT); take it back.
     signal.signal(signal.SIGINT, _on_sigint)
     _interrupted = False
-    with _Redirect(root, req["stdout"], req["stderr"]):
+    redirect = _Redirect(root, req["stdout"], req["stderr"])
+    with redirect:
         _written = set()
         try:
             try:
@@ -226,6 +274,7 @@ def _run(root, scope, req):
         _save_figures(root, cell_id, not req.get("replay"), result)
         result["written"] = _written_paths(root)
         _written = None
+    result["stdout"], result["stderr"] = redirect.take(int(req.get("max_output") or 65536), bool(req.get("replay")))
     result["interrupted"] = _interrupted
     return result
 

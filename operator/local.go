@@ -18,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/sift-agent/sift/confined"
 )
 
 // Defaults of LocalConfig.
@@ -114,10 +116,8 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("new local operator: workspace root %s is not a directory", root)
 	}
-	for _, dir := range []string{WorkDir, OutDir} {
-		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
-			return nil, fmt.Errorf("new local operator: create %s/: %w", dir, err)
-		}
+	if err := mkdirsIn(root, WorkDir, OutDir); err != nil {
+		return nil, fmt.Errorf("new local operator: create work/ and out/: %w", err)
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
@@ -134,7 +134,7 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 		cfg:      cfg,
 		runSem:   make(chan struct{}, 1),
 		running:  map[int]struct{}{},
-		nextCell: lastCellNumber(filepath.Join(root, CellsDir)) + 1,
+		nextCell: lastCellNumber(root) + 1,
 	}
 	return l, nil
 }
@@ -154,8 +154,31 @@ func (l *Local) MemoryLimit() int64 {
 }
 
 // Resolve maps a path to its real absolute location inside the workspace;
-// see Confine.
+// see Confine. Only for handing a path to a library that opens by name:
+// the host reads workspace files through Open.
 func (l *Local) Resolve(path string) (string, error) { return Confine(l.root, path) }
+
+// Open opens a workspace file or directory for reading by descriptor,
+// never through a link, never a FIFO or device (see package confined).
+func (l *Local) Open(path string) (*os.File, error) { return OpenIn(l.root, path) }
+
+// Stat describes a workspace path without following it.
+func (l *Local) Stat(path string) (FileInfo, error) {
+	name, err := workspaceName(l.root, path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	r, err := confined.OpenRoot(l.root)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	defer r.Close()
+	fi, err := r.Stat(name)
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("stat %q: %w", path, hostErr(err))
+	}
+	return fileInfo(name, fi), nil
+}
 
 // ReadFile reads at most limit bytes of a workspace file (limit <= 0: all of
 // it); truncated reports whether there was more.
@@ -163,13 +186,9 @@ func (l *Local) ReadFile(ctx context.Context, path string, limit int64) ([]byte,
 	if err := ctx.Err(); err != nil {
 		return nil, false, fmt.Errorf("read %q: %w", path, err)
 	}
-	abs, err := Confine(l.root, path)
+	f, err := OpenIn(l.root, path)
 	if err != nil {
-		return nil, false, err
-	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, false, fmt.Errorf("read %q: %w", path, relError(l.root, err))
+		return nil, false, fmt.Errorf("read %q: %w", path, err)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
@@ -195,25 +214,41 @@ func (l *Local) WriteFile(ctx context.Context, path string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("write %q: %w", path, err)
 	}
-	abs, err := ConfineWrite(l.root, path)
+	name, err := workspaceName(l.root, path)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
-	}
-	// O_NOFOLLOW: abs is the resolved location, so a symlink there now was
-	// planted after the check; refuse it rather than follow it.
-	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	r, err := confined.OpenRoot(l.root)
 	if err != nil {
-		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
+		return fmt.Errorf("write %q: %w", path, err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
+	defer r.Close()
+	dir := filepath.ToSlash(filepath.Dir(name))
+	if inInput(name) {
+		// Say first when the path leads out through a link in input/.
+		if d, err := r.OpenDir(dir); err != nil && errors.Is(err, confined.ErrEscape) {
+			return fmt.Errorf("write %q: %w", path, hostErr(err))
+		} else if err == nil {
+			d.Close()
+		}
+		return fmt.Errorf("write %q: input/ holds the user's original files: %w; write to out/ (results) or work/ (scratch) instead",
+			path, ErrReadOnly)
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %q: %w", path, relError(l.root, err))
+	// A link where the file should go is refused, not replaced: the
+	// model should know its path is not what it thinks.
+	if fi, err := r.Stat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		_, err := r.Open(name)
+		return fmt.Errorf("write %q: %w", path, hostErr(err))
+	}
+	if dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("write %q: %w", path, hostErr(err))
+		}
+	}
+	// Written under a fresh name and renamed into place: a link or FIFO
+	// planted at the destination is replaced, never written through.
+	if err := r.WriteFile(name, data, 0o644); err != nil {
+		return fmt.Errorf("write %q: %w", path, hostErr(err))
 	}
 	return nil
 }
@@ -221,63 +256,53 @@ func (l *Local) WriteFile(ctx context.Context, path string, data []byte) error {
 // List returns the entries under dir (all levels when recursive), with
 // workspace-relative paths, sorted. Symlinks are listed, not followed.
 func (l *Local) List(ctx context.Context, dir string, recursive bool) ([]FileInfo, error) {
-	abs, err := Confine(l.root, dir)
+	name, err := workspaceName(l.root, dir)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(abs)
+	r, err := confined.OpenRoot(l.root)
 	if err != nil {
-		return nil, fmt.Errorf("list %q: %w", dir, relError(l.root, err))
+		return nil, fmt.Errorf("list %q: %w", dir, err)
+	}
+	defer r.Close()
+	f, err := r.Open(name, readOpts(name)...)
+	if err != nil {
+		return nil, fmt.Errorf("list %q: %w", dir, hostErr(err))
+	}
+	fi, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("list %q: %w", dir, err)
 	}
 	if !fi.IsDir() {
-		return []FileInfo{fileInfo(l.root, abs, fi)}, nil
+		return []FileInfo{fileInfo(name, fi)}, nil
 	}
 	var out []FileInfo
-	if !recursive {
-		entries, err := os.ReadDir(abs)
+	err = r.Walk(name, func(rel string, d fs.DirEntry) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		info, err := d.Info()
 		if err != nil {
-			return nil, fmt.Errorf("list %q: %w", dir, relError(l.root, err))
-		}
-		for _, e := range entries {
-			info, err := e.Info()
-			if err != nil {
-				continue // removed while listing
-			}
-			out = append(out, fileInfo(l.root, filepath.Join(abs, e.Name()), info))
-		}
-	} else {
-		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-			if cerr := ctx.Err(); cerr != nil {
-				return cerr
-			}
-			if err != nil {
-				if p == abs {
-					return err
-				}
-				return nil // unreadable entry: skip it, list the rest
-			}
-			if p == abs {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			out = append(out, fileInfo(l.root, p, info))
 			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("list %q: %w", dir, relError(l.root, err))
 		}
+		out = append(out, fileInfo(rel, info))
+		if !recursive && d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %q: %w", dir, hostErr(err))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
 
-// fileInfo builds a FileInfo with a workspace-relative path.
-func fileInfo(root, abs string, fi fs.FileInfo) FileInfo {
+// fileInfo builds a FileInfo for the workspace-relative slash path rel.
+func fileInfo(rel string, fi fs.FileInfo) FileInfo {
 	return FileInfo{
-		Path:    RelPath(root, abs),
+		Path:    rel,
 		Size:    fi.Size(),
 		IsDir:   fi.IsDir(),
 		Mode:    fi.Mode(),
@@ -340,19 +365,13 @@ func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*R
 	l.nextCell++
 	l.mu.Unlock()
 
-	cellsDir := filepath.Join(l.root, CellsDir)
-	if err := os.MkdirAll(cellsDir, 0o755); err != nil {
-		return nil, fmt.Errorf("run python: create %s: %w", CellsDir, relError(l.root, err))
-	}
-	for _, d := range []string{homeDir, tmpDir, OutDir} {
-		if err := os.MkdirAll(filepath.Join(l.root, d), 0o755); err != nil {
-			return nil, fmt.Errorf("run python: create %s: %w", d, relError(l.root, err))
-		}
+	if err := prepareDirsIn(l.root); err != nil {
+		return nil, fmt.Errorf("run python: prepare the workspace: %w", err)
 	}
 	cellFile := CellsDir + "/cell-" + cell + ".py"
 	resultFile := CellsDir + "/cell-" + cell + ".result.json"
-	if err := os.WriteFile(filepath.Join(l.root, cellFile), []byte(code), 0o644); err != nil {
-		return nil, fmt.Errorf("run python: save cell: %w", relError(l.root, err))
+	if err := writeIn(l.root, cellFile, []byte(code)); err != nil {
+		return nil, fmt.Errorf("run python: save cell: %w", err)
 	}
 
 	timeout := l.cfg.Timeout
@@ -495,16 +514,12 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		Duration: time.Since(start),
 	}
 	var cr cellResult
-	data, readErr := os.ReadFile(filepath.Join(l.root, resultFile))
+	data, _, readErr := confined.ReadFile(l.root, resultFile, maxKernelFrame)
 	haveResult := readErr == nil && json.Unmarshal(data, &cr) == nil
 	if haveResult {
 		res.Value = capString(cr.Value, l.cfg.MaxOutputBytes)
 		res.Error = capString(cr.Error, l.cfg.MaxOutputBytes)
-		for _, f := range cr.Figures {
-			if _, err := os.Stat(filepath.Join(l.root, f)); err == nil {
-				res.Figures = append(res.Figures, f)
-			}
-		}
+		res.Figures = existingFiles(l.root, cr.Figures)
 	}
 	switch {
 	case timedOut:
@@ -570,25 +585,13 @@ type fileStamp struct {
 // hidden runtime directories (.cells, .home, .tmp).
 func (l *Local) snapshot() map[string]fileStamp {
 	files := map[string]fileStamp{}
+	r, err := confined.OpenRoot(l.root)
+	if err != nil {
+		return files
+	}
+	defer r.Close()
 	for _, dir := range []string{OutDir, WorkDir} {
-		base := filepath.Join(l.root, dir)
-		_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if dir == WorkDir && filepath.Dir(p) == base && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			files[RelPath(l.root, p)] = fileStamp{size: info.Size(), modTime: info.ModTime()}
-			return nil
-		})
+		walkFiles(r, dir, files)
 	}
 	return files
 }
@@ -609,9 +612,15 @@ func changedFiles(before, after map[string]fileStamp) []string {
 // cellFileName matches the saved cells, for numbering a reopened workspace.
 var cellFileName = regexp.MustCompile(`^cell-(\d+)\.py$`)
 
-// lastCellNumber returns the highest cell number saved in dir, 0 if none.
-func lastCellNumber(dir string) int {
-	entries, err := os.ReadDir(dir)
+// lastCellNumber returns the highest cell number saved in root's
+// work/.cells, 0 if none.
+func lastCellNumber(root string) int {
+	r, err := confined.OpenRoot(root)
+	if err != nil {
+		return 0
+	}
+	defer r.Close()
+	entries, err := r.ReadDir(CellsDir)
 	if err != nil {
 		return 0
 	}

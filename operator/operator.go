@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"time"
 )
 
@@ -18,8 +19,16 @@ type Operator interface {
 	// Root is the workspace's absolute path.
 	Root() string
 	// Resolve maps a path to an absolute path inside the workspace, or
-	// returns an error wrapping ErrOutsideWorkspace.
+	// returns an error wrapping ErrOutsideWorkspace. Only for handing a
+	// path to code that opens it by name; the host reads through Open.
 	Resolve(path string) (string, error)
+	// Open opens a file or directory for reading beneath the workspace by
+	// descriptor (package confined): never through a link, never a FIFO
+	// or device. Read from the file it returns.
+	Open(path string) (*os.File, error)
+	// Stat describes a path without following it (a link is described
+	// as a link).
+	Stat(path string) (FileInfo, error)
 	// ReadFile reads at most limit bytes of a file (limit <= 0: no limit);
 	// truncated reports whether the file was longer.
 	ReadFile(ctx context.Context, path string, limit int64) (data []byte, truncated bool, err error)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 
@@ -16,15 +17,17 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	// Encoded characters are refused outright: the path must reach us as
-	// it will be used.
-	if strings.Contains(r.URL.EscapedPath(), "%") {
-		writeError(w, http.StatusBadRequest, "bad_request", "the file path has percent-encoded characters; ask for plan.md, report.md, report.html or a file under out/ by its plain name")
-		return
-	}
+	// The path arrives decoded once by the mux, in any standard form: raw
+	// (out/a b.csv, UTF-8), percent-encoded (out/a%20b.csv) or with its
+	// slashes encoded too (out%2Fa%20b.csv, as generated clients send
+	// {path}). It is then opened beneath the workspace by descriptor.
 	rel := r.PathValue("path")
 	if err := session.CheckDeliverable(rel); err != nil {
-		writeError(w, http.StatusForbidden, "forbidden", err.Error())
+		status := http.StatusForbidden
+		if hasDotSegment(rel) {
+			status = http.StatusBadRequest
+		}
+		writeError(w, status, "forbidden", err.Error())
 		return
 	}
 	if !s.workspaceExists(id) {
@@ -70,6 +73,51 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 
 // listFiles lists what the files endpoint would serve for the session.
 func (s *Server) listFiles(id string) []string { return s.workspace(id).Deliverables() }
+
+// fileURLs are the files endpoint's URLs (from the server's root) of the
+// session's files, each path element percent-encoded: any name the
+// workspace holds (spaces, non-ASCII, '#', '?') downloads as listed.
+func fileURLs(id string, files []string) []string {
+	if len(files) == 0 {
+		return nil
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		els := strings.Split(f, "/")
+		for j, el := range els {
+			els[j] = url.PathEscape(el)
+		}
+		out[i] = "/v1/sessions/" + url.PathEscape(id) + "/files/" + strings.Join(els, "/")
+	}
+	return out
+}
+
+// hasDotSegment reports whether a slash path has a "." or ".." element.
+func hasDotSegment(p string) bool {
+	for _, el := range strings.Split(p, "/") {
+		if el == "." || el == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// refuseDotFilePath answers 400 for a files-endpoint path with "." or ".."
+// elements (or empty ones) before the mux would redirect it to a cleaned
+// path (307): a file path is taken as it is sent or not at all.
+func refuseDotFilePath(w http.ResponseWriter, r *http.Request) bool {
+	p := r.URL.EscapedPath()
+	rest, ok := strings.CutPrefix(p, "/v1/sessions/")
+	if !ok {
+		return false
+	}
+	_, file, ok := strings.Cut(rest, "/files/")
+	if !ok || !(hasDotSegment(file) || strings.Contains(file, "//") || strings.HasPrefix(file, "/") || strings.HasSuffix(file, "/")) {
+		return false
+	}
+	writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the file path %q has '.', '..' or empty elements; ask for plan.md, report.md, report.html or a file under out/ by its own path, e.g. out/trend.png", file))
+	return true
+}
 
 // workspace is the session's workspace, which may not exist.
 func (s *Server) workspace(id string) *session.Workspace {

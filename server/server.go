@@ -237,6 +237,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 // serveClean serves the API, the web app, health checks and metrics.
 func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
+	if refuseDotFilePath(w, r) {
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, "/v1/") && !cleanPath(r.URL.Path) {
 		// The mux would redirect (307) to the cleaned path: an API path
 		// with '.', '..' or empty elements is refused as the document says.

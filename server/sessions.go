@@ -87,6 +87,9 @@ type sessionView struct {
 	// glance, and questions its columns can answer.
 	Previews []filePreview `json:"previews,omitempty"`
 	Examples []string      `json:"examples,omitempty"`
+	// FileURLs are Files as URLs of the files endpoint, from the server's
+	// root, each path element percent-encoded.
+	FileURLs []string `json:"file_urls,omitempty"`
 }
 
 func (s *Server) stagedDir(id string) string { return joinPath(s.root, uploadsDir, id) }
@@ -496,6 +499,7 @@ func (s *Server) view(ctx context.Context, id string) (sessionView, error) {
 		}
 	}
 	v.Files = s.listFiles(id)
+	v.FileURLs = fileURLs(id, v.Files)
 	return v, nil
 }
 

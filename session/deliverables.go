@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
+	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/generic"
 )
 
@@ -24,8 +24,9 @@ var deliverableFiles = []string{PlanFile, ReportFile, ReportHTMLFile}
 var ErrNotDeliverable = errors.New("path refused")
 
 // CheckDeliverable accepts only plan.md, report.md, report.html, each
-// question's report-NN.md and report-NN.html, and files under out/, written plainly: no "..", no absolute path, no backslash, no
-// percent sign, no empty or "." element. The surfaces that serve a
+// question's report-NN.md and report-NN.html, and files under out/,
+// written plainly (already percent-decoded, once): no "..", no absolute
+// path, no backslash or NUL, no empty or "." element. The surfaces that serve a
 // session's files (HTTP, MCP) ask it before touching the disk.
 func CheckDeliverable(p string) error {
 	refuse := func(why string) error {
@@ -36,8 +37,8 @@ func CheckDeliverable(p string) error {
 		return refuse("is empty")
 	case strings.HasPrefix(p, "/") || filepath.IsAbs(p):
 		return refuse("is absolute")
-	case strings.ContainsAny(p, "\\\x00%"):
-		return refuse("has a backslash, NUL or percent sign")
+	case strings.ContainsAny(p, "\\\x00"):
+		return refuse("has a backslash or NUL")
 	case path.Clean(p) != p:
 		return refuse("is not a clean path")
 	}
@@ -54,16 +55,22 @@ func CheckDeliverable(p string) error {
 
 // Deliverables lists the files the session hands back that exist now:
 // plan.md, report.md and report.html, each question's report-NN, then the
-// artifacts under out/. A
-// missing workspace has none.
+// artifacts under out/. A missing workspace has none. Everything is looked
+// at beneath the workspace by descriptor (package confined): a link is
+// never listed or followed.
 func (w *Workspace) Deliverables() []string {
+	r, err := confined.OpenRoot(w.Root)
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
 	var out []string
 	for _, f := range deliverableFiles {
-		if st, err := os.Lstat(filepath.Join(w.Root, f)); err == nil && st.Mode().IsRegular() {
+		if st, err := r.Stat(f); err == nil && st.Mode().IsRegular() {
 			out = append(out, f)
 		}
 	}
-	if entries, err := os.ReadDir(w.Root); err == nil {
+	if entries, err := r.ReadDir("."); err == nil {
 		for _, e := range entries {
 			if e.Type().IsRegular() && generic.IsQuestionReport(e.Name()) {
 				out = append(out, e.Name())
@@ -75,31 +82,19 @@ func (w *Workspace) Deliverables() []string {
 }
 
 // OpenDeliverable opens the deliverable rel (see CheckDeliverable) for
-// reading. It refuses, with an error wrapping ErrNotDeliverable, a path
-// any element of which is a symbolic link, so a link planted in out/
-// cannot expose another file; a missing or irregular file wraps
-// fs.ErrNotExist.
+// reading, beneath the workspace by descriptor (package confined), and
+// the caller serves what it opened. A path through a symbolic link, or
+// naming a FIFO, device or hard-linked file, is refused with an error
+// wrapping ErrNotDeliverable; a missing file wraps fs.ErrNotExist.
 func (w *Workspace) OpenDeliverable(rel string) (*os.File, error) {
 	if err := CheckDeliverable(rel); err != nil {
 		return nil, err
 	}
-	root, err := filepath.EvalSymlinks(w.Root)
-	if err != nil {
-		return nil, fmt.Errorf("session %s has no file %s: %w", w.ID, rel, fs.ErrNotExist)
-	}
-	cur := root
-	for _, el := range strings.Split(rel, "/") {
-		cur = filepath.Join(cur, el)
-		st, err := os.Lstat(cur)
-		if err != nil {
-			return nil, fmt.Errorf("session %s has no file %s: %w", w.ID, rel, fs.ErrNotExist)
-		}
-		if st.Mode()&fs.ModeSymlink != 0 {
-			return nil, fmt.Errorf("%w: %s is a symbolic link", ErrNotDeliverable, rel)
-		}
-	}
-	f, err := os.OpenFile(cur, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
-	if err != nil {
+	f, err := confined.Open(w.Root, rel)
+	switch {
+	case errors.Is(err, confined.ErrRefused):
+		return nil, fmt.Errorf("%w: %w", ErrNotDeliverable, err)
+	case err != nil:
 		return nil, fmt.Errorf("session %s has no file %s: %w", w.ID, rel, fs.ErrNotExist)
 	}
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {

@@ -52,7 +52,7 @@ func TestDeliverables(t *testing.T) {
 		{"events.jsonl", ErrNotDeliverable},
 		{"out/../report.md", ErrNotDeliverable},
 		{"/etc/passwd", ErrNotDeliverable},
-		{"out/%2e%2e/x", ErrNotDeliverable},
+		{"out/%2e%2e/x", fs.ErrNotExist}, // already decoded: a literal name, which does not exist
 		{"plan.md", fs.ErrNotExist},
 		{"out/missing.png", fs.ErrNotExist},
 	} {

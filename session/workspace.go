@@ -11,12 +11,15 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/sift-agent/sift/confined"
 )
 
 // The fixed parts of a workspace, relative to its root.
@@ -590,32 +593,33 @@ func (w *Workspace) Artifacts() ([]string, error) {
 // sorted, skipping files still being written and, when skipHidden is set,
 // every hidden entry.
 func (w *Workspace) listFiles(dir string, skipHidden bool) ([]string, error) {
-	base := filepath.Join(w.Root, dir)
+	r, err := confined.OpenRoot(w.Root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	var files []string
-	err := filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == base && errors.Is(err, fs.ErrNotExist) {
-				return filepath.SkipAll
-			}
-			return err
-		}
+	// Walked by descriptor: links are listed as links (and left out), never
+	// followed, so a link code planted in out/ lists nothing outside.
+	err = r.Walk(dir, func(rel string, d fs.DirEntry) error {
 		name := d.Name()
-		if path != base && (strings.HasPrefix(name, partialPrefix) || skipHidden && strings.HasPrefix(name, ".")) {
+		if strings.HasPrefix(name, partialPrefix) || skipHidden && strings.HasPrefix(name, ".") {
 			if d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return nil
+		if d.Type().IsRegular() {
+			files = append(files, rel)
 		}
-		rel, err := filepath.Rel(w.Root, path)
-		if err != nil {
-			return err
-		}
-		files = append(files, filepath.ToSlash(rel))
 		return nil
 	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -636,37 +640,21 @@ func (w *Workspace) WriteFileAtomic(rel string, data []byte) error {
 	if first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(local)), "/"); first == InputDir {
 		return fmt.Errorf("write %s: %w: input/ holds the person's files and is read-only; write under out/ or work/", rel, ErrOutsideWorkspace)
 	}
-	final := filepath.Join(w.Root, local)
-	dir := filepath.Dir(final)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write %s: make its directory: %w", rel, err)
-	}
-	tmp, err := os.CreateTemp(dir, partialPrefix+"*")
+	r, err := confined.OpenRoot(w.Root)
 	if err != nil {
+		return fmt.Errorf("write %s: %w; check that the workspace exists", rel, err)
+	}
+	defer r.Close()
+	name := filepath.ToSlash(filepath.Clean(local))
+	if dir := path.Dir(name); dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("write %s: make its directory: %w", rel, err)
+		}
+	}
+	// Beneath the root by descriptor, under a fresh name renamed into
+	// place: whatever code left at rel (a link, a FIFO) is replaced.
+	if err := r.WriteFile(name, data, 0o644, confined.Sync); err != nil {
 		return fmt.Errorf("write %s: %w; check that the workspace is writable", rel, err)
 	}
-	tmpName := tmp.Name()
-	fail := func(op string, err error) error {
-		_ = tmp.Close()
-		_ = os.Remove(tmpName)
-		return fmt.Errorf("write %s: %s: %w", rel, op, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail("write temporary file", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail("sync", err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail("set mode", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail("close", err)
-	}
-	if err := os.Rename(tmpName, final); err != nil {
-		_ = os.Remove(tmpName)
-		return fmt.Errorf("write %s: rename into place: %w", rel, err)
-	}
-	syncDir(dir)
 	return nil
 }

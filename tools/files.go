@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -106,12 +105,8 @@ func writeFile(ctx context.Context, op operator.Operator, a WriteFileArgs) (stri
 	if a.Path == "" {
 		return "", errors.New("write_file: path is required, e.g. out/summary.md")
 	}
-	existed := false
-	if abs, err := op.Resolve(a.Path); err == nil {
-		if _, err := os.Lstat(abs); err == nil {
-			existed = true
-		}
-	}
+	_, err := op.Stat(a.Path)
+	existed := err == nil
 	if err := op.WriteFile(ctx, a.Path, []byte(a.Content)); err != nil {
 		return "", relErr(op, err)
 	}

@@ -53,11 +53,15 @@ func readFile(ctx context.Context, op operator.Operator, args ReadFileArgs) (str
 	if args.Path == "" {
 		return "", errors.New("read_file: path is required, e.g. input/sales.csv")
 	}
-	abs, err := op.Resolve(args.Path)
+	// Opened beneath the workspace by descriptor, and read from that
+	// descriptor only: a link or FIFO code planted is refused, and a
+	// directory swapped for a link meanwhile changes nothing.
+	f, err := op.Open(args.Path)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("read_file %s: %w", args.Path, relErr(op, err))
 	}
-	fi, err := os.Stat(abs)
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return "", fmt.Errorf("read_file %s: %w", args.Path, relErr(op, err))
 	}
@@ -65,9 +69,9 @@ func readFile(ctx context.Context, op operator.Operator, args ReadFileArgs) (str
 		return "", fmt.Errorf("read_file %s: it is a directory; call list_files with dir=%q to see its files", args.Path, args.Path)
 	}
 	if isWorkbook(args.Path) {
-		return readSheet(ctx, abs, args)
+		return readSheet(ctx, f, args)
 	}
-	return readLines(ctx, abs, fi.Size(), args)
+	return readLines(ctx, f, fi.Size(), args)
 }
 
 // isWorkbook reports whether path names an Excel workbook excelize reads.
@@ -111,7 +115,7 @@ func lineRange(start, end, def, most int, unit string) (int, int, string, error)
 
 // readLines shows a line range of a text file, streaming it once: lines
 // before the range are skipped, lines after it only counted.
-func readLines(ctx context.Context, abs string, size int64, args ReadFileArgs) (string, error) {
+func readLines(ctx context.Context, f *os.File, size int64, args ReadFileArgs) (string, error) {
 	start, end, note, err := lineRange(args.StartLine, args.EndLine, DefaultReadLines, MaxReadLines, "line")
 	if err != nil {
 		return "", fmt.Errorf("read_file %s: %w", args.Path, err)
@@ -119,11 +123,6 @@ func readLines(ctx context.Context, abs string, size int64, args ReadFileArgs) (
 	if size == 0 {
 		return args.Path + " is empty (0 bytes).", nil
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return "", fmt.Errorf("read_file %s: %w", args.Path, err)
-	}
-	defer f.Close()
 	text, enc, err := generic.DecodeReader(f)
 	if err != nil {
 		return "", fmt.Errorf("read_file %s: %w", args.Path, err)
@@ -295,7 +294,7 @@ func trimLine(line []byte) []byte {
 
 // readSheet shows a row range of one workbook sheet, streaming its rows with
 // excelize's Rows iterator rather than loading every cell.
-func readSheet(ctx context.Context, abs string, args ReadFileArgs) (string, error) {
+func readSheet(ctx context.Context, f *os.File, args ReadFileArgs) (string, error) {
 	if args.StartLine != 0 || args.EndLine != 0 {
 		if args.StartRow == 0 && args.EndRow == 0 {
 			args.StartRow, args.EndRow = args.StartLine, args.EndLine
@@ -305,7 +304,7 @@ func readSheet(ctx context.Context, abs string, args ReadFileArgs) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("read_file %s: %w", args.Path, err)
 	}
-	wb, err := excelize.OpenFile(abs)
+	wb, err := excelize.OpenReader(f)
 	if err != nil {
 		return "", fmt.Errorf("read_file %s: cannot open the workbook: %w; check it is a real .xlsx file (preview shows what it is)", args.Path, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -156,14 +155,12 @@ func (c *outputCapper) save(ctx context.Context, name, out string) (string, erro
 	for {
 		c.next++
 		p := fmt.Sprintf("%s/%s-%d.txt", ToolOutputDir, name, c.next)
-		abs, err := c.op.Resolve(p)
-		if err != nil {
-			return "", err
-		}
 		// Another wrapper of the same tool (an earlier run of this session)
 		// may have used the number: never overwrite what it saved.
-		if _, err := os.Lstat(abs); err == nil {
+		if _, err := c.op.Stat(p); err == nil {
 			continue
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
 		}
 		if err := c.op.WriteFile(ctx, p, []byte(out)); err != nil {
 			return "", err

@@ -267,11 +267,8 @@ func (s *server) transport() (sdk.Transport, error) {
 	cmd.Env = serverEnv(s.cfg.Env, s.opts.Getenv)
 	setProcessGroup(cmd)
 	if s.opts.LogDir != "" {
-		if err := os.MkdirAll(s.opts.LogDir, 0o755); err != nil {
-			return nil, fmt.Errorf("%w: %q: its log directory: %v", ErrStart, s.cfg.Name, err)
-		}
 		s.logPath = filepath.Join(s.opts.LogDir, "mcp-"+s.cfg.Name+".log")
-		f, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := openLog(s.logPath)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %q: its log: %v", ErrStart, s.cfg.Name, err)
 		}
@@ -370,7 +367,7 @@ func (s *server) stderrTail() string {
 	if s.logPath == "" {
 		return ""
 	}
-	f, err := os.Open(s.logPath)
+	f, err := openLogForReading(s.logPath)
 	if err != nil {
 		return ""
 	}

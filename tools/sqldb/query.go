@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -281,12 +282,12 @@ func (s *Source) autoCSVPath(op operator.Operator) (string, error) {
 	for {
 		s.exports++
 		p := fmt.Sprintf("%s/%s_query_%d.csv", operator.OutDir, s.name, s.exports)
-		abs, err := op.Resolve(p)
+		_, err := op.Stat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			return p, nil
+		}
 		if err != nil {
 			return "", err
-		}
-		if _, err := os.Lstat(abs); errors.Is(err, os.ErrNotExist) {
-			return p, nil
 		}
 	}
 }
@@ -305,7 +306,8 @@ type csvExport struct {
 	buf  bytes.Buffer
 	w    *csv.Writer
 	file *os.File
-	tmp  string
+	tmp  string         // the file's name beneath root while it streams
+	root *confined.Root // the workspace, by descriptor, while file is open
 }
 
 func (e *csvExport) write(rec []string) error {
@@ -343,18 +345,25 @@ func (e *csvExport) openFile() error {
 		}
 		e.path = p
 	}
-	abs, err := operator.ConfineWrite(e.op.Root(), e.path)
+	// ConfineWrite only refuses input/ and escapes by name; the file is
+	// made beneath the workspace by descriptor (out/ is the sandbox's).
+	if _, err := operator.ConfineWrite(e.op.Root(), e.path); err != nil {
+		return err
+	}
+	r, err := confined.OpenRoot(e.op.Root())
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := r.MkdirAll(path.Dir(e.path), 0o755); err != nil {
+		r.Close()
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(abs), ".sqldb-*.csv.tmp")
+	f, tmp, err := r.CreateTemp(e.path, 0o644)
 	if err != nil {
+		r.Close()
 		return err
 	}
-	e.file, e.tmp = f, f.Name()
+	e.root, e.file, e.tmp = r, f, tmp
 	if _, err := io.Copy(f, &e.buf); err != nil {
 		return err
 	}
@@ -383,17 +392,17 @@ func (e *csvExport) commit() (string, error) {
 		}
 		return e.path, nil
 	}
-	abs, err := operator.ConfineWrite(e.op.Root(), e.path)
-	if err != nil {
+	if _, err := operator.ConfineWrite(e.op.Root(), e.path); err != nil {
 		return "", err
 	}
 	if err := e.file.Close(); err != nil {
 		return "", err
 	}
-	if err := os.Rename(e.tmp, abs); err != nil {
+	if err := e.root.Rename(e.tmp, e.path); err != nil {
 		return "", err
 	}
-	e.file, e.tmp = nil, ""
+	e.root.Close()
+	e.root, e.file, e.tmp = nil, nil, ""
 	return e.path, nil
 }
 
@@ -401,7 +410,9 @@ func (e *csvExport) commit() (string, error) {
 func (e *csvExport) abort() {
 	if e.file != nil {
 		e.file.Close()
-		os.Remove(e.tmp)
+		_ = e.root.Remove(e.tmp)
+		e.root.Close()
+		e.root, e.file = nil, nil
 	}
 }
 
