@@ -28,8 +28,9 @@ const (
 )
 
 // invalidParams is the JSON-RPC error for a request whose parameters
-// are wrong (-32602), as the MCP specification asks of prompts and
-// completion.
+// are wrong (-32602), as the MCP specification asks of prompts,
+// completion and resource reads (the request's URI is at fault, not the
+// server).
 func invalidParams(format string, args ...any) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }

@@ -11,7 +11,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sift-agent/sift/session"
@@ -35,12 +34,6 @@ func resourceURI(id, rel string) string {
 		els[i] = url.PathEscape(el)
 	}
 	return uriPrefix + url.PathEscape(id) + "/" + strings.Join(els, "/")
-}
-
-// invalidParams is the JSON-RPC error for a refused resource read: the
-// request's URI is at fault, not the server.
-func invalidParams(format string, args ...any) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }
 
 func resourceURIs(id string, rels []string) []string {
