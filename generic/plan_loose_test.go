@@ -36,7 +36,7 @@ func TestPlanDecodesAsModelsWrite(t *testing.T) {
 	}
 	// What has no clear meaning is refused, saying where.
 	for in, want := range map[string]string{
-		`{"steps":[{"index":"two","description":"a"}]}`:           `index: "two" is not a number`,
+		`{"steps":[{"index":"two","description":"a"}]}`:            `index: "two" is not a number`,
 		`{"steps":[{"index":1,"description":"a","needs":"none"}]}`: `needs: "none" is not a number`,
 		`{"steps":[{"index":1.5,"description":"a"}]}`:              "not a whole number",
 	} {
