@@ -30,7 +30,10 @@ func TestFailureReadsAsTheAnalystNeedsIt(t *testing.T) {
 		t.Errorf("detail = %q, want the traceback", detail)
 	}
 	// The report's note on it is checked for no number: Sift wrote it.
-	o := stepOutcome{failed: []generic.StepState{{Step: generic.Step{Index: 1, Description: "x"}, Status: generic.StatusFailed, Summary: summary}}}
+	o := stepOutcome{failed: []generic.StepState{
+		{Step: generic.Step{Index: 1, Description: "x"}, Status: generic.StatusFailed, Summary: summary},
+		{Step: generic.Step{Index: 2, Description: "y"}, Status: generic.StatusFailed, Summary: "FAILED: ValueError: could not convert '4,210.57' to float"},
+	}}
 	md := withUncomputed("# Report\n\nNothing.\n", o)
 	marked, bad := markReport(md, runEvidence("", taskView{}, nil), o.siftText()...)
 	if len(bad) > 0 || strings.Contains(marked, "⚠") {
