@@ -129,7 +129,7 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	if err != nil {
 		return err
 	}
-	resumeScript(opts.run.script, meta.Workspace)
+	resumeScript(opts.run.LoadedScript, meta.Workspace)
 	io, working := newWorkingLine(io, opts.run.JSON, deps.now, deps.working)
 	r := newRenderer(io, opts.run.JSON, deps.now)
 	r.resumeArgs = opts.run.ResumeArgs

@@ -23,8 +23,9 @@ import (
 
 // runOptions is everything `sift run` needs, parsed from flags.
 type runOptions struct {
-	// script is the scripted model --script loaded, for resume to position.
-	script *scripted.Script
+	// LoadedScript is the scripted model --script loaded (set when the
+	// configuration is built), for resume to position.
+	LoadedScript *scripted.Script
 
 	Question string
 	Files    []string
@@ -233,7 +234,7 @@ func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, e
 	}
 	cfg.Models = ms
 	if sm, ok := ms.Default.(interface{ Script() *scripted.Script }); ok {
-		opts.script = sm.Script()
+		opts.LoadedScript = sm.Script()
 	}
 	if !configured(ms) {
 		// Without a model Sift still runs its built-in analyses.

@@ -251,7 +251,7 @@ func TestPartialLastMonthIsFlaggedNotCompared(t *testing.T) {
 	}
 	var got struct {
 		Partial       []string
-		LastChangePct float64 `json:"last_change_pct"`
+		LastChangePct *float64 `json:"last_change_pct"`
 		Low           struct{ Period string }
 	}
 	if err := res.DecodeData(&got); err != nil {
@@ -260,14 +260,14 @@ func TestPartialLastMonthIsFlaggedNotCompared(t *testing.T) {
 	if len(got.Partial) != 1 || got.Partial[0] != "2024-06" {
 		t.Errorf("partial = %v, want [2024-06]", got.Partial)
 	}
-	// May against April (+1 per day on about 100), not June's three days against May.
-	if got.LastChangePct < 0 || got.LastChangePct > 0.05 {
-		t.Errorf("last change %.3f compares the partial month", got.LastChangePct)
+	// May against April (31 days at 105 against 30 at 104), not June's three days against May.
+	if got.LastChangePct == nil || *got.LastChangePct <= 0 || *got.LastChangePct > 0.05 {
+		t.Errorf("last change %v, want May against April (+4.3%%), not the partial month", got.LastChangePct)
 	}
 	if got.Low.Period == "2024-06" {
 		t.Errorf("the partial month is called the lowest")
 	}
-	if !strings.Contains(res.Answer, "2024-06 is partial (the data ends on 2024-06-03)") || !strings.Contains(res.Answer, "last whole month, 2024-05") {
+	if !strings.Contains(res.Answer, "2024-06 is partial (the data ends on 2024-06-03)") || !strings.Contains(res.Answer, "last whole month, 2024-05, was 6,510 (+4.3% on the month before)") {
 		t.Errorf("answer does not flag the partial month: %s", res.Answer)
 	}
 	if strings.Contains(res.Answer, "-8") {

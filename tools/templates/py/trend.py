@@ -141,7 +141,8 @@ def main():
     low_label = period_label(whole.idxmin()) if len(whole) else None
     first, last = (whole.iloc[0], whole.iloc[-1]) if len(whole) else (None, None)
     change = None
-    if len(whole) >= 2 and whole.iloc[-2] != 0 and whole.index[-1] - whole.index[-2] == 1:
+    position = {p: i for i, p in enumerate(series.index)}
+    if len(whole) >= 2 and whole.iloc[-2] != 0 and position[whole.index[-1]] - position[whole.index[-2]] == 1:
         change = whole.iloc[-1] / whole.iloc[-2] - 1
     md = md_table(tail, max_rows=36)
     if len(shown) > 36:
