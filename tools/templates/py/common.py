@@ -391,6 +391,11 @@ def drop_totals(values, what, where="the ranking and shares"):
 
 # ---------------------------------------------------------------- partial periods
 
+def pre_days(pre):
+    """The days with data the DuckDB engine listed, as timestamps."""
+    return pd.Series(pd.to_datetime([r[0] for r in pre.get("days") or []]))
+
+
 def partial_ends(times, periods):
     """Which of the first and last periods the data covers only in part:
     the data starts after the first period begins (or stops before the last

@@ -38,6 +38,8 @@ def duckdb_series(pre, code):
     """The same, aggregated by the DuckDB engine out of core."""
     series = pre_series(pre["series"], code)
     periods = pd.period_range(series.index.min(), series.index.max(), freq=code)
+    if pre.get("days"):
+        return P["time"], P.get("measure") or None, P["aggregation"], periods, series, pre_days(pre)
     return P["time"], P.get("measure") or None, P["aggregation"], periods, series, pd.Timestamp(pre["last_t"])
 
 

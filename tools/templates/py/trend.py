@@ -55,7 +55,7 @@ def duckdb_series(pre):
     if totals is not None:
         totals, dropped = drop_totals(totals, cat, "the lines")
         by_cat = by_cat.drop(columns=[c for c in dropped if c in by_cat.columns])
-    return P["time"], pre["bad"], P.get("measure") or None, P["aggregation"], cat, code, periods, series, totals, by_cat, None
+    return P["time"], pre["bad"], P.get("measure") or None, P["aggregation"], cat, code, periods, series, totals, by_cat, pre_days(pre)
 
 
 def change_text(v, noun):
