@@ -38,11 +38,13 @@ func coerceArguments(args string, tool *schema.ToolInfo) (string, bool) {
 	if !changed {
 		return args, false
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // code in arguments keeps its < > &
+	if err := enc.Encode(out); err != nil {
 		return args, false
 	}
-	return string(b), true
+	return strings.TrimSuffix(b.String(), "\n"), true
 }
 
 // toolSchema is a tool's parameters as a JSON schema, or nil.

@@ -40,6 +40,7 @@ func TestCoerceArgumentsTakesModelsAtTheirWord(t *testing.T) {
 		{`{"steps":{"index":1,"description":"x"}}`, `{"steps":[{"description":"x","index":1}]}`},
 		{`{"steps":[],"ascending":"true","files":"out/a.csv","n":"2.5"}`, `{"ascending":true,"files":["out/a.csv"],"n":2.5,"steps":[]}`},
 		{`{"steps":[{"index":1,"description":42}]}`, `{"steps":[{"description":"42","index":1}]}`},
+		{`{"steps":[{"index":"1","description":"rows where x < 3 & y > 2"}]}`, `{"steps":[{"description":"rows where x < 3 & y > 2","index":1}]}`},
 	}
 	for _, tt := range tests {
 		got, changed := coerceArguments(tt.in, siftPlanTool)
