@@ -2,10 +2,13 @@ package agents
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model/scripted"
@@ -127,5 +130,44 @@ func TestReportNeverShowsWhatDoesNotExist(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(done.Path, "out", "summary.png")); err == nil {
 		t.Fatal("test setup: out/summary.png exists")
+	}
+}
+
+// TestBuiltInOnOneSheetNamesTheOthers: a built-in analysis that runs on
+// one sheet of a workbook says which, and which sheets it did not use;
+// asked for every sheet, it runs one step per sheet.
+func TestBuiltInOnOneSheetNamesTheOthers(t *testing.T) {
+	py := pythonOrSkip(t)
+	f := excelize.NewFile()
+	for i, name := range []string{"Europe", "Japan", "USA"} {
+		if i == 0 {
+			f.SetSheetName("Sheet1", name)
+		} else if _, err := f.NewSheet(name); err != nil {
+			t.Fatal(err)
+		}
+		rows := [][]any{{"model", "sales"}, {"A", 10 + i}, {"B", 20}, {"C", 5}}
+		for j, r := range rows {
+			if err := f.SetSheetRow(name, fmt.Sprintf("A%d", j+1), &r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	book := filepath.Join(t.TempDir(), "cars.xlsx")
+	if err := f.SaveAs(book); err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, offlineSift(t, py), Request{Question: "top 3 model by sales", Files: []string{book}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	report := readWS(t, done, "report.md")
+	if !strings.Contains(report, `Only sheet "Europe" of input/cars.xlsx is analysed; its other 2 sheets are not ("Japan", "USA")`) {
+		t.Errorf("report.md does not name the sheet used and the others:\n%s", report)
+	}
+	evs = collect(t, offlineSift(t, py), Request{Question: "profile every sheet", Files: []string{book}})
+	done = evs[len(evs)-1]
+	if done.Err != nil || len(done.Plan.Steps) != 3 || !strings.Contains(done.Plan.Steps[2].Description, "input/cars.xlsx, sheet USA") {
+		t.Errorf("profile every sheet: err %v, steps %+v", done.Err, done.Plan.Steps)
 	}
 }
