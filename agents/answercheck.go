@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -186,8 +187,10 @@ func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView
 
 // markReport marks the report's numbers that no output holds, and ends it
 // with a note listing them; it returns the report and those numbers.
-func markReport(md string, ev *numcheck.Set) (string, []string) {
-	bad := ev.Unsupported(md)
+// Numbers inside own (text Sift wrote itself: notes, errors of failed
+// steps) or inside a traceback block are not claims and are left alone.
+func markReport(md string, ev *numcheck.Set, own ...string) (string, []string) {
+	bad := notOwn(md, ev.Unsupported(md), own)
 	if len(bad) == 0 {
 		return md, nil
 	}
@@ -196,3 +199,41 @@ func markReport(md string, ev *numcheck.Set) (string, []string) {
 	md += "\n\n> " + strings.TrimSpace(unverifiedMark) + " Numbers not found in any step's output (no cell, query, template or output file holds them; check them before use): " + strings.Join(texts, ", ") + "\n"
 	return md, texts
 }
+
+// notOwn drops the numbers that sit inside one of own's occurrences in md
+// or inside a fenced traceback block.
+func notOwn(md string, nums []numcheck.Number, own []string) []numcheck.Number {
+	type span struct{ from, to int }
+	var spans []span
+	for _, o := range own {
+		o = strings.TrimSpace(o)
+		for start := 0; o != "" && start < len(md); {
+			i := strings.Index(md[start:], o)
+			if i < 0 {
+				break
+			}
+			spans = append(spans, span{start + i, start + i + len(o)})
+			start += i + len(o)
+		}
+	}
+	for _, loc := range tracebackFence.FindAllStringIndex(md, -1) {
+		spans = append(spans, span{loc[0], loc[1]})
+	}
+	var out []numcheck.Number
+	for _, n := range nums {
+		inside := false
+		for _, s := range spans {
+			if n.Start >= s.from && n.End <= s.to {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// tracebackFence matches a fenced "traceback" block (see tracebackBlock).
+var tracebackFence = regexp.MustCompile("(?s)(```+)traceback\n.*?\n```+")

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,8 +100,9 @@ func TestExtensionToolFollowsTheApprovalPolicy(t *testing.T) {
 		c.PolicyFile = policy
 	})
 	evs := collect(t, s, Request{Mode: ModePlan, Question: "What is the euro worth in dollars?"})
-	if done := evs[len(evs)-1]; done.Err != nil {
-		t.Fatalf("run failed: %v", done.Err)
+	// The only step failed, so the answer rests on it: the run says so.
+	if done := evs[len(evs)-1]; !errors.Is(done.Err, ErrAnswerOnFailedSteps) {
+		t.Fatalf("run ended with %v, want ErrAnswerOnFailedSteps", done.Err)
 	}
 	if calls.Load() != 0 {
 		t.Error("a denied extension tool must not run")

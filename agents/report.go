@@ -2,9 +2,13 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,17 +59,19 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		outcome := outcomeOf(view.Plan)
 		berr := a.budget.check(false)
 		a.checkAnswer(ctx, gen, view, ev, berr == nil && !outcome.noneSucceeded())
-		var md string
+		var md, note string
 		var err error
 		switch {
 		case berr != nil:
 			// No model call past a budget: the report is assembled from
 			// the results, and says what is missing.
-			md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr))
+			note = fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)
+			md = fallbackReport(view.Plan, artifacts, note)
 		case outcome.noneSucceeded():
 			// Nothing was computed: a model's report could only present
 			// its own text as findings, so Sift writes the report.
-			md = fallbackReport(withoutResult(view.Plan), artifacts, noResultNote)
+			note = noResultNote
+			md = fallbackReport(withoutResult(view.Plan), artifacts, note)
 		default:
 			msgs := withHouseRules(reportMessages(view, artifacts), a.tail(ctx))
 			if a.images {
@@ -73,12 +79,25 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			}
 			var msg *schema.Message
 			if msg, err = a.model.Generate(ctx, msgs); err != nil {
-				md = fallbackReport(view.Plan, artifacts, fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err))
+				note = fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err)
+				md = fallbackReport(view.Plan, artifacts, note)
 			} else {
 				md = withUncomputed(completeReport(msg.Content, view.Plan, artifacts), outcome)
 			}
 		}
-		md, _ = markReport(md, ev)
+		var files []string
+		if view.Plan != nil && view.Plan.Result != nil {
+			files = view.Plan.Result.Files
+		}
+		md, unwritten, missing := withoutUnwritten(workdir, md, files)
+		md, _ = markReport(md, ev, append(outcome.siftText(), note, unwritten)...)
+		if dropUnwritten(view.Plan, missing) {
+			// The answer hands back only files that exist.
+			generic.FullPlanKey.Set(ctx, view.Plan)
+			if err := writePlanFile(ctx, view.Plan); err != nil {
+				gen.Send(&adk.AgentEvent{Err: err})
+			}
+		}
 		// A report over nothing computed or cut short by a budget does
 		// not replace an earlier question's answer in report.md.
 		path, werr := saveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.noneSucceeded())
@@ -222,7 +241,10 @@ func fallbackReport(fp *generic.FullPlan, artifacts []string, note string) strin
 		b.WriteString("## Steps\n\n")
 		for _, s := range fp.Steps {
 			fmt.Fprintf(&b, "### Step %d — %s (%s)\n\n", s.Index, s.Description, s.Status)
-			if s.Summary != "" {
+			switch {
+			case s.Status == generic.StatusFailed:
+				b.WriteString(failedStepText(s))
+			case s.Summary != "":
 				b.WriteString(strings.TrimSpace(s.Summary) + "\n\n")
 			}
 		}
@@ -271,4 +293,105 @@ func listArtifacts(workdir string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// failedStepText is a failed step as the analyst reads it: what failed, in
+// one sentence, then the traceback folded away.
+func failedStepText(s generic.StepState) string {
+	sentence, detail := failureOf(s.Summary)
+	text := "What failed: " + sentence + "\n\n"
+	if detail != "" {
+		text += tracebackBlock(detail) + "\n"
+	}
+	return text
+}
+
+// localLink matches a Markdown image or link with its target.
+var localLink = regexp.MustCompile(`(!?)\[([^\]]*)\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)`)
+
+// outMention matches a file under out/ named in text.
+var outMention = regexp.MustCompile("(?:^|[\\s`'\"(])(out/[^\\s`'\"()\\[\\]<>,;]+\\.[A-Za-z0-9]+)")
+
+// withoutUnwritten checks every file md links, shows or names under out/,
+// and the answer's files, against the workspace: a link or image to a file
+// the run never wrote is replaced by its text, and md ends with a note
+// naming those files, so the report never shows what does not exist. It
+// returns md, that note (empty when every file exists) and the files.
+func withoutUnwritten(workdir, md string, answerFiles []string) (string, string, []string) {
+	if workdir == "" {
+		return md, "", nil
+	}
+	var missing []string
+	seen := map[string]bool{}
+	absent := func(target string) bool {
+		rel := strings.TrimPrefix(target, "./")
+		if strings.Contains(rel, "://") || strings.HasPrefix(rel, "#") || strings.HasPrefix(rel, "data:") || strings.HasPrefix(rel, "mailto:") {
+			return false
+		}
+		if !workspaceLacks(workdir, rel) {
+			return false
+		}
+		if !seen[rel] {
+			seen[rel] = true
+			missing = append(missing, rel)
+		}
+		return true
+	}
+	md = localLink.ReplaceAllStringFunc(md, func(link string) string {
+		m := localLink.FindStringSubmatch(link)
+		if !absent(m[3]) {
+			return link
+		}
+		text := strings.TrimSpace(m[2])
+		if text == "" || text == m[3] {
+			return "`" + m[3] + "` (not written)"
+		}
+		return text + " (`" + m[3] + "`, not written)"
+	})
+	for _, m := range outMention.FindAllStringSubmatch(md, -1) {
+		absent(strings.TrimRight(m[1], "."))
+	}
+	for _, f := range answerFiles {
+		absent(f)
+	}
+	if len(missing) == 0 {
+		return md, "", nil
+	}
+	note := fmt.Sprintf("> **Not written:** this report names %s that the run never wrote, so %s not shown: %s.\n",
+		generic.Plural(len(missing), "file"), map[bool]string{true: "it is", false: "they are"}[len(missing) == 1], strings.Join(missing, ", "))
+	return strings.TrimRight(md, "\n") + "\n\n" + note, note, missing
+}
+
+// dropUnwritten removes the files in missing from fp's answer; it reports
+// whether it removed any.
+func dropUnwritten(fp *generic.FullPlan, missing []string) bool {
+	if fp == nil || fp.Result == nil || len(missing) == 0 {
+		return false
+	}
+	var kept []string
+	for _, f := range fp.Result.Files {
+		if !slices.Contains(missing, strings.TrimPrefix(f, "./")) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == len(fp.Result.Files) {
+		return false
+	}
+	fp.Result.Files = kept
+	return true
+}
+
+// workspaceLacks reports whether rel names a file a session hands back
+// (see session.CheckDeliverable) that the workspace does not hold. Every
+// existence check of files a report names goes through it, so it can
+// move to the confined opener in one place. Paths that are no
+// deliverable (input/ files, links elsewhere) are not judged here.
+func workspaceLacks(workdir, rel string) bool {
+	ws := &session.Workspace{Root: workdir}
+	f, err := ws.OpenDeliverable(rel)
+	if err == nil {
+		f.Close()
+		return false
+	}
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -65,13 +66,101 @@ func (o stepOutcome) failures() string {
 	return b.String()
 }
 
-// stepError is a failed step's error in one short line.
+// stepError is what made a failed step fail, in one sentence.
 func stepError(s generic.StepState) string {
-	msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s.Summary), failedPrefix))
-	if msg == "" {
-		return "no error was recorded"
+	sentence, _ := failureOf(s.Summary)
+	return sentence
+}
+
+// cutMarker is where Sift cut a long text for the model; hintLine is a
+// fix hint Sift wrote for the model. Neither is for the analyst.
+var (
+	cutMarker     = regexp.MustCompile(`\s*\[\.\.\. ?\d[\d,]* characters cut[^\]]*\]\s*`)
+	hintLine      = regexp.MustCompile(`(?m)(?:^|\s)Hint: .*$`)
+	exceptionLine = regexp.MustCompile(`^(?:[A-Za-z_][\w.]*\.)?[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt)\b.*$`)
+	sentenceEnd   = regexp.MustCompile(`[.!?。！？](?:\s|$)`)
+)
+
+// failureOf reads a failed step's summary as the analyst needs it: what
+// failed, in one sentence, and the traceback or detail behind it (empty
+// when there is none). Hints Sift wrote for the model and the markers of
+// text it cut for the model are left out of both.
+func failureOf(summary string) (sentence, detail string) {
+	s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(summary), failedPrefix))
+	s = cutMarker.ReplaceAllString(s, "\n…\n")
+	s = strings.TrimSpace(hintLine.ReplaceAllString(s, ""))
+	if s == "" {
+		return "no error was recorded", ""
 	}
-	return shorten(oneLine(msg), 240)
+	head := s
+	if i := strings.Index(s, "Traceback (most recent call last)"); i >= 0 {
+		head, detail = strings.TrimSpace(s[:i]), strings.TrimSpace(s[i:])
+		lines := strings.Split(detail, "\n")
+		exc := ""
+		for j := len(lines) - 1; j >= 0 && exc == ""; j-- {
+			if l := strings.TrimSpace(lines[j]); exceptionLine.MatchString(l) {
+				exc = l
+			}
+		}
+		head = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(head, "Error:")), ":"))
+		switch {
+		case exc != "" && strings.Contains(head, exc):
+			return firstSentence(head), detail
+		case exc != "" && head != "":
+			return strings.TrimRight(firstSentence(head), ".:;") + ": " + exc, detail
+		case exc != "":
+			return exc, detail
+		}
+	}
+	head = strings.TrimSpace(strings.TrimPrefix(head, "Error:"))
+	sentence = firstSentence(head)
+	if rest := strings.TrimSpace(strings.TrimPrefix(oneLine(head), sentence)); rest != "" && detail == "" {
+		detail = head
+	}
+	return sentence, detail
+}
+
+// firstSentence is the first sentence of s on one line, at most 300
+// characters (cut at a word, with an ellipsis).
+func firstSentence(s string) string {
+	s = oneLine(s)
+	if loc := sentenceEnd.FindStringIndex(s); loc != nil {
+		s = strings.TrimSpace(s[:loc[0]+len(string([]rune(s[loc[0]:])[0]))])
+	}
+	r := []rune(s)
+	if len(r) <= 300 {
+		return s
+	}
+	cut := string(r[:300])
+	if i := strings.LastIndex(cut, " "); i > 200 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
+
+// failureDetails is the traceback or detail of each failed step, each
+// behind a toggle in report.html (a fenced "traceback" block).
+func (o stepOutcome) failureDetails() string {
+	var b strings.Builder
+	for _, s := range o.failed {
+		if _, detail := failureOf(s.Summary); detail != "" {
+			fmt.Fprintf(&b, "Step %d:\n\n%s\n", s.Index, tracebackBlock(detail))
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "## What failed\n\n" + b.String()
+}
+
+// tracebackBlock fences detail as a "traceback" block, which report.html
+// shows folded.
+func tracebackBlock(detail string) string {
+	fence := "```"
+	for strings.Contains(detail, fence) {
+		fence += "`"
+	}
+	return fence + generic.TracebackLanguage + "\n" + strings.TrimSpace(detail) + "\n" + fence + "\n"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -115,7 +204,17 @@ func withUncomputed(md string, o stepOutcome) string {
 		title += "\n\n"
 		rest = strings.TrimLeft(rest, "\n")
 	}
-	return title + header + "\n" + rest
+	out := title + header + "\n" + rest
+	if details := o.failureDetails(); details != "" {
+		out = strings.TrimRight(out, "\n") + "\n\n" + details
+	}
+	return out
+}
+
+// siftText are the parts of a report Sift writes itself about its steps
+// (the uncomputed note, what failed): the number check leaves them alone.
+func (o stepOutcome) siftText() []string {
+	return []string{o.uncomputedHeader(), o.failureDetails()}
 }
 
 // withoutResult is fp without its submitted answer, for a run in which no
@@ -127,4 +226,50 @@ func withoutResult(fp *generic.FullPlan) *generic.FullPlan {
 	c := *fp
 	c.Result = nil
 	return &c
+}
+
+// ErrAnswerOnFailedSteps: the run finished, but its answer rests on steps
+// that failed: no step succeeded, or the answer cites a step that
+// computed nothing. The report says so; the CLI exits with its own code.
+var ErrAnswerOnFailedSteps = errors.New("the answer rests on failed steps")
+
+// answerOnFailedSteps returns an error wrapping ErrAnswerOnFailedSteps
+// when fp's answer rests on failed steps, naming them; nil otherwise.
+func answerOnFailedSteps(fp *generic.FullPlan) error {
+	o := outcomeOf(fp)
+	if len(o.failed) == 0 {
+		return nil
+	}
+	var cited []string
+	if !o.noneSucceeded() {
+		if fp.Result == nil {
+			return nil
+		}
+		text := strings.Join(append([]string{fp.Result.Answer}, fp.Result.Findings...), "\n")
+		for _, m := range stepCitation.FindAllStringSubmatch(text, -1) {
+			n, _ := strconv.Atoi(m[1])
+			if st, ok := o.uncomputed(n); ok && st == generic.StatusFailed && !slicesContains(cited, m[1]) {
+				cited = append(cited, m[1])
+			}
+		}
+		if len(cited) == 0 {
+			return nil
+		}
+	}
+	var parts []string
+	for _, s := range o.failed {
+		if len(cited) == 0 || slicesContains(cited, strconv.Itoa(s.Index)) {
+			parts = append(parts, fmt.Sprintf("step %d failed (%s)", s.Index, stepError(s)))
+		}
+	}
+	return fmt.Errorf("%w: %s; the report says so: fix what failed and ask again", ErrAnswerOnFailedSteps, strings.Join(parts, "; "))
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

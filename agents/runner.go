@@ -152,6 +152,9 @@ func (r *run) fail(err error) {
 }
 
 func (r *run) done(err error) {
+	if err == nil {
+		err = answerOnFailedSteps(r.plan)
+	}
 	r.suggest()
 	e := generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	if r.ws != nil {

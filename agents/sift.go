@@ -270,7 +270,7 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 		return s.cfg.Models.Default
 	}
 	wrap := func(role string, m model.ToolCallingChatModel) model.ToolCallingChatModel {
-		opts := []siftmodel.WrapOption{siftmodel.WithPrices(s.cfg.Prices)}
+		opts := []siftmodel.WrapOption{siftmodel.WithPrices(s.cfg.Prices), siftmodel.WithArgumentCheck(checkArguments)}
 		name := s.cfg.Models.Names[role]
 		if name == "" {
 			name = s.cfg.Models.Names["default"]

@@ -161,7 +161,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	if stepErr != nil {
 		// The executor gave up (iteration bound, a tool that failed
 		// hard): the step fails, and the replanner decides what next.
-		text = fmt.Sprintf("%s the step did not finish: %v", failedPrefix, stepErr)
+		text = fmt.Sprintf("%s the step did not finish: %s", failedPrefix, stepFailure(stepErr))
 		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
 	}
 	cur.Summary = strings.TrimSpace(text)

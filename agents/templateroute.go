@@ -71,7 +71,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 			continue
 		}
 		if len(each) > 1 {
-			answers = append(answers, fmt.Sprintf("%s: %s", each[i].File, res.Answer))
+			answers = append(answers, fmt.Sprintf("%s: %s", each[i].Table(), res.Answer))
 		} else {
 			answers = append(answers, res.Answer)
 		}
@@ -79,6 +79,9 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	}
 	if len(answers) == 0 {
 		return false, failed
+	}
+	if note := m.SheetNote(); note != "" {
+		notes = append([]string{note}, notes...)
 	}
 	r.plan.Result = &generic.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files}
 	if err := r.savePlan(); err != nil {
@@ -98,7 +101,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 func (r *run) templatePlan(t templates.Template, each []templates.Match) int {
 	steps := make([]generic.Step, len(each))
 	for i, e := range each {
-		steps[i] = generic.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.File)}
+		steps[i] = generic.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.Table())}
 	}
 	r.plan.SetRemaining(&generic.Plan{Steps: steps})
 	return len(r.plan.Steps) - len(each)
@@ -220,10 +223,13 @@ func templateReport(question string, t templates.Template, m templates.Match, ea
 	fmt.Fprintf(&b, "# %s\n\n", t.Title)
 	fmt.Fprintf(&b, "**Question:** %s\n\n", strings.Join(strings.Fields(question), " "))
 	if len(each) == 1 {
+		if note := m.SheetNote(); note != "" {
+			fmt.Fprintf(&b, "> %s\n\n", note)
+		}
 		b.WriteString(results[0].Markdown())
 	} else {
 		for i, e := range each {
-			fmt.Fprintf(&b, "## %s\n\n", e.File)
+			fmt.Fprintf(&b, "## %s\n\n", e.Table())
 			if results[i] == nil {
 				fmt.Fprintf(&b, "This analysis failed: %s\n\n", steps[i].Summary)
 				continue
@@ -234,7 +240,7 @@ func templateReport(question string, t templates.Template, m templates.Match, ea
 	b.WriteString("\n## How this was computed\n\n")
 	files := make([]string, len(each))
 	for i, e := range each {
-		files[i] = "`" + e.File + "`"
+		files[i] = "`" + e.Table() + "`"
 	}
 	fmt.Fprintf(&b, "Built-in analysis `%s` on %s, matched with confidence %.2f; no language model was called.\n\n", t.Name, strings.Join(files, ", "), m.Confidence)
 	for _, line := range m.Reasons {
@@ -250,7 +256,7 @@ func templateReport(question string, t templates.Template, m templates.Match, ea
 		}
 		for _, line := range lines {
 			if len(each) > 1 {
-				line = e.File + ": " + line
+				line = e.Table() + ": " + line
 			}
 			fmt.Fprintf(&b, "- %s\n", line)
 		}
@@ -287,6 +293,9 @@ func offlineHelpText(m templates.Match, files []generic.Previewed, shown bool) s
 		case f.Preview != nil && f.Preview.Kind == generic.KindEmpty:
 			fmt.Fprintf(&b, "%s is empty.\n", filepath.Base(f.Path))
 		}
+	}
+	if note := m.AbsentNote(); note != "" {
+		b.WriteString(note + "\n")
 	}
 	if m.Candidate != "" {
 		fmt.Fprintf(&b, "The closest built-in analysis was %q, but the request did not match it clearly enough", m.Candidate)

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,17 +72,21 @@ func (p *Plan) UnmarshalJSON(data []byte) error {
 		}
 	} else {
 		var obj struct {
-			Steps      []json.RawMessage `json:"steps"`
-			Plan       []json.RawMessage `json:"plan"`
-			Complexity string            `json:"complexity"`
+			Steps      json.RawMessage `json:"steps"`
+			Plan       json.RawMessage `json:"plan"`
+			Complexity string          `json:"complexity"`
 		}
 		if err := json.Unmarshal(data, &obj); err != nil {
 			return fmt.Errorf("plan: %w", err)
 		}
 		p.Complexity = strings.ToLower(strings.TrimSpace(obj.Complexity))
-		raw = obj.Steps
-		if raw == nil {
-			raw = obj.Plan
+		list := obj.Steps
+		if isNull(list) {
+			list = obj.Plan
+		}
+		var err error
+		if raw, err = looseList(list); err != nil {
+			return fmt.Errorf("plan steps: %w", err)
 		}
 	}
 	steps := make([]Step, 0, len(raw))
@@ -108,13 +113,13 @@ func decodeStep(r json.RawMessage) (Step, error) {
 		return Step{Description: text}, nil
 	}
 	var obj struct {
-		Index       int    `json:"index"`
-		Description string `json:"description"`
-		Step        string `json:"step"`
-		Task        string `json:"task"`
-		Title       string `json:"title"`
-		Needs       []int  `json:"needs"`
-		DependsOn   []int  `json:"depends_on"`
+		Index       json.RawMessage `json:"index"`
+		Description string          `json:"description"`
+		Step        string          `json:"step"`
+		Task        string          `json:"task"`
+		Title       string          `json:"title"`
+		Needs       json.RawMessage `json:"needs"`
+		DependsOn   json.RawMessage `json:"depends_on"`
 	}
 	if err := json.Unmarshal(r, &obj); err != nil {
 		return Step{}, err
@@ -125,11 +130,134 @@ func decodeStep(r json.RawMessage) (Step, error) {
 			d = alt
 		}
 	}
-	needs := obj.Needs
-	if needs == nil {
-		needs = obj.DependsOn
+	index, err := looseInt(obj.Index)
+	if err != nil {
+		return Step{}, fmt.Errorf("index: %w", err)
 	}
-	return Step{Index: obj.Index, Description: d, Needs: needs}, nil
+	rawNeeds := obj.Needs
+	if isNull(rawNeeds) {
+		rawNeeds = obj.DependsOn
+	}
+	needs, err := looseInts(rawNeeds)
+	if err != nil {
+		return Step{}, fmt.Errorf("needs: %w", err)
+	}
+	return Step{Index: index, Description: d, Needs: needs}, nil
+}
+
+// Models write numbers as strings ("2"), lists as one value ("needs": 1)
+// or as text ("1, 2"), and null for nothing. The loose decoders below take
+// them as meant, and refuse only what has no clear meaning.
+
+func isNull(r json.RawMessage) bool {
+	t := bytes.TrimSpace(r)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// looseList reads a list: a JSON list, a list written as a JSON string,
+// or one value (a step alone); nil for null.
+func looseList(r json.RawMessage) ([]json.RawMessage, error) {
+	if isNull(r) {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(r, &list) == nil {
+		return list, nil
+	}
+	var s string
+	if json.Unmarshal(r, &s) == nil {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "[") && json.Unmarshal([]byte(t), &list) == nil {
+			return list, nil
+		}
+	}
+	return []json.RawMessage{r}, nil
+}
+
+// looseInt reads a whole number, or one written as a string; 0 for null.
+func looseInt(r json.RawMessage) (int, error) {
+	if isNull(r) {
+		return 0, nil
+	}
+	var f float64
+	if err := json.Unmarshal(r, &f); err != nil {
+		var s string
+		if json.Unmarshal(r, &s) != nil {
+			return 0, fmt.Errorf("%s is not a number", r)
+		}
+		s = strings.TrimSpace(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "step"))
+		if s == "" {
+			return 0, nil
+		}
+		if f, err = strconv.ParseFloat(s, 64); err != nil {
+			return 0, fmt.Errorf("%q is not a number", s)
+		}
+	}
+	if f != float64(int(f)) {
+		return 0, fmt.Errorf("%v is not a whole number", f)
+	}
+	return int(f), nil
+}
+
+// looseInts reads a list of whole numbers: a JSON list (of numbers or
+// strings), one number, or a string such as "1, 2" or "[1, 2]"; nil for
+// null or an empty string.
+func looseInts(r json.RawMessage) ([]int, error) {
+	if isNull(r) {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(r, &list); err != nil {
+		var s string
+		if json.Unmarshal(r, &s) != nil {
+			list = []json.RawMessage{r}
+		} else {
+			list = nil
+			for _, p := range strings.FieldsFunc(strings.Trim(strings.TrimSpace(s), "[]"), func(c rune) bool { return c == ',' || c == ';' || c == ' ' || c == '、' }) {
+				list = append(list, json.RawMessage(strconv.Quote(p)))
+			}
+		}
+	}
+	out := make([]int, 0, len(list))
+	for _, e := range list {
+		n, err := looseInt(e)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// looseStrings reads a list of strings: a JSON list, one string, or null.
+// Numbers in it are written as text.
+func looseStrings(r json.RawMessage) ([]string, error) {
+	if isNull(r) {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(r, &list); err != nil {
+		list = []json.RawMessage{r}
+	}
+	var out []string
+	for _, e := range list {
+		if isNull(e) {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(e, &s); err != nil {
+			var n json.Number
+			if json.Unmarshal(e, &n) != nil {
+				return nil, fmt.Errorf("%s is not text", e)
+			}
+			s = n.String()
+		}
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // StepStatus is where a step stands.
@@ -437,33 +565,30 @@ func (r *SubmitResult) UnmarshalJSON(data []byte) error {
 		Result        string          `json:"result"`
 		Summary       string          `json:"summary"`
 		Findings      json.RawMessage `json:"findings"`
-		Files         []string        `json:"files"`
-		NextQuestions []string        `json:"next_questions"`
+		Files         json.RawMessage `json:"files"`
+		NextQuestions json.RawMessage `json:"next_questions"`
 		// Unverified is Sift's own, kept through state.json.
 		Unverified []string `json:"unverified"`
 	}
 	if err := json.Unmarshal(data, &obj); err != nil {
 		return fmt.Errorf("submit_result: %w", err)
 	}
-	r.Unverified, r.NextQuestions = obj.Unverified, obj.NextQuestions
+	r.Unverified = obj.Unverified
 	r.Answer = obj.Answer
 	for _, alt := range []string{obj.Response, obj.Result, obj.Summary} {
 		if r.Answer == "" {
 			r.Answer = alt
 		}
 	}
-	r.Files = obj.Files
-	r.Findings = nil
-	if len(obj.Findings) > 0 {
-		var list []string
-		if err := json.Unmarshal(obj.Findings, &list); err != nil {
-			var one string
-			if err := json.Unmarshal(obj.Findings, &one); err != nil {
-				return fmt.Errorf("submit_result findings: %w", err)
-			}
-			list = []string{one}
-		}
-		r.Findings = list
+	var err error
+	if r.Files, err = looseStrings(obj.Files); err != nil {
+		return fmt.Errorf("submit_result files: %w", err)
+	}
+	if r.NextQuestions, err = looseStrings(obj.NextQuestions); err != nil {
+		return fmt.Errorf("submit_result next_questions: %w", err)
+	}
+	if r.Findings, err = looseStrings(obj.Findings); err != nil {
+		return fmt.Errorf("submit_result findings: %w", err)
 	}
 	return nil
 }

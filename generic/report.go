@@ -77,6 +77,7 @@ func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, er
 	if err := in.rewrite(doc); err != nil {
 		return nil, fmt.Errorf("render report %q: %w", title, err)
 	}
+	foldTracebacks(doc, markdown)
 	var body bytes.Buffer
 	if err := md.Renderer().Render(&body, markdown, doc); err != nil {
 		return nil, fmt.Errorf("render report %q: %w", title, err)
@@ -122,7 +123,7 @@ func newReportMarkdown() goldmark.Markdown {
 		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(
-			renderer.WithNodeRenderers(util.Prioritized(inlinedImageRenderer{}, 500)),
+			renderer.WithNodeRenderers(util.Prioritized(inlinedImageRenderer{}, 500), util.Prioritized(tracebackRenderer{}, 500)),
 		),
 	)
 }
@@ -468,4 +469,64 @@ func IsQuestionReport(name string) bool {
 		}
 	}
 	return true
+}
+
+// TracebackLanguage is the info string of a fenced block that holds the
+// traceback behind a failed step: report.html shows it folded, behind a
+// toggle, so the report reads as what failed with the detail one click
+// away.
+const TracebackLanguage = "traceback"
+
+// kindTraceback is the AST kind of tracebackNode.
+var kindTraceback = ast.NewNodeKind("SiftTraceback")
+
+// tracebackNode is a fenced traceback block, rendered folded.
+type tracebackNode struct {
+	ast.BaseBlock
+	text []byte
+}
+
+// Kind implements ast.Node.
+func (n *tracebackNode) Kind() ast.NodeKind { return kindTraceback }
+
+// Dump implements ast.Node.
+func (n *tracebackNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
+
+// foldTracebacks replaces each fenced traceback block under doc with a
+// tracebackNode.
+func foldTracebacks(doc ast.Node, source []byte) {
+	var blocks []*ast.FencedCodeBlock
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if b, ok := n.(*ast.FencedCodeBlock); ok && entering && string(b.Language(source)) == TracebackLanguage {
+			blocks = append(blocks, b)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, b := range blocks {
+		var text bytes.Buffer
+		lines := b.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			text.Write(seg.Value(source))
+		}
+		b.Parent().ReplaceChild(b.Parent(), b, &tracebackNode{text: text.Bytes()})
+	}
+}
+
+// tracebackRenderer renders tracebackNode as a <details> toggle.
+type tracebackRenderer struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (r tracebackRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindTraceback, r.render)
+}
+
+func (tracebackRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<details class=\"traceback\"><summary>Traceback</summary><pre><code>")
+	_, _ = w.WriteString(html.EscapeString(string(node.(*tracebackNode).text)))
+	_, _ = w.WriteString("</code></pre></details>\n")
+	return ast.WalkSkipChildren, nil
 }

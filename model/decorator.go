@@ -59,6 +59,21 @@ type wrapConfig struct {
 	prices     PriceTable
 	trajectory *Trajectory
 	window     Window
+	check      ArgumentCheck
+}
+
+// ArgumentCheck decodes a tool call's arguments as their reader will, and
+// says what it could not read; nil when it reads them.
+type ArgumentCheck func(tool, args string) error
+
+// WithArgumentCheck checks the arguments of every forced tool call (a plan,
+// a final answer) with check once they are repaired and taken as the
+// tool's schema means them. Arguments it refuses go back to the model as
+// the call's tool answer, saying what is wrong, and the model is asked
+// again, at most twice; then the reply is returned as it is. Without it,
+// nothing is checked.
+func WithArgumentCheck(check ArgumentCheck) WrapOption {
+	return func(c *wrapConfig) { c.check = check }
 }
 
 // WithModelName names the model behind the decorated one: the tokenizer
@@ -124,6 +139,7 @@ func (d *decorated) IsCallbacksEnabled() bool {
 type callTools struct {
 	tools  []*schema.ToolInfo
 	forced bool
+	check  ArgumentCheck
 }
 
 // toolsFor reads the tools in effect for one call: per-call tools replace
@@ -147,7 +163,11 @@ func (d *decorated) toolsFor(opts []model.Option) callTools {
 		}
 		tools = narrowed
 	}
-	return callTools{tools: tools, forced: o.ToolChoice != nil && *o.ToolChoice == schema.ToolChoiceForced}
+	ct := callTools{tools: tools, forced: o.ToolChoice != nil && *o.ToolChoice == schema.ToolChoiceForced}
+	if d.cfg != nil {
+		ct.check = d.cfg.check
+	}
+	return ct
 }
 
 // fix repairs a complete reply's tool calls and, when a tool was forced,
@@ -158,7 +178,7 @@ func (ct callTools) fix(msg *schema.Message) *schema.Message {
 	}
 	out := *msg
 	out.ToolCalls = append([]schema.ToolCall(nil), msg.ToolCalls...)
-	repairToolCalls(&out)
+	repairToolCalls(&out, ct.tools)
 	if len(out.ToolCalls) == 0 && ct.forced && len(ct.tools) > 0 {
 		if tc, ok := recoverToolCall(out.Content, ct.tools); ok {
 			out.ToolCalls = []schema.ToolCall{tc}
@@ -171,17 +191,34 @@ func (ct callTools) fix(msg *schema.Message) *schema.Message {
 	return &out
 }
 
-// Generate calls the inner model, meters the call and fixes the reply.
+// Generate calls the inner model, meters the call and fixes the reply. A
+// forced tool call whose arguments the WithArgumentCheck check refuses goes
+// back to the model with what is wrong, at most maxArgumentRetries times.
 func (d *decorated) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
-	c, in := d.begin(ctx, in, opts, false)
-	msg, err := d.inner.Generate(c.ctx, in, opts...)
-	if err != nil {
-		c.end(nil, nil, err)
-		return nil, fmt.Errorf("model: %s model call: %w", d.agent, err)
+	for attempt := 0; ; attempt++ {
+		c, sent := d.begin(ctx, in, opts, false)
+		msg, err := d.inner.Generate(c.ctx, sent, opts...)
+		if err != nil {
+			c.end(nil, nil, err)
+			return nil, fmt.Errorf("model: %s model call: %w", d.agent, err)
+		}
+		fixed := c.tools.fix(msg)
+		c.end(fixed, usageOf(msg), nil)
+		bad := c.tools.bad(fixed)
+		if bad == nil || attempt >= maxArgumentRetries {
+			return fixed, nil
+		}
+		in = retryInput(in, fixed, bad)
 	}
-	fixed := c.tools.fix(msg)
-	c.end(fixed, usageOf(msg), nil)
-	return fixed, nil
+}
+
+// bad lists the reply's forced tool calls whose arguments the check
+// refuses; nil when the call was not forced or every call passes.
+func (ct callTools) bad(msg *schema.Message) map[string]string {
+	if !ct.forced || msg == nil {
+		return nil
+	}
+	return badCalls(msg, ct.check)
 }
 
 // Stream calls the inner model and meters the stream when it ends, holding
@@ -195,14 +232,27 @@ func (d *decorated) Stream(ctx context.Context, in []*schema.Message, opts ...mo
 		return nil, fmt.Errorf("model: %s model stream: %w", d.agent, err)
 	}
 	if c.tools.forced && len(c.tools.tools) > 0 {
-		msg, err := schema.ConcatMessageStream(sr)
-		if err != nil {
-			c.end(msg, usageOf(msg), err)
-			return nil, fmt.Errorf("model: %s model stream: %w", d.agent, err)
+		for attempt := 0; ; attempt++ {
+			msg, err := schema.ConcatMessageStream(sr)
+			if err != nil {
+				c.end(msg, usageOf(msg), err)
+				return nil, fmt.Errorf("model: %s model stream: %w", d.agent, err)
+			}
+			fixed := c.tools.fix(msg)
+			c.end(fixed, usageOf(msg), nil)
+			bad := c.tools.bad(fixed)
+			if bad == nil || attempt >= maxArgumentRetries {
+				return schema.StreamReaderFromArray([]*schema.Message{fixed}), nil
+			}
+			// The arguments go back to the model, as Generate does.
+			in = retryInput(in, fixed, bad)
+			var sent []*schema.Message
+			c, sent = d.begin(ctx, in, opts, true)
+			if sr, err = d.inner.Stream(c.ctx, sent, opts...); err != nil {
+				c.end(nil, nil, err)
+				return nil, fmt.Errorf("model: %s model stream: %w", d.agent, err)
+			}
 		}
-		fixed := c.tools.fix(msg)
-		c.end(fixed, usageOf(msg), nil)
-		return schema.StreamReaderFromArray([]*schema.Message{fixed}), nil
 	}
 
 	out, w := schema.Pipe[*schema.Message](1)
@@ -279,7 +329,7 @@ func (d *decorated) relay(sr *schema.StreamReader[*schema.Message], w *schema.St
 		w.Send(nil, fmt.Errorf("model: %s model stream: join tool-call fragments: %w", d.agent, err))
 		return
 	}
-	repairToolCalls(joined)
+	repairToolCalls(joined, c.tools.tools)
 	calls = joined.ToolCalls
 	w.Send(joined, nil)
 }

@@ -41,13 +41,66 @@ func repairArguments(args string) (string, bool) {
 	return fixed, true
 }
 
-// repairToolCalls repairs the arguments of every tool call in msg, in place.
-func repairToolCalls(msg *schema.Message) {
+// repairToolCalls repairs the arguments of every tool call in msg, in
+// place: broken JSON is mended, then the arguments are taken as meant by
+// the called tool's schema among tools (see coerceArguments).
+func repairToolCalls(msg *schema.Message, tools []*schema.ToolInfo) {
 	for i := range msg.ToolCalls {
-		if fixed, changed := repairArguments(msg.ToolCalls[i].Function.Arguments); changed {
-			msg.ToolCalls[i].Function.Arguments = fixed
+		fn := &msg.ToolCalls[i].Function
+		if fixed, changed := repairArguments(fn.Arguments); changed {
+			fn.Arguments = fixed
+		}
+		if fixed, changed := coerceArguments(fn.Arguments, toolNamed(tools, fn.Name)); changed {
+			fn.Arguments = fixed
 		}
 	}
+}
+
+// toolNamed is the tool called name among tools, or nil.
+func toolNamed(tools []*schema.ToolInfo, name string) *schema.ToolInfo {
+	for _, t := range tools {
+		if t != nil && t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// maxArgumentRetries bounds how often a forced tool call whose arguments
+// do not fit its schema goes back to the model with what is wrong.
+const maxArgumentRetries = 2
+
+// badCalls lists, per tool call of msg whose arguments check refuses, what
+// is wrong; nil when every call passes (or there is no check).
+func badCalls(msg *schema.Message, check ArgumentCheck) map[string]string {
+	if check == nil {
+		return nil
+	}
+	var bad map[string]string
+	for _, tc := range msg.ToolCalls {
+		if err := check(tc.Function.Name, tc.Function.Arguments); err != nil {
+			if bad == nil {
+				bad = map[string]string{}
+			}
+			bad[tc.ID] = err.Error()
+		}
+	}
+	return bad
+}
+
+// retryInput is in followed by the model's reply and, as each call's tool
+// answer, what was wrong with its arguments: the model sees its mistake
+// the way it sees a tool's error, and calls again.
+func retryInput(in []*schema.Message, reply *schema.Message, bad map[string]string) []*schema.Message {
+	out := append(append([]*schema.Message(nil), in...), reply)
+	for _, tc := range reply.ToolCalls {
+		text := "Not run: another call in the same reply had invalid arguments; call again."
+		if p, ok := bad[tc.ID]; ok {
+			text = fmt.Sprintf("Error: the arguments of %s could not be read: %s. Call %s again with corrected arguments.", tc.Function.Name, p, tc.Function.Name)
+		}
+		out = append(out, schema.ToolMessage(text, tc.ID, schema.WithToolName(tc.Function.Name)))
+	}
+	return out
 }
 
 // parseObject returns s as compact JSON if it is (or can be repaired into) a

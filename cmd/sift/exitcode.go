@@ -20,6 +20,7 @@ const (
 	exitBudget      = 5
 	exitWaiting     = 6
 	exitPaused      = 7
+	exitFailedSteps = 8
 	exitInterrupted = 130
 )
 
@@ -61,6 +62,8 @@ func exitCode(err error) int {
 		return exitBudget
 	case errors.Is(err, errWaiting):
 		return exitWaiting
+	case errors.Is(err, agents.ErrAnswerOnFailedSteps):
+		return exitFailedSteps
 	default:
 		return exitRunFailed
 	}

@@ -5,7 +5,8 @@
 // environment lacks something (Python with pandas); 5 a budget stopped the
 // run (the report holds what was found); 6 the run waits for the person
 // (answer with sift resume); 7 the run paused (go on with sift resume);
-// 130 interrupted (sift resume runs the stopped step again).
+// 8 the run finished but its answer rests on failed steps (the report says
+// which); 130 interrupted (sift resume runs the stopped step again).
 package main
 
 import (

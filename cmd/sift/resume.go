@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -133,6 +137,7 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	if err != nil {
 		return err
 	}
+	resumeScript(opts.run.LoadedScript, meta.Workspace)
 	io, working := newWorkingLine(io, opts.run.JSON, deps.now, deps.working)
 	r := newRenderer(io, opts.run.JSON, deps.now)
 	r.resumeArgs = opts.run.ResumeArgs
@@ -159,4 +164,43 @@ func (o *resumeOptions) resumeOptions() []agents.ResumeOption {
 		out = append(out, agents.ResumeDatabases(o.run.DBs))
 	}
 	return out
+}
+
+// resumeScript positions a scripted model (--script) where the session's
+// earlier processes stopped playing it: the calls its trajectory records,
+// less those of a step that was stopped and runs again from its start. A
+// script for the rest of the session only plays from its first reply (see
+// scripted.Script.ResumeAfter).
+func resumeScript(script *scripted.Script, workspace string) {
+	if script == nil || workspace == "" {
+		return
+	}
+	records, err := model.LoadTrajectory(filepath.Join(workspace, "trajectory.jsonl"))
+	if err != nil {
+		return
+	}
+	again := map[int]bool{}
+	if fp, err := agents.SessionPlan(workspace); err == nil {
+		for _, st := range fp.Steps {
+			if st.Status == generic.StatusTodo {
+				again[st.Index] = true
+			}
+		}
+	}
+	var played []scripted.Played
+	for _, r := range records {
+		if r.Step > 0 && again[r.Step] {
+			break // this step runs again from its first call
+		}
+		p := scripted.Played{Failed: r.Error != "" || r.Response == nil}
+		if r.Response != nil {
+			for _, tc := range r.Response.ToolCalls {
+				if !strings.HasPrefix(tc.ID, "call_recovered_") {
+					p.ToolCalls = append(p.ToolCalls, tc.Name)
+				}
+			}
+		}
+		played = append(played, p)
+	}
+	script.ResumeAfter(played)
 }

@@ -102,3 +102,44 @@ func TestResumeFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestResumedScriptedDemoGoesOnWhereItStopped: one script plays a whole
+// run that stops to ask the person; resumed with the same script in a new
+// process, the run goes on with the script's next reply (the step's code),
+// not its first (the plan).
+func TestResumedScriptedDemoGoesOnWhereItStopped(t *testing.T) {
+	isolateEnv(t)
+	if _, err := operator.FindPython(context.Background(), ""); err != nil {
+		t.Skipf("needs Python with pandas (CI installs it): %v", err)
+	}
+	sessions := t.TempDir()
+	demo := writeScript(t, `{"replies":[
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Print 6*7"}]}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Print it as a number?","choices":["yes","no"]}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"print 6*7"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print(6*7)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},
+ {"content":"# Answer\n\n42 [step 1]."}]}`)
+	io, _, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"run", "--mode", "plan", "--script", demo, "--sessions-dir", sessions, "what is 6*7?"}); code != exitWaiting {
+		t.Fatalf("exit %d, want %d (waiting); stderr:\n%s", code, exitWaiting, errOut)
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session, got %v %v", entries, err)
+	}
+	id := entries[0].Name()
+	io, _, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", id, "--answer", "yes", "--script", demo, "--sessions-dir", sessions}); code != exitOK {
+		t.Fatalf("resume: exit %d; stderr:\n%s", code, errOut)
+	}
+	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
+	if err != nil || !strings.Contains(string(report), "42") {
+		t.Errorf("report.md: %v\n%s", err, report)
+	}
+	cells, err := os.ReadFile(filepath.Join(sessions, id, "cells.jsonl"))
+	if err != nil || !strings.Contains(string(cells), "print(6*7)") {
+		t.Errorf("the step did not run the script's code: %v\n%s", err, cells)
+	}
+}

@@ -62,7 +62,8 @@ Exit codes: 0 success; 1 the run failed (the report holds what was found);
 2 usage error; 3 model configuration, authentication or an unreachable endpoint; 4 the environment
 lacks something (Python with pandas); 5 a budget (--max-*) stopped the run,
 the report holds what was found; 6 the run waits for your answer (give it
-with sift resume); 7 paused (Ctrl-C once; go on with sift resume); 130
+with sift resume); 7 paused (Ctrl-C once; go on with sift resume); 8 the
+answer rests on failed steps (the report says which); 130
 interrupted (Ctrl-C twice or SIGTERM; sift resume runs the stopped step again).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -14,6 +14,7 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/model/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -22,6 +23,10 @@ import (
 
 // runOptions is everything `sift run` needs, parsed from flags.
 type runOptions struct {
+	// LoadedScript is the scripted model --script loaded (set when the
+	// configuration is built), for resume to position.
+	LoadedScript *scripted.Script
+
 	Question string
 	Files    []string
 	Dirs     []string
@@ -228,6 +233,9 @@ func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, e
 		return agents.Config{}, "", err
 	}
 	cfg.Models = ms
+	if sm, ok := ms.Default.(interface{ Script() *scripted.Script }); ok {
+		opts.LoadedScript = sm.Script()
+	}
 	if !configured(ms) {
 		// Without a model Sift still runs its built-in analyses.
 		label = "none configured: built-in analyses only (set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL for the agents)"

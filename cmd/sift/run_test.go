@@ -114,6 +114,7 @@ func TestExitCodes(t *testing.T) {
 		{reportedError{fmt.Errorf("%w: 5 model calls", agents.ErrBudgetExceeded)}, exitBudget},
 		{errors.Join(errors.New("stopped"), context.Canceled), exitInterrupted},
 		{reportedError{fmt.Errorf("%w: session s", agents.ErrPaused)}, exitPaused},
+		{reportedError{fmt.Errorf("%w: step 1 failed", agents.ErrAnswerOnFailedSteps)}, exitFailedSteps},
 	}
 	for _, tt := range tests {
 		if got := exitCode(tt.err); got != tt.want {

@@ -89,7 +89,7 @@ func (fr FileReply) reply() (Reply, error) {
 			return Reply{}, fmt.Errorf("a tool call has no name")
 		}
 	}
-	return Reply{Func: func(req Request) (*schema.Message, error) {
+	return Reply{file: &fr, Func: func(req Request) (*schema.Message, error) {
 		msg := &schema.Message{Role: schema.Assistant, Content: fill(fr.Content, req)}
 		for i, tc := range fr.ToolCalls {
 			args := string(tc.Arguments)

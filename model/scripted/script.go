@@ -41,6 +41,9 @@ type Reply struct {
 	Status int
 	// RetryAfter is sent as the Retry-After header with Status.
 	RetryAfter string
+	// file is the script file's reply this one was made from, if any: it
+	// says what a Func reply will do (see ResumeAfter).
+	file *FileReply
 }
 
 // Request is what the model was asked.
@@ -283,6 +286,9 @@ func (m *chatModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatMo
 
 // GetType names the model as scripted.
 func (m *chatModel) GetType() string { return "Scripted" }
+
+// Script returns the script the model plays.
+func (m *chatModel) Script() *Script { return m.script }
 
 // request builds the recorded request: per-call tools replace bound ones,
 // and bound tools without a per-call choice mean "allowed", as for the

@@ -105,6 +105,13 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 		return err
 	}
 	d.pre["series"] = jsonRows(series)
+	// The days with data, so the cell finds partial first and last periods
+	// as it does from the whole column.
+	days, err := d.query(ctx, "SELECT DISTINCT strftime(CAST("+t+" AS DATE), '%Y-%m-%d') AS d FROM "+d.view+where+" ORDER BY d")
+	if err != nil {
+		return err
+	}
+	d.pre["days"] = jsonRows(days)
 	if template != Trend || p.Category == "" {
 		return nil
 	}

@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -14,6 +15,9 @@ var moneyWordRe = regexp.MustCompile(`\b(?:revenue|sales|amount|turnover|income|
 type inference struct {
 	p       Params
 	missing []string
+	// absent are the request's words for things no column holds
+	// ("customers" in a table of regions).
+	absent []string
 }
 
 func (in *inference) reason(format string, args ...any) {
@@ -207,6 +211,12 @@ func infer(t string, r *request, cols []*column) inference {
 		}
 		return n
 	}
+	if t != Profile {
+		for _, w := range missingEntities(r) {
+			in.absent = append(in.absent, w)
+			in.missing = append(in.missing, fmt.Sprintf("no column for %q, which the request ranks or groups by (the columns: %s)", w, columnList(cols)))
+		}
+	}
 	switch t {
 	case Profile:
 	case Trend:
@@ -397,4 +407,87 @@ func inferFunnel(in *inference, r *request, cols []*column) {
 			break
 		}
 	}
+}
+
+// entityWords are words that name a kind of thing a table may have a
+// column for (customers, regions, 客户): a request that groups or ranks by
+// one needs that column. Measures (revenue, price) are not among them: a
+// money column stands in for those.
+var entityWords = func() map[string]bool {
+	out := map[string]bool{}
+	groups := [][]string{}
+	for _, g := range synonymGroups {
+		switch g[0] {
+		case "revenue", "profit", "quantity", "price", "cost", "event":
+			continue
+		}
+		groups = append(groups, g)
+	}
+	groups = append(groups, []string{"client", "member", "account", "segment", "shop", "supplier", "suppliers", "vendor", "vendors", "employee", "employees", "salesperson", "salespeople", "team", "teams", "agent", "agents", "patient", "patients", "student", "students", "供应商", "员工", "销售员", "团队"})
+	for _, g := range groups {
+		for _, w := range g {
+			switch w {
+			case "item", "items", "goods":
+				continue // "top 10 items" may mean rows
+			}
+			out[normalize(w)] = true
+		}
+	}
+	return out
+}()
+
+// rankTargetRe finds what "top 10 X" ranks.
+var rankTargetRe = regexp.MustCompile(`\b(?:top|bottom|best|worst|highest|lowest|largest|biggest|smallest)\s*-?\s*\d{1,4}\s+([\p{L}_]+)`)
+
+// missingEntities lists the words of the request that rank or group by a
+// kind of thing ("top 10 customers", "by region", "按客户") no column of
+// the table holds. A built-in that went on would answer about another
+// column; the request needs the person, or a model, instead.
+func missingEntities(r *request) []string {
+	covered := func(pos int) bool {
+		for _, m := range r.mentions {
+			if m.pos <= pos && pos < m.end {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	check := func(word string, pos int) {
+		w := strings.TrimSuffix(word, "s")
+		if !entityWords[word] && !entityWords[w] || covered(pos) || contains(out, word) {
+			return
+		}
+		out = append(out, word)
+	}
+	for _, re := range []*regexp.Regexp{rankTargetRe, byWordRe} {
+		for _, loc := range re.FindAllStringSubmatchIndex(r.text, -1) {
+			check(r.text[loc[2]:loc[3]], loc[2])
+		}
+	}
+	for _, loc := range cjkGroupRe.FindAllStringSubmatchIndex(r.text, -1) {
+		target := r.text[loc[2]:loc[3]]
+		for w := range entityWords {
+			if !isASCII(w) {
+				if i := strings.Index(target, w); i >= 0 {
+					check(w, loc[2]+i)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// columnList is the table's column names for a message, bounded.
+func columnList(cols []*column) string {
+	var names []string
+	for i, c := range cols {
+		if i == 20 {
+			names = append(names, fmt.Sprintf("and %d more", len(cols)-20))
+			break
+		}
+		names = append(names, c.name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -54,10 +55,63 @@ type Match struct {
 	// FileIndex and Params are then the first table's. Tables the template
 	// cannot run on are left out, with the reason in Reasons.
 	Each []Match `json:"each,omitempty"`
+	// OtherSheets are the sheets with data of the chosen workbook that the
+	// analysis does not cover (it runs on Params.Sheet); a report names
+	// them so nobody reads one sheet's answer as the workbook's.
+	OtherSheets []string `json:"other_sheets,omitempty"`
+	// Absent are the request's words for things it ranks or groups by that
+	// no column of the chosen table holds ("customers" in a table of
+	// regions and revenue). A match with any is refused: a built-in would
+	// answer about another column.
+	Absent []string `json:"absent,omitempty"`
+}
+
+// AbsentNote says plainly what the request names that the data lacks;
+// empty when nothing is absent.
+func (m Match) AbsentNote() string {
+	if len(m.Absent) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The request asks about %s, but %s has no such column, so no built-in analysis answers it (one would rank or group by another column instead).",
+		strings.Join(quoted(m.Absent), " and "), m.Table())
 }
 
 // OK reports whether a template matched.
 func (m Match) OK() bool { return m.Template != "" }
+
+// Table names what the match runs on: the file, and the sheet of a
+// workbook ("input/sales.xlsx, sheet Europe").
+func (m Match) Table() string {
+	if m.Params.Sheet != "" && isWorkbook(m.File) {
+		return m.File + ", sheet " + m.Params.Sheet
+	}
+	return m.File
+}
+
+// SheetNote says which sheet of a workbook the analysis used and which it
+// did not; empty when the file has one table.
+func (m Match) SheetNote() string {
+	if len(m.OtherSheets) == 0 || m.Params.Sheet == "" {
+		return ""
+	}
+	return fmt.Sprintf("Only sheet %q of %s is analysed; %s not (%s): name the sheet you mean, or ask for every sheet.",
+		m.Params.Sheet, m.File, plural(len(m.OtherSheets), "its other sheet is", "its other %d sheets are"), strings.Join(quoted(m.OtherSheets), ", "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf(many, n)
+}
+
+func quoted(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
 
 // cue is a phrase that points to a template, with how strongly.
 type cue struct {
@@ -295,8 +349,12 @@ func MatchRequest(request string, files []*generic.FilePreview) Match {
 	}
 	if len(chosen) == 1 {
 		one := onTable(best.name, conf, request, files, chosen[0])
-		m.File, m.FileIndex, m.Params, m.Confidence, m.Template = one.File, one.FileIndex, one.Params, one.Confidence, one.Template
+		m.File, m.FileIndex, m.Params, m.Confidence, m.Template, m.Absent = one.File, one.FileIndex, one.Params, one.Confidence, one.Template, one.Absent
 		m.Reasons = append(reasons, one.Reasons...)
+		m.OtherSheets = otherSheets(files, chosen[0])
+		if note := m.SheetNote(); note != "" {
+			m.Reasons = append(m.Reasons, note)
+		}
 		if !m.OK() {
 			m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f: not matched", m.Confidence, MinConfidence))
 		}
@@ -316,7 +374,7 @@ func MatchRequest(request string, files []*generic.FilePreview) Match {
 	}
 	m.Reasons = reasons
 	if len(m.Each) == 0 {
-		m.File, m.FileIndex, m.Params, m.Confidence = left.File, left.FileIndex, left.Params, left.Confidence
+		m.File, m.FileIndex, m.Params, m.Confidence, m.Absent = left.File, left.FileIndex, left.Params, left.Confidence, left.Absent
 		m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f on every table: not matched", m.Confidence, MinConfidence))
 		return m
 	}
@@ -351,6 +409,10 @@ func onTable(name string, conf float64, request string, files []*generic.FilePre
 		conf -= missingPenalty
 		m.Reasons = append(m.Reasons, "but "+miss)
 	}
+	m.Absent = in.absent
+	if len(in.absent) > 0 {
+		conf = min(conf, MinConfidence-0.1)
+	}
 	m.Params = fileParams(in.p, f, t.sheet)
 	m.Confidence = round2(math.Max(0, math.Min(1, conf)))
 	if m.Confidence >= MinConfidence {
@@ -379,10 +441,12 @@ func MatchTemplate(name, request string, files []*generic.FilePreview) (Match, e
 		m.Confidence -= missingPenalty
 		m.Reasons = append(m.Reasons, "but "+miss)
 	}
+	m.Absent = in.absent
 	m.Confidence = round2(math.Max(0, m.Confidence))
 	if fi >= 0 {
 		m.File = files[fi].Name
 		m.Params = fileParams(in.p, files[fi], sheet)
+		m.OtherSheets = otherSheets(files, table{file: fi, sheet: sheet})
 	} else {
 		m.Params = in.p
 	}
@@ -449,16 +513,54 @@ func tablesOf(text string, files []*generic.FilePreview) []table {
 			if len(s.Columns) == 0 {
 				continue
 			}
-			n := 0
-			for _, m := range findMentions(text, columnsOf(s)) {
-				n += 1 + int(m.kind)
-			}
-			if n > best.score {
+			if n := mentionScore(text, s); n > best.score {
 				best.sheet, best.score = s, n
 			}
 		}
 		if best.sheet != nil {
 			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// everySheet lists every sheet with columns of every file as a table of
+// its own, for a request about all of them ("profile every sheet").
+func everySheet(text string, files []*generic.FilePreview) []table {
+	var out []table
+	for i, f := range files {
+		if f == nil {
+			continue
+		}
+		for j := range f.Sheets {
+			if s := &f.Sheets[j]; len(s.Columns) > 0 {
+				out = append(out, table{file: i, sheet: s, score: mentionScore(text, s)})
+			}
+		}
+	}
+	return out
+}
+
+// mentionScore is how strongly text names the sheet's columns.
+func mentionScore(text string, s *generic.SheetPreview) int {
+	n := 0
+	for _, m := range findMentions(text, columnsOf(s)) {
+		n += 1 + int(m.kind)
+	}
+	return n
+}
+
+// otherSheets names the sheets with data of t's workbook other than the
+// one t analyses; empty for a file of one table.
+func otherSheets(files []*generic.FilePreview, t table) []string {
+	f := files[t.file]
+	if f == nil || f.Kind != generic.KindXLSX || t.sheet == nil {
+		return nil
+	}
+	var out []string
+	for j := range f.Sheets {
+		if s := &f.Sheets[j]; len(s.Columns) > 0 && s.Name != t.sheet.Name {
+			out = append(out, s.Name)
 		}
 	}
 	return out
@@ -473,12 +575,15 @@ var allTables = regexp.MustCompile(`\b(?:every|each|all)(?: of)?(?: the| these| 
 // the files it names; else the tables with the most of the columns it
 // names; every table when it names no file and no column.
 func scope(text string, files []*generic.FilePreview) ([]table, string) {
+	if loc := allTables.FindStringIndex(text); loc != nil {
+		// Every sheet of a workbook is a table of its own here.
+		if every := everySheet(text, files); len(every) >= 2 {
+			return every, fmt.Sprintf("the request says %q: each of the %d tables is analysed", text[loc[0]:loc[1]], len(every))
+		}
+	}
 	all := tablesOf(text, files)
 	if len(all) < 2 {
 		return all, ""
-	}
-	if loc := allTables.FindStringIndex(text); loc != nil {
-		return all, fmt.Sprintf("the request says %q: each of the %d tables is analysed", text[loc[0]:loc[1]], len(all))
 	}
 	var chosen []table
 	var names []string

@@ -343,6 +343,88 @@ def full_periods(periods):
     return pd.period_range(periods.min(), periods.max(), freq=periods.iloc[0].freq)
 
 
+# ---------------------------------------------------------------- totals
+
+# A label that says it is a total ("Total", "Grand total", "合计", "World").
+TOTAL_NAME = re.compile(
+    r"^\s*(?:grand\s+|sub-?\s*)?totals?\s*(?:[:(\-].*)?$|^.*\b(?:grand\s+|sub-?)totals?\b.*$|^\s*(?:overall|world|worldwide|global|all)\s*$"
+    r"|^\s*(?:合计|总计|小计|总和|全部|总体|整体|全国|汇总)|(?:合计|总计|小计)\s*$", re.I)
+# A label that may be a total when its value is the rest's sum ("All natural
+# disasters", "All regions").
+# LEFT_OUT are the total groups drop_totals left out; templates put them in
+# their data as "left_out_totals".
+LEFT_OUT = []
+MAYBE_TOTAL_NAME = re.compile(r"^\s*(?:all|total|every)\b|^\s*所有", re.I)
+
+
+def total_labels(values):
+    """The labels of values (one number per group) that are totals of the
+    other groups, each with why: named like a total, or named like one and
+    as large as the sum of the rest."""
+    v = values.dropna()
+    if len(v) < 3:
+        return {}
+    whole = float(v.sum())
+    out = {}
+    for k, x in v.items():
+        name = str(k)
+        rest = whole - float(x)
+        sums_rest = rest > 0 and abs(float(x) - rest) <= 0.1 * rest
+        if TOTAL_NAME.search(name):
+            out[k] = "its name says it is a total" + (" and its value is the sum of the others" if sums_rest else "")
+        elif MAYBE_TOTAL_NAME.search(name) and sums_rest:
+            out[k] = "its value is the sum of the others"
+    if len(out) == len(v):
+        return {}
+    return out
+
+
+def drop_totals(values, what, where="the ranking and shares"):
+    """values without its total groups, saying which were left out and why."""
+    found = total_labels(values)
+    for k, why in found.items():
+        note("%r looks like a total or aggregate row of %s (%s), so it is left out of %s"
+             % (str(k), what, why, where))
+    LEFT_OUT.extend(str(k) for k in found if str(k) not in LEFT_OUT)
+    return values.drop(index=list(found)), list(found)
+
+
+# ---------------------------------------------------------------- partial periods
+
+def pre_days(pre):
+    """The days with data the DuckDB engine listed, as timestamps."""
+    return pd.Series(pd.to_datetime([r[0] for r in pre.get("days") or []]))
+
+
+def partial_ends(times, periods):
+    """Which of the first and last periods the data covers only in part:
+    the data starts after the first period begins (or stops before the last
+    one ends) by more than its usual spacing between dates, and that period
+    holds well under the dates a period usually holds. Returns (first,
+    last), each the date the data starts or stops at, or None when that
+    period is whole."""
+    t = pd.Series(times).dropna()
+    if len(t) < 2 or len(periods) < 2:
+        return None, None
+    days = pd.Series(t.dt.normalize().unique()).sort_values()
+    gaps = days.diff().dropna()
+    gap = max(gaps.median() if len(gaps) else pd.Timedelta(days=1), pd.Timedelta(days=1))
+    first_p, last_p = periods[0], periods[-1]
+    if gap >= (last_p.end_time - last_p.start_time):
+        return None, None  # the data is no finer than the period
+    per = days.dt.to_period(first_p.freq).value_counts()
+    inner = per.drop(index=[first_p, last_p], errors="ignore")
+    usual = float(inner.median()) if len(inner) else float(per.max())
+
+    def thin(p):
+        return per.get(p, 0) < 0.6 * usual
+
+    lo, hi = t.min().normalize(), t.max().normalize()
+    first = lo if lo - first_p.start_time.normalize() >= gap and thin(first_p) else None
+    last = hi if last_p.end_time.normalize() - hi >= gap and thin(last_p) else None
+    return first, last
+
+
 # ---------------------------------------------------------------- output
 
 def clean(v):

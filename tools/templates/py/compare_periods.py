@@ -31,14 +31,31 @@ def pandas_series(code):
     stage("group by %s" % PERIOD_NOUNS[code])
     data["p"] = data["t"].dt.to_period(code)
     periods = full_periods(data["p"])
-    return tcol, measure, agg, periods, aggregate(data.groupby("p"), m, agg), data["t"].max()
+    return tcol, measure, agg, periods, aggregate(data.groupby("p"), m, agg), data["t"]
 
 
 def duckdb_series(pre, code):
     """The same, aggregated by the DuckDB engine out of core."""
     series = pre_series(pre["series"], code)
     periods = pd.period_range(series.index.min(), series.index.max(), freq=code)
+    if pre.get("days"):
+        return P["time"], P.get("measure") or None, P["aggregation"], periods, series, pre_days(pre)
     return P["time"], P.get("measure") or None, P["aggregation"], periods, series, pd.Timestamp(pre["last_t"])
+
+
+def partial_periods(times, periods):
+    """The periods the data covers only in part, each with why."""
+    if isinstance(times, pd.Timestamp):
+        # The DuckDB engine gives only the last time.
+        first, last = None, (times if times < periods[-1].end_time.normalize() else None)
+    else:
+        first, last = partial_ends(times, periods)
+    out = {}
+    if first is not None:
+        out[periods[0]] = "the data starts on %s" % first.strftime("%Y-%m-%d")
+    if last is not None:
+        out[periods[-1]] = "the data ends on %s" % last.strftime("%Y-%m-%d")
+    return out
 
 
 def main():
@@ -50,7 +67,7 @@ def main():
         code = PERIODS[P["period"]] if P.get("period") else "M"
         lag = YEAR_LAGS[code]
     pre = P.get("pre")
-    tcol, measure, agg, periods, series, last_t = duckdb_series(pre, code) if pre else pandas_series(code)
+    tcol, measure, agg, periods, series, times = duckdb_series(pre, code) if pre else pandas_series(code)
     series = series.reindex(periods)
     if agg in ("sum", "count"):
         series = series.fillna(0.0)
@@ -68,16 +85,26 @@ def main():
         (c / p) if (p is not None and not pd.isna(p) and p != 0) else np.nan
         for c, p in zip(table["change"], table["previous"])
     ]
+    partial = partial_periods(times, periods)
+    if partial:
+        # A partial period is never compared as if it were whole.
+        cut = set(period_label(p) for p in partial)
+        touched = table.iloc[:, 0].isin(cut) | table["compared_with"].isin(cut)
+        table.loc[touched, ["change", "change_pct"]] = np.nan
+        table["partial"] = ["partial" if x in cut else "" for x in table.iloc[:, 0]]
+        for p, why in partial.items():
+            note("the %s %s is partial (%s): it is not compared with whole %ss"
+                 % (PERIOD_NOUNS[code], period_label(p), why, PERIOD_NOUNS[code]))
     comparable = table.dropna(subset=["previous"])
+    whole = comparable.dropna(subset=["change"]) if partial else comparable
+    if partial and not whole.empty:
+        comparable = whole
     if comparable.empty:
         raise TemplateError(
             "the data covers %d %s(s) (%s to %s), too short for a %s comparison; use a shorter period or more data"
             % (len(series), PERIOD_NOUNS[code], table.iloc[0, 0], table.iloc[-1, 0], title))
     csv_path = save_csv(table, "table")
     latest = comparable.iloc[-1]
-    if last_t < periods[-1].end_time.normalize():
-        note("the last %s, %s, ends on %s in the data and may be incomplete"
-             % (PERIOD_NOUNS[code], period_label(periods[-1]), last_t.strftime("%Y-%m-%d")))
 
     stage("draw the chart")
     recent = comparable.tail(12)
@@ -98,12 +125,14 @@ def main():
     rows = [{"period": r.iloc[0], "value": r[what], "previous_period": r["compared_with"], "previous": r["previous"],
              "change": r["change"], "change_pct": r["change_pct"]} for _, r in comparable.iterrows()]
     R["data"] = {"time": tcol, "measure": measure, "aggregation": agg, "compare": mode, "period": PERIOD_NOUNS[code],
-                 "rows": rows, "latest": rows[-1]}
+                 "rows": rows, "latest": rows[-1], "partial": [period_label(p) for p in partial]}
     change = latest["change_pct"]
     R["answer"] = "%s, %s: %s was %s against %s in %s (%s%s)." % (
         what.capitalize(), title, latest.iloc[0], fmt(latest[what]), fmt(latest["previous"]), latest["compared_with"],
         ("+" if latest["change"] >= 0 else "") + fmt(latest["change"]),
         "" if pd.isna(change) else ", %+.1f%%" % (100 * change))
+    for p, why in partial.items():
+        R["answer"] += " The %s %s is partial (%s) and is not compared." % (PERIOD_NOUNS[code], period_label(p), why)
 
 
 run_template(main)

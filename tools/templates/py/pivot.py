@@ -78,6 +78,13 @@ def main():
     pre = P.get("pre")
     measure, agg, rows_col, cols_name, is_time, table, row_tot, col_tot, grand = (
         duckdb_table(pre) if pre else pandas_table())
+    if agg in ("sum", "count"):
+        # A total row of the data would count everything twice.
+        row_tot, dropped = drop_totals(row_tot, rows_col, "the table and its totals")
+        if dropped:
+            table = table.drop(index=dropped)
+            col_tot = table.sum(axis=0)
+            grand = float(table.values.sum())
     table = table.loc[row_tot.sort_values(ascending=False, kind="mergesort").index]
     if not is_time:
         table = table[col_tot.sort_values(ascending=False, kind="mergesort").index]
@@ -112,6 +119,7 @@ def main():
         "rows": [str(r) for r in table.index], "columns": [str(c) for c in table.columns],
         "values": [list(r) for r in table.values], "row_totals": {str(k): v for k, v in row_tot.items()},
         "column_totals": {str(k): v for k, v in col_tot.items()}, "grand_total": grand,
+        "left_out_totals": LEFT_OUT,
     }
     best = table.stack()
     best = best.dropna()

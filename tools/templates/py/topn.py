@@ -33,6 +33,7 @@ def main():
     measure, cat, agg, values = duckdb_groups(pre) if pre else pandas_groups()
     n = int(P.get("n") or 10)
     ascending = bool(P.get("ascending"))
+    values, _ = drop_totals(values, cat)
     values = values.sort_values(ascending=ascending, kind="mergesort")
     what = describe_agg(measure, agg)
     total = values.sum() if agg in ("sum", "count") else None
@@ -59,7 +60,7 @@ def main():
 
     R["data"] = {
         "category": cat, "measure": measure, "aggregation": agg, "n": n, "ascending": ascending,
-        "groups": len(values), "total": total,
+        "groups": len(values), "total": total, "left_out_totals": LEFT_OUT,
         "top": [{"name": str(r[cat]), "value": r[what], "share": (r["share"] if total else None)}
                 for _, r in top.iterrows()],
     }

@@ -28,14 +28,18 @@ def pandas_series():
     data["p"] = data["t"].dt.to_period(code)
     periods = full_periods(data["p"])
     m = "v" if measure is not None else None
-    series = aggregate(data.groupby("p"), m, agg)
     totals, by_cat = None, None
     if cat is not None:
         totals = data.groupby("c")["v" if m else "t"].agg("sum" if m else "size").sort_values(ascending=False)
+        # A total row ("All natural disasters") would be a line of its own
+        # and count everything twice in the overall series.
+        totals, dropped = drop_totals(totals, cat, "the lines and the overall series")
+        data = data[~data["c"].isin(dropped)]
         top = list(totals.index[:MAX_LINES])
         sub = data[data["c"].isin(top)]
         by_cat = aggregate(sub.groupby(["p", "c"]), m, agg).unstack("c")
-    return tcol, bad, measure, agg, cat, code, periods, series, totals, by_cat
+    series = aggregate(data.groupby("p"), m, agg)
+    return tcol, bad, measure, agg, cat, code, periods, series, totals, by_cat, data["t"]
 
 
 def duckdb_series(pre):
@@ -48,12 +52,19 @@ def duckdb_series(pre):
         totals = pd.Series([float(v) for _, v in pre["totals"]], index=[c for c, _ in pre["totals"]], dtype=float)
         idx = pd.MultiIndex.from_tuples([(pd.Period(p, freq=code), c) for p, c, _ in pre["by_cat"]], names=["p", "c"])
         by_cat = pd.Series([np.nan if v is None else float(v) for _, _, v in pre["by_cat"]], index=idx).unstack("c")
-    return P["time"], pre["bad"], P.get("measure") or None, P["aggregation"], cat, code, periods, series, totals, by_cat
+    if totals is not None:
+        totals, dropped = drop_totals(totals, cat, "the lines")
+        by_cat = by_cat.drop(columns=[c for c in dropped if c in by_cat.columns])
+    return P["time"], pre["bad"], P.get("measure") or None, P["aggregation"], cat, code, periods, series, totals, by_cat, pre_days(pre)
+
+
+def change_text(v, noun):
+    return "" if v is None else " (%+.1f%% on the %s before)" % (100 * v, noun)
 
 
 def main():
     pre = P.get("pre")
-    tcol, bad, measure, agg, cat, code, periods, series, totals, by_cat = (
+    tcol, bad, measure, agg, cat, code, periods, series, totals, by_cat, times = (
         duckdb_series(pre) if pre else pandas_series())
     if bad > 0:
         note("%d rows whose %s is not a date were left out" % (bad, tcol))
@@ -62,10 +73,28 @@ def main():
         series = series.fillna(0.0)
     labels = [period_label(p) for p in series.index]
     what = describe_agg(measure, agg)
+    noun = PERIOD_NOUNS[code]
 
-    table = pd.DataFrame({PERIOD_NOUNS[code]: labels, what: series.values})
+    # A period the data covers only in part is not a whole period: it is
+    # flagged and never compared as if it were.
+    first_cut, last_cut = partial_ends(times, periods) if times is not None else (None, None)
+    partial = {}
+    if first_cut is not None:
+        partial[periods[0]] = "the data starts on %s" % first_cut.strftime("%Y-%m-%d")
+    if last_cut is not None:
+        partial[periods[-1]] = "the data ends on %s" % last_cut.strftime("%Y-%m-%d")
+    for p, why in partial.items():
+        note("the %s %s is partial (%s): it is marked in the table and not compared with whole %ss"
+             % (noun, period_label(p), why, noun))
+    is_partial = pd.Series([p in partial for p in series.index], index=series.index)
+
+    table = pd.DataFrame({noun: labels, what: series.values})
     table["change"] = table[what].diff()
     table["change_pct"] = table[what].pct_change()
+    if partial:
+        touched = (is_partial | is_partial.shift(1, fill_value=False)).values
+        table.loc[touched, ["change", "change_pct"]] = np.nan
+        table["partial"] = ["partial" if x else "" for x in is_partial.values]
     csv_path = save_csv(table, "table")
     shown = table.copy()
     shown["change_pct"] = shown["change_pct"].map(pct)
@@ -73,22 +102,29 @@ def main():
 
     stage("draw the chart")
     fig, ax = figure()
+    cat_md, cat_csv, top = None, None, []
     if cat is not None:
-        top = list(totals.index[:MAX_LINES])
+        top = [c for c in totals.index[:MAX_LINES] if c in by_cat.columns]
         by_cat = by_cat.reindex(periods)
         if agg in ("sum", "count"):
             by_cat = by_cat.fillna(0.0)
         for c in top:
             ax.plot(labels, by_cat[c].values, marker="o", markersize=3, label=str(c)[:30])
         ax.legend(fontsize=8)
-        cat_table = by_cat.copy()
+        cat_table = by_cat[top].copy()
         cat_table.index = labels
-        cat_table.index.name = PERIOD_NOUNS[code]
+        cat_table.index.name = noun
+        if partial:
+            cat_table["partial"] = ["partial" if x else "" for x in is_partial.values]
         cat_csv = save_csv(cat_table, "by_%s" % "category", index=True)
+        cat_md = md_table(cat_table.tail(36), max_rows=36, index=True)
         if len(top) < len(totals):
             note("lines are drawn for the %d largest of %d %s values" % (len(top), len(totals), cat))
     else:
         ax.plot(labels, series.values, marker="o", markersize=3, color="#4f81bd")
+    for p in partial:
+        i = list(series.index).index(p)
+        ax.axvspan(i - 0.5, i + 0.5, color="#d9d9d9", alpha=0.6, lw=0)
     ax.set_title("%s %s%s" % (PERIOD_WORDS[code].capitalize(), what, " by %s" % cat if cat else ""))
     ax.set_ylabel(what)
     step = max(1, len(labels) // 12)
@@ -98,36 +134,72 @@ def main():
     png = save_fig(fig, "chart")
 
     valid = series.dropna()
-    peak_label = period_label(valid.idxmax()) if len(valid) else None
-    low_label = period_label(valid.idxmin()) if len(valid) else None
-    first, last = (valid.iloc[0], valid.iloc[-1]) if len(valid) else (None, None)
+    whole = valid[~valid.index.isin(list(partial))]
+    if len(whole) == 0:
+        whole = valid
+    peak_label = period_label(whole.idxmax()) if len(whole) else None
+    low_label = period_label(whole.idxmin()) if len(whole) else None
+    first, last = (whole.iloc[0], whole.iloc[-1]) if len(whole) else (None, None)
     change = None
-    if len(valid) >= 2 and valid.iloc[-2] != 0:
-        change = valid.iloc[-1] / valid.iloc[-2] - 1
+    position = {p: i for i, p in enumerate(series.index)}
+    if len(whole) >= 2 and whole.iloc[-2] != 0 and position[whole.index[-1]] - position[whole.index[-2]] == 1:
+        change = whole.iloc[-1] / whole.iloc[-2] - 1
     md = md_table(tail, max_rows=36)
     if len(shown) > 36:
-        md = "(the last 36 of %d %ss)\n\n" % (len(shown), PERIOD_NOUNS[code]) + md
-    files = [png, csv_path]
-    if by_cat is not None:
-        files.append(cat_csv)
-    section("%s trend: %s" % (PERIOD_WORDS[code].capitalize(), what), md, files)
+        md = "(the last 36 of %d %ss)\n\n" % (len(shown), noun) + md
+    per_cat = {}
+    if cat is not None:
+        # "by X" answers per X: each line's own series leads.
+        for c in top:
+            sc = by_cat[c].dropna()
+            sc = sc[~sc.index.isin(list(partial))] if len(sc[~sc.index.isin(list(partial))]) else sc
+            if not len(sc):
+                continue
+            ch = None if sc.iloc[0] == 0 or len(sc) < 2 else sc.iloc[-1] / sc.iloc[0] - 1
+            per_cat[str(c)] = {"first": sc.iloc[0], "first_period": period_label(sc.index[0]), "last": sc.iloc[-1],
+                               "last_period": period_label(sc.index[-1]), "change_pct": ch,
+                               "peak_period": period_label(sc.idxmax()), "peak": sc.max()}
+        section("%s %s by %s" % (PERIOD_WORDS[code].capitalize(), what, cat), cat_md, [png, cat_csv])
+        together = "all %s values together" % cat
+        section("%s trend: %s, %s" % (PERIOD_WORDS[code].capitalize(), what, together), md, [csv_path])
+    else:
+        section("%s trend: %s" % (PERIOD_WORDS[code].capitalize(), what), md, [png, csv_path])
 
     R["data"] = {
-        "time": tcol, "measure": measure, "aggregation": agg, "period": PERIOD_NOUNS[code],
+        "time": tcol, "measure": measure, "aggregation": agg, "period": noun,
         "labels": labels, "values": list(series.values),
-        "peak": {"period": peak_label, "value": valid.max() if len(valid) else None},
-        "low": {"period": low_label, "value": valid.min() if len(valid) else None},
+        "peak": {"period": peak_label, "value": whole.max() if len(whole) else None},
+        "low": {"period": low_label, "value": whole.min() if len(whole) else None},
         "first": first, "last": last, "last_change_pct": change, "category": cat,
+        "partial": [period_label(p) for p in partial],
+        "left_out_totals": LEFT_OUT,
     }
     if by_cat is not None:
         R["data"]["by_category"] = {str(c): list(by_cat[c].values) for c in by_cat.columns}
+        R["data"]["per_category"] = per_cat
     if not len(valid):
         R["answer"] = "No %s values to chart." % what
         return
-    R["answer"] = "%s %s from %s to %s: highest in %s (%s), lowest in %s (%s); the last %s, %s, was %s%s." % (
-        PERIOD_WORDS[code].capitalize(), what, labels[0], labels[-1], peak_label, fmt(valid.max()), low_label,
-        fmt(valid.min()), PERIOD_NOUNS[code], period_label(valid.index[-1]), fmt(last),
-        "" if change is None else " (%+.1f%% on the %s before)" % (100 * change, PERIOD_NOUNS[code]))
+    partial_text = "".join(" The %s %s is partial (%s) and is not compared." % (noun, period_label(p), why)
+                           for p, why in partial.items())
+    last_word = "last whole" if partial else "last"
+    if cat is not None and per_cat:
+        parts = ["%s %s → %s%s" % (c, fmt(v["first"]), fmt(v["last"]),
+                                   "" if v["change_pct"] is None else " (%+.1f%%)" % (100 * v["change_pct"]))
+                 for c, v in per_cat.items()]
+        R["answer"] = "%s %s by %s, %s to %s: %s." % (
+            PERIOD_WORDS[code].capitalize(), what, cat, period_label(whole.index[0]), period_label(whole.index[-1]),
+            "; ".join(parts))
+        if agg in ("sum", "count"):
+            R["answer"] += " All %s together: highest in %s (%s); the %s %s, %s, was %s%s." % (
+                cat, peak_label, fmt(whole.max()), last_word, noun, period_label(whole.index[-1]), fmt(last),
+                change_text(change, noun))
+        R["answer"] += partial_text
+        return
+    R["answer"] = "%s %s from %s to %s: highest in %s (%s), lowest in %s (%s); the %s %s, %s, was %s%s.%s" % (
+        PERIOD_WORDS[code].capitalize(), what, labels[0], labels[-1], peak_label, fmt(whole.max()), low_label,
+        fmt(whole.min()), last_word, noun, period_label(whole.index[-1]), fmt(last), change_text(change, noun),
+        partial_text)
 
 
 run_template(main)

@@ -1,0 +1,42 @@
+package agents
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cloudwego/eino/adk"
+
+	"github.com/sift-agent/sift/generic"
+)
+
+// checkArguments reads a forced tool call's arguments as the agents will:
+// a plan as generic.Plan, a final answer as generic.SubmitResult (both
+// lenient: numbers as strings, one value for a list, null for nothing).
+// What they cannot read goes back to the model (siftmodel.WithArgumentCheck)
+// instead of ending the run with the framework's "unmarshal plan error".
+func checkArguments(tool, args string) error {
+	switch tool {
+	case toolCreatePlan:
+		var p generic.Plan
+		if err := json.Unmarshal([]byte(args), &p); err != nil {
+			return fmt.Errorf("%v; give {\"steps\": [{\"index\": 1, \"description\": \"...\", \"needs\": []}]}", err)
+		}
+	case toolSubmitResult:
+		var r generic.SubmitResult
+		if err := json.Unmarshal([]byte(args), &r); err != nil {
+			return fmt.Errorf("%v; give {\"answer\": \"...\", \"findings\": [\"...\"], \"files\": [\"out/...\"]}", err)
+		}
+	}
+	return nil
+}
+
+// stepFailure is why a step that ended in error failed, in a sentence a
+// person understands: the framework's own words ("exceeds max
+// iterations") say nothing to them.
+func stepFailure(err error) string {
+	if errors.Is(err, adk.ErrExceedMaxIterations) {
+		return "it reached its limit of tool calls for one step without finishing; a smaller step, or a more specific request, may get further"
+	}
+	return err.Error()
+}

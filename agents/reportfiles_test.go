@@ -1,0 +1,173 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/model/scripted"
+)
+
+// TestFailureReadsAsTheAnalystNeedsIt: a failed step's summary as the
+// issue saw it, a traceback cut for the model with a hint for the model,
+// reads as the exception in one sentence with the traceback apart, and
+// neither the hint nor the cut marker.
+func TestFailureReadsAsTheAnalystNeedsIt(t *testing.T) {
+	summary := "FAILED: Error: the code failed.\nTraceback (most recent call last):\n  File \"<cell>\", line 3, in <module> ra [... 88 characters cut ...] ing\nKeyError: 'Region'\nHint: read the traceback, fix the line it points to, and run again."
+	sentence, detail := failureOf(summary)
+	if sentence != "the code failed: KeyError: 'Region'" {
+		t.Errorf("sentence = %q, want what failed and the exception", sentence)
+	}
+	for _, s := range []string{sentence, detail} {
+		if strings.Contains(s, "Hint") || strings.Contains(s, "characters cut") || strings.Contains(s, "88") {
+			t.Errorf("model-directed text shown to the analyst: %q", s)
+		}
+	}
+	if !strings.HasPrefix(detail, "Traceback (most recent call last)") || !strings.Contains(detail, "line 3") {
+		t.Errorf("detail = %q, want the traceback", detail)
+	}
+	// The report's note on it is checked for no number: Sift wrote it.
+	o := stepOutcome{failed: []generic.StepState{
+		{Step: generic.Step{Index: 1, Description: "x"}, Status: generic.StatusFailed, Summary: summary},
+		{Step: generic.Step{Index: 2, Description: "y"}, Status: generic.StatusFailed, Summary: "FAILED: ValueError: could not convert '4,210.57' to float"},
+	}}
+	md := withUncomputed("# Report\n\nNothing.\n", o)
+	marked, bad := markReport(md, runEvidence("", taskView{}, nil), o.siftText()...)
+	if len(bad) > 0 || strings.Contains(marked, "⚠") {
+		t.Errorf("the number check flagged Sift's own text: %v\n%s", bad, marked)
+	}
+	if !strings.Contains(md, "```traceback\n") {
+		t.Errorf("the traceback is not in a folded block:\n%s", md)
+	}
+	html, err := generic.RenderReportHTML("r", []byte(md), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "<details class=\"traceback\"><summary>Traceback</summary>") || !strings.Contains(string(html), "KeyError: &#39;Region&#39;") {
+		t.Errorf("report.html does not fold the traceback:\n%s", html)
+	}
+}
+
+// TestRunOnAFailedStepSaysSoAndFails: the only step fails, the replanner
+// submits an answer naming a chart nobody wrote: the report says what
+// failed without hints or cut markers, shows no missing file, and the run
+// ends with ErrAnswerOnFailedSteps, not "Done".
+func TestRunOnAFailedStepSaysSoAndFails(t *testing.T) {
+	script := scripted.New(
+		call(toolCreatePlan, steps("Sum revenue by Region")),
+		call(nameCodeAgent, map[string]string{"request": "Sum revenue by Region"}),
+		call("python", map[string]string{"code": "import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nprint(df['Region'].sum())"}),
+		echoToolResult("FAILED: "),
+		call(toolSubmitResult, map[string]any{"answer": "Revenue by region is charted in out/summary.png [step 1].", "files": []string{"out/summary.png"}}),
+	)
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Revenue by region?", Files: []string{salesCSV(t)}})
+	done := evs[len(evs)-1]
+	if !errors.Is(done.Err, ErrAnswerOnFailedSteps) || !strings.Contains(done.Err.Error(), "step 1 failed (") {
+		t.Fatalf("done error = %v, want ErrAnswerOnFailedSteps naming step 1", done.Err)
+	}
+	report := readWS(t, done, "report.md")
+	for _, bad := range []string{"Hint:", "characters cut", "⚠", "![", "](out/summary.png)"} {
+		if strings.Contains(report, bad) {
+			t.Errorf("report.md shows %q:\n%s", bad, report)
+		}
+	}
+	for _, want := range []string{"What failed: KeyError: 'Region'\n", "```traceback", "**Not written:**", "out/summary.png"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, report)
+		}
+	}
+	if html := readWS(t, done, "report.html"); strings.Contains(html, "(missing:") || !strings.Contains(html, "<details") {
+		t.Errorf("report.html shows a missing file or no folded traceback")
+	}
+	if r := done.Plan.Result; r != nil && len(r.Files) > 0 {
+		t.Errorf("the answer still hands back %v, which was never written", r.Files)
+	}
+}
+
+// TestReportNeverShowsWhatDoesNotExist: the report model shows a chart and
+// links a file that were never written beside ones that were: the missing
+// ones are neither inlined nor linked, and the report says they were not
+// written; the run succeeds.
+func TestReportNeverShowsWhatDoesNotExist(t *testing.T) {
+	const code = "import pandas as pd\ns = pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum()\ns.to_csv('out/by_region.csv')\nprint(s.to_string())"
+	script := scripted.New(
+		call(toolCreatePlan, steps("Revenue by region to out/by_region.csv")),
+		call(nameCodeAgent, map[string]string{"request": "Revenue by region to out/by_region.csv"}),
+		call("python", map[string]string{"code": code}),
+		echoToolResult("Done. Output:\n"),
+		call(toolSubmitResult, map[string]any{"answer": "North leads with 150.", "files": []string{"out/by_region.csv", "out/summary.png"}}),
+		text("# Revenue\n\nNorth leads with 150 [step 1].\n\n![Summary](out/summary.png)\n\nData: [by region](out/by_region.csv), details in [the workbook](out/details.xlsx).\n"),
+	)
+	s := httpSift(t, script, nil)
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Revenue by region?", Files: []string{salesCSV(t)}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	report := readWS(t, done, "report.md")
+	for _, bad := range []string{"](out/summary.png)", "](out/details.xlsx)"} {
+		if strings.Contains(report, bad) {
+			t.Errorf("report.md still links %s:\n%s", bad, report)
+		}
+	}
+	for _, want := range []string{"[by region](out/by_region.csv)", "Summary (`out/summary.png`, not written)", "**Not written:** this report names 2 files that the run never wrote, so they are not shown: out/summary.png, out/details.xlsx."} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, report)
+		}
+	}
+	if html := readWS(t, done, "report.html"); strings.Contains(html, "(missing:") {
+		t.Errorf("report.html shows a missing image:\n%s", html)
+	}
+	if got := done.Plan.Result.Files; len(got) != 1 || got[0] != "out/by_region.csv" {
+		t.Errorf("answer files = %v, want only the written one", got)
+	}
+	if _, err := os.Stat(filepath.Join(done.Path, "out", "summary.png")); err == nil {
+		t.Fatal("test setup: out/summary.png exists")
+	}
+}
+
+// TestBuiltInOnOneSheetNamesTheOthers: a built-in analysis that runs on
+// one sheet of a workbook says which, and which sheets it did not use;
+// asked for every sheet, it runs one step per sheet.
+func TestBuiltInOnOneSheetNamesTheOthers(t *testing.T) {
+	py := pythonOrSkip(t)
+	f := excelize.NewFile()
+	for i, name := range []string{"Europe", "Japan", "USA"} {
+		if i == 0 {
+			f.SetSheetName("Sheet1", name)
+		} else if _, err := f.NewSheet(name); err != nil {
+			t.Fatal(err)
+		}
+		rows := [][]any{{"model", "sales"}, {"A", 10 + i}, {"B", 20}, {"C", 5}}
+		for j, r := range rows {
+			if err := f.SetSheetRow(name, fmt.Sprintf("A%d", j+1), &r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	book := filepath.Join(t.TempDir(), "cars.xlsx")
+	if err := f.SaveAs(book); err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, offlineSift(t, py), Request{Question: "top 3 model by sales", Files: []string{book}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	report := readWS(t, done, "report.md")
+	if !strings.Contains(report, `Only sheet "Europe" of input/cars.xlsx is analysed; its other 2 sheets are not ("Japan", "USA")`) {
+		t.Errorf("report.md does not name the sheet used and the others:\n%s", report)
+	}
+	evs = collect(t, offlineSift(t, py), Request{Question: "profile every sheet", Files: []string{book}})
+	done = evs[len(evs)-1]
+	if done.Err != nil || len(done.Plan.Steps) != 3 || !strings.Contains(done.Plan.Steps[2].Description, "input/cars.xlsx, sheet USA") {
+		t.Errorf("profile every sheet: err %v, steps %+v", done.Err, done.Plan.Steps)
+	}
+}
