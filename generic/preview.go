@@ -190,11 +190,36 @@ const previewHeadBytes = 1 << 20
 // unreadable file, or a workbook that will not open (ErrWorkbookUnreadable),
 // is an error naming the path.
 func Preview(ctx context.Context, path string, opts PreviewOptions) (*FilePreview, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("preview %s: %w", path, err)
+	}
+	// Stat first: a FIFO or device is refused before an open that could
+	// block on it.
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("preview %s: cannot read the file (check the path and its permissions): %w", path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("preview %s: %w", path, ErrNotRegularFile)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("preview %s: cannot read the file (check its permissions): %w", path, err)
+	}
+	defer f.Close()
+	return PreviewOpened(ctx, f, path, opts)
+}
+
+// PreviewOpened is Preview of a file the caller has opened (a session's
+// file, opened beneath its workspace without following links): it reads
+// only from f, never by name; path names the file in the preview and its
+// extension chooses the kind.
+func PreviewOpened(ctx context.Context, f *os.File, path string, opts PreviewOptions) (*FilePreview, error) {
 	opts = opts.withDefaults()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("preview %s: %w", path, err)
 	}
-	info, err := os.Stat(path)
+	info, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("preview %s: cannot read the file (check the path and its permissions): %w", path, err)
 	}
@@ -210,16 +235,11 @@ func Preview(ctx context.Context, path string, opts PreviewOptions) (*FilePrevie
 	kind := kindByExtension(path)
 	if kind == KindXLSX {
 		p.Kind = KindXLSX
-		if err := previewWorkbook(ctx, p, opts); err != nil {
+		if err := previewWorkbook(ctx, p, f, opts); err != nil {
 			return nil, err
 		}
 		return p, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("preview %s: cannot read the file (check its permissions): %w", path, err)
-	}
-	defer f.Close()
 	head, err := readHead(f, previewHeadBytes)
 	if err != nil {
 		return nil, fmt.Errorf("preview %s: read the head of the file: %w", path, err)

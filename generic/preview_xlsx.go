@@ -3,6 +3,7 @@ package generic
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -23,8 +24,8 @@ const maxTitleRows = 3
 // are streamed with excelize's row iterator and only the sampled ones are
 // kept; worksheets larger than 16 MiB unzipped are spooled to a temporary
 // file by excelize rather than held in memory.
-func previewWorkbook(ctx context.Context, p *FilePreview, opts PreviewOptions) error {
-	f, err := excelize.OpenFile(p.Path, excelize.Options{
+func previewWorkbook(ctx context.Context, p *FilePreview, file *os.File, opts PreviewOptions) error {
+	f, err := excelize.OpenReader(file, excelize.Options{
 		UnzipSizeLimit:    opts.MaxUnzipBytes,
 		UnzipXMLSizeLimit: min(excelize.StreamChunkSize, opts.MaxUnzipBytes),
 	})

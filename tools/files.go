@@ -267,12 +267,24 @@ func preview(ctx context.Context, op operator.Operator, a PreviewArgs) (string, 
 		return "", err
 	}
 	opts := generic.PreviewOptions{BaseDir: op.Root()}
-	p, err := generic.Preview(ctx, abs, opts)
+	p, err := PreviewConfined(ctx, op, abs, opts)
 	if err != nil {
 		return "", relErr(op, err)
 	}
 	p.Path = operator.RelPath(op.Root(), abs)
 	return p.Compact(opts), nil
+}
+
+// PreviewConfined previews a session file from the descriptor the
+// operator opened beneath its workspace (no links, no FIFOs): the sandbox
+// can write out/ and work/, so the file is never previewed by name.
+func PreviewConfined(ctx context.Context, op operator.Operator, abs string, opts generic.PreviewOptions) (*generic.FilePreview, error) {
+	f, err := op.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return generic.PreviewOpened(ctx, f, abs, opts)
 }
 
 // humanSize renders a byte count as B, KB, MB or GB (powers of 1024).

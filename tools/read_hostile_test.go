@@ -77,3 +77,68 @@ func TestReadFileRefusesFIFO(t *testing.T) {
 		t.Errorf("read_file of a FIFO = %v, want a refusal naming the FIFO", err)
 	}
 }
+
+// TestPreviewSwapRace: preview reads a session file from the descriptor
+// the operator opened beneath the workspace, so code swapping out/d for a
+// link to a host directory never gets the host file previewed (preview
+// used to stat and open the path by name, following the link).
+func TestPreviewSwapRace(t *testing.T) {
+	op, outside := newOp(t, "", nil)
+	out := filepath.Join(op.Root(), "out")
+	if err := os.MkdirAll(filepath.Join(out, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "d", "a.csv"), []byte("x,y\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "a.csv"), []byte("secret,CANARY\nCANARY-HOST,1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A plain link first: refused, not followed.
+	if err := os.Symlink(filepath.Join(outside, "a.csv"), filepath.Join(out, "link.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := preview(context.Background(), op, PreviewArgs{Path: "out/link.csv"}); err == nil || strings.Contains(got, "CANARY") {
+		t.Fatalf("preview of a link to a host file = %q, %v; want a refusal", got, err)
+	}
+	if err := os.Symlink(outside, filepath.Join(out, "alt")); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(out, "d"), unix.AT_FDCWD, filepath.Join(out, "alt"), unix.RENAME_EXCHANGE)
+		}
+	}()
+	leaked := 0
+	for range swapRounds / 3 {
+		got, err := preview(context.Background(), op, PreviewArgs{Path: "out/d/a.csv"})
+		if strings.Contains(got, "CANARY") || err != nil && strings.Contains(err.Error(), "CANARY") {
+			leaked++
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if leaked > 0 {
+		t.Errorf("preview showed the host file %d times of %d", leaked, swapRounds/3)
+	}
+}
+
+// TestPreviewRefusesFIFO: a FIFO planted as a data file is refused at once.
+func TestPreviewRefusesFIFO(t *testing.T) {
+	op, _ := newOp(t, "", nil)
+	if err := syscall.Mkfifo(filepath.Join(op.Root(), "out", "pipe.csv"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := preview(context.Background(), op, PreviewArgs{Path: "out/pipe.csv"}); err == nil {
+		t.Error("preview of a FIFO succeeded; want a refusal")
+	}
+}

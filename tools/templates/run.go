@@ -15,6 +15,7 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools"
 )
 
 // Errors callers branch on.
@@ -245,7 +246,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	rel := operator.RelPath(op.Root(), abs)
 	params := m.Params
 	if params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel)) {
-		fp, err := generic.Preview(ctx, abs, generic.PreviewOptions{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
+		fp, err := tools.PreviewConfined(ctx, op, abs, generic.PreviewOptions{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("run template %s: %w", t.Name, err)
 		}

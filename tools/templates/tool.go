@@ -13,6 +13,7 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools"
 )
 
 // ToolName is the name of the tool Tool returns.
@@ -141,7 +142,7 @@ func runTool(ctx context.Context, op operator.Operator, a ToolArgs) (string, err
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}
-	fp, err := generic.Preview(ctx, abs, generic.PreviewOptions{BaseDir: op.Root()})
+	fp, err := tools.PreviewConfined(ctx, op, abs, generic.PreviewOptions{BaseDir: op.Root()})
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}
