@@ -325,6 +325,14 @@ func (c *Conversation) ID() string { return c.ws.ID }
 // Workdir is the session workspace's absolute path.
 func (c *Conversation) Workdir() string { return c.ws.Root }
 
+// Hold takes the claim on the conversation's session for this process, as
+// Sift.Hold does for a run: take it before Ask and release it after the
+// turn's last event, so that no other process (sift resume, a chat, sift
+// serve) works on the session during the turn.
+func (c *Conversation) Hold(ctx context.Context, what string) (context.Context, func(), error) {
+	return c.sift.Hold(ctx, c.ws.ID, what)
+}
+
 // Turns returns a copy of the conversation's turns so far, oldest first.
 func (c *Conversation) Turns() []Turn {
 	c.mu.Lock()

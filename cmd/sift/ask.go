@@ -177,6 +177,13 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 			sources.Close()
 		}
 	}()
+	// The turn holds the session's claim, as sift run, resume and chat do:
+	// it is refused while another process works on the session.
+	ctx, release, err := conv.Hold(ctx, "sift ask")
+	if err != nil {
+		return err
+	}
+	defer release()
 	if opts.JSON {
 		r := newRenderer(io, true, time.Now)
 		var final generic.Event

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 )
 
 // defaultConversation is what the shared flags hold when none is given.
@@ -167,6 +168,50 @@ func TestAskScriptEndToEnd(t *testing.T) {
 }
 
 func strconvNum(f float64) string { return fmt.Sprint(f) }
+
+// TestAskRefusedWhileAnotherProcessHoldsTheSession: a sift ask turn takes
+// the session's claim as run, resume and chat do, so it is refused, saying
+// who holds the session, before it records anything.
+func TestAskRefusedWhileAnotherProcessHoldsTheSession(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	db, _ := shopDB(t)
+	sessions := t.TempDir()
+	script := writeScript(t, `{"replies": [{"content": "Hello."}]}`)
+	io, _, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"ask", "--script", script, "--db", "shop=sqlite:" + db, "--sessions-dir", sessions, "Hi?"}); code != exitOK {
+		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session, got %v (%v)", entries, err)
+	}
+	id := entries[0].Name()
+	backend, err := session.OpenFileBackend(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	_, hold, err := session.HoldClaim(t.Context(), backend.Claims, id, "sift resume", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	history := filepath.Join(sessions, id, "events.jsonl")
+	before, _ := os.ReadFile(history)
+	io2, out2, errOut2 := testIO()
+	code := execute(context.Background(), io2, []string{"ask", "--script", script, "--db", "shop=sqlite:" + db, "--sessions-dir", sessions, "--session", id, "Again?"})
+	if code == exitOK || !strings.Contains(errOut2.String(), "sift resume") {
+		t.Fatalf("ask while another process holds the session: exit %d, stdout %q, stderr:\n%s", code, out2, errOut2)
+	}
+	if after, _ := os.ReadFile(history); string(after) != string(before) {
+		t.Errorf("the refused turn recorded events:\n%s", after[len(before):])
+	}
+	hold.Release()
+	io3, _, errOut3 := testIO()
+	if code := execute(context.Background(), io3, []string{"ask", "--script", script, "--db", "shop=sqlite:" + db, "--sessions-dir", sessions, "--session", id, "Again?"}); code != exitOK {
+		t.Fatalf("ask after the claim was released: exit %d; stderr:\n%s", code, errOut3)
+	}
+}
 
 func TestAskWithoutModelIsAConfigurationError(t *testing.T) {
 	isolateEnv(t)
