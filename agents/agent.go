@@ -11,7 +11,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -93,7 +93,7 @@ func (a *Agent) open(ctx context.Context) error {
 			return fmt.Errorf("add input directory: %w", err)
 		}
 	}
-	if r.trajectory, err = siftmodel.OpenTrajectory(ws.Path(trajectoryFile), siftmodel.TrajectoryConfig{}); err != nil {
+	if r.trajectory, err = llm.OpenTrajectory(ws.Path(trajectoryFile), llm.TrajectoryConfig{}); err != nil {
 		return err
 	}
 	if a.inputs, err = ws.Inputs(); err != nil {

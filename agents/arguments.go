@@ -13,7 +13,7 @@ import (
 // checkArguments reads a forced tool call's arguments as the agents will:
 // a plan as generic.Plan, a final answer as generic.SubmitResult (both
 // lenient: numbers as strings, one value for a list, null for nothing).
-// What they cannot read goes back to the model (siftmodel.WithArgumentCheck)
+// What they cannot read goes back to the model (llm.WithArgumentCheck)
 // instead of ending the run with the framework's "unmarshal plan error".
 func checkArguments(tool, args string) error {
 	switch tool {

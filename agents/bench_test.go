@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // benchPriceModel prices the scripted runs: list prices of a common model
-// (see model.DefaultPrices), so that cached tokens show in the cost.
+// (see llm.DefaultPrices), so that cached tokens show in the cost.
 const benchPriceModel = "gpt-4.1-mini"
 
 // stepCost is one plan step's share of a run's requests.
@@ -26,7 +26,7 @@ type stepCost struct {
 // it (told by its submit_result tool); the first call (the planner) and the
 // report are left out. Input cost bills uncached prompt tokens at the input
 // price and cached ones at the cached price of benchPriceModel.
-func perStep(reqs []scripted.Request, price siftmodel.Price) []stepCost {
+func perStep(reqs []scripted.Request, price llm.Price) []stepCost {
 	var out []stepCost
 	cur := stepCost{}
 	for _, r := range reqs[1:] {
@@ -58,7 +58,7 @@ func perStep(reqs []scripted.Request, price siftmodel.Price) []stepCost {
 //	go test ./agents -run '^$' -bench CallsPerStep -benchtime 1x -v
 func BenchmarkCallsPerStep(b *testing.B) {
 	const planSteps = 3
-	price, ok := siftmodel.DefaultPrices().Lookup(benchPriceModel)
+	price, ok := llm.DefaultPrices().Lookup(benchPriceModel)
 	if !ok {
 		b.Fatalf("no price for %s", benchPriceModel)
 	}

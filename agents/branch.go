@@ -19,7 +19,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
@@ -438,8 +438,8 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 // over kernel k, forwarding its events tagged with the step.
 func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepState, k *operator.KernelOperator, fp *generic.FullPlan, events chan<- branchEvent) branchOutcome {
 	out := branchOutcome{pos: pos, kernel: k}
-	ctx = siftmodel.WithStep(ctx, step.Index)
-	ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", step.Index))
+	ctx = llm.WithStep(ctx, step.Index)
+	ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", step.Index))
 	defer func() { endSpan(out.err) }()
 	runner, err := b.runner(ctx, k)
 	if err != nil {

@@ -22,8 +22,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools"
 )
@@ -673,9 +673,9 @@ func TestBranchSpansNestUnderTheRun(t *testing.T) {
 		agent := ""
 		for _, kv := range sp.Attributes {
 			switch kv.Key {
-			case siftmodel.AttrStep:
+			case llm.AttrStep:
 				step = kv.Value.AsInt64()
-			case siftmodel.AttrAgent:
+			case llm.AttrAgent:
 				agent = kv.Value.AsString()
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -23,7 +23,7 @@ type Budget = session.Budget
 // reached, so every later check agrees.
 type budgetGuard struct {
 	budget Budget
-	meter  *siftmodel.Meter
+	meter  *llm.Meter
 	start  time.Time
 	now    func() time.Time
 
@@ -32,7 +32,7 @@ type budgetGuard struct {
 	reached error
 }
 
-func newBudgetGuard(b Budget, meter *siftmodel.Meter, now func() time.Time) *budgetGuard {
+func newBudgetGuard(b Budget, meter *llm.Meter, now func() time.Time) *budgetGuard {
 	if now == nil {
 		now = time.Now
 	}

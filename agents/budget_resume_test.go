@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // TestResumeKeepsTheSessionsBudget: a budget given to the run is saved

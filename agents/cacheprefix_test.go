@@ -9,8 +9,8 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/model/scripted"
-	"github.com/sift-agent/sift/model/tokens"
+	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/llm/tokens"
 )
 
 // wideSalesCSV is salesCSV with 40 more numeric columns, so the data

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 type bodySpy struct {
@@ -45,7 +45,7 @@ func reportRequest(t *testing.T, images bool) map[string]any {
 	srv := scripted.NewServer(script)
 	t.Cleanup(srv.Close)
 	spy := &bodySpy{}
-	m, err := model.New(context.Background(), model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"}, model.WithTransport(spy))
+	m, err := llm.New(context.Background(), llm.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"}, llm.WithTransport(spy))
 	if err != nil {
 		t.Fatal(err)
 	}

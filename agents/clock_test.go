@@ -9,7 +9,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 func TestTodayNoteHoldsTheInjectedDateZoneAndLocale(t *testing.T) {

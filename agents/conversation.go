@@ -18,7 +18,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/session"
@@ -365,7 +365,7 @@ func (c *Conversation) Ask(ctx context.Context, question string) iter.Seq[generi
 		defer c.mu.Unlock()
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		meter := &siftmodel.Meter{}
+		meter := &llm.Meter{}
 		a := &askRun{c: c, yield: yield, meter: meter, tr: &run{meter: meter}, turn: &turnState{question: strings.TrimSpace(question)}}
 		a.execute(ctx)
 	}
@@ -376,7 +376,7 @@ type askRun struct {
 	c       *Conversation
 	yield   func(generic.Event) bool
 	stopped bool
-	meter   *siftmodel.Meter
+	meter   *llm.Meter
 	// tr translates ADK events as Sift.Run does.
 	tr   *run
 	turn *turnState
@@ -639,7 +639,7 @@ func (a *askRun) roleModel(role string, m model.ToolCallingChatModel) model.Tool
 	if m == nil {
 		m = a.c.cfg.Models.Default
 	}
-	return &markErrors{agent: role, inner: siftmodel.Wrap(m, role, a.meter)}
+	return &markErrors{agent: role, inner: llm.Wrap(m, role, a.meter)}
 }
 
 // dataSummary is what the supervisor is shown of the data: the databases'

@@ -18,8 +18,8 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
 
@@ -137,11 +137,11 @@ func submitFromResult(dataFile, sqlText string) scripted.Reply {
 	}}
 }
 
-func newTestConversation(t testing.TB, m model.Endpoint, script *scripted.Script, ss *sqldb.Sources, mutate func(*ConversationConfig)) *Conversation {
+func newTestConversation(t testing.TB, m llm.Endpoint, script *scripted.Script, ss *sqldb.Sources, mutate func(*ConversationConfig)) *Conversation {
 	t.Helper()
 	cfg := ConversationConfig{Config: Config{SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute}, Sources: ss}
 	if m.BaseURL != "" {
-		cm, err := model.New(context.Background(), m, model.WithSleep(func(context.Context, time.Duration) error { return nil }))
+		cm, err := llm.New(context.Background(), m, llm.WithSleep(func(context.Context, time.Duration) error { return nil }))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 	)
 	srv := scripted.NewServer(script)
 	t.Cleanup(srv.Close)
-	c := newTestConversation(t, model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "scripted"}, script, ss, nil)
+	c := newTestConversation(t, llm.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "scripted"}, script, ss, nil)
 	evs := ask(t, c, "What is the revenue by region?")
 	done := evs[len(evs)-1]
 	if done.Err != nil {
@@ -274,7 +274,7 @@ func TestConversationRepairsAFailingQuery(t *testing.T) {
 		call(sqldb.SQLQueryName, map[string]string{"sql": sqlByRegion, "save_as": "revenue_by_region"}),
 		submitFromResult("out/revenue_by_region.csv", sqlByRegion),
 	)
-	c := newTestConversation(t, model.Endpoint{}, script, ss, nil)
+	c := newTestConversation(t, llm.Endpoint{}, script, ss, nil)
 	evs := ask(t, c, "Revenue by region?")
 	if done := evs[len(evs)-1]; done.Err != nil {
 		t.Fatalf("turn failed: %v", done.Err)
@@ -318,7 +318,7 @@ func TestConversationFollowUpIsRewrittenAndContinuesInANewProcess(t *testing.T) 
 		submitFromResult("out/revenue_by_region_2023.csv", sqlByRegion2023),
 	)
 	root := t.TempDir()
-	first := newTestConversation(t, model.Endpoint{}, script, ss, func(c *ConversationConfig) { c.SessionsRoot = root })
+	first := newTestConversation(t, llm.Endpoint{}, script, ss, func(c *ConversationConfig) { c.SessionsRoot = root })
 	if done := ask(t, first, "What is the revenue by region?"); done[len(done)-1].Err != nil {
 		t.Fatal(done[len(done)-1].Err)
 	}
@@ -326,7 +326,7 @@ func TestConversationFollowUpIsRewrittenAndContinuesInANewProcess(t *testing.T) 
 	first.Close()
 
 	// A new Conversation on the same session reads the history file.
-	second := newTestConversation(t, model.Endpoint{}, script, ss, func(c *ConversationConfig) { c.SessionsRoot, c.SessionID = root, id })
+	second := newTestConversation(t, llm.Endpoint{}, script, ss, func(c *ConversationConfig) { c.SessionsRoot, c.SessionID = root, id })
 	if n := len(second.Turns()); n != 1 {
 		t.Fatalf("the continued conversation has %d turns, want 1", n)
 	}
@@ -377,7 +377,7 @@ func TestConversationRepliesWithoutAnalyst(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ss, _ := openShop(t)
 			script := scripted.New(text(tt.reply))
-			c := newTestConversation(t, model.Endpoint{}, script, ss, nil)
+			c := newTestConversation(t, llm.Endpoint{}, script, ss, nil)
 			evs := ask(t, c, tt.question)
 			if done := evs[len(evs)-1]; done.Err != nil {
 				t.Fatalf("turn failed: %v", done.Err)
@@ -408,7 +408,7 @@ func TestConversationRoutesFilesToThePlanExecuteAnalyst(t *testing.T) {
 		echoToolResult("By region:\n"),
 		text("# Revenue\n\nNorth leads with 150 [step 1]."),
 	)
-	c := newTestConversation(t, model.Endpoint{}, script, nil, func(c *ConversationConfig) { c.Files = []string{salesCSV(t)} })
+	c := newTestConversation(t, llm.Endpoint{}, script, nil, func(c *ConversationConfig) { c.Files = []string{salesCSV(t)} })
 	evs := ask(t, c, "Revenue by region?")
 	done := evs[len(evs)-1]
 	if done.Err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/sift-agent/sift/tools/sqldb/bigcsv"

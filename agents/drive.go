@@ -10,7 +10,7 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools"
@@ -294,7 +294,7 @@ func (r *run) usage() *generic.Usage {
 	return u
 }
 
-func agentUsage(c siftmodel.Counts) generic.AgentUsage {
+func agentUsage(c llm.Counts) generic.AgentUsage {
 	return generic.AgentUsage{
 		Calls: c.Calls, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens,
 		CachedTokens: c.CachedTokens, ReasoningTokens: c.ReasoningTokens, Estimated: c.Estimated,

@@ -14,8 +14,8 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
@@ -37,8 +37,8 @@ func httpSift(t testing.TB, script *scripted.Script, mutate func(*Config)) *Sift
 	t.Helper()
 	srv := scripted.NewServer(script)
 	t.Cleanup(srv.Close)
-	m, err := model.New(context.Background(), model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "scripted"},
-		model.WithSleep(func(context.Context, time.Duration) error { return nil }))
+	m, err := llm.New(context.Background(), llm.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: "scripted"},
+		llm.WithSleep(func(context.Context, time.Duration) error { return nil }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +422,7 @@ func TestModelAuthFailureEndsRunWithTypedError(t *testing.T) {
 	s := httpSift(t, script, nil)
 	evs := collect(t, s, Request{Question: "What is 2+3?"})
 	done := evs[len(evs)-1]
-	if !errors.Is(done.Err, model.ErrAuth) || !errors.Is(done.Err, ErrRunFailed) {
+	if !errors.Is(done.Err, llm.ErrAuth) || !errors.Is(done.Err, ErrRunFailed) {
 		t.Fatalf("want ErrAuth inside ErrRunFailed, got %v", done.Err)
 	}
 	var me *ModelError

@@ -7,7 +7,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // failingQuick is a trivial request whose one code run fails: the planner

@@ -13,8 +13,8 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
@@ -30,7 +30,7 @@ func twoSifts(t *testing.T, script *scripted.Script) (*Sift, *Sift, string) {
 	root := t.TempDir()
 	py := pythonOrSkip(t)
 	mk := func() *Sift {
-		m, err := model.New(context.Background(), model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"})
+		m, err := llm.New(context.Background(), llm.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,7 +346,7 @@ func TestInterruptResumeOnEveryStore(t *testing.T) {
 			srv := scripted.NewServer(script)
 			t.Cleanup(srv.Close)
 			mk := func() *Sift {
-				m, err := model.New(context.Background(), model.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"})
+				m, err := llm.New(context.Background(), llm.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"})
 				if err != nil {
 					t.Fatal(err)
 				}

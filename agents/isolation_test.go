@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 )
 

@@ -4,13 +4,13 @@ import (
 	"fmt"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 )
 
 // observeModelCall turns a model call's start and end into events, so the
 // person sees what the run waits for ("Writing code for step 2") and the
 // usage meter moves with every call instead of once a step.
-func (r *run) observeModelCall(c siftmodel.CallInfo) {
+func (r *run) observeModelCall(c llm.CallInfo) {
 	call := &generic.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
 	e := generic.Event{Kind: generic.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
 	if c.Done {
@@ -23,7 +23,7 @@ func (r *run) observeModelCall(c siftmodel.CallInfo) {
 }
 
 // modelActivity says in plain words what a model call does.
-func modelActivity(c siftmodel.CallInfo) string {
+func modelActivity(c llm.CallInfo) string {
 	switch {
 	case c.Agent == "planner":
 		return "Planning"

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // Every model call of a run is bracketed by events that say what it does

@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/params"
 )
 
@@ -34,10 +34,10 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 		if a.replanner {
 			// The replan after a step is part of that step's cost.
 			if last := lastFinished(fullPlan(ctx)); last > 0 {
-				ctx = siftmodel.WithStep(ctx, last)
+				ctx = llm.WithStep(ctx, last)
 			}
 		}
-		ctx, endSpan := siftmodel.StartAgent(ctx, a.inner.Name(ctx))
+		ctx, endSpan := llm.StartAgent(ctx, a.inner.Name(ctx))
 		defer endSpan(nil)
 		var lastContent string
 		broke := false

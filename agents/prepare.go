@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
@@ -23,10 +23,10 @@ func (r *run) open(ctx context.Context) (context.Context, error) {
 			return ctx, err
 		}
 	}
-	if r.trajectory, err = siftmodel.OpenTrajectory(r.ws.Path(trajectoryFile), siftmodel.TrajectoryConfig{}); err != nil {
+	if r.trajectory, err = llm.OpenTrajectory(r.ws.Path(trajectoryFile), llm.TrajectoryConfig{}); err != nil {
 		return ctx, err
 	}
-	ctx, r.endSpan = siftmodel.StartRun(ctx, r.ws.ID)
+	ctx, r.endSpan = llm.StartRun(ctx, r.ws.ID)
 	if r.lent == nil {
 		r.emit(generic.Event{Kind: generic.EventSession, Text: r.ws.ID, Path: r.ws.Root})
 	}

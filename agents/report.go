@@ -18,7 +18,7 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/generic/numcheck"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/session"
 )
@@ -50,7 +50,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		if paused, _ := params.Paused.Get(ctx); paused {
 			return // the report is written when the run finishes
 		}
-		ctx, endSpan := siftmodel.StartAgent(ctx, nameReport)
+		ctx, endSpan := llm.StartAgent(ctx, nameReport)
 		defer endSpan(nil)
 		view := viewOf(ctx)
 		workdir, _ := params.Workdir.Get(ctx)

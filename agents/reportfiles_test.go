@@ -11,7 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // TestFailureReadsAsTheAnalystNeedsIt: a failed step's summary as the

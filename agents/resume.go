@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -127,7 +127,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
 		r.plan = &generic.FullPlan{Question: meta.Question}
 	}
-	ctx = siftmodel.WithTurn(ctx, len(r.plan.Earlier)+1)
+	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
 	op, adopted, err := r.newOperator(ctx, true)
 	if err != nil {
 		r.fail(err)

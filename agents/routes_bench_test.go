@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // routeCase is one request of the routing suite: a built-in analysis

@@ -14,7 +14,7 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -33,7 +33,7 @@ func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
 
 // newRun is the state of one request, before it starts.
 func (s *Sift) newRun(req Request, yield func(generic.Event) bool) *run {
-	return &run{sift: s, req: req, yield: yield, meter: &siftmodel.Meter{}, outputs: &toolOutputs{}}
+	return &run{sift: s, req: req, yield: yield, meter: &llm.Meter{}, outputs: &toolOutputs{}}
 }
 
 // start is the one way a request runs: Run, Resume and a conversation's
@@ -48,7 +48,7 @@ func (s *Sift) start(ctx context.Context, r *run, stage func(*run, context.Conte
 	defer cancel()
 	defer r.release()
 	defer r.endEvents()
-	ctx = siftmodel.WithCallObserver(ctx, r.observeModelCall)
+	ctx = llm.WithCallObserver(ctx, r.observeModelCall)
 	stage(r, ctx)
 }
 
@@ -74,12 +74,12 @@ type run struct {
 	stopped bool
 	ws      *session.Workspace
 	log     *session.EventLog
-	meter   *siftmodel.Meter
+	meter   *llm.Meter
 	// plan is the FullPlan the agents update through the session; read
 	// it only once the agents have stopped.
 	plan       *generic.FullPlan
 	current    *generic.StepState
-	trajectory *siftmodel.Trajectory
+	trajectory *llm.Trajectory
 	// sources are the run's databases and its files source, or nil;
 	// fileViews are the files source's views; bigFiles names the inputs
 	// too large to load whole.
@@ -310,7 +310,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	}
 	// The trajectory names each question's calls, so a replay of the
 	// session answers each question from its own.
-	ctx = siftmodel.WithTurn(ctx, len(r.plan.Earlier)+1)
+	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
 	r.putMeta(ctx, session.StatusRunning, nil)
 	if err := r.useDatabases(ctx, followUp); err != nil {
 		return ctx, in, err

@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 )
 
 // The files a session's usage is read from.
@@ -37,11 +37,11 @@ func SessionUsage(root string) (*generic.SessionUsage, error) {
 		return nil, fmt.Errorf("read the session's usage: %w", err)
 	}
 	defer f.Close()
-	var total siftmodel.Counts
-	perAgent := map[string]siftmodel.Counts{}
-	perStep := map[int]siftmodel.Counts{}
-	perTurn := map[int]siftmodel.Counts{}
-	unreadable, err := siftmodel.ScanTrajectory(f, true, func(rec siftmodel.TrajectoryRecord) {
+	var total llm.Counts
+	perAgent := map[string]llm.Counts{}
+	perStep := map[int]llm.Counts{}
+	perTurn := map[int]llm.Counts{}
+	unreadable, err := llm.ScanTrajectory(f, true, func(rec llm.TrajectoryRecord) {
 		c := rec.Counts()
 		total = total.Add(c)
 		perAgent[rec.Agent] = perAgent[rec.Agent].Add(c)

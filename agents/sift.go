@@ -14,7 +14,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -58,13 +58,13 @@ type Models struct {
 }
 
 // ModelsFromConfig connects each role to its endpoint from cfg.
-func ModelsFromConfig(ctx context.Context, cfg siftmodel.Config) (Models, error) {
+func ModelsFromConfig(ctx context.Context, cfg llm.Config) (Models, error) {
 	var ms Models
 	for _, r := range []struct {
 		role string
 		dst  *model.ToolCallingChatModel
 	}{{"planner", &ms.Planner}, {"executor", &ms.Executor}, {"code", &ms.Code}, {"report", &ms.Report}} {
-		m, err := siftmodel.New(ctx, cfg.For(r.role))
+		m, err := llm.New(ctx, cfg.For(r.role))
 		if err != nil {
 			return Models{}, fmt.Errorf("model for %s: %w", r.role, err)
 		}
@@ -114,7 +114,7 @@ type Config struct {
 	Sandbox operator.SandboxConfig
 	// Prices price each model call. Optional; defaults to
 	// model.DefaultPrices() (list prices that may be out of date).
-	Prices siftmodel.PriceTable
+	Prices llm.PriceTable
 	// ContextWindow is the models' context window in tokens: each request
 	// is trimmed to fit it less an output reserve, never separating a tool
 	// call from its result. Optional; 0 takes each role's window from
@@ -174,7 +174,7 @@ func New(cfg Config) (*Sift, error) {
 		cfg.CodeTimeout = 2 * time.Minute
 	}
 	if cfg.Prices == nil {
-		cfg.Prices = siftmodel.DefaultPrices()
+		cfg.Prices = llm.DefaultPrices()
 	}
 	if cfg.Verbatim {
 		cfg.Preview.MaxChars, cfg.Preview.MaxTotalChars = 1<<20, 1<<22
@@ -262,7 +262,7 @@ func (s *Sift) hasModel() bool {
 
 // models resolves each role's model, metered under the role's name, priced,
 // recorded in the trajectory, and trimmed to its context window.
-func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolvedModels {
+func (s *Sift) models(meter *llm.Meter, traj *llm.Trajectory) resolvedModels {
 	pick := func(m model.ToolCallingChatModel) model.ToolCallingChatModel {
 		if m != nil {
 			return m
@@ -270,21 +270,21 @@ func (s *Sift) models(meter *siftmodel.Meter, traj *siftmodel.Trajectory) resolv
 		return s.cfg.Models.Default
 	}
 	wrap := func(role string, m model.ToolCallingChatModel) model.ToolCallingChatModel {
-		opts := []siftmodel.WrapOption{siftmodel.WithPrices(s.cfg.Prices), siftmodel.WithArgumentCheck(checkArguments)}
+		opts := []llm.WrapOption{llm.WithPrices(s.cfg.Prices), llm.WithArgumentCheck(checkArguments)}
 		name := s.cfg.Models.Names[role]
 		if name == "" {
 			name = s.cfg.Models.Names["default"]
 		}
 		if name != "" {
-			opts = append(opts, siftmodel.WithModelName(name))
+			opts = append(opts, llm.WithModelName(name))
 		}
 		if traj != nil {
-			opts = append(opts, siftmodel.WithTrajectory(traj))
+			opts = append(opts, llm.WithTrajectory(traj))
 		}
 		if w := s.contextWindow(role, name); !s.cfg.Verbatim && w > 0 {
-			opts = append(opts, siftmodel.WithWindow(siftmodel.Window{Tokens: w, KeepFirstUser: true, DropDuplicates: true}))
+			opts = append(opts, llm.WithWindow(llm.Window{Tokens: w, KeepFirstUser: true, DropDuplicates: true}))
 		}
-		return &markErrors{agent: role, inner: siftmodel.Wrap(pick(m), role, meter, opts...)}
+		return &markErrors{agent: role, inner: llm.Wrap(pick(m), role, meter, opts...)}
 	}
 	return resolvedModels{
 		planner:  wrap("planner", s.cfg.Models.Planner),
@@ -314,5 +314,5 @@ func (s *Sift) contextWindow(role, name string) int {
 			return w
 		}
 	}
-	return siftmodel.Endpoint{Model: name}.ContextWindowTokens()
+	return llm.Endpoint{Model: name}.ContextWindowTokens()
 }

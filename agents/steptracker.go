@@ -15,7 +15,7 @@ import (
 
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
 )
@@ -73,8 +73,8 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		}
 		a.budget.stepStarted()
 		// Model calls made for this step are metered under its index.
-		ctx = siftmodel.WithStep(ctx, cur.Index)
-		ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
+		ctx = llm.WithStep(ctx, cur.Index)
+		ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
 		var spanErr error
 		defer func() { endSpan(spanErr) }()
 		if err := startStep(ctx, gen, fp, cur, false); err != nil {
@@ -203,8 +203,8 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 			gen.Send(&adk.AgentEvent{Err: errors.New("executor: resumed, but the plan has no step in progress")})
 			return
 		}
-		ctx = siftmodel.WithStep(ctx, cur.Index)
-		ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
+		ctx = llm.WithStep(ctx, cur.Index)
+		ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
 		var spanErr error
 		defer func() { endSpan(spanErr) }()
 		quick, _ := params.Quick.Get(ctx)
@@ -253,8 +253,8 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 		gen.Send(&adk.AgentEvent{Err: fmt.Errorf("executor: resumed step %d, which the plan no longer has", w.Step)})
 		return
 	}
-	ctx = siftmodel.WithStep(ctx, cur.Index)
-	ctx, endSpan := siftmodel.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
+	ctx = llm.WithStep(ctx, cur.Index)
+	ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
 	var spanErr error
 	defer func() { endSpan(spanErr) }()
 	// The replanner reads what the batch's other steps did too.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // nextQuestions returns the done event's next questions and checks that

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // wideCSV writes a 200-column sheet: an id, a date and 198 measures.

@@ -10,8 +10,8 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/model/scripted"
-	"github.com/sift-agent/sift/model/tokens"
+	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/llm/tokens"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools"
@@ -370,7 +370,7 @@ func (t traced) InvokableRun(ctx context.Context, args string, opts ...tool.Opti
 	if info, err := t.Info(ctx); err == nil {
 		name = info.Name
 	}
-	ctx, end := siftmodel.StartTool(ctx, name, compose.GetToolCallID(ctx))
+	ctx, end := llm.StartTool(ctx, name, compose.GetToolCallID(ctx))
 	out, err := t.InvokableTool.InvokableRun(ctx, args, opts...)
 	end(err)
 	return out, err

@@ -15,8 +15,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 func TestUsageSumsAgreeWithTheModelsReports(t *testing.T) {
@@ -90,7 +90,7 @@ func TestMaxCostStopsTheRun(t *testing.T) {
 	script := scripted.New(threeStepScript(false)...)
 	s := httpSift(t, script, func(c *Config) {
 		c.Models.Names = map[string]string{"default": "gpt-4o"}
-		c.Prices = siftmodel.PriceTable{"gpt-4o": {Input: 1e6, Output: 1e6}} // $1 a token
+		c.Prices = llm.PriceTable{"gpt-4o": {Input: 1e6, Output: 1e6}} // $1 a token
 	})
 	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}, Budget: Budget{MaxCost: 1}})
 	done := evs[len(evs)-1]

@@ -15,8 +15,8 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // updateCapture re-captures testdata/recordings/openai-followup (make
@@ -46,7 +46,7 @@ func TestOpenAICapturedRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(raw, []byte(captureKey)) || !bytes.Contains(raw, []byte(`"Authorization":"`+siftmodel.Redacted)) {
+	if bytes.Contains(raw, []byte(captureKey)) || !bytes.Contains(raw, []byte(`"Authorization":"`+llm.Redacted)) {
 		t.Errorf("the captured Authorization header is not redacted")
 	}
 	for i, line := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
@@ -153,7 +153,7 @@ print(f"average order: {df.revenue.mean():.2f} over {len(df)} orders")
 	}))
 	defer proxy.Close()
 
-	m, err := siftmodel.New(ctx, siftmodel.Endpoint{BaseURL: proxy.URL + "/v1", APIKey: captureKey, Model: "gpt-4o-mini"})
+	m, err := llm.New(ctx, llm.Endpoint{BaseURL: proxy.URL + "/v1", APIKey: captureKey, Model: "gpt-4o-mini"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/confined"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -61,7 +61,7 @@ type Recording struct {
 	// Dir is the recording directory or session workspace.
 	Dir      string
 	Manifest Manifest
-	Records  []siftmodel.TrajectoryRecord
+	Records  []llm.TrajectoryRecord
 	// Report is report.md as recorded, or "".
 	Report string
 }
@@ -114,7 +114,7 @@ func (m Manifest) Questions() []string {
 
 func (r *Recording) load() error {
 	path := filepath.Join(r.Dir, "trajectory.jsonl")
-	recs, err := siftmodel.LoadTrajectory(path)
+	recs, err := llm.LoadTrajectory(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %s has no trajectory.jsonl (no model was called, or it was made by an older sift)", ErrNotRecording, r.Dir)
 	}
@@ -150,7 +150,7 @@ type ExportOptions struct {
 	// Inputs copies the input files into the recording.
 	Inputs bool
 	// Secrets are configured secrets (API keys, passwords) to remove
-	// wherever they appear, besides the patterns model.Redactor knows.
+	// wherever they appear, besides the patterns llm.Redactor knows.
 	Secrets []string
 }
 
@@ -158,7 +158,7 @@ type ExportOptions struct {
 const maxArtifactBytes = 1 << 20
 
 // Export writes rec to dir as a portable recording: the manifest, the
-// trajectory and report with secrets redacted (see model.Redactor), the
+// trajectory and report with secrets redacted (see llm.Redactor), the
 // text artifacts under out/ (CSV, JSON, text, up to 1 MiB each) to compare
 // a replay against, and, with opts.Inputs, the input files. dir must not
 // exist or be empty.
@@ -169,7 +169,7 @@ func Export(rec *Recording, dir string, opts ExportOptions) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	red := siftmodel.NewRedactor(opts.Secrets...)
+	red := llm.NewRedactor(opts.Secrets...)
 	src, err := os.ReadFile(filepath.Join(rec.Dir, "trajectory.jsonl"))
 	if err != nil {
 		return fmt.Errorf("export: %w", err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 )
 
 // TestCheckedInRecordingsReplay replays every recording under
@@ -51,7 +51,7 @@ func TestOpenAIShapedRecordingReplays(t *testing.T) {
 		}
 		lines = append(append(lines, b...), '\n')
 	}
-	if rec.Records, err = siftmodel.ReadTrajectory(bytes.NewReader(lines)); err != nil {
+	if rec.Records, err = llm.ReadTrajectory(bytes.NewReader(lines)); err != nil {
 		t.Fatal(err)
 	}
 	replayExpectSame(t, rec)
@@ -81,8 +81,8 @@ func replayExpectSame(t *testing.T, rec *Recording) {
 }
 
 // openAIExchangeOf writes a record as a captured OpenAI exchange.
-func openAIExchangeOf(r siftmodel.TrajectoryRecord) map[string]any {
-	msg := func(m siftmodel.TrajectoryMessage) map[string]any {
+func openAIExchangeOf(r llm.TrajectoryRecord) map[string]any {
+	msg := func(m llm.TrajectoryMessage) map[string]any {
 		out := map[string]any{"role": m.Role, "content": m.Content}
 		if m.ToolCallID != "" {
 			out["tool_call_id"] = m.ToolCallID
@@ -118,7 +118,7 @@ func openAIExchangeOf(r siftmodel.TrajectoryRecord) map[string]any {
 	}
 	return map[string]any{
 		"agent":    r.Agent,
-		"headers":  map[string]string{"Authorization": siftmodel.Redacted},
+		"headers":  map[string]string{"Authorization": llm.Redacted},
 		"request":  req,
 		"response": map[string]any{"choices": []any{map[string]any{"message": msg(*r.Response)}}, "usage": map[string]int{"prompt_tokens": 100, "completion_tokens": 10}},
 	}

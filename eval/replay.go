@@ -14,7 +14,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 )
 
 // ReplayOptions configures Replay.
@@ -45,7 +45,7 @@ type ReplayResult struct {
 	Questions []QuestionReplay `json:"questions"`
 	// Divergences are the model calls that left the recording, over all
 	// questions.
-	Divergences []siftmodel.Divergence `json:"divergences,omitempty"`
+	Divergences []llm.Divergence `json:"divergences,omitempty"`
 	// Changes are differences in the report and the artifacts.
 	Changes []Change `json:"changes,omitempty"`
 	// Error is the replayed run's error text, if it failed.
@@ -68,7 +68,7 @@ type QuestionReplay struct {
 	Calls int `json:"calls"`
 	// Divergences are this question's model calls that left the
 	// recording, and its recorded calls that were never made.
-	Divergences []siftmodel.Divergence `json:"divergences,omitempty"`
+	Divergences []llm.Divergence `json:"divergences,omitempty"`
 	// Error is this question's run's error text, if it failed.
 	Error string `json:"error,omitempty"`
 }
@@ -127,7 +127,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 	if err != nil {
 		return nil, fmt.Errorf("recorded mode: %w", err)
 	}
-	rp := siftmodel.NewReplay(rec.Records, siftmodel.ReplayConfig{Live: opts.Live})
+	rp := llm.NewReplay(rec.Records, llm.ReplayConfig{Live: opts.Live})
 	cfg := opts.Config
 	// The prompts state the date and locale of the run: replay them as
 	// recorded, or every recording would diverge the next day.
@@ -140,8 +140,8 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 		}
 	}
 	cfg.Models = agents.Models{
-		Planner: rp.ModelFor(siftmodel.AgentPlanner), Executor: rp.ModelFor(siftmodel.AgentExecutor),
-		Code: rp.ModelFor(siftmodel.AgentCode), Report: rp.ModelFor(siftmodel.AgentReport),
+		Planner: rp.ModelFor(llm.AgentPlanner), Executor: rp.ModelFor(llm.AgentExecutor),
+		Code: rp.ModelFor(llm.AgentCode), Report: rp.ModelFor(llm.AgentReport),
 		Names: recordedNames(rec.Records),
 	}
 	s, err := agents.New(cfg)
@@ -184,7 +184,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 		// Calls left over in a recording that names no questions are the
 		// last question's: the session ended with them unmade.
 		i := min(max(d.Turn, 1), len(res.Questions)) - 1
-		if d.Turn == 0 && d.Kind == siftmodel.DivergedUnused {
+		if d.Turn == 0 && d.Kind == llm.DivergedUnused {
 			i = len(res.Questions) - 1
 		}
 		res.Questions[i].Divergences = append(res.Questions[i].Divergences, d)
@@ -204,7 +204,7 @@ var recordedDayRE = regexp.MustCompile(`\n## Today\n(\d{4}-\d{2}-\d{2}) \(\w+\),
 // recordedDay is noon of the day a recorded call's prompt states, in its
 // time zone; else the call's recorded time (captures whose prompts state
 // no date).
-func recordedDay(r siftmodel.TrajectoryRecord) (time.Time, bool) {
+func recordedDay(r llm.TrajectoryRecord) (time.Time, bool) {
 	for _, m := range r.Request {
 		if m.Role != "system" {
 			continue
@@ -242,7 +242,7 @@ var recordedLocaleRE = regexp.MustCompile(`\n## Today\n[^\n]*?, locale ([A-Za-z0
 
 // recordedLocale is the locale a recorded call's prompt stated, or "C"
 // (none) when it stated none.
-func recordedLocale(r siftmodel.TrajectoryRecord) string {
+func recordedLocale(r llm.TrajectoryRecord) string {
 	for _, m := range r.Request {
 		if m.Role == "system" {
 			if sub := recordedLocaleRE.FindStringSubmatch(m.Content); sub != nil {
@@ -257,7 +257,7 @@ func recordedLocale(r siftmodel.TrajectoryRecord) string {
 // recordedNames names each agent's model as recorded, so prices, estimates
 // and context windows match the recording; the model of calls recorded
 // without an agent (a capture on the wire) is the default.
-func recordedNames(recs []siftmodel.TrajectoryRecord) map[string]string {
+func recordedNames(recs []llm.TrajectoryRecord) map[string]string {
 	names := map[string]string{}
 	for _, r := range recs {
 		role := r.Agent
@@ -333,8 +333,8 @@ var numberRE = regexp.MustCompile(`-?\d[\d,]*(?:\.\d+)?%?`)
 // diffText compares two texts line by line (after blanking timings) and
 // returns each changed line with the numbers that changed in it.
 func diffText(file, recorded, now string) []Change {
-	a := strings.Split(siftmodel.BlankTimings(recorded), "\n")
-	b := strings.Split(siftmodel.BlankTimings(now), "\n")
+	a := strings.Split(llm.BlankTimings(recorded), "\n")
+	b := strings.Split(llm.BlankTimings(now), "\n")
 	var out []Change
 	for _, h := range diffLines(a, b) {
 		c := Change{File: file, What: "changed", Line: h.line + 1, Recorded: strings.Join(h.removed, "\n"), Now: strings.Join(h.added, "\n")}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
-	siftmodel "github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
@@ -175,7 +175,7 @@ func TestExportRedactsAndReplays(t *testing.T) {
 			t.Errorf("exported trajectory still holds %q", leak)
 		}
 	}
-	if !strings.Contains(string(b), siftmodel.Redacted) {
+	if !strings.Contains(string(b), llm.Redacted) {
 		t.Error("exported trajectory shows no redaction")
 	}
 	if err := Export(rec, dir, ExportOptions{}); err == nil {
@@ -194,7 +194,7 @@ func TestExportRedactsAndReplays(t *testing.T) {
 	}
 	// The redacted key is in a recorded answer, which the replay serves
 	// as recorded; the extra agent's call is never made.
-	if len(res.Divergences) != 1 || res.Divergences[0].Kind != siftmodel.DivergedUnused || res.Divergences[0].Agent != "extra" {
+	if len(res.Divergences) != 1 || res.Divergences[0].Kind != llm.DivergedUnused || res.Divergences[0].Agent != "extra" {
 		t.Errorf("divergences = %v, want only the extra agent's unused call", res.Divergences)
 	}
 	for _, c := range res.Changes {
@@ -220,7 +220,7 @@ func TestOpenRecordingErrors(t *testing.T) {
 // agent; their model is every role's (the default), so a replay prices
 // and trims them as the capture's run did.
 func TestRecordedNamesOfAWireCapture(t *testing.T) {
-	got := recordedNames([]siftmodel.TrajectoryRecord{{Model: "gpt-4o-mini"}, {Agent: "code", Model: "deepseek-chat"}, {Model: "other"}})
+	got := recordedNames([]llm.TrajectoryRecord{{Model: "gpt-4o-mini"}, {Agent: "code", Model: "deepseek-chat"}, {Model: "other"}})
 	want := map[string]string{"default": "gpt-4o-mini", "code": "deepseek-chat"}
 	if !maps.Equal(got, want) {
 		t.Errorf("recordedNames = %v, want %v", got, want)

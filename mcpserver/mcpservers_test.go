@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/mcp/mcptest"
 )

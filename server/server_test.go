@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // This file holds the harness the ask_user and approval tests drive real

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // TestRunShowsEachToolCallOnceThroughHTTP: `sift run` against an

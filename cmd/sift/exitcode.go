@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
@@ -54,7 +54,7 @@ func exitCode(err error) int {
 		return exitPaused
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, agents.ErrNoModel), errors.Is(err, model.ErrNotConfigured), errors.Is(err, model.ErrAuth), errors.Is(err, model.ErrUnreachable):
+	case errors.Is(err, agents.ErrNoModel), errors.Is(err, llm.ErrNotConfigured), errors.Is(err, llm.ErrAuth), errors.Is(err, llm.ErrUnreachable):
 		return exitModelConfig
 	case errors.Is(err, operator.ErrNoPython), errors.Is(err, operator.ErrNoSandbox):
 		return exitEnvironment

@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // modelOptions are the model flags every command that calls a model
@@ -33,9 +33,9 @@ func resolveModels(ctx context.Context, o modelOptions) (agents.Models, string, 
 		}
 		return agents.Models{Default: script.Model()}, fmt.Sprintf("scripted model from %s (offline: no model is called)", o.Script), nil
 	}
-	mc, err := model.LoadConfig(o.ConfigPath, os.Getenv)
+	mc, err := llm.LoadConfig(o.ConfigPath, os.Getenv)
 	if err != nil {
-		return agents.Models{}, "", fmt.Errorf("%w: %w", model.ErrNotConfigured, err)
+		return agents.Models{}, "", fmt.Errorf("%w: %w", llm.ErrNotConfigured, err)
 	}
 	if o.BaseURL != "" {
 		mc.Default.BaseURL = o.BaseURL
@@ -56,7 +56,7 @@ func resolveModels(ctx context.Context, o modelOptions) (agents.Models, string, 
 	if err != nil {
 		return agents.Models{}, "", err
 	}
-	ep := mc.For(model.AgentPlanner)
+	ep := mc.For(llm.AgentPlanner)
 	return ms, fmt.Sprintf("%s at %s", ep.Model, ep.BaseURL), nil
 }
 

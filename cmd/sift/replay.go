@@ -13,7 +13,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/eval"
-	siftmodel "github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -176,13 +176,13 @@ func liveModels(ms agents.Models) func(string) model.ToolCallingChatModel {
 	return func(agent string) model.ToolCallingChatModel {
 		var m model.ToolCallingChatModel
 		switch agent {
-		case siftmodel.AgentPlanner:
+		case llm.AgentPlanner:
 			m = ms.Planner
-		case siftmodel.AgentExecutor:
+		case llm.AgentExecutor:
 			m = ms.Executor
-		case siftmodel.AgentCode:
+		case llm.AgentCode:
 			m = ms.Code
-		case siftmodel.AgentReport:
+		case llm.AgentReport:
 			m = ms.Report
 		}
 		if m == nil {
@@ -225,7 +225,7 @@ func configuredSecrets(o modelOptions) []string {
 	for _, k := range []string{"SIFT_API_KEY", "OPENAI_API_KEY", "ARK_API_KEY", "TAVILY_API_KEY", "BRAVE_API_KEY"} {
 		secrets = append(secrets, os.Getenv(k))
 	}
-	if mc, err := siftmodel.LoadConfig(o.ConfigPath, os.Getenv); err == nil {
+	if mc, err := llm.LoadConfig(o.ConfigPath, os.Getenv); err == nil {
 		secrets = append(secrets, mc.Default.APIKey)
 		for _, ep := range mc.Agents {
 			secrets = append(secrets, ep.APIKey)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -175,7 +175,7 @@ func resumeScript(script *scripted.Script, workspace string) {
 	if script == nil || workspace == "" {
 		return
 	}
-	records, err := model.LoadTrajectory(filepath.Join(workspace, "trajectory.jsonl"))
+	records, err := llm.LoadTrajectory(filepath.Join(workspace, "trajectory.jsonl"))
 	if err != nil {
 		return
 	}

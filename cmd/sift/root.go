@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/sift-agent/sift/model/tracing"
+	"github.com/sift-agent/sift/llm/tracing"
 )
 
 // execute runs the command line and returns the process exit code.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -137,7 +137,7 @@ func addModelFlags(cmd *cobra.Command, opts *runOptions) {
 	f.StringVar(&opts.Python, "python", "", "Python interpreter with pandas and matplotlib (env SIFT_PYTHON; default: found automatically)")
 	f.StringVar(&opts.SessionsDir, "sessions-dir", "", "where session workspaces are created (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
 	f.DurationVar(&opts.CodeTimeout, "code-timeout", 2*time.Minute, "time limit for one Python run")
-	for _, agent := range model.AgentNames {
+	for _, agent := range llm.AgentNames {
 		agent := agent
 		f.Var(agentModelFlag{opts: opts, agent: agent}, agent+"-model", fmt.Sprintf("model for the %s agent only (env SIFT_%s_MODEL)", agent, strings.ToUpper(agent)))
 	}
@@ -194,7 +194,7 @@ func buildSift(ctx context.Context, opts *runOptions) (*agents.Sift, string, err
 // siftConfig makes the library configuration from flags, env and config
 // file, and says which model it uses.
 func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, error) {
-	prices, err := model.PricesFromEnv(os.Getenv)
+	prices, err := llm.PricesFromEnv(os.Getenv)
 	if err != nil {
 		return agents.Config{}, "", usageError{err}
 	}
@@ -296,7 +296,7 @@ func finalError(final generic.Event) error {
 // MCP servers (from --mcp-config when given) and the standing
 // instructions and glossary every agent follows.
 func applyFileSettings(cfg *agents.Config, opts *runOptions) error {
-	mc, err := model.LoadConfig(opts.ConfigPath, os.Getenv)
+	mc, err := llm.LoadConfig(opts.ConfigPath, os.Getenv)
 	if err != nil {
 		return err
 	}

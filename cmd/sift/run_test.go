@@ -16,7 +16,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
@@ -105,8 +105,8 @@ func TestExitCodes(t *testing.T) {
 		{usageError{errors.New("bad flag")}, exitUsage},
 		{fmt.Errorf("x: %w", agents.ErrNoQuestion), exitUsage},
 		{reportedError{fmt.Errorf("x: %w", session.ErrBadInput)}, exitUsage},
-		{fmt.Errorf("x: %w", model.ErrNotConfigured), exitModelConfig},
-		{reportedError{fmt.Errorf("run: %w", &model.AuthError{StatusCode: 401})}, exitModelConfig},
+		{fmt.Errorf("x: %w", llm.ErrNotConfigured), exitModelConfig},
+		{reportedError{fmt.Errorf("run: %w", &llm.AuthError{StatusCode: 401})}, exitModelConfig},
 		{fmt.Errorf("x: %w", agents.ErrNoModel), exitModelConfig},
 		{fmt.Errorf("x: %w", operator.ErrNoPython), exitEnvironment},
 		{fmt.Errorf("x: %w", operator.ErrNoSandbox), exitEnvironment},

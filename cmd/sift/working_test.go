@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // slowPlannerDeps build a Sift whose scripted planner takes delay to

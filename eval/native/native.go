@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/sift-agent/sift/eval"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // Name is the native suite's name.

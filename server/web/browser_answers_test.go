@@ -20,7 +20,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // startServeScripted serves the script as an OpenAI-compatible model and

@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/model"
-	"github.com/sift-agent/sift/model/scripted"
+	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // ScriptedLabel is the label Models returns when it plays the example's
@@ -17,7 +17,7 @@ const ScriptedLabel = "scripted model (offline example: no model is called)"
 // Models returns the chat models for an example run and a label that says
 // which they are. When Sift's model settings are complete (a config file, or
 // SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL and the other variables
-// model.LoadConfig reads), every agent talks to that endpoint. Otherwise the
+// llm.LoadConfig reads), every agent talks to that endpoint. Otherwise the
 // example plays script, a scripted.File JSON document whose replies stand in
 // for the model's: the tool calls it scripts (including the Python code) run
 // for real, so the files the run writes are genuine.
@@ -25,7 +25,7 @@ func Models(ctx context.Context, script []byte) (agents.Models, string, error) {
 	if err := ctx.Err(); err != nil {
 		return agents.Models{}, "", fmt.Errorf("choose models: %w", err)
 	}
-	cfg, err := model.LoadConfig("", os.Getenv)
+	cfg, err := llm.LoadConfig("", os.Getenv)
 	if err != nil {
 		return agents.Models{}, "", fmt.Errorf("load model settings (fix or remove the config file, or unset SIFT_CONFIG): %w", err)
 	}
@@ -34,7 +34,7 @@ func Models(ctx context.Context, script []byte) (agents.Models, string, error) {
 		if err != nil {
 			return agents.Models{}, "", fmt.Errorf("connect to the configured model endpoint: %w", err)
 		}
-		ep := cfg.For(model.AgentPlanner)
+		ep := cfg.For(llm.AgentPlanner)
 		return ms, fmt.Sprintf("model %s at %s (from your Sift model settings)", ep.Model, ep.BaseURL), nil
 	}
 	s, err := loadScript(script)

@@ -9,7 +9,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 )
 
-// modelEnv lists every environment variable model.LoadConfig reads to find
+// modelEnv lists every environment variable llm.LoadConfig reads to find
 // a model endpoint or a config file.
 var modelEnv = []string{
 	"SIFT_CONFIG",

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sift-agent/sift/model"
+	"github.com/sift-agent/sift/llm"
 )
 
 func TestOfflineHidesModelSettings(t *testing.T) {
@@ -25,7 +25,7 @@ func TestOfflineHidesModelSettings(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 
 	Offline(t)
-	cfg, err := model.LoadConfig("", os.Getenv)
+	cfg, err := llm.LoadConfig("", os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
