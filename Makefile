@@ -84,7 +84,7 @@ bench-steps: python-deps
 
 ## bench-preview: previewing a 200 MB CSV (time and memory)
 bench-preview:
-	$(GO) test ./generic -run '^$$' -bench PreviewCSV200MB -benchtime 3x -benchmem
+	$(GO) test ./preview -run '^$$' -bench PreviewCSV200MB -benchtime 3x -benchmem
 
 ## bench-kernel: kernel vs process mode, five cells on a 1M-row CSV
 bench-kernel: python-deps

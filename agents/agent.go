@@ -12,6 +12,7 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -109,9 +110,9 @@ func (a *Agent) open(ctx context.Context) error {
 	r.addFilesSource(ctx, a.inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	previews := generic.PreviewFiles(ctx, abs, popts)
+	previews := preview.PreviewFiles(ctx, abs, popts)
 	r.previews = previewed(previews)
-	a.dataContext = demoteHeadings(generic.CompactAll(previews, popts))
+	a.dataContext = demoteHeadings(preview.CompactAll(previews, popts))
 	a.tree, err = r.newTree(ctx, r.op, newBudgetGuard(r.req.Budget, r.meter, nil))
 	return err
 }

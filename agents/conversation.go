@@ -21,6 +21,7 @@ import (
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
@@ -241,7 +242,7 @@ func (c *Conversation) openWorkspace(ctx context.Context) error {
 	if len(abs) > 0 {
 		popts := c.cfg.Preview
 		popts.BaseDir = c.ws.Root
-		c.dataContext = demoteHeadings(generic.PreviewAll(ctx, abs, popts))
+		c.dataContext = demoteHeadings(preview.PreviewAll(ctx, abs, popts))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/preview"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
@@ -113,8 +114,8 @@ func checkInputs(req Request) error {
 
 // previewed lists the previews that could be made, for the template
 // matcher; the others are reported in the data context.
-func previewed(files []generic.Previewed) []*generic.FilePreview {
-	out := make([]*generic.FilePreview, 0, len(files))
+func previewed(files []preview.Previewed) []*preview.FilePreview {
+	out := make([]*preview.FilePreview, 0, len(files))
 	for _, f := range files {
 		if f.Preview != nil {
 			out = append(out, f.Preview)

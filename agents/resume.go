@@ -13,6 +13,7 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -222,7 +223,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	values := treeValues(treeInput{
-		question: meta.Question, dataContext: demoteHeadings(generic.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, meta.Question),
+		question: meta.Question, dataContext: demoteHeadings(preview.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, meta.Question),
 		inputs: inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
 		resumed: !replan, reviewPlan: replan, feedback: feedback, plan: r.plan, waits: waits,
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -92,7 +93,7 @@ type run struct {
 	outputs *toolOutputs
 	// previews and ran (the built-in analysis that answered, if one did)
 	// ground the suggested next questions.
-	previews []*generic.FilePreview
+	previews []*preview.FilePreview
 	ran      templates.Match
 	// mcp holds the run's MCP servers; nil until the agents are built.
 	mcp *mcp.Toolset
@@ -257,7 +258,7 @@ func (r *run) execute(ctx context.Context) {
 // are shown.
 type prepared struct {
 	inputs      []string
-	previews    []generic.Previewed
+	previews    []preview.Previewed
 	dataContext string
 }
 
@@ -350,8 +351,8 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	r.addFilesSource(ctx, in.inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	in.previews = generic.PreviewFiles(ctx, abs, popts)
-	in.dataContext = demoteHeadings(generic.CompactAll(in.previews, popts)) + r.databaseContext(ctx, r.req.Question)
+	in.previews = preview.PreviewFiles(ctx, abs, popts)
+	in.dataContext = demoteHeadings(preview.CompactAll(in.previews, popts)) + r.databaseContext(ctx, r.req.Question)
 	r.previews = previewed(in.previews)
 	return ctx, in, nil
 }

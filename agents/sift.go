@@ -13,9 +13,9 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/web"
@@ -103,7 +103,7 @@ type Config struct {
 	// more model call per step). Optional; for comparisons only.
 	ClassicExecutor bool
 	// Preview bounds the data previews given to the models. Optional.
-	Preview generic.PreviewOptions
+	Preview preview.PreviewOptions
 	// PythonMode runs generated code in one stateful kernel per session
 	// (operator.PythonKernel, the default) or a fresh process per call
 	// (operator.PythonProcess).

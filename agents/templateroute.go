@@ -11,6 +11,7 @@ import (
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
 )
@@ -175,7 +176,7 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 		}
 		popts := r.sift.cfg.Preview
 		popts.BaseDir = r.ws.Root
-		m := templates.MatchRequest(r.req.Question, previewed(generic.PreviewFiles(ctx, abs, popts)))
+		m := templates.MatchRequest(r.req.Question, previewed(preview.PreviewFiles(ctx, abs, popts)))
 		if !m.OK() {
 			r.fail(fmt.Errorf("%w: the request no longer matches a built-in analysis (%s)", ErrRunFailed, strings.Join(m.Reasons, "; ")))
 			return nil, "", true
@@ -271,7 +272,7 @@ const catalogueShownFile = ".catalogue-shown"
 
 // offlineHelp is offlineHelpText for the run's session: the catalogue in
 // full the first time the session shows it, a pointer to it after that.
-func (r *run) offlineHelp(m templates.Match, files []generic.Previewed) string {
+func (r *run) offlineHelp(m templates.Match, files []preview.Previewed) string {
 	_, err := os.Stat(filepath.Join(r.ws.Root, catalogueShownFile))
 	shown := err == nil
 	if !shown {
@@ -284,13 +285,13 @@ func (r *run) offlineHelp(m templates.Match, files []generic.Previewed) string {
 // one; inputs that could not be read are named with the reason first,
 // since that is often why nothing matched. With shown, the catalogue is
 // not repeated.
-func offlineHelpText(m templates.Match, files []generic.Previewed, shown bool) string {
+func offlineHelpText(m templates.Match, files []preview.Previewed, shown bool) string {
 	var b strings.Builder
 	for _, f := range files {
 		switch {
 		case f.Err != nil:
 			fmt.Fprintf(&b, "%s could not be read: %v.\n", filepath.Base(f.Path), f.Err)
-		case f.Preview != nil && f.Preview.Kind == generic.KindEmpty:
+		case f.Preview != nil && f.Preview.Kind == preview.KindEmpty:
 			fmt.Fprintf(&b, "%s is empty.\n", filepath.Base(f.Path))
 		}
 	}

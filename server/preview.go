@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/tools/templates"
 )
 
@@ -18,7 +18,7 @@ type filePreview struct {
 	Size int64  `json:"size"`
 	// Kind is the kind the previewer found (csv, xlsx, text, ...).
 	Kind   string                 `json:"kind,omitempty"`
-	Sheets []generic.SheetPreview `json:"sheets,omitempty"`
+	Sheets []preview.SheetPreview `json:"sheets,omitempty"`
 	// Lines are the first lines of a text file.
 	Lines []string `json:"lines,omitempty"`
 	// Problem, when set, is why the file cannot be analysed, in one
@@ -40,10 +40,10 @@ func (s *Server) previewUploads(ctx context.Context, st *staged) ([]filePreview,
 	opts := s.cfg.Sift.Preview
 	opts.MaxRows = previewRows
 	var out []filePreview
-	var tables []*generic.FilePreview
+	var tables []*preview.FilePreview
 	for _, name := range st.Files {
 		p := joinPath(s.stagedDir(st.ID), "files", name)
-		pv, err := generic.Preview(ctx, p, opts)
+		pv, err := preview.Preview(ctx, p, opts)
 		fp := filePreview{Name: name}
 		if pv != nil {
 			fp.Size, fp.Kind, fp.Sheets, fp.Lines = pv.Size, pv.Kind, pv.Sheets, pv.Lines
@@ -58,7 +58,7 @@ func (s *Server) previewUploads(ctx context.Context, st *staged) ([]filePreview,
 }
 
 // uploadProblem says why a file cannot be analysed, or "".
-func uploadProblem(name string, pv *generic.FilePreview, err error) string {
+func uploadProblem(name string, pv *preview.FilePreview, err error) string {
 	ext := strings.ToLower(filepath.Ext(name))
 	switch {
 	case err != nil && (ext == ".xlsx" || ext == ".xlsm" || ext == ".xls"):
@@ -67,9 +67,9 @@ func uploadProblem(name string, pv *generic.FilePreview, err error) string {
 		return fmt.Sprintf("%s could not be read (%v): check that it is the file you meant and upload it again.", name, err)
 	case pv == nil:
 		return ""
-	case pv.Kind == generic.KindEmpty:
+	case pv.Kind == preview.KindEmpty:
 		return fmt.Sprintf("%s is empty (0 bytes): upload the file that holds your data.", name)
-	case pv.Kind == generic.KindBinary && dataExts[ext]:
+	case pv.Kind == preview.KindBinary && dataExts[ext]:
 		return fmt.Sprintf("%s is not a data file: it is named %s but holds binary content; export your data as CSV, TSV, Excel or JSON and upload that.", name, ext)
 	}
 	return ""

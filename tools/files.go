@@ -18,8 +18,8 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/components/tool/utils"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 )
 
 // Tool names, as the model sees them.
@@ -65,7 +65,7 @@ func FileTools(op operator.Operator) ([]tool.BaseTool, error) {
 		},
 		func() error {
 			return add(utils.InferTool(PreviewName, previewDesc, func(ctx context.Context, a PreviewArgs) (string, error) {
-				return preview(ctx, op, a)
+				return previewFile(ctx, op, a)
 			}))
 		},
 		func() error {
@@ -257,8 +257,8 @@ type PreviewArgs struct {
 
 const previewDesc = "Preview a data file (CSV/TSV, Excel, JSON, text): sheets, typed columns, row count, first rows."
 
-// preview implements preview.
-func preview(ctx context.Context, op operator.Operator, a PreviewArgs) (string, error) {
+// previewFile implements the preview tool.
+func previewFile(ctx context.Context, op operator.Operator, a PreviewArgs) (string, error) {
 	if a.Path == "" {
 		return "", errors.New("preview: path is required, e.g. input/sales.csv")
 	}
@@ -266,7 +266,7 @@ func preview(ctx context.Context, op operator.Operator, a PreviewArgs) (string, 
 	if err != nil {
 		return "", err
 	}
-	opts := generic.PreviewOptions{BaseDir: op.Root()}
+	opts := preview.PreviewOptions{BaseDir: op.Root()}
 	p, err := PreviewConfined(ctx, op, abs, opts)
 	if err != nil {
 		return "", relErr(op, err)
@@ -278,13 +278,13 @@ func preview(ctx context.Context, op operator.Operator, a PreviewArgs) (string, 
 // PreviewConfined previews a session file from the descriptor the
 // operator opened beneath its workspace (no links, no FIFOs): the sandbox
 // can write out/ and work/, so the file is never previewed by name.
-func PreviewConfined(ctx context.Context, op operator.Operator, abs string, opts generic.PreviewOptions) (*generic.FilePreview, error) {
+func PreviewConfined(ctx context.Context, op operator.Operator, abs string, opts preview.PreviewOptions) (*preview.FilePreview, error) {
 	f, err := op.Open(abs)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return generic.PreviewOpened(ctx, f, abs, opts)
+	return preview.PreviewOpened(ctx, f, abs, opts)
 }
 
 // humanSize renders a byte count as B, KB, MB or GB (powers of 1024).

@@ -15,8 +15,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 )
 
 // Bounds of one read_file call.
@@ -123,7 +123,7 @@ func readLines(ctx context.Context, f *os.File, size int64, args ReadFileArgs) (
 	if size == 0 {
 		return args.Path + " is empty (0 bytes).", nil
 	}
-	text, enc, err := generic.DecodeReader(f)
+	text, enc, err := preview.DecodeReader(f)
 	if err != nil {
 		return "", fmt.Errorf("read_file %s: %w", args.Path, err)
 	}
@@ -185,7 +185,7 @@ func readLines(ctx context.Context, f *os.File, size int64, args ReadFileArgs) (
 
 	var b strings.Builder
 	desc := args.Path
-	if enc != generic.EncodingUTF8 {
+	if enc != preview.EncodingUTF8 {
 		desc += fmt.Sprintf(" (decoded from %s)", enc)
 	}
 	if start > total {

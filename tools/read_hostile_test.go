@@ -98,7 +98,7 @@ func TestPreviewSwapRace(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "a.csv"), filepath.Join(out, "link.csv")); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := preview(context.Background(), op, PreviewArgs{Path: "out/link.csv"}); err == nil || strings.Contains(got, "CANARY") {
+	if got, err := previewFile(context.Background(), op, PreviewArgs{Path: "out/link.csv"}); err == nil || strings.Contains(got, "CANARY") {
 		t.Fatalf("preview of a link to a host file = %q, %v; want a refusal", got, err)
 	}
 	if err := os.Symlink(outside, filepath.Join(out, "alt")); err != nil {
@@ -120,7 +120,7 @@ func TestPreviewSwapRace(t *testing.T) {
 	}()
 	leaked := 0
 	for range swapRounds / 3 {
-		got, err := preview(context.Background(), op, PreviewArgs{Path: "out/d/a.csv"})
+		got, err := previewFile(context.Background(), op, PreviewArgs{Path: "out/d/a.csv"})
 		if strings.Contains(got, "CANARY") || err != nil && strings.Contains(err.Error(), "CANARY") {
 			leaked++
 		}
@@ -138,7 +138,7 @@ func TestPreviewRefusesFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(op.Root(), "out", "pipe.csv"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := preview(context.Background(), op, PreviewArgs{Path: "out/pipe.csv"}); err == nil {
+	if _, err := previewFile(context.Background(), op, PreviewArgs{Path: "out/pipe.csv"}); err == nil {
 		t.Error("preview of a FIFO succeeded; want a refusal")
 	}
 }

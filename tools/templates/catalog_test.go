@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 )
 
 func TestCatalogIsComplete(t *testing.T) {
@@ -39,18 +38,18 @@ func TestCatalogIsComplete(t *testing.T) {
 }
 
 // exampleFiles is a preview a catalog example can run on.
-func exampleFiles(name string) []*generic.FilePreview {
+func exampleFiles(name string) []*preview.FilePreview {
 	switch name {
 	case Correlation:
-		return []*generic.FilePreview{previewSheet("input/m.csv", "price:float", "quantity:float")}
+		return []*preview.FilePreview{previewSheet("input/m.csv", "price:float", "quantity:float")}
 	case Distribution, Outliers:
-		return []*generic.FilePreview{previewSheet("input/o.csv", "order_value:float", "amount:float")}
+		return []*preview.FilePreview{previewSheet("input/o.csv", "order_value:float", "amount:float")}
 	case Cohort:
-		return []*generic.FilePreview{visitsPreview}
+		return []*preview.FilePreview{visitsPreview}
 	case Funnel:
-		return []*generic.FilePreview{eventsPreview}
+		return []*preview.FilePreview{eventsPreview}
 	}
-	return []*generic.FilePreview{salesPreview}
+	return []*preview.FilePreview{salesPreview}
 }
 
 func TestLookup(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 )
 
 // mplDir is one matplotlib cache shared by every test workspace, so the
@@ -73,9 +73,9 @@ func workspace(t testing.TB, files map[string][]byte) *operator.Local {
 }
 
 // previewOf previews a workspace input file as the lead's code would.
-func previewOf(t testing.TB, op operator.Operator, rel string) *generic.FilePreview {
+func previewOf(t testing.TB, op operator.Operator, rel string) *preview.FilePreview {
 	t.Helper()
-	p, err := generic.Preview(context.Background(), filepath.Join(op.Root(), rel), generic.PreviewOptions{BaseDir: op.Root()})
+	p, err := preview.Preview(context.Background(), filepath.Join(op.Root(), rel), preview.PreviewOptions{BaseDir: op.Root()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,12 +101,12 @@ func near(a, b float64) bool {
 
 // previewSheet is a preview of one CSV-like table with the given columns
 // and types, for matcher tests that need no file.
-func previewSheet(name string, cols ...string) *generic.FilePreview {
-	var cs []generic.Column
+func previewSheet(name string, cols ...string) *preview.FilePreview {
+	var cs []preview.Column
 	for _, c := range cols {
 		n, typ, _ := strings.Cut(c, ":")
-		cs = append(cs, generic.Column{Name: n, Type: typ})
+		cs = append(cs, preview.Column{Name: n, Type: typ})
 	}
-	return &generic.FilePreview{Path: name, Name: name, Kind: generic.KindCSV, Encoding: generic.EncodingUTF8, Delimiter: ",",
-		Sheets: []generic.SheetPreview{{Name: strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)), Columns: cs, RowCount: 100, RowCountExact: true}}}
+	return &preview.FilePreview{Path: name, Name: name, Kind: preview.KindCSV, Encoding: preview.EncodingUTF8, Delimiter: ",",
+		Sheets: []preview.SheetPreview{{Name: strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)), Columns: cs, RowCount: 100, RowCountExact: true}}}
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 )
 
 // MinConfidence is the confidence below which MatchRequest returns no
@@ -302,7 +302,7 @@ func groupingCue(r *request, cols []*column) (topn, trend float64, phrase string
 // singles out (by its file name, or by naming the most of its columns);
 // when none is singled out, or the request says every/each/all tables, it
 // runs on each table the template can run on (see Match.Each).
-func MatchRequest(request string, files []*generic.FilePreview) Match {
+func MatchRequest(request string, files []*preview.FilePreview) Match {
 	m := Match{FileIndex: -1}
 	text := normalize(request)
 	if strings.TrimSpace(text) == "" {
@@ -310,7 +310,7 @@ func MatchRequest(request string, files []*generic.FilePreview) Match {
 		return m
 	}
 	chosen, why := scope(text, files)
-	var sheet *generic.SheetPreview
+	var sheet *preview.SheetPreview
 	if len(chosen) > 0 {
 		sheet = chosen[0].sheet
 	}
@@ -395,7 +395,7 @@ func MatchRequest(request string, files []*generic.FilePreview) Match {
 // from the table's columns, and the reasons for the confidence added or
 // taken away there. Template is set when the confidence reaches
 // MinConfidence.
-func onTable(name string, conf float64, request string, files []*generic.FilePreview, t table) Match {
+func onTable(name string, conf float64, request string, files []*preview.FilePreview, t table) Match {
 	f := files[t.file]
 	cols := columnsOf(t.sheet)
 	r := parseRequest(request, cols)
@@ -426,7 +426,7 @@ func onTable(name string, conf float64, request string, files []*generic.FilePre
 // and infers the parameters for that template from the request and the
 // previews, and reports the confidence it would have had. Template is set
 // whatever the confidence. It fails only for an unknown template name.
-func MatchTemplate(name, request string, files []*generic.FilePreview) (Match, error) {
+func MatchTemplate(name, request string, files []*preview.FilePreview) (Match, error) {
 	t, err := Lookup(name)
 	if err != nil {
 		return Match{}, err
@@ -481,7 +481,7 @@ func raise(ranked []scored, name string, score float64, phrase string) []scored 
 
 // pickFile chooses the table to analyse: among files with a sheet that has
 // columns, the sheet naming the most request columns; ties go to the first.
-func pickFile(text string, files []*generic.FilePreview) (int, *generic.SheetPreview) {
+func pickFile(text string, files []*preview.FilePreview) (int, *preview.SheetPreview) {
 	best := table{file: -1, score: -1}
 	for _, t := range tablesOf(text, files) {
 		if t.score > best.score {
@@ -495,13 +495,13 @@ func pickFile(text string, files []*generic.FilePreview) (int, *generic.SheetPre
 // request names its columns.
 type table struct {
 	file  int
-	sheet *generic.SheetPreview
+	sheet *preview.SheetPreview
 	score int
 }
 
 // tablesOf lists each file that has a sheet with columns, with its sheet
 // naming the most request columns (ties go to the first sheet).
-func tablesOf(text string, files []*generic.FilePreview) []table {
+func tablesOf(text string, files []*preview.FilePreview) []table {
 	var out []table
 	for i, f := range files {
 		if f == nil {
@@ -526,7 +526,7 @@ func tablesOf(text string, files []*generic.FilePreview) []table {
 
 // everySheet lists every sheet with columns of every file as a table of
 // its own, for a request about all of them ("profile every sheet").
-func everySheet(text string, files []*generic.FilePreview) []table {
+func everySheet(text string, files []*preview.FilePreview) []table {
 	var out []table
 	for i, f := range files {
 		if f == nil {
@@ -542,7 +542,7 @@ func everySheet(text string, files []*generic.FilePreview) []table {
 }
 
 // mentionScore is how strongly text names the sheet's columns.
-func mentionScore(text string, s *generic.SheetPreview) int {
+func mentionScore(text string, s *preview.SheetPreview) int {
 	n := 0
 	for _, m := range findMentions(text, columnsOf(s)) {
 		n += 1 + int(m.kind)
@@ -552,9 +552,9 @@ func mentionScore(text string, s *generic.SheetPreview) int {
 
 // otherSheets names the sheets with data of t's workbook other than the
 // one t analyses; empty for a file of one table.
-func otherSheets(files []*generic.FilePreview, t table) []string {
+func otherSheets(files []*preview.FilePreview, t table) []string {
 	f := files[t.file]
-	if f == nil || f.Kind != generic.KindXLSX || t.sheet == nil {
+	if f == nil || f.Kind != preview.KindXLSX || t.sheet == nil {
 		return nil
 	}
 	var out []string
@@ -574,7 +574,7 @@ var allTables = regexp.MustCompile(`\b(?:every|each|all)(?: of)?(?: the| these| 
 // were several to choose from: every table when the request says so; else
 // the files it names; else the tables with the most of the columns it
 // names; every table when it names no file and no column.
-func scope(text string, files []*generic.FilePreview) ([]table, string) {
+func scope(text string, files []*preview.FilePreview) ([]table, string) {
 	if loc := allTables.FindStringIndex(text); loc != nil {
 		// Every sheet of a workbook is a table of its own here.
 		if every := everySheet(text, files); len(every) >= 2 {

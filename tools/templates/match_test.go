@@ -6,8 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 )
 
 // Previews the matcher tests run over.
@@ -28,7 +27,7 @@ var paramsOpts = []cmp.Option{cmpopts.IgnoreFields(Params{}, "Reasons", "Encodin
 func TestMatchRequestMatches(t *testing.T) {
 	tests := []struct {
 		request  string
-		files    []*generic.FilePreview
+		files    []*preview.FilePreview
 		template string
 		want     Params
 	}{
@@ -47,9 +46,9 @@ func TestMatchRequestMatches(t *testing.T) {
 		{"DAILY ORDER COUNT", nil, Trend, Params{Time: "order_date", Aggregation: "count", Period: "day"}},
 		{"quarterly average amount by region", nil, Trend, Params{Time: "order_date", Measure: "amount", Aggregation: "mean", Period: "quarter", Category: "region"}},
 		{"which month had the highest revenue?", nil, Trend, Params{Time: "order_date", Measure: "amount", Period: "month"}},
-		{"按月统计销售额", []*generic.FilePreview{cnPreview}, Trend, Params{Time: "日期", Measure: "销售额(元)", Period: "month"}},
-		{"销售额的月度趋势", []*generic.FilePreview{cnPreview}, Trend, Params{Time: "日期", Measure: "销售额(元)", Period: "month"}},
-		{"每周订单数的走势", []*generic.FilePreview{cnPreview}, Trend, Params{Time: "日期", Aggregation: "count", Period: "week"}},
+		{"按月统计销售额", []*preview.FilePreview{cnPreview}, Trend, Params{Time: "日期", Measure: "销售额(元)", Period: "month"}},
+		{"销售额的月度趋势", []*preview.FilePreview{cnPreview}, Trend, Params{Time: "日期", Measure: "销售额(元)", Period: "month"}},
+		{"每周订单数的走势", []*preview.FilePreview{cnPreview}, Trend, Params{Time: "日期", Aggregation: "count", Period: "week"}},
 		// topn
 		{"top 10 customers by sales", nil, TopN, Params{Category: "customer", Measure: "amount", N: 10}},
 		{"Top 3 customers by amount", nil, TopN, Params{Category: "customer", Measure: "amount", N: 3}},
@@ -58,49 +57,49 @@ func TestMatchRequestMatches(t *testing.T) {
 		{"total amount by region", nil, TopN, Params{Category: "region", Measure: "amount", Aggregation: "sum", N: 10}},
 		{"number of orders per region", nil, TopN, Params{Category: "region", Aggregation: "count", N: 10}},
 		{"best-selling products", nil, TopN, Params{Category: "product", Measure: "amount", N: 10}},
-		{"按地区统计销售额", []*generic.FilePreview{cnPreview}, TopN, Params{Category: "地区", Measure: "销售额(元)", N: 10}},
-		{"销售额前10名客户", []*generic.FilePreview{cnPreview}, TopN, Params{Category: "客户名称", Measure: "销售额(元)", N: 10}},
-		{"销量最高的前五个产品", []*generic.FilePreview{cnPreview}, TopN, Params{Category: "产品", Measure: "数量", N: 5}},
-		{"各地区的平均销售额", []*generic.FilePreview{cnPreview}, TopN, Params{Category: "地区", Measure: "销售额(元)", Aggregation: "mean", N: 10}},
+		{"按地区统计销售额", []*preview.FilePreview{cnPreview}, TopN, Params{Category: "地区", Measure: "销售额(元)", N: 10}},
+		{"销售额前10名客户", []*preview.FilePreview{cnPreview}, TopN, Params{Category: "客户名称", Measure: "销售额(元)", N: 10}},
+		{"销量最高的前五个产品", []*preview.FilePreview{cnPreview}, TopN, Params{Category: "产品", Measure: "数量", N: 5}},
+		{"各地区的平均销售额", []*preview.FilePreview{cnPreview}, TopN, Params{Category: "地区", Measure: "销售额(元)", Aggregation: "mean", N: 10}},
 		// compare_periods
 		{"compare amount month over month", nil, ComparePeriods, Params{Time: "order_date", Measure: "amount", Compare: "mom"}},
 		{"Revenue YoY", nil, ComparePeriods, Params{Time: "order_date", Measure: "amount", Compare: "yoy"}},
 		{"sales this quarter vs last quarter", nil, ComparePeriods, Params{Time: "order_date", Measure: "amount", Compare: "qoq"}},
-		{"销售额同比", []*generic.FilePreview{cnPreview}, ComparePeriods, Params{Time: "日期", Measure: "销售额(元)", Compare: "yoy"}},
-		{"本月销售额环比", []*generic.FilePreview{cnPreview}, ComparePeriods, Params{Time: "日期", Measure: "销售额(元)", Compare: "mom"}},
+		{"销售额同比", []*preview.FilePreview{cnPreview}, ComparePeriods, Params{Time: "日期", Measure: "销售额(元)", Compare: "yoy"}},
+		{"本月销售额环比", []*preview.FilePreview{cnPreview}, ComparePeriods, Params{Time: "日期", Measure: "销售额(元)", Compare: "mom"}},
 		// correlation
-		{"correlation between price and demand", []*generic.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand"}}},
-		{"Show the correlation matrix", []*generic.FilePreview{metricsPreview}, Correlation, Params{}},
-		{"spearman correlation of price, demand and rating", []*generic.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand", "rating"}, Method: "spearman"}},
-		{"价格和需求的相关性", []*generic.FilePreview{previewSheet("input/m.csv", "价格:float", "需求:float")}, Correlation, Params{Columns: []string{"价格", "需求"}}},
+		{"correlation between price and demand", []*preview.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand"}}},
+		{"Show the correlation matrix", []*preview.FilePreview{metricsPreview}, Correlation, Params{}},
+		{"spearman correlation of price, demand and rating", []*preview.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand", "rating"}, Method: "spearman"}},
+		{"价格和需求的相关性", []*preview.FilePreview{previewSheet("input/m.csv", "价格:float", "需求:float")}, Correlation, Params{Columns: []string{"价格", "需求"}}},
 		// distribution
 		{"distribution of amount", nil, Distribution, Params{Columns: []string{"amount"}}},
-		{"Histogram of price", []*generic.FilePreview{metricsPreview}, Distribution, Params{Columns: []string{"price"}}},
-		{"销售额的分布", []*generic.FilePreview{cnPreview}, Distribution, Params{Columns: []string{"销售额(元)"}}},
+		{"Histogram of price", []*preview.FilePreview{metricsPreview}, Distribution, Params{Columns: []string{"price"}}},
+		{"销售额的分布", []*preview.FilePreview{cnPreview}, Distribution, Params{Columns: []string{"销售额(元)"}}},
 		// pivot
 		{"pivot amount by region and product", nil, Pivot, Params{Category: "region", Category2: "product", Measure: "amount"}},
 		{"cross-tab of region and product", nil, Pivot, Params{Category: "region", Category2: "product"}},
-		{"地区和产品的销售额透视表", []*generic.FilePreview{cnPreview}, Pivot, Params{Category: "地区", Category2: "产品", Measure: "销售额(元)"}},
+		{"地区和产品的销售额透视表", []*preview.FilePreview{cnPreview}, Pivot, Params{Category: "地区", Category2: "产品", Measure: "销售额(元)"}},
 		{"pivot sales by region per month", nil, Pivot, Params{Category: "region", Measure: "amount", Time: "order_date", Period: "month"}},
 		// outliers
 		{"find outliers in amount", nil, Outliers, Params{Columns: []string{"amount"}}},
 		{"Any anomalies in the data?", nil, Outliers, Params{}},
-		{"销售额有没有异常值", []*generic.FilePreview{cnPreview}, Outliers, Params{Columns: []string{"销售额(元)"}}},
+		{"销售额有没有异常值", []*preview.FilePreview{cnPreview}, Outliers, Params{Columns: []string{"销售额(元)"}}},
 		// cohort
-		{"monthly cohort retention of users", []*generic.FilePreview{visitsPreview}, Cohort, Params{Entity: "user_id", Time: "visit_date", Period: "month"}},
-		{"weekly retention", []*generic.FilePreview{visitsPreview}, Cohort, Params{Entity: "user_id", Time: "visit_date", Period: "week"}},
-		{"用户留存分析", []*generic.FilePreview{visitsPreview}, Cohort, Params{Entity: "user_id", Time: "visit_date", Period: "month"}},
+		{"monthly cohort retention of users", []*preview.FilePreview{visitsPreview}, Cohort, Params{Entity: "user_id", Time: "visit_date", Period: "month"}},
+		{"weekly retention", []*preview.FilePreview{visitsPreview}, Cohort, Params{Entity: "user_id", Time: "visit_date", Period: "week"}},
+		{"用户留存分析", []*preview.FilePreview{visitsPreview}, Cohort, Params{Entity: "user_id", Time: "visit_date", Period: "month"}},
 		// funnel
-		{"funnel conversion visit -> signup -> purchase", []*generic.FilePreview{eventsPreview}, Funnel, Params{Stage: "event", Stages: []string{"visit", "signup", "purchase"}, Entity: "user_id"}},
-		{"conversion rate by event", []*generic.FilePreview{eventsPreview}, Funnel, Params{Stage: "event", Entity: "user_id"}},
-		{"漏斗：浏览→加购→下单", []*generic.FilePreview{eventsPreview}, Funnel, Params{Stage: "event", Stages: []string{"浏览", "加购", "下单"}, Entity: "user_id"}},
-		{"funnel: visited > signed_up > purchased", []*generic.FilePreview{widePreview}, Funnel, Params{Stages: []string{"visited", "signed_up", "purchased"}}},
+		{"funnel conversion visit -> signup -> purchase", []*preview.FilePreview{eventsPreview}, Funnel, Params{Stage: "event", Stages: []string{"visit", "signup", "purchase"}, Entity: "user_id"}},
+		{"conversion rate by event", []*preview.FilePreview{eventsPreview}, Funnel, Params{Stage: "event", Entity: "user_id"}},
+		{"漏斗：浏览→加购→下单", []*preview.FilePreview{eventsPreview}, Funnel, Params{Stage: "event", Stages: []string{"浏览", "加购", "下单"}, Entity: "user_id"}},
+		{"funnel: visited > signed_up > purchased", []*preview.FilePreview{widePreview}, Funnel, Params{Stages: []string{"visited", "signed_up", "purchased"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
 			files := tt.files
 			if files == nil {
-				files = []*generic.FilePreview{salesPreview}
+				files = []*preview.FilePreview{salesPreview}
 			}
 			m := MatchRequest(tt.request, files)
 			if m.Template != tt.template {
@@ -125,7 +124,7 @@ func TestMatchRequestMatches(t *testing.T) {
 func TestMatchRequestRefuses(t *testing.T) {
 	tests := []struct {
 		request string
-		files   []*generic.FilePreview
+		files   []*preview.FilePreview
 	}{
 		{"why did sales drop and what should we do", nil},
 		{"Write a poem about our customers", nil},
@@ -139,23 +138,23 @@ func TestMatchRequestRefuses(t *testing.T) {
 		{"cluster customers into segments", nil},
 		{"为什么三月的销售额下降了", nil},
 		{"帮我写一封邮件给客户", nil},
-		{"如何提高转化率", []*generic.FilePreview{eventsPreview}},
+		{"如何提高转化率", []*preview.FilePreview{eventsPreview}},
 		{"search the web for competitor prices", nil},
 		{"hello", nil},
 		{"", nil},
 		{"profile the file then show the monthly trend", nil},
-		{"monthly revenue trend", []*generic.FilePreview{noDatesPreview}},
+		{"monthly revenue trend", []*preview.FilePreview{noDatesPreview}},
 		{"monthly revenue trend", nil},
 		{"show the correlation and the trend", nil},
 		// Two questions in one request: more than one analysis answers.
-		{"Monthly trend and top region?", []*generic.FilePreview{salesPreview}},
-		{"What is the monthly revenue trend in 2024, and which region sells most?", []*generic.FilePreview{salesPreview}},
+		{"Monthly trend and top region?", []*preview.FilePreview{salesPreview}},
+		{"What is the monthly revenue trend in 2024, and which region sells most?", []*preview.FilePreview{salesPreview}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
 			files := tt.files
 			if files == nil {
-				files = []*generic.FilePreview{salesPreview}
+				files = []*preview.FilePreview{salesPreview}
 			}
 			if tt.request == "monthly revenue trend" && tt.files == nil {
 				files = nil // no table at all
@@ -178,7 +177,7 @@ func TestMatchRequestRefuses(t *testing.T) {
 }
 
 func TestMatchNoTimeColumnLowersConfidence(t *testing.T) {
-	m := MatchRequest("monthly revenue trend", []*generic.FilePreview{noDatesPreview})
+	m := MatchRequest("monthly revenue trend", []*preview.FilePreview{noDatesPreview})
 	if m.OK() || m.Candidate != Trend {
 		t.Fatalf("got template %q candidate %q, want no match with candidate trend", m.Template, m.Candidate)
 	}
@@ -188,14 +187,14 @@ func TestMatchNoTimeColumnLowersConfidence(t *testing.T) {
 }
 
 func TestMatchPicksFileByMentionedColumns(t *testing.T) {
-	m := MatchRequest("correlation between price and demand", []*generic.FilePreview{salesPreview, metricsPreview})
+	m := MatchRequest("correlation between price and demand", []*preview.FilePreview{salesPreview, metricsPreview})
 	if m.Template != Correlation || m.File != "input/metrics.csv" || m.FileIndex != 1 {
 		t.Errorf("got %s on %s (#%d), want correlation on input/metrics.csv (#1)", m.Template, m.File, m.FileIndex)
 	}
 }
 
 func TestMatchRecordsReasons(t *testing.T) {
-	m := MatchRequest("top 10 customers by sales", []*generic.FilePreview{salesPreview})
+	m := MatchRequest("top 10 customers by sales", []*preview.FilePreview{salesPreview})
 	want := []string{
 		`measure: amount (the request says "sales", which this column's name means)`,
 		"category: customer (named in the request)",
@@ -210,14 +209,14 @@ func TestMatchRecordsReasons(t *testing.T) {
 }
 
 func TestMatchTemplate(t *testing.T) {
-	m, err := MatchTemplate("group_by", "by region", []*generic.FilePreview{salesPreview})
+	m, err := MatchTemplate("group_by", "by region", []*preview.FilePreview{salesPreview})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Template != TopN || m.Params.Category != "region" || m.Confidence != 1 {
 		t.Errorf("got %+v, want topn by region with confidence 1", m)
 	}
-	m, err = MatchTemplate(Trend, "", []*generic.FilePreview{noDatesPreview})
+	m, err = MatchTemplate(Trend, "", []*preview.FilePreview{noDatesPreview})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +229,7 @@ func TestMatchTemplate(t *testing.T) {
 }
 
 func BenchmarkMatchRequest(b *testing.B) {
-	files := []*generic.FilePreview{salesPreview, cnPreview, metricsPreview}
+	files := []*preview.FilePreview{salesPreview, cnPreview, metricsPreview}
 	requests := []string{"top 10 customers by sales", "按地区统计销售额", "monthly revenue trend", "why did sales drop and what should we do"}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -243,7 +242,7 @@ func TestMatchPrefersTotalsOverPerUnitPrices(t *testing.T) {
 	// nothing: the total-like revenue column is the measure.
 	p := previewSheet("input/sales.csv", "date:date", "region:text", "unit_price:float", "revenue:float")
 	for _, req := range []string{"Which region sells most?", "monthly trend"} {
-		m := MatchRequest(req, []*generic.FilePreview{p})
+		m := MatchRequest(req, []*preview.FilePreview{p})
 		if !m.OK() || m.Params.Measure != "revenue" {
 			t.Errorf("%q: template %q measure %q, want revenue", req, m.Template, m.Params.Measure)
 		}
@@ -258,10 +257,10 @@ func TestMatchRequestSeveralTables(t *testing.T) {
 	airports := previewSheet("input/airports.csv", "iata:text", "name:text", "city:text", "lat:float", "lon:float")
 	flights := previewSheet("input/flights.csv", "flight_date:date", "carrier:text", "origin:text", "delay:float")
 	carriers := previewSheet("input/carriers.csv", "code:text", "carrier_name:text")
-	three := []*generic.FilePreview{airports, flights, carriers}
+	three := []*preview.FilePreview{airports, flights, carriers}
 	tests := []struct {
 		request  string
-		files    []*generic.FilePreview
+		files    []*preview.FilePreview
 		template string
 		want     []string // files run on, in order
 		reason   string   // a reason that must be given
@@ -309,7 +308,7 @@ func TestMatchRequestSeveralTables(t *testing.T) {
 		})
 	}
 	// A question no table can answer still goes to the model.
-	if m := MatchRequest("top 5 by revenue over time", []*generic.FilePreview{airports, carriers}); m.OK() {
+	if m := MatchRequest("top 5 by revenue over time", []*preview.FilePreview{airports, carriers}); m.OK() {
 		t.Errorf("matched %s on %v with neither dates nor numbers: %v", m.Template, m.File, m.Reasons)
 	}
 }

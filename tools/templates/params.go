@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 )
 
 // ErrInvalidParams is wrapped when a parameter has a value the templates do
@@ -165,14 +165,14 @@ func pythonCodec(encoding string, bom bool) string {
 	switch encoding {
 	case "":
 		return ""
-	case generic.EncodingUTF8, generic.EncodingUTF8BOM:
+	case preview.EncodingUTF8, preview.EncodingUTF8BOM:
 		return "utf-8-sig"
-	case generic.EncodingUTF16LE, generic.EncodingUTF16BE:
+	case preview.EncodingUTF16LE, preview.EncodingUTF16BE:
 		if bom {
 			return "utf-16"
 		}
 		return strings.Replace(encoding, "16", "16-", 1)
-	case generic.EncodingWindows1252:
+	case preview.EncodingWindows1252:
 		return "cp1252"
 	}
 	return encoding
@@ -180,17 +180,17 @@ func pythonCodec(encoding string, bom bool) string {
 
 // fileParams fills the reading parameters (encoding, delimiter, sheet) that
 // p leaves empty from a preview of the file.
-func fileParams(p Params, fp *generic.FilePreview, sheet *generic.SheetPreview) Params {
+func fileParams(p Params, fp *preview.FilePreview, sheet *preview.SheetPreview) Params {
 	if fp == nil {
 		return p
 	}
 	if p.Encoding == "" {
 		p.Encoding = pythonCodec(fp.Encoding, fp.BOM)
 	}
-	if p.Delimiter == "" && (fp.Kind == generic.KindCSV || fp.Kind == generic.KindTSV) {
+	if p.Delimiter == "" && (fp.Kind == preview.KindCSV || fp.Kind == preview.KindTSV) {
 		p.Delimiter = fp.Delimiter
 	}
-	if p.Sheet == "" && fp.Kind == generic.KindXLSX && sheet != nil {
+	if p.Sheet == "" && fp.Kind == preview.KindXLSX && sheet != nil {
 		p.Sheet = sheet.Name
 	}
 	return p

@@ -5,8 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 )
 
 func TestParamsOverride(t *testing.T) {
@@ -49,12 +48,12 @@ func TestPythonCodec(t *testing.T) {
 		bom  bool
 		want string
 	}{
-		{generic.EncodingUTF8, false, "utf-8-sig"},
-		{generic.EncodingUTF8BOM, true, "utf-8-sig"},
-		{generic.EncodingGB18030, false, "gb18030"},
-		{generic.EncodingUTF16LE, true, "utf-16"},
-		{generic.EncodingUTF16BE, false, "utf-16-be"},
-		{generic.EncodingWindows1252, false, "cp1252"},
+		{preview.EncodingUTF8, false, "utf-8-sig"},
+		{preview.EncodingUTF8BOM, true, "utf-8-sig"},
+		{preview.EncodingGB18030, false, "gb18030"},
+		{preview.EncodingUTF16LE, true, "utf-16"},
+		{preview.EncodingUTF16BE, false, "utf-16-be"},
+		{preview.EncodingWindows1252, false, "cp1252"},
 		{"", false, ""},
 	}
 	for _, tt := range tests {
@@ -65,7 +64,7 @@ func TestPythonCodec(t *testing.T) {
 }
 
 func TestFileParamsKeepsExplicitValues(t *testing.T) {
-	fp := &generic.FilePreview{Kind: generic.KindXLSX, Sheets: []generic.SheetPreview{{Name: "Data"}}}
+	fp := &preview.FilePreview{Kind: preview.KindXLSX, Sheets: []preview.SheetPreview{{Name: "Data"}}}
 	got := fileParams(Params{Sheet: "Mine"}, fp, &fp.Sheets[0])
 	if got.Sheet != "Mine" {
 		t.Errorf("sheet %q, want the explicit Mine", got.Sheet)

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sift-agent/sift/preview"
 	"github.com/xuri/excelize/v2"
-
-	"github.com/sift-agent/sift/generic"
 )
 
 // Tests that built-ins answer the question asked, on data shaped like the
@@ -100,7 +99,7 @@ func regionsWorkbook(t *testing.T) []byte {
 
 func TestMatchSaysPlainlyWhenTheNamedColumnIsAbsent(t *testing.T) {
 	sales := previewSheet("input/sales.csv", "order_date:date", "region:text", "revenue:float")
-	m := MatchRequest("top 10 customers", []*generic.FilePreview{sales})
+	m := MatchRequest("top 10 customers", []*preview.FilePreview{sales})
 	if m.OK() {
 		t.Fatalf("matched %s with %+v: a table without customers must not be ranked by region", m.Template, m.Params)
 	}
@@ -114,18 +113,18 @@ func TestMatchSaysPlainlyWhenTheNamedColumnIsAbsent(t *testing.T) {
 		}
 	}
 	for _, r := range []string{"top 10 customers by revenue", "按客户统计销售额排名", "revenue trend by customer"} {
-		if m := MatchRequest(r, []*generic.FilePreview{sales}); m.OK() || len(m.Absent) == 0 {
+		if m := MatchRequest(r, []*preview.FilePreview{sales}); m.OK() || len(m.Absent) == 0 {
 			t.Errorf("%q: matched %q, absent %v; want no match naming what is absent", r, m.Template, m.Absent)
 		}
 	}
 	// The same words over data that has them still match.
 	for _, r := range []string{"top 10 regions", "top 10 regions by revenue", "monthly revenue trend"} {
-		if m := MatchRequest(r, []*generic.FilePreview{sales}); !m.OK() || len(m.Absent) > 0 {
+		if m := MatchRequest(r, []*preview.FilePreview{sales}); !m.OK() || len(m.Absent) > 0 {
 			t.Errorf("%q: not matched (absent %v, reasons %v)", r, m.Absent, m.Reasons)
 		}
 	}
 	withCustomers := previewSheet("input/orders.csv", "customer_name:text", "revenue:float")
-	if m := MatchRequest("top 10 customers", []*generic.FilePreview{withCustomers}); !m.OK() || m.Params.Category != "customer_name" {
+	if m := MatchRequest("top 10 customers", []*preview.FilePreview{withCustomers}); !m.OK() || m.Params.Category != "customer_name" {
 		t.Errorf("top 10 customers over customer_name: %q %+v %v", m.Template, m.Params, m.Reasons)
 	}
 }
@@ -133,7 +132,7 @@ func TestMatchSaysPlainlyWhenTheNamedColumnIsAbsent(t *testing.T) {
 func TestProfileEverySheetOfAWorkbook(t *testing.T) {
 	op := workspace(t, map[string][]byte{"cars.xlsx": regionsWorkbook(t)})
 	fp := previewOf(t, op, "input/cars.xlsx")
-	m := MatchRequest("profile every table", []*generic.FilePreview{fp})
+	m := MatchRequest("profile every table", []*preview.FilePreview{fp})
 	if !m.OK() || len(m.Each) != 3 {
 		t.Fatalf("template %q over %d tables, want profile over 3; reasons %v", m.Template, len(m.Each), m.Reasons)
 	}
@@ -159,7 +158,7 @@ func TestProfileEverySheetOfAWorkbook(t *testing.T) {
 		t.Errorf("sheets not profiled: %v", want)
 	}
 	// One question on one sheet names the sheet used and the ones not.
-	one := MatchRequest("top 5 model by sales", []*generic.FilePreview{fp})
+	one := MatchRequest("top 5 model by sales", []*preview.FilePreview{fp})
 	if !one.OK() {
 		t.Fatalf("not matched: %v", one.Reasons)
 	}
@@ -177,7 +176,7 @@ func TestProfileEverySheetOfAWorkbook(t *testing.T) {
 func TestTopNLeavesOutTotalRows(t *testing.T) {
 	op := workspace(t, map[string][]byte{"disasters.csv": disastersCSV()})
 	fp := previewOf(t, op, "input/disasters.csv")
-	m := MatchRequest("top 5 Entity by Deaths", []*generic.FilePreview{fp})
+	m := MatchRequest("top 5 Entity by Deaths", []*preview.FilePreview{fp})
 	if m.Template != TopN || m.Params.Category != "Entity" || m.Params.Measure != "Deaths" {
 		t.Fatalf("match %q %+v, reasons %v", m.Template, m.Params, m.Reasons)
 	}
@@ -214,7 +213,7 @@ func TestTopNLeavesOutTotalRows(t *testing.T) {
 func TestTrendBySymbolLeadsWithEachSymbol(t *testing.T) {
 	op := workspace(t, map[string][]byte{"stocks.csv": stocksCSV()})
 	fp := previewOf(t, op, "input/stocks.csv")
-	m := MatchRequest("monthly average price trend by symbol", []*generic.FilePreview{fp})
+	m := MatchRequest("monthly average price trend by symbol", []*preview.FilePreview{fp})
 	if m.Template != Trend || m.Params.Category != "symbol" || m.Params.Aggregation != "mean" {
 		t.Fatalf("match %q %+v, reasons %v", m.Template, m.Params, m.Reasons)
 	}
@@ -241,7 +240,7 @@ func TestTrendBySymbolLeadsWithEachSymbol(t *testing.T) {
 func TestPartialLastMonthIsFlaggedNotCompared(t *testing.T) {
 	op := workspace(t, map[string][]byte{"sales.csv": partialMonthCSV()})
 	fp := previewOf(t, op, "input/sales.csv")
-	m := MatchRequest("monthly revenue trend", []*generic.FilePreview{fp})
+	m := MatchRequest("monthly revenue trend", []*preview.FilePreview{fp})
 	if m.Template != Trend {
 		t.Fatalf("match %q, reasons %v", m.Template, m.Reasons)
 	}
@@ -274,7 +273,7 @@ func TestPartialLastMonthIsFlaggedNotCompared(t *testing.T) {
 		t.Errorf("answer compares the partial month: %s", res.Answer)
 	}
 
-	cm := MatchRequest("revenue month over month", []*generic.FilePreview{fp})
+	cm := MatchRequest("revenue month over month", []*preview.FilePreview{fp})
 	if cm.Template != ComparePeriods {
 		t.Fatalf("match %q, reasons %v", cm.Template, cm.Reasons)
 	}

@@ -9,9 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sift-agent/sift/preview"
 	"golang.org/x/text/unicode/norm"
-
-	"github.com/sift-agent/sift/generic"
 )
 
 // column is one column of the chosen sheet with what its name and sample
@@ -156,20 +155,20 @@ func isASCII(s string) bool {
 }
 
 // columnsOf describes the columns of a sheet from its preview.
-func columnsOf(sheet *generic.SheetPreview) []*column {
+func columnsOf(sheet *preview.SheetPreview) []*column {
 	if sheet == nil {
 		return nil
 	}
 	cols := make([]*column, 0, len(sheet.Columns))
 	for _, c := range sheet.Columns {
 		col := &column{name: c.Name, typ: c.Type}
-		col.numeric = c.Type == generic.ColumnInt || c.Type == generic.ColumnFloat
+		col.numeric = c.Type == preview.ColumnInt || c.Type == preview.ColumnFloat
 		col.idish = hasHint(c.Name, idHints)
 		col.money = hasHint(c.Name, moneyHints)
 		col.stage = hasHint(c.Name, stageHints)
 		col.catHint = hasHint(c.Name, catHints)
-		col.timeish = c.Type == generic.ColumnDate || c.Type == generic.ColumnDatetime ||
-			(c.Type == generic.ColumnText && hasHint(c.Name, timeHints))
+		col.timeish = c.Type == preview.ColumnDate || c.Type == preview.ColumnDatetime ||
+			(c.Type == preview.ColumnText && hasHint(c.Name, timeHints))
 		cols = append(cols, col)
 	}
 	return cols

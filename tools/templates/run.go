@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -246,14 +246,14 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	rel := operator.RelPath(op.Root(), abs)
 	params := m.Params
 	if params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel)) {
-		fp, err := tools.PreviewConfined(ctx, op, abs, generic.PreviewOptions{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
+		fp, err := tools.PreviewConfined(ctx, op, abs, preview.PreviewOptions{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("run template %s: %w", t.Name, err)
 		}
-		if fp.Kind == generic.KindEmpty || fp.Kind == generic.KindBinary {
+		if fp.Kind == preview.KindEmpty || fp.Kind == preview.KindBinary {
 			return nil, fmt.Errorf("run template %s: %s is not a table (%s); give a csv, tsv, json or xlsx file", t.Name, rel, fp.Note)
 		}
-		var sheet *generic.SheetPreview
+		var sheet *preview.SheetPreview
 		for i := range fp.Sheets {
 			if len(fp.Sheets[i].Columns) > 0 {
 				sheet = &fp.Sheets[i]

@@ -19,8 +19,8 @@ import (
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/simplifiedchinese"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 )
 
 // salesData is a generated sales table whose true answers the generator
@@ -78,7 +78,7 @@ func ranked(m map[string]float64) []string {
 // runMatched matches request over the file and runs it.
 func runMatched(t *testing.T, op operator.Operator, rel, request string) *Result {
 	t.Helper()
-	m := MatchRequest(request, []*generic.FilePreview{previewOf(t, op, rel)})
+	m := MatchRequest(request, []*preview.FilePreview{previewOf(t, op, rel)})
 	if !m.OK() {
 		t.Fatalf("MatchRequest(%q) matched nothing: %v", request, m.Reasons)
 	}
@@ -613,7 +613,7 @@ func TestRunGB18030CSV(t *testing.T) {
 	}
 	op := workspace(t, map[string][]byte{"销售.csv": enc})
 	p := previewOf(t, op, "input/销售.csv")
-	if p.Encoding != generic.EncodingGB18030 {
+	if p.Encoding != preview.EncodingGB18030 {
 		t.Fatalf("preview encoding %q, want gb18030", p.Encoding)
 	}
 	res := runMatched(t, op, "input/销售.csv", "按地区统计销售额")

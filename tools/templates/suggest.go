@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 )
 
 // maxSuggestions is how many next questions Suggest returns at most.
@@ -17,7 +17,7 @@ const maxSuggestions = 3
 // just run (or "" after an agent's analysis); p its parameters, whose
 // measure and category the suggestions reuse. The questions are in Chinese
 // when question is, else in English. None when no table has columns.
-func Suggest(question, done string, p Params, files []*generic.FilePreview) []string {
+func Suggest(question, done string, p Params, files []*preview.FilePreview) []string {
 	_, sheet := pickFile(normalize(question), files)
 	cols := columnsOf(sheet)
 	if len(cols) == 0 {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/preview"
 )
 
 // Each suggestion names the data's own columns and is a request the
@@ -15,7 +15,7 @@ func TestSuggestionsAreGroundedAndRunnable(t *testing.T) {
 	tests := []struct {
 		question, done string
 		p              Params
-		file           *generic.FilePreview
+		file           *preview.FilePreview
 		mustName       []string
 	}{
 		{"monthly revenue trend", Trend, Params{Time: "order_date", Measure: "revenue"}, sales, []string{"revenue"}},
@@ -24,7 +24,7 @@ func TestSuggestionsAreGroundedAndRunnable(t *testing.T) {
 		{"按地区统计销售额", TopN, Params{Category: "地区", Measure: "销售额"}, previewSheet("s.csv", "日期:date", "地区:text", "销售额:float", "数量:int"), []string{"销售额"}},
 	}
 	for _, tt := range tests {
-		got := Suggest(tt.question, tt.done, tt.p, []*generic.FilePreview{tt.file})
+		got := Suggest(tt.question, tt.done, tt.p, []*preview.FilePreview{tt.file})
 		if len(got) < 2 || len(got) > 3 {
 			t.Errorf("%q: %d suggestions %q, want 2 or 3", tt.question, len(got), got)
 			continue
@@ -35,7 +35,7 @@ func TestSuggestionsAreGroundedAndRunnable(t *testing.T) {
 			}
 		}
 		for _, s := range got {
-			m := MatchRequest(s, []*generic.FilePreview{tt.file})
+			m := MatchRequest(s, []*preview.FilePreview{tt.file})
 			if !m.OK() || m.Template == tt.done {
 				t.Errorf("%q: suggestion %q matches %q (confidence %.2f, %v); want another built-in analysis", tt.question, s, m.Template, m.Confidence, m.Reasons)
 			}
@@ -44,8 +44,8 @@ func TestSuggestionsAreGroundedAndRunnable(t *testing.T) {
 }
 
 func TestSuggestWithoutATableSaysNothing(t *testing.T) {
-	text := &generic.FilePreview{Name: "notes.txt", Kind: generic.KindText, Lines: []string{"hello"}}
-	if got := Suggest("summarise", "", Params{}, []*generic.FilePreview{text}); len(got) != 0 {
+	text := &preview.FilePreview{Name: "notes.txt", Kind: preview.KindText, Lines: []string{"hello"}}
+	if got := Suggest("summarise", "", Params{}, []*preview.FilePreview{text}); len(got) != 0 {
 		t.Errorf("no columns, no grounded suggestion: %q", got)
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/components/tool/utils"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -142,11 +142,11 @@ func runTool(ctx context.Context, op operator.Operator, a ToolArgs) (string, err
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}
-	fp, err := tools.PreviewConfined(ctx, op, abs, generic.PreviewOptions{BaseDir: op.Root()})
+	fp, err := tools.PreviewConfined(ctx, op, abs, preview.PreviewOptions{BaseDir: op.Root()})
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}
-	m, err := MatchTemplate(a.Template, a.Request, []*generic.FilePreview{fp})
+	m, err := MatchTemplate(a.Template, a.Request, []*preview.FilePreview{fp})
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}

@@ -1,4 +1,4 @@
-package generic
+package preview
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sift-agent/sift/generic"
 )
 
 // JSON shape bounds: nesting described, keys listed per object, items of an
@@ -58,7 +60,7 @@ func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts Prev
 				decodedSize = src.size * int64(len(text)) / headRaw
 			}
 			est := estimateCount(decodedSize, opts.JSONScanBytes, w.topArrayItems)
-			shape = strings.Replace(shape, "[≥"+formatCount(w.topArrayItems)+" items", "[~"+formatCount(est)+" items", 1)
+			shape = strings.Replace(shape, "[≥"+generic.Thousands(w.topArrayItems)+" items", "[~"+generic.Thousands(est)+" items", 1)
 		}
 	}
 	p.JSONShape = truncateRunes(shape, jsonShapeMaxChars)
@@ -242,7 +244,7 @@ func (w *jsonShapeWalker) array(depth int) (string, error) {
 		_, err = w.token() // ']'
 	}
 	if w.stopped {
-		return fmt.Sprintf("[≥%s items: %s]", formatCount(count), item), err
+		return fmt.Sprintf("[≥%s items: %s]", generic.Thousands(count), item), err
 	}
 	if count == 0 {
 		return "[]", err
@@ -250,7 +252,7 @@ func (w *jsonShapeWalker) array(depth int) (string, error) {
 	if item == "" {
 		item = "…"
 	}
-	return fmt.Sprintf("[%s: %s]", Plural(count, "item"), item), err
+	return fmt.Sprintf("[%s: %s]", generic.Plural(count, "item"), item), err
 }
 
 // firstItem describes an array's first item; for an object it also returns

@@ -1,4 +1,8 @@
-package generic
+// Package preview looks at data files cheaply: kind, encoding, sheets,
+// typed columns, row counts and first rows of CSV/TSV, Excel, JSON and text
+// files, streamed so that time and memory stay bounded whatever a file's
+// size, and the compact text of it that the agents read.
+package preview
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package generic
+package preview
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sift-agent/sift/generic"
 )
 
 // Layout bounds of a compact preview.
@@ -89,7 +91,7 @@ func (p *FilePreview) headline() string {
 	}
 	switch {
 	case p.Kind == KindXLSX:
-		parts = append(parts, Plural(len(p.Sheets), "sheet"))
+		parts = append(parts, generic.Plural(len(p.Sheets), "sheet"))
 	case p.LineCount > 0 || len(p.Lines) > 0:
 		parts = append(parts, countPhrase(p.LineCount, p.LineCountExact, "line"))
 	}
@@ -106,7 +108,7 @@ func renderSheet(s SheetPreview, kind string, budget int, opts PreviewOptions) [
 	if kind != KindXLSX {
 		label = "table"
 	}
-	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), Plural(len(s.Columns), "column"))
+	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), generic.Plural(len(s.Columns), "column"))
 	if len(s.Columns) == 0 && s.RowCount == 0 && !s.RowCountExact {
 		head = label + ": not read"
 	}
@@ -435,35 +437,9 @@ func runeLen(s string) int { return utf8.RuneCountInString(s) }
 // countPhrase is "1 row", "12 rows" or, for an estimate, "~1,200 rows".
 func countPhrase(n int, exact bool, noun string) string {
 	if exact {
-		return Plural(n, noun)
+		return generic.Plural(n, noun)
 	}
-	return "~" + formatCount(n) + " " + noun + "s"
-}
-
-// formatCount writes n with comma thousands separators.
-func formatCount(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// Plural says "1 noun" or "n nouns" (n with thousands separators).
-func Plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return formatCount(n) + " " + noun + "s"
+	return "~" + generic.Thousands(n) + " " + noun + "s"
 }
 
 // formatSize writes a byte count in binary units.

@@ -1,4 +1,4 @@
-package generic
+package preview
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sift-agent/sift/generic"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -195,7 +196,7 @@ func TestCapRunes(t *testing.T) {
 }
 
 func TestFormatting(t *testing.T) {
-	got := []string{formatCount(0), formatCount(999), formatCount(1000), formatCount(1234567), formatCount(-4500),
+	got := []string{generic.Thousands(0), generic.Thousands(999), generic.Thousands(1000), generic.Thousands(1234567), generic.Thousands(-4500),
 		formatSize(0), formatSize(1023), formatSize(1536), formatSize(200 << 20), countPhrase(1, true, "row"), countPhrase(1200, false, "row")}
 	want := []string{"0", "999", "1,000", "1,234,567", "-4,500", "0 B", "1023 B", "1.5 KiB", "200.0 MiB", "1 row", "~1,200 rows"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -213,14 +214,6 @@ func TestCompactTightBudgetKeepsRowsAndNames(t *testing.T) {
 	for _, want := range []string{"\n0 | 1 | 2", "more columns, name (type):\n", "… and "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q:\n%s", want, text)
-		}
-	}
-}
-
-func TestPlural(t *testing.T) {
-	for n, want := range map[int]string{0: "0 model calls", 1: "1 model call", 2: "2 model calls", 12345: "12,345 model calls"} {
-		if got := Plural(n, "model call"); got != want {
-			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
