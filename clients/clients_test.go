@@ -67,7 +67,7 @@ func TestThirdPartyClients(t *testing.T) {
 	api := start(t, regexp.MustCompile(`Sift serving on (http://\S+)`), sift, "serve", "--addr", "127.0.0.1:0", "--sessions-dir", filepath.Join(tmp, "api"))
 	mcpURL := start(t, regexp.MustCompile(`Sift MCP server on (http://\S+)`), sift, "mcp", "--http", "127.0.0.1:0", "--allow", allow, "--sessions-dir", filepath.Join(tmp, "mcp-http"))
 	env := append(os.Environ(),
-		"SIFT_API_URL="+api, "SIFT_MCP_URL="+mcpURL, "SIFT_BIN="+sift, "SIFT_ALLOW="+allow,
+		"SIFT_API_URL="+api, "SIFT_API_SESSIONS="+filepath.Join(tmp, "api"), "SIFT_MCP_URL="+mcpURL, "SIFT_BIN="+sift, "SIFT_ALLOW="+allow,
 		"SIFT_MCP_STDIO_SESSIONS="+filepath.Join(tmp, "mcp-stdio"), "SIFT_SALES_CSV="+filepath.Join(allow, "sales.csv"),
 		// Offline: no telemetry, no update checks.
 		"REDOCLY_TELEMETRY=off", "REDOCLY_SUPPRESS_UPDATE_NOTICE=true", "NO_UPDATE_NOTIFIER=1")

@@ -51,6 +51,20 @@ for (const [name, transport] of Object.entries(transports)) {
   assert.ok(resources.some((r) => r.uri === uri), `${name}: ${uri} not listed`);
   const read = await client.readResource({ uri });
   assert.match(read.contents[0].text, /region/i);
+  if (name === 'stdio') {
+    // A file whose name has a space and non-ASCII text is listed with a
+    // valid URI and reads back.
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const sid = uri.split('/')[3];
+    await mkdir(`${process.env.SIFT_MCP_STDIO_SESSIONS}/${sid}/out`, { recursive: true });
+    await writeFile(`${process.env.SIFT_MCP_STDIO_SESSIONS}/${sid}/out/收入 by region.csv`, 'x,y\n1,2\n');
+    const odd = (await client.listResources()).resources.find((r) => r.uri.endsWith('.csv') && decodeURIComponent(r.uri).includes('收入 by region'));
+    assert.ok(odd, `${name}: the file with a space and non-ASCII name is not listed`);
+    assert.doesNotThrow(() => new URL(odd.uri), `${name}: ${odd.uri} is not a valid URI`);
+    assert.ok(!odd.uri.includes(' '), `${name}: ${odd.uri} has a raw space`);
+    const oddRead = await client.readResource({ uri: odd.uri });
+    assert.equal(oddRead.contents[0].text, 'x,y\n1,2\n');
+  }
 
   const refused = await client.callTool({ name: 'analyze', arguments: { question: 'x', files: ['../../etc/passwd'] } });
   assert.ok(refused.isError, `${name}: a path outside --allow must be refused`);

@@ -123,6 +123,26 @@ assert.match(report.data, /Trend/);
 // The document's {path} is one parameter: the client encodes its
 // slashes (out%2F...), as every generated client does.
 for (const path of outs) await call('getFile', 200, { id, path });
+// Any name the workspace can hold downloads through the generated client
+// (it encodes spaces, non-ASCII and slashes alike) and through the
+// session's file_urls: files written into the session's out/ as code
+// would write them.
+const { mkdir, writeFile } = await import('node:fs/promises');
+const odd = ['out/revenue by region.csv', 'out/收入.csv', 'out/100% done.csv', 'out/sub dir/a+b.csv'];
+for (const path of odd) {
+  await mkdir(`${process.env.SIFT_API_SESSIONS}/${id}/${path.split('/').slice(0, -1).join('/')}`, { recursive: true });
+  await writeFile(`${process.env.SIFT_API_SESSIONS}/${id}/${path}`, `name,${path}\n`);
+}
+const listed = await call('getSession', 200, id);
+for (const path of odd) {
+  assert.ok(listed.data.files.includes(path), `${path} not listed: ${listed.data.files}`);
+  const got = await call('getFile', 200, { id, path });
+  assert.equal(got.data, `name,${path}\n`, `${path} downloaded wrong`);
+  const url = listed.data.file_urls[listed.data.files.indexOf(path)];
+  const raw = await fetch(new URL(url, base));
+  assert.equal(raw.status, 200, `${url}: ${raw.status}`);
+  assert.equal(await raw.text(), `name,${path}\n`, `${url} downloaded wrong`);
+}
 await call('getFile', 403, { id, path: 'input/sales.csv' });
 await call('getFile', 404, { id, path: 'out/nothing.csv' });
 
