@@ -238,3 +238,30 @@ func (r *statusRecorder) WriteHeader(code int) {
 }
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// TestOpenAPIDocumentsTheGuards: the answers the origin guard and the JSON
+// check give before any handler runs are documented too: 403 on every
+// operation a foreign Host or a page of another site can reach (all but
+// the health checks), 415 where a JSON body is read.
+func TestOpenAPIDocumentsTheGuards(t *testing.T) {
+	doc := loadOpenAPI(t)
+	for _, route := range routes {
+		op, ok := doc.operation(route)
+		if !ok {
+			t.Errorf("%s: not in the document", route)
+			continue
+		}
+		if route == "GET /healthz" || route == "GET /readyz" {
+			continue
+		}
+		if _, ok := op.Responses["403"]; !ok {
+			t.Errorf("%s: the origin guard answers 403 (cross_origin, foreign_host), which the document does not list", route)
+		}
+	}
+	for _, route := range []string{"POST /v1/sessions/{id}/runs", "POST /v1/sessions/{id}/answers"} {
+		op, _ := doc.operation(route)
+		if _, ok := op.Responses["415"]; !ok {
+			t.Errorf("%s: a body that is not JSON is answered 415, which the document does not list", route)
+		}
+	}
+}
