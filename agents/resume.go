@@ -8,7 +8,6 @@ import (
 	"iter"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
@@ -243,18 +242,6 @@ func pendingID(m session.Meta) string {
 		return ""
 	}
 	return m.Pending.ID
-}
-
-// resumePlan is the planner stage's shortcut on a recovered run: the
-// remaining steps of the recorded plan are the plan.
-func resumePlan(ctx context.Context, fp *generic.FullPlan) {
-	var rest []generic.Step
-	for _, s := range fp.Steps {
-		if s.Status == generic.StatusTodo || s.Status == generic.StatusDoing {
-			rest = append(rest, s.Step)
-		}
-	}
-	adk.AddSessionValue(ctx, planexecute.PlanSessionKey, &generic.Plan{Steps: rest})
 }
 
 // pauseKey carries the channel that asks a run to pause.
