@@ -282,6 +282,7 @@ type branchResult struct{ Summary string }
 // stopped. Paused, they stay recorded for the resumed run.
 func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard, waiting []*branchWait) []*branchWait {
 	main := b.cfg.op.(*operator.KernelOperator)
+	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
 	events := make(chan branchEvent)
 	results := make(chan branchOutcome)
 	running := 0
@@ -318,7 +319,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			go func() { _ = k.Kernel().Start(ctx) }()
 		}
 		budget.stepStarted()
-		if err := startStep(ctx, gen, fp, st, true); err != nil {
+		if err := own.start(st, true); err != nil {
 			_ = k.Close()
 			return err
 		}
@@ -382,11 +383,10 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			case out.err != nil && errors.Is(out.err, ErrBudgetExceeded):
 				_ = out.kernel.Close()
 				stopErr, stop = out.err, true
-				st.Status = generic.StatusTodo
+				own.requeue(st)
 			case out.err != nil && fatal(ctx, out.err):
 				_ = out.kernel.Close()
-				st.Status = generic.StatusFailed
-				st.Summary = "Stopped: " + plainError(ctx, out.err).Error()
+				own.fail(st, out.err)
 				stop = true
 				gen.Send(&adk.AgentEvent{Err: out.err})
 			default:
@@ -395,11 +395,8 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				} else if len(bad) > 0 {
 					out.summary += fmt.Sprintf("\n(Note: cell(s) %v failed when brought back to the session's kernel.)", bad)
 				}
-				st.Summary = strings.TrimSpace(out.summary)
-				st.Files = b.stepFiles(out.kernel, st.Index)
-				st.Status = generic.StatusDone
-				if out.failed || out.err != nil || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
-					st.Status = generic.StatusFailed
+				own.done(st, out.summary, b.stepFiles(out.kernel, st.Index), out.failed || out.err != nil)
+				if st.Status == generic.StatusFailed {
 					stop = true // the replanner decides what next
 				}
 				if prev := idle[st.Index]; prev != nil {
@@ -408,7 +405,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				idle[st.Index] = out.kernel
 				finished[st.Index] = fmt.Sprintf("Step %d: %s", st.Index, st.Summary)
 			}
-			if err := finishStep(ctx, gen, fp, st); err != nil {
+			if err := own.finish(st); err != nil {
 				gen.Send(&adk.AgentEvent{Err: err})
 			}
 		}
@@ -422,7 +419,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(executed, "\n\n"))
 	switch {
 	case stopErr != nil:
-		stopForBudget(ctx, gen, fp, stopErr, loopAgent)
+		stopForBudget(own, stopErr, loopAgent)
 		return nil
 	case paused:
 		params.Paused.Set(ctx, true)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
@@ -77,7 +76,7 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			a.ask(ctx, gen, round)
 			return
 		}
-		fp := fullPlan(ctx)
+		own := ownPlan(ctx, gen)
 		switch decision.Action {
 		case generic.PlanApprove:
 		case generic.PlanEdit:
@@ -94,15 +93,13 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			// The new steps replace the planned ones; the steps earlier
 			// questions finished stay. Several steps are more than the quick
 			// path's one answer.
-			fp.DropRemaining()
 			if len(steps) > 1 {
 				params.Quick.Set(ctx, false)
 			}
-			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: steps}))
+			own.replace(&generic.Plan{Steps: steps})
 		case generic.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)
-			fp.DropRemaining()
-			setPlan(ctx, fp)
+			own.reject()
 			// Plan again with the feedback, then ask again.
 			if failed := relay(a.planner.Run(ctx, &adk.AgentInput{}, opts...), gen, nil); failed != nil {
 				return
@@ -114,11 +111,7 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: unknown action %q: use approve, edit or reject", decision.Action)})
 			return
 		}
-		if err := savePlan(ctx, fp); err != nil {
-			gen.Send(&adk.AgentEvent{Err: err})
-			return
-		}
 		said := map[string]string{generic.PlanApprove: "plan approved", generic.PlanEdit: "plan edited"}[decision.Action]
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone(), Text: said}))
+		_ = own.saveAndPublish(said)
 	})
 }

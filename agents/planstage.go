@@ -56,14 +56,13 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 		if failed != nil {
 			return
 		}
-		fp := fullPlan(ctx)
+		own := ownPlan(ctx, gen)
 		if broke {
 			var res generic.SubmitResult
 			if err := json.Unmarshal([]byte(lastContent), &res); err != nil {
 				res = generic.SubmitResult{Answer: lastContent}
 			}
-			fp.Result = &res
-			fp.SkipRemaining("not needed: the question was answered")
+			own.answer(&res)
 		} else {
 			raw, ok := adk.GetSessionValue(ctx, planexecute.PlanSessionKey)
 			plan, isOurs := raw.(*generic.Plan)
@@ -75,16 +74,12 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("%s: the plan has no steps; the model must call create_plan with at least one step, or submit_result", a.inner.Name(ctx))})
 				return
 			}
-			adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(plan))
+			own.plan(plan)
 			if mode, _ := params.Mode.Get(ctx); !a.replanner && Mode(mode) == ModeAuto && plan.Complexity == generic.ComplexityTrivial && len(plan.Steps) == 1 {
 				params.Quick.Set(ctx, true)
 			}
 		}
-		if err := savePlan(ctx, fp); err != nil {
-			gen.Send(&adk.AgentEvent{Err: err})
-			return
-		}
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
+		_ = own.saveAndPublish("")
 	})
 }
 
@@ -94,10 +89,11 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) bool {
 	mode, _ := params.Mode.Get(ctx)
 	quick, _ := params.Quick.Get(ctx)
-	fp := fullPlan(ctx)
+	own := ownPlan(ctx, gen)
+	fp := own.fp
 	if a.replanner {
 		if err := a.budget.check(false); err != nil {
-			stopForBudget(ctx, gen, fp, err, a.inner.Name(ctx))
+			stopForBudget(own, err, a.inner.Name(ctx))
 			return true
 		}
 	}
@@ -110,10 +106,10 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	}
 	switch {
 	case !a.replanner && resumed && fp.Current() != nil:
-		resumePlan(ctx, fp)
+		own.resumed()
 	case !a.replanner && Mode(mode) == ModeQuick:
 		q, _ := params.Question.Get(ctx)
-		adk.AddSessionValue(ctx, planexecute.PlanSessionKey, fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: q}}, Complexity: generic.ComplexityTrivial}))
+		own.plan(&generic.Plan{Steps: []generic.Step{{Description: q}}, Complexity: generic.ComplexityTrivial})
 		params.Quick.Set(ctx, true)
 	case a.replanner && quick && a.escalate(ctx, gen, fp):
 		return false
@@ -125,17 +121,12 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 				break
 			}
 		}
-		fp.Result = &generic.SubmitResult{Answer: answer}
-		fp.SkipRemaining("not needed: the question was answered")
+		own.answer(&generic.SubmitResult{Answer: answer})
 		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
 	default:
 		return false
 	}
-	if err := savePlan(ctx, fp); err != nil {
-		gen.Send(&adk.AgentEvent{Err: err})
-		return true
-	}
-	gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone()}))
+	_ = own.saveAndPublish("")
 	return true
 }
 

@@ -93,8 +93,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		md, _ = markReport(md, ev, append(outcome.siftText(), note, unwritten)...)
 		if dropUnwritten(view.Plan, missing) {
 			// The answer hands back only files that exist.
-			generic.FullPlanKey.Set(ctx, view.Plan)
-			if err := writePlanFile(ctx, view.Plan); err != nil {
+			if err := (&planOwner{ctx: ctx, gen: gen, fp: view.Plan}).save(); err != nil {
 				gen.Send(&adk.AgentEvent{Err: err})
 			}
 		}
@@ -131,12 +130,13 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 	changed := res != fp.Result
 	res.Unverified = bad
-	fp.Result = res
+	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
+	own.checked(res)
 	if len(bad) > 0 {
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
 	}
 	if changed || len(bad) > 0 {
-		if err := savePlan(ctx, fp); err != nil {
+		if err := own.save(); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
 	}

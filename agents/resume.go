@@ -8,7 +8,6 @@ import (
 	"iter"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/generic"
@@ -83,20 +82,52 @@ func ResumeParallel(n int) ResumeOption {
 	return func(o *resumeOptions) { o.parallel = n }
 }
 
+// resume goes on with session id: prepareResume reopens it, routeResume
+// takes the answer to a template route's review, and driveResume runs
+// the agents from the checkpoint (a waiting session) or from the
+// recorded plan (a paused or crashed one). Each stage ends the run
+// itself when it cannot go on.
 func (r *run) resume(ctx context.Context, id string, answers map[string]any, opts resumeOptions) {
+	ctx, st, ok := r.prepareResume(ctx, id, opts)
+	if !ok {
+		return
+	}
+	if r.routeResume(ctx, st, answers) {
+		return
+	}
+	r.driveResume(ctx, st, answers)
+}
+
+// resumed is what prepareResume learnt of the session, and how the
+// agents go on with it.
+type resumed struct {
+	meta session.Meta
+	// inputs are the session's files (workspace-relative); adopted is the
+	// number of earlier cells the operator replayed.
+	inputs  []string
+	adopted int
+	// feedback and replan: a rejected template plan goes to the planner
+	// with the person's feedback.
+	feedback string
+	replan   bool
+}
+
+// prepareResume reopens session id: its record, request and budget,
+// databases, inputs, plan and operator.
+func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) (context.Context, *resumed, bool) {
 	ws, err := session.Open(r.sift.cfg.SessionsRoot, id)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: %w", ErrNothingToResume, err))
-		return
+		return ctx, nil, false
 	}
 	meta, err := r.sift.store.Sessions.Get(ctx, id)
 	if err != nil {
 		r.fail(fmt.Errorf("%w: session %s: %w", ErrNothingToResume, id, err))
-		return
+		return ctx, nil, false
 	}
 	if meta.Status.Finished() {
 		r.fail(fmt.Errorf("%w: session %s is %s; ask a follow-up question instead", ErrNothingToResume, id, meta.Status))
-		return
+		return ctx, nil, false
 	}
 	r.ws = ws
 	// The session's own bound on steps side by side, unless the caller
@@ -110,17 +141,17 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 	}
 	if ctx, err = r.open(ctx); err != nil {
 		r.fail(err)
-		return
+		return ctx, nil, false
 	}
 	if len(opts.databases) > 0 {
 		if r.sources, err = openDatabases(ctx, opts.databases); err != nil {
 			r.refuse(err)
-			return
+			return ctx, nil, false
 		}
 	}
 	if err := r.useDatabases(ctx, true); err != nil {
 		r.refuse(err)
-		return
+		return ctx, nil, false
 	}
 	r.noteChangedInputs(ctx)
 	inputs, _ := ws.Inputs()
@@ -132,39 +163,51 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 	op, adopted, err := r.newOperator(ctx, true)
 	if err != nil {
 		r.fail(err)
-		return
+		return ctx, nil, false
 	}
 	r.op = op
-	var feedback string
-	replan := false
-	if meta.Status == session.StatusWaiting && pendingID(meta) == templateReviewID {
-		steps, fb, handled := r.resumeTemplateReview(ctx, op, answers[templateReviewID])
-		if handled {
-			return
-		}
-		// Edited or rejected: the agents take over, from the edited steps
-		// or from a new plan made with the feedback.
-		r.plan.Steps = nil
-		if steps != nil {
-			r.plan.SetRemaining(&generic.Plan{Steps: steps})
-		}
-		meta.Status, feedback, replan = session.StatusPaused, fb, steps == nil
+	return ctx, &resumed{meta: meta, inputs: inputs, adopted: adopted}, true
+}
+
+// routeResume takes the answer to a template route's plan review: an
+// approved plan runs without the agents (it reports true); an edited or
+// rejected one goes to the agents, from the edited steps or from a new
+// plan made with the feedback.
+func (r *run) routeResume(ctx context.Context, st *resumed, answers map[string]any) bool {
+	if st.meta.Status != session.StatusWaiting || pendingID(st.meta) != templateReviewID {
+		return false
 	}
+	steps, fb, handled := r.resumeTemplateReview(ctx, r.op, answers[templateReviewID])
+	if handled {
+		return true
+	}
+	r.plan.Steps = nil
+	if steps != nil {
+		r.plan.SetRemaining(&generic.Plan{Steps: steps})
+	}
+	st.meta.Status, st.feedback, st.replan = session.StatusPaused, fb, steps == nil
+	return false
+}
+
+// driveResume runs the agents again: a session waiting for the person
+// from its checkpoint with the answers, another from its recorded plan.
+func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]any) {
+	id := r.ws.ID
 	if !r.sift.hasModel() {
 		r.fail(fmt.Errorf("%w: resuming a session needs the model its agents use", ErrNoModel))
 		return
 	}
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
-	runner, err := r.newRunner(ctx, op, guard)
+	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
 		r.fail(err)
 		return
 	}
 	r.putMeta(ctx, session.StatusRunning, nil)
 
-	if meta.Status == session.StatusWaiting {
+	if st.meta.Status == session.StatusWaiting {
 		if len(answers) == 0 {
-			r.fail(fmt.Errorf("%w: session %s waits for an answer to %q (interrupt %s)", ErrNothingToResume, id, pendingPrompt(meta), pendingID(meta)))
+			r.fail(fmt.Errorf("%w: session %s waits for an answer to %q (interrupt %s)", ErrNothingToResume, id, pendingPrompt(st.meta), pendingID(st.meta)))
 			return
 		}
 		events, err := runner.ResumeWithParams(ctx, id, &adk.ResumeParams{Targets: answers})
@@ -178,10 +221,34 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 
 	// Paused, or its process died: start the tree again from the recorded
 	// plan. The planner stage sees the plan and does not plan again.
-	// A branch step that waited for the person goes on from where it
-	// asked (see branchCheckpoints.wait); other steps in progress run
-	// again.
-	waits := recoveredWaits(ws.Root, r.plan)
+	waits, ok := r.recover(st)
+	if !ok {
+		return
+	}
+	ws := r.ws
+	abs := make([]string, len(st.inputs))
+	for i, in := range st.inputs {
+		abs[i] = ws.Path(in)
+	}
+	popts := r.sift.cfg.Preview
+	popts.BaseDir = ws.Root
+	q := st.meta.Question
+	values := treeValues(treeInput{
+		question: q, dataContext: demoteHeadings(preview.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, q),
+		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
+		resumed: !st.replan, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
+	})
+	events := runner.Run(ctx, []adk.Message{schema.UserMessage(q)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
+	r.drive(ctx, events, guard)
+}
+
+// recover readies the recorded plan of a paused or crashed session: a
+// branch step that waited for the person goes on from where it asked
+// (see branchCheckpoints.wait); other steps in progress run again. It
+// says so, saves the plan and returns the waiting steps; with nothing
+// left to run it ends the run.
+func (r *run) recover(st *resumed) ([]*branchWait, bool) {
+	waits := recoveredWaits(r.ws.Root, r.plan)
 	waiting := map[int]bool{}
 	for _, w := range waits {
 		waiting[w.Step] = true
@@ -194,11 +261,11 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 			redo = append(redo, s.Index)
 		}
 	}
-	if r.plan.Current() == nil && !replan {
-		r.fail(fmt.Errorf("%w: session %s has no step left to run", ErrNothingToResume, id))
-		return
+	if r.plan.Current() == nil && !st.replan {
+		r.fail(fmt.Errorf("%w: session %s has no step left to run", ErrNothingToResume, r.ws.ID))
+		return nil, false
 	}
-	if !replan {
+	if !st.replan {
 		note := "Resumed: finished steps are kept and not run again."
 		switch len(redo) {
 		case 0:
@@ -210,25 +277,13 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		for _, w := range waits {
 			note += fmt.Sprintf(" Step %d waits for your answer to %q and goes on from where it asked.", w.Step, w.Ask.Prompt)
 		}
-		if adopted > 0 {
-			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", generic.Plural(adopted, "earlier cell"))
+		if st.adopted > 0 {
+			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", generic.Plural(st.adopted, "earlier cell"))
 		}
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	}
 	_ = r.savePlan()
-	abs := make([]string, len(inputs))
-	for i, in := range inputs {
-		abs[i] = ws.Path(in)
-	}
-	popts := r.sift.cfg.Preview
-	popts.BaseDir = ws.Root
-	values := treeValues(treeInput{
-		question: meta.Question, dataContext: demoteHeadings(preview.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, meta.Question),
-		inputs: inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
-		resumed: !replan, reviewPlan: replan, feedback: feedback, plan: r.plan, waits: waits,
-	})
-	events := runner.Run(ctx, []adk.Message{schema.UserMessage(meta.Question)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
-	r.drive(ctx, events, guard)
+	return waits, true
 }
 
 func pendingPrompt(m session.Meta) string {
@@ -243,18 +298,6 @@ func pendingID(m session.Meta) string {
 		return ""
 	}
 	return m.Pending.ID
-}
-
-// resumePlan is the planner stage's shortcut on a recovered run: the
-// remaining steps of the recorded plan are the plan.
-func resumePlan(ctx context.Context, fp *generic.FullPlan) {
-	var rest []generic.Step
-	for _, s := range fp.Steps {
-		if s.Status == generic.StatusTodo || s.Status == generic.StatusDoing {
-			rest = append(rest, s.Step)
-		}
-	}
-	adk.AddSessionValue(ctx, planexecute.PlanSessionKey, &generic.Plan{Steps: rest})
 }
 
 // pauseKey carries the channel that asks a run to pause.

@@ -41,14 +41,15 @@ func (a *stepTracker) Description(ctx context.Context) string { return a.inner.D
 
 func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
-		fp := fullPlan(ctx)
+		own := ownPlan(ctx, gen)
+		fp := own.fp
 		cur := fp.Current()
 		if cur == nil {
 			gen.Send(&adk.AgentEvent{Err: errors.New("executor: the plan has no step left to run")})
 			return
 		}
 		if err := a.budget.check(true); err != nil {
-			stopForBudget(ctx, gen, fp, err, a.Name(ctx))
+			stopForBudget(own, err, a.Name(ctx))
 			return
 		}
 		if pauseRequested(ctx) {
@@ -77,7 +78,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
 		var spanErr error
 		defer func() { endSpan(spanErr) }()
-		if err := startStep(ctx, gen, fp, cur, false); err != nil {
+		if err := own.start(cur, false); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
@@ -99,6 +100,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, cur *generic.StepState,
 	since time.Time, known []string, start func() *adk.AsyncIterator[*adk.AgentEvent], setErr func(error)) {
 	workdir, _ := params.Workdir.Get(ctx)
+	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
 	codeFailed := false
 	var stepErr error
 	quick, _ := params.Quick.Get(ctx)
@@ -118,14 +120,13 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		}
 		if ev.Err != nil {
 			if ctx.Err() != nil {
-				a.stopped(ctx, fp, cur)
+				own.stop(cur)
 				gen.Send(ev)
 				return
 			}
 			if fatal(ctx, ev.Err) {
-				cur.Status = generic.StatusFailed
-				cur.Summary = "Stopped: " + plainError(ctx, ev.Err).Error()
-				_ = savePlan(ctx, fp)
+				own.fail(cur, ev.Err)
+				_ = own.save()
 				gen.Send(ev)
 				return
 			}
@@ -146,7 +147,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		return
 	}
 	if ctx.Err() != nil {
-		a.stopped(ctx, fp, cur)
+		own.stop(cur)
 		return
 	}
 
@@ -164,30 +165,11 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		text = fmt.Sprintf("%s the step did not finish: %s", failedPrefix, stepFailure(stepErr))
 		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
 	}
-	cur.Summary = strings.TrimSpace(text)
-	cur.Files = unionSorted(known, filesSince(workdir, "out", since))
-	cur.Status = generic.StatusDone
-	if stepErr != nil || codeFailed || strings.HasPrefix(cur.Summary, failedPrefix) || strings.HasPrefix(cur.Summary, "Error:") {
-		cur.Status = generic.StatusFailed
-	}
-	if err := finishStep(ctx, gen, fp, cur); err != nil {
+	own.done(cur, text, unionSorted(known, filesSince(workdir, "out", since)), stepErr != nil || codeFailed)
+	if err := own.finish(cur); err != nil {
 		gen.Send(&adk.AgentEvent{Err: err})
 	}
 }
-
-// stopped puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a
-// cancelled context) back to do: whatever it did is not a result, and it
-// runs again when the session is resumed.
-func (a *stepTracker) stopped(ctx context.Context, fp *generic.FullPlan, cur *generic.StepState) {
-	cur.Status = generic.StatusTodo
-	cur.Started = time.Time{}
-	cur.Summary = stoppedSummary
-	cur.Files = nil
-	_ = savePlan(ctx, fp)
-}
-
-// stoppedSummary marks a step that was stopped while it ran.
-const stoppedSummary = "stopped while running; runs again on resume"
 
 // Resume goes on with a step whose agent waited for the person (a question
 // or an approval inside the executor or the code agent).
@@ -277,14 +259,12 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 
 // stopForBudget ends the execute/replan loop at a safe point: the steps
 // not run are marked skipped with the reason.
-func stopForBudget(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, err error, agent string) {
-	fp.SkipRemaining("not run: " + err.Error())
-	if werr := savePlan(ctx, fp); werr != nil {
-		gen.Send(&adk.AgentEvent{Err: werr})
+func stopForBudget(own *planOwner, err error, agent string) {
+	own.skipRest("not run: " + err.Error())
+	if own.saveAndPublish(err.Error()) != nil {
 		return
 	}
-	gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: fp.Clone(), Text: err.Error()}))
-	gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
+	own.gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
 }
 
 // quickRequest is the code agent's task on the quick path: the person's

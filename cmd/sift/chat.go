@@ -153,7 +153,7 @@ func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOp
 			fmt.Fprintf(streams.ErrOut, "Continue with: %s\n", opts.continueCommand(conv.ID()))
 			return nil
 		}
-		err = askTurn(ctx, streams, conv, line, nil)
+		err = askTurn(ctx, streams, conv, line, opts.ResumeArgs)
 		fmt.Fprintln(streams.Out)
 		if ctx.Err() != nil {
 			return err

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,5 +77,48 @@ func TestChatReadsLinesUntilQuit(t *testing.T) {
 				t.Errorf("stderr must say how to continue:\n%s", errOut)
 			}
 		})
+	}
+}
+
+// TestChatDBAnalystAsksPrintsResume: when the data analyst of `sift chat
+// --db` asks the person, the chat says how to answer with the `sift
+// resume` command and the flags it needs to find the session, as `sift
+// ask` does.
+func TestChatDBAnalystAsksPrintsResume(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	db, _ := shopDB(t)
+	sessions := t.TempDir()
+	data := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(data, []byte("year,n\n2023,5\n2024,12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"replies":[
+ {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}]}`)
+	io, out, errOut := testIO()
+	io.In = strings.NewReader("How many rows for the year I pick?\n")
+	// The chat goes on after the question; the input ends it.
+	code := execute(context.Background(), io, []string{"chat", "--script", script, "--db", "sqlite:" + db, "--file", data, "--sessions-dir", sessions})
+	if !strings.Contains(errOut.String(), "Question: Which year?") {
+		t.Fatalf("exit %d, the turn did not ask; stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	entries, err := os.ReadDir(sessions)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("want one session, got %v %v", entries, err)
+	}
+	id := entries[0].Name()
+	var resume string
+	for _, l := range strings.Split(errOut.String(), "\n") {
+		if strings.Contains(l, "sift resume ") {
+			resume = l
+		}
+	}
+	for _, w := range []string{"sift resume " + id + " ", "--sessions-dir " + sessions, "--script " + script, "--answer"} {
+		if !strings.Contains(resume, w) {
+			t.Errorf("the resume command %q lacks %q; stderr:\n%s", resume, w, errOut)
+		}
 	}
 }
