@@ -340,15 +340,8 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	before := k.ws.snapshot()
 	// The session's disk budget: measured now, and watched while the cell
 	// runs.
-	budget := diskBudgetOf(k.cfg.Sandbox, k.ws.root, k.cfg.Limits)
-	var diskBefore diskUsage
-	var diskOver <-chan diskUsage
-	if budget != nil {
-		diskBefore = budget.measure()
-		stopWatch := make(chan struct{})
-		defer close(stopWatch)
-		diskOver = budget.watch(diskBefore, stopWatch)
-	}
+	budget, diskBefore, diskOver, stopWatch := watchDisk(k.cfg.Sandbox, k.ws.root, k.cfg.Limits)
+	defer stopWatch()
 	var overUse *diskUsage
 
 	start := time.Now()

@@ -467,15 +467,8 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 
 	// The session's disk budget, watched while the code runs: no state
 	// survives a process-mode run, so one that passes it is killed.
-	budget := diskBudgetOf(l.cfg.Sandbox, l.root, l.cfg.Limits)
-	var diskBefore diskUsage
-	var diskOver <-chan diskUsage
-	if budget != nil {
-		diskBefore = budget.measure()
-		stopWatch := make(chan struct{})
-		defer close(stopWatch)
-		diskOver = budget.watch(diskBefore, stopWatch)
-	}
+	budget, diskBefore, diskOver, stopWatch := watchDisk(l.cfg.Sandbox, l.root, l.cfg.Limits)
+	defer stopWatch()
 	var overUse *diskUsage
 
 	timer := time.NewTimer(timeout)

@@ -298,6 +298,20 @@ func (b *diskBudget) watch(before diskUsage, stop <-chan struct{}) <-chan diskUs
 	return out
 }
 
+// watchDisk measures the session's disk use before code runs and watches it
+// while the code runs: over delivers the usage once the budget is passed,
+// and stop ends the watch. Without a budget nothing is measured and over
+// never delivers.
+func watchDisk(sb Sandbox, root string, l Limits) (budget *diskBudget, before diskUsage, over <-chan diskUsage, stop func()) {
+	budget = diskBudgetOf(sb, root, l)
+	if budget == nil {
+		return nil, diskUsage{}, nil, func() {}
+	}
+	before = budget.measure()
+	done := make(chan struct{})
+	return budget, before, budget.watch(before, done), func() { close(done) }
+}
+
 // diskBudgetOf returns the budget for root under sb with the caller's
 // limits.
 func diskBudgetOf(sb Sandbox, root string, l Limits) *diskBudget {
