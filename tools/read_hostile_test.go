@@ -30,20 +30,7 @@ func TestReadFileSwapRace(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(out, "alt")); err != nil {
 		t.Fatal(err)
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(out, "d"), unix.AT_FDCWD, filepath.Join(out, "alt"), unix.RENAME_EXCHANGE)
-		}
-	}()
+	stopSwapping := swapLoop(filepath.Join(out, "d"), filepath.Join(out, "alt"))
 	leaked, read := 0, 0
 	for range swapRounds {
 		got, err := readFile(context.Background(), op, ReadFileArgs{Path: "out/d/a.txt"})
@@ -54,8 +41,7 @@ func TestReadFileSwapRace(t *testing.T) {
 			read++
 		}
 	}
-	close(stop)
-	wg.Wait()
+	stopSwapping()
 	if leaked > 0 {
 		t.Errorf("read_file returned the host file %d times of %d (%d reads succeeded)", leaked, swapRounds, read)
 	}
@@ -104,20 +90,7 @@ func TestPreviewSwapRace(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(out, "alt")); err != nil {
 		t.Fatal(err)
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			_ = unix.Renameat2(unix.AT_FDCWD, filepath.Join(out, "d"), unix.AT_FDCWD, filepath.Join(out, "alt"), unix.RENAME_EXCHANGE)
-		}
-	}()
+	stopSwapping := swapLoop(filepath.Join(out, "d"), filepath.Join(out, "alt"))
 	leaked := 0
 	for range swapRounds / 3 {
 		got, err := previewFile(context.Background(), op, PreviewArgs{Path: "out/d/a.csv"})
@@ -125,8 +98,7 @@ func TestPreviewSwapRace(t *testing.T) {
 			leaked++
 		}
 	}
-	close(stop)
-	wg.Wait()
+	stopSwapping()
 	if leaked > 0 {
 		t.Errorf("preview showed the host file %d times of %d", leaked, swapRounds/3)
 	}
@@ -141,4 +113,24 @@ func TestPreviewRefusesFIFO(t *testing.T) {
 	if _, err := previewFile(context.Background(), op, PreviewArgs{Path: "out/pipe.csv"}); err == nil {
 		t.Error("preview of a FIFO succeeded; want a refusal")
 	}
+}
+
+// swapLoop keeps exchanging a and b (a directory and a link to a host
+// directory), as hostile code would, until the returned stop is called.
+func swapLoop(a, b string) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			_ = unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
