@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/sift-agent/sift/generic"
 )
 
 // DefaultContextTokens is the budget Context uses when given none.
@@ -384,29 +386,11 @@ func rowCount(t *Table) string {
 	case t.Rows < 0:
 		return ""
 	case t.RowsEstimated:
-		return "~" + groupDigits(t.Rows) + " rows"
+		return "~" + generic.Thousands(int(t.Rows)) + " rows"
 	case t.Rows == 1:
 		return "1 row"
 	}
-	return groupDigits(t.Rows) + " rows"
-}
-
-// groupDigits writes n with thousands separators.
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return generic.Thousands(int(t.Rows)) + " rows"
 }
 
 func quoteList(vs []string) string {
