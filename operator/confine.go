@@ -39,15 +39,11 @@ const allowedPathsHint = "only workspace-relative paths like input/sales.csv or 
 // a write through it would land, so writing through one that points outside
 // is refused too. The returned path is the real location.
 func Confine(root, path string) (string, error) {
-	abs := path
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(root, abs)
+	rel, err := workspaceName(root, path)
+	if err != nil {
+		return "", err
 	}
-	abs = filepath.Clean(abs)
-	if !within(root, abs) {
-		return "", fmt.Errorf("resolve %q: %w; %s", path, ErrOutsideWorkspace, allowedPathsHint)
-	}
-	real, err := realPath(abs)
+	real, err := realPath(filepath.Join(root, rel))
 	if err != nil {
 		return "", fmt.Errorf("resolve %q: %w", path, err)
 	}
