@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync"
+	"time"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/session"
@@ -22,6 +23,8 @@ type frame struct {
 // every change, so a client waits on it without polling.
 type hub struct {
 	id string
+	// accepted is when the run was accepted, for its queue wait.
+	accepted time.Time
 
 	mu       sync.Mutex
 	frames   []frame
@@ -40,7 +43,7 @@ type hub struct {
 }
 
 func newHub(id string) *hub {
-	return &hub{id: id, active: true, wake: make(chan struct{}), pause: make(chan struct{}), start: make(chan struct{}), drop: make(chan struct{}), ended: make(chan struct{})}
+	return &hub{id: id, accepted: time.Now(), active: true, wake: make(chan struct{}), pause: make(chan struct{}), start: make(chan struct{}), drop: make(chan struct{}), ended: make(chan struct{})}
 }
 
 // publish encodes e once and hands it to every client.

@@ -143,13 +143,16 @@ func (s *Server) execute(h *hub, fn runFunc, after func()) {
 		s.release(h.id)
 		return
 	}
+	s.metrics.QueueWait(time.Since(h.accepted))
+	rm := s.metrics.startRun()
 	ctx := agents.WithPause(s.runCtx, h.pause)
 	var final generic.Event
 	for e := range fn(ctx) {
 		h.publish(e)
+		rm.event(e)
 		final = e
 	}
-	s.metrics.observeRun(final)
+	rm.end(final)
 	if after != nil {
 		after()
 	}
