@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -327,6 +329,23 @@ func TestMetricsLabelsStayBounded(t *testing.T) {
 					t.Errorf("%s{%s=%q}: a label value outside the documented sets", name, l.GetName(), l.GetValue())
 				}
 			}
+		}
+	}
+}
+
+// TestMetricsShareAnEmbeddersRegistry: a registry given in Config that
+// has the Go and process collectors already (as Prometheus's default one
+// does) takes the server's metrics beside them.
+func TestMetricsShareAnEmbeddersRegistry(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	cfg := testConfig(t, nil)
+	cfg.Registerer, cfg.Gatherer = reg, reg
+	ts := startServer(t, cfg)
+	m := ts.scrape()
+	for _, name := range []string{"go_goroutines", "process_start_time_seconds", "sift_runs_total", "sift_queue_wait_seconds"} {
+		if m[name] == nil {
+			t.Errorf("/metrics lacks %s", name)
 		}
 	}
 }
