@@ -367,6 +367,11 @@ func BenchmarkCallsPerStep(b *testing.B) {
 				if len(run.steps) != planSteps {
 					b.Fatalf("found %d steps, want %d", len(run.steps), planSteps)
 				}
+				for i, st := range run.steps {
+					if !layout.classic && st.calls > 4 {
+						b.Errorf("step %d took %d model calls; Sift's layout takes at most 4", i+1, st.calls)
+					}
+				}
 				results[d.name+"/"+layout.name] = run
 				var sum billed
 				for _, st := range run.steps {
