@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
@@ -68,5 +69,46 @@ func TestExecutorIsOfferedOnlyToolsTheRunCanUse(t *testing.T) {
 				t.Errorf("the prompt's web_researcher rule is there: %v, the tool offered: %v", has, !has)
 			}
 		})
+	}
+}
+
+// TestResumedRunIsOfferedTheSameTools pauses a run on the executor's
+// question and resumes it in a new process: the executor's request after
+// the answer offers the same tools as before it (the resumed run previews
+// the inputs again to decide), so a resume does not change the tools or
+// break the cached prefix.
+func TestResumedRunIsOfferedTheSameTools(t *testing.T) {
+	script := scripted.New(
+		call(toolCreatePlan, steps("Look at input/sales.csv")),
+		call("ask_user", map[string]any{"question": "Which year?", "choices": []string{"2023", "2024"}}),
+		text("Looked at 2024."),
+		call(toolSubmitResult, map[string]any{"answer": "Looked."}),
+		text("# Report\n\nLooked [step 1]."),
+	)
+	first, second, root := twoSifts(t, script)
+	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "Which customers look unusual, and why?", Files: []string{salesCSV(t)}}))
+	done := evs[len(evs)-1]
+	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptQuestion {
+		t.Fatalf("want the run to wait on the question, got %+v (err %v)", done.Interrupt, done.Err)
+	}
+	answer, err := AnswerFor(generic.InterruptQuestion, done.Interrupt.Choices, false, "2", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = drain(t, second.Resume(context.Background(), strings.TrimPrefix(done.Path, root+"/"), map[string]any{done.Interrupt.ID: answer}))
+	if done = evs[len(evs)-1]; done.Err != nil || done.Interrupt != nil {
+		t.Fatalf("want the run finished, got %v %+v", done.Err, done.Interrupt)
+	}
+	reqs := script.Requests()
+	names := func(r scripted.Request) string {
+		var out []string
+		for _, ti := range r.Tools {
+			out = append(out, ti.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	before, after := names(reqs[1]), names(reqs[2])
+	if before != nameCodeAgent+",ask_user" || after != before {
+		t.Errorf("executor's tools before the pause %q, after the resume %q; want %q both times", before, after, nameCodeAgent+",ask_user")
 	}
 }
