@@ -78,7 +78,7 @@ build:
 vet:
 	$(GO) vet ./...
 
-## bench-steps: calls, prompt and cached tokens and input cost per plan step, classic vs Sift
+## bench-steps: model calls and prompt tokens as sent over HTTP (o200k) per plan step and agent, classic vs Sift, on three datasets
 bench-steps: python-deps
 	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 1x -v
 

@@ -92,6 +92,7 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGu
 		locale:          r.sift.cfg.Locale,
 		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
 		parallel:        r.parallel(),
+		offer:           offerFor(r.req.Question, r.req.Template, r.sift.cfg.Search != nil, r.previews),
 	})
 }
 

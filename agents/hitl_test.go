@@ -25,6 +25,12 @@ import (
 // first left.
 func twoSifts(t *testing.T, script *scripted.Script) (*Sift, *Sift, string) {
 	t.Helper()
+	return twoSiftsWith(t, script, nil)
+}
+
+// twoSiftsWith is twoSifts with mutate applied to both configurations.
+func twoSiftsWith(t *testing.T, script *scripted.Script, mutate func(*Config)) (*Sift, *Sift, string) {
+	t.Helper()
 	srv := scripted.NewServer(script)
 	t.Cleanup(srv.Close)
 	root := t.TempDir()
@@ -34,7 +40,11 @@ func twoSifts(t *testing.T, script *scripted.Script) (*Sift, *Sift, string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := New(Config{Models: Models{Default: m}, SessionsRoot: root, Python: py, CodeTimeout: time.Minute})
+		cfg := Config{Models: Models{Default: m}, SessionsRoot: root, Python: py, CodeTimeout: time.Minute}
+		if mutate != nil {
+			mutate(&cfg)
+		}
+		s, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +291,8 @@ func TestApprovalDeniedThenTheRunAdapts(t *testing.T) {
 		text("# Converted\n\n110 [step 2]."),
 	}
 	script := scripted.New(replies...)
-	first, second, root := twoSifts(t, script)
+	// With a search provider, the executor is offered the web researcher.
+	first, second, root := twoSiftsWith(t, script, func(cfg *Config) { cfg.Search = noSearch{} })
 	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "convert 100 EUR to USD"}))
 	done := evs[len(evs)-1]
 	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptApproval {

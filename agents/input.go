@@ -91,14 +91,14 @@ func plannerMessages(v taskView) []*schema.Message {
 // executorMessages gives the executor the input files, not the data
 // context: the planner's steps name the files and columns, and the code
 // agent, which does the data work, sees the data context.
-func executorMessages(v taskView) []*schema.Message {
+func executorMessages(v taskView, offer executorOffer) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Plan", renderPlanStatus(v.Plan))
 	section(&b, "Finished steps", v.results())
 	if cur := v.current(); cur != nil {
 		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
 	}
-	return []*schema.Message{stableSystem(executorPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
+	return []*schema.Message{stableSystem(offer.prompt(), runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
 func replannerMessages(v taskView) []*schema.Message {

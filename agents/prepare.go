@@ -112,6 +112,18 @@ func checkInputs(req Request) error {
 	return nil
 }
 
+// previewInputs previews the session's input files (workspace-relative
+// paths) with the configured preview options.
+func (r *run) previewInputs(ctx context.Context, inputs []string) []preview.Previewed {
+	abs := make([]string, len(inputs))
+	for i, p := range inputs {
+		abs[i] = r.ws.Path(p)
+	}
+	popts := r.sift.cfg.Preview
+	popts.BaseDir = r.ws.Root
+	return preview.PreviewFiles(ctx, abs, popts)
+}
+
 // previewed lists the previews that could be made, for the template
 // matcher; the others are reported in the data context.
 func previewed(files []preview.Previewed) []*preview.FilePreview {

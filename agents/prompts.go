@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-26.1"
+const PromptVersion = "2026-11-27.1"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
@@ -22,12 +22,21 @@ Rules:
 - Rate the request's complexity: trivial when a single step answers it (one computation, table or chart), normal for a few dependent steps, complex when it needs exploration.
 ` + languageRule
 
-const executorPrompt = `You are the executor of Sift, a data-analysis agent. Carry out exactly one plan step: the current step at the end.
+// The executor's prompt is executorHead, the rules of the optional tools
+// the run offers (executorTemplateRule, executorWebRule; see
+// executorOffer.prompt), and executorTail.
+const executorHead = `You are the executor of Sift, a data-analysis agent. Carry out exactly one plan step: the current step at the end.
 
 - Delegate data work to code_agent in one self-contained request: files, columns, the computation, what to print, files to save under out/. Its answer is the step's result as it is; do not repeat it.
-- When a built-in analysis fits the step exactly, call run_template instead (template_params gives a template's params): no code needed.
-- Use web_researcher only for facts from the web.
-- If the step is ambiguous in a way the data cannot settle (sheet, period, definition), call ask_user; never guess.
+`
+
+const executorTemplateRule = `- When a built-in analysis fits the step exactly, call run_template instead (template_params gives a template's params): no code needed.
+`
+
+const executorWebRule = `- Use web_researcher only for facts from the web.
+`
+
+const executorTail = `- If the step is ambiguous in a way the data cannot settle (sheet, period, definition), call ask_user; never guess.
 - Do not redo finished steps.
 ` + languageRule
 

@@ -62,12 +62,14 @@ func render(msgs []*schema.Message) string {
 func TestPromptsGolden(t *testing.T) {
 	v := goldenView()
 	cases := map[string][]*schema.Message{
-		"planner":      plannerMessages(v),
-		"executor":     executorMessages(v),
-		"replanner":    replannerMessages(v),
-		"code":         codeAgentMessages(operator.PythonKernel, v.DataContext, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
-		"code_process": codeAgentMessages(operator.PythonProcess, v.DataContext, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
-		"report":       reportMessages(v, []string{"out/monthly.png", "out/partial.csv"}),
+		"planner":  plannerMessages(v),
+		"executor": executorMessages(v, executorOffer{}),
+		// No search provider, and a question no built-in analysis does.
+		"executor_lean": executorMessages(v, executorOffer{noWeb: true, noTemplates: true}),
+		"replanner":     replannerMessages(v),
+		"code":          codeAgentMessages(operator.PythonKernel, v.DataContext, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code_process":  codeAgentMessages(operator.PythonProcess, v.DataContext, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"report":        reportMessages(v, []string{"out/monthly.png", "out/partial.csv"}),
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -77,7 +79,7 @@ func TestPromptsGolden(t *testing.T) {
 }
 
 func TestPromptsAskForThePersonsLanguage(t *testing.T) {
-	for name, p := range map[string]string{"planner": plannerPrompt, "executor": executorPrompt, "code": codeAgentPrompt, "code_process": codeAgentProcessPrompt, "web": webAgentPrompt, "replanner": replannerPrompt, "report": reportPrompt} {
+	for name, p := range map[string]string{"planner": plannerPrompt, "executor": executorOffer{}.prompt(), "executor_lean": executorOffer{noWeb: true, noTemplates: true}.prompt(), "code": codeAgentPrompt, "code_process": codeAgentProcessPrompt, "web": webAgentPrompt, "replanner": replannerPrompt, "report": reportPrompt} {
 		if !strings.Contains(p, "language of the person's question") {
 			t.Errorf("%s prompt must ask for answers in the person's language", name)
 		}

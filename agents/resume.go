@@ -156,6 +156,9 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	r.noteChangedInputs(ctx)
 	inputs, _ := ws.Inputs()
 	r.addFilesSource(ctx, inputs)
+	// The executor's tools depend on the data (see offerFor): the
+	// resumed run is offered the same ones as before.
+	r.previews = previewed(r.previewInputs(ctx, inputs))
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
 		r.plan = &generic.FullPlan{Question: meta.Question}
 	}

@@ -344,14 +344,10 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 			r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
 		}
 	}
-	abs := make([]string, len(in.inputs))
-	for i, p := range in.inputs {
-		abs[i] = ws.Path(p)
-	}
 	r.addFilesSource(ctx, in.inputs)
+	in.previews = r.previewInputs(ctx, in.inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	in.previews = preview.PreviewFiles(ctx, abs, popts)
 	in.dataContext = demoteHeadings(preview.CompactAll(in.previews, popts)) + r.databaseContext(ctx, r.req.Question)
 	r.previews = previewed(in.previews)
 	return ctx, in, nil

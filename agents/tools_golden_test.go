@@ -76,12 +76,28 @@ func TestToolListsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A run without a search provider whose question no built-in
+	// analysis does: the executor is offered neither.
+	lean := cfg
+	lean.sources = nil
+	lean.offer = executorOffer{noWeb: true, noTemplates: true}
+	leanExecutor, _, err := buildExecutorTools(context.Background(), lean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean.offer = executorOffer{noWeb: true}
+	noWebExecutor, _, err := buildExecutorTools(context.Background(), lean)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := renderToolList(t, "planner", []*schema.ToolInfo{createPlanTool}) +
 		renderToolList(t, "executor", infosOf(t, executor)) +
 		renderToolList(t, "code_agent", infosOf(t, code)) +
 		renderToolList(t, "web_researcher", infosOf(t, webTools)) +
 		renderToolList(t, "replanner", []*schema.ToolInfo{replanTool, submitResultTool}) +
 		renderToolList(t, "executor with a database", infosOf(t, sqlExecutor)) +
-		renderToolList(t, "code_agent with a database", infosOf(t, sqlCode))
+		renderToolList(t, "code_agent with a database", infosOf(t, sqlCode)) +
+		renderToolList(t, "executor without a search provider", infosOf(t, noWebExecutor)) +
+		renderToolList(t, "executor without a search provider or a template that fits", infosOf(t, leanExecutor))
 	checkGolden(t, filepath.Join("testdata", "tools.golden"), got, "tool lists (every agent call pays for them)")
 }

@@ -117,6 +117,9 @@ type treeConfig struct {
 	// parallel bounds the plan steps run at the same time; 1 or less
 	// runs one step after another.
 	parallel int
+	// offer leaves out the executor's optional tools the run cannot use;
+	// the zero value offers them all.
+	offer executorOffer
 }
 
 // resolvedModels holds one ready model per agent role.
@@ -211,7 +214,7 @@ func buildExecutor(ctx context.Context, cfg treeConfig) (adk.Agent, adk.Agent, e
 		},
 		MaxIterations: 8,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return withHouseRules(executorMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
+			return withHouseRules(executorMessages(viewOf(ctx), cfg.offer), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -223,7 +226,7 @@ func buildExecutor(ctx context.Context, cfg treeConfig) (adk.Agent, adk.Agent, e
 
 // buildExecutorTools makes the executor's tools: the code agent and the web
 // researcher as agent tools, run_template with template_params, and
-// ask_user. It also returns the
+// ask_user, less those cfg.offer leaves out. It also returns the
 // code agent, which the quick path runs directly.
 func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, adk.Agent, error) {
 	codeTools, err := cfg.codeAgentTools()
@@ -266,7 +269,14 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		return nil, nil, err
 	}
 	// The executor delegates: files are the code agent's to read.
-	out := []tool.BaseTool{agentTool(ctx, code), agentTool(ctx, webAgent), cfg.guard(tpl), cfg.guard(tplParams), cfg.guard(ask)}
+	out := []tool.BaseTool{agentTool(ctx, code)}
+	if cfg.offer.keeps(nameWebAgent) {
+		out = append(out, agentTool(ctx, webAgent))
+	}
+	if cfg.offer.keeps(templates.ToolName) {
+		out = append(out, cfg.guard(tpl), cfg.guard(tplParams))
+	}
+	out = append(out, cfg.guard(ask))
 	for _, sub := range cfg.ext.SubAgents {
 		// The service vouches for its sub-agents: their replies are
 		// evidence for the answer check, like tool replies.

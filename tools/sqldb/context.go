@@ -9,18 +9,15 @@ import (
 	"unicode"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/llm/tokens"
 )
 
 // DefaultContextTokens is the budget Context uses when given none.
 const DefaultContextTokens = 4000
 
-// charsPerToken is how Context estimates tokens: one token per four
-// characters, a usual figure for English text and SQL.
-const charsPerToken = 4
-
-// Context describes the source's schema for a request, within about
-// budgetTokens tokens (estimated as characters / 4; <= 0 means 4,000).
-// When the whole schema fits it is all shown; otherwise the tables
+// Context describes the source's schema for a request, within
+// budgetTokens tokens as a provider counts them (o200k; <= 0 means
+// 4,000). When the whole schema fits it is all shown; otherwise the tables
 // relevant to the request come first — by overlap of the request's words
 // with table names, column names, comments and sample values, weighted by
 // how rare each word is across tables — together with the tables their
@@ -33,23 +30,26 @@ func (s *Source) Context(ctx context.Context, request string, budgetTokens int) 
 	if budgetTokens <= 0 {
 		budgetTokens = DefaultContextTokens
 	}
-	return renderContext(s.name, sc, request, budgetTokens*charsPerToken), nil
+	return renderContext(s.name, sc, request, budgetTokens), nil
 }
 
-// EstimateTokens is the token estimate Context budgets with: characters
-// divided by four, rounded up.
-func EstimateTokens(s string) int {
-	return (len([]rune(s)) + charsPerToken - 1) / charsPerToken
-}
+// EstimateTokens is the token count Context budgets with: s encoded with
+// o200k, the tokenizer of current OpenAI models and the closest bundled
+// one to other providers'. Schemas (names with underscores, types, digits)
+// encode at fewer characters per token than English prose, so characters
+// divided by four under-counts them.
+func EstimateTokens(s string) int { return tokens.Text("", s) }
 
-// renderContext lays out the schema within budget characters.
+// renderContext lays out the schema within budget tokens (see
+// EstimateTokens); the pieces are counted one by one, and a newline
+// between them costs at most one more token each.
 func renderContext(name string, sc *Schema, request string, budget int) string {
 	header := fmt.Sprintf("Database %q (%s), %d tables.\n", name, sc.Dialect, len(sc.Tables))
 	blocks := make([]string, len(sc.Tables))
-	total := len(header)
+	total := EstimateTokens(header)
 	for i, t := range sc.Tables {
 		blocks[i] = renderTable(t, false)
-		total += len(blocks[i]) + 1
+		total += EstimateTokens(blocks[i]) + 1
 	}
 	order, relevant := rankTables(sc, request)
 	anyRelevant := false
@@ -68,23 +68,24 @@ func renderContext(name string, sc *Schema, request string, budget int) string {
 	var b strings.Builder
 	b.WriteString(header)
 	shown := map[int]bool{}
-	used := len(header)
+	used := EstimateTokens(header)
 	// Leave room for the closing note naming the rest.
-	reserve := min(budget/8, 600)
+	reserve := min(budget/8, 150)
 	for _, i := range order {
 		if anyRelevant && !relevant[i] {
 			break
 		}
 		blk := blocks[i]
-		if used+len(blk)+1 > budget-reserve {
+		n := EstimateTokens(blk)
+		if used+n+1 > budget-reserve {
 			blk = renderTable(sc.Tables[i], true)
-			if used+len(blk)+1 > budget-reserve {
+			if n = EstimateTokens(blk); used+n+1 > budget-reserve {
 				continue
 			}
 		}
 		b.WriteString(blk)
 		b.WriteByte('\n')
-		used += len(blk) + 1
+		used += n + 1
 		shown[i] = true
 	}
 	var rest []string
@@ -95,18 +96,18 @@ func renderContext(name string, sc *Schema, request string, budget int) string {
 	}
 	if len(rest) > 0 {
 		note := fmt.Sprintf("%d more tables, not described here (call describe_table for any of them): ", len(rest))
-		used += len(note)
+		used += EstimateTokens(note)
 		b.WriteString(note)
 		listed := 0
 		for _, n := range rest {
-			if used+len(n)+2 > budget-48 {
+			if used+EstimateTokens(n)+1 > budget-12 {
 				break
 			}
 			if listed > 0 {
 				b.WriteString(", ")
 			}
 			b.WriteString(n)
-			used += len(n) + 2
+			used += EstimateTokens(n) + 1
 			listed++
 		}
 		if listed < len(rest) {

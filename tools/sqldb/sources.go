@@ -104,7 +104,7 @@ func (ss *Sources) Get(name string) (*Source, error) {
 }
 
 // Context describes every source's schema for the request, sharing
-// budgetTokens (estimated as characters / 4) equally between them.
+// budgetTokens (counted as EstimateTokens does) equally between them.
 func (ss *Sources) Context(ctx context.Context, request string, budgetTokens int) (string, error) {
 	if len(ss.list) == 0 {
 		return "", nil

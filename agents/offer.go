@@ -1,0 +1,77 @@
+package agents
+
+import (
+	"strings"
+
+	"github.com/sift-agent/sift/preview"
+	"github.com/sift-agent/sift/tools/templates"
+)
+
+// executorOffer says which of the executor's optional tools a run leaves
+// out: every tool definition is billed on every executor call, so a tool
+// the run cannot use is not offered. It is decided once per run, from the
+// question, the data and the configuration, so that the executor's tools
+// (the start of its prompt) stay the same on every call of the run, as
+// providers' prefix caches need. The zero value offers every tool.
+type executorOffer struct {
+	// noWeb leaves out web_researcher: no search provider is configured
+	// and the question names no web page to read.
+	noWeb bool
+	// noTemplates leaves out run_template and template_params: the
+	// question asks for nothing a built-in analysis does on the data.
+	noTemplates bool
+}
+
+// offerFor decides a run's offer. previews are the run's input files'
+// previews, nil when they are not known (a resumed run): then every
+// template tool stays, as before. template is the built-in analysis the
+// person named, if any.
+func offerFor(question, template string, searchConfigured bool, previews []*preview.FilePreview) executorOffer {
+	return executorOffer{
+		noWeb:       !searchConfigured && !namesWebPage(question),
+		noTemplates: previews != nil && template == "" && !templateCouldFit(question, previews),
+	}
+}
+
+// namesWebPage reports whether text holds an http or https URL: a page
+// web_fetch can read without a search provider.
+func namesWebPage(text string) bool {
+	return strings.Contains(text, "http://") || strings.Contains(text, "https://")
+}
+
+// templateCouldFit reports whether some built-in analysis could answer
+// the question over the files: the question has the words of one (a
+// candidate, even below the confidence the template path needs) and
+// there is a table to run it on.
+func templateCouldFit(question string, previews []*preview.FilePreview) bool {
+	table := false
+	for _, p := range previews {
+		for _, s := range p.Sheets {
+			table = table || len(s.Columns) > 0
+		}
+	}
+	return table && templates.MatchRequest(question, previews).Candidate != ""
+}
+
+// prompt is the executor's prompt with the rules of the tools offered.
+func (o executorOffer) prompt() string {
+	p := executorHead
+	if !o.noTemplates {
+		p += executorTemplateRule
+	}
+	if !o.noWeb {
+		p += executorWebRule
+	}
+	return p + executorTail
+}
+
+// keeps reports whether the offer keeps the tool named name.
+func (o executorOffer) keeps(name string) bool {
+	switch name {
+	case nameWebAgent:
+		return !o.noWeb
+	case templates.ToolName, templates.ParamsToolName:
+		return !o.noTemplates
+	}
+	return true
+}
