@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/session"
@@ -31,6 +32,9 @@ type hub struct {
 	// pause asks the run to stop at its next safe point (agents.WithPause).
 	pause     chan struct{}
 	pauseOnce sync.Once
+	// handBack is set when a draining worker asks the run to pause, so
+	// that it goes back to the run queue (Config.RunQueue) afterwards.
+	handBack atomic.Bool
 	// start is closed when the run gets its slot; drop when it is
 	// dropped from the queue instead.
 	start, drop chan struct{}
