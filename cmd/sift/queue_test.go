@@ -336,11 +336,14 @@ func (c *cluster) waitFor(what string, cond func(logs map[string]string) bool) {
 	c.t.Fatalf("waited two minutes for %s", what)
 }
 
-// countLogs counts the logs that hold s.
-func countLogs(logs map[string]string, s string) int {
+// stepTwoStarted is the step_started event of step 2 in a log.
+var stepTwoStarted = regexp.MustCompile(`"kind":"step_started".*"step":\{"index":2,`)
+
+// countLogs counts the logs that re matches.
+func countLogs(logs map[string]string, re *regexp.Regexp) int {
 	n := 0
 	for _, l := range logs {
-		if strings.Contains(l, s) {
+		if re.MatchString(l) {
 			n++
 		}
 	}
@@ -400,7 +403,7 @@ func TestRunQueueWorkersFailover(t *testing.T) {
 
 	// Kill w1 with -9 while runs are in their second step, then drain w2.
 	c.waitFor("six sessions in their second step", func(logs map[string]string) bool {
-		return countLogs(logs, `"Add one to x"`) >= 6
+		return countLogs(logs, stepTwoStarted) >= 4
 	})
 	if err := c.workers["w1"].Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -418,6 +421,7 @@ func TestRunQueueWorkersFailover(t *testing.T) {
 	wg.Wait()
 
 	var leaseTakeovers, handedBack int
+	var longest time.Duration
 	for i, id := range ids {
 		if errs[i] != nil {
 			t.Errorf("session %s: stream: %v", id, errs[i])
@@ -438,6 +442,7 @@ func TestRunQueueWorkersFailover(t *testing.T) {
 				switch {
 				case strings.Contains(e.Text, "stopped renewing its lease") && strings.Contains(e.Text, "worker w1"):
 					leaseTakeovers++
+					longest = max(longest, takeoverWait(evs))
 				case strings.Contains(e.Text, "worker w2 paused and handed back"):
 					handedBack++
 				default:
@@ -455,25 +460,7 @@ func TestRunQueueWorkersFailover(t *testing.T) {
 		if exp := strings.NewReplacer("41", strconv.Itoa(n), "42", strconv.Itoa(n+1)).Replace(want); got != exp {
 			t.Errorf("session %s: report differs from the single-machine run's:\n%s\nwant:\n%s", id, got, exp)
 		}
-		// No cell was run twice: a cell run again is only a replay.
-		cells, err := operator.ReadCells(filepath.Join(c.sessions, id))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ran := map[string]int{}
-		for _, cell := range cells {
-			if !cell.Replayed {
-				ran[cell.Code]++
-			}
-		}
-		if len(ran) != len(xSteps) {
-			t.Errorf("session %s: %d distinct cells ran; want %d", id, len(ran), len(xSteps))
-		}
-		for code, k := range ran {
-			if k != 1 {
-				t.Errorf("session %s: the cell %q ran %d times", id, code, k)
-			}
-		}
+		checkCells(t, c.sessions, id, 100+i, evs)
 	}
 	if leaseTakeovers == 0 {
 		t.Errorf("no run of the killed worker was taken over; w1's log:\n%s", c.log("w1"))
@@ -481,7 +468,7 @@ func TestRunQueueWorkersFailover(t *testing.T) {
 	if handedBack == 0 {
 		t.Errorf("no run of the drained worker was handed back; w2's log:\n%s", c.log("w2"))
 	}
-	t.Logf("%d runs taken over after w1 was killed, %d handed back by w2 as it drained", leaseTakeovers, handedBack)
+	t.Logf("%d runs taken over after w1 was killed (the longest waited %v from its last event to the takeover; lease 2s), %d handed back by w2 as it drained", leaseTakeovers, longest.Round(time.Millisecond), handedBack)
 }
 
 // readLogged counts the events of a session's log.
@@ -491,4 +478,110 @@ func readLogged(path string) (int, error) {
 		return 0, err
 	}
 	return bytes.Count(b, []byte("\n")), nil
+}
+
+// takeoverWait is how long the run waited for its takeover: from the
+// last event before the first takeover event to it.
+func takeoverWait(evs []sseEvent) time.Duration {
+	for j, e := range evs {
+		if e.Kind == "takeover" && j > 0 {
+			return e.Time.Sub(evs[j-1].Time)
+		}
+	}
+	return 0
+}
+
+// checkCells checks session id's cells.jsonl: every step's cell ran,
+// and the cell of a step that had finished before a takeover ran once
+// (after it, it was only replayed to rebuild the kernel); a step in
+// progress at a takeover runs again from its start, as resume does.
+func checkCells(t *testing.T, sessions, id string, n int, evs []sseEvent) {
+	t.Helper()
+	cells, err := operator.ReadCells(filepath.Join(sessions, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string]int{}
+	for _, cell := range cells {
+		if !cell.Replayed {
+			ran[cell.Code]++
+		}
+	}
+	finished := 0 // steps finished before the last takeover
+	seen := 0
+	for _, e := range evs {
+		switch e.Kind {
+		case "step_finished":
+			seen++
+		case "takeover":
+			finished = seen
+		}
+	}
+	if finished == 0 {
+		finished = len(xSteps) // no takeover: every step ran once
+	}
+	for i, s := range xSteps {
+		code := s.code
+		if strings.Contains(code, "%d") {
+			code = fmt.Sprintf(code, n)
+		}
+		switch k := ran[code]; {
+		case k == 0:
+			t.Errorf("session %s: step %d's cell never ran", id, i+1)
+		case i < finished && k != 1:
+			var trail []string
+			for _, cell := range cells {
+				trail = append(trail, fmt.Sprintf("%q replayed=%v", cell.Code, cell.Replayed))
+			}
+			for _, e := range evs {
+				if e.Kind != "model_started" && e.Kind != "model_finished" && e.Kind != "usage" {
+					trail = append(trail, e.Kind+": "+e.Text)
+				}
+			}
+			t.Errorf("session %s: step %d had finished, yet its cell ran %d times:\n%s", id, i+1, k, strings.Join(trail, "\n"))
+		}
+	}
+}
+
+// BenchmarkRunQueueWorkers measures throughput of the run queue with 1,
+// 2 and 3 workers (4 runs each) on an I/O-bound workload: 24 sessions of
+// xSteps whose model answers after 300 ms. Each count gets its own
+// Redis, API process and workers; the table prints side by side.
+func BenchmarkRunQueueWorkers(b *testing.B) {
+	for _, k := range []string{"SIFT_BASE_URL", "SIFT_API_KEY", "SIFT_MODEL", "SIFT_CONFIG", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL"} {
+		b.Setenv(k, "")
+	}
+	b.Setenv("HOME", b.TempDir())
+	needSandbox(b)
+	const sessions = 24
+	var rows []string
+	var base float64
+	for workers := 1; workers <= 3; workers++ {
+		c := newCluster(b, 300*time.Millisecond)
+		for w := 1; w <= workers; w++ {
+			c.worker(fmt.Sprintf("w%d", w), 4)
+		}
+		start := time.Now()
+		var wg sync.WaitGroup
+		for i := range sessions {
+			id := c.ask(100 + i)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				evs, err := c.follow(id)
+				if err != nil || len(evs) == 0 || evs[len(evs)-1].Kind != "done" {
+					b.Errorf("session %s did not finish: %v", id, err)
+				}
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		perMin := float64(sessions) / elapsed.Minutes()
+		if workers == 1 {
+			base = perMin
+		}
+		rows = append(rows, fmt.Sprintf("%d worker(s)   %6.1fs   %6.1f sessions/min   x%.2f", workers, elapsed.Seconds(), perMin, perMin/base))
+		b.ReportMetric(perMin, fmt.Sprintf("sessions/min-%dw", workers))
+	}
+	b.Logf("run queue throughput, %d sessions of 3 steps, model 300 ms per call, 4 runs per worker:\n%s", sessions, strings.Join(rows, "\n"))
 }
