@@ -107,7 +107,7 @@ bench-serve: python-deps
 	$(GO) test ./server -run '^$$' -bench 'SSEFanout|ConcurrentSessions' -benchtime 1x
 	$(GO) test ./session -run '^$$' -bench EventJSON -benchmem
 
-## bench-workers: run queue throughput with 1, 2 and 3 sift worker processes (real Redis), 24 sessions, model answering after 300 ms
+## bench-workers: run queue throughput with 1, 2 and 3 sift worker processes (real Redis), 24 sessions, model answering after 1 s
 bench-workers: python-deps
 	$(GO) test ./cmd/sift -run '^$$' -bench RunQueueWorkers -benchtime 1x -v
 

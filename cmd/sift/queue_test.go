@@ -545,7 +545,7 @@ func checkCells(t *testing.T, sessions, id string, n int, evs []sseEvent) {
 
 // BenchmarkRunQueueWorkers measures throughput of the run queue with 1,
 // 2 and 3 workers (4 runs each) on an I/O-bound workload: 24 sessions of
-// xSteps whose model answers after 300 ms. Each count gets its own
+// xSteps whose model answers after 1 s. Each count gets its own
 // Redis, API process and workers; the table prints side by side.
 func BenchmarkRunQueueWorkers(b *testing.B) {
 	for _, k := range []string{"SIFT_BASE_URL", "SIFT_API_KEY", "SIFT_MODEL", "SIFT_CONFIG", "OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_MODEL"} {
@@ -557,7 +557,7 @@ func BenchmarkRunQueueWorkers(b *testing.B) {
 	var rows []string
 	var base float64
 	for workers := 1; workers <= 3; workers++ {
-		c := newCluster(b, 300*time.Millisecond)
+		c := newCluster(b, time.Second)
 		for w := 1; w <= workers; w++ {
 			c.worker(fmt.Sprintf("w%d", w), 4)
 		}
@@ -583,5 +583,5 @@ func BenchmarkRunQueueWorkers(b *testing.B) {
 		rows = append(rows, fmt.Sprintf("%d worker(s)   %6.1fs   %6.1f sessions/min   x%.2f", workers, elapsed.Seconds(), perMin, perMin/base))
 		b.ReportMetric(perMin, fmt.Sprintf("sessions/min-%dw", workers))
 	}
-	b.Logf("run queue throughput, %d sessions of 3 steps, model 300 ms per call, 4 runs per worker:\n%s", sessions, strings.Join(rows, "\n"))
+	b.Logf("run queue throughput, %d sessions of 3 steps, model 1 s per call, 4 runs per worker:\n%s", sessions, strings.Join(rows, "\n"))
 }
