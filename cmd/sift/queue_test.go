@@ -585,3 +585,39 @@ func BenchmarkRunQueueWorkers(b *testing.B) {
 	}
 	b.Logf("run queue throughput, %d sessions of 3 steps, model 1 s per call, 4 runs per worker:\n%s", sessions, strings.Join(rows, "\n"))
 }
+
+func TestWorkerAndQueueFlags(t *testing.T) {
+	isolateEnv(t)
+	t.Setenv("SIFT_TOKEN", "")
+	io, _, _ := testIO()
+	var w *workerOptions
+	runW := func(_ context.Context, o *workerOptions) error { w = o; return nil }
+	if err := parse(newWorkerCmd(io, runW), io, []string{"--max-runs", "6", "--lease", "5s", "--worker-name", "w1", "--store", "redis://r:6379/0"}); err != nil {
+		t.Fatal(err)
+	}
+	if w.MaxRuns != 6 || w.Lease != 5*time.Second || w.WorkerName != "w1" || w.Store != "redis://r:6379/0" || w.Addr != "" {
+		t.Errorf("worker options = %+v", w)
+	}
+	err := parse(newWorkerCmd(io, runW), io, []string{"--addr", "0.0.0.0:9090"})
+	wantUsageError(t, err, "without a token")
+
+	var s *serveOptions
+	runS := func(_ context.Context, o *serveOptions) error { s = o; return nil }
+	if err := parse(newServeCmd(io, runS), io, []string{"--no-runs", "--queue"}); err != nil {
+		t.Fatal(err)
+	}
+	if !s.NoRuns || !s.Queue || s.Lease != 30*time.Second {
+		t.Errorf("serve options = %+v", s.queueOptions)
+	}
+}
+
+// Without a Redis store, the run queue refuses to start and says what to
+// give.
+func TestRunQueueNeedsRedis(t *testing.T) {
+	isolateEnv(t)
+	io, _, errOut := testIO()
+	code := execute(context.Background(), io, []string{"worker", "--sessions-dir", t.TempDir()})
+	if code == exitOK || !strings.Contains(errOut.String(), "--store redis://") {
+		t.Errorf("sift worker without Redis: exit %d\n%s", code, errOut)
+	}
+}
