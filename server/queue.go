@@ -209,13 +209,24 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 			s.observer.Takeover()
 			s.logTakeover(h, takeover)
 		}
-		ctx := agents.WithPause(s.runCtx, h.pause)
+		// A run whose lease is lost stops at once: another worker has
+		// it, and a step going on here too would run its cells twice.
+		ctx, stop := context.WithCancel(s.runCtx)
+		go func() {
+			select {
+			case <-lost:
+				stop()
+			case <-h.ended:
+			}
+		}()
+		ctx = agents.WithPause(ctx, h.pause)
 		var final generic.Event
 		for ev := range fn(ctx) {
 			h.publish(ev)
 			final = ev
 		}
 		s.metrics.observeRun(final)
+		stop()
 		if after != nil {
 			after()
 		}
@@ -267,7 +278,7 @@ func (s *Server) endHub(h *hub) {
 }
 
 // keepLease renews the entry's lease until h ends; when another worker
-// has taken the entry over, it closes lost and pauses the run here.
+// has taken the entry over, it closes lost, which stops the run here.
 func (s *Server) keepLease(h *hub, e *runqueue.Entry, lost chan<- struct{}) {
 	tick := time.NewTicker(s.cfg.PollInterval)
 	defer tick.Stop()
@@ -281,9 +292,8 @@ func (s *Server) keepLease(h *hub, e *runqueue.Entry, lost chan<- struct{}) {
 		err := s.runq.Renew(ctx, e)
 		cancel()
 		if errors.Is(err, runqueue.ErrLeaseLost) {
-			s.log.Warn("another worker took over a run of this one (its lease expired); pausing it here", "session", h.id)
+			s.log.Warn("another worker took over a run of this one (its lease expired); stopping it here", "session", h.id)
 			close(lost)
-			h.requestPause()
 			return
 		}
 		if err != nil {

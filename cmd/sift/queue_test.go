@@ -170,7 +170,7 @@ func newCluster(t testing.TB, delay time.Duration) *cluster {
 // returns the process's stderr lines.
 func (c *cluster) start(name string, args ...string) <-chan string {
 	c.t.Helper()
-	args = append(args, "--store", c.redis, "--sessions-dir", c.sessions, "--lease", "2s")
+	args = append(args, "--store", c.redis, "--sessions-dir", c.sessions, "--lease", "3s")
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "SIFT_TEST_BE_SIFT=1")
 	stderr, err := cmd.StderrPipe()
@@ -468,7 +468,7 @@ func TestRunQueueWorkersFailover(t *testing.T) {
 	if handedBack == 0 {
 		t.Errorf("no run of the drained worker was handed back; w2's log:\n%s", c.log("w2"))
 	}
-	t.Logf("%d runs taken over after w1 was killed (the longest waited %v from its last event to the takeover; lease 2s), %d handed back by w2 as it drained", leaseTakeovers, longest.Round(time.Millisecond), handedBack)
+	t.Logf("%d runs taken over after w1 was killed (the longest waited %v from its last event to the takeover; lease 3s), %d handed back by w2 as it drained", leaseTakeovers, longest.Round(time.Millisecond), handedBack)
 }
 
 // readLogged counts the events of a session's log.
