@@ -88,11 +88,8 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 	deadline := time.Now().Add(endingWait)
 	for {
 		last := s.lastLoggedSeq(id)
-		err := s.claim(ctx, id)
+		err := s.claimFree(ctx, id)
 		if err == nil {
-			// Only a check that no other process holds the session; the
-			// worker takes the claim.
-			s.release(id)
 			job.AfterSeq = last
 			payload, merr := json.Marshal(job)
 			if merr != nil {
@@ -498,4 +495,27 @@ func (s *Server) OpsHandler() http.Handler {
 		mux.Handle(p, s)
 	}
 	return mux
+}
+
+// claimFree checks that no process holds the session's claim (a sift
+// resume, a server without the queue) by taking and giving it back under
+// an owner of its own: the worker that takes the run takes the claim.
+func (s *Server) claimFree(ctx context.Context, id string) error {
+	c := s.store.Claims
+	if c == nil {
+		return nil
+	}
+	probe := s.holder()
+	probe.ID = session.NewID()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	err := c.Acquire(ctx, id, probe, s.cfg.ClaimTTL)
+	if err == nil {
+		return c.Release(ctx, id, probe.ID)
+	}
+	var ce *session.ClaimedError
+	if errors.As(err, &ce) {
+		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on in %s since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
+	}
+	return err
 }

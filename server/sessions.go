@@ -340,6 +340,14 @@ func (s *Server) overlay(v *sessionView) {
 	h := s.hubs[v.ID]
 	s.mu.Unlock()
 	if h == nil {
+		if v.Status == statusCreated && s.runq != nil {
+			// A first run in the run queue, no worker has taken yet.
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			if s.queued(ctx, v.ID) {
+				v.Status = statusQueued
+			}
+		}
 		return
 	}
 	hv := h.view(0)
