@@ -270,6 +270,12 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
 		return waits, true
 	}
+	if r.plan.Current() == nil && !st.replan && r.plan.Result == nil && allStepsDone(r.plan) {
+		// Stopped after its last step, while the answer was asked for:
+		// the replanner is asked again, and the report written.
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "Resumed: every step had finished and is kept; the answer and report are written now."})
+		return waits, true
+	}
 	if r.plan.Current() == nil && !st.replan {
 		r.fail(fmt.Errorf("%w: session %s has no step left to run", ErrNothingToResume, r.ws.ID))
 		return nil, false
@@ -293,6 +299,16 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 	}
 	_ = r.savePlan()
 	return waits, true
+}
+
+// allStepsDone reports whether fp has steps and every one is done.
+func allStepsDone(fp *generic.FullPlan) bool {
+	for _, s := range fp.Steps {
+		if s.Status != generic.StatusDone {
+			return false
+		}
+	}
+	return len(fp.Steps) > 0
 }
 
 func pendingPrompt(m session.Meta) string {

@@ -507,18 +507,16 @@ func checkCells(t *testing.T, sessions, id string, n int, evs []sseEvent) {
 			ran[cell.Code]++
 		}
 	}
-	finished := 0 // steps finished before the last takeover
+	finished := len(xSteps) // without a takeover every step ran once
 	seen := 0
 	for _, e := range evs {
 		switch e.Kind {
 		case "step_finished":
 			seen++
 		case "takeover":
+			// Steps finished before the last takeover.
 			finished = seen
 		}
-	}
-	if finished == 0 {
-		finished = len(xSteps) // no takeover: every step ran once
 	}
 	for i, s := range xSteps {
 		code := s.code
