@@ -278,7 +278,9 @@ type sseEvent struct {
 
 // follow reads session id's event stream from the API until it ends.
 func (c *cluster) follow(id string) ([]sseEvent, error) {
-	resp, err := http.Get(c.api + "/v1/sessions/" + id + "/events")
+	// A run nobody takes over would keep its stream open: give up.
+	client := &http.Client{Timeout: 150 * time.Second}
+	resp, err := client.Get(c.api + "/v1/sessions/" + id + "/events")
 	if err != nil {
 		return nil, err
 	}
