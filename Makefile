@@ -8,7 +8,7 @@ DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells m
 REC_SESSIONS ?= $(CURDIR)/.sift/recordings
 EVAL_DIR     ?= $(CURDIR)/.sift/eval-native
 
-.PHONY: recordings eval serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-parallel clean
+.PHONY: recordings eval serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-parallel bench-workers clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -107,7 +107,11 @@ bench-serve: python-deps
 	$(GO) test ./server -run '^$$' -bench 'SSEFanout|ConcurrentSessions' -benchtime 1x
 	$(GO) test ./session -run '^$$' -bench EventJSON -benchmem
 
-bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-parallel bench-serve
+## bench-workers: run queue throughput with 1, 2 and 3 sift worker processes (real Redis), 24 sessions, model answering after 1 s
+bench-workers: python-deps
+	$(GO) test ./cmd/sift -run '^$$' -bench RunQueueWorkers -benchtime 1x -v
+
+bench: bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-parallel bench-serve bench-workers
 
 clean:
 	rm -rf bin .sift

@@ -105,7 +105,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		adk.AddSessionValue(ctx, planexecute.UserInputSessionKey, []adk.Message{schema.UserMessage(q)})
 	}
 	switch {
-	case !a.replanner && resumed && fp.Current() != nil:
+	case !a.replanner && resumed && (fp.Current() != nil || allStepsDone(fp)):
 		own.resumed()
 	case !a.replanner && Mode(mode) == ModeQuick:
 		q, _ := params.Question.Get(ctx)

@@ -110,6 +110,9 @@ type resumed struct {
 	// with the person's feedback.
 	feedback string
 	replan   bool
+	// planAgain: the run stopped before its plan was recorded (its
+	// process died while planning), so the planner plans again.
+	planAgain bool
 }
 
 // prepareResume reopens session id: its record, request and budget,
@@ -239,7 +242,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	values := treeValues(treeInput{
 		question: q, dataContext: demoteHeadings(preview.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, q),
 		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
-		resumed: !st.replan, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
+		resumed: !st.replan && !st.planAgain, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
 	})
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(q)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)
@@ -264,6 +267,18 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 			redo = append(redo, s.Index)
 		}
 	}
+	if len(r.plan.Steps) == 0 && !st.replan && st.meta.Status != session.StatusWaiting {
+		// Stopped while planning: nothing was done yet but the plan.
+		st.planAgain = true
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
+		return waits, true
+	}
+	if r.plan.Current() == nil && !st.replan && r.plan.Result == nil && allStepsDone(r.plan) {
+		// Stopped after its last step, while the answer was asked for:
+		// the replanner is asked again, and the report written.
+		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "Resumed: every step had finished and is kept; the answer and report are written now."})
+		return waits, true
+	}
 	if r.plan.Current() == nil && !st.replan {
 		r.fail(fmt.Errorf("%w: session %s has no step left to run", ErrNothingToResume, r.ws.ID))
 		return nil, false
@@ -287,6 +302,16 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 	}
 	_ = r.savePlan()
 	return waits, true
+}
+
+// allStepsDone reports whether fp has steps and every one is done.
+func allStepsDone(fp *generic.FullPlan) bool {
+	for _, s := range fp.Steps {
+		if s.Status != generic.StatusDone {
+			return false
+		}
+	}
+	return len(fp.Steps) > 0
 }
 
 func pendingPrompt(m session.Meta) string {

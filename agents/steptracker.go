@@ -44,6 +44,13 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		own := ownPlan(ctx, gen)
 		fp := own.fp
 		cur := fp.Current()
+		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && allStepsDone(fp) {
+			// A run resumed after its last step: on to the replanner,
+			// which gives the answer from the recorded results.
+			last := fp.Steps[len(fp.Steps)-1]
+			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
+			return
+		}
 		if cur == nil {
 			gen.Send(&adk.AgentEvent{Err: errors.New("executor: the plan has no step left to run")})
 			return
@@ -181,6 +188,13 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 			return
 		}
 		cur := fp.Current()
+		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && allStepsDone(fp) {
+			// A run resumed after its last step: on to the replanner,
+			// which gives the answer from the recorded results.
+			last := fp.Steps[len(fp.Steps)-1]
+			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
+			return
+		}
 		if cur == nil {
 			gen.Send(&adk.AgentEvent{Err: errors.New("executor: resumed, but the plan has no step in progress")})
 			return

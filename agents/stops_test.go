@@ -99,3 +99,86 @@ func TestPausedRunEndsWithErrPaused(t *testing.T) {
 		t.Fatalf("want a done event carrying ErrPaused, got %q, %v", done.Text, done.Err)
 	}
 }
+
+// TestStopWhilePlanningPlansAgain: a run stopped before its plan was
+// recorded (its process died, or a worker of the run queue did, while
+// the planner was asked) resumes by planning again, rather than ending
+// with nothing to resume.
+func TestStopWhilePlanningPlansAgain(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	replies := []scripted.Reply{
+		{Func: func(scripted.Request) (*schema.Message, error) {
+			cancel() // stopped while planning
+			return nil, context.Canceled
+		}},
+		call(toolCreatePlan, steps("Print x")),
+	}
+	replies = append(replies, oneStep("print(20 + 1)")...)
+	replies = append(replies, call(toolSubmitResult, map[string]any{"answer": "21"}), text("# Report\n\n21 [step 1]."))
+	first, second, root := twoSifts(t, scripted.New(replies...))
+
+	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things"}))
+	done := evs[len(evs)-1]
+	if done.Err == nil {
+		t.Fatal("the stopped run ended without an error")
+	}
+	if fp, err := loadPlanState(done.Path); err == nil && len(fp.Steps) > 0 {
+		t.Fatal("the run stopped while planning recorded a plan; the test needs one that did not")
+	}
+	id := strings.TrimPrefix(done.Path, root+"/")
+	evs = drain(t, second.Resume(context.Background(), id, nil))
+	done = evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("resume failed: %v", done.Err)
+	}
+	var said string
+	for _, e := range kinds(evs, generic.EventMessage) {
+		said += e.Text
+	}
+	if !strings.Contains(said, "plans again") {
+		t.Errorf("the resume must say it plans again: %q", said)
+	}
+	if got := kinds(evs, generic.EventStepFinished); len(got) != 1 {
+		t.Errorf("the resumed run finished %d steps, want 1", len(got))
+	}
+}
+
+// TestStopAfterLastStepFinishesOnResume: a run stopped after its last
+// step finished, while the replanner was asked for the answer, resumes by
+// asking the replanner again and writing the report: no step runs again.
+func TestStopAfterLastStepFinishesOnResume(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	replies := []scripted.Reply{call(toolCreatePlan, steps("Print x"))}
+	replies = append(replies, oneStep("print(20 + 1)")...)
+	replies = append(replies,
+		scripted.Reply{Func: func(scripted.Request) (*schema.Message, error) {
+			cancel() // stopped while the replanner is asked for the answer
+			return nil, context.Canceled
+		}},
+		call(toolSubmitResult, map[string]any{"answer": "21"}), text("# Report\n\n21 [step 1]."))
+	first, second, root := twoSifts(t, scripted.New(replies...))
+
+	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things"}))
+	done := evs[len(evs)-1]
+	if done.Err == nil {
+		t.Fatal("the stopped run ended without an error")
+	}
+	if fp, err := loadPlanState(done.Path); err != nil || fp.Current() != nil {
+		t.Fatalf("the test needs a run stopped with every step done: %v %+v", err, fp)
+	}
+	id := strings.TrimPrefix(done.Path, root+"/")
+	evs = drain(t, second.Resume(context.Background(), id, nil))
+	done = evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("resume failed: %v", done.Err)
+	}
+	if got := kinds(evs, generic.EventStepStarted); len(got) != 0 {
+		t.Errorf("the resumed run started %d steps; every step had finished", len(got))
+	}
+	report, err := os.ReadFile(filepath.Join(done.Path, "report.md"))
+	if err != nil || !strings.Contains(string(report), "21") {
+		t.Errorf("the resumed run's report: %v\n%s", err, report)
+	}
+}

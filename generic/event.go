@@ -34,6 +34,10 @@ const (
 	// EventPaused means the run stopped at a safe point because the person
 	// asked it to pause; it goes on with Sift.Resume.
 	EventPaused EventKind = "paused"
+	// EventTakeover means another worker of a deployment goes on with the
+	// run (its worker died, or handed it back as it drained); Text says
+	// which and why. The run resumes from its last checkpoint after it.
+	EventTakeover EventKind = "takeover"
 	// EventModelStarted and EventModelFinished bracket one model call:
 	// Call says whose and for which step, Text what the run waits for in
 	// plain words ("Writing code for step 2"); the finished one carries

@@ -39,7 +39,11 @@ func (s *Server) claim(ctx context.Context, id string) error {
 // here and the other way round, and a server that was killed frees its
 // sessions at once on this machine.
 func (s *Server) holder() session.Holder {
-	return session.Holder{ID: s.owner, Process: session.ThisProcess(), What: "sift serve"}
+	what := "sift serve"
+	if s.runq != nil {
+		what = "sift worker " + s.cfg.WorkerName
+	}
+	return session.Holder{ID: s.owner, Process: session.ThisProcess(), What: what}
 }
 
 // release gives up this server's claim on the session.

@@ -140,6 +140,10 @@ func (s *Server) streamOver(ctx context.Context, id string, last int64) bool {
 // runGoingOn reports whether the registry says a run of session id is
 // going on, or another server accepted its first run a moment ago.
 func (s *Server) runGoingOn(ctx context.Context, id string) bool {
+	if s.queued(ctx, id) {
+		// Queued, worked by a worker, or handed back between two.
+		return true
+	}
 	m, err := s.store.Sessions.Get(ctx, id)
 	if errors.Is(err, session.ErrSessionNotFound) {
 		// A run another server accepted that has not reached the

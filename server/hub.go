@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sift-agent/sift/generic"
@@ -34,6 +35,9 @@ type hub struct {
 	// pause asks the run to stop at its next safe point (agents.WithPause).
 	pause     chan struct{}
 	pauseOnce sync.Once
+	// handBack is set when a draining worker asks the run to pause, so
+	// that it goes back to the run queue (Config.RunQueue) afterwards.
+	handBack atomic.Bool
 	// start is closed when the run gets its slot; drop when it is
 	// dropped from the queue instead.
 	start, drop chan struct{}

@@ -28,6 +28,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/runqueue"
 	"github.com/sift-agent/sift/server/web"
 	"github.com/sift-agent/sift/session"
 )
@@ -110,6 +111,19 @@ type Config struct {
 	Gatherer prometheus.Gatherer
 	// Logger logs run failures. Optional; slog.Default().
 	Logger *slog.Logger
+	// RunQueue sends every run, resume and answer through the run queue
+	// in the store's Redis (Sift.Store must be a Redis backend): any
+	// server or worker with a free slot takes the next one, a worker that
+	// dies has its runs taken over once its lease (ClaimTTL) expires, and
+	// Shutdown hands running runs back to the queue. Optional; off: runs
+	// go on the server that accepted them, in its own queue.
+	RunQueue bool
+	// NoRuns makes the server API only: it queues runs (RunQueue is
+	// implied) and never takes any; workers do. Optional.
+	NoRuns bool
+	// WorkerName names this server as a worker in the run queue, its
+	// logs and metrics. Optional; host name and pid (DefaultWorkerName).
+	WorkerName string
 }
 
 // Server is the HTTP handler. Create it with New; stop it with Shutdown.
@@ -138,6 +152,14 @@ type Server struct {
 	wg       sync.WaitGroup
 	// closing ends every event stream at Shutdown.
 	closing chan struct{}
+
+	// runq is the run queue (Config.RunQueue), or nil; slots bound the
+	// runs this worker takes from it; stopTaking ends its taking, at
+	// Shutdown; observer hears what the queue does, for metrics.
+	runq       *runqueue.Queue
+	slots      chan struct{}
+	stopTaking context.CancelFunc
+	observer   runqueue.QueueObserver
 }
 
 // New validates cfg, fills its defaults and opens the session store.
@@ -166,6 +188,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.WorkerName == "" {
+		cfg.WorkerName = DefaultWorkerName()
+	}
+	cfg.RunQueue = cfg.RunQueue || cfg.NoRuns
 	for name, dir := range cfg.DataDirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("data directory %s=%s: not a readable directory; check the path", name, dir)
@@ -193,6 +219,9 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg: cfg, sift: sift, store: cfg.Sift.Store, root: root, metrics: m, log: cfg.Logger, owner: session.NewID(),
 		runCtx: ctx, cancelAll: cancel, hubs: map[string]*hub{}, closing: make(chan struct{}),
+	}
+	if err := s.startQueue(); err != nil {
+		return nil, err
 	}
 	s.routes(gath)
 	if s.handler, err = newOriginGuard(cfg, http.HandlerFunc(s.serveClean)); err != nil {
@@ -329,6 +358,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	if !s.draining {
 		s.draining = true
+		if s.stopTaking != nil {
+			s.stopTaking()
+			// Runs of the queue go back to it once paused.
+			for _, h := range s.hubs {
+				h.handBack.Store(true)
+			}
+		}
 		for _, h := range s.queue {
 			close(h.drop)
 			h.finish()

@@ -340,6 +340,14 @@ func (s *Server) overlay(v *sessionView) {
 	h := s.hubs[v.ID]
 	s.mu.Unlock()
 	if h == nil {
+		if v.Status == statusCreated && s.runq != nil {
+			// A first run in the run queue, no worker has taken yet.
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			if s.queued(ctx, v.ID) {
+				v.Status = statusQueued
+			}
+		}
 		return
 	}
 	hv := h.view(0)
@@ -644,17 +652,21 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		// The workspace has the files once the run has begun; the
 		// uploaded copies are then not needed. The record stays: it says
 		// when and with what the session was created (keepCreation).
-		after = func() {
-			if s.workspaceExists(id) {
-				_ = os.RemoveAll(joinPath(s.stagedDir(id), "files"))
-			}
-		}
+		after = func() { s.dropUploads(id) }
 	}
-	s.accept(w, r, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Run(ctx, req) }, after)
+	s.accept(w, r, id, queuedJob{Kind: jobRun, Request: &req, FirstRun: m == nil}, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Run(ctx, req) }, after)
 }
 
-func (s *Server) accept(w http.ResponseWriter, r *http.Request, id string, fn runFunc, after func()) {
-	acc, err := s.startRun(r.Context(), id, fn, after)
+// accept starts a run of session id here (fn, then after), or, with the
+// run queue, queues job for a worker.
+func (s *Server) accept(w http.ResponseWriter, r *http.Request, id string, job queuedJob, fn runFunc, after func()) {
+	var acc accepted
+	var err error
+	if s.runq != nil {
+		acc, err = s.enqueue(r.Context(), id, job)
+	} else {
+		acc, err = s.startRun(r.Context(), id, fn, after)
+	}
 	var ref *refusal
 	if errors.As(err, &ref) {
 		writeError(w, ref.status, ref.code, ref.msg)
@@ -717,7 +729,7 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answers := map[string]any{p.ID: answer}
-	s.accept(w, r, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, answers) }, nil)
+	s.accept(w, r, id, queuedJob{Kind: jobAnswer, Answer: &body}, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, answers) }, nil)
 }
 
 // answerFor builds the library's answer to the pending interrupt.
@@ -828,7 +840,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; ask a follow-up with POST /v1/sessions/%s/runs", id, m.Status, id))
 		return
 	}
-	s.accept(w, r, id, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, nil) }, nil)
+	s.accept(w, r, id, queuedJob{Kind: jobResume}, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, nil) }, nil)
 }
 
 // decodeJSON reads a bounded JSON body into v, refusing unknown fields so

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/adk"
+	"github.com/redis/go-redis/v9"
 )
 
 // StoreEnv is the environment variable that names the storage URL when none
@@ -57,6 +58,11 @@ type Backend struct {
 	// URL names the backend, e.g. "sqlite:/var/lib/sift/sift.db", with any
 	// password left out.
 	URL string
+	// Redis is the connection of a Redis backend, and RedisPrefix the
+	// prefix of its keys, for what else a deployment keeps there (the run
+	// queue, runqueue). Nil for other backends.
+	Redis       redis.UniversalClient
+	RedisPrefix string
 }
 
 // Close releases the connection the backend's store and registry share.

@@ -68,6 +68,8 @@ func OpenRedisBackend(ctx context.Context, cfg RedisConfig) (*Backend, error) {
 		Sessions:    &redisRegistry{redisConn: c},
 		Claims:      &redisClaims{redisConn: c},
 		URL:         name + " (prefix " + cfg.Prefix + ")",
+		Redis:       client,
+		RedisPrefix: cfg.Prefix,
 	}, nil
 }
 

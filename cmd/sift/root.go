@@ -76,6 +76,7 @@ interrupted (Ctrl-C twice or SIGTERM; sift resume runs the stopped step again).`
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	root.AddCommand(newServeCmd(io, nil))
+	root.AddCommand(newWorkerCmd(io, nil))
 	root.AddCommand(newMCPCmd(io, nil))
 	root.AddCommand(newReplayCmd(io))
 	root.AddCommand(newExportCmd(io))

@@ -31,6 +31,24 @@ type serveOptions struct {
 	// SIFT_ALLOWED_ORIGINS (comma-separated) when no flag gives them.
 	AllowedHosts   []string
 	AllowedOrigins []string
+	queueOptions
+}
+
+// queueOptions are the flags of the run queue (server.Config.RunQueue),
+// for sift serve and sift worker.
+type queueOptions struct {
+	Queue      bool
+	NoRuns     bool
+	WorkerName string
+	Lease      time.Duration
+}
+
+// addQueueFlags adds --worker-name and --lease; serve adds --queue and
+// --no-runs, which a worker implies and refuses.
+func addQueueFlags(cmd *cobra.Command, o *queueOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.WorkerName, "worker-name", "", "this process's name in the run queue, its logs and metrics (default HOST-PID)")
+	f.DurationVar(&o.Lease, "lease", server.DefaultClaimTTL, "with the run queue: how long a run stays with a worker that stopped renewing it (died, lost Redis) before another worker takes it over")
 }
 
 // listenOptions are the flags of the commands that serve over HTTP
@@ -75,10 +93,16 @@ DELETE) with or without a token. Behind a reverse proxy, name it with
 --allowed-host and --allowed-origin. SIGTERM or Ctrl-C stops taking runs, pauses running
 sessions at their next safe point and exits; after a restart they resume
 from the page. Several servers sharing --store (redis:// or sqlite:) and
---sessions-dir serve the same sessions.`,
+--sessions-dir serve the same sessions.
+
+With --queue (Redis store), runs go through a durable queue in Redis that
+every server with --queue and every sift worker takes from; with --no-runs
+this server only serves the API and queues runs for workers. SIGTERM then
+hands running sessions back to the queue for another worker.`,
 		Example: `  sift serve
   sift serve --addr 0.0.0.0:8080 --token "$(cat token)" --max-runs 8
-  sift serve --store redis://localhost:6379/0 --sessions-dir /shared/sift --data-dir exports=/srv/exports`,
+  sift serve --store redis://localhost:6379/0 --sessions-dir /shared/sift --data-dir exports=/srv/exports
+  sift serve --no-runs --store redis://redis:6379/0 --sessions-dir /shared/sift --addr 0.0.0.0:8080 --token "$(cat token)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.check(opts.Addr); err != nil {
@@ -100,6 +124,9 @@ from the page. Several servers sharing --store (redis:// or sqlite:) and
 	f.StringArrayVar(&opts.AllowedHosts, "allowed-host", nil, "a Host name served besides 127.0.0.1, localhost and [::1] when there is no token, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_HOSTS, comma-separated)")
 	f.StringArrayVar(&opts.AllowedOrigins, "allowed-origin", nil, "an origin (https://host[:port]) whose pages may change state besides the server's own, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_ORIGINS, comma-separated)")
 	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	f.BoolVar(&opts.Queue, "queue", false, "send runs through the run queue in Redis (needs --store redis://...): any server or sift worker with a free slot takes them, and a worker's runs are taken over when it dies")
+	f.BoolVar(&opts.NoRuns, "no-runs", false, "serve the API and web app only, queueing runs for sift worker processes (implies --queue)")
+	addQueueFlags(cmd, &opts.queueOptions)
 	addListenFlags(cmd, &opts.listenOptions)
 	addModelFlags(cmd, &opts.runOptions)
 	_ = f.MarkHidden("json")
@@ -155,6 +182,7 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 		Sift: cfg, Token: opts.Token, MaxRuns: opts.MaxRuns, MaxUploadBytes: opts.MaxUploadMB << 20,
 		MaxFiles: opts.MaxFiles, DataDirs: dirs, Heartbeat: opts.Heartbeat,
 		AllowedHosts: orEnvList(opts.AllowedHosts, "SIFT_ALLOWED_HOSTS"), AllowedOrigins: orEnvList(opts.AllowedOrigins, "SIFT_ALLOWED_ORIGINS"),
+		RunQueue: opts.Queue, NoRuns: opts.NoRuns, WorkerName: opts.WorkerName, ClaimTTL: opts.Lease,
 	})
 	if err != nil {
 		return usageError{err}

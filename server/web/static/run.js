@@ -144,6 +144,9 @@ export class RunView {
       case 'paused':
         this.setStatus('paused');
         break;
+      case 'takeover': // another worker goes on with the run
+        this.addNote(ev.text || 'Another worker goes on with the run.');
+        break;
       case 'usage':
         this.usage(ev.usage);
         break;

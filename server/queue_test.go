@@ -1,0 +1,86 @@
+package server
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/session/sessiontest"
+)
+
+// redisBackend opens a backend on a throwaway redis-server, as each
+// process of a deployment would; without redis-server the test skips,
+// except in CI, where it fails.
+func redisBackend(t *testing.T, addr string) *session.Backend {
+	t.Helper()
+	b, err := session.OpenRedisBackend(context.Background(), session.RedisConfig{URL: "redis://" + addr + "/0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+func startRedis(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("CI") == "true" && !sessiontest.RedisInstalled() {
+		t.Fatal(sessiontest.RedisMissing + " (CI=true: the run queue's tests must run)")
+	}
+	return sessiontest.StartRedis(t, t)
+}
+
+// TestRunQueueAPIAndWorker: an API-only server queues a run that no
+// worker takes yet (the session says queued; a second run is refused);
+// a worker sharing Redis and the sessions directory runs it to its plan
+// review; the answer sent to the API is queued too and the worker
+// finishes the run. The API's stream carries every event once, in order.
+func TestRunQueueAPIAndWorker(t *testing.T) {
+	addr := startRedis(t)
+	apiCfg := testConfig(t, nil)
+	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
+	api := startServer(t, apiCfg)
+
+	id := api.createSession()
+	if a := api.ask(id, map[string]any{"question": "a number", "mode": "plan", "review_plan": true}); a.State != "queued" {
+		t.Fatalf("the API answered %+v; want the run queued", a)
+	}
+	if v := api.session(id); v.Status != "queued" {
+		t.Errorf("a queued first run: status %q, want queued", v.Status)
+	}
+	var e errorBody
+	if code := api.do("POST", "/v1/sessions/"+id+"/runs", map[string]any{"question": "again"}, &e); code != 409 {
+		t.Errorf("a second run of a queued session: %d %+v", code, e)
+	}
+
+	workerCfg := testConfig(t, reviewScript())
+	workerCfg.Sift.SessionsRoot = apiCfg.Sift.SessionsRoot
+	workerCfg.Sift.Store, workerCfg.RunQueue, workerCfg.WorkerName = redisBackend(t, addr), true, "w1"
+	startServer(t, workerCfg)
+
+	first := api.openStream(id, "").rest(t)
+	if n := len(first); n == 0 || first[n-1].event != "done" {
+		t.Fatalf("first run through the API: %s", kindsOf(first))
+	}
+	v := api.session(id)
+	if v.Status != "waiting" || v.Pending == nil {
+		t.Fatalf("the session after its first run: %+v", v)
+	}
+	var a accepted
+	if code := api.do("POST", "/v1/sessions/"+id+"/answers", map[string]any{"interrupt_id": v.Pending.ID, "action": "approve"}, &a); code != 202 || a.State != "queued" {
+		t.Fatalf("approve: %d %+v", code, a)
+	}
+	all := api.openStream(id, "").rest(t)
+	for i, f := range all {
+		if f.id != strconv.Itoa(i+1) {
+			t.Fatalf("event %d has id %s: %s", i+1, f.id, kindsOf(all))
+		}
+	}
+	if n := len(all); all[n-1].event != "done" || n <= len(first) {
+		t.Fatalf("after the answer: %s", kindsOf(all))
+	}
+	if v := api.session(id); v.Status != "done" {
+		t.Errorf("status after the answered run: %s", v.Status)
+	}
+}
