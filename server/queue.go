@@ -217,12 +217,14 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 			}
 		}()
 		ctx = agents.WithPause(ctx, h.pause)
+		rm := s.metrics.startRun()
 		var final generic.Event
 		for ev := range fn(ctx) {
 			h.publish(ev)
+			rm.event(ev)
 			final = ev
 		}
-		s.metrics.observeRun(final)
+		rm.end(final)
 		stop()
 		if after != nil {
 			after()

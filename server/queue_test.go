@@ -57,7 +57,7 @@ func TestRunQueueAPIAndWorker(t *testing.T) {
 	workerCfg := testConfig(t, reviewScript())
 	workerCfg.Sift.SessionsRoot = apiCfg.Sift.SessionsRoot
 	workerCfg.Sift.Store, workerCfg.RunQueue, workerCfg.WorkerName = redisBackend(t, addr), true, "w1"
-	startServer(t, workerCfg)
+	worker := startServer(t, workerCfg)
 
 	first := api.openStream(id, "").rest(t)
 	if n := len(first); n == 0 || first[n-1].event != "done" {
@@ -82,5 +82,21 @@ func TestRunQueueAPIAndWorker(t *testing.T) {
 	}
 	if v := api.session(id); v.Status != "done" {
 		t.Errorf("status after the answered run: %s", v.Status)
+	}
+
+	// The worker's metrics count the runs it worked like a single
+	// server's: both runs, by outcome, with their steps and model calls.
+	m := worker.scrape()
+	if n, _ := m.histogram(t, "sift_run_duration_seconds"); n != 2 {
+		t.Errorf("the worker observed %d run durations, want 2 (the reviewed run and the approved one)", n)
+	}
+	if v := m.value(t, "sift_worker_runs_total", "worker=w1"); v != 2 {
+		t.Errorf("sift_worker_runs_total{worker=w1} = %v, want 2", v)
+	}
+	if n, _ := m.histogram(t, "sift_model_call_duration_seconds"); n == 0 {
+		t.Error("the worker observed no model-call durations")
+	}
+	if n, _ := m.histogram(t, "sift_queue_wait_seconds"); n != 2 {
+		t.Errorf("the worker observed %d queue waits, want 2", n)
 	}
 }
