@@ -368,6 +368,10 @@ func (c *Conversation) Ask(ctx context.Context, question string) iter.Seq[generi
 		defer cancel()
 		meter := &llm.Meter{}
 		a := &askRun{c: c, yield: yield, meter: meter, tr: &run{meter: meter}, turn: &turnState{question: strings.TrimSpace(question)}}
+		defer a.end()
+		// The supervisor's and SQL analyst's calls say when they start and
+		// end, as a run's do (the data analyst's run reports its own).
+		ctx = llm.WithCallObserver(ctx, func(ci llm.CallInfo) { a.emit(modelCallEvent(ci, a.tr.usage)) })
 		a.execute(ctx)
 	}
 }
@@ -381,9 +385,24 @@ type askRun struct {
 	// tr translates ADK events as Sift.Run does.
 	tr   *run
 	turn *turnState
+	// mu serialises emit: model calls report from their goroutines.
+	mu sync.Mutex
+	// ended: Ask returned, and no event reaches its caller any more.
+	ended bool
+}
+
+func (a *askRun) end() {
+	a.mu.Lock()
+	a.ended = true
+	a.mu.Unlock()
 }
 
 func (a *askRun) emit(e generic.Event) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ended {
+		return false
+	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}

@@ -91,6 +91,7 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGu
 		ext:             r.sift.cfg.Extensions,
 		locale:          r.sift.cfg.Locale,
 		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
+		streamReport:    r.sift.cfg.Stream || r.sift.cfg.StreamReport,
 		parallel:        r.parallel(),
 		offer:           offerFor(r.req.Question, r.req.Template, r.sift.cfg.Search != nil, r.previews),
 	})

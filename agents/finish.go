@@ -26,7 +26,11 @@ func (r *run) finishFiles(u *generic.Usage) {
 	}
 	text := strings.TrimRight(string(md), "\n") + "\n\n"
 	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
-		text += "## Next questions\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
+		heading := "## Next questions"
+		if templates.LangOf(r.req.Question) == templates.LangChinese {
+			heading = "## 接下来可以问"
+		}
+		text += heading + "\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
 	_, _ = saveReport(r.ws.Root, n, text+generic.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
 }

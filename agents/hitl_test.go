@@ -158,8 +158,8 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
 			close(pause) // Ctrl-C while step 1 runs: pause at the next safe point
 			return scripted.Text("Saved x = 20."), nil
-		}},
-		call(toolCreatePlan, steps("Print x", "Print x+1")))
+		}})
+	// No replan before the pause: the resumed run starts step 2.
 	replies = append(replies, oneStep("print(x)")...)
 	replies = append(replies, call(toolCreatePlan, steps("Print x+1")))
 	replies = append(replies, oneStep("print(x+1)")...)
@@ -177,7 +177,20 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	if meta, _ := first.store.Sessions.Get(context.Background(), id); meta.Status != session.StatusPaused {
 		t.Fatalf("status = %s, want paused", meta.Status)
 	}
+	// The pause costs no model call: the planner and step 1's three, no
+	// replanner after them.
 	callsBefore := script.Calls()
+	if callsBefore != 4 {
+		t.Errorf("the paused run made %d model calls, want 4 (no replan before pausing)", callsBefore)
+	}
+	for _, e := range kinds(evs, generic.EventModelStarted) {
+		if e.Call != nil && e.Call.Agent == "replanner" {
+			t.Errorf("the replanner was called after the pause was asked: %q", e.Text)
+		}
+	}
+	if p := kinds(evs, generic.EventPaused); p[0].Text != "paused before step 2" {
+		t.Errorf("paused event says %q, want \"paused before step 2\"", p[0].Text)
+	}
 
 	evs = drain(t, second.Resume(context.Background(), id, nil))
 	done = evs[len(evs)-1]

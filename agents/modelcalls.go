@@ -11,15 +11,21 @@ import (
 // person sees what the run waits for ("Writing code for step 2") and the
 // usage meter moves with every call instead of once a step.
 func (r *run) observeModelCall(c llm.CallInfo) {
+	r.emit(modelCallEvent(c, r.usage))
+}
+
+// modelCallEvent is the event of a model call's start or end; usage gives
+// the usage so far, which the end carries.
+func modelCallEvent(c llm.CallInfo, usage func() *generic.Usage) generic.Event {
 	call := &generic.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
 	e := generic.Event{Kind: generic.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
 	if c.Done {
 		e.Kind = generic.EventModelFinished
 		call.ElapsedMS = c.Counts.Latency.Milliseconds()
 		call.Failed = c.Err != nil
-		e.Usage = r.usage()
+		e.Usage = usage()
 	}
-	r.emit(e)
+	return e
 }
 
 // modelActivity says in plain words what a model call does.
@@ -43,6 +49,10 @@ func modelActivity(c llm.CallInfo) string {
 		return "Writing the report"
 	case c.Role == "planner":
 		return "Planning"
+	case c.Role == nameSupervisor:
+		return "Reading the question"
+	case c.Role == nameSQLAnalyst:
+		return "Writing SQL"
 	}
 	return "Waiting for the model"
 }

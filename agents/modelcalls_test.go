@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sift-agent/sift/generic"
@@ -59,5 +60,43 @@ func TestRunReportsEachModelCall(t *testing.T) {
 	}
 	if lastCalls != done.Usage.Calls {
 		t.Errorf("the last finished call counted %d calls, the run %d", lastCalls, done.Usage.Calls)
+	}
+}
+
+// With StreamReport, the report reaches the caller as it is written: its
+// pieces come as message deltas of the report agent, through the real
+// client's stream, before the report event, which still carries the
+// finished report.
+func TestReportStreamsAsItIsWritten(t *testing.T) {
+	script := scripted.New(threeStepScript(false)...)
+	s := httpSift(t, script, func(c *Config) { c.StreamReport = true })
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}})
+	if err := evs[len(evs)-1].Err; err != nil {
+		t.Fatal(err)
+	}
+	var streamed string
+	deltas, reported := 0, -1
+	for i, e := range evs {
+		switch {
+		case e.Kind == generic.EventMessage && e.Agent == nameReport && e.Delta:
+			if reported >= 0 {
+				t.Errorf("a report delta came after the report event: %q", e.Text)
+			}
+			deltas++
+			streamed += e.Text
+		case e.Kind == generic.EventMessage && e.Delta:
+			t.Errorf("agent %q streamed with only the report asked to: %q", e.Agent, e.Text)
+		case e.Kind == generic.EventReport:
+			reported = i
+		}
+	}
+	if deltas < 2 {
+		t.Fatalf("the report came in %d deltas, want it in pieces", deltas)
+	}
+	if reported < 0 || !strings.Contains(evs[reported].Text, "North leads with 150") {
+		t.Fatalf("no finished report event after the deltas")
+	}
+	if !strings.HasPrefix(streamed, "# Revenue report\n\nNorth leads with 150 [step 2].") {
+		t.Errorf("the deltas add up to %q, not the model's report", streamed)
 	}
 }

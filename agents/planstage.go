@@ -96,6 +96,15 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			stopForBudget(own, err, a.inner.Name(ctx))
 			return true
 		}
+		if next := fp.Current(); next != nil && pauseRequested(ctx) {
+			// A safe point before the next step, reached without another
+			// model call: the resumed run starts that step, and the
+			// replanner sees its result with this one's.
+			params.Paused.Set(ctx, true)
+			gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: fmt.Sprintf("paused before step %d", next.Index)}))
+			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
+			return true
+		}
 	}
 	resumed, _ := params.Resumed.Get(ctx)
 	if !a.replanner {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +36,9 @@ type reportAgent struct {
 	outputs *toolOutputs
 	// images: the model accepts images, and is shown the run's charts.
 	images bool
+	// stream: the report is streamed, each piece of text sent as a
+	// message delta while it is written.
+	stream bool
 	// tail is what ends every system prompt: house rules and the date.
 	tail   func(context.Context) string
 	budget *budgetGuard
@@ -78,7 +82,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 				msgs = withCharts(msgs, workdir, artifacts)
 			}
 			var msg *schema.Message
-			if msg, err = a.model.Generate(ctx, msgs); err != nil {
+			if msg, err = a.write(ctx, gen, msgs); err != nil {
 				note = fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err)
 				md = fallbackReport(view.Plan, artifacts, note)
 			} else {
@@ -109,6 +113,38 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
 	})
+}
+
+// write asks the model for the report. Streamed, each piece of its text
+// reaches the caller as it comes, as a message delta of the report agent;
+// the finished report event still follows.
+func (a *reportAgent) write(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], msgs []*schema.Message) (*schema.Message, error) {
+	if !a.stream {
+		return a.model.Generate(ctx, msgs)
+	}
+	sr, err := a.model.Stream(ctx, msgs)
+	if err != nil {
+		return nil, err
+	}
+	defer sr.Close()
+	var chunks []*schema.Message
+	for {
+		chunk, err := sr.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		chunks = append(chunks, chunk)
+		if chunk.Content != "" {
+			gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: chunk.Content, Delta: true}))
+		}
+	}
+	if len(chunks) == 0 {
+		return nil, errors.New("the report stream ended without text")
+	}
+	return schema.ConcatMessages(chunks)
 }
 
 // checkAnswer checks the submitted result's numbers against the run's

@@ -143,6 +143,11 @@ type Config struct {
 	// Stream asks the models to stream, so text reaches the caller as
 	// EventMessage deltas while it is written. Optional; default off.
 	Stream bool
+	// StreamReport streams the report writer alone (Stream streams every
+	// agent): its text reaches the caller as EventMessage deltas of agent
+	// "report" while it is written; the EventReport with the finished
+	// report follows as always. Optional; default off.
+	StreamReport bool
 	// MCPServers are MCP servers whose tools the agents may use (see
 	// package tools/mcp). Each run starts or reaches them, and stops them
 	// when it ends; a tool not marked read-only waits for approval.

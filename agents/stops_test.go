@@ -90,7 +90,6 @@ func TestPausedRunEndsWithErrPaused(t *testing.T) {
 			close(pause)
 			return scripted.Text("Saved x = 20."), nil
 		}},
-		call(toolCreatePlan, steps("Print x")),
 	}
 	first, _, _ := twoSifts(t, scripted.New(replies...))
 	evs := drain(t, first.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "x things"}))

@@ -45,7 +45,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 		started := *step
 		r.emit(generic.Event{Kind: generic.EventStepStarted, Step: &started})
 		_ = r.savePlan()
-		res, runErr := templates.Run(ctx, op, e.File, e)
+		res, runErr := templates.RunWith(ctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
 		if runErr != nil {
 			step.Status = generic.StatusFailed
 			step.Summary = runErr.Error()
@@ -221,8 +221,15 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 // that failed, and steps[i] is its step.
 func templateReport(question string, t templates.Template, m templates.Match, each []templates.Match, results []*templates.Result, steps []generic.StepState) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", t.Title)
-	fmt.Fprintf(&b, "**Question:** %s\n\n", strings.Join(strings.Fields(question), " "))
+	zh := templates.LangOf(question) == templates.LangChinese
+	words := func(en, cn string) string {
+		if zh {
+			return cn
+		}
+		return en
+	}
+	fmt.Fprintf(&b, "# %s\n\n", t.TitleIn(templates.LangOf(question)))
+	fmt.Fprintf(&b, "%s %s\n\n", words("**Question:**", "**问题：**"), strings.Join(strings.Fields(question), " "))
 	if len(each) == 1 {
 		if note := m.SheetNote(); note != "" {
 			fmt.Fprintf(&b, "> %s\n\n", note)
@@ -232,18 +239,22 @@ func templateReport(question string, t templates.Template, m templates.Match, ea
 		for i, e := range each {
 			fmt.Fprintf(&b, "## %s\n\n", e.Table())
 			if results[i] == nil {
-				fmt.Fprintf(&b, "This analysis failed: %s\n\n", steps[i].Summary)
+				fmt.Fprintf(&b, "%s%s\n\n", words("This analysis failed: ", "这项分析失败："), steps[i].Summary)
 				continue
 			}
 			b.WriteString(demoteHeadings(results[i].Markdown()) + "\n")
 		}
 	}
-	b.WriteString("\n## How this was computed\n\n")
+	b.WriteString(words("\n## How this was computed\n\n", "\n## 计算方法\n\n"))
 	files := make([]string, len(each))
 	for i, e := range each {
 		files[i] = "`" + e.Table() + "`"
 	}
-	fmt.Fprintf(&b, "Built-in analysis `%s` on %s, matched with confidence %.2f; no language model was called.\n\n", t.Name, strings.Join(files, ", "), m.Confidence)
+	if zh {
+		fmt.Fprintf(&b, "内置分析 `%s`，数据 %s，匹配置信度 %.2f；没有调用语言模型。\n\n", t.Name, strings.Join(files, "、"), m.Confidence)
+	} else {
+		fmt.Fprintf(&b, "Built-in analysis `%s` on %s, matched with confidence %.2f; no language model was called.\n\n", t.Name, strings.Join(files, ", "), m.Confidence)
+	}
 	for _, line := range m.Reasons {
 		fmt.Fprintf(&b, "- %s\n", line)
 	}

@@ -114,6 +114,9 @@ type treeConfig struct {
 	locale string
 	// reportImages: the report writer's model accepts images.
 	reportImages bool
+	// streamReport: the report writer streams, its text reaching the
+	// caller as it is written.
+	streamReport bool
 	// parallel bounds the plan steps run at the same time; 1 or less
 	// runs one step after another.
 	parallel int
@@ -178,7 +181,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		Name:        nameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
 		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
-			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, images: cfg.reportImages, budget: cfg.budget}},
+			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, images: cfg.reportImages, stream: cfg.streamReport, budget: cfg.budget}},
 	})
 }
 

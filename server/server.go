@@ -202,6 +202,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	cfg.Sift.SessionsRoot, cfg.Sift.Store = root, store
+	// The page shows the report growing as the model writes it.
+	cfg.Sift.StreamReport = true
 	sift, err := agents.New(cfg.Sift)
 	if err != nil {
 		return nil, err

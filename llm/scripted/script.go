@@ -41,6 +41,10 @@ type Reply struct {
 	Status int
 	// RetryAfter is sent as the Retry-After header with Status.
 	RetryAfter string
+	// Midway, when set, is called in an answer streamed by the server
+	// (NewServer) after its first piece of content was sent and before
+	// the rest, so a test can hold a stream half-written.
+	Midway func()
 	// file is the script file's reply this one was made from, if any: it
 	// says what a Func reply will do (see ResumeAfter).
 	file *FileReply

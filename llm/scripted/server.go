@@ -174,7 +174,7 @@ func (h *handler) chatCompletions(w http.ResponseWriter, r *http.Request) {
 
 	if body.Stream {
 		includeUsage := body.StreamOptions != nil && body.StreamOptions.IncludeUsage
-		writeStream(w, id, body.Model, msg, finish, wu, includeUsage)
+		writeStream(w, id, body.Model, msg, finish, wu, includeUsage, reply.Midway)
 		return
 	}
 	out := completion{
@@ -295,7 +295,7 @@ func toWire(msg *schema.Message) *wireMessage {
 }
 
 // writeStream sends msg as server-sent events.
-func writeStream(w http.ResponseWriter, id, modelName string, msg *schema.Message, finish string, usage *wireUsage, includeUsage bool) {
+func writeStream(w http.ResponseWriter, id, modelName string, msg *schema.Message, finish string, usage *wireUsage, includeUsage bool, midway func()) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -321,8 +321,11 @@ func writeStream(w http.ResponseWriter, id, modelName string, msg *schema.Messag
 	for _, p := range split(msg.ReasoningContent, 3) {
 		delta(wireMessage{ReasoningContent: p})
 	}
-	for _, p := range split(msg.Content, 3) {
+	for i, p := range split(msg.Content, 3) {
 		delta(wireMessage{Content: text(p)})
+		if i == 0 && midway != nil {
+			midway()
+		}
 	}
 	for i, tc := range msg.ToolCalls {
 		index := i

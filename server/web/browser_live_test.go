@@ -51,6 +51,15 @@ func (g *gates) hold(name string, msg *schema.Message) scripted.Reply {
 	}}
 }
 
+// midway is a reply that streams its first piece, then waits at gate
+// name before sending the rest.
+func (g *gates) midway(name string, msg *schema.Message) scripted.Reply {
+	return scripted.Reply{Message: msg, Midway: func() {
+		close(g.reached[name])
+		<-g.release[name]
+	}}
+}
+
 func (g *gates) wait(t *testing.T, name string) {
 	t.Helper()
 	select {
@@ -81,7 +90,7 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 		reply("code_agent", map[string]string{"request": "find the top region"}),
 		g.hold("code", scripted.Text("North sells most.")),
 		g.hold("replan", scripted.ToolCall("submit_result", `{"answer":"North sells most."}`)),
-		g.hold("report", scripted.Text("# Regions\n\nNorth sells most [step 1].")),
+		g.midway("report", scripted.Text("# Regions\n\nNorth sells most [step 1], well ahead of the rest.\n\n## What follows\n\nSouth and East sell less; West least of all.")),
 	)
 	srv := startServeScripted(t, script, nil, "--python-mode", "process")
 	t.Cleanup(g.openAll)
@@ -132,6 +141,18 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 		if got := meterCalls(t, b); got != script.Calls()-1 {
 			t.Errorf("while %s the meter shows %d model calls, want the %d that ended", w.says, got, script.Calls()-1)
 		}
+		if w.gate == "report" {
+			// The report shows as it is written: its first piece now, the
+			// rest once the model sends it.
+			b.waitJS(t, "the report's first piece shows", `document.querySelector('.run .report[data-writing] .md h1, .run .report[data-writing] .md h2, .run .report[data-writing] .md h3')?.textContent === 'Regions'`)
+			if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); strings.Contains(got, "West least") {
+				t.Errorf("the report shows its end before the model wrote it: %q", got)
+			}
+			b.screenshot(t, "65-report-writing")
+			b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+			b.screenshot(t, "65-report-writing-390")
+			b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
+		}
 		if w.gate == "plan" {
 			b.screenshot(t, "62-planning")
 			b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
@@ -142,6 +163,12 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 		g.open(w.gate)
 	}
 	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); !strings.Contains(got, "West least of all") || strings.Count(got, "Regions") != 1 {
+		t.Errorf("the finished report is not shown once, whole: %q", got)
+	}
+	if b.evalBool(t, `document.querySelector('.run .report').hasAttribute('data-writing')`) {
+		t.Error("the finished report still says it is being written")
+	}
 	if !b.evalBool(t, `document.querySelector('.status-line').hidden`) {
 		t.Error("the status line stays after the run ended")
 	}

@@ -50,6 +50,8 @@ type Result struct {
 	Params Params `json:"params"`
 	// Answer is one or two sentences with the headline numbers.
 	Answer string `json:"answer"`
+	// Lang is the language its words are in (RunOptions.Lang).
+	Lang string `json:"lang,omitempty"`
 	// Sections are the report parts, in order.
 	Sections []Section `json:"sections"`
 	// Files are every file the sections refer to, in order, without repeats.
@@ -77,6 +79,10 @@ type RunOptions struct {
 	// pandas could not hold the file under the operator's memory limit,
 	// and DuckDB again when a pandas cell runs out of memory.
 	Engine Engine
+	// Lang is the language of the result's words (its answer, section
+	// titles and notes): LangChinese, or "" for English (see LangOf).
+	// Column names and numbers are the data's.
+	Lang string
 }
 
 // DecodeData unmarshals Result.Data into v.
@@ -104,8 +110,12 @@ func (r *Result) Markdown() string {
 			}
 		}
 	}
+	label := "Note: "
+	if r.Lang == LangChinese {
+		label = "注："
+	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "Note: %s\n\n", n)
+		fmt.Fprintf(&b, "%s%s\n\n", label, n)
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
@@ -194,6 +204,8 @@ type cellInput struct {
 	Params
 	File string `json:"file"`
 	Stem string `json:"stem"`
+	// Lang is RunOptions.Lang.
+	Lang string `json:"lang,omitempty"`
 	// Pre holds the DuckDB engine's aggregates; the cell draws from them
 	// instead of loading the file.
 	Pre map[string]any `json:"pre,omitempty"`
@@ -272,11 +284,15 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
 		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files in UTF-8", t.Name, rel, strings.Join(duckNames(), ", "))
 	}
-	r, err := runEngine(ctx, op, t, rel, params, engine)
+	r, err := runEngine(ctx, op, t, rel, params, engine, opts.Lang)
 	if err != nil && opts.Engine == EngineAuto && engine == EnginePandas && ranOutOfMemory(err) && duckReads(t.Name, rel, params.Encoding) {
-		r, err = runEngine(ctx, op, t, rel, params, EngineDuckDB)
+		r, err = runEngine(ctx, op, t, rel, params, EngineDuckDB, opts.Lang)
 		if r != nil {
-			r.Notes = append(r.Notes, "pandas ran out of memory on this file, so DuckDB computed the numbers")
+			note := "pandas ran out of memory on this file, so DuckDB computed the numbers"
+			if opts.Lang == LangChinese {
+				note = "pandas 处理这个文件时内存不足，改由 DuckDB 计算"
+			}
+			r.Notes = append(r.Notes, note)
 		}
 	}
 	if err != nil {
@@ -298,9 +314,9 @@ func duckNames() []string {
 }
 
 // runEngine runs template t on the input at rel with one engine.
-func runEngine(ctx context.Context, op operator.Operator, t Template, rel string, params Params, engine Engine) (*Result, error) {
+func runEngine(ctx context.Context, op operator.Operator, t Template, rel string, params Params, engine Engine, lang string) (*Result, error) {
 	start := time.Now()
-	in := cellInput{Params: params, File: rel}
+	in := cellInput{Params: params, File: rel, Lang: lang}
 	var duck *duckTable
 	if engine == EngineDuckDB {
 		var err error
@@ -336,7 +352,7 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 		res.Duration = time.Since(start)
 	}
 	r := &Result{Template: t.Name, File: rel, Params: in.Params, Answer: out.Answer, Sections: out.Sections,
-		Picked: out.Picked, Notes: out.Notes, Data: data, Duration: res.Duration, Engine: engine}
+		Picked: out.Picked, Notes: out.Notes, Data: data, Duration: res.Duration, Engine: engine, Lang: lang}
 	seen := map[string]bool{}
 	for _, s := range r.Sections {
 		for _, f := range s.Files {

@@ -64,7 +64,8 @@ func Suggest(question, done string, p Params, files []*preview.FilePreview) []st
 			out = append(out, fmt.Sprintf(en, args...))
 		}
 	}
-	add(TopN, cat != "" && measure != "", "What are the top 10 %s by total %s?", "按%s统计%s总和的前10名是哪些？", cat, measure)
+	// No count of groups: the data may have fewer than any N named.
+	add(TopN, cat != "" && measure != "", "Which %s has the highest total %s?", "哪个%s的%s总和最高？", cat, measure)
 	add(Trend, timeCol != "" && measure != "", "What is the monthly trend of %s?", "%s的月度趋势如何？", measure)
 	add(ComparePeriods, timeCol != "" && measure != "", "How does %s compare month over month?", "%s的环比变化如何？", measure)
 	add(Correlation, measure != "" && measure2 != "", "What is the correlation between %s and %s?", "%s和%s的相关性如何？", measure, measure2)

@@ -49,3 +49,24 @@ func TestSuggestWithoutATableSaysNothing(t *testing.T) {
 		t.Errorf("no columns, no grounded suggestion: %q", got)
 	}
 }
+
+// The ranking suggestion fits any data: it names no number of groups (a
+// file with four regions has no top 10) and reads as a sentence, singular
+// noun and all; it still runs the ranking on the named columns.
+func TestRankingSuggestionFitsTheData(t *testing.T) {
+	sales := previewSheet("sales.csv", "date:date", "region:text", "revenue:float")
+	for _, tt := range []struct{ question, want string }{
+		{"monthly revenue trend", "Which region has the highest total revenue?"},
+		{"月度趋势", "哪个region的revenue总和最高？"},
+	} {
+		got := Suggest(tt.question, Trend, Params{}, []*preview.FilePreview{sales})
+		if len(got) == 0 || got[0] != tt.want {
+			t.Errorf("%q: suggestions %q, want %q first", tt.question, got, tt.want)
+			continue
+		}
+		m := MatchRequest(got[0], []*preview.FilePreview{sales})
+		if m.Template != TopN || m.Params.Category != "region" || m.Params.Measure != "revenue" {
+			t.Errorf("%q runs %q with %+v, want the ranking of region by revenue", got[0], m.Template, m.Params)
+		}
+	}
+}

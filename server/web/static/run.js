@@ -123,6 +123,10 @@ export class RunView {
         break;
       case 'message':
         if (ev.agent === 'sift' && INTERNAL.test(ev.text || '')) break; // bookkeeping, not for people
+        if (ev.agent === 'report' && ev.delta) { // the report as it is written
+          this.draftReport(ev.text || '');
+          break;
+        }
         if (!ev.delta && isPlanJSON(ev.text)) { // a plan: the checklist or the review shows it
           if (this.live?.el && isPlanJSON(this.live.text)) this.live.el.remove();
           this.live = null;
@@ -438,9 +442,25 @@ export class RunView {
     );
   }
 
+  // draftReport shows the report as the model writes it, piece by piece;
+  // the finished report replaces it. Charts show once it is finished.
+  draftReport(piece) {
+    this.ensureReportHead();
+    this.report.hidden = false;
+    this.report.dataset.writing = '';
+    this.draft = (this.draft || '') + piece;
+    if (this.draftFrame) return;
+    this.draftFrame = requestAnimationFrame(() => {
+      this.draftFrame = 0;
+      if (this.draft) this.reportBody.replaceChildren(renderMarkdown(this.draft, { link: this.ctx.link, scrollCue }));
+    });
+  }
+
   renderReport(text) {
     this.ensureReportHead();
     this.report.hidden = false;
+    this.draft = '';
+    delete this.report.dataset.writing;
     this.reportBody.replaceChildren(renderMarkdown(text, { image: this.ctx.image, link: this.ctx.link, scrollCue }));
     // The report shows the charts and tables again, in its story: fold the
     // steps' copies away so the page does not repeat itself.

@@ -82,7 +82,7 @@ def main():
     md = md_table(shown, max_rows=MAX_COHORTS, index=True)
     md += "\n\nAverage retention (weighted by cohort size): " + ", ".join(
         "%s %d: %s" % (PERIOD_NOUNS[code], k, pct(a)) for k, a in list(zip(ret.columns, avg))[:13])
-    section("Cohort retention (%s)" % PERIOD_WORDS[code], md, [png, csv_path])
+    section(tr("Cohort retention (%s)" % PERIOD_WORDS[code], "同期群留存（%s）" % PERIOD_WORDS[code]), md, [png, csv_path])
     R["data"] = {
         "entity": ent, "time": tcol, "period": PERIOD_NOUNS[code], "cohorts": labels,
         "sizes": [int(s) for s in sizes.values], "retention": [list(r) for r in ret.values], "average": avg,

@@ -32,6 +32,16 @@ class TemplateError(Exception):
     """A problem the person can fix, such as a missing or unusable column."""
 
 
+# ZH: the question was asked in Chinese, so the words a template writes
+# (titles, answers, notes) are Chinese; column names and numbers stay.
+ZH = P.get("lang") == "zh"
+
+
+def tr(en, zh):
+    """en, or zh when the report is written in Chinese."""
+    return zh if ZH else en
+
+
 def stage(name):
     STAGE[0] = name
 
@@ -293,10 +303,14 @@ def aggregate(grouped, measure, agg):
     return grouped[measure].agg(agg).astype(float)
 
 
+AGG_ZH = {"sum": "总和", "mean": "平均值", "count": "计数", "median": "中位数", "min": "最小值", "max": "最大值",
+          "nunique": "不同值个数"}
+
+
 def describe_agg(measure, agg):
     if measure is None:
-        return "number of rows"
-    return "%s of %s" % (agg, measure)
+        return tr("number of rows", "行数")
+    return tr("%s of %s" % (agg, measure), "%s%s" % (measure, AGG_ZH.get(agg, agg)))
 
 
 # ---------------------------------------------------------------- periods
@@ -304,6 +318,9 @@ def describe_agg(measure, agg):
 PERIODS = {"day": "D", "week": "W", "month": "M", "quarter": "Q", "year": "Y"}
 PERIOD_WORDS = {"D": "daily", "W": "weekly", "M": "monthly", "Q": "quarterly", "Y": "yearly"}
 PERIOD_NOUNS = {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"}
+if ZH:
+    PERIOD_WORDS = {"D": "每日", "W": "每周", "M": "月度", "Q": "季度", "Y": "年度"}
+    PERIOD_NOUNS_ZH = {"D": "日", "W": "周", "M": "月", "Q": "季度", "Y": "年"}
 
 
 def period_code(times, default=None):

@@ -120,7 +120,7 @@ def main():
     shown = comparable.copy()
     shown["change_pct"] = shown["change_pct"].map(pct)
     md = md_table(shown.tail(24), max_rows=24)
-    section("%s: %s" % (title.capitalize(), what), md, [png, csv_path])
+    section(tr("%s: %s" % (title.capitalize(), what), "时期对比：%s" % what), md, [png, csv_path])
 
     rows = [{"period": r.iloc[0], "value": r[what], "previous_period": r["compared_with"], "previous": r["previous"],
              "change": r["change"], "change_pct": r["change_pct"]} for _, r in comparable.iterrows()]

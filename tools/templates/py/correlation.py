@@ -66,7 +66,7 @@ def main():
     md = "Strongest pairs (%s):\n\n" % method + md_table(pair_table.round(4), max_rows=10)
     if k <= 8:
         md += "\n\nMatrix:\n\n" + md_table(corr.round(3), max_rows=8, index=True)
-    section("Correlation of %d numeric columns" % k, md, files)
+    section(tr("Correlation of %d numeric columns" % k, "%d 个数值列的相关性" % k), md, files)
 
     R["data"] = {"method": method, "columns": cols, "matrix": [list(r) for r in corr.values], "pairs": pairs[:50]}
     if pairs:

@@ -88,7 +88,7 @@ def main():
             ax.set_title(str(c)[:40], fontsize=9)
             ax.set_yticks([])
         files.insert(1, save_fig(fig, "boxplots"))
-        section("Distribution of %d numeric column%s" % (len(nums), "" if len(nums) == 1 else "s"),
+        section(tr("Distribution of %d numeric column%s" % (len(nums), "" if len(nums) == 1 else "s"), "%d 个数值列的分布" % len(nums)),
                 md_table(table.round(4), max_rows=MAX_COLUMNS), files)
     counts = {}
     if texts:
@@ -102,7 +102,7 @@ def main():
             ax.barh([str(x)[:30] for x in vc.index][::-1], list(vc.values)[::-1], color="#4f81bd")
             ax.set_title(str(c)[:40])
             cfiles.append(save_fig(fig, "values_%d" % (len(cfiles) + 1)))
-        section("Most common values", "\n\n".join(parts), cfiles)
+        section(tr("Most common values", "最常见的值"), "\n\n".join(parts), cfiles)
     R["data"] = {"columns": stats, "values": counts}
     if nums:
         c = nums[0]

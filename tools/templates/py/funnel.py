@@ -84,7 +84,7 @@ def main():
     shown = table.copy()
     for c in ("from_previous", "from_first"):
         shown[c] = shown[c].map(pct)
-    section("Funnel: %d stages" % len(stages), "Counted as %s.\n\n" % how + md_table(shown, max_rows=50), [png, csv_path])
+    section(tr("Funnel: %d stages" % len(stages), "漏斗：%d 个阶段" % len(stages)), "Counted as %s.\n\n" % how + md_table(shown, max_rows=50), [png, csv_path])
     R["data"] = {"stages": stages, "counts": counts, "step_rate": step, "overall_rate": overall, "counted_as": how}
     worst = None
     if len(stages) > 1:

@@ -102,10 +102,10 @@ def main():
             ax.set_yticks([])
         files.insert(0, save_fig(fig, "boxplots"))
     md = "IQR fences at %g×IQR beyond the quartiles; z-scores beyond ±%g.\n\n" % (k, zt) + md_table(summary.round(4))
-    section("Outliers by column", md, files)
+    section(tr("Outliers by column", "各列的异常值"), md, files)
     if row_count:
         shown = rows.iloc[:, : min(rows.shape[1], 12)]
-        section("Rows with outliers", "%s row%s flagged (row = 0-based data row):\n\n" % (
+        section(tr("Rows with outliers", "含异常值的行"), "%s row%s flagged (row = 0-based data row):\n\n" % (
             fmt(row_count), "" if row_count == 1 else "s") + md_table(shown, total=row_count), [files[-1]])
     R["data"] = {"columns": per, "rows": listed, "row_count": row_count, "iqr_k": k, "z_threshold": zt}
     if row_count == 0:

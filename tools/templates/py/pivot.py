@@ -113,7 +113,7 @@ def main():
     if table.shape[1] > MAX_COLS or table.shape[0] > MAX_ROWS:
         md += "\n\n(%d of %d rows and %d of %d columns shown; the CSV has the full table)" % (
             min(MAX_ROWS, table.shape[0]), table.shape[0], min(MAX_COLS, table.shape[1]), table.shape[1])
-    section("%s by %s and %s" % (what.capitalize(), rows_col, cols_name), md, [png, csv_path])
+    section(tr("%s by %s and %s" % (what.capitalize(), rows_col, cols_name), "按%s和%s的%s" % (rows_col, cols_name, what)), md, [png, csv_path])
     R["data"] = {
         "rows_column": rows_col, "columns_column": cols_name, "measure": measure, "aggregation": agg,
         "rows": [str(r) for r in table.index], "columns": [str(c) for c in table.columns],

@@ -109,7 +109,7 @@ def main():
         ax.set_xlabel("% missing")
         ax.set_title("Missing values by column")
         files.append(save_fig(fig, "missing"))
-    section("Overview", md, files)
+    section(tr("Overview", "概览"), md, files)
 
     stats = {}
     if desc is not None:
@@ -120,7 +120,7 @@ def main():
         md = md_table(desc.round(4), max_rows=MAX_MD_COLUMNS, index=True)
         if len(nums) > MAX_STAT_COLUMNS:
             md += "\n\n(statistics of the first %d of %d numeric columns)" % (MAX_STAT_COLUMNS, len(nums))
-        section("Summary statistics", md, [stats_csv])
+        section(tr("Summary statistics", "汇总统计"), md, [stats_csv])
 
     top_values = {}
     if tops:
@@ -132,7 +132,7 @@ def main():
             parts.append("**%s** (%s distinct): " % (c, fmt(uniques[c])) +
                          ", ".join("%s (%s)" % (str(k)[:40], fmt(v)) for k, v in vc.items()))
         top_csv = save_csv(pd.DataFrame(rows_out), "top_values")
-        section("Top categories", "\n\n".join("- " + p for p in parts), [top_csv])
+        section(tr("Top categories", "最常见的类别"), "\n\n".join("- " + p for p in parts), [top_csv])
 
     if hists:
         stage("draw distributions")
@@ -147,7 +147,7 @@ def main():
         md = "Histograms of %s numeric column%s." % (n, "" if n == 1 else "s")
         if len(nums) > MAX_HIST:
             md += " (the first %d of %d)" % (MAX_HIST, len(nums))
-        section("Distributions", md, [path])
+        section(tr("Distributions", "分布"), md, [path])
 
     R["data"] = {
         "rows": rows,
@@ -166,6 +166,13 @@ def main():
     R["answer"] = "The table has %s rows and %s columns; %s column%s missing values%s; %s duplicate row%s." % (
         fmt(rows), fmt(ncols), fmt(len(with_missing)), " has" if len(with_missing) == 1 else "s have", worst,
         fmt(dups), "" if dups == 1 else "s")
+    if ZH:
+        worst = ""
+        if len(with_missing):
+            w = with_missing.iloc[0]
+            worst = "；缺失最多的是 %s（%s / %s）" % (w["column"], fmt(w["missing"]), fmt(rows))
+        R["answer"] = "这张表有 %s 行、%s 列；%s 列有缺失值%s；重复行 %s 行。" % (
+            fmt(rows), fmt(ncols), fmt(len(with_missing)), worst, fmt(dups))
 
 
 run_template(main)

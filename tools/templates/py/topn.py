@@ -50,13 +50,16 @@ def main():
     fig, ax = figure(8, max(3, 0.35 * len(top) + 1.2))
     ax.barh([str(x)[:30] for x in top[cat]][::-1], list(top[what])[::-1], color="#4f81bd")
     word = "Bottom" if ascending else "Top"
-    ax.set_title("%s %d %s by %s" % (word, len(top), cat, what))
+    title = tr("%s %d %s by %s" % (word, len(top), cat, what),
+               "按%s的%s%s%d名" % (cat, what, "后" if ascending else "前", len(top)))
+    ax.set_title(title)
     ax.set_xlabel(what)
     png = save_fig(fig, "chart")
     md = md_table(shown, max_rows=max(n, 1))
     if len(values) > n:
-        md += "\n\n%s of %s groups shown; the CSV ranks them all." % (fmt(len(top)), fmt(len(values)))
-    section("%s %d %s by %s" % (word, len(top), cat, what), md, [png, csv_path])
+        md += tr("\n\n%s of %s groups shown; the CSV ranks them all." % (fmt(len(top)), fmt(len(values))),
+                 "\n\n显示 %s 组，共 %s 组；CSV 文件列出全部排名。" % (fmt(len(top)), fmt(len(values))))
+    section(title, md, [png, csv_path])
 
     R["data"] = {
         "category": cat, "measure": measure, "aggregation": agg, "n": n, "ascending": ascending,
@@ -64,10 +67,14 @@ def main():
         "top": [{"name": str(r[cat]), "value": r[what], "share": (r["share"] if total else None)}
                 for _, r in top.iterrows()],
     }
-    items = ", ".join("%s (%s%s)" % (r[cat], fmt(r[what]), (", " + pct(r["share"])) if total else "")
-                      for _, r in top.head(3).iterrows())
+    items = tr(", ", "、").join("%s (%s%s)" % (r[cat], fmt(r[what]), (", " + pct(r["share"])) if total else "")
+                               for _, r in top.head(3).iterrows())
     more = len(top) - 3
-    R["answer"] = "%s %s by %s: %s%s." % (word, cat, what, items, "; %d more in the table" % more if more > 0 else "")
+    if ZH:
+        R["answer"] = "按%s的%s%s：%s%s。" % (cat, what, "倒数" if ascending else "排名", items,
+                                          "；表中还有 %d 项" % more if more > 0 else "")
+    else:
+        R["answer"] = "%s %s by %s: %s%s." % (word, cat, what, items, "; %d more in the table" % more if more > 0 else "")
 
 
 run_template(main)

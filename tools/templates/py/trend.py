@@ -59,7 +59,31 @@ def duckdb_series(pre):
 
 
 def change_text(v, noun):
-    return "" if v is None else " (%+.1f%% on the %s before)" % (100 * v, noun)
+    if v is None:
+        return ""
+    return tr(" (%+.1f%% on the %s before)" % (100 * v, noun), "（较上一%s %+.1f%%）" % (noun, 100 * v))
+
+
+def zh_answer(code, what, cat, per_cat, whole, labels, peak_label, low_label, last, change, partial, agg):
+    """The answer in Chinese, with the numbers of the English one."""
+    noun = PERIOD_NOUNS_ZH[code]
+    partial_text = "".join("%s %s 的数据不完整（%s），不参与比较。" % (noun, period_label(p), why) for p, why in partial.items())
+    last_word = "最后一个完整" if partial else "最后一"
+    if cat is not None and per_cat:
+        parts = ["%s %s → %s%s" % (c, fmt(v["first"]), fmt(v["last"]),
+                                   "" if v["change_pct"] is None else "（%+.1f%%）" % (100 * v["change_pct"]))
+                 for c, v in per_cat.items()]
+        text = "按%s的%s%s，%s 至 %s：%s。" % (cat, PERIOD_WORDS[code], what, period_label(whole.index[0]),
+                                          period_label(whole.index[-1]), "；".join(parts))
+        if agg in ("sum", "count"):
+            text += "全部%s合计：最高在 %s（%s）；%s%s %s 为 %s%s。" % (
+                cat, peak_label, fmt(whole.max()), last_word, noun, period_label(whole.index[-1]), fmt(last),
+                change_text(change, noun))
+        return text + partial_text
+    return "%s%s，%s 至 %s：最高在 %s（%s），最低在 %s（%s）；%s%s %s 为 %s%s。%s" % (
+        PERIOD_WORDS[code], what, labels[0], labels[-1], peak_label, fmt(whole.max()), low_label,
+        fmt(whole.min()), last_word, noun, period_label(whole.index[-1]), fmt(last), change_text(change, noun),
+        partial_text)
 
 
 def main():
@@ -159,11 +183,14 @@ def main():
             per_cat[str(c)] = {"first": sc.iloc[0], "first_period": period_label(sc.index[0]), "last": sc.iloc[-1],
                                "last_period": period_label(sc.index[-1]), "change_pct": ch,
                                "peak_period": period_label(sc.idxmax()), "peak": sc.max()}
-        section("%s %s by %s" % (PERIOD_WORDS[code].capitalize(), what, cat), cat_md, [png, cat_csv])
-        together = "all %s values together" % cat
-        section("%s trend: %s, %s" % (PERIOD_WORDS[code].capitalize(), what, together), md, [csv_path])
+        section(tr("%s %s by %s" % (PERIOD_WORDS[code].capitalize(), what, cat),
+                   "按%s的%s%s" % (cat, PERIOD_WORDS[code], what)), cat_md, [png, cat_csv])
+        together = tr("all %s values together" % cat, "全部%s合计" % cat)
+        section(tr("%s trend: %s, %s" % (PERIOD_WORDS[code].capitalize(), what, together),
+                   "%s趋势：%s，%s" % (PERIOD_WORDS[code], what, together)), md, [csv_path])
     else:
-        section("%s trend: %s" % (PERIOD_WORDS[code].capitalize(), what), md, [png, csv_path])
+        section(tr("%s trend: %s" % (PERIOD_WORDS[code].capitalize(), what),
+                   "%s趋势：%s" % (PERIOD_WORDS[code], what)), md, [png, csv_path])
 
     R["data"] = {
         "time": tcol, "measure": measure, "aggregation": agg, "period": noun,
@@ -178,7 +205,10 @@ def main():
         R["data"]["by_category"] = {str(c): list(by_cat[c].values) for c in by_cat.columns}
         R["data"]["per_category"] = per_cat
     if not len(valid):
-        R["answer"] = "No %s values to chart." % what
+        R["answer"] = tr("No %s values to chart." % what, "没有可绘制的%s数值。" % what)
+        return
+    if ZH:
+        R["answer"] = zh_answer(code, what, cat, per_cat, whole, labels, peak_label, low_label, last, change, partial, agg)
         return
     partial_text = "".join(" The %s %s is partial (%s) and is not compared." % (noun, period_label(p), why)
                            for p, why in partial.items())
