@@ -352,7 +352,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	in.previews = preview.PreviewFiles(ctx, abs, popts)
-	in.dataContext = demoteHeadings(preview.CompactAll(in.previews, popts)) + r.databaseContext(ctx, r.req.Question)
+	in.dataContext = r.describeInputs(in.previews, popts) + r.databaseContext(ctx, r.req.Question)
 	r.previews = previewed(in.previews)
 	return ctx, in, nil
 }
