@@ -108,16 +108,51 @@ func replannerMessages(v taskView) []*schema.Message {
 	return []*schema.Message{stableSystem(replannerPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
-// codeAgentMessages puts the data context in the code agent's stable
-// system message, before the executor's request; the prompt says what
-// carries over between python calls in the given mode.
-func codeAgentMessages(mode operator.PythonMode, dataContext string, request []*schema.Message) []*schema.Message {
+// codeData is what the code agent is told about the data.
+type codeData struct {
+	// Context is the run's data context: the input files' description
+	// (and the SQL part, when there are databases).
+	Context string
+	// Inputs are the input files, workspace-relative.
+	Inputs []string
+	// Kernel names what the Python kernel holds (operator.Kernel.State);
+	// "" when it holds nothing yet or keeps nothing between calls.
+	Kernel string
+}
+
+// render is the code agent's Data section: once a cell has loaded data,
+// what the kernel holds and the input files by name (the preview tool
+// shows one in full) instead of their description again; before that, the
+// data context. The SQL part stays in both: it says how to query.
+func (d codeData) render() string {
+	files, sql := splitSQLContext(d.Context)
+	if strings.TrimSpace(d.Kernel) == "" {
+		return strings.TrimSpace(files + sql)
+	}
+	var b strings.Builder
+	b.WriteString("The Python kernel holds (from earlier cells; reuse it instead of loading the files again):\n")
+	b.WriteString(strings.TrimSpace(d.Kernel) + "\n")
+	if len(d.Inputs) > 0 {
+		b.WriteString("\nInput files (the preview tool shows one's columns and first rows): " + strings.Join(d.Inputs, ", ") + "\n")
+	}
+	if sql != "" {
+		b.WriteString("\n" + strings.TrimLeft(sql, "\n"))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// codeAgentMessages puts the data (see codeData.render) in the code
+// agent's system message, before the executor's request; the prompt says
+// what carries over between python calls in the given mode, and in process
+// mode nothing does, so the kernel's state is not shown.
+func codeAgentMessages(mode operator.PythonMode, data codeData, request []*schema.Message) []*schema.Message {
 	prompt := codeAgentPrompt
 	if mode == operator.PythonProcess {
 		prompt = codeAgentProcessPrompt
+		data.Kernel = ""
 	}
 	var b strings.Builder
-	section(&b, "Data", dataContext)
+	section(&b, "Data", data.render())
 	return append([]*schema.Message{stableSystem(prompt, strings.TrimSpace(b.String()))}, request...)
 }
 
