@@ -35,6 +35,7 @@ import builtins
 import json
 import linecache
 import os
+import re
 import signal
 import struct
 import sys
@@ -285,8 +286,30 @@ def _run(root, scope, req):
 
 
 STATE_VARIABLES = 20  # variables _state describes
-STATE_COLUMNS = 30  # columns of a DataFrame it names
+STATE_COLUMNS = 30  # columns (or folded runs of them) of a DataFrame it names
 STATE_LIMIT = 2000  # characters of the whole text
+
+
+def _columns(frame):
+    """A DataFrame's columns as "name dtype", runs of four or more
+    same-typed columns numbered in order (m01, m02, ...) folded into one."""
+    names, dtypes = [str(c) for c in frame.columns], list(frame.dtypes)
+    out, i = [], 0
+    while i < len(names):
+        j = i + 1
+        m = re.match(r"^(.*?)(\d+)$", names[i])
+        while m and j < len(names):
+            n = re.match(r"^(.*?)(\d+)$", names[j])
+            if not n or n.group(1) != m.group(1) or int(n.group(2)) != int(m.group(2)) + j - i or dtypes[j] != dtypes[i]:
+                break
+            j += 1
+        if j - i >= 4:
+            out.append("%s … %s %s ×%d" % (names[i], names[j - 1], dtypes[i], j - i))
+        else:
+            j = i + 1
+            out.append("%s %s" % (names[i], dtypes[i]))
+        i = j
+    return out
 
 
 def _state(scope):
@@ -305,9 +328,9 @@ def _state(scope):
             continue
         try:
             if pd is not None and isinstance(value, pd.DataFrame):
-                cols = ["%s %s" % (c, t) for c, t in zip(value.columns[:STATE_COLUMNS], value.dtypes[:STATE_COLUMNS])]
-                if value.shape[1] > STATE_COLUMNS:
-                    cols.append("+%d more" % (value.shape[1] - STATE_COLUMNS))
+                cols = _columns(value)
+                if len(cols) > STATE_COLUMNS:
+                    cols = cols[:STATE_COLUMNS] + ["+%d more" % (len(cols) - STATE_COLUMNS)]
                 index = ""
                 if not isinstance(value.index, pd.RangeIndex):
                     index = "; index %s %s" % (value.index.name or "", value.index.dtype)
