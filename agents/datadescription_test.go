@@ -165,7 +165,8 @@ func TestDataDescriptionPaysForItself(t *testing.T) {
 // TestCodeAgentIsToldWhatTheKernelHolds checks that the code agent's
 // system message carries the files' description until a cell has loaded
 // data, and from then on what the kernel holds (with the files by name and
-// the SQL part kept); in process mode always the description.
+// the SQL part kept), in a message of its own after the unchanging system
+// message; in process mode always the description.
 func TestCodeAgentIsToldWhatTheKernelHolds(t *testing.T) {
 	f, opts := describedInput(t, describedFiles[0])
 	dc := demoteHeadings(preview.DescribeAll([]preview.Previewed{f}, opts)) + sqlContextHead + "Query with sql_query."
@@ -176,17 +177,20 @@ func TestCodeAgentIsToldWhatTheKernelHolds(t *testing.T) {
 	request := []*schema.Message{schema.UserMessage("Monthly mean of temp_max")}
 
 	first := codeAgentMessages(operator.PythonKernel, data(), request)
-	if !strings.Contains(first[0].Content, "- temp_max (float)") || strings.Contains(first[0].Content, "Python kernel holds") {
-		t.Fatalf("before any cell the system message must describe the files:\n%s", first[0].Content)
+	if !strings.Contains(first[1].Content, "- temp_max (float)") || strings.Contains(first[1].Content, "Python kernel holds") {
+		t.Fatalf("before any cell the data message must describe the files:\n%s", first[1].Content)
 	}
 	state.text = "df: DataFrame 1461 rows × 6 columns: date datetime64[ns], precipitation float64, temp_max float64, temp_min float64, wind float64, weather object"
 	later := codeAgentMessages(operator.PythonKernel, data(), request)
 	checkGolden(t, filepath.Join("testdata", "prompts", "code_kernel.golden"), render(later), "code agent prompt once data is loaded")
-	if strings.Contains(later[0].Content, "- temp_max (float)") || !strings.Contains(later[0].Content, "Query with sql_query.") {
-		t.Errorf("once data is loaded the description must give way to the kernel's state, the SQL part kept:\n%s", later[0].Content)
+	if later[0].Content != first[0].Content {
+		t.Errorf("the system message must not change as the kernel fills:\n%s", later[0].Content)
 	}
-	if process := codeAgentMessages(operator.PythonProcess, data(), request); !strings.Contains(process[0].Content, "- temp_max (float)") {
-		t.Errorf("in process mode nothing carries over: the files must be described:\n%s", process[0].Content)
+	if strings.Contains(later[1].Content, "- temp_max (float)") || !strings.Contains(later[1].Content, "Query with sql_query.") {
+		t.Errorf("once data is loaded the description must give way to the kernel's state, the SQL part kept:\n%s", later[1].Content)
+	}
+	if process := codeAgentMessages(operator.PythonProcess, data(), request); !strings.Contains(process[1].Content, "- temp_max (float)") {
+		t.Errorf("in process mode nothing carries over: the files must be described:\n%s", process[1].Content)
 	}
 
 }
@@ -195,7 +199,8 @@ func TestCodeAgentIsToldWhatTheKernelHolds(t *testing.T) {
 // checks where the files' description goes: to the planner, and to the
 // code agent's first call only; every later code agent call (the one that
 // reads the cell's output, and those of later steps) is told what the
-// kernel holds instead.
+// kernel holds instead, in the data message after its unchanging system
+// message.
 func TestDataDescribedOnceThenTheKernel(t *testing.T) {
 	py := pythonOrSkip(t)
 	script := scripted.New(threeStepScript(false)...)
@@ -215,23 +220,30 @@ func TestDataDescribedOnceThenTheKernel(t *testing.T) {
 				t.Errorf("the planner must get the description %q:\n%s", described, sys)
 			}
 		case strings.HasPrefix(sys, "You are Sift's code agent"):
-			code = append(code, sys)
-		case strings.Contains(sys, described):
-			t.Errorf("request %d (not the planner's nor the code agent's) carries the description:\n%s", i+1, sys)
+			if strings.Contains(sys, "## Data") {
+				t.Errorf("the code agent's system message must stay its prompt alone (the data follows it):\n%s", sys)
+			}
+			code = append(code, req.Messages[1].Content)
+		default:
+			for _, m := range req.Messages {
+				if strings.Contains(m.Content, described) {
+					t.Errorf("request %d (not the planner's nor the code agent's) carries the description:\n%s", i+1, m.Content)
+				}
+			}
 		}
 	}
 	if len(code) != 6 {
 		t.Fatalf("want 6 code agent calls (2 per step), got %d", len(code))
 	}
-	for i, sys := range code {
+	for i, data := range code {
 		if i == 0 {
-			if !strings.Contains(sys, described) || strings.Contains(sys, "kernel holds") {
-				t.Errorf("the first code agent call must get the description, not a kernel state:\n%s", sys)
+			if !strings.Contains(data, described) || strings.Contains(data, "kernel holds") {
+				t.Errorf("the first code agent call must get the description, not a kernel state:\n%s", data)
 			}
 			continue
 		}
-		if strings.Contains(sys, described) || !strings.Contains(sys, held) {
-			t.Errorf("code agent call %d must be told what the kernel holds (%q) instead of the description:\n%s", i+1, held, sys)
+		if strings.Contains(data, described) || !strings.Contains(data, held) {
+			t.Errorf("code agent call %d must be told what the kernel holds (%q) instead of the description:\n%s", i+1, held, data)
 		}
 	}
 }

@@ -141,19 +141,39 @@ func (d codeData) render() string {
 	return strings.TrimSpace(b.String())
 }
 
-// codeAgentMessages puts the data (see codeData.render) in the code
-// agent's system message, before the executor's request; the prompt says
-// what carries over between python calls in the given mode, and in process
-// mode nothing does, so the kernel's state is not shown.
+// codeAgentMessages gives the code agent its prompt as the system message,
+// fixed for the whole run, then the data (see codeDataMessage), then the
+// executor's request. The prompt says what carries over between python
+// calls in the given mode.
 func codeAgentMessages(mode operator.PythonMode, data codeData, request []*schema.Message) []*schema.Message {
 	prompt := codeAgentPrompt
 	if mode == operator.PythonProcess {
 		prompt = codeAgentProcessPrompt
+	}
+	msgs := []*schema.Message{schema.SystemMessage(prompt)}
+	if m := codeDataMessage(mode, data); m != nil {
+		msgs = append(msgs, m)
+	}
+	return append(msgs, request...)
+}
+
+// dataHeading starts the code agent's data message.
+const dataHeading = "## Data\n"
+
+// codeDataMessage is the code agent's data message (see codeData.render),
+// a user message of its own so that it can change as the kernel fills
+// while the system message before it stays byte for byte the same; in
+// process mode nothing carries over between calls, so the kernel's state
+// is not shown. Nil when there is nothing to say.
+func codeDataMessage(mode operator.PythonMode, data codeData) *schema.Message {
+	if mode == operator.PythonProcess {
 		data.Kernel = ""
 	}
-	var b strings.Builder
-	section(&b, "Data", data.render())
-	return append([]*schema.Message{stableSystem(prompt, strings.TrimSpace(b.String()))}, request...)
+	text := data.render()
+	if text == "" {
+		return nil
+	}
+	return schema.UserMessage(dataHeading + text)
 }
 
 func reportMessages(v taskView, artifacts []string) []*schema.Message {

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
@@ -416,18 +417,18 @@ func (cfg treeConfig) codeData(ctx context.Context) codeData {
 	return d
 }
 
-// freshCodeData brings the code agent's system message up to date before
+// freshCodeData brings the code agent's data message up to date before
 // each of its model calls: once a python call has loaded data, the next
 // call is told what the kernel holds instead of the files' description,
-// which the call that only reads a cell's output does not need again.
+// which the call that only reads a cell's output does not need again. The
+// system message before it is left as it is, for providers' prefix caches.
 func (cfg treeConfig) freshCodeData() adk.AgentMiddleware {
 	return adk.AgentMiddleware{BeforeChatModel: func(ctx context.Context, st *adk.ChatModelAgentState) error {
-		if len(st.Messages) == 0 || st.Messages[0].Role != schema.System {
+		if len(st.Messages) < 2 || st.Messages[1].Role != schema.User || !strings.HasPrefix(st.Messages[1].Content, dataHeading) {
 			return nil
 		}
-		sys := withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), cfg.codeData(ctx), nil), cfg.promptTail(ctx))[0]
-		if sys.Content != st.Messages[0].Content {
-			st.Messages[0] = sys
+		if m := codeDataMessage(operator.ModeOf(cfg.op), cfg.codeData(ctx)); m != nil && m.Content != st.Messages[1].Content {
+			st.Messages[1] = m
 		}
 		return nil
 	}}
