@@ -50,7 +50,10 @@ func (v taskView) current() *generic.StepState {
 // then the run context (see runContext) — and is byte-identical on every
 // call of one agent in a run; the user message holds what changes (plan
 // state, results, the current step). Tool definitions, which providers put
-// before the messages, are fixed per agent too.
+// before the messages, are fixed per agent too. The code agent's data comes
+// in a user message after its system message, because it changes: the
+// files' description until a cell has loaded data, then what the kernel
+// holds (see codeDataMessage).
 
 // runContext is the stable part of a request after the role's prompt: the
 // question, the session's earlier questions and answers, and the data
