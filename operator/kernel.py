@@ -313,14 +313,16 @@ def _columns(frame):
 
 
 def _state(scope):
-    """A few lines naming what the globals hold: each DataFrame with its
+    """A few lines naming what the globals hold, by name: each DataFrame with its
     shape and columns (dtype), each Series and array with its length or
     shape, other values by type; modules, functions, classes and private
     names left out. Cheap: no data is read."""
     pd = sys.modules.get("pandas")
     np = sys.modules.get("numpy")
     lines, others = [], []
-    for name, value in list(scope.items()):
+    # In name order: the order globals were set in depends on which of a
+    # plan's parallel branches finished first, and prompts must not.
+    for name, value in sorted(scope.items()):
         if name.startswith("_") or isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
             continue
         if len(lines) >= STATE_VARIABLES:
