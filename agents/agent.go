@@ -112,7 +112,7 @@ func (a *Agent) open(ctx context.Context) error {
 	popts.BaseDir = ws.Root
 	previews := preview.PreviewFiles(ctx, abs, popts)
 	r.previews = previewed(previews)
-	a.dataContext = demoteHeadings(preview.CompactAll(previews, popts))
+	a.dataContext = r.describeInputs(previews, popts)
 	a.tree, err = r.newTree(ctx, r.op, newBudgetGuard(r.req.Budget, r.meter, nil))
 	return err
 }

@@ -549,8 +549,24 @@ func askingOver(base func(scripted.Request) (*schema.Message, error)) func(scrip
 	return func(req scripted.Request) (*schema.Message, error) { return askingStep3(req, base) }
 }
 
+// codeTask is the executor's request in a code agent's request (the first
+// user message after the data message), and whether the request is the
+// code agent's first call of the task (no answer of its own yet).
+func codeTask(req scripted.Request) (task string, first bool) {
+	first = true
+	for _, m := range req.Messages {
+		switch {
+		case m.Role == schema.Assistant:
+			first = false
+		case m.Role == schema.User && task == "" && !strings.HasPrefix(m.Content, dataHeading):
+			task = m.Content
+		}
+	}
+	return task, first
+}
+
 func askingStep3(req scripted.Request, base func(scripted.Request) (*schema.Message, error)) (*schema.Message, error) {
-	if req.Agent != "code" || !strings.Contains(req.Messages[1].Content, "Load the South rows") {
+	if task, _ := codeTask(req); req.Agent != "code" || !strings.Contains(task, "Load the South rows") {
 		return base(req)
 	}
 	var tools []string
@@ -611,7 +627,7 @@ func TestBranchAsksThePersonAndGoesOnWhereItStopped(t *testing.T) {
 	}
 	starts := 0
 	for _, req := range script.Requests() {
-		if req.Agent == "code" && strings.Contains(req.Messages[1].Content, "Load the South rows") && len(req.Messages) == 2 {
+		if task, first := codeTask(req); req.Agent == "code" && strings.Contains(task, "Load the South rows") && first {
 			starts++
 		}
 	}

@@ -25,7 +25,7 @@ import (
 func step3Starts(reqs []scripted.Request) int {
 	n := 0
 	for _, req := range reqs {
-		if req.Agent == "code" && strings.Contains(req.Messages[1].Content, "Load the South rows") && len(req.Messages) == 2 {
+		if task, first := codeTask(req); req.Agent == "code" && strings.Contains(task, "Load the South rows") && first {
 			n++
 		}
 	}
@@ -84,7 +84,8 @@ func answerStep3(t *testing.T, s *Sift, id string, waiting generic.Event) generi
 func afterStep3Asks(asked chan struct{}, held ...string) func(scripted.Request) (*schema.Message, error) {
 	var once sync.Once
 	return func(req scripted.Request) (*schema.Message, error) {
-		if req.Agent == "code" && slices.ContainsFunc(held, func(h string) bool { return strings.Contains(req.Messages[1].Content, h) }) {
+		task, _ := codeTask(req)
+		if req.Agent == "code" && slices.ContainsFunc(held, func(h string) bool { return strings.Contains(task, h) }) {
 			<-asked
 		}
 		m, err := askingBranchResponder(req)

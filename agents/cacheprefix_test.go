@@ -70,7 +70,9 @@ func agentOf(req scripted.Request) string {
 // previous one — tool definitions and system message (prompt and run
 // context), byte for byte — so providers' prefix caches serve them; and
 // that every request long enough to be cached is served from the simulated
-// cache.
+// cache. The question is long, as a person's pasted context can be, so
+// that the executor's requests pass the cache threshold (the data
+// description alone no longer takes the code agent's there).
 func TestRequestsKeepAStablePrefix(t *testing.T) {
 	script := scripted.New(threeStepScript(false)...)
 	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
@@ -78,7 +80,8 @@ func TestRequestsKeepAStablePrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{wideSalesCSV(t)}})
+	question := "Which region sells most?" + strings.Repeat(" The regions are the company's sales territories, reported monthly.", 80)
+	evs := collect(t, s, Request{Mode: ModePlan, Question: question, Files: []string{wideSalesCSV(t)}})
 	if done := evs[len(evs)-1]; done.Err != nil {
 		t.Fatalf("run failed: %v", done.Err)
 	}
@@ -113,6 +116,6 @@ func TestRequestsKeepAStablePrefix(t *testing.T) {
 		}
 	}
 	if cacheable == 0 {
-		t.Error("no request reached the cache threshold: the wide data context should put the code agent's above it")
+		t.Error("no request reached the cache threshold: the long question should put the executor's above it")
 	}
 }

@@ -242,7 +242,7 @@ func (c *Conversation) openWorkspace(ctx context.Context) error {
 	if len(abs) > 0 {
 		popts := c.cfg.Preview
 		popts.BaseDir = c.ws.Root
-		c.dataContext = demoteHeadings(preview.PreviewAll(ctx, abs, popts))
+		c.dataContext = demoteHeadings(preview.DescribePaths(ctx, abs, popts))
 	}
 	return nil
 }

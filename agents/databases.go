@@ -161,6 +161,18 @@ func (r *run) closeDatabases() {
 	r.sources = nil
 }
 
+// sqlContextHead starts the data context's part about SQL.
+const sqlContextHead = "\n\n### SQL\n\n"
+
+// splitSQLContext splits a data context into its part about the input
+// files and its part about SQL ("" without databases).
+func splitSQLContext(dc string) (files, sql string) {
+	if i := strings.Index(dc, sqlContextHead); i >= 0 {
+		return dc[:i], dc[i:]
+	}
+	return dc, ""
+}
+
 // databaseContext is the data context's part about SQL: how to query, the
 // input files' views (their columns are in the preview above it) and the
 // schema of the databases most relevant to the question; "" without SQL
@@ -170,7 +182,7 @@ func (r *run) databaseContext(ctx context.Context, question string) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n\n### SQL\n\n" + databasesNote + "\n")
+	b.WriteString(sqlContextHead + databasesNote + "\n")
 	if len(r.fileViews) > 0 {
 		views := make([]string, len(r.fileViews))
 		for i, v := range r.fileViews {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cloudwego/eino/schema"
+
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
@@ -44,7 +46,14 @@ func TestFilesSQLOnlyWhenTheDataWarrantsIt(t *testing.T) {
 				for _, ti := range r.Tools {
 					names[ti.Name] = true
 				}
-				sys := r.Messages[0].Content
+				// The system message, and the code agent's data message
+				// after it.
+				var sys string
+				for _, m := range r.Messages {
+					if m.Role == schema.System || m.Role == schema.User && strings.HasPrefix(m.Content, dataHeading) {
+						sys += m.Content + "\n"
+					}
+				}
 				if delegates := names["python"] || names[nameCodeAgent]; names[sqldb.SQLQueryName] != (delegates && tc.wantSQL) {
 					t.Errorf("request %d offers %v; want sql_query: %v", i, names, delegates && tc.wantSQL)
 				}

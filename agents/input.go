@@ -50,7 +50,10 @@ func (v taskView) current() *generic.StepState {
 // then the run context (see runContext) — and is byte-identical on every
 // call of one agent in a run; the user message holds what changes (plan
 // state, results, the current step). Tool definitions, which providers put
-// before the messages, are fixed per agent too.
+// before the messages, are fixed per agent too. The code agent's data comes
+// in a user message after its system message, because it changes: the
+// files' description until a cell has loaded data, then what the kernel
+// holds (see codeDataMessage).
 
 // runContext is the stable part of a request after the role's prompt: the
 // question, the session's earlier questions and answers, and the data
@@ -108,17 +111,72 @@ func replannerMessages(v taskView) []*schema.Message {
 	return []*schema.Message{stableSystem(replannerPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
-// codeAgentMessages puts the data context in the code agent's stable
-// system message, before the executor's request; the prompt says what
-// carries over between python calls in the given mode.
-func codeAgentMessages(mode operator.PythonMode, dataContext string, request []*schema.Message) []*schema.Message {
+// codeData is what the code agent is told about the data.
+type codeData struct {
+	// Context is the run's data context: the input files' description
+	// (and the SQL part, when there are databases).
+	Context string
+	// Inputs are the input files, workspace-relative.
+	Inputs []string
+	// Kernel names what the Python kernel holds (operator.Kernel.State);
+	// "" when it holds nothing yet or keeps nothing between calls.
+	Kernel string
+}
+
+// render is the code agent's Data section: once a cell has loaded data,
+// what the kernel holds and the input files by name (the preview tool
+// shows one in full) instead of their description again; before that, the
+// data context. The SQL part stays in both: it says how to query.
+func (d codeData) render() string {
+	files, sql := splitSQLContext(d.Context)
+	if strings.TrimSpace(d.Kernel) == "" {
+		return strings.TrimSpace(files + sql)
+	}
+	var b strings.Builder
+	b.WriteString("The Python kernel holds (from earlier cells; reuse it instead of loading the files again):\n")
+	b.WriteString(strings.TrimSpace(d.Kernel) + "\n")
+	if len(d.Inputs) > 0 {
+		b.WriteString("\nInput files (the preview tool shows one's columns and first rows): " + strings.Join(d.Inputs, ", ") + "\n")
+	}
+	if sql != "" {
+		b.WriteString("\n" + strings.TrimLeft(sql, "\n"))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// codeAgentMessages gives the code agent its prompt as the system message,
+// fixed for the whole run, then the data (see codeDataMessage), then the
+// executor's request. The prompt says what carries over between python
+// calls in the given mode.
+func codeAgentMessages(mode operator.PythonMode, data codeData, request []*schema.Message) []*schema.Message {
 	prompt := codeAgentPrompt
 	if mode == operator.PythonProcess {
 		prompt = codeAgentProcessPrompt
 	}
-	var b strings.Builder
-	section(&b, "Data", dataContext)
-	return append([]*schema.Message{stableSystem(prompt, strings.TrimSpace(b.String()))}, request...)
+	msgs := []*schema.Message{schema.SystemMessage(prompt)}
+	if m := codeDataMessage(mode, data); m != nil {
+		msgs = append(msgs, m)
+	}
+	return append(msgs, request...)
+}
+
+// dataHeading starts the code agent's data message.
+const dataHeading = "## Data\n"
+
+// codeDataMessage is the code agent's data message (see codeData.render),
+// a user message of its own so that it can change as the kernel fills
+// while the system message before it stays byte for byte the same; in
+// process mode nothing carries over between calls, so the kernel's state
+// is not shown. Nil when there is nothing to say.
+func codeDataMessage(mode operator.PythonMode, data codeData) *schema.Message {
+	if mode == operator.PythonProcess {
+		data.Kernel = ""
+	}
+	text := data.render()
+	if text == "" {
+		return nil
+	}
+	return schema.UserMessage(dataHeading + text)
 }
 
 func reportMessages(v taskView, artifacts []string) []*schema.Message {

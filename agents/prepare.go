@@ -136,6 +136,16 @@ func previewed(files []preview.Previewed) []*preview.FilePreview {
 	return out
 }
 
+// describeInputs is the data context's part about the input files: their
+// descriptions (column types, missing shares, ranges, top values, a few
+// rows; see preview.Describe). The fuller compact previews, with their
+// sampled rows, stay evidence for the answer check: the numbers they show
+// are the data's, though the prompts no longer carry them.
+func (r *run) describeInputs(files []preview.Previewed, opts preview.PreviewOptions) string {
+	r.outputs.add(preview.CompactAll(files, opts))
+	return demoteHeadings(preview.DescribeAll(files, opts))
+}
+
 // demoteHeadings turns the previews' "## file" headings into "### file", so
 // they nest under the "## Data" section of the prompts.
 func demoteHeadings(s string) string {

@@ -18,7 +18,7 @@ Rules:
 - Give each step its needs: the earlier steps whose results it uses. Steps that need nothing unfinished run at the same time, each in its own Python kernel, so a step must not rely on variables of a step it does not need; give each step's DataFrames their own names.
 - Steps run Python with pandas and matplotlib; data files are under input/. Deliverables go under out/.
 - Do not add a step to write the final report: Sift writes it from the step results.
-- Do not invent columns or files that the data preview does not show. If the question cannot be answered from the data, plan a step that checks what is there.
+- Do not invent columns or files that the data description does not show. If the question cannot be answered from the data, plan a step that checks what is there.
 - Rate the request's complexity: trivial when a single step answers it (one computation, table or chart), normal for a few dependent steps, complex when it needs exploration.
 ` + languageRule
 

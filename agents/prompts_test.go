@@ -24,7 +24,7 @@ func goldenView() taskView {
 	fp.Steps[1].Status, fp.Steps[1].Summary, fp.Steps[1].Files = generic.StatusFailed, "FAILED: KeyError 'Date'; the column is 'date'.", []string{"out/partial.csv"}
 	return taskView{
 		Question:    fp.Question,
-		DataContext: "## input/sales.csv (csv; 20.6 KiB)\ndate (date) | region (text) | revenue (float)",
+		DataContext: "### input/sales.csv (csv; 20.6 KiB)\n- date (date): 2024-01-01 … 2024-12-31\n- region (text, 4 distinct values): West=129, North=128, South=127, East=120\n- revenue (float): 12.50 … 2205.00",
 		Inputs:      []string{"input/sales.csv"},
 		Plan:        fp,
 	}
@@ -67,8 +67,8 @@ func TestPromptsGolden(t *testing.T) {
 		// No search provider, and a question no built-in analysis does.
 		"executor_lean": executorMessages(v, executorOffer{noWeb: true, noTemplates: true}),
 		"replanner":     replannerMessages(v),
-		"code":          codeAgentMessages(operator.PythonKernel, v.DataContext, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
-		"code_process":  codeAgentMessages(operator.PythonProcess, v.DataContext, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code":          codeAgentMessages(operator.PythonKernel, codeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code_process":  codeAgentMessages(operator.PythonProcess, codeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
 		"report":        reportMessages(v, []string{"out/monthly.png", "out/partial.csv"}),
 	}
 	for name, msgs := range cases {

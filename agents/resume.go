@@ -240,7 +240,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	popts.BaseDir = ws.Root
 	q := st.meta.Question
 	values := treeValues(treeInput{
-		question: q, dataContext: demoteHeadings(preview.PreviewAll(ctx, abs, popts)) + r.databaseContext(ctx, q),
+		question: q, dataContext: r.describeInputs(preview.PreviewFiles(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
 		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
 		resumed: !st.replan && !st.planAgain, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
 	})

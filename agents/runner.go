@@ -348,7 +348,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	in.previews = r.previewInputs(ctx, in.inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	in.dataContext = demoteHeadings(preview.CompactAll(in.previews, popts)) + r.databaseContext(ctx, r.req.Question)
+	in.dataContext = r.describeInputs(in.previews, popts) + r.databaseContext(ctx, r.req.Question)
 	r.previews = previewed(in.previews)
 	return ctx, in, nil
 }

@@ -3,6 +3,7 @@ package agents
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
@@ -240,9 +241,8 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		"Writes and runs Python (pandas, matplotlib) for one data task; answers with the results and files written. Give it one self-contained request.",
 		cfg.models.code, codeTools, codeMaxIterations,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
-			dc, _ := params.DataContext.Get(ctx)
-			return withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), dc, msgs), cfg.promptTail(ctx))
-		})
+			return withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), cfg.codeData(ctx), msgs), cfg.promptTail(ctx))
+		}, cfg.freshCodeData())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -391,7 +391,7 @@ func (t traced) InvokableRun(ctx context.Context, args string, opts ...tool.Opti
 
 // newToolAgent builds a ReAct agent meant to be called as a tool.
 func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingChatModel, ts []tool.BaseTool, maxIter int,
-	input func(context.Context, []adk.Message) []adk.Message) (adk.Agent, error) {
+	input func(context.Context, []adk.Message) []adk.Message, mw ...adk.AgentMiddleware) (adk.Agent, error) {
 	names, err := checkToolNames(ctx, name, ts)
 	if err != nil {
 		return nil, err
@@ -407,7 +407,7 @@ func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingCha
 			ExecuteSequentially:  true,
 		}},
 		MaxIterations: maxIter,
-		Middlewares:   []adk.AgentMiddleware{wrapUpNear(maxIter)},
+		Middlewares:   append([]adk.AgentMiddleware{wrapUpNear(maxIter)}, mw...),
 		GenModelInput: func(ctx context.Context, _ string, in *adk.AgentInput) ([]adk.Message, error) {
 			return input(ctx, in.Messages), nil
 		},
@@ -416,6 +416,35 @@ func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingCha
 		return nil, fmt.Errorf("build %s: %w", name, err)
 	}
 	return a, nil
+}
+
+// codeData is what the code agent is told about the data of the session
+// in ctx, now.
+func (cfg treeConfig) codeData(ctx context.Context) codeData {
+	dc, _ := params.DataContext.Get(ctx)
+	in, _ := params.Inputs.Get(ctx)
+	d := codeData{Context: dc, Inputs: in}
+	if k, ok := cfg.op.(interface{ KernelState() string }); ok {
+		d.Kernel = k.KernelState()
+	}
+	return d
+}
+
+// freshCodeData brings the code agent's data message up to date before
+// each of its model calls: once a python call has loaded data, the next
+// call is told what the kernel holds instead of the files' description,
+// which the call that only reads a cell's output does not need again. The
+// system message before it is left as it is, for providers' prefix caches.
+func (cfg treeConfig) freshCodeData() adk.AgentMiddleware {
+	return adk.AgentMiddleware{BeforeChatModel: func(ctx context.Context, st *adk.ChatModelAgentState) error {
+		if len(st.Messages) < 2 || st.Messages[1].Role != schema.User || !strings.HasPrefix(st.Messages[1].Content, dataHeading) {
+			return nil
+		}
+		if m := codeDataMessage(operator.ModeOf(cfg.op), cfg.codeData(ctx)); m != nil && m.Content != st.Messages[1].Content {
+			st.Messages[1] = m
+		}
+		return nil
+	}}
 }
 
 // wrapUpNote is what an agent is told when it nears its bound of model

@@ -50,14 +50,23 @@ func quickScript(t *testing.T) *scripted.Script {
 	return s
 }
 
-// writeSales writes a CSV of 60 rows whose last revenue is last: past
-// the rows a preview shows, so only the Python sees a change.
+// writeSales writes a CSV of 60 rows (revenue 295 before the last row)
+// whose last revenue is last: past the rows a preview shows, and inside
+// the range of the others (0 … 55) that the data description gives, so
+// only the Python sees a change.
 func writeSales(t *testing.T, dir string, last float64) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("region,revenue\n")
 	for i := range 59 {
-		fmt.Fprintf(&b, "R%d,5\n", i%4)
+		v := 5
+		switch {
+		case i == 0:
+			v = 55
+		case i <= 10:
+			v = 0
+		}
+		fmt.Fprintf(&b, "R%d,%d\n", i%4, v)
 	}
 	fmt.Fprintf(&b, "R3,%s\n", strconv.FormatFloat(last, 'f', -1, 64))
 	p := filepath.Join(dir, "sales.csv")

@@ -129,6 +129,9 @@ type Kernel struct {
 	// reports it; lostGeneration is that interpreter's generation.
 	lost           string
 	lostGeneration int
+	// state names the data the live interpreter's globals held after its
+	// last cell (see State); "" before any cell and after a loss.
+	state string
 }
 
 // NewKernel returns a Kernel for the workspace at cfg.Root, filling
@@ -244,7 +247,19 @@ func (k *Kernel) noteLost(p *kernelProc, why string) {
 		k.proc = nil
 		k.lost = why
 		k.lostGeneration = p.generation
+		k.state = ""
 	}
+}
+
+// State names the data the kernel's globals held after its last cell, a
+// line per variable: each DataFrame with its shape and its columns'
+// dtypes, each Series and array with its length or shape, other values by
+// type. It is gathered by the kernel after every cell without reading any
+// data, and is "" before the first cell and once the interpreter is lost.
+func (k *Kernel) State() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.state
 }
 
 // Run runs one cell of code in the kernel and reports what it printed,
@@ -414,6 +429,11 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	res.Stdout, res.StdoutFile = k.cellOutput(got, reply.Stdout, req.Stdout, c.replay)
 	res.Stderr, res.StderrFile = k.cellOutput(got, reply.Stderr, req.Stderr, c.replay)
 	if got {
+		k.mu.Lock()
+		if k.proc == p {
+			k.state = reply.State
+		}
+		k.mu.Unlock()
 		res.Value = capString(reply.Value, k.cfg.MaxOutputBytes)
 		res.Error = capString(reply.Error, k.cfg.MaxOutputBytes)
 		res.Figures = existingFiles(k.ws.root, reply.Figures)

@@ -23,7 +23,8 @@
 # too), the value of a trailing expression rendered, every open matplotlib
 # figure saved as out/figure-CELL-N.png and closed (on replay: closed, not
 # saved). Reply: {"cell", "value", "error", "figures", "interrupted",
-# "written", "stdout", "stderr"}, the last two read from the kernel's own
+# "written", "state", "stdout", "stderr"}, "state" a few lines naming the
+# data the globals hold (see _state), the last two read from the kernel's own
 # descriptors of the capture files (see _Redirect.take), so the Go side
 # opens no file the cell could have replaced. A SIGINT interrupts
 # the running cell with KeyboardInterrupt; between cells it is ignored. The
@@ -34,6 +35,7 @@ import builtins
 import json
 import linecache
 import os
+import re
 import signal
 import struct
 import sys
@@ -273,10 +275,86 @@ def _run(root, scope, req):
             result["error"] = _format_error(exc, cell_file)
         _save_figures(root, cell_id, not req.get("replay"), result)
         result["written"] = _written_paths(root)
+        try:
+            result["state"] = _state(scope)
+        except Exception:
+            result["state"] = ""
         _written = None
     result["stdout"], result["stderr"] = redirect.take(int(req.get("max_output") or 65536), bool(req.get("replay")))
     result["interrupted"] = _interrupted
     return result
+
+
+STATE_VARIABLES = 20  # variables _state describes
+STATE_COLUMNS = 30  # columns (or folded runs of them) of a DataFrame it names
+STATE_LIMIT = 2000  # characters of the whole text
+
+
+def _columns(frame):
+    """A DataFrame's columns as "name dtype", runs of four or more
+    same-typed columns numbered in order (m01, m02, ...) folded into one."""
+    names, dtypes = [str(c) for c in frame.columns], list(frame.dtypes)
+    out, i = [], 0
+    while i < len(names):
+        j = i + 1
+        m = re.match(r"^(.*?)(\d+)$", names[i])
+        while m and j < len(names):
+            n = re.match(r"^(.*?)(\d+)$", names[j])
+            if not n or n.group(1) != m.group(1) or int(n.group(2)) != int(m.group(2)) + j - i or dtypes[j] != dtypes[i]:
+                break
+            j += 1
+        if j - i >= 4:
+            out.append("%s … %s %s ×%d" % (names[i], names[j - 1], dtypes[i], j - i))
+        else:
+            j = i + 1
+            out.append("%s %s" % (names[i], dtypes[i]))
+        i = j
+    return out
+
+
+def _state(scope):
+    """A few lines naming what the globals hold, by name: each DataFrame with its
+    shape and columns (dtype), each Series and array with its length or
+    shape, other values by type; modules, functions, classes and private
+    names left out. Cheap: no data is read."""
+    pd = sys.modules.get("pandas")
+    np = sys.modules.get("numpy")
+    lines, others = [], []
+    # In name order: the order globals were set in depends on which of a
+    # plan's parallel branches finished first, and prompts must not.
+    for name, value in sorted(scope.items()):
+        if name.startswith("_") or isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
+            continue
+        if len(lines) >= STATE_VARIABLES:
+            others.append(name)
+            continue
+        try:
+            if pd is not None and isinstance(value, pd.DataFrame):
+                cols = _columns(value)
+                if len(cols) > STATE_COLUMNS:
+                    cols = cols[:STATE_COLUMNS] + ["+%d more" % (len(cols) - STATE_COLUMNS)]
+                index = ""
+                if not isinstance(value.index, pd.RangeIndex):
+                    index = "; index %s %s" % (value.index.name or "", value.index.dtype)
+                lines.append("%s: DataFrame %d rows × %d columns%s: %s" % (name, value.shape[0], value.shape[1], index, ", ".join(cols)))
+            elif pd is not None and isinstance(value, pd.Series):
+                lines.append("%s: Series %d %s%s" % (name, len(value), value.dtype, " (name %s)" % value.name if value.name is not None else ""))
+            elif np is not None and isinstance(value, np.ndarray):
+                lines.append("%s: ndarray %s %s" % (name, value.shape, value.dtype))
+            elif isinstance(value, (list, tuple, dict, set)):
+                lines.append("%s: %s of %d" % (name, type(value).__name__, len(value)))
+            elif isinstance(value, (bool, int, float, str)):
+                lines.append("%s: %s" % (name, type(value).__name__))
+            else:
+                others.append(name)
+        except Exception:
+            others.append(name)
+    if others:
+        lines.append("also: " + ", ".join(others[:STATE_VARIABLES]) + (" …" if len(others) > STATE_VARIABLES else ""))
+    text = "\n".join(lines)
+    if len(text) > STATE_LIMIT:
+        text = text[:STATE_LIMIT].rsplit("\n", 1)[0] + "\n…"
+    return text
 
 
 def _preload(names):

@@ -148,6 +148,9 @@ type kernelReply struct {
 	// Written are the workspace-relative paths the cell opened for
 	// writing (or renamed or copied to).
 	Written []string `json:"written"`
+	// State names the data the globals hold after the cell (see
+	// Kernel.State).
+	State string `json:"state"`
 	// Stdout and Stderr are what the cell wrote to fds 1 and 2, read by
 	// the kernel from its own descriptors; nil when it could not.
 	Stdout, Stderr *capturedOutput

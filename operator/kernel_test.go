@@ -886,3 +886,31 @@ print("MISSING", sum("missing from" in str(x.message) for x in w))`)
 		t.Errorf("Chinese labels drew with missing glyphs: %s %s", res.Stdout, res.Stderr)
 	}
 }
+
+// TestKernelStateNamesItsData checks that after each cell the kernel says
+// what its globals hold, in name order (names, shapes, columns and dtypes,
+// without data),
+// leaving out modules, functions and private names, and forgets it when
+// the interpreter is lost.
+func TestKernelStateNamesItsData(t *testing.T) {
+	k := newKernel(t, nil)
+	if got := k.State(); got != "" {
+		t.Errorf("State before any cell = %q, want empty", got)
+	}
+	mustRun(t, k, "import pandas as pd\nimport numpy as np\n"+
+		"df = pd.DataFrame({'date': pd.to_datetime(['2024-01-01', '2024-01-02']), 'region': ['N', 'S'], 'revenue': [1.5, 2.5]})\n"+
+		"wide = pd.DataFrame({'id': [1], **{'m%02d' % i: [0.5] for i in range(1, 13)}, 'note': ['x']})\n"+
+		"by_region = df.groupby('region')['revenue'].sum()\narr = np.zeros((3, 2))\nn = 3\n_hidden = 1\ndef f():\n    pass")
+	want := "arr: ndarray (3, 2) float64\n" +
+		"by_region: Series 2 float64 (name revenue)\n" +
+		"df: DataFrame 2 rows × 3 columns: date datetime64[ns], region object, revenue float64\n" +
+		"n: int\n" +
+		"wide: DataFrame 1 rows × 14 columns: id int64, m01 … m12 float64 ×12, note object"
+	if diff := cmp.Diff(want, k.State()); diff != "" {
+		t.Errorf("State (-want +got):\n%s", diff)
+	}
+	run(t, k, "import os\nos._exit(1)", RunOptions{})
+	if got := k.State(); got != "" {
+		t.Errorf("State after the kernel died = %q, want empty", got)
+	}
+}

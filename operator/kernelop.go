@@ -44,3 +44,7 @@ func (o *KernelOperator) Close() error {
 
 // PythonMode reports PythonKernel: variables persist between cells.
 func (o *KernelOperator) PythonMode() PythonMode { return PythonKernel }
+
+// KernelState names the data the kernel holds after its last cell; see
+// Kernel.State.
+func (o *KernelOperator) KernelState() string { return o.kernel.State() }

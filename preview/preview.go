@@ -74,6 +74,10 @@ type PreviewOptions struct {
 	// describe its shape (encoding/json walks about 20 MB/s); past it, the
 	// top-level array's length is estimated. Default 2 MiB.
 	JSONScanBytes int64
+	// StatsMaxBytes is the largest delimited file whose every row column
+	// statistics are gathered from (one more streaming pass); larger files
+	// get them from the rows of the first MiB. Default 16 MiB.
+	StatsMaxBytes int64
 	// MaxUnzipBytes refuses workbooks whose parts unzip to more than this,
 	// a guard against zip bombs. Default 2 GiB.
 	MaxUnzipBytes int64
@@ -120,6 +124,7 @@ func (o PreviewOptions) withDefaults() PreviewOptions {
 	setInt(&o.MaxSheets, 20)
 	setInt(&o.MaxScanRows, 100000)
 	setInt64(&o.JSONScanBytes, 2<<20)
+	setInt64(&o.StatsMaxBytes, 16<<20)
 	setInt64(&o.MaxUnzipBytes, 2<<30)
 	return o
 }
@@ -172,6 +177,10 @@ type SheetPreview struct {
 	Merged []string `json:"merged,omitempty"`
 	// Note says how the row count was found, or why the sheet was not read.
 	Note string `json:"note,omitempty"`
+	// Stats summarise each column (in the order of Columns) over the
+	// first StatsRows data rows: every row when StatsRows is RowCount.
+	Stats     []ColumnStats `json:"stats,omitempty"`
+	StatsRows int           `json:"stats_rows,omitempty"`
 }
 
 // Column is one column's name and inferred type (a Column* constant).
@@ -409,6 +418,21 @@ func (s *fileSample) tail(n int64) (string, int64, error) {
 	// Bytes of the file the kept text stands for, in proportion.
 	raw := int64(len(buf)) * int64(len(b)-i-1) / int64(max(len(b), 1))
 	return string(b[i+1:]), raw, nil
+}
+
+// reader reads the whole file from its start as UTF-8 text.
+func (s *fileSample) reader() (io.Reader, error) {
+	start := int64(0)
+	if s.encoding == EncodingUTF8BOM {
+		start = int64(len("\uFEFF"))
+	}
+	if _, err := s.f.Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
+	if asciiCompatible(s.encoding) {
+		return s.f, nil
+	}
+	return NewDecodingReader(s.f, s.encoding)
 }
 
 // streamDecoded calls fn with successive chunks of the whole file as UTF-8

@@ -308,12 +308,12 @@ func compactCell(s string, width int) string {
 // not previewed.
 func PreviewAll(ctx context.Context, paths []string, opts PreviewOptions) string {
 	opts = opts.withDefaults()
-	return compactAll(paths, opts, func(i int) (*FilePreview, error) {
+	return layoutAll(paths, opts, func(i int) (*FilePreview, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		return Preview(ctx, paths[i], opts)
-	})
+	}, (*FilePreview).Compact)
 }
 
 // Previewed is one file's preview, or why there is none.
@@ -345,13 +345,13 @@ func CompactAll(files []Previewed, opts PreviewOptions) string {
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	return compactAll(paths, opts, func(i int) (*FilePreview, error) { return files[i].Preview, files[i].Err })
+	return layoutAll(paths, opts, func(i int) (*FilePreview, error) { return files[i].Preview, files[i].Err }, (*FilePreview).Compact)
 }
 
-// compactAll lays out the compact previews of paths within the budget;
-// get gives the i-th preview or its error, and is called only for files
-// that get room.
-func compactAll(paths []string, opts PreviewOptions, get func(i int) (*FilePreview, error)) string {
+// layoutAll lays out the previews of paths, each rendered by render,
+// within the budget; get gives the i-th preview or its error, and is
+// called only for files that get room.
+func layoutAll(paths []string, opts PreviewOptions, get func(i int) (*FilePreview, error), render func(*FilePreview, PreviewOptions) string) string {
 	var parts []string
 	used := 0
 	for i, path := range paths {
@@ -374,7 +374,7 @@ func compactAll(paths []string, opts PreviewOptions, get func(i int) (*FilePrevi
 		default:
 			fileOpts := opts
 			fileOpts.MaxChars = share
-			text = p.Compact(fileOpts)
+			text = render(p, fileOpts)
 		}
 		text = capRunes(text, share)
 		parts = append(parts, text)

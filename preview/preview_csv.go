@@ -31,15 +31,22 @@ func previewDelimited(ctx context.Context, p *FilePreview, src *fileSample, opts
 
 	headCount := newRecordCounter(delim)
 	headCount.write(head)
-	records, err := parseRecords(text, delim, 1+opts.TypeSampleRows)
+	// Every record of the head: the first ones are sampled and typed, and
+	// all of them counted in the column statistics.
+	records, err := parseRecords(text, delim, math.MaxInt)
 	if err != nil {
 		return fmt.Errorf("parse the head as delimited text: %w", err)
 	}
-	if !src.whole() && headCount.inQuote && len(records) > 0 && len(records) < 1+opts.TypeSampleRows {
+	if !src.whole() && headCount.inQuote && len(records) > 0 {
 		// The head ends inside a quoted field: its last record is partial.
 		records = records[:len(records)-1]
 	}
 	sheet, headerRows := buildTable(p.Name, records, opts)
+	if !src.whole() && src.size <= opts.StatsMaxBytes {
+		if err := streamStats(ctx, &sheet, src, delim, headerRows); err != nil {
+			return fmt.Errorf("gather column statistics: %w", err)
+		}
+	}
 
 	switch {
 	case src.whole():
@@ -63,6 +70,45 @@ func previewDelimited(ctx context.Context, p *FilePreview, src *fileSample, opts
 		sheet.Note = "row count estimated from the bytes per row at the head and tail of the file"
 	}
 	p.Sheets = []SheetPreview{sheet}
+	return nil
+}
+
+// streamStats gathers sheet's column statistics over every record of the
+// file, streamed once more in constant memory.
+func streamStats(ctx context.Context, sheet *SheetPreview, src *fileSample, delim byte, headerRows int) error {
+	r, err := src.reader()
+	if err != nil {
+		return err
+	}
+	cr := csv.NewReader(r)
+	cr.Comma = rune(delim)
+	cr.LazyQuotes = true
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	acc := newStatsAccumulator(sheet.Columns)
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var perr *csv.ParseError
+			if errors.As(err, &perr) {
+				continue // keep what parses, as the head's parse does
+			}
+			return err
+		}
+		if n < headerRows {
+			continue
+		}
+		acc.add(rec)
+	}
+	sheet.Stats, sheet.StatsRows = acc.result(), acc.rows
 	return nil
 }
 

@@ -14,8 +14,8 @@ const maxTableColumns = 1000
 const maxNameChars = 200
 
 // buildTable turns the leading records of a table (header first, when there
-// is one) into a SheetPreview: column names and inferred types, and the
-// first data rows with cells truncated. It returns how many header rows it
+// is one) into a SheetPreview: column names and inferred types, the first
+// data rows with cells truncated, and column statistics over all records. It returns how many header rows it
 // used (0 or 1) so callers can count data rows. Names follow pandas: a blank
 // header cell at position j is "Unnamed: j", a repeated name gets ".1",
 // ".2", and a headerless table's columns are numbered from 0.
@@ -79,6 +79,11 @@ func tableFrom(name string, records [][]string, opts PreviewOptions, header bool
 		}
 		sheet.Rows = append(sheet.Rows, row)
 	}
+	acc := newStatsAccumulator(sheet.Columns)
+	for _, r := range data {
+		acc.add(r)
+	}
+	sheet.Stats, sheet.StatsRows = acc.result(), acc.rows
 	if width > kept {
 		sheet.Note = joinNotes(sheet.Note, fmt.Sprintf("%d columns; only the first %d were read", width, kept))
 	}

@@ -113,7 +113,7 @@ func TestPreviewOptionsDefaults(t *testing.T) {
 	want := PreviewOptions{
 		MaxRows: 20, MaxColumns: 20, MaxCellChars: 40, MaxLineChars: 200, MaxLines: 20,
 		MaxChars: 4000, MaxTotalChars: 16000, TypeSampleRows: 200, ExactCountLimit: 64 << 20,
-		MaxSheets: 20, MaxScanRows: 100000, JSONScanBytes: 2 << 20, MaxUnzipBytes: 2 << 30,
+		MaxSheets: 20, MaxScanRows: 100000, JSONScanBytes: 2 << 20, StatsMaxBytes: 16 << 20, MaxUnzipBytes: 2 << 30,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got)\n%s", diff)

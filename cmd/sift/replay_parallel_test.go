@@ -79,11 +79,11 @@ func regionResponder(req scripted.Request) (*schema.Message, error) {
 			return scripted.Text("Done. Output:\n" + last.Content), nil
 		}
 		for _, s := range regionSteps {
-			if strings.Contains(req.Messages[1].Content, s.desc) {
+			if strings.Contains(last.Content, s.desc) {
 				return call("python", map[string]string{"code": s.code}), nil
 			}
 		}
-		return nil, fmt.Errorf("code request for no known step: %q", req.Messages[1].Content)
+		return nil, fmt.Errorf("code request for no known step: %q", last.Content)
 	}
 	figs := regionFig.FindAllString(last.Content, -1)
 	slices.Sort(figs)
