@@ -282,7 +282,7 @@ type branchResult struct{ Summary string }
 // stopped. Paused, they stay recorded for the resumed run.
 func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard, waiting []*branchWait) []*branchWait {
 	main := b.cfg.op.(*operator.KernelOperator)
-	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
+	own := treeOwner(ctx, gen, fp)
 	events := make(chan branchEvent)
 	results := make(chan branchOutcome)
 	running := 0
@@ -419,7 +419,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(executed, "\n\n"))
 	switch {
 	case stopErr != nil:
-		stopForBudget(own, stopErr, loopAgent)
+		stopForBudget(gen, own, stopErr, loopAgent)
 		return nil
 	case paused:
 		params.Paused.Set(ctx, true)

@@ -148,7 +148,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	if runErr != nil && ctx.Err() != nil {
 		// Stopped at once (Ctrl-C twice, a cancelled context): everything
 		// done so far stays, the rest waits for Sift.Resume.
-		_ = r.savePlan()
+		_ = r.ownPlan(ctx).save()
 		if !reported {
 			r.saveStopReport(fmt.Sprintf("The run was stopped (%v) and can go on with: sift resume %s. This report holds what was found until then.", runErr, ws.ID))
 		}
@@ -159,8 +159,9 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		return
 	}
 	if runErr != nil {
-		r.plan.SkipRemaining("not run: the run stopped early")
-		_ = r.savePlan()
+		own := r.ownPlan(ctx)
+		own.skipRest("not run: the run stopped early")
+		_ = own.save()
 		if !reported {
 			r.saveStopReport(fmt.Sprintf("The run stopped early: %v. This report holds what was found until then.", runErr))
 		}
@@ -174,8 +175,9 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	}
 	if r.plan.Result == nil {
 		// The loop hit its bound without a submitted result.
-		r.plan.SkipRemaining("not run: the execute/replan bound was reached")
-		_ = r.savePlan()
+		own := r.ownPlan(ctx)
+		own.skipRest("not run: the execute/replan bound was reached")
+		_ = own.save()
 	}
 	r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
 	r.done(nil)

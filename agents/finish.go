@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
@@ -48,14 +49,17 @@ func (r *run) suggest() {
 		return
 	}
 	res := r.plan.Result
-	if len(res.NextQuestions) == 0 {
+	next := res.NextQuestions
+	if len(next) == 0 {
 		// The answer names what was found, so the questions build on it.
-		res.NextQuestions = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
+		next = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
 	}
-	if len(res.NextQuestions) > 3 {
-		res.NextQuestions = res.NextQuestions[:3]
+	if len(next) > 3 {
+		next = next[:3]
 	}
-	if r.ws != nil && len(res.NextQuestions) > 0 {
-		_ = r.savePlan()
+	if r.ws != nil && len(next) > 0 {
+		_ = r.ownPlan(context.Background()).suggest(next)
+	} else {
+		res.NextQuestions = next
 	}
 }

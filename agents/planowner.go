@@ -16,66 +16,113 @@ import (
 	"github.com/sift-agent/sift/session"
 )
 
-// The plan's owner: the one place that changes a question's plan in the
-// session — starts, finishes, stops and skips its steps, takes the
-// planner's, replanner's and review's plans and the answer — and saves it
-// as plan.md and state.json. The agents of the tree say what happened
-// through a planOwner; the run saves its own copy once the agents have
-// stopped.
+// The plan's owner: the one place that changes a question's plan — starts,
+// finishes, stops, re-queues and skips its steps, takes the planner's,
+// replanner's, review's and built-in analysis's plans and the answer — and
+// saves it as plan.md and state.json and says what changed. The agents of
+// the tree own the session's plan through ownPlan; the run owns its own
+// copy (the built-in analyses, the run's end, a resume) through
+// run.ownPlan.
 
-// planOwner changes the session's plan fp for one agent turn and tells
-// the turn's events (gen) what changed.
+// planOwner changes the plan fp and tells the events of its turn what
+// changed: put saves fp, send announces a change, and fault (when set)
+// reports a plan that could not be saved.
 type planOwner struct {
-	ctx context.Context
-	gen *adk.AsyncGenerator[*adk.AgentEvent]
-	fp  *generic.FullPlan
+	ctx   context.Context
+	fp    *generic.FullPlan
+	put   func() error
+	send  func(generic.Event)
+	fault func(error)
 }
 
-// ownPlan returns the owner of the session's plan (fullPlan) for a turn.
+// ownPlan returns the owner of the session's plan (fullPlan) for one agent
+// turn: it saves the plan in the session (generic.FullPlanKey) and the
+// workspace, and speaks through the turn's events (gen).
 func ownPlan(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) *planOwner {
-	return &planOwner{ctx: ctx, gen: gen, fp: fullPlan(ctx)}
+	return treeOwner(ctx, gen, fullPlan(ctx))
 }
 
-// save puts the plan in the session (generic.FullPlanKey) and saves it in
-// the workspace.
-func (o *planOwner) save() error {
-	generic.FullPlanKey.Set(o.ctx, o.fp)
-	return writePlanFile(o.ctx, o.fp)
+// treeOwner returns the owner of fp, the session's plan or the copy a
+// branch or the report works on, for one agent turn.
+func treeOwner(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan) *planOwner {
+	return &planOwner{
+		ctx: ctx,
+		fp:  fp,
+		put: func() error {
+			generic.FullPlanKey.Set(ctx, fp)
+			return writePlanFile(ctx, fp)
+		},
+		send:  func(e generic.Event) { gen.Send(siftEvent(e)) },
+		fault: func(err error) { gen.Send(&adk.AgentEvent{Err: err}) },
+	}
 }
+
+// ownPlan returns the owner of the run's own plan (r.plan, outside the
+// agent tree): it saves the plan in the run's workspace and speaks through
+// the run's events. Ask again after r.plan is replaced.
+func (r *run) ownPlan(ctx context.Context) *planOwner {
+	fp := r.plan
+	return &planOwner{
+		ctx:  ctx,
+		fp:   fp,
+		put:  func() error { return writePlanFileAt(r.ws.Root, fp) },
+		send: func(e generic.Event) { r.emit(e) },
+	}
+}
+
+// save saves the plan.
+func (o *planOwner) save() error { return o.put() }
 
 // publish says the plan changed (note says how, or is empty).
 func (o *planOwner) publish(note string) {
-	o.gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: o.fp.Clone(), Text: note}))
+	o.send(generic.Event{Kind: generic.EventPlan, Plan: o.fp.Clone(), Text: note})
 }
 
-// saveAndPublish saves the plan and says it changed; a plan not saved
-// is an error event.
+// saveAndPublish saves the plan and then says it changed, so whoever hears
+// of a change finds it in plan.md and state.json; a plan not saved is not
+// announced, and is reported as a fault when the owner has one.
 func (o *planOwner) saveAndPublish(note string) error {
 	if err := o.save(); err != nil {
-		o.gen.Send(&adk.AgentEvent{Err: err})
+		if o.fault != nil {
+			o.fault(err)
+		}
 		return err
 	}
 	o.publish(note)
 	return nil
 }
 
+// remaining makes p the steps still to run and returns it with its step
+// indexes filled in.
+func (o *planOwner) remaining(p *generic.Plan) *generic.Plan { return o.fp.SetRemaining(p) }
+
 // plan makes p the steps still to run (the planner's or replanner's
 // plan) and hands them to the executor.
 func (o *planOwner) plan(p *generic.Plan) {
-	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.fp.SetRemaining(p))
+	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.remaining(p))
+}
+
+// drop drops the steps not yet run (a review's edit or reject).
+func (o *planOwner) drop() { o.fp.DropRemaining() }
+
+// followUp turns the recorded plan into the start of a follow-up question
+// and saves it: from now on the session's state is the new question's.
+func (o *planOwner) followUp(question string) error {
+	o.fp.FollowUp(question)
+	return o.save()
 }
 
 // replace puts p in place of the planned steps (the person's edit); the
 // steps earlier questions finished stay.
 func (o *planOwner) replace(p *generic.Plan) {
-	o.fp.DropRemaining()
+	o.drop()
 	o.plan(p)
 }
 
 // reject drops the planned steps and keeps the plan in the session
 // without saving it: the planner makes the new one, saved then.
 func (o *planOwner) reject() {
-	o.fp.DropRemaining()
+	o.drop()
 	generic.FullPlanKey.Set(o.ctx, o.fp)
 }
 
@@ -103,6 +150,18 @@ func (o *planOwner) skipRest(why string) { o.fp.SkipRemaining(why) }
 // numbers, its files that exist).
 func (o *planOwner) checked(res *generic.SubmitResult) { o.fp.Result = res }
 
+// suggest records the answer's next questions and saves the plan.
+func (o *planOwner) suggest(next []string) error {
+	o.fp.Result.NextQuestions = next
+	return o.save()
+}
+
+// again puts st, which was in progress when its run stopped, back to do,
+// with no summary: it runs again.
+func (o *planOwner) again(st *generic.StepState) {
+	st.Status, st.Summary = generic.StatusTodo, ""
+}
+
 // start marks st doing, saves the plan and says the step started; with
 // side, it names the steps now running side by side.
 func (o *planOwner) start(st *generic.StepState, side bool) error {
@@ -115,7 +174,7 @@ func (o *planOwner) start(st *generic.StepState, side bool) error {
 	if now := o.fp.Running(); side && len(now) > 1 {
 		note = fmt.Sprintf("running steps %s side by side", joinSteps(now))
 	}
-	o.gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: note}))
+	o.send(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: note})
 	return nil
 }
 
@@ -163,14 +222,11 @@ func (o *planOwner) finish(st *generic.StepState) error {
 	}
 	done := *st
 	for _, f := range done.Files {
-		o.gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done}))
+		o.send(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done})
 	}
-	o.gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &done}))
+	o.send(generic.Event{Kind: generic.EventStepFinished, Step: &done})
 	return nil
 }
-
-// savePlan saves the run's plan in its workspace.
-func (r *run) savePlan() error { return writePlanFileAt(r.ws.Root, r.plan) }
 
 // fullPlan returns the run's FullPlan, creating it on first use.
 func fullPlan(ctx context.Context) *generic.FullPlan {

@@ -93,7 +93,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	fp := own.fp
 	if a.replanner {
 		if err := a.budget.check(false); err != nil {
-			stopForBudget(own, err, a.inner.Name(ctx))
+			stopForBudget(gen, own, err, a.inner.Name(ctx))
 			return true
 		}
 	}

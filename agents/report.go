@@ -93,7 +93,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		md, _ = markReport(md, ev, append(outcome.siftText(), note, unwritten)...)
 		if dropUnwritten(view.Plan, missing) {
 			// The answer hands back only files that exist.
-			if err := (&planOwner{ctx: ctx, gen: gen, fp: view.Plan}).save(); err != nil {
+			if err := treeOwner(ctx, gen, view.Plan).save(); err != nil {
 				gen.Send(&adk.AgentEvent{Err: err})
 			}
 		}
@@ -130,7 +130,7 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 	changed := res != fp.Result
 	res.Unverified = bad
-	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
+	own := treeOwner(ctx, gen, fp)
 	own.checked(res)
 	if len(bad) > 0 {
 		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))

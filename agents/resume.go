@@ -181,9 +181,10 @@ func (r *run) routeResume(ctx context.Context, st *resumed, answers map[string]a
 	if handled {
 		return true
 	}
-	r.plan.Steps = nil
+	own := r.ownPlan(ctx)
+	own.drop()
 	if steps != nil {
-		r.plan.SetRemaining(&generic.Plan{Steps: steps})
+		own.remaining(&generic.Plan{Steps: steps})
 	}
 	st.meta.Status, st.feedback, st.replan = session.StatusPaused, fb, steps == nil
 	return false
@@ -221,7 +222,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 
 	// Paused, or its process died: start the tree again from the recorded
 	// plan. The planner stage sees the plan and does not plan again.
-	waits, ok := r.recover(st)
+	waits, ok := r.recover(ctx, st)
 	if !ok {
 		return
 	}
@@ -247,7 +248,8 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 // (see branchCheckpoints.wait); other steps in progress run again. It
 // says so, saves the plan and returns the waiting steps; with nothing
 // left to run it ends the run.
-func (r *run) recover(st *resumed) ([]*branchWait, bool) {
+func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
+	own := r.ownPlan(ctx)
 	waits := recoveredWaits(r.ws.Root, r.plan)
 	waiting := map[int]bool{}
 	for _, w := range waits {
@@ -257,7 +259,7 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 	for i := range r.plan.Steps {
 		s := &r.plan.Steps[i]
 		if !waiting[s.Index] && (s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary)) {
-			s.Status, s.Summary = generic.StatusTodo, ""
+			own.again(s)
 			redo = append(redo, s.Index)
 		}
 	}
@@ -282,7 +284,7 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 		}
 		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
 	}
-	_ = r.savePlan()
+	_ = own.save()
 	return waits, true
 }
 

@@ -299,12 +299,11 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	r.plan = &generic.FullPlan{Question: r.req.Question}
 	if followUp {
 		if fp, err := loadPlanState(ws.Root); err == nil {
-			fp.FollowUp(r.req.Question)
 			r.plan = fp
 			// From now on the session's state is this question's, so a
 			// follow-up that stops before its first plan is not taken
 			// for the earlier question.
-			if err := r.savePlan(); err != nil {
+			if err := r.ownPlan(ctx).followUp(r.req.Question); err != nil {
 				return ctx, in, err
 			}
 		}

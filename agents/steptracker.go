@@ -49,7 +49,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			return
 		}
 		if err := a.budget.check(true); err != nil {
-			stopForBudget(own, err, a.Name(ctx))
+			stopForBudget(gen, own, err, a.Name(ctx))
 			return
 		}
 		if pauseRequested(ctx) {
@@ -100,7 +100,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, cur *generic.StepState,
 	since time.Time, known []string, start func() *adk.AsyncIterator[*adk.AgentEvent], setErr func(error)) {
 	workdir, _ := params.Workdir.Get(ctx)
-	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
+	own := treeOwner(ctx, gen, fp)
 	codeFailed := false
 	var stepErr error
 	quick, _ := params.Quick.Get(ctx)
@@ -259,12 +259,12 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 
 // stopForBudget ends the execute/replan loop at a safe point: the steps
 // not run are marked skipped with the reason.
-func stopForBudget(own *planOwner, err error, agent string) {
+func stopForBudget(gen *adk.AsyncGenerator[*adk.AgentEvent], own *planOwner, err error, agent string) {
 	own.skipRest("not run: " + err.Error())
 	if own.saveAndPublish(err.Error()) != nil {
 		return
 	}
-	own.gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
+	gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
 }
 
 // quickRequest is the code agent's task on the quick path: the person's

@@ -34,34 +34,30 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if len(each) == 0 {
 		each = []templates.Match{m}
 	}
-	first := r.templatePlan(t, each)
-	r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone()})
+	own := r.ownPlan(ctx)
+	first := r.templatePlan(own, t, each)
+	_ = own.saveAndPublish("")
 
 	results := make([]*templates.Result, len(each))
 	var failed error
 	for i, e := range each {
 		step := &r.plan.Steps[first+i]
-		step.Status = generic.StatusDoing
-		started := *step
-		r.emit(generic.Event{Kind: generic.EventStepStarted, Step: &started})
-		_ = r.savePlan()
+		_ = own.start(step, false)
 		res, runErr := templates.Run(ctx, op, e.File, e)
 		if runErr != nil {
-			step.Status = generic.StatusFailed
-			step.Summary = runErr.Error()
-			if failed == nil {
-				failed = runErr
-			}
+			own.done(step, runErr.Error(), nil, true)
 		} else {
-			step.Status, step.Summary, step.Files = generic.StatusDone, res.Answer, res.Files
+			own.done(step, res.Answer, res.Files, false)
+		}
+		if step.Status == generic.StatusDone {
 			results[i] = res
+		} else if failed == nil {
+			failed = runErr
+			if failed == nil {
+				failed = errors.New(step.Summary)
+			}
 		}
-		finished := *step
-		for _, f := range step.Files {
-			r.emit(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished})
-		}
-		r.emit(generic.Event{Kind: generic.EventStepFinished, Step: &finished})
-		_ = r.savePlan()
+		_ = own.finish(step)
 		if ctx.Err() != nil {
 			break
 		}
@@ -84,8 +80,8 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if note := m.SheetNote(); note != "" {
 		notes = append([]string{note}, notes...)
 	}
-	r.plan.Result = &generic.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files}
-	if err := r.savePlan(); err != nil {
+	own.checked(&generic.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files})
+	if err := own.save(); err != nil {
 		return true, err
 	}
 	md := templateReport(r.req.Question, t, m, each, results, r.plan.Steps[first:])
@@ -98,14 +94,15 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 }
 
 // templatePlan makes the plan of a built-in analysis, one step per table,
-// the plan's remaining steps; it returns the index of the first.
-func (r *run) templatePlan(t templates.Template, each []templates.Match) int {
+// the plan's remaining steps (through its owner); it returns the index of
+// the first.
+func (r *run) templatePlan(own *planOwner, t templates.Template, each []templates.Match) int {
 	steps := make([]generic.Step, len(each))
 	for i, e := range each {
 		steps[i] = generic.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.Table())}
 	}
-	r.plan.SetRemaining(&generic.Plan{Steps: steps})
-	return len(r.plan.Steps) - len(each)
+	own.remaining(&generic.Plan{Steps: steps})
+	return len(own.fp.Steps) - len(each)
 }
 
 // templateReviewID is the interrupt ID of a built-in analysis's plan
@@ -137,12 +134,12 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 	if len(each) == 0 {
 		each = []templates.Match{m}
 	}
-	r.templatePlan(t, each)
-	if err := r.savePlan(); err != nil {
+	own := r.ownPlan(ctx)
+	r.templatePlan(own, t, each)
+	if err := own.saveAndPublish(""); err != nil {
 		r.fail(err)
 		return
 	}
-	r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone()})
 	in := templateReview(r.plan)
 	r.emit(generic.Event{Kind: generic.EventInterrupt, Interrupt: in})
 	r.putMeta(ctx, session.StatusWaiting, in)
@@ -182,7 +179,7 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 			return nil, "", true
 		}
 		r.putMeta(ctx, session.StatusRunning, nil)
-		r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone(), Text: "plan approved"})
+		r.ownPlan(ctx).publish("plan approved")
 		if ok, err := r.runTemplate(ctx, op, m); !ok || err != nil {
 			r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 			return nil, "", true
