@@ -116,6 +116,11 @@ type resumed struct {
 // databases, inputs, plan and operator.
 func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) (context.Context, *resumed, bool) {
 	ws, err := session.Open(r.sift.cfg.SessionsRoot, id)
+	if r.lent != nil {
+		// A conversation goes on with its own session: its workspace,
+		// operator and databases.
+		ws, err = r.lent.ws, nil
+	}
 	if err != nil {
 		r.fail(fmt.Errorf("%w: %w", ErrNothingToResume, err))
 		return ctx, nil, false
@@ -143,7 +148,10 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		r.fail(err)
 		return ctx, nil, false
 	}
-	if len(opts.databases) > 0 {
+	switch {
+	case r.lent != nil:
+		r.sources = r.lent.sources
+	case len(opts.databases) > 0:
 		if r.sources, err = openDatabases(ctx, opts.databases); err != nil {
 			r.refuse(err)
 			return ctx, nil, false
@@ -153,13 +161,19 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		r.refuse(err)
 		return ctx, nil, false
 	}
-	r.noteChangedInputs(ctx)
+	if r.lent == nil {
+		r.noteChangedInputs(ctx)
+	}
 	inputs, _ := ws.Inputs()
 	r.addFilesSource(ctx, inputs)
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
 		r.plan = &generic.FullPlan{Question: meta.Question}
 	}
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
+	if r.lent != nil && r.lent.op != nil {
+		r.op = r.lent.op
+		return ctx, &resumed{meta: meta, inputs: inputs}, true
+	}
 	op, adopted, err := r.newOperator(ctx, true)
 	if err != nil {
 		r.fail(err)

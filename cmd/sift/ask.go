@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,25 +207,48 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 // are the flags the printed `sift resume` repeats) and ends with
 // errWaiting.
 func askTurn(ctx context.Context, io *ioStreams, conv *agents.Conversation, question string, resumeArgs []string) error {
+	final := showTurn(io, conv, question, conv.Ask(ctx, question))
+	if in := waitingFor(final); in != nil {
+		printWaiting(io, conv, in, resumeArgs)
+	}
+	return finalError(final)
+}
+
+// showTurn shows the events of a turn (or of its answer) and, unless it
+// waits for the person, the turn's answer; it returns the last event.
+func showTurn(io *ioStreams, conv *agents.Conversation, question string, events iter.Seq[generic.Event]) generic.Event {
 	io, working := newWorkingLine(io, false, time.Now, 0)
 	stop := working.start()
 	var final generic.Event
-	for e := range conv.Ask(ctx, question) {
+	for e := range events {
 		progress(io, e)
 		final = e
 	}
 	stop()
-	if in := final.Interrupt; in != nil && final.Err == nil {
-		r := newRenderer(io, false, time.Now)
-		r.resumeArgs, r.workdir = resumeArgs, conv.Workdir()
-		r.interrupt(in)
-		return finalError(final)
+	if waitingFor(final) != nil {
+		return final
 	}
 	turns := conv.Turns()
 	if len(turns) > 0 && turns[len(turns)-1].Question == strings.TrimSpace(question) {
 		printTurn(io, conv.Workdir(), turns[len(turns)-1])
 	}
-	return finalError(final)
+	return final
+}
+
+// waitingFor is what a turn that ended with final waits for, or nil.
+func waitingFor(final generic.Event) *generic.Interrupt {
+	if final.Err != nil {
+		return nil
+	}
+	return final.Interrupt
+}
+
+// printWaiting says what the turn waits for and the `sift resume`
+// command (with resumeArgs) that answers it.
+func printWaiting(io *ioStreams, conv *agents.Conversation, in *generic.Interrupt, resumeArgs []string) {
+	r := newRenderer(io, false, time.Now)
+	r.resumeArgs, r.workdir = resumeArgs, conv.Workdir()
+	r.interrupt(in)
 }
 
 // progress shows one event of a turn on stderr, briefly.

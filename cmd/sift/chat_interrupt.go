@@ -13,27 +13,35 @@ import (
 )
 
 // answer shows what the session waits for and reads the person's answer
-// at the prompt: a *generic.PlanDecision for a plan review, the tools'
-// answer types (through agents.AnswerFor) for questions and approvals.
-// It returns errChatInputEnded when the input ends first.
+// at the prompt (see answerAt). It returns errChatInputEnded when the
+// input ends first.
 func (c *sessionChat) answer(in *generic.Interrupt) (any, error) {
+	return answerAt(c.console.lines, c.io.ErrOut, in, c.showReviewPlan)
+}
+
+// answerAt shows what a turn waits for on out and reads the person's
+// answer from lines: a *generic.PlanDecision for a plan review (showPlan
+// shows the plan first), the tools' answer types (through
+// agents.AnswerFor) for questions and approvals. It returns
+// errChatInputEnded when the input ends first.
+func answerAt(lines lineReader, out io.Writer, in *generic.Interrupt, showPlan func(*generic.Interrupt)) (any, error) {
 	var (
 		a   any
 		err error
 	)
 	switch in.Kind {
 	case generic.InterruptPlanReview:
-		c.showReviewPlan(in)
-		a, err = reviewPlan(c.console.lines, c.io.ErrOut, in.Plan)
+		showPlan(in)
+		a, err = reviewPlan(lines, out, in.Plan)
 	case generic.InterruptApproval:
-		c.status("Approval needed: %s", in.Prompt)
-		a, err = decideApproval(c.console.lines, c.io.ErrOut)
+		fmt.Fprintf(out, "Approval needed: %s\n", in.Prompt)
+		a, err = decideApproval(lines, out)
 	default:
-		c.status("Question: %s", in.Prompt)
+		fmt.Fprintf(out, "Question: %s\n", in.Prompt)
 		for i, ch := range in.Choices {
-			c.status("  %d. %s", i+1, ch)
+			fmt.Fprintf(out, "  %d. %s\n", i+1, ch)
 		}
-		a, err = answerQuestion(c.console.lines, c.io.ErrOut, in.Choices)
+		a, err = answerQuestion(lines, out, in.Choices)
 	}
 	if errors.Is(err, io.EOF) {
 		return nil, errChatInputEnded
