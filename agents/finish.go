@@ -59,7 +59,5 @@ func (r *run) suggest() {
 	}
 	if r.ws != nil && len(next) > 0 {
 		_ = r.ownPlan(context.Background()).suggest(next)
-	} else {
-		res.NextQuestions = next
 	}
 }

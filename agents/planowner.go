@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,6 +150,25 @@ func (o *planOwner) skipRest(why string) { o.fp.SkipRemaining(why) }
 // checked records the answer as the checks left it (its unverified
 // numbers, its files that exist).
 func (o *planOwner) checked(res *generic.SubmitResult) { o.fp.Result = res }
+
+// dropUnwritten removes the files in missing from the answer and, when
+// it removed any, saves the plan.
+func (o *planOwner) dropUnwritten(missing []string) error {
+	if o.fp == nil || o.fp.Result == nil || len(missing) == 0 {
+		return nil
+	}
+	var kept []string
+	for _, f := range o.fp.Result.Files {
+		if !slices.Contains(missing, strings.TrimPrefix(f, "./")) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == len(o.fp.Result.Files) {
+		return nil
+	}
+	o.fp.Result.Files = kept
+	return o.save()
+}
 
 // suggest records the answer's next questions and saves the plan.
 func (o *planOwner) suggest(next []string) error {

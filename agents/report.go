@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -91,11 +90,9 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		}
 		md, unwritten, missing := withoutUnwritten(workdir, md, files)
 		md, _ = markReport(md, ev, append(outcome.siftText(), note, unwritten)...)
-		if dropUnwritten(view.Plan, missing) {
-			// The answer hands back only files that exist.
-			if err := treeOwner(ctx, gen, view.Plan).save(); err != nil {
-				gen.Send(&adk.AgentEvent{Err: err})
-			}
+		// The answer hands back only files that exist.
+		if err := treeOwner(ctx, gen, view.Plan).dropUnwritten(missing); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
 		}
 		// A report over nothing computed or cut short by a budget does
 		// not replace an earlier question's answer in report.md.
@@ -360,25 +357,6 @@ func withoutUnwritten(workdir, md string, answerFiles []string) (string, string,
 	note := fmt.Sprintf("> **Not written:** this report names %s that the run never wrote, so %s not shown: %s.\n",
 		generic.Plural(len(missing), "file"), map[bool]string{true: "it is", false: "they are"}[len(missing) == 1], strings.Join(missing, ", "))
 	return strings.TrimRight(md, "\n") + "\n\n" + note, note, missing
-}
-
-// dropUnwritten removes the files in missing from fp's answer; it reports
-// whether it removed any.
-func dropUnwritten(fp *generic.FullPlan, missing []string) bool {
-	if fp == nil || fp.Result == nil || len(missing) == 0 {
-		return false
-	}
-	var kept []string
-	for _, f := range fp.Result.Files {
-		if !slices.Contains(missing, strings.TrimPrefix(f, "./")) {
-			kept = append(kept, f)
-		}
-	}
-	if len(kept) == len(fp.Result.Files) {
-		return false
-	}
-	fp.Result.Files = kept
-	return true
 }
 
 // workspaceLacks reports whether rel names a file a session hands back
