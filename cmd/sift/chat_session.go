@@ -19,7 +19,7 @@ import (
 )
 
 // errChatInputEnded: the input ended while the chat waited for an answer;
-// the chat ends and the session keeps waiting.
+// the chat ends (exit 6) and the session keeps waiting.
 var errChatInputEnded = errors.New("the input ended")
 
 // sessionChat is a files-only chat: one Sift session, each line a turn,
@@ -115,7 +115,9 @@ func (c *sessionChat) status(format string, args ...any) {
 }
 
 // end says how to go on with the session and returns the chat's result:
-// the input ending during a question is not an error.
+// the input ending during a question leaves the session waiting, and the
+// chat ends with errWaiting (exit 6), as sift ask and a chat with
+// databases do.
 func (c *sessionChat) end(ctx context.Context, err error) error {
 	if c.id != "" {
 		c.status("The session is kept. Continue with: %s", c.opts.continueCommand(c.id))
@@ -124,7 +126,7 @@ func (c *sessionChat) end(ctx context.Context, err error) error {
 		}
 	}
 	if errors.Is(err, errChatInputEnded) {
-		return nil
+		return reportedError{errWaiting}
 	}
 	return err
 }
