@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 )
@@ -71,7 +71,7 @@ func BenchmarkCallsPerStep(b *testing.B) {
 		b.Run(layout.name, func(b *testing.B) {
 			py := pythonOrSkip(b)
 			csv := salesCSV(b)
-			var last *generic.Usage
+			var last *event.Usage
 			var reqs []scripted.Request
 			for b.Loop() {
 				script := scripted.New(threeStepScript(layout.classic)...)
@@ -79,7 +79,7 @@ func BenchmarkCallsPerStep(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				var done generic.Event
+				var done event.Event
 				for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{csv}}) {
 					done = e
 				}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"iter"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // Answer goes on, in this process, with the turn whose data analyst waits
@@ -13,11 +13,11 @@ import (
 // conversation's own session with its workspace, operator and databases.
 // Once the analysis has its answer the turn is filled in (Turns and the
 // history file); it may also ask again. The events end with EventDone.
-func (c *Conversation) Answer(ctx context.Context, answers map[string]any) iter.Seq[generic.Event] {
-	return func(yield func(generic.Event) bool) {
+func (c *Conversation) Answer(ctx context.Context, answers map[string]any) iter.Seq[event.Event] {
+	return func(yield func(event.Event) bool) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		r := c.sift.newRun(Request{}, func(e generic.Event) bool {
+		r := c.sift.newRun(Request{}, func(e event.Event) bool {
 			if logged, err := c.log.Record(e); err == nil {
 				e = logged
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -32,7 +32,7 @@ func TestFilesSQLOnlyWhenTheDataWarrantsIt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var done generic.Event
+			var done event.Event
 			for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}}) {
 				done = e
 			}

@@ -6,14 +6,15 @@ import (
 	"os"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
 )
 
 // finishFiles writes usage.json and ends the report with the usage
 // summary, once the last model call is counted.
-func (r *run) finishFiles(u *generic.Usage) {
+func (r *run) finishFiles(u *event.Usage) {
 	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
 		_ = r.ws.WriteFileAtomic(usageFile, b)
 	}
@@ -21,7 +22,7 @@ func (r *run) finishFiles(u *generic.Usage) {
 		return
 	}
 	n := r.plan.QuestionNumber()
-	md, err := os.ReadFile(r.ws.Path(generic.QuestionReportFile(n)))
+	md, err := os.ReadFile(r.ws.Path(report.QuestionReportFile(n)))
 	if err != nil {
 		return
 	}
@@ -29,7 +30,7 @@ func (r *run) finishFiles(u *generic.Usage) {
 	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
 		text += "## Next questions\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
-	_, _ = saveReport(r.ws.Root, n, text+generic.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
+	_, _ = saveReport(r.ws.Root, n, text+event.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
 }
 
 // saveStopReport writes the report of a run that stopped before its report
@@ -37,7 +38,7 @@ func (r *run) finishFiles(u *generic.Usage) {
 func (r *run) saveStopReport(note string) {
 	md := fallbackReport(r.plan, listArtifacts(r.ws.Root), note)
 	if path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, false); err == nil {
-		r.emit(generic.Event{Kind: generic.EventReport, Path: path, Text: md})
+		r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
 	}
 }
 

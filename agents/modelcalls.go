@@ -3,7 +3,7 @@ package agents
 import (
 	"fmt"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 )
 
@@ -11,10 +11,10 @@ import (
 // person sees what the run waits for ("Writing code for step 2") and the
 // usage meter moves with every call instead of once a step.
 func (r *run) observeModelCall(c llm.CallInfo) {
-	call := &generic.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
-	e := generic.Event{Kind: generic.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
+	call := &event.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
+	e := event.Event{Kind: event.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
 	if c.Done {
-		e.Kind = generic.EventModelFinished
+		e.Kind = event.EventModelFinished
 		call.ElapsedMS = c.Counts.Latency.Milliseconds()
 		call.Failed = c.Err != nil
 		e.Usage = r.usage()

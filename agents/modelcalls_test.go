@@ -3,7 +3,7 @@ package agents
 import (
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 )
 
@@ -25,14 +25,14 @@ func TestRunReportsEachModelCall(t *testing.T) {
 	lastCalls := 0
 	for _, e := range evs {
 		switch e.Kind {
-		case generic.EventModelStarted:
+		case event.EventModelStarted:
 			started++
 			if e.Call == nil || e.Call.Role == "" || e.Text == "" {
 				t.Fatalf("a model_started event without its call or words: %+v", e)
 			}
 			open[e.Text]++
 			labels[e.Text] = true
-		case generic.EventModelFinished:
+		case event.EventModelFinished:
 			finished++
 			if e.Call == nil || e.Usage == nil {
 				t.Fatalf("a model_finished event without its call or usage: %+v", e)

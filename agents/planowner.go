@@ -12,8 +12,9 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -30,14 +31,14 @@ import (
 // reports a plan that could not be saved.
 type planOwner struct {
 	ctx   context.Context
-	fp    *generic.FullPlan
+	fp    *plans.FullPlan
 	put   func() error
-	send  func(generic.Event)
+	send  func(event.Event)
 	fault func(error)
 }
 
 // ownPlan returns the owner of the session's plan (fullPlan) for one agent
-// turn: it saves the plan in the session (generic.FullPlanKey) and the
+// turn: it saves the plan in the session (plans.FullPlanKey) and the
 // workspace, and speaks through the turn's events (gen).
 func ownPlan(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) *planOwner {
 	return treeOwner(ctx, gen, fullPlan(ctx))
@@ -45,15 +46,15 @@ func ownPlan(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) *pla
 
 // treeOwner returns the owner of fp, the session's plan or the copy a
 // branch or the report works on, for one agent turn.
-func treeOwner(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan) *planOwner {
+func treeOwner(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan) *planOwner {
 	return &planOwner{
 		ctx: ctx,
 		fp:  fp,
 		put: func() error {
-			generic.FullPlanKey.Set(ctx, fp)
+			plans.FullPlanKey.Set(ctx, fp)
 			return writePlanFile(ctx, fp)
 		},
-		send:  func(e generic.Event) { gen.Send(siftEvent(e)) },
+		send:  func(e event.Event) { gen.Send(siftEvent(e)) },
 		fault: func(err error) { gen.Send(&adk.AgentEvent{Err: err}) },
 	}
 }
@@ -67,7 +68,7 @@ func (r *run) ownPlan(ctx context.Context) *planOwner {
 		ctx:  ctx,
 		fp:   fp,
 		put:  func() error { return writePlanFileAt(r.ws.Root, fp) },
-		send: func(e generic.Event) { r.emit(e) },
+		send: func(e event.Event) { r.emit(e) },
 	}
 }
 
@@ -76,7 +77,7 @@ func (o *planOwner) save() error { return o.put() }
 
 // publish says the plan changed (note says how, or is empty).
 func (o *planOwner) publish(note string) {
-	o.send(generic.Event{Kind: generic.EventPlan, Plan: o.fp.Clone(), Text: note})
+	o.send(event.Event{Kind: event.EventPlan, Plan: o.fp.Clone(), Text: note})
 }
 
 // saveAndPublish saves the plan and then says it changed, so whoever hears
@@ -95,11 +96,11 @@ func (o *planOwner) saveAndPublish(note string) error {
 
 // remaining makes p the steps still to run and returns it with its step
 // indexes filled in.
-func (o *planOwner) remaining(p *generic.Plan) *generic.Plan { return o.fp.SetRemaining(p) }
+func (o *planOwner) remaining(p *plans.Plan) *plans.Plan { return o.fp.SetRemaining(p) }
 
 // plan makes p the steps still to run (the planner's or replanner's
 // plan) and hands them to the executor.
-func (o *planOwner) plan(p *generic.Plan) {
+func (o *planOwner) plan(p *plans.Plan) {
 	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.remaining(p))
 }
 
@@ -115,7 +116,7 @@ func (o *planOwner) followUp(question string) error {
 
 // replace puts p in place of the planned steps (the person's edit); the
 // steps earlier questions finished stay.
-func (o *planOwner) replace(p *generic.Plan) {
+func (o *planOwner) replace(p *plans.Plan) {
 	o.drop()
 	o.plan(p)
 }
@@ -124,22 +125,22 @@ func (o *planOwner) replace(p *generic.Plan) {
 // without saving it: the planner makes the new one, saved then.
 func (o *planOwner) reject() {
 	o.drop()
-	generic.FullPlanKey.Set(o.ctx, o.fp)
+	plans.FullPlanKey.Set(o.ctx, o.fp)
 }
 
 // resumed hands the executor the steps a resumed run has still to do.
 func (o *planOwner) resumed() {
-	var rest []generic.Step
+	var rest []plans.Step
 	for _, s := range o.fp.Steps {
-		if s.Status == generic.StatusTodo || s.Status == generic.StatusDoing {
+		if s.Status == plans.StatusTodo || s.Status == plans.StatusDoing {
 			rest = append(rest, s.Step)
 		}
 	}
-	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, &generic.Plan{Steps: rest})
+	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, &plans.Plan{Steps: rest})
 }
 
 // answer records the question's result; the steps not run are not needed.
-func (o *planOwner) answer(res *generic.SubmitResult) {
+func (o *planOwner) answer(res *plans.SubmitResult) {
 	o.fp.Result = res
 	o.fp.SkipRemaining("not needed: the question was answered")
 }
@@ -149,7 +150,7 @@ func (o *planOwner) skipRest(why string) { o.fp.SkipRemaining(why) }
 
 // checked records the answer as the checks left it (its unverified
 // numbers, its files that exist).
-func (o *planOwner) checked(res *generic.SubmitResult) { o.fp.Result = res }
+func (o *planOwner) checked(res *plans.SubmitResult) { o.fp.Result = res }
 
 // dropUnwritten removes the files in missing from the answer and, when
 // it removed any, saves the plan.
@@ -178,14 +179,14 @@ func (o *planOwner) suggest(next []string) error {
 
 // again puts st, which was in progress when its run stopped, back to do,
 // with no summary: it runs again.
-func (o *planOwner) again(st *generic.StepState) {
-	st.Status, st.Summary = generic.StatusTodo, ""
+func (o *planOwner) again(st *plans.StepState) {
+	st.Status, st.Summary = plans.StatusTodo, ""
 }
 
 // start marks st doing, saves the plan and says the step started; with
 // side, it names the steps now running side by side.
-func (o *planOwner) start(st *generic.StepState, side bool) error {
-	st.Status, st.Started = generic.StatusDoing, time.Now()
+func (o *planOwner) start(st *plans.StepState, side bool) error {
+	st.Status, st.Started = plans.StatusDoing, time.Now()
 	if err := o.save(); err != nil {
 		return err
 	}
@@ -194,34 +195,34 @@ func (o *planOwner) start(st *generic.StepState, side bool) error {
 	if now := o.fp.Running(); side && len(now) > 1 {
 		note = fmt.Sprintf("running steps %s side by side", joinSteps(now))
 	}
-	o.send(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: note})
+	o.send(event.Event{Kind: event.EventStepStarted, Step: &started, Text: note})
 	return nil
 }
 
 // done records st's outcome: its summary and files; it failed when failed
 // or when its summary says so.
-func (o *planOwner) done(st *generic.StepState, summary string, files []string, failed bool) {
+func (o *planOwner) done(st *plans.StepState, summary string, files []string, failed bool) {
 	st.Summary, st.Files = strings.TrimSpace(summary), files
-	st.Status = generic.StatusDone
+	st.Status = plans.StatusDone
 	if failed || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
-		st.Status = generic.StatusFailed
+		st.Status = plans.StatusFailed
 	}
 }
 
 // fail marks st failed by err, which stops the run.
-func (o *planOwner) fail(st *generic.StepState, err error) {
-	st.Status = generic.StatusFailed
+func (o *planOwner) fail(st *plans.StepState, err error) {
+	st.Status = plans.StatusFailed
 	st.Summary = "Stopped: " + plainError(o.ctx, err).Error()
 }
 
 // requeue puts st back to do: it did not run (a budget ran out first).
-func (o *planOwner) requeue(st *generic.StepState) { st.Status = generic.StatusTodo }
+func (o *planOwner) requeue(st *plans.StepState) { st.Status = plans.StatusTodo }
 
 // stop puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a
 // cancelled context) back to do and saves the plan: whatever it did is
 // not a result, and it runs again when the session is resumed.
-func (o *planOwner) stop(st *generic.StepState) {
-	st.Status = generic.StatusTodo
+func (o *planOwner) stop(st *plans.StepState) {
+	st.Status = plans.StatusTodo
 	st.Started = time.Time{}
 	st.Summary = stoppedSummary
 	st.Files = nil
@@ -233,33 +234,33 @@ const stoppedSummary = "stopped while running; runs again on resume"
 
 // finish saves the plan with st's outcome and, once st is done or
 // failed, says so: each of its files, then the step.
-func (o *planOwner) finish(st *generic.StepState) error {
+func (o *planOwner) finish(st *plans.StepState) error {
 	if err := o.save(); err != nil {
 		return err
 	}
-	if st.Status != generic.StatusDone && st.Status != generic.StatusFailed {
+	if st.Status != plans.StatusDone && st.Status != plans.StatusFailed {
 		return nil
 	}
 	done := *st
 	for _, f := range done.Files {
-		o.send(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done})
+		o.send(event.Event{Kind: event.EventArtifact, Path: f, Step: &done})
 	}
-	o.send(generic.Event{Kind: generic.EventStepFinished, Step: &done})
+	o.send(event.Event{Kind: event.EventStepFinished, Step: &done})
 	return nil
 }
 
 // fullPlan returns the run's FullPlan, creating it on first use.
-func fullPlan(ctx context.Context) *generic.FullPlan {
-	if fp, ok := generic.FullPlanKey.Get(ctx); ok && fp != nil {
+func fullPlan(ctx context.Context) *plans.FullPlan {
+	if fp, ok := plans.FullPlanKey.Get(ctx); ok && fp != nil {
 		return fp
 	}
 	q, _ := params.Question.Get(ctx)
-	return &generic.FullPlan{Question: q}
+	return &plans.FullPlan{Question: q}
 }
 
 // writePlanFile rewrites plan.md in the workspace, atomically, so a reader
 // or a crash never sees half a plan.
-func writePlanFile(ctx context.Context, fp *generic.FullPlan) error {
+func writePlanFile(ctx context.Context, fp *plans.FullPlan) error {
 	dir, ok := params.Workdir.Get(ctx)
 	if !ok || dir == "" {
 		return nil
@@ -272,12 +273,12 @@ func writePlanFile(ctx context.Context, fp *generic.FullPlan) error {
 const planStateFile = "state.json"
 
 // loadPlanState reads the FullPlan a workspace last recorded.
-func loadPlanState(dir string) (*generic.FullPlan, error) {
+func loadPlanState(dir string) (*plans.FullPlan, error) {
 	b, err := os.ReadFile(filepath.Join(dir, planStateFile))
 	if err != nil {
 		return nil, err
 	}
-	var fp generic.FullPlan
+	var fp plans.FullPlan
 	if err := json.Unmarshal(b, &fp); err != nil {
 		return nil, fmt.Errorf("read %s: %w", planStateFile, err)
 	}
@@ -285,7 +286,7 @@ func loadPlanState(dir string) (*generic.FullPlan, error) {
 }
 
 // writePlanFileAt rewrites plan.md and state.json in the workspace dir.
-func writePlanFileAt(dir string, fp *generic.FullPlan) error {
+func writePlanFileAt(dir string, fp *plans.FullPlan) error {
 	if _, err := os.Stat(dir); err != nil {
 		return err
 	}
@@ -296,7 +297,7 @@ func writePlanFileAt(dir string, fp *generic.FullPlan) error {
 	if err := writeWorkspaceFile(dir, planStateFile, b); err != nil {
 		return err
 	}
-	return writeWorkspaceFile(dir, "plan.md", []byte(generic.RenderPlanMarkdown(fp)))
+	return writeWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)))
 }
 
 // writeWorkspaceFile replaces a file of the workspace at workdir

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 )
 
 // TestBuiltInAnalysisStepsGoThroughThePlanOwner: a built-in analysis's
@@ -23,7 +24,7 @@ func TestBuiltInAnalysisStepsGoThroughThePlanOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The plan as state.json holds it when each event arrives.
-	saved := func() *generic.FullPlan {
+	saved := func() *plans.FullPlan {
 		var found string
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.Name() == planStateFile {
@@ -38,22 +39,22 @@ func TestBuiltInAnalysisStepsGoThroughThePlanOwner(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var fp generic.FullPlan
+		var fp plans.FullPlan
 		if err := json.Unmarshal(b, &fp); err != nil {
 			t.Fatal(err)
 		}
 		return &fp
 	}
-	var done generic.Event
+	var done event.Event
 	var started, finished int
 	for e := range s.Run(context.Background(), Request{Question: "Top 3 regions by revenue", Files: []string{salesCSV(t)}}) {
 		switch e.Kind {
-		case generic.EventPlan:
+		case event.EventPlan:
 			if fp := saved(); fp == nil || len(fp.Steps) != len(e.Plan.Steps) {
 				t.Errorf("the plan was announced before state.json held its steps: %+v", fp)
 			}
-		case generic.EventStepStarted, generic.EventStepFinished:
-			if e.Kind == generic.EventStepStarted {
+		case event.EventStepStarted, event.EventStepFinished:
+			if e.Kind == event.EventStepStarted {
 				started++
 			} else {
 				finished++
@@ -65,7 +66,7 @@ func TestBuiltInAnalysisStepsGoThroughThePlanOwner(t *testing.T) {
 			if fp == nil || len(fp.Steps) < e.Step.Index || fp.Steps[e.Step.Index-1].Status != e.Step.Status {
 				t.Errorf("%s event for step %d (%s) came before state.json said so: %+v", e.Kind, e.Step.Index, e.Step.Status, fp)
 			}
-		case generic.EventDone:
+		case event.EventDone:
 			done = e
 		}
 	}
@@ -76,7 +77,7 @@ func TestBuiltInAnalysisStepsGoThroughThePlanOwner(t *testing.T) {
 		t.Fatalf("want one step started and finished, got %d and %d", started, finished)
 	}
 	fp := saved()
-	if len(fp.Steps) != 1 || fp.Steps[0].Status != generic.StatusDone || fp.Steps[0].Started.IsZero() {
+	if len(fp.Steps) != 1 || fp.Steps[0].Status != plans.StatusDone || fp.Steps[0].Started.IsZero() {
 		t.Fatalf("state.json must hold the done step with its start time: %+v", fp.Steps)
 	}
 }
@@ -88,14 +89,14 @@ func TestPlanOwnerFailsAStepWhoseSummarySaysSo(t *testing.T) {
 	for _, c := range []struct {
 		summary string
 		failed  bool
-		want    generic.StepStatus
+		want    plans.StepStatus
 	}{
-		{"North leads with 150.", false, generic.StatusDone},
-		{"Error: no column named revenue", false, generic.StatusFailed},
-		{failedPrefix + " the cell raised", false, generic.StatusFailed},
-		{"North leads with 150.", true, generic.StatusFailed},
+		{"North leads with 150.", false, plans.StatusDone},
+		{"Error: no column named revenue", false, plans.StatusFailed},
+		{failedPrefix + " the cell raised", false, plans.StatusFailed},
+		{"North leads with 150.", true, plans.StatusFailed},
 	} {
-		var st generic.StepState
+		var st plans.StepState
 		(&planOwner{}).done(&st, c.summary, nil, c.failed)
 		if st.Status != c.want {
 			t.Errorf("done(%q, failed=%v): status %s, want %s", c.summary, c.failed, st.Status, c.want)

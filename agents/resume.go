@@ -10,8 +10,10 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 )
@@ -22,19 +24,19 @@ var ErrNothingToResume = errors.New("nothing to resume")
 
 // Resume goes on with a session, in this process or a new one. A session
 // waiting for the person is resumed from its checkpoint with answers, keyed
-// by interrupt ID (a *generic.PlanDecision for a plan review, the answer
+// by interrupt ID (a *event.PlanDecision for a plan review, the answer
 // types of the tools for questions and approvals). A paused session, or one
 // whose process died, is recovered from its recorded plan: finished steps
 // are kept and not run again, a step that was in progress runs again, and
 // the Python kernel's state is rebuilt from cells.jsonl; the events say
 // which. The events end, as for Run, with EventDone. Options change how
 // the resumed run goes on (see ResumeParallel).
-func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any, opts ...ResumeOption) iter.Seq[generic.Event] {
+func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any, opts ...ResumeOption) iter.Seq[event.Event] {
 	var o resumeOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return func(yield func(generic.Event) bool) {
+	return func(yield func(event.Event) bool) {
 		s.start(ctx, s.newRun(Request{}, yield), func(r *run, ctx context.Context) { r.resume(ctx, sessionID, answers, o) })
 	}
 }
@@ -43,8 +45,8 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 // open): the session is left as it was, still waiting for its answer or
 // ready to go on, so the same resume works once the cause is fixed.
 func (r *run) refuse(err error) {
-	r.emit(generic.Event{Kind: generic.EventError, Err: err})
-	r.close(generic.Event{Kind: generic.EventDone, Err: err, Path: r.ws.Root})
+	r.emit(event.Event{Kind: event.EventError, Err: err})
+	r.close(event.Event{Kind: event.EventDone, Err: err, Path: r.ws.Root})
 }
 
 // ResumeOption changes how Sift.Resume goes on with a session.
@@ -167,7 +169,7 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	inputs, _ := ws.Inputs()
 	r.addFilesSource(ctx, inputs)
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
-		r.plan = &generic.FullPlan{Question: meta.Question}
+		r.plan = &plans.FullPlan{Question: meta.Question}
 	}
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
 	if r.lent != nil && r.lent.op != nil {
@@ -198,7 +200,7 @@ func (r *run) routeResume(ctx context.Context, st *resumed, answers map[string]a
 	own := r.ownPlan(ctx)
 	own.drop()
 	if steps != nil {
-		own.remaining(&generic.Plan{Steps: steps})
+		own.remaining(&plans.Plan{Steps: steps})
 	}
 	st.meta.Status, st.feedback, st.replan = session.StatusPaused, fb, steps == nil
 	return false
@@ -272,7 +274,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 	var redo []int
 	for i := range r.plan.Steps {
 		s := &r.plan.Steps[i]
-		if !waiting[s.Index] && (s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary)) {
+		if !waiting[s.Index] && (s.Status == plans.StatusDoing || (s.Status == plans.StatusTodo && s.Summary == stoppedSummary)) {
 			own.again(s)
 			redo = append(redo, s.Index)
 		}
@@ -296,7 +298,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 		if st.adopted > 0 {
 			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", generic.Plural(st.adopted, "earlier cell"))
 		}
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
 	}
 	_ = own.save()
 	return waits, true

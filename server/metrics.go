@@ -3,7 +3,7 @@ package server
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // metrics are the server's Prometheus metrics.
@@ -39,12 +39,12 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 }
 
 // observeRun counts a run by its last event.
-func (m *metrics) observeRun(final generic.Event) {
+func (m *metrics) observeRun(final event.Event) {
 	outcome := "done"
 	switch {
-	case final.Kind == generic.EventDone && final.Text == "paused":
+	case final.Kind == event.EventDone && final.Text == "paused":
 		outcome = "paused"
-	case final.Kind != generic.EventDone || final.Err != nil:
+	case final.Kind != event.EventDone || final.Err != nil:
 		outcome = "failed"
 	case final.Interrupt != nil:
 		outcome = "waiting"

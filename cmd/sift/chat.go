@@ -11,7 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -200,7 +201,7 @@ func chatTurn(ctx context.Context, console *chatConsole, conv *agents.Conversati
 	streams := console.io
 	final := showTurn(streams, conv, question, conv.Ask(ctx, question))
 	for in := waitingFor(final); in != nil; in = waitingFor(final) {
-		answer, err := answerAt(console.lines, streams.ErrOut, in, func(in *generic.Interrupt) {
+		answer, err := answerAt(console.lines, streams.ErrOut, in, func(in *event.Interrupt) {
 			printPlan(streams.ErrOut, in.Plan)
 		})
 		if errors.Is(err, errChatInputEnded) {
@@ -217,7 +218,7 @@ func chatTurn(ctx context.Context, console *chatConsole, conv *agents.Conversati
 }
 
 // printPlan shows a plan under review as a checklist.
-func printPlan(w io.Writer, fp *generic.FullPlan) {
+func printPlan(w io.Writer, fp *plans.FullPlan) {
 	if fp == nil {
 		return
 	}

@@ -1,10 +1,12 @@
-package generic
+package plans
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sift-agent/sift/report"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -110,10 +112,10 @@ func TestPlanMarkdownKeepsEarlierQuestions(t *testing.T) {
 
 func TestIsQuestionReport(t *testing.T) {
 	for name, want := range map[string]bool{
-		QuestionReportFile(1): true, "report-12.html": true, "report-123.md": true,
+		report.QuestionReportFile(1): true, "report-12.html": true, "report-123.md": true,
 		"report-1.md": false, "report-ab.md": false, "report.md": false, "out/report-01.md": false, "report-01.txt": false,
 	} {
-		if got := IsQuestionReport(name); got != want {
+		if got := report.IsQuestionReport(name); got != want {
 			t.Errorf("IsQuestionReport(%q) = %v, want %v", name, got, want)
 		}
 	}
