@@ -10,8 +10,9 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 )
@@ -40,8 +41,8 @@ type AgentConfig struct {
 //
 // It takes the question from the last user message of its input, and
 // leaves the plan, with the answer in its Result, in the session value
-// generic.FullPlanKey for the agents after it; its files are in Workdir.
-// Its step and report events carry a *generic.Event as
+// plans.FullPlanKey for the agents after it; its files are in Workdir.
+// Its step and report events carry a *event.Event as
 // CustomizedOutput. Sift.Run remains the simpler way for one question:
 // it records the session and yields Sift's own events.
 //
@@ -60,7 +61,7 @@ func (s *Sift) NewAgent(ctx context.Context, cfg AgentConfig) (*Agent, error) {
 	if !s.hasModel() {
 		return nil, fmt.Errorf("%w: Sift's agent plans and writes code with a language model; give agents.Config.Models", ErrNoModel)
 	}
-	r := s.newRun(Request{SessionID: cfg.SessionID, Files: cfg.Files, Dirs: cfg.Dirs, Yes: cfg.Yes, Parallel: cfg.Parallel, Budget: cfg.Budget}, func(generic.Event) bool { return true })
+	r := s.newRun(Request{SessionID: cfg.SessionID, Files: cfg.Files, Dirs: cfg.Dirs, Yes: cfg.Yes, Parallel: cfg.Parallel, Budget: cfg.Budget}, func(event.Event) bool { return true })
 	a := &Agent{r: r}
 	if err := a.open(ctx); err != nil {
 		_ = a.Close()
@@ -133,7 +134,7 @@ func (a *Agent) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.Agen
 	adk.AddSessionValues(ctx, treeValues(treeInput{
 		question: question, dataContext: a.dataContext + r.databaseContext(ctx, question),
 		inputs: a.inputs, workdir: r.ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
-		plan: &generic.FullPlan{Question: question},
+		plan: &plans.FullPlan{Question: question},
 	}))
 	return a.tree.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(question)}, EnableStreaming: input.EnableStreaming}, opts...)
 }
@@ -149,7 +150,7 @@ func (a *Agent) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.Ag
 func (a *Agent) Workdir() string { return a.r.ws.Root }
 
 // Usage is what the agent's model calls have cost so far.
-func (a *Agent) Usage() *generic.Usage { return a.r.usage() }
+func (a *Agent) Usage() *event.Usage { return a.r.usage() }
 
 // Close stops the agent's Python, MCP servers and databases. The session
 // workspace stays.

@@ -9,7 +9,7 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 )
 
@@ -61,7 +61,7 @@ func TestAgentAsksAndResumesUnderAnEmbeddersRunner(t *testing.T) {
 	}
 	defer a.Close()
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: a, CheckPointStore: &memCheckpoints{m: map[string][]byte{}}})
-	var asked *generic.Interrupt
+	var asked *event.Interrupt
 	for ev := range drainADK(t, runner.Query(ctx, "how many rows?", adk.WithCheckPointID("c1"))) {
 		if in := interruptOf(ev); in != nil {
 			asked = in
@@ -70,7 +70,7 @@ func TestAgentAsksAndResumesUnderAnEmbeddersRunner(t *testing.T) {
 	if asked == nil || asked.Prompt != "Which sheet?" {
 		t.Fatalf("want the agent to ask, got %+v", asked)
 	}
-	answer, err := AnswerFor(generic.InterruptQuestion, asked.Choices, false, "2", "")
+	answer, err := AnswerFor(event.InterruptQuestion, asked.Choices, false, "2", "")
 	if err != nil {
 		t.Fatal(err)
 	}

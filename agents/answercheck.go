@@ -14,9 +14,9 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/confined"
-	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/generic/numcheck"
+	"github.com/sift-agent/sift/numcheck"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 )
 
 // Answer checking: every number the final answer and the report state
@@ -113,7 +113,7 @@ func runEvidence(workdir string, v taskView, outputs *toolOutputs) *numcheck.Set
 }
 
 // resultText is the answer and findings of a result, one per line.
-func resultText(r *generic.SubmitResult) string {
+func resultText(r *plans.SubmitResult) string {
 	if r == nil {
 		return ""
 	}
@@ -137,7 +137,7 @@ func uniqueTexts(nums []numcheck.Number) []string {
 // are unsupported and a model is given, it asks that model once for a
 // corrected result. It returns the result to report and the numbers still
 // unsupported. A failed correction keeps the first result.
-func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, ev *numcheck.Set, rules string) (*generic.SubmitResult, []string, error) {
+func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, ev *numcheck.Set, rules string) (*plans.SubmitResult, []string, error) {
 	res := v.Plan.Result
 	bad := uniqueTexts(ev.Unsupported(resultText(res)))
 	if len(bad) == 0 || m == nil {
@@ -156,7 +156,7 @@ func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, 
 // correctResult makes the one correction call: the replanner's model sees
 // the question, the step results, its result and the numbers no output
 // holds, and must call submit_result again.
-func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, bad []string, rules string) (*generic.SubmitResult, error) {
+func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, bad []string, rules string) (*plans.SubmitResult, error) {
 	tm, err := m.WithTools([]*schema.ToolInfo{submitResultTool})
 	if err != nil {
 		return nil, fmt.Errorf("answer check: %w", err)
@@ -178,7 +178,7 @@ func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView
 			args = tc.Function.Arguments
 		}
 	}
-	var res generic.SubmitResult
+	var res plans.SubmitResult
 	if err := json.Unmarshal([]byte(args), &res); err != nil || strings.TrimSpace(res.Answer) == "" {
 		return nil, fmt.Errorf("answer check: the corrected result is not a submit_result call (%q)", shorten(args, 200))
 	}

@@ -7,9 +7,10 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/generic/numcheck"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/numcheck"
+	"github.com/sift-agent/sift/plans"
 )
 
 // regionScript is a one-step run whose code prints North 150, South 70,
@@ -89,7 +90,7 @@ func TestNumberStillInventedIsMarkedInTheReport(t *testing.T) {
 		t.Errorf("a supported number must not be marked:\n%s", rep)
 	}
 	var said bool
-	for _, e := range kinds(evs, generic.EventMessage) {
+	for _, e := range kinds(evs, event.EventMessage) {
 		said = said || strings.Contains(e.Text, "answer check") && strings.Contains(e.Text, "175")
 	}
 	if !said {
@@ -99,7 +100,7 @@ func TestNumberStillInventedIsMarkedInTheReport(t *testing.T) {
 
 func TestCheckResultAsksNoModelWhenEverythingIsSupported(t *testing.T) {
 	script := scripted.New() // any call fails: none is expected
-	v := taskView{Question: "q", Plan: &generic.FullPlan{Result: &generic.SubmitResult{Answer: "North: 1,500.0 (68.2%)"}}}
+	v := taskView{Question: "q", Plan: &plans.FullPlan{Result: &plans.SubmitResult{Answer: "North: 1,500.0 (68.2%)"}}}
 	res, bad, err := checkResult(context.Background(), script.Model(), v, numcheck.NewSet("North 1500\nshare 0.6818"), "")
 	if err != nil || len(bad) != 0 || res != v.Plan.Result || script.Calls() != 0 {
 		t.Errorf("res=%+v bad=%v err=%v calls=%d", res, bad, err, script.Calls())

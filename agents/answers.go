@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -14,12 +14,12 @@ import (
 // with a reason.
 func AnswerFor(kind string, choices []string, approve bool, answer, deny string) (any, error) {
 	switch kind {
-	case generic.InterruptQuestion:
+	case event.InterruptQuestion:
 		if answer == "" {
 			return nil, errors.New("the session asks a question: give --answer TEXT")
 		}
 		return tools.ParseAnswer(answer, choices), nil
-	case generic.InterruptApproval:
+	case event.InterruptApproval:
 		switch {
 		case approve:
 			return &tools.ApprovalDecision{Action: tools.ApprovalApprove}, nil

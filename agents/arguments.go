@@ -7,23 +7,23 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 )
 
 // checkArguments reads a forced tool call's arguments as the agents will:
-// a plan as generic.Plan, a final answer as generic.SubmitResult (both
+// a plan as plans.Plan, a final answer as plans.SubmitResult (both
 // lenient: numbers as strings, one value for a list, null for nothing).
 // What they cannot read goes back to the model (llm.WithArgumentCheck)
 // instead of ending the run with the framework's "unmarshal plan error".
 func checkArguments(tool, args string) error {
 	switch tool {
 	case toolCreatePlan:
-		var p generic.Plan
+		var p plans.Plan
 		if err := json.Unmarshal([]byte(args), &p); err != nil {
 			return fmt.Errorf("%v; give {\"steps\": [{\"index\": 1, \"description\": \"...\", \"needs\": []}]}", err)
 		}
 	case toolSubmitResult:
-		var r generic.SubmitResult
+		var r plans.SubmitResult
 		if err := json.Unmarshal([]byte(args), &r); err != nil {
 			return fmt.Errorf("%v; give {\"answer\": \"...\", \"findings\": [\"...\"], \"files\": [\"out/...\"]}", err)
 		}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/llm/tokens"
@@ -347,7 +347,7 @@ func BenchmarkCallsPerStep(b *testing.B) {
 					script := scripted.New(d.script(layout.classic)...)
 					rec := &bodyRecorder{next: http.DefaultTransport}
 					s := billedSift(b, script, rec, layout.classic)
-					var done generic.Event
+					var done event.Event
 					for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: d.question, Files: []string{file}}) {
 						done = e
 					}

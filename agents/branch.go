@@ -18,10 +18,11 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -83,7 +84,7 @@ func newBranchRunner(cfg treeConfig) *branchRunner {
 }
 
 // wants reports whether the plan has steps to run as a batch.
-func (b *branchRunner) wants(ctx context.Context, fp *generic.FullPlan) bool {
+func (b *branchRunner) wants(ctx context.Context, fp *plans.FullPlan) bool {
 	if b == nil || b.parallel <= 1 {
 		return false
 	}
@@ -116,7 +117,7 @@ type branchWait struct {
 	Step         int
 	CheckPointID string
 	InnerID      string
-	Ask          generic.Interrupt
+	Ask          event.Interrupt
 	// Files are those under out/ the step wrote before it asked.
 	Files []string
 }
@@ -252,10 +253,10 @@ func (c branchCheckpoints) dropWait(id string) error {
 
 // recoveredWaits returns, for a run recovered from fp, the steps in
 // progress that wait for the person (see branchCheckpoints.wait).
-func recoveredWaits(workdir string, fp *generic.FullPlan) []*branchWait {
+func recoveredWaits(workdir string, fp *plans.FullPlan) []*branchWait {
 	var out []*branchWait
 	for _, st := range fp.Steps {
-		if st.Status != generic.StatusDoing {
+		if st.Status != plans.StatusDoing {
 			continue
 		}
 		if w, err := (branchCheckpoints{workdir}).wait(branchCheckpointID(fp.QuestionNumber(), st.Index)); err == nil && w != nil && w.Step == st.Index {
@@ -268,7 +269,7 @@ func recoveredWaits(workdir string, fp *generic.FullPlan) []*branchWait {
 // branchEvent carries an event of a branch, tagged with its step, to the
 // run that reports it.
 type branchEvent struct {
-	Step  *generic.StepState
+	Step  *plans.StepState
 	Event *adk.AgentEvent
 }
 
@@ -280,9 +281,9 @@ type branchResult struct{ Summary string }
 // when the batch was not paused or stopped by the budget: the step
 // tracker asks the person, one at a time, and each goes on where it
 // stopped. Paused, they stay recorded for the resumed run.
-func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, loopAgent string, budget *budgetGuard, waiting []*branchWait) []*branchWait {
+func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan, loopAgent string, budget *budgetGuard, waiting []*branchWait) []*branchWait {
 	main := b.cfg.op.(*operator.KernelOperator)
-	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
+	own := treeOwner(ctx, gen, fp)
 	events := make(chan branchEvent)
 	results := make(chan branchOutcome)
 	running := 0
@@ -396,7 +397,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 					out.summary += fmt.Sprintf("\n(Note: cell(s) %v failed when brought back to the session's kernel.)", bad)
 				}
 				own.done(st, out.summary, b.stepFiles(out.kernel, st.Index), out.failed || out.err != nil)
-				if st.Status == generic.StatusFailed {
+				if st.Status == plans.StatusFailed {
 					stop = true // the replanner decides what next
 				}
 				if prev := idle[st.Index]; prev != nil {
@@ -419,11 +420,11 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(executed, "\n\n"))
 	switch {
 	case stopErr != nil:
-		stopForBudget(own, stopErr, loopAgent)
+		stopForBudget(gen, own, stopErr, loopAgent)
 		return nil
 	case paused:
 		params.Paused.Set(ctx, true)
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: "paused before steps " + joinSteps(readyIndexes(fp))}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: "paused before steps " + joinSteps(readyIndexes(fp))}))
 		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(loopAgent)})
 		return nil
 	}
@@ -433,7 +434,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 
 // runStep runs the executor for the step at pos in a session of its own,
 // over kernel k, forwarding its events tagged with the step.
-func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepState, k *operator.KernelOperator, fp *generic.FullPlan, events chan<- branchEvent) branchOutcome {
+func (b *branchRunner) runStep(ctx context.Context, pos int, step plans.StepState, k *operator.KernelOperator, fp *plans.FullPlan, events chan<- branchEvent) branchOutcome {
 	out := branchOutcome{pos: pos, kernel: k}
 	ctx = llm.WithStep(ctx, step.Index)
 	ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", step.Index))
@@ -444,7 +445,7 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step generic.StepSt
 		return out
 	}
 	values := maps.Clone(adk.GetSessionValues(ctx))
-	values[generic.FullPlanKey.Name()] = fp
+	values[plans.FullPlanKey.Name()] = fp
 	values[params.BranchStep.Name()] = step.Index
 	delete(values, branchWaitsKey)
 	checkpoint := branchCheckpointID(fp.QuestionNumber(), step.Index)
@@ -663,7 +664,7 @@ func (m budgetModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatM
 // directly or not, as they are now (finished) and itself in progress.
 // The steps beside it stay as they were, so the branch's prompts are the
 // same whichever of them started or finished first.
-func branchView(atStart, now *generic.FullPlan, pos int) *generic.FullPlan {
+func branchView(atStart, now *plans.FullPlan, pos int) *plans.FullPlan {
 	view := atStart.Clone()
 	cur := now.Clone()
 	byIndex := map[int]int{}
@@ -690,13 +691,13 @@ func branchView(atStart, now *generic.FullPlan, pos int) *generic.FullPlan {
 
 // continues reports whether the step at pos needs only a step whose
 // branch kernel is idle: it goes on in that kernel, with no replay.
-func continues(fp *generic.FullPlan, pos int, idle map[int]*operator.KernelOperator) bool {
+func continues(fp *plans.FullPlan, pos int, idle map[int]*operator.KernelOperator) bool {
 	needs := fp.NeedsOf(pos)
 	return len(needs) == 1 && idle[needs[0]] != nil
 }
 
 // readyIndexes are the indexes of the steps ready to run.
-func readyIndexes(fp *generic.FullPlan) []int {
+func readyIndexes(fp *plans.FullPlan) []int {
 	var out []int
 	for _, pos := range fp.Ready() {
 		out = append(out, fp.Steps[pos].Index)

@@ -21,10 +21,11 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -132,10 +133,10 @@ func respondBranch(req scripted.Request, slow map[int]bool) (*schema.Message, er
 }
 
 // mostAtOnce is the most steps that ran at the same time in evs.
-func mostAtOnce(evs []generic.Event) int {
+func mostAtOnce(evs []event.Event) int {
 	open, most := 0, 0
-	for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
-		if e.Kind == generic.EventStepStarted {
+	for _, e := range kinds(evs, event.EventStepStarted, event.EventStepFinished) {
+		if e.Kind == event.EventStepStarted {
 			open++
 		} else {
 			open--
@@ -171,13 +172,13 @@ func branchSift(t testing.TB, delay time.Duration) (*Sift, *scripted.Script) {
 
 // runBranchPlan runs branchPlan with parallel and returns its events and
 // the done event.
-func runBranchPlan(t testing.TB, s *Sift, parallel int, budget Budget) ([]generic.Event, generic.Event) {
+func runBranchPlan(t testing.TB, s *Sift, parallel int, budget Budget) ([]event.Event, event.Event) {
 	t.Helper()
-	var evs []generic.Event
+	var evs []event.Event
 	for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: parallel, Budget: budget}) {
 		evs = append(evs, e)
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != generic.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != event.EventDone {
 		t.Fatalf("the last event must be done; got %d events", len(evs))
 	}
 	return evs, evs[len(evs)-1]
@@ -201,7 +202,7 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 		}
 		// A step that starts while no other runs is not said to run
 		// side by side.
-		for _, e := range kinds(evs, generic.EventStepStarted) {
+		for _, e := range kinds(evs, event.EventStepStarted) {
 			if e.Text != "" && !strings.Contains(e.Text, " and ") {
 				t.Errorf("parallel %d: step %d started with %q", parallel, e.Step.Index, e.Text)
 			}
@@ -215,7 +216,7 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 				t.Errorf("parallel %d: step %d lists files %q, want %q", parallel, st.Index, got, wantFiles[st.Index])
 			}
 		}
-		for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished, generic.EventPlan) {
+		for _, e := range kinds(evs, event.EventStepStarted, event.EventStepFinished, event.EventPlan) {
 			if e.Step != nil {
 				t.Logf("parallel %d: %s step %d %s", parallel, e.Kind, e.Step.Index, e.Step.Status)
 			} else if e.Plan != nil {
@@ -223,12 +224,12 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 			}
 		}
 		for _, st := range plan.Steps {
-			if st.Status != generic.StatusDone {
+			if st.Status != plans.StatusDone {
 				t.Errorf("parallel %d: step %d is %s: %s", parallel, st.Index, st.Status, st.Summary)
 			}
 		}
 		// Tool events of a branch carry its step.
-		for _, e := range kinds(evs, generic.EventToolCall) {
+		for _, e := range kinds(evs, event.EventToolCall) {
 			if e.Tool != "python" {
 				continue
 			}
@@ -265,10 +266,10 @@ func TestBudgetReachedWhileBranchesRun(t *testing.T) {
 		t.Errorf("plan.md shows a step still in progress:\n%s", plan)
 	}
 	for _, st := range done.Plan.Steps {
-		if st.Status == generic.StatusSkipped && !strings.Contains(st.Summary, "budget") {
+		if st.Status == plans.StatusSkipped && !strings.Contains(st.Summary, "budget") {
 			t.Errorf("step %d skipped without saying why: %q", st.Index, st.Summary)
 		}
-		if st.Status == generic.StatusTodo || st.Status == generic.StatusDoing {
+		if st.Status == plans.StatusTodo || st.Status == plans.StatusDoing {
 			t.Errorf("step %d left %s", st.Index, st.Status)
 		}
 	}
@@ -349,12 +350,12 @@ func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
 	py := pythonOrSkip(t)
 	// The child: steps 2 and 6 hang until the parent kills it.
 	root, cmd := startBranchCrashChild(t, "TestKillDashNineWhileBranchesRunThenResume", "SIFT_TEST_BRANCH_CRASH", slowBranchResponder(map[int]bool{2: true, 6: true}))
-	statusOf := func() map[int]generic.StepStatus {
+	statusOf := func() map[int]plans.StepStatus {
 		fp, err := loadPlanState(filepath.Join(root, "crash"))
 		if err != nil {
 			return nil
 		}
-		out := map[int]generic.StepStatus{}
+		out := map[int]plans.StepStatus{}
 		for _, st := range fp.Steps {
 			out[st.Index] = st.Status
 		}
@@ -365,8 +366,8 @@ func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
 		st := statusOf()
-		if st[1] == generic.StatusDone && st[3] == generic.StatusDone && st[4] == generic.StatusDone && st[5] == generic.StatusDone &&
-			st[2] == generic.StatusDoing && st[6] == generic.StatusDoing && hangingCells(root) == 2 {
+		if st[1] == plans.StatusDone && st[3] == plans.StatusDone && st[4] == plans.StatusDone && st[5] == plans.StatusDone &&
+			st[2] == plans.StatusDoing && st[6] == plans.StatusDoing && hangingCells(root) == 2 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -385,11 +386,11 @@ func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var done generic.Event
+	var done event.Event
 	var notes []string
 	for e := range s.Resume(context.Background(), "crash", nil) {
 		done = e
-		if e.Kind == generic.EventMessage && e.Agent == "sift" {
+		if e.Kind == event.EventMessage && e.Agent == "sift" {
 			notes = append(notes, e.Text)
 		}
 	}
@@ -435,15 +436,15 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 	s, script := branchSift(t, 0)
 	pause := make(chan struct{})
 	ctx := WithPause(context.Background(), pause)
-	var evs []generic.Event
+	var evs []event.Event
 	paused, startedAfter := false, 0
 	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
 		evs = append(evs, e)
 		switch {
-		case e.Kind == generic.EventStepFinished && !paused:
+		case e.Kind == event.EventStepFinished && !paused:
 			close(pause)
 			paused = true
-		case e.Kind == generic.EventStepStarted && paused:
+		case e.Kind == event.EventStepStarted && paused:
 			startedAfter++
 		}
 	}
@@ -453,15 +454,15 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 		t.Errorf("%d steps started after the pause was asked, want at most 1", startedAfter)
 	}
 	done := evs[len(evs)-1]
-	if !errors.Is(done.Err, ErrPaused) || len(kinds(evs, generic.EventPaused)) != 1 {
-		t.Fatalf("want a paused run, got %v (%d paused events)", done.Err, len(kinds(evs, generic.EventPaused)))
+	if !errors.Is(done.Err, ErrPaused) || len(kinds(evs, event.EventPaused)) != 1 {
+		t.Fatalf("want a paused run, got %v (%d paused events)", done.Err, len(kinds(evs, event.EventPaused)))
 	}
 	before := map[int]bool{}
 	for _, st := range done.Plan.Steps {
 		switch st.Status {
-		case generic.StatusDone:
+		case plans.StatusDone:
 			before[st.Index] = true
-		case generic.StatusDoing:
+		case plans.StatusDoing:
 			t.Errorf("step %d is left in progress by the pause", st.Index)
 		}
 	}
@@ -473,7 +474,7 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 	}
 	id := filepath.Base(done.Path)
 	calls := len(script.Requests())
-	var last generic.Event
+	var last event.Event
 	for e := range s.Resume(context.Background(), id, nil) {
 		last = e
 	}
@@ -508,9 +509,9 @@ func TestResumeKeepsTheSessionsParallel(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := branchSift(t, 0)
 			pause := make(chan struct{})
-			var done generic.Event
+			var done event.Event
 			for e := range s.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 1}) {
-				if e.Kind == generic.EventStepStarted {
+				if e.Kind == event.EventStepStarted {
 					close(pause)
 				}
 				done = e
@@ -522,7 +523,7 @@ func TestResumeKeepsTheSessionsParallel(t *testing.T) {
 			if meta, err := s.Session(context.Background(), id); err != nil || meta.Parallel != 1 {
 				t.Fatalf("the session records parallel %d (%v), want 1", meta.Parallel, err)
 			}
-			var evs []generic.Event
+			var evs []event.Event
 			for e := range s.Resume(context.Background(), id, nil, tt.opts...) {
 				evs = append(evs, e)
 			}
@@ -606,19 +607,19 @@ func TestBranchAsksThePersonAndGoesOnWhereItStopped(t *testing.T) {
 	if done.Err != nil || done.Interrupt == nil || !strings.Contains(done.Interrupt.Prompt, "Which currency") {
 		t.Fatalf("the run must wait for the question of step 3; ended with %v, %+v", done.Err, done.Interrupt)
 	}
-	status := map[int]generic.StepStatus{}
+	status := map[int]plans.StepStatus{}
 	for _, st := range done.Plan.Steps {
 		status[st.Index] = st.Status
 	}
-	want := map[int]generic.StepStatus{1: generic.StatusDone, 2: generic.StatusDone, 3: generic.StatusDoing, 4: generic.StatusTodo,
-		5: generic.StatusDone, 6: generic.StatusDone, 7: generic.StatusTodo}
+	want := map[int]plans.StepStatus{1: plans.StatusDone, 2: plans.StatusDone, 3: plans.StatusDoing, 4: plans.StatusTodo,
+		5: plans.StatusDone, 6: plans.StatusDone, 7: plans.StatusTodo}
 	if fmt.Sprint(status) != fmt.Sprint(want) {
 		t.Errorf("while step 3 waits, the steps are %v, want %v", status, want)
 	}
-	if n := len(kinds(evs, generic.EventInterrupt)); n != 1 {
+	if n := len(kinds(evs, event.EventInterrupt)); n != 1 {
 		t.Errorf("%d interrupt events, want 1", n)
 	}
-	var last generic.Event
+	var last event.Event
 	for e := range s.Resume(context.Background(), filepath.Base(done.Path), map[string]any{done.Interrupt.ID: tools.ParseAnswer("USD", nil)}) {
 		last = e
 	}
@@ -635,7 +636,7 @@ func TestBranchAsksThePersonAndGoesOnWhereItStopped(t *testing.T) {
 		t.Errorf("step 3's code agent started %d times, want once", starts)
 	}
 	for _, st := range last.Plan.Steps {
-		if st.Status != generic.StatusDone {
+		if st.Status != plans.StatusDone {
 			t.Errorf("step %d is %s: %s", st.Index, st.Status, st.Summary)
 		}
 		if st.Index == 3 && !strings.Contains(st.Summary, "PROBE=kept") {
@@ -655,7 +656,7 @@ func TestBranchSpansNestUnderTheRun(t *testing.T) {
 	defer func() { _ = tp.Shutdown(context.Background()) }()
 	ctx, root := tp.Tracer("test").Start(context.Background(), "test")
 	s, _ := branchSift(t, 0)
-	var done generic.Event
+	var done event.Event
 	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
 		done = e
 	}

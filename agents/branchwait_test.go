@@ -14,9 +14,10 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -52,12 +53,12 @@ func probeRuns(t *testing.T, root string) int {
 // answerStep3 resumes the session id, which must wait for step 3's
 // question, with an answer, and checks the run then finishes with every
 // step done, step 3 with what it ran before asking.
-func answerStep3(t *testing.T, s *Sift, id string, waiting generic.Event) generic.Event {
+func answerStep3(t *testing.T, s *Sift, id string, waiting event.Event) event.Event {
 	t.Helper()
 	if waiting.Interrupt == nil || !strings.Contains(waiting.Interrupt.Prompt, "Which currency") {
 		t.Fatalf("the run must wait for step 3's question; ended with %v, %+v", waiting.Err, waiting.Interrupt)
 	}
-	var last generic.Event
+	var last event.Event
 	for e := range s.Resume(context.Background(), id, map[string]any{waiting.Interrupt.ID: tools.ParseAnswer("USD", nil)}) {
 		last = e
 	}
@@ -65,7 +66,7 @@ func answerStep3(t *testing.T, s *Sift, id string, waiting generic.Event) generi
 		t.Fatalf("resume with the answer: %v %+v", last.Err, last.Interrupt)
 	}
 	for _, st := range last.Plan.Steps {
-		if st.Status != generic.StatusDone {
+		if st.Status != plans.StatusDone {
 			t.Errorf("step %d is %s: %s", st.Index, st.Status, st.Summary)
 		}
 		if st.Index == 3 && !strings.Contains(st.Summary, "PROBE=kept") {
@@ -110,7 +111,7 @@ func TestPauseWhileABranchWaitsThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var done generic.Event
+	var done event.Event
 	for e := range s.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
 		done = e
 	}
@@ -119,9 +120,9 @@ func TestPauseWhileABranchWaitsThenResume(t *testing.T) {
 	}
 	id := filepath.Base(done.Path)
 	var notes []string
-	var waiting generic.Event
+	var waiting event.Event
 	for e := range s.Resume(context.Background(), id, nil) {
-		if e.Kind == generic.EventMessage && e.Agent == "sift" {
+		if e.Kind == event.EventMessage && e.Agent == "sift" {
 			notes = append(notes, e.Text)
 		}
 		waiting = e
@@ -172,9 +173,9 @@ func TestKillDashNineWhileABranchWaitsThenResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notes []string
-	var waiting generic.Event
+	var waiting event.Event
 	for e := range s.Resume(context.Background(), "crash", nil) {
-		if e.Kind == generic.EventMessage && e.Agent == "sift" {
+		if e.Kind == event.EventMessage && e.Agent == "sift" {
 			notes = append(notes, e.Text)
 		}
 		waiting = e
@@ -196,17 +197,17 @@ func TestKillDashNineWhileABranchWaitsThenResume(t *testing.T) {
 // steps it needs as they are now: not the steps beside it, whose state
 // depends on timing, so its prompts replay the same.
 func TestBranchViewLeavesOutTheStepsBeside(t *testing.T) {
-	atStart := &generic.FullPlan{ExplicitNeeds: true, Steps: []generic.StepState{
-		{Step: generic.Step{Index: 1}, Status: generic.StatusTodo},
-		{Step: generic.Step{Index: 2, Needs: []int{1}}, Status: generic.StatusTodo},
-		{Step: generic.Step{Index: 3}, Status: generic.StatusTodo},
-		{Step: generic.Step{Index: 4, Needs: []int{2}}, Status: generic.StatusTodo},
+	atStart := &plans.FullPlan{ExplicitNeeds: true, Steps: []plans.StepState{
+		{Step: plans.Step{Index: 1}, Status: plans.StatusTodo},
+		{Step: plans.Step{Index: 2, Needs: []int{1}}, Status: plans.StatusTodo},
+		{Step: plans.Step{Index: 3}, Status: plans.StatusTodo},
+		{Step: plans.Step{Index: 4, Needs: []int{2}}, Status: plans.StatusTodo},
 	}}
 	now := atStart.Clone()
-	now.Steps[0].Status, now.Steps[0].Summary = generic.StatusDone, "one"
-	now.Steps[1].Status, now.Steps[1].Summary = generic.StatusDone, "two"
-	now.Steps[2].Status, now.Steps[2].Summary = generic.StatusDone, "three, beside"
-	now.Steps[3].Status = generic.StatusDoing
+	now.Steps[0].Status, now.Steps[0].Summary = plans.StatusDone, "one"
+	now.Steps[1].Status, now.Steps[1].Summary = plans.StatusDone, "two"
+	now.Steps[2].Status, now.Steps[2].Summary = plans.StatusDone, "three, beside"
+	now.Steps[3].Status = plans.StatusDoing
 	view := branchView(atStart, now, 3)
 	var got []string
 	for _, st := range view.Steps {
@@ -216,7 +217,7 @@ func TestBranchViewLeavesOutTheStepsBeside(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("the branch of step 4 sees %q, want %q", got, want)
 	}
-	if atStart.Steps[3].Status != generic.StatusTodo || now.Steps[2].Summary != "three, beside" {
+	if atStart.Steps[3].Status != plans.StatusTodo || now.Steps[2].Summary != "three, beside" {
 		t.Error("branchView changed the plans it was given")
 	}
 }
@@ -241,9 +242,9 @@ func TestBudgetReachedWhileABranchWaits(t *testing.T) {
 	finished := 0
 	for _, st := range done.Plan.Steps {
 		switch {
-		case (st.Index == 1 || st.Index == 5) && st.Status == generic.StatusDone:
+		case (st.Index == 1 || st.Index == 5) && st.Status == plans.StatusDone:
 			finished++
-		case st.Status != generic.StatusSkipped || !strings.Contains(st.Summary, "budget"):
+		case st.Status != plans.StatusSkipped || !strings.Contains(st.Summary, "budget"):
 			t.Errorf("step %d is %s (%q), want skipped for the budget", st.Index, st.Status, st.Summary)
 		}
 	}
@@ -253,7 +254,7 @@ func TestBudgetReachedWhileABranchWaits(t *testing.T) {
 	if plan := readWS(t, done, "plan.md"); strings.Contains(plan, "— doing") {
 		t.Errorf("plan.md shows a step in progress:\n%s", plan)
 	}
-	var last generic.Event
+	var last event.Event
 	for e := range s.Resume(context.Background(), filepath.Base(done.Path), nil) {
 		last = e
 	}

@@ -17,11 +17,13 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
@@ -291,7 +293,7 @@ func (c *Conversation) settlePending() {
 	}
 	t := &c.turns[n-1]
 	t.Answer, t.Findings, t.Files, t.Pending = fp.Result.Answer, fp.Result.Findings, fp.Result.Files, false
-	for _, name := range []string{generic.QuestionReportFile(fp.QuestionNumber()), session.ReportFile} {
+	for _, name := range []string{report.QuestionReportFile(fp.QuestionNumber()), session.ReportFile} {
 		if _, err := os.Stat(c.ws.Path(name)); err == nil {
 			t.Report = name
 			break
@@ -360,8 +362,8 @@ func (c *Conversation) Close() error {
 // whose Err is nil on success. The turn is then in Turns and the history
 // file. Turns run one at a time: a second Ask waits for the first.
 // Breaking out of the loop cancels the turn.
-func (c *Conversation) Ask(ctx context.Context, question string) iter.Seq[generic.Event] {
-	return func(yield func(generic.Event) bool) {
+func (c *Conversation) Ask(ctx context.Context, question string) iter.Seq[event.Event] {
+	return func(yield func(event.Event) bool) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		ctx, cancel := context.WithCancel(ctx)
@@ -379,7 +381,7 @@ func (c *Conversation) Ask(ctx context.Context, question string) iter.Seq[generi
 // askRun is the state of one Ask call.
 type askRun struct {
 	c       *Conversation
-	yield   func(generic.Event) bool
+	yield   func(event.Event) bool
 	stopped bool
 	meter   *llm.Meter
 	// tr translates ADK events as Sift.Run does.
@@ -397,7 +399,7 @@ func (a *askRun) end() {
 	a.mu.Unlock()
 }
 
-func (a *askRun) emit(e generic.Event) bool {
+func (a *askRun) emit(e event.Event) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.ended {
@@ -422,29 +424,29 @@ func (a *askRun) emit(e generic.Event) bool {
 	return !a.stopped
 }
 
-func (a *askRun) done(err error, plan *generic.FullPlan) {
-	a.emit(generic.Event{Kind: generic.EventDone, Err: err, Path: a.c.ws.Root, Plan: plan.Clone(), Usage: a.tr.usage()})
+func (a *askRun) done(err error, plan *plans.FullPlan) {
+	a.emit(event.Event{Kind: event.EventDone, Err: err, Path: a.c.ws.Root, Plan: plan.Clone(), Usage: a.tr.usage()})
 }
 
 func (a *askRun) execute(ctx context.Context) {
 	c := a.c
 	if a.turn.question == "" {
 		err := fmt.Errorf("%w: say what you want to know, e.g. \"what was the revenue by region last year?\"", ErrNoQuestion)
-		a.emit(generic.Event{Kind: generic.EventError, Err: err})
+		a.emit(event.Event{Kind: event.EventError, Err: err})
 		a.done(err, nil)
 		return
 	}
-	if !a.emit(generic.Event{Kind: generic.EventSession, Text: c.ws.ID, Path: c.ws.Root}) {
+	if !a.emit(event.Event{Kind: event.EventSession, Text: c.ws.ID, Path: c.ws.Root}) {
 		return
 	}
 	for _, w := range c.warnings {
-		a.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: w})
+		a.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: w})
 	}
 	c.warnings = nil
 	earlier := lastTurns(c.turns, c.cfg.MaxHistoryTurns)
 	root, err := a.buildAgents(ctx, earlier)
 	if err != nil {
-		a.emit(generic.Event{Kind: generic.EventError, Err: err})
+		a.emit(event.Event{Kind: event.EventError, Err: err})
 		a.done(err, nil)
 		return
 	}
@@ -491,9 +493,9 @@ func (a *askRun) execute(ctx context.Context) {
 	}
 	c.turns = append(c.turns, t)
 	if err := c.saveHistory(); err != nil {
-		a.emit(generic.Event{Kind: generic.EventError, Err: err})
+		a.emit(event.Event{Kind: event.EventError, Err: err})
 	}
-	a.emit(generic.Event{Kind: generic.EventUsage, Usage: a.tr.usage()})
+	a.emit(event.Event{Kind: event.EventUsage, Usage: a.tr.usage()})
 	switch {
 	case analysed != nil:
 		// The analyst's run said its own errors and how it ended.
@@ -503,7 +505,7 @@ func (a *askRun) execute(ctx context.Context) {
 		return
 	case runErr != nil:
 		runErr = fmt.Errorf("%w: %w", ErrRunFailed, runErr)
-		a.emit(generic.Event{Kind: generic.EventError, Err: runErr})
+		a.emit(event.Event{Kind: event.EventError, Err: runErr})
 	}
 	a.done(runErr, a.turn.planResult())
 }
@@ -511,7 +513,7 @@ func (a *askRun) execute(ctx context.Context) {
 // analysis is how the data analyst's run of a turn ended: its last event
 // and the report it published, if any.
 type analysis struct {
-	done   generic.Event
+	done   event.Event
 	report string
 }
 
@@ -526,12 +528,12 @@ func (a *askRun) analyse(ctx context.Context) *analysis {
 	request := a.turn.requestText()
 	out := &analysis{}
 	stopped := false
-	yield := func(e generic.Event) bool {
+	yield := func(e event.Event) bool {
 		switch e.Kind {
-		case generic.EventDone:
+		case event.EventDone:
 			out.done = e
 			return true
-		case generic.EventReport:
+		case event.EventReport:
 			out.report = e.Path
 		}
 		if !a.emit(e) {
@@ -553,7 +555,7 @@ func (a *askRun) analyse(ctx context.Context) *analysis {
 		if fp := out.done.Plan; fp != nil && fp.Result != nil && strings.TrimSpace(fp.Result.Answer) != "" {
 			answer = fp.Result.Answer
 		}
-		if !a.emit(generic.Event{Kind: generic.EventMessage, Agent: nameDataAnalyst, Text: answer}) {
+		if !a.emit(event.Event{Kind: event.EventMessage, Agent: nameDataAnalyst, Text: answer}) {
 			return nil
 		}
 	}
@@ -576,13 +578,13 @@ func (a *askRun) finish(t *Turn) bool {
 		return true
 	}
 	for _, p := range t.Files {
-		if !a.emit(generic.Event{Kind: generic.EventArtifact, Agent: nameSQLAnalyst, Path: p}) {
+		if !a.emit(event.Event{Kind: event.EventArtifact, Agent: nameSQLAnalyst, Path: p}) {
 			return false
 		}
 	}
 	if t.Report != "" {
 		md, _ := os.ReadFile(a.c.ws.Path(t.Report))
-		if !a.emit(generic.Event{Kind: generic.EventReport, Agent: nameSQLAnalyst, Path: t.Report, Text: string(md)}) {
+		if !a.emit(event.Event{Kind: event.EventReport, Agent: nameSQLAnalyst, Path: t.Report, Text: string(md)}) {
 			return false
 		}
 	}
@@ -590,7 +592,7 @@ func (a *askRun) finish(t *Turn) bool {
 	for _, f := range t.Findings {
 		text += "\n- " + f
 	}
-	return a.emit(generic.Event{Kind: generic.EventMessage, Agent: nameSQLAnalyst, Text: text})
+	return a.emit(event.Event{Kind: event.EventMessage, Agent: nameSQLAnalyst, Text: text})
 }
 
 // saveHistory writes the history file atomically.
@@ -692,7 +694,7 @@ type turnState struct {
 	route    string
 	reply    string
 	sql      *sqlAnswer
-	plan     *generic.FullPlan
+	plan     *plans.FullPlan
 }
 
 // observeSupervisor records the supervisor's reply: a transfer with the
@@ -747,13 +749,13 @@ func (t *turnState) setSQL(a *sqlAnswer) {
 	t.mu.Unlock()
 }
 
-func (t *turnState) setPlan(fp *generic.FullPlan) {
+func (t *turnState) setPlan(fp *plans.FullPlan) {
 	t.mu.Lock()
 	t.plan = fp
 	t.mu.Unlock()
 }
 
-func (t *turnState) planResult() *generic.FullPlan {
+func (t *turnState) planResult() *plans.FullPlan {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.plan

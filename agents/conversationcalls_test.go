@@ -3,7 +3,7 @@ package agents
 import (
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -11,16 +11,16 @@ import (
 
 // modelCallsOf checks that every model call of evs is bracketed by
 // model_started and model_finished, and returns the words of the starts.
-func modelCallsOf(t *testing.T, evs []generic.Event, calls int) []string {
+func modelCallsOf(t *testing.T, evs []event.Event, calls int) []string {
 	t.Helper()
 	var said []string
 	open := 0
 	for _, e := range evs {
 		switch e.Kind {
-		case generic.EventModelStarted:
+		case event.EventModelStarted:
 			open++
 			said = append(said, e.Text)
-		case generic.EventModelFinished:
+		case event.EventModelFinished:
 			open--
 			if e.Usage == nil || e.Call == nil {
 				t.Errorf("a model_finished event without its call or usage: %+v", e)

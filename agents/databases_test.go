@@ -10,7 +10,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -34,7 +34,7 @@ func TestFilesSQLOnlyWhenTheDataWarrantsIt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var done generic.Event
+			var done event.Event
 			for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}}) {
 				done = e
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
@@ -17,7 +17,7 @@ import (
 )
 
 // interruptOf returns what an interrupt event asks of the person, or nil.
-func interruptOf(ev *adk.AgentEvent) *generic.Interrupt {
+func interruptOf(ev *adk.AgentEvent) *event.Interrupt {
 	if ev.Action == nil || ev.Action.Interrupted == nil {
 		return nil
 	}
@@ -37,14 +37,14 @@ func interruptOf(ev *adk.AgentEvent) *generic.Interrupt {
 }
 
 // describeInterrupt turns an interrupt's info into what the person sees.
-func describeInterrupt(info any) generic.Interrupt {
+func describeInterrupt(info any) event.Interrupt {
 	switch v := info.(type) {
-	case *generic.Interrupt:
+	case *event.Interrupt:
 		return *v
-	case interface{ SiftInterrupt() generic.Interrupt }:
+	case interface{ SiftInterrupt() event.Interrupt }:
 		return v.SiftInterrupt()
 	default:
-		return generic.Interrupt{Kind: generic.InterruptQuestion, Prompt: fmt.Sprint(info)}
+		return event.Interrupt{Kind: event.InterruptQuestion, Prompt: fmt.Sprint(info)}
 	}
 }
 
@@ -102,7 +102,7 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGu
 func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEvent], guard *budgetGuard) {
 	ws := r.ws
 	var runErr error
-	var waiting *generic.Interrupt
+	var waiting *event.Interrupt
 	reported, paused := false, false
 	for {
 		ev, ok := events.Next()
@@ -115,16 +115,16 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		}
 		if in := interruptOf(ev); in != nil {
 			waiting = in
-			if !r.emit(generic.Event{Kind: generic.EventInterrupt, Interrupt: in, Step: r.current}) {
+			if !r.emit(event.Event{Kind: event.EventInterrupt, Interrupt: in, Step: r.current}) {
 				return
 			}
 			continue
 		}
-		if !r.translate(ev, func(e generic.Event) bool {
+		if !r.translate(ev, func(e event.Event) bool {
 			switch e.Kind {
-			case generic.EventReport:
+			case event.EventReport:
 				reported = true
-			case generic.EventPaused:
+			case event.EventPaused:
 				paused = true
 			}
 			return r.emit(e)
@@ -139,7 +139,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	if runErr == nil && paused {
 		r.putMeta(ctx, session.StatusPaused, nil)
 		err := fmt.Errorf("%w: session %s keeps its work and goes on when resumed", ErrPaused, ws.ID)
-		r.close(generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})
+		r.close(event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})
 		return
 	}
 	if runErr == nil && waiting != nil {
@@ -150,19 +150,20 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	if runErr != nil && ctx.Err() != nil {
 		// Stopped at once (Ctrl-C twice, a cancelled context): everything
 		// done so far stays, the rest waits for Sift.Resume.
-		_ = r.savePlan()
+		_ = r.ownPlan(ctx).save()
 		if !reported {
 			r.saveStopReport(fmt.Sprintf("The run was stopped (%v) and can go on with: sift resume %s. This report holds what was found until then.", runErr, ws.ID))
 		}
 		err := fmt.Errorf("%w: %w", ErrRunFailed, runErr)
-		r.emit(generic.Event{Kind: generic.EventError, Err: err})
+		r.emit(event.Event{Kind: event.EventError, Err: err})
 		r.putMeta(context.WithoutCancel(ctx), session.StatusPaused, nil)
-		r.close(generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root})
+		r.close(event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root})
 		return
 	}
 	if runErr != nil {
-		r.plan.SkipRemaining("not run: the run stopped early")
-		_ = r.savePlan()
+		own := r.ownPlan(ctx)
+		own.skipRest("not run: the run stopped early")
+		_ = own.save()
 		if !reported {
 			r.saveStopReport(fmt.Sprintf("The run stopped early: %v. This report holds what was found until then.", runErr))
 		}
@@ -170,23 +171,24 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		return
 	}
 	if berr := guard.exceeded(); berr != nil {
-		r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+		r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
 		r.done(berr)
 		return
 	}
 	if r.plan.Result == nil {
 		// The loop hit its bound without a submitted result.
-		r.plan.SkipRemaining("not run: the execute/replan bound was reached")
-		_ = r.savePlan()
+		own := r.ownPlan(ctx)
+		own.skipRest("not run: the execute/replan bound was reached")
+		_ = own.save()
 	}
-	r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+	r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
 	r.done(nil)
 }
 
 // translate maps one ADK event to Sift events and emits them, tracking the
 // current step on the way. It reports false once the caller stopped
 // listening.
-func (r *run) translate(ev *adk.AgentEvent, emit func(generic.Event) bool) bool {
+func (r *run) translate(ev *adk.AgentEvent, emit func(event.Event) bool) bool {
 	if ev.Output == nil {
 		return true
 	}
@@ -197,12 +199,12 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(generic.Event) bool) bool 
 		defer func() { r.current = saved }()
 		return r.translate(be.Event, emit)
 	}
-	if se, ok := ev.Output.CustomizedOutput.(*generic.Event); ok {
+	if se, ok := ev.Output.CustomizedOutput.(*event.Event); ok {
 		e := *se
 		switch e.Kind {
-		case generic.EventStepStarted:
+		case event.EventStepStarted:
 			r.current = e.Step
-		case generic.EventStepFinished:
+		case event.EventStepFinished:
 			r.current = nil
 			e.Usage = r.usage()
 		}
@@ -226,17 +228,17 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(generic.Event) bool) bool 
 	if msg == nil {
 		return true
 	}
-	var out []generic.Event
+	var out []event.Event
 	switch msg.Role {
 	case schema.Assistant:
 		for _, tc := range msg.ToolCalls {
-			out = append(out, generic.Event{Kind: generic.EventToolCall, Agent: agent, Tool: tc.Function.Name, ToolCallID: tc.ID, Args: tc.Function.Arguments, Step: r.current})
+			out = append(out, event.Event{Kind: event.EventToolCall, Agent: agent, Tool: tc.Function.Name, ToolCallID: tc.ID, Args: tc.Function.Arguments, Step: r.current})
 		}
 		if len(msg.ToolCalls) == 0 && strings.TrimSpace(msg.Content) != "" && speaks && !mo.IsStreaming {
-			out = append(out, generic.Event{Kind: generic.EventMessage, Agent: agent, Text: msg.Content, Step: r.current})
+			out = append(out, event.Event{Kind: event.EventMessage, Agent: agent, Text: msg.Content, Step: r.current})
 		}
 	case schema.Tool:
-		out = append(out, generic.Event{Kind: generic.EventToolResult, Agent: agent, Tool: mo.ToolName, ToolCallID: msg.ToolCallID, Text: shorten(msg.Content, 4000), Step: r.current})
+		out = append(out, event.Event{Kind: event.EventToolResult, Agent: agent, Tool: mo.ToolName, ToolCallID: msg.ToolCallID, Text: shorten(msg.Content, 4000), Step: r.current})
 	}
 	for _, e := range out {
 		if !emit(e) {
@@ -249,7 +251,7 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(generic.Event) bool) bool 
 // readMessage returns the event's message. A streamed assistant message is
 // read chunk by chunk, each chunk of text emitted as a delta when the agent
 // speaks to the person; ok is false once the caller stopped listening.
-func (r *run) readMessage(mo *adk.MessageVariant, speaks bool, agent string, emit func(generic.Event) bool) (msg *schema.Message, ok bool) {
+func (r *run) readMessage(mo *adk.MessageVariant, speaks bool, agent string, emit func(event.Event) bool) (msg *schema.Message, ok bool) {
 	if !mo.IsStreaming {
 		return mo.Message, true
 	}
@@ -268,7 +270,7 @@ func (r *run) readMessage(mo *adk.MessageVariant, speaks bool, agent string, emi
 		}
 		chunks = append(chunks, chunk)
 		if speaks && mo.Role == schema.Assistant && chunk.Content != "" {
-			if !emit(generic.Event{Kind: generic.EventMessage, Agent: agent, Text: chunk.Content, Delta: true, Step: r.current}) {
+			if !emit(event.Event{Kind: event.EventMessage, Agent: agent, Text: chunk.Content, Delta: true, Step: r.current}) {
 				return nil, false
 			}
 		}
@@ -283,8 +285,8 @@ func (r *run) readMessage(mo *adk.MessageVariant, speaks bool, agent string, emi
 	return msg, true
 }
 
-func (r *run) usage() *generic.Usage {
-	u := &generic.Usage{AgentUsage: agentUsage(r.meter.Total()), PerAgent: map[string]*generic.AgentUsage{}, PerStep: map[int]*generic.AgentUsage{}}
+func (r *run) usage() *event.Usage {
+	u := &event.Usage{AgentUsage: agentUsage(r.meter.Total()), PerAgent: map[string]*event.AgentUsage{}, PerStep: map[int]*event.AgentUsage{}}
 	for agent, c := range r.meter.Snapshot() {
 		au := agentUsage(c)
 		u.PerAgent[agent] = &au
@@ -296,8 +298,8 @@ func (r *run) usage() *generic.Usage {
 	return u
 }
 
-func agentUsage(c llm.Counts) generic.AgentUsage {
-	return generic.AgentUsage{
+func agentUsage(c llm.Counts) event.AgentUsage {
+	return event.AgentUsage{
 		Calls: c.Calls, PromptTokens: c.PromptTokens, CompletionTokens: c.CompletionTokens,
 		CachedTokens: c.CachedTokens, ReasoningTokens: c.ReasoningTokens, Estimated: c.Estimated,
 		Cost: c.Cost, Unpriced: c.Unpriced, LatencyMS: c.Latency.Milliseconds(),

@@ -13,10 +13,11 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
 )
@@ -134,20 +135,20 @@ func threeStepScript(classic bool) []scripted.Reply {
 	)
 }
 
-func collect(t testing.TB, s *Sift, req Request) []generic.Event {
+func collect(t testing.TB, s *Sift, req Request) []event.Event {
 	t.Helper()
-	var evs []generic.Event
+	var evs []event.Event
 	for e := range s.Run(context.Background(), req) {
 		evs = append(evs, e)
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != generic.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != event.EventDone {
 		t.Fatalf("the last event must be done; got %d events", len(evs))
 	}
 	return evs
 }
 
-func kinds(evs []generic.Event, want ...generic.EventKind) []generic.Event {
-	var out []generic.Event
+func kinds(evs []event.Event, want ...event.EventKind) []event.Event {
+	var out []event.Event
 	for _, e := range evs {
 		for _, k := range want {
 			if e.Kind == k {
@@ -158,7 +159,7 @@ func kinds(evs []generic.Event, want ...generic.EventKind) []generic.Event {
 	return out
 }
 
-func readWS(t testing.TB, done generic.Event, rel string) string {
+func readWS(t testing.TB, done event.Event, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(done.Path, rel))
 	if err != nil {
@@ -182,7 +183,7 @@ func TestThreeStepAnalysisThroughHTTP(t *testing.T) {
 		t.Errorf("model calls = %d, want 14 (1 plan + 3 steps x 4 - 1 replan + submit... see threeStepScript)", got)
 	}
 	var order []string
-	for _, e := range kinds(evs, generic.EventStepStarted, generic.EventStepFinished) {
+	for _, e := range kinds(evs, event.EventStepStarted, event.EventStepFinished) {
 		order = append(order, fmt.Sprintf("%s %d %s", e.Kind, e.Step.Index, e.Step.Status))
 	}
 	want := []string{"step_started 1 doing", "step_finished 1 done", "step_started 2 doing", "step_finished 2 done", "step_started 3 doing", "step_finished 3 done"}
@@ -204,7 +205,7 @@ func TestThreeStepAnalysisThroughHTTP(t *testing.T) {
 	if h := readWS(t, done, "report.html"); !strings.Contains(h, "data:image/png;base64,") {
 		t.Error("report.html must inline the chart")
 	}
-	if arts := kinds(evs, generic.EventArtifact); len(arts) < 3 {
+	if arts := kinds(evs, event.EventArtifact); len(arts) < 3 {
 		t.Errorf("artifact events = %d, want at least 3", len(arts))
 	}
 	if u := done.Usage; u == nil || u.Calls != 14 || u.PromptTokens == 0 {
@@ -236,12 +237,12 @@ func TestFailingStepIsReplannedAndRunSucceeds(t *testing.T) {
 	if done.Err != nil {
 		t.Fatalf("run failed: %v", done.Err)
 	}
-	fin := kinds(evs, generic.EventStepFinished)
-	if len(fin) != 2 || fin[0].Step.Status != generic.StatusFailed || fin[1].Step.Status != generic.StatusDone {
+	fin := kinds(evs, event.EventStepFinished)
+	if len(fin) != 2 || fin[0].Step.Status != plans.StatusFailed || fin[1].Step.Status != plans.StatusDone {
 		t.Fatalf("want step 1 failed then step 2 done, got %+v", fin)
 	}
 	var pyErr bool
-	for _, e := range kinds(evs, generic.EventToolResult) {
+	for _, e := range kinds(evs, event.EventToolResult) {
 		if e.Tool == "python" && strings.Contains(e.Text, "KeyError") {
 			pyErr = true
 		}
@@ -259,7 +260,7 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 	tests := []struct {
 		name    string
 		replies []scripted.Reply
-		check   func(t *testing.T, evs []generic.Event, script *scripted.Script)
+		check   func(t *testing.T, evs []event.Event, script *scripted.Script)
 	}{
 		{
 			name: "malformed tool arguments are repaired",
@@ -269,7 +270,7 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 				{Message: scripted.ToolCall("python", `{"code": "print(2+3)",}`)},
 				echoToolResult(""),
 			},
-			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {
+			check: func(t *testing.T, evs []event.Event, script *scripted.Script) {
 				if !toolResultContains(evs, "python", "5") {
 					t.Error("the repaired call must run and print 5")
 				}
@@ -284,7 +285,7 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 				call("python", map[string]string{"code": "print(2+3)"}),
 				echoToolResult(""),
 			},
-			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {
+			check: func(t *testing.T, evs []event.Event, script *scripted.Script) {
 				// The hint reaches the model as the unknown call's tool result.
 				var hinted bool
 				for _, req := range script.Requests() {
@@ -307,8 +308,8 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 				call("python", map[string]string{"code": "print(2+3)"}),
 				echoToolResult(""),
 			},
-			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {
-				if p := kinds(evs, generic.EventPlan); len(p) == 0 || p[0].Plan.Steps[0].Description != "Print 2+3" {
+			check: func(t *testing.T, evs []event.Event, script *scripted.Script) {
+				if p := kinds(evs, event.EventPlan); len(p) == 0 || p[0].Plan.Steps[0].Description != "Print 2+3" {
 					t.Errorf("the plan must be recovered from the text, got %+v", p)
 				}
 			},
@@ -322,7 +323,7 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 				call("python", map[string]string{"code": "print(2+3)"}),
 				echoToolResult(""),
 			},
-			check: func(t *testing.T, evs []generic.Event, script *scripted.Script) {},
+			check: func(t *testing.T, evs []event.Event, script *scripted.Script) {},
 		},
 	}
 	for _, tt := range tests {
@@ -344,8 +345,8 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 	}
 }
 
-func toolResultContains(evs []generic.Event, tool, substr string) bool {
-	for _, e := range kinds(evs, generic.EventToolResult) {
+func toolResultContains(evs []event.Event, tool, substr string) bool {
+	for _, e := range kinds(evs, event.EventToolResult) {
 		if e.Tool == tool && strings.Contains(e.Text, substr) {
 			return true
 		}
@@ -363,7 +364,7 @@ func TestStreamingRunEmitsDeltas(t *testing.T) {
 	}
 	var deltas int
 	var text strings.Builder
-	for _, e := range kinds(evs, generic.EventMessage) {
+	for _, e := range kinds(evs, event.EventMessage) {
 		if e.Delta {
 			deltas++
 			text.WriteString(e.Text)
@@ -372,7 +373,7 @@ func TestStreamingRunEmitsDeltas(t *testing.T) {
 	if deltas < 2 || !strings.Contains(text.String(), "North") {
 		t.Errorf("want streamed text deltas holding the answer, got %d: %q", deltas, text.String())
 	}
-	if fin := kinds(evs, generic.EventStepFinished); len(fin) != 3 || fin[2].Step.Status != generic.StatusDone {
+	if fin := kinds(evs, event.EventStepFinished); len(fin) != 3 || fin[2].Step.Status != plans.StatusDone {
 		t.Errorf("want three finished steps, got %d", len(fin))
 	}
 	if got := readWS(t, done, "out/by_region.csv"); !strings.Contains(got, "North,150") {
@@ -391,12 +392,12 @@ func TestInterruptedRunKeepsFinishedWork(t *testing.T) {
 		return plan.Message, nil
 	}}
 	s := httpSift(t, scripted.New(replies...), nil)
-	var evs []generic.Event
+	var evs []event.Event
 	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}}) {
 		evs = append(evs, e)
 	}
 	done := evs[len(evs)-1]
-	if done.Kind != generic.EventDone || !errors.Is(done.Err, context.Canceled) || !errors.Is(done.Err, ErrRunFailed) {
+	if done.Kind != event.EventDone || !errors.Is(done.Err, context.Canceled) || !errors.Is(done.Err, ErrRunFailed) {
 		t.Fatalf("want a done event with an interruption error, got %v: %v", done.Kind, done.Err)
 	}
 	if !strings.HasPrefix(strings.TrimPrefix(done.Err.Error(), ErrRunFailed.Error()+": "), "interrupted") {
@@ -525,9 +526,9 @@ func TestBudgetsStopAtASafePointWithAPartialReport(t *testing.T) {
 			var finished, skipped int
 			for _, st := range done.Plan.Steps {
 				switch st.Status {
-				case generic.StatusDone:
+				case plans.StatusDone:
 					finished++
-				case generic.StatusSkipped:
+				case plans.StatusSkipped:
 					skipped++
 					if !strings.Contains(st.Summary, "budget") {
 						t.Errorf("a skipped step must say why: %q", st.Summary)
@@ -541,7 +542,7 @@ func TestBudgetsStopAtASafePointWithAPartialReport(t *testing.T) {
 			if !strings.Contains(r, "budget") || !strings.Contains(r, "skipped") {
 				t.Errorf("the report must say the budget stopped the run and what is missing:\n%s", r)
 			}
-			if len(kinds(evs, generic.EventReport)) != 1 {
+			if len(kinds(evs, event.EventReport)) != 1 {
 				t.Error("a report event must be emitted")
 			}
 		})
@@ -683,7 +684,7 @@ func TestFailingCellAfterAKernelRestartFailsTheStep(t *testing.T) {
 	s := httpSift(t, script, nil)
 	evs := collect(t, s, Request{Mode: ModePlan, Question: "Total?", Files: []string{salesCSV(t)}})
 	var noted bool
-	for _, e := range kinds(evs, generic.EventToolResult) {
+	for _, e := range kinds(evs, event.EventToolResult) {
 		if e.Tool == "python" && strings.HasPrefix(e.Text, "Note: ") && strings.Contains(e.Text, "NameError") {
 			noted = true
 		}
@@ -691,8 +692,8 @@ func TestFailingCellAfterAKernelRestartFailsTheStep(t *testing.T) {
 	if !noted {
 		t.Fatal("the test needs a failing cell whose reply starts with the restart's note")
 	}
-	fin := kinds(evs, generic.EventStepFinished)
-	if len(fin) == 0 || fin[0].Step.Status != generic.StatusFailed {
+	fin := kinds(evs, event.EventStepFinished)
+	if len(fin) == 0 || fin[0].Step.Status != plans.StatusFailed {
 		t.Fatalf("a step whose last cell failed after a restart must fail, got %+v", fin)
 	}
 }

@@ -6,8 +6,9 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 )
 
 // failingQuick is a trivial request whose one code run fails: the planner
@@ -48,8 +49,8 @@ func TestFailedQuickAnswerEscalatesToThePlannerOnce(t *testing.T) {
 	if !strings.Contains(replan, "no column 'Region'") {
 		t.Errorf("the replanner must see the failed attempt's summary:\n%s", replan)
 	}
-	fin := kinds(evs, generic.EventStepFinished)
-	if len(fin) != 2 || fin[0].Step.Status != generic.StatusFailed || fin[1].Step.Status != generic.StatusDone {
+	fin := kinds(evs, event.EventStepFinished)
+	if len(fin) != 2 || fin[0].Step.Status != plans.StatusFailed || fin[1].Step.Status != plans.StatusDone {
 		t.Fatalf("want the quick step failed, then a planned step done; got %d finished steps", len(fin))
 	}
 	if r := done.Plan.Result; r == nil || r.Answer != "North: 150" {
@@ -65,7 +66,7 @@ func TestQuickModeDoesNotEscalate(t *testing.T) {
 	if script.Remaining() != 0 {
 		t.Errorf("%d replies unused", script.Remaining())
 	}
-	if fin := kinds(evs, generic.EventStepFinished); len(fin) != 1 || fin[0].Step.Status != generic.StatusFailed {
+	if fin := kinds(evs, event.EventStepFinished); len(fin) != 1 || fin[0].Step.Status != plans.StatusFailed {
 		t.Errorf("quick mode keeps its one failed step; got %d finished steps", len(fin))
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
 )
@@ -37,7 +37,7 @@ func TestEventsOnceThroughHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			var logged []generic.Event
+			var logged []event.Event
 			sc := bufio.NewScanner(f)
 			sc.Buffer(nil, 1<<24)
 			for sc.Scan() {
@@ -55,15 +55,15 @@ func TestEventsOnceThroughHTTP(t *testing.T) {
 // checkEventsOnce fails when a tool call or a message appears twice: six
 // calls (code agent and python for each of three steps), and the code
 // agent's answer once per step whether whole or in deltas.
-func checkEventsOnce(t *testing.T, where string, evs []generic.Event) {
+func checkEventsOnce(t *testing.T, where string, evs []event.Event) {
 	t.Helper()
 	calls := map[string]int{}
 	var said strings.Builder
 	for _, e := range evs {
 		switch {
-		case e.Kind == generic.EventToolCall:
+		case e.Kind == event.EventToolCall:
 			calls[e.ToolCallID]++
-		case e.Kind == generic.EventMessage && e.Agent == nameCodeAgent:
+		case e.Kind == event.EventMessage && e.Agent == nameCodeAgent:
 			said.WriteString(e.Text)
 			if !e.Delta {
 				said.WriteString("\n")

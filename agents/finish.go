@@ -1,18 +1,20 @@
 package agents
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
 )
 
 // finishFiles writes usage.json and ends the report with the usage
 // summary, once the last model call is counted.
-func (r *run) finishFiles(u *generic.Usage) {
+func (r *run) finishFiles(u *event.Usage) {
 	if b, err := json.MarshalIndent(u, "", "  "); err == nil {
 		_ = r.ws.WriteFileAtomic(usageFile, b)
 	}
@@ -20,7 +22,7 @@ func (r *run) finishFiles(u *generic.Usage) {
 		return
 	}
 	n := r.plan.QuestionNumber()
-	md, err := os.ReadFile(r.ws.Path(generic.QuestionReportFile(n)))
+	md, err := os.ReadFile(r.ws.Path(report.QuestionReportFile(n)))
 	if err != nil {
 		return
 	}
@@ -32,7 +34,7 @@ func (r *run) finishFiles(u *generic.Usage) {
 		}
 		text += heading + "\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
-	_, _ = saveReport(r.ws.Root, n, text+generic.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
+	_, _ = saveReport(r.ws.Root, n, text+event.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
 }
 
 // saveStopReport writes the report of a run that stopped before its report
@@ -40,7 +42,7 @@ func (r *run) finishFiles(u *generic.Usage) {
 func (r *run) saveStopReport(note string) {
 	md := fallbackReport(r.plan, listArtifacts(r.ws.Root), note)
 	if path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, false); err == nil {
-		r.emit(generic.Event{Kind: generic.EventReport, Path: path, Text: md})
+		r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
 	}
 }
 
@@ -52,14 +54,15 @@ func (r *run) suggest() {
 		return
 	}
 	res := r.plan.Result
-	if len(res.NextQuestions) == 0 {
+	next := res.NextQuestions
+	if len(next) == 0 {
 		// The answer names what was found, so the questions build on it.
-		res.NextQuestions = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
+		next = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
 	}
-	if len(res.NextQuestions) > 3 {
-		res.NextQuestions = res.NextQuestions[:3]
+	if len(next) > 3 {
+		next = next[:3]
 	}
-	if r.ws != nil && len(res.NextQuestions) > 0 {
-		_ = r.savePlan()
+	if r.ws != nil && len(next) > 0 {
+		_ = r.ownPlan(context.Background()).suggest(next)
 	}
 }

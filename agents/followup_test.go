@@ -9,8 +9,9 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -47,15 +48,15 @@ func TestFollowUpPlanReviewKeepsFinishedSteps(t *testing.T) {
 	tests := []struct {
 		name      string
 		plans     []scripted.Reply
-		decisions []*generic.PlanDecision
+		decisions []*event.PlanDecision
 		wantStep  string
 	}{
 		{"approve", []scripted.Reply{call(toolCreatePlan, steps("Add one to x"))},
-			[]*generic.PlanDecision{{Action: generic.PlanApprove}}, "Add one to x"},
+			[]*event.PlanDecision{{Action: event.PlanApprove}}, "Add one to x"},
 		{"edit", []scripted.Reply{call(toolCreatePlan, steps("Add two to x"))},
-			[]*generic.PlanDecision{{Action: generic.PlanEdit, Steps: []string{"Add one to x, printed"}}}, "Add one to x, printed"},
+			[]*event.PlanDecision{{Action: event.PlanEdit, Steps: []string{"Add one to x, printed"}}}, "Add one to x, printed"},
 		{"reject", []scripted.Reply{call(toolCreatePlan, steps("Add two to x")), call(toolCreatePlan, steps("Add one to x instead"))},
-			[]*generic.PlanDecision{{Action: generic.PlanReject, Feedback: "one, not two"}, {Action: generic.PlanApprove}}, "Add one to x instead"},
+			[]*event.PlanDecision{{Action: event.PlanReject, Feedback: "one, not two"}, {Action: event.PlanApprove}}, "Add one to x instead"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,10 +67,10 @@ func TestFollowUpPlanReviewKeepsFinishedSteps(t *testing.T) {
 			evs := drain(t, second.Run(context.Background(), Request{Mode: ModePlan, SessionID: id, Question: "and x+1?", ReviewPlan: true}))
 			for i, d := range tt.decisions {
 				done := evs[len(evs)-1]
-				if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptPlanReview {
+				if done.Interrupt == nil || done.Interrupt.Kind != event.InterruptPlanReview {
 					t.Fatalf("round %d: want a plan review, got %+v (err %v)", i+1, done.Interrupt, done.Err)
 				}
-				if p := done.Interrupt.Plan; len(p.Steps) < 2 || p.Steps[0].Description != "Compute x" || p.Steps[0].Status != generic.StatusDone {
+				if p := done.Interrupt.Plan; len(p.Steps) < 2 || p.Steps[0].Description != "Compute x" || p.Steps[0].Status != plans.StatusDone {
 					t.Fatalf("round %d: the review must show step 1 done, got %+v", i+1, p.Steps)
 				}
 				evs = drain(t, first.Resume(context.Background(), id, map[string]any{done.Interrupt.ID: d}))
@@ -145,7 +146,7 @@ func TestStoppedFollowUpKeepsTheReport(t *testing.T) {
 			if got := readWS(t, done, "report-02.md"); !strings.Contains(got, tt.note) {
 				t.Errorf("report-02.md must hold the stopped follow-up's report:\n%s", got)
 			}
-			rep := kinds(evs, generic.EventReport)
+			rep := kinds(evs, event.EventReport)
 			if len(rep) != 1 || rep[0].Path != "report-02.md" {
 				t.Errorf("the report event must name report-02.md, got %+v", rep)
 			}

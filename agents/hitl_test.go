@@ -12,10 +12,11 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
 )
@@ -53,13 +54,13 @@ func twoSiftsWith(t *testing.T, script *scripted.Script, mutate func(*Config)) (
 	return mk(), mk(), root
 }
 
-func drain(t *testing.T, seq func(func(generic.Event) bool)) []generic.Event {
+func drain(t *testing.T, seq func(func(event.Event) bool)) []event.Event {
 	t.Helper()
-	var evs []generic.Event
+	var evs []event.Event
 	for e := range seq {
 		evs = append(evs, e)
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != generic.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != event.EventDone {
 		t.Fatalf("the last event must be done")
 	}
 	return evs
@@ -79,20 +80,20 @@ func TestPlanReview(t *testing.T) {
 	tests := []struct {
 		name      string
 		replies   []scripted.Reply
-		decisions []*generic.PlanDecision
+		decisions []*event.PlanDecision
 		wantStep  string
 		check     func(t *testing.T, script *scripted.Script)
 	}{
 		{
 			name:      "approved",
 			replies:   append(append([]scripted.Reply{call(toolCreatePlan, steps("Print 6*7"))}, oneStep("print(6*7)")...), finish...),
-			decisions: []*generic.PlanDecision{{Action: generic.PlanApprove}},
+			decisions: []*event.PlanDecision{{Action: event.PlanApprove}},
 			wantStep:  "Print 6*7",
 		},
 		{
 			name:      "edited",
 			replies:   append(append([]scripted.Reply{call(toolCreatePlan, steps("Print 6*7"))}, oneStep("print(7*7)")...), finish...),
-			decisions: []*generic.PlanDecision{{Action: generic.PlanEdit, Steps: []string{"Print 7*7 instead"}}},
+			decisions: []*event.PlanDecision{{Action: event.PlanEdit, Steps: []string{"Print 7*7 instead"}}},
 			wantStep:  "Print 7*7 instead",
 			check: func(t *testing.T, script *scripted.Script) {
 				if !requestSaid(script, "Step 1: Print 7*7 instead") {
@@ -104,7 +105,7 @@ func TestPlanReview(t *testing.T) {
 			name: "rejected then replanned",
 			replies: append(append([]scripted.Reply{call(toolCreatePlan, steps("Print 6*7")), call(toolCreatePlan, steps("Print 8*8"))},
 				oneStep("print(8*8)")...), finish...),
-			decisions: []*generic.PlanDecision{{Action: generic.PlanReject, Feedback: "use eight, not six"}, {Action: generic.PlanApprove}},
+			decisions: []*event.PlanDecision{{Action: event.PlanReject, Feedback: "use eight, not six"}, {Action: event.PlanApprove}},
 			wantStep:  "Print 8*8",
 			check: func(t *testing.T, script *scripted.Script) {
 				if !requestSaid(script, "use eight, not six") {
@@ -121,7 +122,7 @@ func TestPlanReview(t *testing.T) {
 			done := evs[len(evs)-1]
 			id := strings.TrimPrefix(done.Path, root+"/")
 			for i, d := range tt.decisions {
-				if done.Err != nil || done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptPlanReview || done.Interrupt.Plan == nil {
+				if done.Err != nil || done.Interrupt == nil || done.Interrupt.Kind != event.InterruptPlanReview || done.Interrupt.Plan == nil {
 					t.Fatalf("round %d: want the run to wait for a plan review, got %+v (err %v)", i+1, done.Interrupt, done.Err)
 				}
 				if meta, err := first.store.Sessions.Get(context.Background(), id); err != nil || meta.Status != session.StatusWaiting || meta.Pending == nil {
@@ -134,7 +135,7 @@ func TestPlanReview(t *testing.T) {
 			if done.Err != nil || done.Interrupt != nil {
 				t.Fatalf("want the run finished, got err %v, interrupt %+v", done.Err, done.Interrupt)
 			}
-			if len(done.Plan.Steps) != 1 || done.Plan.Steps[0].Description != tt.wantStep || done.Plan.Steps[0].Status != generic.StatusDone {
+			if len(done.Plan.Steps) != 1 || done.Plan.Steps[0].Description != tt.wantStep || done.Plan.Steps[0].Status != plans.StatusDone {
 				t.Errorf("plan: %+v", done.Plan.Steps)
 			}
 			if script.Remaining() != 0 {
@@ -170,7 +171,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	ctx := WithPause(context.Background(), pause)
 	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things", Files: nil}))
 	done := evs[len(evs)-1]
-	if !errors.Is(done.Err, ErrPaused) || done.Text != "paused" || len(kinds(evs, generic.EventPaused)) != 1 {
+	if !errors.Is(done.Err, ErrPaused) || done.Text != "paused" || len(kinds(evs, event.EventPaused)) != 1 {
 		t.Fatalf("want a paused run, got %q, %v", done.Text, done.Err)
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")
@@ -183,12 +184,12 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	if callsBefore != 4 {
 		t.Errorf("the paused run made %d model calls, want 4 (no replan before pausing)", callsBefore)
 	}
-	for _, e := range kinds(evs, generic.EventModelStarted) {
+	for _, e := range kinds(evs, event.EventModelStarted) {
 		if e.Call != nil && e.Call.Agent == "replanner" {
 			t.Errorf("the replanner was called after the pause was asked: %q", e.Text)
 		}
 	}
-	if p := kinds(evs, generic.EventPaused); p[0].Text != "paused before step 2" {
+	if p := kinds(evs, event.EventPaused); p[0].Text != "paused before step 2" {
 		t.Errorf("paused event says %q, want \"paused before step 2\"", p[0].Text)
 	}
 
@@ -202,7 +203,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 		t.Errorf("the resumed run made %d model calls, want 9", got)
 	}
 	var results []string
-	for _, e := range kinds(evs, generic.EventToolResult) {
+	for _, e := range kinds(evs, event.EventToolResult) {
 		if e.Tool == "python" {
 			results = append(results, e.Text)
 		}
@@ -215,7 +216,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	}
 	var stepsDone []int
 	for _, st := range done.Plan.Steps {
-		if st.Status == generic.StatusDone {
+		if st.Status == plans.StatusDone {
 			stepsDone = append(stepsDone, st.Index)
 		}
 	}
@@ -257,7 +258,7 @@ func TestQuestionAnsweredInANewProcess(t *testing.T) {
 	first, second, root := twoSifts(t, script)
 	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "how many rows?"}))
 	done := evs[len(evs)-1]
-	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptQuestion || done.Interrupt.Prompt != "Which sheet?" || len(done.Interrupt.Choices) != 2 {
+	if done.Interrupt == nil || done.Interrupt.Kind != event.InterruptQuestion || done.Interrupt.Prompt != "Which sheet?" || len(done.Interrupt.Choices) != 2 {
 		t.Fatalf("want the run to wait on the question, got %+v (err %v)", done.Interrupt, done.Err)
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")
@@ -265,7 +266,7 @@ func TestQuestionAnsweredInANewProcess(t *testing.T) {
 	if err != nil || meta.Pending == nil || meta.Pending.Kind != session.PendingQuestion {
 		t.Fatalf("the registry must hold the pending question: %+v %v", meta, err)
 	}
-	answer, err := AnswerFor(generic.InterruptQuestion, meta.Pending.Choices, false, "2", "")
+	answer, err := AnswerFor(event.InterruptQuestion, meta.Pending.Choices, false, "2", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestQuestionAnsweredInANewProcess(t *testing.T) {
 	if done.Err != nil || done.Interrupt != nil {
 		t.Fatalf("want the run finished, got %v %+v", done.Err, done.Interrupt)
 	}
-	if st := done.Plan.Steps[0]; st.Status != generic.StatusDone || !strings.Contains(st.Summary, "12") {
+	if st := done.Plan.Steps[0]; st.Status != plans.StatusDone || !strings.Contains(st.Summary, "12") {
 		t.Errorf("step: %+v", st)
 	}
 	if script.Remaining() != 0 {
@@ -308,11 +309,11 @@ func TestApprovalDeniedThenTheRunAdapts(t *testing.T) {
 	first, second, root := twoSiftsWith(t, script, func(cfg *Config) { cfg.Search = noSearch{} })
 	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "convert 100 EUR to USD"}))
 	done := evs[len(evs)-1]
-	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptApproval {
+	if done.Interrupt == nil || done.Interrupt.Kind != event.InterruptApproval {
 		t.Fatalf("want the run to wait for an approval, got %+v (err %v)", done.Interrupt, done.Err)
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")
-	deny, err := AnswerFor(generic.InterruptApproval, nil, false, "", "no web access for this data")
+	deny, err := AnswerFor(event.InterruptApproval, nil, false, "", "no web access for this data")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func TestApprovalDeniedThenTheRunAdapts(t *testing.T) {
 	if done.Err != nil {
 		t.Fatalf("run failed: %v", done.Err)
 	}
-	if len(done.Plan.Steps) != 2 || done.Plan.Steps[0].Status != generic.StatusFailed || done.Plan.Steps[1].Status != generic.StatusDone {
+	if len(done.Plan.Steps) != 2 || done.Plan.Steps[0].Status != plans.StatusFailed || done.Plan.Steps[1].Status != plans.StatusDone {
 		t.Errorf("want the denied step failed and the revised one done: %+v", done.Plan.Steps)
 	}
 	if script.Remaining() != 0 {
@@ -388,8 +389,8 @@ func TestInterruptResumeOnEveryStore(t *testing.T) {
 				t.Fatalf("want a plan review, got err %v", done.Err)
 			}
 			id := filepath.Base(done.Path)
-			evs = drain(t, mk().Resume(context.Background(), id, map[string]any{done.Interrupt.ID: &generic.PlanDecision{Action: generic.PlanApprove}}))
-			if done = evs[len(evs)-1]; done.Err != nil || done.Plan.Steps[0].Status != generic.StatusDone {
+			evs = drain(t, mk().Resume(context.Background(), id, map[string]any{done.Interrupt.ID: &event.PlanDecision{Action: event.PlanApprove}}))
+			if done = evs[len(evs)-1]; done.Err != nil || done.Plan.Steps[0].Status != plans.StatusDone {
 				t.Fatalf("resume on %s: %v %+v", name, done.Err, done.Plan)
 			}
 			if script.Remaining() != 0 {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 )
 
 // Limits that keep prompts lean: the latest results go in whole, older ones
@@ -23,7 +23,7 @@ type taskView struct {
 	Question    string
 	DataContext string
 	Inputs      []string
-	Plan        *generic.FullPlan
+	Plan        *plans.FullPlan
 	// Verbatim shows every earlier result whole.
 	Verbatim bool
 	// Feedback is the person's reason for rejecting the last plan.
@@ -34,7 +34,7 @@ type taskView struct {
 }
 
 // current is the step being executed.
-func (v taskView) current() *generic.StepState {
+func (v taskView) current() *plans.StepState {
 	if v.Step > 0 {
 		for i := range v.Plan.Steps {
 			if v.Plan.Steps[i].Index == v.Step {
@@ -228,7 +228,7 @@ func section(b *strings.Builder, title, body string) {
 // renderEarlier shows a follow-up's earlier questions and answers; their
 // steps and files appear with the finished steps, and the Python kernel
 // still holds what they loaded.
-func renderEarlier(p *generic.FullPlan) string {
+func renderEarlier(p *plans.FullPlan) string {
 	if p == nil || len(p.Earlier) == 0 {
 		return ""
 	}
@@ -247,7 +247,7 @@ func renderEarlier(p *generic.FullPlan) string {
 }
 
 // renderPlanStatus is the one-line-per-step checklist the agents see.
-func renderPlanStatus(p *generic.FullPlan) string {
+func renderPlanStatus(p *plans.FullPlan) string {
 	if p == nil {
 		return ""
 	}
@@ -260,13 +260,13 @@ func renderPlanStatus(p *generic.FullPlan) string {
 
 // renderResults shows finished steps' results, the last few in full and the
 // older ones shortened, each with its files.
-func renderResults(p *generic.FullPlan) string {
+func renderResults(p *plans.FullPlan) string {
 	if p == nil {
 		return ""
 	}
-	var finished []generic.StepState
+	var finished []plans.StepState
 	for _, s := range p.Steps {
-		if s.Status == generic.StatusDone || s.Status == generic.StatusFailed {
+		if s.Status == plans.StatusDone || s.Status == plans.StatusFailed {
 			finished = append(finished, s)
 		}
 	}
@@ -282,7 +282,7 @@ func renderResults(p *generic.FullPlan) string {
 }
 
 // renderAllResults shows every step, finished or not, for the report.
-func renderAllResults(p *generic.FullPlan) string {
+func renderAllResults(p *plans.FullPlan) string {
 	if p == nil {
 		return ""
 	}
@@ -293,7 +293,7 @@ func renderAllResults(p *generic.FullPlan) string {
 	return b.String()
 }
 
-func writeResult(b *strings.Builder, s generic.StepState, limit int) {
+func writeResult(b *strings.Builder, s plans.StepState, limit int) {
 	fmt.Fprintf(b, "### Step %d (%s): %s\n", s.Index, s.Status, s.Description)
 	if s.Summary != "" {
 		b.WriteString(shorten(s.Summary, limit))

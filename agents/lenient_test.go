@@ -8,8 +8,8 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 )
 
 // TestPlanWithStringsThroughHTTP: a real model's plan whose numbers and
@@ -42,7 +42,7 @@ func TestPlanWithStringsThroughHTTP(t *testing.T) {
 	if last.Role != schema.Tool || !strings.Contains(last.Content, "index") || !strings.Contains(last.Content, `"first" is not a number`) {
 		t.Errorf("the unreadable plan did not go back to the model as the tool's answer: %+v", last)
 	}
-	if fp := done.Plan; fp == nil || len(fp.Steps) != 1 || fp.Steps[0].Status != generic.StatusDone || fp.Steps[0].Index != 1 {
+	if fp := done.Plan; fp == nil || len(fp.Steps) != 1 || fp.Steps[0].Status != plans.StatusDone || fp.Steps[0].Index != 1 {
 		t.Fatalf("plan = %+v, want step 1 done", done.Plan)
 	}
 	r := done.Plan.Result

@@ -3,7 +3,7 @@ package agents
 import (
 	"context"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -24,6 +24,6 @@ func (r *run) connectMCP(ctx context.Context, op operator.Operator, policy *tool
 	})
 	policy.Writing = append(policy.Writing, r.mcp.Writing()...)
 	for _, err := range r.mcp.Problems() {
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + ". The run goes on without its tools."})
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + ". The run goes on without its tools."})
 	}
 }

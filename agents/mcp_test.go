@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -38,7 +38,7 @@ func TestMCPToolsInARun(t *testing.T) {
 		t.Fatalf("the run must go on and finish: %v", done.Err)
 	}
 	var echo, crash string
-	for _, e := range kinds(evs, generic.EventToolResult) {
+	for _, e := range kinds(evs, event.EventToolResult) {
 		switch e.Tool {
 		case "notes_echo":
 			echo = e.Text
@@ -84,7 +84,7 @@ func TestMCPWritingToolWaitsForApproval(t *testing.T) {
 	first.cfg.MCPServers, second.cfg.MCPServers = servers, servers
 	evs := drain(t, first.Run(t.Context(), Request{Mode: ModePlan, Question: "save a note"}))
 	done := evs[len(evs)-1]
-	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptApproval || !strings.Contains(done.Interrupt.Prompt, "notes_write_note") {
+	if done.Interrupt == nil || done.Interrupt.Kind != event.InterruptApproval || !strings.Contains(done.Interrupt.Prompt, "notes_write_note") {
 		t.Fatalf("want the run to wait for approval of notes_write_note, got %+v (err %v)", done.Interrupt, done.Err)
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")
@@ -94,7 +94,7 @@ func TestMCPWritingToolWaitsForApproval(t *testing.T) {
 		t.Fatalf("want the run finished, got %v %+v", done.Err, done.Interrupt)
 	}
 	var got string
-	for _, e := range kinds(evs, generic.EventToolResult) {
+	for _, e := range kinds(evs, event.EventToolResult) {
 		if e.Tool == "notes_write_note" {
 			got = e.Text
 		}

@@ -3,7 +3,7 @@ package agents
 import (
 	"fmt"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 )
 
@@ -16,11 +16,11 @@ func (r *run) observeModelCall(c llm.CallInfo) {
 
 // modelCallEvent is the event of a model call's start or end; usage gives
 // the usage so far, which the end carries.
-func modelCallEvent(c llm.CallInfo, usage func() *generic.Usage) generic.Event {
-	call := &generic.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
-	e := generic.Event{Kind: generic.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
+func modelCallEvent(c llm.CallInfo, usage func() *event.Usage) event.Event {
+	call := &event.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
+	e := event.Event{Kind: event.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
 	if c.Done {
-		e.Kind = generic.EventModelFinished
+		e.Kind = event.EventModelFinished
 		call.ElapsedMS = c.Counts.Latency.Milliseconds()
 		call.Failed = c.Err != nil
 		e.Usage = usage()

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools/templates"
 	"github.com/sift-agent/sift/tools/web"
@@ -88,10 +88,10 @@ func TestResumedRunIsOfferedTheSameTools(t *testing.T) {
 	first, second, root := twoSifts(t, script)
 	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "Which customers look unusual, and why?", Files: []string{salesCSV(t)}}))
 	done := evs[len(evs)-1]
-	if done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptQuestion {
+	if done.Interrupt == nil || done.Interrupt.Kind != event.InterruptQuestion {
 		t.Fatalf("want the run to wait on the question, got %+v (err %v)", done.Interrupt, done.Err)
 	}
-	answer, err := AnswerFor(generic.InterruptQuestion, done.Interrupt.Choices, false, "2", "")
+	answer, err := AnswerFor(event.InterruptQuestion, done.Interrupt.Choices, false, "2", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,92 +6,141 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
-// The plan's owner: the one place that changes a question's plan in the
-// session — starts, finishes, stops and skips its steps, takes the
-// planner's, replanner's and review's plans and the answer — and saves it
-// as plan.md and state.json. The agents of the tree say what happened
-// through a planOwner; the run saves its own copy once the agents have
-// stopped.
+// The plan's owner: the one place that changes a question's plan — starts,
+// finishes, stops, re-queues and skips its steps, takes the planner's,
+// replanner's, review's and built-in analysis's plans and the answer — and
+// saves it as plan.md and state.json and says what changed. The agents of
+// the tree own the session's plan through ownPlan; the run owns its own
+// copy (the built-in analyses, the run's end, a resume) through
+// run.ownPlan.
 
-// planOwner changes the session's plan fp for one agent turn and tells
-// the turn's events (gen) what changed.
+// planOwner changes the plan fp and tells the events of its turn what
+// changed: put saves fp, send announces a change, and fault (when set)
+// reports a plan that could not be saved.
 type planOwner struct {
-	ctx context.Context
-	gen *adk.AsyncGenerator[*adk.AgentEvent]
-	fp  *generic.FullPlan
+	ctx   context.Context
+	fp    *plans.FullPlan
+	put   func() error
+	send  func(event.Event)
+	fault func(error)
 }
 
-// ownPlan returns the owner of the session's plan (fullPlan) for a turn.
+// ownPlan returns the owner of the session's plan (fullPlan) for one agent
+// turn: it saves the plan in the session (plans.FullPlanKey) and the
+// workspace, and speaks through the turn's events (gen).
 func ownPlan(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) *planOwner {
-	return &planOwner{ctx: ctx, gen: gen, fp: fullPlan(ctx)}
+	return treeOwner(ctx, gen, fullPlan(ctx))
 }
 
-// save puts the plan in the session (generic.FullPlanKey) and saves it in
-// the workspace.
-func (o *planOwner) save() error {
-	generic.FullPlanKey.Set(o.ctx, o.fp)
-	return writePlanFile(o.ctx, o.fp)
+// treeOwner returns the owner of fp, the session's plan or the copy a
+// branch or the report works on, for one agent turn.
+func treeOwner(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan) *planOwner {
+	return &planOwner{
+		ctx: ctx,
+		fp:  fp,
+		put: func() error {
+			plans.FullPlanKey.Set(ctx, fp)
+			return writePlanFile(ctx, fp)
+		},
+		send:  func(e event.Event) { gen.Send(siftEvent(e)) },
+		fault: func(err error) { gen.Send(&adk.AgentEvent{Err: err}) },
+	}
 }
+
+// ownPlan returns the owner of the run's own plan (r.plan, outside the
+// agent tree): it saves the plan in the run's workspace and speaks through
+// the run's events. Ask again after r.plan is replaced.
+func (r *run) ownPlan(ctx context.Context) *planOwner {
+	fp := r.plan
+	return &planOwner{
+		ctx:  ctx,
+		fp:   fp,
+		put:  func() error { return writePlanFileAt(r.ws.Root, fp) },
+		send: func(e event.Event) { r.emit(e) },
+	}
+}
+
+// save saves the plan.
+func (o *planOwner) save() error { return o.put() }
 
 // publish says the plan changed (note says how, or is empty).
 func (o *planOwner) publish(note string) {
-	o.gen.Send(siftEvent(generic.Event{Kind: generic.EventPlan, Plan: o.fp.Clone(), Text: note}))
+	o.send(event.Event{Kind: event.EventPlan, Plan: o.fp.Clone(), Text: note})
 }
 
-// saveAndPublish saves the plan and says it changed; a plan not saved
-// is an error event.
+// saveAndPublish saves the plan and then says it changed, so whoever hears
+// of a change finds it in plan.md and state.json; a plan not saved is not
+// announced, and is reported as a fault when the owner has one.
 func (o *planOwner) saveAndPublish(note string) error {
 	if err := o.save(); err != nil {
-		o.gen.Send(&adk.AgentEvent{Err: err})
+		if o.fault != nil {
+			o.fault(err)
+		}
 		return err
 	}
 	o.publish(note)
 	return nil
 }
 
+// remaining makes p the steps still to run and returns it with its step
+// indexes filled in.
+func (o *planOwner) remaining(p *plans.Plan) *plans.Plan { return o.fp.SetRemaining(p) }
+
 // plan makes p the steps still to run (the planner's or replanner's
 // plan) and hands them to the executor.
-func (o *planOwner) plan(p *generic.Plan) {
-	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.fp.SetRemaining(p))
+func (o *planOwner) plan(p *plans.Plan) {
+	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.remaining(p))
+}
+
+// drop drops the steps not yet run (a review's edit or reject).
+func (o *planOwner) drop() { o.fp.DropRemaining() }
+
+// followUp turns the recorded plan into the start of a follow-up question
+// and saves it: from now on the session's state is the new question's.
+func (o *planOwner) followUp(question string) error {
+	o.fp.FollowUp(question)
+	return o.save()
 }
 
 // replace puts p in place of the planned steps (the person's edit); the
 // steps earlier questions finished stay.
-func (o *planOwner) replace(p *generic.Plan) {
-	o.fp.DropRemaining()
+func (o *planOwner) replace(p *plans.Plan) {
+	o.drop()
 	o.plan(p)
 }
 
 // reject drops the planned steps and keeps the plan in the session
 // without saving it: the planner makes the new one, saved then.
 func (o *planOwner) reject() {
-	o.fp.DropRemaining()
-	generic.FullPlanKey.Set(o.ctx, o.fp)
+	o.drop()
+	plans.FullPlanKey.Set(o.ctx, o.fp)
 }
 
 // resumed hands the executor the steps a resumed run has still to do.
 func (o *planOwner) resumed() {
-	var rest []generic.Step
+	var rest []plans.Step
 	for _, s := range o.fp.Steps {
-		if s.Status == generic.StatusTodo || s.Status == generic.StatusDoing {
+		if s.Status == plans.StatusTodo || s.Status == plans.StatusDoing {
 			rest = append(rest, s.Step)
 		}
 	}
-	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, &generic.Plan{Steps: rest})
+	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, &plans.Plan{Steps: rest})
 }
 
 // answer records the question's result; the steps not run are not needed.
-func (o *planOwner) answer(res *generic.SubmitResult) {
+func (o *planOwner) answer(res *plans.SubmitResult) {
 	o.fp.Result = res
 	o.fp.SkipRemaining("not needed: the question was answered")
 }
@@ -101,12 +150,43 @@ func (o *planOwner) skipRest(why string) { o.fp.SkipRemaining(why) }
 
 // checked records the answer as the checks left it (its unverified
 // numbers, its files that exist).
-func (o *planOwner) checked(res *generic.SubmitResult) { o.fp.Result = res }
+func (o *planOwner) checked(res *plans.SubmitResult) { o.fp.Result = res }
+
+// dropUnwritten removes the files in missing from the answer and, when
+// it removed any, saves the plan.
+func (o *planOwner) dropUnwritten(missing []string) error {
+	if o.fp == nil || o.fp.Result == nil || len(missing) == 0 {
+		return nil
+	}
+	var kept []string
+	for _, f := range o.fp.Result.Files {
+		if !slices.Contains(missing, strings.TrimPrefix(f, "./")) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == len(o.fp.Result.Files) {
+		return nil
+	}
+	o.fp.Result.Files = kept
+	return o.save()
+}
+
+// suggest records the answer's next questions and saves the plan.
+func (o *planOwner) suggest(next []string) error {
+	o.fp.Result.NextQuestions = next
+	return o.save()
+}
+
+// again puts st, which was in progress when its run stopped, back to do,
+// with no summary: it runs again.
+func (o *planOwner) again(st *plans.StepState) {
+	st.Status, st.Summary = plans.StatusTodo, ""
+}
 
 // start marks st doing, saves the plan and says the step started; with
 // side, it names the steps now running side by side.
-func (o *planOwner) start(st *generic.StepState, side bool) error {
-	st.Status, st.Started = generic.StatusDoing, time.Now()
+func (o *planOwner) start(st *plans.StepState, side bool) error {
+	st.Status, st.Started = plans.StatusDoing, time.Now()
 	if err := o.save(); err != nil {
 		return err
 	}
@@ -115,34 +195,34 @@ func (o *planOwner) start(st *generic.StepState, side bool) error {
 	if now := o.fp.Running(); side && len(now) > 1 {
 		note = fmt.Sprintf("running steps %s side by side", joinSteps(now))
 	}
-	o.gen.Send(siftEvent(generic.Event{Kind: generic.EventStepStarted, Step: &started, Text: note}))
+	o.send(event.Event{Kind: event.EventStepStarted, Step: &started, Text: note})
 	return nil
 }
 
 // done records st's outcome: its summary and files; it failed when failed
 // or when its summary says so.
-func (o *planOwner) done(st *generic.StepState, summary string, files []string, failed bool) {
+func (o *planOwner) done(st *plans.StepState, summary string, files []string, failed bool) {
 	st.Summary, st.Files = strings.TrimSpace(summary), files
-	st.Status = generic.StatusDone
+	st.Status = plans.StatusDone
 	if failed || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
-		st.Status = generic.StatusFailed
+		st.Status = plans.StatusFailed
 	}
 }
 
 // fail marks st failed by err, which stops the run.
-func (o *planOwner) fail(st *generic.StepState, err error) {
-	st.Status = generic.StatusFailed
+func (o *planOwner) fail(st *plans.StepState, err error) {
+	st.Status = plans.StatusFailed
 	st.Summary = "Stopped: " + plainError(o.ctx, err).Error()
 }
 
 // requeue puts st back to do: it did not run (a budget ran out first).
-func (o *planOwner) requeue(st *generic.StepState) { st.Status = generic.StatusTodo }
+func (o *planOwner) requeue(st *plans.StepState) { st.Status = plans.StatusTodo }
 
 // stop puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a
 // cancelled context) back to do and saves the plan: whatever it did is
 // not a result, and it runs again when the session is resumed.
-func (o *planOwner) stop(st *generic.StepState) {
-	st.Status = generic.StatusTodo
+func (o *planOwner) stop(st *plans.StepState) {
+	st.Status = plans.StatusTodo
 	st.Started = time.Time{}
 	st.Summary = stoppedSummary
 	st.Files = nil
@@ -154,36 +234,33 @@ const stoppedSummary = "stopped while running; runs again on resume"
 
 // finish saves the plan with st's outcome and, once st is done or
 // failed, says so: each of its files, then the step.
-func (o *planOwner) finish(st *generic.StepState) error {
+func (o *planOwner) finish(st *plans.StepState) error {
 	if err := o.save(); err != nil {
 		return err
 	}
-	if st.Status != generic.StatusDone && st.Status != generic.StatusFailed {
+	if st.Status != plans.StatusDone && st.Status != plans.StatusFailed {
 		return nil
 	}
 	done := *st
 	for _, f := range done.Files {
-		o.gen.Send(siftEvent(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &done}))
+		o.send(event.Event{Kind: event.EventArtifact, Path: f, Step: &done})
 	}
-	o.gen.Send(siftEvent(generic.Event{Kind: generic.EventStepFinished, Step: &done}))
+	o.send(event.Event{Kind: event.EventStepFinished, Step: &done})
 	return nil
 }
 
-// savePlan saves the run's plan in its workspace.
-func (r *run) savePlan() error { return writePlanFileAt(r.ws.Root, r.plan) }
-
 // fullPlan returns the run's FullPlan, creating it on first use.
-func fullPlan(ctx context.Context) *generic.FullPlan {
-	if fp, ok := generic.FullPlanKey.Get(ctx); ok && fp != nil {
+func fullPlan(ctx context.Context) *plans.FullPlan {
+	if fp, ok := plans.FullPlanKey.Get(ctx); ok && fp != nil {
 		return fp
 	}
 	q, _ := params.Question.Get(ctx)
-	return &generic.FullPlan{Question: q}
+	return &plans.FullPlan{Question: q}
 }
 
 // writePlanFile rewrites plan.md in the workspace, atomically, so a reader
 // or a crash never sees half a plan.
-func writePlanFile(ctx context.Context, fp *generic.FullPlan) error {
+func writePlanFile(ctx context.Context, fp *plans.FullPlan) error {
 	dir, ok := params.Workdir.Get(ctx)
 	if !ok || dir == "" {
 		return nil
@@ -196,12 +273,12 @@ func writePlanFile(ctx context.Context, fp *generic.FullPlan) error {
 const planStateFile = "state.json"
 
 // loadPlanState reads the FullPlan a workspace last recorded.
-func loadPlanState(dir string) (*generic.FullPlan, error) {
+func loadPlanState(dir string) (*plans.FullPlan, error) {
 	b, err := os.ReadFile(filepath.Join(dir, planStateFile))
 	if err != nil {
 		return nil, err
 	}
-	var fp generic.FullPlan
+	var fp plans.FullPlan
 	if err := json.Unmarshal(b, &fp); err != nil {
 		return nil, fmt.Errorf("read %s: %w", planStateFile, err)
 	}
@@ -209,7 +286,7 @@ func loadPlanState(dir string) (*generic.FullPlan, error) {
 }
 
 // writePlanFileAt rewrites plan.md and state.json in the workspace dir.
-func writePlanFileAt(dir string, fp *generic.FullPlan) error {
+func writePlanFileAt(dir string, fp *plans.FullPlan) error {
 	if _, err := os.Stat(dir); err != nil {
 		return err
 	}
@@ -220,7 +297,7 @@ func writePlanFileAt(dir string, fp *generic.FullPlan) error {
 	if err := writeWorkspaceFile(dir, planStateFile, b); err != nil {
 		return err
 	}
-	return writeWorkspaceFile(dir, "plan.md", []byte(generic.RenderPlanMarkdown(fp)))
+	return writeWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)))
 }
 
 // writeWorkspaceFile replaces a file of the workspace at workdir

@@ -8,8 +8,9 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 )
 
 // namePlanReview names the plan review agent; part of the checkpoint format.
@@ -17,7 +18,7 @@ const namePlanReview = "plan_review"
 
 // planReview sits between the planner and the execute/replan loop. When the
 // run asks for review it interrupts with the plan; resumed with a
-// generic.PlanDecision it approves the plan, replaces its steps, or sends
+// event.PlanDecision it approves the plan, replaces its steps, or sends
 // the person's feedback back to the planner and asks again. (planexecute's
 // planner is not resumable, so the review is its own resumable agent.)
 type planReview struct {
@@ -32,8 +33,8 @@ type planReviewState struct {
 
 func init() {
 	schema.RegisterName[*planReviewState]("sift_plan_review_state")
-	schema.RegisterName[*generic.Interrupt]("sift_interrupt")
-	schema.RegisterName[*generic.PlanDecision]("sift_plan_decision")
+	schema.RegisterName[*event.Interrupt]("sift_interrupt")
+	schema.RegisterName[*event.PlanDecision]("sift_plan_decision")
 }
 
 func (a *planReview) Name(context.Context) string { return namePlanReview }
@@ -55,10 +56,10 @@ func (a *planReview) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentR
 // ask interrupts with the current plan for the person to review.
 func (a *planReview) ask(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], round int) {
 	fp := fullPlan(ctx)
-	info := &generic.Interrupt{
-		Kind:    generic.InterruptPlanReview,
+	info := &event.Interrupt{
+		Kind:    event.InterruptPlanReview,
 		Prompt:  "Review the plan: approve it, edit its steps, or reject it with feedback.",
-		Choices: []string{generic.PlanApprove, generic.PlanEdit, generic.PlanReject},
+		Choices: []string{event.PlanApprove, event.PlanEdit, event.PlanReject},
 		Plan:    fp.Clone(),
 	}
 	gen.Send(adk.StatefulInterrupt(ctx, info, &planReviewState{Round: round}))
@@ -70,7 +71,7 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 		if st, ok := info.InterruptState.(*planReviewState); ok && st != nil {
 			round = st.Round
 		}
-		decision, ok := info.ResumeData.(*generic.PlanDecision)
+		decision, ok := info.ResumeData.(*event.PlanDecision)
 		if !info.IsResumeTarget || !ok || decision == nil {
 			// Resumed without an answer for the review: ask again.
 			a.ask(ctx, gen, round)
@@ -78,12 +79,12 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 		}
 		own := ownPlan(ctx, gen)
 		switch decision.Action {
-		case generic.PlanApprove:
-		case generic.PlanEdit:
-			var steps []generic.Step
+		case event.PlanApprove:
+		case event.PlanEdit:
+			var steps []plans.Step
 			for _, s := range decision.Steps {
 				if strings.TrimSpace(s) != "" {
-					steps = append(steps, generic.Step{Description: strings.TrimSpace(s)})
+					steps = append(steps, plans.Step{Description: strings.TrimSpace(s)})
 				}
 			}
 			if len(steps) == 0 {
@@ -96,8 +97,8 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			if len(steps) > 1 {
 				params.Quick.Set(ctx, false)
 			}
-			own.replace(&generic.Plan{Steps: steps})
-		case generic.PlanReject:
+			own.replace(&plans.Plan{Steps: steps})
+		case event.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)
 			own.reject()
 			// Plan again with the feedback, then ask again.
@@ -111,7 +112,7 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			gen.Send(&adk.AgentEvent{Err: fmt.Errorf("plan review: unknown action %q: use approve, edit or reject", decision.Action)})
 			return
 		}
-		said := map[string]string{generic.PlanApprove: "plan approved", generic.PlanEdit: "plan edited"}[decision.Action]
+		said := map[string]string{event.PlanApprove: "plan approved", event.PlanEdit: "plan edited"}[decision.Action]
 		_ = own.saveAndPublish(said)
 	})
 }

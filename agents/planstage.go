@@ -11,9 +11,10 @@ import (
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 )
 
 // planStage wraps the planner or the replanner (neither of which knows about
@@ -58,14 +59,14 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 		}
 		own := ownPlan(ctx, gen)
 		if broke {
-			var res generic.SubmitResult
+			var res plans.SubmitResult
 			if err := json.Unmarshal([]byte(lastContent), &res); err != nil {
-				res = generic.SubmitResult{Answer: lastContent}
+				res = plans.SubmitResult{Answer: lastContent}
 			}
 			own.answer(&res)
 		} else {
 			raw, ok := adk.GetSessionValue(ctx, planexecute.PlanSessionKey)
-			plan, isOurs := raw.(*generic.Plan)
+			plan, isOurs := raw.(*plans.Plan)
 			if !ok || !isOurs {
 				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("%s: no plan was produced (got %T)", a.inner.Name(ctx), raw)})
 				return
@@ -75,7 +76,7 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 				return
 			}
 			own.plan(plan)
-			if mode, _ := params.Mode.Get(ctx); !a.replanner && Mode(mode) == ModeAuto && plan.Complexity == generic.ComplexityTrivial && len(plan.Steps) == 1 {
+			if mode, _ := params.Mode.Get(ctx); !a.replanner && Mode(mode) == ModeAuto && plan.Complexity == plans.ComplexityTrivial && len(plan.Steps) == 1 {
 				params.Quick.Set(ctx, true)
 			}
 		}
@@ -93,7 +94,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	fp := own.fp
 	if a.replanner {
 		if err := a.budget.check(false); err != nil {
-			stopForBudget(own, err, a.inner.Name(ctx))
+			stopForBudget(gen, own, err, a.inner.Name(ctx))
 			return true
 		}
 		if next := fp.Current(); next != nil && pauseRequested(ctx) {
@@ -101,7 +102,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			// model call: the resumed run starts that step, and the
 			// replanner sees its result with this one's.
 			params.Paused.Set(ctx, true)
-			gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: fmt.Sprintf("paused before step %d", next.Index)}))
+			gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: fmt.Sprintf("paused before step %d", next.Index)}))
 			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
 			return true
 		}
@@ -118,19 +119,19 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		own.resumed()
 	case !a.replanner && Mode(mode) == ModeQuick:
 		q, _ := params.Question.Get(ctx)
-		own.plan(&generic.Plan{Steps: []generic.Step{{Description: q}}, Complexity: generic.ComplexityTrivial})
+		own.plan(&plans.Plan{Steps: []plans.Step{{Description: q}}, Complexity: plans.ComplexityTrivial})
 		params.Quick.Set(ctx, true)
 	case a.replanner && quick && a.escalate(ctx, gen, fp):
 		return false
 	case a.replanner && quick:
 		var answer string
 		for i := len(fp.Steps) - 1; i >= 0; i-- {
-			if fp.Steps[i].Status == generic.StatusDone || fp.Steps[i].Status == generic.StatusFailed {
+			if fp.Steps[i].Status == plans.StatusDone || fp.Steps[i].Status == plans.StatusFailed {
 				answer = fp.Steps[i].Summary
 				break
 			}
 		}
-		own.answer(&generic.SubmitResult{Answer: answer})
+		own.answer(&plans.SubmitResult{Answer: answer})
 		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
 	default:
 		return false
@@ -146,7 +147,7 @@ const escalatedKey = "sift_quick_escalated"
 // escalate hands a failed quick answer in auto mode to the full
 // plan-execute loop, once: the replanner then plans with the failed
 // attempt's summary in front of it. It reports whether it did.
-func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan) bool {
+func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan) bool {
 	mode, _ := params.Mode.Get(ctx)
 	if Mode(mode) != ModeAuto {
 		return false
@@ -156,8 +157,8 @@ func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	}
 	failed := false
 	for _, st := range fp.Steps {
-		if st.Status == generic.StatusDone || st.Status == generic.StatusFailed {
-			failed = st.Status == generic.StatusFailed
+		if st.Status == plans.StatusDone || st.Status == plans.StatusFailed {
+			failed = st.Status == plans.StatusFailed
 		}
 	}
 	if !failed {
@@ -165,16 +166,16 @@ func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	}
 	params.Quick.Set(ctx, false)
 	adk.AddSessionValue(ctx, escalatedKey, true)
-	gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: a.inner.Name(ctx),
+	gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: a.inner.Name(ctx),
 		Text: "The quick answer failed; the request goes to the planner with what the attempt found."}))
 	return true
 }
 
 // lastFinished is the index of the last step done or failed, or 0.
-func lastFinished(fp *generic.FullPlan) int {
+func lastFinished(fp *plans.FullPlan) int {
 	last := 0
 	for _, s := range fp.Steps {
-		if s.Status == generic.StatusDone || s.Status == generic.StatusFailed {
+		if s.Status == plans.StatusDone || s.Status == plans.StatusFailed {
 			last = s.Index
 		}
 	}
@@ -184,7 +185,7 @@ func lastFinished(fp *generic.FullPlan) int {
 // SessionPlan returns the plan of the session whose workspace is dir, with
 // each step's status, as plan.md shows it; an error when the session
 // recorded no plan state (it never got as far as planning).
-func SessionPlan(dir string) (*generic.FullPlan, error) {
+func SessionPlan(dir string) (*plans.FullPlan, error) {
 	return loadPlanState(dir)
 }
 
@@ -206,7 +207,7 @@ func SessionQuestions(dir string) []string {
 
 // siftEvent carries one of Sift's own events through the ADK event stream,
 // so it reaches the caller in order with the agents' events.
-func siftEvent(e generic.Event) *adk.AgentEvent {
+func siftEvent(e event.Event) *adk.AgentEvent {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
@@ -222,8 +223,8 @@ func recoverInto(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 }
 
 func init() {
-	schema.RegisterName[*generic.Plan]("sift_plan")
-	schema.RegisterName[*generic.FullPlan]("sift_full_plan")
-	schema.RegisterName[*generic.Event]("sift_event")
+	schema.RegisterName[*plans.Plan]("sift_plan")
+	schema.RegisterName[*plans.FullPlan]("sift_full_plan")
+	schema.RegisterName[*event.Event]("sift_event")
 	schema.RegisterName[*branchEvent]("sift_branch_event")
 }

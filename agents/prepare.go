@@ -6,10 +6,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/preview"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
@@ -29,7 +29,7 @@ func (r *run) open(ctx context.Context) (context.Context, error) {
 	}
 	ctx, r.endSpan = llm.StartRun(ctx, r.ws.ID)
 	if r.lent == nil {
-		r.emit(generic.Event{Kind: generic.EventSession, Text: r.ws.ID, Path: r.ws.Root})
+		r.emit(event.Event{Kind: event.EventSession, Text: r.ws.ID, Path: r.ws.Root})
 	}
 	return ctx, nil
 }
@@ -52,7 +52,7 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 		return nil, 0, err
 	}
 	if sb.Name() == "none" {
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: noSandboxWarning})
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: noSandboxWarning})
 	}
 	// Each session has its own matplotlib directory (the operator's):
 	// nothing writable is shared between sessions.

@@ -11,17 +11,17 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 )
 
 // goldenView is a run in the middle of its work: one step done, one
 // failed, one to do.
 func goldenView() taskView {
-	fp := &generic.FullPlan{Question: "月度收入趋势如何？哪个地区卖得最好？"}
-	fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: "Load input/sales.csv"}, {Description: "Monthly revenue with a line chart"}, {Description: "Revenue by region"}}})
-	fp.Steps[0].Status, fp.Steps[0].Summary = generic.StatusDone, "504 rows, 6 columns, no missing values."
-	fp.Steps[1].Status, fp.Steps[1].Summary, fp.Steps[1].Files = generic.StatusFailed, "FAILED: KeyError 'Date'; the column is 'date'.", []string{"out/partial.csv"}
+	fp := &plans.FullPlan{Question: "月度收入趋势如何？哪个地区卖得最好？"}
+	fp.SetRemaining(&plans.Plan{Steps: []plans.Step{{Description: "Load input/sales.csv"}, {Description: "Monthly revenue with a line chart"}, {Description: "Revenue by region"}}})
+	fp.Steps[0].Status, fp.Steps[0].Summary = plans.StatusDone, "504 rows, 6 columns, no missing values."
+	fp.Steps[1].Status, fp.Steps[1].Summary, fp.Steps[1].Files = plans.StatusFailed, "FAILED: KeyError 'Date'; the column is 'date'.", []string{"out/partial.csv"}
 	return taskView{
 		Question:    fp.Question,
 		DataContext: "### input/sales.csv (csv; 20.6 KiB)\n- date (date): 2024-01-01 … 2024-12-31\n- region (text, 4 distinct values): West=129, North=128, South=127, East=120\n- revenue (float): 12.50 … 2205.00",
@@ -90,15 +90,15 @@ func TestPromptsAskForThePersonsLanguage(t *testing.T) {
 }
 
 func TestOlderResultsAreShortened(t *testing.T) {
-	fp := &generic.FullPlan{}
-	var ss []generic.Step
+	fp := &plans.FullPlan{}
+	var ss []plans.Step
 	for range 4 {
-		ss = append(ss, generic.Step{Description: "step"})
+		ss = append(ss, plans.Step{Description: "step"})
 	}
-	fp.SetRemaining(&generic.Plan{Steps: ss})
+	fp.SetRemaining(&plans.Plan{Steps: ss})
 	long := strings.Repeat("x", 5000)
 	for i := range fp.Steps {
-		fp.Steps[i].Status, fp.Steps[i].Summary = generic.StatusDone, long
+		fp.Steps[i].Status, fp.Steps[i].Summary = plans.StatusDone, long
 	}
 	got := renderResults(fp)
 	if n := strings.Count(got, "characters cut"); n != 2 {

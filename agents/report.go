@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -17,10 +16,13 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
-	"github.com/sift-agent/sift/generic/numcheck"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/numcheck"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -95,11 +97,9 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		}
 		md, unwritten, missing := withoutUnwritten(workdir, md, files)
 		md, _ = markReport(md, ev, append(outcome.siftText(), note, unwritten)...)
-		if dropUnwritten(view.Plan, missing) {
-			// The answer hands back only files that exist.
-			if err := (&planOwner{ctx: ctx, gen: gen, fp: view.Plan}).save(); err != nil {
-				gen.Send(&adk.AgentEvent{Err: err})
-			}
+		// The answer hands back only files that exist.
+		if err := treeOwner(ctx, gen, view.Plan).dropUnwritten(missing); err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
 		}
 		// A report over nothing computed or cut short by a budget does
 		// not replace an earlier question's answer in report.md.
@@ -108,7 +108,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
 		}
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventReport, Agent: nameReport, Path: path, Text: md}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventReport, Agent: nameReport, Path: path, Text: md}))
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
@@ -138,7 +138,7 @@ func (a *reportAgent) write(ctx context.Context, gen *adk.AsyncGenerator[*adk.Ag
 		}
 		chunks = append(chunks, chunk)
 		if chunk.Content != "" {
-			gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: chunk.Content, Delta: true}))
+			gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: chunk.Content, Delta: true}))
 		}
 	}
 	if len(chunks) == 0 {
@@ -162,14 +162,14 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 	res, bad, err := checkResult(ctx, m, view, ev, a.tail(ctx))
 	if err != nil {
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
 	}
 	changed := res != fp.Result
 	res.Unverified = bad
-	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
+	own := treeOwner(ctx, gen, fp)
 	own.checked(res)
 	if len(bad) > 0 {
-		gen.Send(siftEvent(generic.Event{Kind: generic.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
 	}
 	if changed || len(bad) > 0 {
 		if err := own.save(); err != nil {
@@ -193,7 +193,7 @@ func writeReportAs(workdir, rel, md string) error {
 		return err
 	}
 	htmlRel := strings.TrimSuffix(rel, ".md") + ".html"
-	html, err := generic.RenderReportHTML(reportTitle(md), []byte(md), workdir)
+	html, err := report.RenderReportHTML(reportTitle(md), []byte(md), workdir)
 	if err != nil {
 		return fmt.Errorf("render %s: %w", htmlRel, err)
 	}
@@ -201,7 +201,7 @@ func writeReportAs(workdir, rel, md string) error {
 }
 
 // saveReport keeps md as the report of question n of the session
-// (generic.QuestionReportFile) and, when it is complete or the session has
+// (report.QuestionReportFile) and, when it is complete or the session has
 // no report.md yet, as report.md too: a stopped or failed follow-up never
 // replaces the answer to an earlier question. It returns the
 // workspace-relative report the person should read.
@@ -209,7 +209,7 @@ func saveReport(workdir string, n int, md string, complete bool) (string, error)
 	if workdir == "" {
 		return session.ReportFile, nil
 	}
-	own := generic.QuestionReportFile(n)
+	own := report.QuestionReportFile(n)
 	if err := writeReportAs(workdir, own, md); err != nil {
 		return "", err
 	}
@@ -222,7 +222,7 @@ func saveReport(workdir string, n int, md string, complete bool) (string, error)
 // completeReport cleans the model's Markdown (models like to fence it) and
 // appends every artifact the text does not mention, so nothing the run
 // produced is missing from the report.
-func completeReport(md string, fp *generic.FullPlan, artifacts []string) string {
+func completeReport(md string, fp *plans.FullPlan, artifacts []string) string {
 	md = strings.TrimSpace(md)
 	for _, fence := range []string{"```markdown", "```md", "```"} {
 		if strings.HasPrefix(md, fence) && strings.HasSuffix(md, "```") && len(md) > len(fence)+3 {
@@ -252,14 +252,14 @@ func completeReport(md string, fp *generic.FullPlan, artifacts []string) string 
 
 // fallbackReport assembles a report without a model: the answer if one was
 // submitted, every step with its status and result, and the files.
-func fallbackReport(fp *generic.FullPlan, artifacts []string, note string) string {
+func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string {
 	var b strings.Builder
 	b.WriteString("# Report\n\n")
 	if note != "" {
 		b.WriteString("> " + note + "\n\n")
 	}
 	if fp == nil {
-		fp = &generic.FullPlan{}
+		fp = &plans.FullPlan{}
 	}
 	if q := strings.TrimSpace(fp.Question); q != "" {
 		fmt.Fprintf(&b, "**Question:** %s\n\n", q)
@@ -278,7 +278,7 @@ func fallbackReport(fp *generic.FullPlan, artifacts []string, note string) strin
 		for _, s := range fp.Steps {
 			fmt.Fprintf(&b, "### Step %d — %s (%s)\n\n", s.Index, s.Description, s.Status)
 			switch {
-			case s.Status == generic.StatusFailed:
+			case s.Status == plans.StatusFailed:
 				b.WriteString(failedStepText(s))
 			case s.Summary != "":
 				b.WriteString(strings.TrimSpace(s.Summary) + "\n\n")
@@ -333,7 +333,7 @@ func listArtifacts(workdir string) []string {
 
 // failedStepText is a failed step as the analyst reads it: what failed, in
 // one sentence, then the traceback folded away.
-func failedStepText(s generic.StepState) string {
+func failedStepText(s plans.StepState) string {
 	sentence, detail := failureOf(s.Summary)
 	text := "What failed: " + sentence + "\n\n"
 	if detail != "" {
@@ -396,25 +396,6 @@ func withoutUnwritten(workdir, md string, answerFiles []string) (string, string,
 	note := fmt.Sprintf("> **Not written:** this report names %s that the run never wrote, so %s not shown: %s.\n",
 		generic.Plural(len(missing), "file"), map[bool]string{true: "it is", false: "they are"}[len(missing) == 1], strings.Join(missing, ", "))
 	return strings.TrimRight(md, "\n") + "\n\n" + note, note, missing
-}
-
-// dropUnwritten removes the files in missing from fp's answer; it reports
-// whether it removed any.
-func dropUnwritten(fp *generic.FullPlan, missing []string) bool {
-	if fp == nil || fp.Result == nil || len(missing) == 0 {
-		return false
-	}
-	var kept []string
-	for _, f := range fp.Result.Files {
-		if !slices.Contains(missing, strings.TrimPrefix(f, "./")) {
-			kept = append(kept, f)
-		}
-	}
-	if len(kept) == len(fp.Result.Files) {
-		return false
-	}
-	fp.Result.Files = kept
-	return true
 }
 
 // workspaceLacks reports whether rel names a file a session hands back

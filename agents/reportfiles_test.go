@@ -10,8 +10,9 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/report"
 )
 
 // TestFailureReadsAsTheAnalystNeedsIt: a failed step's summary as the
@@ -33,9 +34,9 @@ func TestFailureReadsAsTheAnalystNeedsIt(t *testing.T) {
 		t.Errorf("detail = %q, want the traceback", detail)
 	}
 	// The report's note on it is checked for no number: Sift wrote it.
-	o := stepOutcome{failed: []generic.StepState{
-		{Step: generic.Step{Index: 1, Description: "x"}, Status: generic.StatusFailed, Summary: summary},
-		{Step: generic.Step{Index: 2, Description: "y"}, Status: generic.StatusFailed, Summary: "FAILED: ValueError: could not convert '4,210.57' to float"},
+	o := stepOutcome{failed: []plans.StepState{
+		{Step: plans.Step{Index: 1, Description: "x"}, Status: plans.StatusFailed, Summary: summary},
+		{Step: plans.Step{Index: 2, Description: "y"}, Status: plans.StatusFailed, Summary: "FAILED: ValueError: could not convert '4,210.57' to float"},
 	}}
 	md := withUncomputed("# Report\n\nNothing.\n", o)
 	marked, bad := markReport(md, runEvidence("", taskView{}, nil), o.siftText()...)
@@ -45,7 +46,7 @@ func TestFailureReadsAsTheAnalystNeedsIt(t *testing.T) {
 	if !strings.Contains(md, "```traceback\n") {
 		t.Errorf("the traceback is not in a folded block:\n%s", md)
 	}
-	html, err := generic.RenderReportHTML("r", []byte(md), t.TempDir())
+	html, err := report.RenderReportHTML("r", []byte(md), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,29 +7,30 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/report"
 )
 
 // stepOutcome sorts a run's steps by whether they computed anything, so the
 // report can say which of its statements rest on no computed result.
 type stepOutcome struct {
 	done   int
-	failed []generic.StepState // failed, with the error in Summary
-	notRun []generic.StepState // todo or skipped: never ran
+	failed []plans.StepState // failed, with the error in Summary
+	notRun []plans.StepState // todo or skipped: never ran
 }
 
-func outcomeOf(fp *generic.FullPlan) stepOutcome {
+func outcomeOf(fp *plans.FullPlan) stepOutcome {
 	var o stepOutcome
 	if fp == nil {
 		return o
 	}
 	for _, s := range fp.Steps {
 		switch s.Status {
-		case generic.StatusDone:
+		case plans.StatusDone:
 			o.done++
-		case generic.StatusFailed:
+		case plans.StatusFailed:
 			o.failed = append(o.failed, s)
-		case generic.StatusTodo, generic.StatusSkipped:
+		case plans.StatusTodo, plans.StatusSkipped:
 			o.notRun = append(o.notRun, s)
 		}
 	}
@@ -42,8 +43,8 @@ func (o stepOutcome) noneSucceeded() bool {
 }
 
 // uncomputed reports whether step index computed nothing.
-func (o stepOutcome) uncomputed(index int) (generic.StepStatus, bool) {
-	for _, group := range [][]generic.StepState{o.failed, o.notRun} {
+func (o stepOutcome) uncomputed(index int) (plans.StepStatus, bool) {
+	for _, group := range [][]plans.StepState{o.failed, o.notRun} {
 		for _, s := range group {
 			if s.Index == index {
 				return s.Status, true
@@ -67,7 +68,7 @@ func (o stepOutcome) failures() string {
 }
 
 // stepError is what made a failed step fail, in one sentence.
-func stepError(s generic.StepState) string {
+func stepError(s plans.StepState) string {
 	sentence, _ := failureOf(s.Summary)
 	return sentence
 }
@@ -160,7 +161,7 @@ func tracebackBlock(detail string) string {
 	for strings.Contains(detail, fence) {
 		fence += "`"
 	}
-	return fence + generic.TracebackLanguage + "\n" + strings.TrimSpace(detail) + "\n" + fence + "\n"
+	return fence + report.TracebackLanguage + "\n" + strings.TrimSpace(detail) + "\n" + fence + "\n"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -219,7 +220,7 @@ func (o stepOutcome) siftText() []string {
 
 // withoutResult is fp without its submitted answer, for a run in which no
 // step computed anything that answer could rest on.
-func withoutResult(fp *generic.FullPlan) *generic.FullPlan {
+func withoutResult(fp *plans.FullPlan) *plans.FullPlan {
 	if fp == nil || fp.Result == nil {
 		return fp
 	}
@@ -235,7 +236,7 @@ var ErrAnswerOnFailedSteps = errors.New("the answer rests on failed steps")
 
 // answerOnFailedSteps returns an error wrapping ErrAnswerOnFailedSteps
 // when fp's answer rests on failed steps, naming them; nil otherwise.
-func answerOnFailedSteps(fp *generic.FullPlan) error {
+func answerOnFailedSteps(fp *plans.FullPlan) error {
 	o := outcomeOf(fp)
 	if len(o.failed) == 0 {
 		return nil
@@ -248,7 +249,7 @@ func answerOnFailedSteps(fp *generic.FullPlan) error {
 		text := strings.Join(append([]string{fp.Result.Answer}, fp.Result.Findings...), "\n")
 		for _, m := range stepCitation.FindAllStringSubmatch(text, -1) {
 			n, _ := strconv.Atoi(m[1])
-			if st, ok := o.uncomputed(n); ok && st == generic.StatusFailed && !slicesContains(cited, m[1]) {
+			if st, ok := o.uncomputed(n); ok && st == plans.StatusFailed && !slicesContains(cited, m[1]) {
 				cited = append(cited, m[1])
 			}
 		}

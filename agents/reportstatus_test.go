@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 )
 
 // TestReportOverFailedStepsStatesNoFinding: every step fails with an
@@ -37,7 +38,7 @@ func TestReportOverFailedStepsStatesNoFinding(t *testing.T) {
 	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}})
 	done := evs[len(evs)-1]
 	for _, st := range done.Plan.Steps {
-		if st.Status != generic.StatusFailed {
+		if st.Status != plans.StatusFailed {
 			t.Fatalf("step %d is %s, want every step failed", st.Index, st.Status)
 		}
 	}
@@ -54,7 +55,7 @@ func TestReportOverFailedStepsStatesNoFinding(t *testing.T) {
 			t.Errorf("the report presents %q, which no step computed:\n%s", claim, report)
 		}
 	}
-	if r := kinds(evs, generic.EventReport); len(r) != 1 || !strings.Contains(r[0].Text, noResultNote) {
+	if r := kinds(evs, event.EventReport); len(r) != 1 || !strings.Contains(r[0].Text, noResultNote) {
 		t.Errorf("the report event must carry the same report, got %+v", r)
 	}
 }

@@ -10,8 +10,10 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 )
@@ -22,19 +24,19 @@ var ErrNothingToResume = errors.New("nothing to resume")
 
 // Resume goes on with a session, in this process or a new one. A session
 // waiting for the person is resumed from its checkpoint with answers, keyed
-// by interrupt ID (a *generic.PlanDecision for a plan review, the answer
+// by interrupt ID (a *event.PlanDecision for a plan review, the answer
 // types of the tools for questions and approvals). A paused session, or one
 // whose process died, is recovered from its recorded plan: finished steps
 // are kept and not run again, a step that was in progress runs again, and
 // the Python kernel's state is rebuilt from cells.jsonl; the events say
 // which. The events end, as for Run, with EventDone. Options change how
 // the resumed run goes on (see ResumeParallel).
-func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any, opts ...ResumeOption) iter.Seq[generic.Event] {
+func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any, opts ...ResumeOption) iter.Seq[event.Event] {
 	var o resumeOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return func(yield func(generic.Event) bool) {
+	return func(yield func(event.Event) bool) {
 		s.start(ctx, s.newRun(Request{}, yield), func(r *run, ctx context.Context) { r.resume(ctx, sessionID, answers, o) })
 	}
 }
@@ -43,8 +45,8 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 // open): the session is left as it was, still waiting for its answer or
 // ready to go on, so the same resume works once the cause is fixed.
 func (r *run) refuse(err error) {
-	r.emit(generic.Event{Kind: generic.EventError, Err: err})
-	r.close(generic.Event{Kind: generic.EventDone, Err: err, Path: r.ws.Root})
+	r.emit(event.Event{Kind: event.EventError, Err: err})
+	r.close(event.Event{Kind: event.EventDone, Err: err, Path: r.ws.Root})
 }
 
 // ResumeOption changes how Sift.Resume goes on with a session.
@@ -119,6 +121,11 @@ type resumed struct {
 // databases, inputs, plan and operator.
 func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) (context.Context, *resumed, bool) {
 	ws, err := session.Open(r.sift.cfg.SessionsRoot, id)
+	if r.lent != nil {
+		// A conversation goes on with its own session: its workspace,
+		// operator and databases.
+		ws, err = r.lent.ws, nil
+	}
 	if err != nil {
 		r.fail(fmt.Errorf("%w: %w", ErrNothingToResume, err))
 		return ctx, nil, false
@@ -146,7 +153,10 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		r.fail(err)
 		return ctx, nil, false
 	}
-	if len(opts.databases) > 0 {
+	switch {
+	case r.lent != nil:
+		r.sources = r.lent.sources
+	case len(opts.databases) > 0:
 		if r.sources, err = openDatabases(ctx, opts.databases); err != nil {
 			r.refuse(err)
 			return ctx, nil, false
@@ -156,16 +166,22 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		r.refuse(err)
 		return ctx, nil, false
 	}
-	r.noteChangedInputs(ctx)
+	if r.lent == nil {
+		r.noteChangedInputs(ctx)
+	}
 	inputs, _ := ws.Inputs()
 	r.addFilesSource(ctx, inputs)
 	// The executor's tools depend on the data (see offerFor): the
 	// resumed run is offered the same ones as before.
 	r.previews = previewed(r.previewInputs(ctx, inputs))
 	if r.plan, err = loadPlanState(ws.Root); err != nil {
-		r.plan = &generic.FullPlan{Question: meta.Question}
+		r.plan = &plans.FullPlan{Question: meta.Question}
 	}
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
+	if r.lent != nil && r.lent.op != nil {
+		r.op = r.lent.op
+		return ctx, &resumed{meta: meta, inputs: inputs}, true
+	}
 	op, adopted, err := r.newOperator(ctx, true)
 	if err != nil {
 		r.fail(err)
@@ -187,9 +203,10 @@ func (r *run) routeResume(ctx context.Context, st *resumed, answers map[string]a
 	if handled {
 		return true
 	}
-	r.plan.Steps = nil
+	own := r.ownPlan(ctx)
+	own.drop()
 	if steps != nil {
-		r.plan.SetRemaining(&generic.Plan{Steps: steps})
+		own.remaining(&plans.Plan{Steps: steps})
 	}
 	st.meta.Status, st.feedback, st.replan = session.StatusPaused, fb, steps == nil
 	return false
@@ -227,7 +244,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 
 	// Paused, or its process died: start the tree again from the recorded
 	// plan. The planner stage sees the plan and does not plan again.
-	waits, ok := r.recover(st)
+	waits, ok := r.recover(ctx, st)
 	if !ok {
 		return
 	}
@@ -253,7 +270,8 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 // (see branchCheckpoints.wait); other steps in progress run again. It
 // says so, saves the plan and returns the waiting steps; with nothing
 // left to run it ends the run.
-func (r *run) recover(st *resumed) ([]*branchWait, bool) {
+func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
+	own := r.ownPlan(ctx)
 	waits := recoveredWaits(r.ws.Root, r.plan)
 	waiting := map[int]bool{}
 	for _, w := range waits {
@@ -262,21 +280,21 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 	var redo []int
 	for i := range r.plan.Steps {
 		s := &r.plan.Steps[i]
-		if !waiting[s.Index] && (s.Status == generic.StatusDoing || (s.Status == generic.StatusTodo && s.Summary == stoppedSummary)) {
-			s.Status, s.Summary = generic.StatusTodo, ""
+		if !waiting[s.Index] && (s.Status == plans.StatusDoing || (s.Status == plans.StatusTodo && s.Summary == stoppedSummary)) {
+			own.again(s)
 			redo = append(redo, s.Index)
 		}
 	}
 	if len(r.plan.Steps) == 0 && !st.replan && st.meta.Status != session.StatusWaiting {
 		// Stopped while planning: nothing was done yet but the plan.
 		st.planAgain = true
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
 		return waits, true
 	}
 	if r.plan.Current() == nil && !st.replan && r.plan.Result == nil && allStepsDone(r.plan) {
 		// Stopped after its last step, while the answer was asked for:
 		// the replanner is asked again, and the report written.
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "Resumed: every step had finished and is kept; the answer and report are written now."})
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "Resumed: every step had finished and is kept; the answer and report are written now."})
 		return waits, true
 	}
 	if r.plan.Current() == nil && !st.replan {
@@ -298,16 +316,16 @@ func (r *run) recover(st *resumed) ([]*branchWait, bool) {
 		if st.adopted > 0 {
 			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", generic.Plural(st.adopted, "earlier cell"))
 		}
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: note})
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
 	}
-	_ = r.savePlan()
+	_ = own.save()
 	return waits, true
 }
 
 // allStepsDone reports whether fp has steps and every one is done.
-func allStepsDone(fp *generic.FullPlan) bool {
+func allStepsDone(fp *plans.FullPlan) bool {
 	for _, s := range fp.Steps {
-		if s.Status != generic.StatusDone {
+		if s.Status != plans.StatusDone {
 			return false
 		}
 	}

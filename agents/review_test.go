@@ -9,24 +9,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
 // waitsForReview fails the test unless the run ended waiting for a plan
 // review of wantSteps steps, with nothing run: no report, no artifact.
-func waitsForReview(t *testing.T, s *Sift, evs []generic.Event, wantSteps int) (id string) {
+func waitsForReview(t *testing.T, s *Sift, evs []event.Event, wantSteps int) (id string) {
 	t.Helper()
 	done := evs[len(evs)-1]
-	if done.Err != nil || done.Interrupt == nil || done.Interrupt.Kind != generic.InterruptPlanReview || done.Interrupt.Plan == nil {
+	if done.Err != nil || done.Interrupt == nil || done.Interrupt.Kind != event.InterruptPlanReview || done.Interrupt.Plan == nil {
 		t.Fatalf("want the run to wait for a plan review, got interrupt %+v, err %v", done.Interrupt, done.Err)
 	}
 	if n := len(done.Interrupt.Plan.Steps); n != wantSteps {
 		t.Errorf("the plan under review has %d steps, want %d", n, wantSteps)
 	}
 	for _, e := range evs {
-		if e.Kind == generic.EventStepStarted || e.Kind == generic.EventReport || e.Kind == generic.EventArtifact {
+		if e.Kind == event.EventStepStarted || e.Kind == event.EventReport || e.Kind == event.EventArtifact {
 			t.Errorf("nothing may run before the review, got a %s event", e.Kind)
 		}
 	}
@@ -61,7 +62,7 @@ func TestReviewBuiltInAnalysis(t *testing.T) {
 		t.Errorf("the plan must be the built-in analysis: %+v", in.Plan.Steps)
 	}
 
-	evs = drain(t, second.Resume(context.Background(), id, map[string]any{in.ID: &generic.PlanDecision{Action: generic.PlanReject, Feedback: "by month"}}))
+	evs = drain(t, second.Resume(context.Background(), id, map[string]any{in.ID: &event.PlanDecision{Action: event.PlanReject, Feedback: "by month"}}))
 	done := evs[len(evs)-1]
 	if !errors.Is(done.Err, ErrNoModel) || done.Interrupt == nil {
 		t.Fatalf("rejecting without a model must say a model is needed and keep waiting, got err %v, interrupt %+v", done.Err, done.Interrupt)
@@ -70,12 +71,12 @@ func TestReviewBuiltInAnalysis(t *testing.T) {
 		t.Fatalf("the session must still wait for its review: %+v", meta)
 	}
 
-	evs = drain(t, second.Resume(context.Background(), id, map[string]any{in.ID: &generic.PlanDecision{Action: generic.PlanApprove}}))
+	evs = drain(t, second.Resume(context.Background(), id, map[string]any{in.ID: &event.PlanDecision{Action: event.PlanApprove}}))
 	done = evs[len(evs)-1]
 	if done.Err != nil || done.Interrupt != nil {
 		t.Fatalf("approved, the analysis must run: err %v, interrupt %+v", done.Err, done.Interrupt)
 	}
-	if len(done.Plan.Steps) != 1 || done.Plan.Steps[0].Status != generic.StatusDone {
+	if len(done.Plan.Steps) != 1 || done.Plan.Steps[0].Status != plans.StatusDone {
 		t.Errorf("plan: %+v", done.Plan.Steps)
 	}
 	if r := readWS(t, done, "report.md"); !strings.Contains(r, "North") {
@@ -98,7 +99,7 @@ func TestReviewQuickPath(t *testing.T) {
 		t.Errorf("the code agent ran before the review (%d replies left)", script.Remaining())
 	}
 	in := evs[len(evs)-1].Interrupt
-	evs = drain(t, second.Resume(context.Background(), id, map[string]any{in.ID: &generic.PlanDecision{Action: generic.PlanApprove}}))
+	evs = drain(t, second.Resume(context.Background(), id, map[string]any{in.ID: &event.PlanDecision{Action: event.PlanApprove}}))
 	done := evs[len(evs)-1]
 	if done.Err != nil || done.Interrupt != nil || done.Plan.Result == nil || !strings.Contains(done.Plan.Result.Answer, "42") {
 		t.Fatalf("approved, the quick path must answer: err %v, interrupt %+v, result %+v", done.Err, done.Interrupt, done.Plan.Result)

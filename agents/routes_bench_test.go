@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 )
 
 // routeCase is one request of the routing suite: a built-in analysis
@@ -129,7 +130,7 @@ func BenchmarkRoutes(b *testing.B) {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		var done generic.Event
+		var done event.Event
 		for e := range s.Run(context.Background(), Request{Mode: mode, Question: c.question, Files: []string{data}}) {
 			done = e
 		}
@@ -140,7 +141,7 @@ func BenchmarkRoutes(b *testing.B) {
 			b.Fatalf("%s (%s): %d scripted replies unused: the route was not the expected one", c.question, mode, script.Remaining())
 		}
 		result := "answered"
-		if fp := done.Plan; fp == nil || fp.Result == nil || len(fp.Steps) == 0 || fp.Steps[len(fp.Steps)-1].Status != generic.StatusDone {
+		if fp := done.Plan; fp == nil || fp.Result == nil || len(fp.Steps) == 0 || fp.Steps[len(fp.Steps)-1].Status != plans.StatusDone {
 			result = "failed"
 		}
 		return outcome{calls: done.Usage.Calls, wall: time.Since(start), files: outFiles(b, done.Path), result: result}

@@ -13,9 +13,11 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -26,14 +28,14 @@ import (
 // Run starts an analysis and yields its events; the last is always
 // EventDone, whose Err is nil on success. Breaking out of the loop cancels
 // the run. Everything is also written to the session's events.jsonl.
-func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[generic.Event] {
-	return func(yield func(generic.Event) bool) {
+func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[event.Event] {
+	return func(yield func(event.Event) bool) {
 		s.start(ctx, s.newRun(req, yield), (*run).execute)
 	}
 }
 
 // newRun is the state of one request, before it starts.
-func (s *Sift) newRun(req Request, yield func(generic.Event) bool) *run {
+func (s *Sift) newRun(req Request, yield func(event.Event) bool) *run {
 	return &run{sift: s, req: req, yield: yield, meter: &llm.Meter{}, outputs: &toolOutputs{}}
 }
 
@@ -71,15 +73,15 @@ func (r *run) release() {
 type run struct {
 	sift    *Sift
 	req     Request
-	yield   func(generic.Event) bool
+	yield   func(event.Event) bool
 	stopped bool
 	ws      *session.Workspace
 	log     *session.EventLog
 	meter   *llm.Meter
 	// plan is the FullPlan the agents update through the session; read
 	// it only once the agents have stopped.
-	plan       *generic.FullPlan
-	current    *generic.StepState
+	plan       *plans.FullPlan
+	current    *plans.StepState
 	trajectory *llm.Trajectory
 	// sources are the run's databases and its files source, or nil;
 	// fileViews are the files source's views; bigFiles names the inputs
@@ -114,7 +116,7 @@ type run struct {
 
 // emit records an event and hands it to the caller; it reports false once
 // the caller stopped listening.
-func (r *run) emit(e generic.Event) bool {
+func (r *run) emit(e event.Event) bool {
 	// Model calls report themselves from the goroutines that make them
 	// (see observeModelCall): one event at a time reaches the log and
 	// the caller.
@@ -129,7 +131,7 @@ func (r *run) emit(e generic.Event) bool {
 	if e.Err != nil && e.Text == "" {
 		e.Text = e.Err.Error()
 	}
-	if e.Kind == generic.EventReport {
+	if e.Kind == event.EventReport {
 		r.reportPath = e.Path
 	}
 	if r.log != nil {
@@ -148,7 +150,7 @@ func (r *run) emit(e generic.Event) bool {
 }
 
 func (r *run) fail(err error) {
-	r.emit(generic.Event{Kind: generic.EventError, Err: err})
+	r.emit(event.Event{Kind: event.EventError, Err: err})
 	r.done(err)
 }
 
@@ -157,7 +159,7 @@ func (r *run) done(err error) {
 		err = answerOnFailedSteps(r.plan)
 	}
 	r.suggest()
-	e := generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
+	e := event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	if r.ws != nil {
 		e.Path = r.ws.Root
 		r.finishFiles(e.Usage)
@@ -172,11 +174,11 @@ func (r *run) done(err error) {
 
 // doneWaiting ends a run that waits for the person: its checkpoint holds
 // everything, and Sift.Resume goes on with the answer.
-func (r *run) doneWaiting(in *generic.Interrupt) {
-	r.close(generic.Event{Kind: generic.EventDone, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
+func (r *run) doneWaiting(in *event.Interrupt) {
+	r.close(event.Event{Kind: event.EventDone, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
 }
 
-func (r *run) close(e generic.Event) {
+func (r *run) close(e event.Event) {
 	r.emit(e)
 	if r.log != nil {
 		_ = r.log.Close()
@@ -191,7 +193,7 @@ func (r *run) close(e generic.Event) {
 
 // putMeta records the session's status in the registry; a registry that
 // fails is reported but does not stop the run.
-func (r *run) putMeta(ctx context.Context, status session.Status, pending *generic.Interrupt) {
+func (r *run) putMeta(ctx context.Context, status session.Status, pending *event.Interrupt) {
 	if r.ws == nil || r.sift.store == nil {
 		return
 	}
@@ -225,15 +227,15 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *gener
 	if pending != nil {
 		kind := session.PendingQuestion
 		switch pending.Kind {
-		case generic.InterruptPlanReview:
+		case event.InterruptPlanReview:
 			kind = session.PendingPlanReview
-		case generic.InterruptApproval:
+		case event.InterruptApproval:
 			kind = session.PendingApproval
 		}
 		m.Pending = &session.Pending{ID: pending.ID, Kind: kind, Prompt: pending.Prompt, Choices: pending.Choices}
 	}
 	if err := r.sift.store.Sessions.Put(context.WithoutCancel(ctx), m); err != nil {
-		r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
 	}
 }
 
@@ -296,15 +298,14 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	if ctx, err = r.open(ctx); err != nil {
 		return ctx, in, err
 	}
-	r.plan = &generic.FullPlan{Question: r.req.Question}
+	r.plan = &plans.FullPlan{Question: r.req.Question}
 	if followUp {
 		if fp, err := loadPlanState(ws.Root); err == nil {
-			fp.FollowUp(r.req.Question)
 			r.plan = fp
 			// From now on the session's state is this question's, so a
 			// follow-up that stops before its first plan is not taken
 			// for the earlier question.
-			if err := r.savePlan(); err != nil {
+			if err := r.ownPlan(ctx).followUp(r.req.Question); err != nil {
 				return ctx, in, err
 			}
 		}
@@ -341,7 +342,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 		}
 		r.op = op
 		if followUp {
-			r.emit(generic.Event{Kind: generic.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
+			r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
 		}
 	}
 	r.addFilesSource(ctx, in.inputs)
@@ -405,7 +406,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 					r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 					return true
 				}
-				r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+				r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
 				r.done(nil)
 				return true
 			}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 )
 
@@ -28,7 +28,7 @@ const (
 // those of a run that was killed; a session without one falls back to the
 // latest run's usage.json. A line of the trajectory that cannot be read (a
 // record cut short by a crash) is skipped and counted in Unreadable.
-func SessionUsage(root string) (*generic.SessionUsage, error) {
+func SessionUsage(root string) (*event.SessionUsage, error) {
 	f, err := os.Open(filepath.Join(root, trajectoryFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return latestRunUsage(root)
@@ -51,8 +51,8 @@ func SessionUsage(root string) (*generic.SessionUsage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.Name(), err)
 	}
-	u := &generic.SessionUsage{
-		Usage:      generic.Usage{AgentUsage: agentUsage(total), PerAgent: map[string]*generic.AgentUsage{}, PerStep: map[int]*generic.AgentUsage{}},
+	u := &event.SessionUsage{
+		Usage:      event.Usage{AgentUsage: agentUsage(total), PerAgent: map[string]*event.AgentUsage{}, PerStep: map[int]*event.AgentUsage{}},
 		Unreadable: unreadable,
 	}
 	for a, c := range perAgent {
@@ -67,16 +67,16 @@ func SessionUsage(root string) (*generic.SessionUsage, error) {
 	// question, so then there is no split to show.
 	if _, unknown := perTurn[0]; !unknown {
 		for turn, c := range perTurn {
-			u.Questions = append(u.Questions, generic.QuestionUsage{Question: turn, AgentUsage: agentUsage(c)})
+			u.Questions = append(u.Questions, event.QuestionUsage{Question: turn, AgentUsage: agentUsage(c)})
 		}
-		slices.SortFunc(u.Questions, func(a, b generic.QuestionUsage) int { return a.Question - b.Question })
+		slices.SortFunc(u.Questions, func(a, b event.QuestionUsage) int { return a.Question - b.Question })
 	}
 	return u, nil
 }
 
 // latestRunUsage reads the usage.json of a session recorded without a
 // trajectory.
-func latestRunUsage(root string) (*generic.SessionUsage, error) {
+func latestRunUsage(root string) (*event.SessionUsage, error) {
 	path := filepath.Join(root, usageFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -85,7 +85,7 @@ func latestRunUsage(root string) (*generic.SessionUsage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the session's usage: %w", err)
 	}
-	var u generic.SessionUsage
+	var u event.SessionUsage
 	if err := json.Unmarshal(b, &u.Usage); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

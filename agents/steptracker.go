@@ -14,9 +14,10 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/confined"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -56,13 +57,13 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			return
 		}
 		if err := a.budget.check(true); err != nil {
-			stopForBudget(own, err, a.Name(ctx))
+			stopForBudget(gen, own, err, a.Name(ctx))
 			return
 		}
 		if pauseRequested(ctx) {
 			// A safe point: nothing of this step has run yet.
 			params.Paused.Set(ctx, true)
-			gen.Send(siftEvent(generic.Event{Kind: generic.EventPaused, Text: fmt.Sprintf("paused before step %d", cur.Index)}))
+			gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: fmt.Sprintf("paused before step %d", cur.Index)}))
 			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.Name(ctx))})
 			return
 		}
@@ -104,10 +105,10 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 // resume), forwards its events, and records the step's result, status and
 // files when it ends. A step that waits for the person stays doing. Its
 // files are those under out/ changed since since, and known.
-func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, cur *generic.StepState,
+func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan, cur *plans.StepState,
 	since time.Time, known []string, start func() *adk.AsyncIterator[*adk.AgentEvent], setErr func(error)) {
 	workdir, _ := params.Workdir.Get(ctx)
-	own := &planOwner{ctx: ctx, gen: gen, fp: fp}
+	own := treeOwner(ctx, gen, fp)
 	codeFailed := false
 	var stepErr error
 	quick, _ := params.Quick.Get(ctx)
@@ -234,12 +235,12 @@ func (a *stepTracker) askNext(ctx context.Context, gen *adk.AsyncGenerator[*adk.
 // person, from where it stopped, on the session's kernel (which absorbed
 // what the step ran before it asked). Once it is done, the next waiting
 // step is asked; after the last, the replanner runs.
-func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *generic.FullPlan, w *branchWait, info *adk.ResumeInfo) {
+func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan, w *branchWait, info *adk.ResumeInfo) {
 	if !info.IsResumeTarget {
 		gen.Send(w.ask(ctx)) // not answered: it still waits
 		return
 	}
-	var cur *generic.StepState
+	var cur *plans.StepState
 	for i := range fp.Steps {
 		if fp.Steps[i].Index == w.Step {
 			cur = &fp.Steps[i]
@@ -260,7 +261,7 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 	a.follow(ctx, gen, fp, cur, time.Now(), w.Files, func() *adk.AsyncIterator[*adk.AgentEvent] {
 		return a.branches.resume(ctx, w, info.ResumeData)
 	}, func(err error) { spanErr = err })
-	if cur.Status == generic.StatusDoing || cur.Status == generic.StatusTodo || strings.HasPrefix(cur.Summary, "Stopped:") || ctx.Err() != nil {
+	if cur.Status == plans.StatusDoing || cur.Status == plans.StatusTodo || strings.HasPrefix(cur.Summary, "Stopped:") || ctx.Err() != nil {
 		return // it asks again, or the run stopped
 	}
 	if text, _ := batch.(string); text != "" {
@@ -273,17 +274,17 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 
 // stopForBudget ends the execute/replan loop at a safe point: the steps
 // not run are marked skipped with the reason.
-func stopForBudget(own *planOwner, err error, agent string) {
+func stopForBudget(gen *adk.AsyncGenerator[*adk.AgentEvent], own *planOwner, err error, agent string) {
 	own.skipRest("not run: " + err.Error())
 	if own.saveAndPublish(err.Error()) != nil {
 		return
 	}
-	own.gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
+	gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
 }
 
 // quickRequest is the code agent's task on the quick path: the person's
 // question, and the step when the planner rephrased it.
-func quickRequest(ctx context.Context, cur *generic.StepState) string {
+func quickRequest(ctx context.Context, cur *plans.StepState) string {
 	q, _ := params.Question.Get(ctx)
 	if strings.TrimSpace(cur.Description) == strings.TrimSpace(q) {
 		return q

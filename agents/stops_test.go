@@ -10,8 +10,9 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -45,7 +46,7 @@ func TestHardStopLeavesTheRunningStepToRunAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := fp.Steps[0]; s.Status != generic.StatusTodo {
+	if s := fp.Steps[0]; s.Status != plans.StatusTodo {
 		t.Errorf("step 1 was running when stopped: status %s (%s), want todo", s.Status, s.Summary)
 	}
 	plan, _ := os.ReadFile(filepath.Join(done.Path, "plan.md"))
@@ -63,14 +64,14 @@ func TestHardStopLeavesTheRunningStepToRunAgain(t *testing.T) {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
 	var started []int
-	for _, e := range kinds(evs, generic.EventStepStarted) {
+	for _, e := range kinds(evs, event.EventStepStarted) {
 		started = append(started, e.Step.Index)
 	}
 	if len(started) != 2 || started[0] != 1 || started[1] != 2 {
 		t.Errorf("the resumed run started steps %v, want [1 2]", started)
 	}
 	var said string
-	for _, e := range kinds(evs, generic.EventMessage) {
+	for _, e := range kinds(evs, event.EventMessage) {
 		said += e.Text
 	}
 	if !strings.Contains(said, "Step 1 was in progress and runs again") {
@@ -132,13 +133,13 @@ func TestStopWhilePlanningPlansAgain(t *testing.T) {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
 	var said string
-	for _, e := range kinds(evs, generic.EventMessage) {
+	for _, e := range kinds(evs, event.EventMessage) {
 		said += e.Text
 	}
 	if !strings.Contains(said, "plans again") {
 		t.Errorf("the resume must say it plans again: %q", said)
 	}
-	if got := kinds(evs, generic.EventStepFinished); len(got) != 1 {
+	if got := kinds(evs, event.EventStepFinished); len(got) != 1 {
 		t.Errorf("the resumed run finished %d steps, want 1", len(got))
 	}
 }
@@ -173,7 +174,7 @@ func TestStopAfterLastStepFinishesOnResume(t *testing.T) {
 	if done.Err != nil {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
-	if got := kinds(evs, generic.EventStepStarted); len(got) != 0 {
+	if got := kinds(evs, event.EventStepStarted); len(got) != 0 {
 		t.Errorf("the resumed run started %d steps; every step had finished", len(got))
 	}
 	report, err := os.ReadFile(filepath.Join(done.Path, "report.md"))

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // nextQuestions returns the done event's next questions and checks that
 // report.md ends its text with them.
-func nextQuestions(t *testing.T, evs []generic.Event) []string {
+func nextQuestions(t *testing.T, evs []event.Event) []string {
 	t.Helper()
 	done := evs[len(evs)-1]
 	if done.Err != nil {

@@ -9,8 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
@@ -34,34 +35,30 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if len(each) == 0 {
 		each = []templates.Match{m}
 	}
-	first := r.templatePlan(t, each)
-	r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone()})
+	own := r.ownPlan(ctx)
+	first := r.templatePlan(own, t, each)
+	_ = own.saveAndPublish("")
 
 	results := make([]*templates.Result, len(each))
 	var failed error
 	for i, e := range each {
 		step := &r.plan.Steps[first+i]
-		step.Status = generic.StatusDoing
-		started := *step
-		r.emit(generic.Event{Kind: generic.EventStepStarted, Step: &started})
-		_ = r.savePlan()
+		_ = own.start(step, false)
 		res, runErr := templates.RunWith(ctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
 		if runErr != nil {
-			step.Status = generic.StatusFailed
-			step.Summary = runErr.Error()
-			if failed == nil {
-				failed = runErr
-			}
+			own.done(step, runErr.Error(), nil, true)
 		} else {
-			step.Status, step.Summary, step.Files = generic.StatusDone, res.Answer, res.Files
+			own.done(step, res.Answer, res.Files, false)
+		}
+		if step.Status == plans.StatusDone {
 			results[i] = res
+		} else if failed == nil {
+			failed = runErr
+			if failed == nil {
+				failed = errors.New(step.Summary)
+			}
 		}
-		finished := *step
-		for _, f := range step.Files {
-			r.emit(generic.Event{Kind: generic.EventArtifact, Path: f, Step: &finished})
-		}
-		r.emit(generic.Event{Kind: generic.EventStepFinished, Step: &finished})
-		_ = r.savePlan()
+		_ = own.finish(step)
 		if ctx.Err() != nil {
 			break
 		}
@@ -84,8 +81,8 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if note := m.SheetNote(); note != "" {
 		notes = append([]string{note}, notes...)
 	}
-	r.plan.Result = &generic.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files}
-	if err := r.savePlan(); err != nil {
+	own.checked(&plans.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files})
+	if err := own.save(); err != nil {
 		return true, err
 	}
 	md := templateReport(r.req.Question, t, m, each, results, r.plan.Steps[first:])
@@ -93,19 +90,20 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if err != nil {
 		return true, err
 	}
-	r.emit(generic.Event{Kind: generic.EventReport, Path: path, Text: md})
+	r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
 	return true, nil
 }
 
 // templatePlan makes the plan of a built-in analysis, one step per table,
-// the plan's remaining steps; it returns the index of the first.
-func (r *run) templatePlan(t templates.Template, each []templates.Match) int {
-	steps := make([]generic.Step, len(each))
+// the plan's remaining steps (through its owner); it returns the index of
+// the first.
+func (r *run) templatePlan(own *planOwner, t templates.Template, each []templates.Match) int {
+	steps := make([]plans.Step, len(each))
 	for i, e := range each {
-		steps[i] = generic.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.Table())}
+		steps[i] = plans.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.Table())}
 	}
-	r.plan.SetRemaining(&generic.Plan{Steps: steps})
-	return len(r.plan.Steps) - len(each)
+	own.remaining(&plans.Plan{Steps: steps})
+	return len(own.fp.Steps) - len(each)
 }
 
 // templateReviewID is the interrupt ID of a built-in analysis's plan
@@ -114,12 +112,12 @@ func (r *run) templatePlan(t templates.Template, each []templates.Match) int {
 const templateReviewID = "sift-template-review"
 
 // templateReview is the plan review of a built-in analysis.
-func templateReview(fp *generic.FullPlan) *generic.Interrupt {
-	return &generic.Interrupt{
+func templateReview(fp *plans.FullPlan) *event.Interrupt {
+	return &event.Interrupt{
 		ID:      templateReviewID,
-		Kind:    generic.InterruptPlanReview,
+		Kind:    event.InterruptPlanReview,
 		Prompt:  "Review the plan: approve it to run the built-in analysis, or edit or reject it to hand the request to the model's planner.",
-		Choices: []string{generic.PlanApprove, generic.PlanEdit, generic.PlanReject},
+		Choices: []string{event.PlanApprove, event.PlanEdit, event.PlanReject},
 		Plan:    fp.Clone(),
 	}
 }
@@ -137,14 +135,14 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 	if len(each) == 0 {
 		each = []templates.Match{m}
 	}
-	r.templatePlan(t, each)
-	if err := r.savePlan(); err != nil {
+	own := r.ownPlan(ctx)
+	r.templatePlan(own, t, each)
+	if err := own.saveAndPublish(""); err != nil {
 		r.fail(err)
 		return
 	}
-	r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone()})
 	in := templateReview(r.plan)
-	r.emit(generic.Event{Kind: generic.EventInterrupt, Interrupt: in})
+	r.emit(event.Event{Kind: event.EventInterrupt, Interrupt: in})
 	r.putMeta(ctx, session.StatusWaiting, in)
 	r.doneWaiting(in)
 }
@@ -155,20 +153,20 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 // the model's agents: it reports the edited steps to run, or the
 // feedback to plan again with, and handled false. Without a model only
 // approval can go on, and the session keeps waiting.
-func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, answer any) (steps []generic.Step, feedback string, handled bool) {
-	d, _ := answer.(*generic.PlanDecision)
+func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, answer any) (steps []plans.Step, feedback string, handled bool) {
+	d, _ := answer.(*event.PlanDecision)
 	keepWaiting := func(err error) {
-		r.emit(generic.Event{Kind: generic.EventError, Err: err})
+		r.emit(event.Event{Kind: event.EventError, Err: err})
 		in := templateReview(r.plan)
 		r.putMeta(ctx, session.StatusWaiting, in)
-		r.close(generic.Event{Kind: generic.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
+		r.close(event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
 	}
 	if d == nil {
 		keepWaiting(fmt.Errorf("%w: session %s waits for the review of its plan (interrupt %s): approve, edit or reject it", ErrNothingToResume, r.ws.ID, templateReviewID))
 		return nil, "", true
 	}
 	switch d.Action {
-	case generic.PlanApprove:
+	case event.PlanApprove:
 		inputs, _ := r.ws.Inputs()
 		abs := make([]string, len(inputs))
 		for i, in := range inputs {
@@ -182,26 +180,26 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 			return nil, "", true
 		}
 		r.putMeta(ctx, session.StatusRunning, nil)
-		r.emit(generic.Event{Kind: generic.EventPlan, Plan: r.plan.Clone(), Text: "plan approved"})
+		r.ownPlan(ctx).publish("plan approved")
 		if ok, err := r.runTemplate(ctx, op, m); !ok || err != nil {
 			r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 			return nil, "", true
 		}
 		r.ran = m
-		r.emit(generic.Event{Kind: generic.EventUsage, Usage: r.usage()})
+		r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
 		r.done(nil)
 		return nil, "", true
-	case generic.PlanEdit, generic.PlanReject:
+	case event.PlanEdit, event.PlanReject:
 		if !r.sift.hasModel() {
 			keepWaiting(fmt.Errorf("%w: without a model only the built-in analysis can run: approve it (sift resume %s --approve), or configure a model to %s the plan", ErrNoModel, r.ws.ID, d.Action))
 			return nil, "", true
 		}
-		if d.Action == generic.PlanReject {
+		if d.Action == event.PlanReject {
 			return nil, d.Feedback, false
 		}
 		for _, s := range d.Steps {
 			if s = strings.TrimSpace(s); s != "" {
-				steps = append(steps, generic.Step{Description: s})
+				steps = append(steps, plans.Step{Description: s})
 			}
 		}
 		if len(steps) == 0 {
@@ -219,7 +217,7 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 // inference made and why. Over several tables each table has its own part
 // (a table whose analysis failed says so); results[i] is nil for a table
 // that failed, and steps[i] is its step.
-func templateReport(question string, t templates.Template, m templates.Match, each []templates.Match, results []*templates.Result, steps []generic.StepState) string {
+func templateReport(question string, t templates.Template, m templates.Match, each []templates.Match, results []*templates.Result, steps []plans.StepState) string {
 	var b strings.Builder
 	zh := templates.LangOf(question) == templates.LangChinese
 	words := func(en, cn string) string {

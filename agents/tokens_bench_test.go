@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 )
 
@@ -71,13 +71,13 @@ func eightStepScript() []scripted.Reply {
 func BenchmarkContextManagement(b *testing.B) {
 	py := pythonOrSkip(b)
 	data := wideCSV(b)
-	run := func(verbatim bool) (*generic.Usage, []string) {
+	run := func(verbatim bool) (*event.Usage, []string) {
 		script := scripted.New(eightStepScript()...)
 		s, err := New(Config{Models: Models{Default: script.Model()}, SessionsRoot: b.TempDir(), Python: py, Verbatim: verbatim})
 		if err != nil {
 			b.Fatal(err)
 		}
-		var done generic.Event
+		var done event.Event
 		for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Describe every measure, step by step", Files: []string{data}}) {
 			done = e
 		}

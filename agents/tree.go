@@ -12,10 +12,10 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -133,7 +133,7 @@ type resolvedModels struct {
 
 // buildTree composes Sequential[planner, Loop(executor, replanner), report].
 func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) {
-	newPlan := func(context.Context) planexecute.Plan { return &generic.Plan{} }
+	newPlan := func(context.Context) planexecute.Plan { return &plans.Plan{} }
 	planner, err := planexecute.NewPlanner(ctx, &planexecute.PlannerConfig{
 		ToolCallingChatModel: cfg.models.planner,
 		ToolInfo:             createPlanTool,

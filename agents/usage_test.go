@@ -14,7 +14,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 )
@@ -28,7 +28,7 @@ func TestUsageSumsAgreeWithTheModelsReports(t *testing.T) {
 		t.Fatal(done.Err)
 	}
 	u := done.Usage
-	var agents, steps generic.AgentUsage
+	var agents, steps event.AgentUsage
 	for _, a := range u.PerAgent {
 		agents.Calls += a.Calls
 		agents.PromptTokens += a.PromptTokens
@@ -179,7 +179,7 @@ func TestSessionUsageSumsEveryRun(t *testing.T) {
 	if review == nil {
 		t.Fatal("want a plan review")
 	}
-	evs = drain(t, first.Resume(context.Background(), id, map[string]any{review.ID: &generic.PlanDecision{Action: generic.PlanApprove}}))
+	evs = drain(t, first.Resume(context.Background(), id, map[string]any{review.ID: &event.PlanDecision{Action: event.PlanApprove}}))
 	done := evs[len(evs)-1]
 	if done.Err != nil {
 		t.Fatal(done.Err)

@@ -1,8 +1,8 @@
 package agents
 
 import (
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/params"
+	"github.com/sift-agent/sift/plans"
 )
 
 // treeInput is what the agent tree is told of one question through the
@@ -23,7 +23,7 @@ type treeInput struct {
 	resumed  bool
 	feedback string
 	// plan is the question's plan, which the agents update in place.
-	plan *generic.FullPlan
+	plan *plans.FullPlan
 	// waits are branch steps that wait for the person, on a recovered run.
 	waits []*branchWait
 }
@@ -32,14 +32,14 @@ type treeInput struct {
 // value are left out, as they always were.
 func treeValues(in treeInput) map[string]any {
 	v := map[string]any{
-		params.Question.Name():     in.question,
-		params.DataContext.Name():  in.dataContext,
-		params.Inputs.Name():       in.inputs,
-		params.Workdir.Name():      in.workdir,
-		params.Mode.Name():         string(in.mode),
-		params.Verbatim.Name():     in.verbatim,
-		params.ReviewPlan.Name():   in.reviewPlan,
-		generic.FullPlanKey.Name(): in.plan,
+		params.Question.Name():    in.question,
+		params.DataContext.Name(): in.dataContext,
+		params.Inputs.Name():      in.inputs,
+		params.Workdir.Name():     in.workdir,
+		params.Mode.Name():        string(in.mode),
+		params.Verbatim.Name():    in.verbatim,
+		params.ReviewPlan.Name():  in.reviewPlan,
+		plans.FullPlanKey.Name():  in.plan,
 	}
 	if in.resumed {
 		v[params.Resumed.Name()] = true

@@ -13,7 +13,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 )
 
@@ -30,7 +30,7 @@ type ReplayOptions struct {
 	// model.ReplayConfig.Live). Optional.
 	Live func(agent string) model.ToolCallingChatModel
 	// Events, when set, receives every event of the replayed run.
-	Events func(generic.Event)
+	Events func(event.Event)
 }
 
 // ReplayResult is what a replay found.
@@ -159,7 +159,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 			req.SessionID = res.Session
 		}
 		before := rp.Calls()
-		var final generic.Event
+		var final event.Event
 		for e := range s.Run(ctx, req) {
 			if opts.Events != nil {
 				opts.Events(e)

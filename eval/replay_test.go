@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
@@ -85,7 +85,7 @@ func recordSession(t *testing.T, root string) *Recording {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var final generic.Event
+	var final event.Event
 	for e := range s.Run(context.Background(), agents.Request{Mode: agents.ModeQuick, Question: "What is the total revenue?", Files: []string{writeSales(t, t.TempDir(), 50)}}) {
 		final = e
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
 )
@@ -296,7 +296,7 @@ func ask(ctx context.Context, suite *Suite, q Question, opts Options) (qr Questi
 		return fail(err)
 	}
 	start := time.Now()
-	var final generic.Event
+	var final event.Event
 	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: q.Prompt(), Files: files, Budget: opts.Budget, Yes: true}) {
 		final = e
 	}

@@ -70,7 +70,7 @@ type stepKey struct{}
 
 // WithStep returns a context whose model calls are metered (and traced and
 // recorded in the trajectory) under plan step index. Steps are numbered
-// from 1, as generic.StepState.Index is; NoStep (0) means no step.
+// from 1, as plans.StepState.Index is; NoStep (0) means no step.
 func WithStep(ctx context.Context, index int) context.Context {
 	return context.WithValue(ctx, stepKey{}, index)
 }

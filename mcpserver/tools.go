@@ -13,7 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
 )
@@ -193,13 +194,13 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, r agents.Req
 		return nil, nil, err
 	}
 	defer release()
-	var final generic.Event
+	var final event.Event
 	id, paused := r.SessionID, false
 	for e := range s.sift.Run(agents.WithPause(ctx, s.pausing), r) {
 		switch e.Kind {
-		case generic.EventSession:
+		case event.EventSession:
 			id = e.Text
-		case generic.EventPaused:
+		case event.EventPaused:
 			paused = true
 		}
 		p.event(ctx, e)
@@ -217,12 +218,12 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, r agents.Req
 
 // answer renders a finished run for the client: the answer, findings,
 // files, report and where everything is.
-func (s *Server) answer(id string, final generic.Event) *mcp.CallToolResult {
+func (s *Server) answer(id string, final event.Event) *mcp.CallToolResult {
 	var b strings.Builder
 	if final.Err != nil {
 		fmt.Fprintf(&b, "The run failed: %v\n\n", final.Err)
 	}
-	var result *generic.SubmitResult
+	var result *plans.SubmitResult
 	if final.Plan != nil {
 		result = final.Plan.Result
 	}
@@ -283,7 +284,7 @@ func progressFor(req *mcp.CallToolRequest) *progress {
 	return &progress{ss: req.Session, token: req.Params.GetProgressToken()}
 }
 
-func (p *progress) event(ctx context.Context, e generic.Event) {
+func (p *progress) event(ctx context.Context, e event.Event) {
 	if p.token == nil {
 		return
 	}
@@ -298,29 +299,29 @@ func (p *progress) event(ctx context.Context, e generic.Event) {
 
 // describe says in a line what an event means for the person waiting, or
 // "" for events not worth a notification.
-func describe(e generic.Event) string {
+func describe(e event.Event) string {
 	switch e.Kind {
-	case generic.EventSession:
+	case event.EventSession:
 		return "session " + e.Text + " started"
-	case generic.EventPlan:
+	case event.EventPlan:
 		if e.Plan != nil {
 			return fmt.Sprintf("planned %d steps", len(e.Plan.Steps))
 		}
-	case generic.EventStepStarted:
+	case event.EventStepStarted:
 		if e.Step != nil {
 			return fmt.Sprintf("step %d: %s", e.Step.Index, oneLine(e.Step.Description))
 		}
-	case generic.EventStepFinished:
+	case event.EventStepFinished:
 		if e.Step != nil {
 			return fmt.Sprintf("step %d %s", e.Step.Index, e.Step.Status)
 		}
-	case generic.EventToolCall:
+	case event.EventToolCall:
 		return "calling " + e.Tool
-	case generic.EventArtifact:
+	case event.EventArtifact:
 		return "wrote " + e.Path
-	case generic.EventReport:
+	case event.EventReport:
 		return "report written"
-	case generic.EventDone:
+	case event.EventDone:
 		if e.Err != nil {
 			return "failed"
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // TestAskAgainAtTheDoneEventIsNotRefused: a client that starts the next
@@ -16,9 +16,9 @@ func TestAskAgainAtTheDoneEventIsNotRefused(t *testing.T) {
 	ts := startServer(t, testConfig(t, nil))
 	id := ts.createSession(salesCSV(t))
 	done := func(seq int64, sent chan struct{}) runFunc {
-		return func(context.Context) iter.Seq[generic.Event] {
-			return func(yield func(generic.Event) bool) {
-				yield(generic.Event{Kind: generic.EventDone, Seq: seq})
+		return func(context.Context) iter.Seq[event.Event] {
+			return func(yield func(event.Event) bool) {
+				yield(event.Event{Kind: event.EventDone, Seq: seq})
 				if sent != nil {
 					close(sent)
 				}

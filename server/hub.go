@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -13,7 +13,7 @@ import (
 // client.
 type frame struct {
 	seq  int64
-	kind generic.EventKind
+	kind event.EventKind
 	data []byte
 }
 
@@ -51,10 +51,10 @@ func newHub(id string) *hub {
 }
 
 // publish encodes e once and hands it to every client.
-func (h *hub) publish(e generic.Event) {
+func (h *hub) publish(e event.Event) {
 	data, err := session.MarshalEvent(e)
 	if err != nil {
-		data, _ = session.MarshalEvent(generic.Event{Kind: e.Kind, Seq: e.Seq, Time: e.Time, Text: "cannot encode event: " + err.Error()})
+		data, _ = session.MarshalEvent(event.Event{Kind: e.Kind, Seq: e.Seq, Time: e.Time, Text: "cannot encode event: " + err.Error()})
 	}
 	h.mu.Lock()
 	h.frames = append(h.frames, frame{seq: e.Seq, kind: e.Kind, data: data})
@@ -93,7 +93,7 @@ func (h *hub) ending() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := len(h.frames)
-	return n > 0 && h.frames[n-1].kind == generic.EventDone
+	return n > 0 && h.frames[n-1].kind == event.EventDone
 }
 
 func (h *hub) startCh() chan struct{}   { return h.start }

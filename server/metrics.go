@@ -11,9 +11,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -49,7 +50,7 @@ type metrics struct {
 // input (a model role, a worker name) can grow the number of series.
 var (
 	runOutcomes   = []string{"done", "failed", "waiting", "paused"}
-	stepStatuses  = []string{string(generic.StatusDone), string(generic.StatusFailed), "other"}
+	stepStatuses  = []string{string(plans.StatusDone), string(plans.StatusFailed), "other"}
 	modelRoles    = []string{"planner", "executor", "code", "report", "other"}
 	modelOutcomes = []string{"ok", "failed"}
 	failureKinds  = []string{failModel, failTool, failSandbox, failTimeout, failBudget, failCancelled, failInput, failInternal}
@@ -199,13 +200,13 @@ func (m *metrics) startRun() *runMetrics {
 }
 
 // event observes one of the run's events.
-func (r *runMetrics) event(e generic.Event) {
+func (r *runMetrics) event(e event.Event) {
 	switch e.Kind {
-	case generic.EventStepStarted:
+	case event.EventStepStarted:
 		if e.Step != nil {
 			r.steps[e.Step.Index] = e.Time
 		}
-	case generic.EventStepFinished:
+	case event.EventStepFinished:
 		if e.Step == nil {
 			return
 		}
@@ -215,7 +216,7 @@ func (r *runMetrics) event(e generic.Event) {
 			delete(r.steps, e.Step.Index)
 			r.m.stepDuration.WithLabelValues(oneOf(string(e.Step.Status), stepStatuses)).Observe(e.Time.Sub(t).Seconds())
 		}
-	case generic.EventModelFinished:
+	case event.EventModelFinished:
 		if e.Call == nil {
 			return
 		}
@@ -228,7 +229,7 @@ func (r *runMetrics) event(e generic.Event) {
 }
 
 // end observes the run's end, given its last event.
-func (r *runMetrics) end(final generic.Event) {
+func (r *runMetrics) end(final event.Event) {
 	outcome := r.m.observeRun(final)
 	r.m.runDuration.WithLabelValues(outcome).Observe(time.Since(r.started).Seconds())
 }
@@ -244,12 +245,12 @@ func oneOf(v string, set []string) string {
 }
 
 // observeRun counts a run by its last event and returns its outcome.
-func (m *metrics) observeRun(final generic.Event) string {
+func (m *metrics) observeRun(final event.Event) string {
 	outcome := "done"
 	switch {
-	case final.Kind == generic.EventDone && final.Text == "paused":
+	case final.Kind == event.EventDone && final.Text == "paused":
 		outcome = "paused"
-	case final.Kind != generic.EventDone || final.Err != nil:
+	case final.Kind != event.EventDone || final.Err != nil:
 		outcome = "failed"
 		m.failures.WithLabelValues(failureKind(final)).Inc()
 	case final.Interrupt != nil:
@@ -292,11 +293,11 @@ const (
 
 // failureKind sorts a failed run by its final event's error, in the order
 // the CLI's exit codes sort the same errors (cmd/sift exitCode).
-func failureKind(final generic.Event) string {
+func failureKind(final event.Event) string {
 	err := final.Err
 	var me *agents.ModelError
 	switch {
-	case final.Kind != generic.EventDone || err == nil:
+	case final.Kind != event.EventDone || err == nil:
 		// The run's events ended without a done event (or a failed one
 		// without its error): Sift's own fault.
 		return failInternal

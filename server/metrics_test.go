@@ -23,9 +23,10 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -284,12 +285,12 @@ func TestMetricsLabelsStayBounded(t *testing.T) {
 	run := m.startRun()
 	now := time.Now()
 	for i := range 200 {
-		run.event(generic.Event{Kind: generic.EventModelFinished, Call: &generic.ModelCall{Role: fmt.Sprintf("role-%d", i), ElapsedMS: 10}})
-		step := &generic.StepState{Step: generic.Step{Index: i}, Status: generic.StepStatus(fmt.Sprintf("status-%d", i))}
-		run.event(generic.Event{Kind: generic.EventStepStarted, Step: step, Time: now})
-		run.event(generic.Event{Kind: generic.EventStepFinished, Step: step, Time: now.Add(time.Second)})
+		run.event(event.Event{Kind: event.EventModelFinished, Call: &event.ModelCall{Role: fmt.Sprintf("role-%d", i), ElapsedMS: 10}})
+		step := &plans.StepState{Step: plans.Step{Index: i}, Status: plans.StepStatus(fmt.Sprintf("status-%d", i))}
+		run.event(event.Event{Kind: event.EventStepStarted, Step: step, Time: now})
+		run.event(event.Event{Kind: event.EventStepFinished, Step: step, Time: now.Add(time.Second)})
 	}
-	run.end(generic.Event{Kind: generic.EventDone, Err: errors.New("something unheard of")})
+	run.end(event.Event{Kind: event.EventDone, Err: errors.New("something unheard of")})
 
 	s := ts.scrape()
 	if v := s.value(t, "sift_worker_runs_total", "worker=worker-0"); v != 1 {
@@ -374,14 +375,14 @@ func TestFailureKinds(t *testing.T) {
 		{fmt.Errorf("%w: input file a.csv missing", session.ErrBadInput), failInput},
 		{runFailed(errors.New("checkpoint store: disk full")), failInternal},
 	} {
-		if got := failureKind(generic.Event{Kind: generic.EventDone, Err: c.err}); got != c.kind {
+		if got := failureKind(event.Event{Kind: event.EventDone, Err: c.err}); got != c.kind {
 			t.Errorf("%v: kind %s, want %s", c.err, got, c.kind)
 		}
 		if !slices.Contains(failureKinds, c.kind) {
 			t.Errorf("kind %s is not in failureKinds", c.kind)
 		}
 	}
-	if got := failureKind(generic.Event{Kind: generic.EventError, Err: errors.New("x")}); got != failInternal {
+	if got := failureKind(event.Event{Kind: event.EventError, Err: errors.New("x")}); got != failInternal {
 		t.Errorf("a run that ended without its done event: %s, want internal", got)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/runqueue"
 	"github.com/sift-agent/sift/session"
 )
@@ -121,7 +121,7 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 // done event.
 func (s *Server) lastLoggedDone(id string) bool {
 	evs, err := session.ReadEvents(s.eventsPath(id))
-	return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == generic.EventDone
+	return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == event.EventDone
 }
 
 // queued reports whether session id has a run in the queue, waiting or
@@ -218,7 +218,7 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 		}()
 		ctx = agents.WithPause(ctx, h.pause)
 		rm := s.metrics.startRun()
-		var final generic.Event
+		var final event.Event
 		for ev := range fn(ctx) {
 			h.publish(ev)
 			rm.event(ev)
@@ -345,7 +345,7 @@ func (s *Server) jobRun(e *runqueue.Entry, job queuedJob) (fn runFunc, after fun
 	if err == nil {
 		meta = &m
 	}
-	resume := func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, nil) }
+	resume := func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Resume(ctx, id, nil) }
 	begun := s.lastLoggedSeq(id) > job.AfterSeq
 	switch {
 	case begun && meta != nil && (meta.Status.Finished() || meta.Status == session.StatusWaiting):
@@ -359,7 +359,7 @@ func (s *Server) jobRun(e *runqueue.Entry, job queuedJob) (fn runFunc, after fun
 			return nil, nil, ""
 		}
 		req := *job.Request
-		fn = func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Run(ctx, req) }
+		fn = func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Run(ctx, req) }
 		if job.FirstRun {
 			after = func() { s.dropUploads(id) }
 		}
@@ -374,7 +374,7 @@ func (s *Server) jobRun(e *runqueue.Entry, job queuedJob) (fn runFunc, after fun
 			return nil, nil, ""
 		}
 		answers := map[string]any{meta.Pending.ID: answer}
-		return func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, answers) }, nil, ""
+		return func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Resume(ctx, id, answers) }, nil, ""
 	}
 	if meta == nil || meta.Status.Finished() || meta.Status == session.StatusWaiting {
 		return nil, nil, ""
@@ -394,7 +394,7 @@ func (s *Server) logTakeover(h *hub, text string) {
 		s.log.Warn("record the takeover in the session's log", "session", h.id, "err", err)
 		return
 	}
-	ev, err := l.Record(generic.Event{Kind: generic.EventTakeover, Time: time.Now(), Text: text})
+	ev, err := l.Record(event.Event{Kind: event.EventTakeover, Time: time.Now(), Text: text})
 	_ = l.Close()
 	if err != nil {
 		s.log.Warn("record the takeover in the session's log", "session", h.id, "err", err)

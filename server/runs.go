@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/session"
 )
 
 // runFunc starts the library's run (Sift.Run or Sift.Resume) under ctx.
-type runFunc func(ctx context.Context) iter.Seq[generic.Event]
+type runFunc func(ctx context.Context) iter.Seq[event.Event]
 
 // errConflict and errDraining are refusals startRun answers with.
 type refusal struct {
@@ -146,7 +146,7 @@ func (s *Server) execute(h *hub, fn runFunc, after func()) {
 	s.metrics.QueueWait(time.Since(h.accepted))
 	rm := s.metrics.startRun()
 	ctx := agents.WithPause(s.runCtx, h.pause)
-	var final generic.Event
+	var final event.Event
 	for e := range fn(ctx) {
 		h.publish(e)
 		rm.event(e)

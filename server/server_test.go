@@ -15,8 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -50,8 +51,8 @@ func TestTemplateRunWithoutModel(t *testing.T) {
 			t.Errorf("frame %d: %s %s, log %s", i, f.event, f.data, logged[i].Line)
 		}
 	}
-	var done generic.Event
-	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil || done.Kind != generic.EventDone || done.Seq != int64(len(evs)) {
+	var done event.Event
+	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil || done.Kind != event.EventDone || done.Seq != int64(len(evs)) {
 		t.Errorf("done data = %s (%v)", evs[len(evs)-1].data, err)
 	}
 	v := ts.session(id)
@@ -140,7 +141,7 @@ func TestPlanReviewAnsweredThroughAPI(t *testing.T) {
 	if len(second) == 0 || second[0].id != seqList(len(first)+1, len(first)+1)[0] || second[len(second)-1].event != "done" {
 		t.Fatalf("second run: %s (first id %s)", kindsOf(second), second[0].id)
 	}
-	if v := ts.session(id); v.Status != "done" || v.Plan == nil || v.Plan.Steps[0].Status != generic.StatusDone || v.Usage == nil || v.Usage.Calls == 0 {
+	if v := ts.session(id); v.Status != "done" || v.Plan == nil || v.Plan.Steps[0].Status != plans.StatusDone || v.Usage == nil || v.Usage.Calls == 0 {
 		t.Errorf("finished session = %+v", v)
 	}
 	if code := ts.do("POST", "/v1/sessions/"+id+"/answers", map[string]any{"action": "approve"}, &e); code != 409 {

@@ -17,7 +17,8 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -66,23 +67,23 @@ func (s *Server) writeStaged(st *staged) error {
 
 // sessionView is a session as the API shows it.
 type sessionView struct {
-	ID            string             `json:"id"`
-	Status        string             `json:"status"`
-	Question      string             `json:"question,omitempty"`
-	Mode          string             `json:"mode,omitempty"`
-	Created       time.Time          `json:"created"`
-	Updated       time.Time          `json:"updated"`
-	Inputs        []string           `json:"inputs,omitempty"`
-	DataDirs      []string           `json:"data_dirs,omitempty"`
-	Databases     []string           `json:"databases,omitempty"`
-	Step          *generic.Step      `json:"step,omitempty"`
-	Pending       *generic.Interrupt `json:"pending,omitempty"`
-	Plan          *generic.FullPlan  `json:"plan,omitempty"`
-	Usage         *generic.Usage     `json:"usage,omitempty"`
-	Error         string             `json:"error,omitempty"`
-	QueuePosition int                `json:"queue_position,omitempty"`
-	LastEventID   int64              `json:"last_event_id,omitempty"`
-	Files         []string           `json:"files,omitempty"`
+	ID            string           `json:"id"`
+	Status        string           `json:"status"`
+	Question      string           `json:"question,omitempty"`
+	Mode          string           `json:"mode,omitempty"`
+	Created       time.Time        `json:"created"`
+	Updated       time.Time        `json:"updated"`
+	Inputs        []string         `json:"inputs,omitempty"`
+	DataDirs      []string         `json:"data_dirs,omitempty"`
+	Databases     []string         `json:"databases,omitempty"`
+	Step          *plans.Step      `json:"step,omitempty"`
+	Pending       *event.Interrupt `json:"pending,omitempty"`
+	Plan          *plans.FullPlan  `json:"plan,omitempty"`
+	Usage         *event.Usage     `json:"usage,omitempty"`
+	Error         string           `json:"error,omitempty"`
+	QueuePosition int              `json:"queue_position,omitempty"`
+	LastEventID   int64            `json:"last_event_id,omitempty"`
+	Files         []string         `json:"files,omitempty"`
 	// Previews and Examples answer the upload only: each file at a
 	// glance, and questions its columns can answer.
 	Previews []filePreview `json:"previews,omitempty"`
@@ -329,7 +330,7 @@ func metaView(m session.Meta) sessionView {
 	}
 	v := sessionView{ID: m.ID, Status: status, Question: m.Question, Mode: m.Mode, Created: m.Created, Updated: m.Updated, Inputs: m.Inputs, Step: m.Step, Error: m.Error}
 	if p := m.Pending; p != nil {
-		v.Pending = &generic.Interrupt{ID: p.ID, Kind: string(p.Kind), Prompt: p.Prompt, Choices: p.Choices}
+		v.Pending = &event.Interrupt{ID: p.ID, Kind: string(p.Kind), Prompt: p.Prompt, Choices: p.Choices}
 	}
 	return v
 }
@@ -654,7 +655,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		// when and with what the session was created (keepCreation).
 		after = func() { s.dropUploads(id) }
 	}
-	s.accept(w, r, id, queuedJob{Kind: jobRun, Request: &req, FirstRun: m == nil}, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Run(ctx, req) }, after)
+	s.accept(w, r, id, queuedJob{Kind: jobRun, Request: &req, FirstRun: m == nil}, func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Run(ctx, req) }, after)
 }
 
 // accept starts a run of session id here (fn, then after), or, with the
@@ -729,7 +730,7 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answers := map[string]any{p.ID: answer}
-	s.accept(w, r, id, queuedJob{Kind: jobAnswer, Answer: &body}, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, answers) }, nil)
+	s.accept(w, r, id, queuedJob{Kind: jobAnswer, Answer: &body}, func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Resume(ctx, id, answers) }, nil)
 }
 
 // answerFor builds the library's answer to the pending interrupt.
@@ -737,16 +738,16 @@ func answerFor(p *session.Pending, b answerRequest) (any, error) {
 	switch p.Kind {
 	case session.PendingPlanReview:
 		switch b.Action {
-		case generic.PlanApprove:
-			return &generic.PlanDecision{Action: generic.PlanApprove}, nil
-		case generic.PlanEdit:
+		case event.PlanApprove:
+			return &event.PlanDecision{Action: event.PlanApprove}, nil
+		case event.PlanEdit:
 			steps := slices.DeleteFunc(slices.Clone(b.Steps), func(s string) bool { return strings.TrimSpace(s) == "" })
 			if len(steps) == 0 {
 				return nil, errors.New(`editing the plan needs its new steps: {"action": "edit", "steps": ["...", "..."]}`)
 			}
-			return &generic.PlanDecision{Action: generic.PlanEdit, Steps: steps}, nil
-		case generic.PlanReject:
-			return &generic.PlanDecision{Action: generic.PlanReject, Feedback: b.Feedback}, nil
+			return &event.PlanDecision{Action: event.PlanEdit, Steps: steps}, nil
+		case event.PlanReject:
+			return &event.PlanDecision{Action: event.PlanReject, Feedback: b.Feedback}, nil
 		}
 		return nil, fmt.Errorf("a plan review takes action approve, edit (with steps) or reject (with feedback), not %q", b.Action)
 	case session.PendingApproval:
@@ -840,7 +841,7 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; ask a follow-up with POST /v1/sessions/%s/runs", id, m.Status, id))
 		return
 	}
-	s.accept(w, r, id, queuedJob{Kind: jobResume}, func(ctx context.Context) iter.Seq[generic.Event] { return s.sift.Resume(ctx, id, nil) }, nil)
+	s.accept(w, r, id, queuedJob{Kind: jobResume}, func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Resume(ctx, id, nil) }, nil)
 }
 
 // decodeJSON reads a bounded JSON body into v, refusing unknown fields so

@@ -6,7 +6,7 @@ import (
 
 	"github.com/bytedance/sonic"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // eventJSON decodes events (replaying a log, following one for a stream):
@@ -20,14 +20,14 @@ var eventJSON = sonic.ConfigStd
 // wireEvent is an event as it is written down: the event and, since Err
 // is not part of its JSON, the error's message.
 type wireEvent struct {
-	generic.Event
+	event.Event
 	Error string `json:"error,omitempty"`
 }
 
 // MarshalEvent encodes e as one line of the event log: the JSON object
 // that `sift run --json` prints and the HTTP API streams, with "error"
 // holding Err's message when there is one.
-func MarshalEvent(e generic.Event) ([]byte, error) {
+func MarshalEvent(e event.Event) ([]byte, error) {
 	w := wireEvent{Event: e}
 	if e.Err != nil {
 		w.Error = e.Err.Error()
@@ -38,16 +38,16 @@ func MarshalEvent(e generic.Event) ([]byte, error) {
 // UnmarshalEvent decodes what MarshalEvent encoded; Err comes back from
 // "error", or, in logs written before that field, from an error event's
 // text.
-func UnmarshalEvent(b []byte) (generic.Event, error) {
+func UnmarshalEvent(b []byte) (event.Event, error) {
 	var w wireEvent
 	if err := eventJSON.Unmarshal(b, &w); err != nil {
-		return generic.Event{}, err
+		return event.Event{}, err
 	}
 	e := w.Event
 	switch {
 	case w.Error != "":
 		e.Err = errors.New(w.Error)
-	case e.Kind == generic.EventError && e.Text != "":
+	case e.Kind == event.EventError && e.Text != "":
 		e.Err = errors.New(e.Text)
 	}
 	return e, nil

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // Sentinel errors of the event log.
@@ -142,7 +142,7 @@ func endWithNewline(f *os.File) error {
 }
 
 // Append writes e as one JSON line (see Record).
-func (l *EventLog) Append(e generic.Event) error {
+func (l *EventLog) Append(e event.Event) error {
 	_, err := l.Record(e)
 	return err
 }
@@ -151,7 +151,7 @@ func (l *EventLog) Append(e generic.Event) error {
 // with the log's next Seq, a zero Time set to now, and, since Err is not
 // part of the JSON, Text set to its message when empty. Events are numbered
 // in the order they reach the file.
-func (l *EventLog) Record(e generic.Event) (generic.Event, error) {
+func (l *EventLog) Record(e event.Event) (event.Event, error) {
 	if e.Err != nil && e.Text == "" {
 		e.Text = e.Err.Error()
 	}
@@ -198,9 +198,9 @@ func (l *EventLog) Close() error {
 // event is an error wrapping ErrCorruptEventLog that names its line number.
 // Events get Err back from their error text, and events of a log written
 // before events were numbered get Seq from their place in it.
-func ReadEvents(path string) ([]generic.Event, error) {
+func ReadEvents(path string) ([]event.Event, error) {
 	t := NewEventTail(path)
-	var events []generic.Event
+	var events []event.Event
 	for {
 		batch, err := t.Read(0)
 		if err != nil {

@@ -13,7 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 )
 
 // equateErrorText compares errors by message: an error read back from the
@@ -28,31 +29,31 @@ var equateErrorText = cmp.Comparer(func(a, b error) bool {
 var t0 = time.Date(2026, 11, 22, 2, 6, 55, 0, time.UTC)
 
 // sampleEvents has one event of most kinds, with their nested parts.
-func sampleEvents() []generic.Event {
-	step := &generic.StepState{
-		Step:    generic.Step{Index: 1, Description: "Load sales.csv"},
-		Status:  generic.StatusDone,
+func sampleEvents() []event.Event {
+	step := &plans.StepState{
+		Step:    plans.Step{Index: 1, Description: "Load sales.csv"},
+		Status:  plans.StatusDone,
 		Summary: "12 rows",
 		Files:   []string{"out/sales.png"},
 	}
-	plan := &generic.FullPlan{
+	plan := &plans.FullPlan{
 		Question: "Which region sells most?",
-		Steps:    []generic.StepState{*step, {Step: generic.Step{Index: 2, Description: "Chart it"}, Status: generic.StatusTodo}},
+		Steps:    []plans.StepState{*step, {Step: plans.Step{Index: 2, Description: "Chart it"}, Status: plans.StatusTodo}},
 	}
-	return []generic.Event{
-		{Kind: generic.EventPlan, Time: t0, Agent: "planner", Plan: plan},
-		{Kind: generic.EventStepStarted, Time: t0.Add(time.Second), Step: step},
-		{Kind: generic.EventToolCall, Time: t0.Add(2 * time.Second), Agent: "executor", Tool: "python", ToolCallID: "call_1", Args: `{"code":"print(\"hi\")\n"}`},
-		{Kind: generic.EventMessage, Time: t0.Add(3 * time.Second), Text: "line one\nline two <b>&</b> ünïcode", Delta: true},
-		{Kind: generic.EventArtifact, Time: t0.Add(4 * time.Second), Path: "out/sales.png"},
-		{Kind: generic.EventUsage, Time: t0.Add(5 * time.Second), Usage: &generic.Usage{AgentUsage: generic.AgentUsage{Calls: 2, PromptTokens: 100, CompletionTokens: 20},
-			PerAgent: map[string]*generic.AgentUsage{"planner": {Calls: 1, PromptTokens: 60, CompletionTokens: 5}}}},
-		{Kind: generic.EventError, Time: t0.Add(6 * time.Second), Err: fmt.Errorf("run python: %w", errors.New("kernel died"))},
-		{Kind: generic.EventDone, Time: t0.Add(7 * time.Second), Plan: plan},
+	return []event.Event{
+		{Kind: event.EventPlan, Time: t0, Agent: "planner", Plan: plan},
+		{Kind: event.EventStepStarted, Time: t0.Add(time.Second), Step: step},
+		{Kind: event.EventToolCall, Time: t0.Add(2 * time.Second), Agent: "executor", Tool: "python", ToolCallID: "call_1", Args: `{"code":"print(\"hi\")\n"}`},
+		{Kind: event.EventMessage, Time: t0.Add(3 * time.Second), Text: "line one\nline two <b>&</b> ünïcode", Delta: true},
+		{Kind: event.EventArtifact, Time: t0.Add(4 * time.Second), Path: "out/sales.png"},
+		{Kind: event.EventUsage, Time: t0.Add(5 * time.Second), Usage: &event.Usage{AgentUsage: event.AgentUsage{Calls: 2, PromptTokens: 100, CompletionTokens: 20},
+			PerAgent: map[string]*event.AgentUsage{"planner": {Calls: 1, PromptTokens: 60, CompletionTokens: 5}}}},
+		{Kind: event.EventError, Time: t0.Add(6 * time.Second), Err: fmt.Errorf("run python: %w", errors.New("kernel died"))},
+		{Kind: event.EventDone, Time: t0.Add(7 * time.Second), Plan: plan},
 	}
 }
 
-func appendAll(t *testing.T, path string, events []generic.Event) {
+func appendAll(t *testing.T, path string, events []event.Event) {
 	t.Helper()
 	l, err := OpenEventLog(path)
 	if err != nil {
@@ -95,7 +96,7 @@ func TestEventLogRoundTrip(t *testing.T) {
 
 func TestEventLogKeepsTextOverErr(t *testing.T) {
 	path := filepath.Join(t.TempDir(), EventsFile)
-	appendAll(t, path, []generic.Event{{Kind: generic.EventError, Time: t0, Text: "the step failed; retry with a smaller file", Err: errors.New("raw cause")}})
+	appendAll(t, path, []event.Event{{Kind: event.EventError, Time: t0, Text: "the step failed; retry with a smaller file", Err: errors.New("raw cause")}})
 	got, err := ReadEvents(path)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func TestEventLogKeepsTextOverErr(t *testing.T) {
 func TestEventLogFillsZeroTime(t *testing.T) {
 	path := filepath.Join(t.TempDir(), EventsFile)
 	before := time.Now()
-	appendAll(t, path, []generic.Event{{Kind: generic.EventMessage, Text: "hi"}})
+	appendAll(t, path, []event.Event{{Kind: event.EventMessage, Text: "hi"}})
 	got, err := ReadEvents(path)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +131,7 @@ func TestEventLogConcurrentAppend(t *testing.T) {
 	for g := range writers {
 		wg.Go(func() {
 			for i := range each {
-				e := generic.Event{Kind: generic.EventMessage, Time: t0, Agent: fmt.Sprintf("w%d", g), Text: fmt.Sprintf("%d %s", i, long)}
+				e := event.Event{Kind: event.EventMessage, Time: t0, Agent: fmt.Sprintf("w%d", g), Text: fmt.Sprintf("%d %s", i, long)}
 				if err := l.Append(e); err != nil {
 					t.Errorf("Append: %v", err)
 					return
@@ -168,18 +169,18 @@ func TestReadEventsTolerance(t *testing.T) {
 	good := `{"kind":"message","time":"2026-11-22T02:06:55Z","text":"one"}`
 	good2 := `{"kind":"message","time":"2026-11-22T02:06:56Z","text":"two"}`
 	// Lines written before events were numbered get their place as Seq.
-	one := generic.Event{Kind: generic.EventMessage, Seq: 1, Time: t0, Text: "one"}
-	two := generic.Event{Kind: generic.EventMessage, Seq: 2, Time: t0.Add(time.Second), Text: "two"}
+	one := event.Event{Kind: event.EventMessage, Seq: 1, Time: t0, Text: "one"}
+	two := event.Event{Kind: event.EventMessage, Seq: 2, Time: t0.Add(time.Second), Text: "two"}
 	tests := []struct {
 		name    string
 		content string
-		want    []generic.Event
+		want    []event.Event
 		wantErr string
 	}{
 		{"empty file", "", nil, ""},
-		{"truncated last line is skipped", good + "\n" + good2 + "\n" + `{"kind":"mess`, []generic.Event{one, two}, ""},
-		{"complete last line without newline is kept", good + "\n" + good2, []generic.Event{one, two}, ""},
-		{"blank lines are ignored", good + "\n\n  \n" + good2 + "\n", []generic.Event{one, two}, ""},
+		{"truncated last line is skipped", good + "\n" + good2 + "\n" + `{"kind":"mess`, []event.Event{one, two}, ""},
+		{"complete last line without newline is kept", good + "\n" + good2, []event.Event{one, two}, ""},
+		{"blank lines are ignored", good + "\n\n  \n" + good2 + "\n", []event.Event{one, two}, ""},
 		{"corrupt middle line", good + "\n" + `{"kind":` + "\n" + good2 + "\n", nil, "line 2"},
 		{"garbage middle line", good + "\nnot json\n" + good2 + "\n", nil, "line 2"},
 		{"corrupt last line with newline", good + "\n" + good2 + "\n{oops\n", nil, "line 3"},
@@ -211,7 +212,7 @@ func TestReadEventsTolerance(t *testing.T) {
 func TestReadEventsLongLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), EventsFile)
 	long := strings.Repeat("0123456789", 100000) // 1 MB, past any Scanner default
-	appendAll(t, path, []generic.Event{{Kind: generic.EventToolResult, Time: t0, Text: long}, {Kind: generic.EventDone, Time: t0}})
+	appendAll(t, path, []event.Event{{Kind: event.EventToolResult, Time: t0, Text: long}, {Kind: event.EventDone, Time: t0}})
 	got, err := ReadEvents(path)
 	if err != nil {
 		t.Fatalf("ReadEvents: %v", err)
@@ -246,7 +247,7 @@ func TestOpenEventLogRepairsLastLine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), EventsFile)
 			writeFile(t, path, tt.content)
-			appendAll(t, path, []generic.Event{{Kind: generic.EventMessage, Time: t0, Text: "new"}})
+			appendAll(t, path, []event.Event{{Kind: event.EventMessage, Time: t0, Text: "new"}})
 			got, err := ReadEvents(path)
 			if err != nil {
 				t.Fatalf("ReadEvents after reopening: %v", err)
@@ -273,7 +274,7 @@ func TestEventLogClosed(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Errorf("second Close = %v, want nil", err)
 	}
-	if err := l.Append(generic.Event{Kind: generic.EventDone}); !errors.Is(err, ErrEventLogClosed) {
+	if err := l.Append(event.Event{Kind: event.EventDone}); !errors.Is(err, ErrEventLogClosed) {
 		t.Errorf("Append after Close = %v, want ErrEventLogClosed", err)
 	}
 }

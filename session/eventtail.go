@@ -8,13 +8,13 @@ import (
 	"io"
 	"os"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // LoggedEvent is one event read from a log, with its line: the bytes
 // MarshalEvent gives for it, without the newline.
 type LoggedEvent struct {
-	Event generic.Event
+	Event event.Event
 	Line  []byte
 }
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 func TestEventLogSeqContinuesAfterReopen(t *testing.T) {
@@ -30,7 +30,7 @@ func TestEventLogSeqContinuesAfterReopen(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := l.Record(generic.Event{Kind: generic.EventSession, Time: t0})
+				got, err := l.Record(event.Event{Kind: event.EventSession, Time: t0})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 )
 
 // Sentinel errors of the session registry.
@@ -95,7 +95,7 @@ type Meta struct {
 	// Updated is when the session was last Put. Put sets it.
 	Updated time.Time `json:"updated"`
 	// Step is the plan step the session is at, when it is at one.
-	Step *generic.Step `json:"step,omitempty"`
+	Step *plans.Step `json:"step,omitempty"`
 	// Pending is the interrupt a waiting session stopped at.
 	Pending *Pending `json:"pending,omitempty"`
 	// Error says why a failed or paused session stopped.

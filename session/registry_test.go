@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 )
 
 // clockAt returns a context whose clock (see WithClock) stands at tm.
@@ -33,7 +33,7 @@ func sampleMeta(id string) Meta {
 		ID:       id,
 		Question: "Which region sells most? ünïcode & <b>",
 		Status:   StatusWaiting,
-		Step:     &generic.Step{Index: 2, Description: "Chart sales by region"},
+		Step:     &plans.Step{Index: 2, Description: "Chart sales by region"},
 		Pending: &Pending{ID: "interrupt-1", Kind: PendingPlanReview, Prompt: "Approve the plan?",
 			Choices: []string{"approve", "edit", "reject"}},
 		Error:     "",

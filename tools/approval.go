@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/tools/web"
 )
 
@@ -103,13 +103,13 @@ func editedArguments(ctx context.Context, name, args string) (string, error) {
 // SiftInterrupt returns the request as the run's generic interrupt, for
 // events, the session registry and the sift command; the caller sets its
 // ID from the adk interrupt context.
-func (r *ApprovalRequest) SiftInterrupt() generic.Interrupt {
+func (r *ApprovalRequest) SiftInterrupt() event.Interrupt {
 	prompt := fmt.Sprintf("Approve this %s call? %s.\nArguments: %s", r.Tool, capitalize(r.Reason), r.Arguments)
 	if r.Problem != "" {
 		prompt += "\n(Asked again: " + r.Problem + ")"
 	}
-	return generic.Interrupt{
-		Kind:    generic.InterruptApproval,
+	return event.Interrupt{
+		Kind:    event.InterruptApproval,
 		Prompt:  prompt,
 		Choices: []string{ApprovalApprove, ApprovalEdit, ApprovalDeny},
 	}

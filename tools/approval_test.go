@@ -10,7 +10,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -269,8 +269,8 @@ func TestApprovalDecisionValidate(t *testing.T) {
 func TestApprovalRequestSiftInterrupt(t *testing.T) {
 	r := &ApprovalRequest{ID: "c1", Tool: "web_fetch", Arguments: `{"url":"https://x.org/"}`,
 		Reason: "it fetches https://x.org/, a URL not seen in this session", Problem: "the answer was empty"}
-	want := generic.Interrupt{
-		Kind:    generic.InterruptApproval,
+	want := event.Interrupt{
+		Kind:    event.InterruptApproval,
 		Prompt:  "Approve this web_fetch call? It fetches https://x.org/, a URL not seen in this session.\nArguments: {\"url\":\"https://x.org/\"}\n(Asked again: the answer was empty)",
 		Choices: []string{ApprovalApprove, ApprovalEdit, ApprovalDeny},
 	}
@@ -399,4 +399,4 @@ func TestParseApprovalDecision(t *testing.T) {
 }
 
 // The agents package describes interrupts through this method.
-var _ interface{ SiftInterrupt() generic.Interrupt } = (*ApprovalRequest)(nil)
+var _ interface{ SiftInterrupt() event.Interrupt } = (*ApprovalRequest)(nil)

@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // AskUserName is the name the ask_user tool is offered to models under.
@@ -97,7 +97,7 @@ func (a *Answer) Validate(q *Question) error {
 // SiftInterrupt returns the question as the run's generic interrupt, for
 // events, the session registry and the sift command; the caller sets its
 // ID from the adk interrupt context.
-func (q *Question) SiftInterrupt() generic.Interrupt {
+func (q *Question) SiftInterrupt() event.Interrupt {
 	prompt := q.Text
 	if q.Why != "" {
 		prompt += "\n(Why: " + q.Why + ")"
@@ -105,8 +105,8 @@ func (q *Question) SiftInterrupt() generic.Interrupt {
 	if q.Problem != "" {
 		prompt += "\n(Asked again: " + q.Problem + ")"
 	}
-	return generic.Interrupt{
-		Kind:    generic.InterruptQuestion,
+	return event.Interrupt{
+		Kind:    event.InterruptQuestion,
 		Prompt:  prompt,
 		Choices: append([]string(nil), q.Choices...),
 	}

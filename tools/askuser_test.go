@@ -9,7 +9,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // yearQuestion is the ask_user call the tests script.
@@ -223,8 +223,8 @@ func TestAnswerValidate(t *testing.T) {
 
 func TestQuestionSiftInterrupt(t *testing.T) {
 	q := &Question{ID: "call_1", Text: "Which year?", Choices: []string{"2023", "2024"}, Why: "totals differ", Problem: "choice 3 is not between 1 and 2"}
-	want := generic.Interrupt{
-		Kind:    generic.InterruptQuestion,
+	want := event.Interrupt{
+		Kind:    event.InterruptQuestion,
 		Prompt:  "Which year?\n(Why: totals differ)\n(Asked again: choice 3 is not between 1 and 2)",
 		Choices: []string{"2023", "2024"},
 	}
@@ -283,4 +283,4 @@ func TestParseAnswer(t *testing.T) {
 }
 
 // The agents package describes interrupts through this method.
-var _ interface{ SiftInterrupt() generic.Interrupt } = (*Question)(nil)
+var _ interface{ SiftInterrupt() event.Interrupt } = (*Question)(nil)

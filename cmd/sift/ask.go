@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
@@ -186,7 +188,7 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 	defer release()
 	if opts.JSON {
 		r := newRenderer(io, true, time.Now)
-		var final generic.Event
+		var final event.Event
 		for e := range conv.Ask(ctx, opts.Question) {
 			r.event(e)
 			final = e
@@ -206,45 +208,68 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 // are the flags the printed `sift resume` repeats) and ends with
 // errWaiting.
 func askTurn(ctx context.Context, io *ioStreams, conv *agents.Conversation, question string, resumeArgs []string) error {
+	final := showTurn(io, conv, question, conv.Ask(ctx, question))
+	if in := waitingFor(final); in != nil {
+		printWaiting(io, conv, in, resumeArgs)
+	}
+	return finalError(final)
+}
+
+// showTurn shows the events of a turn (or of its answer) and, unless it
+// waits for the person, the turn's answer; it returns the last event.
+func showTurn(io *ioStreams, conv *agents.Conversation, question string, events iter.Seq[event.Event]) event.Event {
 	io, working := newWorkingLine(io, false, time.Now, 0)
 	stop := working.start()
-	var final generic.Event
-	for e := range conv.Ask(ctx, question) {
+	var final event.Event
+	for e := range events {
 		progress(io, e)
 		final = e
 	}
 	stop()
-	if in := final.Interrupt; in != nil && final.Err == nil {
-		r := newRenderer(io, false, time.Now)
-		r.resumeArgs, r.workdir = resumeArgs, conv.Workdir()
-		r.interrupt(in)
-		return finalError(final)
+	if waitingFor(final) != nil {
+		return final
 	}
 	turns := conv.Turns()
 	if len(turns) > 0 && turns[len(turns)-1].Question == strings.TrimSpace(question) {
 		printTurn(io, conv.Workdir(), turns[len(turns)-1])
 	}
-	return finalError(final)
+	return final
+}
+
+// waitingFor is what a turn that ended with final waits for, or nil.
+func waitingFor(final event.Event) *event.Interrupt {
+	if final.Err != nil {
+		return nil
+	}
+	return final.Interrupt
+}
+
+// printWaiting says what the turn waits for and the `sift resume`
+// command (with resumeArgs) that answers it.
+func printWaiting(io *ioStreams, conv *agents.Conversation, in *event.Interrupt, resumeArgs []string) {
+	r := newRenderer(io, false, time.Now)
+	r.resumeArgs, r.workdir = resumeArgs, conv.Workdir()
+	r.interrupt(in)
 }
 
 // progress shows one event of a turn on stderr, briefly.
-func progress(io *ioStreams, e generic.Event) {
+func progress(io *ioStreams, e event.Event) {
 	switch e.Kind {
-	case generic.EventToolCall:
+	case event.EventToolCall:
 		fmt.Fprintf(io.ErrOut, "  - %s: %s\n", e.Tool, describeCall(e.Tool, e.Args))
-	case generic.EventToolResult:
+	case event.EventToolResult:
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
 			fmt.Fprintf(io.ErrOut, "    !! %s: %s\n", e.Tool, oneLine(e.Text, 200))
 		}
-	case generic.EventStepStarted:
+	case event.EventStepStarted:
 		fmt.Fprintf(io.ErrOut, ">> Step %d: %s\n", e.Step.Index, oneLine(e.Step.Description, 160))
-	case generic.EventMessage:
+	case event.EventMessage:
 		if e.Agent == "sift" {
 			fmt.Fprintln(io.ErrOut, e.Text)
 		}
-	case generic.EventError:
+	case event.EventError:
 		fmt.Fprintf(io.ErrOut, "!! Error: %s\n", e.Text)
-	case generic.EventDone:
+	case event.EventDone:
 		if u := e.Usage; u != nil {
 			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -153,8 +155,13 @@ func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOp
 			fmt.Fprintf(streams.ErrOut, "Continue with: %s\n", opts.continueCommand(conv.ID()))
 			return nil
 		}
-		err = askTurn(ctx, streams, conv, line, opts.ResumeArgs)
+		err = chatTurn(ctx, console, conv, line, opts.ResumeArgs)
 		fmt.Fprintln(streams.Out)
+		if errors.Is(err, errWaiting) {
+			// The input ended while the turn waited: as sift ask, the
+			// printed sift resume answers it.
+			return err
+		}
 		if ctx.Err() != nil {
 			return err
 		}
@@ -182,4 +189,41 @@ func (o *chatOptions) runOptions() *runOptions {
 // buildSift chooses it, for /sessions.
 func (o *chatOptions) sessionsStore() sessionsStoreOptions {
 	return sessionsStoreOptions{Store: firstNonEmpty(o.Store, os.Getenv(session.StoreEnv)), SessionsDir: o.SessionsDir}
+}
+
+// chatTurn runs one turn of a chat with databases. When its data analyst
+// asks (a question, an approval, a plan review), the next line is the
+// person's answer and the turn goes on with it, as in a files-only chat.
+// When the input ends first, it prints the question with the `sift
+// resume` command that answers it (resumeArgs repeat the chat's flags)
+// and returns errWaiting, as sift ask does.
+func chatTurn(ctx context.Context, console *chatConsole, conv *agents.Conversation, question string, resumeArgs []string) error {
+	streams := console.io
+	final := showTurn(streams, conv, question, conv.Ask(ctx, question))
+	for in := waitingFor(final); in != nil; in = waitingFor(final) {
+		answer, err := answerAt(console.lines, streams.ErrOut, in, func(in *event.Interrupt) {
+			printPlan(streams.ErrOut, in.Plan)
+		})
+		if errors.Is(err, errChatInputEnded) {
+			fmt.Fprintln(streams.ErrOut, "The input ended while the session waits for your answer.")
+			printWaiting(streams, conv, in, resumeArgs)
+			return reportedError{errWaiting}
+		}
+		if err != nil {
+			return err
+		}
+		final = showTurn(streams, conv, question, conv.Answer(ctx, map[string]any{in.ID: answer}))
+	}
+	return finalError(final)
+}
+
+// printPlan shows a plan under review as a checklist.
+func printPlan(w io.Writer, fp *plans.FullPlan) {
+	if fp == nil {
+		return
+	}
+	fmt.Fprintln(w, "The plan waits for your review:")
+	for _, s := range fp.Steps {
+		fmt.Fprintf(w, "  %d. %s\n", s.Index, oneLine(s.Description, 160))
+	}
 }

@@ -9,31 +9,40 @@ import (
 	"strings"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 )
 
 // answer shows what the session waits for and reads the person's answer
-// at the prompt: a *generic.PlanDecision for a plan review, the tools'
-// answer types (through agents.AnswerFor) for questions and approvals.
-// It returns errChatInputEnded when the input ends first.
-func (c *sessionChat) answer(in *generic.Interrupt) (any, error) {
+// at the prompt (see answerAt). It returns errChatInputEnded when the
+// input ends first.
+func (c *sessionChat) answer(in *event.Interrupt) (any, error) {
+	return answerAt(c.console.lines, c.io.ErrOut, in, c.showReviewPlan)
+}
+
+// answerAt shows what a turn waits for on out and reads the person's
+// answer from lines: a *event.PlanDecision for a plan review (showPlan
+// shows the plan first), the tools' answer types (through
+// agents.AnswerFor) for questions and approvals. It returns
+// errChatInputEnded when the input ends first.
+func answerAt(lines lineReader, out io.Writer, in *event.Interrupt, showPlan func(*event.Interrupt)) (any, error) {
 	var (
 		a   any
 		err error
 	)
 	switch in.Kind {
-	case generic.InterruptPlanReview:
-		c.showReviewPlan(in)
-		a, err = reviewPlan(c.console.lines, c.io.ErrOut, in.Plan)
-	case generic.InterruptApproval:
-		c.status("Approval needed: %s", in.Prompt)
-		a, err = decideApproval(c.console.lines, c.io.ErrOut)
+	case event.InterruptPlanReview:
+		showPlan(in)
+		a, err = reviewPlan(lines, out, in.Plan)
+	case event.InterruptApproval:
+		fmt.Fprintf(out, "Approval needed: %s\n", in.Prompt)
+		a, err = decideApproval(lines, out)
 	default:
-		c.status("Question: %s", in.Prompt)
+		fmt.Fprintf(out, "Question: %s\n", in.Prompt)
 		for i, ch := range in.Choices {
-			c.status("  %d. %s", i+1, ch)
+			fmt.Fprintf(out, "  %d. %s\n", i+1, ch)
 		}
-		a, err = answerQuestion(c.console.lines, c.io.ErrOut, in.Choices)
+		a, err = answerQuestion(lines, out, in.Choices)
 	}
 	if errors.Is(err, io.EOF) {
 		return nil, errChatInputEnded
@@ -44,7 +53,7 @@ func (c *sessionChat) answer(in *generic.Interrupt) (any, error) {
 // showReviewPlan shows the plan under review once: it points at the plan
 // the turn just printed, or prints it as a checklist from the interrupt,
 // or from plan.md when the session was left waiting by an earlier process.
-func (c *sessionChat) showReviewPlan(in *generic.Interrupt) {
+func (c *sessionChat) showReviewPlan(in *event.Interrupt) {
 	if c.r.printedLast(in.Plan) {
 		c.status("The plan above waits for your review.")
 		return
@@ -65,7 +74,7 @@ func (c *sessionChat) showReviewPlan(in *generic.Interrupt) {
 
 // reviewPlan reads approve, edit (then changes to plan's steps still to
 // run, see editSteps) or reject (then the feedback).
-func reviewPlan(lines lineReader, hint io.Writer, plan *generic.FullPlan) (*generic.PlanDecision, error) {
+func reviewPlan(lines lineReader, hint io.Writer, plan *plans.FullPlan) (*event.PlanDecision, error) {
 	for {
 		line, err := lines.readLine("approve / edit / reject? ")
 		if err != nil {
@@ -73,7 +82,7 @@ func reviewPlan(lines lineReader, hint io.Writer, plan *generic.FullPlan) (*gene
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "a", "approve", "y", "yes", "ok":
-			return &generic.PlanDecision{Action: generic.PlanApprove}, nil
+			return &event.PlanDecision{Action: event.PlanApprove}, nil
 		case "e", "edit":
 			steps, err := editSteps(lines, hint, plan)
 			if err != nil {
@@ -82,7 +91,7 @@ func reviewPlan(lines lineReader, hint io.Writer, plan *generic.FullPlan) (*gene
 			if steps == nil {
 				continue
 			}
-			return &generic.PlanDecision{Action: generic.PlanEdit, Steps: steps}, nil
+			return &event.PlanDecision{Action: event.PlanEdit, Steps: steps}, nil
 		case "r", "reject", "n", "no":
 			for {
 				fb, err := lines.readLine("what should change? ")
@@ -90,7 +99,7 @@ func reviewPlan(lines lineReader, hint io.Writer, plan *generic.FullPlan) (*gene
 					return nil, err
 				}
 				if fb = strings.TrimSpace(fb); fb != "" {
-					return &generic.PlanDecision{Action: generic.PlanReject, Feedback: fb}, nil
+					return &event.PlanDecision{Action: event.PlanReject, Feedback: fb}, nil
 				}
 				fmt.Fprintln(hint, "Say what the planner should do differently.")
 			}
@@ -112,7 +121,7 @@ func answerQuestion(lines lineReader, hint io.Writer, choices []string) (any, er
 			fmt.Fprintln(hint, "Type your answer (or a choice's number).")
 			continue
 		}
-		return agents.AnswerFor(generic.InterruptQuestion, choices, false, strings.TrimSpace(line), "")
+		return agents.AnswerFor(event.InterruptQuestion, choices, false, strings.TrimSpace(line), "")
 	}
 }
 
@@ -125,7 +134,7 @@ func decideApproval(lines lineReader, hint io.Writer) (any, error) {
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "a", "approve", "y", "yes":
-			return agents.AnswerFor(generic.InterruptApproval, nil, true, "", "")
+			return agents.AnswerFor(event.InterruptApproval, nil, true, "", "")
 		case "d", "deny", "n", "no":
 			reason, err := lines.readLine("why? ")
 			if err != nil {
@@ -134,7 +143,7 @@ func decideApproval(lines lineReader, hint io.Writer) (any, error) {
 			if reason = strings.TrimSpace(reason); reason == "" {
 				reason = "the person denied it without giving a reason"
 			}
-			return agents.AnswerFor(generic.InterruptApproval, nil, false, "", reason)
+			return agents.AnswerFor(event.InterruptApproval, nil, false, "", reason)
 		default:
 			fmt.Fprintln(hint, "Type approve or deny.")
 		}

@@ -9,29 +9,30 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
 
 func TestReviewPlanReadsTheDecision(t *testing.T) {
 	tests := []struct {
 		name, input string
-		want        *generic.PlanDecision
+		want        *event.PlanDecision
 		wantErr     error
 		wantHint    string
 	}{
-		{name: "approve", input: "approve\n", want: &generic.PlanDecision{Action: generic.PlanApprove}},
-		{name: "short approve after a wrong word", input: "maybe\na\n", want: &generic.PlanDecision{Action: generic.PlanApprove}, wantHint: "Type approve, edit or reject."},
-		{name: "edit: one step changed, the others kept", input: "edit\n2:  Chart revenue by month  \n\n", want: &generic.PlanDecision{Action: generic.PlanEdit, Steps: []string{"Load the data", "Chart revenue by month", "Write the table"}}},
-		{name: "edit without a change asks again", input: "edit\n\nreject\nuse 2023 only\n", want: &generic.PlanDecision{Action: generic.PlanReject, Feedback: "use 2023 only"}, wantHint: "No change"},
-		{name: "reject needs feedback", input: "reject\n\nfewer steps\n", want: &generic.PlanDecision{Action: generic.PlanReject, Feedback: "fewer steps"}, wantHint: "Say what the planner should do differently."},
+		{name: "approve", input: "approve\n", want: &event.PlanDecision{Action: event.PlanApprove}},
+		{name: "short approve after a wrong word", input: "maybe\na\n", want: &event.PlanDecision{Action: event.PlanApprove}, wantHint: "Type approve, edit or reject."},
+		{name: "edit: one step changed, the others kept", input: "edit\n2:  Chart revenue by month  \n\n", want: &event.PlanDecision{Action: event.PlanEdit, Steps: []string{"Load the data", "Chart revenue by month", "Write the table"}}},
+		{name: "edit without a change asks again", input: "edit\n\nreject\nuse 2023 only\n", want: &event.PlanDecision{Action: event.PlanReject, Feedback: "use 2023 only"}, wantHint: "No change"},
+		{name: "reject needs feedback", input: "reject\n\nfewer steps\n", want: &event.PlanDecision{Action: event.PlanReject, Feedback: "fewer steps"}, wantHint: "Say what the planner should do differently."},
 		{name: "the input ends", input: "edit\n1: Load\n", wantErr: io.EOF},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var prompts, hints bytes.Buffer
-			plan := &generic.FullPlan{Question: "q"}
-			plan.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: "Load the data"}, {Description: "Chart revenue"}, {Description: "Write the table"}}})
+			plan := &plans.FullPlan{Question: "q"}
+			plan.SetRemaining(&plans.Plan{Steps: []plans.Step{{Description: "Load the data"}, {Description: "Chart revenue"}, {Description: "Write the table"}}})
 			got, err := reviewPlan(newPlainLines(strings.NewReader(tt.input), &prompts), &hints, plan)
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {

@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/session"
 )
 
 // errChatInputEnded: the input ended while the chat waited for an answer;
-// the chat ends and the session keeps waiting.
+// the chat ends (exit 6) and the session keeps waiting.
 var errChatInputEnded = errors.New("the input ended")
 
 // sessionChat is a files-only chat: one Sift session, each line a turn,
@@ -115,7 +115,9 @@ func (c *sessionChat) status(format string, args ...any) {
 }
 
 // end says how to go on with the session and returns the chat's result:
-// the input ending during a question is not an error.
+// the input ending during a question leaves the session waiting, and the
+// chat ends with errWaiting (exit 6), as sift ask and a chat with
+// databases do.
 func (c *sessionChat) end(ctx context.Context, err error) error {
 	if c.id != "" {
 		c.status("The session is kept. Continue with: %s", c.opts.continueCommand(c.id))
@@ -124,7 +126,7 @@ func (c *sessionChat) end(ctx context.Context, err error) error {
 		}
 	}
 	if errors.Is(err, errChatInputEnded) {
-		return nil
+		return reportedError{errWaiting}
 	}
 	return err
 }
@@ -148,7 +150,7 @@ func (c *sessionChat) ask(ctx context.Context, question string) error {
 		req.Files = append(append([]string(nil), c.opts.Files...), c.loaded...)
 		req.Dirs = c.opts.Dirs
 	}
-	final := c.drive(ctx, id, func(ctx context.Context) iter.Seq[generic.Event] { return c.sift.Run(ctx, req) })
+	final := c.drive(ctx, id, func(ctx context.Context) iter.Seq[event.Event] { return c.sift.Run(ctx, req) })
 	if c.id != "" {
 		c.inputsGiven, c.loaded = true, nil
 	}
@@ -158,13 +160,13 @@ func (c *sessionChat) ask(ctx context.Context, question string) error {
 // drive runs one Run or Resume and shows its events. On a terminal,
 // Ctrl-C pauses the turn after its current step, and a second one stops
 // it now.
-func (c *sessionChat) drive(ctx context.Context, id string, start func(context.Context) iter.Seq[generic.Event]) generic.Event {
+func (c *sessionChat) drive(ctx context.Context, id string, start func(context.Context) iter.Seq[event.Event]) event.Event {
 	// Each turn holds the session's claim, as sift run and resume do: a
 	// turn is refused while another process works on the session.
 	ctx, release, err := c.sift.Hold(ctx, id, "sift chat")
 	if err != nil {
 		c.status("%v", err)
-		return generic.Event{Kind: generic.EventDone, Err: err}
+		return event.Event{Kind: event.EventDone, Err: err}
 	}
 	defer release()
 	turnCtx, cancel := context.WithCancel(ctx)
@@ -202,25 +204,25 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 	}
 	r := c.r
 	r.start, r.report = c.now(), ""
-	var final generic.Event
+	var final event.Event
 	stopWorking := c.working.start()
 	defer stopWorking() // before the next prompt
 	for e := range start(turnCtx) {
 		final = e
 		switch {
-		case e.Kind == generic.EventSession && e.Text == c.id:
+		case e.Kind == event.EventSession && e.Text == c.id:
 			// Resuming or following up: the session was shown already.
 			r.workdir = e.Path
 			continue
-		case e.Kind == generic.EventSession:
+		case e.Kind == event.EventSession:
 			c.id, c.workdir = e.Text, e.Path
-		case e.Kind == generic.EventInterrupt, e.Kind == generic.EventDone && e.Interrupt != nil:
+		case e.Kind == event.EventInterrupt, e.Kind == event.EventDone && e.Interrupt != nil:
 			// Answered at the prompt instead of with sift resume.
 			continue
 		}
 		r.event(e)
 	}
-	if final.Kind == generic.EventDone && errors.Is(final.Err, agents.ErrPaused) {
+	if final.Kind == event.EventDone && errors.Is(final.Err, agents.ErrPaused) {
 		c.status("Type /resume to go on.")
 	}
 	return final
@@ -228,14 +230,14 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 
 // settle answers what the turn waits for, at the prompt, and resumes it,
 // until it no longer waits.
-func (c *sessionChat) settle(ctx context.Context, final generic.Event) error {
-	for final.Kind == generic.EventDone && final.Interrupt != nil {
+func (c *sessionChat) settle(ctx context.Context, final event.Event) error {
+	for final.Kind == event.EventDone && final.Interrupt != nil {
 		in := final.Interrupt
 		answer, err := c.answer(in)
 		if err != nil {
 			return err
 		}
-		final = c.drive(ctx, c.id, func(ctx context.Context) iter.Seq[generic.Event] {
+		final = c.drive(ctx, c.id, func(ctx context.Context) iter.Seq[event.Event] {
 			return c.sift.Resume(ctx, c.id, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
 		})
 	}
@@ -346,8 +348,8 @@ func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 	c.status("Session %s (%s): %s", meta.ID, meta.Status, oneLine(meta.Question, 160))
 	switch {
 	case meta.Status == session.StatusWaiting && meta.Pending != nil:
-		in := &generic.Interrupt{ID: meta.Pending.ID, Kind: string(meta.Pending.Kind), Prompt: meta.Pending.Prompt, Choices: meta.Pending.Choices}
-		if in.Kind == generic.InterruptPlanReview {
+		in := &event.Interrupt{ID: meta.Pending.ID, Kind: string(meta.Pending.Kind), Prompt: meta.Pending.Prompt, Choices: meta.Pending.Choices}
+		if in.Kind == event.InterruptPlanReview {
 			// The plan to review and edit, as the earlier process left it.
 			in.Plan, _ = agents.SessionPlan(meta.Workspace)
 		}
@@ -355,12 +357,12 @@ func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 		if err != nil {
 			return err
 		}
-		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[generic.Event] {
+		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[event.Event] {
 			return c.sift.Resume(ctx, meta.ID, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
 		})
 		return c.settle(ctx, final)
 	case !meta.Status.Finished():
-		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[generic.Event] {
+		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[event.Event] {
 			return c.sift.Resume(ctx, meta.ID, nil, agents.ResumeParallel(c.opts.Parallel))
 		})
 		return c.settle(ctx, final)

@@ -28,8 +28,8 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 	// ends at the question: the session is left waiting.
 	io.In = strings.NewReader("/nope\n/load missing.csv\nsum it\nedit\n1: Sum the column n\n\n")
 	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", first, "--file", data, "--sessions-dir", sessions})
-	if code != exitOK {
-		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	if code != exitWaiting {
+		t.Fatalf("exit %d, want %d (the session waits for the answer); stderr:\n%s", code, exitWaiting, errOut)
 	}
 	for _, w := range []string{"Unknown command /nope", "Cannot load missing.csv", "The plan above waits for your review.", "3: new text        rewrite step 3", "Step 1: Sum the column n", "Question: Which column?", "  1. n", "or: sift resume "} {
 		if !strings.Contains(errOut.String(), w) {
@@ -88,8 +88,8 @@ func TestChatReviewShowsThePlanOnce(t *testing.T) {
 	io.In = strings.NewReader("sum it\n") // the input ends at the review
 	sessions := t.TempDir()
 	code := execute(context.Background(), io, []string{"chat", "--mode", "plan", "--sandbox", "none", "--script", script, "--file", data, "--sessions-dir", sessions})
-	if code != exitOK {
-		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	if code != exitWaiting {
+		t.Fatalf("exit %d, want %d (the plan waits for its review); stderr:\n%s", code, exitWaiting, errOut)
 	}
 	got := errOut.String()
 	for _, step := range []string{"1. Sum n", "2. Chart n"} {

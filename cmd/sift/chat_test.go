@@ -100,10 +100,14 @@ func TestChatDBAnalystAsksPrintsResume(t *testing.T) {
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}]}`)
 	io, out, errOut := testIO()
 	io.In = strings.NewReader("How many rows for the year I pick?\n")
-	// The chat goes on after the question; the input ends it.
+	// The input ends while the question waits for its answer: as sift
+	// ask, the chat exits 6 and says how to answer.
 	code := execute(context.Background(), io, []string{"chat", "--script", script, "--db", "sqlite:" + db, "--file", data, "--sessions-dir", sessions})
 	if !strings.Contains(errOut.String(), "Question: Which year?") {
 		t.Fatalf("exit %d, the turn did not ask; stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if code != exitWaiting {
+		t.Errorf("exit %d, want %d (waiting for the answer); stderr:\n%s", code, exitWaiting, errOut)
 	}
 	entries, err := os.ReadDir(sessions)
 	if err != nil || len(entries) != 1 {
@@ -119,6 +123,48 @@ func TestChatDBAnalystAsksPrintsResume(t *testing.T) {
 	for _, w := range []string{"sift resume " + id + " ", "--sessions-dir " + sessions, "--script " + script, "--answer"} {
 		if !strings.Contains(resume, w) {
 			t.Errorf("the resume command %q lacks %q; stderr:\n%s", resume, w, errOut)
+		}
+	}
+}
+
+// TestChatDBAnalystAsksAndGoesOnWithTheNextLine: in a chat with databases,
+// the line after the data analyst's question is its answer; the analysis
+// goes on with it in the chat, and the next line is a follow-up that sees
+// the answer.
+func TestChatDBAnalystAsksAndGoesOnWithTheNextLine(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	db, _ := shopDB(t)
+	sessions := t.TempDir()
+	data := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(data, []byte("year,n\n2023,5\n2024,12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"replies":[
+ {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nd = pd.read_csv('input/sales.csv')\nprint('rows:', int(d[d.year == 2024].n.iloc[0]))"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"Found: 12 rows in 2024"}}]},
+ {"content":"# Rows\n\n12 rows in 2024 [step 1]."},
+ {"content":"Earlier: {{line:Found:}}"}]}`)
+	io, out, errOut := testIO()
+	io.In = strings.NewReader("How many rows for the year I pick?\n2024\nWhat did you find?\n")
+	code := execute(context.Background(), io, []string{"chat", "--script", script, "--db", "sqlite:" + db, "--file", data, "--sessions-dir", sessions})
+	if code != exitOK {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut.String(), "Question: Which year?") {
+		t.Errorf("the turn did not ask; stderr:\n%s", errOut)
+	}
+	if strings.Contains(errOut.String(), "sift resume") {
+		t.Errorf("the chat had the answer and must not point at sift resume; stderr:\n%s", errOut)
+	}
+	for _, w := range []string{"Found: 12 rows in 2024", "Earlier: 12 rows in 2024"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", w, out, errOut)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 )
 
 // planEditHelp says how to change the steps at the edit prompt.
@@ -32,13 +32,13 @@ type stepEditor struct {
 }
 
 // newStepEditor takes the plan's steps still to run (todo or doing).
-func newStepEditor(plan *generic.FullPlan) *stepEditor {
+func newStepEditor(plan *plans.FullPlan) *stepEditor {
 	e := &stepEditor{first: 1}
 	if plan == nil {
 		return e
 	}
 	for _, s := range plan.Steps {
-		if s.Status == generic.StatusTodo || s.Status == generic.StatusDoing {
+		if s.Status == plans.StatusTodo || s.Status == plans.StatusDoing {
 			e.steps = append(e.steps, s.Description)
 		} else {
 			e.first++
@@ -120,7 +120,7 @@ func (e *stepEditor) show(w io.Writer) {
 // command at a time, instead of typing them all again. It returns the
 // edited steps, or nil when the plan is to stay as it was (cancel, no
 // change, or no step left).
-func editSteps(lines lineReader, hint io.Writer, plan *generic.FullPlan) ([]string, error) {
+func editSteps(lines lineReader, hint io.Writer, plan *plans.FullPlan) ([]string, error) {
 	e := newStepEditor(plan)
 	before := strings.Join(e.steps, "\n")
 	fmt.Fprintln(hint, planEditHelp)

@@ -7,14 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 )
 
 func TestEditStepsChangesTheExistingSteps(t *testing.T) {
 	// A follow-up's plan: step 1 was finished by an earlier question, 2-4
 	// are new and editable.
-	plan := &generic.FullPlan{Question: "q", Steps: []generic.StepState{{Step: generic.Step{Index: 1, Description: "Load"}, Status: generic.StatusDone}}}
-	plan.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: "Sum"}, {Description: "Chart"}, {Description: "Table"}}})
+	plan := &plans.FullPlan{Question: "q", Steps: []plans.StepState{{Step: plans.Step{Index: 1, Description: "Load"}, Status: plans.StatusDone}}}
+	plan.SetRemaining(&plans.Plan{Steps: []plans.Step{{Description: "Sum"}, {Description: "Chart"}, {Description: "Table"}}})
 	tests := []struct {
 		name, input string
 		want        []string

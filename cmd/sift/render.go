@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -45,14 +47,14 @@ type renderer struct {
 	working *workingLine
 	// calls are the model calls going on, oldest first: the working line
 	// names the newest.
-	calls []*generic.Event
+	calls []*event.Event
 }
 
 // modelCall keeps the working line saying what the run waits for.
-func (r *renderer) modelCall(e generic.Event) {
-	if e.Kind == generic.EventModelStarted {
+func (r *renderer) modelCall(e event.Event) {
+	if e.Kind == event.EventModelStarted {
 		r.calls = append(r.calls, &e)
-	} else if i := slices.IndexFunc(r.calls, func(c *generic.Event) bool { return c.Text == e.Text }); i >= 0 {
+	} else if i := slices.IndexFunc(r.calls, func(c *event.Event) bool { return c.Text == e.Text }); i >= 0 {
 		r.calls = slices.Delete(r.calls, i, i+1)
 	}
 	if len(r.calls) == 0 {
@@ -85,25 +87,25 @@ func (r *renderer) status(format string, args ...any) {
 	fmt.Fprintf(r.io.ErrOut, format+"\n", args...)
 }
 
-func (r *renderer) event(e generic.Event) {
+func (r *renderer) event(e event.Event) {
 	if r.json {
 		r.writeJSON(e)
 		return
 	}
 	switch e.Kind {
-	case generic.EventSession:
+	case event.EventSession:
 		r.workdir = e.Path
 		r.status("Session %s\n  workspace: %s", e.Text, e.Path)
-	case generic.EventPlan:
+	case event.EventPlan:
 		r.plan(e.Plan)
-	case generic.EventModelStarted, generic.EventModelFinished:
+	case event.EventModelStarted, event.EventModelFinished:
 		r.modelCall(e)
-	case generic.EventStepStarted:
+	case event.EventStepStarted:
 		r.status("%s Step %d: %s", r.mark("step"), e.Step.Index, oneLine(e.Step.Description, 160))
 		if e.Text != "" {
 			r.status("   (%s)", e.Text) // steps running side by side
 		}
-	case generic.EventToolCall:
+	case event.EventToolCall:
 		if e.Tool == tools.AskUserName {
 			// Shown as the question itself: by the interrupt, or below
 			// when no one can answer.
@@ -113,7 +115,7 @@ func (r *renderer) event(e generic.Event) {
 			return
 		}
 		r.status("%s %s: %s", r.mark("call"), e.Tool, describeCall(e.Tool, e.Args))
-	case generic.EventToolResult:
+	case event.EventToolResult:
 		if q, ok := r.asked[e.ToolCallID]; ok && e.Tool == tools.AskUserName {
 			delete(r.asked, e.ToolCallID)
 			if e.Text == tools.UnattendedReply && q.Question != "" {
@@ -124,25 +126,25 @@ func (r *renderer) event(e generic.Event) {
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
 			r.status("    %s %s: %s", r.mark("fail"), e.Tool, oneLine(e.Text, 200))
 		}
-	case generic.EventStepFinished:
+	case event.EventStepFinished:
 		m := r.mark("ok")
-		if e.Step.Status == generic.StatusFailed {
+		if e.Step.Status == plans.StatusFailed {
 			m = r.mark("fail")
 		}
 		r.status("%s Step %d %s: %s", m, e.Step.Index, e.Step.Status, oneLine(e.Step.Summary, 200))
 		if len(e.Step.Files) > 0 {
 			r.status("   files: %s", strings.Join(e.Step.Files, ", "))
 		}
-	case generic.EventReport:
+	case event.EventReport:
 		r.report = e.Path
 		r.status("Report written.")
-	case generic.EventError:
+	case event.EventError:
 		r.status("%s Error: %s", r.mark("fail"), e.Text)
-	case generic.EventInterrupt:
+	case event.EventInterrupt:
 		r.interrupt(e.Interrupt)
-	case generic.EventPaused:
+	case event.EventPaused:
 		r.status("Paused (%s).", e.Text)
-	case generic.EventMessage:
+	case event.EventMessage:
 		if e.Agent != "sift" {
 			return
 		}
@@ -155,14 +157,14 @@ func (r *renderer) event(e generic.Event) {
 			r.warned[e.Text] = true
 		}
 		r.status("%s", e.Text)
-	case generic.EventDone:
+	case event.EventDone:
 		r.calls = nil
 		r.working.doing("", time.Time{})
 		r.done(e)
 	}
 }
 
-func (r *renderer) plan(p *generic.FullPlan) {
+func (r *renderer) plan(p *plans.FullPlan) {
 	if p == nil {
 		return
 	}
@@ -189,7 +191,7 @@ func (r *renderer) plan(p *generic.FullPlan) {
 	branches := hasBranches(p)
 	for i, s := range p.Steps {
 		needs := ""
-		if n := p.NeedsOf(i); branches && len(n) > 0 && (s.Status == generic.StatusTodo || s.Status == generic.StatusDoing) {
+		if n := p.NeedsOf(i); branches && len(n) > 0 && (s.Status == plans.StatusTodo || s.Status == plans.StatusDoing) {
 			needs = " (needs " + joinInts(n) + ")"
 		}
 		r.status("  %s %d. %s%s", r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160), needs)
@@ -199,13 +201,13 @@ func (r *renderer) plan(p *generic.FullPlan) {
 // hasBranches says whether some step left to do needs other than the step
 // before it: only then are the needs worth showing (a chain is read from
 // the order).
-func hasBranches(p *generic.FullPlan) bool {
+func hasBranches(p *plans.FullPlan) bool {
 	for i, s := range p.Steps {
-		if s.Status != generic.StatusTodo && s.Status != generic.StatusDoing {
+		if s.Status != plans.StatusTodo && s.Status != plans.StatusDoing {
 			continue
 		}
 		n := p.NeedsOf(i)
-		first := i == 0 || (p.Steps[i-1].Status != generic.StatusTodo && p.Steps[i-1].Status != generic.StatusDoing)
+		first := i == 0 || (p.Steps[i-1].Status != plans.StatusTodo && p.Steps[i-1].Status != plans.StatusDoing)
 		if first && len(n) == 0 {
 			continue // where the steps left to do start
 		}
@@ -225,9 +227,9 @@ func joinInts(ns []int) string {
 }
 
 // stepKey names a step as shown: its number and description.
-func stepKey(s generic.StepState) string { return fmt.Sprintf("%d %s", s.Index, s.Description) }
+func stepKey(s plans.StepState) string { return fmt.Sprintf("%d %s", s.Index, s.Description) }
 
-func stepKeys(steps []generic.StepState) []string {
+func stepKeys(steps []plans.StepState) []string {
 	keys := make([]string, len(steps))
 	for i, s := range steps {
 		keys[i] = stepKey(s)
@@ -236,20 +238,20 @@ func stepKeys(steps []generic.StepState) []string {
 }
 
 // printedLast says whether p is the plan this renderer printed last.
-func (r *renderer) printedLast(p *generic.FullPlan) bool {
+func (r *renderer) printedLast(p *plans.FullPlan) bool {
 	return p != nil && len(p.Steps) > 0 && slices.Equal(r.lastPlan, stepKeys(p.Steps))
 }
 
 // interrupt shows what the run waits for, and how to answer.
-func (r *renderer) interrupt(in *generic.Interrupt) {
+func (r *renderer) interrupt(in *event.Interrupt) {
 	if in == nil {
 		return
 	}
 	resume := r.resumeCommand(r.workdir)
 	switch in.Kind {
-	case generic.InterruptPlanReview:
+	case event.InterruptPlanReview:
 		r.status("Review the plan above. Then one of:\n  %s --approve\n  %s --edit \"first step\" --edit \"second step\"\n  %s --reject \"what to change\"", resume, resume, resume)
-	case generic.InterruptApproval:
+	case event.InterruptApproval:
 		r.status("Approval needed: %s\n  %s --approve | --deny \"why\"", in.Prompt, resume)
 	default:
 		r.status("Question: %s", in.Prompt)
@@ -265,7 +267,7 @@ func (r *renderer) resumeCommand(workdir string) string {
 	return resumeCommand(filepath.Base(workdir), r.resumeArgs)
 }
 
-func (r *renderer) done(e generic.Event) {
+func (r *renderer) done(e event.Event) {
 	elapsed := r.now().Sub(r.start).Round(100 * time.Millisecond)
 	var usage string
 	if u := questionUsage(e); u != nil {
@@ -300,7 +302,7 @@ func (r *renderer) done(e generic.Event) {
 // themselves), as `sift usage` counts them from the session's
 // trajectory.jsonl. Without a trajectory split by question it is the
 // event's own usage.
-func questionUsage(e generic.Event) *generic.AgentUsage {
+func questionUsage(e event.Event) *event.AgentUsage {
 	if e.Usage == nil {
 		return nil
 	}
@@ -319,11 +321,11 @@ func questionUsage(e generic.Event) *generic.AgentUsage {
 
 // jsonEvent is the --json form of an event: the event plus its error text.
 type jsonEvent struct {
-	generic.Event
+	event.Event
 	Error string `json:"error,omitempty"`
 }
 
-func (r *renderer) writeJSON(e generic.Event) {
+func (r *renderer) writeJSON(e event.Event) {
 	je := jsonEvent{Event: e}
 	if e.Err != nil {
 		je.Error = e.Err.Error()

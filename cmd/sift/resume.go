@@ -10,9 +10,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -98,11 +99,11 @@ func (o *resumeOptions) answers(p *session.Pending) (map[string]any, error) {
 	case session.PendingPlanReview:
 		switch {
 		case o.Approve:
-			a = &generic.PlanDecision{Action: generic.PlanApprove}
+			a = &event.PlanDecision{Action: event.PlanApprove}
 		case len(o.EditSteps) > 0:
-			a = &generic.PlanDecision{Action: generic.PlanEdit, Steps: o.EditSteps}
+			a = &event.PlanDecision{Action: event.PlanEdit, Steps: o.EditSteps}
 		case o.Reject != "":
-			a = &generic.PlanDecision{Action: generic.PlanReject, Feedback: o.Reject}
+			a = &event.PlanDecision{Action: event.PlanReject, Feedback: o.Reject}
 		default:
 			return nil, usageError{fmt.Errorf("the session waits for a plan review: give --approve, --edit STEP... or --reject FEEDBACK")}
 		}
@@ -145,7 +146,7 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 	if !opts.run.JSON {
 		r.status("Model: %s", label)
 	}
-	var final generic.Event
+	var final event.Event
 	defer working.start()()
 	for e := range s.Resume(ctx, opts.Session, answers, opts.resumeOptions()...) {
 		r.event(e)
@@ -182,7 +183,7 @@ func resumeScript(script *scripted.Script, workspace string) {
 	again := map[int]bool{}
 	if fp, err := agents.SessionPlan(workspace); err == nil {
 		for _, st := range fp.Steps {
-			if st.Status == generic.StatusTodo {
+			if st.Status == plans.StatusTodo {
 				again[st.Index] = true
 			}
 		}

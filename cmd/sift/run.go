@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
@@ -256,7 +256,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	if !opts.JSON {
 		r.status("Model: %s", label)
 	}
-	var final generic.Event
+	var final event.Event
 	mode, err := agents.ParseMode(opts.Mode)
 	if err != nil {
 		return usageError{err}
@@ -282,7 +282,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 
 // finalError maps a run's last event to the command's result: waiting for
 // the person and a pause each have their own exit code.
-func finalError(final generic.Event) error {
+func finalError(final event.Event) error {
 	switch {
 	case final.Err != nil:
 		return reportedError{final.Err}

@@ -15,9 +15,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -252,23 +253,23 @@ func TestRendererPlainGolden(t *testing.T) {
 	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	now := func() time.Time { clock = clock.Add(1500 * time.Millisecond); return clock }
 	r := newRenderer(io, false, now)
-	fp := &generic.FullPlan{Question: "q"}
-	fp.SetRemaining(&generic.Plan{Steps: []generic.Step{{Description: "Load the data"}, {Description: "Chart it"}}})
+	fp := &plans.FullPlan{Question: "q"}
+	fp.SetRemaining(&plans.Plan{Steps: []plans.Step{{Description: "Load the data"}, {Description: "Chart it"}}})
 	step1 := fp.Steps[0]
-	step1.Status = generic.StatusDoing
+	step1.Status = plans.StatusDoing
 	done1 := step1
-	done1.Status, done1.Summary, done1.Files = generic.StatusDone, "504 rows\nno missing values", []string{"out/a.png"}
-	events := []generic.Event{
-		{Kind: generic.EventSession, Text: "s1", Path: "/w/s1"},
-		{Kind: generic.EventPlan, Plan: fp.Clone()},
-		{Kind: generic.EventStepStarted, Step: &step1},
-		{Kind: generic.EventToolCall, Tool: "code_agent", Args: `{"request":"Load input/sales.csv"}`},
-		{Kind: generic.EventToolCall, Tool: "python", Args: `{"code":"import pandas as pd\n\ndf = pd.read_csv('x')\n"}`},
-		{Kind: generic.EventToolResult, Tool: "python", Text: "Error: KeyError: 'Region'\nHint: print(df.columns)"},
-		{Kind: generic.EventStepFinished, Step: &done1},
-		{Kind: generic.EventPlan, Plan: fp.Clone()},
-		{Kind: generic.EventReport, Path: "report.md"},
-		{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{AgentUsage: generic.AgentUsage{Calls: 6, PromptTokens: 1200, CompletionTokens: 300}}},
+	done1.Status, done1.Summary, done1.Files = plans.StatusDone, "504 rows\nno missing values", []string{"out/a.png"}
+	events := []event.Event{
+		{Kind: event.EventSession, Text: "s1", Path: "/w/s1"},
+		{Kind: event.EventPlan, Plan: fp.Clone()},
+		{Kind: event.EventStepStarted, Step: &step1},
+		{Kind: event.EventToolCall, Tool: "code_agent", Args: `{"request":"Load input/sales.csv"}`},
+		{Kind: event.EventToolCall, Tool: "python", Args: `{"code":"import pandas as pd\n\ndf = pd.read_csv('x')\n"}`},
+		{Kind: event.EventToolResult, Tool: "python", Text: "Error: KeyError: 'Region'\nHint: print(df.columns)"},
+		{Kind: event.EventStepFinished, Step: &done1},
+		{Kind: event.EventPlan, Plan: fp.Clone()},
+		{Kind: event.EventReport, Path: "report.md"},
+		{Kind: event.EventDone, Path: "/w/s1", Usage: &event.Usage{AgentUsage: event.AgentUsage{Calls: 6, PromptTokens: 1200, CompletionTokens: 300}}},
 	}
 	for _, e := range events {
 		r.event(e)
@@ -292,8 +293,8 @@ func TestRendererPlainGolden(t *testing.T) {
 func TestRendererJSONLines(t *testing.T) {
 	io, out, errOut := testIO()
 	r := newRenderer(io, true, time.Now)
-	r.event(generic.Event{Kind: generic.EventSession, Text: "s1"})
-	r.event(generic.Event{Kind: generic.EventDone, Err: errors.New("boom")})
+	r.event(event.Event{Kind: event.EventSession, Text: "s1"})
+	r.event(event.Event{Kind: event.EventDone, Err: errors.New("boom")})
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"kind":"session"`) || !strings.Contains(lines[1], `"error":"boom"`) {
 		t.Errorf("want one JSON object per event with errors as text, got:\n%s", out)
@@ -428,8 +429,8 @@ func TestRunReviewBuiltInAnalysis(t *testing.T) {
 func TestRendererSaysWhichStepsRunSideBySide(t *testing.T) {
 	io, _, errOut := testIO()
 	r := newRenderer(io, false, time.Now)
-	step := generic.StepState{Step: generic.Step{Index: 3, Description: "Load the South rows", Needs: []int{}}, Status: generic.StatusDoing}
-	r.event(generic.Event{Kind: generic.EventStepStarted, Step: &step, Text: "running steps 1 and 3 side by side"})
+	step := plans.StepState{Step: plans.Step{Index: 3, Description: "Load the South rows", Needs: []int{}}, Status: plans.StatusDoing}
+	r.event(event.Event{Kind: event.EventStepStarted, Step: &step, Text: "running steps 1 and 3 side by side"})
 	if !strings.Contains(errOut.String(), "Step 3: Load the South rows") || !strings.Contains(errOut.String(), "(running steps 1 and 3 side by side)") {
 		t.Errorf("the terminal must say which steps run side by side, got:\n%s", errOut)
 	}
@@ -477,7 +478,7 @@ func TestUsageSumsEveryRunOfTheSession(t *testing.T) {
 	if code := execute(context.Background(), io, []string{"usage", "--json", "--sessions-dir", root, "s2"}); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var u generic.SessionUsage
+	var u event.SessionUsage
 	if err := json.Unmarshal(out.Bytes(), &u); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
@@ -489,21 +490,21 @@ func TestUsageSumsEveryRunOfTheSession(t *testing.T) {
 // The plan on the terminal names what each step waits for when steps
 // branch; a plain chain is shown as before.
 func TestRendererShowsTheNeedsOfBranchingPlans(t *testing.T) {
-	step := func(i int, desc string, status generic.StepStatus, needs ...int) generic.StepState {
-		return generic.StepState{Step: generic.Step{Index: i, Description: desc, Needs: needs}, Status: status}
+	step := func(i int, desc string, status plans.StepStatus, needs ...int) plans.StepState {
+		return plans.StepState{Step: plans.Step{Index: i, Description: desc, Needs: needs}, Status: status}
 	}
 	io, _, errOut := testIO()
 	r := newRenderer(io, false, time.Now)
-	r.event(generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{ExplicitNeeds: true, Steps: []generic.StepState{
-		step(1, "Load the North rows", generic.StatusTodo), step(2, "Load the South rows", generic.StatusTodo),
-		step(3, "Summary", generic.StatusTodo, 1, 2)}}})
+	r.event(event.Event{Kind: event.EventPlan, Plan: &plans.FullPlan{ExplicitNeeds: true, Steps: []plans.StepState{
+		step(1, "Load the North rows", plans.StatusTodo), step(2, "Load the South rows", plans.StatusTodo),
+		step(3, "Summary", plans.StatusTodo, 1, 2)}}})
 	if got := errOut.String(); !strings.Contains(got, "2. Load the South rows\n") || !strings.Contains(got, "3. Summary (needs 1, 2)\n") {
 		t.Errorf("the plan must show step 3's needs, got:\n%s", got)
 	}
 	io, _, errOut = testIO()
 	r = newRenderer(io, false, time.Now)
-	r.event(generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{ExplicitNeeds: true, Steps: []generic.StepState{
-		step(1, "Load", generic.StatusDone), step(2, "Sum", generic.StatusTodo), step(3, "Chart", generic.StatusTodo, 2)}}})
+	r.event(event.Event{Kind: event.EventPlan, Plan: &plans.FullPlan{ExplicitNeeds: true, Steps: []plans.StepState{
+		step(1, "Load", plans.StatusDone), step(2, "Sum", plans.StatusTodo), step(3, "Chart", plans.StatusTodo, 2)}}})
 	if got := errOut.String(); strings.Contains(got, "needs") {
 		t.Errorf("a chain's needs are read from the order, got:\n%s", got)
 	}
@@ -515,7 +516,7 @@ func TestRendererSaysWhichBudgetStoppedTheRun(t *testing.T) {
 	io, _, errOut := testIO()
 	r := newRenderer(io, false, time.Now)
 	err := fmt.Errorf("%w: 10 model calls of 8 allowed (--max-model-calls)", agents.ErrBudgetExceeded)
-	r.event(generic.Event{Kind: generic.EventDone, Err: err, Path: t.TempDir()})
+	r.event(event.Event{Kind: event.EventDone, Err: err, Path: t.TempDir()})
 	if got := errOut.String(); !strings.Contains(got, "Stopped after") || !strings.Contains(got, "budget reached: 10 model calls of 8 allowed (--max-model-calls)") {
 		t.Errorf("the last line must say which budget stopped the run, got:\n%s", got)
 	}

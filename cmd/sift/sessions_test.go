@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -49,15 +49,15 @@ func seedSessions(t *testing.T) string {
 		{40 * 24 * time.Hour, session.Meta{ID: "20261013-100000-aaaaaa", Status: session.StatusDone, Mode: "plan",
 			Question: "Profile every sheet of the 2025 budget workbook and list the columns with missing values"}},
 		{35 * 24 * time.Hour, session.Meta{ID: "20261018-100000-bbbbbb", Status: session.StatusRunning, Mode: "auto",
-			Question: "Which store had the most returns?", Step: &generic.Step{Index: 1, Description: "Load returns.csv"}}},
+			Question: "Which store had the most returns?", Step: &plans.Step{Index: 1, Description: "Load returns.csv"}}},
 		{31 * 24 * time.Hour, session.Meta{ID: "20261022-100000-cccccc", Status: session.StatusFailed, Mode: "quick",
 			Question: "各地区的月度销售额趋势如何？请按季度汇总并画出折线图，标注同比增长率", Error: "the model timed out three times"}},
 		{2 * time.Hour, session.Meta{ID: "20261122-080000-dddddd", Status: session.StatusDone, Mode: "plan",
 			Question: "Monthly trend and top region?", Inputs: []string{"input/sales.csv"},
-			Step: &generic.Step{Index: 3, Description: "Write the report with the chart and the regional table"}}},
+			Step: &plans.Step{Index: 3, Description: "Write the report with the chart and the regional table"}}},
 		{3 * time.Minute, session.Meta{ID: "20261122-095700-eeeeee", Status: session.StatusWaiting, Mode: "plan",
 			Question: "Compare churn between the two cohorts", Inputs: []string{"input/a.csv", "input/b.csv"},
-			Step:    &generic.Step{Index: 2, Description: "Join the cohorts on customer_id"},
+			Step:    &plans.Step{Index: 2, Description: "Join the cohorts on customer_id"},
 			Pending: &session.Pending{ID: "int-7", Kind: session.PendingQuestion, Prompt: "Which column holds the cohort?\nBoth files have 'group'.", Choices: []string{"group", "segment"}}}},
 	}
 	for _, s := range seeds {

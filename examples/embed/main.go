@@ -31,8 +31,8 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/examples/internal/exampleenv"
-	"github.com/sift-agent/sift/generic"
 )
 
 //go:embed script.json
@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Response, error
 	ctx, cancel := context.WithTimeout(ctx, runTimeout)
 	defer cancel()
 	var (
-		done      generic.Event
+		done      event.Event
 		artifacts []string
 	)
 	// ModePlan: the example shows the agents' plan-execute-replan loop (its
@@ -130,7 +130,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Response, error
 	// match a built-in analysis without any model.
 	for e := range sift.Run(ctx, agents.Request{Mode: agents.ModePlan, Question: *question, Files: []string{sales}}) {
 		exampleenv.Print(stdout, e)
-		if e.Kind == generic.EventArtifact {
+		if e.Kind == event.EventArtifact {
 			artifacts = append(artifacts, e.Path)
 		}
 		done = e // the last event is always EventDone

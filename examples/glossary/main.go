@@ -31,8 +31,8 @@ import (
 	"github.com/cloudwego/eino/components/tool/utils"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/examples/internal/exampleenv"
-	"github.com/sift-agent/sift/generic"
 )
 
 //go:embed script.json
@@ -68,7 +68,7 @@ type Result struct {
 	Answer    string
 	Report    string
 	FXCalls   int
-	Done      generic.Event
+	Done      event.Event
 	Workspace string
 }
 

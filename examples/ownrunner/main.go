@@ -2,7 +2,7 @@
 // Sift's analysis agent among its own: agents.Sift.NewAgent returns an
 // adk.Agent, which this program places first in a SequentialAgent of its
 // own, before its own reply agent, and runs under its own adk.Runner. The
-// reply agent reads Sift's answer from the session (generic.FullPlanKey)
+// reply agent reads Sift's answer from the session (plans.FullPlanKey)
 // and writes the service's reply.
 //
 //	go run ./examples/ownrunner
@@ -28,8 +28,9 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/examples/internal/exampleenv"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 )
 
 //go:embed script.json
@@ -108,7 +109,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (string, error) {
 			continue
 		}
 		// Sift's steps and report come as its own events.
-		if e, ok := ev.Output.CustomizedOutput.(*generic.Event); ok {
+		if e, ok := ev.Output.CustomizedOutput.(*event.Event); ok {
 			exampleenv.Print(stdout, *e)
 		}
 		if mo := ev.Output.MessageOutput; mo != nil && ev.AgentName == replyAgentName && mo.Message != nil {
@@ -137,7 +138,7 @@ func (replyAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.AgentRunO
 	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
 	defer gen.Close()
 	text := "The analysis gave no answer."
-	if fp, ok := generic.FullPlanKey.Get(ctx); ok && fp.Result != nil {
+	if fp, ok := plans.FullPlanKey.Get(ctx); ok && fp.Result != nil {
 		text = "Our analysts found: " + fp.Result.Answer
 	}
 	gen.Send(adk.EventFromMessage(schema.AssistantMessage(text, nil), nil, schema.Assistant, ""))

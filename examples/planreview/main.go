@@ -22,8 +22,8 @@ import (
 	"path/filepath"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/examples/internal/exampleenv"
-	"github.com/sift-agent/sift/generic"
 )
 
 //go:embed script.json
@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (string, error) {
 	}
 
 	// 1. Start the run; it stops after planning and waits for the review.
-	var done generic.Event
+	var done event.Event
 	for e := range sift.Run(ctx, agents.Request{Mode: agents.ModePlan, Question: "Which regions bring the most revenue?", Files: []string{sales}, ReviewPlan: true}) {
 		exampleenv.Print(stdout, e)
 		done = e
@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (string, error) {
 		return done.Path, done.Err
 	}
 	review := done.Interrupt
-	if review == nil || review.Kind != generic.InterruptPlanReview {
+	if review == nil || review.Kind != event.InterruptPlanReview {
 		return done.Path, fmt.Errorf("expected the run to wait for a plan review")
 	}
 
@@ -87,7 +87,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (string, error) {
 		steps = append(steps, s.Description)
 	}
 	steps[0] = "Compute total revenue per region and per product from input/sales.csv, print both, and save out/revenue_by_region.csv"
-	decision := &generic.PlanDecision{Action: generic.PlanEdit, Steps: steps}
+	decision := &event.PlanDecision{Action: event.PlanEdit, Steps: steps}
 
 	// 3. Resume the session with the decision (this works from another
 	// process too: the checkpoint is in the session store).

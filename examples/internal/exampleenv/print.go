@@ -7,16 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/plans"
 )
 
 // statusMarks are the plan's step statuses as plain ASCII.
-var statusMarks = map[generic.StepStatus]string{
-	generic.StatusTodo:    "[ ]",
-	generic.StatusDoing:   "[~]",
-	generic.StatusDone:    "[x]",
-	generic.StatusFailed:  "[!]",
-	generic.StatusSkipped: "[-]",
+var statusMarks = map[plans.StepStatus]string{
+	plans.StatusTodo:    "[ ]",
+	plans.StatusDoing:   "[~]",
+	plans.StatusDone:    "[x]",
+	plans.StatusFailed:  "[!]",
+	plans.StatusSkipped: "[-]",
 }
 
 // Print writes one compact line (a few for a plan) for each event a person
@@ -24,32 +26,32 @@ var statusMarks = map[generic.StepStatus]string{
 // steps starting and finishing (with the first line of the step's summary),
 // artifacts, the report, errors, and the end of the run with the report's
 // path (or, when a failed run wrote no report, its workspace). Tool calls, tool results, messages and usage are left out.
-func Print(w io.Writer, e generic.Event) {
+func Print(w io.Writer, e event.Event) {
 	switch e.Kind {
-	case generic.EventSession:
+	case event.EventSession:
 		fmt.Fprintf(w, "session %s: %s\n", e.Text, e.Path)
-	case generic.EventPlan:
+	case event.EventPlan:
 		printPlan(w, e.Plan)
-	case generic.EventStepStarted:
+	case event.EventStepStarted:
 		if e.Step != nil {
 			fmt.Fprintf(w, "step %d: %s\n", e.Step.Index, oneLine(e.Step.Description, 140))
 		}
-	case generic.EventStepFinished:
+	case event.EventStepFinished:
 		if e.Step != nil {
 			fmt.Fprintf(w, "step %d %s: %s\n", e.Step.Index, e.Step.Status, oneLine(firstLine(e.Step.Summary), 160))
 		}
-	case generic.EventArtifact:
+	case event.EventArtifact:
 		fmt.Fprintf(w, "  artifact: %s\n", e.Path)
-	case generic.EventReport:
+	case event.EventReport:
 		fmt.Fprintf(w, "report written: %s\n", e.Path)
-	case generic.EventError:
+	case event.EventError:
 		fmt.Fprintf(w, "error: %s\n", oneLine(e.Text, 400))
-	case generic.EventDone:
+	case event.EventDone:
 		printDone(w, e)
 	}
 }
 
-func printPlan(w io.Writer, p *generic.FullPlan) {
+func printPlan(w io.Writer, p *plans.FullPlan) {
 	if p == nil {
 		return
 	}
@@ -71,7 +73,7 @@ func printPlan(w io.Writer, p *generic.FullPlan) {
 	}
 }
 
-func printDone(w io.Writer, e generic.Event) {
+func printDone(w io.Writer, e event.Event) {
 	calls := ""
 	if e.Usage != nil {
 		calls = " after " + generic.Plural(e.Usage.Calls, "model call")

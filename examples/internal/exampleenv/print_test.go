@@ -9,12 +9,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 )
 
 func TestPrint(t *testing.T) {
-	step := func(i int, st generic.StepStatus, desc, summary string) *generic.StepState {
-		return &generic.StepState{Step: generic.Step{Index: i, Description: desc}, Status: st, Summary: summary}
+	step := func(i int, st plans.StepStatus, desc, summary string) *plans.StepState {
+		return &plans.StepState{Step: plans.Step{Index: i, Description: desc}, Status: st, Summary: summary}
 	}
 	withReport := t.TempDir()
 	if err := os.WriteFile(filepath.Join(withReport, "report.md"), []byte("# Report\n"), 0o644); err != nil {
@@ -22,55 +23,55 @@ func TestPrint(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		e    generic.Event
+		e    event.Event
 		want string
 	}{
-		{name: "session", e: generic.Event{Kind: generic.EventSession, Text: "s1", Path: "/w/s1"}, want: "session s1: /w/s1\n"},
+		{name: "session", e: event.Event{Kind: event.EventSession, Text: "s1", Path: "/w/s1"}, want: "session s1: /w/s1\n"},
 		{
 			name: "plan",
-			e: generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{Steps: []generic.StepState{
-				*step(1, generic.StatusDone, "Load", ""), *step(2, generic.StatusTodo, "Count\n  titles", ""),
+			e: event.Event{Kind: event.EventPlan, Plan: &plans.FullPlan{Steps: []plans.StepState{
+				*step(1, plans.StatusDone, "Load", ""), *step(2, plans.StatusTodo, "Count\n  titles", ""),
 			}}},
 			want: "plan:\n  [x] 1. Load\n  [ ] 2. Count titles\n",
 		},
 		{
 			name: "revised plan",
-			e:    generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{Revisions: 2, Steps: []generic.StepState{*step(3, generic.StatusFailed, "Parse", "")}}},
+			e:    event.Event{Kind: event.EventPlan, Plan: &plans.FullPlan{Revisions: 2, Steps: []plans.StepState{*step(3, plans.StatusFailed, "Parse", "")}}},
 			want: "plan (revision 2):\n  [!] 3. Parse\n",
 		},
 		{
 			name: "result",
-			e:    generic.Event{Kind: generic.EventPlan, Plan: &generic.FullPlan{Result: &generic.SubmitResult{Answer: "North\nwins"}}},
+			e:    event.Event{Kind: event.EventPlan, Plan: &plans.FullPlan{Result: &plans.SubmitResult{Answer: "North\nwins"}}},
 			want: "result: North wins\n",
 		},
-		{name: "step started", e: generic.Event{Kind: generic.EventStepStarted, Step: step(1, generic.StatusDoing, "Load the data", "")}, want: "step 1: Load the data\n"},
+		{name: "step started", e: event.Event{Kind: event.EventStepStarted, Step: step(1, plans.StatusDoing, "Load the data", "")}, want: "step 1: Load the data\n"},
 		{
 			name: "step finished shows the summary's first line",
-			e:    generic.Event{Kind: generic.EventStepFinished, Step: step(1, generic.StatusDone, "Load", "\n8 rows loaded.\nstdout:\nmore")},
+			e:    event.Event{Kind: event.EventStepFinished, Step: step(1, plans.StatusDone, "Load", "\n8 rows loaded.\nstdout:\nmore")},
 			want: "step 1 done: 8 rows loaded.\n",
 		},
-		{name: "artifact", e: generic.Event{Kind: generic.EventArtifact, Path: "out/a.csv"}, want: "  artifact: out/a.csv\n"},
-		{name: "report", e: generic.Event{Kind: generic.EventReport, Path: "report.md"}, want: "report written: report.md\n"},
-		{name: "error", e: generic.Event{Kind: generic.EventError, Text: "boom"}, want: "error: boom\n"},
+		{name: "artifact", e: event.Event{Kind: event.EventArtifact, Path: "out/a.csv"}, want: "  artifact: out/a.csv\n"},
+		{name: "report", e: event.Event{Kind: event.EventReport, Path: "report.md"}, want: "report written: report.md\n"},
+		{name: "error", e: event.Event{Kind: event.EventError, Text: "boom"}, want: "error: boom\n"},
 		{
 			name: "done",
-			e:    generic.Event{Kind: generic.EventDone, Path: "/w/s1", Usage: &generic.Usage{AgentUsage: generic.AgentUsage{Calls: 6}}},
+			e:    event.Event{Kind: event.EventDone, Path: "/w/s1", Usage: &event.Usage{AgentUsage: event.AgentUsage{Calls: 6}}},
 			want: "done after 6 model calls\n  report: /w/s1/report.md\n",
 		},
 		{
 			name: "failed with a report",
-			e:    generic.Event{Kind: generic.EventDone, Path: withReport, Err: errors.New("run failed: timeout")},
+			e:    event.Event{Kind: event.EventDone, Path: withReport, Err: errors.New("run failed: timeout")},
 			want: "failed: run failed: timeout\n  report so far: " + filepath.Join(withReport, "report.md") + "\n",
 		},
 		{
 			name: "failed without a report",
-			e:    generic.Event{Kind: generic.EventDone, Path: "/no/such/s1", Err: errors.New("add input: no such file")},
+			e:    event.Event{Kind: event.EventDone, Path: "/no/such/s1", Err: errors.New("add input: no such file")},
 			want: "failed: add input: no such file\n  workspace: /no/such/s1\n",
 		},
-		{name: "failed before a workspace", e: generic.Event{Kind: generic.EventDone, Err: errors.New("no question given")}, want: "failed: no question given\n"},
-		{name: "tool calls are left out", e: generic.Event{Kind: generic.EventToolCall, Tool: "python"}, want: ""},
-		{name: "messages are left out", e: generic.Event{Kind: generic.EventMessage, Text: "hi"}, want: ""},
-		{name: "long text is cut", e: generic.Event{Kind: generic.EventError, Text: strings.Repeat("x", 500)}, want: "error: " + strings.Repeat("x", 399) + "…\n"},
+		{name: "failed before a workspace", e: event.Event{Kind: event.EventDone, Err: errors.New("no question given")}, want: "failed: no question given\n"},
+		{name: "tool calls are left out", e: event.Event{Kind: event.EventToolCall, Tool: "python"}, want: ""},
+		{name: "messages are left out", e: event.Event{Kind: event.EventMessage, Text: "hi"}, want: ""},
+		{name: "long text is cut", e: event.Event{Kind: event.EventError, Text: strings.Repeat("x", 500)}, want: "error: " + strings.Repeat("x", 399) + "…\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/event"
 )
 
 // Task is one classic-task example: a question about one input file whose
@@ -78,7 +78,7 @@ func RunTask(ctx context.Context, t Task, args []string, stdout io.Writer) (stri
 	if err != nil {
 		return "", err
 	}
-	var done generic.Event
+	var done event.Event
 	// ModePlan: the examples show the agents' plan-execute-replan loop
 	// (their offline scripts are written for it); ModeAuto would answer
 	// requests that match a built-in analysis without any model.

@@ -1,6 +1,10 @@
-package generic
+package event
 
-import "time"
+import (
+	"time"
+
+	"github.com/sift-agent/sift/plans"
+)
 
 // EventKind names what an Event reports.
 type EventKind string
@@ -64,9 +68,9 @@ type Event struct {
 	Time  time.Time `json:"time"`
 	Agent string    `json:"agent,omitempty"`
 	// Step is the plan step the event belongs to, when there is one.
-	Step *StepState `json:"step,omitempty"`
+	Step *plans.StepState `json:"step,omitempty"`
 	// Plan is set on EventPlan and EventDone.
-	Plan *FullPlan `json:"plan,omitempty"`
+	Plan *plans.FullPlan `json:"plan,omitempty"`
 	// Tool, ToolCallID and Args are set on tool events; Text holds the result
 	// on EventToolResult.
 	Tool       string `json:"tool,omitempty"`
@@ -154,7 +158,7 @@ type Interrupt struct {
 	// Choices, when set, are the answers to pick from.
 	Choices []string `json:"choices,omitempty"`
 	// Plan is the plan to review, for InterruptPlanReview.
-	Plan *FullPlan `json:"plan,omitempty"`
+	Plan *plans.FullPlan `json:"plan,omitempty"`
 }
 
 // PlanDecision answers a plan review.

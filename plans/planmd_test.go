@@ -1,4 +1,4 @@
-package generic
+package plans
 
 import (
 	"os"
@@ -105,17 +105,6 @@ func TestPlanMarkdownKeepsEarlierQuestions(t *testing.T) {
 	want := "## Earlier questions\n\n1. **what is x?** — x is 20 ([report-01.md](report-01.md))\n"
 	if !strings.Contains(got, want) || !strings.Contains(got, "[x] **1. Compute x**") {
 		t.Errorf("plan.md lacks the earlier question %q or its step:\n%s", want, got)
-	}
-}
-
-func TestIsQuestionReport(t *testing.T) {
-	for name, want := range map[string]bool{
-		QuestionReportFile(1): true, "report-12.html": true, "report-123.md": true,
-		"report-1.md": false, "report-ab.md": false, "report.md": false, "out/report-01.md": false, "report-01.txt": false,
-	} {
-		if got := IsQuestionReport(name); got != want {
-			t.Errorf("IsQuestionReport(%q) = %v, want %v", name, got, want)
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package generic
+package report
 
 import (
 	"bytes"
@@ -363,5 +363,16 @@ func TestRenderReportHTMLFetchesNothing(t *testing.T) {
 	}
 	if !strings.Contains(csp[1], "default-src 'none'") {
 		t.Errorf("the report's CSP %q does not default to 'none'", csp[1])
+	}
+}
+
+func TestIsQuestionReport(t *testing.T) {
+	for name, want := range map[string]bool{
+		QuestionReportFile(1): true, "report-12.html": true, "report-123.md": true,
+		"report-1.md": false, "report-ab.md": false, "report.md": false, "out/report-01.md": false, "report-01.txt": false,
+	} {
+		if got := IsQuestionReport(name); got != want {
+			t.Errorf("IsQuestionReport(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package generic
+package plans
 
 import (
 	"encoding/json"

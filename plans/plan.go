@@ -1,7 +1,7 @@
 // Package generic holds Sift's domain types: plans and their steps, the full
 // plan with statuses that plan.md shows, results, run events and usage, and
 // the rendering of plan.md and reports. File previews are package preview's.
-package generic
+package plans
 
 import (
 	"bytes"

@@ -1,0 +1,105 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
+)
+
+// TestBuiltInAnalysisStepsGoThroughThePlanOwner: a built-in analysis's
+// steps change like the agents' steps do. Each change is saved before it
+// is announced (when an event says a step started or finished, state.json
+// already says so), and a step records when it started.
+func TestBuiltInAnalysisStepsGoThroughThePlanOwner(t *testing.T) {
+	py := pythonOrSkip(t)
+	root := t.TempDir()
+	s, err := New(Config{SessionsRoot: root, Python: py})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The plan as state.json holds it when each event arrives.
+	saved := func() *plans.FullPlan {
+		var found string
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Name() == planStateFile {
+				found = p
+			}
+			return nil
+		})
+		if found == "" {
+			return nil
+		}
+		b, err := os.ReadFile(found)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fp plans.FullPlan
+		if err := json.Unmarshal(b, &fp); err != nil {
+			t.Fatal(err)
+		}
+		return &fp
+	}
+	var done event.Event
+	var started, finished int
+	for e := range s.Run(context.Background(), Request{Question: "Top 3 regions by revenue", Files: []string{salesCSV(t)}}) {
+		switch e.Kind {
+		case event.EventPlan:
+			if fp := saved(); fp == nil || len(fp.Steps) != len(e.Plan.Steps) {
+				t.Errorf("the plan was announced before state.json held its steps: %+v", fp)
+			}
+		case event.EventStepStarted, event.EventStepFinished:
+			if e.Kind == event.EventStepStarted {
+				started++
+			} else {
+				finished++
+			}
+			if e.Step.Started.IsZero() {
+				t.Errorf("%s event: the step has no start time", e.Kind)
+			}
+			fp := saved()
+			if fp == nil || len(fp.Steps) < e.Step.Index || fp.Steps[e.Step.Index-1].Status != e.Step.Status {
+				t.Errorf("%s event for step %d (%s) came before state.json said so: %+v", e.Kind, e.Step.Index, e.Step.Status, fp)
+			}
+		case event.EventDone:
+			done = e
+		}
+	}
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	if started != 1 || finished != 1 {
+		t.Fatalf("want one step started and finished, got %d and %d", started, finished)
+	}
+	fp := saved()
+	if len(fp.Steps) != 1 || fp.Steps[0].Status != plans.StatusDone || fp.Steps[0].Started.IsZero() {
+		t.Fatalf("state.json must hold the done step with its start time: %+v", fp.Steps)
+	}
+}
+
+// TestPlanOwnerFailsAStepWhoseSummarySaysSo: one rule for every step, the
+// agents' and a built-in analysis's alike: a summary that starts with
+// "Error:" or failedPrefix is a failed step, whatever its runner said.
+func TestPlanOwnerFailsAStepWhoseSummarySaysSo(t *testing.T) {
+	for _, c := range []struct {
+		summary string
+		failed  bool
+		want    plans.StepStatus
+	}{
+		{"North leads with 150.", false, plans.StatusDone},
+		{"Error: no column named revenue", false, plans.StatusFailed},
+		{failedPrefix + " the cell raised", false, plans.StatusFailed},
+		{"North leads with 150.", true, plans.StatusFailed},
+	} {
+		var st plans.StepState
+		(&planOwner{}).done(&st, c.summary, nil, c.failed)
+		if st.Status != c.want {
+			t.Errorf("done(%q, failed=%v): status %s, want %s", c.summary, c.failed, st.Status, c.want)
+		}
+	}
+}
