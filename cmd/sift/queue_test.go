@@ -103,9 +103,17 @@ func xResponder(delay time.Duration) func(scripted.Request) (*schema.Message, er
 			if last.Role == schema.Tool {
 				return scripted.Text("Done. Output:\n" + last.Content), nil
 			}
+			// The task is the code agent's user message that is not the
+			// data message (which comes first, after the system prompt).
+			var task string
+			for _, m := range req.Messages {
+				if m.Role == schema.User && !strings.HasPrefix(m.Content, "## Data") {
+					task = m.Content
+				}
+			}
 			for i := len(xSteps) - 1; i >= 0; i-- {
 				s := xSteps[i]
-				if strings.Contains(req.Messages[1].Content, desc(i)) {
+				if strings.Contains(task, desc(i)) {
 					code := s.code
 					if strings.Contains(code, "%d") {
 						code = fmt.Sprintf(code, atoi(n))
@@ -113,7 +121,7 @@ func xResponder(delay time.Duration) func(scripted.Request) (*schema.Message, er
 					return call("python", map[string]string{"code": code}), nil
 				}
 			}
-			return nil, fmt.Errorf("code request for no known step: %q", req.Messages[1].Content)
+			return nil, fmt.Errorf("code request for no known step: %q", task)
 		}
 		figs := xAnswer.FindAllString(last.Content, -1)
 		slices.Sort(figs)
