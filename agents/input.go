@@ -16,6 +16,9 @@ const (
 	recentSteps       = 2
 	recentResultChars = 6000
 	olderResultChars  = 600
+	// gistChars bounds each finished step's result in the executor's
+	// prompt (see renderGists).
+	gistChars = 200
 )
 
 // taskView is everything a prompt may show about the run so far.
@@ -97,7 +100,11 @@ func plannerMessages(v taskView) []*schema.Message {
 func executorMessages(v taskView, offer executorOffer) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Plan", renderPlanStatus(v.Plan))
-	section(&b, "Finished steps", v.results())
+	finished := v.results()
+	if !v.Verbatim {
+		finished = renderGists(v.Plan)
+	}
+	section(&b, "Finished steps", finished)
 	if cur := v.current(); cur != nil {
 		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
 	}
@@ -254,6 +261,35 @@ func renderPlanStatus(p *plans.FullPlan) string {
 	var b strings.Builder
 	for _, s := range p.Steps {
 		fmt.Fprintf(&b, "%d. [%s] %s\n", s.Index, s.Status, s.Description)
+	}
+	return b.String()
+}
+
+// renderGists shows each finished step on one line: the head of its result
+// with runs of white space (a printed table's padding) folded, and its
+// files. The executor gets this instead of the results: it writes the
+// current step's request, for which an earlier step's gist and files are
+// enough (the plan above names each step's work, and the code agent is told
+// what the kernel holds); the replanner, which adapts the plan to the
+// results, sees them whole.
+func renderGists(p *plans.FullPlan) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range p.Steps {
+		if s.Status != plans.StatusDone && s.Status != plans.StatusFailed {
+			continue
+		}
+		gist := []rune(strings.Join(strings.Fields(s.Summary), " "))
+		if len(gist) > gistChars {
+			gist = append(gist[:gistChars], '…')
+		}
+		fmt.Fprintf(&b, "- Step %d (%s): %s", s.Index, s.Status, string(gist))
+		if len(s.Files) > 0 {
+			b.WriteString(" Files: " + strings.Join(s.Files, ", "))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
