@@ -140,10 +140,10 @@ func (d codeData) render() string {
 		return strings.TrimSpace(files + sql)
 	}
 	var b strings.Builder
-	b.WriteString("The Python kernel holds (from earlier cells; reuse it instead of loading the files again):\n")
+	b.WriteString("The Python kernel holds (reuse it; do not load the files again):\n")
 	b.WriteString(strings.TrimSpace(d.Kernel) + "\n")
 	if len(d.Inputs) > 0 {
-		b.WriteString("\nInput files (the preview tool shows one's columns and first rows): " + strings.Join(d.Inputs, ", ") + "\n")
+		b.WriteString("\nInput files (preview shows one): " + strings.Join(d.Inputs, ", ") + "\n")
 	}
 	if sql != "" {
 		b.WriteString("\n" + strings.TrimLeft(sql, "\n"))
