@@ -295,7 +295,9 @@ func renderGists(p *plans.FullPlan) string {
 }
 
 // renderResults shows finished steps' results, the last few in full and the
-// older ones shortened, each with its files.
+// older ones shortened, each with its files. A result is headed by its
+// step's index and status only: it follows the plan, which names each
+// step's work.
 func renderResults(p *plans.FullPlan) string {
 	if p == nil {
 		return ""
@@ -312,7 +314,8 @@ func renderResults(p *plans.FullPlan) string {
 		if i >= len(finished)-recentSteps {
 			limit = recentResultChars
 		}
-		writeResult(&b, s, limit)
+		fmt.Fprintf(&b, "### Step %d (%s)\n", s.Index, s.Status)
+		writeResultBody(&b, s, limit)
 	}
 	return b.String()
 }
@@ -331,6 +334,11 @@ func renderAllResults(p *plans.FullPlan) string {
 
 func writeResult(b *strings.Builder, s plans.StepState, limit int) {
 	fmt.Fprintf(b, "### Step %d (%s): %s\n", s.Index, s.Status, s.Description)
+	writeResultBody(b, s, limit)
+}
+
+// writeResultBody writes a step's result within limit runes, then its files.
+func writeResultBody(b *strings.Builder, s plans.StepState, limit int) {
 	if s.Summary != "" {
 		b.WriteString(shorten(s.Summary, limit))
 		b.WriteString("\n")
