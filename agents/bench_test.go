@@ -363,6 +363,13 @@ func BenchmarkCallsPerStep(b *testing.B) {
 						}
 					}
 					run = splitBilled(b, rec.bodies)
+					if dir := os.Getenv("SIFT_BENCH_DUMP"); dir != "" {
+						for i, body := range rec.bodies {
+							if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%02d.json", d.name, layout.name, i+1)), body, 0o644); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
 				}
 				if len(run.steps) != planSteps {
 					b.Fatalf("found %d steps, want %d", len(run.steps), planSteps)

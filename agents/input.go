@@ -16,6 +16,9 @@ const (
 	recentSteps       = 2
 	recentResultChars = 6000
 	olderResultChars  = 600
+	// gistChars bounds each finished step's result in the executor's
+	// prompt (see renderGists).
+	gistChars = 200
 )
 
 // taskView is everything a prompt may show about the run so far.
@@ -97,7 +100,11 @@ func plannerMessages(v taskView) []*schema.Message {
 func executorMessages(v taskView, offer executorOffer) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Plan", renderPlanStatus(v.Plan))
-	section(&b, "Finished steps", v.results())
+	finished := v.results()
+	if !v.Verbatim {
+		finished = renderGists(v.Plan)
+	}
+	section(&b, "Finished steps", finished)
 	if cur := v.current(); cur != nil {
 		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
 	}
@@ -133,10 +140,10 @@ func (d codeData) render() string {
 		return strings.TrimSpace(files + sql)
 	}
 	var b strings.Builder
-	b.WriteString("The Python kernel holds (from earlier cells; reuse it instead of loading the files again):\n")
+	b.WriteString("The Python kernel holds (reuse it; do not load the files again):\n")
 	b.WriteString(strings.TrimSpace(d.Kernel) + "\n")
 	if len(d.Inputs) > 0 {
-		b.WriteString("\nInput files (the preview tool shows one's columns and first rows): " + strings.Join(d.Inputs, ", ") + "\n")
+		b.WriteString("\nInput files (preview shows one): " + strings.Join(d.Inputs, ", ") + "\n")
 	}
 	if sql != "" {
 		b.WriteString("\n" + strings.TrimLeft(sql, "\n"))
@@ -258,8 +265,39 @@ func renderPlanStatus(p *plans.FullPlan) string {
 	return b.String()
 }
 
+// renderGists shows each finished step on one line: the head of its result
+// with runs of white space (a printed table's padding) folded, and its
+// files. The executor gets this instead of the results: it writes the
+// current step's request, for which an earlier step's gist and files are
+// enough (the plan above names each step's work, and the code agent is told
+// what the kernel holds); the replanner, which adapts the plan to the
+// results, sees them whole.
+func renderGists(p *plans.FullPlan) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range p.Steps {
+		if s.Status != plans.StatusDone && s.Status != plans.StatusFailed {
+			continue
+		}
+		gist := []rune(strings.Join(strings.Fields(s.Summary), " "))
+		if len(gist) > gistChars {
+			gist = append(gist[:gistChars], '…')
+		}
+		fmt.Fprintf(&b, "- Step %d (%s): %s", s.Index, s.Status, string(gist))
+		if len(s.Files) > 0 {
+			b.WriteString(" Files: " + strings.Join(s.Files, ", "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // renderResults shows finished steps' results, the last few in full and the
-// older ones shortened, each with its files.
+// older ones shortened, each with its files. A result is headed by its
+// step's index and status only: it follows the plan, which names each
+// step's work.
 func renderResults(p *plans.FullPlan) string {
 	if p == nil {
 		return ""
@@ -276,7 +314,8 @@ func renderResults(p *plans.FullPlan) string {
 		if i >= len(finished)-recentSteps {
 			limit = recentResultChars
 		}
-		writeResult(&b, s, limit)
+		fmt.Fprintf(&b, "### Step %d (%s)\n", s.Index, s.Status)
+		writeResultBody(&b, s, limit)
 	}
 	return b.String()
 }
@@ -295,6 +334,11 @@ func renderAllResults(p *plans.FullPlan) string {
 
 func writeResult(b *strings.Builder, s plans.StepState, limit int) {
 	fmt.Fprintf(b, "### Step %d (%s): %s\n", s.Index, s.Status, s.Description)
+	writeResultBody(b, s, limit)
+}
+
+// writeResultBody writes a step's result within limit runes, then its files.
+func writeResultBody(b *strings.Builder, s plans.StepState, limit int) {
 	if s.Summary != "" {
 		b.WriteString(shorten(s.Summary, limit))
 		b.WriteString("\n")
