@@ -220,11 +220,7 @@ func askTurn(ctx context.Context, io *ioStreams, conv *agents.Conversation, ques
 func showTurn(io *ioStreams, conv *agents.Conversation, question string, events iter.Seq[event.Event]) event.Event {
 	io, working := newWorkingLine(io, false, time.Now, 0)
 	stop := working.start()
-	var final event.Event
-	for e := range events {
-		progress(io, e)
-		final = e
-	}
+	final := followTurn(io, working, events)
 	stop()
 	if waitingFor(final) != nil {
 		return final
@@ -232,6 +228,22 @@ func showTurn(io *ioStreams, conv *agents.Conversation, question string, events 
 	turns := conv.Turns()
 	if len(turns) > 0 && turns[len(turns)-1].Question == strings.TrimSpace(question) {
 		printTurn(io, conv.Workdir(), turns[len(turns)-1])
+	}
+	return final
+}
+
+// followTurn shows a turn's events as they come and keeps the working
+// line naming the model call the turn waits for ("Writing SQL… 4s"); it
+// returns the last event.
+func followTurn(io *ioStreams, working *workingLine, events iter.Seq[event.Event]) event.Event {
+	calls := &renderer{working: working}
+	var final event.Event
+	for e := range events {
+		if e.Kind == event.EventModelStarted || e.Kind == event.EventModelFinished {
+			calls.modelCall(e)
+		}
+		progress(io, e)
+		final = e
 	}
 	return final
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 )
 
@@ -76,5 +77,29 @@ func TestRunShowsItIsWorkingDuringALongModelCall(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAskTurnNamesTheModelCall: on a terminal, sift ask and a chat with
+// databases say what the turn waits for ("Writing SQL… 3s"), as sift run
+// does, instead of "working… 3s".
+func TestAskTurnNamesTheModelCall(t *testing.T) {
+	io, _, errOut := testIO()
+	io.Terminal = true
+	clock := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	// Redrawn by hand below, never by its ticker; shown after 1 s of silence.
+	streams, working := newWorkingLine(io, false, func() time.Time { return clock }, time.Hour)
+	working.after = time.Second
+	stop := working.start()
+	defer stop()
+	started := clock
+	events := func(yield func(event.Event) bool) {
+		yield(event.Event{Kind: event.EventModelStarted, Time: started, Text: "Writing SQL", Call: &event.ModelCall{Role: "sql", Started: started}})
+	}
+	followTurn(streams, working, events)
+	clock = clock.Add(3 * time.Second)
+	working.draw()
+	if !strings.Contains(errOut.String(), "Writing SQL… 3s") {
+		t.Errorf("the working line does not name the model call: %q", errOut)
 	}
 }
