@@ -5,6 +5,9 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/event"
 
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
@@ -98,5 +101,40 @@ func TestRunQueueAPIAndWorker(t *testing.T) {
 	}
 	if n, _ := m.histogram(t, "sift_queue_wait_seconds"); n != 2 {
 		t.Errorf("the worker observed %d queue waits, want 2", n)
+	}
+}
+
+// TestEndedRunLeavesItsClaimGone: a run that has published its done event
+// and released the session's claim must not have the claim taken again
+// by its renewal loop, which runs until the hub ends (after the queue
+// entry is removed or handed back): a drained worker's hand-back was
+// seen waiting a whole lease for a claim so re-taken by the worker that
+// had just left.
+func TestEndedRunLeavesItsClaimGone(t *testing.T) {
+	cfg := testConfig(t, nil)
+	cfg.PollInterval = time.Millisecond
+	ts := startServer(t, cfg)
+	s := ts.srv
+	if s.store.Claims == nil {
+		t.Skip("the default store has no claims")
+	}
+	id := ts.createSession()
+	h := newHub(id)
+	if err := s.claim(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	h.publish(event.Event{Kind: event.EventDone, Seq: 1, Time: time.Now()})
+	s.release(id)
+	returned := make(chan struct{})
+	go func() { s.keepClaim(h); close(returned) }()
+	select {
+	case <-returned:
+	case <-time.After(10 * time.Second):
+		h.finish()
+		<-returned
+		t.Fatal("keepClaim kept going after the run ended and released its claim")
+	}
+	if err := s.claimFree(context.Background(), id); err != nil {
+		t.Fatalf("the claim of a run that ended was taken again: %v", err)
 	}
 }
