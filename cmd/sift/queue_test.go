@@ -103,9 +103,17 @@ func xResponder(delay time.Duration) func(scripted.Request) (*schema.Message, er
 			if last.Role == schema.Tool {
 				return scripted.Text("Done. Output:\n" + last.Content), nil
 			}
+			// The step's task is in a user message; which one depends
+			// on what else the code agent is told (the data, the kernel's
+			// variables), so look at them all.
+			task := func(i int) bool {
+				return slices.ContainsFunc(req.Messages[1:], func(m *schema.Message) bool {
+					return m.Role == schema.User && strings.Contains(m.Content, desc(i))
+				})
+			}
 			for i := len(xSteps) - 1; i >= 0; i-- {
 				s := xSteps[i]
-				if strings.Contains(req.Messages[1].Content, desc(i)) {
+				if task(i) {
 					code := s.code
 					if strings.Contains(code, "%d") {
 						code = fmt.Sprintf(code, atoi(n))
@@ -113,7 +121,7 @@ func xResponder(delay time.Duration) func(scripted.Request) (*schema.Message, er
 					return call("python", map[string]string{"code": code}), nil
 				}
 			}
-			return nil, fmt.Errorf("code request for no known step: %q", req.Messages[1].Content)
+			return nil, fmt.Errorf("code request for no known step: %q", req.Messages[1:])
 		}
 		figs := xAnswer.FindAllString(last.Content, -1)
 		slices.Sort(figs)
