@@ -203,7 +203,12 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 	fn, after, takeover := s.jobRun(e, job)
 	if fn != nil {
 		if takeover != "" {
-			s.observer.Takeover()
+			// Only a lease that expired counts as a takeover (a worker
+			// died or lost Redis); a run handed back by a draining
+			// worker is a deploy going as planned.
+			if e.TakenFrom != "" {
+				s.observer.Takeover()
+			}
 			s.logTakeover(h, takeover)
 		}
 		// A run whose lease is lost stops at once: another worker has

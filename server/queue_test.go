@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/runqueue"
 
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
@@ -136,5 +140,57 @@ func TestEndedRunLeavesItsClaimGone(t *testing.T) {
 	}
 	if err := s.claimFree(context.Background(), id); err != nil {
 		t.Fatalf("the claim of a run that ended was taken again: %v", err)
+	}
+}
+
+// TestHandBackIsNotATakeover: a run a draining worker handed back is
+// logged as such by the worker that goes on with it, but is not counted
+// in sift_run_takeovers_total, which docs/metrics.md and the
+// SiftTakeoversSpiking alert read as workers dying: a rolling deploy
+// hands back every running run and must not page anyone.
+func TestHandBackIsNotATakeover(t *testing.T) {
+	addr := startRedis(t)
+	ctx := context.Background()
+	apiCfg := testConfig(t, nil)
+	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
+	api := startServer(t, apiCfg)
+
+	// A paused session whose run worker w1 handed back as it drained.
+	b := redisBackend(t, addr)
+	id := session.NewID()
+	root := api.srv.root
+	if err := os.MkdirAll(filepath.Join(root, id), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Sessions.Put(ctx, session.Meta{ID: id, Question: "a number", Status: session.StatusPaused, Workspace: filepath.Join(root, id)}); err != nil {
+		t.Fatal(err)
+	}
+	w1, err := runqueue.New(ctx, runqueue.Config{Client: b.Redis, Prefix: b.RedisPrefix, Consumer: "w1", Lease: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := func(j queuedJob) []byte { p, _ := json.Marshal(j); return p }
+	if _, err := w1.Add(ctx, id, payload(queuedJob{Kind: jobResume})); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w1.Next(ctx, time.Second)
+	if err != nil || e == nil {
+		t.Fatalf("w1 takes the entry: %v %v", e, err)
+	}
+	if err := w1.Requeue(ctx, e, payload(queuedJob{Kind: jobResume, HandedBack: true})); err != nil {
+		t.Fatal(err)
+	}
+
+	workerCfg := testConfig(t, nil)
+	workerCfg.Sift.SessionsRoot = apiCfg.Sift.SessionsRoot
+	workerCfg.Sift.Store, workerCfg.RunQueue, workerCfg.WorkerName = redisBackend(t, addr), true, "w2"
+	worker := startServer(t, workerCfg)
+	all := api.openStream(id, "").rest(t)
+	// (The resume itself ends at once: the session has no checkpoint.)
+	if len(all) == 0 || all[0].event != "takeover" || !strings.Contains(all[0].data, "handed back") {
+		t.Fatalf("the handed-back run's events: %s", kindsOf(all))
+	}
+	if v := worker.scrape().value(t, "sift_run_takeovers_total"); v != 0 {
+		t.Errorf("sift_run_takeovers_total = %v after a hand-back, want 0 (no worker died)", v)
 	}
 }
