@@ -44,6 +44,10 @@ type queuedJob struct {
 	// HandedBack is set on the resume of a run a draining worker paused
 	// and handed back: the worker that takes it says so in the log.
 	HandedBack bool `json:"handed_back,omitempty"`
+	// SessionsDir is the absolute sessions directory of the process that
+	// queued the job. A worker whose own differs leaves the job alone:
+	// it would run the session in a directory the API never reads.
+	SessionsDir string `json:"sessions_dir,omitempty"`
 }
 
 // The kinds of queued jobs.
@@ -90,7 +94,7 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 		last := s.lastLoggedSeq(id)
 		err := s.claimFree(ctx, id)
 		if err == nil {
-			job.AfterSeq = last
+			job.AfterSeq, job.SessionsDir = last, s.root
 			payload, merr := json.Marshal(job)
 			if merr != nil {
 				return accepted{}, fmt.Errorf("queue the run: %w", merr)
@@ -179,6 +183,12 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 	if err := json.Unmarshal(e.Payload, &job); err != nil || session.ValidateID(id) != nil {
 		s.log.Error("a queue entry this worker cannot read; dropping it", "entry", e.ID, "session", id, "err", err)
 		s.entryDone(e)
+		return
+	}
+	if job.SessionsDir != "" && job.SessionsDir != s.root {
+		// Neither ack nor renew: the entry goes to a worker that shares
+		// the directory once its lease expires.
+		s.log.Error("a queued run of a sessions directory this worker does not use; leaving it to another worker: give every server and worker the same --sessions-dir, at the same absolute path", "session", id, "queued_in", job.SessionsDir, "this_worker", s.root)
 		return
 	}
 	if e.TakenFrom == "" {
@@ -429,7 +439,7 @@ func (s *Server) handingBack(h *hub, id string) bool {
 
 // handBack puts the entry back in the queue with job, for another worker.
 func (s *Server) handBack(e *runqueue.Entry, job queuedJob) {
-	job.AfterSeq = s.lastLoggedSeq(e.Session)
+	job.AfterSeq, job.SessionsDir = s.lastLoggedSeq(e.Session), s.root
 	payload, err := json.Marshal(job)
 	if err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)

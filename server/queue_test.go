@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -192,5 +193,55 @@ func TestHandBackIsNotATakeover(t *testing.T) {
 	}
 	if v := worker.scrape().value(t, "sift_run_takeovers_total"); v != 0 {
 		t.Errorf("sift_run_takeovers_total = %v after a hand-back, want 0 (no worker died)", v)
+	}
+}
+
+// TestWorkerOfAnotherSessionsDirLeavesTheRun: a worker whose
+// --sessions-dir is not the API's (another mount path, or a relative
+// path from another working directory) does not run a queued session in
+// a directory the API never reads (the run went on there unseen, the
+// API's stream silent); the run waits for its lease and a worker that
+// shares the directory runs it.
+func TestWorkerOfAnotherSessionsDirLeavesTheRun(t *testing.T) {
+	addr := startRedis(t)
+	ctx := context.Background()
+	apiCfg := testConfig(t, nil)
+	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
+	api := startServer(t, apiCfg)
+	id := api.createSession()
+	if a := api.ask(id, map[string]any{"question": "a number", "mode": "plan"}); a.State != "queued" {
+		t.Fatalf("the API answered %+v; want the run queued", a)
+	}
+
+	b := redisBackend(t, addr)
+	wrongCfg := testConfig(t, nil)
+	wrongCfg.Sift.Store, wrongCfg.RunQueue, wrongCfg.WorkerName, wrongCfg.ClaimTTL = b, true, "elsewhere", time.Second
+	wrong := startServer(t, wrongCfg)
+	// Wait until the wrong worker holds the entry.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		p, err := b.Redis.XPending(ctx, b.RedisPrefix+"{runq}", "workers").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Consumers["elsewhere"] > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker never took the queued run")
+		}
+		time.Sleep(wrongCfg.PollInterval + 10*time.Millisecond)
+	}
+
+	rightCfg := testConfig(t, nil)
+	rightCfg.Sift.SessionsRoot = apiCfg.Sift.SessionsRoot
+	rightCfg.Sift.Store, rightCfg.RunQueue, rightCfg.WorkerName, rightCfg.ClaimTTL = redisBackend(t, addr), true, "here", time.Second
+	startServer(t, rightCfg)
+	all := api.openStream(id, "").rest(t)
+	if n := len(all); n == 0 || all[n-1].event != "done" {
+		t.Fatalf("the API's stream of the run: %s", kindsOf(all))
+	}
+	if _, err := os.Stat(filepath.Join(wrong.srv.root, id)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the worker of another sessions directory made the session's workspace there (%v)", err)
 	}
 }
