@@ -147,6 +147,11 @@ func (s *Server) work(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+		if s.otherDir.Load() {
+			<-s.slots
+			<-ctx.Done()
+			return
+		}
 		e, err := s.runq.Next(ctx, time.Second)
 		if ctx.Err() != nil {
 			<-s.slots
@@ -186,9 +191,16 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 		return
 	}
 	if job.SessionsDir != "" && job.SessionsDir != s.root {
-		// Neither ack nor renew: the entry goes to a worker that shares
-		// the directory once its lease expires.
-		s.log.Error("a queued run of a sessions directory this worker does not use; leaving it to another worker: give every server and worker the same --sessions-dir, at the same absolute path", "session", id, "queued_in", job.SessionsDir, "this_worker", s.root)
+		// This worker is set up wrong for every run: it puts the entry
+		// back, as it was, and takes no more runs (see work), so one
+		// that shares the directory gets it.
+		s.log.Error("a queued run of a sessions directory this worker does not use; handing it back and taking no more runs: give every server and worker the same --sessions-dir, at the same absolute path, and restart this worker", "session", id, "queued_in", job.SessionsDir, "this_worker", s.root)
+		s.otherDir.Store(true)
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		if err := s.runq.Requeue(ctx, e, e.Payload); err != nil {
+			s.log.Warn("hand a run back to the queue; another worker takes it over once its lease expires", "session", id, "err", err)
+		}
 		return
 	}
 	if e.TakenFrom == "" {

@@ -200,11 +200,10 @@ func TestHandBackIsNotATakeover(t *testing.T) {
 // --sessions-dir is not the API's (another mount path, or a relative
 // path from another working directory) does not run a queued session in
 // a directory the API never reads (the run went on there unseen, the
-// API's stream silent); the run waits for its lease and a worker that
-// shares the directory runs it.
+// API's stream silent); it gives the run back, takes no more, and a
+// worker that shares the directory runs it.
 func TestWorkerOfAnotherSessionsDirLeavesTheRun(t *testing.T) {
 	addr := startRedis(t)
-	ctx := context.Background()
 	apiCfg := testConfig(t, nil)
 	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
 	api := startServer(t, apiCfg)
@@ -213,22 +212,14 @@ func TestWorkerOfAnotherSessionsDirLeavesTheRun(t *testing.T) {
 		t.Fatalf("the API answered %+v; want the run queued", a)
 	}
 
-	b := redisBackend(t, addr)
 	wrongCfg := testConfig(t, nil)
-	wrongCfg.Sift.Store, wrongCfg.RunQueue, wrongCfg.WorkerName, wrongCfg.ClaimTTL = b, true, "elsewhere", time.Second
+	wrongCfg.Sift.Store, wrongCfg.RunQueue, wrongCfg.WorkerName, wrongCfg.ClaimTTL = redisBackend(t, addr), true, "elsewhere", time.Second
 	wrong := startServer(t, wrongCfg)
-	// Wait until the wrong worker holds the entry.
+	// Wait until the wrong worker has taken the entry and given it back.
 	deadline := time.Now().Add(time.Minute)
-	for {
-		p, err := b.Redis.XPending(ctx, b.RedisPrefix+"{runq}", "workers").Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Consumers["elsewhere"] > 0 {
-			break
-		}
+	for !wrong.srv.otherDir.Load() {
 		if time.Now().After(deadline) {
-			t.Fatal("the worker never took the queued run")
+			t.Fatal("the worker of another sessions directory never gave the queued run back")
 		}
 		time.Sleep(wrongCfg.PollInterval + 10*time.Millisecond)
 	}
