@@ -78,6 +78,15 @@ func (s *Server) keepClaim(h *hub) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		pause, err := c.Renew(ctx, h.id, s.owner, s.cfg.ClaimTTL)
+		if errors.Is(err, session.ErrClaimLost) && h.ending() {
+			// The run has published its done event and let go of the
+			// claim (release comes after it); taking the claim again
+			// would hold the session for a whole ClaimTTL after this
+			// process is done with it, so a worker taking the run a
+			// draining worker handed back waited that long.
+			cancel()
+			return
+		}
 		if errors.Is(err, session.ErrClaimLost) {
 			err = c.Acquire(ctx, h.id, s.holder(), s.cfg.ClaimTTL)
 			if errors.Is(err, session.ErrClaimed) {

@@ -44,6 +44,10 @@ type queuedJob struct {
 	// HandedBack is set on the resume of a run a draining worker paused
 	// and handed back: the worker that takes it says so in the log.
 	HandedBack bool `json:"handed_back,omitempty"`
+	// SessionsDir is the absolute sessions directory of the process that
+	// queued the job. A worker whose own differs leaves the job alone:
+	// it would run the session in a directory the API never reads.
+	SessionsDir string `json:"sessions_dir,omitempty"`
 }
 
 // The kinds of queued jobs.
@@ -90,7 +94,7 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 		last := s.lastLoggedSeq(id)
 		err := s.claimFree(ctx, id)
 		if err == nil {
-			job.AfterSeq = last
+			job.AfterSeq, job.SessionsDir = last, s.root
 			payload, merr := json.Marshal(job)
 			if merr != nil {
 				return accepted{}, fmt.Errorf("queue the run: %w", merr)
@@ -143,6 +147,11 @@ func (s *Server) work(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+		if s.otherDir.Load() {
+			<-s.slots
+			<-ctx.Done()
+			return
+		}
 		e, err := s.runq.Next(ctx, time.Second)
 		if ctx.Err() != nil {
 			<-s.slots
@@ -181,6 +190,19 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 		s.entryDone(e)
 		return
 	}
+	if job.SessionsDir != "" && job.SessionsDir != s.root {
+		// This worker is set up wrong for every run: it puts the entry
+		// back, as it was, and takes no more runs (see work), so one
+		// that shares the directory gets it.
+		s.log.Error("a queued run of a sessions directory this worker does not use; handing it back and taking no more runs: give every server and worker the same --sessions-dir, at the same absolute path, and restart this worker", "session", id, "queued_in", job.SessionsDir, "this_worker", s.root)
+		s.otherDir.Store(true)
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		if err := s.runq.Requeue(ctx, e, e.Payload); err != nil {
+			s.log.Warn("hand a run back to the queue; another worker takes it over once its lease expires", "session", id, "err", err)
+		}
+		return
+	}
 	if e.TakenFrom == "" {
 		s.observer.QueueWait(time.Since(e.Enqueued))
 	}
@@ -203,7 +225,12 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 	fn, after, takeover := s.jobRun(e, job)
 	if fn != nil {
 		if takeover != "" {
-			s.observer.Takeover()
+			// Only a lease that expired counts as a takeover (a worker
+			// died or lost Redis); a run handed back by a draining
+			// worker is a deploy going as planned.
+			if e.TakenFrom != "" {
+				s.observer.Takeover()
+			}
 			s.logTakeover(h, takeover)
 		}
 		// A run whose lease is lost stops at once: another worker has
@@ -424,7 +451,7 @@ func (s *Server) handingBack(h *hub, id string) bool {
 
 // handBack puts the entry back in the queue with job, for another worker.
 func (s *Server) handBack(e *runqueue.Entry, job queuedJob) {
-	job.AfterSeq = s.lastLoggedSeq(e.Session)
+	job.AfterSeq, job.SessionsDir = s.lastLoggedSeq(e.Session), s.root
 	payload, err := json.Marshal(job)
 	if err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)

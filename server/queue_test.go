@@ -2,9 +2,17 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/runqueue"
 
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
@@ -98,5 +106,133 @@ func TestRunQueueAPIAndWorker(t *testing.T) {
 	}
 	if n, _ := m.histogram(t, "sift_queue_wait_seconds"); n != 2 {
 		t.Errorf("the worker observed %d queue waits, want 2", n)
+	}
+}
+
+// TestEndedRunLeavesItsClaimGone: a run that has published its done event
+// and released the session's claim must not have the claim taken again
+// by its renewal loop, which runs until the hub ends (after the queue
+// entry is removed or handed back): a drained worker's hand-back was
+// seen waiting a whole lease for a claim so re-taken by the worker that
+// had just left.
+func TestEndedRunLeavesItsClaimGone(t *testing.T) {
+	cfg := testConfig(t, nil)
+	cfg.PollInterval = time.Millisecond
+	ts := startServer(t, cfg)
+	s := ts.srv
+	if s.store.Claims == nil {
+		t.Skip("the default store has no claims")
+	}
+	id := ts.createSession()
+	h := newHub(id)
+	if err := s.claim(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	h.publish(event.Event{Kind: event.EventDone, Seq: 1, Time: time.Now()})
+	s.release(id)
+	returned := make(chan struct{})
+	go func() { s.keepClaim(h); close(returned) }()
+	select {
+	case <-returned:
+	case <-time.After(10 * time.Second):
+		h.finish()
+		<-returned
+		t.Fatal("keepClaim kept going after the run ended and released its claim")
+	}
+	if err := s.claimFree(context.Background(), id); err != nil {
+		t.Fatalf("the claim of a run that ended was taken again: %v", err)
+	}
+}
+
+// TestHandBackIsNotATakeover: a run a draining worker handed back is
+// logged as such by the worker that goes on with it, but is not counted
+// in sift_run_takeovers_total, which docs/metrics.md and the
+// SiftTakeoversSpiking alert read as workers dying: a rolling deploy
+// hands back every running run and must not page anyone.
+func TestHandBackIsNotATakeover(t *testing.T) {
+	addr := startRedis(t)
+	ctx := context.Background()
+	apiCfg := testConfig(t, nil)
+	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
+	api := startServer(t, apiCfg)
+
+	// A paused session whose run worker w1 handed back as it drained.
+	b := redisBackend(t, addr)
+	id := session.NewID()
+	root := api.srv.root
+	if err := os.MkdirAll(filepath.Join(root, id), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Sessions.Put(ctx, session.Meta{ID: id, Question: "a number", Status: session.StatusPaused, Workspace: filepath.Join(root, id)}); err != nil {
+		t.Fatal(err)
+	}
+	w1, err := runqueue.New(ctx, runqueue.Config{Client: b.Redis, Prefix: b.RedisPrefix, Consumer: "w1", Lease: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := func(j queuedJob) []byte { p, _ := json.Marshal(j); return p }
+	if _, err := w1.Add(ctx, id, payload(queuedJob{Kind: jobResume})); err != nil {
+		t.Fatal(err)
+	}
+	e, err := w1.Next(ctx, time.Second)
+	if err != nil || e == nil {
+		t.Fatalf("w1 takes the entry: %v %v", e, err)
+	}
+	if err := w1.Requeue(ctx, e, payload(queuedJob{Kind: jobResume, HandedBack: true})); err != nil {
+		t.Fatal(err)
+	}
+
+	workerCfg := testConfig(t, nil)
+	workerCfg.Sift.SessionsRoot = apiCfg.Sift.SessionsRoot
+	workerCfg.Sift.Store, workerCfg.RunQueue, workerCfg.WorkerName = redisBackend(t, addr), true, "w2"
+	worker := startServer(t, workerCfg)
+	all := api.openStream(id, "").rest(t)
+	// (The resume itself ends at once: the session has no checkpoint.)
+	if len(all) == 0 || all[0].event != "takeover" || !strings.Contains(all[0].data, "handed back") {
+		t.Fatalf("the handed-back run's events: %s", kindsOf(all))
+	}
+	if v := worker.scrape().value(t, "sift_run_takeovers_total"); v != 0 {
+		t.Errorf("sift_run_takeovers_total = %v after a hand-back, want 0 (no worker died)", v)
+	}
+}
+
+// TestWorkerOfAnotherSessionsDirLeavesTheRun: a worker whose
+// --sessions-dir is not the API's (another mount path, or a relative
+// path from another working directory) does not run a queued session in
+// a directory the API never reads (the run went on there unseen, the
+// API's stream silent); it gives the run back, takes no more, and a
+// worker that shares the directory runs it.
+func TestWorkerOfAnotherSessionsDirLeavesTheRun(t *testing.T) {
+	addr := startRedis(t)
+	apiCfg := testConfig(t, nil)
+	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
+	api := startServer(t, apiCfg)
+	id := api.createSession()
+	if a := api.ask(id, map[string]any{"question": "a number", "mode": "plan"}); a.State != "queued" {
+		t.Fatalf("the API answered %+v; want the run queued", a)
+	}
+
+	wrongCfg := testConfig(t, nil)
+	wrongCfg.Sift.Store, wrongCfg.RunQueue, wrongCfg.WorkerName, wrongCfg.ClaimTTL = redisBackend(t, addr), true, "elsewhere", time.Second
+	wrong := startServer(t, wrongCfg)
+	// Wait until the wrong worker has taken the entry and given it back.
+	deadline := time.Now().Add(time.Minute)
+	for !wrong.srv.otherDir.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the worker of another sessions directory never gave the queued run back")
+		}
+		time.Sleep(wrongCfg.PollInterval + 10*time.Millisecond)
+	}
+
+	rightCfg := testConfig(t, nil)
+	rightCfg.Sift.SessionsRoot = apiCfg.Sift.SessionsRoot
+	rightCfg.Sift.Store, rightCfg.RunQueue, rightCfg.WorkerName, rightCfg.ClaimTTL = redisBackend(t, addr), true, "here", time.Second
+	startServer(t, rightCfg)
+	all := api.openStream(id, "").rest(t)
+	if n := len(all); n == 0 || all[n-1].event != "done" {
+		t.Fatalf("the API's stream of the run: %s", kindsOf(all))
+	}
+	if _, err := os.Stat(filepath.Join(wrong.srv.root, id)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the worker of another sessions directory made the session's workspace there (%v)", err)
 	}
 }

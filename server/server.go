@@ -22,6 +22,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -137,6 +138,11 @@ type Server struct {
 	mux     *http.ServeMux
 	metrics *metrics
 	log     *slog.Logger
+
+	// otherDir is set once this worker took a queued run of another
+	// sessions directory (queue.go): it takes no more runs.
+	otherDir atomic.Bool
+
 	// owner names this server in the store's claims.
 	owner string
 	// runCtx is the parent of every run: not tied to any request, so runs

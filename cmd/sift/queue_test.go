@@ -629,3 +629,24 @@ func TestRunQueueNeedsRedis(t *testing.T) {
 		t.Errorf("sift worker without Redis: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestServeShutdownLines: sift serve's last words fit how it runs: an
+// API-only server (--no-runs) does not claim to pause sessions it never
+// ran, one on the run queue says its runs go back to the queue, and a
+// lone server points at resume.
+func TestServeShutdownLines(t *testing.T) {
+	for _, c := range []struct {
+		opts        serveOptions
+		want, not   string
+		wantStopped string
+	}{
+		{serveOptions{queueOptions: queueOptions{NoRuns: true, Queue: true}}, "runs nothing", "pause", "Stopped."},
+		{serveOptions{queueOptions: queueOptions{Queue: true}}, "back to the queue", "sift resume", "back in the queue"},
+		{serveOptions{}, "pause at their next safe point", "queue", "sift resume"},
+	} {
+		shutting, stopped := serveShutdownLines(&c.opts)
+		if !strings.Contains(shutting, c.want) || strings.Contains(shutting+stopped, c.not) || !strings.Contains(stopped, c.wantStopped) {
+			t.Errorf("no-runs=%v queue=%v: %q / %q; want %q and %q, never %q", c.opts.NoRuns, c.opts.Queue, shutting, stopped, c.want, c.wantStopped, c.not)
+		}
+	}
+}

@@ -188,15 +188,33 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 		return usageError{err}
 	}
 	fmt.Fprintf(io.ErrOut, "Model: %s\n", label)
+	shutting, stopped := serveShutdownLines(opts)
 	return listenAndServe(ctx, io, opts.Addr, srv, opts.ShutdownTimeout,
 		func(addr net.Addr) {
 			fmt.Fprintf(io.ErrOut, "Sift serving on http://%s (API: /v1, see /v1/openapi.json)\n", addr)
 		},
 		func(sctx context.Context) error {
-			fmt.Fprintln(io.ErrOut, "Shutting down: running sessions pause at their next safe point.")
+			fmt.Fprintln(io.ErrOut, shutting)
 			return srv.Shutdown(sctx)
 		},
-		"Stopped; paused sessions resume from the page or with sift resume.")
+		stopped)
+}
+
+// serveShutdownLines are what sift serve says as it shuts down and once
+// it has: an API-only server has no runs to pause, and one on the run
+// queue hands its runs back for another worker instead of leaving them
+// for a person to resume.
+func serveShutdownLines(opts *serveOptions) (shutting, stopped string) {
+	switch {
+	case opts.NoRuns:
+		return "Shutting down: this server runs nothing (--no-runs); queued and running sessions stay with the workers.",
+			"Stopped."
+	case opts.Queue:
+		return "Shutting down: running sessions pause at their next safe point and go back to the queue.",
+			"Stopped; its runs are back in the queue for another worker."
+	}
+	return "Shutting down: running sessions pause at their next safe point.",
+		"Stopped; paused sessions resume from the page or with sift resume."
 }
 
 // listenAndServe serves h on addr until ctx ends (SIGTERM) or Ctrl-C,

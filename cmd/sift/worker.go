@@ -36,9 +36,10 @@ last checkpoint. SIGTERM or Ctrl-C stops taking runs, pauses the running
 ones at their next safe point and hands them back to the queue.
 
 Every worker and server must share --store (the same Redis) and
---sessions-dir (a network file system on several machines), and give the
-same models, data directories and databases. Generated code runs in each
-worker's own sandbox, as with sift serve.`,
+--sessions-dir (a network file system mounted at the same absolute path
+on every machine), and give the same models. The API server's
+--data-dir directories must exist at the same paths on every worker.
+Generated code runs in each worker's own sandbox, as with sift serve.`,
 		Example: `  sift worker --store redis://redis:6379/0 --sessions-dir /shared/sift --max-runs 8
   sift worker --store redis://redis:6379/0 --sessions-dir /shared/sift --addr 0.0.0.0:9090 --token "$(cat token)"`,
 		Args: cobra.NoArgs,
