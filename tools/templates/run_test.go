@@ -881,3 +881,40 @@ func TestCellErrorOutOfMemoryHint(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswersInChinese: with RunOptions.Lang Chinese, the built-ins whose
+// answers were English in a Chinese report (correlation, distribution,
+// outliers) answer in Chinese; the same runs in English stay English.
+func TestAnswersInChinese(t *testing.T) {
+	t.Parallel()
+	var rows [][]string
+	for i := range 60 {
+		v := float64(i % 10)
+		if i == 30 {
+			v = 500
+		}
+		rows = append(rows, []string{ftoa(float64(i)), ftoa(2*float64(i) + float64(i%7)), ftoa(v)})
+	}
+	op := workspace(t, map[string][]byte{"m.csv": csvText([]string{"price", "demand", "returns"}, rows)})
+	for _, tt := range []struct {
+		request, zh, en string
+	}{
+		{"correlation between price and demand", "相关性最强的是 price 与 demand", "The strongest correlation is between price and demand"},
+		{"distribution of demand", "demand：中位数", "demand: median"},
+		{"outliers in returns", "行含异常值；最多的在 returns", "hold outliers; most in returns"},
+	} {
+		m := MatchRequest(tt.request, []*preview.FilePreview{previewOf(t, op, "input/m.csv")})
+		if !m.OK() {
+			t.Fatalf("MatchRequest(%q) matched nothing: %v", tt.request, m.Reasons)
+		}
+		for lang, want := range map[string]string{LangChinese: tt.zh, "": tt.en} {
+			res, err := RunWith(context.Background(), op, "input/m.csv", m, RunOptions{Lang: lang})
+			if err != nil {
+				t.Fatalf("%s (%q): %v", m.Template, lang, err)
+			}
+			if !strings.Contains(res.Answer, want) {
+				t.Errorf("%s in %q answered %q, want it to contain %q", m.Template, lang, res.Answer, want)
+			}
+		}
+	}
+}

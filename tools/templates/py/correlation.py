@@ -71,11 +71,15 @@ def main():
     R["data"] = {"method": method, "columns": cols, "matrix": [list(r) for r in corr.values], "pairs": pairs[:50]}
     if pairs:
         p = pairs[0]
-        strength = "strong" if abs(p["r"]) >= 0.7 else "moderate" if abs(p["r"]) >= 0.4 else "weak"
-        R["answer"] = "The strongest correlation is between %s and %s: r = %.2f (%s, %s)." % (
-            p["a"], p["b"], p["r"], strength, "positive" if p["r"] > 0 else "negative")
+        strong = abs(p["r"]) >= 0.7
+        moderate = abs(p["r"]) >= 0.4
+        strength = tr("strong", "强") if strong else tr("moderate", "中等") if moderate else tr("weak", "弱")
+        sign = tr("positive", "正相关") if p["r"] > 0 else tr("negative", "负相关")
+        R["answer"] = tr("The strongest correlation is between %s and %s: r = %.2f (%s, %s).",
+                         "相关性最强的是 %s 与 %s：r = %.2f（%s，%s）。") % (p["a"], p["b"], p["r"], strength, sign)
     else:
-        R["answer"] = "No correlation could be computed (too few rows with values in both columns)."
+        R["answer"] = tr("No correlation could be computed (too few rows with values in both columns).",
+                         "无法计算相关性（两列都有值的行太少）。")
 
 
 run_template(main)

@@ -107,13 +107,16 @@ def main():
     if nums:
         c = nums[0]
         s = stats[c]
-        R["answer"] = "%s: median %s, middle half %s to %s, range %s to %s%s." % (
-            c, fmt(s["median"]), fmt(s["q1"]), fmt(s["q3"]), fmt(s["min"]), fmt(s["max"]),
-            "" if len(nums) == 1 else "; %d more column%s in the table" % (len(nums) - 1, "" if len(nums) == 2 else "s"))
+        more = "" if len(nums) == 1 else tr("; %d more column%s in the table" % (len(nums) - 1, "" if len(nums) == 2 else "s"),
+                                             "；表中还有 %d 列" % (len(nums) - 1))
+        R["answer"] = tr("%s: median %s, middle half %s to %s, range %s to %s%s.",
+                         "%s：中位数 %s，中间一半在 %s 到 %s 之间，范围 %s 到 %s%s。") % (
+            c, fmt(s["median"]), fmt(s["q1"]), fmt(s["q3"]), fmt(s["min"]), fmt(s["max"]), more)
     else:
         c = texts[0]
         top = counts[c][0]
-        R["answer"] = "%s: the most common value is %s (%s rows)." % (c, top["value"], fmt(top["count"]))
+        R["answer"] = tr("%s: the most common value is %s (%s rows).", "%s：最常见的值是 %s（%s 行）。") % (
+            c, top["value"], fmt(top["count"]))
 
 
 run_template(main)

@@ -109,12 +109,16 @@ def main():
             fmt(row_count), "" if row_count == 1 else "s") + md_table(shown, total=row_count), [files[-1]])
     R["data"] = {"columns": per, "rows": listed, "row_count": row_count, "iqr_k": k, "z_threshold": zt}
     if row_count == 0:
-        R["answer"] = "No outliers in %s by either rule." % ", ".join(names[:5])
+        R["answer"] = tr("No outliers in %s by either rule.", "按两种规则，%s 中都没有异常值。") % ", ".join(names[:5])
     else:
         worst = max(names, key=lambda c: per[c]["iqr_count"] + per[c]["z_count"])
-        R["answer"] = "%s row%s hold outliers; most in %s (%d outside the IQR fences %s to %s, %d with |z| > %g)." % (
-            fmt(row_count), "" if row_count == 1 else "s", worst, per[worst]["iqr_count"], fmt(per[worst]["lower"]),
-            fmt(per[worst]["upper"]), per[worst]["z_count"], zt)
+        args = (per[worst]["iqr_count"], fmt(per[worst]["lower"]), fmt(per[worst]["upper"]), per[worst]["z_count"], zt)
+        if ZH:
+            R["answer"] = "%s 行含异常值；最多的在 %s（%d 个在 IQR 界限 %s 到 %s 之外，%d 个 |z| > %g）。" % (
+                (fmt(row_count), worst) + args)
+        else:
+            R["answer"] = "%s row%s hold outliers; most in %s (%d outside the IQR fences %s to %s, %d with |z| > %g)." % (
+                (fmt(row_count), "" if row_count == 1 else "s", worst) + args)
 
 
 run_template(main)
