@@ -901,20 +901,31 @@ func TestAnswersInChinese(t *testing.T) {
 	}{
 		{"correlation between price and demand", "相关性最强的是 price 与 demand", "The strongest correlation is between price and demand"},
 		{"distribution of demand", "demand：中位数", "demand: median"},
-		{"outliers in returns", "行含异常值；最多的在 returns", "hold outliers; most in returns"},
+		{"outliers in returns", "行含异常值；最多的在 returns", "1 row holds outliers; most in returns"},
 	} {
-		m := MatchRequest(tt.request, []*preview.FilePreview{previewOf(t, op, "input/m.csv")})
-		if !m.OK() {
-			t.Fatalf("MatchRequest(%q) matched nothing: %v", tt.request, m.Reasons)
+		chineseBothWays(t, op, "input/m.csv", tt.request, tt.zh, tt.en)
+	}
+	d := genSales()
+	op = workspace(t, map[string][]byte{"sales.csv": d.csv})
+	chineseBothWays(t, op, "input/sales.csv", "pivot amount by region and product", "按region（", " by region (")
+	chineseBothWays(t, op, "input/sales.csv", "compare amount month over month", "amount总和：", ", month over month: ")
+}
+
+// chineseBothWays runs the built-in request matches in Chinese and in
+// English and checks each answer has zh or en.
+func chineseBothWays(t *testing.T, op operator.Operator, rel, request, zh, en string) {
+	t.Helper()
+	m := MatchRequest(request, []*preview.FilePreview{previewOf(t, op, rel)})
+	if !m.OK() {
+		t.Fatalf("MatchRequest(%q) matched nothing: %v", request, m.Reasons)
+	}
+	for lang, want := range map[string]string{LangChinese: zh, "": en} {
+		res, err := RunWith(context.Background(), op, rel, m, RunOptions{Lang: lang})
+		if err != nil {
+			t.Fatalf("%s (%q): %v", m.Template, lang, err)
 		}
-		for lang, want := range map[string]string{LangChinese: tt.zh, "": tt.en} {
-			res, err := RunWith(context.Background(), op, "input/m.csv", m, RunOptions{Lang: lang})
-			if err != nil {
-				t.Fatalf("%s (%q): %v", m.Template, lang, err)
-			}
-			if !strings.Contains(res.Answer, want) {
-				t.Errorf("%s in %q answered %q, want it to contain %q", m.Template, lang, res.Answer, want)
-			}
+		if !strings.Contains(res.Answer, want) {
+			t.Errorf("%s in %q answered %q, want it to contain %q", m.Template, lang, res.Answer, want)
 		}
 	}
 }

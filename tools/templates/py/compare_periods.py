@@ -127,12 +127,19 @@ def main():
     R["data"] = {"time": tcol, "measure": measure, "aggregation": agg, "compare": mode, "period": PERIOD_NOUNS[code],
                  "rows": rows, "latest": rows[-1], "partial": [period_label(p) for p in partial]}
     change = latest["change_pct"]
-    R["answer"] = "%s, %s: %s was %s against %s in %s (%s%s)." % (
-        what.capitalize(), title, latest.iloc[0], fmt(latest[what]), fmt(latest["previous"]), latest["compared_with"],
-        ("+" if latest["change"] >= 0 else "") + fmt(latest["change"]),
-        "" if pd.isna(change) else ", %+.1f%%" % (100 * change))
-    for p, why in partial.items():
-        R["answer"] += " The %s %s is partial (%s) and is not compared." % (PERIOD_NOUNS[code], period_label(p), why)
+    delta = ("+" if latest["change"] >= 0 else "") + fmt(latest["change"])
+    if ZH:
+        R["answer"] = "%s：%s 为 %s，%s 为 %s（%s%s）。" % (
+            what, latest.iloc[0], fmt(latest[what]), latest["compared_with"], fmt(latest["previous"]), delta,
+            "" if pd.isna(change) else "，%+.1f%%" % (100 * change))
+        for p, why in partial.items():
+            R["answer"] += "%s %s 数据不完整（%s），未参与比较。" % (PERIOD_NOUNS_ZH[code], period_label(p), why)
+    else:
+        R["answer"] = "%s, %s: %s was %s against %s in %s (%s%s)." % (
+            what.capitalize(), title, latest.iloc[0], fmt(latest[what]), fmt(latest["previous"]), latest["compared_with"],
+            delta, "" if pd.isna(change) else ", %+.1f%%" % (100 * change))
+        for p, why in partial.items():
+            R["answer"] += " The %s %s is partial (%s) and is not compared." % (PERIOD_NOUNS[code], period_label(p), why)
 
 
 run_template(main)

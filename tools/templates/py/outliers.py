@@ -117,8 +117,8 @@ def main():
             R["answer"] = "%s 行含异常值；最多的在 %s（%d 个在 IQR 界限 %s 到 %s 之外，%d 个 |z| > %g）。" % (
                 (fmt(row_count), worst) + args)
         else:
-            R["answer"] = "%s row%s hold outliers; most in %s (%d outside the IQR fences %s to %s, %d with |z| > %g)." % (
-                (fmt(row_count), "" if row_count == 1 else "s", worst) + args)
+            R["answer"] = "%s hold%s outliers; most in %s (%d outside the IQR fences %s to %s, %d with |z| > %g)." % (
+                (fmt(row_count) + (" row" if row_count == 1 else " rows"), "s" if row_count == 1 else "", worst) + args)
 
 
 run_template(main)

@@ -124,10 +124,16 @@ def main():
     best = table.stack()
     best = best.dropna()
     cell = best.idxmax() if len(best) else None
-    R["answer"] = "%s by %s (%d) and %s (%d)%s; overall %s." % (
-        what.capitalize(), rows_col, table.shape[0], cols_name, table.shape[1],
-        ": the largest cell is %s / %s (%s)" % (cell[0], cell[1], fmt(best.max())) if cell is not None else "",
-        fmt(grand))
+    if ZH:
+        R["answer"] = "按%s（%d）和%s（%d）的%s%s；合计 %s。" % (
+            rows_col, table.shape[0], cols_name, table.shape[1], what,
+            "：最大的单元格是 %s / %s（%s）" % (cell[0], cell[1], fmt(best.max())) if cell is not None else "",
+            fmt(grand))
+    else:
+        R["answer"] = "%s by %s (%d) and %s (%d)%s; overall %s." % (
+            what.capitalize(), rows_col, table.shape[0], cols_name, table.shape[1],
+            ": the largest cell is %s / %s (%s)" % (cell[0], cell[1], fmt(best.max())) if cell is not None else "",
+            fmt(grand))
 
 
 run_template(main)
