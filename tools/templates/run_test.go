@@ -909,6 +909,27 @@ func TestAnswersInChinese(t *testing.T) {
 	op = workspace(t, map[string][]byte{"sales.csv": d.csv})
 	chineseBothWays(t, op, "input/sales.csv", "pivot amount by region and product", "按region（", " by region (")
 	chineseBothWays(t, op, "input/sales.csv", "compare amount month over month", "amount总和：", ", month over month: ")
+
+	var visits [][]string
+	for u := 1; u <= 10; u++ {
+		visits = append(visits, []string{fmt.Sprintf("u%02d", u), "2024-01-10"})
+		if u <= 5 {
+			visits = append(visits, []string{fmt.Sprintf("u%02d", u), "2024-02-10"})
+		}
+	}
+	var events [][]string
+	for u := 1; u <= 20; u++ {
+		events = append(events, []string{strconv.Itoa(u), "visit"})
+		if u <= 8 {
+			events = append(events, []string{strconv.Itoa(u), "signup"})
+		}
+	}
+	op = workspace(t, map[string][]byte{
+		"visits.csv": csvText([]string{"user_id", "visit_date"}, visits),
+		"events.csv": csvText([]string{"user_id", "event"}, events),
+	})
+	chineseBothWays(t, op, "input/visits.csv", "monthly cohort retention of users", "同期群", "cohorts of user_id by first month")
+	chineseBothWays(t, op, "input/events.csv", "funnel conversion visit -> signup", "到达最后一个阶段", "reach the last stage")
 }
 
 // chineseBothWays runs the built-in request matches in Chinese and in

@@ -88,9 +88,14 @@ def main():
         "sizes": [int(s) for s in sizes.values], "retention": [list(r) for r in ret.values], "average": avg,
     }
     one = avg[1] if len(avg) > 1 else None
-    R["answer"] = "%d cohorts of %s by first %s (%s %s in all)%s." % (
-        len(labels), ent, PERIOD_NOUNS[code], fmt(int(sizes.sum())), ent,
-        "" if one is None else "; on average %s are active again one %s later" % (pct(one), PERIOD_NOUNS[code]))
+    if ZH:
+        R["answer"] = "按首次出现的%s分为 %d 个 %s 同期群（共 %s 个）%s。" % (
+            PERIOD_NOUNS_ZH[code], len(labels), ent, fmt(int(sizes.sum())),
+            "" if one is None else "；平均 %s 在一%s后再次活跃" % (pct(one), PERIOD_NOUNS_ZH[code]))
+    else:
+        R["answer"] = "%d cohorts of %s by first %s (%s %s in all)%s." % (
+            len(labels), ent, PERIOD_NOUNS[code], fmt(int(sizes.sum())), ent,
+            "" if one is None else "; on average %s are active again one %s later" % (pct(one), PERIOD_NOUNS[code]))
 
 
 run_template(main)

@@ -89,9 +89,14 @@ def main():
     worst = None
     if len(stages) > 1:
         worst = min(range(1, len(stages)), key=lambda i: step[i] if step[i] is not None else 2)
-    R["answer"] = "%s of %s reach the last stage (%s)%s." % (
-        fmt(counts[-1]), fmt(counts[0]), pct(overall[-1]),
-        "" if worst is None else "; the biggest drop is %s → %s (%s convert)" % (stages[worst - 1], stages[worst], pct(step[worst])))
+    if ZH:
+        R["answer"] = "%s 中有 %s 到达最后一个阶段（%s）%s。" % (
+            fmt(counts[0]), fmt(counts[-1]), pct(overall[-1]),
+            "" if worst is None else "；流失最大的是 %s → %s（转化 %s）" % (stages[worst - 1], stages[worst], pct(step[worst])))
+    else:
+        R["answer"] = "%s of %s reach the last stage (%s)%s." % (
+            fmt(counts[-1]), fmt(counts[0]), pct(overall[-1]),
+            "" if worst is None else "; the biggest drop is %s → %s (%s convert)" % (stages[worst - 1], stages[worst], pct(step[worst])))
 
 
 run_template(main)
