@@ -31,14 +31,7 @@ const (
 // share the budget.
 func (p *FilePreview) Compact(opts PreviewOptions) string {
 	opts = opts.withDefaults()
-	w := &compactWriter{limit: opts.MaxChars}
-	w.line(p.headline())
-	if p.Note != "" {
-		w.line("note: " + p.Note)
-	}
-	if p.JSONShape != "" {
-		w.line("shape: " + truncateRunes(p.JSONShape, max(w.left()-10, 40)))
-	}
+	w := p.headedWriter(opts)
 	for i, share := range sheetShares(p.Sheets, p.Kind, w.left(), opts) {
 		for _, l := range renderSheet(p.Sheets[i], p.Kind, share, opts) {
 			w.line(l)
@@ -340,12 +333,32 @@ func PreviewFiles(ctx context.Context, paths []string, opts PreviewOptions) []Pr
 // CompactAll is PreviewAll over previews already made (see PreviewFiles),
 // for callers that also need the previews themselves.
 func CompactAll(files []Previewed, opts PreviewOptions) string {
+	return renderAll(files, opts, (*FilePreview).Compact)
+}
+
+// renderAll lays out previews already made, each rendered by render
+// (Compact or Describe), within the budget.
+func renderAll(files []Previewed, opts PreviewOptions, render func(*FilePreview, PreviewOptions) string) string {
 	opts = opts.withDefaults()
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	return layoutAll(paths, opts, func(i int) (*FilePreview, error) { return files[i].Preview, files[i].Err }, (*FilePreview).Compact)
+	return layoutAll(paths, opts, func(i int) (*FilePreview, error) { return files[i].Preview, files[i].Err }, render)
+}
+
+// headedWriter starts a bounded rendering of p (Compact, Describe) with
+// its header: the headline, the note and a JSON file's shape.
+func (p *FilePreview) headedWriter(opts PreviewOptions) *compactWriter {
+	w := &compactWriter{limit: opts.MaxChars}
+	w.line(p.headline())
+	if p.Note != "" {
+		w.line("note: " + p.Note)
+	}
+	if p.JSONShape != "" {
+		w.line("shape: " + truncateRunes(p.JSONShape, max(w.left()-10, 40)))
+	}
+	return w
 }
 
 // layoutAll lays out the previews of paths, each rendered by render,

@@ -38,14 +38,7 @@ const (
 // (those columns are then listed by name and type).
 func (p *FilePreview) Describe(opts PreviewOptions) string {
 	opts = opts.withDefaults()
-	w := &compactWriter{limit: opts.MaxChars}
-	w.line(p.headline())
-	if p.Note != "" {
-		w.line("note: " + p.Note)
-	}
-	if p.JSONShape != "" {
-		w.line("shape: " + truncateRunes(p.JSONShape, max(w.left()-10, 40)))
-	}
+	w := p.headedWriter(opts)
 	budget := w.left()
 	for i, s := range p.Sheets {
 		share := budget / (len(p.Sheets) - i)
@@ -378,12 +371,7 @@ func roundValue(v string) string {
 // DescribeAll is CompactAll with each file's Describe: the data context
 // model prompts carry.
 func DescribeAll(files []Previewed, opts PreviewOptions) string {
-	opts = opts.withDefaults()
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
-	return layoutAll(paths, opts, func(i int) (*FilePreview, error) { return files[i].Preview, files[i].Err }, (*FilePreview).Describe)
+	return renderAll(files, opts, (*FilePreview).Describe)
 }
 
 // DescribePaths is PreviewAll with each file's Describe.
