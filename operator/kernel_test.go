@@ -726,6 +726,11 @@ func TestKernelHundredSessionsNoOrphans(t *testing.T) {
 	n := 0
 	for pid := range pids {
 		n++
+		// Close kills the session's process group; a killed process
+		// leaves /proc a moment later, so give it a bounded while.
+		for deadline := time.Now().Add(5 * time.Second); pidRunning(pid) && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
 		if pidRunning(pid) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			t.Errorf("process %d outlived its session", pid)
