@@ -165,8 +165,10 @@ type benchDataset struct {
 func (d benchDataset) script(classic bool) []scripted.Reply {
 	replies := []scripted.Reply{call(toolCreatePlan, steps(d.steps...))}
 	for i := range d.steps {
+		if classic {
+			replies = append(replies, call(nameCodeAgent, map[string]string{"request": d.steps[i]}))
+		}
 		replies = append(replies,
-			call(nameCodeAgent, map[string]string{"request": d.steps[i]}),
 			call("python", map[string]string{"code": d.codes[i]}),
 			echoToolResult("Done. Output:\n"),
 		)

@@ -51,8 +51,9 @@ func todayNote(ctx context.Context, locale string) string {
 	return note + `. Resolve relative dates ("last month", "YTD", "上个月") against it; say which dates you used.`
 }
 
-// promptTail is what ends every agent's system prompt: the service's house
-// rules, then today's date (the part that changes, last).
+// promptTail is what ends every agent's system prompt but the
+// replanner's: the service's house rules, then today's date (the part that
+// changes, last).
 func (cfg treeConfig) promptTail(ctx context.Context) string {
 	return cfg.ext.houseRules() + todayNote(ctx, cfg.locale)
 }
@@ -76,4 +77,12 @@ func localeFromEnv(getenv func(string) string) string {
 		return strings.ReplaceAll(v, "_", "-")
 	}
 	return ""
+}
+
+// replannerTail ends the replanner's system prompt: the house rules
+// without today's date. The replanner runs after every step, so the date
+// would be billed on each; it resolves no dates itself (the planner and the
+// code agent do, and the results say which dates they used).
+func (cfg treeConfig) replannerTail() string {
+	return cfg.ext.houseRules()
 }

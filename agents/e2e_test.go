@@ -110,21 +110,20 @@ const (
 )
 
 // threeStepScript is a whole run: plan, three steps each through the code
-// agent, replans, submit, report. With classic, the executor summarises each
-// step itself after the code agent answered.
-func threeStepScript(classic bool) []scripted.Reply {
+// agent, replans, submit, report. Steps go straight to the code agent; with
+// executor, the executor delegates each (a run with a search provider).
+func threeStepScript(executor bool) []scripted.Reply {
 	all := []string{stepLoad, stepRegion, stepMonth}
 	codes := []string{codeLoad, codeRegion, codeMonth}
 	replies := []scripted.Reply{call(toolCreatePlan, steps(all...))}
 	for i := range all {
+		if executor {
+			replies = append(replies, call(nameCodeAgent, map[string]string{"request": all[i]}))
+		}
 		replies = append(replies,
-			call(nameCodeAgent, map[string]string{"request": all[i]}),
 			call("python", map[string]string{"code": codes[i]}),
 			echoToolResult("Done. Output:\n"),
 		)
-		if classic {
-			replies = append(replies, echoToolResult("Step result: "))
-		}
 		if i < len(all)-1 {
 			replies = append(replies, call(toolCreatePlan, steps(all[i+1:]...)))
 		}

@@ -111,6 +111,16 @@ func executorMessages(v taskView, offer executorOffer) []*schema.Message {
 	return []*schema.Message{stableSystem(offer.prompt(), runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
+// codeContext is the part of the code agent's system message fixed for
+// the run: the person's question (the language to answer in, and what a
+// step is for) and a follow-up's earlier questions and answers.
+func codeContext(v taskView) string {
+	var b strings.Builder
+	section(&b, "Question", v.Question)
+	section(&b, "Earlier in this session", renderEarlier(v.Plan))
+	return strings.TrimSpace(b.String())
+}
+
 func replannerMessages(v taskView) []*schema.Message {
 	var b strings.Builder
 	section(&b, "Plan", renderPlanStatus(v.Plan))
@@ -155,12 +165,12 @@ func (d codeData) render() string {
 // fixed for the whole run, then the data (see codeDataMessage), then the
 // executor's request. The prompt says what carries over between python
 // calls in the given mode.
-func codeAgentMessages(mode operator.PythonMode, data codeData, request []*schema.Message) []*schema.Message {
+func codeAgentMessages(mode operator.PythonMode, context string, data codeData, request []*schema.Message) []*schema.Message {
 	prompt := codeAgentPrompt
 	if mode == operator.PythonProcess {
 		prompt = codeAgentProcessPrompt
 	}
-	msgs := []*schema.Message{schema.SystemMessage(prompt)}
+	msgs := []*schema.Message{stableSystem(prompt, context)}
 	if m := codeDataMessage(mode, data); m != nil {
 		msgs = append(msgs, m)
 	}

@@ -4,7 +4,7 @@ package agents
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-27.3"
+const PromptVersion = "2026-11-27.4"
 
 // languageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.

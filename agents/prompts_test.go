@@ -67,8 +67,8 @@ func TestPromptsGolden(t *testing.T) {
 		// No search provider, and a question no built-in analysis does.
 		"executor_lean": executorMessages(v, executorOffer{noWeb: true, noTemplates: true}),
 		"replanner":     replannerMessages(v),
-		"code":          codeAgentMessages(operator.PythonKernel, codeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
-		"code_process":  codeAgentMessages(operator.PythonProcess, codeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code":          codeAgentMessages(operator.PythonKernel, "", codeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code_process":  codeAgentMessages(operator.PythonProcess, "", codeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
 		"report":        reportMessages(v, []string{"out/monthly.png", "out/partial.csv"}),
 	}
 	for name, msgs := range cases {

@@ -282,14 +282,15 @@ func stopForBudget(gen *adk.AsyncGenerator[*adk.AgentEvent], own *planOwner, err
 	gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})
 }
 
-// quickRequest is the code agent's task on the quick path: the person's
-// question, and the step when the planner rephrased it.
+// quickRequest is the code agent's task on the quick path: the question,
+// which its system message holds, or the step when the planner rephrased
+// it.
 func quickRequest(ctx context.Context, cur *plans.StepState) string {
 	q, _ := params.Question.Get(ctx)
 	if strings.TrimSpace(cur.Description) == strings.TrimSpace(q) {
-		return q
+		return "Answer the question."
 	}
-	return q + "\n\nPlan: " + cur.Description
+	return "Plan: " + cur.Description
 }
 
 // fatal tells errors that end the run (cancellation, model configuration or

@@ -157,7 +157,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		RespondTool: submitResultTool,
 		NewPlan:     newPlan,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return withHouseRules(replannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
+			return withHouseRules(replannerMessages(viewOf(ctx)), cfg.replannerTail()), nil
 		},
 	})
 	if err != nil {
@@ -193,6 +193,9 @@ func buildExecutor(ctx context.Context, cfg treeConfig) (adk.Agent, adk.Agent, e
 	executorTools, codeAgent, err := buildExecutorTools(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
+	}
+	if cfg.directSteps() {
+		return &directStep{code: codeAgent}, codeAgent, nil
 	}
 	names, err := checkToolNames(ctx, "executor", executorTools)
 	if err != nil {
@@ -241,7 +244,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 		"Writes and runs Python (pandas, matplotlib) for one data task; answers with the results and files written. Give it one self-contained request.",
 		cfg.models.code, codeTools, codeMaxIterations,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
-			return withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), cfg.codeData(ctx), msgs), cfg.promptTail(ctx))
+			return withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), codeContext(viewOf(ctx)), cfg.codeData(ctx), msgs), cfg.promptTail(ctx))
 		}, cfg.freshCodeData())
 	if err != nil {
 		return nil, nil, err
@@ -259,14 +262,6 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	tpl, err := templates.Tool(cfg.op)
-	if err != nil {
-		return nil, nil, err
-	}
-	tplParams, err := templates.ParamsTool()
-	if err != nil {
-		return nil, nil, err
-	}
 	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended})
 	if err != nil {
 		return nil, nil, err
@@ -276,8 +271,12 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if cfg.offer.keeps(nameWebAgent) {
 		out = append(out, agentTool(ctx, webAgent))
 	}
-	if cfg.offer.keeps(templates.ToolName) {
-		out = append(out, cfg.guard(tpl), cfg.guard(tplParams))
+	if !cfg.directSteps() {
+		tpl, err := cfg.templateTools()
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, tpl...)
 	}
 	out = append(out, cfg.guard(ask))
 	for _, sub := range cfg.ext.SubAgents {
@@ -348,6 +347,23 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 	}
 	out = append(append(out, sqlTools...), extra...)
 	return append(out, cfg.mcpTools(mcp.AgentCode)...), nil
+}
+
+// templateTools are run_template and template_params, guarded, when the
+// run's offer keeps them; none otherwise.
+func (cfg treeConfig) templateTools() ([]tool.BaseTool, error) {
+	if !cfg.offer.keeps(templates.ToolName) {
+		return nil, nil
+	}
+	tpl, err := templates.Tool(cfg.op)
+	if err != nil {
+		return nil, err
+	}
+	params, err := templates.ParamsTool()
+	if err != nil {
+		return nil, err
+	}
+	return []tool.BaseTool{cfg.guard(tpl), cfg.guard(params)}, nil
 }
 
 // webAgentTools are web_search and web_fetch, each needing approval where
