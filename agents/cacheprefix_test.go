@@ -55,12 +55,8 @@ func renderRequest(tools []*schema.ToolInfo, msgs []*schema.Message) string {
 // agentOf names the agent that sent req: its role, with the replanner told
 // from the planner (they share a model) by its submit_result tool.
 func agentOf(req scripted.Request) string {
-	if req.Agent == "planner" {
-		for _, t := range req.Tools {
-			if t.Name == toolSubmitResult {
-				return "replanner"
-			}
-		}
+	if req.Agent == "planner" && offers(req, toolSubmitResult) {
+		return "replanner"
 	}
 	return req.Agent
 }
@@ -71,12 +67,29 @@ func agentOf(req scripted.Request) string {
 // context), byte for byte — so providers' prefix caches serve them; and
 // that every request long enough to be cached is served from the simulated
 // cache. The question is long, as a person's pasted context can be, so
-// that the executor's requests pass the cache threshold (the data
-// description alone no longer takes the code agent's there).
+// that the requests pass the cache threshold (the data description alone
+// no longer takes the code agent's there).
 func TestRequestsKeepAStablePrefix(t *testing.T) {
-	script := scripted.New(threeStepScript(false)...)
-	s, err := New(Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
-		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t)})
+	for _, executor := range []bool{false, true} {
+		name := "direct steps"
+		if executor {
+			name = "through the executor"
+		}
+		t.Run(name, func(t *testing.T) { stablePrefixRun(t, executor) })
+	}
+}
+
+// stablePrefixRun is TestRequestsKeepAStablePrefix in one layout: steps
+// straight to the code agent, or (with a search provider) through the
+// executor.
+func stablePrefixRun(t *testing.T, executor bool) {
+	script := scripted.New(threeStepScript(executor)...)
+	cfg := Config{Models: Models{Planner: script.ModelFor("planner"), Executor: script.ModelFor("executor"),
+		Code: script.ModelFor("code"), Report: script.ModelFor("report")}, SessionsRoot: t.TempDir(), Python: pythonOrSkip(t)}
+	if executor {
+		cfg.Search = noSearch{}
+	}
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,12 +123,16 @@ func TestRequestsKeepAStablePrefix(t *testing.T) {
 		}
 		last[agent] = req
 	}
-	for _, agent := range []string{"executor", "code", "replanner"} {
+	agents := []string{"code", "replanner"}
+	if executor {
+		agents = append(agents, "executor")
+	}
+	for _, agent := range agents {
 		if pairs[agent] < 2 {
 			t.Errorf("%s made %d follow-up requests; the 3-step run should give at least 2", agent, pairs[agent])
 		}
 	}
 	if cacheable == 0 {
-		t.Error("no request reached the cache threshold: the long question should put the executor's above it")
+		t.Error("no request reached the cache threshold: the long question should put the code agent's and the executor's above it")
 	}
 }

@@ -85,9 +85,22 @@ func TestRelativeDatesResolveAgainstTheInjectedClock(t *testing.T) {
 		}
 		date := tt.now.Format("2006-01-02")
 		for i, req := range script.Requests() {
-			if !strings.Contains(req.Messages[0].Content, "## Today\n"+date) {
+			has := strings.Contains(req.Messages[0].Content, "## Today\n"+date)
+			if replanner := offers(req, toolSubmitResult); replanner && has {
+				t.Errorf("request %d, the replanner's, carries today's date, billed after every step", i)
+			} else if !replanner && !has {
 				t.Errorf("request %d's system prompt lacks today's date %s", i, date)
 			}
 		}
 	}
+}
+
+// offers reports whether req offered the tool named name.
+func offers(req scripted.Request, name string) bool {
+	for _, t := range req.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -74,7 +74,7 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGu
 	}
 	policy.SeeURLsIn(r.req.Question)
 	r.connectMCP(ctx, op, policy)
-	return buildTree(ctx, treeConfig{
+	cfg := treeConfig{
 		mcp:             r.mcp,
 		policy:          policy,
 		unattended:      r.req.Yes,
@@ -94,7 +94,9 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGu
 		streamReport:    r.sift.cfg.Stream || r.sift.cfg.StreamReport,
 		parallel:        r.parallel(),
 		offer:           offerFor(r.req.Question, r.req.Template, r.sift.cfg.Search != nil, r.previews),
-	})
+	}
+	r.direct = cfg.directSteps()
+	return buildTree(ctx, cfg)
 }
 
 // drive consumes the agents' events to the end: it emits them, and then
@@ -218,6 +220,10 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(event.Event) bool) bool {
 		return true
 	}
 	agent := ev.AgentName
+	if agent == nameExecutor && r.direct {
+		// A direct step's events are the code agent's.
+		agent = nameCodeAgent
+	}
 	// The planner and replanner speak in tool arguments, which reach the
 	// caller as plan events instead.
 	speaks := agent != "planner" && agent != "replanner"

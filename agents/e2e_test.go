@@ -279,8 +279,7 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 			name: "an unknown tool is answered with a hint",
 			replies: []scripted.Reply{
 				call(toolCreatePlan, steps("Print 2+3")),
-				call(nameCodeAgent, map[string]string{"request": "Print 2+3"}),
-				call("pyhton", map[string]string{"code": "print(2+3)"}),
+				{Message: scripted.ToolCall("pyhton", `{"code":"print(2+3)"}`), Unoffered: true},
 				call("python", map[string]string{"code": "print(2+3)"}),
 				echoToolResult(""),
 			},
@@ -426,7 +425,7 @@ func TestModelAuthFailureEndsRunWithTypedError(t *testing.T) {
 		t.Fatalf("want ErrAuth inside ErrRunFailed, got %v", done.Err)
 	}
 	var me *ModelError
-	if !errors.As(done.Err, &me) || me.Agent != "executor" {
+	if !errors.As(done.Err, &me) || me.Agent != "code" {
 		t.Errorf("the error must name the agent whose call failed, got %v", done.Err)
 	}
 	if r := readWS(t, done, "report.md"); !strings.Contains(r, "stopped early") {

@@ -69,7 +69,6 @@ func drain(t *testing.T, seq func(func(event.Event) bool)) []event.Event {
 // oneStep is the scripted work of one step that prints what code computes.
 func oneStep(code string) []scripted.Reply {
 	return []scripted.Reply{
-		call(nameCodeAgent, map[string]string{"request": "do it"}),
 		call("python", map[string]string{"code": code}),
 		echoToolResult("Result: "),
 	}
@@ -96,8 +95,8 @@ func TestPlanReview(t *testing.T) {
 			decisions: []*event.PlanDecision{{Action: event.PlanEdit, Steps: []string{"Print 7*7 instead"}}},
 			wantStep:  "Print 7*7 instead",
 			check: func(t *testing.T, script *scripted.Script) {
-				if !requestSaid(script, "Step 1: Print 7*7 instead") {
-					t.Error("the executor must be given the edited step")
+				if !requestSaid(script, "Step 1 of the plan: Print 7*7 instead") {
+					t.Error("the code agent must be given the edited step")
 				}
 			},
 		},

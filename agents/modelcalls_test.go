@@ -53,7 +53,7 @@ func TestRunReportsEachModelCall(t *testing.T) {
 			t.Errorf("%q: %d calls started but not finished", label, n)
 		}
 	}
-	for _, want := range []string{"Planning", "Working out step 1", "Writing code for step 2", "Re-planning after step 3", "Writing the report"} {
+	for _, want := range []string{"Planning", "Writing code for step 1", "Writing code for step 2", "Re-planning after step 3", "Writing the report"} {
 		if !labels[want] {
 			t.Errorf("no model call said %q; saw %v", want, labels)
 		}

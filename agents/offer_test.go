@@ -22,19 +22,23 @@ func (noSearch) Search(context.Context, string, int) ([]web.Result, error) {
 }
 
 // TestExecutorIsOfferedOnlyToolsTheRunCanUse runs one-step plans and
-// checks the tools the executor's request offers, and the rules its
+// checks the tools the step's first request offers, and the rules its
 // prompt gives for them: web_researcher only with a search provider or a
 // URL in the question, the template tools only when a built-in analysis
-// could answer the question over the data.
+// could answer the question over the data. Without a web researcher the
+// executor could only pass the step on to the code agent, so the step
+// goes straight to it: the request is the code agent's.
 func TestExecutorIsOfferedOnlyToolsTheRunCanUse(t *testing.T) {
+	code := []string{"python", "ask_user", "preview"}
 	cases := []struct {
 		name, question string
 		search         bool
 		want           []string
 	}{
-		{"neither", "Which customers look unusual, and why?", false, []string{nameCodeAgent, "ask_user"}},
-		{"a template fits", "Which region sells most?", false, []string{nameCodeAgent, templates.ToolName, templates.ParamsToolName, "ask_user"}},
+		{"neither", "Which customers look unusual, and why?", false, code},
+		{"a template fits", "Which region sells most?", false, code},
 		{"a search provider", "Which customers look unusual, and why?", true, []string{nameCodeAgent, nameWebAgent, "ask_user"}},
+		{"a search provider and a template fits", "Which region sells most?", true, []string{nameCodeAgent, nameWebAgent, templates.ToolName, templates.ParamsToolName, "ask_user"}},
 		{"a page to read", "Compare our revenue with https://example.org/market.html", false, []string{nameCodeAgent, nameWebAgent, "ask_user"}},
 	}
 	for _, c := range cases {
@@ -53,15 +57,20 @@ func TestExecutorIsOfferedOnlyToolsTheRunCanUse(t *testing.T) {
 			if done := collect(t, s, Request{Mode: ModePlan, Question: c.question, Files: []string{salesCSV(t)}}); done[len(done)-1].Err != nil {
 				t.Fatalf("run failed: %v", done[len(done)-1].Err)
 			}
-			exec := script.Requests()[1]
+			first := script.Requests()[1]
 			var got []string
-			for _, ti := range exec.Tools {
+			for _, ti := range first.Tools {
 				got = append(got, ti.Name)
 			}
 			if !slices.Equal(got, c.want) {
-				t.Fatalf("executor offered %v, want %v", got, c.want)
+				t.Fatalf("the step's first request offered %v, want %v", got, c.want)
 			}
-			system := exec.Messages[0].Content
+			for _, req := range script.Requests() {
+				if slices.Equal(c.want, code) && offers(req, nameCodeAgent) {
+					t.Fatalf("a step that could only go to the code agent went through the executor: %v", req.Tools)
+				}
+			}
+			system := first.Messages[0].Content
 			if has := strings.Contains(system, "run_template"); has != slices.Contains(c.want, templates.ToolName) {
 				t.Errorf("the prompt's run_template rule is there: %v, the tool offered: %v", has, !has)
 			}
@@ -76,7 +85,7 @@ func TestExecutorIsOfferedOnlyToolsTheRunCanUse(t *testing.T) {
 // question and resumes it in a new process: the executor's request after
 // the answer offers the same tools as before it (the resumed run previews
 // the inputs again to decide), so a resume does not change the tools or
-// break the cached prefix.
+// break the cached prefix. A search provider keeps the executor.
 func TestResumedRunIsOfferedTheSameTools(t *testing.T) {
 	script := scripted.New(
 		call(toolCreatePlan, steps("Look at input/sales.csv")),
@@ -85,7 +94,7 @@ func TestResumedRunIsOfferedTheSameTools(t *testing.T) {
 		call(toolSubmitResult, map[string]any{"answer": "Looked."}),
 		text("# Report\n\nLooked [step 1]."),
 	)
-	first, second, root := twoSifts(t, script)
+	first, second, root := twoSiftsWith(t, script, func(cfg *Config) { cfg.Search = noSearch{} })
 	evs := drain(t, first.Run(context.Background(), Request{Mode: ModePlan, Question: "Which customers look unusual, and why?", Files: []string{salesCSV(t)}}))
 	done := evs[len(evs)-1]
 	if done.Interrupt == nil || done.Interrupt.Kind != event.InterruptQuestion {
@@ -108,7 +117,8 @@ func TestResumedRunIsOfferedTheSameTools(t *testing.T) {
 		return strings.Join(out, ",")
 	}
 	before, after := names(reqs[1]), names(reqs[2])
-	if before != nameCodeAgent+",ask_user" || after != before {
-		t.Errorf("executor's tools before the pause %q, after the resume %q; want %q both times", before, after, nameCodeAgent+",ask_user")
+	want := nameCodeAgent + "," + nameWebAgent + ",ask_user"
+	if before != want || after != before {
+		t.Errorf("executor's tools before the pause %q, after the resume %q; want %q both times", before, after, want)
 	}
 }

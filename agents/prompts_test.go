@@ -64,11 +64,12 @@ func TestPromptsGolden(t *testing.T) {
 	cases := map[string][]*schema.Message{
 		"planner":  plannerMessages(v),
 		"executor": executorMessages(v, executorOffer{}),
-		// No search provider, and a question no built-in analysis does.
-		"executor_lean": executorMessages(v, executorOffer{noWeb: true, noTemplates: true}),
+		// A question no built-in analysis does. (Without a search
+		// provider too, steps go straight to the code agent.)
+		"executor_lean": executorMessages(v, executorOffer{noTemplates: true}),
 		"replanner":     replannerMessages(v),
-		"code":          codeAgentMessages(operator.PythonKernel, "", codeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
-		"code_process":  codeAgentMessages(operator.PythonProcess, "", codeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code":          codeAgentMessages(operator.PythonKernel, codeContext(v), codeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code_process":  codeAgentMessages(operator.PythonProcess, codeContext(v), codeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
 		"report":        reportMessages(v, []string{"out/monthly.png", "out/partial.csv"}),
 	}
 	for name, msgs := range cases {
@@ -79,7 +80,7 @@ func TestPromptsGolden(t *testing.T) {
 }
 
 func TestPromptsAskForThePersonsLanguage(t *testing.T) {
-	for name, p := range map[string]string{"planner": plannerPrompt, "executor": executorOffer{}.prompt(), "executor_lean": executorOffer{noWeb: true, noTemplates: true}.prompt(), "code": codeAgentPrompt, "code_process": codeAgentProcessPrompt, "web": webAgentPrompt, "replanner": replannerPrompt, "report": reportPrompt} {
+	for name, p := range map[string]string{"planner": plannerPrompt, "executor": executorOffer{}.prompt(), "executor_lean": executorOffer{noTemplates: true}.prompt(), "code": codeAgentPrompt, "code_process": codeAgentProcessPrompt, "web": webAgentPrompt, "replanner": replannerPrompt, "report": reportPrompt} {
 		if !strings.Contains(p, "language of the person's question") {
 			t.Errorf("%s prompt must ask for answers in the person's language", name)
 		}

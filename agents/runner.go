@@ -80,8 +80,11 @@ type run struct {
 	meter   *llm.Meter
 	// plan is the FullPlan the agents update through the session; read
 	// it only once the agents have stopped.
-	plan       *plans.FullPlan
-	current    *plans.StepState
+	plan    *plans.FullPlan
+	current *plans.StepState
+	// direct: plan steps go straight to the code agent, whose events
+	// then reach the caller under the executor's name (see directStep).
+	direct     bool
 	trajectory *llm.Trajectory
 	// sources are the run's databases and its files source, or nil;
 	// fileViews are the files source's views; bigFiles names the inputs

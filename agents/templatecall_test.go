@@ -15,6 +15,8 @@ import (
 // template's parameters with template_params and fills them in a
 // run_template call: the parameters reach it through the tool result, the
 // template runs on the named columns, and its answer is the step's result.
+// The executor runs steps when it has a choice to make: here, with a
+// search provider configured.
 func TestExecutorFetchesAndFillsATemplate(t *testing.T) {
 	lastTool := func(req scripted.Request) string {
 		if m := req.Messages[len(req.Messages)-1]; m.Role == schema.Tool {
@@ -42,7 +44,7 @@ func TestExecutorFetchesAndFillsATemplate(t *testing.T) {
 		}},
 		text("# Top regions\n\nNorth leads [step 1]."),
 	)
-	s := httpSift(t, script, nil)
+	s := httpSift(t, script, func(c *Config) { c.Search = noSearch{} })
 	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which two regions sell most?", Files: []string{salesCSV(t)}})
 	done := evs[len(evs)-1]
 	if done.Err != nil {

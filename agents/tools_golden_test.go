@@ -76,17 +76,14 @@ func TestToolListsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A run without a search provider whose question no built-in
-	// analysis does: the executor is offered neither.
+	// A run with a search provider whose question no built-in analysis
+	// does: the executor is offered no template tool. (Without a search
+	// provider the executor would only pass steps on, and they go
+	// straight to the code agent, whose list is above.)
 	lean := cfg
 	lean.sources = nil
-	lean.offer = executorOffer{noWeb: true, noTemplates: true}
+	lean.offer = executorOffer{noTemplates: true}
 	leanExecutor, _, err := buildExecutorTools(context.Background(), lean)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lean.offer = executorOffer{noWeb: true}
-	noWebExecutor, _, err := buildExecutorTools(context.Background(), lean)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +94,6 @@ func TestToolListsGolden(t *testing.T) {
 		renderToolList(t, "replanner", []*schema.ToolInfo{replanTool, submitResultTool}) +
 		renderToolList(t, "executor with a database", infosOf(t, sqlExecutor)) +
 		renderToolList(t, "code_agent with a database", infosOf(t, sqlCode)) +
-		renderToolList(t, "executor without a search provider", infosOf(t, noWebExecutor)) +
-		renderToolList(t, "executor without a search provider or a template that fits", infosOf(t, leanExecutor))
+		renderToolList(t, "executor when no template fits", infosOf(t, leanExecutor))
 	checkGolden(t, filepath.Join("testdata", "tools.golden"), got, "tool lists (every agent call pays for them)")
 }

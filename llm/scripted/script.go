@@ -45,6 +45,10 @@ type Reply struct {
 	// (NewServer) after its first piece of content was sent and before
 	// the rest, so a test can hold a stream half-written.
 	Midway func()
+	// Unoffered lets the reply call a tool the request does not offer, as
+	// a model that invents one does. Otherwise such a reply is an error:
+	// the script is out of step with the agents it plays.
+	Unoffered bool
 	// file is the script file's reply this one was made from, if any: it
 	// says what a Func reply will do (see ResumeAfter).
 	file *FileReply
@@ -176,6 +180,11 @@ func (r Reply) play(req Request, n int) (*schema.Message, error) {
 	if msg == nil {
 		return nil, fmt.Errorf("scripted model: reply %d has no message", n)
 	}
+	if !r.Unoffered {
+		if err := checkOffered(req, msg, n); err != nil {
+			return nil, err
+		}
+	}
 	out := *msg
 	if out.Role == "" {
 		out.Role = schema.Assistant
@@ -194,6 +203,30 @@ func (r Reply) play(req Request, n int) (*schema.Message, error) {
 		}
 	}
 	return &out, nil
+}
+
+// checkOffered fails a reply whose tool call names a tool req does not
+// offer: a script written for another shape of the agents (say, a step
+// that went through the executor) would otherwise play on, each reply one
+// call out of step, and a test could pass for the wrong reason. A request
+// that offers no tools at all (a bare model call) is not checked.
+func checkOffered(req Request, msg *schema.Message, n int) error {
+	if len(req.Tools) == 0 {
+		return nil
+	}
+	for _, tc := range msg.ToolCalls {
+		offered := false
+		var names []string
+		for _, t := range req.Tools {
+			offered = offered || t.Name == tc.Function.Name
+			names = append(names, t.Name)
+		}
+		if !offered {
+			return fmt.Errorf("scripted model: reply %d calls %q, which the request does not offer (it offers %s): the script is out of step with the agents; the request was %s",
+				n, tc.Function.Name, strings.Join(names, ", "), describe(req))
+		}
+	}
+	return nil
 }
 
 // describe says who sent req and what it last asked, for exhaustion errors.

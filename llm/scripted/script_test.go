@@ -353,3 +353,19 @@ func TestResponderAnswersFromTheRequestAfterADelay(t *testing.T) {
 		t.Error("a cancelled call must fail")
 	}
 }
+
+// TestReplyCallingAToolNotOfferedFails checks that a scripted tool call the
+// request does not offer fails the call, naming the tool and what was
+// offered, unless the reply is marked Unoffered.
+func TestReplyCallingAToolNotOfferedFails(t *testing.T) {
+	offered := []*schema.ToolInfo{{Name: "python"}}
+	s := New(Reply{Message: ToolCall("code_agent", `{}`)})
+	_, err := s.Model().Generate(context.Background(), []*schema.Message{schema.UserMessage("go")}, model.WithTools(offered))
+	if err == nil || !strings.Contains(err.Error(), `calls "code_agent", which the request does not offer (it offers python)`) {
+		t.Fatalf("want an out-of-step error, got %v", err)
+	}
+	s = New(Reply{Message: ToolCall("code_agent", `{}`), Unoffered: true})
+	if _, err := s.Model().Generate(context.Background(), []*schema.Message{schema.UserMessage("go")}, model.WithTools(offered)); err != nil {
+		t.Fatalf("an Unoffered reply must play: %v", err)
+	}
+}
