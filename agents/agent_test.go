@@ -40,7 +40,6 @@ func (s *memCheckpoints) Set(_ context.Context, id string, b []byte) error {
 func TestAgentAsksAndResumesUnderAnEmbeddersRunner(t *testing.T) {
 	script := scripted.New(
 		call(toolCreatePlan, steps("Count the rows of the right sheet")),
-		call(nameCodeAgent, map[string]string{"request": "count rows"}),
 		call("ask_user", map[string]any{"question": "Which sheet?", "choices": []string{"2023", "2024"}}),
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
 			last := req.Messages[len(req.Messages)-1]

@@ -20,7 +20,6 @@ func regionScript(submit map[string]any, rest ...scripted.Reply) []scripted.Repl
 	code := "import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nprint(df.groupby('region')['revenue'].sum().to_string())"
 	return append([]scripted.Reply{
 		call(toolCreatePlan, steps("Total revenue by region")),
-		call(nameCodeAgent, map[string]string{"request": "Total revenue by region"}),
 		call("python", map[string]string{"code": code}),
 		echoToolResult("Totals:\n"),
 		call(toolSubmitResult, submit),

@@ -156,16 +156,20 @@ type benchDataset struct {
 	steps, codes []string
 	// files are the step files the answer cites.
 	files []string
+	// target bounds Sift's prompt tokens per plan step (issue 28); 0 for
+	// none.
+	target int
 }
 
 // script is the whole run: plan, three steps each through the code agent
 // (python, then an answer that passes on what the code printed), replans,
-// submit, report. With classic, the executor summarises each step itself
-// after the code agent answered.
-func (d benchDataset) script(classic bool) []scripted.Reply {
+// submit, report. With executor, the executor hands each step to the code
+// agent; with classic, it also summarises each step itself after the code
+// agent answered.
+func (d benchDataset) script(executor, classic bool) []scripted.Reply {
 	replies := []scripted.Reply{call(toolCreatePlan, steps(d.steps...))}
 	for i := range d.steps {
-		if classic {
+		if executor || classic {
 			replies = append(replies, call(nameCodeAgent, map[string]string{"request": d.steps[i]}))
 		}
 		replies = append(replies,
@@ -259,9 +263,10 @@ var benchDatasets = []benchDataset{
 			p := filepath.Join(dir, "sales.csv")
 			return p, os.WriteFile(p, []byte("date,region,revenue\n2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"), 0o644)
 		},
-		steps: []string{stepLoad, stepRegion, stepMonth},
-		codes: []string{codeLoad, codeRegion, codeMonth},
-		files: []string{"out/by_region.csv"},
+		steps:  []string{stepLoad, stepRegion, stepMonth},
+		codes:  []string{codeLoad, codeRegion, codeMonth},
+		files:  []string{"out/by_region.csv"},
+		target: 2000,
 	},
 	{
 		name: "weather", question: "How did temperatures and rain change from 2021 to 2024?",
@@ -277,7 +282,8 @@ var benchDatasets = []benchDataset{
 			"import pandas as pd\nimport matplotlib.pyplot as plt\ndf = pd.read_pickle('work/weather.pkl')\ny = df.groupby(df.date.dt.year).agg(temp_max=('temp_max', 'mean'), temp_min=('temp_min', 'mean'), precipitation=('precipitation', 'sum')).round(2)\ny.to_csv('out/by_year.csv')\ny[['temp_max', 'temp_min']].plot(title='Mean temperature by year')\nplt.xlabel('year'); plt.ylabel('°C')\nplt.savefig('out/by_year.png')\nprint(y.to_string())",
 			"import pandas as pd\ndf = pd.read_pickle('work/weather.pkl')\nw = df.groupby('weather').agg(days=('date', 'count'), wind=('wind', 'mean')).round(2).sort_values('days', ascending=False)\nw.to_csv('out/by_weather.csv')\nprint(w.to_string())",
 		},
-		files: []string{"out/by_year.csv", "out/by_weather.csv"},
+		files:  []string{"out/by_year.csv", "out/by_weather.csv"},
+		target: 2500,
 	},
 	{
 		name: "wide", question: "Which scores go with revenue, and how do regions differ?",
@@ -300,7 +306,7 @@ var benchDatasets = []benchDataset{
 // billedSift builds a Sift whose model calls go through the real
 // OpenAI-compatible client to a local server playing script, with every
 // request body kept by rec.
-func billedSift(b *testing.B, script *scripted.Script, rec *bodyRecorder, classic bool) *Sift {
+func billedSift(b *testing.B, script *scripted.Script, rec *bodyRecorder, classic, search bool) *Sift {
 	srv := scripted.NewServer(script)
 	b.Cleanup(srv.Close)
 	m, err := llm.New(context.Background(), llm.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "test-key", Model: benchPriceModel},
@@ -308,7 +314,11 @@ func billedSift(b *testing.B, script *scripted.Script, rec *bodyRecorder, classi
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Config{Models: Models{Default: m}, SessionsRoot: b.TempDir(), Python: pythonOrSkip(b), ClassicExecutor: classic, CodeTimeout: time.Minute})
+	cfg := Config{Models: Models{Default: m}, SessionsRoot: b.TempDir(), Python: pythonOrSkip(b), ClassicExecutor: classic, CodeTimeout: time.Minute}
+	if search {
+		cfg.Search = noSearch{}
+	}
+	s, err := New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -317,13 +327,17 @@ func billedSift(b *testing.B, script *scripted.Script, rec *bodyRecorder, classi
 
 // BenchmarkCallsPerStep runs a scripted 3-step analysis of each of three
 // files — the sales demo, four years of daily weather (dates and decimals)
-// and a 44-column survey — in the classic layout (the executor summarises
-// what the code agent answered: 5 calls a step) and Sift's (the code
-// agent's answer is the step result: 4 calls a step), every model call
-// through the real OpenAI-compatible client to a local server. It counts
-// the prompt tokens of each request body as sent (tokens.Body: messages,
-// tool definitions and framing, o200k as gpt-4.1 bills them) and prints
-// them per plan step and per agent, the two layouts side by side.
+// and a 44-column survey — in the classic layout (the executor delegates
+// each step to the code agent and summarises its answer: 5 calls a step)
+// and Sift's (each step goes straight to the code agent, whose answer is
+// the step's result: 3 calls a step), every model call through the real
+// OpenAI-compatible client to a local server; and once more in Sift's
+// layout with a search provider, where the executor chooses each step's
+// agent (4 calls a step). It counts the prompt tokens of each request body
+// as sent (tokens.Body: messages, tool definitions and framing, o200k as
+// gpt-4.1 bills them) and prints them per plan step and per agent, the
+// layouts side by side. Sift's tokens per step above a dataset's target
+// fail the bench.
 //
 //	go test ./agents -run '^$' -bench CallsPerStep -benchtime 1x -v
 func BenchmarkCallsPerStep(b *testing.B) {
@@ -333,9 +347,11 @@ func BenchmarkCallsPerStep(b *testing.B) {
 		b.Fatalf("no price for %s", benchPriceModel)
 	}
 	layouts := []struct {
-		name    string
-		classic bool
-	}{{"classic", true}, {"sift", false}}
+		name            string
+		classic, search bool
+		// calls bounds the model calls of a step.
+		calls int
+	}{{"classic", true, false, 5}, {"sift", false, false, 3}, {"search", false, true, 4}}
 	results := map[string]billedRun{}
 	for _, d := range benchDatasets {
 		for _, layout := range layouts {
@@ -346,9 +362,9 @@ func BenchmarkCallsPerStep(b *testing.B) {
 				}
 				var run billedRun
 				for b.Loop() {
-					script := scripted.New(d.script(layout.classic)...)
+					script := scripted.New(d.script(layout.search, layout.classic)...)
 					rec := &bodyRecorder{next: http.DefaultTransport}
-					s := billedSift(b, script, rec, layout.classic)
+					s := billedSift(b, script, rec, layout.classic, layout.search)
 					var done event.Event
 					for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: d.question, Files: []string{file}}) {
 						done = e
@@ -377,14 +393,17 @@ func BenchmarkCallsPerStep(b *testing.B) {
 					b.Fatalf("found %d steps, want %d", len(run.steps), planSteps)
 				}
 				for i, st := range run.steps {
-					if !layout.classic && st.calls > 4 {
-						b.Errorf("step %d took %d model calls; Sift's layout takes at most 4", i+1, st.calls)
+					if st.calls > layout.calls {
+						b.Errorf("step %d took %d model calls; the %s layout takes at most %d", i+1, st.calls, layout.name, layout.calls)
 					}
 				}
 				results[d.name+"/"+layout.name] = run
 				var sum billed
 				for _, st := range run.steps {
 					sum.merge(st)
+				}
+				if layout.name == "sift" && d.target > 0 && sum.prompt/planSteps > d.target {
+					b.Errorf("%d prompt tokens per step; the target is %d", sum.prompt/planSteps, d.target)
 				}
 				b.ReportMetric(float64(sum.calls)/planSteps, "calls/step")
 				b.ReportMetric(float64(sum.prompt)/planSteps, "prompt-tokens/step")
@@ -427,6 +446,17 @@ func BenchmarkCallsPerStep(b *testing.B) {
 		}
 		row("per step", avg(cs), avg(ss))
 		fmt.Fprintf(&t, "%-9s | %5d %35d %5d | %5d %35d %5d\n", "run", c.total.calls, c.total.prompt, c.total.tools, s.total.calls, s.total.prompt, s.total.tools)
+		if w := results[d.name+"/search"]; len(w.steps) == planSteps {
+			var ws billed
+			for _, st := range w.steps {
+				ws.merge(st)
+			}
+			fmt.Fprintf(&t, "sift with a search provider (the executor picks each step's agent): %d calls, %d prompt tokens per step (executor %d, code_agent %d, replanner %d)\n",
+				ws.calls/planSteps, ws.prompt/planSteps, ws.perRole[roleExecutor]/planSteps, ws.perRole[roleCode]/planSteps, ws.perRole[roleReplanner]/planSteps)
+		}
+		if d.target > 0 {
+			fmt.Fprintf(&t, "target for sift: at most %d prompt tokens per step\n", d.target)
+		}
 	}
 	b.Log(t.String())
 }

@@ -36,7 +36,6 @@ func reportRequest(t *testing.T, images bool) map[string]any {
 	code := "import pandas as pd\nimport matplotlib.pyplot as plt\ns = pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum()\ns.plot(kind='bar', title='Revenue by region')\nplt.savefig('out/by_region.png')\nprint(s.to_string())"
 	script := scripted.New(
 		call(toolCreatePlan, steps("Revenue by region with a bar chart")),
-		call(nameCodeAgent, map[string]string{"request": "Revenue by region with a chart"}),
 		call("python", map[string]string{"code": code}),
 		echoToolResult("Totals:\n"),
 		call(toolSubmitResult, map[string]any{"answer": "North sells most: 150."}),

@@ -2,13 +2,18 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
+	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/tools/mcp"
+	"github.com/sift-agent/sift/tools/templates"
 )
 
 // nameExecutor is the executor's name (planexecute's); a direct step
@@ -31,8 +36,14 @@ func (cfg treeConfig) directSteps() bool {
 
 // directStep is the executor of a run whose steps go straight to the code
 // agent: it gives the code agent the current step as its task and leaves
-// the code agent's answer, as it is, as the step's result.
-type directStep struct{ code adk.Agent }
+// the code agent's answer, as it is, as the step's result. A step the
+// planner wrote as a built-in analysis runs that analysis, with no model.
+type directStep struct {
+	code adk.Agent
+	// builtIn is run_template, guarded; nil when the run offers no
+	// built-in analysis.
+	builtIn tool.InvokableTool
+}
 
 func (a *directStep) Name(context.Context) string { return nameExecutor }
 func (a *directStep) Description(context.Context) string {
@@ -40,7 +51,13 @@ func (a *directStep) Description(context.Context) string {
 }
 
 func (a *directStep) Run(ctx context.Context, _ *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	request := []adk.Message{schema.UserMessage(stepRequest(viewOf(ctx)))}
+	v := viewOf(ctx)
+	if cur := v.current(); cur != nil && a.builtIn != nil {
+		if args, ok := builtInStep(cur.Description, v.Question); ok {
+			return a.runBuiltIn(ctx, cur.Index, args)
+		}
+	}
+	request := []adk.Message{schema.UserMessage(stepRequest(v))}
 	return a.relay(ctx, func() *adk.AsyncIterator[*adk.AgentEvent] {
 		return a.code.Run(ctx, &adk.AgentInput{Messages: request}, opts...)
 	})
@@ -90,4 +107,50 @@ func stepRequest(v taskView) string {
 		return "Answer the question."
 	}
 	return fmt.Sprintf("Step %d of the plan: %s", cur.Index, cur.Description)
+}
+
+// builtInRe is a step the planner wrote to run a built-in analysis (see
+// plannerTemplateRule).
+var builtInRe = regexp.MustCompile(`(?is)^\s*run the built-in ([a-z_]+) analysis on ([^\s:]+?)[.,]?(?:\s*:\s*(.*?))?\s*\.?\s*$`)
+
+// builtInStep reads a step written as a built-in analysis: run_template's
+// arguments, with what to compute (or else the question) as the request
+// that fills the parameters. ok is false for any other step, or one that
+// names no built-in analysis there is.
+func builtInStep(description, question string) (args string, ok bool) {
+	m := builtInRe.FindStringSubmatch(description)
+	if m == nil {
+		return "", false
+	}
+	name := strings.ToLower(m[1])
+	if _, err := templates.Lookup(name); err != nil {
+		return "", false
+	}
+	request := strings.TrimSpace(m[3])
+	if request == "" {
+		request = question
+	}
+	b, err := json.Marshal(templates.ToolArgs{Template: name, File: m[2], Request: request})
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// runBuiltIn runs the step's built-in analysis: its call and its result
+// reach the caller as a tool call and its reply, and the result is the
+// step's (a failure, "Error: …", fails the step).
+func (a *directStep) runBuiltIn(ctx context.Context, step int, args string) *adk.AsyncIterator[*adk.AgentEvent] {
+	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
+		id := fmt.Sprintf("builtin_step_%d", step)
+		call := schema.AssistantMessage("", []schema.ToolCall{{ID: id, Type: "function", Function: schema.FunctionCall{Name: templates.ToolName, Arguments: args}}})
+		gen.Send(adk.EventFromMessage(call, nil, schema.Assistant, ""))
+		out, err := a.builtIn.InvokableRun(ctx, args)
+		if err != nil {
+			gen.Send(&adk.AgentEvent{Err: err})
+			return
+		}
+		gen.Send(adk.EventFromMessage(schema.ToolMessage(out, id), nil, schema.Tool, templates.ToolName))
+		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, out)
+	})
 }

@@ -6,8 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cloudwego/eino/schema"
+
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 )
 
 // TestDirectStepsGoStraightToTheCodeAgent runs a 3-step analysis with no
@@ -101,5 +104,61 @@ func TestDirectStepAsksAndGoesOnInANewProcess(t *testing.T) {
 	resumed := script.Requests()[2]
 	if !offers(resumed, "python") || !strings.Contains(resumed.Messages[len(resumed.Messages)-1].Content, "2024") {
 		t.Errorf("the code agent must go on with the answer; its request was %+v", resumed.Messages)
+	}
+}
+
+// TestBuiltInStepsRead checks which step descriptions run a built-in
+// analysis, and with what arguments.
+func TestBuiltInStepsRead(t *testing.T) {
+	for _, tt := range []struct{ desc, want string }{
+		{"Run the built-in topn analysis on input/sales.csv: top 2 regions by revenue", `{"template":"topn","file":"input/sales.csv","request":"top 2 regions by revenue"}`},
+		{"run the built-in Trend analysis on input/sales.csv.", `{"template":"trend","file":"input/sales.csv","request":"How did sales go?"}`},
+		{"Run the built-in trend analysis on input/sales.csv", `{"template":"trend","file":"input/sales.csv","request":"How did sales go?"}`},
+		{"Run the built-in magic analysis on input/sales.csv", ""},
+		{"Total revenue by region to out/by_region.csv", ""},
+		{"First run the built-in topn analysis on input/sales.csv, then chart it", ""},
+	} {
+		got, ok := builtInStep(tt.desc, "How did sales go?")
+		if ok != (tt.want != "") || got != tt.want {
+			t.Errorf("builtInStep(%q) = %s, %v; want %s", tt.desc, got, ok, tt.want)
+		}
+	}
+}
+
+// TestBuiltInStepRunsWithoutAModel plans a step written as a built-in
+// analysis: it runs the analysis with no model call (the planner, the
+// replanner and the report are the run's only calls), its tables are
+// written, and its result is the step's, which the replanner reads. The
+// planner is told how to write such steps when a built-in could fit.
+func TestBuiltInStepRunsWithoutAModel(t *testing.T) {
+	script := scripted.New(
+		call(toolCreatePlan, steps("Run the built-in topn analysis on input/sales.csv: top 2 regions by total revenue")),
+		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
+			if last := req.Messages[len(req.Messages)-1].Content; !strings.Contains(last, "| 1 | North |") {
+				return nil, fmt.Errorf("the replanner did not see the ranking: %q", last)
+			}
+			return scripted.ToolCall(toolSubmitResult, `{"answer":"North sells most.","files":["out/topn_ranking.csv"]}`), nil
+		}},
+		text("# Top regions\n\nNorth leads [step 1]."),
+	)
+	evs := collect(t, httpSift(t, script, nil), Request{Mode: ModePlan, Question: "Which two regions sell most?", Files: []string{salesCSV(t)}})
+	done := evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	if n := script.Calls(); n != 3 {
+		t.Errorf("%d model calls, want 3: the planner, the replanner and the report", n)
+	}
+	if csv := readWS(t, done, "out/topn_ranking.csv"); !strings.Contains(csv, "North") || !strings.Contains(csv, "150") {
+		t.Errorf("out/topn_ranking.csv:\n%s", csv)
+	}
+	if st := done.Plan.Steps[0]; st.Status != plans.StatusDone || !strings.Contains(st.Summary, "North") {
+		t.Errorf("the step must be done with the ranking as its result: %+v", st)
+	}
+	if calls := kinds(evs, event.EventToolCall); len(calls) != 1 || calls[0].Tool != "run_template" {
+		t.Errorf("the built-in analysis must show as one run_template call, got %+v", calls)
+	}
+	if sys := script.Requests()[0].Messages[0].Content; !strings.Contains(sys, `"Run the built-in <name> analysis on <file>: <what to compute>"`) {
+		t.Errorf("the planner must be told how to write a built-in step:\n%s", sys)
 	}
 }

@@ -28,7 +28,6 @@ func TestFailedQuickAnswerEscalatesToThePlannerOnce(t *testing.T) {
 			replan = req.Messages[len(req.Messages)-1].Content
 			return call(toolCreatePlan, steps("Total revenue by region (lower-case column)")).Message, nil
 		}},
-		call(nameCodeAgent, map[string]string{"request": "Total revenue by region"}),
 		call("python", map[string]string{"code": "import pandas as pd\nprint(pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum().to_string())"}),
 		echoToolResult(""),
 		call(toolSubmitResult, map[string]any{"answer": "North: 150"}),

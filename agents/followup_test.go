@@ -20,7 +20,6 @@ import (
 func firstQuestion() []scripted.Reply {
 	return []scripted.Reply{
 		call(toolCreatePlan, steps("Compute x")),
-		call(nameCodeAgent, map[string]string{"request": "x"}),
 		call("python", map[string]string{"code": "x = 20\nprint(x)"}),
 		echoToolResult("x is "),
 		call(toolSubmitResult, map[string]any{"answer": "x is 20"}),

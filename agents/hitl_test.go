@@ -154,7 +154,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	pause := make(chan struct{})
 	var replies []scripted.Reply
 	replies = append(replies, call(toolCreatePlan, steps("Save x", "Print x", "Print x+1")))
-	replies = append(replies, call(nameCodeAgent, map[string]string{"request": "save"}), call("python", map[string]string{"code": "x = 20\nopen('out/x.txt','w').write(str(x))\nprint(x)"}),
+	replies = append(replies, call("python", map[string]string{"code": "x = 20\nopen('out/x.txt','w').write(str(x))\nprint(x)"}),
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
 			close(pause) // Ctrl-C while step 1 runs: pause at the next safe point
 			return scripted.Text("Saved x = 20."), nil
@@ -177,11 +177,11 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	if meta, _ := first.store.Sessions.Get(context.Background(), id); meta.Status != session.StatusPaused {
 		t.Fatalf("status = %s, want paused", meta.Status)
 	}
-	// The pause costs no model call: the planner and step 1's three, no
+	// The pause costs no model call: the planner and step 1's two, no
 	// replanner after them.
 	callsBefore := script.Calls()
-	if callsBefore != 4 {
-		t.Errorf("the paused run made %d model calls, want 4 (no replan before pausing)", callsBefore)
+	if callsBefore != 3 {
+		t.Errorf("the paused run made %d model calls, want 3 (no replan before pausing)", callsBefore)
 	}
 	for _, e := range kinds(evs, event.EventModelStarted) {
 		if e.Call != nil && e.Call.Agent == "replanner" {
@@ -198,8 +198,8 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
 	// No planner call, no step 1 again: steps 2 and 3, the replans and the report.
-	if got := script.Calls() - callsBefore; got != 9 {
-		t.Errorf("the resumed run made %d model calls, want 9", got)
+	if got := script.Calls() - callsBefore; got != 7 {
+		t.Errorf("the resumed run made %d model calls, want 7", got)
 	}
 	var results []string
 	for _, e := range kinds(evs, event.EventToolResult) {
@@ -239,7 +239,6 @@ func requestSaid(script *scripted.Script, s string) bool {
 func TestQuestionAnsweredInANewProcess(t *testing.T) {
 	replies := []scripted.Reply{
 		call(toolCreatePlan, steps("Count the rows of the right sheet")),
-		call(nameCodeAgent, map[string]string{"request": "count rows"}),
 		call("ask_user", map[string]any{"question": "Which sheet?", "choices": []string{"2023", "2024"}}),
 		// After the answer: the code agent goes on with what it was told.
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
@@ -402,7 +401,6 @@ func TestInterruptResumeOnEveryStore(t *testing.T) {
 func TestFollowUpInTheSameSession(t *testing.T) {
 	replies := []scripted.Reply{
 		call(toolCreatePlan, steps("Compute x")),
-		call(nameCodeAgent, map[string]string{"request": "x"}),
 		call("python", map[string]string{"code": "x = 20\nopen('out/x.csv', 'w').write('x\\n20\\n')\nprint(x)"}),
 		echoToolResult("x is "),
 		call(toolSubmitResult, map[string]any{"answer": "x is 20", "files": []string{"out/x.csv"}}),
@@ -415,7 +413,6 @@ func TestFollowUpInTheSameSession(t *testing.T) {
 			}
 			return scripted.ToolCall(toolCreatePlan, `{"steps":[{"index":1,"description":"Add one to x"}]}`), nil
 		}},
-		call(nameCodeAgent, map[string]string{"request": "x+1"}),
 		call("python", map[string]string{"code": "print(x + 1)"}),
 		echoToolResult("x+1 is "),
 		call(toolSubmitResult, map[string]any{"answer": "21"}),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/tools/templates"
 )
 
 // Limits that keep prompts lean: the latest results go in whole, older ones
@@ -84,14 +85,20 @@ func stableSystem(prompt, context string) *schema.Message {
 	return schema.SystemMessage(prompt + "\n\n" + context)
 }
 
-func plannerMessages(v taskView) []*schema.Message {
+// plannerMessages is the planner's request; builtIns: the run offers the
+// built-in analyses, and the planner may write steps that run one.
+func plannerMessages(v taskView, builtIns bool) []*schema.Message {
+	prompt := plannerPrompt
+	if builtIns {
+		prompt = plannerRules + fmt.Sprintf(plannerTemplateRule, strings.Join(templates.Names(), ", ")) + languageRule
+	}
 	task := "Make the plan."
 	if v.Feedback != "" {
 		var b strings.Builder
 		section(&b, "The person rejected the previous plan", renderPlanStatus(v.Plan)+"\nTheir feedback: "+v.Feedback+"\nMake a new plan that follows it.")
 		task = strings.TrimSpace(b.String())
 	}
-	return []*schema.Message{stableSystem(plannerPrompt, runContext(v, true)), schema.UserMessage(task)}
+	return []*schema.Message{stableSystem(prompt, runContext(v, true)), schema.UserMessage(task)}
 }
 
 // executorMessages gives the executor the input files, not the data

@@ -38,7 +38,6 @@ func TestSessionsShareNoWritableDirectory(t *testing.T) {
 	}
 	script := scripted.New(
 		call(toolCreatePlan, steps("Total revenue by region")),
-		call(nameCodeAgent, map[string]string{"request": "Total revenue by region"}),
 		call("python", map[string]string{"code": scanWritable}),
 		echoToolResult("Totals:\n"),
 		call(toolSubmitResult, map[string]any{"answer": "North sells most: 150."}),

@@ -22,7 +22,6 @@ func TestPlanWithStringsThroughHTTP(t *testing.T) {
 	script := scripted.New(
 		raw(toolCreatePlan, `{"steps": [{"index": "first", "description": "`+step+`"}]}`),
 		raw(toolCreatePlan, `{"steps": [{"index": "1", "description": "`+step+`", "needs": null}], "complexity": "normal"}`),
-		call(nameCodeAgent, map[string]string{"request": step}),
 		call("python", map[string]string{"code": "import pandas as pd\ns = pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum()\ns.to_csv('out/by_region.csv')\nprint(s.to_string())"}),
 		echoToolResult("Done. Output:\n"),
 		raw(toolSubmitResult, `{"answer": "North has the highest revenue (150).", "findings": "North 150", "files": "out/by_region.csv", "next_questions": null}`),

@@ -10,7 +10,15 @@ const PromptVersion = "2026-11-27.4"
 // answers in the person's language.
 const languageRule = `Write every text meant for the person (step summaries, answers, reports) in the language of the person's question.`
 
-const plannerPrompt = `You are the planner of Sift, a data-analysis agent. Turn the person's question and the data described below into a short plan of analysis steps, then call create_plan.
+const plannerPrompt = plannerRules + languageRule
+
+// plannerTemplateRule is the planner's rule for built-in analyses, given
+// when one could fit the question: a step written this way runs the
+// analysis with no model call (see builtInStep). %s lists the built-ins.
+const plannerTemplateRule = `- A step that a built-in analysis does exactly is written, in English: "Run the built-in <name> analysis on <file>: <what to compute>". It runs without code. Built-ins: %s.
+`
+
+const plannerRules = `You are the planner of Sift, a data-analysis agent. Turn the person's question and the data described below into a short plan of analysis steps, then call create_plan.
 
 Rules:
 - 1 to 5 steps. Each step is one meaningful unit of analysis whose result can be checked (load and check the data, compute a figure, make a chart, save a table).
@@ -20,7 +28,7 @@ Rules:
 - Do not add a step to write the final report: Sift writes it from the step results.
 - Do not invent columns or files that the data description does not show. If the question cannot be answered from the data, plan a step that checks what is there.
 - Rate the request's complexity: trivial when a single step answers it (one computation, table or chart), normal for a few dependent steps, complex when it needs exploration.
-` + languageRule
+`
 
 // The executor's prompt is executorHead, the rules of the optional tools
 // the run offers (executorTemplateRule, executorWebRule; see

@@ -62,8 +62,10 @@ func render(msgs []*schema.Message) string {
 func TestPromptsGolden(t *testing.T) {
 	v := goldenView()
 	cases := map[string][]*schema.Message{
-		"planner":  plannerMessages(v),
-		"executor": executorMessages(v, executorOffer{}),
+		"planner": plannerMessages(v, false),
+		// A question a built-in analysis could answer.
+		"planner_builtins": plannerMessages(v, true),
+		"executor":         executorMessages(v, executorOffer{}),
 		// A question no built-in analysis does. (Without a search
 		// provider too, steps go straight to the code agent.)
 		"executor_lean": executorMessages(v, executorOffer{noTemplates: true}),

@@ -62,7 +62,6 @@ func TestFailureReadsAsTheAnalystNeedsIt(t *testing.T) {
 func TestRunOnAFailedStepSaysSoAndFails(t *testing.T) {
 	script := scripted.New(
 		call(toolCreatePlan, steps("Sum revenue by Region")),
-		call(nameCodeAgent, map[string]string{"request": "Sum revenue by Region"}),
 		call("python", map[string]string{"code": "import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nprint(df['Region'].sum())"}),
 		echoToolResult("FAILED: "),
 		call(toolSubmitResult, map[string]any{"answer": "Revenue by region is charted in out/summary.png [step 1].", "files": []string{"out/summary.png"}}),
@@ -100,7 +99,6 @@ func TestReportNeverShowsWhatDoesNotExist(t *testing.T) {
 	const code = "import pandas as pd\ns = pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum()\ns.to_csv('out/by_region.csv')\nprint(s.to_string())"
 	script := scripted.New(
 		call(toolCreatePlan, steps("Revenue by region to out/by_region.csv")),
-		call(nameCodeAgent, map[string]string{"request": "Revenue by region to out/by_region.csv"}),
 		call("python", map[string]string{"code": code}),
 		echoToolResult("Done. Output:\n"),
 		call(toolSubmitResult, map[string]any{"answer": "North leads with 150.", "files": []string{"out/by_region.csv", "out/summary.png"}}),

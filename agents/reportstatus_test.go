@@ -21,7 +21,6 @@ func TestReportOverFailedStepsStatesNoFinding(t *testing.T) {
 	replies = append(replies, call(toolCreatePlan, steps(descs...)))
 	for i := range descs {
 		replies = append(replies,
-			call(nameCodeAgent, map[string]string{"request": descs[i]}),
 			call("python", map[string]string{"code": bad}),
 			echoToolResult("FAILED: "),
 		)

@@ -70,8 +70,8 @@ func (c routeCase) script(mode Mode) []scripted.Reply {
 			return nil // a built-in analysis: no model at all
 		}
 		return []scripted.Reply{
+			// The step runs the built-in analysis with no model call.
 			call(toolCreatePlan, steps("Run the built-in "+c.template+" analysis on input/sales.csv")),
-			call("run_template", map[string]any{"template": c.template, "file": "input/sales.csv", "request": c.question}),
 			call(toolSubmitResult, map[string]any{"answer": "See the built-in analysis."}),
 			report,
 		}
@@ -80,23 +80,19 @@ func (c routeCase) script(mode Mode) []scripted.Reply {
 		if mode == ModeAuto {
 			return []scripted.Reply{plan, call("python", map[string]string{"code": c.code[0]}), echoToolResult("Answer: "), report}
 		}
-		return []scripted.Reply{plan, call(nameCodeAgent, map[string]string{"request": c.question}), call("python", map[string]string{"code": c.code[0]}),
+		return []scripted.Reply{plan, call("python", map[string]string{"code": c.code[0]}),
 			echoToolResult("Answer: "), call(toolSubmitResult, map[string]any{"answer": "done"}), report}
 	case "failing":
 		failed := text("FAILED: there is no column 'Region'; the columns are lower-case.")
 		retry := []scripted.Reply{call(toolCreatePlan, steps("Revenue by region (lower-case column)")),
-			call(nameCodeAgent, map[string]string{"request": "Revenue by region"}), call("python", map[string]string{"code": c.code[1]}),
+			call("python", map[string]string{"code": c.code[1]}),
 			echoToolResult("Result: "), call(toolSubmitResult, map[string]any{"answer": "done"}), report}
 		plan := call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 1, "description": c.question}}, "complexity": "trivial"})
-		first := []scripted.Reply{plan, call("python", map[string]string{"code": c.code[0]}), failed}
-		if mode != ModeAuto {
-			first = []scripted.Reply{plan, call(nameCodeAgent, map[string]string{"request": c.question}), call("python", map[string]string{"code": c.code[0]}), failed}
-		}
-		return append(first, retry...)
+		return append([]scripted.Reply{plan, call("python", map[string]string{"code": c.code[0]}), failed}, retry...)
 	default: // complex: the same two-step loop in both modes
 		out := []scripted.Reply{call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 1, "description": "Prepare the data"}, {"index": 2, "description": c.question}}, "complexity": "normal"})}
 		for i, code := range c.code {
-			out = append(out, call(nameCodeAgent, map[string]string{"request": "step"}), call("python", map[string]string{"code": code}), echoToolResult("Result: "))
+			out = append(out, call("python", map[string]string{"code": code}), echoToolResult("Result: "))
 			if i == 0 {
 				out = append(out, call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 2, "description": c.question}}}))
 			}

@@ -25,7 +25,6 @@ func TestHardStopLeavesTheRunningStepToRunAgain(t *testing.T) {
 	save := call("python", map[string]string{"code": "x = 20\nprint(x)"})
 	replies := []scripted.Reply{
 		call(toolCreatePlan, steps("Save x", "Print x")),
-		call(nameCodeAgent, map[string]string{"request": "save"}),
 		{Func: func(scripted.Request) (*schema.Message, error) {
 			cancel() // stopped while step 1 runs
 			return save.Message, nil
@@ -85,7 +84,6 @@ func TestPausedRunEndsWithErrPaused(t *testing.T) {
 	pause := make(chan struct{})
 	replies := []scripted.Reply{
 		call(toolCreatePlan, steps("Save x", "Print x")),
-		call(nameCodeAgent, map[string]string{"request": "save"}),
 		call("python", map[string]string{"code": "x = 20\nprint(x)"}),
 		{Func: func(scripted.Request) (*schema.Message, error) {
 			close(pause)

@@ -47,7 +47,6 @@ func eightStepScript() []scripted.Reply {
 	for i := 1; i <= 8; i++ {
 		code := fmt.Sprintf("import pandas as pd\ndf = pd.read_csv('input/wide.csv')\nd = (df.drop(columns=['date']) * %d).describe().T\nd.to_csv('out/step_%d.csv')\nprint(d.to_string())", i, i)
 		replies = append(replies,
-			call(nameCodeAgent, map[string]string{"request": descs[i-1]}),
 			call("python", map[string]string{"code": code}),
 			echoToolResult(fmt.Sprintf("Step %d statistics:\n", i)),
 		)

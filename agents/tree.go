@@ -139,7 +139,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		ToolInfo:             createPlanTool,
 		NewPlan:              newPlan,
 		GenInputFn: func(ctx context.Context, _ []adk.Message) ([]adk.Message, error) {
-			return withHouseRules(plannerMessages(viewOf(ctx)), cfg.promptTail(ctx)), nil
+			return withHouseRules(plannerMessages(viewOf(ctx), cfg.offer.keeps(templates.ToolName)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -195,7 +195,15 @@ func buildExecutor(ctx context.Context, cfg treeConfig) (adk.Agent, adk.Agent, e
 		return nil, nil, err
 	}
 	if cfg.directSteps() {
-		return &directStep{code: codeAgent}, codeAgent, nil
+		step := &directStep{code: codeAgent}
+		tpl, err := cfg.templateTools()
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(tpl) > 0 {
+			step.builtIn = tpl[0].(tool.InvokableTool)
+		}
+		return step, codeAgent, nil
 	}
 	names, err := checkToolNames(ctx, "executor", executorTools)
 	if err != nil {

@@ -45,10 +45,10 @@ func TestUsageSumsAgreeWithTheModelsReports(t *testing.T) {
 	if u.Calls != script.Calls() {
 		t.Errorf("metered %d calls, the model answered %d", u.Calls, script.Calls())
 	}
-	// Steps 1-3 each cost executor + 2 code calls + the replan after them.
+	// Steps 1-3 each cost 2 code calls + the replan after them.
 	for i := 1; i <= 3; i++ {
-		if got := u.PerStep[i]; got == nil || got.Calls != 4 {
-			t.Errorf("step %d: %+v, want 4 calls", i, got)
+		if got := u.PerStep[i]; got == nil || got.Calls != 3 {
+			t.Errorf("step %d: %+v, want 3 calls", i, got)
 		}
 	}
 	// The trajectory recorded the same calls with the same usage the
@@ -78,7 +78,7 @@ func TestUsageSumsAgreeWithTheModelsReports(t *testing.T) {
 	if calls != u.Calls || prompt != u.PromptTokens {
 		t.Errorf("trajectory: %d calls, %d prompt tokens; usage: %d, %d", calls, prompt, u.Calls, u.PromptTokens)
 	}
-	if r := readWS(t, done, "report.md"); !strings.Contains(r, "## Usage") || !strings.Contains(r, "14 model calls") {
+	if r := readWS(t, done, "report.md"); !strings.Contains(r, "## Usage") || !strings.Contains(r, "11 model calls") {
 		t.Errorf("the report must end with the usage summary:\n%s", r)
 	}
 	if _, err := os.Stat(filepath.Join(done.Path, "usage.json")); err != nil {
@@ -156,7 +156,7 @@ func TestRunExportsASpanTree(t *testing.T) {
 			}
 		}
 	}
-	if root != 1 || stepSpans != 3 || chats != 14 || pythons != 3 {
+	if root != 1 || stepSpans != 3 || chats != 11 || pythons != 3 {
 		names := []string{}
 		for _, sp := range spans {
 			names = append(names, sp.Name+" <- "+parentName(sp))
