@@ -128,6 +128,8 @@ func openAIExchangeOf(r llm.TrajectoryRecord) map[string]any {
 // it had been made on another day, in a session with a locale, on a
 // machine whose LANG names another: the prompts' date note must be the
 // recorded one, or every recording diverges the day after it was made.
+// Every system prompt carries the date note but the replanner's, which
+// resolves no dates (the planner and the code agent do).
 func TestReplayKeepsTheRecordedDateAndLocale(t *testing.T) {
 	rec, err := OpenRecording("testdata/recordings/demo")
 	if err != nil {
@@ -135,10 +137,18 @@ func TestReplayKeepsTheRecordedDateAndLocale(t *testing.T) {
 	}
 	day := rec.Records[0].Time.Format("2006-01-02") + " (" + rec.Records[0].Time.Weekday().String() + ")"
 	then := time.Date(2024, 2, 15, 9, 30, 0, 0, time.UTC)
+	replanners := 0
 	for i := range rec.Records {
 		rec.Records[i].Time = then.Add(time.Duration(i) * time.Second)
 		for j, m := range rec.Records[i].Request {
 			if m.Role != "system" {
+				continue
+			}
+			if strings.HasPrefix(m.Content, "You are the replanner") {
+				replanners++
+				if strings.Contains(m.Content, day) || strings.Contains(m.Content, "## Today") {
+					t.Fatalf("record %d: the replanner's system prompt has a date note, which this test does not expect", i)
+				}
 				continue
 			}
 			if !strings.Contains(m.Content, day) {
@@ -148,6 +158,9 @@ func TestReplayKeepsTheRecordedDateAndLocale(t *testing.T) {
 			m.Content = regexp.MustCompile(`(## Today\n[^\n]*?time zone [^,.]+)(, locale [A-Za-z0-9-]+)?\.`).ReplaceAllString(m.Content, "$1, locale pt-BR.")
 			rec.Records[i].Request[j] = m
 		}
+	}
+	if replanners == 0 || replanners == len(rec.Records) {
+		t.Fatalf("%d of %d records are the replanner's: want some, and others with the date note", replanners, len(rec.Records))
 	}
 	t.Setenv("LANG", "de_DE.UTF-8")
 	replayExpectSame(t, rec)

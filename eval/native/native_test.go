@@ -10,6 +10,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/eval"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -90,6 +91,16 @@ func TestSuiteScriptedSample(t *testing.T) {
 	for _, q := range res.Questions {
 		if !q.Correct {
 			t.Errorf("%s: %s %+v (answer %q, error %q)", q.ID, q.Kind, q.Answers, q.Answer, q.Error)
+		}
+		// The script is in step with the agents: each of its replies is
+		// one model call (the code agent's two, the report writer's), none
+		// left over.
+		script, err := scripted.LoadFile(filepath.Join(dir, "scripts", q.ID+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if replies := script.Remaining(); q.Calls != replies {
+			t.Errorf("%s: %d model calls, want %d, one per reply of its script", q.ID, q.Calls, replies)
 		}
 	}
 	if len(res.Questions) != len(keep) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/sift-agent/sift/examples/internal/exampleenv"
 	"github.com/sift-agent/sift/examples/internal/exampletest"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 func TestRunBuildsResponseFromRunOutput(t *testing.T) {
@@ -46,8 +48,14 @@ func TestRunBuildsResponseFromRunOutput(t *testing.T) {
 	if !strings.HasPrefix(resp.Answer, "Gizmo brought in the most revenue") {
 		t.Errorf("answer = %q, want the submitted answer naming Gizmo", resp.Answer)
 	}
-	if resp.ModelCalls != 10 {
-		t.Errorf("model calls = %d, want 10 (the script's replies)", resp.ModelCalls)
+	// One model call per reply of the script: a step goes straight to the
+	// code agent (no executor call), and no reply is left unplayed.
+	var f scripted.File
+	if err := json.Unmarshal(script, &f); err != nil {
+		t.Fatal(err)
+	}
+	if resp.ModelCalls != len(f.Replies) || resp.ModelCalls != 8 {
+		t.Errorf("model calls = %d, want 8, one per reply of the script (%d)", resp.ModelCalls, len(f.Replies))
 	}
 	if fi, err := os.Stat(resp.Report); err != nil || fi.Size() == 0 {
 		t.Errorf("report %s must exist and not be empty: %v", resp.Report, err)
