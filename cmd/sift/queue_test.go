@@ -640,8 +640,8 @@ func TestServeShutdownLines(t *testing.T) {
 		want, not   string
 		wantStopped string
 	}{
-		{serveOptions{queueOptions: queueOptions{NoRuns: true, Queue: true}}, "runs nothing", "pause", "Stopped."},
-		{serveOptions{queueOptions: queueOptions{Queue: true}}, "back to the queue", "sift resume", "back in the queue"},
+		{serveOptions{serverOptions: serverOptions{queueOptions: queueOptions{NoRuns: true, Queue: true}}}, "runs nothing", "pause", "Stopped."},
+		{serveOptions{serverOptions: serverOptions{queueOptions: queueOptions{Queue: true}}}, "back to the queue", "sift resume", "back in the queue"},
 		{serveOptions{}, "pause at their next safe point", "queue", "sift resume"},
 	} {
 		shutting, stopped := serveShutdownLines(&c.opts)
