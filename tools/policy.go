@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sift-agent/sift/internal/jsonpos"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -156,20 +157,10 @@ func LoadPolicy(file string) (*Policy, error) {
 // jsonProblem describes a decoding error, with the line it happened on when
 // the decoder says where.
 func jsonProblem(data []byte, err error) string {
-	var offset int64 = -1
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		offset = syn.Offset
-	case errors.As(err, &typ):
-		offset = typ.Offset
+	if line, _, ok := jsonpos.Of(data, err); ok {
+		return fmt.Sprintf("line %d: %v", line, err)
 	}
-	if offset < 0 || offset > int64(len(data)) {
-		return err.Error()
-	}
-	line := 1 + bytes.Count(data[:offset], []byte("\n"))
-	return fmt.Sprintf("line %d: %v", line, err)
+	return err.Error()
 }
 
 // validate reports names that are empty or listed twice, and hosts that are
