@@ -10,10 +10,11 @@ import (
 	"fmt"
 )
 
-// Of returns the line and column (both from 1; the column counts bytes)
-// at which decoding data failed with err, a *json.SyntaxError or
-// *json.UnmarshalTypeError (also wrapped). ok is false for any other
-// error, or an offset outside data.
+// Of returns where decoding data failed with err, a *json.SyntaxError
+// or *json.UnmarshalTypeError (also wrapped): the line and column (both
+// from 1; the column counts bytes) of the last byte the decoder read,
+// the offending character or the last byte of a value of the wrong
+// type. ok is false for any other error, or an offset outside data.
 func Of(data []byte, err error) (line, col int, ok bool) {
 	var offset int64 = -1
 	var syn *json.SyntaxError
@@ -27,8 +28,13 @@ func Of(data []byte, err error) (line, col int, ok bool) {
 	if offset < 0 || offset > int64(len(data)) {
 		return 0, 0, false
 	}
-	before := data[:offset]
-	return bytes.Count(before, []byte("\n")) + 1, int(offset) - bytes.LastIndexByte(before, '\n'), true
+	if offset == 0 {
+		return 1, 1, true
+	}
+	// The decoder says it failed after reading offset bytes: the last
+	// of them is at offset-1.
+	before := data[:offset-1]
+	return bytes.Count(before, []byte("\n")) + 1, len(before) - bytes.LastIndexByte(before, '\n'), true
 }
 
 // Describe is err's message after "line L, column C: " when Of knows

@@ -20,9 +20,11 @@ func TestOfAndDescribe(t *testing.T) {
 		line, col int
 		ok        bool
 	}{
-		{name: "syntax error on line 3", data: "{\n  \"model\": \"x\",\n}", line: 3, col: 2, ok: true},
-		{name: "type error", data: `{"model": 5}`, line: 1, col: 12, ok: true},
-		{name: "type error on line 2, wrapped", data: "{\n\t\"model\": true}", line: 2, col: 15, ok: true},
+		{name: "syntax error on line 3", data: "{\n  \"model\": \"x\",\n}", line: 3, col: 1, ok: true},
+		{name: "type error", data: `{"model": 5}`, line: 1, col: 11, ok: true},
+		{name: "type error on line 2, wrapped", data: "{\n\t\"model\": true}", line: 2, col: 14, ok: true},
+		{name: "end of input after a newline", data: "{\n", line: 1, col: 2, ok: true},
+		{name: "empty input", data: "", line: 1, col: 1, ok: true},
 		{name: "no position", data: `{}`, err: errors.New("not a decoding error")},
 		{name: "offset past the data", data: `{}`, err: &json.SyntaxError{Offset: 3}},
 	}
