@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -227,13 +228,13 @@ func (p *Policy) SeeURLsIn(text string) { p.SeeURLs(urlsIn(text)...) }
 // with the given JSON arguments.
 func (p *Policy) Check(toolName, arguments string) Ruling {
 	switch {
-	case contains(p.Deny, toolName):
+	case slices.Contains(p.Deny, toolName):
 		return Ruling{Verdict: VerdictRefuse, Reason: fmt.Sprintf("the approval policy does not allow %s", toolName)}
-	case contains(p.Approve, toolName):
+	case slices.Contains(p.Approve, toolName):
 		return Ruling{Verdict: VerdictAllow}
-	case contains(p.Ask, toolName):
+	case slices.Contains(p.Ask, toolName):
 		return Ruling{Verdict: VerdictAsk, Reason: fmt.Sprintf("the approval policy asks before every %s call", toolName), AutoApprovable: true}
-	case contains(p.Writing, toolName):
+	case slices.Contains(p.Writing, toolName):
 		return Ruling{Verdict: VerdictAsk, Reason: fmt.Sprintf("%s writes outside the read-only data-source contract", toolName)}
 	case toolName == web.FetchToolName && !p.FetchAnyURL:
 		if u, ok := fetchURL(arguments); ok && !p.fetchSeen(u) {
@@ -280,16 +281,6 @@ func (p *Policy) fetchSeen(u *url.URL) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.seenURLs[u.String()] || p.approvedHosts[host]
-}
-
-// contains says whether names holds name.
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // fetchURL returns the URL a web_fetch call reads, normalised, or false when
