@@ -34,14 +34,62 @@ func siftProcess(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func TestKillDashNineMidStepThenResume(t *testing.T) {
-	isolateEnv(t)
+// needsPythonAndSandbox skips without Python or bubblewrap: generated
+// code runs sandboxed, and a killed sift process's kernels die with it.
+func needsPythonAndSandbox(t testing.TB) {
+	t.Helper()
 	if _, err := operator.FindPython(context.Background(), ""); err != nil {
 		t.Skipf("needs Python with pandas (CI installs it): %v", err)
 	}
 	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap, so the killed process's kernel dies with it (CI installs it): %v", err)
+		t.Skipf("needs bubblewrap, so code runs sandboxed and a killed sift's kernels die with it (CI installs it): %v", err)
 	}
+}
+
+// startRunUntilSleep starts `sift run --json args...`, whose script has a
+// Python cell that sleeps, and reads its events until that cell runs: the
+// process is then mid-step, for the test to kill. It returns the process
+// and its session id; when the test ends, the process is killed and
+// reaped if the test has not done so.
+func startRunUntilSleep(t *testing.T, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := siftProcess(t, append([]string{"run", "--json"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	var id string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var e struct{ Kind, Text, Tool, Args string }
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		if e.Kind == "session" {
+			id = e.Text
+		}
+		if e.Kind == "tool_call" && e.Tool == "python" && strings.Contains(e.Args, "sleep") {
+			if id == "" {
+				t.Fatal("the run never said its session id")
+			}
+			return cmd, id
+		}
+	}
+	t.Fatalf("the run ended before its sleeping cell ran (session %q)", id)
+	return nil, ""
+}
+
+func TestKillDashNineMidStepThenResume(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
@@ -51,41 +99,12 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
  {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
-	cmd := siftProcess(t, "run", "--mode", "plan", "--json", "--script", first, "--sessions-dir", sessions, "what is x+1?")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var id string
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var e struct {
-			Kind string `json:"kind"`
-			Text string `json:"text"`
-			Tool string `json:"tool"`
-			Args string `json:"args"`
-		}
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
-		if e.Kind == "session" {
-			id = e.Text
-		}
-		if e.Kind == "tool_call" && e.Tool == "python" && strings.Contains(e.Args, "sleep") {
-			break // step 2 is running its cell: kill the process now
-		}
-	}
+	// Kill the process while step 2 runs its cell.
+	cmd, id := startRunUntilSleep(t, "--mode", "plan", "--script", first, "--sessions-dir", sessions, "what is x+1?")
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if id == "" {
-		t.Fatal("the killed run never said its session id")
-	}
 	// The session list sees that the process running it is gone.
 	list, err := siftProcess(t, "sessions", "list", "--sessions-dir", sessions).CombinedOutput()
 	if err != nil {

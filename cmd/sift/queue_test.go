@@ -140,18 +140,6 @@ func needRedis(t testing.TB) string {
 	return "redis://" + sessiontest.StartRedis(t, t) + "/0"
 }
 
-// needSandbox skips without Python or bubblewrap: a killed worker's
-// kernels must die with it.
-func needSandbox(t testing.TB) {
-	t.Helper()
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
-	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap, so a killed worker's kernels die with it (CI installs it): %v", err)
-	}
-}
-
 // cluster is an API process and its workers, all this test binary
 // acting as sift, sharing a Redis and a sessions directory.
 type cluster struct {
@@ -388,7 +376,7 @@ func readAnswer(t *testing.T, sessions, id string) string {
 
 func TestRunQueueWorkersFailover(t *testing.T) {
 	isolateEnv(t)
-	needSandbox(t)
+	needsPythonAndSandbox(t)
 	const sessions = 30
 	c := newCluster(t, 150*time.Millisecond)
 	want := referenceAnswer(t, c.model, 41)
@@ -560,7 +548,7 @@ func BenchmarkRunQueueWorkers(b *testing.B) {
 		b.Setenv(k, "")
 	}
 	b.Setenv("HOME", b.TempDir())
-	needSandbox(b)
+	needsPythonAndSandbox(b)
 	const sessions = 24
 	var rows []string
 	var base float64
