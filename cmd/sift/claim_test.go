@@ -36,16 +36,7 @@ func TestOneOwnerPerSession(t *testing.T) {
 	isolateEnv(t)
 	needsPythonAndSandbox(t)
 	sessions := t.TempDir()
-	first := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
- {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nprint('x set')"}}]},
- {"content":"{{last_tool_result}}"},
- {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
- {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
-	// Step 2 runs its cell.
-	run, id := startRunUntilSleep(t, "--mode", "plan", "--script", first, "--sessions-dir", sessions, "what is x+1?")
+	run, id := startXPlusOneInStep2(t, sessions)
 	ws := filepath.Join(sessions, id)
 	logBefore, _ := os.ReadFile(filepath.Join(ws, session.EventsFile))
 

@@ -87,10 +87,11 @@ func startRunUntilSleep(t *testing.T, args ...string) (*exec.Cmd, string) {
 	return nil, ""
 }
 
-func TestKillDashNineMidStepThenResume(t *testing.T) {
-	isolateEnv(t)
-	needsPythonAndSandbox(t)
-	sessions := t.TempDir()
+// startXPlusOneInStep2 starts (startRunUntilSleep) a planned run in
+// sessions of "what is x+1?": step 1 sets x = 41 in the kernel and writes
+// out/one.txt; step 2's cell sleeps, so it is mid-step.
+func startXPlusOneInStep2(t *testing.T, sessions string) (*exec.Cmd, string) {
+	t.Helper()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
  {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
@@ -99,8 +100,15 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
  {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
+	return startRunUntilSleep(t, "--mode", "plan", "--script", first, "--sessions-dir", sessions, "what is x+1?")
+}
+
+func TestKillDashNineMidStepThenResume(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	sessions := t.TempDir()
 	// Kill the process while step 2 runs its cell.
-	cmd, id := startRunUntilSleep(t, "--mode", "plan", "--script", first, "--sessions-dir", sessions, "what is x+1?")
+	cmd, id := startXPlusOneInStep2(t, sessions)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
