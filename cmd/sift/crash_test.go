@@ -103,6 +103,22 @@ func startXPlusOneInStep2(t *testing.T, sessions string) (*exec.Cmd, string) {
 	return startRunUntilSleep(t, "--mode", "plan", "--script", first, "--sessions-dir", sessions, "what is x+1?")
 }
 
+// resumeKilledInStep2 runs `sift resume id --script script` on a session
+// whose run was killed in step 2, after one cell of step 1, and checks
+// that it says step 2 runs again on a kernel rebuilt from that cell.
+func resumeKilledInStep2(t *testing.T, sessions, id, script string) {
+	t.Helper()
+	out, err := siftProcess(t, "resume", id, "--script", script, "--sessions-dir", sessions).CombinedOutput()
+	if err != nil {
+		t.Fatalf("sift resume: %v\n%s", err, out)
+	}
+	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cell from"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("resume must say %q:\n%s", w, out)
+		}
+	}
+}
+
 func TestKillDashNineMidStepThenResume(t *testing.T) {
 	isolateEnv(t)
 	needsPythonAndSandbox(t)
@@ -128,16 +144,7 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
  {"content":"# x+1\n\n{{section:Steps and results}}"}]}`)
-	resume := siftProcess(t, "resume", id, "--script", second, "--sessions-dir", sessions)
-	out, err := resume.CombinedOutput()
-	if err != nil {
-		t.Fatalf("sift resume: %v\n%s", err, out)
-	}
-	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cell from"} {
-		if !strings.Contains(string(out), w) {
-			t.Errorf("resume must say %q:\n%s", w, out)
-		}
-	}
+	resumeKilledInStep2(t, sessions, id, second)
 	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 	if err != nil || !strings.Contains(string(report), "42") {
 		t.Errorf("report.md must hold x+1 = 42 (x from the killed process's step 1): %v\n%s", err, report)
@@ -193,9 +200,7 @@ func kernelAlive(t *testing.T, sessions string) bool {
 
 func TestCtrlCOncePausesThenResume(t *testing.T) {
 	isolateEnv(t)
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
+	pythonOrSkip(t)
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},

@@ -167,15 +167,7 @@ func TestKillDashNineAfterSQLStepThenResume(t *testing.T) {
 	// The resumed run knows the database from the session and runs step 2
 	// only: its Python finds rev, rebuilt by replaying the loading cell.
 	second := writeScript(t, `{"replies":[`+regionFinish+`]}`)
-	out, err := siftProcess(t, "resume", id, "--script", second, "--sessions-dir", sessions).CombinedOutput()
-	if err != nil {
-		t.Fatalf("sift resume: %v\n%s", err, out)
-	}
-	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cell from"} {
-		if !strings.Contains(string(out), w) {
-			t.Errorf("resume must say %q:\n%s", w, out)
-		}
-	}
+	resumeKilledInStep2(t, sessions, id, second)
 	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 	if err != nil {
 		t.Fatal(err)
