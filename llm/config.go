@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sift-agent/sift/internal/jsonpos"
 )
 
 // Agent names with their own model settings in [Config.Agents].
@@ -374,7 +376,7 @@ func readConfigFile(path string, required bool) (Config, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fc); err != nil {
 		return Config{}, fmt.Errorf("model: config file %s is not valid: %s; expected JSON like {\"base_url\": \"...\", \"api_key\": \"...\", \"model\": \"...\", \"timeout\": \"60s\", \"agents\": {\"planner\": {\"model\": \"...\"}}}",
-			path, describeJSONError(data, err))
+			path, jsonpos.Describe(data, err))
 	}
 	if dec.More() {
 		return Config{}, fmt.Errorf("model: config file %s is not valid: more than one JSON value; it must hold a single object", path)
@@ -417,24 +419,4 @@ func (fe fileEndpoint) endpoint() (Endpoint, error) {
 		ep.Timeout = d
 	}
 	return ep, nil
-}
-
-// describeJSONError adds a line and column to JSON syntax and type errors.
-func describeJSONError(data []byte, err error) string {
-	var offset int64 = -1
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		offset = syn.Offset
-	case errors.As(err, &typ):
-		offset = typ.Offset
-	}
-	if offset < 0 || offset > int64(len(data)) {
-		return err.Error()
-	}
-	before := data[:offset]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := int(offset) - bytes.LastIndexByte(before, '\n')
-	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 }

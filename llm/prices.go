@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sift-agent/sift/internal/jsonpos"
 	"github.com/sift-agent/sift/llm/tokens"
 )
 
@@ -162,7 +163,7 @@ func ReadPriceFile(path string) (PriceTable, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&t); err != nil {
 		return nil, fmt.Errorf("model: %w %s: %s; expected JSON like {\"gpt-4o\": {\"input\": 2.5, \"cached_input\": 1.25, \"output\": 10}}",
-			ErrBadPrices, path, describeJSONError(data, err))
+			ErrBadPrices, path, jsonpos.Describe(data, err))
 	}
 	for k, p := range t {
 		if strings.TrimSpace(k) == "" {

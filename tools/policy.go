@@ -9,9 +9,11 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/sift-agent/sift/internal/jsonpos"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/tools/web"
 )
@@ -156,20 +158,10 @@ func LoadPolicy(file string) (*Policy, error) {
 // jsonProblem describes a decoding error, with the line it happened on when
 // the decoder says where.
 func jsonProblem(data []byte, err error) string {
-	var offset int64 = -1
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		offset = syn.Offset
-	case errors.As(err, &typ):
-		offset = typ.Offset
+	if line, _, ok := jsonpos.Of(data, err); ok {
+		return fmt.Sprintf("line %d: %v", line, err)
 	}
-	if offset < 0 || offset > int64(len(data)) {
-		return err.Error()
-	}
-	line := 1 + bytes.Count(data[:offset], []byte("\n"))
-	return fmt.Sprintf("line %d: %v", line, err)
+	return err.Error()
 }
 
 // validate reports names that are empty or listed twice, and hosts that are
@@ -236,13 +228,13 @@ func (p *Policy) SeeURLsIn(text string) { p.SeeURLs(urlsIn(text)...) }
 // with the given JSON arguments.
 func (p *Policy) Check(toolName, arguments string) Ruling {
 	switch {
-	case contains(p.Deny, toolName):
+	case slices.Contains(p.Deny, toolName):
 		return Ruling{Verdict: VerdictRefuse, Reason: fmt.Sprintf("the approval policy does not allow %s", toolName)}
-	case contains(p.Approve, toolName):
+	case slices.Contains(p.Approve, toolName):
 		return Ruling{Verdict: VerdictAllow}
-	case contains(p.Ask, toolName):
+	case slices.Contains(p.Ask, toolName):
 		return Ruling{Verdict: VerdictAsk, Reason: fmt.Sprintf("the approval policy asks before every %s call", toolName), AutoApprovable: true}
-	case contains(p.Writing, toolName):
+	case slices.Contains(p.Writing, toolName):
 		return Ruling{Verdict: VerdictAsk, Reason: fmt.Sprintf("%s writes outside the read-only data-source contract", toolName)}
 	case toolName == web.FetchToolName && !p.FetchAnyURL:
 		if u, ok := fetchURL(arguments); ok && !p.fetchSeen(u) {
@@ -289,16 +281,6 @@ func (p *Policy) fetchSeen(u *url.URL) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.seenURLs[u.String()] || p.approvedHosts[host]
-}
-
-// contains says whether names holds name.
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // fetchURL returns the URL a web_fetch call reads, normalised, or false when

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"os"
 	"os/exec"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-
-	"github.com/sift-agent/sift/operator"
 )
 
 // ptyWait bounds how long a pty test waits for one expected text.
@@ -162,12 +159,7 @@ func topRegion(t *testing.T, path string) string {
 
 func TestChatOnATerminal(t *testing.T) {
 	isolateEnv(t)
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
-	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap to sandbox the session's code (CI installs it): %v", err)
-	}
+	needsPythonAndSandbox(t)
 	sales, err := filepath.Abs("../../examples/data/sales.csv")
 	if err != nil {
 		t.Fatal(err)

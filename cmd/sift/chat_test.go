@@ -80,6 +80,27 @@ func TestChatReadsLinesUntilQuit(t *testing.T) {
 	}
 }
 
+// yearQuestionChat sets up a `sift chat` over a shop database and a
+// sales file (rows per year) whose first line goes to the data analyst;
+// its code agent asks the person "Which year?", and the script then plays
+// the replies in more (each after a comma). It returns the chat's
+// arguments, its sessions directory and its script file.
+func yearQuestionChat(t *testing.T, more string) (args []string, sessions, script string) {
+	t.Helper()
+	db, _ := shopDB(t)
+	sessions = t.TempDir()
+	data := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(data, []byte("year,n\n2023,5\n2024,12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script = writeScript(t, `{"replies":[
+ {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
+ {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
+ {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
+ {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}`+more+`]}`)
+	return []string{"chat", "--script", script, "--db", "sqlite:" + db, "--file", data, "--sessions-dir", sessions}, sessions, script
+}
+
 // TestChatDBAnalystAsksPrintsResume: when the data analyst of `sift chat
 // --db` asks the person, the chat says how to answer with the `sift
 // resume` command and the flags it needs to find the session, as `sift
@@ -87,22 +108,12 @@ func TestChatReadsLinesUntilQuit(t *testing.T) {
 func TestChatDBAnalystAsksPrintsResume(t *testing.T) {
 	isolateEnv(t)
 	pythonOrSkip(t)
-	db, _ := shopDB(t)
-	sessions := t.TempDir()
-	data := filepath.Join(t.TempDir(), "sales.csv")
-	if err := os.WriteFile(data, []byte("year,n\n2023,5\n2024,12\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := writeScript(t, `{"replies":[
- {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
- {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
- {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}]}`)
+	args, sessions, script := yearQuestionChat(t, "")
 	io, out, errOut := testIO()
 	io.In = strings.NewReader("How many rows for the year I pick?\n")
 	// The input ends while the question waits for its answer: as sift
 	// ask, the chat exits 6 and says how to answer.
-	code := execute(context.Background(), io, []string{"chat", "--script", script, "--db", "sqlite:" + db, "--file", data, "--sessions-dir", sessions})
+	code := execute(context.Background(), io, args)
 	if !strings.Contains(errOut.String(), "Question: Which year?") {
 		t.Fatalf("exit %d, the turn did not ask; stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -134,25 +145,16 @@ func TestChatDBAnalystAsksPrintsResume(t *testing.T) {
 func TestChatDBAnalystAsksAndGoesOnWithTheNextLine(t *testing.T) {
 	isolateEnv(t)
 	pythonOrSkip(t)
-	db, _ := shopDB(t)
-	sessions := t.TempDir()
-	data := filepath.Join(t.TempDir(), "sales.csv")
-	if err := os.WriteFile(data, []byte("year,n\n2023,5\n2024,12\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := writeScript(t, `{"replies":[
- {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
- {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
- {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]},
+	// The answer, 2024, goes on with the step; the follow-up sees it.
+	args, _, _ := yearQuestionChat(t, `,
  {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nd = pd.read_csv('input/sales.csv')\nprint('rows:', int(d[d.year == 2024].n.iloc[0]))"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"Found: 12 rows in 2024"}}]},
  {"content":"# Rows\n\n12 rows in 2024 [step 1]."},
- {"content":"Earlier: {{line:Found:}}"}]}`)
+ {"content":"Earlier: {{line:Found:}}"}`)
 	io, out, errOut := testIO()
 	io.In = strings.NewReader("How many rows for the year I pick?\n2024\nWhat did you find?\n")
-	code := execute(context.Background(), io, []string{"chat", "--script", script, "--db", "sqlite:" + db, "--file", data, "--sessions-dir", sessions})
+	code := execute(context.Background(), io, args)
 	if code != exitOK {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -35,59 +34,9 @@ import (
 //     success is what stays.
 func TestOneOwnerPerSession(t *testing.T) {
 	isolateEnv(t)
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
-	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap, so the killed process's kernel dies with it (CI installs it): %v", err)
-	}
+	needsPythonAndSandbox(t)
 	sessions := t.TempDir()
-	first := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
- {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nprint('x set')"}}]},
- {"content":"{{last_tool_result}}"},
- {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
- {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
-	run := siftProcess(t, "run", "--mode", "plan", "--json", "--script", first, "--sessions-dir", sessions, "what is x+1?")
-	stdout, err := run.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := run.Start(); err != nil {
-		t.Fatal(err)
-	}
-	reaped := false
-	defer func() {
-		if !reaped {
-			_ = run.Process.Kill()
-			_ = run.Wait()
-		}
-	}()
-	var id string
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var e struct {
-			Kind string `json:"kind"`
-			Text string `json:"text"`
-			Tool string `json:"tool"`
-			Args string `json:"args"`
-		}
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
-		if e.Kind == "session" {
-			id = e.Text
-		}
-		if e.Kind == "tool_call" && e.Tool == "python" && strings.Contains(e.Args, "sleep") {
-			break // step 2 runs its cell
-		}
-	}
-	if id == "" {
-		t.Fatal("the run never said its session id")
-	}
+	run, id := startXPlusOneInStep2(t, sessions)
 	ws := filepath.Join(sessions, id)
 	logBefore, _ := os.ReadFile(filepath.Join(ws, session.EventsFile))
 
@@ -180,7 +129,6 @@ func TestOneOwnerPerSession(t *testing.T) {
 		t.Fatalf("the winning resume failed: %v\n%s", winner.err, winner.out)
 	}
 	_ = run.Wait()
-	reaped = true
 
 	if m := readMeta(t, sessions, id); m.Status != session.StatusDone {
 		t.Errorf("after both resumes the session is %s (%s), want done: the winner's success must stay", m.Status, m.Error)

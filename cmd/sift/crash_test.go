@@ -34,15 +34,64 @@ func siftProcess(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func TestKillDashNineMidStepThenResume(t *testing.T) {
-	isolateEnv(t)
+// needsPythonAndSandbox skips without Python or bubblewrap: generated
+// code runs sandboxed, and a killed sift process's kernels die with it.
+func needsPythonAndSandbox(t testing.TB) {
+	t.Helper()
 	if _, err := operator.FindPython(context.Background(), ""); err != nil {
 		t.Skipf("needs Python with pandas (CI installs it): %v", err)
 	}
 	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap, so the killed process's kernel dies with it (CI installs it): %v", err)
+		t.Skipf("needs bubblewrap, so code runs sandboxed and a killed sift's kernels die with it (CI installs it): %v", err)
 	}
-	sessions := t.TempDir()
+}
+
+// startRunUntilSleep starts `sift run --json args...`, whose script has a
+// Python cell that sleeps, and reads its events until that cell runs: the
+// process is then mid-step, for the test to kill. It returns the process
+// and its session id; when the test ends, the process is killed and
+// reaped if the test has not done so.
+func startRunUntilSleep(t *testing.T, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := siftProcess(t, append([]string{"run", "--json"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	var id string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var e struct{ Kind, Text, Tool, Args string }
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		if e.Kind == "session" {
+			id = e.Text
+		}
+		if e.Kind == "tool_call" && e.Tool == "python" && strings.Contains(e.Args, "sleep") {
+			if id == "" {
+				t.Fatal("the run never said its session id")
+			}
+			return cmd, id
+		}
+	}
+	t.Fatalf("the run ended before its sleeping cell ran (session %q)", id)
+	return nil, ""
+}
+
+// startXPlusOneInStep2 starts (startRunUntilSleep) a planned run in
+// sessions of "what is x+1?": step 1 sets x = 41 in the kernel and writes
+// out/one.txt; step 2's cell sleeps, so it is mid-step.
+func startXPlusOneInStep2(t *testing.T, sessions string) (*exec.Cmd, string) {
+	t.Helper()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
  {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
@@ -51,41 +100,35 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
  {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
-	cmd := siftProcess(t, "run", "--mode", "plan", "--json", "--script", first, "--sessions-dir", sessions, "what is x+1?")
-	stdout, err := cmd.StdoutPipe()
+	return startRunUntilSleep(t, "--mode", "plan", "--script", first, "--sessions-dir", sessions, "what is x+1?")
+}
+
+// resumeKilledInStep2 runs `sift resume id --script script` on a session
+// whose run was killed in step 2, after one cell of step 1, and checks
+// that it says step 2 runs again on a kernel rebuilt from that cell.
+func resumeKilledInStep2(t *testing.T, sessions, id, script string) {
+	t.Helper()
+	out, err := siftProcess(t, "resume", id, "--script", script, "--sessions-dir", sessions).CombinedOutput()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("sift resume: %v\n%s", err, out)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var id string
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var e struct {
-			Kind string `json:"kind"`
-			Text string `json:"text"`
-			Tool string `json:"tool"`
-			Args string `json:"args"`
-		}
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
-		if e.Kind == "session" {
-			id = e.Text
-		}
-		if e.Kind == "tool_call" && e.Tool == "python" && strings.Contains(e.Args, "sleep") {
-			break // step 2 is running its cell: kill the process now
+	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cell from"} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("resume must say %q:\n%s", w, out)
 		}
 	}
+}
+
+func TestKillDashNineMidStepThenResume(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	sessions := t.TempDir()
+	// Kill the process while step 2 runs its cell.
+	cmd, id := startXPlusOneInStep2(t, sessions)
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if id == "" {
-		t.Fatal("the killed run never said its session id")
-	}
 	// The session list sees that the process running it is gone.
 	list, err := siftProcess(t, "sessions", "list", "--sessions-dir", sessions).CombinedOutput()
 	if err != nil {
@@ -101,16 +144,7 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
  {"content":"# x+1\n\n{{section:Steps and results}}"}]}`)
-	resume := siftProcess(t, "resume", id, "--script", second, "--sessions-dir", sessions)
-	out, err := resume.CombinedOutput()
-	if err != nil {
-		t.Fatalf("sift resume: %v\n%s", err, out)
-	}
-	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cell from"} {
-		if !strings.Contains(string(out), w) {
-			t.Errorf("resume must say %q:\n%s", w, out)
-		}
-	}
+	resumeKilledInStep2(t, sessions, id, second)
 	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 	if err != nil || !strings.Contains(string(report), "42") {
 		t.Errorf("report.md must hold x+1 = 42 (x from the killed process's step 1): %v\n%s", err, report)
@@ -166,9 +200,7 @@ func kernelAlive(t *testing.T, sessions string) bool {
 
 func TestCtrlCOncePausesThenResume(t *testing.T) {
 	isolateEnv(t)
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
+	pythonOrSkip(t)
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,105 +30,38 @@ import (
 // three steps, each a Python cell in the session's kernel, so a step that
 // runs after a takeover needs the kernel rebuilt from the earlier cells.
 var (
-	xSteps = []struct{ desc, code string }{
-		{"Set x to %d", "x = %d\nprint('X set')"},
-		{"Add one to x", "y = x + 1\nprint('Y set')"},
-		{"Print the answer", "print(f'X1={y}')"},
-	}
 	xQuestion = regexp.MustCompile(`x (?:=|to) (\d+)`)
 	xAnswer   = regexp.MustCompile(`X1=\d+`)
 )
 
-// xResponder answers the requests of xSteps's sessions through the
-// scripted model server, from what each request shows (the tools offered
-// tell the agents apart), so sessions may interleave in any order across
-// processes; every reply takes delay, as a provider's latency would.
-func xResponder(delay time.Duration) func(scripted.Request) (*schema.Message, error) {
-	return func(req scripted.Request) (*schema.Message, error) {
-		time.Sleep(delay)
-		call := func(name string, args any) *schema.Message {
-			b, _ := json.Marshal(args)
-			return scripted.ToolCall(name, string(b))
-		}
-		offered := func(name string) bool {
-			return slices.ContainsFunc(req.Tools, func(t *schema.ToolInfo) bool { return t.Name == name })
-		}
-		n := ""
-		for _, m := range req.Messages {
-			if g := xQuestion.FindStringSubmatch(m.Content); g != nil {
-				n = g[1]
-				break
-			}
-		}
-		desc := func(i int) string {
-			if strings.Contains(xSteps[i].desc, "%d") {
-				return fmt.Sprintf(xSteps[i].desc, atoi(n))
-			}
-			return xSteps[i].desc
-		}
-		last := req.Messages[len(req.Messages)-1]
-		plan := func(descs []string) *schema.Message {
-			var steps []map[string]any
-			for i := range xSteps {
-				if slices.Contains(descs, desc(i)) {
-					needs := []int{}
-					if i > 0 {
-						needs = []int{i}
-					}
-					steps = append(steps, map[string]any{"index": i + 1, "description": desc(i), "needs": needs})
-				}
-			}
-			return call("create_plan", map[string]any{"steps": steps})
-		}
-		switch {
-		case offered("create_plan") && !offered("submit_result"):
-			return plan([]string{desc(0), desc(1), desc(2)}), nil
-		case offered("submit_result"):
-			var todo []string
-			for _, m := range todoStep.FindAllStringSubmatch(last.Content, -1) {
-				todo = append(todo, m[1])
-			}
-			if len(todo) > 0 {
-				return plan(todo), nil
-			}
-			return call("submit_result", map[string]any{"answer": strings.Join(xAnswer.FindAllString(last.Content, -1), "; ")}), nil
-		case offered("code_agent"):
-			m := currentTask.FindStringSubmatch(last.Content)
-			if m == nil {
-				return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
-			}
-			return call("code_agent", map[string]string{"request": m[1]}), nil
-		case offered("python"):
-			if last.Role == schema.Tool {
-				return scripted.Text("Done. Output:\n" + last.Content), nil
-			}
-			// The task is the code agent's user message that is not the
-			// data message (which comes first, after the system prompt).
-			var task string
-			for _, m := range req.Messages {
-				if m.Role == schema.User && !strings.HasPrefix(m.Content, "## Data") {
-					task = m.Content
-				}
-			}
-			for i := len(xSteps) - 1; i >= 0; i-- {
-				s := xSteps[i]
-				if strings.Contains(task, desc(i)) {
-					code := s.code
-					if strings.Contains(code, "%d") {
-						code = fmt.Sprintf(code, atoi(n))
-					}
-					return call("python", map[string]string{"code": code}), nil
-				}
-			}
-			return nil, fmt.Errorf("code request for no known step: %q", task)
-		}
-		figs := xAnswer.FindAllString(last.Content, -1)
-		slices.Sort(figs)
-		return scripted.Text("# x+1\n\n" + strings.Join(slices.Compact(figs), "\n") + "\n"), nil
+// xSteps are the steps of the session that asks for x = n.
+func xSteps(n int) []planStep {
+	return []planStep{
+		{desc: fmt.Sprintf("Set x to %d", n), code: fmt.Sprintf("x = %d\nprint('X set')", n)},
+		{desc: "Add one to x", code: "y = x + 1\nprint('Y set')", needs: []int{1}},
+		{desc: "Print the answer", code: "print(f'X1={y}')", needs: []int{2}},
 	}
 }
 
-func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+// xResponder answers the requests of xSteps's sessions through the
+// scripted model server (planResponder), each with the steps of the x its
+// question sets; every reply takes delay, as a provider's latency would.
+func xResponder(delay time.Duration) func(scripted.Request) (*schema.Message, error) {
+	respond := planResponder("x+1", xAnswer, func(req scripted.Request) []planStep {
+		n := 0
+		for _, m := range req.Messages {
+			if g := xQuestion.FindStringSubmatch(m.Content); g != nil {
+				n, _ = strconv.Atoi(g[1])
+				break
+			}
+		}
+		return xSteps(n)
+	})
+	return func(req scripted.Request) (*schema.Message, error) {
+		time.Sleep(delay)
+		return respond(req)
+	}
+}
 
 // needRedis skips without redis-server, except in CI, where it fails.
 func needRedis(t testing.TB) string {
@@ -138,18 +70,6 @@ func needRedis(t testing.TB) string {
 		t.Fatal(sessiontest.RedisMissing + " (CI=true: the run queue's tests must run)")
 	}
 	return "redis://" + sessiontest.StartRedis(t, t) + "/0"
-}
-
-// needSandbox skips without Python or bubblewrap: a killed worker's
-// kernels must die with it.
-func needSandbox(t testing.TB) {
-	t.Helper()
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
-	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap, so a killed worker's kernels die with it (CI installs it): %v", err)
-	}
 }
 
 // cluster is an API process and its workers, all this test binary
@@ -388,7 +308,7 @@ func readAnswer(t *testing.T, sessions, id string) string {
 
 func TestRunQueueWorkersFailover(t *testing.T) {
 	isolateEnv(t)
-	needSandbox(t)
+	needsPythonAndSandbox(t)
 	const sessions = 30
 	c := newCluster(t, 150*time.Millisecond)
 	want := referenceAnswer(t, c.model, 41)
@@ -517,7 +437,8 @@ func checkCells(t *testing.T, sessions, id string, n int, evs []sseEvent) {
 			ran[cell.Code]++
 		}
 	}
-	finished := len(xSteps) // without a takeover every step ran once
+	steps := xSteps(n)
+	finished := len(steps) // without a takeover every step ran once
 	seen := 0
 	for _, e := range evs {
 		switch e.Kind {
@@ -528,12 +449,8 @@ func checkCells(t *testing.T, sessions, id string, n int, evs []sseEvent) {
 			finished = seen
 		}
 	}
-	for i, s := range xSteps {
-		code := s.code
-		if strings.Contains(code, "%d") {
-			code = fmt.Sprintf(code, n)
-		}
-		switch k := ran[code]; {
+	for i, s := range steps {
+		switch k := ran[s.code]; {
 		case k == 0:
 			t.Errorf("session %s: step %d's cell never ran", id, i+1)
 		case i < finished && k != 1:
@@ -560,7 +477,7 @@ func BenchmarkRunQueueWorkers(b *testing.B) {
 		b.Setenv(k, "")
 	}
 	b.Setenv("HOME", b.TempDir())
-	needSandbox(b)
+	needsPythonAndSandbox(b)
 	const sessions = 24
 	var rows []string
 	var base float64
@@ -640,8 +557,8 @@ func TestServeShutdownLines(t *testing.T) {
 		want, not   string
 		wantStopped string
 	}{
-		{serveOptions{queueOptions: queueOptions{NoRuns: true, Queue: true}}, "runs nothing", "pause", "Stopped."},
-		{serveOptions{queueOptions: queueOptions{Queue: true}}, "back to the queue", "sift resume", "back in the queue"},
+		{serveOptions{serverOptions: serverOptions{queueOptions: queueOptions{NoRuns: true, Queue: true}}}, "runs nothing", "pause", "Stopped."},
+		{serveOptions{serverOptions: serverOptions{queueOptions: queueOptions{Queue: true}}}, "back to the queue", "sift resume", "back in the queue"},
 		{serveOptions{}, "pause at their next safe point", "queue", "sift resume"},
 	} {
 		shutting, stopped := serveShutdownLines(&c.opts)

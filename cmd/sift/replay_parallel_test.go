@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/llm/scripted"
 )
@@ -19,76 +15,14 @@ import (
 // regionSteps is a plan of two independent steps (each sums one region's
 // revenue) and a total that needs both: run with --parallel 3, the two
 // regions' steps run side by side.
-var regionSteps = []struct{ desc, code string }{
-	{"Sum the North revenue", "import pandas as pd\nnorth = int(pd.read_csv('input/sales.csv').query(\"region == 'North'\").revenue.sum())\nprint(f'NORTH={north}')"},
-	{"Sum the South revenue", "import pandas as pd\nsouth = int(pd.read_csv('input/sales.csv').query(\"region == 'South'\").revenue.sum())\nprint(f'SOUTH={south}')"},
-	{"Total of both regions", "print(f'TOTAL={north + south}')"},
+var regionSteps = []planStep{
+	{desc: "Sum the North revenue", code: "import pandas as pd\nnorth = int(pd.read_csv('input/sales.csv').query(\"region == 'North'\").revenue.sum())\nprint(f'NORTH={north}')"},
+	{desc: "Sum the South revenue", code: "import pandas as pd\nsouth = int(pd.read_csv('input/sales.csv').query(\"region == 'South'\").revenue.sum())\nprint(f'SOUTH={south}')"},
+	{desc: "Total of both regions", code: "print(f'TOTAL={north + south}')", needs: []int{1, 2}},
 }
 
-var (
-	todoStep    = regexp.MustCompile(`(?m)^\d+\. \[todo\] (.+)$`)
-	currentTask = regexp.MustCompile(`(?m)^Step \d+: (.+)$`)
-	regionFig   = regexp.MustCompile(`[A-Z]+=\d+`)
-)
-
-// regionResponder plays regionSteps through the server, where requests do
-// not name their agent: the tools offered tell them apart. It answers from
-// what each request shows, so steps side by side may ask in any order.
-func regionResponder(req scripted.Request) (*schema.Message, error) {
-	call := func(name string, args any) *schema.Message {
-		b, _ := json.Marshal(args)
-		return scripted.ToolCall(name, string(b))
-	}
-	offered := func(name string) bool {
-		return slices.ContainsFunc(req.Tools, func(t *schema.ToolInfo) bool { return t.Name == name })
-	}
-	last := req.Messages[len(req.Messages)-1]
-	plan := func(descs []string) *schema.Message {
-		var steps []map[string]any
-		for i, s := range regionSteps {
-			if slices.Contains(descs, s.desc) {
-				needs := []int{}
-				if i == 2 {
-					needs = []int{1, 2}
-				}
-				steps = append(steps, map[string]any{"index": i + 1, "description": s.desc, "needs": needs})
-			}
-		}
-		return call("create_plan", map[string]any{"steps": steps})
-	}
-	switch {
-	case offered("create_plan") && !offered("submit_result"):
-		return plan([]string{regionSteps[0].desc, regionSteps[1].desc, regionSteps[2].desc}), nil
-	case offered("submit_result"):
-		var todo []string
-		for _, m := range todoStep.FindAllStringSubmatch(last.Content, -1) {
-			todo = append(todo, m[1])
-		}
-		if len(todo) > 0 {
-			return plan(todo), nil
-		}
-		return call("submit_result", map[string]any{"answer": strings.Join(regionFig.FindAllString(last.Content, -1), "; ")}), nil
-	case offered("code_agent"):
-		m := currentTask.FindStringSubmatch(last.Content)
-		if m == nil {
-			return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
-		}
-		return call("code_agent", map[string]string{"request": m[1]}), nil
-	case offered("python"):
-		if last.Role == schema.Tool {
-			return scripted.Text("Done. Output:\n" + last.Content), nil
-		}
-		for _, s := range regionSteps {
-			if strings.Contains(last.Content, s.desc) {
-				return call("python", map[string]string{"code": s.code}), nil
-			}
-		}
-		return nil, fmt.Errorf("code request for no known step: %q", last.Content)
-	}
-	figs := regionFig.FindAllString(last.Content, -1)
-	slices.Sort(figs)
-	return scripted.Text("# Revenue by region\n\n" + strings.Join(slices.Compact(figs), "\n") + "\n"), nil
-}
+// regionResponder plays regionSteps through the scripted model server.
+var regionResponder = planResponder("Revenue by region", regexp.MustCompile(`[A-Z]+=\d+`), func(scripted.Request) []planStep { return regionSteps })
 
 // TestReplayParallelSession records sessions run with --parallel 1 and 3
 // through the real client, then replays each with sift replay: both

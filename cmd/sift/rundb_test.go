@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -153,59 +151,23 @@ func onlySession(t *testing.T, sessions string) string {
 
 func TestKillDashNineAfterSQLStepThenResume(t *testing.T) {
 	isolateEnv(t)
-	pythonOrSkip(t)
-	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap, so the killed process's kernel dies with it (CI installs it): %v", err)
-	}
+	needsPythonAndSandbox(t)
 	fx := newRegionFixture(t)
 	sessions := t.TempDir()
 	// Step 2 starts a cell that sleeps: the process is killed while it runs.
 	first := writeScript(t, `{"replies":[`+regionPlan+`,
  {"tool_calls":[{"name":"code_agent","arguments":{"request":"join rev with the targets"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
-	cmd := siftProcess(t, "run", "--mode", "plan", "--yes", "--json", "--script", first, "--db", "sqlite:"+fx.db, "--file", fx.targets, "--sessions-dir", sessions, "revenue vs target per region")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var id string
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var e struct{ Kind, Text, Tool, Args string }
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue
-		}
-		if e.Kind == "session" {
-			id = e.Text
-		}
-		if e.Kind == "tool_call" && e.Tool == "python" && strings.Contains(e.Args, "sleep") {
-			break
-		}
-	}
+	cmd, id := startRunUntilSleep(t, "--mode", "plan", "--yes", "--script", first, "--db", "sqlite:"+fx.db, "--file", fx.targets, "--sessions-dir", sessions, "revenue vs target per region")
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if id == "" {
-		t.Fatal("the killed run never said its session id")
-	}
 
 	// The resumed run knows the database from the session and runs step 2
 	// only: its Python finds rev, rebuilt by replaying the loading cell.
 	second := writeScript(t, `{"replies":[`+regionFinish+`]}`)
-	out, err := siftProcess(t, "resume", id, "--script", second, "--sessions-dir", sessions).CombinedOutput()
-	if err != nil {
-		t.Fatalf("sift resume: %v\n%s", err, out)
-	}
-	for _, w := range []string{"Step 2 was in progress and runs again", "replaying 1 earlier cell from"} {
-		if !strings.Contains(string(out), w) {
-			t.Errorf("resume must say %q:\n%s", w, out)
-		}
-	}
+	resumeKilledInStep2(t, sessions, id, second)
 	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 	if err != nil {
 		t.Fatal(err)

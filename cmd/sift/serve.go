@@ -18,10 +18,7 @@ import (
 
 // serveOptions is everything `sift serve` needs, parsed from flags.
 type serveOptions struct {
-	runOptions
-	listenOptions
-	Addr        string
-	MaxRuns     int
+	serverOptions
 	MaxUploadMB int64
 	MaxFiles    int
 	DataDirs    []string
@@ -31,7 +28,47 @@ type serveOptions struct {
 	// SIFT_ALLOWED_ORIGINS (comma-separated) when no flag gives them.
 	AllowedHosts   []string
 	AllowedOrigins []string
+}
+
+// serverOptions are the flags sift serve and sift worker share: the
+// models, sessions and store (runOptions), the token and shutdown
+// timeout (listenOptions), the run queue's worker name and lease, the
+// address and how many runs go at once. Each command adds its own.
+type serverOptions struct {
+	runOptions
+	listenOptions
 	queueOptions
+	// Addr is the HOST:PORT served; sift worker serves nothing when it
+	// is empty.
+	Addr    string
+	MaxRuns int
+}
+
+// addServerFlags adds the flags of serverOptions, and hides --json (a
+// server prints no events). --addr's default and help, and --max-runs's
+// help, are the command's own: a worker serves only health and metrics,
+// and only when asked.
+func addServerFlags(cmd *cobra.Command, o *serverOptions, addr, addrUsage, maxRunsUsage string) {
+	f := cmd.Flags()
+	f.StringVar(&o.Addr, "addr", addr, addrUsage)
+	f.IntVar(&o.MaxRuns, "max-runs", server.DefaultMaxRuns, maxRunsUsage)
+	f.IntVar(&o.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	addQueueFlags(cmd, &o.queueOptions)
+	addListenFlags(cmd, &o.listenOptions)
+	addModelFlags(cmd, &o.runOptions)
+	_ = f.MarkHidden("json")
+}
+
+// serverConfig is the server.Config both commands start from: the
+// library's configuration from the model flags (label names the model),
+// the token, the runs at once, and the run queue's worker name and
+// lease. The command fills in the rest.
+func (o *serverOptions) serverConfig(ctx context.Context) (server.Config, string, error) {
+	sift, label, err := siftConfig(ctx, &o.runOptions)
+	if err != nil {
+		return server.Config{}, "", err
+	}
+	return server.Config{Sift: sift, Token: o.Token, MaxRuns: o.MaxRuns, WorkerName: o.WorkerName, ClaimTTL: o.Lease}, label, nil
 }
 
 // queueOptions are the flags of the run queue (server.Config.RunQueue),
@@ -114,22 +151,16 @@ hands running sessions back to the queue for another worker.`,
 			return runServe(cmd.Context(), io, opts)
 		},
 	}
+	addServerFlags(cmd, &opts.serverOptions, "127.0.0.1:8080", "address to listen on, HOST:PORT", "runs going at once; more wait in a queue")
 	f := cmd.Flags()
-	f.StringVar(&opts.Addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT")
-	f.IntVar(&opts.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs going at once; more wait in a queue")
 	f.Int64Var(&opts.MaxUploadMB, "max-upload", server.DefaultMaxUploadBytes>>20, "most megabytes of files one session may upload")
 	f.IntVar(&opts.MaxFiles, "max-files", server.DefaultMaxFiles, "most files one session may upload")
 	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "a directory sessions may take as input, NAME=DIR or DIR (named by its base name; repeatable)")
 	f.DurationVar(&opts.Heartbeat, "heartbeat", server.DefaultHeartbeat, "interval of the comments that keep event streams open through proxies")
 	f.StringArrayVar(&opts.AllowedHosts, "allowed-host", nil, "a Host name served besides 127.0.0.1, localhost and [::1] when there is no token, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_HOSTS, comma-separated)")
 	f.StringArrayVar(&opts.AllowedOrigins, "allowed-origin", nil, "an origin (https://host[:port]) whose pages may change state besides the server's own, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_ORIGINS, comma-separated)")
-	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.BoolVar(&opts.Queue, "queue", false, "send runs through the run queue in Redis (needs --store redis://...): any server or sift worker with a free slot takes them, and a worker's runs are taken over when it dies")
 	f.BoolVar(&opts.NoRuns, "no-runs", false, "serve the API and web app only, queueing runs for sift worker processes (implies --queue)")
-	addQueueFlags(cmd, &opts.queueOptions)
-	addListenFlags(cmd, &opts.listenOptions)
-	addModelFlags(cmd, &opts.runOptions)
-	_ = f.MarkHidden("json")
 	return cmd
 }
 
@@ -170,20 +201,17 @@ func dataDirs(vals []string) (map[string]string, error) {
 // runServe serves until ctx ends (SIGTERM) or Ctrl-C, then shuts down
 // gracefully.
 func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
-	cfg, label, err := siftConfig(ctx, &opts.runOptions)
+	cfg, label, err := opts.serverConfig(ctx)
 	if err != nil {
 		return err
 	}
-	dirs, err := dataDirs(opts.DataDirs)
-	if err != nil {
+	if cfg.DataDirs, err = dataDirs(opts.DataDirs); err != nil {
 		return usageError{err}
 	}
-	srv, err := server.New(server.Config{
-		Sift: cfg, Token: opts.Token, MaxRuns: opts.MaxRuns, MaxUploadBytes: opts.MaxUploadMB << 20,
-		MaxFiles: opts.MaxFiles, DataDirs: dirs, Heartbeat: opts.Heartbeat,
-		AllowedHosts: orEnvList(opts.AllowedHosts, "SIFT_ALLOWED_HOSTS"), AllowedOrigins: orEnvList(opts.AllowedOrigins, "SIFT_ALLOWED_ORIGINS"),
-		RunQueue: opts.Queue, NoRuns: opts.NoRuns, WorkerName: opts.WorkerName, ClaimTTL: opts.Lease,
-	})
+	cfg.MaxUploadBytes, cfg.MaxFiles, cfg.Heartbeat = opts.MaxUploadMB<<20, opts.MaxFiles, opts.Heartbeat
+	cfg.AllowedHosts, cfg.AllowedOrigins = orEnvList(opts.AllowedHosts, "SIFT_ALLOWED_HOSTS"), orEnvList(opts.AllowedOrigins, "SIFT_ALLOWED_ORIGINS")
+	cfg.RunQueue, cfg.NoRuns = opts.Queue, opts.NoRuns
+	srv, err := server.New(cfg)
 	if err != nil {
 		return usageError{err}
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sift-agent/sift/llm/scripted"
-	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
 )
@@ -156,16 +155,6 @@ func (p *serveProcess) streamKinds(t *testing.T, id, lastID string) (kinds []str
 func scriptedCall(name string, args any) scripted.Reply {
 	b, _ := json.Marshal(args)
 	return scripted.Reply{Message: scripted.ToolCall(name, string(b))}
-}
-
-func needsPythonAndSandbox(t *testing.T) {
-	t.Helper()
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
-	if _, err := operator.NewSandbox(operator.SandboxConfig{Mode: operator.SandboxBwrap}); err != nil {
-		t.Skipf("needs bubblewrap (CI installs it): %v", err)
-	}
 }
 
 // TestServeSIGTERMPausesThenRestartResumes: a real `sift serve` gets

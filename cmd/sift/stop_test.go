@@ -2,15 +2,12 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/sift-agent/sift/operator"
 )
 
 // TestCtrlCTwiceLeavesTheStepToRunAgain: a real sift process stopped with
@@ -19,9 +16,7 @@ import (
 // printed, runs step 1 again.
 func TestCtrlCTwiceLeavesTheStepToRunAgain(t *testing.T) {
 	isolateEnv(t)
-	if _, err := operator.FindPython(context.Background(), ""); err != nil {
-		t.Skipf("needs Python with pandas (CI installs it): %v", err)
-	}
+	pythonOrSkip(t)
 	sessions := t.TempDir()
 	script := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},

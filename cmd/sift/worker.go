@@ -13,13 +13,9 @@ import (
 )
 
 // workerOptions is everything `sift worker` needs, parsed from flags.
+// Its Addr, when set, serves /healthz, /readyz and /metrics.
 type workerOptions struct {
-	runOptions
-	listenOptions
-	queueOptions
-	// Addr, when set, serves /healthz, /readyz and /metrics there.
-	Addr    string
-	MaxRuns int
+	serverOptions
 }
 
 func newWorkerCmd(io *ioStreams, runF func(context.Context, *workerOptions) error) *cobra.Command {
@@ -55,27 +51,19 @@ Generated code runs in each worker's own sandbox, as with sift serve.`,
 			return runWorker(cmd.Context(), io, opts)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&opts.Addr, "addr", "", "serve /healthz, /readyz and /metrics on HOST:PORT (default: no HTTP)")
-	f.IntVar(&opts.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs this worker works at once")
-	f.IntVar(&opts.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
-	addQueueFlags(cmd, &opts.queueOptions)
-	addListenFlags(cmd, &opts.listenOptions)
-	addModelFlags(cmd, &opts.runOptions)
-	_ = f.MarkHidden("json")
+	addServerFlags(cmd, &opts.serverOptions, "", "serve /healthz, /readyz and /metrics on HOST:PORT (default: no HTTP)", "runs this worker works at once")
 	return cmd
 }
 
 // runWorker works queued runs until ctx ends (SIGTERM) or Ctrl-C, then
 // hands its running runs back to the queue.
 func runWorker(ctx context.Context, io *ioStreams, opts *workerOptions) error {
-	cfg, label, err := siftConfig(ctx, &opts.runOptions)
+	cfg, label, err := opts.serverConfig(ctx)
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(server.Config{
-		Sift: cfg, Token: opts.Token, MaxRuns: opts.MaxRuns, RunQueue: true, WorkerName: opts.WorkerName, ClaimTTL: opts.Lease,
-	})
+	cfg.RunQueue = true
+	srv, err := server.New(cfg)
 	if err != nil {
 		return usageError{err}
 	}
