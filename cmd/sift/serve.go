@@ -183,6 +183,7 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 		MaxFiles: opts.MaxFiles, DataDirs: dirs, Heartbeat: opts.Heartbeat,
 		AllowedHosts: orEnvList(opts.AllowedHosts, "SIFT_ALLOWED_HOSTS"), AllowedOrigins: orEnvList(opts.AllowedOrigins, "SIFT_ALLOWED_ORIGINS"),
 		RunQueue: opts.Queue, NoRuns: opts.NoRuns, WorkerName: opts.WorkerName, ClaimTTL: opts.Lease,
+		ModelName: scriptedModelName(opts.Script),
 	})
 	if err != nil {
 		return usageError{err}
@@ -274,4 +275,13 @@ func listenAndServe(ctx context.Context, io *ioStreams, addr string, h http.Hand
 	}
 	fmt.Fprintln(io.ErrOut, stopped)
 	return nil
+}
+
+// scriptedModelName is how the web app's header names a --script model:
+// "scripted (script.json)"; "" without one.
+func scriptedModelName(script string) string {
+	if script == "" {
+		return ""
+	}
+	return "scripted (" + filepath.Base(script) + ")"
 }

@@ -177,7 +177,8 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	b := newBrowser(t, chromium)
 
 	b.do(t, "open the app", chromedp.Navigate(srv.url+"/"))
-	b.waitJS(t, "the config says a model is there", `document.getElementById('model-note').textContent.includes('Model')`)
+	// The header names the script, not just "configured".
+	b.waitJS(t, "the header names the scripted model", `document.getElementById('model-note').textContent === 'Model: scripted (script.json)'`)
 	b.do(t, "ask with plan review on",
 		chromedp.SetUploadFiles(chromedp.ID("files"), []string{exampleFile(t, "sales.csv")}),
 		chromedp.SendKeys(chromedp.ID("question"), "What is the monthly revenue trend in 2024, and which region sells most?"),
