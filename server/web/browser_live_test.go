@@ -148,6 +148,10 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 			if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); strings.Contains(got, "West least") {
 				t.Errorf("the report shows its end before the model wrote it: %q", got)
 			}
+			// No heading over nothing: the report's Files wait for a file.
+			if got := b.evalStrings(t, emptyHeadings); len(got) > 0 {
+				t.Errorf("headings with nothing under them show while the report is written: %q", got)
+			}
 			b.screenshot(t, "65-report-writing")
 			b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
 			b.screenshot(t, "65-report-writing-390")
@@ -168,6 +172,9 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 	}
 	if b.evalBool(t, `document.querySelector('.run .report').hasAttribute('data-writing')`) {
 		t.Error("the finished report still says it is being written")
+	}
+	if !b.evalBool(t, `document.querySelector('.run .report h4').checkVisibility() && document.querySelector('.run .report .downloads li') !== null`) {
+		t.Error("the finished report does not list its files under Files")
 	}
 	if !b.evalBool(t, `document.querySelector('.status-line').hidden`) {
 		t.Error("the status line stays after the run ended")
@@ -191,6 +198,10 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 	}
 	b.noPageErrors(t)
 }
+
+// emptyHeadings are the report's visible headings with nothing under them.
+const emptyHeadings = `[...document.querySelectorAll('.run .report h4')]
+	.filter(h => h.checkVisibility() && !h.nextElementSibling?.childElementCount).map(h => h.textContent)`
 
 // A file that cannot be analysed is refused when it is chosen, named, with
 // its cause and fix in one sentence; a file over the server's limit is
@@ -239,6 +250,15 @@ func TestBrowserRefusesBadFilesByCause(t *testing.T) {
 			if got := b.evalString(t, `document.querySelector('#file-list li').textContent`); !strings.Contains(got, "MiB") {
 				t.Errorf("the file list shows %q, want MiB", got)
 			}
+		} else if got := b.evalString(t, `document.querySelector('#file-list li.refused')?.textContent || ''`); !strings.HasPrefix(got, tt.file) || !strings.Contains(got, "refused") {
+			// The refused file is marked where it is listed, not left
+			// there as if it were fine.
+			t.Errorf("%s: the file list shows %q, want it marked refused", tt.file, got)
+		}
+		// The page's own button chooses files: the browser's picker, which
+		// says "No file chosen" beside the listed file, stays out of sight.
+		if !b.evalBool(t, `document.getElementById('files').getBoundingClientRect().width <= 1 && document.getElementById('pick').checkVisibility() && document.getElementById('pick').textContent === 'Add files'`) {
+			t.Errorf("%s: the browser's file picker shows beside the chosen file, or the page's button does not offer to add files", tt.file)
 		}
 		if tt.file == "data.csv" {
 			b.screenshot(t, "64-not-data")
@@ -311,7 +331,7 @@ func (p *serveProc) post(t *testing.T, path, contentType string, body io.Reader,
 // A failed step shows its error's last line, the traceback behind a
 // toggle and none of the hints meant for the model; a run stopped on
 // purpose reads as stopped, in plain words; the run's bookkeeping notes
-// never show.
+// and the Python tool's "stdout:" label never show.
 func TestBrowserFailuresInPlainWords(t *testing.T) {
 	chromium := needChromium(t)
 	// The page only, with an empty session list: the app lists sessions at
@@ -339,6 +359,7 @@ func TestBrowserFailuresInPlainWords(t *testing.T) {
 		v.handle({ kind: 'tool_call', tool: 'python', tool_call_id: 'c1', agent: 'code_agent', args: '{"code":"1/0"}', step });
 		v.handle({ kind: 'tool_result', tool: 'python', tool_call_id: 'c1', agent: 'code_agent', step,
 			text: 'Traceback (most recent call last):\n  File "<cell>", line 1, in <module>\nZeroDivisionError: division by zero\nHint: check the divisor before dividing' });
+		v.handle({ kind: 'step_finished', step: { index: 2, description: 'Count', status: 'done', summary: 'Counted the rows:\nstdout:\n504 rows' } });
 		v.handle({ kind: 'error', text: 'run failed: interrupted: context canceled' });
 		v.handle({ kind: 'done', text: 'run failed: interrupted: context canceled' });
 		return {
@@ -356,13 +377,79 @@ func TestBrowserFailuresInPlainWords(t *testing.T) {
 		t.Errorf("the failed cell shows %q, %v tracebacks (open %v); want its last line and one folded traceback", got["failure"], got["tracebacks"], got["tracebackOpen"])
 	}
 	text := got["text"].(string)
-	for _, bad := range []string{"Hint:", "context canceled", "run failed", "replaying", "earlier cell"} {
+	if !strings.Contains(text, "Counted the rows:\n504 rows") {
+		t.Errorf("step 2's summary does not show its output:\n%s", text)
+	}
+	for _, bad := range []string{"Hint:", "context canceled", "run failed", "replaying", "earlier cell", "stdout:"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("the page shows %q:\n%s", bad, text)
 		}
 	}
 	if !strings.Contains(text, "Stopped.") || got["status"] != "paused" {
 		t.Errorf("a deliberate stop does not read as stopped (status %v):\n%s", got["status"], text)
+	}
+	b.noPageErrors(t)
+}
+
+// A run that waits for a free slot says so, with its place in the queue
+// and a clock, until it starts.
+func TestBrowserWaitingInTheQueue(t *testing.T) {
+	chromium := needChromium(t)
+	g := newGates("plan")
+	run := func(first bool, topic string) []scripted.Reply {
+		plan := reply("create_plan", planOf("Look at "+topic))
+		if first {
+			plan = g.hold("plan", plan.Message)
+		}
+		r := []scripted.Reply{plan}
+		r = append(r, wordStep("Looked at "+topic+".")...)
+		return append(r, reply("submit_result", map[string]any{"answer": topic}), say("# "+topic+"\n\nLooked at "+topic+" [step 1]."))
+	}
+	script := scripted.New(append(run(true, "regions"), run(false, "months")...)...)
+	srv := startServeScripted(t, script, nil, "--python-mode", "process", "--max-runs", "1")
+	t.Cleanup(g.openAll)
+	b := newBrowser(t, chromium)
+
+	// Another tab's run takes the one slot and holds it.
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	fw, _ := w.CreateFormFile("file", "sales.csv")
+	data, err := os.ReadFile(exampleFile(t, "sales.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = fw.Write(data)
+	_ = w.Close()
+	var other struct{ ID string }
+	srv.post(t, "/v1/sessions", w.FormDataContentType(), &body, &other)
+	ask, _ := json.Marshal(map[string]string{"question": "look at the regions", "mode": "plan"})
+	srv.post(t, "/v1/sessions/"+other.ID+"/runs", "application/json", bytes.NewReader(ask), nil)
+	g.wait(t, "plan")
+
+	askInPage(t, b, srv, "look at the months", false)
+	b.waitJS(t, "the status line says the run waits in the queue", `document.querySelector('.status-line:not([hidden]) .status-text')?.textContent === 'Waiting in the queue (#1)…'`)
+	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "queued: #1" {
+		t.Errorf("the session's badge says %q, want queued: #1", got)
+	}
+	first := b.evalString(t, `document.querySelector('.status-line .status-clock').textContent`)
+	b.waitJS(t, "the queue's clock moves", `document.querySelector('.status-line .status-clock').textContent !== '`+first+`'`)
+	b.screenshot(t, "67-queued")
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.viewportShot(t, "67-queued-390")
+	b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
+
+	g.open("plan")
+	b.waitJS(t, "the queued run starts and finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); !strings.Contains(got, "Looked at months") {
+		t.Errorf("the page's run reports %q", got)
+	}
+	// The run goes on in the view that showed it waiting, which no longer
+	// says it waits.
+	if n := b.evalString(t, `String(document.querySelectorAll('.run').length)`); n != "1" {
+		t.Errorf("the page shows %s runs, want the one", n)
+	}
+	if got := b.evalStrings(t, `[...document.querySelectorAll('.status-line:not([hidden])')].map(s => s.textContent)`); len(got) > 0 {
+		t.Errorf("a status line stays after the run ended: %q", got)
 	}
 	b.noPageErrors(t)
 }

@@ -166,6 +166,13 @@ function setStatus(status, detail = '') {
   $('resume').hidden = status !== 'paused';
   $('followup-form').hidden = live || status === 'waiting' || status === 'paused';
   $('delete').disabled = live;
+  // The sessions list says the same as the header at once, not at its
+  // next refresh.
+  const badge = document.querySelector('.session-link[aria-current="page"] .badge');
+  if (badge) {
+    badge.textContent = status;
+    badge.className = `badge small status-${status}`;
+  }
 }
 
 // fileURL resolves a workspace path to an object URL, fetching it once with
@@ -219,10 +226,13 @@ function onEvent(seq, ev) {
   state.lastSeq = Number.isFinite(seq) ? seq : state.lastSeq;
   // Every run opens with a session event: a follow-up gets a view of its
   // own, a resume goes on in the view of the run it resumes.
-  const resumable = state.run && ['waiting', 'paused'].includes(state.run.status);
+  // A run that waited in the queue starts in the view that showed it
+  // waiting.
+  const resumable = state.run && (['waiting', 'paused'].includes(state.run.status) || state.run.starting);
   if (!state.run || (ev.kind === 'session' && !resumable)) {
     state.run = new RunView($('runs'), viewContext());
   }
+  if (ev.kind === 'session') state.run.starting = false;
   state.run.handle(ev);
   // The session is named by its first question (the server's record holds
   // the latest one).
@@ -240,9 +250,14 @@ function follow() {
   state.stream = ctl;
   const id = state.id;
   streamEvents(id, state.lastSeq, onEvent, ctl.signal, (q) => {
-    setStatus('queued', `queued: #${q.position}`);
-    if (!state.run) state.run = new RunView($('runs'), viewContext());
+    // A follow-up waits in a view of its own; a resume, in the view of
+    // the run it goes on with.
+    if (!state.run || ['done', 'failed'].includes(state.run.status)) {
+      state.run = new RunView($('runs'), viewContext());
+    }
+    state.run.starting = true;
     state.run.queued(q.position);
+    setStatus('queued', `queued: #${q.position}`);
   })
     .catch((err) => { if (state.id === id) fail(err); })
     .finally(() => { if (state.stream === ctl) state.stream = null; });
@@ -308,14 +323,25 @@ const chosen = [];
 let staged = null;
 let uploading = null;
 
+// refused are the chosen files the server refused (the notice says why):
+// the list marks them until they are removed.
+const refused = new Set();
+
 function renderChosen() {
   const ul = $('file-list');
   ul.replaceChildren();
   chosen.forEach((f, k) => {
     const remove = h('button', { type: 'button', class: 'ghost small', 'aria-label': `Remove ${f.name}` }, '✕');
-    remove.addEventListener('click', () => { chosen.splice(k, 1); renderChosen(); stageUpload(); });
-    ul.append(h('li', {}, h('span', {}, f.name), h('span', { class: 'muted' }, ` ${size(f.size)}`), remove));
+    remove.addEventListener('click', () => { chosen.splice(k, 1); refused.delete(f); renderChosen(); stageUpload(); });
+    const li = h('li', {}, h('span', {}, f.name), h('span', { class: 'muted' }, ` ${size(f.size)}`));
+    if (refused.has(f)) {
+      li.classList.add('refused');
+      li.append(h('span', { class: 'why' }, 'refused'));
+    }
+    li.append(remove);
+    ul.append(li);
   });
+  $('pick').textContent = chosen.length ? 'Add files' : 'Choose files';
 }
 
 // size shows bytes in the unit the server's limits use (KiB, MiB).
@@ -383,8 +409,16 @@ async function stageUpload() {
       renderGlance(staged);
       return staged;
     } catch (err) {
-      // A refusal (a file by cause, the limit) is an answer, not a fault.
-      if (uploading === mine) err instanceof APIError ? notice(err.message) : fail(err);
+      // A refusal (a file by cause, the limit) is an answer, not a fault:
+      // the file it names is marked in the list.
+      if (uploading === mine && err instanceof APIError) {
+        notice(err.message);
+        const named = files.filter((f) => err.message.startsWith(f.name) || err.message.includes(` ${f.name} `));
+        if (named.length) {
+          for (const f of named) refused.add(f);
+          renderChosen();
+        }
+      } else if (uploading === mine) fail(err);
       return null;
     } finally {
       if (uploading === mine) { $('upload').hidden = true; uploading = null; }
@@ -497,6 +531,7 @@ async function startAnalysis(e) {
     created = null;
     staged = null;
     chosen.length = 0;
+    refused.clear();
     renderChosen();
     renderGlance(null);
     $('question').value = '';
