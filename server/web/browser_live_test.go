@@ -157,6 +157,18 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 			b.screenshot(t, "65-report-writing-390")
 			b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
 		}
+		if w.gate == "code" {
+			// On a phone with its keyboard open, with the run's work
+			// reaching below the screen, the status line stays in sight.
+			b.do(t, "short phone", chromedp.EmulateViewport(390, 360, chromedp.EmulateScale(2)),
+				chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+			b.waitJS(t, "the run reaches below the screen", `document.querySelector('.run').getBoundingClientRect().bottom > innerHeight`)
+			if !b.evalBool(t, `(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('.status-line').getBoundingClientRect())`) {
+				t.Error("on a short phone screen the status line is out of sight")
+			}
+			b.viewportShot(t, "62-code-short-phone")
+			b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
+		}
 		if w.gate == "plan" {
 			b.screenshot(t, "62-planning")
 			b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
