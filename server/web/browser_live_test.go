@@ -407,17 +407,23 @@ func TestBrowserFailuresInPlainWords(t *testing.T) {
 // and a clock, until it starts.
 func TestBrowserWaitingInTheQueue(t *testing.T) {
 	chromium := needChromium(t)
-	g := newGates("plan")
-	run := func(first bool, topic string) []scripted.Reply {
+	g := newGates("plan", "plan2")
+	run := func(gate, topic string) []scripted.Reply {
 		plan := reply("create_plan", planOf("Look at "+topic))
-		if first {
-			plan = g.hold("plan", plan.Message)
+		if gate != "" {
+			plan = g.hold(gate, plan.Message)
 		}
 		r := []scripted.Reply{plan}
 		r = append(r, wordStep("Looked at "+topic+".")...)
 		return append(r, reply("submit_result", map[string]any{"answer": topic}), say("# "+topic+"\n\nLooked at "+topic+" [step 1]."))
 	}
-	script := scripted.New(append(run(true, "regions"), run(false, "months")...)...)
+	// The other tab's run, the page's, the other tab's second, the page's
+	// follow-up: one at a time.
+	var r []scripted.Reply
+	for _, x := range [][2]string{{"plan", "regions"}, {"", "months"}, {"plan2", "products"}, {"", "weeks"}} {
+		r = append(r, run(x[0], x[1])...)
+	}
+	script := scripted.New(r...)
 	srv := startServeScripted(t, script, nil, "--python-mode", "process", "--max-runs", "1")
 	t.Cleanup(g.openAll)
 	b := newBrowser(t, chromium)
@@ -434,8 +440,11 @@ func TestBrowserWaitingInTheQueue(t *testing.T) {
 	_ = w.Close()
 	var other struct{ ID string }
 	srv.post(t, "/v1/sessions", w.FormDataContentType(), &body, &other)
-	ask, _ := json.Marshal(map[string]string{"question": "look at the regions", "mode": "plan"})
-	srv.post(t, "/v1/sessions/"+other.ID+"/runs", "application/json", bytes.NewReader(ask), nil)
+	otherAsks := func(q string) {
+		ask, _ := json.Marshal(map[string]string{"question": q, "mode": "plan"})
+		srv.post(t, "/v1/sessions/"+other.ID+"/runs", "application/json", bytes.NewReader(ask), nil)
+	}
+	otherAsks("look at the regions")
 	g.wait(t, "plan")
 
 	askInPage(t, b, srv, "look at the months", false)
@@ -462,6 +471,27 @@ func TestBrowserWaitingInTheQueue(t *testing.T) {
 	}
 	if got := b.evalStrings(t, `[...document.querySelectorAll('.status-line:not([hidden])')].map(s => s.textContent)`); len(got) > 0 {
 		t.Errorf("a status line stays after the run ended: %q", got)
+	}
+
+	// A follow-up that waits does so in a view of its own: the finished
+	// run above it stays finished.
+	b.waitJS(t, "the other tab's run is done", `[...document.querySelectorAll('.session-link .badge')].every(b => b.textContent === 'done')`)
+	otherAsks("look at the products")
+	g.wait(t, "plan2")
+	b.do(t, "ask a follow-up",
+		chromedp.SendKeys(chromedp.ID("followup"), "look at the weeks"),
+		chromedp.Click(chromedp.ID("followup-ask")))
+	b.waitJS(t, "the follow-up waits in the queue", `document.querySelectorAll('.run').length === 2 && document.querySelectorAll('.run')[1].querySelector('.status-line:not([hidden]) .status-text')?.textContent === 'Waiting in the queue (#1)…'`)
+	if got := b.evalString(t, `document.querySelector('.run').dataset.status`); got != "done" {
+		t.Errorf("while the follow-up waits, the first run says %q", got)
+	}
+	g.open("plan2")
+	b.waitJS(t, "the follow-up runs and finishes", `document.querySelectorAll('.run')[1]?.dataset.status === 'done'`)
+	if got := b.evalStrings(t, `[...document.querySelectorAll('.run')].map(r => r.dataset.status + ': ' + r.querySelector('.report .md').textContent.trim())`); len(got) != 2 || !strings.Contains(got[0], "done: months") || !strings.Contains(got[1], "done: weeks") {
+		t.Errorf("the runs show %q, want the question's and the follow-up's, done", got)
+	}
+	if got := b.evalStrings(t, `[...document.querySelectorAll('.status-line:not([hidden])')].map(s => s.textContent)`); len(got) > 0 {
+		t.Errorf("a status line stays after the follow-up ended: %q", got)
 	}
 	b.noPageErrors(t)
 }
