@@ -274,6 +274,9 @@ func TestBrowserRefusesBadFilesByCause(t *testing.T) {
 		}
 		if tt.file == "data.csv" {
 			b.screenshot(t, "64-not-data")
+			b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+			b.viewportShot(t, "64-not-data-390")
+			b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
 		}
 		b.do(t, "remove "+tt.file, chromedp.Click(chromedp.CSS(`#file-list li button`)))
 	}
@@ -493,5 +496,57 @@ func TestBrowserWaitingInTheQueue(t *testing.T) {
 	if got := b.evalStrings(t, `[...document.querySelectorAll('.status-line:not([hidden])')].map(s => s.textContent)`); len(got) > 0 {
 		t.Errorf("a status line stays after the follow-up ended: %q", got)
 	}
+	b.noPageErrors(t)
+}
+
+// A question asked in Chinese is answered in Chinese: the report's
+// headings and answer, and the next questions it offers (here by the
+// built-in analyses, with no model).
+func TestBrowserChineseQuestionGetsAChineseReport(t *testing.T) {
+	chromium := needChromium(t)
+	srv := startServe(t)
+	b := newBrowser(t, chromium)
+	b.do(t, "ask in Chinese",
+		chromedp.Navigate(srv.url+"/"),
+		chromedp.WaitVisible(chromedp.ID("question")),
+		chromedp.SetUploadFiles(chromedp.ID("files"), []string{exampleFile(t, "sales.csv")}),
+		chromedp.SendKeys(chromedp.ID("question"), "每个月的收入趋势如何？"),
+		chromedp.Click(chromedp.ID("ask")),
+	)
+	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.waitJS(t, "the report's chart renders", `[...document.querySelectorAll('.run .report img')].some(i => i.complete && i.naturalWidth > 0)`)
+	han := func(s string) bool {
+		for _, r := range s {
+			if r >= 0x4e00 && r <= 0x9fff {
+				return true
+			}
+		}
+		return false
+	}
+	heads := b.evalStrings(t, `[...document.querySelectorAll('.run .report .md :is(h1, h2, h3)')].map(h => h.textContent)`)
+	if len(heads) == 0 {
+		t.Fatal("the report has no headings")
+	}
+	for _, h := range heads {
+		if !han(h) {
+			t.Errorf("the report's heading %q is not in Chinese (all: %q)", h, heads)
+		}
+	}
+	// The answer names the peak month (July) in Chinese.
+	if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); !strings.Contains(got, "最高在 2024-07") {
+		t.Errorf("the report does not answer in Chinese with the peak month: %q", got)
+	}
+	next := b.evalStrings(t, `[...document.querySelectorAll('.run .next button')].map(b => b.textContent)`)
+	if len(next) == 0 {
+		t.Fatal("no next questions")
+	}
+	for _, q := range next {
+		if !han(q) {
+			t.Errorf("the next question %q is not in Chinese", q)
+		}
+	}
+	b.screenshot(t, "68-report-zh")
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.viewportShot(t, "68-report-zh-390")
 	b.noPageErrors(t)
 }
