@@ -455,6 +455,10 @@ func TestBrowserWaitingInTheQueue(t *testing.T) {
 	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "queued: #1" {
 		t.Errorf("the session's badge says %q, want queued: #1", got)
 	}
+	// Nothing has started to pause (the server refuses): no Pause button.
+	if !b.evalBool(t, `document.getElementById('pause').hidden`) {
+		t.Error("a queued run offers Pause")
+	}
 	first := b.evalString(t, `document.querySelector('.status-line .status-clock').textContent`)
 	b.waitJS(t, "the queue's clock moves", `document.querySelector('.status-line .status-clock').textContent !== '`+first+`'`)
 	b.screenshot(t, "67-queued")

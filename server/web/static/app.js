@@ -161,7 +161,9 @@ function setStatus(status, detail = '') {
   b.textContent = detail || status;
   b.className = `badge status-${status}`;
   const live = status === 'running' || status === 'queued';
-  $('pause').hidden = !live;
+  // A queued run has not started: there is nothing to pause yet (the
+  // server says so).
+  $('pause').hidden = status !== 'running';
   $('pause').disabled = false;
   $('resume').hidden = status !== 'paused';
   $('followup-form').hidden = live || status === 'waiting' || status === 'paused';
