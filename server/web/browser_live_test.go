@@ -554,3 +554,55 @@ func TestBrowserChineseQuestionGetsAChineseReport(t *testing.T) {
 	b.viewportShot(t, "68-report-zh-390")
 	b.noPageErrors(t)
 }
+
+// While a tool works, the status line names it and its step: Python, SQL
+// or a built-in analysis; when the tool answers, the wait before it (the
+// model's) shows again, and a run that ends shows none.
+func TestBrowserStatusLineNamesToolWaits(t *testing.T) {
+	chromium := needChromium(t)
+	mux := http.NewServeMux()
+	mux.Handle("/", web.Handler())
+	mux.HandleFunc("GET /v1/sessions", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"sessions":[]}`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	b := newBrowser(t, chromium)
+	b.do(t, "open the app", chromedp.Navigate(srv.URL+"/"))
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`(async () => {
+		const { RunView } = await import('./run.js');
+		const div = document.createElement('div');
+		document.body.append(div);
+		const v = new RunView(div, { image() {}, link() {}, blob: async () => new Blob([]), answer: async () => {}, onStatus() {}, onUsage() {}, modelless: false });
+		const line = () => v.statusLine.hidden ? '(none)' : v.statusText.textContent;
+		const seen = [];
+		const step = { index: 2, description: 'Sum', status: 'doing' };
+		v.handle({ kind: 'session' });
+		v.handle({ kind: 'step_started', step });
+		v.handle({ kind: 'model_started', text: 'Writing code for step 2', agent: 'code_agent', step });
+		seen.push(line());
+		v.handle({ kind: 'model_finished', text: 'Writing code for step 2', agent: 'code_agent', step });
+		for (const tool of ['python', 'sql_query', 'run_template']) {
+			v.handle({ kind: 'tool_call', tool, tool_call_id: tool, agent: 'code_agent', args: '{}', step });
+			seen.push(line());
+			v.handle({ kind: 'tool_result', tool, tool_call_id: tool, agent: 'code_agent', text: 'ok', step });
+		}
+		v.handle({ kind: 'model_started', text: 'Re-planning after step 2', agent: 'replanner' });
+		v.handle({ kind: 'tool_call', tool: 'python', tool_call_id: 'p2', agent: 'code_agent', args: '{}' });
+		seen.push(line());
+		v.handle({ kind: 'tool_result', tool: 'python', tool_call_id: 'p2', agent: 'code_agent', text: 'ok' });
+		seen.push(line());
+		v.handle({ kind: 'done' });
+		seen.push(line());
+		return seen;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Writing code for step 2…", "Running Python for step 2…", "Running SQL for step 2…", "Running the analysis for step 2…", "Running Python for step 2…", "Re-planning after step 2…", "(none)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the status line said\n%q\nwant\n%q", got, want)
+	}
+	b.noPageErrors(t)
+}
