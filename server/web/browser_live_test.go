@@ -285,7 +285,8 @@ func TestBrowserRefusesBadFilesByCause(t *testing.T) {
 
 // The sessions list follows what happens elsewhere: a session started in
 // another tab (here, through the API) appears with its question, its file
-// and its status, which changes as its run ends.
+// and its status, which changes as its run ends; an open session shows
+// the questions asked in it elsewhere.
 func TestBrowserSessionListIsLive(t *testing.T) {
 	chromium := needChromium(t)
 	srv := startServe(t)
@@ -297,6 +298,16 @@ func TestBrowserSessionListIsLive(t *testing.T) {
 	b.waitJS(t, "the other tab's session appears, done", `[...document.querySelectorAll('#session-list a')].some(a =>
 		a.getAttribute('href') === '#s=`+id+`' && a.textContent.includes('monthly revenue trend') &&
 		a.querySelector('.session-files')?.textContent === 'sales.csv' && a.querySelector('.badge').textContent === 'done')`)
+
+	// Opened here, the session shows a question asked in it elsewhere,
+	// even one that ended before this page looked again.
+	b.do(t, "open it", chromedp.Click(chromedp.CSS(`#session-list a[href="#s=`+id+`"]`)))
+	b.waitJS(t, "its run shows", `document.querySelector('.run')?.dataset.status === 'done'`)
+	run, _ := json.Marshal(map[string]string{"question": "top regions by revenue"})
+	srv.post(t, "/v1/sessions/"+id+"/runs", "application/json", bytes.NewReader(run), nil)
+	b.waitJS(t, "the other tab's follow-up shows, done", `document.querySelectorAll('.run').length === 2 &&
+		document.querySelectorAll('.run')[1].dataset.status === 'done' &&
+		document.querySelectorAll('.run')[1].querySelector('.run-q').textContent === 'top regions by revenue'`)
 	b.noPageErrors(t)
 }
 

@@ -137,11 +137,16 @@ function poll() {
   if (state.id && !state.stream && !['waiting'].includes(state.status)) {
     // No event stream is open: the session may have been resumed or
     // asked again elsewhere.
+    // A question asked there that already ended shows too: the session
+    // has events this page has not seen.
     api.session(state.id).then((s) => {
-      if (!state.id || s.id !== state.id) return;
+      if (!state.id || s.id !== state.id || state.stream) return;
       showInputs(s);
-      if (s.status !== state.status && (s.status === 'running' || s.status === 'queued')) {
+      const live = s.status === 'running' || s.status === 'queued';
+      if (live && s.status !== state.status) {
         setStatus(s.status);
+        follow();
+      } else if ((s.last_event_id || 0) > state.lastSeq) {
         follow();
       }
     }).catch(() => {});
