@@ -395,6 +395,12 @@ func TestBrowserKeyboardOnly(t *testing.T) {
 
 	b.do(t, "open the app", chromedp.Navigate(srv.url+"/"))
 	b.waitJS(t, "the offered data is listed", `document.querySelector('#source-list input') !== null && !document.getElementById('sources').hidden`)
+	// The file chooser, out of sight behind the page's button, is reached
+	// by Tab and the button shows where the focus is.
+	b.tabTo(t, "#files")
+	if got := b.evalString(t, `getComputedStyle(document.getElementById('pick')).outlineStyle`); got == "none" {
+		t.Error("with the file chooser focused, its button shows no focus ring")
+	}
 	b.tabTo(t, "#source-list input")
 	b.key(t, " ")
 	b.tabTo(t, "#question")
