@@ -203,8 +203,8 @@ func TestBrowserApprovalDenyThenApprove(t *testing.T) {
 	if got := b.evalString(t, `document.querySelector('.interrupt h4').textContent`); got != "Approval needed" {
 		t.Errorf("the approval is titled %q", got)
 	}
-	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "waiting" {
-		t.Errorf("status %q while the approval waits, want waiting", got)
+	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "waiting for you" {
+		t.Errorf("status %q while the approval waits, want waiting for you", got)
 	}
 	b.screenshot(t, "41-approval")
 	b.do(t, "deny it, saying why",

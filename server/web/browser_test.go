@@ -192,7 +192,9 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	if len(steps) != 3 || !strings.Contains(steps[0], "input/sales.csv") {
 		t.Fatalf("the review shows steps %q, want the script's three", steps)
 	}
-	b.waitJS(t, "the session says it waits", `document.getElementById('status').textContent === 'waiting'`)
+	// It says whom it waits for, in the header and the list.
+	b.waitJS(t, "the session says it waits for the person", `document.getElementById('status').textContent === 'waiting for you' &&
+		document.querySelector('.session-link[aria-current="page"] .badge')?.textContent === 'waiting for you'`)
 	b.screenshot(t, "11-review")
 
 	// Record every status each step shows from now on, to see them tick

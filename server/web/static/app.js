@@ -102,6 +102,12 @@ async function loadConfig() {
 
 // --- sessions list -----------------------------------------------------------
 
+// statusWords is a status as the person reads it: "waiting" alone does
+// not say that it waits for them.
+function statusWords(status) {
+  return { waiting: 'waiting for you', created: 'not asked yet' }[status] || status;
+}
+
 async function loadSessions() {
   const sessions = (await api.sessions())?.sessions || [];
   const ul = $('session-list');
@@ -109,7 +115,7 @@ async function loadSessions() {
   for (const s of sessions) {
     const a = h('a', { href: `#s=${encodeURIComponent(s.id)}`, class: 'session-link' });
     a.append(h('span', { class: 'session-q' }, s.question || 'No question yet'),
-      h('span', { class: `badge small status-${s.status}` }, s.status));
+      h('span', { class: `badge small status-${s.status}` }, statusWords(s.status)));
     const files = inputNames(s);
     if (files.length) a.append(h('span', { class: 'session-files muted' }, files.join(', ')));
     if (s.updated || s.created) {
@@ -163,7 +169,7 @@ function showInputs(s) {
 function setStatus(status, detail = '') {
   state.status = status;
   const b = $('status');
-  b.textContent = detail || status;
+  b.textContent = detail || statusWords(status);
   b.className = `badge status-${status}`;
   const live = status === 'running' || status === 'queued';
   // A queued run has not started: there is nothing to pause yet (the
@@ -177,7 +183,7 @@ function setStatus(status, detail = '') {
   // next refresh.
   const badge = document.querySelector('.session-link[aria-current="page"] .badge');
   if (badge) {
-    badge.textContent = status;
+    badge.textContent = statusWords(status);
     badge.className = `badge small status-${status}`;
   }
 }
