@@ -177,6 +177,9 @@ function setStatus(status, detail = '') {
   $('pause').hidden = status !== 'running';
   $('pause').disabled = false;
   $('resume').hidden = status !== 'paused';
+  // A run says it paused a moment before it ends: until its done event
+  // the server refuses a resume ("already has a run going on").
+  $('resume').disabled = !!state.stream && !state.ended;
   $('followup-form').hidden = live || status === 'waiting' || status === 'paused';
   $('delete').disabled = live;
   // The sessions list says the same as the header at once, not at its
@@ -237,6 +240,8 @@ const viewContext = () => ({
 
 function onEvent(seq, ev) {
   state.lastSeq = Number.isFinite(seq) ? seq : state.lastSeq;
+  if (ev.kind === 'done') state.ended = true;
+  else if (ev.kind === 'session') state.ended = false;
   // Every run opens with a session event: a follow-up gets a view of its
   // own, a resume goes on in the view of the run it resumes.
   // A run that waited in the queue starts in the view that showed it
@@ -261,6 +266,7 @@ function follow() {
   state.stream?.abort();
   const ctl = new AbortController();
   state.stream = ctl;
+  state.ended = false;
   const id = state.id;
   streamEvents(id, state.lastSeq, onEvent, ctl.signal, (q) => {
     // A follow-up waits in a view of its own; a resume, in the view of
@@ -273,7 +279,11 @@ function follow() {
     setStatus('queued', `queued: #${q.position}`);
   })
     .catch((err) => { if (state.id === id) fail(err); })
-    .finally(() => { if (state.stream === ctl) state.stream = null; });
+    .finally(() => {
+      if (state.stream !== ctl) return;
+      state.stream = null;
+      $('resume').disabled = false;
+    });
 }
 
 function resetSession() {
