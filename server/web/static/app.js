@@ -142,9 +142,8 @@ function poll() {
   loadSessions().catch(() => {});
   if (state.id && !state.stream && !['waiting'].includes(state.status)) {
     // No event stream is open: the session may have been resumed or
-    // asked again elsewhere.
-    // A question asked there that already ended shows too: the session
-    // has events this page has not seen.
+    // asked again elsewhere, even in a run that has already ended (its
+    // events are ones this page has not seen).
     api.session(state.id).then((s) => {
       if (!state.id || s.id !== state.id || state.stream) return;
       showInputs(s);
