@@ -143,6 +143,11 @@ func TestBrowserTemplateRunShowsChartAndNumbers(t *testing.T) {
 	if !strings.Contains(msg, "This question needs a model") || !strings.Contains(msg, "built-in analyses") || strings.Contains(msg, "Params:") || len(msg) > 400 {
 		t.Errorf("the follow-up's error does not say in one sentence that it needs a model: %q", msg)
 	}
+	// The header, titled by the first question, which was answered, says
+	// it is the follow-up that failed.
+	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "follow-up failed" {
+		t.Errorf("under the answered first question the header says %q, want follow-up failed", got)
+	}
 	b.screenshot(t, "05-needs-model")
 
 	// A follow-up a built-in analysis answers gets its own run, and the

@@ -168,7 +168,10 @@ function showInputs(s) {
 function setStatus(status, detail = '') {
   state.status = status;
   const b = $('status');
-  b.textContent = detail || statusWords(status);
+  // The header's title is the session's first question: a failed
+  // follow-up under it says whose failure it is.
+  const followup = $('runs').childElementCount > 1;
+  b.textContent = detail || (status === 'failed' && followup ? 'follow-up failed' : statusWords(status));
   b.className = `badge status-${status}`;
   const live = status === 'running' || status === 'queued';
   // A queued run has not started: there is nothing to pause yet (the
