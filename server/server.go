@@ -11,6 +11,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	_ "embed"
@@ -125,6 +126,12 @@ type Config struct {
 	// WorkerName names this server as a worker in the run queue, its
 	// logs and metrics. Optional; host name and pid (DefaultWorkerName).
 	WorkerName string
+	// ModelName names the model in GET /v1/config (the web app's header)
+	// when Sift.Models.Names names none, as for a scripted model: "scripted
+	// (script.json)". Optional; Models.Names comes first, and setting those
+	// changes more than the name (a model's tokenizer and context window
+	// are chosen by name).
+	ModelName string
 }
 
 // Server is the HTTP handler. Create it with New; stop it with Shutdown.
@@ -346,7 +353,7 @@ func (s *Server) handleConfig(w http.ResponseWriter, _ *http.Request) {
 	m := s.cfg.Sift.Models
 	info := map[string]any{
 		"model":            m.Default != nil || (m.Planner != nil && m.Executor != nil && m.Code != nil && m.Report != nil),
-		"model_name":       modelName(m),
+		"model_name":       cmp.Or(modelName(m), s.cfg.ModelName),
 		"data_dirs":        sortedKeys(s.cfg.DataDirs),
 		"databases":        sortedKeys(s.cfg.Databases),
 		"max_upload_bytes": s.cfg.MaxUploadBytes,

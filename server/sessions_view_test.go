@@ -61,7 +61,8 @@ func TestSessionKeepsCreatedAndInputsAcrossItsRun(t *testing.T) {
 }
 
 // The header names the model even when each role was configured on its
-// own (as SIFT_MODEL does through agents.ModelsFromConfig).
+// own (as SIFT_MODEL does through agents.ModelsFromConfig), and a model
+// with no names (a script) by the name the server was given.
 func TestConfigNamesTheModel(t *testing.T) {
 	for _, tt := range []struct {
 		names map[string]string
@@ -70,9 +71,12 @@ func TestConfigNamesTheModel(t *testing.T) {
 		{map[string]string{"default": "gpt-4o"}, "gpt-4o"},
 		{map[string]string{"planner": "qwen3", "executor": "qwen3", "code": "qwen3", "report": "qwen3"}, "qwen3"},
 		{map[string]string{"planner": "big", "executor": "small", "code": "small", "report": "big"}, "planner: big, executor: small"},
+		// A scripted model has no names; the server is told what to call it.
+		{nil, "scripted (script.json)"},
 	} {
 		cfg := testConfig(t, reviewScript())
 		cfg.Sift.Models.Names = tt.names
+		cfg.ModelName = "scripted (script.json)"
 		ts := startServer(t, cfg)
 		var info map[string]any
 		ts.do("GET", "/v1/config", nil, &info)

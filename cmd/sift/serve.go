@@ -211,6 +211,7 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 	cfg.MaxUploadBytes, cfg.MaxFiles, cfg.Heartbeat = opts.MaxUploadMB<<20, opts.MaxFiles, opts.Heartbeat
 	cfg.AllowedHosts, cfg.AllowedOrigins = orEnvList(opts.AllowedHosts, "SIFT_ALLOWED_HOSTS"), orEnvList(opts.AllowedOrigins, "SIFT_ALLOWED_ORIGINS")
 	cfg.RunQueue, cfg.NoRuns = opts.Queue, opts.NoRuns
+	cfg.ModelName = scriptedModelName(opts.Script)
 	srv, err := server.New(cfg)
 	if err != nil {
 		return usageError{err}
@@ -302,4 +303,13 @@ func listenAndServe(ctx context.Context, io *ioStreams, addr string, h http.Hand
 	}
 	fmt.Fprintln(io.ErrOut, stopped)
 	return nil
+}
+
+// scriptedModelName is how the web app's header names a --script model:
+// "scripted (script.json)"; "" without one.
+func scriptedModelName(script string) string {
+	if script == "" {
+		return ""
+	}
+	return "scripted (" + filepath.Base(script) + ")"
 }

@@ -91,6 +91,10 @@ func TestBrowserPlanRejectThenEdit(t *testing.T) {
 
 	askInPage(t, b, srv, "which region sells most?", true)
 	b.waitJS(t, "the first plan's review", `[...document.querySelectorAll('.edit-steps textarea')].map(t => t.value).join('|') === 'Sum revenue by month|Chart the months'`)
+	// The prompt does not repeat the title above it.
+	if got := b.evalString(t, `document.querySelector('.interrupt h4').textContent + ' / ' + document.querySelector('.interrupt .prompt').textContent`); got != "Review the plan / Approve it, edit its steps, or reject it with feedback." {
+		t.Errorf("the review says %q", got)
+	}
 	b.screenshot(t, "31-first-plan")
 
 	// Rejecting needs feedback: without it the page asks for it and sends
@@ -199,8 +203,8 @@ func TestBrowserApprovalDenyThenApprove(t *testing.T) {
 	if got := b.evalString(t, `document.querySelector('.interrupt h4').textContent`); got != "Approval needed" {
 		t.Errorf("the approval is titled %q", got)
 	}
-	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "waiting" {
-		t.Errorf("status %q while the approval waits, want waiting", got)
+	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "waiting for you" {
+		t.Errorf("status %q while the approval waits, want waiting for you", got)
 	}
 	b.screenshot(t, "41-approval")
 	b.do(t, "deny it, saying why",
@@ -267,12 +271,14 @@ func TestBrowserPauseResumeAndLiveMeter(t *testing.T) {
 	t.Cleanup(open) // before the model server's Close, which waits for the held reply
 	b := newBrowser(t, chromium)
 	askInPage(t, b, srv, "run three steps", false)
+	watchListAgrees(t, b)
 
 	select {
 	case <-reached:
 	case <-time.After(browserTimeout):
 		t.Fatal("the run never reached step two")
 	}
+	callsAtPause := script.Calls()
 	// Step two is held: the meter already shows the calls so far.
 	b.waitJS(t, "step two runs", `document.querySelector('.step[data-index="2"]')?.dataset.status === 'doing'`)
 	b.waitJS(t, "the meter counts the calls so far", `document.getElementById('meter-calls').textContent !== '0 model calls'`)
@@ -292,12 +298,18 @@ func TestBrowserPauseResumeAndLiveMeter(t *testing.T) {
 	b.do(t, "pause", chromedp.Click(chromedp.ID("pause")))
 	b.waitJS(t, "the page says it pauses", `document.getElementById('status').textContent.startsWith('pausing')`)
 	open()
-	b.waitJS(t, "the run pauses", `document.querySelector('.run').dataset.status === 'paused' && !document.getElementById('resume').hidden`)
+	// Resume is offered once the run has ended (the server refuses it
+	// between the paused and done events).
+	b.waitJS(t, "the run pauses", `document.querySelector('.run').dataset.status === 'paused' && !document.getElementById('resume').hidden && !document.getElementById('resume').disabled`)
 	if got := b.evalStrings(t, `[...document.querySelectorAll('.step')].map(s => s.dataset.status)`); strings.Join(got, ",") != "done,done,todo" {
 		t.Errorf("paused after step two, the steps are %q, want done,done,todo", got)
 	}
 	if !b.evalBool(t, `document.getElementById('pause').hidden`) {
 		t.Error("Pause is still offered on a paused run")
+	}
+	// The pause cost no model call: the held one was the last.
+	if got := script.Calls(); got != callsAtPause {
+		t.Errorf("the model was called %d more times between the pause and the stop, want none", got-callsAtPause)
 	}
 	b.screenshot(t, "52-paused")
 
@@ -316,7 +328,39 @@ func TestBrowserPauseResumeAndLiveMeter(t *testing.T) {
 		t.Errorf("final cost $%g, want more than mid-run $%g", got, midCost)
 	}
 	b.screenshot(t, "53-resumed")
+	listAgreed(t, b)
 	b.noPageErrors(t)
+}
+
+// watchListAgrees records, whenever the open session's status changes, the
+// status its entry in the sessions list shows at that moment.
+func watchListAgrees(t *testing.T, b *browser) {
+	t.Helper()
+	b.waitJS(t, "the session is listed", `document.querySelector('.session-link[aria-current="page"] .badge') !== null`)
+	b.do(t, "watch the list", chromedp.Evaluate[chromedp.Void](`
+		window.__agree = [];
+		new MutationObserver(() => {
+			const head = document.getElementById('status').className;
+			const item = document.querySelector('.session-link[aria-current="page"] .badge')?.className.replace(' small', '');
+			if (item) window.__agree.push(head + ' | ' + item);
+		}).observe(document.getElementById('status'), {attributes: true, attributeFilter: ['class']});
+		undefined`))
+}
+
+// listAgreed checks that the list said what the header said every time.
+func listAgreed(t *testing.T, b *browser) {
+	t.Helper()
+	seen := b.evalStrings(t, `window.__agree`)
+	if len(seen) == 0 {
+		t.Fatal("the header's status never changed while watched")
+	}
+	for _, s := range seen {
+		head, item, _ := strings.Cut(s, " | ")
+		if head != item {
+			t.Errorf("the header says %q while the sessions list says %q (all: %q)", head, item, seen)
+			break
+		}
+	}
 }
 
 func meterCalls(t *testing.T, b *browser) int {
@@ -353,6 +397,12 @@ func TestBrowserKeyboardOnly(t *testing.T) {
 
 	b.do(t, "open the app", chromedp.Navigate(srv.url+"/"))
 	b.waitJS(t, "the offered data is listed", `document.querySelector('#source-list input') !== null && !document.getElementById('sources').hidden`)
+	// The file chooser, out of sight behind the page's button, is reached
+	// by Tab and the button shows where the focus is.
+	b.tabTo(t, "#files")
+	if got := b.evalString(t, `getComputedStyle(document.getElementById('pick')).outlineStyle`); got == "none" {
+		t.Error("with the file chooser focused, its button shows no focus ring")
+	}
 	b.tabTo(t, "#source-list input")
 	b.key(t, " ")
 	b.tabTo(t, "#question")

@@ -148,9 +148,25 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 			if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); strings.Contains(got, "West least") {
 				t.Errorf("the report shows its end before the model wrote it: %q", got)
 			}
+			// No heading over nothing: the report's Files wait for a file.
+			if got := b.evalStrings(t, emptyHeadings); len(got) > 0 {
+				t.Errorf("headings with nothing under them show while the report is written: %q", got)
+			}
 			b.screenshot(t, "65-report-writing")
 			b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
 			b.screenshot(t, "65-report-writing-390")
+			b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
+		}
+		if w.gate == "code" {
+			// On a phone with its keyboard open, with the run's work
+			// reaching below the screen, the status line stays in sight.
+			b.do(t, "short phone", chromedp.EmulateViewport(390, 360, chromedp.EmulateScale(2)),
+				chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+			b.waitJS(t, "the run reaches below the screen", `document.querySelector('.run').getBoundingClientRect().bottom > innerHeight`)
+			if !b.evalBool(t, `(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('.status-line').getBoundingClientRect())`) {
+				t.Error("on a short phone screen the status line is out of sight")
+			}
+			b.viewportShot(t, "62-code-short-phone")
 			b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
 		}
 		if w.gate == "plan" {
@@ -168,6 +184,9 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 	}
 	if b.evalBool(t, `document.querySelector('.run .report').hasAttribute('data-writing')`) {
 		t.Error("the finished report still says it is being written")
+	}
+	if !b.evalBool(t, `document.querySelector('.run .report h4').checkVisibility() && document.querySelector('.run .report .downloads li') !== null`) {
+		t.Error("the finished report does not list its files under Files")
 	}
 	if !b.evalBool(t, `document.querySelector('.status-line').hidden`) {
 		t.Error("the status line stays after the run ended")
@@ -191,6 +210,10 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 	}
 	b.noPageErrors(t)
 }
+
+// emptyHeadings are the report's visible headings with nothing under them.
+const emptyHeadings = `[...document.querySelectorAll('.run .report h4')]
+	.filter(h => h.checkVisibility() && !h.nextElementSibling?.childElementCount).map(h => h.textContent)`
 
 // A file that cannot be analysed is refused when it is chosen, named, with
 // its cause and fix in one sentence; a file over the server's limit is
@@ -239,9 +262,21 @@ func TestBrowserRefusesBadFilesByCause(t *testing.T) {
 			if got := b.evalString(t, `document.querySelector('#file-list li').textContent`); !strings.Contains(got, "MiB") {
 				t.Errorf("the file list shows %q, want MiB", got)
 			}
+		} else if got := b.evalString(t, `document.querySelector('#file-list li.refused')?.textContent || ''`); !strings.HasPrefix(got, tt.file) || !strings.Contains(got, "refused") {
+			// The refused file is marked where it is listed, not left
+			// there as if it were fine.
+			t.Errorf("%s: the file list shows %q, want it marked refused", tt.file, got)
+		}
+		// The page's own button chooses files: the browser's picker, which
+		// says "No file chosen" beside the listed file, stays out of sight.
+		if !b.evalBool(t, `document.getElementById('files').getBoundingClientRect().width <= 1 && document.getElementById('pick').checkVisibility() && document.getElementById('pick').textContent === 'Add files'`) {
+			t.Errorf("%s: the browser's file picker shows beside the chosen file, or the page's button does not offer to add files", tt.file)
 		}
 		if tt.file == "data.csv" {
 			b.screenshot(t, "64-not-data")
+			b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+			b.viewportShot(t, "64-not-data-390")
+			b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
 		}
 		b.do(t, "remove "+tt.file, chromedp.Click(chromedp.CSS(`#file-list li button`)))
 	}
@@ -250,7 +285,8 @@ func TestBrowserRefusesBadFilesByCause(t *testing.T) {
 
 // The sessions list follows what happens elsewhere: a session started in
 // another tab (here, through the API) appears with its question, its file
-// and its status, which changes as its run ends.
+// and its status, which changes as its run ends; an open session shows
+// the questions asked in it elsewhere.
 func TestBrowserSessionListIsLive(t *testing.T) {
 	chromium := needChromium(t)
 	srv := startServe(t)
@@ -262,6 +298,16 @@ func TestBrowserSessionListIsLive(t *testing.T) {
 	b.waitJS(t, "the other tab's session appears, done", `[...document.querySelectorAll('#session-list a')].some(a =>
 		a.getAttribute('href') === '#s=`+id+`' && a.textContent.includes('monthly revenue trend') &&
 		a.querySelector('.session-files')?.textContent === 'sales.csv' && a.querySelector('.badge').textContent === 'done')`)
+
+	// Opened here, the session shows a question asked in it elsewhere,
+	// even one that ended before this page looked again.
+	b.do(t, "open it", chromedp.Click(chromedp.CSS(`#session-list a[href="#s=`+id+`"]`)))
+	b.waitJS(t, "its run shows", `document.querySelector('.run')?.dataset.status === 'done'`)
+	run, _ := json.Marshal(map[string]string{"question": "top regions by revenue"})
+	srv.post(t, "/v1/sessions/"+id+"/runs", "application/json", bytes.NewReader(run), nil)
+	b.waitJS(t, "the other tab's follow-up shows, done", `document.querySelectorAll('.run').length === 2 &&
+		document.querySelectorAll('.run')[1].dataset.status === 'done' &&
+		document.querySelectorAll('.run')[1].querySelector('.run-q').textContent === 'top regions by revenue'`)
 	b.noPageErrors(t)
 }
 
@@ -311,7 +357,7 @@ func (p *serveProc) post(t *testing.T, path, contentType string, body io.Reader,
 // A failed step shows its error's last line, the traceback behind a
 // toggle and none of the hints meant for the model; a run stopped on
 // purpose reads as stopped, in plain words; the run's bookkeeping notes
-// never show.
+// and the Python tool's "stdout:" label never show.
 func TestBrowserFailuresInPlainWords(t *testing.T) {
 	chromium := needChromium(t)
 	// The page only, with an empty session list: the app lists sessions at
@@ -339,6 +385,7 @@ func TestBrowserFailuresInPlainWords(t *testing.T) {
 		v.handle({ kind: 'tool_call', tool: 'python', tool_call_id: 'c1', agent: 'code_agent', args: '{"code":"1/0"}', step });
 		v.handle({ kind: 'tool_result', tool: 'python', tool_call_id: 'c1', agent: 'code_agent', step,
 			text: 'Traceback (most recent call last):\n  File "<cell>", line 1, in <module>\nZeroDivisionError: division by zero\nHint: check the divisor before dividing' });
+		v.handle({ kind: 'step_finished', step: { index: 2, description: 'Count', status: 'done', summary: 'Counted the rows:\nstdout:\n504 rows' } });
 		v.handle({ kind: 'error', text: 'run failed: interrupted: context canceled' });
 		v.handle({ kind: 'done', text: 'run failed: interrupted: context canceled' });
 		return {
@@ -356,13 +403,217 @@ func TestBrowserFailuresInPlainWords(t *testing.T) {
 		t.Errorf("the failed cell shows %q, %v tracebacks (open %v); want its last line and one folded traceback", got["failure"], got["tracebacks"], got["tracebackOpen"])
 	}
 	text := got["text"].(string)
-	for _, bad := range []string{"Hint:", "context canceled", "run failed", "replaying", "earlier cell"} {
+	if !strings.Contains(text, "Counted the rows:\n504 rows") {
+		t.Errorf("step 2's summary does not show its output:\n%s", text)
+	}
+	for _, bad := range []string{"Hint:", "context canceled", "run failed", "replaying", "earlier cell", "stdout:"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("the page shows %q:\n%s", bad, text)
 		}
 	}
 	if !strings.Contains(text, "Stopped.") || got["status"] != "paused" {
 		t.Errorf("a deliberate stop does not read as stopped (status %v):\n%s", got["status"], text)
+	}
+	b.noPageErrors(t)
+}
+
+// A run that waits for a free slot says so, with its place in the queue
+// and a clock, until it starts.
+func TestBrowserWaitingInTheQueue(t *testing.T) {
+	chromium := needChromium(t)
+	g := newGates("plan", "plan2")
+	run := func(gate, topic string) []scripted.Reply {
+		plan := reply("create_plan", planOf("Look at "+topic))
+		if gate != "" {
+			plan = g.hold(gate, plan.Message)
+		}
+		r := []scripted.Reply{plan}
+		r = append(r, wordStep("Looked at "+topic+".")...)
+		return append(r, reply("submit_result", map[string]any{"answer": topic}), say("# "+topic+"\n\nLooked at "+topic+" [step 1]."))
+	}
+	// The other tab's run, the page's, the other tab's second, the page's
+	// follow-up: one at a time.
+	var r []scripted.Reply
+	for _, x := range [][2]string{{"plan", "regions"}, {"", "months"}, {"plan2", "products"}, {"", "weeks"}} {
+		r = append(r, run(x[0], x[1])...)
+	}
+	script := scripted.New(r...)
+	srv := startServeScripted(t, script, nil, "--python-mode", "process", "--max-runs", "1")
+	t.Cleanup(g.openAll)
+	b := newBrowser(t, chromium)
+
+	// Another tab's run takes the one slot and holds it.
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	fw, _ := w.CreateFormFile("file", "sales.csv")
+	data, err := os.ReadFile(exampleFile(t, "sales.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = fw.Write(data)
+	_ = w.Close()
+	var other struct{ ID string }
+	srv.post(t, "/v1/sessions", w.FormDataContentType(), &body, &other)
+	otherAsks := func(q string) {
+		ask, _ := json.Marshal(map[string]string{"question": q, "mode": "plan"})
+		srv.post(t, "/v1/sessions/"+other.ID+"/runs", "application/json", bytes.NewReader(ask), nil)
+	}
+	otherAsks("look at the regions")
+	g.wait(t, "plan")
+
+	askInPage(t, b, srv, "look at the months", false)
+	b.waitJS(t, "the status line says the run waits in the queue", `document.querySelector('.status-line:not([hidden]) .status-text')?.textContent === 'Waiting in the queue (#1)…'`)
+	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "queued: #1" {
+		t.Errorf("the session's badge says %q, want queued: #1", got)
+	}
+	// Nothing has started to pause (the server refuses): no Pause button.
+	if !b.evalBool(t, `document.getElementById('pause').hidden`) {
+		t.Error("a queued run offers Pause")
+	}
+	first := b.evalString(t, `document.querySelector('.status-line .status-clock').textContent`)
+	b.waitJS(t, "the queue's clock moves", `document.querySelector('.status-line .status-clock').textContent !== '`+first+`'`)
+	b.screenshot(t, "67-queued")
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.viewportShot(t, "67-queued-390")
+	b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
+
+	g.open("plan")
+	b.waitJS(t, "the queued run starts and finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); !strings.Contains(got, "Looked at months") {
+		t.Errorf("the page's run reports %q", got)
+	}
+	// The run goes on in the view that showed it waiting, which no longer
+	// says it waits.
+	if n := b.evalString(t, `String(document.querySelectorAll('.run').length)`); n != "1" {
+		t.Errorf("the page shows %s runs, want the one", n)
+	}
+	if got := b.evalStrings(t, `[...document.querySelectorAll('.status-line:not([hidden])')].map(s => s.textContent)`); len(got) > 0 {
+		t.Errorf("a status line stays after the run ended: %q", got)
+	}
+
+	// A follow-up that waits does so in a view of its own: the finished
+	// run above it stays finished.
+	b.waitJS(t, "the other tab's run is done", `[...document.querySelectorAll('.session-link .badge')].every(b => b.textContent === 'done')`)
+	otherAsks("look at the products")
+	g.wait(t, "plan2")
+	b.do(t, "ask a follow-up",
+		chromedp.SendKeys(chromedp.ID("followup"), "look at the weeks"),
+		chromedp.Click(chromedp.ID("followup-ask")))
+	b.waitJS(t, "the follow-up waits in the queue", `document.querySelectorAll('.run').length === 2 && document.querySelectorAll('.run')[1].querySelector('.status-line:not([hidden]) .status-text')?.textContent === 'Waiting in the queue (#1)…'`)
+	if got := b.evalString(t, `document.querySelector('.run').dataset.status`); got != "done" {
+		t.Errorf("while the follow-up waits, the first run says %q", got)
+	}
+	g.open("plan2")
+	b.waitJS(t, "the follow-up runs and finishes", `document.querySelectorAll('.run')[1]?.dataset.status === 'done'`)
+	if got := b.evalStrings(t, `[...document.querySelectorAll('.run')].map(r => r.dataset.status + ': ' + r.querySelector('.report .md').textContent.trim())`); len(got) != 2 || !strings.Contains(got[0], "done: months") || !strings.Contains(got[1], "done: weeks") {
+		t.Errorf("the runs show %q, want the question's and the follow-up's, done", got)
+	}
+	if got := b.evalStrings(t, `[...document.querySelectorAll('.status-line:not([hidden])')].map(s => s.textContent)`); len(got) > 0 {
+		t.Errorf("a status line stays after the follow-up ended: %q", got)
+	}
+	b.noPageErrors(t)
+}
+
+// A question asked in Chinese is answered in Chinese: the report's
+// headings and answer, and the next questions it offers (here by the
+// built-in analyses, with no model).
+func TestBrowserChineseQuestionGetsAChineseReport(t *testing.T) {
+	chromium := needChromium(t)
+	srv := startServe(t)
+	b := newBrowser(t, chromium)
+	b.do(t, "ask in Chinese",
+		chromedp.Navigate(srv.url+"/"),
+		chromedp.WaitVisible(chromedp.ID("question")),
+		chromedp.SetUploadFiles(chromedp.ID("files"), []string{exampleFile(t, "sales.csv")}),
+		chromedp.SendKeys(chromedp.ID("question"), "每个月的收入趋势如何？"),
+		chromedp.Click(chromedp.ID("ask")),
+	)
+	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.waitJS(t, "the report's chart renders", `[...document.querySelectorAll('.run .report img')].some(i => i.complete && i.naturalWidth > 0)`)
+	han := func(s string) bool {
+		for _, r := range s {
+			if r >= 0x4e00 && r <= 0x9fff {
+				return true
+			}
+		}
+		return false
+	}
+	heads := b.evalStrings(t, `[...document.querySelectorAll('.run .report .md :is(h1, h2, h3)')].map(h => h.textContent)`)
+	if len(heads) == 0 {
+		t.Fatal("the report has no headings")
+	}
+	for _, h := range heads {
+		if !han(h) {
+			t.Errorf("the report's heading %q is not in Chinese (all: %q)", h, heads)
+		}
+	}
+	// The answer names the peak month (July) in Chinese.
+	if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); !strings.Contains(got, "最高在 2024-07") {
+		t.Errorf("the report does not answer in Chinese with the peak month: %q", got)
+	}
+	next := b.evalStrings(t, `[...document.querySelectorAll('.run .next button')].map(b => b.textContent)`)
+	if len(next) == 0 {
+		t.Fatal("no next questions")
+	}
+	for _, q := range next {
+		if !han(q) {
+			t.Errorf("the next question %q is not in Chinese", q)
+		}
+	}
+	b.screenshot(t, "68-report-zh")
+	b.do(t, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	b.viewportShot(t, "68-report-zh-390")
+	b.noPageErrors(t)
+}
+
+// While a tool works, the status line names it and its step: Python, SQL
+// or a built-in analysis; when the tool answers, the wait before it (the
+// model's) shows again, and a run that ends shows none.
+func TestBrowserStatusLineNamesToolWaits(t *testing.T) {
+	chromium := needChromium(t)
+	mux := http.NewServeMux()
+	mux.Handle("/", web.Handler())
+	mux.HandleFunc("GET /v1/sessions", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"sessions":[]}`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	b := newBrowser(t, chromium)
+	b.do(t, "open the app", chromedp.Navigate(srv.URL+"/"))
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`(async () => {
+		const { RunView } = await import('./run.js');
+		const div = document.createElement('div');
+		document.body.append(div);
+		const v = new RunView(div, { image() {}, link() {}, blob: async () => new Blob([]), answer: async () => {}, onStatus() {}, onUsage() {}, modelless: false });
+		const line = () => v.statusLine.hidden ? '(none)' : v.statusText.textContent;
+		const seen = [];
+		const step = { index: 2, description: 'Sum', status: 'doing' };
+		v.handle({ kind: 'session' });
+		v.handle({ kind: 'step_started', step });
+		v.handle({ kind: 'model_started', text: 'Writing code for step 2', agent: 'code_agent', step });
+		seen.push(line());
+		v.handle({ kind: 'model_finished', text: 'Writing code for step 2', agent: 'code_agent', step });
+		for (const tool of ['python', 'sql_query', 'run_template']) {
+			v.handle({ kind: 'tool_call', tool, tool_call_id: tool, agent: 'code_agent', args: '{}', step });
+			seen.push(line());
+			v.handle({ kind: 'tool_result', tool, tool_call_id: tool, agent: 'code_agent', text: 'ok', step });
+		}
+		v.handle({ kind: 'model_started', text: 'Re-planning after step 2', agent: 'replanner' });
+		v.handle({ kind: 'tool_call', tool: 'python', tool_call_id: 'p2', agent: 'code_agent', args: '{}' });
+		seen.push(line());
+		v.handle({ kind: 'tool_result', tool: 'python', tool_call_id: 'p2', agent: 'code_agent', text: 'ok' });
+		seen.push(line());
+		v.handle({ kind: 'done' });
+		seen.push(line());
+		return seen;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Writing code for step 2…", "Running Python for step 2…", "Running SQL for step 2…", "Running the analysis for step 2…", "Running Python for step 2…", "Re-planning after step 2…", "(none)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the status line said\n%q\nwant\n%q", got, want)
 	}
 	b.noPageErrors(t)
 }

@@ -143,6 +143,11 @@ func TestBrowserTemplateRunShowsChartAndNumbers(t *testing.T) {
 	if !strings.Contains(msg, "This question needs a model") || !strings.Contains(msg, "built-in analyses") || strings.Contains(msg, "Params:") || len(msg) > 400 {
 		t.Errorf("the follow-up's error does not say in one sentence that it needs a model: %q", msg)
 	}
+	// The header, titled by the first question, which was answered, says
+	// it is the follow-up that failed.
+	if got := b.evalString(t, `document.getElementById('status').textContent`); got != "follow-up failed" {
+		t.Errorf("under the answered first question the header says %q, want follow-up failed", got)
+	}
 	b.screenshot(t, "05-needs-model")
 
 	// A follow-up a built-in analysis answers gets its own run, and the
@@ -177,7 +182,8 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	b := newBrowser(t, chromium)
 
 	b.do(t, "open the app", chromedp.Navigate(srv.url+"/"))
-	b.waitJS(t, "the config says a model is there", `document.getElementById('model-note').textContent.includes('Model')`)
+	// The header names the script, not just "configured".
+	b.waitJS(t, "the header names the scripted model", `document.getElementById('model-note').textContent === 'Model: scripted (script.json)'`)
 	b.do(t, "ask with plan review on",
 		chromedp.SetUploadFiles(chromedp.ID("files"), []string{exampleFile(t, "sales.csv")}),
 		chromedp.SendKeys(chromedp.ID("question"), "What is the monthly revenue trend in 2024, and which region sells most?"),
@@ -191,7 +197,9 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	if len(steps) != 3 || !strings.Contains(steps[0], "input/sales.csv") {
 		t.Fatalf("the review shows steps %q, want the script's three", steps)
 	}
-	b.waitJS(t, "the session says it waits", `document.getElementById('status').textContent === 'waiting'`)
+	// It says whom it waits for, in the header and the list.
+	b.waitJS(t, "the session says it waits for the person", `document.getElementById('status').textContent === 'waiting for you' &&
+		document.querySelector('.session-link[aria-current="page"] .badge')?.textContent === 'waiting for you'`)
 	b.screenshot(t, "11-review")
 
 	// Record every status each step shows from now on, to see them tick

@@ -14,12 +14,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/xuri/excelize/v2"
 )
 
 // uploadGate holds one upload partway: reached closes once its first
@@ -138,5 +140,49 @@ func TestBrowserUploadShowsItsProgress(t *testing.T) {
 		held.open()
 		b.waitJS(t, "the upload finishes and the data shows", `document.getElementById('upload').hidden && document.querySelectorAll('#glance table tbody tr').length > 0`)
 	}
+	b.noPageErrors(t)
+}
+
+// A workbook shows at a glance sheet by sheet: the file names its sheets,
+// and each has its columns with their types and its first rows.
+func TestBrowserGlanceShowsEachSheet(t *testing.T) {
+	chromium := needChromium(t)
+	f := excelize.NewFile()
+	rows := map[string][][]any{
+		"Sales":   {{"region", "revenue"}, {"North", 120.5}, {"South", 99.25}},
+		"Targets": {{"region", "target", "owner"}, {"North", 100, "Ann"}, {"South", 110, "Bo"}},
+	}
+	_ = f.SetSheetName("Sheet1", "Sales")
+	_, _ = f.NewSheet("Targets")
+	for sheet, rs := range rows {
+		for i, r := range rs {
+			cell, _ := excelize.CoordinatesToCellName(1, i+1)
+			if err := f.SetSheetRow(sheet, cell, &r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	book := filepath.Join(t.TempDir(), "book.xlsx")
+	if err := f.SaveAs(book); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t)
+	b := newBrowser(t, chromium)
+	b.do(t, "choose the workbook", chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible(chromedp.ID("question")),
+		chromedp.SetUploadFiles(chromedp.ID("files"), []string{book}))
+	b.waitJS(t, "the workbook shows at a glance", `document.querySelectorAll('#glance table').length === 2`)
+	if got := b.evalString(t, `document.querySelector('#glance .glance-file').textContent`); !strings.Contains(got, "book.xlsx") || !strings.Contains(got, "sheets: Sales, Targets") {
+		t.Errorf("the glance names the file as %q, want its sheets", got)
+	}
+	labels := b.evalStrings(t, `[...document.querySelectorAll('#glance p.label')].map(p => p.textContent)`)
+	heads := b.evalStrings(t, `[...document.querySelectorAll('#glance table')].map(t => [...t.querySelectorAll('th')].map(th => th.textContent).join(','))`)
+	if strings.Join(labels, "|") != "Sales|Targets" || len(heads) != 2 ||
+		!strings.HasPrefix(heads[0], "regiontext,revenue") || !strings.HasPrefix(heads[1], "regiontext,target") || !strings.Contains(heads[1], "owner") {
+		t.Errorf("the sheets show as %q with columns %q", labels, heads)
+	}
+	if got := b.evalString(t, `document.querySelectorAll('#glance table')[1].querySelector('tbody tr').textContent`); got != "North100Ann" {
+		t.Errorf("the Targets sheet's first row shows %q", got)
+	}
+	b.screenshot(t, "69-workbook")
 	b.noPageErrors(t)
 }

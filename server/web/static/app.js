@@ -102,6 +102,12 @@ async function loadConfig() {
 
 // --- sessions list -----------------------------------------------------------
 
+// statusWords is a status as the person reads it: "waiting" alone does
+// not say that it waits for them.
+function statusWords(status) {
+  return { waiting: 'waiting for you', created: 'not asked yet' }[status] || status;
+}
+
 async function loadSessions() {
   const sessions = (await api.sessions())?.sessions || [];
   const ul = $('session-list');
@@ -109,7 +115,7 @@ async function loadSessions() {
   for (const s of sessions) {
     const a = h('a', { href: `#s=${encodeURIComponent(s.id)}`, class: 'session-link' });
     a.append(h('span', { class: 'session-q' }, s.question || 'No question yet'),
-      h('span', { class: `badge small status-${s.status}` }, s.status));
+      h('span', { class: `badge small status-${s.status}` }, statusWords(s.status)));
     const files = inputNames(s);
     if (files.length) a.append(h('span', { class: 'session-files muted' }, files.join(', ')));
     if (s.updated || s.created) {
@@ -136,12 +142,16 @@ function poll() {
   loadSessions().catch(() => {});
   if (state.id && !state.stream && !['waiting'].includes(state.status)) {
     // No event stream is open: the session may have been resumed or
-    // asked again elsewhere.
+    // asked again elsewhere, even in a run that has already ended (its
+    // events are ones this page has not seen).
     api.session(state.id).then((s) => {
-      if (!state.id || s.id !== state.id) return;
+      if (!state.id || s.id !== state.id || state.stream) return;
       showInputs(s);
-      if (s.status !== state.status && (s.status === 'running' || s.status === 'queued')) {
+      const live = s.status === 'running' || s.status === 'queued';
+      if (live && s.status !== state.status) {
         setStatus(s.status);
+        follow();
+      } else if ((s.last_event_id || 0) > state.lastSeq) {
         follow();
       }
     }).catch(() => {});
@@ -158,14 +168,29 @@ function showInputs(s) {
 function setStatus(status, detail = '') {
   state.status = status;
   const b = $('status');
-  b.textContent = detail || status;
+  // The header's title is the session's first question: a failed
+  // follow-up under it says whose failure it is.
+  const followup = $('runs').childElementCount > 1;
+  b.textContent = detail || (status === 'failed' && followup ? 'follow-up failed' : statusWords(status));
   b.className = `badge status-${status}`;
   const live = status === 'running' || status === 'queued';
-  $('pause').hidden = !live;
+  // A queued run has not started: there is nothing to pause yet (the
+  // server says so).
+  $('pause').hidden = status !== 'running';
   $('pause').disabled = false;
   $('resume').hidden = status !== 'paused';
+  // A run says it paused a moment before it ends: until its done event
+  // the server refuses a resume ("already has a run going on").
+  $('resume').disabled = !!state.stream && !state.ended;
   $('followup-form').hidden = live || status === 'waiting' || status === 'paused';
   $('delete').disabled = live;
+  // The sessions list says the same as the header at once, not at its
+  // next refresh.
+  const badge = document.querySelector('.session-link[aria-current="page"] .badge');
+  if (badge) {
+    badge.textContent = statusWords(status);
+    badge.className = `badge small status-${status}`;
+  }
 }
 
 // fileURL resolves a workspace path to an object URL, fetching it once with
@@ -217,12 +242,17 @@ const viewContext = () => ({
 
 function onEvent(seq, ev) {
   state.lastSeq = Number.isFinite(seq) ? seq : state.lastSeq;
+  if (ev.kind === 'done') state.ended = true;
+  else if (ev.kind === 'session') state.ended = false;
   // Every run opens with a session event: a follow-up gets a view of its
   // own, a resume goes on in the view of the run it resumes.
-  const resumable = state.run && ['waiting', 'paused'].includes(state.run.status);
+  // A run that waited in the queue starts in the view that showed it
+  // waiting.
+  const resumable = state.run && (['waiting', 'paused'].includes(state.run.status) || state.run.starting);
   if (!state.run || (ev.kind === 'session' && !resumable)) {
     state.run = new RunView($('runs'), viewContext());
   }
+  if (ev.kind === 'session') state.run.starting = false;
   state.run.handle(ev);
   // The session is named by its first question (the server's record holds
   // the latest one).
@@ -238,14 +268,24 @@ function follow() {
   state.stream?.abort();
   const ctl = new AbortController();
   state.stream = ctl;
+  state.ended = false;
   const id = state.id;
   streamEvents(id, state.lastSeq, onEvent, ctl.signal, (q) => {
-    setStatus('queued', `queued: #${q.position}`);
-    if (!state.run) state.run = new RunView($('runs'), viewContext());
+    // A follow-up waits in a view of its own; a resume, in the view of
+    // the run it goes on with.
+    if (!state.run || ['done', 'failed'].includes(state.run.status)) {
+      state.run = new RunView($('runs'), viewContext());
+    }
+    state.run.starting = true;
     state.run.queued(q.position);
+    setStatus('queued', `queued: #${q.position}`);
   })
     .catch((err) => { if (state.id === id) fail(err); })
-    .finally(() => { if (state.stream === ctl) state.stream = null; });
+    .finally(() => {
+      if (state.stream !== ctl) return;
+      state.stream = null;
+      $('resume').disabled = false;
+    });
 }
 
 function resetSession() {
@@ -308,14 +348,25 @@ const chosen = [];
 let staged = null;
 let uploading = null;
 
+// refused are the chosen files the server refused (the notice says why):
+// the list marks them until they are removed.
+const refused = new Set();
+
 function renderChosen() {
   const ul = $('file-list');
   ul.replaceChildren();
   chosen.forEach((f, k) => {
     const remove = h('button', { type: 'button', class: 'ghost small', 'aria-label': `Remove ${f.name}` }, '✕');
-    remove.addEventListener('click', () => { chosen.splice(k, 1); renderChosen(); stageUpload(); });
-    ul.append(h('li', {}, h('span', {}, f.name), h('span', { class: 'muted' }, ` ${size(f.size)}`), remove));
+    remove.addEventListener('click', () => { chosen.splice(k, 1); refused.delete(f); renderChosen(); stageUpload(); });
+    const li = h('li', {}, h('span', {}, f.name), h('span', { class: 'muted' }, ` ${size(f.size)}`));
+    if (refused.has(f)) {
+      li.classList.add('refused');
+      li.append(h('span', { class: 'why' }, 'refused'));
+    }
+    li.append(remove);
+    ul.append(li);
   });
+  $('pick').textContent = chosen.length ? 'Add files' : 'Choose files';
 }
 
 // size shows bytes in the unit the server's limits use (KiB, MiB).
@@ -383,8 +434,16 @@ async function stageUpload() {
       renderGlance(staged);
       return staged;
     } catch (err) {
-      // A refusal (a file by cause, the limit) is an answer, not a fault.
-      if (uploading === mine) err instanceof APIError ? notice(err.message) : fail(err);
+      // A refusal (a file by cause, the limit) is an answer, not a fault:
+      // the file it names is marked in the list.
+      if (uploading === mine && err instanceof APIError) {
+        notice(err.message);
+        const named = files.filter((f) => err.message.startsWith(f.name) || err.message.includes(` ${f.name} `));
+        if (named.length) {
+          for (const f of named) refused.add(f);
+          renderChosen();
+        }
+      } else if (uploading === mine) fail(err);
       return null;
     } finally {
       if (uploading === mine) { $('upload').hidden = true; uploading = null; }
@@ -497,6 +556,7 @@ async function startAnalysis(e) {
     created = null;
     staged = null;
     chosen.length = 0;
+    refused.clear();
     renderChosen();
     renderGlance(null);
     $('question').value = '';

@@ -87,6 +87,7 @@ export class RunView {
     if (this.pending && !['done', 'usage', 'interrupt'].includes(ev.kind)) this.clearInterrupt();
     switch (ev.kind) {
       case 'session':
+        this.unwait('queue'); // the run has its slot
         if (this.usageNow) {
           this.usageBefore = addUsage(this.usageBefore, this.usageNow);
           this.usageNow = null;
@@ -296,7 +297,7 @@ export class RunView {
     view.li.dataset.status = status;
     view.label.textContent = `Step ${s.index}, ${STATUS_LABEL[status] || status}: `;
     view.desc.textContent = s.description || '';
-    view.summary.textContent = s.summary || '';
+    view.summary.textContent = plainSummary(s.summary || '');
     view.summary.hidden = !s.summary;
     if (status === 'doing') view.li.setAttribute('aria-current', 'step');
     else view.li.removeAttribute('aria-current');
@@ -434,10 +435,12 @@ export class RunView {
     if (this.reportBody) return;
     this.reportBody = h('div', { class: 'md' });
     this.downloads = h('ul', { class: 'downloads' });
+    // No heading over nothing: Files shows with the first file.
+    this.filesHead = h('h4', { hidden: '' }, 'Files');
     this.report.append(
       h('h3', {}, 'Report'),
       this.reportBody,
-      h('h4', {}, 'Files'),
+      this.filesHead,
       this.downloads,
     );
   }
@@ -478,6 +481,7 @@ export class RunView {
     const a = h('a', {}, path);
     this.ctx.link(path, a);
     this.downloads.append(h('li', { 'data-path': path }, a));
+    this.filesHead.hidden = false;
   }
 
   addError(text) {
@@ -502,7 +506,6 @@ export class RunView {
     const box = h('section', { class: 'interrupt', 'aria-labelledby': `q-${it.id}` });
     const title = h('h4', { id: `q-${it.id}` });
     const prompt = h('p', { class: 'prompt' });
-    prompt.textContent = it.prompt || '';
     box.append(title, prompt);
     const status = h('p', { class: 'muted sent', role: 'status' });
     const send = async (body, form) => {
@@ -527,6 +530,16 @@ export class RunView {
       title.textContent = 'A question for you';
       box.append(questionForm(it.choices || [], send));
     }
+    // The prompt without the words the title already says ("Review the
+    // plan: approve it, ..." under "Review the plan").
+    const said = `${title.textContent}:`;
+    let text = it.prompt || '';
+    if (text.toLowerCase().startsWith(said.toLowerCase())) {
+      text = text.slice(said.length).trim();
+      text = text.charAt(0).toUpperCase() + text.slice(1);
+    }
+    prompt.textContent = text;
+    prompt.hidden = !text;
     box.append(status);
     this.interruptBox.append(box);
     const first = box.querySelector('button.primary') || box.querySelector('button, textarea');
@@ -587,6 +600,12 @@ function firstSentence(text) {
   const m = /^[\s\S]*?[.!?](\s|$)/.exec(plain);
   const first = (m ? m[0] : plain).trim();
   return first.length > 400 ? `${first.slice(0, 399)}…` : first;
+}
+
+// plainSummary is a step's summary without the labels the Python tool
+// puts on its output ("stdout:"), which mean nothing to a person.
+function plainSummary(text) {
+  return text.split('\n').filter((l) => !/^\s*stdout:\s*$/.test(l)).join('\n');
 }
 
 // stripHints takes out the hints tools add for the model ("Hint: ...").
