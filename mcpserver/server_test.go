@@ -181,7 +181,6 @@ func TestFollowUpWithScriptedModel(t *testing.T) {
 	regions, _ := regionTotals(t)
 	script := scripted.New(
 		callReply("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Count the regions"}}}),
-		callReply("code_agent", map[string]string{"request": "Count the regions"}),
 		callReply("python", map[string]string{"code": "import pandas as pd\nprint(pd.read_csv('input/sales.csv')['region'].nunique())"}),
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
 			last := req.Messages[len(req.Messages)-1]

@@ -22,8 +22,10 @@ import (
 
 // roleModel answers each agent role at once, from what it is asked rather
 // than from a queue, so many sessions can share it: the planner plans one
-// step, the replanner submits, the executor hands the step to the code
-// agent, which answers in words (no Python), and the report is one line.
+// step, the replanner submits, the code agent answers in words (no
+// Python), and the report is one line. With no search provider a step
+// goes straight to the code agent; an executor, where one runs, hands the
+// step to it.
 // hold, when set, is waited on by the code agent: the step "runs long".
 // spent adds up the time every call took, the hold included: the model's
 // share of a run's wall time, which the framework's time leaves out.

@@ -14,7 +14,7 @@ import (
 // B stops A's run at its next safe point; B then resumes and finishes it.
 func TestTwoServersShareSessions(t *testing.T) {
 	g := newGate(t)
-	cfg := testConfig(t, twoStepScript(g))
+	cfg := testConfig(t, pausedTwoStepScript(g))
 	cfg.MaxRuns = 1
 	cfg.PollInterval = 10 * time.Millisecond
 	store, err := session.OpenFileBackend(cfg.Sift.SessionsRoot)

@@ -355,13 +355,21 @@ func (g *gate) wait(t testing.TB) {
 }
 
 // twoStepScript plans two steps; the first one's code agent is held by g.
-func twoStepScript(g *gate) *scripted.Script {
+func twoStepScript(g *gate) *scripted.Script { return stepsScript(g, false) }
+
+// pausedTwoStepScript is twoStepScript for a run paused while g holds its
+// first step: the run stops before the replanner's call, and the resumed
+// run goes on with step 2 as planned and replans once, after it.
+func pausedTwoStepScript(g *gate) *scripted.Script { return stepsScript(g, true) }
+
+func stepsScript(g *gate, paused bool) *scripted.Script {
 	var r []scripted.Reply
 	r = append(r, call("create_plan", steps("Save x", "Print x")))
-	r = append(r, call("code_agent", map[string]string{"request": "save"}),
-		call("python", map[string]string{"code": "x = 20\nopen('out/x.txt','w').write(str(x))\nprint(x)"}), g.reply("Saved x = 20."))
-	r = append(r, call("create_plan", steps("Print x")))
-	r = append(r, call("code_agent", map[string]string{"request": "print"}), call("python", map[string]string{"code": "print(x)"}), text("Printed x."))
+	r = append(r, call("python", map[string]string{"code": "x = 20\nopen('out/x.txt','w').write(str(x))\nprint(x)"}), g.reply("Saved x = 20."))
+	if !paused {
+		r = append(r, call("create_plan", steps("Print x")))
+	}
+	r = append(r, call("python", map[string]string{"code": "print(x)"}), text("Printed x."))
 	r = append(r, call("submit_result", map[string]any{"answer": "20"}), text("# Report\n\nx is 20 [step 2]."))
 	return scripted.New(r...)
 }
@@ -370,7 +378,7 @@ func twoStepScript(g *gate) *scripted.Script {
 func reviewScript() *scripted.Script {
 	return scripted.New(
 		call("create_plan", steps("Print 6*7")),
-		call("code_agent", map[string]string{"request": "print"}), call("python", map[string]string{"code": "print(6*7)"}), text("Printed 42."),
+		call("python", map[string]string{"code": "print(6*7)"}), text("Printed 42."),
 		call("submit_result", map[string]any{"answer": "42"}), text("# Report\n\n42 [step 1]."),
 	)
 }

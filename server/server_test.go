@@ -196,7 +196,7 @@ func TestReconnectAndDisconnect(t *testing.T) {
 // the session is paused and resume finishes it.
 func TestPauseAndResume(t *testing.T) {
 	g := newGate(t)
-	ts := startServer(t, testConfig(t, twoStepScript(g)))
+	ts := startServer(t, testConfig(t, pausedTwoStepScript(g)))
 	id := ts.createSession()
 	ts.ask(id, map[string]any{"question": "x", "mode": "plan"})
 	g.wait(t)
@@ -230,7 +230,7 @@ func TestPauseAndResume(t *testing.T) {
 // at its next safe point; a new server on the same store resumes it.
 func TestShutdownPausesAndRestartResumes(t *testing.T) {
 	g := newGate(t)
-	cfg := testConfig(t, twoStepScript(g))
+	cfg := testConfig(t, pausedTwoStepScript(g))
 	ts := startServer(t, cfg)
 	id := ts.createSession()
 	ts.ask(id, map[string]any{"question": "x", "mode": "plan"})

@@ -49,7 +49,7 @@ func planOf(descs ...string) map[string]any {
 
 // wordStep is one step whose code agent answers in words (no Python).
 func wordStep(summary string) []scripted.Reply {
-	return []scripted.Reply{reply("code_agent", map[string]string{"request": "do it"}), say(summary)}
+	return []scripted.Reply{say(summary)}
 }
 
 // askInPage starts an analysis of sales.csv in plan mode, with the plan
@@ -183,7 +183,6 @@ func TestBrowserApprovalDenyThenApprove(t *testing.T) {
 	scriptFile := filepath.Join(dir, "script.json")
 	if err := os.WriteFile(scriptFile, []byte(`{"name": "deny then approve", "replies": [
  {"tool_calls": [{"name": "create_plan", "arguments": {"steps": [{"index": 1, "description": "Count the rows"}]}}]},
- {"tool_calls": [{"name": "code_agent", "arguments": {"request": "count the rows"}}]},
  {"tool_calls": [{"name": "python", "arguments": {"code": "import os\nos.remove('input/sales.csv')"}}]},
  {"tool_calls": [{"name": "python", "arguments": {"code": "import pandas as pd\nprint('ROWS', len(pd.read_csv('input/sales.csv')))"}}]},
  {"content": "{{last_tool_result}}"},
@@ -212,7 +211,7 @@ func TestBrowserApprovalDenyThenApprove(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`.interrupt .approval button.danger`)),
 	)
 	b.waitJS(t, "the second approval request", `document.querySelector('.interrupt .approval') !== null && document.querySelector('.interrupt .prompt').textContent.includes('read_csv')`)
-	if reqs := script.Requests(); len(reqs) < 4 || !requestSays(reqs[3], reason) {
+	if reqs := script.Requests(); len(reqs) < 3 || !requestSays(reqs[2], reason) {
 		t.Errorf("the model was not told the denial's reason %q", reason)
 	}
 	b.screenshot(t, "42-second-approval")
@@ -253,13 +252,13 @@ func TestBrowserPauseResumeAndLiveMeter(t *testing.T) {
 	r := []scripted.Reply{reply("create_plan", planOf("Step one", "Step two", "Step three"))}
 	r = append(r, wordStep("One done.")...)
 	r = append(r, reply("create_plan", planOf("Step two", "Step three")),
-		reply("code_agent", map[string]string{"request": "do it"}),
 		scripted.Reply{Func: func(scripted.Request) (*schema.Message, error) {
 			close(reached)
 			<-release
 			return scripted.Text("Two done."), nil
-		}},
-		reply("create_plan", planOf("Step three")))
+		}})
+	// Paused after step two, the run stops before the replanner's call:
+	// the resumed run goes on with step three as planned, then replans.
 	r = append(r, wordStep("Three done.")...)
 	r = append(r, reply("submit_result", map[string]any{"answer": "3"}), say("# Steps\n\nThree steps ran [step 3]."))
 	script := scripted.New(r...)
@@ -428,8 +427,8 @@ func TestBrowserKeyboardOnly(t *testing.T) {
 	if got := b.evalString(t, `document.querySelector('.report .md').textContent`); !strings.Contains(got, "Looked at them") {
 		t.Errorf("the report reads %q", got)
 	}
-	if n := script.Calls(); n != 5 {
-		t.Errorf("the model was called %d times, want the script's 5 (plan, step, result, report)", n)
+	if n := script.Calls(); n != 4 {
+		t.Errorf("the model was called %d times, want the script's 4 (plan, step, result, report)", n)
 	}
 	b.screenshot(t, "63-keyboard-done")
 	b.noPageErrors(t)

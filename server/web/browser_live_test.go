@@ -87,7 +87,6 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 	g := newGates("plan", "code", "replan", "report")
 	script := scripted.New(
 		g.hold("plan", scripted.ToolCall("create_plan", `{"steps":[{"index":1,"description":"Find the top region"}]}`)),
-		reply("code_agent", map[string]string{"request": "find the top region"}),
 		g.hold("code", scripted.Text("North sells most.")),
 		g.hold("replan", scripted.ToolCall("submit_result", `{"answer":"North sells most."}`)),
 		g.midway("report", scripted.Text("# Regions\n\nNorth sells most [step 1], well ahead of the rest.\n\n## What follows\n\nSouth and East sell less; West least of all.")),

@@ -813,7 +813,6 @@ func TestBrowserQuestionAnsweredByChoice(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "ask.json")
 	if err := os.WriteFile(script, []byte(`{"name": "asks which measure", "replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Find the top region"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"find the top region"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which measure?","choices":["revenue","units"]}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nby = df.groupby('region')['revenue'].sum()\nprint('TOP', by.idxmax())"}}]},
  {"content":"{{last_tool_result}}"},
