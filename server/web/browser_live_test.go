@@ -159,7 +159,7 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 		if w.gate == "code" {
 			// On a phone with its keyboard open, with the run's work
 			// reaching below the screen, the status line stays in sight.
-			b.do(t, "short phone", chromedp.EmulateViewport(390, 360, chromedp.EmulateScale(2)),
+			b.do(t, "short phone", chromedp.EmulateViewport(390, 300, chromedp.EmulateScale(2)),
 				chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 			b.waitJS(t, "the run reaches below the screen", `document.querySelector('.run').getBoundingClientRect().bottom > innerHeight`)
 			if !b.evalBool(t, `(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('.status-line').getBoundingClientRect())`) {
