@@ -96,7 +96,6 @@ func TestChatDBAnalystAsksPrintsResume(t *testing.T) {
 	script := writeScript(t, `{"replies":[
  {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}]}`)
 	io, out, errOut := testIO()
 	io.In = strings.NewReader("How many rows for the year I pick?\n")
@@ -143,7 +142,6 @@ func TestChatDBAnalystAsksAndGoesOnWithTheNextLine(t *testing.T) {
 	script := writeScript(t, `{"replies":[
  {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nd = pd.read_csv('input/sales.csv')\nprint('rows:', int(d[d.year == 2024].n.iloc[0]))"}}]},
  {"content":"{{last_tool_result}}"},

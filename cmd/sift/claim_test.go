@@ -44,11 +44,9 @@ func TestOneOwnerPerSession(t *testing.T) {
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nprint('x set')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
 	run := siftProcess(t, "run", "--mode", "plan", "--json", "--script", first, "--sessions-dir", sessions, "what is x+1?")
 	stdout, err := run.StdoutPipe()
@@ -93,7 +91,6 @@ func TestOneOwnerPerSession(t *testing.T) {
 
 	// A resume while the run still runs is refused, saying who holds it.
 	quick := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print('SECOND RUNNER')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
@@ -145,7 +142,6 @@ func TestOneOwnerPerSession(t *testing.T) {
 	// Two resumes at once. Whichever wins waits in its cell for the go
 	// file, which is made only once the other has ended: so they overlap.
 	gated := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import os, time\nwhile not os.path.exists('work/go'):\n    time.sleep(0.02)\nprint('x+1 =', x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},

@@ -45,11 +45,9 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nopen('out/one.txt', 'w').write('step one')\nprint('x set')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
 	cmd := siftProcess(t, "run", "--mode", "plan", "--json", "--script", first, "--sessions-dir", sessions, "what is x+1?")
 	stdout, err := cmd.StdoutPipe()
@@ -96,7 +94,6 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
 	}
 
 	second := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
@@ -172,7 +169,6 @@ func TestCtrlCOncePausesThenResume(t *testing.T) {
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(2)\nx = 41\nprint('x set')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]}]}`)
@@ -217,7 +213,6 @@ func TestCtrlCOncePausesThenResume(t *testing.T) {
 		t.Errorf("stderr must say it pauses:\n%s", stderr.String())
 	}
 	second := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},

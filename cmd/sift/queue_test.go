@@ -93,12 +93,6 @@ func xResponder(delay time.Duration) func(scripted.Request) (*schema.Message, er
 				return plan(todo), nil
 			}
 			return call("submit_result", map[string]any{"answer": strings.Join(xAnswer.FindAllString(last.Content, -1), "; ")}), nil
-		case offered("code_agent"):
-			m := currentTask.FindStringSubmatch(last.Content)
-			if m == nil {
-				return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
-			}
-			return call("code_agent", map[string]string{"request": m[1]}), nil
 		case offered("python"):
 			if last.Role == schema.Tool {
 				return scripted.Text("Done. Output:\n" + last.Content), nil

@@ -26,9 +26,8 @@ var regionSteps = []struct{ desc, code string }{
 }
 
 var (
-	todoStep    = regexp.MustCompile(`(?m)^\d+\. \[todo\] (.+)$`)
-	currentTask = regexp.MustCompile(`(?m)^Step \d+: (.+)$`)
-	regionFig   = regexp.MustCompile(`[A-Z]+=\d+`)
+	todoStep  = regexp.MustCompile(`(?m)^\d+\. \[todo\] (.+)$`)
+	regionFig = regexp.MustCompile(`[A-Z]+=\d+`)
 )
 
 // regionResponder plays regionSteps through the server, where requests do
@@ -68,12 +67,6 @@ func regionResponder(req scripted.Request) (*schema.Message, error) {
 			return plan(todo), nil
 		}
 		return call("submit_result", map[string]any{"answer": strings.Join(regionFig.FindAllString(last.Content, -1), "; ")}), nil
-	case offered("code_agent"):
-		m := currentTask.FindStringSubmatch(last.Content)
-		if m == nil {
-			return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
-		}
-		return call("code_agent", map[string]string{"request": m[1]}), nil
 	case offered("python"):
 		if last.Role == schema.Tool {
 			return scripted.Text("Done. Output:\n" + last.Content), nil
