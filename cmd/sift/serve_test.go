@@ -183,7 +183,8 @@ func TestServeSIGTERMPausesThenRestartResumes(t *testing.T) {
 			<-release
 			return scripted.Text("Saved x."), nil
 		}},
-		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 2, "description": "Print x"}}}),
+		// Paused before step 2 with no replanner call: the resumed run starts
+		// step 2, and the replanner sees both steps' results.
 		scriptedCall("python", map[string]string{"code": "print(x)"}),
 		scripted.Reply{Message: scripted.Text("Printed.")},
 		scriptedCall("submit_result", map[string]any{"answer": "20"}),
@@ -271,7 +272,8 @@ func TestServeTwoProcessesOnRedis(t *testing.T) {
 			<-release
 			return scripted.Text("Saved x."), nil
 		}},
-		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 2, "description": "Print x"}}}),
+		// Paused before step 2 with no replanner call: the resumed run starts
+		// step 2, and the replanner sees both steps' results.
 		scriptedCall("python", map[string]string{"code": "print(x)"}),
 		scripted.Reply{Message: scripted.Text("Printed.")},
 		scriptedCall("submit_result", map[string]any{"answer": "20"}),
