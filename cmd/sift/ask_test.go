@@ -257,7 +257,6 @@ func TestAskFileAnalystAsksAndResumes(t *testing.T) {
 	first := writeScript(t, `{"replies":[
  {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}]}`)
 	io, out, errOut := testIO()
 	code := execute(context.Background(), io, []string{"ask", "--script", first, "--file", data, "--sessions-dir", sessions, "How many rows for the year I pick?"})

@@ -168,7 +168,6 @@ func TestChatOnATerminal(t *testing.T) {
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Find the top region"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"find the top region"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which measure?","choices":["revenue","units"]}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\ndf = pd.read_csv('input/sales.csv')\nby = df.groupby('region')['revenue'].sum()\nprint('TOP', by.idxmax())"}}]},
  {"content":"{{last_tool_result}}"},
@@ -205,7 +204,6 @@ func TestChatOnATerminal(t *testing.T) {
 	// A second process continues the session: its Python state comes back.
 	second := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Say the top region again"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"say it again"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print('AGAIN', by.idxmax())"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"Still {{line:AGAIN}}"}}]},

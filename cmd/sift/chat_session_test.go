@@ -21,7 +21,6 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 	}
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which column?","choices":["n","m"]}}]}]}`)
 	io, _, errOut := testIO()
 	// An edited plan, an unknown command, a missing file, then the input
@@ -132,7 +131,6 @@ func TestChatResumeInTheSameProcessRebuildsTheKernelWithoutBlamingAnEarlierProce
 	// session in this same process, with a new kernel that replays x.
 	script := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nx = pd.read_csv('input/n.csv')['n'].sum()"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which column?","choices":["n","m"]}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print('AGAIN', x)"}}]},
@@ -166,7 +164,6 @@ func TestChatDoneLineCountsTheWholeQuestion(t *testing.T) {
 	}
 	question := func(word, code string) string {
 		return `{"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"` + word + ` n"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"` + word + ` n"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import pandas as pd\nprint('` + word + `', pd.read_csv('input/n.csv')['n'].` + code + `())"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The ` + word + ` is {{line:` + word + `}}"}}]},
@@ -199,8 +196,8 @@ func TestChatDoneLineCountsTheWholeQuestion(t *testing.T) {
 	}
 	for i, q := range u.Questions {
 		want := fmt.Sprintf(" · %d model calls · %d prompt + %d completion tokens.", q.Calls, q.PromptTokens, q.CompletionTokens)
-		if q.Calls != 6 || !strings.HasSuffix(done[i], want) {
-			t.Errorf("question %d: done line %q, want it to end %q (6 calls: the planner's before the review too)", q.Question, done[i], want)
+		if q.Calls != 5 || !strings.HasSuffix(done[i], want) {
+			t.Errorf("question %d: done line %q, want it to end %q (5 calls: the planner's before the review too)", q.Question, done[i], want)
 		}
 	}
 }
@@ -216,7 +213,6 @@ func TestChatWarnsOnceWithoutASandbox(t *testing.T) {
 	}
 	script := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Sum n"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"sum n"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print('SUM', 3)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"The sum is {{line:SUM}}"}}]},

@@ -96,7 +96,6 @@ func yearQuestionChat(t *testing.T, more string) (args []string, sessions, scrip
 	script = writeScript(t, `{"replies":[
  {"content":"How many rows of input/sales.csv belong to the year the person picks?","tool_calls":[{"name":"transfer_to_agent","arguments":{"agent_name":"data_analyst"}}]},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Count the rows of the chosen year"}],"complexity":"normal"}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"count the rows of the chosen year"}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Which year?","choices":["2023","2024"]}}]}`+more+`]}`)
 	return []string{"chat", "--script", script, "--db", "sqlite:" + db, "--file", data, "--sessions-dir", sessions}, sessions, script
 }

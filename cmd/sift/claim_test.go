@@ -42,7 +42,6 @@ func TestOneOwnerPerSession(t *testing.T) {
 
 	// A resume while the run still runs is refused, saying who holds it.
 	quick := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print('SECOND RUNNER')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
@@ -94,7 +93,6 @@ func TestOneOwnerPerSession(t *testing.T) {
 	// Two resumes at once. Whichever wins waits in its cell for the go
 	// file, which is made only once the other has ended: so they overlap.
 	gated := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import os, time\nwhile not os.path.exists('work/go'):\n    time.sleep(0.02)\nprint('x+1 =', x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},

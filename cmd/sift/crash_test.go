@@ -94,11 +94,9 @@ func startXPlusOneInStep2(t *testing.T, sessions string) (*exec.Cmd, string) {
 	t.Helper()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nopen('out/one.txt', 'w').write('step one')\nprint('x set')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
 	return startRunUntilSleep(t, "--mode", "plan", "--script", first, "--sessions-dir", sessions, "what is x+1?")
 }
@@ -139,7 +137,6 @@ func TestKillDashNineMidStepThenResume(t *testing.T) {
 	}
 
 	second := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
@@ -204,7 +201,6 @@ func TestCtrlCOncePausesThenResume(t *testing.T) {
 	sessions := t.TempDir()
 	first := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(2)\nx = 41\nprint('x set')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]}]}`)
@@ -249,7 +245,6 @@ func TestCtrlCOncePausesThenResume(t *testing.T) {
 		t.Errorf("stderr must say it pauses:\n%s", stderr.String())
 	}
 	second := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},

@@ -16,8 +16,8 @@ func TestRunShowsEachToolCallOnceThroughHTTP(t *testing.T) {
 	needsPythonAndSandbox(t)
 	srv := scripted.NewServer(scripted.New(
 		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Count the rows"}}}),
-		scriptedCall("code_agent", map[string]string{"request": "Count the rows of input/sales.csv"}),
-		scriptedCall("python", map[string]string{"code": "import pandas as pd\nprint(len(pd.read_csv('input/sales.csv')), 'rows')"}),
+		scriptedCall("python", map[string]string{"code": "import pandas as pd\ndf = pd.read_csv('input/sales.csv')"}),
+		scriptedCall("python", map[string]string{"code": "print(len(df), 'rows')"}),
 		scripted.Reply{Message: scripted.Text("The file has 504 rows.")},
 		scriptedCall("submit_result", map[string]any{"answer": "504 rows"}),
 		scripted.Reply{Message: scripted.Text("# Rows\n\n504 rows [step 1].")},
@@ -29,9 +29,13 @@ func TestRunShowsEachToolCallOnceThroughHTTP(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit code = %d; stderr:\n%s", code, errOut)
 	}
-	for _, call := range []string{" code_agent: ", " python: "} {
+	// The step's two calls of the code agent, each shown once.
+	for _, call := range []string{" python: import pandas as pd (2 lines)", " python: print(len(df), 'rows')"} {
 		if n := strings.Count(errOut.String(), call); n != 1 {
 			t.Errorf("%q shown %d times, want once:\n%s", call, n, errOut)
 		}
+	}
+	if n := strings.Count(errOut.String(), " python: "); n != 2 {
+		t.Errorf("%d python calls shown, want the two made:\n%s", n, errOut)
 	}
 }

@@ -12,10 +12,7 @@ import (
 	"github.com/sift-agent/sift/llm/scripted"
 )
 
-var (
-	todoStep    = regexp.MustCompile(`(?m)^\d+\. \[todo\] (.+)$`)
-	currentTask = regexp.MustCompile(`(?m)^Step \d+: (.+)$`)
-)
+var todoStep = regexp.MustCompile(`(?m)^\d+\. \[todo\] (.+)$`)
 
 // planStep is one step a planResponder plays: what the plan calls it, the
 // Python its code agent runs, and the steps (from 1) it needs.
@@ -67,12 +64,6 @@ func planResponder(title string, figures *regexp.Regexp, steps func(scripted.Req
 				return plan(todo), nil
 			}
 			return call("submit_result", map[string]any{"answer": strings.Join(figures.FindAllString(last.Content, -1), "; ")}), nil
-		case offered("code_agent"):
-			m := currentTask.FindStringSubmatch(last.Content)
-			if m == nil {
-				return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
-			}
-			return call("code_agent", map[string]string{"request": m[1]}), nil
 		case offered("python"):
 			if last.Role == schema.Tool {
 				return scripted.Text("Done. Output:\n" + last.Content), nil

@@ -36,7 +36,6 @@ func TestReviewThenResumeInANewProcess(t *testing.T) {
 
 	// A second process answers the review and runs the plan.
 	rest := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print 6*7"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print(6*7)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},
@@ -50,9 +49,9 @@ func TestReviewThenResumeInANewProcess(t *testing.T) {
 		t.Errorf("stdout must name the report: %q", out)
 	}
 	// The question's calls: the planner's in the first process, and the
-	// five of this one.
-	if !strings.Contains(errOut.String(), " · 6 model calls · ") {
-		t.Errorf("the done line must count the whole question's 6 model calls:\n%s", errOut)
+	// four of this one (the code agent's two, the replanner's, the report's).
+	if !strings.Contains(errOut.String(), " · 5 model calls · ") {
+		t.Errorf("the done line must count the whole question's 5 model calls:\n%s", errOut)
 	}
 	report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 	if err != nil || !strings.Contains(string(report), "42") {
@@ -116,7 +115,6 @@ func TestResumedScriptedDemoGoesOnWhereItStopped(t *testing.T) {
 	demo := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Print 6*7"}]}}]},
  {"tool_calls":[{"name":"ask_user","arguments":{"question":"Print it as a number?","choices":["yes","no"]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print 6*7"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print(6*7)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},

@@ -216,7 +216,7 @@ func TestRunDemoScriptEndToEnd(t *testing.T) {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
-	for _, w := range []string{"scripted model", "Step 3 done", "14 model calls"} {
+	for _, w := range []string{"scripted model", "Step 3 done", "11 model calls"} {
 		if !strings.Contains(errOut.String(), w) {
 			t.Errorf("progress lacks %q:\n%s", w, errOut)
 		}

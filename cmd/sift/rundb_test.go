@@ -72,7 +72,7 @@ const (
 )
 
 // regionPlan is the script up to the end of the SQL step: a plan of two
-// steps, the SQL step run by the executor with sql_query, and the
+// steps, the SQL step run by the code agent with sql_query, and the
 // replanner keeping step 2.
 const regionPlan = `
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Revenue per region from the orders table as the DataFrame rev"},{"index":2,"description":"Join rev with input/targets.xlsx: revenue, target and gap per region"}]}}]},
@@ -82,7 +82,6 @@ const regionPlan = `
 
 // regionFinish is the script of step 2 and the end.
 const regionFinish = `
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"join rev with the targets"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"` + regionPython + `"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
@@ -156,7 +155,6 @@ func TestKillDashNineAfterSQLStepThenResume(t *testing.T) {
 	sessions := t.TempDir()
 	// Step 2 starts a cell that sleeps: the process is killed while it runs.
 	first := writeScript(t, `{"replies":[`+regionPlan+`,
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"join rev with the targets"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(120)"}}]}]}`)
 	cmd, id := startRunUntilSleep(t, "--mode", "plan", "--yes", "--script", first, "--db", "sqlite:"+fx.db, "--file", fx.targets, "--sessions-dir", sessions, "revenue vs target per region")
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {

@@ -166,15 +166,14 @@ func TestServeSIGTERMPausesThenRestartResumes(t *testing.T) {
 	reached, release := make(chan struct{}), make(chan struct{})
 	script := scripted.New(
 		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Save x"}, {"index": 2, "description": "Print x"}}}),
-		scriptedCall("code_agent", map[string]string{"request": "save"}),
 		scriptedCall("python", map[string]string{"code": "x = 20\nprint(x)"}),
 		scripted.Reply{Func: func(scripted.Request) (*schema.Message, error) {
 			close(reached)
 			<-release
 			return scripted.Text("Saved x."), nil
 		}},
-		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 2, "description": "Print x"}}}),
-		scriptedCall("code_agent", map[string]string{"request": "print"}),
+		// Paused before step 2 with no replanner call: the resumed run starts
+		// step 2, and the replanner sees both steps' results.
 		scriptedCall("python", map[string]string{"code": "print(x)"}),
 		scripted.Reply{Message: scripted.Text("Printed.")},
 		scriptedCall("submit_result", map[string]any{"answer": "20"}),
@@ -249,7 +248,6 @@ func TestServeTwoProcessesOnRedis(t *testing.T) {
 	defer open()
 	script := scripted.New(
 		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Print 6*7"}}}),
-		scriptedCall("code_agent", map[string]string{"request": "print"}),
 		scriptedCall("python", map[string]string{"code": "print(6*7)"}),
 		scripted.Reply{Message: scripted.Text("Printed 42.")},
 		scriptedCall("submit_result", map[string]any{"answer": "42"}),
@@ -257,15 +255,14 @@ func TestServeTwoProcessesOnRedis(t *testing.T) {
 		// The second session: its first step is held until the pause has
 		// reached A.
 		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 1, "description": "Save x"}, {"index": 2, "description": "Print x"}}}),
-		scriptedCall("code_agent", map[string]string{"request": "save"}),
 		scriptedCall("python", map[string]string{"code": "x = 20\nprint(x)"}),
 		scripted.Reply{Func: func(scripted.Request) (*schema.Message, error) {
 			close(reached)
 			<-release
 			return scripted.Text("Saved x."), nil
 		}},
-		scriptedCall("create_plan", map[string]any{"steps": []map[string]any{{"index": 2, "description": "Print x"}}}),
-		scriptedCall("code_agent", map[string]string{"request": "print"}),
+		// Paused before step 2 with no replanner call: the resumed run starts
+		// step 2, and the replanner sees both steps' results.
 		scriptedCall("python", map[string]string{"code": "print(x)"}),
 		scripted.Reply{Message: scripted.Text("Printed.")},
 		scriptedCall("submit_result", map[string]any{"answer": "20"}),

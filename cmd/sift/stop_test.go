@@ -20,7 +20,6 @@ func TestCtrlCTwiceLeavesTheStepToRunAgain(t *testing.T) {
 	sessions := t.TempDir()
 	script := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(30)\nx = 41\nprint('x set')"}}]}]}`)
 	cmd := siftProcess(t, "run", "--mode", "plan", "--script", script, "--sessions-dir", sessions, "what is x+1?")
 	stderr, err := cmd.StderrPipe()
@@ -71,11 +70,9 @@ func TestCtrlCTwiceLeavesTheStepToRunAgain(t *testing.T) {
 
 	// The printed command replays the same --script file: give it the rest.
 	if err := os.WriteFile(script, []byte(`{"replies":[
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"x = 41\nprint('x set')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"print x+1"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"print(x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},
@@ -150,7 +147,6 @@ func TestPipedChatCtrlCPausesTheTurnThenEnds(t *testing.T) {
 	pythonOrSkip(t)
 	script := writeScript(t, `{"replies":[
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Set x slowly"},{"index":2,"description":"Print x+1"}]}}]},
- {"tool_calls":[{"name":"code_agent","arguments":{"request":"set x"}}]},
  {"tool_calls":[{"name":"python","arguments":{"code":"import time\ntime.sleep(2)\nx = 41\nprint('x set')"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":2,"description":"Print x+1"}]}}]}]}`)
