@@ -47,6 +47,7 @@ type mention struct {
 // request is what the words of a request say, independent of templates.
 type request struct {
 	raw      string
+	lang     string // LangOf(raw): the language of the reasons
 	text     string // normalised: NFKC, lower case
 	masked   string // text with exactly mentioned column names blanked
 	mentions []mention
@@ -392,7 +393,7 @@ var (
 // comparison, method, direction and funnel stages, given the sheet's
 // columns for mentions.
 func parseRequest(raw string, cols []*column) *request {
-	r := &request{raw: raw, text: normalize(raw)}
+	r := &request{raw: raw, lang: LangOf(raw), text: normalize(raw)}
 	r.mentions = findMentions(r.text, cols)
 	r.masked = maskMentions(r.text, r.mentions)
 	t := r.masked
