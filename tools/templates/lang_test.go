@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sift-agent/sift/preview"
 )
 
 // formatArg says which argument of each function that ends in textIn is
@@ -123,6 +125,63 @@ func TestTextIn(t *testing.T) {
 		}
 		if got := textIn(tt.lang, tt.format, args...); got != tt.want {
 			t.Errorf("textIn(%q, %q) = %q, want %q", tt.lang, tt.format, got, tt.want)
+		}
+	}
+}
+
+// TestReasonsFollowTheRequestsLanguage: a request in Chinese gets its
+// reasons (why the template matched, and why each column was picked) in
+// Chinese; the data's column names, the template's name and parameter
+// codes stay. The same request in English keeps English reasons.
+func TestReasonsFollowTheRequestsLanguage(t *testing.T) {
+	keep := map[string]bool{"input": true, "csv": true, "sales": true, "visits": true, "metrics": true}
+	for _, p := range []*preview.FilePreview{salesPreview, eventsPreview, visitsPreview, metricsPreview} {
+		for _, c := range p.Sheets[0].Columns {
+			for _, w := range regexp.MustCompile(`[A-Za-z]+`).FindAllString(c.Name, -1) {
+				keep[w] = true
+			}
+		}
+	}
+	for _, n := range Names() {
+		for _, w := range regexp.MustCompile(`[A-Za-z]+`).FindAllString(n, -1) {
+			keep[w] = true
+		}
+	}
+	for _, tt := range []struct {
+		request string
+		file    *preview.FilePreview
+		en      string
+	}{
+		{"按region统计amount总和的前3名", salesPreview, ""},
+		{"收入最低的3个地区", salesPreview, ""},
+		{"amount的月度趋势", salesPreview, ""},
+		{"amount的环比变化", salesPreview, ""},
+		{"按region和product的amount数据透视表", salesPreview, ""},
+		{"price和demand的相关性", metricsPreview, ""},
+		{"returns的异常值", metricsPreview, ""},
+		{"用户的月度同期群留存", visitsPreview, ""},
+		{"数据概况", salesPreview, ""},
+		{"top 3 regions by amount", salesPreview, "measure: amount (named in the request)"},
+	} {
+		m := MatchRequest(tt.request, []*preview.FilePreview{tt.file})
+		if !m.OK() {
+			t.Fatalf("MatchRequest(%q) matched nothing: %v", tt.request, m.Reasons)
+		}
+		reasons := strings.Join(append(append([]string(nil), m.Reasons...), m.Params.Reasons...), "\n")
+		if tt.en != "" {
+			if !strings.Contains(reasons, tt.en) {
+				t.Errorf("%q: reasons lack %q:\n%s", tt.request, tt.en, reasons)
+			}
+			continue
+		}
+		var english []string
+		for _, w := range regexp.MustCompile(`[A-Za-z]{2,}`).FindAllString(reasons, -1) {
+			if !keep[w] {
+				english = append(english, w)
+			}
+		}
+		if len(english) > 0 || !strings.Contains(reasons, "请求") {
+			t.Errorf("%q: reasons say %q in English:\n%s", tt.request, english, reasons)
 		}
 	}
 }

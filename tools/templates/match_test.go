@@ -267,7 +267,7 @@ func TestMatchRequestSeveralTables(t *testing.T) {
 	}{
 		{"Profile every table", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, `the request says "every table": each of the 3 tables is analysed`},
 		{"profile all the files", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "each of the 3 tables"},
-		{"数据概况：所有表", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "each of the 3 tables"},
+		{"数据概况：所有表", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "3 张表逐一分析"},
 		{"profile the data", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "names no file and no column"},
 		{"profile flights.csv", three, Profile, []string{"input/flights.csv"}, "of the 3 tables, the request names input/flights.csv"},
 		{"profile the carriers table", three, Profile, []string{"input/carriers.csv"}, "the request names input/carriers.csv"},
