@@ -61,7 +61,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		workdir, _ := params.Workdir.Get(ctx)
 		artifacts := listArtifacts(workdir)
 		ev := runEvidence(workdir, view, a.outputs)
-		outcome := outcomeOf(view.Plan)
+		outcome := reportOutcome(view.Plan)
 		berr := a.budget.check(false)
 		a.checkAnswer(ctx, gen, view, ev, berr == nil && !outcome.noneSucceeded())
 		var md, note string

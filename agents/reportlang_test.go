@@ -103,8 +103,11 @@ func TestReportWordsFollowTheQuestion(t *testing.T) {
 			{Step: plans.Step{Index: 1, Description: "按地区汇总"}, Status: plans.StatusDone, Summary: "North 最高"},
 			{Step: plans.Step{Index: 2, Description: "画图"}, Status: plans.StatusFailed, Summary: failedPrefix + " ValueError: no data\nTraceback (most recent call last):\n  File \"x\", line 1\nValueError: no data"},
 		}, Result: &plans.SubmitResult{Answer: "North [step 1]"}}
+		if got := outcomeOf(fp).failures(); !strings.Contains(got, "- Step 2 failed: ") {
+			t.Errorf("%q: what the models read of failed steps must stay English: %q", tt.question, got)
+		}
 		fallback := fallbackReport(fp, []string{"out/t.csv"}, "")
-		model := withUncomputed(completeReport("# 结果\n\nNorth 最高 [step 1]，见图 [step 2]。\n\n![chart](out/chart.png)", fp, []string{"out/t.csv"}), outcomeOf(fp))
+		model := withUncomputed(completeReport("# 结果\n\nNorth 最高 [step 1]，见图 [step 2]。\n\n![chart](out/chart.png)", fp, []string{"out/t.csv"}), reportOutcome(fp))
 		model, _, _ = withoutUnwritten(dir, model, nil, chineseReport(fp))
 		all := fallback + "\n" + model
 		for _, w := range tt.want {

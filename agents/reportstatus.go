@@ -14,7 +14,7 @@ import (
 // stepOutcome sorts a run's steps by whether they computed anything, so the
 // report can say which of its statements rest on no computed result.
 type stepOutcome struct {
-	zh     bool // the question is in Chinese: so are the notes (chineseReport)
+	zh     bool // the notes are for a report in Chinese (reportOutcome)
 	done   int
 	failed []plans.StepState // failed, with the error in Summary
 	notRun []plans.StepState // todo or skipped: never ran
@@ -25,7 +25,6 @@ func outcomeOf(fp *plans.FullPlan) stepOutcome {
 	if fp == nil {
 		return o
 	}
-	o.zh = chineseReport(fp)
 	for _, s := range fp.Steps {
 		switch s.Status {
 		case plans.StatusDone:
@@ -36,6 +35,14 @@ func outcomeOf(fp *plans.FullPlan) stepOutcome {
 			o.notRun = append(o.notRun, s)
 		}
 	}
+	return o
+}
+
+// reportOutcome is outcomeOf(fp) for the report, whose notes follow the
+// question's language; outcomeOf's own are English, for the models.
+func reportOutcome(fp *plans.FullPlan) stepOutcome {
+	o := outcomeOf(fp)
+	o.zh = chineseReport(fp)
 	return o
 }
 
