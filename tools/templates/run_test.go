@@ -993,3 +993,30 @@ func englishWords(t *testing.T, text string, op operator.Operator, rel string) [
 	}
 	return out
 }
+
+// TestDuckDBEngineInChinese: what the DuckDB engine picks and notes itself
+// (the time column, the period, the columns, the measure and category)
+// is Chinese in a Chinese run, as the pandas cells' own picks are.
+func TestDuckDBEngineInChinese(t *testing.T) {
+	t.Parallel()
+	d := genSales()
+	op := workspace(t, map[string][]byte{"sales.csv": d.csv})
+	for _, m := range []Match{
+		{Template: Trend},
+		{Template: TopN},
+		{Template: Distribution},
+		{Template: Profile},
+	} {
+		res, err := RunWith(context.Background(), op, "input/sales.csv", m, RunOptions{Engine: EngineDuckDB, Lang: LangChinese})
+		if err != nil {
+			t.Fatalf("%s: %v", m.Template, err)
+		}
+		if res.Engine != EngineDuckDB || len(res.Picked) == 0 && m.Template != Profile {
+			t.Fatalf("%s: engine %s picked %v; want DuckDB to pick the columns", m.Template, res.Engine, res.Picked)
+		}
+		text := strings.Join(append([]string{res.Markdown()}, res.Picked...), "\n")
+		if words := englishWords(t, text, op, "input/sales.csv"); len(words) > 0 {
+			t.Errorf("%s with DuckDB in Chinese still says %q:\n%s", m.Template, words, text)
+		}
+	}
+}
