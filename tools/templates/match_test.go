@@ -72,6 +72,9 @@ func TestMatchRequestMatches(t *testing.T) {
 		{"Show the correlation matrix", []*preview.FilePreview{metricsPreview}, Correlation, Params{}},
 		{"spearman correlation of price, demand and rating", []*preview.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand", "rating"}, Method: "spearman"}},
 		{"价格和需求的相关性", []*preview.FilePreview{previewSheet("input/m.csv", "价格:float", "需求:float")}, Correlation, Params{Columns: []string{"价格", "需求"}}},
+		// English column names inside a Chinese request are named by it.
+		{"price和demand的相关性", []*preview.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand"}}},
+		{"按region和product统计amount的数据透视表", nil, Pivot, Params{Category: "region", Category2: "product", Measure: "amount"}},
 		// distribution
 		{"distribution of amount", nil, Distribution, Params{Columns: []string{"amount"}}},
 		{"Histogram of price", []*preview.FilePreview{metricsPreview}, Distribution, Params{Columns: []string{"price"}}},

@@ -190,7 +190,9 @@ func wordRe(w string) *regexp.Regexp {
 	if re, ok := wordRes.Load(w); ok {
 		return re.(*regexp.Regexp)
 	}
-	re := regexp.MustCompile(`(?:^|[^\p{L}\p{N}])(` + regexp.QuoteMeta(w) + `(?:e?s)?)(?:$|[^\p{L}\p{N}])`)
+	// The word ends where letters of another script begin: "revenue和units"
+	// names revenue and units.
+	re := regexp.MustCompile(`(?:^|[^\p{Latin}\p{Greek}\p{Cyrillic}\p{N}])(` + regexp.QuoteMeta(w) + `(?:e?s)?)(?:$|[^\p{Latin}\p{Greek}\p{Cyrillic}\p{N}])`)
 	wordRes.Store(w, re)
 	return re
 }
