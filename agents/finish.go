@@ -27,14 +27,15 @@ func (r *run) finishFiles(u *event.Usage) {
 		return
 	}
 	text := strings.TrimRight(string(md), "\n") + "\n\n"
+	chinese := templates.LangOf(r.req.Question) == templates.LangChinese
 	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
 		heading := "## Next questions"
-		if templates.LangOf(r.req.Question) == templates.LangChinese {
+		if chinese {
 			heading = "## 接下来可以问"
 		}
 		text += heading + "\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
-	_, _ = saveReport(r.ws.Root, n, text+event.RenderUsageMarkdown(u), r.reportPath == session.ReportFile)
+	_, _ = saveReport(r.ws.Root, n, text+event.RenderUsageMarkdownIn(u, chinese), r.reportPath == session.ReportFile)
 }
 
 // saveStopReport writes the report of a run that stopped before its report

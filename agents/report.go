@@ -17,7 +17,6 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/numcheck"
 	"github.com/sift-agent/sift/params"
@@ -62,7 +61,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		workdir, _ := params.Workdir.Get(ctx)
 		artifacts := listArtifacts(workdir)
 		ev := runEvidence(workdir, view, a.outputs)
-		outcome := outcomeOf(view.Plan)
+		outcome := reportOutcome(view.Plan)
 		berr := a.budget.check(false)
 		a.checkAnswer(ctx, gen, view, ev, berr == nil && !outcome.noneSucceeded())
 		var md, note string
@@ -71,12 +70,12 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		case berr != nil:
 			// No model call past a budget: the report is assembled from
 			// the results, and says what is missing.
-			note = fmt.Sprintf("The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)
+			note = inReport(chineseReport(view.Plan), "The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)
 			md = fallbackReport(view.Plan, artifacts, note)
 		case outcome.noneSucceeded():
 			// Nothing was computed: a model's report could only present
 			// its own text as findings, so Sift writes the report.
-			note = noResultNote
+			note = noResultNote(chineseReport(view.Plan))
 			md = fallbackReport(withoutResult(view.Plan), artifacts, note)
 		default:
 			msgs := withHouseRules(reportMessages(view, artifacts), a.tail(ctx))
@@ -85,7 +84,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			}
 			var msg *schema.Message
 			if msg, err = a.write(ctx, gen, msgs); err != nil {
-				note = fmt.Sprintf("The report writer failed (%v); this report was assembled from the step results.", err)
+				note = inReport(chineseReport(view.Plan), "The report writer failed (%v); this report was assembled from the step results.", err)
 				md = fallbackReport(view.Plan, artifacts, note)
 			} else {
 				md = withUncomputed(completeReport(msg.Content, view.Plan, artifacts), outcome)
@@ -95,7 +94,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		if view.Plan != nil && view.Plan.Result != nil {
 			files = view.Plan.Result.Files
 		}
-		md, unwritten, missing := withoutUnwritten(workdir, md, files)
+		md, unwritten, missing := withoutUnwritten(workdir, md, files, chineseReport(view.Plan))
 		md, _ = markReport(md, ev, append(outcome.siftText(), note, unwritten)...)
 		// The answer hands back only files that exist.
 		if err := treeOwner(ctx, gen, view.Plan).dropUnwritten(missing); err != nil {
@@ -230,8 +229,9 @@ func completeReport(md string, fp *plans.FullPlan, artifacts []string) string {
 			break
 		}
 	}
+	zh := chineseReport(fp)
 	if md == "" {
-		return fallbackReport(fp, artifacts, "The report writer returned no text; this report was assembled from the step results.")
+		return fallbackReport(fp, artifacts, inReport(zh, "The report writer returned no text; this report was assembled from the step results."))
 	}
 	var missing []string
 	for _, a := range artifacts {
@@ -245,7 +245,7 @@ func completeReport(md string, fp *plans.FullPlan, artifacts []string) string {
 		}
 	}
 	if len(missing) > 0 {
-		md += "\n\n## Files\n\n" + artifactList(missing)
+		md += "\n\n" + inReport(zh, "## Files\n\n") + artifactList(missing)
 	}
 	return md + "\n"
 }
@@ -254,7 +254,8 @@ func completeReport(md string, fp *plans.FullPlan, artifacts []string) string {
 // submitted, every step with its status and result, and the files.
 func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string {
 	var b strings.Builder
-	b.WriteString("# Report\n\n")
+	zh := chineseReport(fp)
+	b.WriteString(inReport(zh, "# Report\n\n"))
 	if note != "" {
 		b.WriteString("> " + note + "\n\n")
 	}
@@ -262,10 +263,10 @@ func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string 
 		fp = &plans.FullPlan{}
 	}
 	if q := strings.TrimSpace(fp.Question); q != "" {
-		fmt.Fprintf(&b, "**Question:** %s\n\n", q)
+		b.WriteString(inReport(zh, "**Question:** %s\n\n", q))
 	}
 	if r := fp.Result; r != nil {
-		b.WriteString("## Answer\n\n" + strings.TrimSpace(r.Answer) + "\n\n")
+		b.WriteString(inReport(zh, "## Answer\n\n") + strings.TrimSpace(r.Answer) + "\n\n")
 		for _, f := range r.Findings {
 			b.WriteString("- " + f + "\n")
 		}
@@ -274,19 +275,19 @@ func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string 
 		}
 	}
 	if len(fp.Steps) > 0 {
-		b.WriteString("## Steps\n\n")
+		b.WriteString(inReport(zh, "## Steps\n\n"))
 		for _, s := range fp.Steps {
-			fmt.Fprintf(&b, "### Step %d — %s (%s)\n\n", s.Index, s.Description, s.Status)
+			b.WriteString(inReport(zh, "### Step %d — %s (%s)\n\n", s.Index, s.Description, statusIn(zh, s.Status)))
 			switch {
 			case s.Status == plans.StatusFailed:
-				b.WriteString(failedStepText(s))
+				b.WriteString(failedStepText(s, zh))
 			case s.Summary != "":
 				b.WriteString(strings.TrimSpace(s.Summary) + "\n\n")
 			}
 		}
 	}
 	if len(artifacts) > 0 {
-		b.WriteString("## Files\n\n" + artifactList(artifacts))
+		b.WriteString(inReport(zh, "## Files\n\n") + artifactList(artifacts))
 	}
 	return b.String()
 }
@@ -332,10 +333,10 @@ func listArtifacts(workdir string) []string {
 }
 
 // failedStepText is a failed step as the analyst reads it: what failed, in
-// one sentence, then the traceback folded away.
-func failedStepText(s plans.StepState) string {
+// one sentence, then the traceback folded away; in Chinese with zh.
+func failedStepText(s plans.StepState, zh bool) string {
 	sentence, detail := failureOf(s.Summary)
-	text := "What failed: " + sentence + "\n\n"
+	text := inReport(zh, "What failed: %s\n\n", sentence)
 	if detail != "" {
 		text += tracebackBlock(detail) + "\n"
 	}
@@ -353,7 +354,8 @@ var outMention = regexp.MustCompile("(?:^|[\\s`'\"(])(out/[^\\s`'\"()\\[\\]<>,;]
 // the run never wrote is replaced by its text, and md ends with a note
 // naming those files, so the report never shows what does not exist. It
 // returns md, that note (empty when every file exists) and the files.
-func withoutUnwritten(workdir, md string, answerFiles []string) (string, string, []string) {
+// With zh, the words it adds are Chinese.
+func withoutUnwritten(workdir, md string, answerFiles []string, zh bool) (string, string, []string) {
 	if workdir == "" {
 		return md, "", nil
 	}
@@ -380,9 +382,9 @@ func withoutUnwritten(workdir, md string, answerFiles []string) (string, string,
 		}
 		text := strings.TrimSpace(m[2])
 		if text == "" || text == m[3] {
-			return "`" + m[3] + "` (not written)"
+			return inReport(zh, "`%s` (not written)", m[3])
 		}
-		return text + " (`" + m[3] + "`, not written)"
+		return inReport(zh, "%s (`%s`, not written)", text, m[3])
 	})
 	for _, m := range outMention.FindAllStringSubmatch(md, -1) {
 		absent(strings.TrimRight(m[1], "."))
@@ -393,8 +395,11 @@ func withoutUnwritten(workdir, md string, answerFiles []string) (string, string,
 	if len(missing) == 0 {
 		return md, "", nil
 	}
-	note := fmt.Sprintf("> **Not written:** this report names %s that the run never wrote, so %s not shown: %s.\n",
-		generic.Plural(len(missing), "file"), map[bool]string{true: "it is", false: "they are"}[len(missing) == 1], strings.Join(missing, ", "))
+	format := "> **Not written:** this report names %d files that the run never wrote, so they are not shown: %s.\n"
+	if len(missing) == 1 {
+		format = "> **Not written:** this report names %d file that the run never wrote, so it is not shown: %s.\n"
+	}
+	note := inReport(zh, format, len(missing), strings.Join(missing, ", "))
 	return strings.TrimRight(md, "\n") + "\n\n" + note, note, missing
 }
 

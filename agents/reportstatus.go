@@ -14,6 +14,7 @@ import (
 // stepOutcome sorts a run's steps by whether they computed anything, so the
 // report can say which of its statements rest on no computed result.
 type stepOutcome struct {
+	zh     bool // the notes are for a report in Chinese (reportOutcome)
 	done   int
 	failed []plans.StepState // failed, with the error in Summary
 	notRun []plans.StepState // todo or skipped: never ran
@@ -34,6 +35,14 @@ func outcomeOf(fp *plans.FullPlan) stepOutcome {
 			o.notRun = append(o.notRun, s)
 		}
 	}
+	return o
+}
+
+// reportOutcome is outcomeOf(fp) for the report, whose notes follow the
+// question's language; outcomeOf's own are English, for the models.
+func reportOutcome(fp *plans.FullPlan) stepOutcome {
+	o := outcomeOf(fp)
+	o.zh = chineseReport(fp)
 	return o
 }
 
@@ -59,10 +68,10 @@ func (o stepOutcome) uncomputed(index int) (plans.StepStatus, bool) {
 func (o stepOutcome) failures() string {
 	var b strings.Builder
 	for _, s := range o.failed {
-		fmt.Fprintf(&b, "- Step %d failed: %s\n", s.Index, stepError(s))
+		b.WriteString(inReport(o.zh, "- Step %d failed: %s\n", s.Index, stepError(s)))
 	}
 	for _, s := range o.notRun {
-		fmt.Fprintf(&b, "- Step %d was not run (%s).\n", s.Index, s.Status)
+		b.WriteString(inReport(o.zh, "- Step %d was not run (%s).\n", s.Index, statusIn(o.zh, s.Status)))
 	}
 	return b.String()
 }
@@ -145,13 +154,13 @@ func (o stepOutcome) failureDetails() string {
 	var b strings.Builder
 	for _, s := range o.failed {
 		if _, detail := failureOf(s.Summary); detail != "" {
-			fmt.Fprintf(&b, "Step %d:\n\n%s\n", s.Index, tracebackBlock(detail))
+			b.WriteString(inReport(o.zh, "Step %d:\n\n%s\n", s.Index, tracebackBlock(detail)))
 		}
 	}
 	if b.Len() == 0 {
 		return ""
 	}
-	return "## What failed\n\n" + b.String()
+	return inReport(o.zh, "## What failed\n\n") + b.String()
 }
 
 // tracebackBlock fences detail as a "traceback" block, which report.html
@@ -166,8 +175,11 @@ func tracebackBlock(detail string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// noResultNote heads a report over a run in which no step succeeded.
-const noResultNote = "No step of this run succeeded, so it computed no result: this report states no finding. The steps and their errors are below; fix what they name and ask again."
+// noResultNote heads a report over a run in which no step succeeded; in
+// Chinese with zh.
+func noResultNote(zh bool) string {
+	return inReport(zh, "No step of this run succeeded, so it computed no result: this report states no finding. The steps and their errors are below; fix what they name and ask again.")
+}
 
 // uncomputedHeader is the note Sift puts under a report's title when some
 // steps computed nothing: it names them, whatever the model wrote.
@@ -176,7 +188,7 @@ func (o stepOutcome) uncomputedHeader() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("> **Not computed:** these steps produced no result, so whatever this report says of what they were to find rests on no computed result; citations of them are marked.\n")
+	b.WriteString(inReport(o.zh, "> **Not computed:** these steps produced no result, so whatever this report says of what they were to find rests on no computed result; citations of them are marked.\n"))
 	for _, line := range strings.Split(strings.TrimSpace(o.failures()), "\n") {
 		b.WriteString(">" + strings.TrimPrefix(line, "-") + "\n")
 	}
@@ -195,7 +207,7 @@ func withUncomputed(md string, o stepOutcome) string {
 	md = stepCitation.ReplaceAllStringFunc(md, func(c string) string {
 		n, _ := strconv.Atoi(stepCitation.FindStringSubmatch(c)[1])
 		if st, ok := o.uncomputed(n); ok {
-			return fmt.Sprintf("[step %d: %s, no computed result]", n, st)
+			return inReport(o.zh, "[step %d: %s, no computed result]", n, statusIn(o.zh, st))
 		}
 		return c
 	})

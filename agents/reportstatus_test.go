@@ -43,7 +43,7 @@ func TestReportOverFailedStepsStatesNoFinding(t *testing.T) {
 	}
 	report := readWS(t, done, "report.md")
 	head, _, _ := strings.Cut(report, "## Steps")
-	if !strings.Contains(head, noResultNote) {
+	if !strings.Contains(head, noResultNote(false)) {
 		t.Errorf("the report must say at its top that no step succeeded:\n%s", report)
 	}
 	if n := strings.Count(report, "IndexError"); n < 3 {
@@ -54,7 +54,7 @@ func TestReportOverFailedStepsStatesNoFinding(t *testing.T) {
 			t.Errorf("the report presents %q, which no step computed:\n%s", claim, report)
 		}
 	}
-	if r := kinds(evs, event.EventReport); len(r) != 1 || !strings.Contains(r[0].Text, noResultNote) {
+	if r := kinds(evs, event.EventReport); len(r) != 1 || !strings.Contains(r[0].Text, noResultNote(false)) {
 		t.Errorf("the report event must carry the same report, got %+v", r)
 	}
 }

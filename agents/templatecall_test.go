@@ -36,7 +36,7 @@ func TestExecutorFetchesAndFillsATemplate(t *testing.T) {
 		}},
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
 			for _, m := range req.Messages {
-				if strings.Contains(m.Content, "## Top 2 region by sum of revenue") && strings.Contains(m.Content, "| 1 | North |") {
+				if strings.Contains(m.Content, "## Top 2 regions by total revenue") && strings.Contains(m.Content, "| 1 | North |") {
 					return scripted.ToolCall(toolSubmitResult, `{"answer":"North and South sell most.","files":["out/topn_ranking.csv"]}`), nil
 				}
 			}

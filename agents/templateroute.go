@@ -36,7 +36,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 		each = []templates.Match{m}
 	}
 	own := r.ownPlan(ctx)
-	first := r.templatePlan(own, t, each)
+	first := r.templatePlan(own, t, each, templates.LangOf(r.req.Question))
 	_ = own.saveAndPublish("")
 
 	results := make([]*templates.Result, len(each))
@@ -95,12 +95,15 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 }
 
 // templatePlan makes the plan of a built-in analysis, one step per table,
-// the plan's remaining steps (through its owner); it returns the index of
-// the first.
-func (r *run) templatePlan(own *planOwner, t templates.Template, each []templates.Match) int {
+// the plan's remaining steps (through its owner), its words in lang; it
+// returns the index of the first.
+func (r *run) templatePlan(own *planOwner, t templates.Template, each []templates.Match, lang string) int {
 	steps := make([]plans.Step, len(each))
 	for i, e := range each {
 		steps[i] = plans.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.Table())}
+		if lang == templates.LangChinese {
+			steps[i].Description = fmt.Sprintf("内置分析“%s”（%s）：%s", t.Name, t.TitleIn(lang), e.Table())
+		}
 	}
 	own.remaining(&plans.Plan{Steps: steps})
 	return len(own.fp.Steps) - len(each)
@@ -136,7 +139,7 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 		each = []templates.Match{m}
 	}
 	own := r.ownPlan(ctx)
-	r.templatePlan(own, t, each)
+	r.templatePlan(own, t, each, templates.LangOf(r.req.Question))
 	if err := own.saveAndPublish(""); err != nil {
 		r.fail(err)
 		return

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -87,7 +88,7 @@ func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, er
 	}
 	var page bytes.Buffer
 	page.Grow(body.Len() + len(reportCSS) + 512)
-	page.WriteString("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n")
+	page.WriteString("<!DOCTYPE html>\n<html" + langAttr(title) + ">\n<head>\n<meta charset=\"utf-8\">\n")
 	page.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + ReportCSP + "\">\n")
 	page.WriteString("<meta name=\"generator\" content=\"Sift\">\n")
@@ -96,6 +97,32 @@ func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, er
 	page.Write(body.Bytes())
 	page.WriteString("</main>\n</body>\n</html>\n")
 	return page.Bytes(), nil
+}
+
+// langAttr is the html element's lang attribute for a report titled title
+// when its script says the language (Chinese, Japanese, Korean), so a
+// browser picks that language's fonts and glyph forms; empty otherwise.
+func langAttr(title string) string {
+	var han, kana, hangul bool
+	for _, r := range title {
+		switch {
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			kana = true
+		case unicode.Is(unicode.Hangul, r):
+			hangul = true
+		case unicode.Is(unicode.Han, r):
+			han = true
+		}
+	}
+	switch {
+	case kana:
+		return ` lang="ja"`
+	case hangul:
+		return ` lang="ko"`
+	case han:
+		return ` lang="zh"`
+	}
+	return ""
 }
 
 // ReportImages returns the destinations of the images the markdown shows,

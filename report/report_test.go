@@ -376,3 +376,24 @@ func TestIsQuestionReport(t *testing.T) {
 		}
 	}
 }
+
+// TestReportHTMLLang: a report titled in Chinese (a Chinese question's)
+// says lang="zh", so a browser uses Chinese fonts and glyph forms; a
+// Japanese or Korean title says its own language, and other titles none.
+func TestReportHTMLLang(t *testing.T) {
+	for title, want := range map[string]string{
+		"排名与分组":                  `<html lang="zh">`,
+		"revenue 的月度趋势":          `<html lang="zh">`,
+		"売上の推移":                  `<html lang="ja">`,
+		"매출 추이":                  `<html lang="ko">`,
+		"Top regions by revenue": "<html>",
+	} {
+		page, err := RenderReportHTML(title, []byte("# "+title+"\n"), t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), want+"\n<head>") {
+			t.Errorf("%q: page does not open with %s:\n%.200s", title, want, page)
+		}
+	}
+}

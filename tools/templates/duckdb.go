@@ -61,8 +61,9 @@ type duckTable struct {
 	cols []duckColumn
 	pre  map[string]any
 	// picked and notes are what the engine chose and what a reader should
-	// know, as the cell's pick() and note() would say them.
+	// know, as the cell's pick() and note() would say them, in lang.
 	picked, notes []string
+	lang          string
 	// temp are files the engine wrote for the cell, removed once it ran.
 	temp []string
 }
@@ -76,8 +77,9 @@ func (d *duckTable) removeTemp() {
 }
 
 // runDuckDB computes template t's aggregates for the input at rel with
-// DuckDB and returns them for the cell, with the parameters it settled.
-func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*duckTable, Params, error) {
+// DuckDB and returns them for the cell, with the parameters it settled;
+// what it picked and noted is in lang (RunOptions.Lang).
+func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang string) (*duckTable, Params, error) {
 	fail := func(msg string) error { return &CellError{Template: t.Name, Cell: duckCell, Message: msg} }
 	fo, err := sqldb.FilesOptionsFromEnv(os.Getenv)
 	if err != nil {
@@ -95,7 +97,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params) (*du
 	if err != nil || len(views) != 1 {
 		return nil, p, fail(fmt.Sprintf("read %s: %v", rel, err))
 	}
-	d := &duckTable{src: src, view: sqldb.QuoteIdent(fmt.Sprint(views[0][0])), pre: map[string]any{}}
+	d := &duckTable{src: src, view: sqldb.QuoteIdent(fmt.Sprint(views[0][0])), pre: map[string]any{}, lang: lang}
 	if err := d.describe(ctx, t.Name == Profile); err != nil {
 		return nil, p, fail(err.Error())
 	}
@@ -262,11 +264,11 @@ func (d *duckTable) topValues(ctx context.Context, c duckColumn, n int, missing 
 }
 
 func (d *duckTable) pick(format string, args ...any) {
-	d.picked = append(d.picked, fmt.Sprintf(format, args...))
+	d.picked = append(d.picked, textIn(d.lang, format, args...))
 }
 
 func (d *duckTable) note(format string, args ...any) {
-	d.notes = append(d.notes, fmt.Sprintf(format, args...))
+	d.notes = append(d.notes, textIn(d.lang, format, args...))
 }
 
 var nonWordRe = regexp.MustCompile(`[\s_]+`)

@@ -118,7 +118,7 @@ func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) er
 	if err != nil {
 		return err
 	}
-	cols, err := d.chosenColumns(p, shares, "numeric column", maxColumns, "numeric columns were checked")
+	cols, err := d.chosenColumns(p, shares, "numeric column", maxColumns, "the first %d of %d numeric columns were checked")
 	if err != nil {
 		return err
 	}

@@ -199,7 +199,7 @@ func (d *duckTable) numberShares(ctx context.Context) (map[string]float64, error
 // chosenColumns is the distribution's and the outliers' choice of
 // columns: those named, the measure, else numeric_columns (numbers and
 // text that reads as numbers, without ids and empty ones), at most limit.
-func (d *duckTable) chosenColumns(p Params, shares map[string]float64, role string, limit int, what string) ([]duckColumn, error) {
+func (d *duckTable) chosenColumns(p Params, shares map[string]float64, role string, limit int, leftOut string) ([]duckColumn, error) {
 	var out []duckColumn
 	switch {
 	case len(p.Columns) > 0:
@@ -221,7 +221,7 @@ func (d *duckTable) chosenColumns(p Params, shares map[string]float64, role stri
 		d.pick("columns: the numeric columns")
 	}
 	if len(out) > limit {
-		d.note("the first %d of %d %s", limit, len(out), what)
+		d.note(leftOut, limit, len(out))
 		out = out[:limit]
 	}
 	return out, nil
@@ -260,7 +260,7 @@ func (d *duckTable) distribution(ctx context.Context, p Params) error {
 	if err != nil {
 		return err
 	}
-	cols, err := d.chosenColumns(p, shares, "column", maxColumns, "columns were drawn")
+	cols, err := d.chosenColumns(p, shares, "column", maxColumns, "the first %d of %d columns were drawn")
 	if err != nil {
 		return err
 	}

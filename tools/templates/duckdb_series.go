@@ -43,7 +43,7 @@ func (d *duckTable) periodCode(ctx context.Context, t string, period string) (st
 		code = "Q"
 	}
 	nouns := map[string]string{"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"}
-	d.pick("period: %s (the data spans %d days)", nouns[code], days)
+	d.pick("period: %s (the data spans %d days)", wordIn(d.lang, nouns[code]), days)
 	return code, nil
 }
 

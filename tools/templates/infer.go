@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ var moneyWordRe = regexp.MustCompile(`\b(?:revenue|sales|amount|turnover|income|
 // inference collects the parameters picked for one template, the reasons,
 // and what is missing for it to run.
 type inference struct {
+	lang    string // the language of the reasons (LangOf)
 	p       Params
 	missing []string
 	// absent are the request's words for things no column holds
@@ -20,19 +20,25 @@ type inference struct {
 	absent []string
 }
 
+// reason records why a parameter was picked, in the inference's language.
 func (in *inference) reason(format string, args ...any) {
-	in.p.Reasons = append(in.p.Reasons, fmt.Sprintf(format, args...))
+	in.p.Reasons = append(in.p.Reasons, textIn(in.lang, format, args...))
 }
 
-// how says how a mention named its column, for a reason.
-func (m mention) how() string {
+// miss records what the template needs but the table lacks.
+func (in *inference) miss(format string, args ...any) {
+	in.missing = append(in.missing, textIn(in.lang, format, args...))
+}
+
+// how says how a mention named its column, for a reason in lang.
+func (m mention) how(lang string) string {
 	switch m.kind {
 	case mentionExact:
-		return "named in the request"
+		return textIn(lang, "named in the request")
 	case mentionToken:
-		return fmt.Sprintf("the request says %q", m.label)
+		return textIn(lang, "the request says %q", m.label)
 	}
-	return fmt.Sprintf("the request says %q, which this column's name means", m.label)
+	return textIn(lang, "the request says %q, which this column's name means", m.label)
 }
 
 // mentioned returns the mentions whose column passes keep, in order.
@@ -67,7 +73,7 @@ func categoryRank(m mention) int {
 func (in *inference) pickTime(r *request, cols []*column) {
 	if ms := r.mentioned(isTime); len(ms) > 0 {
 		in.p.Time = ms[0].col.name
-		in.reason("time column: %s (%s)", in.p.Time, ms[0].how())
+		in.reason("time column: %s (%s)", in.p.Time, ms[0].how(in.lang))
 		return
 	}
 	var best *column
@@ -81,7 +87,7 @@ func (in *inference) pickTime(r *request, cols []*column) {
 		}
 	}
 	if best == nil {
-		in.missing = append(in.missing, "no date or time column in the preview")
+		in.miss("no date or time column in the preview")
 		return
 	}
 	in.p.Time = best.name
@@ -96,7 +102,7 @@ func (in *inference) pickTime(r *request, cols []*column) {
 func (in *inference) pickMeasure(r *request, cols []*column, allowCount bool) {
 	if ms := r.mentioned(isMeasure); len(ms) > 0 {
 		in.p.Measure = ms[0].col.name
-		in.reason("measure: %s (%s)", in.p.Measure, ms[0].how())
+		in.reason("measure: %s (%s)", in.p.Measure, ms[0].how(in.lang))
 		return
 	}
 	if allowCount && r.agg == "count" {
@@ -138,7 +144,7 @@ func (in *inference) pickMeasure(r *request, cols []*column, allowCount bool) {
 	case allowCount:
 		in.reason("measure: none, rows are counted (no money-like numeric column)")
 	default:
-		in.missing = append(in.missing, "no numeric column in the preview")
+		in.miss("no numeric column in the preview")
 	}
 }
 
@@ -155,16 +161,16 @@ func (in *inference) pickCategory(r *request, cols []*column, exclude ...string)
 		}
 	}
 	if best != nil {
-		return best.col.name + "\x00" + best.how()
+		return best.col.name + "\x00" + best.how(in.lang)
 	}
 	for _, c := range cols {
 		if isCategory(c) && c.catHint && !contains(exclude, c.name) {
-			return c.name + "\x00" + "no category named; its name looks like a category"
+			return c.name + "\x00" + textIn(in.lang, "no category named; its name looks like a category")
 		}
 	}
 	for _, c := range cols {
 		if isCategory(c) && !c.idish && !contains(exclude, c.name) {
-			return c.name + "\x00" + "no category named; the first text column"
+			return c.name + "\x00" + textIn(in.lang, "no category named; the first text column")
 		}
 	}
 	return ""
@@ -176,7 +182,7 @@ func (in *inference) setCategory(field *string, label, picked string) bool {
 	}
 	name, why, _ := strings.Cut(picked, "\x00")
 	*field = name
-	in.reason("%s: %s (%s)", label, name, why)
+	in.reason("%s: %s (%s)", textIn(in.lang, label), name, why)
 	return true
 }
 
@@ -184,15 +190,15 @@ func (in *inference) setCategory(field *string, label, picked string) bool {
 // columns, with reasons, and lists what the template needs but the preview
 // lacks.
 func infer(t string, r *request, cols []*column) inference {
-	var in inference
+	in := inference{lang: r.lang}
 	if r.agg != "" {
 		in.p.Aggregation = r.agg
-		in.reason("aggregation: %s (from the request's words)", r.agg)
+		in.reason("aggregation: %s (from the request's words)", wordIn(in.lang, r.agg))
 	}
 	setPeriod := func() {
 		if r.period != "" {
 			in.p.Period = r.period
-			in.reason("period: %s (from the request's words)", r.period)
+			in.reason("period: %s (from the request's words)", wordIn(in.lang, r.period))
 		}
 	}
 	numericMentions := func() []string {
@@ -214,7 +220,7 @@ func infer(t string, r *request, cols []*column) inference {
 	if t != Profile {
 		for _, w := range missingEntities(r) {
 			in.absent = append(in.absent, w)
-			in.missing = append(in.missing, fmt.Sprintf("no column for %q, which the request ranks or groups by (the columns: %s)", w, columnList(cols)))
+			in.miss("no column for %q, which the request ranks or groups by (the columns: %s)", w, columnList(in.lang, cols))
 		}
 	}
 	switch t {
@@ -237,14 +243,14 @@ func infer(t string, r *request, cols []*column) inference {
 			}
 		}
 		in.p.Compare = mode
-		in.reason("comparison: %s (from the request's words)", mode)
+		in.reason("comparison: %s (from the request's words)", wordIn(in.lang, mode))
 		if mode == "yoy" {
 			setPeriod()
 		}
 	case TopN:
 		in.pickMeasure(r, cols, true)
 		if !in.setCategory(&in.p.Category, "category", in.pickCategory(r, cols, in.p.Measure)) {
-			in.missing = append(in.missing, "no text column to group by in the preview")
+			in.miss("no text column to group by in the preview")
 		}
 		in.p.N = 10
 		if r.n > 0 {
@@ -260,7 +266,7 @@ func infer(t string, r *request, cols []*column) inference {
 			in.p.Columns = names
 			in.reason("columns: %s (named in the request)", strings.Join(names, ", "))
 		} else if countNumeric() < 2 {
-			in.missing = append(in.missing, "fewer than two numeric columns in the preview")
+			in.miss("fewer than two numeric columns in the preview")
 		}
 		if r.method != "" {
 			in.p.Method = r.method
@@ -280,7 +286,7 @@ func infer(t string, r *request, cols []*column) inference {
 			in.p.Columns = names
 			in.reason("columns: %s (named in the request)", strings.Join(names, ", "))
 		} else if countNumeric() == 0 {
-			in.missing = append(in.missing, "no numeric column in the preview")
+			in.miss("no numeric column in the preview")
 		}
 	case Pivot:
 		if ms := r.mentioned(isMeasure); len(ms) > 0 || moneyWordRe.MatchString(r.masked) {
@@ -289,7 +295,7 @@ func infer(t string, r *request, cols []*column) inference {
 			in.reason("measure: none, rows are counted (no measure named)")
 		}
 		if !in.setCategory(&in.p.Category, "rows", in.pickCategory(r, cols, in.p.Measure)) {
-			in.missing = append(in.missing, "no text column for the rows in the preview")
+			in.miss("no text column for the rows in the preview")
 			break
 		}
 		if cat2 := in.pickCategoryMentioned(r, in.p.Category); cat2 != "" {
@@ -302,13 +308,13 @@ func infer(t string, r *request, cols []*column) inference {
 				in.reason("period: month (the columns are periods of %s)", in.p.Time)
 			}
 		} else if !in.setCategory(&in.p.Category2, "columns", in.pickCategory(r, cols, in.p.Measure, in.p.Category)) {
-			in.missing = append(in.missing, "only one text column; a pivot needs two categories or a date")
+			in.miss("only one text column; a pivot needs two categories or a date")
 		}
 	case Cohort:
 		in.pickTime(r, cols)
 		if ms := r.mentioned(func(c *column) bool { return c.idish }); len(ms) > 0 {
 			in.p.Entity = ms[0].col.name
-			in.reason("entity: %s (%s)", in.p.Entity, ms[0].how())
+			in.reason("entity: %s (%s)", in.p.Entity, ms[0].how(in.lang))
 		} else {
 			for _, c := range cols {
 				if c.idish && !c.timeish {
@@ -318,14 +324,14 @@ func infer(t string, r *request, cols []*column) inference {
 				}
 			}
 			if in.p.Entity == "" {
-				in.missing = append(in.missing, "no id column (user, customer) in the preview")
+				in.miss("no id column (user, customer) in the preview")
 			}
 		}
 		in.p.Period = "month"
 		if r.period != "" {
 			in.p.Period = r.period
 		}
-		in.reason("period: %s", in.p.Period)
+		in.reason("period: %s", wordIn(in.lang, in.p.Period))
 	case Funnel:
 		inferFunnel(&in, r, cols)
 	}
@@ -348,7 +354,7 @@ func (in *inference) pickCategoryMentioned(r *request, exclude string) string {
 	if best == nil {
 		return ""
 	}
-	return best.col.name + "\x00" + best.how()
+	return best.col.name + "\x00" + best.how(in.lang)
 }
 
 // inferFunnel picks the funnel's shape: stage columns named in order (wide
@@ -379,7 +385,7 @@ func inferFunnel(in *inference, r *request, cols []*column) {
 	}
 	if ms := r.mentioned(func(c *column) bool { return c.stage && !c.numeric }); len(ms) > 0 {
 		in.p.Stage = ms[0].col.name
-		in.reason("stage column: %s (%s)", in.p.Stage, ms[0].how())
+		in.reason("stage column: %s (%s)", in.p.Stage, ms[0].how(in.lang))
 	} else {
 		for _, c := range cols {
 			if c.stage && !c.numeric {
@@ -390,7 +396,7 @@ func inferFunnel(in *inference, r *request, cols []*column) {
 		}
 	}
 	if in.p.Stage == "" {
-		in.missing = append(in.missing, "no stage column (stage, step, event) in the preview")
+		in.miss("no stage column (stage, step, event) in the preview")
 		return
 	}
 	for _, c := range cols {
@@ -403,7 +409,7 @@ func inferFunnel(in *inference, r *request, cols []*column) {
 	if in.p.Entity == "" {
 		for _, m := range r.mentioned(isMeasure) {
 			in.p.Measure = m.col.name
-			in.reason("count column: %s (%s)", m.col.name, m.how())
+			in.reason("count column: %s (%s)", m.col.name, m.how(in.lang))
 			break
 		}
 	}
@@ -480,11 +486,11 @@ func missingEntities(r *request) []string {
 }
 
 // columnList is the table's column names for a message, bounded.
-func columnList(cols []*column) string {
+func columnList(lang string, cols []*column) string {
 	var names []string
 	for i, c := range cols {
 		if i == 20 {
-			names = append(names, fmt.Sprintf("and %d more", len(cols)-20))
+			names = append(names, textIn(lang, "and %d more", len(cols)-20))
 			break
 		}
 		names = append(names, c.name)

@@ -64,6 +64,9 @@ type Match struct {
 	// regions and revenue). A match with any is refused: a built-in would
 	// answer about another column.
 	Absent []string `json:"absent,omitempty"`
+	// Lang is the language of Reasons, SheetNote and Table: the request's
+	// (LangOf).
+	Lang string `json:"lang,omitempty"`
 }
 
 // AbsentNote says plainly what the request names that the data lacks;
@@ -83,7 +86,7 @@ func (m Match) OK() bool { return m.Template != "" }
 // workbook ("input/sales.xlsx, sheet Europe").
 func (m Match) Table() string {
 	if m.Params.Sheet != "" && isWorkbook(m.File) {
-		return m.File + ", sheet " + m.Params.Sheet
+		return textIn(m.Lang, "%s, sheet %s", m.File, m.Params.Sheet)
 	}
 	return m.File
 }
@@ -94,15 +97,11 @@ func (m Match) SheetNote() string {
 	if len(m.OtherSheets) == 0 || m.Params.Sheet == "" {
 		return ""
 	}
-	return fmt.Sprintf("Only sheet %q of %s is analysed; %s not (%s): name the sheet you mean, or ask for every sheet.",
-		m.Params.Sheet, m.File, plural(len(m.OtherSheets), "its other sheet is", "its other %d sheets are"), strings.Join(quoted(m.OtherSheets), ", "))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+	others := strings.Join(quoted(m.OtherSheets), ", ")
+	if len(m.OtherSheets) == 1 {
+		return textIn(m.Lang, "Only sheet %q of %s is analysed; its other sheet is not (%s): name the sheet you mean, or ask for every sheet.", m.Params.Sheet, m.File, others)
 	}
-	return fmt.Sprintf(many, n)
+	return textIn(m.Lang, "Only sheet %q of %s is analysed; its other %d sheets are not (%s): name the sheet you mean, or ask for every sheet.", m.Params.Sheet, m.File, len(m.OtherSheets), others)
 }
 
 func quoted(list []string) []string {
@@ -303,20 +302,21 @@ func groupingCue(r *request, cols []*column) (topn, trend float64, phrase string
 // when none is singled out, or the request says every/each/all tables, it
 // runs on each table the template can run on (see Match.Each).
 func MatchRequest(request string, files []*preview.FilePreview) Match {
-	m := Match{FileIndex: -1}
+	lang := LangOf(request)
+	m := Match{FileIndex: -1, Lang: lang}
 	text := normalize(request)
 	if strings.TrimSpace(text) == "" {
-		m.Reasons = []string{"the request is empty"}
+		m.Reasons = []string{textIn(lang, "the request is empty")}
 		return m
 	}
-	chosen, why := scope(text, files)
+	chosen, why := scope(lang, text, files)
 	var sheet *preview.SheetPreview
 	if len(chosen) > 0 {
 		sheet = chosen[0].sheet
 	}
 	r := parseRequest(request, columnsOf(sheet))
 	if loc := blockers.FindStringIndex(r.masked); loc != nil {
-		m.Reasons = []string{fmt.Sprintf("the request needs more than a fixed analysis (it says %q)", strings.TrimSpace(r.masked[loc[0]:loc[1]]))}
+		m.Reasons = []string{textIn(lang, "the request needs more than a fixed analysis (it says %q)", strings.TrimSpace(r.masked[loc[0]:loc[1]]))}
 		return m
 	}
 	ranked := scoreCues(r.masked)
@@ -325,23 +325,23 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 		ranked = raise(ranked, Trend, trend, phrase)
 	}
 	if len(ranked) == 0 {
-		m.Reasons = []string{"no words of any built-in analysis in the request"}
+		m.Reasons = []string{textIn(lang, "no words of any built-in analysis in the request")}
 		return m
 	}
 	best := ranked[0]
 	m.Candidate = best.name
 	conf := best.score
-	reasons := []string{fmt.Sprintf("%s: the request says %q", best.name, best.phrase)}
+	reasons := []string{textIn(lang, "%s: the request says %q", best.name, best.phrase)}
 	if len(ranked) > 1 && ranked[1].score >= 0.85 && best.score-ranked[1].score < 0.1 {
 		conf -= ambiguityPenalty
-		reasons = append(reasons, fmt.Sprintf("it also says %q (%s): more than one analysis is asked for", ranked[1].phrase, ranked[1].name))
+		reasons = append(reasons, textIn(lang, "it also says %q (%s): more than one analysis is asked for", ranked[1].phrase, ranked[1].name))
 	} else if second := secondQuestion(r.text, best.name); second != "" {
 		conf -= ambiguityPenalty
-		reasons = append(reasons, fmt.Sprintf("it also asks %q: more than one analysis is asked for", second))
+		reasons = append(reasons, textIn(lang, "it also asks %q: more than one analysis is asked for", second))
 	}
 	if len(chosen) == 0 {
 		m.Confidence = round2(math.Min(conf, MinConfidence-0.1))
-		m.Reasons = append(reasons, "no table among the files to run it on")
+		m.Reasons = append(reasons, textIn(lang, "no table among the files to run it on"))
 		return m
 	}
 	if why != "" {
@@ -356,7 +356,7 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 			m.Reasons = append(m.Reasons, note)
 		}
 		if !m.OK() {
-			m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f: not matched", m.Confidence, MinConfidence))
+			m.Reasons = append(m.Reasons, textIn(lang, "confidence %.2f is below %.2f: not matched", m.Confidence, MinConfidence))
 		}
 		return m
 	}
@@ -364,7 +364,7 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 	for _, t := range chosen {
 		one := onTable(best.name, conf, request, files, t)
 		if !one.OK() {
-			reasons = append(reasons, fmt.Sprintf("%s left out (%s)", one.File, strings.Join(one.Reasons, "; ")))
+			reasons = append(reasons, textIn(lang, "%s left out (%s)", one.File, strings.Join(one.Reasons, "; ")))
 			if one.Confidence >= left.Confidence {
 				left = one
 			}
@@ -375,7 +375,7 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 	m.Reasons = reasons
 	if len(m.Each) == 0 {
 		m.File, m.FileIndex, m.Params, m.Confidence, m.Absent = left.File, left.FileIndex, left.Params, left.Confidence, left.Absent
-		m.Reasons = append(m.Reasons, fmt.Sprintf("confidence %.2f is below %.2f on every table: not matched", m.Confidence, MinConfidence))
+		m.Reasons = append(m.Reasons, textIn(lang, "confidence %.2f is below %.2f on every table: not matched", m.Confidence, MinConfidence))
 		return m
 	}
 	first := m.Each[0]
@@ -400,14 +400,18 @@ func onTable(name string, conf float64, request string, files []*preview.FilePre
 	cols := columnsOf(t.sheet)
 	r := parseRequest(request, cols)
 	in := infer(name, r, cols)
-	m := Match{Candidate: name, File: f.Name, FileIndex: t.file}
-	if len(r.mentions) > 0 {
-		conf += 0.05 * float64(min(len(r.mentions), 2))
-		m.Reasons = append(m.Reasons, fmt.Sprintf("the request names %d column(s) of %s", len(r.mentions), f.Name))
+	m := Match{Candidate: name, File: f.Name, FileIndex: t.file, Lang: r.lang}
+	if n := len(r.mentions); n > 0 {
+		conf += 0.05 * float64(min(n, 2))
+		format := "the request names %d columns of %s"
+		if n == 1 {
+			format = "the request names %d column of %s"
+		}
+		m.Reasons = append(m.Reasons, textIn(r.lang, format, n, f.Name))
 	}
 	for _, miss := range in.missing {
 		conf -= missingPenalty
-		m.Reasons = append(m.Reasons, "but "+miss)
+		m.Reasons = append(m.Reasons, textIn(r.lang, "but %s", miss))
 	}
 	m.Absent = in.absent
 	if len(in.absent) > 0 {
@@ -436,10 +440,10 @@ func MatchTemplate(name, request string, files []*preview.FilePreview) (Match, e
 	cols := columnsOf(sheet)
 	r := parseRequest(request, cols)
 	in := infer(t.Name, r, cols)
-	m := Match{Template: t.Name, Candidate: t.Name, FileIndex: fi, Confidence: 1, Reasons: []string{t.Name + ": chosen by the caller"}}
+	m := Match{Template: t.Name, Candidate: t.Name, FileIndex: fi, Confidence: 1, Lang: r.lang, Reasons: []string{textIn(r.lang, "%s: chosen by the caller", t.Name)}}
 	for _, miss := range in.missing {
 		m.Confidence -= missingPenalty
-		m.Reasons = append(m.Reasons, "but "+miss)
+		m.Reasons = append(m.Reasons, textIn(r.lang, "but %s", miss))
 	}
 	m.Absent = in.absent
 	m.Confidence = round2(math.Max(0, m.Confidence))
@@ -574,11 +578,11 @@ var allTables = regexp.MustCompile(`\b(?:every|each|all)(?: of)?(?: the| these| 
 // were several to choose from: every table when the request says so; else
 // the files it names; else the tables with the most of the columns it
 // names; every table when it names no file and no column.
-func scope(text string, files []*preview.FilePreview) ([]table, string) {
+func scope(lang, text string, files []*preview.FilePreview) ([]table, string) {
 	if loc := allTables.FindStringIndex(text); loc != nil {
 		// Every sheet of a workbook is a table of its own here.
 		if every := everySheet(text, files); len(every) >= 2 {
-			return every, fmt.Sprintf("the request says %q: each of the %d tables is analysed", text[loc[0]:loc[1]], len(every))
+			return every, textIn(lang, "the request says %q: each of the %d tables is analysed", text[loc[0]:loc[1]], len(every))
 		}
 	}
 	all := tablesOf(text, files)
@@ -592,29 +596,29 @@ func scope(text string, files []*preview.FilePreview) ([]table, string) {
 			chosen, names = append(chosen, t), append(names, files[t.file].Name)
 		}
 	}
-	why := "the request names " + strings.Join(names, ", ")
+	why := textIn(lang, "the request names %s", strings.Join(names, ", "))
 	if len(chosen) == 0 {
 		top := 0
 		for _, t := range all {
 			top = max(top, t.score)
 		}
 		if top == 0 {
-			return all, fmt.Sprintf("the request names no file and no column that singles out one of the %d tables: each is analysed", len(all))
+			return all, textIn(lang, "the request names no file and no column that singles out one of the %d tables: each is analysed", len(all))
 		}
 		for _, t := range all {
 			if t.score == top {
 				chosen, names = append(chosen, t), append(names, files[t.file].Name)
 			}
 		}
-		why = strings.Join(names, ", ") + " has the most of the columns the request names"
+		why = textIn(lang, "%s has the most of the columns the request names", strings.Join(names, ", "))
 		if len(chosen) > 1 {
-			why = strings.Join(names, ", ") + " have as many of the columns the request names"
+			why = textIn(lang, "%s have as many of the columns the request names", strings.Join(names, ", "))
 		}
 	}
 	if len(chosen) == 1 {
-		return chosen, fmt.Sprintf("of the %d tables, %s", len(all), why)
+		return chosen, textIn(lang, "of the %d tables, %s", len(all), why)
 	}
-	return chosen, fmt.Sprintf("of the %d tables, %s: each is analysed", len(all), why)
+	return chosen, textIn(lang, "of the %d tables, %s: each is analysed", len(all), why)
 }
 
 // namesFile reports whether text (normalised) names the file: its base name

@@ -72,6 +72,9 @@ func TestMatchRequestMatches(t *testing.T) {
 		{"Show the correlation matrix", []*preview.FilePreview{metricsPreview}, Correlation, Params{}},
 		{"spearman correlation of price, demand and rating", []*preview.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand", "rating"}, Method: "spearman"}},
 		{"价格和需求的相关性", []*preview.FilePreview{previewSheet("input/m.csv", "价格:float", "需求:float")}, Correlation, Params{Columns: []string{"价格", "需求"}}},
+		// English column names inside a Chinese request are named by it.
+		{"price和demand的相关性", []*preview.FilePreview{metricsPreview}, Correlation, Params{Columns: []string{"price", "demand"}}},
+		{"按region和product统计amount的数据透视表", nil, Pivot, Params{Category: "region", Category2: "product", Measure: "amount"}},
 		// distribution
 		{"distribution of amount", nil, Distribution, Params{Columns: []string{"amount"}}},
 		{"Histogram of price", []*preview.FilePreview{metricsPreview}, Distribution, Params{Columns: []string{"price"}}},
@@ -267,7 +270,7 @@ func TestMatchRequestSeveralTables(t *testing.T) {
 	}{
 		{"Profile every table", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, `the request says "every table": each of the 3 tables is analysed`},
 		{"profile all the files", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "each of the 3 tables"},
-		{"数据概况：所有表", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "each of the 3 tables"},
+		{"数据概况：所有表", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "3 张表逐一分析"},
 		{"profile the data", three, Profile, []string{"input/airports.csv", "input/flights.csv", "input/carriers.csv"}, "names no file and no column"},
 		{"profile flights.csv", three, Profile, []string{"input/flights.csv"}, "of the 3 tables, the request names input/flights.csv"},
 		{"profile the carriers table", three, Profile, []string{"input/carriers.csv"}, "the request names input/carriers.csv"},

@@ -221,7 +221,7 @@ func TestTrendBySymbolLeadsWithEachSymbol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(res.Answer, "Monthly mean of price by symbol") {
+	if !strings.HasPrefix(res.Answer, "Monthly average price by symbol") {
 		t.Errorf("answer does not lead per symbol: %s", res.Answer)
 	}
 	for _, s := range []string{"AAPL", "MSFT", "AMZN"} {

@@ -47,6 +47,7 @@ type mention struct {
 // request is what the words of a request say, independent of templates.
 type request struct {
 	raw      string
+	lang     string // LangOf(raw): the language of the reasons
 	text     string // normalised: NFKC, lower case
 	masked   string // text with exactly mentioned column names blanked
 	mentions []mention
@@ -189,7 +190,9 @@ func wordRe(w string) *regexp.Regexp {
 	if re, ok := wordRes.Load(w); ok {
 		return re.(*regexp.Regexp)
 	}
-	re := regexp.MustCompile(`(?:^|[^\p{L}\p{N}])(` + regexp.QuoteMeta(w) + `(?:e?s)?)(?:$|[^\p{L}\p{N}])`)
+	// The word ends where letters of another script begin: "revenue和units"
+	// names revenue and units.
+	re := regexp.MustCompile(`(?:^|[^\p{Latin}\p{Greek}\p{Cyrillic}\p{N}])(` + regexp.QuoteMeta(w) + `(?:e?s)?)(?:$|[^\p{Latin}\p{Greek}\p{Cyrillic}\p{N}])`)
 	wordRes.Store(w, re)
 	return re
 }
@@ -333,11 +336,14 @@ func maskMentions(text string, ms []mention) string {
 
 // Request patterns for N, period, aggregation, comparison and method.
 var (
-	topNRe      = regexp.MustCompile(`\b(?:top|bottom|best|worst|highest|lowest|largest|biggest|smallest)\s*-?\s*(\d{1,4})\b`)
-	nFirstRe    = regexp.MustCompile(`\b(\d{1,4})\s+(?:top|best|biggest|largest|highest|lowest|worst|smallest|most)\b`)
-	cjkTopNRe   = regexp.MustCompile(`(?:前|后|排名前|top)\s*(\d{1,4}|[一二两三四五六七八九十百]+)\s*(?:名|个|位|大|家|条|款)?`)
-	bottomRe    = regexp.MustCompile(`\b(?:bottom|lowest|least|worst|fewest|smallest)\b|最低|最少|最差|倒数|最小|后\s*\d|后[一二三四五六七八九十]`)
-	cjkDigitMap = map[rune]int{'一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+	topNRe    = regexp.MustCompile(`\b(?:top|bottom|best|worst|highest|lowest|largest|biggest|smallest)\s*-?\s*(\d{1,4})\b`)
+	nFirstRe  = regexp.MustCompile(`\b(\d{1,4})\s+(?:top|best|biggest|largest|highest|lowest|worst|smallest|most)\b`)
+	cjkTopNRe = regexp.MustCompile(`(?:前|后|排名前|top)\s*(\d{1,4}|[一二两三四五六七八九十百]+)\s*(?:名|个|位|大|家|条|款)?`)
+	// cjkSuperlativeNRe is "最低的3个", "销量最高的五家": a count after a
+	// superlative, with its measure word.
+	cjkSuperlativeNRe = regexp.MustCompile(`(?:最高|最低|最多|最少|最大|最小|最好|最差)的?\s*(\d{1,4}|[一二两三四五六七八九十百]+)\s*(?:名|个|位|家|条|款)`)
+	bottomRe          = regexp.MustCompile(`\b(?:bottom|lowest|least|worst|fewest|smallest)\b|最低|最少|最差|倒数|最小|后\s*\d|后[一二三四五六七八九十]`)
+	cjkDigitMap       = map[rune]int{'一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
 )
 
 // periodWords map request phrases to Periods, most specific first.
@@ -392,7 +398,7 @@ var (
 // comparison, method, direction and funnel stages, given the sheet's
 // columns for mentions.
 func parseRequest(raw string, cols []*column) *request {
-	r := &request{raw: raw, text: normalize(raw)}
+	r := &request{raw: raw, lang: LangOf(raw), text: normalize(raw)}
 	r.mentions = findMentions(r.text, cols)
 	r.masked = maskMentions(r.text, r.mentions)
 	t := r.masked
@@ -401,6 +407,8 @@ func parseRequest(raw string, cols []*column) *request {
 	} else if m := nFirstRe.FindStringSubmatch(t); m != nil {
 		r.n, _ = strconv.Atoi(m[1])
 	} else if m := cjkTopNRe.FindStringSubmatch(t); m != nil {
+		r.n = parseCJKNumber(m[1])
+	} else if m := cjkSuperlativeNRe.FindStringSubmatch(t); m != nil {
 		r.n = parseCJKNumber(m[1])
 	}
 	r.bottom = bottomRe.MatchString(t)

@@ -30,6 +30,8 @@ func TestParseRequest(t *testing.T) {
 		{"total amount by quarter", request{agg: "sum", period: "quarter"}},
 		{"how many orders each year", request{agg: "count", period: "year"}},
 		{"同比", request{compare: "yoy"}},
+		{"收入最低的3个地区", request{n: 3, bottom: true}},
+		{"销量最高的五家门店", request{n: 5}},
 		{"环比", request{compare: "seq"}},
 		{"vs last month", request{compare: "mom"}},
 		{"rank correlation", request{method: "spearman"}},
@@ -39,7 +41,7 @@ func TestParseRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := parseRequest(tt.in, cols)
-		got.raw, got.text, got.masked, got.mentions = "", "", "", nil
+		got.raw, got.lang, got.text, got.masked, got.mentions = "", "", "", "", nil
 		if diff := cmp.Diff(&tt.want, got, cmp.AllowUnexported(request{})); diff != "" {
 			t.Errorf("parseRequest(%q) (-want +got):\n%s", tt.in, diff)
 		}

@@ -110,12 +110,8 @@ func (r *Result) Markdown() string {
 			}
 		}
 	}
-	label := "Note: "
-	if r.Lang == LangChinese {
-		label = "注："
-	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "%s%s\n\n", label, n)
+		b.WriteString(textIn(r.Lang, "Note: %s", n) + "\n\n")
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
@@ -288,11 +284,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	if err != nil && opts.Engine == EngineAuto && engine == EnginePandas && ranOutOfMemory(err) && duckReads(t.Name, rel, params.Encoding) {
 		r, err = runEngine(ctx, op, t, rel, params, EngineDuckDB, opts.Lang)
 		if r != nil {
-			note := "pandas ran out of memory on this file, so DuckDB computed the numbers"
-			if opts.Lang == LangChinese {
-				note = "pandas 处理这个文件时内存不足，改由 DuckDB 计算"
-			}
-			r.Notes = append(r.Notes, note)
+			r.Notes = append(r.Notes, textIn(opts.Lang, "pandas ran out of memory on this file, so DuckDB computed the numbers"))
 		}
 	}
 	if err != nil {
@@ -320,7 +312,7 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 	var duck *duckTable
 	if engine == EngineDuckDB {
 		var err error
-		if duck, in.Params, err = runDuckDB(ctx, op.Root(), rel, t, params); err != nil {
+		if duck, in.Params, err = runDuckDB(ctx, op.Root(), rel, t, params, lang); err != nil {
 			return nil, err
 		}
 		in.Pre = duck.pre

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -909,6 +910,9 @@ func TestAnswersInChinese(t *testing.T) {
 	op = workspace(t, map[string][]byte{"sales.csv": d.csv})
 	chineseBothWays(t, op, "input/sales.csv", "pivot amount by region and product", "按region（", " by region (")
 	chineseBothWays(t, op, "input/sales.csv", "compare amount month over month", "amount总和：", ", month over month: ")
+	chineseBothWays(t, op, "input/sales.csv", "top 3 regions by amount", "按region的amount总和排名：", "Top regions by total amount: ")
+	chineseBothWays(t, op, "input/sales.csv", "monthly trend of amount", "月度amount总和", "Monthly total amount")
+	chineseBothWays(t, op, "input/sales.csv", "profile this data", "这张表有", "rows")
 
 	var visits [][]string
 	for u := 1; u <= 10; u++ {
@@ -947,6 +951,72 @@ func chineseBothWays(t *testing.T, op operator.Operator, rel, request, zh, en st
 		}
 		if !strings.Contains(res.Answer, want) {
 			t.Errorf("%s in %q answered %q, want it to contain %q", m.Template, lang, res.Answer, want)
+		}
+		if lang == LangChinese {
+			// The words Sift writes around the data (section text, table
+			// headers, notes, and why each parameter was picked) are
+			// Chinese too.
+			text := strings.Join(append([]string{res.Markdown()}, res.Picked...), "\n")
+			if words := englishWords(t, text, op, rel); len(words) > 0 {
+				t.Errorf("%s in Chinese still says %q:\n%s", m.Template, words, text)
+			}
+		}
+	}
+}
+
+// englishWords are the English words in text other than the data's
+// (column names and values), file links, and names that stay as they are
+// in any language (templates, methods).
+func englishWords(t *testing.T, text string, op operator.Operator, rel string) []string {
+	t.Helper()
+	abs, err := op.Resolve(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := map[string]bool{}
+	for _, w := range regexp.MustCompile(`[A-Za-z]+`).FindAllString(string(data), -1) {
+		keep[w] = true
+	}
+	for _, w := range append(Names(), "IQR", "CSV", "pearson", "spearman", "kendall") {
+		keep[w] = true
+	}
+	text = regexp.MustCompile(`!?\[[^\]]*\]\([^)]*\)`).ReplaceAllString(text, "")
+	var out []string
+	for _, w := range regexp.MustCompile(`[A-Za-z]{2,}`).FindAllString(text, -1) {
+		if !keep[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// TestDuckDBEngineInChinese: what the DuckDB engine picks and notes itself
+// (the time column, the period, the columns, the measure and category)
+// is Chinese in a Chinese run, as the pandas cells' own picks are.
+func TestDuckDBEngineInChinese(t *testing.T) {
+	t.Parallel()
+	d := genSales()
+	op := workspace(t, map[string][]byte{"sales.csv": d.csv})
+	for _, m := range []Match{
+		{Template: Trend},
+		{Template: TopN},
+		{Template: Distribution},
+		{Template: Profile},
+	} {
+		res, err := RunWith(context.Background(), op, "input/sales.csv", m, RunOptions{Engine: EngineDuckDB, Lang: LangChinese})
+		if err != nil {
+			t.Fatalf("%s: %v", m.Template, err)
+		}
+		if res.Engine != EngineDuckDB || len(res.Picked) == 0 && m.Template != Profile {
+			t.Fatalf("%s: engine %s picked %v; want DuckDB to pick the columns", m.Template, res.Engine, res.Picked)
+		}
+		text := strings.Join(append([]string{res.Markdown()}, res.Picked...), "\n")
+		if words := englishWords(t, text, op, "input/sales.csv"); len(words) > 0 {
+			t.Errorf("%s with DuckDB in Chinese still says %q:\n%s", m.Template, words, text)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func TestToolRunsTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Top 2 region by sum of amount", "| 1 | West |", "![topn_chart.png](out/topn_chart.png)", "Files: out/topn_chart.png, out/topn_ranking.csv", "category: region (given explicitly)"} {
+	for _, want := range []string{"## Top 2 regions by total amount", "| 1 | West |", "![topn_chart.png](out/topn_chart.png)", "Files: out/topn_chart.png, out/topn_ranking.csv", "category: region (given explicitly)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("reply lacks %q:\n%s", want, out)
 		}
@@ -82,7 +82,7 @@ func TestToolRunsTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "## Quarterly trend: sum of amount") || !strings.Contains(out, "| 2024Q2 |") {
+	if !strings.Contains(out, "## Quarterly trend: total amount") || !strings.Contains(out, "| 2024Q2 |") {
 		t.Errorf("trend reply:\n%s", out)
 	}
 }

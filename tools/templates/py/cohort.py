@@ -10,7 +10,7 @@ def find_entity(df, exclude):
         return col(df, P["entity"], "entity (id) column")
     for c in df.columns:
         if c not in exclude and _hinted(c, ID_HINTS) and df[c].nunique() > 1:
-            pick("entity: %s (an id-like column name)" % c)
+            pick(tr("entity: %s (an id-like column name)", "个体：%s（列名像是编号）") % c)
             return c
     raise TemplateError("no id column found for the cohorts; name the entity column explicitly (entity=...)")
 
@@ -23,7 +23,7 @@ def main():
     times = to_dates(df[tcol])
     code = PERIODS[P["period"]] if P.get("period") else "M"
     if not P.get("period"):
-        pick("period: month (the usual cohort period)")
+        pick(tr("period: month (the usual cohort period)", "周期：月（同期群的常用周期）"))
     data = pd.DataFrame({"e": df[ent], "t": times}).dropna()
     if data.empty:
         raise TemplateError("no rows have both %s and a date in %s" % (ent, tcol))
@@ -71,17 +71,18 @@ def main():
                 v = hm.values[i, j]
                 if not pd.isna(v):
                     ax.text(j, i, "%.0f%%" % (100 * v), ha="center", va="center", fontsize=7)
-    ax.set_xlabel("%ss since first activity" % PERIOD_NOUNS[code])
-    ax.set_ylabel("cohort (first %s)" % PERIOD_NOUNS[code])
-    ax.set_title("Retention of %s by cohort" % ent)
+    ax.set_xlabel(tr("%ss since first activity" % PERIOD_NOUNS[code], "距首次活跃的%s数" % period_noun(code)))
+    ax.set_ylabel(tr("cohort (first %s)" % PERIOD_NOUNS[code], "同期群（首次活跃的%s）" % period_noun(code)))
+    ax.set_title(tr("Retention of %s by cohort" % ent, "各同期群的 %s 留存" % ent))
     fig.colorbar(im, ax=ax, shrink=0.8)
     png = save_fig(fig, "heatmap")
     shown = table.iloc[-MAX_COHORTS:, : MAX_OFFSETS + 1].copy()
     for c in shown.columns[1:]:
         shown[c] = shown[c].map(pct)
-    md = md_table(shown, max_rows=MAX_COHORTS, index=True)
-    md += "\n\nAverage retention (weighted by cohort size): " + ", ".join(
-        "%s %d: %s" % (PERIOD_NOUNS[code], k, pct(a)) for k, a in list(zip(ret.columns, avg))[:13])
+    md = md_table(headers(shown.reset_index(), "cohort", "size"), max_rows=MAX_COHORTS)
+    md += tr("\n\nAverage retention (weighted by cohort size): ", "\n\n平均留存（按同期群人数加权）：") + tr(", ", "、").join(
+        tr("%s %d: %s" % (PERIOD_NOUNS[code], k, pct(a)), "第 %d %s：%s" % (k, period_noun(code), pct(a)))
+        for k, a in list(zip(ret.columns, avg))[:13])
     section(tr("Cohort retention (%s)" % PERIOD_WORDS[code], "同期群留存（%s）" % PERIOD_WORDS[code]), md, [png, csv_path])
     R["data"] = {
         "entity": ent, "time": tcol, "period": PERIOD_NOUNS[code], "cohorts": labels,

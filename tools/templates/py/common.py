@@ -91,7 +91,7 @@ def load():
     if ext in (".xlsx", ".xlsm"):
         sheet = P.get("sheet") or _first_sheet_with_data(path)
         df = pd.read_excel(path, sheet_name=sheet, engine="openpyxl")
-        pick("sheet: %s" % sheet)
+        pick(tr("sheet: %s", "工作表：%s") % sheet)
     elif ext == ".json":
         df = pd.read_json(path, encoding=P.get("encoding") or "utf-8")
     elif ext in (".jsonl", ".ndjson"):
@@ -109,7 +109,7 @@ def load():
                     break
                 except UnicodeDecodeError:
                     continue
-            pick("encoding: %s (detected by trying)" % enc)
+            pick(tr("encoding: %s (detected by trying)", "编码：%s（逐一尝试后识别）") % enc)
     df.columns = [str(c).strip() for c in df.columns]
     df = df.reset_index(drop=True)
     if len(df) == 0:
@@ -219,7 +219,7 @@ def find_time(df):
             "no date or time column found (no column parses as dates); "
             "name the time column explicitly (time=...). The columns are: %s" % ", ".join(map(str, df.columns[:60]))
         )
-    pick("time column: %s (detected: its values parse as dates)" % best[1])
+    pick(tr("time column: %s (detected: its values parse as dates)", "时间列：%s（自动识别：其值可解析为日期）") % best[1])
     return best[1]
 
 
@@ -254,7 +254,7 @@ def find_measure(df, required=False):
         return None
     floats = [c for c in nums if pd.api.types.is_float_dtype(df[c])]
     c = (floats or nums)[0]
-    pick("measure: %s (the first numeric column)" % c)
+    pick(tr("measure: %s (the first numeric column)", "度量：%s（第一个数值列）") % c)
     return c
 
 
@@ -279,7 +279,7 @@ def find_category(df, key="category", exclude=()):
             best = (score, c)
     if best is None:
         raise TemplateError("no text column to group by; name the category column explicitly (category=...)")
-    pick("category: %s (a text column with few distinct values)" % best[1])
+    pick(tr("category: %s (a text column with few distinct values)", "类别：%s（不同值较少的文本列）") % best[1])
     return best[1]
 
 
@@ -307,10 +307,55 @@ AGG_ZH = {"sum": "总和", "mean": "平均值", "count": "计数", "median": "�
           "nunique": "不同值个数"}
 
 
+# AGG_EN says an aggregation of a measure in English ("total revenue").
+AGG_EN = {"sum": "total %s", "mean": "average %s", "median": "median %s", "min": "minimum %s", "max": "maximum %s",
+          "count": "count of %s", "nunique": "number of distinct %s"}
+
+
 def describe_agg(measure, agg):
     if measure is None:
         return tr("number of rows", "行数")
-    return tr("%s of %s" % (agg, measure), "%s%s" % (measure, AGG_ZH.get(agg, agg)))
+    return tr(AGG_EN.get(agg, agg + " of %s") % measure, "%s%s" % (measure, AGG_ZH.get(agg, agg)))
+
+
+def plural_count(n, noun):
+    """n and an English noun phrase for n things ("1 numeric column")."""
+    return "%s %s" % (fmt(n), noun if n == 1 else noun + "s")
+
+
+def plural(word, n):
+    """An English word for n things ("1 region", "4 regions"): a plain
+    lower-case noun gets its plural; other names (product_id, 地区, Status)
+    are column names and stay as they are."""
+    if n == 1 or not re.fullmatch(r"[a-z]+", word):
+        return word
+    if re.search(r"(?:s|x|z|ch|sh)$", word):
+        return word + "es"
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+# HEADERS_ZH are the Chinese of the column headers templates write
+# themselves (not the data's column names).
+HEADERS_ZH = {
+    "rank": "排名", "share": "占比", "column": "列", "type": "类型", "non_null": "非空值", "missing": "缺失值",
+    "missing_pct": "缺失比例", "unique": "不同值", "count": "计数", "mean": "均值", "std": "标准差", "min": "最小值",
+    "q1": "下四分位数", "median": "中位数", "q3": "上四分位数", "max": "最大值", "skew": "偏度", "value": "值",
+    "column A": "列 A", "column B": "列 B", "rows": "行数", "lower fence": "下界", "upper fence": "上界",
+    "IQR outliers": "IQR 异常值", "change": "变化", "change_pct": "变化率", "compared_with": "对比期",
+    "previous": "上期值", "Total": "合计", "row": "行号", "cohort": "同期群", "size": "人数", "stage": "阶段",
+    "from_previous": "较上一阶段", "from_first": "较第一阶段", "drop_off": "流失", "partial": "不完整",
+    "day": "日", "week": "周", "month": "月", "quarter": "季度", "year": "年",
+}
+
+
+def headers(df, *names):
+    """df with the template's own column headers names in Chinese when the
+    report is; the data's column names stay."""
+    if not ZH:
+        return df
+    return df.rename(columns={n: HEADERS_ZH[n] for n in names if n in HEADERS_ZH})
 
 
 # ---------------------------------------------------------------- periods
@@ -318,6 +363,11 @@ def describe_agg(measure, agg):
 PERIODS = {"day": "D", "week": "W", "month": "M", "quarter": "Q", "year": "Y"}
 PERIOD_WORDS = {"D": "daily", "W": "weekly", "M": "monthly", "Q": "quarterly", "Y": "yearly"}
 PERIOD_NOUNS = {"D": "day", "W": "week", "M": "month", "Q": "quarter", "Y": "year"}
+
+
+def period_noun(code):
+    """The period's noun in the report's language ("month", "月")."""
+    return PERIOD_NOUNS_ZH[code] if ZH else PERIOD_NOUNS[code]
 if ZH:
     PERIOD_WORDS = {"D": "每日", "W": "每周", "M": "月度", "Q": "季度", "Y": "年度"}
     PERIOD_NOUNS_ZH = {"D": "日", "W": "周", "M": "月", "Q": "季度", "Y": "年"}
@@ -340,7 +390,7 @@ def period_code(times, default=None):
         code = "Q"
     else:
         code = "Y"
-    pick("period: %s (the data spans %d days)" % (PERIOD_NOUNS[code], span))
+    pick(tr("period: %s (the data spans %d days)", "周期：%s（数据跨越 %d 天）") % (period_noun(code), span))
     return code
 
 
@@ -388,19 +438,22 @@ def total_labels(values):
         rest = whole - float(x)
         sums_rest = rest > 0 and abs(float(x) - rest) <= 0.1 * rest
         if TOTAL_NAME.search(name):
-            out[k] = "its name says it is a total" + (" and its value is the sum of the others" if sums_rest else "")
+            out[k] = tr("its name says it is a total", "名称表明它是合计") + (
+                tr(" and its value is the sum of the others", "，且其值等于其余各项之和") if sums_rest else "")
         elif MAYBE_TOTAL_NAME.search(name) and sums_rest:
-            out[k] = "its value is the sum of the others"
+            out[k] = tr("its value is the sum of the others", "其值等于其余各项之和")
     if len(out) == len(v):
         return {}
     return out
 
 
-def drop_totals(values, what, where="the ranking and shares"):
+def drop_totals(values, what, where=None):
     """values without its total groups, saying which were left out and why."""
     found = total_labels(values)
+    where = where or tr("the ranking and shares", "排名和占比")
     for k, why in found.items():
-        note("%r looks like a total or aggregate row of %s (%s), so it is left out of %s"
+        note(tr("%r looks like a total or aggregate row of %s (%s), so it is left out of %s",
+                "“%s”看起来是%s的合计或汇总行（%s），因此不计入%s")
              % (str(k), what, why, where))
     LEFT_OUT.extend(str(k) for k in found if str(k) not in LEFT_OUT)
     return values.drop(index=list(found)), list(found)
@@ -541,7 +594,7 @@ def md_table(df, max_rows=MD_ROWS, index=False, total=None):
     total = len(df) if total is None else total
     if total > max_rows:
         lines.append("")
-        lines.append("(%d of %d rows shown; the CSV has them all)" % (max_rows, total))
+        lines.append(tr("(%d of %d rows shown; the CSV has them all)", "（显示 %d 行，共 %d 行；CSV 文件包含全部）") % (max_rows, total))
     return "\n".join(lines)
 
 

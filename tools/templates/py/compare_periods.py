@@ -8,6 +8,8 @@ MODES = {
     "dod": ("D", 1, "day over day"),
     "yoy": (None, None, "year over year"),
 }
+# MODES_ZH are the comparisons' names in Chinese.
+MODES_ZH = {"mom": "月环比", "qoq": "季度环比", "wow": "周环比", "dod": "日环比", "yoy": "同比"}
 YEAR_LAGS = {"D": 365, "W": 52, "M": 12, "Q": 4, "Y": 1}
 
 
@@ -52,9 +54,9 @@ def partial_periods(times, periods):
         first, last = partial_ends(times, periods)
     out = {}
     if first is not None:
-        out[periods[0]] = "the data starts on %s" % first.strftime("%Y-%m-%d")
+        out[periods[0]] = tr("the data starts on %s", "数据从 %s 开始") % first.strftime("%Y-%m-%d")
     if last is not None:
-        out[periods[-1]] = "the data ends on %s" % last.strftime("%Y-%m-%d")
+        out[periods[-1]] = tr("the data ends on %s", "数据到 %s 为止") % last.strftime("%Y-%m-%d")
     return out
 
 
@@ -93,8 +95,9 @@ def main():
         table.loc[touched, ["change", "change_pct"]] = np.nan
         table["partial"] = ["partial" if x in cut else "" for x in table.iloc[:, 0]]
         for p, why in partial.items():
-            note("the %s %s is partial (%s): it is not compared with whole %ss"
-                 % (PERIOD_NOUNS[code], period_label(p), why, PERIOD_NOUNS[code]))
+            note(tr("the %s %s is partial (%s): it is not compared with whole %ss"
+                    % (PERIOD_NOUNS[code], period_label(p), why, PERIOD_NOUNS[code]),
+                    "%s %s 数据不完整（%s）：不与完整的%s比较" % (period_noun(code), period_label(p), why, period_noun(code))))
     comparable = table.dropna(subset=["previous"])
     whole = comparable.dropna(subset=["change"]) if partial else comparable
     if partial and not whole.empty:
@@ -110,17 +113,18 @@ def main():
     recent = comparable.tail(12)
     fig, ax = figure()
     x = np.arange(len(recent))
-    ax.bar(x - 0.2, recent["previous"], width=0.4, label="compared period", color="#a6a6a6")
-    ax.bar(x + 0.2, recent[what], width=0.4, label=PERIOD_NOUNS[code], color="#4f81bd")
+    ax.bar(x - 0.2, recent["previous"], width=0.4, label=tr("compared period", "对比期"), color="#a6a6a6")
+    ax.bar(x + 0.2, recent[what], width=0.4, label=period_noun(code), color="#4f81bd")
     ax.set_xticks(x)
     ax.set_xticklabels(recent.iloc[:, 0], rotation=45, ha="right", fontsize=8)
-    ax.set_title("%s, %s" % (what, title))
+    ax.set_title(tr("%s, %s" % (what, title), "%s，%s" % (what, MODES_ZH[mode])))
     ax.legend(fontsize=8)
     png = save_fig(fig, "chart")
     shown = comparable.copy()
     shown["change_pct"] = shown["change_pct"].map(pct)
+    shown = headers(shown, PERIOD_NOUNS[code], "compared_with", "previous", "change", "change_pct", "partial")
     md = md_table(shown.tail(24), max_rows=24)
-    section(tr("%s: %s" % (title.capitalize(), what), "时期对比：%s" % what), md, [png, csv_path])
+    section(tr("%s: %s" % (title.capitalize(), what), "%s：%s" % (MODES_ZH[mode], what)), md, [png, csv_path])
 
     rows = [{"period": r.iloc[0], "value": r[what], "previous_period": r["compared_with"], "previous": r["previous"],
              "change": r["change"], "change_pct": r["change_pct"]} for _, r in comparable.iterrows()]

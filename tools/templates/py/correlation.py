@@ -12,9 +12,10 @@ def main():
     else:
         names = numeric_columns(df)
         if len(names) > MAX_COLUMNS:
-            note("the first %d of %d numeric columns were used" % (MAX_COLUMNS, len(names)))
+            note(tr("the first %d of %d numeric columns were used", "只用了 %d 个数值列中的前 %d 个")
+                 % ((MAX_COLUMNS, len(names)) if not ZH else (len(names), MAX_COLUMNS)))
             names = names[:MAX_COLUMNS]
-        pick("columns: every numeric column (%d)" % len(names))
+        pick(tr("columns: every numeric column (%d)", "列：所有数值列（%d 个）") % len(names))
     values = pd.DataFrame({c: to_number(df[c]) for c in names})
     values = values.loc[:, values.nunique(dropna=True) > 1]
     if values.shape[1] < 2:
@@ -53,7 +54,7 @@ def main():
                 if not pd.isna(v):
                     ax.text(j, i, "%.2f" % v, ha="center", va="center", fontsize=7)
     fig.colorbar(im, ax=ax, shrink=0.8)
-    ax.set_title("%s correlation" % method.capitalize())
+    ax.set_title(tr("%s correlation" % method.capitalize(), "%s 相关系数" % method.capitalize()))
     files = [save_fig(fig, "heatmap"), matrix_csv]
     if k == 2:
         stage("draw the scatter plot")
@@ -63,9 +64,10 @@ def main():
         ax.set_ylabel(cols[1])
         files.insert(1, save_fig(fig, "scatter"))
     pair_table = pd.DataFrame(pairs[:10]).rename(columns={"a": "column A", "b": "column B", "n": "rows"})
-    md = "Strongest pairs (%s):\n\n" % method + md_table(pair_table.round(4), max_rows=10)
+    md = tr("Strongest pairs (%s):\n\n", "相关性最强的列对（%s）：\n\n") % method + md_table(
+        headers(pair_table.round(4), "column A", "column B", "rows"), max_rows=10)
     if k <= 8:
-        md += "\n\nMatrix:\n\n" + md_table(corr.round(3), max_rows=8, index=True)
+        md += tr("\n\nMatrix:\n\n", "\n\n相关矩阵：\n\n") + md_table(corr.round(3).rename_axis("列" if ZH else None), max_rows=8, index=True)
     section(tr("Correlation of %d numeric columns" % k, "%d 个数值列的相关性" % k), md, files)
 
     R["data"] = {"method": method, "columns": cols, "matrix": [list(r) for r in corr.values], "pairs": pairs[:50]}

@@ -14,9 +14,10 @@ def pandas_columns():
         names = [col(df, P["measure"], "measure")]
     else:
         names = numeric_columns(df)
-        pick("columns: the numeric columns")
+        pick(tr("columns: the numeric columns", "列：所有数值列"))
     if len(names) > MAX_COLUMNS:
-        note("the first %d of %d columns were drawn" % (MAX_COLUMNS, len(names)))
+        note(tr("the first %d of %d columns were drawn" % (MAX_COLUMNS, len(names)),
+                "只绘制了 %d 列中的前 %d 列" % (len(names), MAX_COLUMNS)))
         names = names[:MAX_COLUMNS]
     if not names:
         raise TemplateError("no numeric column found; name the columns explicitly (columns=[...])")
@@ -89,7 +90,8 @@ def main():
             ax.set_yticks([])
         files.insert(1, save_fig(fig, "boxplots"))
         section(tr("Distribution of %d numeric column%s" % (len(nums), "" if len(nums) == 1 else "s"), "%d 个数值列的分布" % len(nums)),
-                md_table(table.round(4), max_rows=MAX_COLUMNS), files)
+                md_table(headers(table.round(4), "column", "count", "mean", "std", "min", "q1", "median", "q3", "max", "skew"),
+                         max_rows=MAX_COLUMNS), files)
     counts = {}
     if texts:
         stage("count the values of text columns")
@@ -97,7 +99,7 @@ def main():
         for c in texts:
             vc = values(c)
             counts[c] = [{"value": str(k), "count": int(v)} for k, v in vc.items()]
-            parts.append("**%s**\n\n" % c + md_table(pd.DataFrame({"value": vc.index, "count": vc.values})))
+            parts.append("**%s**\n\n" % c + md_table(headers(pd.DataFrame({"value": vc.index, "count": vc.values}), "value", "count")))
             fig, ax = figure(7, max(2.5, 0.3 * len(vc) + 1))
             ax.barh([str(x)[:30] for x in vc.index][::-1], list(vc.values)[::-1], color="#4f81bd")
             ax.set_title(str(c)[:40])

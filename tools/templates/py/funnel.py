@@ -21,8 +21,8 @@ def main():
     wide = bool(stages) and all(s in df.columns for s in stages) and not P.get("stage")
     if wide:
         counts = [int(truthy(df[s]).sum()) for s in stages]
-        how = "rows with a value in each stage column"
-        pick("stages: the columns %s, in the order given" % ", ".join(stages))
+        how = tr("rows with a value in each stage column", "各阶段列有值的行数")
+        pick(tr("stages: the columns %s, in the order given", "阶段：列 %s，按给出的顺序") % ", ".join(stages))
     else:
         if P.get("stage"):
             scol = col(df, P["stage"], "stage column")
@@ -32,7 +32,7 @@ def main():
             if not cands:
                 raise TemplateError("no stage column found; name it explicitly (stage=...) and list the stages in order (stages=[...])")
             scol = cands[0]
-            pick("stage column: %s (its name)" % scol)
+            pick(tr("stage column: %s (its name)", "阶段列：%s（依据列名）") % scol)
         labels = df[scol].astype("string").str.strip()
         present = list(pd.unique(labels.dropna()))
         measure = col(df, P["measure"], "count column") if P.get("measure") else None
@@ -40,13 +40,13 @@ def main():
         stage("count each stage")
         if measure is not None:
             per = to_number(df[measure]).groupby(labels).sum()
-            how = "sum of %s" % measure
+            how = tr("sum of %s", "%s的总和") % measure
         elif ent is not None:
             per = df[ent].groupby(labels).nunique()
-            how = "distinct %s" % ent
+            how = tr("distinct %s", "不同 %s 的个数") % ent
         else:
             per = labels.value_counts()
-            how = "rows"
+            how = tr("rows", "行数")
         if stages:
             lower = {str(v).lower(): v for v in present}
             ordered = []
@@ -61,7 +61,8 @@ def main():
             stages = ordered
         else:
             stages = list(per.sort_values(ascending=False, kind="mergesort").index)
-            pick("stage order: by count, largest first (name the order with stages=[...] if it differs)")
+            pick(tr("stage order: by count, largest first (name the order with stages=[...] if it differs)",
+                    "阶段顺序：按数量从大到小（若顺序不同，请用 stages=[...] 指明）"))
         counts = [float(per.get(s, 0)) for s in stages]
         counts = [int(c) if float(c).is_integer() else c for c in counts]
     if not stages or counts[0] == 0:
@@ -79,12 +80,13 @@ def main():
     ax.set_yticklabels([str(s)[:30] for s in stages])
     for yi, c, o in zip(y, counts, overall):
         ax.text(c, yi, " %s (%s)" % (fmt(c), pct(o)), va="center", fontsize=8)
-    ax.set_title("Funnel (%s)" % how)
+    ax.set_title(tr("Funnel (%s)", "漏斗（%s）") % how)
     png = save_fig(fig, "chart")
     shown = table.copy()
     for c in ("from_previous", "from_first"):
         shown[c] = shown[c].map(pct)
-    section(tr("Funnel: %d stages" % len(stages), "漏斗：%d 个阶段" % len(stages)), "Counted as %s.\n\n" % how + md_table(shown, max_rows=50), [png, csv_path])
+    section(tr("Funnel: %d stages" % len(stages), "漏斗：%d 个阶段" % len(stages)), tr("Counted as %s.\n\n", "按%s计数。\n\n") % how + md_table(
+        headers(shown, "stage", "count", "from_previous", "from_first", "drop_off"), max_rows=50), [png, csv_path])
     R["data"] = {"stages": stages, "counts": counts, "step_rate": step, "overall_rate": overall, "counted_as": how}
     worst = None
     if len(stages) > 1:

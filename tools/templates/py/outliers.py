@@ -17,9 +17,10 @@ def pandas_outliers():
         names = [col(df, P["measure"], "measure")]
     else:
         names = numeric_columns(df)
-        pick("columns: the numeric columns")
+        pick(tr("columns: the numeric columns", "列：所有数值列"))
     if len(names) > MAX_COLUMNS:
-        note("the first %d of %d numeric columns were checked" % (MAX_COLUMNS, len(names)))
+        note(tr("the first %d of %d numeric columns were checked" % (MAX_COLUMNS, len(names)),
+                "只检查了 %d 个数值列中的前 %d 个" % (len(names), MAX_COLUMNS)))
         names = names[:MAX_COLUMNS]
     if not names:
         raise TemplateError("no numeric column found; name the columns to check explicitly (columns=[...])")
@@ -101,12 +102,15 @@ def main():
             ax.set_title(str(c)[:40], fontsize=9)
             ax.set_yticks([])
         files.insert(0, save_fig(fig, "boxplots"))
-    md = "IQR fences at %g×IQR beyond the quartiles; z-scores beyond ±%g.\n\n" % (k, zt) + md_table(summary.round(4))
+    md = tr("IQR fences at %g×IQR beyond the quartiles; z-scores beyond ±%g.\n\n",
+            "IQR 界限为四分位数向外 %g×IQR；z 分数超出 ±%g。\n\n") % (k, zt) + md_table(
+        headers(summary.round(4), "column", "lower fence", "upper fence", "IQR outliers"))
     section(tr("Outliers by column", "各列的异常值"), md, files)
     if row_count:
         shown = rows.iloc[:, : min(rows.shape[1], 12)]
-        section(tr("Rows with outliers", "含异常值的行"), "%s row%s flagged (row = 0-based data row):\n\n" % (
-            fmt(row_count), "" if row_count == 1 else "s") + md_table(shown, total=row_count), [files[-1]])
+        flagged = tr("%s flagged (row = 0-based data row):\n\n" % plural_count(row_count, "row"),
+                     "标记了 %s 行（行号从 0 开始，按数据行计）：\n\n" % fmt(row_count))
+        section(tr("Rows with outliers", "含异常值的行"), flagged + md_table(headers(shown, "row"), total=row_count), [files[-1]])
     R["data"] = {"columns": per, "rows": listed, "row_count": row_count, "iqr_k": k, "z_threshold": zt}
     if row_count == 0:
         R["answer"] = tr("No outliers in %s by either rule.", "按两种规则，%s 中都没有异常值。") % ", ".join(names[:5])

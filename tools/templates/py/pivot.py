@@ -23,7 +23,7 @@ def pandas_table():
         code = period_code(to_dates(df[tcol]).dropna(), default=None)
         data["c"] = to_dates(df[tcol]).dt.to_period(code).map(lambda p: period_label(p) if not pd.isna(p) else None)
         data = data.dropna(subset=["c"])
-        cols_name = "%s (%s)" % (tcol, PERIOD_NOUNS[code])
+        cols_name = tr("%s (%s)", "%s（%s）") % (tcol, period_noun(code))
         is_time = True
     else:
         cols_col = find_category(df, "category2", exclude=(measure, rows_col))
@@ -68,7 +68,7 @@ def duckdb_table(pre):
         row_tot, col_tot = series(pre["row_totals"]), series(pre["column_totals"], label)
         grand = float(series(pre["grand"]).iloc[0])
     if code:
-        cols_name = "%s (%s)" % (P["time"], PERIOD_NOUNS[code])
+        cols_name = tr("%s (%s)", "%s（%s）") % (P["time"], period_noun(code))
     else:
         cols_name = P["category2"]
     return P.get("measure") or None, agg, P["category"], cols_name, bool(code), table, row_tot, col_tot, grand
@@ -107,11 +107,12 @@ def main():
     ax.set_yticks(range(hm.shape[0]))
     ax.set_yticklabels([str(r)[:24] for r in hm.index], fontsize=8)
     fig.colorbar(im, ax=ax, shrink=0.8)
-    ax.set_title("%s by %s and %s" % (what, rows_col, cols_name))
+    ax.set_title(tr("%s by %s and %s" % (what, rows_col, cols_name), "按%s和%s的%s" % (rows_col, cols_name, what)))
     png = save_fig(fig, "heatmap")
-    md = md_table(shown, max_rows=MAX_ROWS, index=True)
+    md = md_table(headers(shown, "Total"), max_rows=MAX_ROWS, index=True)
     if table.shape[1] > MAX_COLS or table.shape[0] > MAX_ROWS:
-        md += "\n\n(%d of %d rows and %d of %d columns shown; the CSV has the full table)" % (
+        md += tr("\n\n(%d of %d rows and %d of %d columns shown; the CSV has the full table)",
+                 "\n\n（显示 %d 行（共 %d 行）、%d 列（共 %d 列）；CSV 文件包含完整的表）") % (
             min(MAX_ROWS, table.shape[0]), table.shape[0], min(MAX_COLS, table.shape[1]), table.shape[1])
     section(tr("%s by %s and %s" % (what.capitalize(), rows_col, cols_name), "按%s和%s的%s" % (rows_col, cols_name, what)), md, [png, csv_path])
     R["data"] = {

@@ -8,6 +8,11 @@ MAX_HIST = 12
 TOP_VALUES = 5
 
 
+# KINDS_ZH are kind_of's words in Chinese, for the report's table.
+KINDS_ZH = {"empty": "空", "bool": "布尔", "datetime": "日期时间", "int": "整数", "float": "小数",
+            "number as text": "文本形式的数字", "date": "日期", "text": "文本"}
+
+
 def kind_of(s):
     if s.notna().sum() == 0:
         return "empty"
@@ -91,23 +96,26 @@ def main():
     with_missing = cols[cols["missing"] > 0].sort_values("missing", ascending=False)
     empty = [c for c in columns if kinds[c] == "empty"]
     lines = [
-        "- **%s rows × %s columns**" % (fmt(rows), fmt(ncols)),
-        "- Duplicate rows: %s" % fmt(dups),
-        "- Columns with missing values: %s of %s" % (fmt(len(with_missing)), fmt(ncols)),
+        tr("- **%s rows × %s columns**", "- **%s 行 × %s 列**") % (fmt(rows), fmt(ncols)),
+        tr("- Duplicate rows: %s", "- 重复行：%s") % fmt(dups),
+        tr("- Columns with missing values: %s of %s", "- 有缺失值的列：%s / %s") % (fmt(len(with_missing)), fmt(ncols)),
     ]
     if empty:
-        lines.append("- Entirely empty columns: %s" % ", ".join(empty[:20]) + (" …" if len(empty) > 20 else ""))
+        lines.append(tr("- Entirely empty columns: %s", "- 完全为空的列：%s") % ", ".join(empty[:20]) + (" …" if len(empty) > 20 else ""))
+    if ZH:
+        shown["type"] = shown["type"].map(lambda k: KINDS_ZH.get(k, k))
+    shown = headers(shown, "column", "type", "non_null", "missing", "missing_pct", "unique")
     md = "\n".join(lines) + "\n\n" + md_table(shown, max_rows=MAX_MD_COLUMNS)
     if ncols > MAX_MD_COLUMNS:
-        md += "\n\n(%d of %d columns shown; the CSV lists them all)" % (MAX_MD_COLUMNS, ncols)
+        md += tr("\n\n(%d of %d columns shown; the CSV lists them all)", "\n\n（显示 %d 列，共 %d 列；CSV 文件列出全部）") % (MAX_MD_COLUMNS, ncols)
     files = [cols_csv]
     if len(with_missing):
         stage("chart missing values")
         top = with_missing.head(30)
         fig, ax = figure(8, max(2.5, 0.3 * len(top) + 1))
         ax.barh(top["column"].astype(str)[::-1], (100 * top["missing_pct"])[::-1], color="#c0504d")
-        ax.set_xlabel("% missing")
-        ax.set_title("Missing values by column")
+        ax.set_xlabel(tr("% missing", "缺失比例（%）"))
+        ax.set_title(tr("Missing values by column", "各列的缺失值"))
         files.append(save_fig(fig, "missing"))
     section(tr("Overview", "概览"), md, files)
 
@@ -117,9 +125,9 @@ def main():
         stats_csv = save_csv(desc, "numeric_summary", index=True)
         for c in desc.index:
             stats[c] = {k: desc.loc[c, k] for k in desc.columns}
-        md = md_table(desc.round(4), max_rows=MAX_MD_COLUMNS, index=True)
+        md = md_table(headers(desc.round(4).reset_index(), "column", "count", "mean", "std", "min", "max"), max_rows=MAX_MD_COLUMNS)
         if len(nums) > MAX_STAT_COLUMNS:
-            md += "\n\n(statistics of the first %d of %d numeric columns)" % (MAX_STAT_COLUMNS, len(nums))
+            md += tr("\n\n(statistics of the first %d of %d numeric columns)", "\n\n（只统计了 %d 个数值列中的前 %d 个）") % (MAX_STAT_COLUMNS, len(nums))
         section(tr("Summary statistics", "汇总统计"), md, [stats_csv])
 
     top_values = {}
@@ -129,8 +137,8 @@ def main():
             top_values[c] = [{"value": str(k), "count": int(v)} for k, v in vc.items()]
             for k, v in vc.items():
                 rows_out.append({"column": c, "value": str(k), "count": int(v), "share": v / max(1, rows - missing[c])})
-            parts.append("**%s** (%s distinct): " % (c, fmt(uniques[c])) +
-                         ", ".join("%s (%s)" % (str(k)[:40], fmt(v)) for k, v in vc.items()))
+            parts.append(tr("**%s** (%s distinct): ", "**%s**（%s 个不同值）：") % (c, fmt(uniques[c])) +
+                         tr(", ", "、").join("%s (%s)" % (str(k)[:40], fmt(v)) for k, v in vc.items()))
         top_csv = save_csv(pd.DataFrame(rows_out), "top_values")
         section(tr("Top categories", "最常见的类别"), "\n\n".join("- " + p for p in parts), [top_csv])
 
@@ -144,9 +152,9 @@ def main():
             ax.hist(edges[:-1], bins=edges, weights=counts, color="#4f81bd")
             ax.set_title(str(c)[:40], fontsize=9)
         path = save_fig(fig, "distributions")
-        md = "Histograms of %s numeric column%s." % (n, "" if n == 1 else "s")
+        md = tr("Histograms of %s." % plural_count(n, "numeric column"), "%s 个数值列的直方图。" % n)
         if len(nums) > MAX_HIST:
-            md += " (the first %d of %d)" % (MAX_HIST, len(nums))
+            md += tr(" (the first %d of %d)", "（%d 个中的前 %d 个）") % ((MAX_HIST, len(nums)) if not ZH else (len(nums), MAX_HIST))
         section(tr("Distributions", "分布"), md, [path])
 
     R["data"] = {

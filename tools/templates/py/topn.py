@@ -45,13 +45,14 @@ def main():
     shown = top.copy()
     if "share" in shown:
         shown["share"] = shown["share"].map(pct)
+    shown = headers(shown, "rank", "share")
 
     stage("draw the chart")
     fig, ax = figure(8, max(3, 0.35 * len(top) + 1.2))
     ax.barh([str(x)[:30] for x in top[cat]][::-1], list(top[what])[::-1], color="#4f81bd")
     word = "Bottom" if ascending else "Top"
-    title = tr("%s %d %s by %s" % (word, len(top), cat, what),
-               "按%s的%s%s%d名" % (cat, what, "后" if ascending else "前", len(top)))
+    title = tr("%s %d %s by %s" % (word, len(top), plural(cat, len(top)), what),
+               "%s%s的%d个%s" % (what, "最低" if ascending else "最高", len(top), cat))
     ax.set_title(title)
     ax.set_xlabel(what)
     png = save_fig(fig, "chart")
@@ -74,7 +75,7 @@ def main():
         R["answer"] = "按%s的%s%s：%s%s。" % (cat, what, "倒数" if ascending else "排名", items,
                                           "；表中还有 %d 项" % more if more > 0 else "")
     else:
-        R["answer"] = "%s %s by %s: %s%s." % (word, cat, what, items, "; %d more in the table" % more if more > 0 else "")
+        R["answer"] = "%s %s by %s: %s%s." % (word, plural(cat, len(top)), what, items, "; %d more in the table" % more if more > 0 else "")
 
 
 run_template(main)

@@ -91,7 +91,7 @@ def main():
     tcol, bad, measure, agg, cat, code, periods, series, totals, by_cat, times = (
         duckdb_series(pre) if pre else pandas_series())
     if bad > 0:
-        note("%d rows whose %s is not a date were left out" % (bad, tcol))
+        note(tr("%d rows whose %s is not a date were left out", "%d 行的 %s 不是日期，未计入") % (bad, tcol))
     series = series.reindex(periods)
     if agg in ("sum", "count"):
         series = series.fillna(0.0)
@@ -104,12 +104,13 @@ def main():
     first_cut, last_cut = partial_ends(times, periods) if times is not None else (None, None)
     partial = {}
     if first_cut is not None:
-        partial[periods[0]] = "the data starts on %s" % first_cut.strftime("%Y-%m-%d")
+        partial[periods[0]] = tr("the data starts on %s", "数据从 %s 开始") % first_cut.strftime("%Y-%m-%d")
     if last_cut is not None:
-        partial[periods[-1]] = "the data ends on %s" % last_cut.strftime("%Y-%m-%d")
+        partial[periods[-1]] = tr("the data ends on %s", "数据到 %s 为止") % last_cut.strftime("%Y-%m-%d")
     for p, why in partial.items():
-        note("the %s %s is partial (%s): it is marked in the table and not compared with whole %ss"
-             % (noun, period_label(p), why, noun))
+        note(tr("the %s %s is partial (%s): it is marked in the table and not compared with whole %ss"
+                % (noun, period_label(p), why, noun),
+                "%s %s 数据不完整（%s）：已在表中标出，不与完整的%s比较" % (period_noun(code), period_label(p), why, period_noun(code))))
     is_partial = pd.Series([p in partial for p in series.index], index=series.index)
 
     table = pd.DataFrame({noun: labels, what: series.values})
@@ -118,10 +119,11 @@ def main():
     if partial:
         touched = (is_partial | is_partial.shift(1, fill_value=False)).values
         table.loc[touched, ["change", "change_pct"]] = np.nan
-        table["partial"] = ["partial" if x else "" for x in is_partial.values]
+        table["partial"] = [tr("partial", "不完整") if x else "" for x in is_partial.values]
     csv_path = save_csv(table, "table")
     shown = table.copy()
     shown["change_pct"] = shown["change_pct"].map(pct)
+    shown = headers(shown, noun, "change", "change_pct", "partial")
     tail = shown.tail(36) if len(shown) > 36 else shown
 
     stage("draw the chart")
@@ -139,17 +141,19 @@ def main():
         cat_table.index = labels
         cat_table.index.name = noun
         if partial:
-            cat_table["partial"] = ["partial" if x else "" for x in is_partial.values]
+            cat_table["partial"] = [tr("partial", "不完整") if x else "" for x in is_partial.values]
         cat_csv = save_csv(cat_table, "by_%s" % "category", index=True)
-        cat_md = md_table(cat_table.tail(36), max_rows=36, index=True)
+        cat_md = md_table(headers(cat_table.tail(36).reset_index(), noun, "partial"), max_rows=36)
         if len(top) < len(totals):
-            note("lines are drawn for the %d largest of %d %s values" % (len(top), len(totals), cat))
+            note(tr("lines are drawn for the %d largest of %d %s values" % (len(top), len(totals), cat),
+                    "只画出了 %d 个%s值中最大的 %d 个" % (len(totals), cat, len(top))))
     else:
         ax.plot(labels, series.values, marker="o", markersize=3, color="#4f81bd")
     for p in partial:
         i = list(series.index).index(p)
         ax.axvspan(i - 0.5, i + 0.5, color="#d9d9d9", alpha=0.6, lw=0)
-    ax.set_title("%s %s%s" % (PERIOD_WORDS[code].capitalize(), what, " by %s" % cat if cat else ""))
+    ax.set_title(tr("%s %s%s" % (PERIOD_WORDS[code].capitalize(), what, " by %s" % cat if cat else ""),
+                    "%s%s%s" % ("按%s的" % cat if cat else "", PERIOD_WORDS[code], what)))
     ax.set_ylabel(what)
     step = max(1, len(labels) // 12)
     ax.set_xticks(range(0, len(labels), step))
@@ -170,7 +174,7 @@ def main():
         change = whole.iloc[-1] / whole.iloc[-2] - 1
     md = md_table(tail, max_rows=36)
     if len(shown) > 36:
-        md = "(the last 36 of %d %ss)\n\n" % (len(shown), noun) + md
+        md = tr("(the last 36 of %d %ss)\n\n" % (len(shown), noun), "（%d 个%s中的最后 36 个）\n\n" % (len(shown), period_noun(code))) + md
     per_cat = {}
     if cat is not None:
         # "by X" answers per X: each line's own series leads.
