@@ -919,3 +919,39 @@ func TestKernelStateNamesItsData(t *testing.T) {
 		t.Errorf("State after the kernel died = %q, want empty", got)
 	}
 }
+
+// TestKernelWarnsOnceWhenNoCJKFontIsInstalled: where no Chinese, Japanese
+// or Korean font is installed, a chart with such text would draw its
+// labels as boxes; the cell's stderr says so and how to install one, once
+// per kernel, and a chart without such text says nothing. (The machine's
+// fonts are hidden from the kernel's font check for the test.)
+func TestKernelWarnsOnceWhenNoCJKFontIsInstalled(t *testing.T) {
+	k := newKernel(t, nil)
+	// The font check's record, found among the kernel's objects: as if
+	// matplotlib had found no CJK font.
+	mustRun(t, k, `import gc, matplotlib
+for o in gc.get_objects():
+    if isinstance(o, dict) and set(o) == {"found", "warned"}:
+        o["found"] = []
+print("HIDDEN")`)
+	latin := mustRun(t, k, `import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.bar(["north", "south"], [1, 2])
+ax.set_title("Revenue")`)
+	if strings.Contains(latin.Stderr, "font") {
+		t.Errorf("a chart without CJK text must not warn: %q", latin.Stderr)
+	}
+	first := mustRun(t, k, `import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.bar(["北区", "南区"], [1, 2])
+ax.set_title("各区域收入")`)
+	if !strings.Contains(first.Stderr, "no Chinese, Japanese or Korean font is installed") || !strings.Contains(first.Stderr, "fonts-noto-cjk") {
+		t.Errorf("a chart with Chinese text and no CJK font must say so and how to fix it; stderr: %q", first.Stderr)
+	}
+	again := mustRun(t, k, `import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.set_title("再来一次")`)
+	if strings.Contains(again.Stderr, "font is installed") {
+		t.Errorf("the warning must come once per kernel, got it again: %q", again.Stderr)
+	}
+}
