@@ -121,6 +121,10 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		q, _ := params.Question.Get(ctx)
 		own.plan(&plans.Plan{Steps: []plans.Step{{Description: q}}, Complexity: plans.ComplexityTrivial})
 		params.Quick.Set(ctx, true)
+	case a.replanner && resumed && fp.Result != nil && fp.Current() == nil:
+		// A run resumed after its answer was given (it stopped while the
+		// report was written): no model call, on to the report.
+		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
 	case a.replanner && quick && a.escalate(ctx, gen, fp):
 		return false
 	case a.replanner && quick:

@@ -291,10 +291,16 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
 		return waits, true
 	}
-	if r.plan.Current() == nil && !st.replan && r.plan.Result == nil && allStepsDone(r.plan) {
+	if r.plan.Current() == nil && !st.replan && allStepsDone(r.plan) {
 		// Stopped after its last step, while the answer was asked for:
-		// the replanner is asked again, and the report written.
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "Resumed: every step had finished and is kept; the answer and report are written now."})
+		// the replanner is asked again, and the report written. Stopped
+		// with the answer given, while the report was written: the
+		// report is written (see planStage.shortcut).
+		text := "Resumed: every step had finished and is kept; the answer and report are written now."
+		if r.plan.Result != nil {
+			text = "Resumed: every step had finished and the answer was given; the report is written now."
+		}
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: text})
 		return waits, true
 	}
 	if r.plan.Current() == nil && !st.replan {

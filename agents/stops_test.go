@@ -180,3 +180,49 @@ func TestStopAfterLastStepFinishesOnResume(t *testing.T) {
 		t.Errorf("the resumed run's report: %v\n%s", err, report)
 	}
 }
+
+// TestStopWhileWritingTheReportWritesItOnResume stops a run while its
+// report is written, after the replanner gave the answer (as a worker
+// killed then would): the resume runs no step and asks the replanner
+// nothing again; it writes the report from the recorded answer.
+func TestStopWhileWritingTheReportWritesItOnResume(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	replies := []scripted.Reply{call(toolCreatePlan, steps("Print x"))}
+	replies = append(replies, oneStep("print(20 + 1)")...)
+	replies = append(replies,
+		call(toolSubmitResult, map[string]any{"answer": "x is 21"}),
+		scripted.Reply{Func: func(scripted.Request) (*schema.Message, error) {
+			cancel() // stopped while the report is written
+			return nil, context.Canceled
+		}},
+		text("# Report\n\nx is 21 [step 1]."))
+	script := scripted.New(replies...)
+	first, second, root := twoSifts(t, script)
+
+	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things"}))
+	done := evs[len(evs)-1]
+	if done.Err == nil {
+		t.Fatal("the stopped run ended without an error")
+	}
+	if fp, err := loadPlanState(done.Path); err != nil || fp.Current() != nil || fp.Result == nil {
+		t.Fatalf("the test needs a run stopped with every step done and the answer given: %v %+v", err, fp)
+	}
+	before := script.Calls()
+	id := strings.TrimPrefix(done.Path, root+"/")
+	evs = drain(t, second.Resume(context.Background(), id, nil))
+	done = evs[len(evs)-1]
+	if done.Err != nil {
+		t.Fatalf("resume failed: %v", done.Err)
+	}
+	if got := kinds(evs, event.EventStepStarted); len(got) != 0 {
+		t.Errorf("the resumed run started %d steps; every step had finished", len(got))
+	}
+	if n := script.Calls() - before; n != 1 {
+		t.Errorf("the resumed run made %d model calls, want 1: the report's", n)
+	}
+	report, err := os.ReadFile(filepath.Join(done.Path, "report.md"))
+	if err != nil || !strings.Contains(string(report), "# Report") || !strings.Contains(string(report), "x is 21") {
+		t.Errorf("the resumed run's report: %v\n%s", err, report)
+	}
+}

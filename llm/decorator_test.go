@@ -44,7 +44,9 @@ func modes() map[string]bool { return map[string]bool{"generate": false, "stream
 func TestWrapRepairsToolArguments(t *testing.T) {
 	for mode, stream := range modes() {
 		t.Run(mode, func(t *testing.T) {
-			s := scripted.New(scripted.Reply{Message: &schema.Message{
+			// The calls need not be to the offered tools: what is tested
+			// is their repair.
+			s := scripted.New(scripted.Reply{Unoffered: true, Message: &schema.Message{
 				Role:    schema.Assistant,
 				Content: "Running both.",
 				ToolCalls: []schema.ToolCall{
@@ -73,7 +75,7 @@ func TestWrapRepairsToolArguments(t *testing.T) {
 }
 
 func TestWrapStreamKeepsTextLive(t *testing.T) {
-	s := scripted.New(scripted.Reply{Message: &schema.Message{
+	s := scripted.New(scripted.Reply{Unoffered: true, Message: &schema.Message{
 		Role:      schema.Assistant,
 		Content:   "Loading the file and then summarising it.",
 		ToolCalls: []schema.ToolCall{{ID: "a", Function: schema.FunctionCall{Name: "run_python", Arguments: `{"code": "1+1",}`}}},

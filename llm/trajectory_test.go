@@ -39,7 +39,7 @@ func readRecords(t *testing.T, data []byte) []TrajectoryRecord {
 func TestWrapWritesTrajectory(t *testing.T) {
 	boom := errors.New("boom")
 	s := scripted.New(
-		scripted.Reply{Message: &schema.Message{Role: schema.Assistant, Content: "Running it.",
+		scripted.Reply{Unoffered: true, Message: &schema.Message{Role: schema.Assistant, Content: "Running it.",
 			ToolCalls:    []schema.ToolCall{{ID: "call_9", Function: schema.FunctionCall{Name: "run_python", Arguments: `{'code': 'df.head()',}`}}},
 			ResponseMeta: &schema.ResponseMeta{FinishReason: "tool_calls", Usage: &schema.TokenUsage{PromptTokens: 120, CompletionTokens: 12}}}},
 		scripted.Reply{Message: noUsage(scripted.Text("The north sells best."))},
