@@ -21,14 +21,27 @@ import (
 // stage whichever way a step runs.
 const nameExecutor = "executor"
 
+// The layouts of a run's plan steps, as session.Meta.Layout records them.
+const (
+	layoutDirect   = "direct"
+	layoutExecutor = "executor"
+)
+
 // directSteps reports whether plan steps go straight to the code agent.
 // The executor's one job on a step is to choose a tool and write it a
 // request; when the code agent is all it could choose (no web researcher,
 // no sub-agent or tool of the embedding service or of an MCP server of its
 // own), that call only copies the step, so it is skipped: a step costs the
 // code agent's calls and the replanner's, one model call fewer. The
-// classic layout keeps the executor, to measure the difference.
+// classic layout keeps the executor, to measure the difference. A resumed
+// run that waited inside a step keeps the layout it ran in (cfg.layout).
 func (cfg treeConfig) directSteps() bool {
+	switch cfg.layout {
+	case layoutDirect:
+		return !cfg.classicExecutor
+	case layoutExecutor:
+		return false
+	}
 	return !cfg.classicExecutor && cfg.offer.noWeb &&
 		len(cfg.ext.SubAgents) == 0 && len(cfg.ext.ExecutorTools) == 0 &&
 		len(cfg.mcp.Tools(mcp.AgentExecutor)) == 0

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/plans"
 )
@@ -160,5 +162,63 @@ func TestBuiltInStepRunsWithoutAModel(t *testing.T) {
 	}
 	if sys := script.Requests()[0].Messages[0].Content; !strings.Contains(sys, `"Run the built-in <name> analysis on <file>: <what to compute>"`) {
 		t.Errorf("the planner must be told how to write a built-in step:\n%s", sys)
+	}
+}
+
+// TestWaitingStepKeepsItsLayoutOnResume: a step that waits for the person
+// resumes in the layout it ran in, though the configuration changed in
+// between (a search provider added or removed), so the answer reaches the
+// agent that asked instead of the question being asked again.
+func TestWaitingStepKeepsItsLayoutOnResume(t *testing.T) {
+	for _, tt := range []struct {
+		name                string
+		searchFirst, search bool
+	}{{"direct, then a search provider", false, true}, {"through the executor, then none", true, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			replies := []scripted.Reply{call(toolCreatePlan, steps("Look at input/sales.csv"))}
+			if tt.searchFirst {
+				replies = append(replies, call(nameCodeAgent, map[string]string{"request": "look"}))
+			}
+			replies = append(replies,
+				call("ask_user", map[string]any{"question": "Which year?", "choices": []string{"2023", "2024"}}),
+				echoToolResult("Looked at "),
+				call(toolSubmitResult, map[string]any{"answer": "Looked."}),
+				text("# Report\n\nLooked [step 1]."))
+			script := scripted.New(replies...)
+			srv := scripted.NewServer(script)
+			t.Cleanup(srv.Close)
+			root, py := t.TempDir(), pythonOrSkip(t)
+			mk := func(search bool) *Sift {
+				m, err := llm.New(context.Background(), llm.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "scripted"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := Config{Models: Models{Default: m}, SessionsRoot: root, Python: py, CodeTimeout: time.Minute}
+				if search {
+					cfg.Search = noSearch{}
+				}
+				s, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			evs := drain(t, mk(tt.searchFirst).Run(context.Background(), Request{Mode: ModePlan, Question: "Which customers look unusual, and why?", Files: []string{salesCSV(t)}}))
+			done := evs[len(evs)-1]
+			if done.Interrupt == nil {
+				t.Fatalf("want the run to wait on the question, got err %v", done.Err)
+			}
+			answer, err := AnswerFor(event.InterruptQuestion, done.Interrupt.Choices, false, "2", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs = drain(t, mk(tt.search).Resume(context.Background(), strings.TrimPrefix(done.Path, root+"/"), map[string]any{done.Interrupt.ID: answer}))
+			if done = evs[len(evs)-1]; done.Err != nil || done.Interrupt != nil {
+				t.Fatalf("want the run finished with the answer, got err %v, asked again %+v", done.Err, done.Interrupt)
+			}
+			if st := done.Plan.Steps[0]; !strings.Contains(st.Summary, "2024") {
+				t.Errorf("the step's result must follow the answer: %+v", st)
+			}
+		})
 	}
 }

@@ -94,8 +94,13 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGu
 		streamReport:    r.sift.cfg.Stream || r.sift.cfg.StreamReport,
 		parallel:        r.parallel(),
 		offer:           offerFor(r.req.Question, r.req.Template, r.sift.cfg.Search != nil, r.previews),
+		layout:          r.layout,
 	}
 	r.direct = cfg.directSteps()
+	r.layout = layoutExecutor
+	if r.direct {
+		r.layout = layoutDirect
+	}
 	return buildTree(ctx, cfg)
 }
 

@@ -143,6 +143,11 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	// The session's own bound on steps side by side, unless the caller
 	// gives another.
 	r.req = Request{Question: meta.Question, Mode: Mode(meta.Mode), SessionID: id, Parallel: cmp.Or(max(opts.parallel, 0), meta.Parallel)}
+	if meta.Status == session.StatusWaiting {
+		// Its checkpoint is inside a step: the answer goes to the agent
+		// that asked, in the layout the step ran in.
+		r.layout = meta.Layout
+	}
 	switch {
 	case opts.budget != nil:
 		r.req.Budget = *opts.budget

@@ -84,7 +84,10 @@ type run struct {
 	current *plans.StepState
 	// direct: plan steps go straight to the code agent, whose events
 	// then reach the caller under the executor's name (see directStep).
-	direct     bool
+	direct bool
+	// layout is the recorded session.Meta.Layout a resumed run keeps, or
+	// the one its tree took.
+	layout     string
 	trajectory *llm.Trajectory
 	// sources are the run's databases and its files source, or nil;
 	// fileViews are the files source's views; bigFiles names the inputs
@@ -200,7 +203,7 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 	if r.ws == nil || r.sift.store == nil {
 		return
 	}
-	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel()}
+	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel(), Layout: r.layout}
 	if r.req.Budget != (Budget{}) {
 		b := r.req.Budget
 		m.Budget = &b

@@ -124,6 +124,9 @@ type treeConfig struct {
 	// offer leaves out the executor's optional tools the run cannot use;
 	// the zero value offers them all.
 	offer executorOffer
+	// layout, when set, is the layout a resumed run keeps (layoutDirect
+	// or layoutExecutor); "" decides from the configuration.
+	layout string
 }
 
 // resolvedModels holds one ready model per agent role.

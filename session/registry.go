@@ -122,6 +122,12 @@ type Meta struct {
 	// Budget is what the session's run was allowed to spend; a resume is
 	// bound by it again (from zero) unless told otherwise. nil: no bound.
 	Budget *Budget `json:"budget,omitempty"`
+	// Layout is how the run's plan steps ran: "direct" (straight to the
+	// code agent) or "executor" (the executor picked each step's agent).
+	// A session waiting inside a step resumes in the same layout, whatever
+	// the configuration says then, so the answer reaches the agent that
+	// asked. "": not recorded.
+	Layout string `json:"layout,omitempty"`
 }
 
 // Budget bounds what one run (or one resume of it) may spend. Zero fields
