@@ -70,7 +70,13 @@ func (a *directStep) Run(ctx context.Context, _ *adk.AgentInput, opts ...adk.Age
 			return a.runBuiltIn(ctx, cur.Index, args)
 		}
 	}
-	request := []adk.Message{schema.UserMessage(stepRequest(v))}
+	return a.runTask(ctx, stepRequest(v), opts...)
+}
+
+// runTask gives the code agent task and leaves its answer as the step's
+// result.
+func (a *directStep) runTask(ctx context.Context, task string, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	request := []adk.Message{schema.UserMessage(task)}
 	return a.relay(ctx, func() *adk.AsyncIterator[*adk.AgentEvent] {
 		return a.code.Run(ctx, &adk.AgentInput{Messages: request}, opts...)
 	})

@@ -29,9 +29,9 @@ const failedPrefix = "FAILED:"
 // FullPlan and plan.md, reporting each change as an event.
 type stepTracker struct {
 	inner adk.Agent
-	// code is the code agent, which the quick path runs directly in place
-	// of the executor.
-	code   adk.Agent
+	// quick runs the code agent directly in place of the executor, on the
+	// quick path.
+	quick  *directStep
 	budget *budgetGuard
 	// branches runs ready steps side by side; nil runs one at a time.
 	branches *branchRunner
@@ -94,7 +94,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		quick, _ := params.Quick.Get(ctx)
 		a.follow(ctx, gen, fp, cur, cur.Started, nil, func() *adk.AsyncIterator[*adk.AgentEvent] {
 			if quick {
-				return a.code.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(quickRequest(ctx, cur))}})
+				return a.quick.runTask(ctx, quickRequest(ctx, cur))
 			}
 			return a.inner.Run(ctx, input, opts...)
 		}, func(err error) { spanErr = err })
@@ -111,8 +111,6 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	own := treeOwner(ctx, gen, fp)
 	codeFailed := false
 	var stepErr error
-	quick, _ := params.Quick.Get(ctx)
-	var lastText string
 	inner := start()
 	interrupted := false
 	for {
@@ -141,13 +139,8 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			stepErr = ev.Err
 			continue
 		}
-		if m := eventMessage(ev); m != nil {
-			switch {
-			case m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python":
-				codeFailed = tools.PythonFailed(m.Content)
-			case m.Role == schema.Assistant && len(m.ToolCalls) == 0:
-				lastText = m.Content
-			}
+		if m := eventMessage(ev); m != nil && m.Role == schema.Tool && ev.Output.MessageOutput.ToolName == "python" {
+			codeFailed = tools.PythonFailed(m.Content)
 		}
 		gen.Send(ev)
 	}
@@ -159,11 +152,6 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		return
 	}
 
-	if quick {
-		// The executor is skipped, so nothing else records the result
-		// the replanner stage reads.
-		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, lastText)
-	}
 	summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
 	text, _ := summary.(string)
 	setErr(stepErr)
@@ -207,7 +195,7 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 		quick, _ := params.Quick.Get(ctx)
 		target := a.inner
 		if quick {
-			target = a.code
+			target = a.quick
 		}
 		resumable, ok := target.(adk.ResumableAgent)
 		if !ok {

@@ -175,7 +175,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 	loop, err := adk.NewLoopAgent(ctx, &adk.LoopAgentConfig{
 		Name:          nameLoop,
 		Description:   "executes plan steps and replans until the question is answered",
-		SubAgents:     []adk.Agent{&stepTracker{inner: executor, code: codeAgent, budget: cfg.budget, branches: newBranchRunner(cfg)}, &planStage{inner: replanner, replanner: true, budget: cfg.budget}},
+		SubAgents:     []adk.Agent{&stepTracker{inner: executor, quick: &directStep{code: codeAgent}, budget: cfg.budget, branches: newBranchRunner(cfg)}, &planStage{inner: replanner, replanner: true, budget: cfg.budget}},
 		MaxIterations: maxIter,
 	})
 	if err != nil {
