@@ -185,6 +185,10 @@ func (r *run) doneWaiting(in *event.Interrupt) {
 }
 
 func (r *run) close(e event.Event) {
+	// What the run started stops before the caller hears that it ended:
+	// a caller that removes or reads the workspace on done finds nothing
+	// still writing to it (the kernel, an MCP server).
+	r.release()
 	r.emit(e)
 	if r.log != nil {
 		_ = r.log.Close()
