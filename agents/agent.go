@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/plans"
@@ -114,7 +115,7 @@ func (a *Agent) open(ctx context.Context) error {
 	previews := preview.PreviewFiles(ctx, abs, popts)
 	r.previews = previewed(previews)
 	a.dataContext = r.describeInputs(previews, popts)
-	a.tree, err = r.newTree(ctx, r.op, newBudgetGuard(r.req.Budget, r.meter, nil))
+	a.tree, err = r.newTree(ctx, r.op, tree.NewBudgetGuard(r.req.Budget, r.meter, nil))
 	return err
 }
 
@@ -128,13 +129,13 @@ func (a *Agent) Description(ctx context.Context) string { return a.tree.Descript
 func (a *Agent) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	question := questionOf(input)
 	if question == "" {
-		return once(&adk.AgentEvent{AgentName: nameRoot, Err: fmt.Errorf("%w: Sift's agent takes the question from its input's last user message, and found none", ErrNoQuestion)})
+		return tree.Once(&adk.AgentEvent{AgentName: tree.NameRoot, Err: fmt.Errorf("%w: Sift's agent takes the question from its input's last user message, and found none", ErrNoQuestion)})
 	}
 	r := a.r
-	adk.AddSessionValues(ctx, treeValues(treeInput{
-		question: question, dataContext: a.dataContext + r.databaseContext(ctx, question),
-		inputs: a.inputs, workdir: r.ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
-		plan: &plans.FullPlan{Question: question},
+	adk.AddSessionValues(ctx, tree.SessionValues(tree.Input{
+		Question: question, DataContext: a.dataContext + r.databaseContext(ctx, question),
+		Inputs: a.inputs, Workdir: r.ws.Root, Mode: string(r.mode()), Verbatim: r.sift.cfg.Verbatim,
+		Plan: &plans.FullPlan{Question: question},
 	}))
 	return a.tree.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(question)}, EnableStreaming: input.EnableStreaming}, opts...)
 }

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -9,8 +8,6 @@ import (
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
-	"github.com/sift-agent/sift/numcheck"
-	"github.com/sift-agent/sift/plans"
 )
 
 // regionScript is a one-step run whose code prints North 150, South 70,
@@ -94,14 +91,5 @@ func TestNumberStillInventedIsMarkedInTheReport(t *testing.T) {
 	}
 	if !said {
 		t.Error("the run must say which numbers it could not trace")
-	}
-}
-
-func TestCheckResultAsksNoModelWhenEverythingIsSupported(t *testing.T) {
-	script := scripted.New() // any call fails: none is expected
-	v := taskView{Question: "q", Plan: &plans.FullPlan{Result: &plans.SubmitResult{Answer: "North: 1,500.0 (68.2%)"}}}
-	res, bad, err := checkResult(context.Background(), script.Model(), v, numcheck.NewSet("North 1500\nshare 0.6818"), "")
-	if err != nil || len(bad) != 0 || res != v.Plan.Result || script.Calls() != 0 {
-		t.Errorf("res=%+v bad=%v err=%v calls=%d", res, bad, err, script.Calls())
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -68,7 +69,7 @@ func roleOf(s tokens.Sent) string {
 		return roleReplanner
 	case has("python"):
 		return roleCode
-	case has(nameCodeAgent):
+	case has(tree.NameCodeAgent):
 		return roleExecutor
 	case has(toolCreatePlan):
 		return rolePlanner
@@ -170,7 +171,7 @@ func (d benchDataset) script(executor, classic bool) []scripted.Reply {
 	replies := []scripted.Reply{call(toolCreatePlan, steps(d.steps...))}
 	for i := range d.steps {
 		if executor || classic {
-			replies = append(replies, call(nameCodeAgent, map[string]string{"request": d.steps[i]}))
+			replies = append(replies, call(tree.NameCodeAgent, map[string]string{"request": d.steps[i]}))
 		}
 		replies = append(replies,
 			call("python", map[string]string{"code": d.codes[i]}),

@@ -21,6 +21,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -109,7 +111,7 @@ func respondBranch(req scripted.Request, slow map[int]bool) (*schema.Message, er
 		if m == nil {
 			return nil, fmt.Errorf("executor request without a current step: %q", last.Content)
 		}
-		return toolMsg(nameCodeAgent, map[string]string{"request": m[2]}), nil
+		return toolMsg(tree.NameCodeAgent, map[string]string{"request": m[2]}), nil
 	case "code":
 		if last.Role == schema.Tool {
 			return scripted.Text("Done. Output:\n" + last.Content), nil
@@ -351,7 +353,7 @@ func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
 	// The child: steps 2 and 6 hang until the parent kills it.
 	root, cmd := startBranchCrashChild(t, "TestKillDashNineWhileBranchesRunThenResume", "SIFT_TEST_BRANCH_CRASH", slowBranchResponder(map[int]bool{2: true, 6: true}))
 	statusOf := func() map[int]plans.StepStatus {
-		fp, err := loadPlanState(filepath.Join(root, "crash"))
+		fp, err := tree.LoadPlanState(filepath.Join(root, "crash"))
 		if err != nil {
 			return nil
 		}
@@ -559,7 +561,7 @@ func codeTask(req scripted.Request) (task string, first bool) {
 		switch {
 		case m.Role == schema.Assistant:
 			first = false
-		case m.Role == schema.User && task == "" && !strings.HasPrefix(m.Content, dataHeading):
+		case m.Role == schema.User && task == "" && !strings.HasPrefix(m.Content, prompt.DataHeading):
 			task = m.Content
 		}
 	}

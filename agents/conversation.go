@@ -17,6 +17,8 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
@@ -121,11 +123,13 @@ type Turn struct {
 	Time    time.Time `json:"time"`
 }
 
-func (t Turn) requestOrQuestion() string {
-	if t.Request != "" {
-		return t.Request
+// promptTurns is what the conversation prompts show of turns.
+func promptTurns(turns []Turn) []prompt.Turn {
+	out := make([]prompt.Turn, len(turns))
+	for i, t := range turns {
+		out[i] = prompt.Turn{Question: t.Question, Request: t.Request, Route: t.Route, Answer: t.Answer, SQL: t.SQL, Findings: t.Findings, FollowUps: t.FollowUps}
 	}
-	return t.Question
+	return out
 }
 
 // history is the JSON form of historyFile.
@@ -287,7 +291,7 @@ func (c *Conversation) settlePending() {
 	if n == 0 || !c.turns[n-1].Pending {
 		return
 	}
-	fp, err := loadPlanState(c.ws.Root)
+	fp, err := tree.LoadPlanState(c.ws.Root)
 	if err != nil || fp.Result == nil {
 		return
 	}
@@ -443,7 +447,7 @@ func (a *askRun) execute(ctx context.Context) {
 		a.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: w})
 	}
 	c.warnings = nil
-	earlier := lastTurns(c.turns, c.cfg.MaxHistoryTurns)
+	earlier := prompt.LastTurns(c.turns, c.cfg.MaxHistoryTurns)
 	root, err := a.buildAgents(ctx, earlier)
 	if err != nil {
 		a.emit(event.Event{Kind: event.EventError, Err: err})
@@ -451,7 +455,7 @@ func (a *askRun) execute(ctx context.Context) {
 		return
 	}
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: root, EnableStreaming: c.cfg.Stream})
-	msgs := append(historyMessages(earlier), schema.UserMessage(a.turn.question))
+	msgs := append(prompt.History(promptTurns(earlier)), schema.UserMessage(a.turn.question))
 	events := runner.Run(ctx, msgs, adk.WithSessionValues(map[string]any{
 		params.Question.Name():    a.turn.question,
 		params.DataContext.Name(): c.dataContext,
@@ -473,7 +477,7 @@ func (a *askRun) execute(ctx context.Context) {
 			return
 		}
 	}
-	runErr = plainError(ctx, runErr)
+	runErr = tree.PlainError(ctx, runErr)
 	var analysed *analysis
 	if runErr == nil && a.turn.routed() == nameDataAnalyst {
 		if analysed = a.analyse(ctx); analysed == nil {
@@ -608,7 +612,7 @@ func (c *Conversation) saveHistory() error {
 func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, error) {
 	c := a.c
 	var subs []adk.Agent
-	var infos []analystInfo
+	var infos []prompt.Analyst
 	if c.cfg.Sources != nil && c.cfg.Sources.Len() > 0 {
 		sa, err := newSQLAnalyst(ctx, sqlAnalystConfig{
 			model: a.roleModel(nameSQLAnalyst, c.cfg.Models.Code), sources: c.cfg.Sources, op: c.op,
@@ -618,11 +622,11 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 			return nil, err
 		}
 		subs = append(subs, sa)
-		infos = append(infos, analystInfo{Name: nameSQLAnalyst, Description: sqlAnalystDescription})
+		infos = append(infos, prompt.Analyst{Name: nameSQLAnalyst, Description: prompt.SQLAnalystDescription})
 	}
 	if c.python {
 		subs = append(subs, dataAnalystHandoff{})
-		infos = append(infos, analystInfo{Name: nameDataAnalyst, Description: dataAnalystDescription})
+		infos = append(infos, prompt.Analyst{Name: nameDataAnalyst, Description: prompt.DataAnalystDescription})
 	}
 	if len(subs) == 0 {
 		return nil, fmt.Errorf("%w: attach a database or make Python available", ErrNoAnalyst)
@@ -637,7 +641,7 @@ func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, er
 			// The instruction Eino passes lists the analysts and asks for
 			// the bare transfer call; the supervisor's own prompt asks
 			// for the rewritten request beside it, so it replaces it.
-			return supervisorMessages(infos, data, in.Messages), nil
+			return prompt.Supervisor(infos, data, in.Messages), nil
 		},
 		Middlewares: []adk.AgentMiddleware{{AfterChatModel: func(_ context.Context, st *adk.ChatModelAgentState) error {
 			if n := len(st.Messages); n > 0 {
@@ -661,7 +665,7 @@ func (a *askRun) roleModel(role string, m model.ToolCallingChatModel) model.Tool
 	if m == nil {
 		m = a.c.cfg.Models.Default
 	}
-	return &markErrors{agent: role, inner: llm.Wrap(m, role, a.meter)}
+	return tree.MarkErrors(role, llm.Wrap(m, role, a.meter))
 }
 
 // dataSummary is what the supervisor is shown of the data: the databases'
@@ -676,14 +680,10 @@ func (c *Conversation) dataSummary(ctx context.Context, question string) string 
 		b.WriteString(strings.TrimSpace(text) + "\n")
 	}
 	if len(c.inputs) > 0 {
-		b.WriteString("Files:\n" + shorten(c.dataContext, supervisorFileChars) + "\n")
+		b.WriteString("Files:\n" + prompt.Shorten(c.dataContext, supervisorFileChars) + "\n")
 	}
 	return b.String()
 }
-
-// dataAnalystDescription is how the supervisor sees the plan-execute
-// analyst.
-const dataAnalystDescription = "Analyses the attached files (CSV, Excel, JSON, text) with Python, step by step: plans, runs code, re-plans and writes a report with tables and charts. Use it for files and for multi-step work."
 
 // turnState is what one turn's agents share: the question, the
 // supervisor's route and rewritten request, and the analysts' results.
@@ -798,9 +798,9 @@ func (t *turnState) record() Turn {
 type dataAnalystHandoff struct{}
 
 func (dataAnalystHandoff) Name(context.Context) string        { return nameDataAnalyst }
-func (dataAnalystHandoff) Description(context.Context) string { return dataAnalystDescription }
+func (dataAnalystHandoff) Description(context.Context) string { return prompt.DataAnalystDescription }
 
 func (dataAnalystHandoff) Run(context.Context, *adk.AgentInput, ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	// Exit ends the supervisor's turn here: the runner takes over.
-	return once(&adk.AgentEvent{AgentName: nameDataAnalyst, Action: adk.NewExitAction()})
+	return tree.Once(&adk.AgentEvent{AgentName: nameDataAnalyst, Action: adk.NewExitAction()})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -255,7 +256,7 @@ func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 		t.Errorf("want the answer message, one report and two artifact events; got %d reports, %d artifacts", len(kinds(evs, event.EventReport)), len(kinds(evs, event.EventArtifact)))
 	}
 	// The analyst's prompt holds the schema and the rewritten request.
-	ar := requestsOf(script, sqlAnalystPrompt)
+	ar := requestsOf(script, prompt.SQLAnalystText)
 	if len(ar) != 2 || !strings.Contains(ar[0].Messages[0].Content, "orders") || !strings.Contains(ar[0].Messages[1].Content, requestByRegion) {
 		t.Errorf("the analyst must see the schema and the request; got %d requests", len(ar))
 	}
@@ -289,7 +290,7 @@ func TestConversationRepairsAFailingQuery(t *testing.T) {
 		t.Fatalf("want a failed query then the repaired one with the right total; got %q", results)
 	}
 	// The hint reached the model that wrote the repair.
-	ar := requestsOf(script, sqlAnalystPrompt)
+	ar := requestsOf(script, prompt.SQLAnalystText)
 	if len(ar) < 2 {
 		t.Fatalf("analyst requests = %d", len(ar))
 	}
@@ -334,7 +335,7 @@ func TestConversationFollowUpIsRewrittenAndContinuesInANewProcess(t *testing.T) 
 	if done := evs[len(evs)-1]; done.Err != nil {
 		t.Fatalf("turn failed: %v", done.Err)
 	}
-	sup := requestsOf(script, supervisorPrompt)
+	sup := requestsOf(script, prompt.SupervisorText)
 	if len(sup) != 2 {
 		t.Fatalf("supervisor requests = %d, want 2", len(sup))
 	}
@@ -355,7 +356,7 @@ func TestConversationFollowUpIsRewrittenAndContinuesInANewProcess(t *testing.T) 
 	if !transferred {
 		t.Error("the follow-up must be transferred to the SQL analyst")
 	}
-	ar := requestsOf(script, sqlAnalystPrompt)
+	ar := requestsOf(script, prompt.SQLAnalystText)
 	last := ar[len(ar)-2] // the analyst's first call of the second turn
 	if user := last.Messages[1].Content; !strings.Contains(user, "## Request\n"+requestByRegion2023) || !strings.Contains(user, sqlByRegion) {
 		t.Errorf("the analyst must get the rewritten request and the earlier SQL:\n%s", user)
@@ -421,7 +422,7 @@ func TestConversationRoutesFilesToThePlanExecuteAnalyst(t *testing.T) {
 	if tr.Route != RoutePlan || !strings.Contains(tr.Answer, "North") || !strings.Contains(tr.Answer, "150") {
 		t.Errorf("turn = %+v", tr)
 	}
-	if p := requestsOf(script, plannerPrompt); len(p) != 1 || !strings.Contains(p[0].Messages[0].Content, "## Question\nTotal revenue by region in input/sales.csv") {
+	if p := requestsOf(script, prompt.PlannerText); len(p) != 1 || !strings.Contains(p[0].Messages[0].Content, "## Question\nTotal revenue by region in input/sales.csv") {
 		t.Error("the planner must plan the rewritten request")
 	}
 	if r := readWS(t, done, "report.md"); !strings.Contains(r, "North leads with 150") {

@@ -7,8 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cloudwego/eino/components/tool"
-
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
@@ -161,18 +160,6 @@ func (r *run) closeDatabases() {
 	r.sources = nil
 }
 
-// sqlContextHead starts the data context's part about SQL.
-const sqlContextHead = "\n\n### SQL\n\n"
-
-// splitSQLContext splits a data context into its part about the input
-// files and its part about SQL ("" without databases).
-func splitSQLContext(dc string) (files, sql string) {
-	if i := strings.Index(dc, sqlContextHead); i >= 0 {
-		return dc[:i], dc[i:]
-	}
-	return dc, ""
-}
-
 // databaseContext is the data context's part about SQL: how to query, the
 // input files' views (their columns are in the preview above it) and the
 // schema of the databases most relevant to the question; "" without SQL
@@ -182,7 +169,7 @@ func (r *run) databaseContext(ctx context.Context, question string) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(sqlContextHead + databasesNote + "\n")
+	b.WriteString(prompt.SQLContextHead + databasesNote + "\n")
 	if len(r.fileViews) > 0 {
 		views := make([]string, len(r.fileViews))
 		for i, v := range r.fileViews {
@@ -211,25 +198,6 @@ func (r *run) databaseContext(ctx context.Context, question string) string {
 	}
 	b.WriteString("\n" + demoteHeadings(strings.TrimSpace(text)))
 	return b.String()
-}
-
-// sqlTools are the SQL tools over the run's databases, guarded like the
-// others; none without databases.
-func (cfg treeConfig) sqlTools() ([]tool.BaseTool, error) {
-	if cfg.sources == nil || cfg.sources.Len() == 0 {
-		return nil, nil
-	}
-	ts, err := sqldb.Tools(cfg.sources, cfg.op)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]tool.BaseTool, 0, len(ts))
-	for _, t := range ts {
-		if it, ok := t.(tool.InvokableTool); ok {
-			out = append(out, cfg.guard(it))
-		}
-	}
-	return out, nil
 }
 
 // noteChangedInputs warns, on resume and follow-ups, about inputs that

@@ -10,6 +10,8 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
@@ -50,11 +52,11 @@ func TestFilesSQLOnlyWhenTheDataWarrantsIt(t *testing.T) {
 				// after it.
 				var sys string
 				for _, m := range r.Messages {
-					if m.Role == schema.System || m.Role == schema.User && strings.HasPrefix(m.Content, dataHeading) {
+					if m.Role == schema.System || m.Role == schema.User && strings.HasPrefix(m.Content, prompt.DataHeading) {
 						sys += m.Content + "\n"
 					}
 				}
-				if delegates := names["python"] || names[nameCodeAgent]; names[sqldb.SQLQueryName] != (delegates && tc.wantSQL) {
+				if delegates := names["python"] || names[tree.NameCodeAgent]; names[sqldb.SQLQueryName] != (delegates && tc.wantSQL) {
 					t.Errorf("request %d offers %v; want sql_query: %v", i, names, delegates && tc.wantSQL)
 				}
 				if strings.Contains(sys, "BIGINT") {

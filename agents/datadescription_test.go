@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/llm/tokens"
 	"github.com/sift-agent/sift/operator"
@@ -169,19 +170,19 @@ func TestDataDescriptionPaysForItself(t *testing.T) {
 // message; in process mode always the description.
 func TestCodeAgentIsToldWhatTheKernelHolds(t *testing.T) {
 	f, opts := describedInput(t, describedFiles[0])
-	dc := demoteHeadings(preview.DescribeAll([]preview.Previewed{f}, opts)) + sqlContextHead + "Query with sql_query."
+	dc := demoteHeadings(preview.DescribeAll([]preview.Previewed{f}, opts)) + prompt.SQLContextHead + "Query with sql_query."
 	state := &fakeKernelState{}
-	data := func() codeData {
-		return codeData{Context: dc, Inputs: []string{"input/weather.csv"}, Kernel: state.KernelState()}
+	data := func() prompt.CodeData {
+		return prompt.CodeData{Context: dc, Inputs: []string{"input/weather.csv"}, Kernel: state.KernelState()}
 	}
 	request := []*schema.Message{schema.UserMessage("Monthly mean of temp_max")}
 
-	first := codeAgentMessages(operator.PythonKernel, "", data(), request)
+	first := prompt.CodeAgent(operator.PythonKernel, "", data(), request)
 	if !strings.Contains(first[1].Content, "- temp_max (float)") || strings.Contains(first[1].Content, "Python kernel holds") {
 		t.Fatalf("before any cell the data message must describe the files:\n%s", first[1].Content)
 	}
 	state.text = "df: DataFrame 1461 rows × 6 columns: date datetime64[ns], precipitation float64, temp_max float64, temp_min float64, wind float64, weather object"
-	later := codeAgentMessages(operator.PythonKernel, "", data(), request)
+	later := prompt.CodeAgent(operator.PythonKernel, "", data(), request)
 	checkGolden(t, filepath.Join("testdata", "prompts", "code_kernel.golden"), render(later), "code agent prompt once data is loaded")
 	if later[0].Content != first[0].Content {
 		t.Errorf("the system message must not change as the kernel fills:\n%s", later[0].Content)
@@ -189,7 +190,7 @@ func TestCodeAgentIsToldWhatTheKernelHolds(t *testing.T) {
 	if strings.Contains(later[1].Content, "- temp_max (float)") || !strings.Contains(later[1].Content, "Query with sql_query.") {
 		t.Errorf("once data is loaded the description must give way to the kernel's state, the SQL part kept:\n%s", later[1].Content)
 	}
-	if process := codeAgentMessages(operator.PythonProcess, "", data(), request); !strings.Contains(process[1].Content, "- temp_max (float)") {
+	if process := prompt.CodeAgent(operator.PythonProcess, "", data(), request); !strings.Contains(process[1].Content, "- temp_max (float)") {
 		t.Errorf("in process mode nothing carries over: the files must be described:\n%s", process[1].Content)
 	}
 

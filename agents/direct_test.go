@@ -9,6 +9,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -36,7 +37,7 @@ func TestDirectStepsGoStraightToTheCodeAgent(t *testing.T) {
 	steps := []string{stepLoad, stepRegion, stepMonth}
 	var tasks []string
 	for i, req := range reqs {
-		if offers(req, nameCodeAgent) {
+		if offers(req, tree.NameCodeAgent) {
 			t.Errorf("request %d offers code_agent: the executor ran", i+1)
 		}
 		if !offers(req, "python") {
@@ -109,24 +110,6 @@ func TestDirectStepAsksAndGoesOnInANewProcess(t *testing.T) {
 	}
 }
 
-// TestBuiltInStepsRead checks which step descriptions run a built-in
-// analysis, and with what arguments.
-func TestBuiltInStepsRead(t *testing.T) {
-	for _, tt := range []struct{ desc, want string }{
-		{"Run the built-in topn analysis on input/sales.csv: top 2 regions by revenue", `{"template":"topn","file":"input/sales.csv","request":"top 2 regions by revenue"}`},
-		{"run the built-in Trend analysis on input/sales.csv.", `{"template":"trend","file":"input/sales.csv","request":"How did sales go?"}`},
-		{"Run the built-in trend analysis on input/sales.csv", `{"template":"trend","file":"input/sales.csv","request":"How did sales go?"}`},
-		{"Run the built-in magic analysis on input/sales.csv", ""},
-		{"Total revenue by region to out/by_region.csv", ""},
-		{"First run the built-in topn analysis on input/sales.csv, then chart it", ""},
-	} {
-		got, ok := builtInStep(tt.desc, "How did sales go?")
-		if ok != (tt.want != "") || got != tt.want {
-			t.Errorf("builtInStep(%q) = %s, %v; want %s", tt.desc, got, ok, tt.want)
-		}
-	}
-}
-
 // TestBuiltInStepRunsWithoutAModel plans a step written as a built-in
 // analysis: it runs the analysis with no model call (the planner, the
 // replanner and the report are the run's only calls), its tables are
@@ -177,7 +160,7 @@ func TestWaitingStepKeepsItsLayoutOnResume(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			replies := []scripted.Reply{call(toolCreatePlan, steps("Look at input/sales.csv"))}
 			if tt.searchFirst {
-				replies = append(replies, call(nameCodeAgent, map[string]string{"request": "look"}))
+				replies = append(replies, call(tree.NameCodeAgent, map[string]string{"request": "look"}))
 			}
 			replies = append(replies,
 				call("ask_user", map[string]any{"question": "Which year?", "choices": []string{"2023", "2024"}}),

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"github.com/sift-agent/sift/agents/internal/prompt"
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
@@ -16,52 +18,20 @@ import (
 	"github.com/sift-agent/sift/tools"
 )
 
-// interruptOf returns what an interrupt event asks of the person, or nil.
-func interruptOf(ev *adk.AgentEvent) *event.Interrupt {
-	if ev.Action == nil || ev.Action.Interrupted == nil {
-		return nil
-	}
-	var root *adk.InterruptCtx
-	for _, ic := range ev.Action.Interrupted.InterruptContexts {
-		if ic.IsRootCause {
-			root = ic
-			break
-		}
-	}
-	if root == nil {
-		return nil
-	}
-	in := describeInterrupt(root.Info)
-	in.ID = root.ID
-	return &in
-}
-
-// describeInterrupt turns an interrupt's info into what the person sees.
-func describeInterrupt(info any) event.Interrupt {
-	switch v := info.(type) {
-	case *event.Interrupt:
-		return *v
-	case interface{ SiftInterrupt() event.Interrupt }:
-		return v.SiftInterrupt()
-	default:
-		return event.Interrupt{Kind: event.InterruptQuestion, Prompt: fmt.Sprint(info)}
-	}
-}
-
 // newRunner builds the agent tree over op and a Runner that checkpoints
 // into the session store whenever the run waits for the person.
-func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *budgetGuard) (*adk.Runner, error) {
-	tree, err := r.newTree(ctx, op, guard)
+func (r *run) newRunner(ctx context.Context, op operator.Operator, guard *tree.BudgetGuard) (*adk.Runner, error) {
+	root, err := r.newTree(ctx, op, guard)
 	if err != nil {
 		return nil, err
 	}
-	return adk.NewRunner(ctx, adk.RunnerConfig{Agent: tree, EnableStreaming: r.sift.cfg.Stream, CheckPointStore: r.sift.store.Checkpoints}), nil
+	return adk.NewRunner(ctx, adk.RunnerConfig{Agent: root, EnableStreaming: r.sift.cfg.Stream, CheckPointStore: r.sift.store.Checkpoints}), nil
 }
 
 // newTree builds the run's agent tree over op: its approval policy, MCP
 // servers, models, databases and bounds. It is the one tree config, for
 // Run, Resume, a conversation's data analyst and an embedder's Agent.
-func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGuard) (adk.ResumableAgent, error) {
+func (r *run) newTree(ctx context.Context, op operator.Operator, guard *tree.BudgetGuard) (adk.ResumableAgent, error) {
 	policy := tools.DefaultPolicy()
 	if r.sift.cfg.PolicyFile != "" {
 		var err error
@@ -74,39 +44,39 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *budgetGu
 	}
 	policy.SeeURLsIn(r.req.Question)
 	r.connectMCP(ctx, op, policy)
-	cfg := treeConfig{
-		mcp:             r.mcp,
-		policy:          policy,
-		unattended:      r.req.Yes,
-		budget:          guard,
-		models:          r.sift.models(r.meter, r.trajectory),
-		verbatim:        r.sift.cfg.Verbatim,
-		op:              op,
-		search:          r.sift.cfg.Search,
-		fetch:           r.sift.cfg.Fetch,
-		maxIterations:   r.sift.cfg.MaxIterations,
-		classicExecutor: r.sift.cfg.ClassicExecutor,
-		sources:         r.sources,
-		outputs:         r.outputs,
-		ext:             r.sift.cfg.Extensions,
-		locale:          r.sift.cfg.Locale,
-		reportImages:    r.sift.cfg.Models.acceptsImages("report"),
-		streamReport:    r.sift.cfg.Stream || r.sift.cfg.StreamReport,
-		parallel:        r.parallel(),
-		offer:           offerFor(r.req.Question, r.req.Template, r.sift.cfg.Search != nil, r.previews),
-		layout:          r.layout,
+	cfg := tree.Config{
+		MCP:             r.mcp,
+		Policy:          policy,
+		Unattended:      r.req.Yes,
+		Budget:          guard,
+		Models:          r.sift.models(r.meter, r.trajectory),
+		Verbatim:        r.sift.cfg.Verbatim,
+		Operator:        op,
+		Search:          r.sift.cfg.Search,
+		Fetch:           r.sift.cfg.Fetch,
+		MaxIterations:   r.sift.cfg.MaxIterations,
+		ClassicExecutor: r.sift.cfg.ClassicExecutor,
+		Sources:         r.sources,
+		Outputs:         r.outputs,
+		Extensions:      r.sift.cfg.Extensions,
+		Locale:          r.sift.cfg.Locale,
+		ReportImages:    r.sift.cfg.Models.acceptsImages("report"),
+		StreamReport:    r.sift.cfg.Stream || r.sift.cfg.StreamReport,
+		Parallel:        r.parallel(),
+		Offer:           prompt.OfferFor(r.req.Question, r.req.Template, r.sift.cfg.Search != nil, r.previews),
+		Layout:          r.layout,
 	}
-	r.direct = cfg.directSteps()
-	r.layout = layoutExecutor
+	r.direct = cfg.Direct()
+	r.layout = tree.LayoutExecutor
 	if r.direct {
-		r.layout = layoutDirect
+		r.layout = tree.LayoutDirect
 	}
-	return buildTree(ctx, cfg)
+	return tree.Build(ctx, cfg)
 }
 
 // drive consumes the agents' events to the end: it emits them, and then
 // finishes the run as done, waiting for the person, over budget or failed.
-func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEvent], guard *budgetGuard) {
+func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEvent], guard *tree.BudgetGuard) {
 	ws := r.ws
 	var runErr error
 	var waiting *event.Interrupt
@@ -120,7 +90,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 			runErr = ev.Err
 			continue
 		}
-		if in := interruptOf(ev); in != nil {
+		if in := tree.InterruptOf(ev); in != nil {
 			waiting = in
 			if !r.emit(event.Event{Kind: event.EventInterrupt, Interrupt: in, Step: r.current}) {
 				return
@@ -139,10 +109,10 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 			return
 		}
 	}
-	if fp, err := loadPlanState(ws.Root); err == nil {
+	if fp, err := tree.LoadPlanState(ws.Root); err == nil {
 		r.plan = fp
 	}
-	runErr = plainError(ctx, runErr)
+	runErr = tree.PlainError(ctx, runErr)
 	if runErr == nil && paused {
 		r.putMeta(ctx, session.StatusPaused, nil)
 		err := fmt.Errorf("%w: session %s keeps its work and goes on when resumed", ErrPaused, ws.ID)
@@ -157,7 +127,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	if runErr != nil && ctx.Err() != nil {
 		// Stopped at once (Ctrl-C twice, a cancelled context): everything
 		// done so far stays, the rest waits for Sift.Resume.
-		_ = r.ownPlan(ctx).save()
+		_ = r.ownPlan(ctx).Save()
 		if !reported {
 			r.saveStopReport(fmt.Sprintf("The run was stopped (%v) and can go on with: sift resume %s. This report holds what was found until then.", runErr, ws.ID))
 		}
@@ -169,15 +139,15 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	}
 	if runErr != nil {
 		own := r.ownPlan(ctx)
-		own.skipRest("not run: the run stopped early")
-		_ = own.save()
+		own.SkipRest("not run: the run stopped early")
+		_ = own.Save()
 		if !reported {
 			r.saveStopReport(fmt.Sprintf("The run stopped early: %v. This report holds what was found until then.", runErr))
 		}
 		r.fail(fmt.Errorf("%w: %w", ErrRunFailed, runErr))
 		return
 	}
-	if berr := guard.exceeded(); berr != nil {
+	if berr := guard.Exceeded(); berr != nil {
 		r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
 		r.done(berr)
 		return
@@ -185,8 +155,8 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	if r.plan.Result == nil {
 		// The loop hit its bound without a submitted result.
 		own := r.ownPlan(ctx)
-		own.skipRest("not run: the execute/replan bound was reached")
-		_ = own.save()
+		own.SkipRest("not run: the execute/replan bound was reached")
+		_ = own.Save()
 	}
 	r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
 	r.done(nil)
@@ -199,7 +169,7 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(event.Event) bool) bool {
 	if ev.Output == nil {
 		return true
 	}
-	if be, ok := ev.Output.CustomizedOutput.(*branchEvent); ok {
+	if be, ok := ev.Output.CustomizedOutput.(*tree.BranchEvent); ok {
 		// A branch's event belongs to its step, whatever else runs.
 		saved := r.current
 		r.current = be.Step
@@ -225,9 +195,9 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(event.Event) bool) bool {
 		return true
 	}
 	agent := ev.AgentName
-	if agent == nameExecutor && r.direct {
+	if agent == tree.NameExecutor && r.direct {
 		// A direct step's events are the code agent's.
-		agent = nameCodeAgent
+		agent = tree.NameCodeAgent
 	}
 	// The planner and replanner speak in tool arguments, which reach the
 	// caller as plan events instead.
@@ -249,7 +219,7 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(event.Event) bool) bool {
 			out = append(out, event.Event{Kind: event.EventMessage, Agent: agent, Text: msg.Content, Step: r.current})
 		}
 	case schema.Tool:
-		out = append(out, event.Event{Kind: event.EventToolResult, Agent: agent, Tool: mo.ToolName, ToolCallID: msg.ToolCallID, Text: shorten(msg.Content, 4000), Step: r.current})
+		out = append(out, event.Event{Kind: event.EventToolResult, Agent: agent, Tool: mo.ToolName, ToolCallID: msg.ToolCallID, Text: prompt.Shorten(msg.Content, 4000), Step: r.current})
 	}
 	for _, e := range out {
 		if !emit(e) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -118,7 +119,7 @@ func threeStepScript(executor bool) []scripted.Reply {
 	replies := []scripted.Reply{call(toolCreatePlan, steps(all...))}
 	for i := range all {
 		if executor {
-			replies = append(replies, call(nameCodeAgent, map[string]string{"request": all[i]}))
+			replies = append(replies, call(tree.NameCodeAgent, map[string]string{"request": all[i]}))
 		}
 		replies = append(replies,
 			call("python", map[string]string{"code": codes[i]}),

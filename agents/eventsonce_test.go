@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/session"
@@ -63,7 +64,7 @@ func checkEventsOnce(t *testing.T, where string, evs []event.Event) {
 		switch {
 		case e.Kind == event.EventToolCall:
 			calls[e.ToolCallID]++
-		case e.Kind == event.EventMessage && e.Agent == nameCodeAgent:
+		case e.Kind == event.EventMessage && e.Agent == tree.NameCodeAgent:
 			said.WriteString(e.Text)
 			if !e.Delta {
 				said.WriteString("\n")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
@@ -35,14 +36,14 @@ func (r *run) finishFiles(u *event.Usage) {
 		}
 		text += heading + "\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
-	_, _ = saveReport(r.ws.Root, n, text+event.RenderUsageMarkdownIn(u, chinese), r.reportPath == session.ReportFile)
+	_, _ = tree.SaveReport(r.ws.Root, n, text+report.RenderUsageMarkdownIn(u, chinese), r.reportPath == session.ReportFile)
 }
 
 // saveStopReport writes the report of a run that stopped before its report
 // agent did; it never replaces an earlier question's report.md.
 func (r *run) saveStopReport(note string) {
-	md := fallbackReport(r.plan, listArtifacts(r.ws.Root), note)
-	if path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, false); err == nil {
+	md := tree.FallbackReport(r.plan, tree.ListArtifacts(r.ws.Root), note)
+	if path, err := tree.SaveReport(r.ws.Root, r.plan.QuestionNumber(), md, false); err == nil {
 		r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
 	}
 }
@@ -58,12 +59,12 @@ func (r *run) suggest() {
 	next := res.NextQuestions
 	if len(next) == 0 {
 		// The answer names what was found, so the questions build on it.
-		next = templates.Suggest(r.req.Question+"\n"+resultText(res), r.ran.Template, r.ran.Params, r.previews)
+		next = templates.Suggest(r.req.Question+"\n"+tree.ResultText(res), r.ran.Template, r.ran.Params, r.previews)
 	}
 	if len(next) > 3 {
 		next = next[:3]
 	}
 	if r.ws != nil && len(next) > 0 {
-		_ = r.ownPlan(context.Background()).suggest(next)
+		_ = r.ownPlan(context.Background()).Suggest(next)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/plans"
@@ -95,7 +96,7 @@ func TestFollowUpPlanReviewKeepsFinishedSteps(t *testing.T) {
 					t.Errorf("plan.md lacks %q:\n%s", w, plan)
 				}
 			}
-			state, err := loadPlanState(done.Path)
+			state, err := tree.LoadPlanState(done.Path)
 			if err != nil || len(state.Steps) != 2 || state.Steps[0].Description != "Compute x" {
 				t.Errorf("state.json must keep step 1: %+v %v", state, err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -284,7 +285,7 @@ func TestQuestionAnsweredInANewProcess(t *testing.T) {
 func TestApprovalDeniedThenTheRunAdapts(t *testing.T) {
 	replies := []scripted.Reply{
 		call(toolCreatePlan, steps("Fetch the exchange rate from the web")),
-		call(nameWebAgent, map[string]string{"request": "fetch the EUR/USD rate"}),
+		call(tree.NameWebAgent, map[string]string{"request": "fetch the EUR/USD rate"}),
 		call("web_fetch", map[string]string{"url": "https://rates.example.org/eurusd"}),
 		// The web researcher sees the denial and says so.
 		scripted.Reply{Func: func(req scripted.Request) (*schema.Message, error) {
@@ -296,7 +297,7 @@ func TestApprovalDeniedThenTheRunAdapts(t *testing.T) {
 		}},
 		// The replanner adapts: use a fixed rate the person gave.
 		call(toolCreatePlan, steps("Use the rate 1.1 the person allows")),
-		call(nameCodeAgent, map[string]string{"request": "use 1.1"}),
+		call(tree.NameCodeAgent, map[string]string{"request": "use 1.1"}),
 		call("python", map[string]string{"code": "print(100 * 1.1)"}),
 		echoToolResult(""),
 		call(toolSubmitResult, map[string]any{"answer": "110"}),

@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 )
@@ -37,7 +38,7 @@ func modelActivity(c llm.CallInfo) string {
 		return fmt.Sprintf("Re-planning after step %d", c.Step)
 	case c.Agent == "replanner":
 		return "Re-planning"
-	case c.Agent == nameReport:
+	case c.Agent == tree.NameReport:
 		return "Writing the report"
 	case c.Role == "code" && c.Step > 0:
 		return fmt.Sprintf("Writing code for step %d", c.Step)

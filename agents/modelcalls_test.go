@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 )
@@ -78,7 +79,7 @@ func TestReportStreamsAsItIsWritten(t *testing.T) {
 	deltas, reported := 0, -1
 	for i, e := range evs {
 		switch {
-		case e.Kind == event.EventMessage && e.Agent == nameReport && e.Delta:
+		case e.Kind == event.EventMessage && e.Agent == tree.NameReport && e.Delta:
 			if reported >= 0 {
 				t.Errorf("a report delta came after the report event: %q", e.Text)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/tools/templates"
@@ -37,9 +38,9 @@ func TestExecutorIsOfferedOnlyToolsTheRunCanUse(t *testing.T) {
 	}{
 		{"neither", "Which customers look unusual, and why?", false, code},
 		{"a template fits", "Which region sells most?", false, code},
-		{"a search provider", "Which customers look unusual, and why?", true, []string{nameCodeAgent, nameWebAgent, "ask_user"}},
-		{"a search provider and a template fits", "Which region sells most?", true, []string{nameCodeAgent, nameWebAgent, templates.ToolName, templates.ParamsToolName, "ask_user"}},
-		{"a page to read", "Compare our revenue with https://example.org/market.html", false, []string{nameCodeAgent, nameWebAgent, "ask_user"}},
+		{"a search provider", "Which customers look unusual, and why?", true, []string{tree.NameCodeAgent, tree.NameWebAgent, "ask_user"}},
+		{"a search provider and a template fits", "Which region sells most?", true, []string{tree.NameCodeAgent, tree.NameWebAgent, templates.ToolName, templates.ParamsToolName, "ask_user"}},
+		{"a page to read", "Compare our revenue with https://example.org/market.html", false, []string{tree.NameCodeAgent, tree.NameWebAgent, "ask_user"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -66,7 +67,7 @@ func TestExecutorIsOfferedOnlyToolsTheRunCanUse(t *testing.T) {
 				t.Fatalf("the step's first request offered %v, want %v", got, c.want)
 			}
 			for _, req := range script.Requests() {
-				if slices.Equal(c.want, code) && offers(req, nameCodeAgent) {
+				if slices.Equal(c.want, code) && offers(req, tree.NameCodeAgent) {
 					t.Fatalf("a step that could only go to the code agent went through the executor: %v", req.Tools)
 				}
 			}
@@ -74,7 +75,7 @@ func TestExecutorIsOfferedOnlyToolsTheRunCanUse(t *testing.T) {
 			if has := strings.Contains(system, "run_template"); has != slices.Contains(c.want, templates.ToolName) {
 				t.Errorf("the prompt's run_template rule is there: %v, the tool offered: %v", has, !has)
 			}
-			if has := strings.Contains(system, nameWebAgent); has != slices.Contains(c.want, nameWebAgent) {
+			if has := strings.Contains(system, tree.NameWebAgent); has != slices.Contains(c.want, tree.NameWebAgent) {
 				t.Errorf("the prompt's web_researcher rule is there: %v, the tool offered: %v", has, !has)
 			}
 		})
@@ -117,7 +118,7 @@ func TestResumedRunIsOfferedTheSameTools(t *testing.T) {
 		return strings.Join(out, ",")
 	}
 	before, after := names(reqs[1]), names(reqs[2])
-	want := nameCodeAgent + "," + nameWebAgent + ",ask_user"
+	want := tree.NameCodeAgent + "," + tree.NameWebAgent + ",ask_user"
 	if before != want || after != before {
 		t.Errorf("executor's tools before the pause %q, after the resume %q; want %q both times", before, after, want)
 	}

@@ -142,7 +142,7 @@ func previewed(files []preview.Previewed) []*preview.FilePreview {
 // sampled rows, stay evidence for the answer check: the numbers they show
 // are the data's, though the prompts no longer carry them.
 func (r *run) describeInputs(files []preview.Previewed, opts preview.PreviewOptions) string {
-	r.outputs.add(preview.CompactAll(files, opts))
+	r.outputs.Add(preview.CompactAll(files, opts))
 	return demoteHeadings(preview.DescribeAll(files, opts))
 }
 

@@ -58,25 +58,3 @@ func TestReportOverFailedStepsStatesNoFinding(t *testing.T) {
 		t.Errorf("the report event must carry the same report, got %+v", r)
 	}
 }
-
-// TestReportMarksClaimsOnFailedSteps: with one step done and one failed,
-// the model's report gets Sift's note naming the failed step and its error
-// under the title, and the claim citing the failed step is marked.
-func TestReportMarksClaimsOnFailedSteps(t *testing.T) {
-	fp := goldenView().Plan
-	o := outcomeOf(fp)
-	if o.noneSucceeded() {
-		t.Fatal("one step is done: the run computed something")
-	}
-	md := withUncomputed("# Sales\n\nThere are 504 rows [step 1]. Revenue peaks in March [step 2].\n", o)
-	want := "# Sales\n\n> **Not computed:** these steps produced no result, so whatever this report says of what they were to find rests on no computed result; citations of them are marked.\n" +
-		"> Step 2 failed: KeyError 'Date'; the column is 'date'.\n" +
-		"> Step 3 was not run (todo).\n\n" +
-		"There are 504 rows [step 1]. Revenue peaks in March [step 2: failed, no computed result].\n"
-	if md != want {
-		t.Errorf("got:\n%s\nwant:\n%s", md, want)
-	}
-	if got := withUncomputed("# Sales\n\nok [step 1].\n", stepOutcome{done: 1}); got != "# Sales\n\nok [step 1].\n" {
-		t.Errorf("with every step done the report must stay as written, got:\n%s", got)
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
@@ -176,10 +177,10 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	}
 	inputs, _ := ws.Inputs()
 	r.addFilesSource(ctx, inputs)
-	// The executor's tools depend on the data (see offerFor): the
+	// The executor's tools depend on the data (see prompt.OfferFor): the
 	// resumed run is offered the same ones as before.
 	r.previews = previewed(r.previewInputs(ctx, inputs))
-	if r.plan, err = loadPlanState(ws.Root); err != nil {
+	if r.plan, err = tree.LoadPlanState(ws.Root); err != nil {
 		r.plan = &plans.FullPlan{Question: meta.Question}
 	}
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
@@ -209,9 +210,9 @@ func (r *run) routeResume(ctx context.Context, st *resumed, answers map[string]a
 		return true
 	}
 	own := r.ownPlan(ctx)
-	own.drop()
+	own.Drop()
 	if steps != nil {
-		own.remaining(&plans.Plan{Steps: steps})
+		own.Remaining(&plans.Plan{Steps: steps})
 	}
 	st.meta.Status, st.feedback, st.replan = session.StatusPaused, fb, steps == nil
 	return false
@@ -225,7 +226,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 		r.fail(fmt.Errorf("%w: resuming a session needs the model its agents use", ErrNoModel))
 		return
 	}
-	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
+	guard := tree.NewBudgetGuard(r.req.Budget, r.meter, nil)
 	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
 		r.fail(err)
@@ -261,10 +262,10 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	q := st.meta.Question
-	values := treeValues(treeInput{
-		question: q, dataContext: r.describeInputs(preview.PreviewFiles(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
-		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
-		resumed: !st.replan && !st.planAgain, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
+	values := tree.SessionValues(tree.Input{
+		Question: q, DataContext: r.describeInputs(preview.PreviewFiles(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
+		Inputs: st.inputs, Workdir: ws.Root, Mode: string(r.mode()), Verbatim: r.sift.cfg.Verbatim,
+		Resumed: !st.replan && !st.planAgain, ReviewPlan: st.replan, Feedback: st.feedback, Plan: r.plan, Waits: waits,
 	})
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(q)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)
@@ -275,9 +276,9 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 // (see branchCheckpoints.wait); other steps in progress run again. It
 // says so, saves the plan and returns the waiting steps; with nothing
 // left to run it ends the run.
-func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
+func (r *run) recover(ctx context.Context, st *resumed) ([]*tree.BranchWait, bool) {
 	own := r.ownPlan(ctx)
-	waits := recoveredWaits(r.ws.Root, r.plan)
+	waits := tree.RecoveredWaits(r.ws.Root, r.plan)
 	waiting := map[int]bool{}
 	for _, w := range waits {
 		waiting[w.Step] = true
@@ -285,8 +286,8 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 	var redo []int
 	for i := range r.plan.Steps {
 		s := &r.plan.Steps[i]
-		if !waiting[s.Index] && (s.Status == plans.StatusDoing || (s.Status == plans.StatusTodo && s.Summary == stoppedSummary)) {
-			own.again(s)
+		if !waiting[s.Index] && (s.Status == plans.StatusDoing || (s.Status == plans.StatusTodo && s.Summary == tree.StoppedSummary)) {
+			own.Again(s)
 			redo = append(redo, s.Index)
 		}
 	}
@@ -296,7 +297,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
 		return waits, true
 	}
-	if r.plan.Current() == nil && !st.replan && allStepsDone(r.plan) {
+	if r.plan.Current() == nil && !st.replan && tree.AllStepsDone(r.plan) {
 		// Stopped after its last step, while the answer was asked for:
 		// the replanner is asked again, and the report written. Stopped
 		// with the answer given, while the report was written: the
@@ -319,7 +320,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 		case 1:
 			note += fmt.Sprintf(" Step %d was in progress and runs again.", redo[0])
 		default:
-			note += fmt.Sprintf(" Steps %s were in progress and run again.", joinSteps(redo))
+			note += fmt.Sprintf(" Steps %s were in progress and run again.", tree.JoinSteps(redo))
 		}
 		for _, w := range waits {
 			note += fmt.Sprintf(" Step %d waits for your answer to %q and goes on from where it asked.", w.Step, w.Ask.Prompt)
@@ -329,18 +330,8 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 		}
 		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
 	}
-	_ = own.save()
+	_ = own.Save()
 	return waits, true
-}
-
-// allStepsDone reports whether fp has steps and every one is done.
-func allStepsDone(fp *plans.FullPlan) bool {
-	for _, s := range fp.Steps {
-		if s.Status != plans.StatusDone {
-			return false
-		}
-	}
-	return len(fp.Steps) > 0
 }
 
 func pendingPrompt(m session.Meta) string {
@@ -357,28 +348,12 @@ func pendingID(m session.Meta) string {
 	return m.Pending.ID
 }
 
-// pauseKey carries the channel that asks a run to pause.
-type pauseKey struct{}
-
 // WithPause returns a context under which a run stops at its next safe
 // point (before a plan step) once pause is closed: the session is then
 // paused, keeps everything done so far, and goes on with Sift.Resume.
 // Cancelling the context instead stops the run at once.
 func WithPause(ctx context.Context, pause <-chan struct{}) context.Context {
-	return context.WithValue(ctx, pauseKey{}, pause)
-}
-
-func pauseRequested(ctx context.Context) bool {
-	ch, _ := ctx.Value(pauseKey{}).(<-chan struct{})
-	if ch == nil {
-		return false
-	}
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
+	return tree.WithPause(ctx, pause)
 }
 
 // Session returns what the session registry knows of a session: its

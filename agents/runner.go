@@ -13,12 +13,14 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -36,7 +38,7 @@ func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[event.Event] {
 
 // newRun is the state of one request, before it starts.
 func (s *Sift) newRun(req Request, yield func(event.Event) bool) *run {
-	return &run{sift: s, req: req, yield: yield, meter: &llm.Meter{}, outputs: &toolOutputs{}}
+	return &run{sift: s, req: req, yield: yield, meter: &llm.Meter{}, outputs: &tree.ToolOutputs{}}
 }
 
 // start is the one way a request runs: Run, Resume and a conversation's
@@ -98,7 +100,7 @@ type run struct {
 	// endSpan ends the run's trace span.
 	endSpan func(error)
 	// outputs are the tool replies of this process, for the answer check.
-	outputs *toolOutputs
+	outputs *tree.ToolOutputs
 	// previews and ran (the built-in analysis that answered, if one did)
 	// ground the suggested next questions.
 	previews []*preview.FilePreview
@@ -162,7 +164,7 @@ func (r *run) fail(err error) {
 
 func (r *run) done(err error) {
 	if err == nil {
-		err = answerOnFailedSteps(r.plan)
+		err = report.AnswerOnFailedSteps(r.plan)
 	}
 	r.suggest()
 	e := event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
@@ -310,12 +312,12 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	}
 	r.plan = &plans.FullPlan{Question: r.req.Question}
 	if followUp {
-		if fp, err := loadPlanState(ws.Root); err == nil {
+		if fp, err := tree.LoadPlanState(ws.Root); err == nil {
 			r.plan = fp
 			// From now on the session's state is this question's, so a
 			// follow-up that stops before its first plan is not taken
 			// for the earlier question.
-			if err := r.ownPlan(ctx).followUp(r.req.Question); err != nil {
+			if err := r.ownPlan(ctx).FollowUp(r.req.Question); err != nil {
 				return ctx, in, err
 			}
 		}
@@ -369,7 +371,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 // finished one.
 func (r *run) openWorkspace(ctx context.Context) (ws *session.Workspace, followUp bool, err error) {
 	if r.lent != nil {
-		_, err := os.Stat(r.lent.ws.Path(planStateFile))
+		_, err := os.Stat(r.lent.ws.Path(tree.PlanStateFile))
 		return r.lent.ws, err == nil, nil
 	}
 	id := r.req.SessionID
@@ -439,7 +441,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 
 // runAgents runs the agent tree on the question and drives it to the end.
 func (r *run) runAgents(ctx context.Context, in prepared) {
-	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
+	guard := tree.NewBudgetGuard(r.req.Budget, r.meter, nil)
 	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
 		r.fail(err)
@@ -454,9 +456,9 @@ func (r *run) runAgents(ctx context.Context, in prepared) {
 // params): the one place they are filled, for new questions, resumes and
 // embedders.
 func (r *run) sessionValues(question string, inputs []string, dataContext string) map[string]any {
-	return treeValues(treeInput{
-		question: question, dataContext: dataContext, inputs: inputs, workdir: r.ws.Root,
-		mode: r.mode(), verbatim: r.sift.cfg.Verbatim, reviewPlan: r.req.ReviewPlan, plan: r.plan,
+	return tree.SessionValues(tree.Input{
+		Question: question, DataContext: dataContext, Inputs: inputs, Workdir: r.ws.Root,
+		Mode: string(r.mode()), Verbatim: r.sift.cfg.Verbatim, ReviewPlan: r.req.ReviewPlan, Plan: r.plan,
 	})
 }
 
@@ -470,15 +472,10 @@ func (r *run) mode() Mode {
 	return r.req.Mode
 }
 
-// plainError replaces the framework's layered error text with what a
-// person needs: an interruption, the failing model call, or the error.
-func plainError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted: %w", ctx.Err())
-	}
-	var me *ModelError
-	if errors.As(err, &me) {
-		return me
-	}
-	return err
+// ownPlan returns the owner of the run's own plan (r.plan, outside the
+// agent tree): it saves the plan in the run's workspace and speaks through
+// the run's events. Ask again after r.plan is replaced.
+func (r *run) ownPlan(ctx context.Context) *tree.PlanOwner {
+	fp := r.plan
+	return tree.NewPlanOwner(ctx, fp, func() error { return tree.WritePlanFileAt(r.ws.Root, fp) }, func(e event.Event) { r.emit(e) })
 }

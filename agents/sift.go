@@ -13,8 +13,10 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/mcp"
@@ -173,7 +175,7 @@ func New(cfg Config) (*Sift, error) {
 		cfg.SessionsRoot = session.DefaultRoot()
 	}
 	if cfg.Locale == "" {
-		cfg.Locale = localeFromEnv(os.Getenv)
+		cfg.Locale = tree.LocaleFromEnv(os.Getenv)
 	}
 	if cfg.CodeTimeout <= 0 {
 		cfg.CodeTimeout = 2 * time.Minute
@@ -202,13 +204,13 @@ type Mode string
 const (
 	// ModeAuto lets the planner rate the request: a trivial one takes the
 	// quick path, others the full plan-execute-replan loop.
-	ModeAuto Mode = "auto"
+	ModeAuto Mode = params.ModeAuto
 	// ModeQuick skips planning: one code-agent loop answers the request.
-	ModeQuick Mode = "quick"
+	ModeQuick Mode = params.ModeQuick
 	// ModePlan always plans, executes and replans.
-	ModePlan Mode = "plan"
+	ModePlan Mode = params.ModePlan
 	// ModeTemplate only runs a built-in analysis, never a model.
-	ModeTemplate Mode = "template"
+	ModeTemplate Mode = params.ModeTemplate
 )
 
 // ParseMode checks a mode name; empty means ModeAuto.
@@ -267,7 +269,7 @@ func (s *Sift) hasModel() bool {
 
 // models resolves each role's model, metered under the role's name, priced,
 // recorded in the trajectory, and trimmed to its context window.
-func (s *Sift) models(meter *llm.Meter, traj *llm.Trajectory) resolvedModels {
+func (s *Sift) models(meter *llm.Meter, traj *llm.Trajectory) tree.Models {
 	pick := func(m model.ToolCallingChatModel) model.ToolCallingChatModel {
 		if m != nil {
 			return m
@@ -275,7 +277,7 @@ func (s *Sift) models(meter *llm.Meter, traj *llm.Trajectory) resolvedModels {
 		return s.cfg.Models.Default
 	}
 	wrap := func(role string, m model.ToolCallingChatModel) model.ToolCallingChatModel {
-		opts := []llm.WrapOption{llm.WithPrices(s.cfg.Prices), llm.WithArgumentCheck(checkArguments)}
+		opts := []llm.WrapOption{llm.WithPrices(s.cfg.Prices), llm.WithArgumentCheck(tree.CheckArguments)}
 		name := s.cfg.Models.Names[role]
 		if name == "" {
 			name = s.cfg.Models.Names["default"]
@@ -289,13 +291,13 @@ func (s *Sift) models(meter *llm.Meter, traj *llm.Trajectory) resolvedModels {
 		if w := s.contextWindow(role, name); !s.cfg.Verbatim && w > 0 {
 			opts = append(opts, llm.WithWindow(llm.Window{Tokens: w, KeepFirstUser: true, DropDuplicates: true}))
 		}
-		return &markErrors{agent: role, inner: llm.Wrap(pick(m), role, meter, opts...)}
+		return tree.MarkErrors(role, llm.Wrap(pick(m), role, meter, opts...))
 	}
-	return resolvedModels{
-		planner:  wrap("planner", s.cfg.Models.Planner),
-		executor: wrap("executor", s.cfg.Models.Executor),
-		code:     wrap("code", s.cfg.Models.Code),
-		report:   wrap("report", s.cfg.Models.Report),
+	return tree.Models{
+		Planner:  wrap("planner", s.cfg.Models.Planner),
+		Executor: wrap("executor", s.cfg.Models.Executor),
+		Code:     wrap("code", s.cfg.Models.Code),
+		Report:   wrap("report", s.cfg.Models.Report),
 	}
 }
 

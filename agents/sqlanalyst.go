@@ -13,7 +13,10 @@ import (
 	"github.com/cloudwego/eino/components/tool/utils"
 	"github.com/cloudwego/eino/compose"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
@@ -47,8 +50,8 @@ type sqlAnswer struct {
 	DataFile string `json:"data_file,omitempty"`
 	// Chart is the workspace-relative PNG drawn from DataFile, or "" when
 	// the result's shape suits no chart; ChartKind says which was drawn.
-	Chart     string    `json:"chart,omitempty"`
-	ChartKind chartKind `json:"chart_kind,omitempty"`
+	Chart     string           `json:"chart,omitempty"`
+	ChartKind report.ChartKind `json:"chart_kind,omitempty"`
 	// FollowUps are up to three questions the person may ask next.
 	FollowUps []string `json:"follow_ups,omitempty"`
 	// Report is the workspace-relative report.md, once written.
@@ -101,7 +104,7 @@ func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error)
 			return nil, fmt.Errorf("build %s: %w", nameSQLAnalyst, err)
 		}
 		names = append(names, info.Name)
-		ts = append(ts, tools.CapOutput(tools.Hint(it), cfg.op, toolOutputCap))
+		ts = append(ts, tools.CapOutput(tools.Hint(it), cfg.op, tree.ToolOutputCap))
 	}
 	submit, err := utils.InferTool(toolSubmitAnswer,
 		"Submit the final answer when the request is answered: the answer, findings, the final SQL, its saved out/<name>.csv and follow-up questions. This ends your work.",
@@ -119,7 +122,7 @@ func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error)
 	names = append(names, toolSubmitAnswer)
 	a, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name:        nameSQLAnalyst,
-		Description: sqlAnalystDescription,
+		Description: prompt.SQLAnalystDescription,
 		Model:       cfg.model,
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
 			Tools:                ts,
@@ -135,7 +138,7 @@ func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error)
 			if err != nil {
 				return nil, fmt.Errorf("%s: describe the databases: %w", nameSQLAnalyst, err)
 			}
-			return sqlAnalystMessages(request, schemaText, dialectNotes(cfg.sources), cfg.history), nil
+			return prompt.SQLAnalyst(request, schemaText, dialectNotes(cfg.sources), promptTurns(cfg.history)), nil
 		},
 	})
 	if err != nil {
@@ -143,9 +146,6 @@ func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error)
 	}
 	return a, nil
 }
-
-// sqlAnalystDescription is how the supervisor sees the SQL analyst.
-const sqlAnalystDescription = "Answers questions about the attached SQL databases by writing and running read-only SQL; returns the answer, the SQL, the result table and a chart."
 
 // dialectNotes are the notes of every dialect among the sources.
 func dialectNotes(ss *sqldb.Sources) string {
@@ -185,11 +185,11 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 	var rows [][]string
 	if ans.DataFile != "" {
 		var err error
-		if columns, rows, err = readResultTable(ctx, cfg.op, ans.DataFile); err != nil {
+		if columns, rows, err = report.ReadTable(ctx, cfg.op, ans.DataFile); err != nil {
 			ans.Notes = append(ans.Notes, err.Error())
 		}
 	}
-	if spec := chooseChart(columns, rows); spec.Kind != chartNone && !strings.EqualFold(strings.TrimSpace(a.Chart), "none") {
+	if spec := report.ChooseChart(columns, rows); spec.Kind != report.ChartNone && !strings.EqualFold(strings.TrimSpace(a.Chart), "none") {
 		if t := strings.TrimSpace(a.Chart); t != "" {
 			spec.Title = t
 		}
@@ -202,7 +202,7 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 		}
 	}
 	md := sqlReport(cfg.turn.requestText(), ans, columns, rows)
-	if err := writeReport(cfg.op.Root(), md); err != nil {
+	if err := tree.WriteReport(cfg.op.Root(), md); err != nil {
 		ans.Notes = append(ans.Notes, "The report could not be written: "+err.Error())
 	} else {
 		ans.Report = "report.md"
@@ -210,11 +210,11 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 	return ans
 }
 
-func renderIfAble(ctx context.Context, cfg sqlAnalystConfig, spec chartSpec, data, out string) error {
+func renderIfAble(ctx context.Context, cfg sqlAnalystConfig, spec report.ChartSpec, data, out string) error {
 	if !cfg.charts {
 		return fmt.Errorf("charts need Python with pandas and matplotlib, which this session lacks")
 	}
-	return renderChart(ctx, cfg.op, spec, data, out)
+	return report.RenderChart(ctx, cfg.op, spec, data, out)
 }
 
 // ensureDataFile returns the workspace-relative CSV of the final result:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/plans"
@@ -41,7 +42,7 @@ func TestHardStopLeavesTheRunningStepToRunAgain(t *testing.T) {
 	if !errors.Is(done.Err, context.Canceled) {
 		t.Fatalf("the done event must carry the interruption, got %v", done.Err)
 	}
-	fp, err := loadPlanState(done.Path)
+	fp, err := tree.LoadPlanState(done.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestStopWhilePlanningPlansAgain(t *testing.T) {
 	if done.Err == nil {
 		t.Fatal("the stopped run ended without an error")
 	}
-	if fp, err := loadPlanState(done.Path); err == nil && len(fp.Steps) > 0 {
+	if fp, err := tree.LoadPlanState(done.Path); err == nil && len(fp.Steps) > 0 {
 		t.Fatal("the run stopped while planning recorded a plan; the test needs one that did not")
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")
@@ -163,7 +164,7 @@ func TestStopAfterLastStepFinishesOnResume(t *testing.T) {
 	if done.Err == nil {
 		t.Fatal("the stopped run ended without an error")
 	}
-	if fp, err := loadPlanState(done.Path); err != nil || fp.Current() != nil {
+	if fp, err := tree.LoadPlanState(done.Path); err != nil || fp.Current() != nil {
 		t.Fatalf("the test needs a run stopped with every step done: %v %+v", err, fp)
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")
@@ -205,7 +206,7 @@ func TestStopWhileWritingTheReportWritesItOnResume(t *testing.T) {
 	if done.Err == nil {
 		t.Fatal("the stopped run ended without an error")
 	}
-	if fp, err := loadPlanState(done.Path); err != nil || fp.Current() != nil || fp.Result == nil {
+	if fp, err := tree.LoadPlanState(done.Path); err != nil || fp.Current() != nil || fp.Result == nil {
 		t.Fatalf("the test needs a run stopped with every step done and the answer given: %v %+v", err, fp)
 	}
 	before := script.Calls()

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
@@ -37,18 +38,18 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	}
 	own := r.ownPlan(ctx)
 	first := r.templatePlan(own, t, each, templates.LangOf(r.req.Question))
-	_ = own.saveAndPublish("")
+	_ = own.SaveAndPublish("")
 
 	results := make([]*templates.Result, len(each))
 	var failed error
 	for i, e := range each {
 		step := &r.plan.Steps[first+i]
-		_ = own.start(step, false)
+		_ = own.Start(step, false)
 		res, runErr := templates.RunWith(ctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
 		if runErr != nil {
-			own.done(step, runErr.Error(), nil, true)
+			own.Done(step, runErr.Error(), nil, true)
 		} else {
-			own.done(step, res.Answer, res.Files, false)
+			own.Done(step, res.Answer, res.Files, false)
 		}
 		if step.Status == plans.StatusDone {
 			results[i] = res
@@ -58,7 +59,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 				failed = errors.New(step.Summary)
 			}
 		}
-		_ = own.finish(step)
+		_ = own.Finish(step)
 		if ctx.Err() != nil {
 			break
 		}
@@ -81,12 +82,12 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if note := m.SheetNote(); note != "" {
 		notes = append([]string{note}, notes...)
 	}
-	own.checked(&plans.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files})
-	if err := own.save(); err != nil {
+	own.Checked(&plans.SubmitResult{Answer: strings.Join(answers, "\n"), Findings: notes, Files: files})
+	if err := own.Save(); err != nil {
 		return true, err
 	}
 	md := templateReport(r.req.Question, t, m, each, results, r.plan.Steps[first:])
-	path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, true)
+	path, err := tree.SaveReport(r.ws.Root, r.plan.QuestionNumber(), md, true)
 	if err != nil {
 		return true, err
 	}
@@ -97,7 +98,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 // templatePlan makes the plan of a built-in analysis, one step per table,
 // the plan's remaining steps (through its owner), its words in lang; it
 // returns the index of the first.
-func (r *run) templatePlan(own *planOwner, t templates.Template, each []templates.Match, lang string) int {
+func (r *run) templatePlan(own *tree.PlanOwner, t templates.Template, each []templates.Match, lang string) int {
 	steps := make([]plans.Step, len(each))
 	for i, e := range each {
 		steps[i] = plans.Step{Description: fmt.Sprintf("Built-in analysis %q (%s) of %s", t.Name, t.Title, e.Table())}
@@ -105,8 +106,8 @@ func (r *run) templatePlan(own *planOwner, t templates.Template, each []template
 			steps[i].Description = fmt.Sprintf("内置分析“%s”（%s）：%s", t.Name, t.TitleIn(lang), e.Table())
 		}
 	}
-	own.remaining(&plans.Plan{Steps: steps})
-	return len(own.fp.Steps) - len(each)
+	own.Remaining(&plans.Plan{Steps: steps})
+	return len(r.plan.Steps) - len(each)
 }
 
 // templateReviewID is the interrupt ID of a built-in analysis's plan
@@ -140,7 +141,7 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 	}
 	own := r.ownPlan(ctx)
 	r.templatePlan(own, t, each, templates.LangOf(r.req.Question))
-	if err := own.saveAndPublish(""); err != nil {
+	if err := own.SaveAndPublish(""); err != nil {
 		r.fail(err)
 		return
 	}
@@ -183,7 +184,7 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 			return nil, "", true
 		}
 		r.putMeta(ctx, session.StatusRunning, nil)
-		r.ownPlan(ctx).publish("plan approved")
+		r.ownPlan(ctx).Publish("plan approved")
 		if ok, err := r.runTemplate(ctx, op, m); !ok || err != nil {
 			r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 			return nil, "", true
@@ -288,7 +289,7 @@ func (r *run) offlineHelp(m templates.Match, files []preview.Previewed) string {
 	_, err := os.Stat(filepath.Join(r.ws.Root, catalogueShownFile))
 	shown := err == nil
 	if !shown {
-		_ = writeWorkspaceFile(r.ws.Root, catalogueShownFile, nil)
+		_ = tree.WriteWorkspaceFile(r.ws.Root, catalogueShownFile, nil)
 	}
 	return offlineHelpText(m, files, shown)
 }

@@ -11,7 +11,7 @@ var (
 	Inputs = NewKey[[]string]("sift.inputs")
 	// Workdir is the absolute path of the session workspace.
 	Workdir = NewKey[string]("sift.workdir")
-	// Mode is the run's routing mode: "auto", "quick" or "plan".
+	// Mode is the run's routing mode: ModeAuto, ModeQuick or ModePlan.
 	Mode = NewKey[string]("sift.mode")
 	// ReviewPlan asks the person to approve, edit or reject the plan
 	// before it runs.
@@ -33,4 +33,17 @@ var (
 	// Quick is set when the run takes the quick path: one code-agent
 	// loop, no executor and no replanning.
 	Quick = NewKey[bool]("sift.quick")
+)
+
+// The values of Mode (see agents.Mode, which names them for callers).
+const (
+	// ModeAuto lets the planner rate the request: a trivial one takes the
+	// quick path, others the full plan-execute-replan loop.
+	ModeAuto = "auto"
+	// ModeQuick skips planning: one code-agent loop answers the request.
+	ModeQuick = "quick"
+	// ModePlan always plans, executes and replans.
+	ModePlan = "plan"
+	// ModeTemplate only runs a built-in analysis, never a model.
+	ModeTemplate = "template"
 )

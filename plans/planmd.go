@@ -3,8 +3,6 @@ package plans
 import (
 	"fmt"
 	"strings"
-
-	"github.com/sift-agent/sift/report"
 )
 
 // statusMark is the checkbox-like mark plan.md shows for each status.
@@ -87,7 +85,7 @@ func RenderPlanMarkdown(p *FullPlan) string {
 			if e.Result != nil {
 				fmt.Fprintf(&b, " — %s", oneLine(e.Result.Answer))
 			}
-			rep := report.QuestionReportFile(i + 1)
+			rep := QuestionReportFile(i + 1)
 			fmt.Fprintf(&b, " ([%s](%s))\n", rep, rep)
 		}
 	}

@@ -1,4 +1,4 @@
-package agents
+package report
 
 import (
 	"bytes"
@@ -17,16 +17,16 @@ import (
 	"github.com/sift-agent/sift/operator"
 )
 
-// chartKind names a chart Sift draws from a result table.
-type chartKind string
+// ChartKind names a chart Sift draws from a result table.
+type ChartKind string
 
 // The chart kinds. ChartNone means the result's shape suits no chart.
 const (
-	chartNone    chartKind = ""
-	chartLine    chartKind = "line"
-	chartBar     chartKind = "bar"
-	chartPie     chartKind = "pie"
-	chartScatter chartKind = "scatter"
+	ChartNone    ChartKind = ""
+	chartLine    ChartKind = "line"
+	chartBar     ChartKind = "bar"
+	chartPie     ChartKind = "pie"
+	chartScatter ChartKind = "scatter"
 )
 
 // Chart bounds.
@@ -40,11 +40,11 @@ const (
 	chartReadLimit = 8 << 20
 )
 
-// chartSpec says how to draw a result table: which kind, which column on
+// ChartSpec says how to draw a result table: which kind, which column on
 // the x axis and which measures. It is chosen by rules from the table's
-// shape (chooseChart), never by a model.
-type chartSpec struct {
-	Kind chartKind `json:"kind"`
+// shape (ChooseChart), never by a model.
+type ChartSpec struct {
+	Kind ChartKind `json:"kind"`
 	// X is the column on the x axis (the categories of a bar or pie).
 	X string `json:"x,omitempty"`
 	// Y are the measures drawn.
@@ -55,7 +55,7 @@ type chartSpec struct {
 	Title string `json:"title,omitempty"`
 }
 
-// chooseChart picks a chart for a result table from its shape:
+// ChooseChart picks a chart for a result table from its shape:
 //   - a time-like first column (dates, months, years) and numeric other
 //     columns → a line chart of up to four measures;
 //   - one category column and one measure → a bar chart, or a pie when
@@ -63,9 +63,9 @@ type chartSpec struct {
 //     measure is a share or an additive total;
 //   - two measures (alone, or after one label column) → a scatter plot;
 //   - anything else, or fewer than two rows → no chart.
-func chooseChart(columns []string, rows [][]string) chartSpec {
+func ChooseChart(columns []string, rows [][]string) ChartSpec {
 	if len(columns) < 2 || len(rows) < 2 {
-		return chartSpec{}
+		return ChartSpec{}
 	}
 	numeric := make([]bool, len(columns))
 	var measures []string
@@ -87,19 +87,19 @@ func chooseChart(columns []string, rows [][]string) chartSpec {
 		if len(y) > maxLineSeries {
 			y = y[:maxLineSeries]
 		}
-		return chartSpec{Kind: chartLine, X: first, Y: append([]string(nil), y...), Title: chartTitle(y, first)}
+		return ChartSpec{Kind: chartLine, X: first, Y: append([]string(nil), y...), Title: chartTitle(y, first)}
 	case !numeric[0] && len(columns) == 2 && numeric[1]:
 		kind := chartBar
 		if len(rows) <= maxPieSlices && allPositive(rows, 1) && shareOrTotal(columns[1]) {
 			kind = chartPie
 		}
-		return chartSpec{Kind: kind, X: first, Y: []string{columns[1]}, Title: chartTitle(rest, first)}
+		return ChartSpec{Kind: kind, X: first, Y: []string{columns[1]}, Title: chartTitle(rest, first)}
 	case len(measures) == 2 && len(columns) == 2:
-		return chartSpec{Kind: chartScatter, X: columns[0], Y: []string{columns[1]}, Title: chartTitle(rest, columns[0])}
+		return ChartSpec{Kind: chartScatter, X: columns[0], Y: []string{columns[1]}, Title: chartTitle(rest, columns[0])}
 	case len(measures) == 2 && len(columns) == 3 && !numeric[0]:
-		return chartSpec{Kind: chartScatter, X: columns[1], Y: []string{columns[2]}, Label: first, Title: chartTitle(columns[2:], columns[1])}
+		return ChartSpec{Kind: chartScatter, X: columns[1], Y: []string{columns[2]}, Label: first, Title: chartTitle(columns[2:], columns[1])}
 	}
-	return chartSpec{}
+	return ChartSpec{}
 }
 
 func chartTitle(y []string, x string) string {
@@ -195,9 +195,9 @@ func shareOrTotal(measure string) bool {
 	return !notAdditive.MatchString(measure) && additive.MatchString(measure)
 }
 
-// readResultTable reads a CSV result file through the operator: its
+// ReadTable reads a CSV result file through the operator: its
 // header and rows (at most chartReadLimit bytes are read).
-func readResultTable(ctx context.Context, op operator.Operator, path string) (columns []string, rows [][]string, err error) {
+func ReadTable(ctx context.Context, op operator.Operator, path string) (columns []string, rows [][]string, err error) {
 	data, _, err := op.ReadFile(ctx, path, chartReadLimit)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read result %s: %w", path, err)
@@ -226,7 +226,7 @@ func readResultTable(ctx context.Context, op operator.Operator, path string) (co
 	return columns, rows, nil
 }
 
-// chartParamsPath is where renderChart writes the parameters the fixed
+// chartParamsPath is where RenderChart writes the parameters the fixed
 // chart script reads; renderMu keeps two charts of one process from
 // sharing it at once.
 const chartParamsPath = "work/chart_params.json"
@@ -287,19 +287,19 @@ print(p["out"])
 
 // chartParams are what the chart script reads.
 type chartParams struct {
-	chartSpec
+	ChartSpec
 	Data string `json:"data"`
 	Out  string `json:"out"`
 }
 
-// renderChart draws spec from the CSV at data (workspace-relative) into the
+// RenderChart draws spec from the CSV at data (workspace-relative) into the
 // PNG at out, with a fixed Python script run through op: the parameters
 // are passed as a JSON file, never formatted into code.
-func renderChart(ctx context.Context, op operator.Operator, spec chartSpec, data, out string) error {
-	if spec.Kind == chartNone {
+func RenderChart(ctx context.Context, op operator.Operator, spec ChartSpec, data, out string) error {
+	if spec.Kind == ChartNone {
 		return errors.New("render chart: no chart kind chosen")
 	}
-	params, err := json.Marshal(chartParams{chartSpec: spec, Data: data, Out: out})
+	params, err := json.Marshal(chartParams{ChartSpec: spec, Data: data, Out: out})
 	if err != nil {
 		return fmt.Errorf("render chart: %w", err)
 	}

@@ -1,4 +1,4 @@
-package agents
+package report
 
 import (
 	"bytes"
@@ -15,35 +15,35 @@ func TestChooseChart(t *testing.T) {
 		name    string
 		columns []string
 		rows    [][]string
-		want    chartSpec
+		want    ChartSpec
 	}{
 		{"months and a measure make a line", []string{"month", "revenue"}, [][]string{{"2024-01", "10"}, {"2024-02", "12"}},
-			chartSpec{Kind: chartLine, X: "month", Y: []string{"revenue"}, Title: "revenue by month"}},
+			ChartSpec{Kind: chartLine, X: "month", Y: []string{"revenue"}, Title: "revenue by month"}},
 		{"dates by value make a line of every measure", []string{"d", "orders", "revenue"}, [][]string{{"2024-01-01", "1", "10"}, {"2024-01-02", "2", "12.5"}},
-			chartSpec{Kind: chartLine, X: "d", Y: []string{"orders", "revenue"}, Title: "orders, revenue by d"}},
+			ChartSpec{Kind: chartLine, X: "d", Y: []string{"orders", "revenue"}, Title: "orders, revenue by d"}},
 		{"years by value make a line", []string{"y", "n"}, [][]string{{"2022", "1"}, {"2023", "2"}},
-			chartSpec{Kind: chartLine, X: "y", Y: []string{"n"}, Title: "n by y"}},
+			ChartSpec{Kind: chartLine, X: "y", Y: []string{"n"}, Title: "n by y"}},
 		{"few positive totals make a pie", []string{"region", "total_revenue"}, [][]string{{"North", "150"}, {"South", "70"}, {"East", "30"}},
-			chartSpec{Kind: chartPie, X: "region", Y: []string{"total_revenue"}, Title: "total_revenue by region"}},
+			ChartSpec{Kind: chartPie, X: "region", Y: []string{"total_revenue"}, Title: "total_revenue by region"}},
 		{"an average is a bar, not a pie", []string{"region", "avg_price"}, [][]string{{"North", "15"}, {"South", "7"}},
-			chartSpec{Kind: chartBar, X: "region", Y: []string{"avg_price"}, Title: "avg_price by region"}},
+			ChartSpec{Kind: chartBar, X: "region", Y: []string{"avg_price"}, Title: "avg_price by region"}},
 		{"more than six categories make a bar", []string{"product", "sales"}, [][]string{{"a", "1"}, {"b", "2"}, {"c", "3"}, {"d", "4"}, {"e", "5"}, {"f", "6"}, {"g", "7"}},
-			chartSpec{Kind: chartBar, X: "product", Y: []string{"sales"}, Title: "sales by product"}},
+			ChartSpec{Kind: chartBar, X: "product", Y: []string{"sales"}, Title: "sales by product"}},
 		{"a negative total makes a bar", []string{"region", "profit_total"}, [][]string{{"North", "15"}, {"South", "-7"}},
-			chartSpec{Kind: chartBar, X: "region", Y: []string{"profit_total"}, Title: "profit_total by region"}},
+			ChartSpec{Kind: chartBar, X: "region", Y: []string{"profit_total"}, Title: "profit_total by region"}},
 		{"two measures make a scatter", []string{"price", "quantity"}, [][]string{{"1.5", "10"}, {"2", "7"}},
-			chartSpec{Kind: chartScatter, X: "price", Y: []string{"quantity"}, Title: "quantity by price"}},
+			ChartSpec{Kind: chartScatter, X: "price", Y: []string{"quantity"}, Title: "quantity by price"}},
 		{"a label and two measures make a labelled scatter", []string{"product", "price", "units"}, [][]string{{"a", "1.5", "10"}, {"b", "2", "7"}},
-			chartSpec{Kind: chartScatter, X: "price", Y: []string{"units"}, Label: "product", Title: "units by price"}},
-		{"one row makes no chart", []string{"region", "revenue"}, [][]string{{"North", "150"}}, chartSpec{}},
-		{"one column makes no chart", []string{"revenue"}, [][]string{{"1"}, {"2"}}, chartSpec{}},
-		{"two categories and a measure make no chart", []string{"region", "category", "revenue"}, [][]string{{"N", "a", "1"}, {"S", "b", "2"}}, chartSpec{}},
-		{"three measures make no chart", []string{"a", "b", "c"}, [][]string{{"1", "2", "3"}, {"4", "5", "6"}}, chartSpec{}},
-		{"text only makes no chart", []string{"name", "email"}, [][]string{{"a", "x@y"}, {"b", "z@y"}}, chartSpec{}},
+			ChartSpec{Kind: chartScatter, X: "price", Y: []string{"units"}, Label: "product", Title: "units by price"}},
+		{"one row makes no chart", []string{"region", "revenue"}, [][]string{{"North", "150"}}, ChartSpec{}},
+		{"one column makes no chart", []string{"revenue"}, [][]string{{"1"}, {"2"}}, ChartSpec{}},
+		{"two categories and a measure make no chart", []string{"region", "category", "revenue"}, [][]string{{"N", "a", "1"}, {"S", "b", "2"}}, ChartSpec{}},
+		{"three measures make no chart", []string{"a", "b", "c"}, [][]string{{"1", "2", "3"}, {"4", "5", "6"}}, ChartSpec{}},
+		{"text only makes no chart", []string{"name", "email"}, [][]string{{"a", "x@y"}, {"b", "z@y"}}, ChartSpec{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, chooseChart(tt.columns, tt.rows)); diff != "" {
+			if diff := cmp.Diff(tt.want, ChooseChart(tt.columns, tt.rows)); diff != "" {
 				t.Errorf("ChooseChart (-want +got):\n%s", diff)
 			}
 		})
@@ -63,20 +63,20 @@ func TestRenderChartWritesAPNG(t *testing.T) {
 	if err := op.WriteFile(ctx, "out/monthly.csv", []byte(data)); err != nil {
 		t.Fatal(err)
 	}
-	cols, rows, err := readResultTable(ctx, op, "out/monthly.csv")
+	cols, rows, err := ReadTable(ctx, op, "out/monthly.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := chooseChart(cols, rows)
+	spec := ChooseChart(cols, rows)
 	spec.Title = `Revenue "by" {month}'s`
-	if err := renderChart(ctx, op, spec, "out/monthly.csv", "out/monthly.png"); err != nil {
+	if err := RenderChart(ctx, op, spec, "out/monthly.csv", "out/monthly.png"); err != nil {
 		t.Fatal(err)
 	}
 	png, _, err := op.ReadFile(ctx, "out/monthly.png", 0)
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 		t.Fatalf("out/monthly.png is not a PNG: %v", err)
 	}
-	if err := renderChart(ctx, op, chartSpec{}, "out/monthly.csv", "out/x.png"); err == nil {
+	if err := RenderChart(ctx, op, ChartSpec{}, "out/monthly.csv", "out/x.png"); err == nil {
 		t.Error("rendering no chart kind must be an error")
 	}
 }

@@ -1,4 +1,4 @@
-package agents
+package report
 
 import (
 	"fmt"
@@ -7,16 +7,16 @@ import (
 	"github.com/sift-agent/sift/tools/templates"
 )
 
-// chineseReport reports whether the words Sift writes into a report itself
+// Chinese reports whether the words Sift writes into a report itself
 // (headings, notes, step lines around the model's text) are Chinese: the
 // question is (templates.LangOf), as the built-in analyses' answers are.
-func chineseReport(fp *plans.FullPlan) bool {
+func Chinese(fp *plans.FullPlan) bool {
 	return fp != nil && templates.LangOf(fp.Question) == templates.LangChinese
 }
 
-// inReport is fmt.Sprintf(format, args...) with format in Chinese (from
+// Textf is fmt.Sprintf(format, args...) with format in Chinese (from
 // reportChinese) when zh is set.
-func inReport(zh bool, format string, args ...any) string {
+func Textf(zh bool, format string, args ...any) string {
 	if zh {
 		if c, ok := reportChinese[format]; ok {
 			format = c
@@ -25,8 +25,8 @@ func inReport(zh bool, format string, args ...any) string {
 	return fmt.Sprintf(format, args...)
 }
 
-// statusIn is a step status as a report in Chinese or English says it.
-func statusIn(zh bool, s plans.StepStatus) string {
+// StatusText is a step status as a report in Chinese or English says it.
+func StatusText(zh bool, s plans.StepStatus) string {
 	if zh && reportChinese[string(s)] != "" {
 		return reportChinese[string(s)]
 	}
@@ -34,7 +34,7 @@ func statusIn(zh bool, s plans.StepStatus) string {
 }
 
 // reportChinese is the Chinese of each English text Sift writes into a
-// report itself (given to inReport and statusIn), keyed by the English
+// report itself (given to Textf and StatusText), keyed by the English
 // format; a value takes the same arguments. TestReportChineseCovers checks
 // both.
 var reportChinese = map[string]string{
@@ -60,6 +60,6 @@ var reportChinese = map[string]string{
 	"> **Not written:** this report names %d file that the run never wrote, so it is not shown: %s.\n":     "> **未生成：** 本报告提到了 %d 个运行中从未生成的文件，因此没有显示：%s。\n",
 	"> **Not written:** this report names %d files that the run never wrote, so they are not shown: %s.\n": "> **未生成：** 本报告提到了 %d 个运行中从未生成的文件，因此没有显示：%s。\n",
 
-	// Step statuses (statusIn).
+	// Step statuses (StatusText).
 	"todo": "待办", "doing": "进行中", "done": "完成", "failed": "失败", "skipped": "跳过",
 }

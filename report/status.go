@@ -1,4 +1,4 @@
-package agents
+package report
 
 import (
 	"errors"
@@ -8,20 +8,19 @@ import (
 	"strings"
 
 	"github.com/sift-agent/sift/plans"
-	"github.com/sift-agent/sift/report"
 )
 
-// stepOutcome sorts a run's steps by whether they computed anything, so the
+// Outcome sorts a run's steps by whether they computed anything, so the
 // report can say which of its statements rest on no computed result.
-type stepOutcome struct {
-	zh     bool // the notes are for a report in Chinese (reportOutcome)
+type Outcome struct {
+	zh     bool // the notes are for a report in Chinese (OutcomeFor)
 	done   int
 	failed []plans.StepState // failed, with the error in Summary
 	notRun []plans.StepState // todo or skipped: never ran
 }
 
-func outcomeOf(fp *plans.FullPlan) stepOutcome {
-	var o stepOutcome
+func OutcomeOf(fp *plans.FullPlan) Outcome {
+	var o Outcome
 	if fp == nil {
 		return o
 	}
@@ -38,21 +37,21 @@ func outcomeOf(fp *plans.FullPlan) stepOutcome {
 	return o
 }
 
-// reportOutcome is outcomeOf(fp) for the report, whose notes follow the
-// question's language; outcomeOf's own are English, for the models.
-func reportOutcome(fp *plans.FullPlan) stepOutcome {
-	o := outcomeOf(fp)
-	o.zh = chineseReport(fp)
+// OutcomeFor is OutcomeOf(fp) for the report, whose notes follow the
+// question's language; OutcomeOf's own are English, for the models.
+func OutcomeFor(fp *plans.FullPlan) Outcome {
+	o := OutcomeOf(fp)
+	o.zh = Chinese(fp)
 	return o
 }
 
 // noneSucceeded: the run had steps and not one of them computed a result.
-func (o stepOutcome) noneSucceeded() bool {
+func (o Outcome) NoneSucceeded() bool {
 	return o.done == 0 && len(o.failed)+len(o.notRun) > 0
 }
 
 // uncomputed reports whether step index computed nothing.
-func (o stepOutcome) uncomputed(index int) (plans.StepStatus, bool) {
+func (o Outcome) uncomputed(index int) (plans.StepStatus, bool) {
 	for _, group := range [][]plans.StepState{o.failed, o.notRun} {
 		for _, s := range group {
 			if s.Index == index {
@@ -65,20 +64,20 @@ func (o stepOutcome) uncomputed(index int) (plans.StepStatus, bool) {
 
 // failures lists the steps that computed nothing, one line each with the
 // failed step's error.
-func (o stepOutcome) failures() string {
+func (o Outcome) Failures() string {
 	var b strings.Builder
 	for _, s := range o.failed {
-		b.WriteString(inReport(o.zh, "- Step %d failed: %s\n", s.Index, stepError(s)))
+		b.WriteString(Textf(o.zh, "- Step %d failed: %s\n", s.Index, stepError(s)))
 	}
 	for _, s := range o.notRun {
-		b.WriteString(inReport(o.zh, "- Step %d was not run (%s).\n", s.Index, statusIn(o.zh, s.Status)))
+		b.WriteString(Textf(o.zh, "- Step %d was not run (%s).\n", s.Index, StatusText(o.zh, s.Status)))
 	}
 	return b.String()
 }
 
 // stepError is what made a failed step fail, in one sentence.
 func stepError(s plans.StepState) string {
-	sentence, _ := failureOf(s.Summary)
+	sentence, _ := FailureOf(s.Summary)
 	return sentence
 }
 
@@ -91,12 +90,16 @@ var (
 	sentenceEnd   = regexp.MustCompile(`[.!?。！？](?:\s|$)`)
 )
 
-// failureOf reads a failed step's summary as the analyst needs it: what
+// FailedPrefix starts a code agent's answer, and so a step's summary,
+// when it could not do its task.
+const FailedPrefix = "FAILED:"
+
+// FailureOf reads a failed step's summary as the analyst needs it: what
 // failed, in one sentence, and the traceback or detail behind it (empty
 // when there is none). Hints Sift wrote for the model and the markers of
 // text it cut for the model are left out of both.
-func failureOf(summary string) (sentence, detail string) {
-	s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(summary), failedPrefix))
+func FailureOf(summary string) (sentence, detail string) {
+	s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(summary), FailedPrefix))
 	s = cutMarker.ReplaceAllString(s, "\n…\n")
 	s = strings.TrimSpace(hintLine.ReplaceAllString(s, ""))
 	if s == "" {
@@ -150,46 +153,46 @@ func firstSentence(s string) string {
 
 // failureDetails is the traceback or detail of each failed step, each
 // behind a toggle in report.html (a fenced "traceback" block).
-func (o stepOutcome) failureDetails() string {
+func (o Outcome) failureDetails() string {
 	var b strings.Builder
 	for _, s := range o.failed {
-		if _, detail := failureOf(s.Summary); detail != "" {
-			b.WriteString(inReport(o.zh, "Step %d:\n\n%s\n", s.Index, tracebackBlock(detail)))
+		if _, detail := FailureOf(s.Summary); detail != "" {
+			b.WriteString(Textf(o.zh, "Step %d:\n\n%s\n", s.Index, TracebackBlock(detail)))
 		}
 	}
 	if b.Len() == 0 {
 		return ""
 	}
-	return inReport(o.zh, "## What failed\n\n") + b.String()
+	return Textf(o.zh, "## What failed\n\n") + b.String()
 }
 
-// tracebackBlock fences detail as a "traceback" block, which report.html
+// TracebackBlock fences detail as a "traceback" block, which report.html
 // shows folded.
-func tracebackBlock(detail string) string {
+func TracebackBlock(detail string) string {
 	fence := "```"
 	for strings.Contains(detail, fence) {
 		fence += "`"
 	}
-	return fence + report.TracebackLanguage + "\n" + strings.TrimSpace(detail) + "\n" + fence + "\n"
+	return fence + TracebackLanguage + "\n" + strings.TrimSpace(detail) + "\n" + fence + "\n"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// noResultNote heads a report over a run in which no step succeeded; in
+// NoResultNote heads a report over a run in which no step succeeded; in
 // Chinese with zh.
-func noResultNote(zh bool) string {
-	return inReport(zh, "No step of this run succeeded, so it computed no result: this report states no finding. The steps and their errors are below; fix what they name and ask again.")
+func NoResultNote(zh bool) string {
+	return Textf(zh, "No step of this run succeeded, so it computed no result: this report states no finding. The steps and their errors are below; fix what they name and ask again.")
 }
 
 // uncomputedHeader is the note Sift puts under a report's title when some
 // steps computed nothing: it names them, whatever the model wrote.
-func (o stepOutcome) uncomputedHeader() string {
+func (o Outcome) uncomputedHeader() string {
 	if len(o.failed)+len(o.notRun) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(inReport(o.zh, "> **Not computed:** these steps produced no result, so whatever this report says of what they were to find rests on no computed result; citations of them are marked.\n"))
-	for _, line := range strings.Split(strings.TrimSpace(o.failures()), "\n") {
+	b.WriteString(Textf(o.zh, "> **Not computed:** these steps produced no result, so whatever this report says of what they were to find rests on no computed result; citations of them are marked.\n"))
+	for _, line := range strings.Split(strings.TrimSpace(o.Failures()), "\n") {
 		b.WriteString(">" + strings.TrimPrefix(line, "-") + "\n")
 	}
 	return b.String()
@@ -197,9 +200,9 @@ func (o stepOutcome) uncomputedHeader() string {
 
 var stepCitation = regexp.MustCompile(`(?i)\[step (\d+)\]`)
 
-// withUncomputed puts the uncomputed-steps note under the report's title
+// WithUncomputed puts the uncomputed-steps note under the report's title
 // and marks each citation of a step that computed nothing.
-func withUncomputed(md string, o stepOutcome) string {
+func WithUncomputed(md string, o Outcome) string {
 	header := o.uncomputedHeader()
 	if header == "" {
 		return md
@@ -207,7 +210,7 @@ func withUncomputed(md string, o stepOutcome) string {
 	md = stepCitation.ReplaceAllStringFunc(md, func(c string) string {
 		n, _ := strconv.Atoi(stepCitation.FindStringSubmatch(c)[1])
 		if st, ok := o.uncomputed(n); ok {
-			return inReport(o.zh, "[step %d: %s, no computed result]", n, statusIn(o.zh, st))
+			return Textf(o.zh, "[step %d: %s, no computed result]", n, StatusText(o.zh, st))
 		}
 		return c
 	})
@@ -226,13 +229,13 @@ func withUncomputed(md string, o stepOutcome) string {
 
 // siftText are the parts of a report Sift writes itself about its steps
 // (the uncomputed note, what failed): the number check leaves them alone.
-func (o stepOutcome) siftText() []string {
+func (o Outcome) SiftText() []string {
 	return []string{o.uncomputedHeader(), o.failureDetails()}
 }
 
-// withoutResult is fp without its submitted answer, for a run in which no
+// WithoutResult is fp without its submitted answer, for a run in which no
 // step computed anything that answer could rest on.
-func withoutResult(fp *plans.FullPlan) *plans.FullPlan {
+func WithoutResult(fp *plans.FullPlan) *plans.FullPlan {
 	if fp == nil || fp.Result == nil {
 		return fp
 	}
@@ -246,15 +249,15 @@ func withoutResult(fp *plans.FullPlan) *plans.FullPlan {
 // computed nothing. The report says so; the CLI exits with its own code.
 var ErrAnswerOnFailedSteps = errors.New("the answer rests on failed steps")
 
-// answerOnFailedSteps returns an error wrapping ErrAnswerOnFailedSteps
+// AnswerOnFailedSteps returns an error wrapping ErrAnswerOnFailedSteps
 // when fp's answer rests on failed steps, naming them; nil otherwise.
-func answerOnFailedSteps(fp *plans.FullPlan) error {
-	o := outcomeOf(fp)
+func AnswerOnFailedSteps(fp *plans.FullPlan) error {
+	o := OutcomeOf(fp)
 	if len(o.failed) == 0 {
 		return nil
 	}
 	var cited []string
-	if !o.noneSucceeded() {
+	if !o.NoneSucceeded() {
 		if fp.Result == nil {
 			return nil
 		}

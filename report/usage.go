@@ -1,18 +1,20 @@
-package event
+package report
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/sift-agent/sift/event"
 )
 
 // RenderUsageMarkdown is the short usage summary that ends a report: model
 // calls, tokens and cost in total, per agent and per step.
-func RenderUsageMarkdown(u *Usage) string { return RenderUsageMarkdownIn(u, false) }
+func RenderUsageMarkdown(u *event.Usage) string { return RenderUsageMarkdownIn(u, false) }
 
 // RenderUsageMarkdownIn is RenderUsageMarkdown in Chinese when chinese is
 // set (the report of a question asked in Chinese).
-func RenderUsageMarkdownIn(u *Usage, chinese bool) string {
+func RenderUsageMarkdownIn(u *event.Usage, chinese bool) string {
 	say := func(en, zh string) string {
 		if chinese {
 			return zh
@@ -67,7 +69,7 @@ func RenderUsageMarkdownIn(u *Usage, chinese bool) string {
 	return b.String()
 }
 
-func costText(u AgentUsage, chinese bool) string {
+func costText(u event.AgentUsage, chinese bool) string {
 	switch {
 	case u.Cost > 0 && u.Unpriced > 0 && chinese:
 		return fmt.Sprintf("，约 $%.4f（另有 %d 次调用的模型没有价格，未计入）", u.Cost, u.Unpriced)
@@ -82,37 +84,16 @@ func costText(u AgentUsage, chinese bool) string {
 	}
 }
 
-func money(u *AgentUsage) string {
+func money(u *event.AgentUsage) string {
 	if u.Cost == 0 {
 		return "–"
 	}
 	return fmt.Sprintf("$%.4f", u.Cost)
 }
 
-// SessionUsage is the usage of a whole session: every question asked in
-// it and every run (a resume is a run of its own), summed.
-type SessionUsage struct {
-	// Usage sums all of them.
-	Usage
-	// Questions is each question's part, in order from question 1. It is
-	// empty when the record names no questions.
-	Questions []QuestionUsage `json:"questions,omitempty"`
-	// Unreadable counts records that could not be read (cut short by a
-	// crash); their calls are not in the sums.
-	Unreadable int `json:"unreadable_records,omitempty"`
-}
-
-// QuestionUsage is the usage of one question of a session, over all the
-// runs that worked on it.
-type QuestionUsage struct {
-	// Question is the question's place in the session, from 1.
-	Question int `json:"question"`
-	AgentUsage
-}
-
 // RenderSessionUsageMarkdown is RenderUsageMarkdown for a whole session,
 // with a line per question when it was asked more than one.
-func RenderSessionUsageMarkdown(u *SessionUsage) string {
+func RenderSessionUsageMarkdown(u *event.SessionUsage) string {
 	if u == nil {
 		return RenderUsageMarkdown(nil)
 	}

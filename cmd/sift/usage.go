@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
-	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -56,6 +56,6 @@ func runUsage(io *ioStreams, opts *usageOptions) error {
 	if opts.JSON {
 		return writeSessionsJSON(io, u)
 	}
-	_, err = fmt.Fprint(io.Out, event.RenderSessionUsageMarkdown(u))
+	_, err = fmt.Fprint(io.Out, report.RenderSessionUsageMarkdown(u))
 	return err
 }

@@ -1,4 +1,4 @@
-package agents
+package prompt
 
 import (
 	"encoding/base64"
@@ -25,10 +25,10 @@ const (
 // chartReviewNote asks the report writer to look at the attached charts.
 const chartReviewNote = "\n\n## Charts attached\nThe charts below are attached in this order: %s. Look at each chart you cite: check that it shows what you say (the right measure and axis, readable labels, no misleading scale); if one does not, say so in the caveats instead of describing it."
 
-// withCharts attaches the run's raster charts to the last user message
+// WithCharts attaches the run's raster charts to the last user message
 // of msgs as image parts (data URIs, the OpenAI image_url format). With no
 // chart it returns msgs unchanged.
-func withCharts(msgs []*schema.Message, workdir string, artifacts []string) []*schema.Message {
+func WithCharts(msgs []*schema.Message, workdir string, artifacts []string) []*schema.Message {
 	var names []string
 	var parts []schema.MessageInputPart
 	for _, a := range artifacts {

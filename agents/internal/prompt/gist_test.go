@@ -1,4 +1,4 @@
-package agents
+package prompt
 
 import (
 	"strings"
@@ -13,11 +13,11 @@ import (
 // table whole; with Verbatim the executor gets it whole too.
 func TestExecutorGetsGistsReplannerGetsResults(t *testing.T) {
 	table := "Done. Output:\nstdout:\n" + strings.Repeat("2021     19.33     12.28         1344.3\n", 40)
-	v := taskView{Question: "How did it change?", Inputs: []string{"input/weather.csv"}, Plan: &plans.FullPlan{Steps: []plans.StepState{
+	v := View{Question: "How did it change?", Inputs: []string{"input/weather.csv"}, Plan: &plans.FullPlan{Steps: []plans.StepState{
 		{Step: plans.Step{Index: 1, Description: "Yearly means"}, Status: plans.StatusDone, Summary: table, Files: []string{"out/by_year.csv"}},
 		{Step: plans.Step{Index: 2, Description: "Chart"}, Status: plans.StatusTodo},
 	}}}
-	exec := executorMessages(v, executorOffer{})[1].Content
+	exec := Executor(v, Offer{})[1].Content
 	want := "- Step 1 (done): Done. Output: stdout: 2021 19.33 12.28 1344.3 2021"
 	if !strings.Contains(exec, want) {
 		t.Errorf("executor's finished steps lack the folded gist %q:\n%s", want, exec)
@@ -28,11 +28,11 @@ func TestExecutorGetsGistsReplannerGetsResults(t *testing.T) {
 	if n := len([]rune(exec)); n > 600 {
 		t.Errorf("executor's user message is %d characters; a step's gist keeps it short:\n%s", n, exec)
 	}
-	if re := replannerMessages(v)[1].Content; !strings.Contains(re, strings.TrimSpace(table)) {
+	if re := Replanner(v)[1].Content; !strings.Contains(re, strings.TrimSpace(table)) {
 		t.Errorf("replanner does not get the step's result whole:\n%s", re)
 	}
 	v.Verbatim = true
-	if exec := executorMessages(v, executorOffer{})[1].Content; !strings.Contains(exec, strings.TrimSpace(table)) {
+	if exec := Executor(v, Offer{})[1].Content; !strings.Contains(exec, strings.TrimSpace(table)) {
 		t.Errorf("with Verbatim the executor does not get the result whole:\n%s", exec)
 	}
 }

@@ -1,4 +1,4 @@
-package agents
+package prompt
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/tools/templates"
 )
 
@@ -22,8 +23,8 @@ const (
 	gistChars = 200
 )
 
-// taskView is everything a prompt may show about the run so far.
-type taskView struct {
+// View is everything a prompt may show about the run so far.
+type View struct {
 	Question    string
 	DataContext string
 	Inputs      []string
@@ -38,7 +39,7 @@ type taskView struct {
 }
 
 // current is the step being executed.
-func (v taskView) current() *plans.StepState {
+func (v View) Current() *plans.StepState {
 	if v.Step > 0 {
 		for i := range v.Plan.Steps {
 			if v.Plan.Steps[i].Index == v.Step {
@@ -57,21 +58,21 @@ func (v taskView) current() *plans.StepState {
 // before the messages, are fixed per agent too. The code agent's data comes
 // in a user message after its system message, because it changes: the
 // files' description until a cell has loaded data, then what the kernel
-// holds (see codeDataMessage).
+// holds (see CodeDataMessage).
 
 // runContext is the stable part of a request after the role's prompt: the
 // question, the session's earlier questions and answers, and the data
 // (the full data context with data, else the input files). Facts fixed for
 // the whole run that every agent should see (such as today's date) belong
 // here, not in the changing part.
-func runContext(v taskView, data bool) string {
+func runContext(v View, data bool) string {
 	var b strings.Builder
-	section(&b, "Question", v.Question)
-	section(&b, "Earlier in this session", renderEarlier(v.Plan))
+	Section(&b, "Question", v.Question)
+	Section(&b, "Earlier in this session", renderEarlier(v.Plan))
 	if data {
-		section(&b, "Data", v.dataContext())
+		Section(&b, "Data", v.dataContext())
 	} else {
-		section(&b, "Input files", v.inputFiles())
+		Section(&b, "Input files", v.inputFiles())
 	}
 	return strings.TrimSpace(b.String())
 }
@@ -85,58 +86,58 @@ func stableSystem(prompt, context string) *schema.Message {
 	return schema.SystemMessage(prompt + "\n\n" + context)
 }
 
-// plannerMessages is the planner's request; builtIns: the run offers the
+// Planner is the planner's request; builtIns: the run offers the
 // built-in analyses, and the planner may write steps that run one.
-func plannerMessages(v taskView, builtIns bool) []*schema.Message {
-	prompt := plannerPrompt
+func Planner(v View, builtIns bool) []*schema.Message {
+	prompt := PlannerText
 	if builtIns {
-		prompt = plannerRules + fmt.Sprintf(plannerTemplateRule, strings.Join(templates.Names(), ", ")) + languageRule
+		prompt = plannerRules + fmt.Sprintf(PlannerTemplateRule, strings.Join(templates.Names(), ", ")) + LanguageRule
 	}
 	task := "Make the plan."
 	if v.Feedback != "" {
 		var b strings.Builder
-		section(&b, "The person rejected the previous plan", renderPlanStatus(v.Plan)+"\nTheir feedback: "+v.Feedback+"\nMake a new plan that follows it.")
+		Section(&b, "The person rejected the previous plan", renderPlanStatus(v.Plan)+"\nTheir feedback: "+v.Feedback+"\nMake a new plan that follows it.")
 		task = strings.TrimSpace(b.String())
 	}
 	return []*schema.Message{stableSystem(prompt, runContext(v, true)), schema.UserMessage(task)}
 }
 
-// executorMessages gives the executor the input files, not the data
+// Executor gives the executor the input files, not the data
 // context: the planner's steps name the files and columns, and the code
 // agent, which does the data work, sees the data context.
-func executorMessages(v taskView, offer executorOffer) []*schema.Message {
+func Executor(v View, offer Offer) []*schema.Message {
 	var b strings.Builder
-	section(&b, "Plan", renderPlanStatus(v.Plan))
+	Section(&b, "Plan", renderPlanStatus(v.Plan))
 	finished := v.results()
 	if !v.Verbatim {
 		finished = renderGists(v.Plan)
 	}
-	section(&b, "Finished steps", finished)
-	if cur := v.current(); cur != nil {
-		section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
+	Section(&b, "Finished steps", finished)
+	if cur := v.Current(); cur != nil {
+		Section(&b, "Current step", fmt.Sprintf("Step %d: %s", cur.Index, cur.Description))
 	}
-	return []*schema.Message{stableSystem(offer.prompt(), runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
+	return []*schema.Message{stableSystem(offer.Prompt(), runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
-// codeContext is the part of the code agent's system message fixed for
+// CodeContext is the part of the code agent's system message fixed for
 // the run: the person's question (the language to answer in, and what a
 // step is for) and a follow-up's earlier questions and answers.
-func codeContext(v taskView) string {
+func CodeContext(v View) string {
 	var b strings.Builder
-	section(&b, "Question", v.Question)
-	section(&b, "Earlier in this session", renderEarlier(v.Plan))
+	Section(&b, "Question", v.Question)
+	Section(&b, "Earlier in this session", renderEarlier(v.Plan))
 	return strings.TrimSpace(b.String())
 }
 
-func replannerMessages(v taskView) []*schema.Message {
+func Replanner(v View) []*schema.Message {
 	var b strings.Builder
-	section(&b, "Plan", renderPlanStatus(v.Plan))
-	section(&b, "Results", v.results())
+	Section(&b, "Plan", renderPlanStatus(v.Plan))
+	Section(&b, "Results", v.results())
 	return []*schema.Message{stableSystem(replannerPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
-// codeData is what the code agent is told about the data.
-type codeData struct {
+// CodeData is what the code agent is told about the data.
+type CodeData struct {
 	// Context is the run's data context: the input files' description
 	// (and the SQL part, when there are databases).
 	Context string
@@ -147,12 +148,12 @@ type codeData struct {
 	Kernel string
 }
 
-// render is the code agent's Data section: once a cell has loaded data,
+// render is the code agent's Data Section: once a cell has loaded data,
 // what the kernel holds and the input files by name (the preview tool
 // shows one in full) instead of their description again; before that, the
 // data context. The SQL part stays in both: it says how to query.
-func (d codeData) render() string {
-	files, sql := splitSQLContext(d.Context)
+func (d CodeData) render() string {
+	files, sql := SplitSQLContext(d.Context)
 	if strings.TrimSpace(d.Kernel) == "" {
 		return strings.TrimSpace(files + sql)
 	}
@@ -168,31 +169,31 @@ func (d codeData) render() string {
 	return strings.TrimSpace(b.String())
 }
 
-// codeAgentMessages gives the code agent its prompt as the system message,
-// fixed for the whole run, then the data (see codeDataMessage), then the
+// CodeAgent gives the code agent its prompt as the system message,
+// fixed for the whole run, then the data (see CodeDataMessage), then the
 // executor's request. The prompt says what carries over between python
 // calls in the given mode.
-func codeAgentMessages(mode operator.PythonMode, context string, data codeData, request []*schema.Message) []*schema.Message {
+func CodeAgent(mode operator.PythonMode, context string, data CodeData, request []*schema.Message) []*schema.Message {
 	prompt := codeAgentPrompt
 	if mode == operator.PythonProcess {
 		prompt = codeAgentProcessPrompt
 	}
 	msgs := []*schema.Message{stableSystem(prompt, context)}
-	if m := codeDataMessage(mode, data); m != nil {
+	if m := CodeDataMessage(mode, data); m != nil {
 		msgs = append(msgs, m)
 	}
 	return append(msgs, request...)
 }
 
-// dataHeading starts the code agent's data message.
-const dataHeading = "## Data\n"
+// DataHeading starts the code agent's data message.
+const DataHeading = "## Data\n"
 
-// codeDataMessage is the code agent's data message (see codeData.render),
+// CodeDataMessage is the code agent's data message (see CodeData.render),
 // a user message of its own so that it can change as the kernel fills
 // while the system message before it stays byte for byte the same; in
 // process mode nothing carries over between calls, so the kernel's state
 // is not shown. Nil when there is nothing to say.
-func codeDataMessage(mode operator.PythonMode, data codeData) *schema.Message {
+func CodeDataMessage(mode operator.PythonMode, data CodeData) *schema.Message {
 	if mode == operator.PythonProcess {
 		data.Kernel = ""
 	}
@@ -200,49 +201,49 @@ func codeDataMessage(mode operator.PythonMode, data codeData) *schema.Message {
 	if text == "" {
 		return nil
 	}
-	return schema.UserMessage(dataHeading + text)
+	return schema.UserMessage(DataHeading + text)
 }
 
-func reportMessages(v taskView, artifacts []string) []*schema.Message {
+func Report(v View, artifacts []string) []*schema.Message {
 	var b strings.Builder
-	section(&b, "Question", v.Question)
+	Section(&b, "Question", v.Question)
 	if r := v.Plan.Result; r != nil {
 		var a strings.Builder
 		a.WriteString(r.Answer)
 		for _, f := range r.Findings {
 			a.WriteString("\n- " + f)
 		}
-		section(&b, "Answer submitted", a.String())
+		Section(&b, "Answer submitted", a.String())
 	}
-	section(&b, "Steps and results", renderAllResults(v.Plan))
-	section(&b, "Steps that computed nothing", outcomeOf(v.Plan).failures())
-	section(&b, "Input files", strings.Join(v.Inputs, "\n"))
-	section(&b, "Files produced", strings.Join(artifacts, "\n"))
+	Section(&b, "Steps and results", AllResults(v.Plan))
+	Section(&b, "Steps that computed nothing", report.OutcomeOf(v.Plan).Failures())
+	Section(&b, "Input files", strings.Join(v.Inputs, "\n"))
+	Section(&b, "Files produced", strings.Join(artifacts, "\n"))
 	return []*schema.Message{schema.SystemMessage(reportPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
-func (v taskView) results() string {
+func (v View) results() string {
 	if v.Verbatim {
-		return renderAllResults(v.Plan)
+		return AllResults(v.Plan)
 	}
 	return renderResults(v.Plan)
 }
 
-func (v taskView) dataContext() string {
+func (v View) dataContext() string {
 	if strings.TrimSpace(v.DataContext) == "" {
 		return v.inputFiles()
 	}
 	return v.DataContext
 }
 
-func (v taskView) inputFiles() string {
+func (v View) inputFiles() string {
 	if len(v.Inputs) == 0 {
 		return "(no input files)"
 	}
 	return strings.Join(v.Inputs, "\n")
 }
 
-func section(b *strings.Builder, title, body string) {
+func Section(b *strings.Builder, title, body string) {
 	if strings.TrimSpace(body) == "" {
 		return
 	}
@@ -260,7 +261,7 @@ func renderEarlier(p *plans.FullPlan) string {
 	for _, e := range p.Earlier {
 		fmt.Fprintf(&b, "- Q: %s\n", e.Question)
 		if e.Result != nil {
-			fmt.Fprintf(&b, "  A: %s\n", shorten(e.Result.Answer, olderResultChars))
+			fmt.Fprintf(&b, "  A: %s\n", Shorten(e.Result.Answer, olderResultChars))
 			if len(e.Result.Files) > 0 {
 				fmt.Fprintf(&b, "  Files: %s\n", strings.Join(e.Result.Files, ", "))
 			}
@@ -337,8 +338,8 @@ func renderResults(p *plans.FullPlan) string {
 	return b.String()
 }
 
-// renderAllResults shows every step, finished or not, for the report.
-func renderAllResults(p *plans.FullPlan) string {
+// AllResults shows every step, finished or not, for the report.
+func AllResults(p *plans.FullPlan) string {
 	if p == nil {
 		return ""
 	}
@@ -357,7 +358,7 @@ func writeResult(b *strings.Builder, s plans.StepState, limit int) {
 // writeResultBody writes a step's result within limit runes, then its files.
 func writeResultBody(b *strings.Builder, s plans.StepState, limit int) {
 	if s.Summary != "" {
-		b.WriteString(shorten(s.Summary, limit))
+		b.WriteString(Shorten(s.Summary, limit))
 		b.WriteString("\n")
 	}
 	if len(s.Files) > 0 {
@@ -366,8 +367,8 @@ func writeResultBody(b *strings.Builder, s plans.StepState, limit int) {
 	b.WriteString("\n")
 }
 
-// shorten keeps the head and tail of s within limit runes.
-func shorten(s string, limit int) string {
+// Shorten keeps the head and tail of s within limit runes.
+func Shorten(s string, limit int) string {
 	r := []rune(strings.TrimSpace(s))
 	if len(r) <= limit {
 		return string(r)
@@ -375,4 +376,16 @@ func shorten(s string, limit int) string {
 	head := limit * 2 / 3
 	tail := limit - head
 	return string(r[:head]) + fmt.Sprintf("\n[... %d characters cut ...]\n", len(r)-limit) + string(r[len(r)-tail:])
+}
+
+// SQLContextHead starts the data context's part about SQL.
+const SQLContextHead = "\n\n### SQL\n\n"
+
+// SplitSQLContext splits a data context into its part about the input
+// files and its part about SQL ("" without databases).
+func SplitSQLContext(dc string) (files, sql string) {
+	if i := strings.Index(dc, SQLContextHead); i >= 0 {
+		return dc[:i], dc[i:]
+	}
+	return dc, ""
 }

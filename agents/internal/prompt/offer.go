@@ -1,4 +1,4 @@
-package agents
+package prompt
 
 import (
 	"strings"
@@ -7,29 +7,29 @@ import (
 	"github.com/sift-agent/sift/tools/templates"
 )
 
-// executorOffer says which of the executor's optional tools a run leaves
+// Offer says which of the executor's optional tools a run leaves
 // out: every tool definition is billed on every executor call, so a tool
 // the run cannot use is not offered. It is decided once per run, from the
 // question, the data and the configuration, so that the executor's tools
 // (the start of its prompt) stay the same on every call of the run, as
 // providers' prefix caches need. The zero value offers every tool.
-type executorOffer struct {
-	// noWeb leaves out web_researcher: no search provider is configured
+type Offer struct {
+	// NoWeb leaves out web_researcher: no search provider is configured
 	// and the question names no web page to read.
-	noWeb bool
-	// noTemplates leaves out run_template and template_params: the
+	NoWeb bool
+	// NoTemplates leaves out run_template and template_params: the
 	// question asks for nothing a built-in analysis does on the data.
-	noTemplates bool
+	NoTemplates bool
 }
 
-// offerFor decides a run's offer. previews are the run's input files'
+// OfferFor decides a run's offer. previews are the run's input files'
 // previews, nil when they are not known (a resumed run): then every
 // template tool stays, as before. template is the built-in analysis the
 // person named, if any.
-func offerFor(question, template string, searchConfigured bool, previews []*preview.FilePreview) executorOffer {
-	return executorOffer{
-		noWeb:       !searchConfigured && !namesWebPage(question),
-		noTemplates: previews != nil && template == "" && !templateCouldFit(question, previews),
+func OfferFor(question, template string, searchConfigured bool, previews []*preview.FilePreview) Offer {
+	return Offer{
+		NoWeb:       !searchConfigured && !namesWebPage(question),
+		NoTemplates: previews != nil && template == "" && !templateCouldFit(question, previews),
 	}
 }
 
@@ -54,24 +54,27 @@ func templateCouldFit(question string, previews []*preview.FilePreview) bool {
 }
 
 // prompt is the executor's prompt with the rules of the tools offered.
-func (o executorOffer) prompt() string {
+func (o Offer) Prompt() string {
 	p := executorHead
-	if !o.noTemplates {
+	if !o.NoTemplates {
 		p += executorTemplateRule
 	}
-	if !o.noWeb {
+	if !o.NoWeb {
 		p += executorWebRule
 	}
 	return p + executorTail
 }
 
+// WebResearcher is the web researcher's agent (and tool) name.
+const WebResearcher = "web_researcher"
+
 // keeps reports whether the offer keeps the tool named name.
-func (o executorOffer) keeps(name string) bool {
+func (o Offer) Keeps(name string) bool {
 	switch name {
-	case nameWebAgent:
-		return !o.noWeb
+	case WebResearcher:
+		return !o.NoWeb
 	case templates.ToolName, templates.ParamsToolName:
-		return !o.noTemplates
+		return !o.NoTemplates
 	}
 	return true
 }

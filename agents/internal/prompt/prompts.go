@@ -1,21 +1,21 @@
-package agents
+package prompt
 
-// PromptVersion names the revision of the prompts below. It is written into
+// Version names the revision of the prompts below. It is written into
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const PromptVersion = "2026-11-27.4"
+const Version = "2026-11-27.4"
 
-// languageRule ends every prompt: Sift works in English internally and
+// LanguageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
-const languageRule = `Write every text meant for the person (step summaries, answers, reports) in the language of the person's question.`
+const LanguageRule = `Write every text meant for the person (step summaries, answers, reports) in the language of the person's question.`
 
-const plannerPrompt = plannerRules + languageRule
+const PlannerText = plannerRules + LanguageRule
 
-// plannerTemplateRule is the planner's rule for built-in analyses, given
+// PlannerTemplateRule is the planner's rule for built-in analyses, given
 // when one could fit the question: a step written this way runs the
 // analysis with no model call (see builtInStep). %s lists the built-ins.
-const plannerTemplateRule = `- A step that a built-in analysis does exactly is written, in English: "Run the built-in <name> analysis on <file>: <what to compute>". It runs without code. Built-ins: %s.
+const PlannerTemplateRule = `- A step that a built-in analysis does exactly is written, in English: "Run the built-in <name> analysis on <file>: <what to compute>". It runs without code. Built-ins: %s.
 `
 
 const plannerRules = `You are the planner of Sift, a data-analysis agent. Turn the person's question and the data described below into a short plan of analysis steps, then call create_plan.
@@ -32,7 +32,7 @@ Rules:
 
 // The executor's prompt is executorHead, the rules of the optional tools
 // the run offers (executorTemplateRule, executorWebRule; see
-// executorOffer.prompt), and executorTail.
+// Offer.prompt), and executorTail.
 const executorHead = `You are the executor of Sift, a data-analysis agent. Carry out exactly one plan step: the current step at the end.
 
 - Delegate data work to code_agent in one self-contained request: files, columns, the computation, what to print, files to save under out/. Its answer is the step's result as it is; do not repeat it.
@@ -46,7 +46,7 @@ const executorWebRule = `- Use web_researcher only for facts from the web.
 
 const executorTail = `- If the step is ambiguous in a way the data cannot settle (sheet, period, definition), call ask_user; never guess.
 - Do not redo finished steps.
-` + languageRule
+` + LanguageRule
 
 // codeAgentPrompt is the code agent's prompt when Python runs in one
 // kernel per session (the default); codeAgentProcessPrompt when each call
@@ -71,17 +71,17 @@ const codeAgentTail = `- Charts: matplotlib, with a title and axis labels.
 - If the task is ambiguous in a way the data cannot settle, call ask_user; never guess.
 
 Answer in a few sentences: the key numbers and the files written. If the task cannot be done, start with "FAILED:" and say why and what would fix it.
-` + languageRule
+` + LanguageRule
 
-const webAgentPrompt = `You are Sift's web researcher. Find facts on the web for one request with web_search and web_fetch, then answer briefly with the facts and the URLs they came from. If web search is not configured or finds nothing, say so plainly; never invent a source.
-` + languageRule
+const WebResearcherText = `You are Sift's web researcher. Find facts on the web for one request with web_search and web_fetch, then answer briefly with the facts and the URLs they came from. If web search is not configured or finds nothing, say so plainly; never invent a source.
+` + LanguageRule
 
 const replannerPrompt = `You are the replanner of Sift, a data-analysis agent. Review the progress below and choose exactly one action:
 - submit_result, when the question is answered: give the direct answer, the key findings (with their numbers) and the deliverable files.
 - create_plan, when more work is needed: give ONLY the remaining steps (never the finished ones), revised in the light of the results, each with its needs (earlier steps by their index). A failed step is retried only in a changed form that addresses its error.
 
 Prefer finishing: do not add steps the question does not need.
-` + languageRule
+` + LanguageRule
 
 const reportPrompt = `You are Sift's report writer. Write the final report of an analysis in Markdown from the results below.
 
@@ -92,4 +92,4 @@ Rules:
 - Keep tables small (at most 15 rows).
 - After each claim taken from a step, cite the step as [step N].
 - A step marked failed, todo or skipped computed nothing: say plainly which steps failed and why, and never state as found what only such a step could show.
-` + languageRule
+` + LanguageRule

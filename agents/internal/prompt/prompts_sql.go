@@ -1,4 +1,4 @@
-package agents
+package prompt
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // and the SQL analyst. Like the others (prompts.go) they hold no braces,
 // and a change to them bumps PromptVersion.
 
-const supervisorPrompt = `You are Sift, a data-analysis assistant talking with a person. For each new message, choose exactly one of these:
+const SupervisorText = `You are Sift, a data-analysis assistant talking with a person. For each new message, choose exactly one of these:
 
 1. Transfer to an analyst. When the message asks for an analysis one of the analysts below can do, call transfer_to_agent with that analyst's name, and in the same reply write, as your message text, the request rewritten as one full, self-contained instruction. Resolve short follow-ups ("yes", "and for 2023?", "break it down by region") against the conversation so far: name the measure, the breakdown, the filters and the period, carrying over whatever the person did not change. "Yes" accepts the follow-up question or offer made in your last answer. The analyst sees only your rewritten request, not the conversation.
 2. Ask the person. When the request is ambiguous in a way that changes the answer (which table, which measure, which period) and neither the conversation nor the data below settles it, reply with one short question that offers the likely choices, and call no tool. The person answers in the next message.
@@ -19,9 +19,9 @@ const supervisorPrompt = `You are Sift, a data-analysis assistant talking with a
 4. Decline politely, calling no tool, when the request is outside data analysis (poems, personal advice, general knowledge unrelated to the data): say in one or two sentences that you only analyse data, and what you could do with the data attached.
 
 Never state a number that an analyst did not compute in this conversation.
-` + languageRule
+` + LanguageRule
 
-const sqlAnalystPrompt = `You are Sift's SQL analyst. Answer one data request from the SQL databases described below, by writing and running read-only SQL.
+const SQLAnalystText = `You are Sift's SQL analyst. Answer one data request from the SQL databases described below, by writing and running read-only SQL.
 
 How:
 1. Find the tables and columns the request needs in the schema below. Call list_tables or describe_table only when the schema does not show enough (for example, the values a column takes).
@@ -34,13 +34,13 @@ Rules:
 - Use only numbers the query results show; never invent one.
 - Shape the final result for reading and charting: a label or date column first, then the measures, with clear aliases such as total_revenue or order_count. Sift draws the chart from that shape: a date column first gives a line chart, one category and one measure a bar or pie chart, two measures a scatter plot.
 - Databases are read-only: never try to change data.
-` + languageRule
+` + LanguageRule
 
-// supervisorMessages is the supervisor's prompt: its instructions, the
+// Supervisor is the supervisor's prompt: its instructions, the
 // analysts it can transfer to, the data attached, then the conversation.
-func supervisorMessages(analysts []analystInfo, data string, conversation []*schema.Message) []*schema.Message {
+func Supervisor(analysts []Analyst, data string, conversation []*schema.Message) []*schema.Message {
 	var b strings.Builder
-	b.WriteString(supervisorPrompt)
+	b.WriteString(SupervisorText)
 	b.WriteString("\n\n## Analysts\n")
 	for _, a := range analysts {
 		fmt.Fprintf(&b, "- %s: %s\n", a.Name, a.Description)
@@ -52,42 +52,42 @@ func supervisorMessages(analysts []analystInfo, data string, conversation []*sch
 	return append([]*schema.Message{schema.SystemMessage(strings.TrimSpace(b.String()))}, conversation...)
 }
 
-// analystInfo names one analyst the supervisor can transfer to.
-type analystInfo struct {
+// Analyst names one analyst the supervisor can transfer to.
+type Analyst struct {
 	Name, Description string
 }
 
-// sqlAnalystMessages is the SQL analyst's prompt: instructions, dialect
+// SQLAnalyst is the SQL analyst's prompt: instructions, dialect
 // notes and schema, then the request with the earlier turns that ran SQL,
 // so a follow-up can build on the last query.
-func sqlAnalystMessages(request, schemaText, notes string, history []Turn) []*schema.Message {
-	sys := sqlAnalystPrompt
+func SQLAnalyst(request, schemaText, notes string, history []Turn) []*schema.Message {
+	sys := SQLAnalystText
 	if strings.TrimSpace(notes) != "" {
 		sys += "\n\n## Dialect notes\n" + strings.TrimSpace(notes)
 	}
 	sys += "\n\n## Databases\n" + strings.TrimSpace(schemaText)
 	var b strings.Builder
-	section(&b, "Request", request)
+	Section(&b, "Request", request)
 	var earlier strings.Builder
-	for _, t := range lastTurns(history, 2) {
+	for _, t := range LastTurns(history, 2) {
 		if t.SQL == "" {
 			continue
 		}
-		fmt.Fprintf(&earlier, "Request: %s\nSQL:\n%s\nAnswer: %s\n\n", t.requestOrQuestion(), t.SQL, shorten(t.Answer, 400))
+		fmt.Fprintf(&earlier, "Request: %s\nSQL:\n%s\nAnswer: %s\n\n", t.requestOrQuestion(), t.SQL, Shorten(t.Answer, 400))
 	}
-	section(&b, "Earlier in this conversation", earlier.String())
+	Section(&b, "Earlier in this conversation", earlier.String())
 	return []*schema.Message{schema.SystemMessage(sys), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
-// historyMessages turns earlier turns into the conversation the supervisor
+// History turns earlier turns into the conversation the supervisor
 // reads: each question, and each answer with the SQL behind it and the
 // follow-ups offered (so "yes" can accept one).
-func historyMessages(turns []Turn) []*schema.Message {
+func History(turns []Turn) []*schema.Message {
 	var out []*schema.Message
 	for _, t := range turns {
 		out = append(out, schema.UserMessage(t.Question))
 		var b strings.Builder
-		b.WriteString(shorten(t.Answer, 1500))
+		b.WriteString(Shorten(t.Answer, 1500))
 		for _, f := range t.Findings {
 			b.WriteString("\n- " + f)
 		}
@@ -103,12 +103,33 @@ func historyMessages(turns []Turn) []*schema.Message {
 }
 
 func oneLineSQL(s string) string {
-	return shorten(strings.Join(strings.Fields(s), " "), 600)
+	return Shorten(strings.Join(strings.Fields(s), " "), 600)
 }
 
-func lastTurns(turns []Turn, n int) []Turn {
+func LastTurns[T any](turns []T, n int) []T {
 	if n > 0 && len(turns) > n {
 		return turns[len(turns)-n:]
 	}
 	return turns
 }
+
+// Turn is what the conversation prompts show of one earlier turn (see
+// agents.Turn, which the conversation records).
+type Turn struct {
+	Question, Request, Route, Answer, SQL string
+	Findings, FollowUps                   []string
+}
+
+func (t Turn) requestOrQuestion() string {
+	if t.Request != "" {
+		return t.Request
+	}
+	return t.Question
+}
+
+// DataAnalystDescription is how the supervisor sees the plan-execute
+// analyst.
+const DataAnalystDescription = "Analyses the attached files (CSV, Excel, JSON, text) with Python, step by step: plans, runs code, re-plans and writes a report with tables and charts. Use it for files and for multi-step work."
+
+// SQLAnalystDescription is how the supervisor sees the SQL analyst.
+const SQLAnalystDescription = "Answers questions about the attached SQL databases by writing and running read-only SQL; returns the answer, the SQL, the result table and a chart."

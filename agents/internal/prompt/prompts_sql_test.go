@@ -1,4 +1,4 @@
-package agents
+package prompt
 
 import (
 	"path/filepath"
@@ -10,18 +10,18 @@ import (
 
 // TestConversationPromptsGolden pins the supervisor's and the SQL analyst's
 // rendered prompts (regenerate with UPDATE_GOLDEN=1, and bump
-// PromptVersion).
+// Version).
 func TestConversationPromptsGolden(t *testing.T) {
 	earlier := []Turn{
-		{Question: "Revenue by region?", Request: "Total revenue by customer region.", Route: RouteSQL, Answer: "North leads with 1,200.", Findings: []string{"North 1200", "South 800"},
+		{Question: "Revenue by region?", Request: "Total revenue by customer region.", Route: "sql_analyst", Answer: "North leads with 1,200.", Findings: []string{"North 1200", "South 800"},
 			SQL: "SELECT region, SUM(amount) AS total_revenue FROM orders GROUP BY region", FollowUps: []string{"And for 2023?", "Which products sell best?"}},
-		{Question: "Thanks! What can you do?", Route: RouteReply, Answer: "I answer questions about your data."},
+		{Question: "Thanks! What can you do?", Route: "supervisor", Answer: "I answer questions about your data."},
 	}
-	analysts := []analystInfo{{Name: nameSQLAnalyst, Description: sqlAnalystDescription}, {Name: nameDataAnalyst, Description: dataAnalystDescription}}
+	analysts := []Analyst{{Name: "sql_analyst", Description: SQLAnalystDescription}, {Name: "data_analyst", Description: DataAnalystDescription}}
 	data := "Database \"shop\" (sqlite), 2 tables.\norders: id, region, amount, order_date"
 	cases := map[string][]*schema.Message{
-		"supervisor":  supervisorMessages(analysts, data, append(historyMessages(earlier), schema.UserMessage("and for 2023?"))),
-		"sql_analyst": sqlAnalystMessages("Total revenue by customer region for 2023.", data, "- SQLite: use strftime('%Y', col).", earlier),
+		"supervisor":  Supervisor(analysts, data, append(History(earlier), schema.UserMessage("and for 2023?"))),
+		"sql_analyst": SQLAnalyst("Total revenue by customer region for 2023.", data, "- SQLite: use strftime('%Y', col).", earlier),
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -31,7 +31,7 @@ func TestConversationPromptsGolden(t *testing.T) {
 }
 
 func TestConversationPromptsRules(t *testing.T) {
-	for name, p := range map[string]string{"supervisor": supervisorPrompt, "sql_analyst": sqlAnalystPrompt} {
+	for name, p := range map[string]string{"supervisor": SupervisorText, "sql_analyst": SQLAnalystText} {
 		if !strings.Contains(p, "language of the person's question") {
 			t.Errorf("%s prompt must ask for answers in the person's language", name)
 		}
@@ -40,12 +40,12 @@ func TestConversationPromptsRules(t *testing.T) {
 		}
 	}
 	for _, w := range []string{"transfer_to_agent", "self-contained", "and for 2023?", "one short question", "Decline politely"} {
-		if !strings.Contains(supervisorPrompt, w) {
+		if !strings.Contains(SupervisorText, w) {
 			t.Errorf("the supervisor prompt must cover %q", w)
 		}
 	}
 	for _, w := range []string{"save_as", "Hint", "submit_answer", "follow-up"} {
-		if !strings.Contains(sqlAnalystPrompt, w) {
+		if !strings.Contains(SQLAnalystText, w) {
 			t.Errorf("the SQL analyst prompt must cover %q", w)
 		}
 	}

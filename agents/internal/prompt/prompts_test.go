@@ -1,13 +1,11 @@
-package agents
+package prompt
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 
@@ -17,12 +15,12 @@ import (
 
 // goldenView is a run in the middle of its work: one step done, one
 // failed, one to do.
-func goldenView() taskView {
+func goldenView() View {
 	fp := &plans.FullPlan{Question: "月度收入趋势如何？哪个地区卖得最好？"}
 	fp.SetRemaining(&plans.Plan{Steps: []plans.Step{{Description: "Load input/sales.csv"}, {Description: "Monthly revenue with a line chart"}, {Description: "Revenue by region"}}})
 	fp.Steps[0].Status, fp.Steps[0].Summary = plans.StatusDone, "504 rows, 6 columns, no missing values."
 	fp.Steps[1].Status, fp.Steps[1].Summary, fp.Steps[1].Files = plans.StatusFailed, "FAILED: KeyError 'Date'; the column is 'date'.", []string{"out/partial.csv"}
-	return taskView{
+	return View{
 		Question:    fp.Question,
 		DataContext: "### input/sales.csv (csv; 20.6 KiB)\n- date (date): 2024-01-01 … 2024-12-31\n- region (text, 4 distinct values): West=129, North=128, South=127, East=120\n- revenue (float): 12.50 … 2205.00",
 		Inputs:      []string{"input/sales.csv"},
@@ -62,17 +60,17 @@ func render(msgs []*schema.Message) string {
 func TestPromptsGolden(t *testing.T) {
 	v := goldenView()
 	cases := map[string][]*schema.Message{
-		"planner": plannerMessages(v, false),
+		"planner": Planner(v, false),
 		// A question a built-in analysis could answer.
-		"planner_builtins": plannerMessages(v, true),
-		"executor":         executorMessages(v, executorOffer{}),
+		"planner_builtins": Planner(v, true),
+		"executor":         Executor(v, Offer{}),
 		// A question no built-in analysis does. (Without a search
 		// provider too, steps go straight to the code agent.)
-		"executor_lean": executorMessages(v, executorOffer{noTemplates: true}),
-		"replanner":     replannerMessages(v),
-		"code":          codeAgentMessages(operator.PythonKernel, codeContext(v), codeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
-		"code_process":  codeAgentMessages(operator.PythonProcess, codeContext(v), codeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
-		"report":        reportMessages(v, []string{"out/monthly.png", "out/partial.csv"}),
+		"executor_lean": Executor(v, Offer{NoTemplates: true}),
+		"replanner":     Replanner(v),
+		"code":          CodeAgent(operator.PythonKernel, CodeContext(v), CodeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"code_process":  CodeAgent(operator.PythonProcess, CodeContext(v), CodeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
+		"report":        Report(v, []string{"out/monthly.png", "out/partial.csv"}),
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -82,7 +80,7 @@ func TestPromptsGolden(t *testing.T) {
 }
 
 func TestPromptsAskForThePersonsLanguage(t *testing.T) {
-	for name, p := range map[string]string{"planner": plannerPrompt, "executor": executorOffer{}.prompt(), "executor_lean": executorOffer{noTemplates: true}.prompt(), "code": codeAgentPrompt, "code_process": codeAgentProcessPrompt, "web": webAgentPrompt, "replanner": replannerPrompt, "report": reportPrompt} {
+	for name, p := range map[string]string{"planner": PlannerText, "executor": Offer{}.Prompt(), "executor_lean": Offer{NoTemplates: true}.Prompt(), "code": codeAgentPrompt, "code_process": codeAgentProcessPrompt, "web": WebResearcherText, "replanner": replannerPrompt, "report": reportPrompt} {
 		if !strings.Contains(p, "language of the person's question") {
 			t.Errorf("%s prompt must ask for answers in the person's language", name)
 		}
@@ -106,28 +104,5 @@ func TestOlderResultsAreShortened(t *testing.T) {
 	got := renderResults(fp)
 	if n := strings.Count(got, "characters cut"); n != 2 {
 		t.Errorf("the two older results must be shortened and the two latest kept whole; %d were cut", n)
-	}
-}
-
-func TestWrapUpNearTheIterationBound(t *testing.T) {
-	mw := wrapUpNear(5)
-	st := &adk.ChatModelAgentState{Messages: []adk.Message{schema.SystemMessage("s"), schema.UserMessage("task")}}
-	notes := 0
-	for call := 1; call <= 5; call++ {
-		if err := mw.BeforeChatModel(context.Background(), st); err != nil {
-			t.Fatal(err)
-		}
-		last := st.Messages[len(st.Messages)-1]
-		if strings.Contains(last.Content, "model calls left") {
-			notes++
-			if call != 4 {
-				t.Errorf("the wrap-up note came before call %d, want before call 4 of 5", call)
-			}
-		}
-		// The model answers with a tool call, and the tool with a result.
-		st.Messages = append(st.Messages, &schema.Message{Role: schema.Assistant, ToolCalls: []schema.ToolCall{{ID: "c", Function: schema.FunctionCall{Name: "python"}}}}, schema.ToolMessage("ok", "c"))
-	}
-	if notes != 1 {
-		t.Errorf("want exactly one wrap-up note, got %d", notes)
 	}
 }

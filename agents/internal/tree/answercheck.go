@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/numcheck"
 	"github.com/sift-agent/sift/operator"
@@ -25,25 +26,25 @@ import (
 // sent back once to the replanner's model for correction, and those still
 // unsupported are marked in the report.
 
-// unverifiedMark follows each number of the report that no output holds.
-const unverifiedMark = " ⚠"
+// UnverifiedMark follows each number of the report that no output holds.
+const UnverifiedMark = " ⚠"
 
 // maxEvidenceFile bounds how much of one out/ file is read for numbers.
 const maxEvidenceFile = 2 << 20
 
 // correctionPrompt asks for the one correction round.
 const correctionPrompt = `You are the replanner of Sift, a data-analysis agent. The result you submitted states numbers that appear in no step output (no cell printed them, no query or template returned them, no output file holds them). Call submit_result again with the result corrected: every number must be one the step results below show (rounding is fine); remove or fix the others, and do not add new ones. Keep the files as they were.
-` + languageRule
+` + prompt.LanguageRule
 
-// toolOutputs keeps what the run's tools returned, as the evidence the
+// ToolOutputs keeps what the run's tools returned, as the evidence the
 // answer's numbers are checked against. Safe for concurrent use; a nil
-// *toolOutputs records nothing.
-type toolOutputs struct {
+// *ToolOutputs records nothing.
+type ToolOutputs struct {
 	mu    sync.Mutex
 	texts []string
 }
 
-func (o *toolOutputs) add(s string) {
+func (o *ToolOutputs) Add(s string) {
 	if o == nil || strings.TrimSpace(s) == "" {
 		return
 	}
@@ -52,7 +53,7 @@ func (o *toolOutputs) add(s string) {
 	o.mu.Unlock()
 }
 
-func (o *toolOutputs) all() []string {
+func (o *ToolOutputs) all() []string {
 	if o == nil {
 		return nil
 	}
@@ -64,13 +65,13 @@ func (o *toolOutputs) all() []string {
 // recorded records each successful reply of a tool, before any cap.
 type recorded struct {
 	tool.InvokableTool
-	out *toolOutputs
+	out *ToolOutputs
 }
 
 func (t recorded) InvokableRun(ctx context.Context, args string, opts ...tool.Option) (string, error) {
 	out, err := t.InvokableTool.InvokableRun(ctx, args, opts...)
 	if err == nil {
-		t.out.add(out)
+		t.out.Add(out)
 	}
 	return out, err
 }
@@ -79,7 +80,7 @@ func (t recorded) InvokableRun(ctx context.Context, args string, opts ...tool.Op
 // data previews (numbers the person gave or the data shows), every cell's
 // output in cells.jsonl, every tool reply recorded in this process, and
 // the text files under out/.
-func runEvidence(workdir string, v taskView, outputs *toolOutputs) *numcheck.Set {
+func runEvidence(workdir string, v prompt.View, outputs *ToolOutputs) *numcheck.Set {
 	set := numcheck.NewSet(v.Question, v.DataContext)
 	if v.Plan != nil {
 		for _, e := range v.Plan.Earlier {
@@ -91,7 +92,7 @@ func runEvidence(workdir string, v taskView, outputs *toolOutputs) *numcheck.Set
 		for _, c := range cells {
 			set.Add(c.Stdout)
 		}
-		for _, rel := range listArtifacts(workdir) {
+		for _, rel := range ListArtifacts(workdir) {
 			switch strings.ToLower(filepath.Ext(rel)) {
 			case ".csv", ".tsv", ".txt", ".json", ".md":
 			default:
@@ -112,8 +113,8 @@ func runEvidence(workdir string, v taskView, outputs *toolOutputs) *numcheck.Set
 	return set
 }
 
-// resultText is the answer and findings of a result, one per line.
-func resultText(r *plans.SubmitResult) string {
+// ResultText is the answer and findings of a result, one per line.
+func ResultText(r *plans.SubmitResult) string {
 	if r == nil {
 		return ""
 	}
@@ -137,9 +138,9 @@ func uniqueTexts(nums []numcheck.Number) []string {
 // are unsupported and a model is given, it asks that model once for a
 // corrected result. It returns the result to report and the numbers still
 // unsupported. A failed correction keeps the first result.
-func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, ev *numcheck.Set, rules string) (*plans.SubmitResult, []string, error) {
+func checkResult(ctx context.Context, m model.ToolCallingChatModel, v prompt.View, ev *numcheck.Set, rules string) (*plans.SubmitResult, []string, error) {
 	res := v.Plan.Result
-	bad := uniqueTexts(ev.Unsupported(resultText(res)))
+	bad := uniqueTexts(ev.Unsupported(ResultText(res)))
 	if len(bad) == 0 || m == nil {
 		return res, bad, nil
 	}
@@ -150,23 +151,23 @@ func checkResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, 
 	if len(fixed.Files) == 0 {
 		fixed.Files = res.Files
 	}
-	return fixed, uniqueTexts(ev.Unsupported(resultText(fixed))), nil
+	return fixed, uniqueTexts(ev.Unsupported(ResultText(fixed))), nil
 }
 
 // correctResult makes the one correction call: the replanner's model sees
 // the question, the step results, its result and the numbers no output
 // holds, and must call submit_result again.
-func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView, bad []string, rules string) (*plans.SubmitResult, error) {
+func correctResult(ctx context.Context, m model.ToolCallingChatModel, v prompt.View, bad []string, rules string) (*plans.SubmitResult, error) {
 	tm, err := m.WithTools([]*schema.ToolInfo{submitResultTool})
 	if err != nil {
 		return nil, fmt.Errorf("answer check: %w", err)
 	}
 	prev, _ := json.MarshalIndent(v.Plan.Result, "", "  ")
 	var b strings.Builder
-	section(&b, "Question", v.Question)
-	section(&b, "Steps and results", renderAllResults(v.Plan))
-	section(&b, "Your result", string(prev))
-	section(&b, "Numbers found in no output", "- "+strings.Join(bad, "\n- "))
+	prompt.Section(&b, "Question", v.Question)
+	prompt.Section(&b, "Steps and results", prompt.AllResults(v.Plan))
+	prompt.Section(&b, "Your result", string(prev))
+	prompt.Section(&b, "Numbers found in no output", "- "+strings.Join(bad, "\n- "))
 	msg, err := tm.Generate(ctx, withHouseRules([]*schema.Message{schema.SystemMessage(correctionPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}, rules),
 		model.WithToolChoice(schema.ToolChoiceForced))
 	if err != nil {
@@ -174,13 +175,13 @@ func correctResult(ctx context.Context, m model.ToolCallingChatModel, v taskView
 	}
 	args := msg.Content
 	for _, tc := range msg.ToolCalls {
-		if tc.Function.Name == toolSubmitResult {
+		if tc.Function.Name == ToolSubmitResult {
 			args = tc.Function.Arguments
 		}
 	}
 	var res plans.SubmitResult
 	if err := json.Unmarshal([]byte(args), &res); err != nil || strings.TrimSpace(res.Answer) == "" {
-		return nil, fmt.Errorf("answer check: the corrected result is not a submit_result call (%q)", shorten(args, 200))
+		return nil, fmt.Errorf("answer check: the corrected result is not a submit_result call (%q)", prompt.Shorten(args, 200))
 	}
 	return &res, nil
 }
@@ -195,8 +196,8 @@ func markReport(md string, ev *numcheck.Set, own ...string) (string, []string) {
 		return md, nil
 	}
 	texts := uniqueTexts(bad)
-	md = strings.TrimRight(numcheck.Mark(md, bad, unverifiedMark), "\n")
-	md += "\n\n> " + strings.TrimSpace(unverifiedMark) + " Numbers not found in any step's output (no cell, query, template or output file holds them; check them before use): " + strings.Join(texts, ", ") + "\n"
+	md = strings.TrimRight(numcheck.Mark(md, bad, UnverifiedMark), "\n")
+	md += "\n\n> " + strings.TrimSpace(UnverifiedMark) + " Numbers not found in any step's output (no cell, query, template or output file holds them; check them before use): " + strings.Join(texts, ", ") + "\n"
 	return md, texts
 }
 
@@ -235,5 +236,5 @@ func notOwn(md string, nums []numcheck.Number, own []string) []numcheck.Number {
 	return out
 }
 
-// tracebackFence matches a fenced "traceback" block (see tracebackBlock).
+// tracebackFence matches a fenced "traceback" block (see report.TracebackBlock).
 var tracebackFence = regexp.MustCompile("(?s)(```+)traceback\n.*?\n```+")

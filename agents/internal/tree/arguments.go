@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"encoding/json"
@@ -10,19 +10,19 @@ import (
 	"github.com/sift-agent/sift/plans"
 )
 
-// checkArguments reads a forced tool call's arguments as the agents will:
+// CheckArguments reads a forced tool call's arguments as the agents will:
 // a plan as plans.Plan, a final answer as plans.SubmitResult (both
 // lenient: numbers as strings, one value for a list, null for nothing).
 // What they cannot read goes back to the model (llm.WithArgumentCheck)
 // instead of ending the run with the framework's "unmarshal plan error".
-func checkArguments(tool, args string) error {
+func CheckArguments(tool, args string) error {
 	switch tool {
-	case toolCreatePlan:
+	case ToolCreatePlan:
 		var p plans.Plan
 		if err := json.Unmarshal([]byte(args), &p); err != nil {
 			return fmt.Errorf("%v; give {\"steps\": [{\"index\": 1, \"description\": \"...\", \"needs\": []}]}", err)
 		}
-	case toolSubmitResult:
+	case ToolSubmitResult:
 		var r plans.SubmitResult
 		if err := json.Unmarshal([]byte(args), &r); err != nil {
 			return fmt.Errorf("%v; give {\"answer\": \"...\", \"findings\": [\"...\"], \"files\": [\"out/...\"]}", err)

@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -50,7 +50,7 @@ const DefaultParallel = 3
 // checkpoint is kept in the workspace; the main kernel absorbs what it
 // ran, the other steps go on, and then the step tracker interrupts the
 // run with the step's question. The answer resumes the step's run from
-// its checkpoint on the main kernel (see branchWait).
+// its checkpoint on the main kernel (see BranchWait).
 //
 // A pause, or a crash, while a step waits for the person does not start
 // it again: the wait is recorded beside its checkpoint once the main
@@ -104,39 +104,22 @@ type branchOutcome struct {
 	// wait: the step waits for the person (a question or an approval);
 	// its executor's run is saved in a checkpoint, to go on from there
 	// once the person answers.
-	wait *branchWait
+	wait *BranchWait
 }
 
-// branchWait is a branch's step that waits for the person. The executor's
+// BranchWait is a branch's step that waits for the person. The executor's
 // run is saved under CheckPointID in the workspace's branch checkpoints
 // (see branchCheckpoints), interrupted at InnerID; Ask is what the
 // person sees. It travels in the run's checkpoint as the state of the
 // step tracker's own interrupt, so the answer reaches the branch's
 // executor where it stopped, in this process or a later one.
-type branchWait struct {
+type BranchWait struct {
 	Step         int
 	CheckPointID string
 	InnerID      string
 	Ask          event.Interrupt
 	// Files are those under out/ the step wrote before it asked.
 	Files []string
-}
-
-// branchWaitsKey holds the branch steps waiting for the person not yet
-// asked ([]*branchWait), in the run's session: those after the one being
-// asked, or, in a run recovered after a pause or a crash, those found
-// recorded (see branchCheckpoints.wait).
-const branchWaitsKey = "sift.branch_waits"
-
-// branchCheckpointID names the checkpoint of the branch that runs step of
-// the session's question-th question.
-func branchCheckpointID(question, step int) string {
-	return fmt.Sprintf("q%d-step-%d", question, step)
-}
-
-func init() {
-	schema.RegisterName[*branchWait]("sift_branch_wait")
-	schema.RegisterName[[]*branchWait]("sift_branch_waits")
 }
 
 // branchCheckpoints stores the checkpoints of branches that wait for the
@@ -195,7 +178,7 @@ func (c branchCheckpoints) waitPath(id string) (string, error) {
 
 // saveWait records w beside its checkpoint, atomically: a run recovered
 // from the plan goes on with it.
-func (c branchCheckpoints) saveWait(w *branchWait) error {
+func (c branchCheckpoints) saveWait(w *BranchWait) error {
 	p, err := c.waitPath(w.CheckPointID)
 	if err != nil {
 		return err
@@ -216,7 +199,7 @@ func (c branchCheckpoints) saveWait(w *branchWait) error {
 
 // wait returns the recorded wait of the branch checkpointed under id, or
 // nil when it does not wait (or its checkpoint is gone).
-func (c branchCheckpoints) wait(id string) (*branchWait, error) {
+func (c branchCheckpoints) wait(id string) (*BranchWait, error) {
 	p, err := c.waitPath(id)
 	if err != nil {
 		return nil, err
@@ -231,7 +214,7 @@ func (c branchCheckpoints) wait(id string) (*branchWait, error) {
 	if _, ok, err := c.Get(context.Background(), id); err != nil || !ok {
 		return nil, err
 	}
-	var w branchWait
+	var w BranchWait
 	if err := json.Unmarshal(b, &w); err != nil {
 		return nil, fmt.Errorf("read the wait of %s: %w", id, err)
 	}
@@ -251,10 +234,10 @@ func (c branchCheckpoints) dropWait(id string) error {
 	return nil
 }
 
-// recoveredWaits returns, for a run recovered from fp, the steps in
+// RecoveredWaits returns, for a run recovered from fp, the steps in
 // progress that wait for the person (see branchCheckpoints.wait).
-func recoveredWaits(workdir string, fp *plans.FullPlan) []*branchWait {
-	var out []*branchWait
+func RecoveredWaits(workdir string, fp *plans.FullPlan) []*BranchWait {
+	var out []*BranchWait
 	for _, st := range fp.Steps {
 		if st.Status != plans.StatusDoing {
 			continue
@@ -266,9 +249,9 @@ func recoveredWaits(workdir string, fp *plans.FullPlan) []*branchWait {
 	return out
 }
 
-// branchEvent carries an event of a branch, tagged with its step, to the
+// BranchEvent carries an event of a branch, tagged with its step, to the
 // run that reports it.
-type branchEvent struct {
+type BranchEvent struct {
 	Step  *plans.StepState
 	Event *adk.AgentEvent
 }
@@ -281,10 +264,10 @@ type branchResult struct{ Summary string }
 // when the batch was not paused or stopped by the budget: the step
 // tracker asks the person, one at a time, and each goes on where it
 // stopped. Paused, they stay recorded for the resumed run.
-func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan, loopAgent string, budget *budgetGuard, waiting []*branchWait) []*branchWait {
+func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan, loopAgent string, budget *BudgetGuard, waiting []*BranchWait) []*BranchWait {
 	main := b.cfg.op.(*operator.KernelOperator)
 	own := treeOwner(ctx, gen, fp)
-	events := make(chan branchEvent)
+	events := make(chan BranchEvent)
 	results := make(chan branchOutcome)
 	running := 0
 	idle := map[int]*operator.KernelOperator{} // by the step each last ran
@@ -299,7 +282,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	// What a branch sees of the plan must not depend on when the steps
 	// beside it happen to start or finish, or a replay would not match.
 	atStart := fp.Clone()
-	waits := append([]*branchWait(nil), waiting...)
+	waits := append([]*BranchWait(nil), waiting...)
 	workdir, _ := params.Workdir.Get(ctx)
 
 	launch := func(pos int) error {
@@ -320,7 +303,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			go func() { _ = k.Kernel().Start(ctx) }()
 		}
 		budget.stepStarted()
-		if err := own.start(st, true); err != nil {
+		if err := own.Start(st, true); err != nil {
 			_ = k.Close()
 			return err
 		}
@@ -346,7 +329,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 					stopErr, stop = err, true
 					break
 				}
-				if pauseRequested(ctx) {
+				if PauseRequested(ctx) {
 					paused, stop = true, true
 					break
 				}
@@ -384,10 +367,10 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 			case out.err != nil && errors.Is(out.err, ErrBudgetExceeded):
 				_ = out.kernel.Close()
 				stopErr, stop = out.err, true
-				own.requeue(st)
+				own.Requeue(st)
 			case out.err != nil && fatal(ctx, out.err):
 				_ = out.kernel.Close()
-				own.fail(st, out.err)
+				own.Fail(st, out.err)
 				stop = true
 				gen.Send(&adk.AgentEvent{Err: out.err})
 			default:
@@ -396,7 +379,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				} else if len(bad) > 0 {
 					out.summary += fmt.Sprintf("\n(Note: cell(s) %v failed when brought back to the session's kernel.)", bad)
 				}
-				own.done(st, out.summary, b.stepFiles(out.kernel, st.Index), out.failed || out.err != nil)
+				own.Done(st, out.summary, b.stepFiles(out.kernel, st.Index), out.failed || out.err != nil)
 				if st.Status == plans.StatusFailed {
 					stop = true // the replanner decides what next
 				}
@@ -406,7 +389,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 				idle[st.Index] = out.kernel
 				finished[st.Index] = fmt.Sprintf("Step %d: %s", st.Index, st.Summary)
 			}
-			if err := own.finish(st); err != nil {
+			if err := own.Finish(st); err != nil {
 				gen.Send(&adk.AgentEvent{Err: err})
 			}
 		}
@@ -424,7 +407,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 		return nil
 	case paused:
 		params.Paused.Set(ctx, true)
-		gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: "paused before steps " + joinSteps(readyIndexes(fp))}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: "paused before steps " + JoinSteps(readyIndexes(fp))}))
 		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(loopAgent)})
 		return nil
 	}
@@ -434,7 +417,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 
 // runStep runs the executor for the step at pos in a session of its own,
 // over kernel k, forwarding its events tagged with the step.
-func (b *branchRunner) runStep(ctx context.Context, pos int, step plans.StepState, k *operator.KernelOperator, fp *plans.FullPlan, events chan<- branchEvent) branchOutcome {
+func (b *branchRunner) runStep(ctx context.Context, pos int, step plans.StepState, k *operator.KernelOperator, fp *plans.FullPlan, events chan<- BranchEvent) branchOutcome {
 	out := branchOutcome{pos: pos, kernel: k}
 	ctx = llm.WithStep(ctx, step.Index)
 	ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", step.Index))
@@ -477,7 +460,7 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step plans.StepStat
 		}
 		if out.wait == nil {
 			select {
-			case events <- branchEvent{Step: &step, Event: ev}:
+			case events <- BranchEvent{Step: &step, Event: ev}:
 			case <-ctx.Done():
 			}
 		}
@@ -485,7 +468,7 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step plans.StepStat
 	if out.wait != nil {
 		return out
 	}
-	if over := b.cfg.budget.exceeded(); over != nil && (out.err != nil || out.summary == "" || strings.Contains(out.summary, ErrBudgetExceeded.Error())) {
+	if over := b.cfg.budget.Exceeded(); over != nil && (out.err != nil || out.summary == "" || strings.Contains(out.summary, ErrBudgetExceeded.Error())) {
 		// The budget stopped the step's model calls (the error may
 		// reach here wrapped as text): the step did not run.
 		out.err = over
@@ -528,19 +511,19 @@ func (b *branchRunner) runner(ctx context.Context, k operator.Operator) (*adk.Ru
 }
 
 // waitOf returns the wait of a branch's interrupt event, or nil.
-func waitOf(ev *adk.AgentEvent, step int, checkpoint string) *branchWait {
-	in := interruptOf(ev)
+func waitOf(ev *adk.AgentEvent, step int, checkpoint string) *BranchWait {
+	in := InterruptOf(ev)
 	if in == nil {
 		return nil
 	}
-	w := &branchWait{Step: step, CheckPointID: checkpoint, InnerID: in.ID, Ask: *in}
+	w := &BranchWait{Step: step, CheckPointID: checkpoint, InnerID: in.ID, Ask: *in}
 	w.Ask.ID = ""
 	return w
 }
 
 // ask sends the step tracker's interrupt for w: the person sees w's
 // question or approval, and the answer comes back to resume.
-func (w *branchWait) ask(ctx context.Context) *adk.AgentEvent {
+func (w *BranchWait) ask(ctx context.Context) *adk.AgentEvent {
 	ask := w.Ask
 	return adk.StatefulInterrupt(ctx, &ask, w)
 }
@@ -550,7 +533,7 @@ func (w *branchWait) ask(ctx context.Context) *adk.AgentEvent {
 // from its checkpoint. The events are those of a step run alone; a new
 // question of the step is sent as the step tracker's interrupt again, and
 // the step's result is left in the run's session for the replanner.
-func (b *branchRunner) resume(ctx context.Context, w *branchWait, answer any) *adk.AsyncIterator[*adk.AgentEvent] {
+func (b *branchRunner) resume(ctx context.Context, w *BranchWait, answer any) *adk.AsyncIterator[*adk.AgentEvent] {
 	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		runner, err := b.runner(ctx, b.cfg.op)
 		if err != nil {
@@ -606,7 +589,7 @@ func (a *branchStep) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 	return a.relay(ctx, func() *adk.AsyncIterator[*adk.AgentEvent] {
 		resumable, ok := a.inner.(adk.ResumableAgent)
 		if !ok {
-			return once(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", a.inner.Name(ctx))})
+			return Once(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", a.inner.Name(ctx))})
 		}
 		return resumable.Resume(ctx, info, opts...)
 	})
@@ -634,7 +617,7 @@ func (a *branchStep) relay(ctx context.Context, start func() *adk.AsyncIterator[
 // branches in flight stop within one call each.
 type budgetModel struct {
 	inner  model.ToolCallingChatModel
-	budget *budgetGuard
+	budget *BudgetGuard
 }
 
 func (m budgetModel) Generate(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.Message, error) {
@@ -705,8 +688,8 @@ func readyIndexes(fp *plans.FullPlan) []int {
 	return out
 }
 
-// joinSteps lists step indexes as "1, 3 and 5".
-func joinSteps(ns []int) string {
+// JoinSteps lists step indexes as "1, 3 and 5".
+func JoinSteps(ns []int) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
 		parts[i] = fmt.Sprint(n)

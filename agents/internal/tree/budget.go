@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"errors"
@@ -18,10 +18,10 @@ var ErrBudgetExceeded = errors.New("budget reached")
 // saved with the session, so a resume is bound by it again.
 type Budget = session.Budget
 
-// budgetGuard checks a Budget at the run's safe points: before a step,
+// BudgetGuard checks a Budget at the run's safe points: before a step,
 // before a replan, before the report. Once a bound is reached it stays
 // reached, so every later check agrees.
-type budgetGuard struct {
+type BudgetGuard struct {
 	budget Budget
 	meter  *llm.Meter
 	start  time.Time
@@ -32,15 +32,15 @@ type budgetGuard struct {
 	reached error
 }
 
-func newBudgetGuard(b Budget, meter *llm.Meter, now func() time.Time) *budgetGuard {
+func NewBudgetGuard(b Budget, meter *llm.Meter, now func() time.Time) *BudgetGuard {
 	if now == nil {
 		now = time.Now
 	}
-	return &budgetGuard{budget: b, meter: meter, start: now(), now: now}
+	return &BudgetGuard{budget: b, meter: meter, start: now(), now: now}
 }
 
 // stepStarted counts a step about to run.
-func (g *budgetGuard) stepStarted() {
+func (g *BudgetGuard) stepStarted() {
 	g.mu.Lock()
 	g.steps++
 	g.mu.Unlock()
@@ -48,7 +48,7 @@ func (g *budgetGuard) stepStarted() {
 
 // check returns an error wrapping ErrBudgetExceeded once a bound is
 // reached; beforeStep also counts the step that would start.
-func (g *budgetGuard) check(beforeStep bool) error {
+func (g *BudgetGuard) check(beforeStep bool) error {
 	if g == nil {
 		return nil
 	}
@@ -74,8 +74,8 @@ func (g *budgetGuard) check(beforeStep bool) error {
 	return g.reached
 }
 
-// exceeded reports the bound reached so far, if any, without checking anew.
-func (g *budgetGuard) exceeded() error {
+// Exceeded reports the bound reached so far, if any, without checking anew.
+func (g *BudgetGuard) Exceeded() error {
 	if g == nil {
 		return nil
 	}

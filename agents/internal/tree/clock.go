@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -58,9 +58,9 @@ func (cfg treeConfig) promptTail(ctx context.Context) string {
 	return cfg.ext.houseRules() + todayNote(ctx, cfg.locale)
 }
 
-// localeFromEnv reads the person's locale from LC_ALL, LC_MESSAGES or LANG
+// LocaleFromEnv reads the person's locale from LC_ALL, LC_MESSAGES or LANG
 // ("zh_CN.UTF-8" → "zh-CN"); empty for C/POSIX or none.
-func localeFromEnv(getenv func(string) string) string {
+func LocaleFromEnv(getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -85,4 +85,29 @@ func localeFromEnv(getenv func(string) string) string {
 // code agent do, and the results say which dates they used).
 func (cfg treeConfig) replannerTail() string {
 	return cfg.ext.houseRules()
+}
+
+// pauseKey carries the channel that asks a run to pause.
+type pauseKey struct{}
+
+// WithPause returns a context under which a run stops at its next safe
+// point (before a plan step) once pause is closed: the session is then
+// paused, keeps everything done so far, and goes on with Sift.Resume.
+// Cancelling the context instead stops the run at once.
+func WithPause(ctx context.Context, pause <-chan struct{}) context.Context {
+	return context.WithValue(ctx, pauseKey{}, pause)
+}
+
+// PauseRequested reports whether the run under ctx was asked to pause.
+func PauseRequested(ctx context.Context) bool {
+	ch, _ := ctx.Value(pauseKey{}).(<-chan struct{})
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }

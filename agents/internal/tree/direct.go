@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -12,19 +12,15 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/templates"
 )
 
-// nameExecutor is the executor's name (planexecute's); a direct step
-// takes it, so that the tree's shape, checkpoints and events name the same
-// stage whichever way a step runs.
-const nameExecutor = "executor"
-
 // The layouts of a run's plan steps, as session.Meta.Layout records them.
 const (
-	layoutDirect   = "direct"
-	layoutExecutor = "executor"
+	LayoutDirect   = "direct"
+	LayoutExecutor = "executor"
 )
 
 // directSteps reports whether plan steps go straight to the code agent.
@@ -37,12 +33,12 @@ const (
 // run that waited inside a step keeps the layout it ran in (cfg.layout).
 func (cfg treeConfig) directSteps() bool {
 	switch cfg.layout {
-	case layoutDirect:
+	case LayoutDirect:
 		return !cfg.classicExecutor
-	case layoutExecutor:
+	case LayoutExecutor:
 		return false
 	}
-	return !cfg.classicExecutor && cfg.offer.noWeb &&
+	return !cfg.classicExecutor && !cfg.offer.Keeps(prompt.WebResearcher) &&
 		len(cfg.ext.SubAgents) == 0 && len(cfg.ext.ExecutorTools) == 0 &&
 		len(cfg.mcp.Tools(mcp.AgentExecutor)) == 0
 }
@@ -58,14 +54,14 @@ type directStep struct {
 	builtIn tool.InvokableTool
 }
 
-func (a *directStep) Name(context.Context) string { return nameExecutor }
+func (a *directStep) Name(context.Context) string { return NameExecutor }
 func (a *directStep) Description(context.Context) string {
 	return "gives each plan step to the code agent"
 }
 
 func (a *directStep) Run(ctx context.Context, _ *adk.AgentInput, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	v := viewOf(ctx)
-	if cur := v.current(); cur != nil && a.builtIn != nil {
+	if cur := v.Current(); cur != nil && a.builtIn != nil {
 		if args, ok := builtInStep(cur.Description, v.Question); ok {
 			return a.runBuiltIn(ctx, cur.Index, args)
 		}
@@ -87,7 +83,7 @@ func (a *directStep) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 	return a.relay(ctx, func() *adk.AsyncIterator[*adk.AgentEvent] {
 		resumable, ok := a.code.(adk.ResumableAgent)
 		if !ok {
-			return once(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", a.code.Name(ctx))})
+			return Once(&adk.AgentEvent{Err: fmt.Errorf("executor: %s cannot be resumed", a.code.Name(ctx))})
 		}
 		return resumable.Resume(ctx, info, opts...)
 	})
@@ -120,8 +116,8 @@ func (a *directStep) relay(ctx context.Context, start func() *adk.AsyncIterator[
 // found reaches it through the step itself, which the replanner revises in
 // their light, and through the kernel, whose variables its data message
 // names.
-func stepRequest(v taskView) string {
-	cur := v.current()
+func stepRequest(v prompt.View) string {
+	cur := v.Current()
 	if cur == nil {
 		return "Answer the question."
 	}
@@ -129,7 +125,7 @@ func stepRequest(v taskView) string {
 }
 
 // builtInRe is a step the planner wrote to run a built-in analysis (see
-// plannerTemplateRule).
+// prompt.PlannerTemplateRule).
 var builtInRe = regexp.MustCompile(`(?is)^\s*run the built-in ([a-z_]+) analysis on ([^\s:]+?)[.,]?(?:\s*:\s*(.*?))?\s*\.?\s*$`)
 
 // builtInStep reads a step written as a built-in analysis: run_template's

@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -26,10 +26,10 @@ import (
 // copy (the built-in analyses, the run's end, a resume) through
 // run.ownPlan.
 
-// planOwner changes the plan fp and tells the events of its turn what
+// PlanOwner changes the plan fp and tells the events of its turn what
 // changed: put saves fp, send announces a change, and fault (when set)
 // reports a plan that could not be saved.
-type planOwner struct {
+type PlanOwner struct {
 	ctx   context.Context
 	fp    *plans.FullPlan
 	put   func() error
@@ -40,14 +40,14 @@ type planOwner struct {
 // ownPlan returns the owner of the session's plan (fullPlan) for one agent
 // turn: it saves the plan in the session (plans.FullPlanKey) and the
 // workspace, and speaks through the turn's events (gen).
-func ownPlan(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) *planOwner {
+func ownPlan(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent]) *PlanOwner {
 	return treeOwner(ctx, gen, fullPlan(ctx))
 }
 
 // treeOwner returns the owner of fp, the session's plan or the copy a
 // branch or the report works on, for one agent turn.
-func treeOwner(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan) *planOwner {
-	return &planOwner{
+func treeOwner(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan) *PlanOwner {
+	return &PlanOwner{
 		ctx: ctx,
 		fp:  fp,
 		put: func() error {
@@ -59,77 +59,71 @@ func treeOwner(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp
 	}
 }
 
-// ownPlan returns the owner of the run's own plan (r.plan, outside the
-// agent tree): it saves the plan in the run's workspace and speaks through
-// the run's events. Ask again after r.plan is replaced.
-func (r *run) ownPlan(ctx context.Context) *planOwner {
-	fp := r.plan
-	return &planOwner{
-		ctx:  ctx,
-		fp:   fp,
-		put:  func() error { return writePlanFileAt(r.ws.Root, fp) },
-		send: func(e event.Event) { r.emit(e) },
-	}
+// NewPlanOwner returns the owner of fp outside the agent tree (the
+// runner's copy: the built-in analyses, the run's end, a resume): put saves
+// fp, send announces a change.
+func NewPlanOwner(ctx context.Context, fp *plans.FullPlan, put func() error, send func(event.Event)) *PlanOwner {
+	return &PlanOwner{ctx: ctx, fp: fp, put: put, send: send}
 }
 
-// save saves the plan.
-func (o *planOwner) save() error { return o.put() }
+// Save saves the plan.
+func (o *PlanOwner) Save() error { return o.put() }
 
-// publish says the plan changed (note says how, or is empty).
-func (o *planOwner) publish(note string) {
+// Publish says the plan changed (note says how, or is empty).
+func (o *PlanOwner) Publish(note string) {
 	o.send(event.Event{Kind: event.EventPlan, Plan: o.fp.Clone(), Text: note})
 }
 
-// saveAndPublish saves the plan and then says it changed, so whoever hears
+// SaveAndPublish saves the plan and then says it changed, so whoever hears
 // of a change finds it in plan.md and state.json; a plan not saved is not
 // announced, and is reported as a fault when the owner has one.
-func (o *planOwner) saveAndPublish(note string) error {
-	if err := o.save(); err != nil {
+func (o *PlanOwner) SaveAndPublish(note string) error {
+	if err := o.Save(); err != nil {
 		if o.fault != nil {
 			o.fault(err)
 		}
 		return err
 	}
-	o.publish(note)
+	o.Publish(note)
 	return nil
 }
 
-// remaining makes p the steps still to run and returns it with its step
+// Remaining makes p the steps still to run and returns it with its step
 // indexes filled in.
-func (o *planOwner) remaining(p *plans.Plan) *plans.Plan { return o.fp.SetRemaining(p) }
+func (o *PlanOwner) Remaining(p *plans.Plan) *plans.Plan { return o.fp.SetRemaining(p) }
 
-// plan makes p the steps still to run (the planner's or replanner's
+// Plan makes p the steps still to run (the planner's or replanner's
 // plan) and hands them to the executor.
-func (o *planOwner) plan(p *plans.Plan) {
-	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.remaining(p))
+func (o *PlanOwner) Plan(p *plans.Plan) {
+	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.Remaining(p))
 }
 
-// drop drops the steps not yet run (a review's edit or reject).
-func (o *planOwner) drop() { o.fp.DropRemaining() }
+// Drop drops the steps not yet run (a review's edit or reject).
+func (o *PlanOwner) Drop() { o.fp.DropRemaining() }
 
-// followUp turns the recorded plan into the start of a follow-up question
+// FollowUp turns the recorded plan into the start of a follow-up question
 // and saves it: from now on the session's state is the new question's.
-func (o *planOwner) followUp(question string) error {
+func (o *PlanOwner) FollowUp(question string) error {
 	o.fp.FollowUp(question)
-	return o.save()
+	return o.Save()
 }
 
-// replace puts p in place of the planned steps (the person's edit); the
+// Replace puts p in place of the planned steps (the person's edit); the
 // steps earlier questions finished stay.
-func (o *planOwner) replace(p *plans.Plan) {
-	o.drop()
-	o.plan(p)
+func (o *PlanOwner) Replace(p *plans.Plan) {
+	o.Drop()
+	o.Plan(p)
 }
 
-// reject drops the planned steps and keeps the plan in the session
+// Reject drops the planned steps and keeps the plan in the session
 // without saving it: the planner makes the new one, saved then.
-func (o *planOwner) reject() {
-	o.drop()
+func (o *PlanOwner) Reject() {
+	o.Drop()
 	plans.FullPlanKey.Set(o.ctx, o.fp)
 }
 
-// resumed hands the executor the steps a resumed run has still to do.
-func (o *planOwner) resumed() {
+// Resumed hands the executor the steps a resumed run has still to do.
+func (o *PlanOwner) Resumed() {
 	var rest []plans.Step
 	for _, s := range o.fp.Steps {
 		if s.Status == plans.StatusTodo || s.Status == plans.StatusDoing {
@@ -139,22 +133,22 @@ func (o *planOwner) resumed() {
 	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, &plans.Plan{Steps: rest})
 }
 
-// answer records the question's result; the steps not run are not needed.
-func (o *planOwner) answer(res *plans.SubmitResult) {
+// Answer records the question's result; the steps not run are not needed.
+func (o *PlanOwner) Answer(res *plans.SubmitResult) {
 	o.fp.Result = res
 	o.fp.SkipRemaining("not needed: the question was answered")
 }
 
-// skipRest marks the steps not run as skipped, with why.
-func (o *planOwner) skipRest(why string) { o.fp.SkipRemaining(why) }
+// SkipRest marks the steps not run as skipped, with why.
+func (o *PlanOwner) SkipRest(why string) { o.fp.SkipRemaining(why) }
 
-// checked records the answer as the checks left it (its unverified
+// Checked records the answer as the checks left it (its unverified
 // numbers, its files that exist).
-func (o *planOwner) checked(res *plans.SubmitResult) { o.fp.Result = res }
+func (o *PlanOwner) Checked(res *plans.SubmitResult) { o.fp.Result = res }
 
-// dropUnwritten removes the files in missing from the answer and, when
+// DropUnwritten removes the files in missing from the answer and, when
 // it removed any, saves the plan.
-func (o *planOwner) dropUnwritten(missing []string) error {
+func (o *PlanOwner) DropUnwritten(missing []string) error {
 	if o.fp == nil || o.fp.Result == nil || len(missing) == 0 {
 		return nil
 	}
@@ -168,40 +162,40 @@ func (o *planOwner) dropUnwritten(missing []string) error {
 		return nil
 	}
 	o.fp.Result.Files = kept
-	return o.save()
+	return o.Save()
 }
 
-// suggest records the answer's next questions and saves the plan.
-func (o *planOwner) suggest(next []string) error {
+// Suggest records the answer's next questions and saves the plan.
+func (o *PlanOwner) Suggest(next []string) error {
 	o.fp.Result.NextQuestions = next
-	return o.save()
+	return o.Save()
 }
 
-// again puts st, which was in progress when its run stopped, back to do,
+// Again puts st, which was in progress when its run stopped, back to do,
 // with no summary: it runs again.
-func (o *planOwner) again(st *plans.StepState) {
+func (o *PlanOwner) Again(st *plans.StepState) {
 	st.Status, st.Summary = plans.StatusTodo, ""
 }
 
-// start marks st doing, saves the plan and says the step started; with
+// Start marks st doing, saves the plan and says the step started; with
 // side, it names the steps now running side by side.
-func (o *planOwner) start(st *plans.StepState, side bool) error {
+func (o *PlanOwner) Start(st *plans.StepState, side bool) error {
 	st.Status, st.Started = plans.StatusDoing, time.Now()
-	if err := o.save(); err != nil {
+	if err := o.Save(); err != nil {
 		return err
 	}
 	started := *st
 	note := ""
 	if now := o.fp.Running(); side && len(now) > 1 {
-		note = fmt.Sprintf("running steps %s side by side", joinSteps(now))
+		note = fmt.Sprintf("running steps %s side by side", JoinSteps(now))
 	}
 	o.send(event.Event{Kind: event.EventStepStarted, Step: &started, Text: note})
 	return nil
 }
 
-// done records st's outcome: its summary and files; it failed when failed
+// Done records st's outcome: its summary and files; it failed when failed
 // or when its summary says so.
-func (o *planOwner) done(st *plans.StepState, summary string, files []string, failed bool) {
+func (o *PlanOwner) Done(st *plans.StepState, summary string, files []string, failed bool) {
 	st.Summary, st.Files = strings.TrimSpace(summary), files
 	st.Status = plans.StatusDone
 	if failed || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
@@ -209,33 +203,33 @@ func (o *planOwner) done(st *plans.StepState, summary string, files []string, fa
 	}
 }
 
-// fail marks st failed by err, which stops the run.
-func (o *planOwner) fail(st *plans.StepState, err error) {
+// Fail marks st failed by err, which stops the run.
+func (o *PlanOwner) Fail(st *plans.StepState, err error) {
 	st.Status = plans.StatusFailed
-	st.Summary = "Stopped: " + plainError(o.ctx, err).Error()
+	st.Summary = "Stopped: " + PlainError(o.ctx, err).Error()
 }
 
-// requeue puts st back to do: it did not run (a budget ran out first).
-func (o *planOwner) requeue(st *plans.StepState) { st.Status = plans.StatusTodo }
+// Requeue puts st back to do: it did not run (a budget ran out first).
+func (o *PlanOwner) Requeue(st *plans.StepState) { st.Status = plans.StatusTodo }
 
-// stop puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a
+// Stop puts the step the run was stopped in (Ctrl-C twice, SIGTERM, a
 // cancelled context) back to do and saves the plan: whatever it did is
 // not a result, and it runs again when the session is resumed.
-func (o *planOwner) stop(st *plans.StepState) {
+func (o *PlanOwner) Stop(st *plans.StepState) {
 	st.Status = plans.StatusTodo
 	st.Started = time.Time{}
-	st.Summary = stoppedSummary
+	st.Summary = StoppedSummary
 	st.Files = nil
-	_ = o.save()
+	_ = o.Save()
 }
 
-// stoppedSummary marks a step that was stopped while it ran.
-const stoppedSummary = "stopped while running; runs again on resume"
+// StoppedSummary marks a step that was stopped while it ran.
+const StoppedSummary = "stopped while running; runs again on resume"
 
-// finish saves the plan with st's outcome and, once st is done or
+// Finish saves the plan with st's outcome and, once st is done or
 // failed, says so: each of its files, then the step.
-func (o *planOwner) finish(st *plans.StepState) error {
-	if err := o.save(); err != nil {
+func (o *PlanOwner) Finish(st *plans.StepState) error {
+	if err := o.Save(); err != nil {
 		return err
 	}
 	if st.Status != plans.StatusDone && st.Status != plans.StatusFailed {
@@ -265,44 +259,54 @@ func writePlanFile(ctx context.Context, fp *plans.FullPlan) error {
 	if !ok || dir == "" {
 		return nil
 	}
-	return writePlanFileAt(dir, fp)
+	return WritePlanFileAt(dir, fp)
 }
 
-// planStateFile holds the FullPlan as JSON beside plan.md: what a resumed
+// PlanStateFile holds the FullPlan as JSON beside plan.md: what a resumed
 // or recovered run starts from.
-const planStateFile = "state.json"
+const PlanStateFile = "state.json"
 
-// loadPlanState reads the FullPlan a workspace last recorded.
-func loadPlanState(dir string) (*plans.FullPlan, error) {
-	b, err := os.ReadFile(filepath.Join(dir, planStateFile))
+// LoadPlanState reads the FullPlan a workspace last recorded.
+func LoadPlanState(dir string) (*plans.FullPlan, error) {
+	b, err := os.ReadFile(filepath.Join(dir, PlanStateFile))
 	if err != nil {
 		return nil, err
 	}
 	var fp plans.FullPlan
 	if err := json.Unmarshal(b, &fp); err != nil {
-		return nil, fmt.Errorf("read %s: %w", planStateFile, err)
+		return nil, fmt.Errorf("read %s: %w", PlanStateFile, err)
 	}
 	return &fp, nil
 }
 
-// writePlanFileAt rewrites plan.md and state.json in the workspace dir.
-func writePlanFileAt(dir string, fp *plans.FullPlan) error {
+// WritePlanFileAt rewrites plan.md and state.json in the workspace dir.
+func WritePlanFileAt(dir string, fp *plans.FullPlan) error {
 	if _, err := os.Stat(dir); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(fp, "", "  ")
 	if err != nil {
-		return fmt.Errorf("encode %s: %w", planStateFile, err)
+		return fmt.Errorf("encode %s: %w", PlanStateFile, err)
 	}
-	if err := writeWorkspaceFile(dir, planStateFile, b); err != nil {
+	if err := WriteWorkspaceFile(dir, PlanStateFile, b); err != nil {
 		return err
 	}
-	return writeWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)))
+	return WriteWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)))
 }
 
-// writeWorkspaceFile replaces a file of the workspace at workdir
+// WriteWorkspaceFile replaces a file of the workspace at workdir
 // atomically (see session.Workspace.WriteFileAtomic), so a reader or a
 // crash never sees half a plan or report.
-func writeWorkspaceFile(workdir, rel string, data []byte) error {
+func WriteWorkspaceFile(workdir, rel string, data []byte) error {
 	return (&session.Workspace{Root: workdir}).WriteFileAtomic(rel, data)
+}
+
+// AllStepsDone reports whether fp has steps and every one is done.
+func AllStepsDone(fp *plans.FullPlan) bool {
+	for _, s := range fp.Steps {
+		if s.Status != plans.StatusDone {
+			return false
+		}
+	}
+	return len(fp.Steps) > 0
 }

@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -6,15 +6,11 @@ import (
 	"strings"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/plans"
 )
-
-// namePlanReview names the plan review agent; part of the checkpoint format.
-const namePlanReview = "plan_review"
 
 // planReview sits between the planner and the execute/replan loop. When the
 // run asks for review it interrupts with the plan; resumed with a
@@ -31,13 +27,7 @@ type planReviewState struct {
 	Round int
 }
 
-func init() {
-	schema.RegisterName[*planReviewState]("sift_plan_review_state")
-	schema.RegisterName[*event.Interrupt]("sift_interrupt")
-	schema.RegisterName[*event.PlanDecision]("sift_plan_decision")
-}
-
-func (a *planReview) Name(context.Context) string { return namePlanReview }
+func (a *planReview) Name(context.Context) string { return NamePlanReview }
 func (a *planReview) Description(context.Context) string {
 	return "lets the person approve, edit or reject the plan before it runs"
 }
@@ -97,10 +87,10 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			if len(steps) > 1 {
 				params.Quick.Set(ctx, false)
 			}
-			own.replace(&plans.Plan{Steps: steps})
+			own.Replace(&plans.Plan{Steps: steps})
 		case event.PlanReject:
 			params.PlanFeedback.Set(ctx, decision.Feedback)
-			own.reject()
+			own.Reject()
 			// Plan again with the feedback, then ask again.
 			if failed := relay(a.planner.Run(ctx, &adk.AgentInput{}, opts...), gen, nil); failed != nil {
 				return
@@ -113,6 +103,6 @@ func (a *planReview) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...a
 			return
 		}
 		said := map[string]string{event.PlanApprove: "plan approved", event.PlanEdit: "plan edited"}[decision.Action]
-		_ = own.saveAndPublish(said)
+		_ = own.SaveAndPublish(said)
 	})
 }

@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 type planStage struct {
 	inner     adk.Agent
 	replanner bool
-	budget    *budgetGuard
+	budget    *BudgetGuard
 }
 
 func (a *planStage) Name(ctx context.Context) string        { return a.inner.Name(ctx) }
@@ -63,7 +63,7 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 			if err := json.Unmarshal([]byte(lastContent), &res); err != nil {
 				res = plans.SubmitResult{Answer: lastContent}
 			}
-			own.answer(&res)
+			own.Answer(&res)
 		} else {
 			raw, ok := adk.GetSessionValue(ctx, planexecute.PlanSessionKey)
 			plan, isOurs := raw.(*plans.Plan)
@@ -75,12 +75,12 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("%s: the plan has no steps; the model must call create_plan with at least one step, or submit_result", a.inner.Name(ctx))})
 				return
 			}
-			own.plan(plan)
-			if mode, _ := params.Mode.Get(ctx); !a.replanner && Mode(mode) == ModeAuto && plan.Complexity == plans.ComplexityTrivial && len(plan.Steps) == 1 {
+			own.Plan(plan)
+			if mode, _ := params.Mode.Get(ctx); !a.replanner && mode == params.ModeAuto && plan.Complexity == plans.ComplexityTrivial && len(plan.Steps) == 1 {
 				params.Quick.Set(ctx, true)
 			}
 		}
-		_ = own.saveAndPublish("")
+		_ = own.SaveAndPublish("")
 	})
 }
 
@@ -97,7 +97,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			stopForBudget(gen, own, err, a.inner.Name(ctx))
 			return true
 		}
-		if next := fp.Current(); next != nil && pauseRequested(ctx) {
+		if next := fp.Current(); next != nil && PauseRequested(ctx) {
 			// A safe point before the next step, reached without another
 			// model call: the resumed run starts that step, and the
 			// replanner sees its result with this one's.
@@ -115,11 +115,11 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		adk.AddSessionValue(ctx, planexecute.UserInputSessionKey, []adk.Message{schema.UserMessage(q)})
 	}
 	switch {
-	case !a.replanner && resumed && (fp.Current() != nil || allStepsDone(fp)):
-		own.resumed()
-	case !a.replanner && Mode(mode) == ModeQuick:
+	case !a.replanner && resumed && (fp.Current() != nil || AllStepsDone(fp)):
+		own.Resumed()
+	case !a.replanner && mode == params.ModeQuick:
 		q, _ := params.Question.Get(ctx)
-		own.plan(&plans.Plan{Steps: []plans.Step{{Description: q}}, Complexity: plans.ComplexityTrivial})
+		own.Plan(&plans.Plan{Steps: []plans.Step{{Description: q}}, Complexity: plans.ComplexityTrivial})
 		params.Quick.Set(ctx, true)
 	case a.replanner && resumed && fp.Result != nil && fp.Current() == nil:
 		// A run resumed after its answer was given (it stopped while the
@@ -135,25 +135,21 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 				break
 			}
 		}
-		own.answer(&plans.SubmitResult{Answer: answer})
+		own.Answer(&plans.SubmitResult{Answer: answer})
 		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
 	default:
 		return false
 	}
-	_ = own.saveAndPublish("")
+	_ = own.SaveAndPublish("")
 	return true
 }
-
-// escalatedKey marks a run whose quick answer failed and went to the
-// planner, so it escalates only once.
-const escalatedKey = "sift_quick_escalated"
 
 // escalate hands a failed quick answer in auto mode to the full
 // plan-execute loop, once: the replanner then plans with the failed
 // attempt's summary in front of it. It reports whether it did.
 func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan) bool {
 	mode, _ := params.Mode.Get(ctx)
-	if Mode(mode) != ModeAuto {
+	if mode != params.ModeAuto {
 		return false
 	}
 	if done, _ := adk.GetSessionValue(ctx, escalatedKey); done == true {
@@ -186,29 +182,6 @@ func lastFinished(fp *plans.FullPlan) int {
 	return last
 }
 
-// SessionPlan returns the plan of the session whose workspace is dir, with
-// each step's status, as plan.md shows it; an error when the session
-// recorded no plan state (it never got as far as planning).
-func SessionPlan(dir string) (*plans.FullPlan, error) {
-	return loadPlanState(dir)
-}
-
-// SessionQuestions returns the questions asked in the session whose
-// workspace is dir, in the order they were asked: the first, then each
-// follow-up. It is nil when the session recorded no plan state (it never
-// got as far as planning).
-func SessionQuestions(dir string) []string {
-	fp, err := loadPlanState(dir)
-	if err != nil {
-		return nil
-	}
-	var qs []string
-	for _, e := range fp.Earlier {
-		qs = append(qs, e.Question)
-	}
-	return append(qs, fp.Question)
-}
-
 // siftEvent carries one of Sift's own events through the ADK event stream,
 // so it reaches the caller in order with the agents' events.
 func siftEvent(e event.Event) *adk.AgentEvent {
@@ -224,11 +197,4 @@ func recoverInto(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 	if r := recover(); r != nil {
 		gen.Send(&adk.AgentEvent{Err: fmt.Errorf("internal error: %v\n%s", r, debug.Stack())})
 	}
-}
-
-func init() {
-	schema.RegisterName[*plans.Plan]("sift_plan")
-	schema.RegisterName[*plans.FullPlan]("sift_full_plan")
-	schema.RegisterName[*event.Event]("sift_event")
-	schema.RegisterName[*branchEvent]("sift_branch_event")
 }

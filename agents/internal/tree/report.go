@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/numcheck"
@@ -34,7 +35,7 @@ type reportAgent struct {
 	// whose numbers no output holds. Optional.
 	checker model.ToolCallingChatModel
 	// outputs are the run's tool replies, evidence for the answer check.
-	outputs *toolOutputs
+	outputs *ToolOutputs
 	// images: the model accepts images, and is shown the run's charts.
 	images bool
 	// stream: the report is streamed, each piece of text sent as a
@@ -42,10 +43,10 @@ type reportAgent struct {
 	stream bool
 	// tail is what ends every system prompt: house rules and the date.
 	tail   func(context.Context) string
-	budget *budgetGuard
+	budget *BudgetGuard
 }
 
-func (a *reportAgent) Name(context.Context) string { return nameReport }
+func (a *reportAgent) Name(context.Context) string { return NameReport }
 func (a *reportAgent) Description(context.Context) string {
 	return "writes the final report from the step results"
 }
@@ -55,59 +56,59 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		if paused, _ := params.Paused.Get(ctx); paused {
 			return // the report is written when the run finishes
 		}
-		ctx, endSpan := llm.StartAgent(ctx, nameReport)
+		ctx, endSpan := llm.StartAgent(ctx, NameReport)
 		defer endSpan(nil)
 		view := viewOf(ctx)
 		workdir, _ := params.Workdir.Get(ctx)
-		artifacts := listArtifacts(workdir)
+		artifacts := ListArtifacts(workdir)
 		ev := runEvidence(workdir, view, a.outputs)
-		outcome := reportOutcome(view.Plan)
+		outcome := report.OutcomeFor(view.Plan)
 		berr := a.budget.check(false)
-		a.checkAnswer(ctx, gen, view, ev, berr == nil && !outcome.noneSucceeded())
+		a.checkAnswer(ctx, gen, view, ev, berr == nil && !outcome.NoneSucceeded())
 		var md, note string
 		var err error
 		switch {
 		case berr != nil:
 			// No model call past a budget: the report is assembled from
 			// the results, and says what is missing.
-			note = inReport(chineseReport(view.Plan), "The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)
-			md = fallbackReport(view.Plan, artifacts, note)
-		case outcome.noneSucceeded():
+			note = report.Textf(report.Chinese(view.Plan), "The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)
+			md = FallbackReport(view.Plan, artifacts, note)
+		case outcome.NoneSucceeded():
 			// Nothing was computed: a model's report could only present
 			// its own text as findings, so Sift writes the report.
-			note = noResultNote(chineseReport(view.Plan))
-			md = fallbackReport(withoutResult(view.Plan), artifacts, note)
+			note = report.NoResultNote(report.Chinese(view.Plan))
+			md = FallbackReport(report.WithoutResult(view.Plan), artifacts, note)
 		default:
-			msgs := withHouseRules(reportMessages(view, artifacts), a.tail(ctx))
+			msgs := withHouseRules(prompt.Report(view, artifacts), a.tail(ctx))
 			if a.images {
-				msgs = withCharts(msgs, workdir, artifacts)
+				msgs = prompt.WithCharts(msgs, workdir, artifacts)
 			}
 			var msg *schema.Message
 			if msg, err = a.write(ctx, gen, msgs); err != nil {
-				note = inReport(chineseReport(view.Plan), "The report writer failed (%v); this report was assembled from the step results.", err)
-				md = fallbackReport(view.Plan, artifacts, note)
+				note = report.Textf(report.Chinese(view.Plan), "The report writer failed (%v); this report was assembled from the step results.", err)
+				md = FallbackReport(view.Plan, artifacts, note)
 			} else {
-				md = withUncomputed(completeReport(msg.Content, view.Plan, artifacts), outcome)
+				md = report.WithUncomputed(completeReport(msg.Content, view.Plan, artifacts), outcome)
 			}
 		}
 		var files []string
 		if view.Plan != nil && view.Plan.Result != nil {
 			files = view.Plan.Result.Files
 		}
-		md, unwritten, missing := withoutUnwritten(workdir, md, files, chineseReport(view.Plan))
-		md, _ = markReport(md, ev, append(outcome.siftText(), note, unwritten)...)
+		md, unwritten, missing := withoutUnwritten(workdir, md, files, report.Chinese(view.Plan))
+		md, _ = markReport(md, ev, append(outcome.SiftText(), note, unwritten)...)
 		// The answer hands back only files that exist.
-		if err := treeOwner(ctx, gen, view.Plan).dropUnwritten(missing); err != nil {
+		if err := treeOwner(ctx, gen, view.Plan).DropUnwritten(missing); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
 		// A report over nothing computed or cut short by a budget does
 		// not replace an earlier question's answer in report.md.
-		path, werr := saveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.noneSucceeded())
+		path, werr := SaveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.NoneSucceeded())
 		if werr != nil {
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
 		}
-		gen.Send(siftEvent(event.Event{Kind: event.EventReport, Agent: nameReport, Path: path, Text: md}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventReport, Agent: NameReport, Path: path, Text: md}))
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
@@ -137,7 +138,7 @@ func (a *reportAgent) write(ctx context.Context, gen *adk.AsyncGenerator[*adk.Ag
 		}
 		chunks = append(chunks, chunk)
 		if chunk.Content != "" {
-			gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: chunk.Content, Delta: true}))
+			gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: NameReport, Text: chunk.Content, Delta: true}))
 		}
 	}
 	if len(chunks) == 0 {
@@ -150,7 +151,7 @@ func (a *reportAgent) write(ctx context.Context, gen *adk.AsyncGenerator[*adk.Ag
 // outputs; with correct, unsupported numbers go back once to the
 // replanner's model. The result kept, with its unverified numbers, is
 // recorded in the plan.
-func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], view taskView, ev *numcheck.Set, correct bool) {
+func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], view prompt.View, ev *numcheck.Set, correct bool) {
 	fp := view.Plan
 	if fp == nil || fp.Result == nil {
 		return
@@ -161,24 +162,24 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 	res, bad, err := checkResult(ctx, m, view, ev, a.tail(ctx))
 	if err != nil {
-		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: NameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
 	}
 	changed := res != fp.Result
 	res.Unverified = bad
 	own := treeOwner(ctx, gen, fp)
-	own.checked(res)
+	own.Checked(res)
 	if len(bad) > 0 {
-		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
+		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: NameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
 	}
 	if changed || len(bad) > 0 {
-		if err := own.save(); err != nil {
+		if err := own.Save(); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
 	}
 }
 
-// writeReport writes report.md and its self-contained report.html.
-func writeReport(workdir, md string) error {
+// WriteReport writes report.md and its self-contained report.html.
+func WriteReport(workdir, md string) error {
 	return writeReportAs(workdir, session.ReportFile, md)
 }
 
@@ -188,7 +189,7 @@ func writeReportAs(workdir, rel, md string) error {
 	if workdir == "" {
 		return nil
 	}
-	if err := writeWorkspaceFile(workdir, rel, []byte(md)); err != nil {
+	if err := WriteWorkspaceFile(workdir, rel, []byte(md)); err != nil {
 		return err
 	}
 	htmlRel := strings.TrimSuffix(rel, ".md") + ".html"
@@ -196,15 +197,15 @@ func writeReportAs(workdir, rel, md string) error {
 	if err != nil {
 		return fmt.Errorf("render %s: %w", htmlRel, err)
 	}
-	return writeWorkspaceFile(workdir, htmlRel, html)
+	return WriteWorkspaceFile(workdir, htmlRel, html)
 }
 
-// saveReport keeps md as the report of question n of the session
+// SaveReport keeps md as the report of question n of the session
 // (report.QuestionReportFile) and, when it is complete or the session has
 // no report.md yet, as report.md too: a stopped or failed follow-up never
 // replaces the answer to an earlier question. It returns the
 // workspace-relative report the person should read.
-func saveReport(workdir string, n int, md string, complete bool) (string, error) {
+func SaveReport(workdir string, n int, md string, complete bool) (string, error) {
 	if workdir == "" {
 		return session.ReportFile, nil
 	}
@@ -215,7 +216,7 @@ func saveReport(workdir string, n int, md string, complete bool) (string, error)
 	if _, err := os.Stat(filepath.Join(workdir, session.ReportFile)); err == nil && !complete {
 		return own, nil
 	}
-	return session.ReportFile, writeReport(workdir, md)
+	return session.ReportFile, WriteReport(workdir, md)
 }
 
 // completeReport cleans the model's Markdown (models like to fence it) and
@@ -229,9 +230,9 @@ func completeReport(md string, fp *plans.FullPlan, artifacts []string) string {
 			break
 		}
 	}
-	zh := chineseReport(fp)
+	zh := report.Chinese(fp)
 	if md == "" {
-		return fallbackReport(fp, artifacts, inReport(zh, "The report writer returned no text; this report was assembled from the step results."))
+		return FallbackReport(fp, artifacts, report.Textf(zh, "The report writer returned no text; this report was assembled from the step results."))
 	}
 	var missing []string
 	for _, a := range artifacts {
@@ -245,17 +246,17 @@ func completeReport(md string, fp *plans.FullPlan, artifacts []string) string {
 		}
 	}
 	if len(missing) > 0 {
-		md += "\n\n" + inReport(zh, "## Files\n\n") + artifactList(missing)
+		md += "\n\n" + report.Textf(zh, "## Files\n\n") + artifactList(missing)
 	}
 	return md + "\n"
 }
 
-// fallbackReport assembles a report without a model: the answer if one was
+// FallbackReport assembles a report without a model: the answer if one was
 // submitted, every step with its status and result, and the files.
-func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string {
+func FallbackReport(fp *plans.FullPlan, artifacts []string, note string) string {
 	var b strings.Builder
-	zh := chineseReport(fp)
-	b.WriteString(inReport(zh, "# Report\n\n"))
+	zh := report.Chinese(fp)
+	b.WriteString(report.Textf(zh, "# Report\n\n"))
 	if note != "" {
 		b.WriteString("> " + note + "\n\n")
 	}
@@ -263,10 +264,10 @@ func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string 
 		fp = &plans.FullPlan{}
 	}
 	if q := strings.TrimSpace(fp.Question); q != "" {
-		b.WriteString(inReport(zh, "**Question:** %s\n\n", q))
+		b.WriteString(report.Textf(zh, "**Question:** %s\n\n", q))
 	}
 	if r := fp.Result; r != nil {
-		b.WriteString(inReport(zh, "## Answer\n\n") + strings.TrimSpace(r.Answer) + "\n\n")
+		b.WriteString(report.Textf(zh, "## Answer\n\n") + strings.TrimSpace(r.Answer) + "\n\n")
 		for _, f := range r.Findings {
 			b.WriteString("- " + f + "\n")
 		}
@@ -275,9 +276,9 @@ func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string 
 		}
 	}
 	if len(fp.Steps) > 0 {
-		b.WriteString(inReport(zh, "## Steps\n\n"))
+		b.WriteString(report.Textf(zh, "## Steps\n\n"))
 		for _, s := range fp.Steps {
-			b.WriteString(inReport(zh, "### Step %d — %s (%s)\n\n", s.Index, s.Description, statusIn(zh, s.Status)))
+			b.WriteString(report.Textf(zh, "### Step %d — %s (%s)\n\n", s.Index, s.Description, report.StatusText(zh, s.Status)))
 			switch {
 			case s.Status == plans.StatusFailed:
 				b.WriteString(failedStepText(s, zh))
@@ -287,7 +288,7 @@ func fallbackReport(fp *plans.FullPlan, artifacts []string, note string) string 
 		}
 	}
 	if len(artifacts) > 0 {
-		b.WriteString(inReport(zh, "## Files\n\n") + artifactList(artifacts))
+		b.WriteString(report.Textf(zh, "## Files\n\n") + artifactList(artifacts))
 	}
 	return b.String()
 }
@@ -321,8 +322,8 @@ func reportTitle(md string) string {
 	return "Sift report"
 }
 
-// listArtifacts lists files under out/, workspace-relative and sorted.
-func listArtifacts(workdir string) []string {
+// ListArtifacts lists files under out/, workspace-relative and sorted.
+func ListArtifacts(workdir string) []string {
 	snap := snapshotFiles(workdir, "out")
 	out := make([]string, 0, len(snap))
 	for p := range snap {
@@ -335,10 +336,10 @@ func listArtifacts(workdir string) []string {
 // failedStepText is a failed step as the analyst reads it: what failed, in
 // one sentence, then the traceback folded away; in Chinese with zh.
 func failedStepText(s plans.StepState, zh bool) string {
-	sentence, detail := failureOf(s.Summary)
-	text := inReport(zh, "What failed: %s\n\n", sentence)
+	sentence, detail := report.FailureOf(s.Summary)
+	text := report.Textf(zh, "What failed: %s\n\n", sentence)
 	if detail != "" {
-		text += tracebackBlock(detail) + "\n"
+		text += report.TracebackBlock(detail) + "\n"
 	}
 	return text
 }
@@ -382,9 +383,9 @@ func withoutUnwritten(workdir, md string, answerFiles []string, zh bool) (string
 		}
 		text := strings.TrimSpace(m[2])
 		if text == "" || text == m[3] {
-			return inReport(zh, "`%s` (not written)", m[3])
+			return report.Textf(zh, "`%s` (not written)", m[3])
 		}
-		return inReport(zh, "%s (`%s`, not written)", text, m[3])
+		return report.Textf(zh, "%s (`%s`, not written)", text, m[3])
 	})
 	for _, m := range outMention.FindAllStringSubmatch(md, -1) {
 		absent(strings.TrimRight(m[1], "."))
@@ -399,7 +400,7 @@ func withoutUnwritten(workdir, md string, answerFiles []string, zh bool) (string
 	if len(missing) == 1 {
 		format = "> **Not written:** this report names %d file that the run never wrote, so it is not shown: %s.\n"
 	}
-	note := inReport(zh, format, len(missing), strings.Join(missing, ", "))
+	note := report.Textf(zh, format, len(missing), strings.Join(missing, ", "))
 	return strings.TrimRight(md, "\n") + "\n\n" + note, note, missing
 }
 

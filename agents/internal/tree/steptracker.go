@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -18,11 +18,12 @@ import (
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/tools"
 )
 
 // failedPrefix starts a code agent's answer when it could not do its task.
-const failedPrefix = "FAILED:"
+const failedPrefix = report.FailedPrefix
 
 // stepTracker wraps the executor: it marks the current step doing, runs the
 // executor, then records the step's result, status and new files in the
@@ -32,7 +33,7 @@ type stepTracker struct {
 	// quick runs the code agent directly in place of the executor, on the
 	// quick path.
 	quick  *directStep
-	budget *budgetGuard
+	budget *BudgetGuard
 	// branches runs ready steps side by side; nil runs one at a time.
 	branches *branchRunner
 }
@@ -45,7 +46,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		own := ownPlan(ctx, gen)
 		fp := own.fp
 		cur := fp.Current()
-		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && allStepsDone(fp) {
+		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && AllStepsDone(fp) {
 			// A run resumed after its last step: on to the replanner,
 			// which gives the answer from the recorded results.
 			last := fp.Steps[len(fp.Steps)-1]
@@ -60,7 +61,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			stopForBudget(gen, own, err, a.Name(ctx))
 			return
 		}
-		if pauseRequested(ctx) {
+		if PauseRequested(ctx) {
 			// A safe point: nothing of this step has run yet.
 			params.Paused.Set(ctx, true)
 			gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: fmt.Sprintf("paused before step %d", cur.Index)}))
@@ -69,7 +70,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		}
 		// Steps a recovered run found waiting for the person.
 		v, _ := adk.GetSessionValue(ctx, branchWaitsKey)
-		waiting, _ := v.([]*branchWait)
+		waiting, _ := v.([]*BranchWait)
 		if a.branches.wants(ctx, fp) {
 			// The replanner sees the batch's results, once the steps that
 			// wait for the person are answered and done.
@@ -86,7 +87,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		ctx, endSpan := llm.StartAgent(ctx, fmt.Sprintf("step %d", cur.Index))
 		var spanErr error
 		defer func() { endSpan(spanErr) }()
-		if err := own.start(cur, false); err != nil {
+		if err := own.Start(cur, false); err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 			return
 		}
@@ -126,13 +127,13 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		}
 		if ev.Err != nil {
 			if ctx.Err() != nil {
-				own.stop(cur)
+				own.Stop(cur)
 				gen.Send(ev)
 				return
 			}
 			if fatal(ctx, ev.Err) {
-				own.fail(cur, ev.Err)
-				_ = own.save()
+				own.Fail(cur, ev.Err)
+				_ = own.Save()
 				gen.Send(ev)
 				return
 			}
@@ -148,7 +149,7 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		return
 	}
 	if ctx.Err() != nil {
-		own.stop(cur)
+		own.Stop(cur)
 		return
 	}
 
@@ -161,8 +162,8 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		text = fmt.Sprintf("%s the step did not finish: %s", failedPrefix, stepFailure(stepErr))
 		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
 	}
-	own.done(cur, text, unionSorted(known, filesSince(workdir, "out", since)), stepErr != nil || codeFailed)
-	if err := own.finish(cur); err != nil {
+	own.Done(cur, text, unionSorted(known, filesSince(workdir, "out", since)), stepErr != nil || codeFailed)
+	if err := own.Finish(cur); err != nil {
 		gen.Send(&adk.AgentEvent{Err: err})
 	}
 }
@@ -172,12 +173,12 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		fp := fullPlan(ctx)
-		if w, ok := info.InterruptState.(*branchWait); ok && info.WasInterrupted {
+		if w, ok := info.InterruptState.(*BranchWait); ok && info.WasInterrupted {
 			a.resumeBranch(ctx, gen, fp, w, info)
 			return
 		}
 		cur := fp.Current()
-		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && allStepsDone(fp) {
+		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && AllStepsDone(fp) {
 			// A run resumed after its last step: on to the replanner,
 			// which gives the answer from the recorded results.
 			last := fp.Steps[len(fp.Steps)-1]
@@ -210,9 +211,9 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 
 // askNext asks the person what the first of waits (branch steps waiting
 // for the person) needs, keeping the others for after it.
-func (a *stepTracker) askNext(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], waits []*branchWait) {
+func (a *stepTracker) askNext(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], waits []*BranchWait) {
 	if len(waits) == 0 {
-		adk.AddSessionValue(ctx, branchWaitsKey, []*branchWait(nil))
+		adk.AddSessionValue(ctx, branchWaitsKey, []*BranchWait(nil))
 		return
 	}
 	adk.AddSessionValue(ctx, branchWaitsKey, waits[1:])
@@ -223,7 +224,7 @@ func (a *stepTracker) askNext(ctx context.Context, gen *adk.AsyncGenerator[*adk.
 // person, from where it stopped, on the session's kernel (which absorbed
 // what the step ran before it asked). Once it is done, the next waiting
 // step is asked; after the last, the replanner runs.
-func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan, w *branchWait, info *adk.ResumeInfo) {
+func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], fp *plans.FullPlan, w *BranchWait, info *adk.ResumeInfo) {
 	if !info.IsResumeTarget {
 		gen.Send(w.ask(ctx)) // not answered: it still waits
 		return
@@ -256,15 +257,15 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, fmt.Sprintf("%s\n\nStep %d: %s", text, cur.Index, cur.Summary))
 	}
 	waits, _ := adk.GetSessionValue(ctx, branchWaitsKey)
-	rest, _ := waits.([]*branchWait)
+	rest, _ := waits.([]*BranchWait)
 	a.askNext(ctx, gen, rest)
 }
 
 // stopForBudget ends the execute/replan loop at a safe point: the steps
 // not run are marked skipped with the reason.
-func stopForBudget(gen *adk.AsyncGenerator[*adk.AgentEvent], own *planOwner, err error, agent string) {
-	own.skipRest("not run: " + err.Error())
-	if own.saveAndPublish(err.Error()) != nil {
+func stopForBudget(gen *adk.AsyncGenerator[*adk.AgentEvent], own *PlanOwner, err error, agent string) {
+	own.SkipRest("not run: " + err.Error())
+	if own.SaveAndPublish(err.Error()) != nil {
 		return
 	}
 	gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(agent)})

@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
@@ -23,17 +24,9 @@ import (
 	"github.com/sift-agent/sift/tools/web"
 )
 
-// Agent and tool names. The tree is rebuilt by position on resume, so these
-// are part of the checkpoint format: do not rename lightly.
 const (
-	nameRoot          = "sift"
-	nameLoop          = "execute_replan"
-	nameCodeAgent     = "code_agent"
-	nameWebAgent      = "web_researcher"
-	nameReport        = "report"
-	toolCreatePlan    = "create_plan"
-	toolSubmitResult  = "submit_result"
-	toolOutputCap     = 12000
+	// ToolOutputCap bounds a tool reply the models see (see tools.CapOutput).
+	ToolOutputCap     = 12000
 	codeMaxIterations = 12
 )
 
@@ -65,7 +58,7 @@ func planTool(complexity bool) *schema.ToolInfo {
 		params["complexity"] = &schema.ParameterInfo{Type: schema.String, Enum: []string{"trivial", "normal", "complex"}}
 	}
 	return &schema.ToolInfo{
-		Name:        toolCreatePlan,
+		Name:        ToolCreatePlan,
 		Desc:        "Set the plan: the steps still to do, in order.",
 		ParamsOneOf: schema.NewParamsOneOfByParams(params),
 	}
@@ -73,7 +66,7 @@ func planTool(complexity bool) *schema.ToolInfo {
 
 // submitResultTool ends the execute/replan loop with the final answer.
 var submitResultTool = &schema.ToolInfo{
-	Name: toolSubmitResult,
+	Name: ToolSubmitResult,
 	Desc: "Submit the final result when the question is answered.",
 	ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
 		"answer":         {Type: schema.String, Required: true, Desc: "the direct answer, in the person's language"},
@@ -101,14 +94,14 @@ type treeConfig struct {
 	unattended bool
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
-	budget *budgetGuard
+	budget *BudgetGuard
 	// mcp offers MCP servers' tools to the executor or the code agent.
 	mcp *mcp.Toolset
 	// sources are the databases the executor and the code agent query
 	// with the SQL tools. Optional.
 	sources *sqldb.Sources
 	// outputs records every tool reply, for the answer check. Optional.
-	outputs *toolOutputs
+	outputs *ToolOutputs
 	// ext are the embedding service's tools, sub-agents and house rules.
 	ext Extensions
 	// locale is the person's locale, e.g. "zh-CN". Optional.
@@ -123,9 +116,9 @@ type treeConfig struct {
 	parallel int
 	// offer leaves out the executor's optional tools the run cannot use;
 	// the zero value offers them all.
-	offer executorOffer
-	// layout, when set, is the layout a resumed run keeps (layoutDirect
-	// or layoutExecutor); "" decides from the configuration.
+	offer prompt.Offer
+	// layout, when set, is the layout a resumed run keeps (LayoutDirect
+	// or LayoutExecutor); "" decides from the configuration.
 	layout string
 }
 
@@ -142,7 +135,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		ToolInfo:             createPlanTool,
 		NewPlan:              newPlan,
 		GenInputFn: func(ctx context.Context, _ []adk.Message) ([]adk.Message, error) {
-			return withHouseRules(plannerMessages(viewOf(ctx), cfg.offer.keeps(templates.ToolName)), cfg.promptTail(ctx)), nil
+			return withHouseRules(prompt.Planner(viewOf(ctx), cfg.offer.Keeps(templates.ToolName)), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -160,7 +153,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		RespondTool: submitResultTool,
 		NewPlan:     newPlan,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return withHouseRules(replannerMessages(viewOf(ctx)), cfg.replannerTail()), nil
+			return withHouseRules(prompt.Replanner(viewOf(ctx)), cfg.replannerTail()), nil
 		},
 	})
 	if err != nil {
@@ -173,7 +166,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		maxIter = 10
 	}
 	loop, err := adk.NewLoopAgent(ctx, &adk.LoopAgentConfig{
-		Name:          nameLoop,
+		Name:          NameLoop,
 		Description:   "executes plan steps and replans until the question is answered",
 		SubAgents:     []adk.Agent{&stepTracker{inner: executor, quick: &directStep{code: codeAgent}, budget: cfg.budget, branches: newBranchRunner(cfg)}, &planStage{inner: replanner, replanner: true, budget: cfg.budget}},
 		MaxIterations: maxIter,
@@ -182,7 +175,7 @@ func buildTree(ctx context.Context, cfg treeConfig) (adk.ResumableAgent, error) 
 		return nil, fmt.Errorf("build execute/replan loop: %w", err)
 	}
 	return adk.NewSequentialAgent(ctx, &adk.SequentialAgentConfig{
-		Name:        nameRoot,
+		Name:        NameRoot,
 		Description: "Sift data analysis: plan, execute and replan, report",
 		SubAgents: []adk.Agent{plannerStage, &planReview{planner: plannerStage}, loop,
 			&reportAgent{model: cfg.models.report, checker: cfg.models.planner, outputs: cfg.outputs, tail: cfg.promptTail, images: cfg.reportImages, stream: cfg.streamReport, budget: cfg.budget}},
@@ -214,8 +207,8 @@ func buildExecutor(ctx context.Context, cfg treeConfig) (adk.Agent, adk.Agent, e
 	}
 	returnDirectly := map[string]bool{}
 	if !cfg.classicExecutor {
-		returnDirectly[nameCodeAgent] = true
-		returnDirectly[nameWebAgent] = true
+		returnDirectly[NameCodeAgent] = true
+		returnDirectly[NameWebAgent] = true
 		returnDirectly[templates.ToolName] = true
 	}
 	executor, err := planexecute.NewExecutor(ctx, &planexecute.ExecutorConfig{
@@ -232,7 +225,7 @@ func buildExecutor(ctx context.Context, cfg treeConfig) (adk.Agent, adk.Agent, e
 		},
 		MaxIterations: 8,
 		GenInputFn: func(ctx context.Context, _ *planexecute.ExecutionContext) ([]adk.Message, error) {
-			return withHouseRules(executorMessages(viewOf(ctx), cfg.offer), cfg.promptTail(ctx)), nil
+			return withHouseRules(prompt.Executor(viewOf(ctx), cfg.offer), cfg.promptTail(ctx)), nil
 		},
 	})
 	if err != nil {
@@ -251,11 +244,11 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	code, err := newToolAgent(ctx, nameCodeAgent,
+	code, err := newToolAgent(ctx, NameCodeAgent,
 		"Writes and runs Python (pandas, matplotlib) for one data task; answers with the results and files written. Give it one self-contained request.",
 		cfg.models.code, codeTools, codeMaxIterations,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
-			return withHouseRules(codeAgentMessages(operator.ModeOf(cfg.op), codeContext(viewOf(ctx)), cfg.codeData(ctx), msgs), cfg.promptTail(ctx))
+			return withHouseRules(prompt.CodeAgent(operator.ModeOf(cfg.op), prompt.CodeContext(viewOf(ctx)), cfg.codeData(ctx), msgs), cfg.promptTail(ctx))
 		}, cfg.freshCodeData())
 	if err != nil {
 		return nil, nil, err
@@ -264,11 +257,11 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	webAgent, err := newToolAgent(ctx, nameWebAgent,
+	webAgent, err := newToolAgent(ctx, NameWebAgent,
 		"Searches the web and reads pages to find facts for one request; answers with the facts and their URLs.",
 		cfg.models.code, webTools, 8,
 		func(ctx context.Context, msgs []adk.Message) []adk.Message {
-			return withHouseRules(append([]adk.Message{schema.SystemMessage(webAgentPrompt)}, msgs...), cfg.promptTail(ctx))
+			return withHouseRules(append([]adk.Message{schema.SystemMessage(prompt.WebResearcherText)}, msgs...), cfg.promptTail(ctx))
 		})
 	if err != nil {
 		return nil, nil, err
@@ -279,7 +272,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	}
 	// The executor delegates: files are the code agent's to read.
 	out := []tool.BaseTool{agentTool(ctx, code)}
-	if cfg.offer.keeps(nameWebAgent) {
+	if cfg.offer.Keeps(NameWebAgent) {
 		out = append(out, agentTool(ctx, webAgent))
 	}
 	if !cfg.directSteps() {
@@ -363,7 +356,7 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 // templateTools are run_template and template_params, guarded, when the
 // run's offer keeps them; none otherwise.
 func (cfg treeConfig) templateTools() ([]tool.BaseTool, error) {
-	if !cfg.offer.keeps(templates.ToolName) {
+	if !cfg.offer.Keeps(templates.ToolName) {
 		return nil, nil
 	}
 	tpl, err := templates.Tool(cfg.op)
@@ -399,7 +392,7 @@ func (cfg treeConfig) guard(t tool.InvokableTool) tool.InvokableTool {
 	if cfg.verbatim {
 		return t
 	}
-	return tools.CapOutput(t, cfg.op, toolOutputCap)
+	return tools.CapOutput(t, cfg.op, ToolOutputCap)
 }
 
 // traced gives each tool call its own trace span.
@@ -447,10 +440,10 @@ func newToolAgent(ctx context.Context, name, desc string, m model.ToolCallingCha
 
 // codeData is what the code agent is told about the data of the session
 // in ctx, now.
-func (cfg treeConfig) codeData(ctx context.Context) codeData {
+func (cfg treeConfig) codeData(ctx context.Context) prompt.CodeData {
 	dc, _ := params.DataContext.Get(ctx)
 	in, _ := params.Inputs.Get(ctx)
-	d := codeData{Context: dc, Inputs: in}
+	d := prompt.CodeData{Context: dc, Inputs: in}
 	if k, ok := cfg.op.(interface{ KernelState() string }); ok {
 		d.Kernel = k.KernelState()
 	}
@@ -464,10 +457,10 @@ func (cfg treeConfig) codeData(ctx context.Context) codeData {
 // system message before it is left as it is, for providers' prefix caches.
 func (cfg treeConfig) freshCodeData() adk.AgentMiddleware {
 	return adk.AgentMiddleware{BeforeChatModel: func(ctx context.Context, st *adk.ChatModelAgentState) error {
-		if len(st.Messages) < 2 || st.Messages[1].Role != schema.User || !strings.HasPrefix(st.Messages[1].Content, dataHeading) {
+		if len(st.Messages) < 2 || st.Messages[1].Role != schema.User || !strings.HasPrefix(st.Messages[1].Content, prompt.DataHeading) {
 			return nil
 		}
-		if m := codeDataMessage(operator.ModeOf(cfg.op), cfg.codeData(ctx)); m != nil && m.Content != st.Messages[1].Content {
+		if m := prompt.CodeDataMessage(operator.ModeOf(cfg.op), cfg.codeData(ctx)); m != nil && m.Content != st.Messages[1].Content {
 			st.Messages[1] = m
 		}
 		return nil
@@ -496,12 +489,31 @@ func wrapUpNear(maxIter int) adk.AgentMiddleware {
 }
 
 // viewOf gathers what prompts show from the session.
-func viewOf(ctx context.Context) taskView {
+func viewOf(ctx context.Context) prompt.View {
 	q, _ := params.Question.Get(ctx)
 	dc, _ := params.DataContext.Get(ctx)
 	in, _ := params.Inputs.Get(ctx)
 	verbatim, _ := params.Verbatim.Get(ctx)
 	feedback, _ := params.PlanFeedback.Get(ctx)
 	step, _ := params.BranchStep.Get(ctx)
-	return taskView{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback, Step: step}
+	return prompt.View{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback, Step: step}
+}
+
+// sqlTools are the SQL tools over the run's databases, guarded like the
+// others; none without databases.
+func (cfg treeConfig) sqlTools() ([]tool.BaseTool, error) {
+	if cfg.sources == nil || cfg.sources.Len() == 0 {
+		return nil, nil
+	}
+	ts, err := sqldb.Tools(cfg.sources, cfg.op)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tool.BaseTool, 0, len(ts))
+	for _, t := range ts {
+		if it, ok := t.(tool.InvokableTool); ok {
+			out = append(out, cfg.guard(it))
+		}
+	}
+	return out, nil
 }

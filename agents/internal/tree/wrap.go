@@ -1,7 +1,10 @@
-package agents
+package tree
 
 import (
+	"fmt"
+
 	"github.com/cloudwego/eino/adk"
+	"github.com/sift-agent/sift/event"
 )
 
 // around is the turn of an agent that acts before and after another (or
@@ -43,9 +46,41 @@ func relay(inner *adk.AsyncIterator[*adk.AgentEvent], gen *adk.AsyncGenerator[*a
 
 // once is an agent turn of one event, such as an error found before any
 // work.
-func once(ev *adk.AgentEvent) *adk.AsyncIterator[*adk.AgentEvent] {
+func Once(ev *adk.AgentEvent) *adk.AsyncIterator[*adk.AgentEvent] {
 	iter, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
 	gen.Send(ev)
 	gen.Close()
 	return iter
+}
+
+// InterruptOf returns what an interrupt event asks of the person, or nil.
+func InterruptOf(ev *adk.AgentEvent) *event.Interrupt {
+	if ev.Action == nil || ev.Action.Interrupted == nil {
+		return nil
+	}
+	var root *adk.InterruptCtx
+	for _, ic := range ev.Action.Interrupted.InterruptContexts {
+		if ic.IsRootCause {
+			root = ic
+			break
+		}
+	}
+	if root == nil {
+		return nil
+	}
+	in := DescribeInterrupt(root.Info)
+	in.ID = root.ID
+	return &in
+}
+
+// DescribeInterrupt turns an interrupt's info into what the person sees.
+func DescribeInterrupt(info any) event.Interrupt {
+	switch v := info.(type) {
+	case *event.Interrupt:
+		return *v
+	case interface{ SiftInterrupt() event.Interrupt }:
+		return v.SiftInterrupt()
+	default:
+		return event.Interrupt{Kind: event.InterruptQuestion, Prompt: fmt.Sprint(info)}
+	}
 }

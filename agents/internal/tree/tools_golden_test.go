@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/llm/tokens"
 	"github.com/sift-agent/sift/operator"
@@ -82,7 +83,7 @@ func TestToolListsGolden(t *testing.T) {
 	// straight to the code agent, whose list is above.)
 	lean := cfg
 	lean.sources = nil
-	lean.offer = executorOffer{noTemplates: true}
+	lean.offer = prompt.Offer{NoTemplates: true}
 	leanExecutor, _, err := buildExecutorTools(context.Background(), lean)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package agents
+package tree
 
 import (
 	"context"
@@ -25,6 +25,11 @@ func (e *ModelError) Unwrap() error { return e.Err }
 func isModelError(err error) bool {
 	var me *ModelError
 	return errors.As(err, &me)
+}
+
+// MarkErrors wraps m so that its errors are *ModelError, naming agent.
+func MarkErrors(agent string, m model.ToolCallingChatModel) model.ToolCallingChatModel {
+	return &markErrors{agent: agent, inner: m}
 }
 
 // markErrors tags a model's errors as *ModelError so the agents can tell
@@ -71,4 +76,17 @@ func (m *markErrors) GetType() string {
 		return t
 	}
 	return "MarkErrors"
+}
+
+// PlainError replaces the framework's layered error text with what a
+// person needs: an interruption, the failing model call, or the error.
+func PlainError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+	var me *ModelError
+	if errors.As(err, &me) {
+		return me
+	}
+	return err
 }
