@@ -132,10 +132,10 @@ func (a *Agent) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.Agen
 		return tree.Once(&adk.AgentEvent{AgentName: tree.NameRoot, Err: fmt.Errorf("%w: Sift's agent takes the question from its input's last user message, and found none", ErrNoQuestion)})
 	}
 	r := a.r
-	adk.AddSessionValues(ctx, tree.SessionValues(tree.Input{
-		Question: question, DataContext: a.dataContext + r.databaseContext(ctx, question),
-		Inputs: a.inputs, Workdir: r.ws.Root, Mode: string(r.mode()), Verbatim: r.sift.cfg.Verbatim,
-		Plan: &plans.FullPlan{Question: question},
+	adk.AddSessionValues(ctx, treeValues(treeInput{
+		question: question, dataContext: a.dataContext + r.databaseContext(ctx, question),
+		inputs: a.inputs, workdir: r.ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
+		plan: &plans.FullPlan{Question: question},
 	}))
 	return a.tree.Run(ctx, &adk.AgentInput{Messages: []adk.Message{schema.UserMessage(question)}, EnableStreaming: input.EnableStreaming}, opts...)
 }

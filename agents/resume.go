@@ -262,10 +262,10 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
 	q := st.meta.Question
-	values := tree.SessionValues(tree.Input{
-		Question: q, DataContext: r.describeInputs(preview.PreviewFiles(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
-		Inputs: st.inputs, Workdir: ws.Root, Mode: string(r.mode()), Verbatim: r.sift.cfg.Verbatim,
-		Resumed: !st.replan && !st.planAgain, ReviewPlan: st.replan, Feedback: st.feedback, Plan: r.plan, Waits: waits,
+	values := treeValues(treeInput{
+		question: q, dataContext: r.describeInputs(preview.PreviewFiles(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
+		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
+		resumed: !st.replan && !st.planAgain, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
 	})
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(q)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)

@@ -456,9 +456,9 @@ func (r *run) runAgents(ctx context.Context, in prepared) {
 // params): the one place they are filled, for new questions, resumes and
 // embedders.
 func (r *run) sessionValues(question string, inputs []string, dataContext string) map[string]any {
-	return tree.SessionValues(tree.Input{
-		Question: question, DataContext: dataContext, Inputs: inputs, Workdir: r.ws.Root,
-		Mode: string(r.mode()), Verbatim: r.sift.cfg.Verbatim, ReviewPlan: r.req.ReviewPlan, Plan: r.plan,
+	return treeValues(treeInput{
+		question: question, dataContext: dataContext, inputs: inputs, workdir: r.ws.Root,
+		mode: r.mode(), verbatim: r.sift.cfg.Verbatim, reviewPlan: r.req.ReviewPlan, plan: r.plan,
 	})
 }
 

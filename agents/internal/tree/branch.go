@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
@@ -400,7 +399,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 	for _, idx := range slices.Sorted(maps.Keys(finished)) {
 		executed = append(executed, finished[idx])
 	}
-	adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, strings.Join(executed, "\n\n"))
+	params.ExecutedStep.Set(ctx, strings.Join(executed, "\n\n"))
 	switch {
 	case stopErr != nil:
 		stopForBudget(gen, own, stopErr, loopAgent)
@@ -430,7 +429,7 @@ func (b *branchRunner) runStep(ctx context.Context, pos int, step plans.StepStat
 	values := maps.Clone(adk.GetSessionValues(ctx))
 	values[plans.FullPlanKey.Name()] = fp
 	values[params.BranchStep.Name()] = step.Index
-	delete(values, branchWaitsKey)
+	delete(values, BranchWaitsKey)
 	checkpoint := branchCheckpointID(fp.QuestionNumber(), step.Index)
 	iter := runner.Run(ctx, nil, adk.WithSessionValues(values), adk.WithCheckPointID(checkpoint))
 	codeFailed := false
@@ -564,7 +563,7 @@ func (b *branchRunner) resume(ctx context.Context, w *BranchWait, answer any) *a
 			}
 			if ev.Output != nil {
 				if r, ok := ev.Output.CustomizedOutput.(*branchResult); ok {
-					adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, r.Summary)
+					params.ExecutedStep.Set(ctx, r.Summary)
 					return false
 				}
 			}
@@ -607,8 +606,7 @@ func (a *branchStep) relay(ctx context.Context, start func() *adk.AsyncIterator[
 		if waiting || failed != nil {
 			return
 		}
-		summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
-		text, _ := summary.(string)
+		text, _ := params.ExecutedStep.Get(ctx)
 		gen.Send(&adk.AgentEvent{Output: &adk.AgentOutput{CustomizedOutput: &branchResult{Summary: text}}})
 	})
 }

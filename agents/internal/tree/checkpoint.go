@@ -7,6 +7,7 @@ import (
 
 	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/plans"
 )
 
@@ -51,14 +52,20 @@ const (
 // checkpoints (the typed ones are in package params, plans.FullPlanKey
 // beside the plan).
 const (
-	// branchWaitsKey holds the branch steps waiting for the person not
+	// BranchWaitsKey holds the branch steps waiting for the person not
 	// yet asked ([]*BranchWait), in the run's session: those after the
 	// one being asked, or, in a run recovered after a pause or a crash,
 	// those found recorded (see branchCheckpoints.wait).
-	branchWaitsKey = "sift.branch_waits"
+	BranchWaitsKey = "sift.branch_waits"
 	// escalatedKey marks a run whose quick answer failed and went to the
 	// planner, so it escalates only once.
 	escalatedKey = "sift_quick_escalated"
+)
+
+// branchWaits and escalated are those keys, typed.
+var (
+	branchWaits = params.NewKey[[]*BranchWait](BranchWaitsKey)
+	escalated   = params.NewKey[bool](escalatedKey)
 )
 
 // branchCheckpointID names the checkpoint of the branch that runs step of

@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/agents/internal/prompt"
+	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/tools/mcp"
 	"github.com/sift-agent/sift/tools/templates"
 )
@@ -106,7 +106,7 @@ func (a *directStep) relay(ctx context.Context, start func() *adk.AsyncIterator[
 			return true
 		})
 		if failed == nil && !interrupted {
-			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, answer)
+			params.ExecutedStep.Set(ctx, answer)
 		}
 	})
 }
@@ -166,6 +166,6 @@ func (a *directStep) runBuiltIn(ctx context.Context, step int, args string) *adk
 			return
 		}
 		gen.Send(adk.EventFromMessage(schema.ToolMessage(out, id), nil, schema.Tool, templates.ToolName))
-		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, out)
+		params.ExecutedStep.Set(ctx, out)
 	})
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/plans"
@@ -95,7 +94,7 @@ func (o *PlanOwner) Remaining(p *plans.Plan) *plans.Plan { return o.fp.SetRemain
 // Plan makes p the steps still to run (the planner's or replanner's
 // plan) and hands them to the executor.
 func (o *PlanOwner) Plan(p *plans.Plan) {
-	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, o.Remaining(p))
+	params.Plan.Set(o.ctx, o.Remaining(p))
 }
 
 // Drop drops the steps not yet run (a review's edit or reject).
@@ -130,7 +129,7 @@ func (o *PlanOwner) Resumed() {
 			rest = append(rest, s.Step)
 		}
 	}
-	adk.AddSessionValue(o.ctx, planexecute.PlanSessionKey, &plans.Plan{Steps: rest})
+	params.Plan.Set(o.ctx, &plans.Plan{Steps: rest})
 }
 
 // Answer records the question's result; the steps not run are not needed.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/event"
@@ -65,7 +64,7 @@ func (a *planStage) Run(ctx context.Context, input *adk.AgentInput, opts ...adk.
 			}
 			own.Answer(&res)
 		} else {
-			raw, ok := adk.GetSessionValue(ctx, planexecute.PlanSessionKey)
+			raw, ok := params.Plan.Get(ctx)
 			plan, isOurs := raw.(*plans.Plan)
 			if !ok || !isOurs {
 				gen.Send(&adk.AgentEvent{Err: fmt.Errorf("%s: no plan was produced (got %T)", a.inner.Name(ctx), raw)})
@@ -112,7 +111,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		// The executor and replanner read the question where planexecute's
 		// planner would have put it.
 		q, _ := params.Question.Get(ctx)
-		adk.AddSessionValue(ctx, planexecute.UserInputSessionKey, []adk.Message{schema.UserMessage(q)})
+		params.UserInput.Set(ctx, []adk.Message{schema.UserMessage(q)})
 	}
 	switch {
 	case !a.replanner && resumed && (fp.Current() != nil || AllStepsDone(fp)):
@@ -152,7 +151,7 @@ func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	if mode != params.ModeAuto {
 		return false
 	}
-	if done, _ := adk.GetSessionValue(ctx, escalatedKey); done == true {
+	if done, _ := escalated.Get(ctx); done {
 		return false
 	}
 	failed := false
@@ -165,7 +164,7 @@ func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		return false
 	}
 	params.Quick.Set(ctx, false)
-	adk.AddSessionValue(ctx, escalatedKey, true)
+	escalated.Set(ctx, true)
 	gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: a.inner.Name(ctx),
 		Text: "The quick answer failed; the request goes to the planner with what the attempt found."}))
 	return true

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/planexecute"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/confined"
@@ -50,7 +49,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			// A run resumed after its last step: on to the replanner,
 			// which gives the answer from the recorded results.
 			last := fp.Steps[len(fp.Steps)-1]
-			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
+			params.ExecutedStep.Set(ctx, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
 			return
 		}
 		if cur == nil {
@@ -69,8 +68,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 			return
 		}
 		// Steps a recovered run found waiting for the person.
-		v, _ := adk.GetSessionValue(ctx, branchWaitsKey)
-		waiting, _ := v.([]*BranchWait)
+		waiting, _ := branchWaits.Get(ctx)
 		if a.branches.wants(ctx, fp) {
 			// The replanner sees the batch's results, once the steps that
 			// wait for the person are answered and done.
@@ -153,14 +151,13 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 		return
 	}
 
-	summary, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
-	text, _ := summary.(string)
+	text, _ := params.ExecutedStep.Get(ctx)
 	setErr(stepErr)
 	if stepErr != nil {
 		// The executor gave up (iteration bound, a tool that failed
 		// hard): the step fails, and the replanner decides what next.
 		text = fmt.Sprintf("%s the step did not finish: %s", failedPrefix, stepFailure(stepErr))
-		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, text)
+		params.ExecutedStep.Set(ctx, text)
 	}
 	own.Done(cur, text, unionSorted(known, filesSince(workdir, "out", since)), stepErr != nil || codeFailed)
 	if err := own.Finish(cur); err != nil {
@@ -182,7 +179,7 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 			// A run resumed after its last step: on to the replanner,
 			// which gives the answer from the recorded results.
 			last := fp.Steps[len(fp.Steps)-1]
-			adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
+			params.ExecutedStep.Set(ctx, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
 			return
 		}
 		if cur == nil {
@@ -213,10 +210,10 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 // for the person) needs, keeping the others for after it.
 func (a *stepTracker) askNext(ctx context.Context, gen *adk.AsyncGenerator[*adk.AgentEvent], waits []*BranchWait) {
 	if len(waits) == 0 {
-		adk.AddSessionValue(ctx, branchWaitsKey, []*BranchWait(nil))
+		branchWaits.Set(ctx, []*BranchWait(nil))
 		return
 	}
-	adk.AddSessionValue(ctx, branchWaitsKey, waits[1:])
+	branchWaits.Set(ctx, waits[1:])
 	gen.Send(waits[0].ask(ctx))
 }
 
@@ -244,7 +241,7 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 	var spanErr error
 	defer func() { endSpan(spanErr) }()
 	// The replanner reads what the batch's other steps did too.
-	batch, _ := adk.GetSessionValue(ctx, planexecute.ExecutedStepSessionKey)
+	batch, _ := params.ExecutedStep.Get(ctx)
 	// Its files: those its branch wrote before it asked, and those written
 	// since it goes on alone (the steps beside it have finished).
 	a.follow(ctx, gen, fp, cur, time.Now(), w.Files, func() *adk.AsyncIterator[*adk.AgentEvent] {
@@ -253,11 +250,10 @@ func (a *stepTracker) resumeBranch(ctx context.Context, gen *adk.AsyncGenerator[
 	if cur.Status == plans.StatusDoing || cur.Status == plans.StatusTodo || strings.HasPrefix(cur.Summary, "Stopped:") || ctx.Err() != nil {
 		return // it asks again, or the run stopped
 	}
-	if text, _ := batch.(string); text != "" {
-		adk.AddSessionValue(ctx, planexecute.ExecutedStepSessionKey, fmt.Sprintf("%s\n\nStep %d: %s", text, cur.Index, cur.Summary))
+	if text := batch; text != "" {
+		params.ExecutedStep.Set(ctx, fmt.Sprintf("%s\n\nStep %d: %s", text, cur.Index, cur.Summary))
 	}
-	waits, _ := adk.GetSessionValue(ctx, branchWaitsKey)
-	rest, _ := waits.([]*BranchWait)
+	rest, _ := branchWaits.Get(ctx)
 	a.askNext(ctx, gen, rest)
 }
 
