@@ -27,7 +27,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		if hasDotSegment(rel) {
 			status = http.StatusBadRequest
 		}
-		writeError(w, status, "forbidden", err.Error())
+		writeError(w, status, codeForbidden, err.Error())
 		return
 	}
 	if !s.workspaceExists(id) {
@@ -35,16 +35,16 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 			requestError(w, err)
 			return
 		}
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no files yet", id))
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no files yet", id))
 		return
 	}
 	f, err := s.workspace(id).OpenDeliverable(rel)
 	switch {
 	case errors.Is(err, session.ErrNotDeliverable):
-		writeError(w, http.StatusForbidden, "forbidden", err.Error())
+		writeError(w, http.StatusForbidden, codeForbidden, err.Error())
 		return
 	case err != nil:
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no file %s", id, rel))
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no file %s", id, rel))
 		return
 	}
 	defer f.Close()
@@ -115,7 +115,7 @@ func refuseDotFilePath(w http.ResponseWriter, r *http.Request) bool {
 	if !ok || !(hasDotSegment(file) || strings.Contains(file, "//") || strings.HasPrefix(file, "/") || strings.HasSuffix(file, "/")) {
 		return false
 	}
-	writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the file path %q has '.', '..' or empty elements; ask for plan.md, report.md, report.html or a file under out/ by its own path, e.g. out/trend.png", file))
+	writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("the file path %q has '.', '..' or empty elements; ask for plan.md, report.md, report.html or a file under out/ by its own path, e.g. out/trend.png", file))
 	return true
 }
 

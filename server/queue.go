@@ -101,7 +101,7 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 			}
 			_, err = s.runq.Add(ctx, id, payload)
 			if errors.Is(err, runqueue.ErrBusy) {
-				err = &refusal{409, "conflict", fmt.Sprintf("session %s already has a run queued or going on; wait for its done event, or pause it", id)}
+				err = &refusal{409, codeConflict, fmt.Sprintf("session %s already has a run queued or going on; wait for its done event, or pause it", id)}
 			}
 		}
 		if err == nil {
@@ -544,7 +544,7 @@ func (s *Server) claimFree(ctx context.Context, id string) error {
 	}
 	var ce *session.ClaimedError
 	if errors.As(err, &ce) {
-		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on in %s since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
+		return &refusal{409, codeConflict, fmt.Sprintf("session %s has a run going on in %s since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
 	}
 	return err
 }

@@ -18,7 +18,7 @@ type runFunc func(ctx context.Context) iter.Seq[event.Event]
 // errConflict and errDraining are refusals startRun answers with.
 type refusal struct {
 	status int
-	code   string
+	code   errorCode
 	msg    string
 }
 
@@ -107,7 +107,7 @@ func (s *Server) waitEnding(ctx context.Context, id string) error {
 	return nil
 }
 
-var errDraining = &refusal{503, "not_ready", "the server is shutting down; try again on another server or after it restarts"}
+var errDraining = &refusal{503, codeNotReady, "the server is shutting down; try again on another server or after it restarts"}
 
 // refuseLocked says why a run of session id cannot start on this server
 // now, if it cannot.
@@ -116,7 +116,7 @@ func (s *Server) refuseLocked(id string) error {
 		return errDraining
 	}
 	if _, busy := s.hubs[id]; busy {
-		return &refusal{409, "conflict", fmt.Sprintf("session %s already has a run going on; wait for its done event, or pause it", id)}
+		return &refusal{409, codeConflict, fmt.Sprintf("session %s already has a run going on; wait for its done event, or pause it", id)}
 	}
 	return nil
 }

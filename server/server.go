@@ -264,7 +264,7 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("GET /v1/sessions/{id}/events", s.handleEvents)
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
 	mux.Handle("/v1/", s.authorized(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no API endpoint %s %s; see /v1/openapi.json", r.Method, r.URL.Path))
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("no API endpoint %s %s; see /v1/openapi.json", r.Method, r.URL.Path))
 	}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -287,7 +287,7 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/v1/") && !cleanPath(r.URL.Path) {
 		// The mux would redirect (307) to the cleaned path: an API path
 		// with '.', '..' or empty elements is refused as the document says.
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the path %s has '.', '..' or empty elements; ask by the plain path (see /v1/openapi.json)", r.URL.EscapedPath()))
+		writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("the path %s has '.', '..' or empty elements; ask by the plain path (see /v1/openapi.json)", r.URL.EscapedPath()))
 		return
 	}
 	s.mux.ServeHTTP(w, r)
@@ -311,7 +311,7 @@ func (s *Server) authorized(h http.HandlerFunc) http.Handler {
 			}
 			if !ok {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
-				writeError(w, http.StatusUnauthorized, "unauthorized", "this server needs a token: send the header Authorization: Bearer TOKEN (the one sift serve was given with --token or SIFT_TOKEN)")
+				writeError(w, http.StatusUnauthorized, codeUnauthorized, "this server needs a token: send the header Authorization: Bearer TOKEN (the one sift serve was given with --token or SIFT_TOKEN)")
 				return
 			}
 		}
@@ -337,13 +337,13 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	draining := s.draining
 	s.mu.Unlock()
 	if draining {
-		writeError(w, http.StatusServiceUnavailable, "not_ready", "the server is shutting down")
+		writeError(w, http.StatusServiceUnavailable, codeNotReady, "the server is shutting down")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if _, err := s.store.Sessions.List(ctx, session.Filter{Limit: 1}); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "not_ready", "the session store does not answer: "+err.Error())
+		writeError(w, http.StatusServiceUnavailable, codeNotReady, "the session store does not answer: "+err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -434,9 +434,9 @@ type errorBody struct {
 	} `json:"error"`
 }
 
-func writeError(w http.ResponseWriter, status int, code, msg string) {
+func writeError(w http.ResponseWriter, status int, code errorCode, msg string) {
 	var b errorBody
-	b.Error.Code, b.Error.Message = code, msg
+	b.Error.Code, b.Error.Message = code.name, msg
 	writeJSON(w, status, b)
 }
 
@@ -445,13 +445,13 @@ func requestError(w http.ResponseWriter, err error) {
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the request body is larger than this server's limit of %s; send less", humanBytes(mbe.Limit)))
+		writeError(w, http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("the request body is larger than this server's limit of %s; send less", humanBytes(mbe.Limit)))
 	case errors.Is(err, session.ErrSessionNotFound), errors.Is(err, session.ErrWorkspaceNotFound):
-		writeError(w, http.StatusNotFound, "not_found", err.Error())
+		writeError(w, http.StatusNotFound, codeNotFound, err.Error())
 	case errors.Is(err, session.ErrInvalidID):
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 	default:
-		writeError(w, http.StatusInternalServerError, "internal", err.Error())
+		writeError(w, http.StatusInternalServerError, codeInternal, err.Error())
 	}
 }
 
