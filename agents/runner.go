@@ -140,6 +140,9 @@ func (r *run) emit(e event.Event) bool {
 	if e.Kind == event.EventReport {
 		r.reportPath = e.Path
 	}
+	if e.Kind == event.EventDone && e.Session == "" && r.ws != nil {
+		e.Session = r.ws.ID
+	}
 	if r.log != nil {
 		// The caller sees the event as logged, numbered (Seq).
 		if logged, err := r.log.Record(e); err == nil {
