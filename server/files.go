@@ -74,10 +74,11 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 // listFiles lists what the files endpoint would serve for the session.
 func (s *Server) listFiles(id string) []string { return s.workspace(id).Deliverables() }
 
-// fileURLs are the files endpoint's URLs (from the server's root) of the
-// session's files, each path element percent-encoded: any name the
-// workspace holds (spaces, non-ASCII, '#', '?') downloads as listed.
-func fileURLs(id string, files []string) []string {
+// fileURLs are the files endpoint's URLs of the session's files, from the
+// server's root under base (the request's base path, see basePath), each
+// path element percent-encoded: any name the workspace holds (spaces,
+// non-ASCII, '#', '?') downloads as listed.
+func fileURLs(base, id string, files []string) []string {
 	if len(files) == 0 {
 		return nil
 	}
@@ -87,7 +88,7 @@ func fileURLs(id string, files []string) []string {
 		for j, el := range els {
 			els[j] = url.PathEscape(el)
 		}
-		out[i] = "/v1/sessions/" + url.PathEscape(id) + "/files/" + strings.Join(els, "/")
+		out[i] = base + "/v1/sessions/" + url.PathEscape(id) + "/files/" + strings.Join(els, "/")
 	}
 	return out
 }

@@ -106,6 +106,12 @@ type Config struct {
 	// Optional; by default cross-origin requests that change state are
 	// refused (CSRF), with or without a token.
 	AllowedOrigins []string
+	// BasePath is the path a reverse proxy serves this server under
+	// ("/sift" for https://example.com/sift/), put before the URLs the
+	// API answers with (a session's file_urls). Optional; default none.
+	// A request's X-Forwarded-Prefix header, when it is a clean path, is
+	// used instead: a proxy that strips a prefix says which.
+	BasePath string
 	// Registerer receives the server's metrics. Optional; by default a
 	// registry of the server's own, served at /metrics.
 	Registerer prometheus.Registerer
@@ -177,6 +183,11 @@ type Server struct {
 
 // New validates cfg, fills its defaults and opens the session store.
 func New(cfg Config) (*Server, error) {
+	bp, ok := normBasePath(cfg.BasePath)
+	if !ok {
+		return nil, fmt.Errorf("server: base path %q is not a plain path: give one such as /sift (letters, digits and -._~ between slashes)", cfg.BasePath)
+	}
+	cfg.BasePath = bp
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultMaxRuns
 	}
@@ -290,7 +301,7 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("the path %s has '.', '..' or empty elements; ask by the plain path (see /v1/openapi.json)", r.URL.EscapedPath()))
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	s.mux.ServeHTTP(w, r.WithContext(withBasePath(r.Context(), s.basePath(r))))
 }
 
 // cleanPath reports whether p has no '.', '..' or empty elements (a

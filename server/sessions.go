@@ -89,7 +89,8 @@ type sessionView struct {
 	Previews []filePreview `json:"previews,omitempty"`
 	Examples []string      `json:"examples,omitempty"`
 	// FileURLs are Files as URLs of the files endpoint, from the server's
-	// root, each path element percent-encoded.
+	// root under its base path (Config.BasePath, or the proxy's
+	// X-Forwarded-Prefix), each path element percent-encoded.
 	FileURLs []string `json:"file_urls,omitempty"`
 }
 
@@ -508,7 +509,7 @@ func (s *Server) view(ctx context.Context, id string) (sessionView, error) {
 		}
 	}
 	v.Files = s.listFiles(id)
-	v.FileURLs = fileURLs(id, v.Files)
+	v.FileURLs = fileURLs(basePathFrom(ctx), id, v.Files)
 	return v, nil
 }
 
