@@ -48,6 +48,7 @@ func (s *Server) startRun(ctx context.Context, id string, fn runFunc, after func
 	}
 	// Hold the session's place here while the store is asked.
 	h := newHub(id)
+	h.trace = traceCarrier(ctx)
 	s.hubs[id] = h
 	s.mu.Unlock()
 	unreserve := func() {
@@ -145,7 +146,7 @@ func (s *Server) execute(h *hub, fn runFunc, after func()) {
 	}
 	s.metrics.QueueWait(time.Since(h.accepted))
 	rm := s.metrics.startRun()
-	ctx := agents.WithPause(s.runCtx, h.pause)
+	ctx := agents.WithPause(withTrace(s.runCtx, h.trace), h.pause)
 	var final event.Event
 	for e := range fn(ctx) {
 		h.publish(e)

@@ -253,6 +253,7 @@ func New(cfg Config) (*Server, error) {
 	if s.handler, err = newOriginGuard(cfg, http.HandlerFunc(s.serveClean)); err != nil {
 		return nil, err
 	}
+	s.handler = traced(s.handler)
 	return s, nil
 }
 
