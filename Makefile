@@ -24,10 +24,10 @@ demo-agents: python-deps
 serve: python-deps
 	$(GO) run ./cmd/sift serve --sessions-dir $(SESSIONS)
 
-## test: vet and run every test
+## test: vet and run every test; the summary lists the tests skipped for what this machine lacks, and the command that installs it (bash .ci/deps)
 test: python-deps
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) run ./internal/testsummary -count=1 -timeout 30m ./...
 
 ## setup: install what Sift needs to run generated code
 setup: python-deps

@@ -25,8 +25,12 @@ var ErrNothingToResume = errors.New("nothing to resume")
 
 // Resume goes on with a session, in this process or a new one. A session
 // waiting for the person is resumed from its checkpoint with answers, keyed
-// by interrupt ID (a *event.PlanDecision for a plan review, the answer
-// types of the tools for questions and approvals). A paused session, or one
+// by interrupt ID (event.Interrupt.ID), each an Answer made for the
+// interrupt's kind: AnswerText, AnswerChoice or AnswerReply for a
+// question, Approve or Deny for an approval, ApprovePlan, EditPlan or
+// RejectPlan for a plan review. An answer of another type, or for another
+// kind of interrupt, is refused (ErrBadAnswer) and the session stays as it
+// was. Answers are nil for a session that waits for nothing. A paused session, or one
 // whose process died, is recovered from its recorded plan: finished steps
 // are kept and not run again, a step that was in progress runs again, and
 // the Python kernel's state is rebuilt from cells.jsonl; the events say
@@ -93,6 +97,10 @@ func ResumeParallel(n int) ResumeOption {
 func (r *run) resume(ctx context.Context, id string, answers map[string]any, opts resumeOptions) {
 	ctx, st, ok := r.prepareResume(ctx, id, opts)
 	if !ok {
+		return
+	}
+	if err := checkAnswers(st.meta.Pending, answers); err != nil {
+		r.refuse(err)
 		return
 	}
 	if r.routeResume(ctx, st, answers) {

@@ -142,6 +142,9 @@ func (r *run) emit(e event.Event) bool {
 	if e.Kind == event.EventReport {
 		r.reportPath = e.Path
 	}
+	if e.Kind == event.EventDone && e.Session == "" && r.ws != nil {
+		e.Session = r.ws.ID
+	}
 	if r.log != nil {
 		// The caller sees the event as logged, numbered (Seq).
 		if logged, err := r.log.Record(e); err == nil {
@@ -191,15 +194,18 @@ func (r *run) close(e event.Event) {
 	// a caller that removes or reads the workspace on done finds nothing
 	// still writing to it (the kernel, an MCP server).
 	r.release()
+	// The run's span ends before the done event too, so a caller that
+	// reads the trace on done finds the run in it.
+	if r.endSpan != nil {
+		r.endSpan(e.Err)
+		r.endSpan = nil
+	}
 	r.emit(e)
 	if r.log != nil {
 		_ = r.log.Close()
 	}
 	if r.trajectory != nil {
 		_ = r.trajectory.Close()
-	}
-	if r.endSpan != nil {
-		r.endSpan(e.Err)
 	}
 }
 

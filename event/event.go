@@ -32,7 +32,7 @@ const (
 	// question's report.md).
 	EventReport EventKind = "report"
 	// EventInterrupt means the run waits for the person: Interrupt says
-	// what to answer; the run ends (EventDone with Waiting set) and goes on
+	// what to answer; the run ends (EventDone with Interrupt set) and goes on
 	// when resumed with the answer.
 	EventInterrupt EventKind = "interrupt"
 	// EventPaused means the run stopped at a safe point because the person
@@ -91,6 +91,10 @@ type Event struct {
 	// Err is set on EventError (and on EventDone when the run failed); Text
 	// then holds its message for JSON consumers.
 	Err error `json:"-"`
+	// Session is the session's ID, on EventDone (EventSession carries it
+	// in Text), so a caller that kept only the last event can resume or
+	// follow up.
+	Session string `json:"session,omitempty"`
 }
 
 // ModelCall is one model call, as EventModelStarted and
@@ -177,3 +181,7 @@ const (
 	PlanEdit    = "edit"
 	PlanReject  = "reject"
 )
+
+// InterruptKind says that a decision answers a plan review
+// (agents.Answer).
+func (*PlanDecision) InterruptKind() string { return InterruptPlanReview }

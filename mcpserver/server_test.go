@@ -244,3 +244,48 @@ func TestShutdownRefusesNewRuns(t *testing.T) {
 		t.Error("Shutdown must close the sessions open before it")
 	}
 }
+
+// TestToolSchemasDeclarePlainArrays: a list argument is declared "array",
+// not ["null","array"], so a client that builds a form from the schema
+// (the MCP Inspector) sends a list; and run_builtin_analysis's files are
+// required.
+func TestToolSchemasDeclarePlainArrays(t *testing.T) {
+	env := newEnv(t, nil)
+	cs := connect(t, env.srv, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrays := 0
+	for _, tl := range res.Tools {
+		raw, err := json.Marshal(tl.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Required   []string                   `json:"required"`
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range s.Properties {
+			var prop struct {
+				Type any `json:"type"`
+			}
+			_ = json.Unmarshal(p, &prop)
+			if _, many := prop.Type.([]any); many {
+				t.Errorf("%s.%s has type %v: declare one type", tl.Name, name, prop.Type)
+			}
+			if prop.Type == "array" {
+				arrays++
+			}
+		}
+		if tl.Name == "run_builtin_analysis" && !slices.Contains(s.Required, "files") {
+			t.Errorf("run_builtin_analysis does not require files: %s", raw)
+		}
+	}
+	if arrays < 3 {
+		t.Errorf("%d array arguments, want files, databases and files", arrays)
+	}
+}

@@ -54,22 +54,26 @@ func (s *Server) addTools() {
 	names := strings.Join(templates.Names(), ", ")
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "analyze",
+		InputSchema: inputSchema[AnalyzeArgs](),
 		Title:       "Analyse data",
 		Description: "Answer a question about data files (or the server's databases): Sift plans, runs Python in a sandbox, and writes a report with tables and charts. Returns the answer, the findings, the report and its path. Long runs report progress.",
 	}, s.analyze)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "run_builtin_analysis",
+		InputSchema: inputSchema[BuiltinArgs](),
 		Title:       "Run a built-in analysis",
 		Description: "Run one fixed analysis on a table, with no language model: " + names + ". Returns its findings, the report and its path.",
 	}, s.runBuiltin)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "list_sessions",
+		InputSchema: inputSchema[ListSessionsArgs](),
 		Title:       "List sessions",
 		Description: "List Sift's sessions, newest first: id, status, question and the report's resource URI.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.listSessions)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "follow_up",
+		InputSchema: inputSchema[FollowUpArgs](),
 		Title:       "Ask a follow-up",
 		Description: "Ask a follow-up question in a finished session: its results, files and Python state carry over. Returns the answer like analyze.",
 	}, s.followUp)

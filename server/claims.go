@@ -26,10 +26,10 @@ func (s *Server) claim(ctx context.Context, id string) error {
 	err := c.Acquire(ctx, id, s.holder(), s.cfg.ClaimTTL)
 	var ce *session.ClaimedError
 	if errors.As(err, &ce) {
-		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on or queued in another server or process: %s holds it since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
+		return &refusal{409, codeConflict, fmt.Sprintf("session %s has a run going on or queued in another server or process: %s holds it since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
 	}
 	if errors.Is(err, session.ErrClaimed) {
-		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on or queued in another server or process; follow its events, pause it, or wait for its done event", id)}
+		return &refusal{409, codeConflict, fmt.Sprintf("session %s has a run going on or queued in another server or process; follow its events, pause it, or wait for its done event", id)}
 	}
 	return err
 }

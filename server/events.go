@@ -83,7 +83,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	last, err := lastEventID(r)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 		return
 	}
 	if _, _, err := s.lookup(r.Context(), id); err != nil {

@@ -27,7 +27,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		if hasDotSegment(rel) {
 			status = http.StatusBadRequest
 		}
-		writeError(w, status, "forbidden", err.Error())
+		writeError(w, status, codeForbidden, err.Error())
 		return
 	}
 	if !s.workspaceExists(id) {
@@ -35,16 +35,16 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 			requestError(w, err)
 			return
 		}
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no files yet", id))
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no files yet", id))
 		return
 	}
 	f, err := s.workspace(id).OpenDeliverable(rel)
 	switch {
 	case errors.Is(err, session.ErrNotDeliverable):
-		writeError(w, http.StatusForbidden, "forbidden", err.Error())
+		writeError(w, http.StatusForbidden, codeForbidden, err.Error())
 		return
 	case err != nil:
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("session %s has no file %s", id, rel))
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no file %s", id, rel))
 		return
 	}
 	defer f.Close()
@@ -74,10 +74,11 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 // listFiles lists what the files endpoint would serve for the session.
 func (s *Server) listFiles(id string) []string { return s.workspace(id).Deliverables() }
 
-// fileURLs are the files endpoint's URLs (from the server's root) of the
-// session's files, each path element percent-encoded: any name the
-// workspace holds (spaces, non-ASCII, '#', '?') downloads as listed.
-func fileURLs(id string, files []string) []string {
+// fileURLs are the files endpoint's URLs of the session's files, from the
+// server's root under base (the request's base path, see basePath), each
+// path element percent-encoded: any name the workspace holds (spaces,
+// non-ASCII, '#', '?') downloads as listed.
+func fileURLs(base, id string, files []string) []string {
 	if len(files) == 0 {
 		return nil
 	}
@@ -87,7 +88,7 @@ func fileURLs(id string, files []string) []string {
 		for j, el := range els {
 			els[j] = url.PathEscape(el)
 		}
-		out[i] = "/v1/sessions/" + url.PathEscape(id) + "/files/" + strings.Join(els, "/")
+		out[i] = base + "/v1/sessions/" + url.PathEscape(id) + "/files/" + strings.Join(els, "/")
 	}
 	return out
 }
@@ -115,7 +116,7 @@ func refuseDotFilePath(w http.ResponseWriter, r *http.Request) bool {
 	if !ok || !(hasDotSegment(file) || strings.Contains(file, "//") || strings.HasPrefix(file, "/") || strings.HasSuffix(file, "/")) {
 		return false
 	}
-	writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the file path %q has '.', '..' or empty elements; ask for plan.md, report.md, report.html or a file under out/ by its own path, e.g. out/trend.png", file))
+	writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("the file path %q has '.', '..' or empty elements; ask for plan.md, report.md, report.html or a file under out/ by its own path, e.g. out/trend.png", file))
 	return true
 }
 

@@ -26,6 +26,9 @@ type hub struct {
 	id string
 	// accepted is when the run was accepted, for its queue wait.
 	accepted time.Time
+	// trace is the trace context of the request that started the run
+	// (traceCarrier): the run's spans join its trace.
+	trace map[string]string
 
 	mu       sync.Mutex
 	frames   []frame

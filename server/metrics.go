@@ -53,7 +53,7 @@ var (
 	stepStatuses  = []string{string(plans.StatusDone), string(plans.StatusFailed), "other"}
 	modelRoles    = []string{"planner", "executor", "code", "report", "other"}
 	modelOutcomes = []string{"ok", "failed"}
-	failureKinds  = []string{failModel, failTool, failSandbox, failTimeout, failBudget, failCancelled, failInput, failInternal}
+	failureKinds  = []string{failModel, failTool, failSandbox, failTimeout, failBudget, failCancelled, failInput, failNotUnderstood, failInternal}
 )
 
 // otherLabel stands for every value outside a label's set.
@@ -287,6 +287,11 @@ const (
 	// failInput: the request could not run as given (bad input, nothing to
 	// resume).
 	failInput = "input"
+	// failNotUnderstood: no built-in analysis understood the request and
+	// no model is configured to take it: the person rephrases, names the
+	// columns, or a model is configured. Neither the server's fault nor
+	// the model's.
+	failNotUnderstood = "not_understood"
 	// failInternal: anything else; the server's log says what.
 	failInternal = "internal"
 )
@@ -306,6 +311,8 @@ func failureKind(final event.Event) string {
 		return failInput
 	case errors.Is(err, context.Canceled):
 		return failCancelled
+	case errors.Is(err, agents.ErrNoTemplateMatch):
+		return failNotUnderstood
 	case errors.Is(err, agents.ErrNoModel), errors.Is(err, llm.ErrNotConfigured), errors.Is(err, llm.ErrAuth), errors.Is(err, llm.ErrUnreachable),
 		errors.As(err, &me):
 		return failModel

@@ -375,6 +375,7 @@ func TestFailureKinds(t *testing.T) {
 		{fmt.Errorf("%w: 10 model calls of 10 allowed", agents.ErrBudgetExceeded), failBudget},
 		{fmt.Errorf("%w: session x has no step left", agents.ErrNothingToResume), failInput},
 		{fmt.Errorf("%w: input file a.csv missing", session.ErrBadInput), failInput},
+		{fmt.Errorf("%w. These words could not be placed: humidity", agents.ErrNoTemplateMatch), failNotUnderstood},
 		{runFailed(errors.New("checkpoint store: disk full")), failInternal},
 	} {
 		if got := failureKind(event.Event{Kind: event.EventDone, Err: c.err}); got != c.kind {

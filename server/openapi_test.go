@@ -265,3 +265,38 @@ func TestOpenAPIDocumentsTheGuards(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIErrorCodesAreTheServers: the document's Error.code enum is
+// exactly the list of codes the server can send (errorCodes: writeError
+// and refusals take only those), so a strict generated client accepts
+// every error answer and the document promises no code that never comes.
+func TestOpenAPIErrorCodesAreTheServers(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Error struct {
+					Properties struct {
+						Error struct {
+							Properties struct {
+								Code struct {
+									Enum []string `json:"enum"`
+								} `json:"code"`
+							} `json:"properties"`
+						} `json:"error"`
+					} `json:"properties"`
+				} `json:"Error"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, c := range errorCodes {
+		want = append(want, c.String())
+	}
+	got := doc.Components.Schemas.Error.Properties.Error.Properties.Code.Enum
+	if !slices.Equal(got, want) {
+		t.Errorf("openapi.json's Error.code enum is %q; the server sends %q (server/errcodes.go): make them the same, in that order", got, want)
+	}
+}

@@ -58,7 +58,7 @@ func newOriginGuard(cfg Config, next http.Handler) (*originGuard, error) {
 		}
 	}
 	g.csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusForbidden, "cross_origin", fmt.Sprintf("refused a cross-origin %s from %s: pages of other sites may not change anything here. Behind a reverse proxy, add its public origin with --allowed-origin (or SIFT_ALLOWED_ORIGINS)", r.Method, originOf(r)))
+		writeError(w, http.StatusForbidden, codeCrossOrigin, fmt.Sprintf("refused a cross-origin %s from %s: pages of other sites may not change anything here. Behind a reverse proxy, add its public origin with --allowed-origin (or SIFT_ALLOWED_ORIGINS)", r.Method, originOf(r)))
 	}))
 	return g, nil
 }
@@ -76,7 +76,7 @@ func (g *originGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !g.token && !g.hostAllowed(r) {
-		writeError(w, http.StatusForbidden, "foreign_host", fmt.Sprintf("refused Host %q: without a token this server answers only to 127.0.0.1, localhost and [::1] (a page whose name points here must not reach the API). Behind a reverse proxy, add its host name with --allowed-host (or SIFT_ALLOWED_HOSTS), or set a token", r.Host))
+		writeError(w, http.StatusForbidden, codeForeignHost, fmt.Sprintf("refused Host %q: without a token this server answers only to 127.0.0.1, localhost and [::1] (a page whose name points here must not reach the API). Behind a reverse proxy, add its host name with --allowed-host (or SIFT_ALLOWED_HOSTS), or set a token", r.Host))
 		return
 	}
 	g.csrf.Handler(g.next).ServeHTTP(w, r)

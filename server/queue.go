@@ -48,6 +48,9 @@ type queuedJob struct {
 	// queued the job. A worker whose own differs leaves the job alone:
 	// it would run the session in a directory the API never reads.
 	SessionsDir string `json:"sessions_dir,omitempty"`
+	// Trace is the W3C trace context of the request that queued the job
+	// (traceparent, tracestate): the worker's run joins its trace.
+	Trace map[string]string `json:"trace,omitempty"`
 }
 
 // The kinds of queued jobs.
@@ -95,13 +98,16 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 		err := s.claimFree(ctx, id)
 		if err == nil {
 			job.AfterSeq, job.SessionsDir = last, s.root
+			if job.Trace == nil {
+				job.Trace = traceCarrier(ctx)
+			}
 			payload, merr := json.Marshal(job)
 			if merr != nil {
 				return accepted{}, fmt.Errorf("queue the run: %w", merr)
 			}
 			_, err = s.runq.Add(ctx, id, payload)
 			if errors.Is(err, runqueue.ErrBusy) {
-				err = &refusal{409, "conflict", fmt.Sprintf("session %s already has a run queued or going on; wait for its done event, or pause it", id)}
+				err = &refusal{409, codeConflict, fmt.Sprintf("session %s already has a run queued or going on; wait for its done event, or pause it", id)}
 			}
 		}
 		if err == nil {
@@ -235,7 +241,7 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 		}
 		// A run whose lease is lost stops at once: another worker has
 		// it, and a step going on here too would run its cells twice.
-		ctx, stop := context.WithCancel(s.runCtx)
+		ctx, stop := context.WithCancel(withTrace(s.runCtx, job.Trace))
 		go func() {
 			select {
 			case <-lost:
@@ -263,7 +269,7 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 		// Another worker has the entry now.
 	default:
 		if s.handingBack(h, id) {
-			s.handBack(e, queuedJob{Kind: jobResume, HandedBack: true})
+			s.handBack(e, queuedJob{Kind: jobResume, HandedBack: true, Trace: job.Trace})
 		} else {
 			s.entryDone(e)
 		}
@@ -544,7 +550,7 @@ func (s *Server) claimFree(ctx context.Context, id string) error {
 	}
 	var ce *session.ClaimedError
 	if errors.As(err, &ce) {
-		return &refusal{409, "conflict", fmt.Sprintf("session %s has a run going on in %s since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
+		return &refusal{409, codeConflict, fmt.Sprintf("session %s has a run going on in %s since %s; follow its events, pause it, or wait for its done event", id, ce.Holder, ce.Holder.Since.UTC().Format(time.DateTime+" UTC"))}
 	}
 	return err
 }

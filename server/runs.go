@@ -18,7 +18,7 @@ type runFunc func(ctx context.Context) iter.Seq[event.Event]
 // errConflict and errDraining are refusals startRun answers with.
 type refusal struct {
 	status int
-	code   string
+	code   errorCode
 	msg    string
 }
 
@@ -48,6 +48,7 @@ func (s *Server) startRun(ctx context.Context, id string, fn runFunc, after func
 	}
 	// Hold the session's place here while the store is asked.
 	h := newHub(id)
+	h.trace = traceCarrier(ctx)
 	s.hubs[id] = h
 	s.mu.Unlock()
 	unreserve := func() {
@@ -107,7 +108,7 @@ func (s *Server) waitEnding(ctx context.Context, id string) error {
 	return nil
 }
 
-var errDraining = &refusal{503, "not_ready", "the server is shutting down; try again on another server or after it restarts"}
+var errDraining = &refusal{503, codeNotReady, "the server is shutting down; try again on another server or after it restarts"}
 
 // refuseLocked says why a run of session id cannot start on this server
 // now, if it cannot.
@@ -116,7 +117,7 @@ func (s *Server) refuseLocked(id string) error {
 		return errDraining
 	}
 	if _, busy := s.hubs[id]; busy {
-		return &refusal{409, "conflict", fmt.Sprintf("session %s already has a run going on; wait for its done event, or pause it", id)}
+		return &refusal{409, codeConflict, fmt.Sprintf("session %s already has a run going on; wait for its done event, or pause it", id)}
 	}
 	return nil
 }
@@ -145,7 +146,7 @@ func (s *Server) execute(h *hub, fn runFunc, after func()) {
 	}
 	s.metrics.QueueWait(time.Since(h.accepted))
 	rm := s.metrics.startRun()
-	ctx := agents.WithPause(s.runCtx, h.pause)
+	ctx := agents.WithPause(withTrace(s.runCtx, h.trace), h.pause)
 	var final event.Event
 	for e := range fn(ctx) {
 		h.publish(e)

@@ -106,6 +106,12 @@ type Config struct {
 	// Optional; by default cross-origin requests that change state are
 	// refused (CSRF), with or without a token.
 	AllowedOrigins []string
+	// BasePath is the path a reverse proxy serves this server under
+	// ("/sift" for https://example.com/sift/), put before the URLs the
+	// API answers with (a session's file_urls). Optional; default none.
+	// A request's X-Forwarded-Prefix header, when it is a clean path, is
+	// used instead: a proxy that strips a prefix says which.
+	BasePath string
 	// Registerer receives the server's metrics. Optional; by default a
 	// registry of the server's own, served at /metrics.
 	Registerer prometheus.Registerer
@@ -177,6 +183,11 @@ type Server struct {
 
 // New validates cfg, fills its defaults and opens the session store.
 func New(cfg Config) (*Server, error) {
+	bp, ok := normBasePath(cfg.BasePath)
+	if !ok {
+		return nil, fmt.Errorf("server: base path %q is not a plain path: give one such as /sift (letters, digits and -._~ between slashes)", cfg.BasePath)
+	}
+	cfg.BasePath = bp
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultMaxRuns
 	}
@@ -242,6 +253,7 @@ func New(cfg Config) (*Server, error) {
 	if s.handler, err = newOriginGuard(cfg, http.HandlerFunc(s.serveClean)); err != nil {
 		return nil, err
 	}
+	s.handler = traced(s.handler)
 	return s, nil
 }
 
@@ -264,7 +276,7 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("GET /v1/sessions/{id}/events", s.handleEvents)
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
 	mux.Handle("/v1/", s.authorized(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no API endpoint %s %s; see /v1/openapi.json", r.Method, r.URL.Path))
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("no API endpoint %s %s; see /v1/openapi.json", r.Method, r.URL.Path))
 	}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -287,10 +299,10 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/v1/") && !cleanPath(r.URL.Path) {
 		// The mux would redirect (307) to the cleaned path: an API path
 		// with '.', '..' or empty elements is refused as the document says.
-		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("the path %s has '.', '..' or empty elements; ask by the plain path (see /v1/openapi.json)", r.URL.EscapedPath()))
+		writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("the path %s has '.', '..' or empty elements; ask by the plain path (see /v1/openapi.json)", r.URL.EscapedPath()))
 		return
 	}
-	s.mux.ServeHTTP(w, r)
+	s.mux.ServeHTTP(w, r.WithContext(withBasePath(r.Context(), s.basePath(r))))
 }
 
 // cleanPath reports whether p has no '.', '..' or empty elements (a
@@ -311,7 +323,7 @@ func (s *Server) authorized(h http.HandlerFunc) http.Handler {
 			}
 			if !ok {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
-				writeError(w, http.StatusUnauthorized, "unauthorized", "this server needs a token: send the header Authorization: Bearer TOKEN (the one sift serve was given with --token or SIFT_TOKEN)")
+				writeError(w, http.StatusUnauthorized, codeUnauthorized, "this server needs a token: send the header Authorization: Bearer TOKEN (the one sift serve was given with --token or SIFT_TOKEN)")
 				return
 			}
 		}
@@ -337,13 +349,13 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	draining := s.draining
 	s.mu.Unlock()
 	if draining {
-		writeError(w, http.StatusServiceUnavailable, "not_ready", "the server is shutting down")
+		writeError(w, http.StatusServiceUnavailable, codeNotReady, "the server is shutting down")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if _, err := s.store.Sessions.List(ctx, session.Filter{Limit: 1}); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "not_ready", "the session store does not answer: "+err.Error())
+		writeError(w, http.StatusServiceUnavailable, codeNotReady, "the session store does not answer: "+err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -434,9 +446,9 @@ type errorBody struct {
 	} `json:"error"`
 }
 
-func writeError(w http.ResponseWriter, status int, code, msg string) {
+func writeError(w http.ResponseWriter, status int, code errorCode, msg string) {
 	var b errorBody
-	b.Error.Code, b.Error.Message = code, msg
+	b.Error.Code, b.Error.Message = code.name, msg
 	writeJSON(w, status, b)
 }
 
@@ -445,13 +457,13 @@ func requestError(w http.ResponseWriter, err error) {
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the request body is larger than this server's limit of %s; send less", humanBytes(mbe.Limit)))
+		writeError(w, http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("the request body is larger than this server's limit of %s; send less", humanBytes(mbe.Limit)))
 	case errors.Is(err, session.ErrSessionNotFound), errors.Is(err, session.ErrWorkspaceNotFound):
-		writeError(w, http.StatusNotFound, "not_found", err.Error())
+		writeError(w, http.StatusNotFound, codeNotFound, err.Error())
 	case errors.Is(err, session.ErrInvalidID):
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 	default:
-		writeError(w, http.StatusInternalServerError, "internal", err.Error())
+		writeError(w, http.StatusInternalServerError, codeInternal, err.Error())
 	}
 }
 

@@ -89,7 +89,8 @@ type sessionView struct {
 	Previews []filePreview `json:"previews,omitempty"`
 	Examples []string      `json:"examples,omitempty"`
 	// FileURLs are Files as URLs of the files endpoint, from the server's
-	// root, each path element percent-encoded.
+	// root under its base path (Config.BasePath, or the proxy's
+	// X-Forwarded-Prefix), each path element percent-encoded.
 	FileURLs []string `json:"file_urls,omitempty"`
 }
 
@@ -111,7 +112,7 @@ func (s *Server) readStaged(id string) (*staged, error) {
 func sessionID(w http.ResponseWriter, r *http.Request) (string, bool) {
 	id := r.PathValue("id")
 	if err := session.ValidateID(id); err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 		return "", false
 	}
 	return id, true
@@ -149,22 +150,22 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 		st.DataDirs, st.Databases = body.DataDirs, body.Databases
 	case "":
 		if r.ContentLength > 0 {
-			writeError(w, http.StatusUnsupportedMediaType, "bad_request", "send files as multipart/form-data (parts named file), or JSON")
+			writeError(w, http.StatusUnsupportedMediaType, codeBadRequest, "send files as multipart/form-data (parts named file), or JSON")
 			return
 		}
 	default:
-		writeError(w, http.StatusUnsupportedMediaType, "bad_request", fmt.Sprintf("unsupported content type %q: send files as multipart/form-data (parts named file), or JSON", ct))
+		writeError(w, http.StatusUnsupportedMediaType, codeBadRequest, fmt.Sprintf("unsupported content type %q: send files as multipart/form-data (parts named file), or JSON", ct))
 		return
 	}
 	for _, d := range st.DataDirs {
 		if _, found := s.cfg.DataDirs[d]; !found {
-			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("no data directory named %q here; this server offers: %s", d, listOrNone(sortedKeys(s.cfg.DataDirs))))
+			writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("no data directory named %q here; this server offers: %s", d, listOrNone(sortedKeys(s.cfg.DataDirs))))
 			return
 		}
 	}
 	for _, d := range st.Databases {
 		if _, found := s.cfg.Databases[d]; !found {
-			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("no database named %q here; this server offers: %s", d, listOrNone(sortedKeys(s.cfg.Databases))))
+			writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("no database named %q here; this server offers: %s", d, listOrNone(sortedKeys(s.cfg.Databases))))
 			return
 		}
 	}
@@ -176,7 +177,7 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(problems) > 0 {
-		writeError(w, http.StatusUnprocessableEntity, "bad_file", strings.Join(problems, " "))
+		writeError(w, http.StatusUnprocessableEntity, codeBadFile, strings.Join(problems, " "))
 		return
 	}
 	b, _ := json.Marshal(st)
@@ -196,7 +197,7 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, st *staged) bool {
 	mr, err := r.MultipartReader()
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", "read the multipart body: "+err.Error())
+		writeError(w, http.StatusBadRequest, codeBadRequest, "read the multipart body: "+err.Error())
 		return false
 	}
 	for {
@@ -211,16 +212,16 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, st *staged) 
 		switch part.FormName() {
 		case "file":
 			if len(st.Files) == s.cfg.MaxFiles {
-				writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("too many files: this server takes at most %d per session", s.cfg.MaxFiles))
+				writeError(w, http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("too many files: this server takes at most %d per session", s.cfg.MaxFiles))
 				return false
 			}
 			name, err := uploadName(part.FileName())
 			if err != nil {
-				writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+				writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 				return false
 			}
 			if slices.Contains(st.Files, name) {
-				writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("two files are named %s; rename one", name))
+				writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("two files are named %s; rename one", name))
 				return false
 			}
 			f, err := os.OpenFile(joinPath(s.stagedDir(st.ID), "files", name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -249,7 +250,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, st *staged) 
 				st.Databases = append(st.Databases, strings.TrimSpace(string(v)))
 			}
 		default:
-			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown part %q: send files as parts named file (and data_dir, database by name)", part.FormName()))
+			writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("unknown part %q: send files as parts named file (and data_dir, database by name)", part.FormName()))
 			return false
 		}
 	}
@@ -258,10 +259,10 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, st *staged) 
 func (s *Server) uploadError(w http.ResponseWriter, err error) {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the upload is larger than this server's limit of %s for one session; send smaller or fewer files, or ask the operator to raise --max-upload", humanBytes(mbe.Limit)))
+		writeError(w, http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("the upload is larger than this server's limit of %s for one session; send smaller or fewer files, or ask the operator to raise --max-upload", humanBytes(mbe.Limit)))
 		return
 	}
-	writeError(w, http.StatusBadRequest, "bad_request", "read the upload: "+err.Error())
+	writeError(w, http.StatusBadRequest, codeBadRequest, "read the upload: "+err.Error())
 }
 
 // uploadName checks an uploaded file's name: a plain file name, kept
@@ -384,7 +385,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	// client that sends status[]=done would otherwise list everything.
 	for name := range q {
 		if name != "status" && name != "limit" {
-			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown query parameter %q: this endpoint takes status (repeatable: status=done&status=failed) and limit", name))
+			writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("unknown query parameter %q: this endpoint takes status (repeatable: status=done&status=failed) and limit", name))
 			return
 		}
 	}
@@ -402,7 +403,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 			f.Status = append(f.Status, session.StatusRunning)
 		default:
 			if !session.Status(st).Valid() {
-				writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("unknown status %q: use created, queued, running, waiting, paused, stopped, done or failed", st))
+				writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("unknown status %q: use created, queued, running, waiting, paused, stopped, done or failed", st))
 				return
 			}
 			want[st] = true
@@ -417,7 +418,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 {
-			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit %q: give a positive number", l))
+			writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("limit %q: give a positive number", l))
 			return
 		}
 		limit = n
@@ -508,7 +509,7 @@ func (s *Server) view(ctx context.Context, id string) (sessionView, error) {
 		}
 	}
 	v.Files = s.listFiles(id)
-	v.FileURLs = fileURLs(id, v.Files)
+	v.FileURLs = fileURLs(basePathFrom(ctx), id, v.Files)
 	return v, nil
 }
 
@@ -521,7 +522,7 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 	_, busy := s.hubs[id]
 	s.mu.Unlock()
 	if busy {
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s has a run going on; pause it and wait for its done event before deleting it", id))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s has a run going on; pause it and wait for its done event before deleting it", id))
 		return
 	}
 	m, st, err := s.lookup(r.Context(), id)
@@ -543,7 +544,7 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 	defer s.release(id)
 	if m != nil {
 		if m.Status == session.StatusRunning && !m.OwnerGone() {
-			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is running (perhaps on another server); pause it before deleting it", id))
+			writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s is running (perhaps on another server); pause it before deleting it", id))
 			return
 		}
 		if err := s.store.Sessions.Delete(r.Context(), id); err != nil && !errors.Is(err, session.ErrSessionNotFound) {
@@ -590,30 +591,30 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.TrimSpace(body.Question) == "" {
-		writeError(w, http.StatusBadRequest, "bad_request", `the question is empty: send {"question": "what do you want to know?"}`)
+		writeError(w, http.StatusBadRequest, codeBadRequest, `the question is empty: send {"question": "what do you want to know?"}`)
 		return
 	}
 	mode, err := agents.ParseMode(body.Mode)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 		return
 	}
 	parallel := 0
 	if body.Parallel != nil {
 		if parallel = *body.Parallel; parallel < 1 {
-			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("parallel %d: give at least 1 (1 runs the steps one after another), or leave it out for %d", parallel, agents.DefaultParallel))
+			writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("parallel %d: give at least 1 (1 runs the steps one after another), or leave it out for %d", parallel, agents.DefaultParallel))
 			return
 		}
 	}
 	if b := body.Budget; b.MaxTokens < 0 || b.MaxSteps < 0 || b.MaxModelCalls < 0 || b.MaxCost < 0 {
-		writeError(w, http.StatusBadRequest, "bad_request", "a budget bound is negative: give 0 or more (0 or left out: no bound)")
+		writeError(w, http.StatusBadRequest, codeBadRequest, "a budget bound is negative: give 0 or more (0 or left out: no bound)")
 		return
 	}
 	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id, Parallel: parallel,
 		Budget: agents.Budget{MaxTokens: body.Budget.MaxTokens, MaxSteps: body.Budget.MaxSteps, MaxModelCalls: body.Budget.MaxModelCalls, MaxCost: body.Budget.MaxCost}}
 	if body.Budget.MaxTime != "" {
 		if req.Budget.MaxTime, err = time.ParseDuration(body.Budget.MaxTime); err != nil || req.Budget.MaxTime < 0 {
-			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("budget.max_time %q: give a duration such as 10m", body.Budget.MaxTime))
+			writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("budget.max_time %q: give a duration such as 10m", body.Budget.MaxTime))
 			return
 		}
 	}
@@ -626,10 +627,10 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if m != nil {
 		switch {
 		case m.Status == session.StatusWaiting:
-			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s waits for an answer (%s); answer it with POST /v1/sessions/%s/answers first", id, pendingText(m), id))
+			writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s waits for an answer (%s); answer it with POST /v1/sessions/%s/answers first", id, pendingText(m), id))
 			return
 		case !m.Status.Finished():
-			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; resume it (POST /v1/sessions/%s/resume) or wait for it to finish before asking a follow-up", id, metaView(*m).Status, id))
+			writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s is %s; resume it (POST /v1/sessions/%s/resume) or wait for it to finish before asking a follow-up", id, metaView(*m).Status, id))
 			return
 		}
 	} else {
@@ -716,17 +717,17 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		if m != nil {
 			status = string(m.Status)
 		}
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s waits for no answer (it is %s)", id, status))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s waits for no answer (it is %s)", id, status))
 		return
 	}
 	p := m.Pending
 	if body.InterruptID != "" && body.InterruptID != p.ID {
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("interrupt %s is not the one pending; session %s waits on %s (%s)", body.InterruptID, id, p.ID, p.Kind))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("interrupt %s is not the one pending; session %s waits on %s (%s)", body.InterruptID, id, p.ID, p.Kind))
 		return
 	}
 	answer, err := answerFor(p, body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 		return
 	}
 	answers := map[string]any{p.ID: answer}
@@ -801,14 +802,14 @@ func (s *Server) handlePause(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if m != nil && m.Status == session.StatusRunning {
-			writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s was left running by a server that is gone; resume it here", id))
+			writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s was left running by a server that is gone; resume it here", id))
 			return
 		}
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s has no run going on", id))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s has no run going on", id))
 		return
 	}
 	if h.view(0).position > 0 {
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("the run of session %s is queued and has not started; there is nothing to pause yet", id))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("the run of session %s is queued and has not started; there is nothing to pause yet", id))
 		return
 	}
 	h.requestPause()
@@ -832,13 +833,13 @@ func (s *Server) handleResume(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case m == nil:
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s has not run yet; ask a question with POST /v1/sessions/%s/runs", id, id))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s has not run yet; ask a question with POST /v1/sessions/%s/runs", id, id))
 		return
 	case m.Status == session.StatusWaiting:
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s waits for an answer (%s); send it with POST /v1/sessions/%s/answers", id, pendingText(m), id))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s waits for an answer (%s); send it with POST /v1/sessions/%s/answers", id, pendingText(m), id))
 		return
 	case m.Status.Finished():
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("session %s is %s; ask a follow-up with POST /v1/sessions/%s/runs", id, m.Status, id))
+		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s is %s; ask a follow-up with POST /v1/sessions/%s/runs", id, m.Status, id))
 		return
 	}
 	s.accept(w, r, id, queuedJob{Kind: jobResume}, func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Resume(ctx, id, nil) }, nil)
@@ -851,7 +852,7 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool 
 	// A body that does not say it is JSON is refused: a form or text/plain
 	// body is what another site's page can send without asking.
 	if !isJSON(r) {
-		writeError(w, http.StatusUnsupportedMediaType, "bad_request", fmt.Sprintf("the body must be JSON with the header Content-Type: application/json (got %q); see /v1/openapi.json", r.Header.Get("Content-Type")))
+		writeError(w, http.StatusUnsupportedMediaType, codeBadRequest, fmt.Sprintf("the body must be JSON with the header Content-Type: application/json (got %q); see /v1/openapi.json", r.Header.Get("Content-Type")))
 		return false
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
@@ -860,10 +861,10 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool 
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the request body is larger than this server's limit of %s", humanBytes(mbe.Limit)))
+			writeError(w, http.StatusRequestEntityTooLarge, codeTooLarge, fmt.Sprintf("the request body is larger than this server's limit of %s", humanBytes(mbe.Limit)))
 			return false
 		}
-		writeError(w, http.StatusBadRequest, "bad_request", "the body is not the JSON this endpoint takes: "+err.Error()+"; see /v1/openapi.json")
+		writeError(w, http.StatusBadRequest, codeBadRequest, "the body is not the JSON this endpoint takes: "+err.Error()+"; see /v1/openapi.json")
 		return false
 	}
 	return true

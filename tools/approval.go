@@ -310,3 +310,6 @@ func ParseApprovalDecision(reply string) (*ApprovalDecision, error) {
 	}
 	return d, nil
 }
+
+// InterruptKind says that a decision answers an approval (agents.Answer).
+func (*ApprovalDecision) InterruptKind() string { return "approval" }

@@ -222,3 +222,6 @@ func ParseAnswer(reply string, choices []string) *Answer {
 	}
 	return &Answer{Text: reply}
 }
+
+// InterruptKind says that an Answer answers a question (agents.Answer).
+func (*Answer) InterruptKind() string { return "question" }

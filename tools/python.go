@@ -83,12 +83,26 @@ func stripFences(code string) string {
 // PythonFailed reports whether reply, the python tool's answer to one
 // cell, says the cell failed: its "Error" line comes first, after the
 // one-line note a kernel restart puts before it.
-func PythonFailed(reply string) bool {
+func PythonFailed(reply string) bool { return FailedReply(reply) }
+
+// FailedReply reports whether a tool's reply says the call failed (see
+// FailureLine).
+func FailedReply(reply string) bool { return FailureLine(reply) != "" }
+
+// FailureLine is the line of a tool's reply that says the call failed:
+// the reply starts with "Error" (Hint's replies for a tool's error, a
+// python cell's failure), after the one-line note a kernel restart puts
+// before it. It is empty for a reply that does not say so.
+func FailureLine(reply string) string {
 	s := strings.TrimSpace(reply)
 	if rest, ok := strings.CutPrefix(s, "Note: "); ok {
 		_, s, _ = strings.Cut(rest, "\n")
 	}
-	return strings.HasPrefix(s, "Error")
+	if !strings.HasPrefix(s, "Error") {
+		return ""
+	}
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line)
 }
 
 // formatRun renders a run as the compact reply the model reads.

@@ -28,6 +28,9 @@ type serveOptions struct {
 	// SIFT_ALLOWED_ORIGINS (comma-separated) when no flag gives them.
 	AllowedHosts   []string
 	AllowedOrigins []string
+	// BasePath is the path a reverse proxy serves Sift under
+	// (server.Config.BasePath); SIFT_BASE_PATH when the flag is not given.
+	BasePath string
 }
 
 // serverOptions are the flags sift serve and sift worker share: the
@@ -159,6 +162,7 @@ hands running sessions back to the queue for another worker.`,
 	f.DurationVar(&opts.Heartbeat, "heartbeat", server.DefaultHeartbeat, "interval of the comments that keep event streams open through proxies")
 	f.StringArrayVar(&opts.AllowedHosts, "allowed-host", nil, "a Host name served besides 127.0.0.1, localhost and [::1] when there is no token, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_HOSTS, comma-separated)")
 	f.StringArrayVar(&opts.AllowedOrigins, "allowed-origin", nil, "an origin (https://host[:port]) whose pages may change state besides the server's own, e.g. a reverse proxy's (repeatable; env SIFT_ALLOWED_ORIGINS, comma-separated)")
+	f.StringVar(&opts.BasePath, "base-path", "", "the path a reverse proxy serves Sift under, e.g. /sift, put before the URLs the API answers with (a proxy's X-Forwarded-Prefix header wins; env SIFT_BASE_PATH)")
 	f.BoolVar(&opts.Queue, "queue", false, "send runs through the run queue in Redis (needs --store redis://...): any server or sift worker with a free slot takes them, and a worker's runs are taken over when it dies")
 	f.BoolVar(&opts.NoRuns, "no-runs", false, "serve the API and web app only, queueing runs for sift worker processes (implies --queue)")
 	return cmd
@@ -211,6 +215,10 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 	cfg.MaxUploadBytes, cfg.MaxFiles, cfg.Heartbeat = opts.MaxUploadMB<<20, opts.MaxFiles, opts.Heartbeat
 	cfg.AllowedHosts, cfg.AllowedOrigins = orEnvList(opts.AllowedHosts, "SIFT_ALLOWED_HOSTS"), orEnvList(opts.AllowedOrigins, "SIFT_ALLOWED_ORIGINS")
 	cfg.RunQueue, cfg.NoRuns = opts.Queue, opts.NoRuns
+	cfg.BasePath = opts.BasePath
+	if cfg.BasePath == "" {
+		cfg.BasePath = os.Getenv("SIFT_BASE_PATH")
+	}
 	cfg.ModelName = scriptedModelName(opts.Script)
 	srv, err := server.New(cfg)
 	if err != nil {

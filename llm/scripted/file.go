@@ -1,13 +1,16 @@
 package scripted
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cloudwego/eino/schema"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // File is a script as written in JSON, for the sift command's --script flag
@@ -29,9 +32,46 @@ import (
 //     starts with PREFIX.
 //
 // A placeholder with nothing to fill it becomes "(none)".
+//
+// The format is versioned ("version": 1, the default) and described by the
+// JSON Schema in Schema (script.schema.json beside this file); LoadFile
+// validates a file against it and names the reply that does not fit.
 type File struct {
-	Name    string      `json:"name"`
-	Replies []FileReply `json:"replies"`
+	// SchemaRef is the "$schema" an editor may use; it is not read.
+	SchemaRef string      `json:"$schema,omitempty"`
+	Version   int         `json:"version,omitempty"`
+	Name      string      `json:"name"`
+	Replies   []FileReply `json:"replies"`
+}
+
+// FormatVersion is the script format's version this package reads.
+const FormatVersion = 1
+
+//go:embed script.schema.json
+var schemaJSON []byte
+
+// Schema returns the JSON Schema (draft 2020-12) of a script file.
+func Schema() []byte { return append([]byte(nil), schemaJSON...) }
+
+var resolvedSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schemaJSON, &s); err != nil {
+		return nil, err
+	}
+	return s.Resolve(nil)
+})
+
+// validate checks data against the script schema.
+func validate(data []byte) error {
+	rs, err := resolvedSchema()
+	if err != nil {
+		return fmt.Errorf("the embedded script schema does not load: %w", err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return rs.Validate(v)
 }
 
 // FileReply is one reply of a File.
@@ -59,7 +99,13 @@ func LoadFile(path string) (*Script, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("script %s is not a valid script file (see scripted.File for the format): %w", path, err)
+		return nil, fmt.Errorf("script %s is not a valid script file (the format: docs/scripted-model.md): %w", path, err)
+	}
+	if f.Version != 0 && f.Version != FormatVersion {
+		return nil, fmt.Errorf("script %s is format version %d; this Sift reads version %d (docs/scripted-model.md)", path, f.Version, FormatVersion)
+	}
+	if err := validate(data); err != nil {
+		return nil, fmt.Errorf("script %s does not fit the script format (docs/scripted-model.md, llm/scripted/script.schema.json): %w", path, err)
 	}
 	if len(f.Replies) == 0 {
 		return nil, fmt.Errorf("script %s has no replies", path)

@@ -12,12 +12,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"go.opentelemetry.io/contrib/exporters/autoexport"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
@@ -51,7 +53,8 @@ func Enabled(getenv func(string) string) bool {
 //
 // The exporter is chosen by the OpenTelemetry SDK's own rules
 // (go.opentelemetry.io/contrib/exporters/autoexport): OTEL_TRACES_EXPORTER
-// is "otlp" (the default) or "console"; OTLP speaks http/protobuf unless
+// is "otlp" (the default) or "console" (written to standard error, so
+// that a command's output on stdout stays its own); OTLP speaks http/protobuf unless
 // OTEL_EXPORTER_OTLP_TRACES_PROTOCOL or OTEL_EXPORTER_OTLP_PROTOCOL says
 // "grpc"; OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT and the rest
 // apply as documented there. Those settings, and OTEL_SERVICE_NAME and
@@ -65,7 +68,7 @@ func SetupTracing(ctx context.Context, getenv func(string) string) (shutdown fun
 	if !Enabled(getenv) {
 		return func(context.Context) error { return nil }, nil
 	}
-	exp, err := autoexport.NewSpanExporter(ctx)
+	exp, err := spanExporter(ctx, getenv)
 	if err != nil {
 		return nil, fmt.Errorf("tracing: create span exporter: %w; check OTEL_TRACES_EXPORTER (otlp, console or none) and OTEL_EXPORTER_OTLP_PROTOCOL (http/protobuf or grpc)", err)
 	}
@@ -86,4 +89,21 @@ func SetupTracing(ctx context.Context, getenv func(string) string) (shutdown fun
 		}
 		return nil
 	}, nil
+}
+
+// consoleWriter is where the console exporter writes: standard error.
+// autoexport's console exporter writes to standard output, where it
+// would mix spans into `sift run`'s answer and `--json` events.
+var consoleWriter io.Writer = os.Stderr
+
+// spanExporter is autoexport's choice, except that "console" writes to
+// consoleWriter.
+func spanExporter(ctx context.Context, getenv func(string) string) (sdktrace.SpanExporter, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")) == "console" {
+		return stdouttrace.New(stdouttrace.WithWriter(consoleWriter))
+	}
+	return autoexport.NewSpanExporter(ctx)
 }

@@ -122,3 +122,27 @@ func TestSetupTracingExportsOTLP(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleExporterWritesToStderr: OTEL_TRACES_EXPORTER=console writes
+// spans to standard error (consoleWriter), never into stdout, where a
+// command's answer and --json events go.
+func TestConsoleExporterWritesToStderr(t *testing.T) {
+	var buf bytes.Buffer
+	old := consoleWriter
+	consoleWriter = &buf
+	t.Cleanup(func() { consoleWriter = old })
+	t.Setenv("OTEL_TRACES_EXPORTER", "console")
+	ctx := context.Background()
+	shutdown, err := SetupTracing(ctx, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, endRun := llm.StartRun(ctx, "sess-console")
+	endRun(nil)
+	if err := shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte("sess-console")) {
+		t.Errorf("the console exporter did not write the run's span to its writer (stderr); got %q", buf.String())
+	}
+}

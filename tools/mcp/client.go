@@ -249,6 +249,10 @@ func (s *server) fixHint() string {
 	return fmt.Sprintf("check that %s is up and its headers in mcp_servers", s.cfg.URL)
 }
 
+// httpReconnects is how many times a streamable HTTP server's interrupted
+// stream is resumed before its call fails.
+const httpReconnects = 3
+
 // transport makes the stdio or HTTP transport.
 func (s *server) transport() (sdk.Transport, error) {
 	if s.cfg.URL != "" {
@@ -259,7 +263,12 @@ func (s *server) transport() (sdk.Transport, error) {
 		return &sdk.StreamableClientTransport{
 			Endpoint:   s.cfg.URL,
 			HTTPClient: &http.Client{Transport: headerTransport{headers: headers, base: http.DefaultTransport}},
-			MaxRetries: -1,
+			// A response stream the server closes before its result (as
+			// SEP-1699 lets it, with a retry delay) is resumed with
+			// Last-Event-ID after that delay: with no retries the call
+			// failed. A server that is gone still fails the call after
+			// these few attempts, within its CallTimeout.
+			MaxRetries: httpReconnects,
 		}, nil
 	}
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -405,7 +406,13 @@ func (t traced) InvokableRun(ctx context.Context, args string, opts ...tool.Opti
 	}
 	ctx, end := llm.StartTool(ctx, name, compose.GetToolCallID(ctx))
 	out, err := t.InvokableTool.InvokableRun(ctx, args, opts...)
-	end(err)
+	if line := tools.FailureLine(out); err == nil && line != "" {
+		// A failed cell, or a tool error turned into a reply the model can
+		// act on: the call still failed, and its span says so.
+		end(errors.New(line))
+	} else {
+		end(err)
+	}
 	return out, err
 }
 
