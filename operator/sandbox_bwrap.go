@@ -50,7 +50,13 @@ type bwrapSandbox struct {
 	// etcDir holds the synthesized passwd, group, hosts and
 	// nsswitch.conf.
 	etcDir string
-	// disableUserns: this bubblewrap supports --disable-userns (0.8+).
+	// disableUserns: code in the sandbox cannot create user namespaces
+	// because bubblewrap's --disable-userns (0.8+) keeps it from doing so:
+	// on the sandbox itself when Sift is not root, or, when Sift is root,
+	// on a second, unprivileged bubblewrap that setpriv starts as the
+	// workspace's user (the first one cannot have a user namespace then;
+	// see args). When false, the probe found that the sandbox's user
+	// cannot create user namespaces anyway (the host forbids it).
 	disableUserns bool
 }
 
@@ -268,6 +274,9 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 	programs := []string{spec.Argv[0]}
 	if b.setpriv != "" {
 		programs = append(programs, b.setpriv)
+		if b.disableUserns {
+			programs = append(programs, b.bwrap)
+		}
 	}
 	limits := b.limits.tighter(spec.Limits)
 	if limits.prlimitArgs() != nil {
@@ -324,6 +333,14 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 		args = append(args, b.setpriv,
 			fmt.Sprintf("--reuid=%d", uid), fmt.Sprintf("--regid=%d", uid),
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--")
+		if b.disableUserns {
+			// The unprivileged user could make a user namespace of its own
+			// (and be root in it: mount a tmpfs no limit counts). An inner
+			// bubblewrap, run as that user, puts the program in a user
+			// namespace that can create no other, seeing the same mounts
+			// (devices included) and mapping only the user itself.
+			args = append(args, innerBwrapArgs(b.bwrap)...)
+		}
 	}
 	argv, err := withLimits(limits, spec.Argv)
 	if err != nil {
@@ -434,10 +451,13 @@ func probeBwrap(b *bwrapSandbox) *bwrapProbe {
 		ctx, cancel := context.WithTimeout(context.Background(), bwrapProbeTimeout)
 		defer cancel()
 		help, _ := exec.CommandContext(ctx, b.bwrap, "--help").CombinedOutput()
-		run := func(disableUserns bool) (string, error) {
+		run := func(disableUserns bool, argv ...string) (string, error) {
 			try := *b
 			try.disableUserns = disableUserns
-			args, err := try.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, b.etcDir)
+			if len(argv) == 0 {
+				argv = []string{"/bin/true"}
+			}
+			args, err := try.args(ProcSpec{Argv: argv}, "", sandboxUID, b.etcDir)
 			if err != nil {
 				return "", err
 			}
@@ -448,14 +468,23 @@ func probeBwrap(b *bwrapSandbox) *bwrapProbe {
 			err = cmd.Run()
 			return strings.TrimSpace(stderr.String()), err
 		}
-		// --disable-userns (bubblewrap 0.8+, with a user namespace only)
-		// keeps code from making namespaces of its own; use it when it
-		// works, and do without it otherwise.
-		p.disableUserns = b.setpriv == "" && bytes.Contains(help, []byte("--disable-userns"))
+		// --disable-userns (bubblewrap 0.8+) keeps code from making user
+		// namespaces of its own (bubblewrap checks that it did); use it
+		// when it works, and do without it only where the host keeps the
+		// sandbox's user from creating them anyway.
+		p.disableUserns = bytes.Contains(help, []byte("--disable-userns"))
 		detail, err := run(p.disableUserns)
 		if err != nil && p.disableUserns {
 			p.disableUserns = false
 			detail, err = run(false)
+		}
+		if err == nil && !p.disableUserns {
+			if unshare, lerr := exec.LookPath("unshare"); lerr == nil {
+				if _, uerr := run(false, unshare, "--user", "/bin/true"); uerr == nil {
+					p.err = fmt.Errorf("%w: bubblewrap at %s cannot keep sandboxed code from creating user namespaces (that needs bubblewrap 0.8 or later, for --disable-userns), and this host lets it create them: code could then mount file systems no limit counts; upgrade bubblewrap, or forbid unprivileged user namespaces on this host (sysctl user.max_user_namespaces=0), %s", ErrNoSandbox, b.bwrap, allowNoneHint)
+					return
+				}
+			}
 		}
 		if err != nil {
 			if detail == "" {
@@ -480,7 +509,7 @@ func (b *bwrapSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
 	if cmd == nil || cmd.Process == nil {
 		return os.ErrProcessDone
 	}
-	pid, err := findSandboxedProgram(cmd.Process, findProgramTimeout)
+	pid, err := findSandboxedProgram(cmd.Process, findProgramTimeout, b.innerBwrap())
 	if err != nil {
 		return fmt.Errorf("signal sandboxed program: %w", err)
 	}
@@ -491,4 +520,28 @@ func (b *bwrapSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
 		return fmt.Errorf("signal sandboxed program: %w", err)
 	}
 	return nil
+}
+
+// innerBwrapArgs starts the inner bubblewrap of a root-run sandbox (see
+// bwrapSandbox.disableUserns): a user namespace mapping only the caller's
+// user, that can create no further one, over the same mounts.
+func innerBwrapArgs(bwrap string) []string {
+	// A pid namespace of its own too, so that the program's parent is an
+	// init it cannot signal (and the inner bubblewrap out of its reach).
+	// /proc stays the sandbox's: the kernel refuses a new proc mount in a
+	// user namespace where bubblewrap has covered parts of the old one.
+	return []string{bwrap, "--unshare-user", "--disable-userns", "--unshare-pid", "--die-with-parent",
+		"--dev-bind", "/", "/", "--"}
+}
+
+// innerBwrap is the path of the inner bubblewrap the sandbox runs programs
+// through, or "" when it runs none.
+func (b *bwrapSandbox) innerBwrap() string {
+	if b.setpriv == "" || !b.disableUserns {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(b.bwrap); err == nil {
+		return real // as /proc/PID/exe shows it
+	}
+	return b.bwrap
 }

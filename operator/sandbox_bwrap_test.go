@@ -118,7 +118,7 @@ while True:
 	if got := readLine(t, out); got != "ignored" {
 		t.Fatalf("got %q; want the handler's output", got)
 	}
-	program, err := findSandboxedProgram(cmd.Process, time.Second)
+	program, err := findSandboxedProgram(cmd.Process, time.Second, sb.(*bwrapSandbox).innerBwrap())
 	if err != nil {
 		t.Fatal(err)
 	}
