@@ -161,7 +161,10 @@ func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
 	}
-	cmd := exec.Command(b.bwrap, args...)
+	cmd, err := sessionCgroups.command(root, b.limits.tighter(spec.Limits), append([]string{b.bwrap}, args...))
+	if err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
 	cmd.Dir = "/"
 	cmd.Env = []string{} // bubblewrap itself gets nothing of Sift's environment
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -193,19 +196,34 @@ func ensureWorkspaceDir(root, dir string) error {
 // long as any program it started there runs, and releases it once they
 // have ended (the Kernel and Local do); the uid may then go to another
 // workspace. Command without a hold takes a uid kept until Sift exits.
+//
+// The hold also keeps the workspace's session control group (see
+// sandbox_cgroup.go): releasing the last hold ends every process still in
+// it and removes it.
 func (b *bwrapSandbox) Hold(root string) (release func(), err error) {
-	if b.setpriv == "" {
-		return func() {}, nil
-	}
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: workspace root: %w", err)
 	}
-	_, release, err = b.uids.hold(real, false)
+	releaseGroup, err := sessionCgroups.hold(real, b.limits)
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
 	}
-	return release, nil
+	if b.setpriv == "" {
+		return releaseGroup, nil
+	}
+	_, releaseUID, err := b.uids.hold(real, false)
+	if err != nil {
+		releaseGroup()
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
+	return func() { releaseGroup(); releaseUID() }, nil
+}
+
+// programPid returns the host pid of the program cmd runs (not bubblewrap
+// around it).
+func (b *bwrapSandbox) programPid(cmd *exec.Cmd) (int, error) {
+	return findSandboxedProgram(cmd.Process, findProgramTimeout, b.innerBwrap())
 }
 
 // userEtc returns the directory of the synthesized /etc files for a

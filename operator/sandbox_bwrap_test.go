@@ -40,6 +40,11 @@ func startSandboxed(t *testing.T, sb Sandbox, spec ProcSpec) (*exec.Cmd, *bufio.
 	if spec.Root == "" {
 		spec.Root, _ = newWorkspace(t)
 	}
+	release, err := holdWorkspace(sb, spec.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
 	cmd, err := sb.Command(spec)
 	if err != nil {
 		t.Fatal(err)
