@@ -221,14 +221,26 @@ func readWords(file string) []string {
 
 // enableV2Controllers makes memory and pids available to the groups made
 // in dir. The kernel refuses while dir itself holds processes (unless it
-// is the root group): Sift must then be started in a group of its own
-// with the controllers delegated.
+// is the root group); when Sift is alone in dir (a group delegated to it),
+// it first moves itself into a leaf group of its own, dir/sift-self, as
+// container runtimes do. Otherwise Sift must be started in a group of its
+// own with the controllers delegated.
 func enableV2Controllers(dir string) error {
-	have := readWords(filepath.Join(dir, "cgroup.subtree_control"))
+	control := filepath.Join(dir, "cgroup.subtree_control")
+	have := readWords(control)
 	if slices.Contains(have, "memory") && slices.Contains(have, "pids") {
 		return nil
 	}
-	if err := os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
+	err := os.WriteFile(control, []byte("+memory +pids"), 0)
+	if errors.Is(err, syscall.EBUSY) && slices.Equal(readWords(filepath.Join(dir, "cgroup.procs")), []string{strconv.Itoa(os.Getpid())}) {
+		leaf := filepath.Join(dir, cgroupNamePrefix+"self")
+		if merr := os.Mkdir(leaf, 0o755); merr == nil || errors.Is(merr, os.ErrExist) {
+			if os.WriteFile(filepath.Join(leaf, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0) == nil {
+				err = os.WriteFile(control, []byte("+memory +pids"), 0)
+			}
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("cannot enable memory and pids for groups under %s (%v): start Sift in a group of its own with those controllers delegated (systemd: Delegate=yes)", dir, err)
 	}
 	return nil
