@@ -1,6 +1,7 @@
 package operator
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -224,5 +225,30 @@ func TestSessionGroupLifetime(t *testing.T) {
 		if _, err := os.Stat(s); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("session group %s is still there after the kernel closed (%v)", s, err)
 		}
+	}
+}
+
+// TestHostileBackgroundProcessEndsWithProcessModeCell: in process mode
+// too, unsandboxed, a process that left the cell's process group ends with
+// the cell.
+func TestHostileBackgroundProcessEndsWithProcessModeCell(t *testing.T) {
+	needSessionGroups(t)
+	py := needPython(t)
+	root, _ := newWorkspace(t)
+	l, err := NewLocal(LocalConfig{Root: root, Python: py, Sandbox: newSandbox(t, SandboxNone, hostileLimits)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	marker := fmt.Sprintf("sift-bg-%d-%d", os.Getpid(), time.Now().UnixNano())
+	res, err := l.RunPython(context.Background(), fmt.Sprintf(`import subprocess, sys
+subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', %s],
+                 start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+`, pyQuote(marker)), RunOptions{})
+	if err != nil || !res.OK() {
+		t.Fatalf("RunPython = %+v, %v", res, err)
+	}
+	if pids := processesWith(marker); len(pids) > 0 {
+		t.Errorf("a process the cell started outlives it: %v", pids)
 	}
 }
