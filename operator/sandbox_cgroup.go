@@ -506,9 +506,10 @@ func removeGroup(dir string) {
 	}
 }
 
-// sweepStaleGroups removes the session groups under dir that processes
-// which no longer exist left behind (a Sift killed with its sessions
-// open).
+// sweepStaleGroups removes the empty session groups under dir that
+// processes which no longer exist left behind (a Sift killed with its
+// sessions open). A group that still holds processes is left alone: its
+// pid may name a Sift in another pid namespace.
 func sweepStaleGroups(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -521,8 +522,13 @@ func sweepStaleGroups(dir string) {
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			removeGroup(filepath.Join(dir, e.Name()))
+		g := filepath.Join(dir, e.Name())
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) && len(groupPids(g)) == 0 {
+			subs, _ := filepath.Glob(filepath.Join(g, "*", "cgroup.procs"))
+			for _, s := range subs {
+				_ = os.Remove(filepath.Dir(s))
+			}
+			_ = os.Remove(g)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package operator
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,5 +101,31 @@ func TestJoinCgroupArgv(t *testing.T) {
 		if strings.TrimSpace(string(got)) != strings.TrimSpace(string(out)) {
 			t.Errorf("%s = %q; want the program's own pid %q (it joins before it runs)", f, got, out)
 		}
+	}
+}
+
+// TestSweepStaleGroups: an empty session group left by a process that
+// has ended is removed; one of a live process is kept.
+func TestSweepStaleGroups(t *testing.T) {
+	needSessionGroups(t)
+	ended := exec.Command("/bin/true")
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dir := hostCgroups().dirs[0]
+	stale := filepath.Join(dir, fmt.Sprintf("%s%d-1", cgroupNamePrefix, ended.Process.Pid))
+	live := filepath.Join(dir, fmt.Sprintf("%s%d-999", cgroupNamePrefix, os.Getppid()))
+	for _, g := range []string{stale, filepath.Join(stale, "p1"), live} {
+		if err := os.Mkdir(g, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { removeGroup(stale); removeGroup(live) })
+	sweepStaleGroups(dir)
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the group of an ended process is still there (%v)", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the group of a live process was removed: %v", err)
 	}
 }
