@@ -539,8 +539,8 @@ func (k *Kernel) Close() error {
 // kernelProc is one running interpreter and the Go side of its pipes.
 type kernelProc struct {
 	cmd        *exec.Cmd
-	pgid       int // its process group; 0 when it shares ours (never group-killed then)
-	program    int // the interpreter's host pid (beneath any sandbox wrapper); 0 until needed
+	pgid       int   // its process group; 0 when it shares ours (never group-killed then)
+	keep       []int // the interpreter's host pid and the sandbox's processes above it; nil until needed
 	generation int
 	requests   *os.File         // write end of the interpreter's stdin
 	replies    chan kernelReply // closed when the reply pipe ends
@@ -775,14 +775,14 @@ func (k *Kernel) endStrays(p *kernelProc) int {
 	if !ok || sessionCgroups.groupOf(p.cmd) == nil {
 		return 0
 	}
-	if p.program == 0 {
+	if p.keep == nil {
 		pid, err := f.programPid(p.cmd)
 		if err != nil {
 			return 0
 		}
-		p.program = pid
+		p.keep = programChain(p.cmd, pid)
 	}
-	return endStrays(p.cmd, p.program)
+	return endStrays(p.cmd, p.keep)
 }
 
 // kill kills the interpreter's process group (or, when it shares ours, the

@@ -437,21 +437,25 @@ func writeGroupLimits(dir string, v2 bool, controllers []string, l Limits) error
 	return nil
 }
 
-// groupPids lists the processes in the group at dir and in every group
-// below it.
+// groupPids lists the processes in the group at dir and in the groups
+// directly below it (a session's programs; code in the sandbox cannot
+// make groups of its own).
 func groupPids(dir string) []int {
 	var out []int
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		for _, w := range readWords(filepath.Join(p, "cgroup.procs")) {
+	add := func(d string) {
+		for _, w := range readWords(filepath.Join(d, "cgroup.procs")) {
 			if pid, err := strconv.Atoi(w); err == nil {
 				out = append(out, pid)
 			}
 		}
-		return nil
-	})
+	}
+	add(dir)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			add(filepath.Join(dir, e.Name()))
+		}
+	}
 	return out
 }
 
@@ -548,31 +552,34 @@ func joinCgroupArgv(procs, argv []string) []string {
 	return append(out, argv...)
 }
 
-// endStrays kills every process in cmd's group except the program itself
-// (program, a host pid) and the processes between it and cmd's own (a
-// sandbox's wrappers): what a cell started and left behind. It returns how
-// many it killed.
-func endStrays(cmd *exec.Cmd, program int) int {
-	if cmd.Process == nil {
-		return 0
-	}
+// programChain returns the program (a host pid) and the processes between
+// it and cmd's own (a sandbox's wrappers), cmd's included: what endStrays
+// keeps.
+func programChain(cmd *exec.Cmd, program int) []int {
 	top := cmd.Process.Pid
 	keep := []int{top}
 	for p := program; p > 1 && p != top && len(keep) < 16; p = parentPid(p) {
 		keep = append(keep, p)
 	}
-	n := 0
-	for _, dir := range sessionCgroups.groupOf(cmd) {
-		n += killGroup(dir, keep)
+	return keep
+}
+
+// endStrays kills every process in cmd's group but those of keep (see
+// programChain): what a cell started and left behind. It returns how many
+// it killed.
+func endStrays(cmd *exec.Cmd, keep []int) int {
+	// Every hierarchy holds the same processes: one is enough to find them.
+	if dirs := sessionCgroups.groupOf(cmd); len(dirs) > 0 {
+		return killGroup(dirs[0], keep)
 	}
-	return n
+	return 0
 }
 
 // endGroup kills every process left in cmd's group (cmd itself having
 // ended, or being killed).
 func endGroup(cmd *exec.Cmd) {
-	for _, dir := range sessionCgroups.groupOf(cmd) {
-		killGroup(dir, nil)
+	if dirs := sessionCgroups.groupOf(cmd); len(dirs) > 0 {
+		killGroup(dirs[0], nil)
 	}
 }
 
