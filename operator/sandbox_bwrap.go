@@ -124,7 +124,10 @@ func (*bwrapSandbox) Name() string { return "bwrap" }
 // session (it cannot reach Sift's terminal), dies with Sift, and takes every
 // process it started with it when it exits. When Sift runs as root, the
 // program runs without capabilities as its workspace's own uid and gid (see
-// Hold), and work/ and out/ are handed to that user first.
+// Hold), and work/ and out/ are handed to that user first; it can create no
+// user namespace (see disableUserns). The command runs in a control group
+// of its own within the workspace's session group (see sandbox_cgroup.go),
+// joined before bubblewrap starts.
 func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err := validateSpec(spec); err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
