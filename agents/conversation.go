@@ -275,6 +275,9 @@ func (c *Conversation) openOperator(ctx context.Context) error {
 	case sb.Name() == "none":
 		c.warnings = append(c.warnings, noSandboxWarning)
 	}
+	if sb != nil {
+		c.warnings = append(c.warnings, operator.Warnings(sb)...)
+	}
 	c.python = python != ""
 	c.op, err = operator.NewOperator(operator.OperatorConfig{
 		Root: c.ws.Root, Mode: c.cfg.PythonMode, Python: python, Sandbox: sb,

@@ -54,6 +54,9 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 	if sb.Name() == "none" {
 		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: noSandboxWarning})
 	}
+	for _, w := range operator.Warnings(sb) {
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: w})
+	}
 	// Each session has its own matplotlib directory (the operator's):
 	// nothing writable is shared between sessions.
 	op, err = operator.NewOperator(operator.OperatorConfig{

@@ -415,6 +415,12 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		p.kill() // take down what the dead kernel left running
 		<-p.exited
 	}
+	// Nothing the cell started outlives it, wherever it went (a new
+	// session, a double fork): only the kernel itself stays.
+	var strays int
+	if !died {
+		strays = k.endStrays(p)
+	}
 	if got && !reply.Interrupted {
 		stop = stopNone // it finished before the interrupt landed
 	}
@@ -475,6 +481,10 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	case stop == stopCancel:
 		res.Error = joinLines("cancelled: the cell was interrupted (KeyboardInterrupt); the kernel and its variables are kept", res.Error)
 	}
+	if strays > 0 {
+		res.Notice = joinNotices(res.Notice, fmt.Sprintf("%d process(es) this cell started were still running when it ended and were stopped: "+
+			"nothing a cell starts outlives it; wait for background work within the cell.", strays))
+	}
 	if overUse != nil {
 		res.Error = joinLines(budget.message(*overUse, stop == stopDisk), res.Error)
 	} else if budget.over(diskBefore) {
@@ -529,7 +539,8 @@ func (k *Kernel) Close() error {
 // kernelProc is one running interpreter and the Go side of its pipes.
 type kernelProc struct {
 	cmd        *exec.Cmd
-	pgid       int // its process group; 0 when it shares ours (never group-killed then)
+	pgid       int   // its process group; 0 when it shares ours (never group-killed then)
+	keep       []int // the interpreter's host pid and the sandbox's processes above it; nil until needed
 	generation int
 	requests   *os.File         // write end of the interpreter's stdin
 	replies    chan kernelReply // closed when the reply pipe ends
@@ -754,6 +765,24 @@ func (p *kernelProc) send(req kernelRequest) <-chan error {
 		out <- err
 	}()
 	return out
+}
+
+// endStrays stops every process in p's control group but the interpreter
+// and the sandbox around it, and returns how many there were; 0 when the
+// sandbox keeps no groups here.
+func (k *Kernel) endStrays(p *kernelProc) int {
+	f, ok := k.cfg.Sandbox.(programFinder)
+	if !ok || sessionCgroups.groupOf(p.cmd) == nil {
+		return 0
+	}
+	if p.keep == nil {
+		pid, err := f.programPid(p.cmd)
+		if err != nil {
+			return 0
+		}
+		p.keep = programChain(p.cmd, pid)
+	}
+	return endStrays(p.cmd, p.keep)
 }
 
 // kill kills the interpreter's process group (or, when it shares ours, the

@@ -485,8 +485,11 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	case u := <-diskOver:
 		overUse = &u
 	}
-	// Kill the whole group in every case: a run leaves nothing behind.
+	// Kill the whole group in every case, and whatever left it (a new
+	// session, a double fork) through the control group: a run leaves
+	// nothing behind.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	endGroup(cmd)
 	if timedOut || cancelled != nil || overUse != nil {
 		waitErr = <-waited
 	}

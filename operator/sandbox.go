@@ -61,8 +61,8 @@ type ProcSpec struct {
 }
 
 // workspaceHolder is a sandbox that keeps resources per workspace (the
-// bwrap sandbox's uid of its own, when Sift runs as root) while programs
-// run there; see bwrapSandbox.Hold.
+// session's control group; the bwrap sandbox's uid of its own, when Sift
+// runs as root) while programs run there; see bwrapSandbox.Hold.
 type workspaceHolder interface {
 	Hold(root string) (release func(), err error)
 }
@@ -76,6 +76,12 @@ func holdWorkspace(sb Sandbox, root string) (release func(), err error) {
 	return func() {}, nil
 }
 
+// programFinder is a sandbox that can name the host pid of the program a
+// command it built runs (beneath any wrapper).
+type programFinder interface {
+	programPid(cmd *exec.Cmd) (int, error)
+}
+
 // limitedSandbox is a sandbox that applies limits of its own to every
 // program, beside each ProcSpec's.
 type limitedSandbox interface {
@@ -85,15 +91,22 @@ type limitedSandbox interface {
 // Limits bound one sandboxed program. Zero (or negative) fields mean no
 // limit. They are applied as rlimits, which bound each process: a program
 // that forks gets the same limits again in each child, except Processes,
-// which counts all processes of the user the program runs as.
+// which counts all processes of the user the program runs as. Where Sift
+// can make control groups (see sandbox_cgroup.go), MemoryBytes and
+// Processes also bound the whole session: every process of the workspace
+// together.
 type Limits struct {
-	// MemoryBytes caps the address space (RLIMIT_AS); going past it makes
-	// allocations fail (MemoryError in Python).
+	// MemoryBytes caps the address space of each process (RLIMIT_AS);
+	// going past it makes allocations fail (MemoryError in Python). It
+	// also caps the memory the session's processes use together
+	// (resident memory and their tmpfs files, /tmp and /dev/shm): past
+	// it the kernel's OOM killer ends one of them.
 	MemoryBytes int64
-	// Processes caps the number of processes and threads (RLIMIT_NPROC);
-	// going past it makes fork and thread creation fail (EAGAIN). The
-	// kernel does not enforce it for root, so a bwrap sandbox runs the
-	// program as an unprivileged user when Sift runs as root.
+	// Processes caps the number of processes and threads (RLIMIT_NPROC,
+	// and the session's pids limit); going past it makes fork and thread
+	// creation fail (EAGAIN). The kernel does not enforce the rlimit for
+	// root, so a bwrap sandbox runs the program as an unprivileged user
+	// when Sift runs as root; the session's limit holds for root too.
 	Processes int
 	// FileSizeBytes caps the size of any file the program writes
 	// (RLIMIT_FSIZE); writing past it fails with EFBIG ("File too large").
@@ -285,7 +298,10 @@ func (n noSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd, err := sessionCgroups.command(spec.Root, n.limits.tighter(spec.Limits), argv)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
 	cmd.Dir = spec.Root
 	cmd.Env = spec.Env
 	if cmd.Env == nil {
@@ -295,8 +311,27 @@ func (n noSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// Signal signals cmd's process, which is the program itself: prlimit execs
-// it in place.
+// Hold keeps the workspace's session control group (see
+// sandbox_cgroup.go) until release; releasing the last hold ends every
+// process still in it and removes it.
+func (n noSandbox) Hold(root string) (release func(), err error) {
+	release, err = sessionCgroups.hold(root, n.limits)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	return release, nil
+}
+
+// programPid returns cmd's process, which is the program itself.
+func (noSandbox) programPid(cmd *exec.Cmd) (int, error) {
+	if cmd == nil || cmd.Process == nil {
+		return 0, os.ErrProcessDone
+	}
+	return cmd.Process.Pid, nil
+}
+
+// Signal signals cmd's process, which is the program itself: prlimit (and
+// the shim that joins the session's control group) exec it in place.
 func (noSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
 	if cmd == nil || cmd.Process == nil {
 		return os.ErrProcessDone

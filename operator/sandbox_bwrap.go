@@ -50,7 +50,13 @@ type bwrapSandbox struct {
 	// etcDir holds the synthesized passwd, group, hosts and
 	// nsswitch.conf.
 	etcDir string
-	// disableUserns: this bubblewrap supports --disable-userns (0.8+).
+	// disableUserns: code in the sandbox cannot create user namespaces
+	// because bubblewrap's --disable-userns (0.8+) keeps it from doing so:
+	// on the sandbox itself when Sift is not root, or, when Sift is root,
+	// on a second, unprivileged bubblewrap that setpriv starts as the
+	// workspace's user (the first one cannot have a user namespace then;
+	// see args). When false, the probe found that the sandbox's user
+	// cannot create user namespaces anyway (the host forbids it).
 	disableUserns bool
 }
 
@@ -118,7 +124,10 @@ func (*bwrapSandbox) Name() string { return "bwrap" }
 // session (it cannot reach Sift's terminal), dies with Sift, and takes every
 // process it started with it when it exits. When Sift runs as root, the
 // program runs without capabilities as its workspace's own uid and gid (see
-// Hold), and work/ and out/ are handed to that user first.
+// Hold), and work/ and out/ are handed to that user first; it can create no
+// user namespace (see disableUserns). The command runs in a control group
+// of its own within the workspace's session group (see sandbox_cgroup.go),
+// joined before bubblewrap starts.
 func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err := validateSpec(spec); err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
@@ -155,7 +164,10 @@ func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
 	}
-	cmd := exec.Command(b.bwrap, args...)
+	cmd, err := sessionCgroups.command(root, b.limits.tighter(spec.Limits), append([]string{b.bwrap}, args...))
+	if err != nil {
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
 	cmd.Dir = "/"
 	cmd.Env = []string{} // bubblewrap itself gets nothing of Sift's environment
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -187,19 +199,34 @@ func ensureWorkspaceDir(root, dir string) error {
 // long as any program it started there runs, and releases it once they
 // have ended (the Kernel and Local do); the uid may then go to another
 // workspace. Command without a hold takes a uid kept until Sift exits.
+//
+// The hold also keeps the workspace's session control group (see
+// sandbox_cgroup.go): releasing the last hold ends every process still in
+// it and removes it.
 func (b *bwrapSandbox) Hold(root string) (release func(), err error) {
-	if b.setpriv == "" {
-		return func() {}, nil
-	}
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: workspace root: %w", err)
 	}
-	_, release, err = b.uids.hold(real, false)
+	releaseGroup, err := sessionCgroups.hold(real, b.limits)
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
 	}
-	return release, nil
+	if b.setpriv == "" {
+		return releaseGroup, nil
+	}
+	_, releaseUID, err := b.uids.hold(real, false)
+	if err != nil {
+		releaseGroup()
+		return nil, fmt.Errorf("bwrap sandbox: %w", err)
+	}
+	return func() { releaseGroup(); releaseUID() }, nil
+}
+
+// programPid returns the host pid of the program cmd runs (not bubblewrap
+// around it).
+func (b *bwrapSandbox) programPid(cmd *exec.Cmd) (int, error) {
+	return findSandboxedProgram(cmd.Process, findProgramTimeout, b.innerBwrap())
 }
 
 // userEtc returns the directory of the synthesized /etc files for a
@@ -268,6 +295,9 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 	programs := []string{spec.Argv[0]}
 	if b.setpriv != "" {
 		programs = append(programs, b.setpriv)
+		if b.disableUserns {
+			programs = append(programs, b.bwrap)
+		}
 	}
 	limits := b.limits.tighter(spec.Limits)
 	if limits.prlimitArgs() != nil {
@@ -324,6 +354,14 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 		args = append(args, b.setpriv,
 			fmt.Sprintf("--reuid=%d", uid), fmt.Sprintf("--regid=%d", uid),
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--")
+		if b.disableUserns {
+			// The unprivileged user could make a user namespace of its own
+			// (and be root in it: mount a tmpfs no limit counts). An inner
+			// bubblewrap, run as that user, puts the program in a user
+			// namespace that can create no other, seeing the same mounts
+			// (devices included) and mapping only the user itself.
+			args = append(args, innerBwrapArgs(b.bwrap)...)
+		}
 	}
 	argv, err := withLimits(limits, spec.Argv)
 	if err != nil {
@@ -434,10 +472,13 @@ func probeBwrap(b *bwrapSandbox) *bwrapProbe {
 		ctx, cancel := context.WithTimeout(context.Background(), bwrapProbeTimeout)
 		defer cancel()
 		help, _ := exec.CommandContext(ctx, b.bwrap, "--help").CombinedOutput()
-		run := func(disableUserns bool) (string, error) {
+		run := func(disableUserns bool, argv ...string) (string, error) {
 			try := *b
 			try.disableUserns = disableUserns
-			args, err := try.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, b.etcDir)
+			if len(argv) == 0 {
+				argv = []string{"/bin/true"}
+			}
+			args, err := try.args(ProcSpec{Argv: argv}, "", sandboxUID, b.etcDir)
 			if err != nil {
 				return "", err
 			}
@@ -448,14 +489,23 @@ func probeBwrap(b *bwrapSandbox) *bwrapProbe {
 			err = cmd.Run()
 			return strings.TrimSpace(stderr.String()), err
 		}
-		// --disable-userns (bubblewrap 0.8+, with a user namespace only)
-		// keeps code from making namespaces of its own; use it when it
-		// works, and do without it otherwise.
-		p.disableUserns = b.setpriv == "" && bytes.Contains(help, []byte("--disable-userns"))
+		// --disable-userns (bubblewrap 0.8+) keeps code from making user
+		// namespaces of its own (bubblewrap checks that it did); use it
+		// when it works, and do without it only where the host keeps the
+		// sandbox's user from creating them anyway.
+		p.disableUserns = bytes.Contains(help, []byte("--disable-userns"))
 		detail, err := run(p.disableUserns)
 		if err != nil && p.disableUserns {
 			p.disableUserns = false
 			detail, err = run(false)
+		}
+		if err == nil && !p.disableUserns {
+			if unshare, lerr := exec.LookPath("unshare"); lerr == nil {
+				if _, uerr := run(false, unshare, "--user", "/bin/true"); uerr == nil {
+					p.err = fmt.Errorf("%w: bubblewrap at %s cannot keep sandboxed code from creating user namespaces (that needs bubblewrap 0.8 or later, for --disable-userns), and this host lets it create them: code could then mount file systems no limit counts; upgrade bubblewrap, or forbid unprivileged user namespaces on this host (sysctl user.max_user_namespaces=0), %s", ErrNoSandbox, b.bwrap, allowNoneHint)
+					return
+				}
+			}
 		}
 		if err != nil {
 			if detail == "" {
@@ -480,7 +530,7 @@ func (b *bwrapSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
 	if cmd == nil || cmd.Process == nil {
 		return os.ErrProcessDone
 	}
-	pid, err := findSandboxedProgram(cmd.Process, findProgramTimeout)
+	pid, err := findSandboxedProgram(cmd.Process, findProgramTimeout, b.innerBwrap())
 	if err != nil {
 		return fmt.Errorf("signal sandboxed program: %w", err)
 	}
@@ -491,4 +541,28 @@ func (b *bwrapSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
 		return fmt.Errorf("signal sandboxed program: %w", err)
 	}
 	return nil
+}
+
+// innerBwrapArgs starts the inner bubblewrap of a root-run sandbox (see
+// bwrapSandbox.disableUserns): a user namespace mapping only the caller's
+// user, that can create no further one, over the same mounts.
+func innerBwrapArgs(bwrap string) []string {
+	// A pid namespace of its own too, so that the program's parent is an
+	// init it cannot signal (and the inner bubblewrap out of its reach).
+	// /proc stays the sandbox's: the kernel refuses a new proc mount in a
+	// user namespace where bubblewrap has covered parts of the old one.
+	return []string{bwrap, "--unshare-user", "--disable-userns", "--unshare-pid", "--die-with-parent",
+		"--dev-bind", "/", "/", "--"}
+}
+
+// innerBwrap is the path of the inner bubblewrap the sandbox runs programs
+// through, or "" when it runs none.
+func (b *bwrapSandbox) innerBwrap() string {
+	if b.setpriv == "" || !b.disableUserns {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(b.bwrap); err == nil {
+		return real // as /proc/PID/exe shows it
+	}
+	return b.bwrap
 }

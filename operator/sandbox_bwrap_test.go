@@ -40,6 +40,11 @@ func startSandboxed(t *testing.T, sb Sandbox, spec ProcSpec) (*exec.Cmd, *bufio.
 	if spec.Root == "" {
 		spec.Root, _ = newWorkspace(t)
 	}
+	release, err := holdWorkspace(sb, spec.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
 	cmd, err := sb.Command(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +123,7 @@ while True:
 	if got := readLine(t, out); got != "ignored" {
 		t.Fatalf("got %q; want the handler's output", got)
 	}
-	program, err := findSandboxedProgram(cmd.Process, time.Second)
+	program, err := findSandboxedProgram(cmd.Process, time.Second, sb.(*bwrapSandbox).innerBwrap())
 	if err != nil {
 		t.Fatal(err)
 	}

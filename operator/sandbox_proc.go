@@ -12,8 +12,10 @@ import (
 )
 
 // findSandboxedProgram returns the host pid of the program bubblewrap
-// process p runs, waiting up to timeout for it to appear.
-func findSandboxedProgram(p *os.Process, timeout time.Duration) (int, error) {
+// process p runs, waiting up to timeout for it to appear. With inner (the
+// path of bubblewrap), the sandbox runs the program through a second
+// bubblewrap (see innerBwrapArgs): the program is that one's child.
+func findSandboxedProgram(p *os.Process, timeout time.Duration, inner string) (int, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		// Signal 0 goes through the process's pidfd: it fails once p has
@@ -26,8 +28,17 @@ func findSandboxedProgram(p *os.Process, timeout time.Duration) (int, error) {
 		}
 		for _, init := range childPids(p.Pid) {
 			for _, c := range childPids(init) {
-				if innermostPid(c) == 2 {
+				if innermostPid(c) != 2 {
+					continue
+				}
+				if inner == "" {
 					return c, nil
+				}
+				// Until the inner bubblewrap has started, c is setpriv; then
+				// the inner bubblewrap forks its init, which forks a
+				// bubblewrap that execs the program.
+				if pid := belowInner(c, inner, 0); pid > 0 {
+					return pid, nil
 				}
 			}
 		}
@@ -36,6 +47,26 @@ func findSandboxedProgram(p *os.Process, timeout time.Duration) (int, error) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// belowInner returns the first process below pid (itself the inner
+// bubblewrap, at path inner) that runs something else, or 0.
+func belowInner(pid int, inner string, depth int) int {
+	if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); exe != inner {
+		if depth == 0 {
+			return 0 // not yet the inner bubblewrap
+		}
+		return pid
+	}
+	if depth >= 3 {
+		return 0
+	}
+	for _, c := range childPids(pid) {
+		if p := belowInner(c, inner, depth+1); p > 0 {
+			return p
+		}
+	}
+	return 0
 }
 
 // childPids lists the children of pid, from /proc/PID/task/*/children
