@@ -201,6 +201,20 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 	b.waitJS(t, "the session says it waits for the person", `document.getElementById('status').textContent === 'waiting for you' &&
 		document.querySelector('.session-link[aria-current="page"] .badge')?.textContent === 'waiting for you'`)
 	b.screenshot(t, "11-review")
+	// On a phone the plan's steps fill the screen: its Approve stays in
+	// sight at the bottom while any of the plan shows, without scrolling
+	// past the plan to find it.
+	b.do(t, "short phone", chromedp.EmulateViewport(390, 640, chromedp.EmulateScale(2)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('.interrupt').scrollIntoView({block: 'start'}); undefined`))
+	if in := b.evalString(t, `(() => {
+		const r = document.querySelector('.plan-edit button[data-action=approve]').getBoundingClientRect();
+		return String(r.top >= 0 && r.bottom <= window.innerHeight);
+	})()`); in != "true" {
+		t.Errorf("at 390x640 with the plan's top in view, Approve is out of sight")
+	}
+	png := b.capture(t)
+	_ = os.WriteFile(filepath.Join(b.artifacts, "11-review-390x640.png"), png, 0o644)
+	b.do(t, "desktop again", chromedp.EmulateViewport(1280, 800))
 
 	// Record every status each step shows from now on, to see them tick
 	// one after another rather than appear finished.
@@ -610,6 +624,18 @@ func (b *browser) screenshot(t *testing.T, name string) {
 }
 
 // viewportShot saves what a person sees without scrolling.
+// capture is a screenshot of the viewport where it is scrolled now.
+func (b *browser) capture(t *testing.T) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Logf("screenshot: %v", err)
+	}
+	return png
+}
+
 func (b *browser) viewportShot(t *testing.T, name string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
