@@ -294,15 +294,23 @@ func writePlanFileAt(dir string, fp *plans.FullPlan) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", planStateFile, err)
 	}
-	if err := writeWorkspaceFile(dir, planStateFile, b); err != nil {
+	// state.json is what a resume starts from: it is synced at step
+	// boundaries, when no step is running; a plan with a step under way
+	// is only progress, which a power loss may take back to the boundary
+	// before (the step then runs again). plan.md is derived from it.
+	d := session.Derived
+	if len(fp.Running()) == 0 {
+		d = session.Durable
+	}
+	if err := writeWorkspaceFile(dir, planStateFile, b, d); err != nil {
 		return err
 	}
-	return writeWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)))
+	return writeWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)), session.Derived)
 }
 
 // writeWorkspaceFile replaces a file of the workspace at workdir
-// atomically (see session.Workspace.WriteFileAtomic), so a reader or a
-// crash never sees half a plan or report.
-func writeWorkspaceFile(workdir, rel string, data []byte) error {
-	return (&session.Workspace{Root: workdir}).WriteFileAtomic(rel, data)
+// atomically, as durable as d says (see session.Workspace.WriteFile), so a
+// reader or a crash never sees half a plan or report.
+func writeWorkspaceFile(workdir, rel string, data []byte, d session.Durability) error {
+	return (&session.Workspace{Root: workdir}).WriteFile(rel, data, d)
 }

@@ -102,7 +102,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		}
 		// A report over nothing computed or cut short by a budget does
 		// not replace an earlier question's answer in report.md.
-		path, werr := saveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.noneSucceeded())
+		path, werr := saveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.noneSucceeded(), session.Derived)
 		if werr != nil {
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
@@ -177,18 +177,20 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 }
 
-// writeReport writes report.md and its self-contained report.html.
-func writeReport(workdir, md string) error {
-	return writeReportAs(workdir, session.ReportFile, md)
+// writeReport writes report.md, as durable as d says, and its
+// self-contained report.html.
+func writeReport(workdir, md string, d session.Durability) error {
+	return writeReportAs(workdir, session.ReportFile, md, d)
 }
 
-// writeReportAs writes md to the workspace file rel and its HTML form
-// beside it (rel with .html for .md).
-func writeReportAs(workdir, rel, md string) error {
+// writeReportAs writes md to the workspace file rel, as durable as d says,
+// and its HTML form beside it (rel with .html for .md), which is derived
+// from it and never synced.
+func writeReportAs(workdir, rel, md string, d session.Durability) error {
 	if workdir == "" {
 		return nil
 	}
-	if err := writeWorkspaceFile(workdir, rel, []byte(md)); err != nil {
+	if err := writeWorkspaceFile(workdir, rel, []byte(md), d); err != nil {
 		return err
 	}
 	htmlRel := strings.TrimSuffix(rel, ".md") + ".html"
@@ -196,26 +198,28 @@ func writeReportAs(workdir, rel, md string) error {
 	if err != nil {
 		return fmt.Errorf("render %s: %w", htmlRel, err)
 	}
-	return writeWorkspaceFile(workdir, htmlRel, html)
+	return writeWorkspaceFile(workdir, htmlRel, html, session.Derived)
 }
 
 // saveReport keeps md as the report of question n of the session
 // (report.QuestionReportFile) and, when it is complete or the session has
 // no report.md yet, as report.md too: a stopped or failed follow-up never
 // replaces the answer to an earlier question. It returns the
-// workspace-relative report the person should read.
-func saveReport(workdir string, n int, md string, complete bool) (string, error) {
+// workspace-relative report the person should read. Only the run's last
+// write of its report (finishFiles, with the usage) is durable; the
+// others are replaced moments later, or rewritten on resume.
+func saveReport(workdir string, n int, md string, complete bool, d session.Durability) (string, error) {
 	if workdir == "" {
 		return session.ReportFile, nil
 	}
 	own := report.QuestionReportFile(n)
-	if err := writeReportAs(workdir, own, md); err != nil {
+	if err := writeReportAs(workdir, own, md, d); err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(filepath.Join(workdir, session.ReportFile)); err == nil && !complete {
 		return own, nil
 	}
-	return session.ReportFile, writeReport(workdir, md)
+	return session.ReportFile, writeReport(workdir, md, d)
 }
 
 // completeReport cleans the model's Markdown (models like to fence it) and

@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
@@ -202,7 +203,7 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 		}
 	}
 	md := sqlReport(cfg.turn.requestText(), ans, columns, rows)
-	if err := writeReport(cfg.op.Root(), md); err != nil {
+	if err := writeReport(cfg.op.Root(), md, session.Durable); err != nil {
 		ans.Notes = append(ans.Notes, "The report could not be written: "+err.Error())
 	} else {
 		ans.Report = "report.md"
