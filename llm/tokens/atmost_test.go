@@ -15,7 +15,7 @@ func TestRequestAtMostBoundsTheCount(t *testing.T) {
 		}),
 	}}
 	requests := map[string][]*schema.Message{
-		"plain": {schema.SystemMessage("You are an analyst."), schema.UserMessage("Which region sells most?")},
+		"plain":   {schema.SystemMessage("You are an analyst."), schema.UserMessage("Which region sells most?")},
 		"chinese": {schema.UserMessage("哪个地区的销售额增长最快？请按月份列出。")},
 		"tool calls": {
 			schema.UserMessage("go"),
@@ -23,7 +23,7 @@ func TestRequestAtMostBoundsTheCount(t *testing.T) {
 			schema.ToolMessage("1", "c1"),
 		},
 		"long runs": {schema.UserMessage(strings.Repeat("-", 3000) + strings.Repeat(" ", 1500) + "x")},
-		"empty": {},
+		"empty":     {},
 	}
 	for name, msgs := range requests {
 		for _, model := range []string{"gpt-4o", "gpt-4"} {
