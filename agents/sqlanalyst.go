@@ -17,6 +17,7 @@ import (
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/report"
+	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools"
 	"github.com/sift-agent/sift/tools/sqldb"
 )
@@ -202,7 +203,7 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 		}
 	}
 	md := sqlReport(cfg.turn.requestText(), ans, columns, rows)
-	if err := tree.WriteReport(cfg.op.Root(), md); err != nil {
+	if err := tree.WriteReport(cfg.op.Root(), md, session.Durable); err != nil {
 		ans.Notes = append(ans.Notes, "The report could not be written: "+err.Error())
 	} else {
 		ans.Report = "report.md"

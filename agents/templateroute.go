@@ -87,7 +87,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 		return true, err
 	}
 	md := templateReport(r.req.Question, t, m, each, results, r.plan.Steps[first:])
-	path, err := tree.SaveReport(r.ws.Root, r.plan.QuestionNumber(), md, true)
+	path, err := tree.SaveReport(r.ws.Root, r.plan.QuestionNumber(), md, true, session.Derived)
 	if err != nil {
 		return true, err
 	}
@@ -289,7 +289,7 @@ func (r *run) offlineHelp(m templates.Match, files []preview.Previewed) string {
 	_, err := os.Stat(filepath.Join(r.ws.Root, catalogueShownFile))
 	shown := err == nil
 	if !shown {
-		_ = tree.WriteWorkspaceFile(r.ws.Root, catalogueShownFile, nil)
+		_ = tree.WriteWorkspaceFile(r.ws.Root, catalogueShownFile, nil, session.Durable)
 	}
 	return offlineHelpText(m, files, shown)
 }

@@ -94,6 +94,10 @@ const (
 	// Sync makes WriteFile flush the file and its directory to disk, so a
 	// crash leaves the old content or the new, never a mix.
 	Sync
+	// SyncData makes WriteFile flush the file, not its directory: after a
+	// power loss the name holds the old content or the new, both whole.
+	// For a name whose directory entry is already on disk.
+	SyncData
 )
 
 func has(opts []Option, o Option) bool {
@@ -467,8 +471,8 @@ func (r *Root) WriteFile(name string, data []byte, perm os.FileMode, opts ...Opt
 	}
 	f := os.NewFile(uintptr(fd), name)
 	_, werr := f.Write(data)
-	if werr == nil && has(opts, Sync) {
-		werr = f.Sync()
+	if werr == nil && (has(opts, Sync) || has(opts, SyncData)) {
+		werr = SyncFile(f)
 	}
 	if werr == nil {
 		werr = f.Chmod(perm.Perm()) // not the umask's idea of it
@@ -484,7 +488,7 @@ func (r *Root) WriteFile(name string, data []byte, perm os.FileMode, opts ...Opt
 		return fail("write", name, werr)
 	}
 	if has(opts, Sync) {
-		_ = unix.Fsync(dir) // some filesystems cannot: that costs durability only
+		_ = syncFD(dir) // some filesystems cannot: that costs durability only
 	}
 	return nil
 }

@@ -379,13 +379,19 @@ func (d *decorated) fit(in []*schema.Message, tools []*schema.ToolInfo) []*schem
 	if w.DropDuplicates {
 		in = DropDuplicates(in)
 	}
-	name := d.cfg.modelName
-	budget := w.Tokens - w.OutputReserve - w.Margin - CountTools(name, tools) - tokensReplyPrime
 	pin := isSystem
 	if w.KeepFirstUser {
 		first := slices.IndexFunc(in, func(m *schema.Message) bool { return m != nil && m.Role == schema.User })
 		pin = func(i int, m *schema.Message) bool { return m.Role == schema.System || i == first }
 	}
+	// A request that fits even counting a token per byte, with nothing
+	// to drop, needs no tokenizer: the first call of a run then leaves at
+	// once, instead of after the encoder's second of loading.
+	if tokens.RequestAtMost(in, tools) <= w.Tokens-w.OutputReserve-w.Margin && len(split(in, pin).orphans) == 0 {
+		return in
+	}
+	name := d.cfg.modelName
+	budget := w.Tokens - w.OutputReserve - w.Margin - CountTools(name, tools) - tokensReplyPrime
 	return trimHistory(in, max(budget, 0), func(m *schema.Message) int { return CountMessage(name, m) }, pin)
 }
 

@@ -592,6 +592,8 @@ func (k *Kernel) startProc(ctx context.Context) (*kernelProc, error) {
 	if closed {
 		return nil, fmt.Errorf("start python kernel: %w", ErrClosed)
 	}
+	// What the probe cache said works did not: the next run probes again.
+	_ = ForgetProbes()
 	msg := fmt.Sprintf("start python kernel with %s: %s", k.cfg.Python, problem)
 	if out := strings.TrimSpace(p.log.String()); out != "" {
 		msg += "; it printed:\n" + out

@@ -109,7 +109,8 @@ func (e *NoPythonError) Unwrap() error { return ErrNoPython }
 // python3 and python on PATH. When none does, the error is a
 // *NoPythonError (wrapping ErrNoPython) naming each candidate and what it
 // lacked. Probes are cached per executable (keyed by path and modification
-// time), since one costs about a second.
+// time), since one costs about a second; one that found every package is
+// also cached on disk (see ProbeCachePath) for later runs.
 func FindPython(ctx context.Context, preferred string) (string, error) {
 	var tried []PythonCandidate
 	seen := map[string]bool{}
@@ -212,9 +213,16 @@ func (p *pythonProbes) probe(ctx context.Context, path string) ([]string, error)
 	if ok {
 		return missing, nil
 	}
-	missing, err = runProbe(ctx, path)
-	if err != nil {
+	// An interpreter that had every package when an earlier run probed
+	// it, unchanged since, is believed without a second probe; the
+	// kernel's start checks it again, and clears the cache when it fails.
+	diskKey := probeKeyOf("python", fileIdentity(path), strings.Join(RequiredPythonPackages, ","))
+	if _, ok := cachedProbe(diskKey); ok {
+		missing = []string{}
+	} else if missing, err = runProbe(ctx, path); err != nil {
 		return nil, err
+	} else if len(missing) == 0 {
+		rememberProbe(diskKey, probeEntry{Kind: "python"})
 	}
 	p.mu.Lock()
 	p.results[key] = missing

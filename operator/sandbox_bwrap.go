@@ -469,6 +469,19 @@ func probeBwrap(b *bwrapSandbox) *bwrapProbe {
 	v, _ := bwrapProbes.LoadOrStore(bwrapProbeKey{b.bwrap, b.setpriv != ""}, &bwrapProbe{})
 	p := v.(*bwrapProbe)
 	p.once.Do(func() {
+		// A sandbox that worked for an earlier run, with every file and
+		// setting it depends on unchanged, is believed; the kernel's
+		// start checks it again, and clears the cache when it fails.
+		diskKey := bwrapProbeKeyOf(b)
+		if e, ok := cachedProbe(diskKey); ok {
+			p.disableUserns = e.DisableUserns
+			return
+		}
+		defer func() {
+			if p.err == nil {
+				rememberProbe(diskKey, probeEntry{Kind: "bwrap", DisableUserns: p.disableUserns})
+			}
+		}()
 		ctx, cancel := context.WithTimeout(context.Background(), bwrapProbeTimeout)
 		defer cancel()
 		help, _ := exec.CommandContext(ctx, b.bwrap, "--help").CombinedOutput()

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/internal/crashpoint"
 )
 
 // Sentinel errors of the event log.
@@ -34,6 +36,11 @@ type EventLog struct {
 	closed bool
 	// seq is the Seq of the last event in the log.
 	seq int64
+	// named: the log's directory entry is on disk (the log had events
+	// when opened, or its directory was synced since).
+	named bool
+	// dirty: events were appended since the log was last synced.
+	dirty bool
 }
 
 // OpenEventLog opens the event log at path for appending, creating it (mode
@@ -53,7 +60,7 @@ func OpenEventLog(path string) (*EventLog, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("open event log %s: find the last event: %w", path, err)
 	}
-	return &EventLog{f: f, path: path, seq: last}, nil
+	return &EventLog{f: f, path: path, seq: last, named: last > 0}, nil
 }
 
 // lastSeq returns the Seq of the last event in f, which ends with a
@@ -173,10 +180,37 @@ func (l *EventLog) Record(e event.Event) (event.Event, error) {
 		return e, fmt.Errorf("append %s event to %s: %w; check free disk space", e.Kind, l.path, err)
 	}
 	l.seq = e.Seq
+	l.dirty = true
+	if syncsLog(e.Kind) {
+		if err := syncFile(l.f); err != nil {
+			return e, fmt.Errorf("append %s event to %s: sync: %w", e.Kind, l.path, err)
+		}
+		if !l.named {
+			// A log this process created: its name must last too.
+			syncDir(filepath.Dir(l.path))
+			l.named = true
+		}
+		l.dirty = false
+	}
+	crashpoint.Wrote(l.path)
 	return e, nil
 }
 
-// Close syncs the log to disk and closes it. Closing twice is not an error.
+// syncsLog says whether an event of kind ends a stretch of the run that a
+// power loss must not take back: a step finished, the run waits or is
+// done. The log is synced then, and only then: it is the run's write-ahead
+// log, and the events between are the same run's progress, redone on
+// resume when lost.
+func syncsLog(kind event.EventKind) bool {
+	switch kind {
+	case event.EventStepFinished, event.EventInterrupt, event.EventPaused, event.EventDone:
+		return true
+	}
+	return false
+}
+
+// Close syncs the log to disk, unless nothing was appended since it last
+// was, and closes it. Closing twice is not an error.
 func (l *EventLog) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -184,7 +218,10 @@ func (l *EventLog) Close() error {
 		return nil
 	}
 	l.closed = true
-	syncErr := l.f.Sync()
+	var syncErr error
+	if l.dirty {
+		syncErr = syncFile(l.f)
+	}
 	closeErr := l.f.Close()
 	if err := errors.Join(syncErr, closeErr); err != nil {
 		return fmt.Errorf("close event log %s: %w", l.path, err)

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/sift-agent/sift/internal/crashpoint"
 )
 
 // OpenFileBackend opens the file backend rooted at root, the directory that holds
@@ -116,7 +118,7 @@ func writeAtomic(ctx context.Context, dir, name string, data []byte, perm fs.Fil
 		}
 		rest = rest[n:]
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := syncFile(tmp); err != nil {
 		return fail("sync", err)
 	}
 	if err := tmp.Chmod(perm); err != nil {
@@ -135,6 +137,7 @@ func writeAtomic(ctx context.Context, dir, name string, data []byte, perm fs.Fil
 		return fmt.Errorf("write %s: rename into place: %w", filepath.Join(dir, name), err)
 	}
 	syncDir(dir)
+	crashpoint.Wrote(filepath.Join(dir, name))
 	return nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -449,7 +448,7 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 	}
 	if how != InputLinked {
 		// A linked file is the read-only original itself: leave it be.
-		if err := tmp.Sync(); err != nil {
+		if err := syncFile(tmp); err != nil {
 			return "", fmt.Errorf("add input %s: sync copy: %w", src, err)
 		}
 		if err := tmp.Chmod(0o444); err != nil {
@@ -558,16 +557,6 @@ func copyChunks(ctx context.Context, dst *os.File, src *os.File) error {
 	}
 }
 
-// syncDir flushes a directory entry change (a rename) to disk. Some
-// filesystems cannot sync directories; that costs only durability on a power
-// loss, so the error is ignored.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-}
-
 // Inputs returns the workspace-relative paths of the files under input/,
 // sorted.
 func (w *Workspace) Inputs() ([]string, error) {
@@ -627,34 +616,8 @@ func (w *Workspace) listFiles(dir string, skipHidden bool) ([]string, error) {
 	return files, nil
 }
 
-// WriteFileAtomic replaces the workspace-relative file rel with data, making
-// parent directories: it writes a temporary file, syncs it and renames it
-// over rel, so a reader sees the old or the new content, never a mix, even
-// after a crash. The file gets mode 0644. Paths that leave the workspace or
-// lie under input/ are refused with an error wrapping ErrOutsideWorkspace.
+// WriteFileAtomic replaces the workspace-relative file rel with data,
+// durably: WriteFile(rel, data, Durable).
 func (w *Workspace) WriteFileAtomic(rel string, data []byte) error {
-	local := filepath.FromSlash(rel)
-	if !filepath.IsLocal(local) {
-		return fmt.Errorf("write %s: %w: use a path relative to the workspace, without '..'", rel, ErrOutsideWorkspace)
-	}
-	if first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(local)), "/"); first == InputDir {
-		return fmt.Errorf("write %s: %w: input/ holds the person's files and is read-only; write under out/ or work/", rel, ErrOutsideWorkspace)
-	}
-	r, err := confined.OpenRoot(w.Root)
-	if err != nil {
-		return fmt.Errorf("write %s: %w; check that the workspace exists", rel, err)
-	}
-	defer r.Close()
-	name := filepath.ToSlash(filepath.Clean(local))
-	if dir := path.Dir(name); dir != "." {
-		if err := r.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("write %s: make its directory: %w", rel, err)
-		}
-	}
-	// Beneath the root by descriptor, under a fresh name renamed into
-	// place: whatever code left at rel (a link, a FIFO) is replaced.
-	if err := r.WriteFile(name, data, 0o644, confined.Sync); err != nil {
-		return fmt.Errorf("write %s: %w; check that the workspace is writable", rel, err)
-	}
-	return nil
+	return w.WriteFile(rel, data, Durable)
 }

@@ -20,6 +20,7 @@ import (
 // (SIFT_TEST_BE_SIFT=1), so a test can kill a real sift process.
 func TestMain(m *testing.M) {
 	if os.Getenv("SIFT_TEST_BE_SIFT") == "1" {
+		crashAfterWrites()
 		main()
 		return
 	}

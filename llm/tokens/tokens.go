@@ -122,6 +122,9 @@ func countWith(encoding, s string) int {
 	if s == "" {
 		return 0
 	}
+	if encoding == encodingBytes {
+		return len(s)
+	}
 	if n, ok := counted.get(encoding, s); ok {
 		return n
 	}
@@ -259,6 +262,23 @@ func Tools(modelName string, tools []*schema.ToolInfo) int {
 // providers' models, it is an estimate (see [EncodingFor]).
 func Request(modelName string, msgs []*schema.Message, tools []*schema.ToolInfo) int {
 	return sum(Segments(modelName, msgs, tools))
+}
+
+// encodingBytes counts a text's bytes instead of its tokens: every token
+// of a byte-level BPE covers at least one byte, so no encoding counts more.
+const encodingBytes = "bytes"
+
+// RequestAtMost bounds what [Request] returns, without a tokenizer: each
+// text counts as many tokens as it has bytes. It costs a few microseconds
+// where the first exact count loads an encoder (about a second of CPU), so
+// a caller that only asks "does this fit?" can skip counting when the
+// bound fits.
+func RequestAtMost(msgs []*schema.Message, tools []*schema.ToolInfo) int {
+	segs := toolSegments(encodingBytes, tools, nil)
+	for _, m := range msgs {
+		segs = messageSegments(encodingBytes, m, segs)
+	}
+	return sum(segs) + ReplyPrime
 }
 
 // Reply estimates the completion tokens of a reply: its text, its

@@ -287,17 +287,25 @@ func WritePlanFileAt(dir string, fp *plans.FullPlan) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", PlanStateFile, err)
 	}
-	if err := WriteWorkspaceFile(dir, PlanStateFile, b); err != nil {
+	// state.json is what a resume starts from: it is synced at step
+	// boundaries, when no step is running; a plan with a step under way
+	// is only progress, which a power loss may take back to the boundary
+	// before (the step then runs again). plan.md is derived from it.
+	d := session.Derived
+	if len(fp.Running()) == 0 {
+		d = session.Durable
+	}
+	if err := WriteWorkspaceFile(dir, PlanStateFile, b, d); err != nil {
 		return err
 	}
-	return WriteWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)))
+	return WriteWorkspaceFile(dir, "plan.md", []byte(plans.RenderPlanMarkdown(fp)), session.Derived)
 }
 
 // WriteWorkspaceFile replaces a file of the workspace at workdir
-// atomically (see session.Workspace.WriteFileAtomic), so a reader or a
-// crash never sees half a plan or report.
-func WriteWorkspaceFile(workdir, rel string, data []byte) error {
-	return (&session.Workspace{Root: workdir}).WriteFileAtomic(rel, data)
+// atomically, as durable as d says (see session.Workspace.WriteFile), so a
+// reader or a crash never sees half a plan or report.
+func WriteWorkspaceFile(workdir, rel string, data []byte, d session.Durability) error {
+	return (&session.Workspace{Root: workdir}).WriteFile(rel, data, d)
 }
 
 // AllStepsDone reports whether fp has steps and every one is done.

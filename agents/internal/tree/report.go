@@ -103,7 +103,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		}
 		// A report over nothing computed or cut short by a budget does
 		// not replace an earlier question's answer in report.md.
-		path, werr := SaveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.NoneSucceeded())
+		path, werr := SaveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.NoneSucceeded(), session.Derived)
 		if werr != nil {
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
@@ -178,18 +178,20 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 }
 
-// WriteReport writes report.md and its self-contained report.html.
-func WriteReport(workdir, md string) error {
-	return writeReportAs(workdir, session.ReportFile, md)
+// WriteReport writes report.md, as durable as d says, and its
+// self-contained report.html.
+func WriteReport(workdir, md string, d session.Durability) error {
+	return writeReportAs(workdir, session.ReportFile, md, d)
 }
 
-// writeReportAs writes md to the workspace file rel and its HTML form
-// beside it (rel with .html for .md).
-func writeReportAs(workdir, rel, md string) error {
+// writeReportAs writes md to the workspace file rel, as durable as d says,
+// and its HTML form beside it (rel with .html for .md), which is derived
+// from it and never synced.
+func writeReportAs(workdir, rel, md string, d session.Durability) error {
 	if workdir == "" {
 		return nil
 	}
-	if err := WriteWorkspaceFile(workdir, rel, []byte(md)); err != nil {
+	if err := WriteWorkspaceFile(workdir, rel, []byte(md), d); err != nil {
 		return err
 	}
 	htmlRel := strings.TrimSuffix(rel, ".md") + ".html"
@@ -197,26 +199,28 @@ func writeReportAs(workdir, rel, md string) error {
 	if err != nil {
 		return fmt.Errorf("render %s: %w", htmlRel, err)
 	}
-	return WriteWorkspaceFile(workdir, htmlRel, html)
+	return WriteWorkspaceFile(workdir, htmlRel, html, session.Derived)
 }
 
 // SaveReport keeps md as the report of question n of the session
 // (report.QuestionReportFile) and, when it is complete or the session has
 // no report.md yet, as report.md too: a stopped or failed follow-up never
 // replaces the answer to an earlier question. It returns the
-// workspace-relative report the person should read.
-func SaveReport(workdir string, n int, md string, complete bool) (string, error) {
+// workspace-relative report the person should read. Only the run's last
+// write of its report (finishFiles, with the usage) is durable; the
+// others are replaced moments later, or rewritten on resume.
+func SaveReport(workdir string, n int, md string, complete bool, d session.Durability) (string, error) {
 	if workdir == "" {
 		return session.ReportFile, nil
 	}
 	own := report.QuestionReportFile(n)
-	if err := writeReportAs(workdir, own, md); err != nil {
+	if err := writeReportAs(workdir, own, md, d); err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(filepath.Join(workdir, session.ReportFile)); err == nil && !complete {
 		return own, nil
 	}
-	return session.ReportFile, WriteReport(workdir, md)
+	return session.ReportFile, WriteReport(workdir, md, d)
 }
 
 // completeReport cleans the model's Markdown (models like to fence it) and

@@ -1,0 +1,90 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/internal/crashpoint"
+)
+
+// Durability says what a write of a workspace file must survive. Every
+// write replaces the file atomically (a reader, or a process killed at any
+// moment, sees the old content or the new, never a mix); durability is
+// about a power loss, and costs fsyncs.
+type Durability int
+
+const (
+	// Durable: once the write returns, the new content survives a power
+	// loss, or (when the name was already on disk) at worst the content of
+	// an earlier durable write does. The file is synced before it is
+	// renamed into place; its directory is synced the first time this
+	// process makes the name durable. For state a resume starts from.
+	Durable Durability = iota
+	// Derived: the file is rebuilt from others (plan.md from state.json,
+	// report.html from report.md, usage.json from the events) or replaced
+	// again shortly: nothing is synced, so after a power loss it may be
+	// older.
+	Derived
+)
+
+// durableNames are the files whose directory entry this process has
+// synced: a later durable write of them syncs only the file.
+var durableNames sync.Map // absolute path -> struct{}
+
+// WriteFile replaces the workspace-relative file rel with data (mode
+// 0644), making parent directories, as durable as d says. Paths that leave
+// the workspace or lie under input/ are refused with an error wrapping
+// ErrOutsideWorkspace. It is the one way Sift writes a workspace's state
+// and report files; each write is counted in confined.Syncs by the fsyncs
+// it makes.
+func (w *Workspace) WriteFile(rel string, data []byte, d Durability) error {
+	local := filepath.FromSlash(rel)
+	if !filepath.IsLocal(local) {
+		return fmt.Errorf("write %s: %w: use a path relative to the workspace, without '..'", rel, ErrOutsideWorkspace)
+	}
+	if first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(local)), "/"); first == InputDir {
+		return fmt.Errorf("write %s: %w: input/ holds the person's files and is read-only; write under out/ or work/", rel, ErrOutsideWorkspace)
+	}
+	r, err := confined.OpenRoot(w.Root)
+	if err != nil {
+		return fmt.Errorf("write %s: %w; check that the workspace exists", rel, err)
+	}
+	defer r.Close()
+	name := filepath.ToSlash(filepath.Clean(local))
+	if dir := path.Dir(name); dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("write %s: make its directory: %w", rel, err)
+		}
+	}
+	var opts []confined.Option
+	abs := filepath.Join(w.Root, local)
+	if d == Durable {
+		opts = append(opts, confined.SyncData)
+		if _, synced := durableNames.Load(abs); !synced {
+			opts = []confined.Option{confined.Sync}
+		}
+	}
+	// Beneath the root by descriptor, under a fresh name renamed into
+	// place: whatever code left at rel (a link, a FIFO) is replaced.
+	if err := r.WriteFile(name, data, 0o644, opts...); err != nil {
+		return fmt.Errorf("write %s: %w; check that the workspace is writable", rel, err)
+	}
+	if d == Durable {
+		durableNames.Store(abs, struct{}{})
+	}
+	crashpoint.Wrote(abs)
+	return nil
+}
+
+// syncDir flushes a directory entry change (a rename) to disk. Some
+// filesystems cannot sync directories; that costs only durability on a power
+// loss, so the error is ignored.
+func syncDir(dir string) { confined.SyncDir(dir) }
+
+// syncFile flushes f to disk, counted in confined.Syncs.
+func syncFile(f *os.File) error { return confined.SyncFile(f) }

@@ -1,0 +1,86 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/event"
+)
+
+// syncsOf returns how many fsyncs f made.
+func syncsOf(t *testing.T, f func()) int64 {
+	t.Helper()
+	start := confined.Syncs()
+	f()
+	return confined.Syncs() - start
+}
+
+func TestWriteFileSyncsAsItsDurabilitySays(t *testing.T) {
+	w := &Workspace{Root: t.TempDir()}
+	write := func(rel, content string, d Durability) func() {
+		return func() {
+			if err := w.WriteFile(rel, []byte(content), d); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		do   func()
+		want int64
+	}{
+		{"derived", write("plan.md", "a", Derived), 0},
+		{"derived again", write("plan.md", "b", Derived), 0},
+		{"durable, a new name: the file and its directory", write("state.json", "1", Durable), 2},
+		{"durable, a name already on disk: the file only", write("state.json", "2", Durable), 1},
+		{"durable in a subdirectory", write("work/x.json", "1", Durable), 2},
+	} {
+		if got := syncsOf(t, tc.do); got != tc.want {
+			t.Errorf("%s: %d fsyncs, want %d", tc.name, got, tc.want)
+		}
+	}
+	for rel, want := range map[string]string{"plan.md": "b", "state.json": "2", "work/x.json": "1"} {
+		if b, err := os.ReadFile(filepath.Join(w.Root, rel)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", rel, b, err, want)
+		}
+	}
+}
+
+func TestEventLogSyncsAtStepBoundariesOnly(t *testing.T) {
+	l, err := OpenEventLog(filepath.Join(t.TempDir(), "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func(k event.EventKind) func() {
+		return func() {
+			if _, err := l.Record(event.Event{Kind: k}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		do   func()
+		want int64
+	}{
+		{"progress", func() {
+			for _, k := range []event.EventKind{event.EventSession, event.EventPlan, event.EventStepStarted, event.EventToolCall, event.EventToolResult, event.EventMessage} {
+				record(k)()
+			}
+		}, 0},
+		{"the first step finished: the log and its new name", record(event.EventStepFinished), 2},
+		{"the next step finished", record(event.EventStepFinished), 1},
+		{"done", record(event.EventDone), 1},
+		{"close with nothing new", func() {
+			if err := l.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
+	} {
+		if got := syncsOf(t, tc.do); got != tc.want {
+			t.Errorf("%s: %d fsyncs, want %d", tc.name, got, tc.want)
+		}
+	}
+}
