@@ -36,14 +36,14 @@ func (r *run) finishFiles(u *event.Usage) {
 		}
 		text += heading + "\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
-	_, _ = tree.SaveReport(r.ws.Root, n, text+report.RenderUsageMarkdownIn(u, chinese), r.reportPath == session.ReportFile, session.Durable)
+	_, _ = report.Save(r.ws.Root, n, text+report.UsageMarkdownIn(u, chinese), r.reportPath == session.ReportFile, session.Durable)
 }
 
 // saveStopReport writes the report of a run that stopped before its report
 // agent did; it never replaces an earlier question's report.md.
 func (r *run) saveStopReport(note string) {
-	md := tree.FallbackReport(r.plan, tree.ListArtifacts(r.ws.Root), note)
-	if path, err := tree.SaveReport(r.ws.Root, r.plan.QuestionNumber(), md, false, session.Derived); err == nil {
+	md := report.Fallback(r.plan, tree.ListArtifacts(r.ws.Root), note)
+	if path, err := report.Save(r.ws.Root, r.plan.QuestionNumber(), md, false, session.Derived); err == nil {
 		r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/preview"
+	"github.com/sift-agent/sift/report"
 
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
@@ -149,14 +149,5 @@ func (r *run) describeInputs(files []preview.Previewed, opts preview.PreviewOpti
 	return demoteHeadings(preview.DescribeAll(files, opts))
 }
 
-// demoteHeadings turns the previews' "## file" headings into "### file", so
-// they nest under the "## Data" section of the prompts.
-func demoteHeadings(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "## ") {
-			lines[i] = "#" + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// demoteHeadings is report.DemoteHeadings.
+func demoteHeadings(s string) string { return report.DemoteHeadings(s) }

@@ -30,9 +30,7 @@ const (
 	// schemaContextTokens is the budget of the schema shown in the SQL
 	// analyst's prompt.
 	schemaContextTokens = 3000
-	// reportTableRows is the most result rows a report shows.
-	reportTableRows = 15
-	maxFollowUps    = 3
+	maxFollowUps        = 3
 )
 
 // sqlAnswer is the SQL analyst's answer to one request, completed by Sift:
@@ -202,8 +200,8 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 			ans.Chart, ans.ChartKind = out, spec.Kind
 		}
 	}
-	md := sqlReport(cfg.turn.requestText(), ans, columns, rows)
-	if err := tree.WriteReport(cfg.op.Root(), md, session.Durable); err != nil {
+	md := report.SQL(cfg.turn.requestText(), report.SQLAnswer{Answer: ans.Answer, Findings: ans.Findings, SQL: ans.SQL, Source: ans.Source, DataFile: ans.DataFile, Chart: ans.Chart, FollowUps: ans.FollowUps, Notes: ans.Notes}, columns, rows)
+	if err := report.Write(cfg.op.Root(), md, session.Durable); err != nil {
 		ans.Notes = append(ans.Notes, "The report could not be written: "+err.Error())
 	} else {
 		ans.Report = "report.md"
@@ -288,86 +286,4 @@ func sqlAnswerText(a *sqlAnswer) string {
 		}
 	}
 	return b.String()
-}
-
-// sqlReport is the Markdown report of one SQL answer: the answer, the
-// findings, the chart, the result table (at most 15 rows), the SQL and the
-// follow-up questions.
-func sqlReport(request string, a *sqlAnswer, columns []string, rows [][]string) string {
-	var b strings.Builder
-	title := strings.TrimSpace(strings.SplitN(request, "\n", 2)[0])
-	if title == "" {
-		title = "Answer"
-	}
-	fmt.Fprintf(&b, "# %s\n\n%s\n\n", title, a.Answer)
-	if len(a.Findings) > 0 {
-		b.WriteString("## Findings\n\n")
-		for _, f := range a.Findings {
-			b.WriteString("- " + f + "\n")
-		}
-		b.WriteString("\n")
-	}
-	if a.Chart != "" {
-		fmt.Fprintf(&b, "## Chart\n\n![%s](%s)\n\n", mdEscape(strings.TrimSuffix(path.Base(a.Chart), ".png")), a.Chart)
-	}
-	if len(columns) > 0 {
-		b.WriteString("## Data\n\n")
-		b.WriteString(markdownTable(columns, rows, reportTableRows))
-		if len(rows) > reportTableRows {
-			fmt.Fprintf(&b, "\nShowing %d of %d rows. ", reportTableRows, len(rows))
-		} else {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "The full result: [%s](%s)\n\n", a.DataFile, a.DataFile)
-	}
-	if a.SQL != "" {
-		b.WriteString("## SQL\n\n")
-		if a.Source != "" {
-			fmt.Fprintf(&b, "Database: %s\n\n", a.Source)
-		}
-		b.WriteString("```sql\n" + a.SQL + "\n```\n\n")
-	}
-	if len(a.FollowUps) > 0 {
-		b.WriteString("## Follow-up questions\n\n")
-		for _, f := range a.FollowUps {
-			b.WriteString("- " + f + "\n")
-		}
-		b.WriteString("\n")
-	}
-	if len(a.Notes) > 0 {
-		b.WriteString("## Notes\n\n")
-		for _, n := range a.Notes {
-			b.WriteString("- " + n + "\n")
-		}
-	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
-}
-
-// markdownTable renders the first limit rows as a Markdown table.
-func markdownTable(columns []string, rows [][]string, limit int) string {
-	var b strings.Builder
-	esc := func(vals []string) string {
-		out := make([]string, len(columns))
-		for i := range columns {
-			if i < len(vals) {
-				out[i] = mdEscape(vals[i])
-			}
-		}
-		return "| " + strings.Join(out, " | ") + " |\n"
-	}
-	b.WriteString(esc(columns))
-	b.WriteString("|" + strings.Repeat(" --- |", len(columns)) + "\n")
-	for i, r := range rows {
-		if i >= limit {
-			break
-		}
-		b.WriteString(esc(r))
-	}
-	return b.String()
-}
-
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "]", `\]`)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/sift-agent/sift/agents/internal/tree"
@@ -14,6 +13,7 @@ import (
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
 )
@@ -86,8 +86,8 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if err := own.Save(); err != nil {
 		return true, err
 	}
-	md := templateReport(r.req.Question, t, m, each, results, r.plan.Steps[first:])
-	path, err := tree.SaveReport(r.ws.Root, r.plan.QuestionNumber(), md, true, session.Derived)
+	md := report.BuiltIn(r.req.Question, t, m, each, results, r.plan.Steps[first:])
+	path, err := report.Save(r.ws.Root, r.plan.QuestionNumber(), md, true, session.Derived)
 	if err != nil {
 		return true, err
 	}
@@ -214,68 +214,6 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 	}
 	keepWaiting(fmt.Errorf("plan review: unknown action %q: use approve, edit or reject", d.Action))
 	return nil, "", true
-}
-
-// templateReport is the report of a built-in analysis: the answer, the
-// template's sections, and how it was computed, including every choice the
-// inference made and why. Over several tables each table has its own part
-// (a table whose analysis failed says so); results[i] is nil for a table
-// that failed, and steps[i] is its step.
-func templateReport(question string, t templates.Template, m templates.Match, each []templates.Match, results []*templates.Result, steps []plans.StepState) string {
-	var b strings.Builder
-	zh := templates.LangOf(question) == templates.LangChinese
-	words := func(en, cn string) string {
-		if zh {
-			return cn
-		}
-		return en
-	}
-	fmt.Fprintf(&b, "# %s\n\n", t.TitleIn(templates.LangOf(question)))
-	fmt.Fprintf(&b, "%s %s\n\n", words("**Question:**", "**问题：**"), strings.Join(strings.Fields(question), " "))
-	if len(each) == 1 {
-		if note := m.SheetNote(); note != "" {
-			fmt.Fprintf(&b, "> %s\n\n", note)
-		}
-		b.WriteString(results[0].Markdown())
-	} else {
-		for i, e := range each {
-			fmt.Fprintf(&b, "## %s\n\n", e.Table())
-			if results[i] == nil {
-				fmt.Fprintf(&b, "%s%s\n\n", words("This analysis failed: ", "这项分析失败："), steps[i].Summary)
-				continue
-			}
-			b.WriteString(demoteHeadings(results[i].Markdown()) + "\n")
-		}
-	}
-	b.WriteString(words("\n## How this was computed\n\n", "\n## 计算方法\n\n"))
-	files := make([]string, len(each))
-	for i, e := range each {
-		files[i] = "`" + e.Table() + "`"
-	}
-	if zh {
-		fmt.Fprintf(&b, "内置分析 `%s`，数据 %s，匹配置信度 %.2f；没有调用语言模型。\n\n", t.Name, strings.Join(files, "、"), m.Confidence)
-	} else {
-		fmt.Fprintf(&b, "Built-in analysis `%s` on %s, matched with confidence %.2f; no language model was called.\n\n", t.Name, strings.Join(files, ", "), m.Confidence)
-	}
-	for _, line := range m.Reasons {
-		fmt.Fprintf(&b, "- %s\n", line)
-	}
-	for i, e := range each {
-		lines := e.Params.Reasons
-		if results[i] != nil {
-			lines = append(slices.Clip(lines), results[i].Picked...)
-		}
-		if len(each) > 1 {
-			lines = append(slices.Clip(e.Reasons), lines...)
-		}
-		for _, line := range lines {
-			if len(each) > 1 {
-				line = e.Table() + ": " + line
-			}
-			fmt.Fprintf(&b, "- %s\n", line)
-		}
-	}
-	return b.String()
 }
 
 // catalogueShownFile marks a session whose person was already shown the

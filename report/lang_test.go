@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -24,10 +25,7 @@ func TestReportChineseCovers(t *testing.T) {
 			t.Errorf("status %q has no Chinese", s)
 		}
 	}
-	// The tree's report agent writes into the report too.
 	files, _ := filepath.Glob("*.go")
-	tree, _ := filepath.Glob(filepath.Join("..", "agents", "internal", "tree", "*.go"))
-	files = append(files, tree...)
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -52,12 +50,9 @@ func TestReportChineseCovers(t *testing.T) {
 				if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "Textf" && len(n.Args) > 1 {
 					literal(n.Args[1])
 				}
-				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Textf" && len(n.Args) > 1 {
-					literal(n.Args[1])
-				}
 			case *ast.AssignStmt:
 				// format := "..." chosen before an Textf call.
-				if filepath.Base(name) == "report.go" {
+				if name == "document.go" {
 					for i, l := range n.Lhs {
 						if id, ok := l.(*ast.Ident); ok && id.Name == "format" && i < len(n.Rhs) {
 							literal(n.Rhs[i])
@@ -75,6 +70,55 @@ func TestReportChineseCovers(t *testing.T) {
 		}
 		if a, b := verb.FindAllString(en, -1), verb.FindAllString(zh, -1); strings.Join(a, " ") != strings.Join(b, " ") {
 			t.Errorf("%q takes %v but its Chinese %q takes %v", en, a, zh, b)
+		}
+	}
+}
+
+// TestReportWordsFollowTheQuestion: the parts of a report Sift writes
+// itself — the report assembled from the steps, the note over steps that
+// computed nothing, files the run never wrote, files the model left out —
+// are Chinese for a question in Chinese and English for one in English.
+func TestReportWordsFollowTheQuestion(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "out", "t.csv"), []byte("a\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		question  string
+		want, not []string
+	}{
+		{"哪个地区的收入最高？",
+			[]string{"# 报告", "**问题：** 哪个地区的收入最高？", "## 回答", "## 步骤", "### 步骤 1 — 按地区汇总（完成）", "### 步骤 2 — 画图（失败）", "失败原因：", "## 文件",
+				"> **未计算：**", "> 步骤 2 失败：", "[step 2：失败，没有计算结果]", "## 失败详情", "chart（`out/chart.png`，未生成）", "> **未生成：** 本报告提到了 1 个"},
+			[]string{"Report", "Question", "Answer", "Steps", "What failed", "Files", "Not computed", "not written", "Not written"}},
+		{"Which region earns most?",
+			[]string{"# Report", "**Question:** Which region earns most?", "## Answer", "## Steps", "### Step 1 — 按地区汇总 (done)", "### Step 2 — 画图 (failed)", "What failed: ", "## Files",
+				"> **Not computed:**", "> Step 2 failed: ", "[step 2: failed, no computed result]", "## What failed", "chart (`out/chart.png`, not written)", "> **Not written:** this report names 1 file that"},
+			[]string{"报告", "问题：", "步骤", "文件", "未计算", "未生成"}},
+	} {
+		fp := &plans.FullPlan{Question: tt.question, Steps: []plans.StepState{
+			{Step: plans.Step{Index: 1, Description: "按地区汇总"}, Status: plans.StatusDone, Summary: "North 最高"},
+			{Step: plans.Step{Index: 2, Description: "画图"}, Status: plans.StatusFailed, Summary: FailedPrefix + " ValueError: no data\nTraceback (most recent call last):\n  File \"x\", line 1\nValueError: no data"},
+		}, Result: &plans.SubmitResult{Answer: "North [step 1]"}}
+		if got := OutcomeOf(fp).Failures(); !strings.Contains(got, "- Step 2 failed: ") {
+			t.Errorf("%q: what the models read of failed steps must stay English: %q", tt.question, got)
+		}
+		fallback := Fallback(fp, []string{"out/t.csv"}, "")
+		model := WithUncomputed(Complete("# 结果\n\nNorth 最高 [step 1]，见图 [step 2]。\n\n![chart](out/chart.png)", fp, []string{"out/t.csv"}), OutcomeFor(fp))
+		model, _, _ = WithoutUnwritten(dir, model, nil, Chinese(fp))
+		all := fallback + "\n" + model
+		for _, w := range tt.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%q: the report lacks %q:\n%s", tt.question, w, all)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(all, w) {
+				t.Errorf("%q: the report says %q:\n%s", tt.question, w, all)
+			}
 		}
 	}
 }

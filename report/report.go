@@ -37,12 +37,12 @@ var reportCSS string
 // the page.
 const MaxInlineImageBytes = 16 << 20
 
-// ReportCSP is report.html's Content-Security-Policy: no scripts, no
+// CSP is report.html's Content-Security-Policy: no scripts, no
 // frames, no forms and no fetch at all but the page's own inlined (data:)
 // images and styles, so opening a report sends nothing anywhere. It is the
 // second guard behind RenderReportHTML dropping remote images and goldmark
 // not rendering raw HTML.
-const ReportCSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 // imageTypes maps the image file extensions RenderReportHTML inlines to
 // their media types.
@@ -55,7 +55,7 @@ var imageTypes = map[string]string{
 	".webp": "image/webp",
 }
 
-// RenderReportHTML turns a markdown report into one self-contained HTML page:
+// HTML turns a markdown report into one self-contained HTML page:
 // GitHub-flavoured markdown (tables, strikethrough, task lists, autolinks),
 // a small embedded stylesheet, and every local image inlined as a data: URI.
 //
@@ -69,9 +69,9 @@ var imageTypes = map[string]string{
 // its alt text stays with a visible note naming the address, so opening the
 // report never fetches anything (a model-written image URL could carry the
 // data out); the note names only the host. data: images stay. Raw HTML in the markdown is not rendered,
-// and the page's Content-Security-Policy (ReportCSP) forbids scripts and
+// and the page's Content-Security-Policy (CSP) forbids scripts and
 // every remote fetch. The title is escaped.
-func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, error) {
+func HTML(title string, markdown []byte, baseDir string) ([]byte, error) {
 	md := newReportMarkdown()
 	doc := md.Parser().Parse(text.NewReader(markdown))
 	in := &imageInliner{baseDir: baseDir}
@@ -91,7 +91,7 @@ func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, er
 	page.Grow(body.Len() + len(reportCSS) + 512)
 	page.WriteString("<!DOCTYPE html>\n<html" + langAttr(title) + ">\n<head>\n<meta charset=\"utf-8\">\n")
 	page.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + ReportCSP + "\">\n")
+	page.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + CSP + "\">\n")
 	page.WriteString("<meta name=\"generator\" content=\"Sift\">\n")
 	page.WriteString("<title>" + html.EscapeString(title) + "</title>\n")
 	page.WriteString("<style>\n" + reportCSS + "</style>\n</head>\n<body>\n<main class=\"sift-report\">\n")
@@ -126,10 +126,10 @@ func langAttr(title string) string {
 	return ""
 }
 
-// ReportImages returns the destinations of the images the markdown shows,
+// Images returns the destinations of the images the markdown shows,
 // as written (local paths and URLs alike), in order of first appearance and
 // without repeats. Reference-style images are resolved.
-func ReportImages(markdown []byte) []string {
+func Images(markdown []byte) []string {
 	doc := newReportMarkdown().Parser().Parse(text.NewReader(markdown))
 	var out []string
 	seen := map[string]bool{}
@@ -538,3 +538,23 @@ func (tracebackRenderer) render(w util.BufWriter, _ []byte, node ast.Node, enter
 	_, _ = w.WriteString("</code></pre></details>\n")
 	return ast.WalkSkipChildren, nil
 }
+
+// Deprecated names, kept for one release so embedders' code still
+// compiles.
+
+// RenderReportHTML is HTML.
+//
+// Deprecated: use HTML.
+func RenderReportHTML(title string, markdown []byte, baseDir string) ([]byte, error) {
+	return HTML(title, markdown, baseDir)
+}
+
+// ReportImages is Images.
+//
+// Deprecated: use Images.
+func ReportImages(markdown []byte) []string { return Images(markdown) }
+
+// ReportCSP is CSP.
+//
+// Deprecated: use CSP.
+const ReportCSP = CSP

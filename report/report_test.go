@@ -40,7 +40,7 @@ func writeReportFile(t testing.TB, path string, data []byte) {
 
 func render(t *testing.T, markdown, baseDir string) string {
 	t.Helper()
-	page, err := RenderReportHTML("Report", []byte(markdown), baseDir)
+	page, err := HTML("Report", []byte(markdown), baseDir)
 	if err != nil {
 		t.Fatalf("RenderReportHTML: %v", err)
 	}
@@ -97,15 +97,15 @@ func TestRenderReportHTMLTitle(t *testing.T) {
 		{"  ", "<title>Report</title>"},
 	}
 	for _, tt := range tests {
-		page, err := RenderReportHTML(tt.title, []byte("text"), t.TempDir())
+		page, err := HTML(tt.title, []byte("text"), t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(string(page), tt.want) {
-			t.Errorf("RenderReportHTML(title %q) lacks %q", tt.title, tt.want)
+			t.Errorf("HTML(title %q) lacks %q", tt.title, tt.want)
 		}
 		if strings.Contains(string(page), "<script") {
-			t.Errorf("RenderReportHTML(title %q) let a <script> tag through", tt.title)
+			t.Errorf("HTML(title %q) let a <script> tag through", tt.title)
 		}
 	}
 }
@@ -283,10 +283,10 @@ func TestRenderReportHTMLNoRawHTML(t *testing.T) {
 
 func TestRenderReportHTMLMissingBaseDir(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope")
-	if _, err := RenderReportHTML("R", []byte("no images here"), missing); err != nil {
+	if _, err := HTML("R", []byte("no images here"), missing); err != nil {
 		t.Errorf("a report without local images needs no base dir, got %v", err)
 	}
-	_, err := RenderReportHTML("R", []byte("![a](out/a.png)"), missing)
+	_, err := HTML("R", []byte("![a](out/a.png)"), missing)
 	if err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("RenderReportHTML with a missing base dir = %v, want an error naming it", err)
 	}
@@ -297,11 +297,11 @@ func TestReportImages(t *testing.T) {
 		"| chart |\n|---|\n| ![c](out/c%20d.svg) |\n\n![again](out/a.png)\n\n![ref][r]\n\n" +
 		"`![not](code.png)`\n\n    ![not](indented.png)\n\n[r]: out/ref.gif\n"
 	want := []string{"out/a.png", "https://example.com/b.png", "out/c%20d.svg", "out/ref.gif"}
-	if diff := cmp.Diff(want, ReportImages([]byte(md))); diff != "" {
+	if diff := cmp.Diff(want, Images([]byte(md))); diff != "" {
 		t.Errorf("ReportImages mismatch (-want +got):\n%s", diff)
 	}
-	if got := ReportImages([]byte("no images")); len(got) != 0 {
-		t.Errorf("ReportImages(no images) = %v, want none", got)
+	if got := Images([]byte("no images")); len(got) != 0 {
+		t.Errorf("Images(no images) = %v, want none", got)
 	}
 }
 
@@ -324,7 +324,7 @@ func BenchmarkRenderReportHTML(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := RenderReportHTML("Bench", src, base); err != nil {
+		if _, err := HTML("Bench", src, base); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -388,7 +388,7 @@ func TestReportHTMLLang(t *testing.T) {
 		"매출 추이":                  `<html lang="ko">`,
 		"Top regions by revenue": "<html>",
 	} {
-		page, err := RenderReportHTML(title, []byte("# "+title+"\n"), t.TempDir())
+		page, err := HTML(title, []byte("# "+title+"\n"), t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}

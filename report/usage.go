@@ -8,13 +8,13 @@ import (
 	"github.com/sift-agent/sift/event"
 )
 
-// RenderUsageMarkdown is the short usage summary that ends a report: model
+// UsageMarkdown is the short usage summary that ends a report: model
 // calls, tokens and cost in total, per agent and per step.
-func RenderUsageMarkdown(u *event.Usage) string { return RenderUsageMarkdownIn(u, false) }
+func UsageMarkdown(u *event.Usage) string { return UsageMarkdownIn(u, false) }
 
-// RenderUsageMarkdownIn is RenderUsageMarkdown in Chinese when chinese is
+// UsageMarkdownIn is UsageMarkdown in Chinese when chinese is
 // set (the report of a question asked in Chinese).
-func RenderUsageMarkdownIn(u *event.Usage, chinese bool) string {
+func UsageMarkdownIn(u *event.Usage, chinese bool) string {
 	say := func(en, zh string) string {
 		if chinese {
 			return zh
@@ -91,14 +91,14 @@ func money(u *event.AgentUsage) string {
 	return fmt.Sprintf("$%.4f", u.Cost)
 }
 
-// RenderSessionUsageMarkdown is RenderUsageMarkdown for a whole session,
+// SessionUsageMarkdown is UsageMarkdown for a whole session,
 // with a line per question when it was asked more than one.
-func RenderSessionUsageMarkdown(u *event.SessionUsage) string {
+func SessionUsageMarkdown(u *event.SessionUsage) string {
 	if u == nil {
-		return RenderUsageMarkdown(nil)
+		return UsageMarkdown(nil)
 	}
 	var b strings.Builder
-	b.WriteString(RenderUsageMarkdown(&u.Usage))
+	b.WriteString(UsageMarkdown(&u.Usage))
 	if u.Unreadable > 0 {
 		fmt.Fprintf(&b, "\n%d recorded calls could not be read (cut short by a crash) and are not counted.\n", u.Unreadable)
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/sift-agent/sift/confined"
-	"github.com/sift-agent/sift/report"
+	"github.com/sift-agent/sift/plans"
 )
 
 // deliverableFiles are the files a session hands back besides those under
@@ -47,7 +47,7 @@ func CheckDeliverable(p string) error {
 			return refuse("has a '..' or empty element")
 		}
 	}
-	if slices.Contains(deliverableFiles, p) || report.IsQuestionReport(p) || strings.HasPrefix(p, OutDir+"/") {
+	if slices.Contains(deliverableFiles, p) || plans.IsQuestionReport(p) || strings.HasPrefix(p, OutDir+"/") {
 		return nil
 	}
 	return refuse("is not one of the files a session hands back")
@@ -72,7 +72,7 @@ func (w *Workspace) Deliverables() []string {
 	}
 	if entries, err := r.ReadDir("."); err == nil {
 		for _, e := range entries {
-			if e.Type().IsRegular() && report.IsQuestionReport(e.Name()) {
+			if e.Type().IsRegular() && plans.IsQuestionReport(e.Name()) {
 				out = append(out, e.Name())
 			}
 		}

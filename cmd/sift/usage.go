@@ -56,6 +56,6 @@ func runUsage(io *ioStreams, opts *usageOptions) error {
 	if opts.JSON {
 		return writeSessionsJSON(io, u)
 	}
-	_, err = fmt.Fprint(io.Out, report.RenderSessionUsageMarkdown(u))
+	_, err = fmt.Fprint(io.Out, report.SessionUsageMarkdown(u))
 	return err
 }

@@ -3,12 +3,7 @@ package tree
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -21,7 +16,6 @@ import (
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/numcheck"
 	"github.com/sift-agent/sift/params"
-	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 )
@@ -71,13 +65,13 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		case berr != nil:
 			// No model call past a budget: the report is assembled from
 			// the results, and says what is missing.
-			note = report.Textf(report.Chinese(view.Plan), "The run stopped at its budget (%v). The steps marked skipped were not run; this report holds what was found until then.", berr)
-			md = FallbackReport(view.Plan, artifacts, note)
+			note = report.BudgetNote(view.Plan, berr)
+			md = report.Fallback(view.Plan, artifacts, note)
 		case outcome.NoneSucceeded():
 			// Nothing was computed: a model's report could only present
 			// its own text as findings, so Sift writes the report.
 			note = report.NoResultNote(report.Chinese(view.Plan))
-			md = FallbackReport(report.WithoutResult(view.Plan), artifacts, note)
+			md = report.Fallback(report.WithoutResult(view.Plan), artifacts, note)
 		default:
 			msgs := withHouseRules(prompt.Report(view, artifacts), a.tail(ctx))
 			if a.images {
@@ -85,17 +79,17 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			}
 			var msg *schema.Message
 			if msg, err = a.write(ctx, gen, msgs); err != nil {
-				note = report.Textf(report.Chinese(view.Plan), "The report writer failed (%v); this report was assembled from the step results.", err)
-				md = FallbackReport(view.Plan, artifacts, note)
+				note = report.WriterFailedNote(view.Plan, err)
+				md = report.Fallback(view.Plan, artifacts, note)
 			} else {
-				md = report.WithUncomputed(completeReport(msg.Content, view.Plan, artifacts), outcome)
+				md = report.WithUncomputed(report.Complete(msg.Content, view.Plan, artifacts), outcome)
 			}
 		}
 		var files []string
 		if view.Plan != nil && view.Plan.Result != nil {
 			files = view.Plan.Result.Files
 		}
-		md, unwritten, missing := withoutUnwritten(workdir, md, files, report.Chinese(view.Plan))
+		md, unwritten, missing := report.WithoutUnwritten(workdir, md, files, report.Chinese(view.Plan))
 		md, _ = markReport(md, ev, append(outcome.SiftText(), note, unwritten)...)
 		// The answer hands back only files that exist.
 		if err := treeOwner(ctx, gen, view.Plan).DropUnwritten(missing); err != nil {
@@ -103,7 +97,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 		}
 		// A report over nothing computed or cut short by a budget does
 		// not replace an earlier question's answer in report.md.
-		path, werr := SaveReport(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.NoneSucceeded(), session.Derived)
+		path, werr := report.Save(workdir, view.Plan.QuestionNumber(), md, berr == nil && !outcome.NoneSucceeded(), session.Derived)
 		if werr != nil {
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
@@ -178,154 +172,6 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 }
 
-// WriteReport writes report.md, as durable as d says, and its
-// self-contained report.html.
-func WriteReport(workdir, md string, d session.Durability) error {
-	return writeReportAs(workdir, session.ReportFile, md, d)
-}
-
-// writeReportAs writes md to the workspace file rel, as durable as d says,
-// and its HTML form beside it (rel with .html for .md), which is derived
-// from it and never synced.
-func writeReportAs(workdir, rel, md string, d session.Durability) error {
-	if workdir == "" {
-		return nil
-	}
-	if err := WriteWorkspaceFile(workdir, rel, []byte(md), d); err != nil {
-		return err
-	}
-	htmlRel := strings.TrimSuffix(rel, ".md") + ".html"
-	html, err := report.RenderReportHTML(reportTitle(md), []byte(md), workdir)
-	if err != nil {
-		return fmt.Errorf("render %s: %w", htmlRel, err)
-	}
-	return WriteWorkspaceFile(workdir, htmlRel, html, session.Derived)
-}
-
-// SaveReport keeps md as the report of question n of the session
-// (report.QuestionReportFile) and, when it is complete or the session has
-// no report.md yet, as report.md too: a stopped or failed follow-up never
-// replaces the answer to an earlier question. It returns the
-// workspace-relative report the person should read. Only the run's last
-// write of its report (finishFiles, with the usage) is durable; the
-// others are replaced moments later, or rewritten on resume.
-func SaveReport(workdir string, n int, md string, complete bool, d session.Durability) (string, error) {
-	if workdir == "" {
-		return session.ReportFile, nil
-	}
-	own := report.QuestionReportFile(n)
-	if err := writeReportAs(workdir, own, md, d); err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(filepath.Join(workdir, session.ReportFile)); err == nil && !complete {
-		return own, nil
-	}
-	return session.ReportFile, WriteReport(workdir, md, d)
-}
-
-// completeReport cleans the model's Markdown (models like to fence it) and
-// appends every artifact the text does not mention, so nothing the run
-// produced is missing from the report.
-func completeReport(md string, fp *plans.FullPlan, artifacts []string) string {
-	md = strings.TrimSpace(md)
-	for _, fence := range []string{"```markdown", "```md", "```"} {
-		if strings.HasPrefix(md, fence) && strings.HasSuffix(md, "```") && len(md) > len(fence)+3 {
-			md = strings.TrimSpace(md[len(fence) : len(md)-3])
-			break
-		}
-	}
-	zh := report.Chinese(fp)
-	if md == "" {
-		return FallbackReport(fp, artifacts, report.Textf(zh, "The report writer returned no text; this report was assembled from the step results."))
-	}
-	var missing []string
-	for _, a := range artifacts {
-		mentioned := strings.Contains(md, a)
-		if isImage(a) {
-			// A chart counts only when it is shown, not merely named.
-			mentioned = strings.Contains(md, "]("+a+")")
-		}
-		if !mentioned {
-			missing = append(missing, a)
-		}
-	}
-	if len(missing) > 0 {
-		md += "\n\n" + report.Textf(zh, "## Files\n\n") + artifactList(missing)
-	}
-	return md + "\n"
-}
-
-// FallbackReport assembles a report without a model: the answer if one was
-// submitted, every step with its status and result, and the files.
-func FallbackReport(fp *plans.FullPlan, artifacts []string, note string) string {
-	var b strings.Builder
-	zh := report.Chinese(fp)
-	b.WriteString(report.Textf(zh, "# Report\n\n"))
-	if note != "" {
-		b.WriteString("> " + note + "\n\n")
-	}
-	if fp == nil {
-		fp = &plans.FullPlan{}
-	}
-	if q := strings.TrimSpace(fp.Question); q != "" {
-		b.WriteString(report.Textf(zh, "**Question:** %s\n\n", q))
-	}
-	if r := fp.Result; r != nil {
-		b.WriteString(report.Textf(zh, "## Answer\n\n") + strings.TrimSpace(r.Answer) + "\n\n")
-		for _, f := range r.Findings {
-			b.WriteString("- " + f + "\n")
-		}
-		if len(r.Findings) > 0 {
-			b.WriteString("\n")
-		}
-	}
-	if len(fp.Steps) > 0 {
-		b.WriteString(report.Textf(zh, "## Steps\n\n"))
-		for _, s := range fp.Steps {
-			b.WriteString(report.Textf(zh, "### Step %d — %s (%s)\n\n", s.Index, s.Description, report.StatusText(zh, s.Status)))
-			switch {
-			case s.Status == plans.StatusFailed:
-				b.WriteString(failedStepText(s, zh))
-			case s.Summary != "":
-				b.WriteString(strings.TrimSpace(s.Summary) + "\n\n")
-			}
-		}
-	}
-	if len(artifacts) > 0 {
-		b.WriteString(report.Textf(zh, "## Files\n\n") + artifactList(artifacts))
-	}
-	return b.String()
-}
-
-func artifactList(paths []string) string {
-	var b strings.Builder
-	for _, p := range paths {
-		if isImage(p) {
-			fmt.Fprintf(&b, "![%s](%s)\n\n", filepath.Base(p), p)
-		} else {
-			fmt.Fprintf(&b, "- [%s](%s)\n", p, p)
-		}
-	}
-	return b.String()
-}
-
-func isImage(p string) bool {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp":
-		return true
-	}
-	return false
-}
-
-func reportTitle(md string) string {
-	for _, line := range strings.Split(md, "\n") {
-		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
-			return strings.TrimSpace(t)
-		}
-	}
-	return "Sift report"
-}
-
 // ListArtifacts lists files under out/, workspace-relative and sorted.
 func ListArtifacts(workdir string) []string {
 	snap := snapshotFiles(workdir, "out")
@@ -335,90 +181,4 @@ func ListArtifacts(workdir string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// failedStepText is a failed step as the analyst reads it: what failed, in
-// one sentence, then the traceback folded away; in Chinese with zh.
-func failedStepText(s plans.StepState, zh bool) string {
-	sentence, detail := report.FailureOf(s.Summary)
-	text := report.Textf(zh, "What failed: %s\n\n", sentence)
-	if detail != "" {
-		text += report.TracebackBlock(detail) + "\n"
-	}
-	return text
-}
-
-// localLink matches a Markdown image or link with its target.
-var localLink = regexp.MustCompile(`(!?)\[([^\]]*)\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)`)
-
-// outMention matches a file under out/ named in text.
-var outMention = regexp.MustCompile("(?:^|[\\s`'\"(])(out/[^\\s`'\"()\\[\\]<>,;]+\\.[A-Za-z0-9]+)")
-
-// withoutUnwritten checks every file md links, shows or names under out/,
-// and the answer's files, against the workspace: a link or image to a file
-// the run never wrote is replaced by its text, and md ends with a note
-// naming those files, so the report never shows what does not exist. It
-// returns md, that note (empty when every file exists) and the files.
-// With zh, the words it adds are Chinese.
-func withoutUnwritten(workdir, md string, answerFiles []string, zh bool) (string, string, []string) {
-	if workdir == "" {
-		return md, "", nil
-	}
-	var missing []string
-	seen := map[string]bool{}
-	absent := func(target string) bool {
-		rel := strings.TrimPrefix(target, "./")
-		if strings.Contains(rel, "://") || strings.HasPrefix(rel, "#") || strings.HasPrefix(rel, "data:") || strings.HasPrefix(rel, "mailto:") {
-			return false
-		}
-		if !workspaceLacks(workdir, rel) {
-			return false
-		}
-		if !seen[rel] {
-			seen[rel] = true
-			missing = append(missing, rel)
-		}
-		return true
-	}
-	md = localLink.ReplaceAllStringFunc(md, func(link string) string {
-		m := localLink.FindStringSubmatch(link)
-		if !absent(m[3]) {
-			return link
-		}
-		text := strings.TrimSpace(m[2])
-		if text == "" || text == m[3] {
-			return report.Textf(zh, "`%s` (not written)", m[3])
-		}
-		return report.Textf(zh, "%s (`%s`, not written)", text, m[3])
-	})
-	for _, m := range outMention.FindAllStringSubmatch(md, -1) {
-		absent(strings.TrimRight(m[1], "."))
-	}
-	for _, f := range answerFiles {
-		absent(f)
-	}
-	if len(missing) == 0 {
-		return md, "", nil
-	}
-	format := "> **Not written:** this report names %d files that the run never wrote, so they are not shown: %s.\n"
-	if len(missing) == 1 {
-		format = "> **Not written:** this report names %d file that the run never wrote, so it is not shown: %s.\n"
-	}
-	note := report.Textf(zh, format, len(missing), strings.Join(missing, ", "))
-	return strings.TrimRight(md, "\n") + "\n\n" + note, note, missing
-}
-
-// workspaceLacks reports whether rel names a file a session hands back
-// (see session.CheckDeliverable) that the workspace does not hold. Every
-// existence check of files a report names goes through it, so it can
-// move to the confined opener in one place. Paths that are no
-// deliverable (input/ files, links elsewhere) are not judged here.
-func workspaceLacks(workdir, rel string) bool {
-	ws := &session.Workspace{Root: workdir}
-	f, err := ws.OpenDeliverable(rel)
-	if err == nil {
-		f.Close()
-		return false
-	}
-	return errors.Is(err, fs.ErrNotExist)
 }

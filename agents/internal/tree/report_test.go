@@ -1,8 +1,6 @@
 package tree
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,60 +40,11 @@ func TestFailureReadsAsTheAnalystNeedsIt(t *testing.T) {
 	if !strings.Contains(md, "```traceback\n") {
 		t.Errorf("the traceback is not in a folded block:\n%s", md)
 	}
-	html, err := report.RenderReportHTML("r", []byte(md), t.TempDir())
+	html, err := report.HTML("r", []byte(md), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(html), "<details class=\"traceback\"><summary>Traceback</summary>") || !strings.Contains(string(html), "KeyError: &#39;Region&#39;") {
 		t.Errorf("report.html does not fold the traceback:\n%s", html)
-	}
-}
-
-// TestReportWordsFollowTheQuestion: the parts of a report Sift writes
-// itself — the report assembled from the steps, the note over steps that
-// computed nothing, files the run never wrote, files the model left out —
-// are Chinese for a question in Chinese and English for one in English.
-func TestReportWordsFollowTheQuestion(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "out", "t.csv"), []byte("a\n1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
-		question  string
-		want, not []string
-	}{
-		{"哪个地区的收入最高？",
-			[]string{"# 报告", "**问题：** 哪个地区的收入最高？", "## 回答", "## 步骤", "### 步骤 1 — 按地区汇总（完成）", "### 步骤 2 — 画图（失败）", "失败原因：", "## 文件",
-				"> **未计算：**", "> 步骤 2 失败：", "[step 2：失败，没有计算结果]", "## 失败详情", "chart（`out/chart.png`，未生成）", "> **未生成：** 本报告提到了 1 个"},
-			[]string{"Report", "Question", "Answer", "Steps", "What failed", "Files", "Not computed", "not written", "Not written"}},
-		{"Which region earns most?",
-			[]string{"# Report", "**Question:** Which region earns most?", "## Answer", "## Steps", "### Step 1 — 按地区汇总 (done)", "### Step 2 — 画图 (failed)", "What failed: ", "## Files",
-				"> **Not computed:**", "> Step 2 failed: ", "[step 2: failed, no computed result]", "## What failed", "chart (`out/chart.png`, not written)", "> **Not written:** this report names 1 file that"},
-			[]string{"报告", "问题：", "步骤", "文件", "未计算", "未生成"}},
-	} {
-		fp := &plans.FullPlan{Question: tt.question, Steps: []plans.StepState{
-			{Step: plans.Step{Index: 1, Description: "按地区汇总"}, Status: plans.StatusDone, Summary: "North 最高"},
-			{Step: plans.Step{Index: 2, Description: "画图"}, Status: plans.StatusFailed, Summary: report.FailedPrefix + " ValueError: no data\nTraceback (most recent call last):\n  File \"x\", line 1\nValueError: no data"},
-		}, Result: &plans.SubmitResult{Answer: "North [step 1]"}}
-		if got := report.OutcomeOf(fp).Failures(); !strings.Contains(got, "- Step 2 failed: ") {
-			t.Errorf("%q: what the models read of failed steps must stay English: %q", tt.question, got)
-		}
-		fallback := FallbackReport(fp, []string{"out/t.csv"}, "")
-		model := report.WithUncomputed(completeReport("# 结果\n\nNorth 最高 [step 1]，见图 [step 2]。\n\n![chart](out/chart.png)", fp, []string{"out/t.csv"}), report.OutcomeFor(fp))
-		model, _, _ = withoutUnwritten(dir, model, nil, report.Chinese(fp))
-		all := fallback + "\n" + model
-		for _, w := range tt.want {
-			if !strings.Contains(all, w) {
-				t.Errorf("%q: the report lacks %q:\n%s", tt.question, w, all)
-			}
-		}
-		for _, w := range tt.not {
-			if strings.Contains(all, w) {
-				t.Errorf("%q: the report says %q:\n%s", tt.question, w, all)
-			}
-		}
 	}
 }
