@@ -202,7 +202,8 @@ func (o *planOwner) start(st *plans.StepState, side bool) error {
 // done records st's outcome: its summary and files; it failed when failed
 // or when its summary says so.
 func (o *planOwner) done(st *plans.StepState, summary string, files []string, failed bool) {
-	st.Summary, st.Files = strings.TrimSpace(summary), files
+	st.Summary = strings.TrimSpace(summary)
+	st.SetFiles(files)
 	st.Status = plans.StatusDone
 	if failed || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
 		st.Status = plans.StatusFailed
@@ -225,7 +226,7 @@ func (o *planOwner) stop(st *plans.StepState) {
 	st.Status = plans.StatusTodo
 	st.Started = time.Time{}
 	st.Summary = stoppedSummary
-	st.Files = nil
+	st.Files, st.FilesOmitted = nil, 0
 	_ = o.save()
 }
 
@@ -243,7 +244,7 @@ func (o *planOwner) finish(st *plans.StepState) error {
 	}
 	done := *st
 	for _, f := range done.Files {
-		o.send(event.Event{Kind: event.EventArtifact, Path: f, Step: &done})
+		o.send(artifactEvent(done, f))
 	}
 	o.send(event.Event{Kind: event.EventStepFinished, Step: &done})
 	return nil

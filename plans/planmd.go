@@ -67,6 +67,9 @@ func RenderPlanMarkdown(p *FullPlan) string {
 		for _, f := range s.Files {
 			fmt.Fprintf(&b, "  - [%s](%s)\n", f, f)
 		}
+		if more := s.MoreFiles(); more != "" {
+			fmt.Fprintf(&b, "  - %s\n", more)
+		}
 	}
 	if r := p.Result; r != nil {
 		b.WriteString("\n## Result\n\n")
