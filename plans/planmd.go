@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/report"
 )
 
@@ -65,6 +66,7 @@ func RenderPlanMarkdown(p *FullPlan) string {
 			}
 		}
 		for _, f := range s.Files {
+			f = termsafe.Line(f) // a name with a newline must not end its line
 			fmt.Fprintf(&b, "  - [%s](%s)\n", f, f)
 		}
 		if more := s.MoreFiles(); more != "" {
@@ -78,6 +80,7 @@ func RenderPlanMarkdown(p *FullPlan) string {
 			fmt.Fprintf(&b, "- %s\n", oneLine(f))
 		}
 		for _, f := range r.Files {
+			f = termsafe.Line(f)
 			fmt.Fprintf(&b, "- [%s](%s)\n", f, f)
 		}
 	}
