@@ -39,10 +39,10 @@ type EventLog struct {
 }
 
 // OpenEventLog opens the event log at path for appending, creating it (mode
-// 0644) when missing; its directory must exist. A truncated last line left
+// 0600) when missing; its directory must exist. A truncated last line left
 // by a crash is cut off first, so new events start on a line of their own.
 func OpenEventLog(path string) (*EventLog, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, SessionFileMode)
 	if err != nil {
 		return nil, fmt.Errorf("open event log %s: %w; check that the workspace exists and is writable", path, err)
 	}

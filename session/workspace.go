@@ -191,10 +191,15 @@ func Create(ctx context.Context, root, id string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	// The sessions root and each workspace are the owner's alone (0700):
+	// a session's data, previews and results are no other local user's.
+	// The sandbox reaches input/, work/ and out/ through its own mounts
+	// (under a per-session uid it is given the workspace's group, see the
+	// operator's handOver).
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return nil, fmt.Errorf("create workspace %s: make the sessions root: %w; check that it is a writable directory", dir, err)
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create workspace %s: %w; choose another id or Open it", dir, ErrWorkspaceExists)
 		}
@@ -630,7 +635,7 @@ func (w *Workspace) listFiles(dir string, skipHidden bool) ([]string, error) {
 // WriteFileAtomic replaces the workspace-relative file rel with data, making
 // parent directories: it writes a temporary file, syncs it and renames it
 // over rel, so a reader sees the old or the new content, never a mix, even
-// after a crash. The file gets mode 0644. Paths that leave the workspace or
+// after a crash. The file gets mode 0600. Paths that leave the workspace or
 // lie under input/ are refused with an error wrapping ErrOutsideWorkspace.
 func (w *Workspace) WriteFileAtomic(rel string, data []byte) error {
 	local := filepath.FromSlash(rel)
@@ -653,7 +658,7 @@ func (w *Workspace) WriteFileAtomic(rel string, data []byte) error {
 	}
 	// Beneath the root by descriptor, under a fresh name renamed into
 	// place: whatever code left at rel (a link, a FIFO) is replaced.
-	if err := r.WriteFile(name, data, 0o644, confined.Sync); err != nil {
+	if err := r.WriteFile(name, data, SessionFileMode, confined.Sync); err != nil {
 		return fmt.Errorf("write %s: %w; check that the workspace is writable", rel, err)
 	}
 	return nil
