@@ -633,7 +633,7 @@ def neutralise(df, index=False):
         if k:
             if out is df:
                 out = df.copy()
-            out.iloc[:, i] = col.where(~mask, col.map(_neutral))
+            out.isetitem(i, col.astype(object).where(~mask, col.map(_neutral)))
             n += k
     names = [_neutral(c) for c in df.columns]
     if names != list(df.columns):
