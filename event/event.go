@@ -53,6 +53,11 @@ const (
 	// EventError is a failure; a run that cannot go on ends with one, then
 	// EventDone.
 	EventError EventKind = "error"
+	// EventLimit says the run reached a bound Sift keeps on what a
+	// session may write (a step's share of the event log): Text says which
+	// bound and what is cut from then on, Step the step that reached it.
+	// The run goes on.
+	EventLimit EventKind = "limit"
 	// EventDone is always the last event.
 	EventDone EventKind = "done"
 )

@@ -137,7 +137,7 @@ func appendCellRecord(root string, rec CellRecord) error {
 		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
 	}
 	defer r.Close()
-	f, err := r.Append(CellsLogFile, 0o644)
+	f, err := r.Append(CellsLogFile, 0o600)
 	if err != nil {
 		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
 	}

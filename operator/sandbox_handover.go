@@ -12,7 +12,8 @@ import (
 // handOver gives the workspace to the sandbox user uid (and group uid), for
 // when Sift runs as root: everything under work/ and out/, and the extra writable
 // directories. The root directory, input/ and the session's own files at
-// the top (events, plan, checkpoint) stay root's. It works through directory file
+// the top (events, plan, checkpoint) stay root's; the root directory lets
+// the user's group read and search it (shareRoot). It works through directory file
 // descriptors without following symlinks, so code that swaps a directory
 // for a symlink while this runs cannot redirect it outside the workspace.
 func handOver(root string, writable []string, uid int) error {
@@ -21,6 +22,9 @@ func handOver(root string, writable []string, uid int) error {
 		return err
 	}
 	defer unix.Close(fd)
+	if err := shareRoot(fd, uid); err != nil {
+		return err
+	}
 	for _, dir := range []string{WorkDir, OutDir} {
 		if err := chownTreeAt(fd, dir, uid, 0); err != nil && !errors.Is(err, syscall.ENOENT) {
 			return fmt.Errorf("%s/: %w", dir, err)
@@ -29,6 +33,29 @@ func handOver(root string, writable []string, uid int) error {
 	for _, p := range writable {
 		if err := chownTreeAt(unix.AT_FDCWD, p, uid, 0); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// shareRoot lets the sandbox user's group (gid uid) into the workspace root
+// open at fd, read and search only: Sift makes workspaces 0700, its own,
+// and the code must still reach input/, work/ and out/ inside it. The
+// root's owner and its files (0600) stay Sift's.
+func shareRoot(fd, uid int) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("workspace root: %w", err)
+	}
+	if int(st.Gid) != uid {
+		if err := unix.Fchown(fd, -1, uid); err != nil {
+			return fmt.Errorf("workspace root: give it group %d: %w", uid, err)
+		}
+	}
+	perm := st.Mode & 0o7777
+	if want := perm&^0o070 | 0o050; want != perm {
+		if err := unix.Fchmod(fd, want); err != nil {
+			return fmt.Errorf("workspace root: let group %d in: %w", uid, err)
 		}
 	}
 	return nil

@@ -280,6 +280,10 @@ type StepState struct {
 	Summary string `json:"summary,omitempty"`
 	// Files are workspace-relative paths of the artifacts the step produced.
 	Files []string `json:"files,omitempty"`
+	// FilesOmitted counts the files the step produced beyond those Files
+	// lists (at most MaxStepFiles are), so a step that writes 20,000 files
+	// keeps a bounded record.
+	FilesOmitted int `json:"files_omitted,omitempty"`
 	// Started is when the step began (the first time, if it was resumed).
 	Started time.Time `json:"started,omitzero"`
 }

@@ -3,6 +3,8 @@ package plans
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sift-agent/sift/internal/termsafe"
 )
 
 // statusMark is the checkbox-like mark plan.md shows for each status.
@@ -63,7 +65,11 @@ func RenderPlanMarkdown(p *FullPlan) string {
 			}
 		}
 		for _, f := range s.Files {
+			f = termsafe.Line(f) // a name with a newline must not end its line
 			fmt.Fprintf(&b, "  - [%s](%s)\n", f, f)
+		}
+		if more := s.MoreFiles(); more != "" {
+			fmt.Fprintf(&b, "  - %s\n", more)
 		}
 	}
 	if r := p.Result; r != nil {
@@ -73,6 +79,7 @@ func RenderPlanMarkdown(p *FullPlan) string {
 			fmt.Fprintf(&b, "- %s\n", oneLine(f))
 		}
 		for _, f := range r.Files {
+			f = termsafe.Line(f)
 			fmt.Fprintf(&b, "- [%s](%s)\n", f, f)
 		}
 	}

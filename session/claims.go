@@ -183,7 +183,7 @@ func (c *fileClaims) update(ctx context.Context, op, id string, fn func(now time
 	}
 	b, _ := json.Marshal(next)
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	if err := os.WriteFile(tmp, b, SessionFileMode); err != nil {
 		return claimOp(op, id, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -201,10 +201,10 @@ const lockName = ".lock"
 func (c *fileClaims) lock() (*os.File, error) {
 	path := filepath.Join(c.dir(), lockName)
 	for {
-		if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+		if err := os.MkdirAll(c.dir(), 0o700); err != nil {
 			return nil, err
 		}
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, SessionFileMode)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed by tidy between the two calls
 		}

@@ -71,7 +71,7 @@ func (w *Workspace) WriteFile(rel string, data []byte, d Durability) error {
 	}
 	// Beneath the root by descriptor, under a fresh name renamed into
 	// place: whatever code left at rel (a link, a FIFO) is replaced.
-	if err := r.WriteFile(name, data, 0o644, opts...); err != nil {
+	if err := r.WriteFile(name, data, SessionFileMode, opts...); err != nil {
 		return fmt.Errorf("write %s: %w; check that the workspace is writable", rel, err)
 	}
 	if d == Durable {

@@ -41,13 +41,15 @@ type EventLog struct {
 	named bool
 	// dirty: events were appended since the log was last synced.
 	dirty bool
+	// limit bounds what each plan step adds to the log.
+	limit stepLimit
 }
 
 // OpenEventLog opens the event log at path for appending, creating it (mode
-// 0644) when missing; its directory must exist. A truncated last line left
+// 0600) when missing; its directory must exist. A truncated last line left
 // by a crash is cut off first, so new events start on a line of their own.
 func OpenEventLog(path string) (*EventLog, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, SessionFileMode)
 	if err != nil {
 		return nil, fmt.Errorf("open event log %s: %w; check that the workspace exists and is writable", path, err)
 	}
@@ -60,7 +62,7 @@ func OpenEventLog(path string) (*EventLog, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("open event log %s: find the last event: %w", path, err)
 	}
-	return &EventLog{f: f, path: path, seq: last, named: last > 0}, nil
+	return &EventLog{f: f, path: path, seq: last, named: last > 0, limit: stepLimit{max: DefaultStepLogBytes}}, nil
 }
 
 // lastSeq returns the Seq of the last event in f, which ends with a
@@ -157,7 +159,11 @@ func (l *EventLog) Append(e event.Event) error {
 // Record writes e as one JSON line and returns it as written: numbered
 // with the log's next Seq, a zero Time set to now, and, since Err is not
 // part of the JSON, Text set to its message when empty. Events are numbered
-// in the order they reach the file.
+// in the order they reach the file. Once a plan step has added its limit to
+// the log (see LimitStep), the step's work events are not written (the
+// error wraps ErrStepLogFull; the first one is replaced by the EventLimit
+// that says so, which Record returns instead), and its other events are
+// written shortened.
 func (l *EventLog) Record(e event.Event) (event.Event, error) {
 	if e.Err != nil && e.Text == "" {
 		e.Text = e.Err.Error()
@@ -175,6 +181,40 @@ func (l *EventLog) Record(e event.Event) (event.Event, error) {
 	if err != nil {
 		return e, fmt.Errorf("append %s event to %s: encode: %w", e.Kind, l.path, err)
 	}
+	keep, notice := l.admit(e, len(line)+1)
+	if notice != nil {
+		if _, err := l.write(*notice); err != nil {
+			return e, err
+		}
+		if keep == nil {
+			// The notice stands in for the event it cut.
+			return *notice, nil
+		}
+	}
+	if keep == nil {
+		e.Seq = 0
+		return e, fmt.Errorf("append %s event of step %d to %s: %w", e.Kind, stepOf(e), l.path, ErrStepLogFull)
+	}
+	if notice == nil && keep.Text == e.Text && keep.Args == e.Args && keep.Step == e.Step {
+		return l.writeLine(e, line)
+	}
+	return l.write(*keep)
+}
+
+// write numbers e with the log's next Seq and appends it. Called with
+// l.mu held.
+func (l *EventLog) write(e event.Event) (event.Event, error) {
+	e.Seq = l.seq + 1
+	line, err := MarshalEvent(e)
+	if err != nil {
+		return e, fmt.Errorf("append %s event to %s: encode: %w", e.Kind, l.path, err)
+	}
+	return l.writeLine(e, line)
+}
+
+// writeLine appends line, the encoding of e (numbered l.seq+1), and a
+// newline in one write. Called with l.mu held.
+func (l *EventLog) writeLine(e event.Event, line []byte) (event.Event, error) {
 	line = append(line, '\n')
 	if _, err := l.f.Write(line); err != nil {
 		return e, fmt.Errorf("append %s event to %s: %w; check free disk space", e.Kind, l.path, err)

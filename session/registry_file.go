@@ -39,7 +39,7 @@ func (r *fileRegistry) Put(ctx context.Context, m Meta) error {
 	if err != nil {
 		return fmt.Errorf("put session %s: encode: %w", m.ID, err)
 	}
-	if err := writeAtomic(ctx, dir, MetaFile, append(data, '\n'), 0o644); err != nil {
+	if err := writeAtomic(ctx, dir, MetaFile, append(data, '\n'), SessionFileMode); err != nil {
 		return fmt.Errorf("put session %s: %w", m.ID, err)
 	}
 	return nil

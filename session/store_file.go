@@ -95,7 +95,7 @@ const atomicChunk = 1 << 20
 // a mix, even when the process is killed mid-write. A cancelled ctx stops
 // the write and leaves the old file.
 func writeAtomic(ctx context.Context, dir, name string, data []byte, perm fs.FileMode) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("make %s: %w; check that the sessions root is writable", dir, err)
 	}
 	tmp, err := os.CreateTemp(dir, partialPrefix+name+"-*")
@@ -152,7 +152,7 @@ func OpenRoot(root string, store *Backend) (string, *Backend, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("sessions directory %s: %w", root, err)
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
+	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return "", nil, fmt.Errorf("create the sessions directory %s: %w", abs, err)
 	}
 	if store == nil {

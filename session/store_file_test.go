@@ -189,7 +189,7 @@ func TestFileStoreLayout(t *testing.T) {
 	for _, f := range []struct {
 		name string
 		mode fs.FileMode
-	}{{CheckpointFile, 0o600}, {MetaFile, 0o644}} {
+	}{{CheckpointFile, 0o600}, {MetaFile, 0o600}} {
 		info, err := os.Stat(filepath.Join(root, "s1", f.name))
 		if err != nil {
 			t.Fatalf("%s: %v", f.name, err)

@@ -74,7 +74,7 @@ func OpenSQLiteBackend(ctx context.Context, cfg SQLiteConfig) (*Backend, error) 
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("open SQLite store %s: %w: the path has '?' or '#', which SQLite would read as options; rename the file", path, ErrBadStoreURL)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open SQLite store %s: make its directory: %w", path, err)
 	}
 	q := url.Values{}

@@ -190,10 +190,15 @@ func Create(ctx context.Context, root, id string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	// The sessions root and each workspace are the owner's alone (0700):
+	// a session's data, previews and results are no other local user's.
+	// The sandbox reaches input/, work/ and out/ through its own mounts
+	// (under a per-session uid it is given the workspace's group, see the
+	// operator's handOver).
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return nil, fmt.Errorf("create workspace %s: make the sessions root: %w; check that it is a writable directory", dir, err)
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create workspace %s: %w; choose another id or Open it", dir, ErrWorkspaceExists)
 		}

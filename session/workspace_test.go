@@ -614,8 +614,8 @@ func TestWriteFileAtomic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Mode().Perm() != 0o644 {
-		t.Errorf("plan.md has mode %v, want 0644", info.Mode().Perm())
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("plan.md has mode %v, want 0600", info.Mode().Perm())
 	}
 	if err := w.WriteFileAtomic("out/sub/notes.md", []byte("n")); err != nil {
 		t.Fatalf("WriteFileAtomic into a new directory: %v", err)

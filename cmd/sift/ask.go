@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -195,7 +196,7 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 		}
 		return finalError(final)
 	}
-	fmt.Fprintf(io.ErrOut, "Model: %s\nSession %s\n  workspace: %s\n", label, conv.ID(), conv.Workdir())
+	fmt.Fprintln(io.ErrOut, safeLinef("Model: %s\nSession %s\n  workspace: %s", label, conv.ID(), conv.Workdir()))
 	err = askTurn(ctx, io, conv, opts.Question, opts.ResumeArgs)
 	if !errors.Is(err, errWaiting) {
 		fmt.Fprintf(io.ErrOut, "Continue with: sift ask --session %s \"...\"\n", conv.ID())
@@ -268,19 +269,21 @@ func printWaiting(io *ioStreams, conv *agents.Conversation, in *event.Interrupt,
 func progress(io *ioStreams, e event.Event) {
 	switch e.Kind {
 	case event.EventToolCall:
-		fmt.Fprintf(io.ErrOut, "  - %s: %s\n", e.Tool, describeCall(e.Tool, e.Args))
+		fmt.Fprintln(io.ErrOut, safeLinef("  - %s: %s", e.Tool, describeCall(e.Tool, e.Args)))
 	case event.EventToolResult:
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
-			fmt.Fprintf(io.ErrOut, "    !! %s: %s\n", e.Tool, oneLine(e.Text, 200))
+			fmt.Fprintln(io.ErrOut, safeLinef("    !! %s: %s", e.Tool, oneLine(e.Text, 200)))
 		}
 	case event.EventStepStarted:
-		fmt.Fprintf(io.ErrOut, ">> Step %d: %s\n", e.Step.Index, oneLine(e.Step.Description, 160))
+		fmt.Fprintln(io.ErrOut, safeLinef(">> Step %d: %s", e.Step.Index, oneLine(e.Step.Description, 160)))
 	case event.EventMessage:
 		if e.Agent == "sift" {
-			fmt.Fprintln(io.ErrOut, e.Text)
+			fmt.Fprintln(io.ErrOut, termsafe.Line(e.Text))
 		}
 	case event.EventError:
-		fmt.Fprintf(io.ErrOut, "!! Error: %s\n", e.Text)
+		fmt.Fprintln(io.ErrOut, safeLinef("!! Error: %s", e.Text))
+	case event.EventLimit:
+		fmt.Fprintln(io.ErrOut, safeLinef("!! %s", e.Text))
 	case event.EventDone:
 		if u := e.Usage; u != nil {
 			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
@@ -294,17 +297,17 @@ func printTurn(io *ioStreams, workdir string, t agents.Turn) {
 	if answer == "" && t.Error != "" {
 		answer = "(no answer: " + t.Error + ")"
 	}
-	fmt.Fprintln(io.Out, answer)
+	fmt.Fprintln(io.Out, termsafe.Text(answer))
 	if len(t.Findings) > 0 {
 		fmt.Fprintln(io.Out, "\nFindings:")
 		for _, f := range t.Findings {
-			fmt.Fprintln(io.Out, "- "+f)
+			fmt.Fprintln(io.Out, "- "+termsafe.Line(f))
 		}
 	}
 	if len(t.FollowUps) > 0 {
 		fmt.Fprintln(io.Out, "\nYou could ask next:")
 		for _, f := range t.FollowUps {
-			fmt.Fprintln(io.Out, "- "+f)
+			fmt.Fprintln(io.Out, "- "+termsafe.Line(f))
 		}
 	}
 	var files []string
@@ -319,7 +322,7 @@ func printTurn(io *ioStreams, workdir string, t agents.Turn) {
 	if len(files) > 0 {
 		fmt.Fprintln(io.Out)
 		for _, f := range files {
-			fmt.Fprintln(io.Out, f)
+			fmt.Fprintln(io.Out, termsafe.Line(f))
 		}
 	}
 }

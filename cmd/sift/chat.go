@@ -137,7 +137,7 @@ func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOp
 			sources.Close()
 		}
 	}()
-	fmt.Fprintf(streams.ErrOut, "Model: %s\nSession %s\n  workspace: %s\nAsk a question; %s ends the chat.\n", label, conv.ID(), conv.Workdir(), chatQuit)
+	fmt.Fprintln(streams.ErrOut, safeLinef("Model: %s\nSession %s\n  workspace: %s\nAsk a question; %s ends the chat.", label, conv.ID(), conv.Workdir(), chatQuit))
 	for {
 		line, err := console.lines.readLine("> ")
 		if errors.Is(err, io.EOF) {
@@ -224,6 +224,6 @@ func printPlan(w io.Writer, fp *plans.FullPlan) {
 	}
 	fmt.Fprintln(w, "The plan waits for your review:")
 	for _, s := range fp.Steps {
-		fmt.Fprintf(w, "  %d. %s\n", s.Index, oneLine(s.Description, 160))
+		fmt.Fprintln(w, safeLinef("  %d. %s", s.Index, oneLine(s.Description, 160)))
 	}
 }

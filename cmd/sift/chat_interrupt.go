@@ -10,6 +10,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/plans"
 )
 
@@ -35,12 +36,12 @@ func answerAt(lines lineReader, out io.Writer, in *event.Interrupt, showPlan fun
 		showPlan(in)
 		a, err = reviewPlan(lines, out, in.Plan)
 	case event.InterruptApproval:
-		fmt.Fprintf(out, "Approval needed: %s\n", in.Prompt)
+		fmt.Fprintln(out, safeLinef("Approval needed: %s", in.Prompt))
 		a, err = decideApproval(lines, out)
 	default:
-		fmt.Fprintf(out, "Question: %s\n", in.Prompt)
+		fmt.Fprintln(out, safeLinef("Question: %s", in.Prompt))
 		for i, ch := range in.Choices {
-			fmt.Fprintf(out, "  %d. %s\n", i+1, ch)
+			fmt.Fprintln(out, safeLinef("  %d. %s", i+1, ch))
 		}
 		a, err = answerQuestion(lines, out, in.Choices)
 	}
@@ -66,7 +67,7 @@ func (c *sessionChat) showReviewPlan(in *event.Interrupt) {
 		return
 	}
 	if b, err := os.ReadFile(filepath.Join(c.workdir, "plan.md")); err == nil {
-		c.status("The plan waits for your review:\n%s", strings.TrimRight(string(b), "\n"))
+		c.status("The plan waits for your review:\n%s", shown(termsafe.Text(strings.TrimRight(string(b), "\n"))))
 		return
 	}
 	c.status("The plan waits for your review (%s).", in.Prompt)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -110,8 +111,10 @@ func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions
 	}
 }
 
+// status writes a status line; its arguments are made safe for the
+// terminal (safeArgs) unless they are shown.
 func (c *sessionChat) status(format string, args ...any) {
-	fmt.Fprintf(c.io.ErrOut, format+"\n", args...)
+	fmt.Fprintln(c.io.ErrOut, safeLinef(format, args...))
 }
 
 // end says how to go on with the session and returns the chat's result:
@@ -304,7 +307,7 @@ func (c *sessionChat) showPlan() {
 		c.status("Session %s has no plan yet.", c.id)
 		return
 	}
-	fmt.Fprintln(c.io.Out, strings.TrimRight(string(b), "\n"))
+	fmt.Fprintln(c.io.Out, termsafe.Text(strings.TrimRight(string(b), "\n")))
 }
 
 func (c *sessionChat) showReport() {
@@ -313,9 +316,9 @@ func (c *sessionChat) showReport() {
 		c.status("No report yet: it is written when a question is answered.")
 		return
 	}
-	fmt.Fprintln(c.io.Out, md)
+	fmt.Fprintln(c.io.Out, termsafe.Line(md))
 	if html := filepath.Join(c.workdir, "report.html"); isRegularFile(html) {
-		fmt.Fprintln(c.io.Out, html)
+		fmt.Fprintln(c.io.Out, termsafe.Line(html))
 	}
 }
 

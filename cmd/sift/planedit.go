@@ -112,7 +112,7 @@ func (e *stepEditor) show(w io.Writer) {
 		fmt.Fprintln(w, "  (no steps to run)")
 	}
 	for i, s := range e.steps {
-		fmt.Fprintf(w, "  %d. %s\n", e.first+i, s)
+		fmt.Fprintln(w, safeLinef("  %d. %s", e.first+i, s))
 	}
 }
 
@@ -145,7 +145,7 @@ func editSteps(lines lineReader, hint io.Writer, plan *plans.FullPlan) ([]string
 			return e.steps, nil
 		}
 		if err := e.apply(line); err != nil {
-			fmt.Fprintf(hint, "%v.\n%s\n", err, planEditHelp)
+			fmt.Fprintln(hint, safeLinef("%v.\n%s", err, shown(planEditHelp)))
 			continue
 		}
 		e.show(hint)

@@ -13,6 +13,7 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
@@ -74,17 +75,20 @@ func newRenderer(io *ioStreams, asJSON bool, now func() time.Time) *renderer {
 }
 
 // Marks differ on a terminal (colour, symbols) and in a pipe (plain ASCII).
-func (r *renderer) mark(kind string) string {
-	plain := map[string]string{"step": ">>", "call": "  -", "ok": "ok", "fail": "!!", "todo": "[ ]", "doing": "[~]", "done": "[x]", "failed": "[!]", "skipped": "[-]"}
+func (r *renderer) mark(kind string) shown {
+	plain := map[string]shown{"step": ">>", "call": "  -", "ok": "ok", "fail": "!!", "todo": "[ ]", "doing": "[~]", "done": "[x]", "failed": "[!]", "skipped": "[-]"}
 	if !r.io.Terminal {
 		return plain[kind]
 	}
-	fancy := map[string]string{"step": "\x1b[1;34m▶\x1b[0m", "call": "  \x1b[2m·\x1b[0m", "ok": "\x1b[32m✓\x1b[0m", "fail": "\x1b[31m✗\x1b[0m", "todo": "☐", "doing": "\x1b[33m◐\x1b[0m", "done": "\x1b[32m☑\x1b[0m", "failed": "\x1b[31m☒\x1b[0m", "skipped": "\x1b[2m–\x1b[0m"}
+	fancy := map[string]shown{"step": "\x1b[1;34m▶\x1b[0m", "call": "  \x1b[2m·\x1b[0m", "ok": "\x1b[32m✓\x1b[0m", "fail": "\x1b[31m✗\x1b[0m", "todo": "☐", "doing": "\x1b[33m◐\x1b[0m", "done": "\x1b[32m☑\x1b[0m", "failed": "\x1b[31m☒\x1b[0m", "skipped": "\x1b[2m–\x1b[0m"}
 	return fancy[kind]
 }
 
+// status writes one status line (or a few, when format has newlines):
+// format is Sift's own, every argument is made safe for the terminal
+// (safeArgs) unless it is shown.
 func (r *renderer) status(format string, args ...any) {
-	fmt.Fprintf(r.io.ErrOut, format+"\n", args...)
+	fmt.Fprintln(r.io.ErrOut, safeLinef(format, args...))
 }
 
 func (r *renderer) event(e event.Event) {
@@ -133,8 +137,14 @@ func (r *renderer) event(e event.Event) {
 		}
 		r.status("%s Step %d %s: %s", m, e.Step.Index, e.Step.Status, oneLine(e.Step.Summary, 200))
 		if len(e.Step.Files) > 0 {
-			r.status("   files: %s", strings.Join(e.Step.Files, ", "))
+			more := ""
+			if m := e.Step.MoreFiles(); m != "" {
+				more = " " + m
+			}
+			r.status("   files: %s%s", strings.Join(e.Step.Files, ", "), more)
 		}
+	case event.EventLimit:
+		r.status("%s %s", r.mark("fail"), e.Text)
 	case event.EventReport:
 		r.report = e.Path
 		r.status("Report written.")
@@ -291,8 +301,8 @@ func (r *renderer) done(e event.Event) {
 		r.status("Done in %s%s.", elapsed, usage)
 	}
 	if e.Path != "" && r.report != "" {
-		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, r.report))
-		fmt.Fprintln(r.io.Out, filepath.Join(e.Path, strings.TrimSuffix(r.report, ".md")+".html"))
+		fmt.Fprintln(r.io.Out, termsafe.Line(filepath.Join(e.Path, r.report)))
+		fmt.Fprintln(r.io.Out, termsafe.Line(filepath.Join(e.Path, strings.TrimSuffix(r.report, ".md")+".html")))
 	}
 }
 
@@ -334,7 +344,7 @@ func (r *renderer) writeJSON(e event.Event) {
 	if err != nil {
 		b, _ = json.Marshal(map[string]string{"kind": string(e.Kind), "error": "cannot encode event: " + err.Error()})
 	}
-	fmt.Fprintf(r.io.Out, "%s\n", b)
+	fmt.Fprintf(r.io.Out, "%s\n", termsafe.JSON(b))
 }
 
 // describeCall shows a tool call in one line: the code's first line for

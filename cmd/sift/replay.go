@@ -94,9 +94,9 @@ func runReplay(ctx context.Context, io *ioStreams, opts *replayOptions) error {
 		fmt.Fprintf(io.ErrOut, "Model after a divergence: %s\n", label)
 	}
 	if n := len(rec.Manifest.Questions()); n > 1 {
-		fmt.Fprintf(io.ErrOut, "Replaying %s: %d recorded model calls, %d questions, the first %q\n", rec.Dir, len(rec.Records), n, rec.Manifest.Question)
+		fmt.Fprintln(io.ErrOut, safeLinef("Replaying %s: %d recorded model calls, %d questions, the first %q", rec.Dir, len(rec.Records), n, rec.Manifest.Question))
 	} else {
-		fmt.Fprintf(io.ErrOut, "Replaying %s: %d recorded model calls, %q\n", rec.Dir, len(rec.Records), rec.Manifest.Question)
+		fmt.Fprintln(io.ErrOut, safeLinef("Replaying %s: %d recorded model calls, %q", rec.Dir, len(rec.Records), rec.Manifest.Question))
 	}
 	res, err := eval.Replay(ctx, rec, ro)
 	if err != nil {
@@ -124,26 +124,26 @@ func runReplay(ctx context.Context, io *ioStreams, opts *replayOptions) error {
 func printReplay(io *ioStreams, res *eval.ReplayResult) {
 	fmt.Fprintf(io.Out, "Replayed in session %s (%s): %d model calls.\n", res.Session, res.Path, res.Calls)
 	for i, q := range res.Questions {
-		fmt.Fprintf(io.Out, "Question %d of %d, %q: %s\n", i+1, len(res.Questions), clipQuestion(q.Question), questionOutcome(q))
+		fmt.Fprintln(io.Out, safeLinef("Question %d of %d, %q: %s", i+1, len(res.Questions), clipQuestion(q.Question), questionOutcome(q)))
 	}
 	if res.Same() {
 		fmt.Fprintln(io.Out, "No divergence: every request matched the recording, and the report and artifacts are the same.")
 		return
 	}
 	if len(res.Divergences) > 0 {
-		fmt.Fprintf(io.Out, "First divergence: %s\n", res.Divergences[0])
+		fmt.Fprintln(io.Out, safeLinef("First divergence: %s", res.Divergences[0]))
 		if n := len(res.Divergences) - 1; n > 0 {
 			fmt.Fprintf(io.Out, "%d more:\n", n)
 			for _, d := range res.Divergences[1:] {
-				fmt.Fprintf(io.Out, "  %s\n", d)
+				fmt.Fprintln(io.Out, safeLinef("  %s", d))
 			}
 		}
 	}
 	for _, c := range res.Changes {
-		fmt.Fprintf(io.Out, "Changed: %s\n", c)
+		fmt.Fprintln(io.Out, safeLinef("Changed: %s", c))
 	}
 	if res.Error != "" {
-		fmt.Fprintf(io.Out, "The replayed run failed: %s\n", res.Error)
+		fmt.Fprintln(io.Out, safeLinef("The replayed run failed: %s", res.Error))
 	}
 }
 

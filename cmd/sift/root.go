@@ -32,7 +32,7 @@ func execute(ctx context.Context, io *ioStreams, args []string) int {
 	code := exitCode(err)
 	var shown reportedError
 	if err != nil && !errors.As(err, &shown) {
-		fmt.Fprintf(io.ErrOut, "Error: %v\n", err)
+		fmt.Fprintln(io.ErrOut, safeLinef("Error: %v", err))
 	}
 	if code == exitUsage {
 		fmt.Fprintln(io.ErrOut, "Run 'sift --help' for usage.")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -383,7 +385,7 @@ func runSessionsList(ctx context.Context, io *ioStreams, opts *sessionsListOptio
 	}
 	for _, m := range metas {
 		if m.OwnerGone() {
-			fmt.Fprintf(io.ErrOut, "Session %s stopped when its process (%s) ended; resume with: %s\n", m.ID, m.Owner, sessionsResumeCommand(opts.sessionsStoreOptions, m.ID))
+			fmt.Fprintln(io.ErrOut, safeLinef("Session %s stopped when its process (%s) ended; resume with: %s", m.ID, m.Owner, sessionsResumeCommand(opts.sessionsStoreOptions, m.ID)))
 		}
 	}
 	return nil
@@ -427,10 +429,15 @@ func sessionsResumeCommand(opts sessionsStoreOptions, id string) string {
 
 // writeSessionsJSON writes v indented, with a final newline.
 func writeSessionsJSON(io *ioStreams, v any) error {
-	enc := json.NewEncoder(io.Out)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := io.Out.Write(termsafe.JSON(b.Bytes()))
+	return err
 }
 
 // sessionsTableWidth is the width the table is cut to: $COLUMNS when it
@@ -453,12 +460,12 @@ func writeSessionsTable(io *ioStreams, metas []session.Meta, deps sessionsDeps) 
 	for _, m := range metas {
 		step, updated := "", "-"
 		if m.Step != nil {
-			step = cutToWidth(fmt.Sprintf("%d. %s", m.Step.Index, m.Step.Description), sessionsStepWidth)
+			step = cutToWidth(termsafe.Line(fmt.Sprintf("%d. %s", m.Step.Index, m.Step.Description)), sessionsStepWidth)
 		}
 		if !m.Updated.IsZero() {
 			updated = ageText(deps.now().Sub(m.Updated)) + " ago"
 		}
-		rows = append(rows, []string{m.ID, sessionStatusText(m), updated, step, m.Question})
+		rows = append(rows, []string{termsafe.Line(m.ID), sessionStatusText(m), updated, step, termsafe.Line(m.Question)})
 	}
 	widths := make([]int, len(header))
 	for _, r := range rows {
@@ -626,7 +633,7 @@ func renderSessionDetail(d sessionDetail, deps sessionsDeps) string {
 	var sb strings.Builder
 	field := func(name, value string) {
 		if value != "" {
-			fmt.Fprintf(&sb, "%-10s %s\n", name+":", value)
+			fmt.Fprintf(&sb, "%-10s %s\n", name+":", termsafe.Line(value))
 		}
 	}
 	when := func(t time.Time) string {
@@ -656,12 +663,12 @@ func renderSessionDetail(d sessionDetail, deps sessionsDeps) string {
 		field("Workspace", d.Workspace)
 	}
 	if p := d.Pending; p != nil {
-		fmt.Fprintf(&sb, "\nWaiting for %s (interrupt %s):\n", pendingLabel(p.Kind), p.ID)
+		fmt.Fprintf(&sb, "\nWaiting for %s (interrupt %s):\n", pendingLabel(p.Kind), termsafe.Line(p.ID))
 		for _, line := range strings.Split(strings.TrimRight(p.Prompt, "\n"), "\n") {
-			fmt.Fprintf(&sb, "  %s\n", line)
+			fmt.Fprintf(&sb, "  %s\n", termsafe.Line(line))
 		}
 		if len(p.Choices) > 0 {
-			fmt.Fprintf(&sb, "  Choices: %s\n", strings.Join(p.Choices, ", "))
+			fmt.Fprintf(&sb, "  Choices: %s\n", termsafe.Line(strings.Join(p.Choices, ", ")))
 		}
 	}
 	if d.Resume != "" {
@@ -669,24 +676,24 @@ func renderSessionDetail(d sessionDetail, deps sessionsDeps) string {
 		if d.Pending != nil {
 			verb = "Answer with"
 		}
-		fmt.Fprintf(&sb, "\n%s: %s\n", verb, d.Resume)
+		fmt.Fprintf(&sb, "\n%s: %s\n", verb, termsafe.Line(d.Resume))
 	}
 	if len(d.Artifacts) > 0 {
 		sb.WriteString("\nFiles in out/:\n")
 		for _, a := range d.Artifacts {
-			fmt.Fprintf(&sb, "  %s\n", a)
+			fmt.Fprintf(&sb, "  %s\n", termsafe.Line(a))
 		}
 	}
 	if d.Report != "" || d.ReportHTML != "" {
 		sb.WriteString("\nReport:\n")
 		for _, p := range []string{d.Report, d.ReportHTML} {
 			if p != "" {
-				fmt.Fprintf(&sb, "  %s\n", p)
+				fmt.Fprintf(&sb, "  %s\n", termsafe.Line(p))
 			}
 		}
 	}
 	if d.Plan != "" {
-		fmt.Fprintf(&sb, "\n--- %s ---\n%s", session.PlanFile, d.Plan)
+		fmt.Fprintf(&sb, "\n--- %s ---\n%s", session.PlanFile, termsafe.Text(d.Plan))
 		if !strings.HasSuffix(d.Plan, "\n") {
 			sb.WriteString("\n")
 		}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/sift-agent/sift/internal/termsafe"
 )
 
 // workingLine shows that a run is working while nothing else is printed,
@@ -42,7 +44,7 @@ func (w *workingLine) doing(activity string, since time.Time) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.activity, w.since = activity, since
+	w.activity, w.since = termsafe.Line(activity), since
 }
 
 // workingEvery is how long a run may print nothing before the working line

@@ -38,8 +38,17 @@ type FilesOptions struct {
 	// defaults to "files".
 	Options
 	// MemoryBytes bounds DuckDB's memory; past it, sorts, joins and
-	// aggregations spill to work/.duckdb-tmp. Optional; default 1 GiB.
+	// aggregations spill to a directory of the source's own under
+	// TempDir. Optional; default 1 GiB.
 	MemoryBytes int64
+	// TempDir is where the source makes its spill directory (a fresh one,
+	// mode 0700, removed when the source closes). It must be a directory
+	// the sandbox cannot reach: never under a workspace. Optional; default
+	// the host's temp directory (TMPDIR).
+	TempDir string
+	// TempBytes bounds what DuckDB may spill there. Optional; default
+	// DefaultFilesTempBytes (4 GiB).
+	TempBytes int64
 	// Threads bounds DuckDB's threads. Optional; default 2.
 	Threads int
 	// AnyOrder lets a query without ORDER BY return its rows in any order
@@ -50,7 +59,8 @@ type FilesOptions struct {
 }
 
 // FilesOptionsFromEnv reads SIFT_FILES_SQL_MEMORY (a size such as 2GiB or
-// 512MB) and SIFT_FILES_SQL_THREADS; unset ones keep their defaults.
+// 512MB), SIFT_FILES_SQL_THREADS and SIFT_FILES_SQL_TEMP (a size); unset
+// ones keep their defaults.
 func FilesOptionsFromEnv(getenv func(string) string) (FilesOptions, error) {
 	var o FilesOptions
 	if v := strings.TrimSpace(getenv(FilesMemoryEnv)); v != "" {
@@ -67,6 +77,11 @@ func FilesOptionsFromEnv(getenv func(string) string) (FilesOptions, error) {
 		}
 		o.Threads = n
 	}
+	n, err := filesTempBytes(getenv)
+	if err != nil {
+		return o, err
+	}
+	o.TempBytes = n
 	return o, nil
 }
 
@@ -199,15 +214,26 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	if len(candidates) == 0 {
 		return nil, fmt.Errorf("open the files source: %w: no input is a CSV, TSV, JSON, JSONL or Parquet file", ErrUnknownSource)
 	}
-	spill := filepath.Join(real, "work", ".duckdb-tmp")
-	if err := os.MkdirAll(spill, 0o755); err != nil {
+	if opts.TempBytes <= 0 {
+		opts.TempBytes = DefaultFilesTempBytes
+	}
+	spill, err := newScratch(opts.TempDir)
+	if err != nil {
 		return nil, fmt.Errorf("open the files source: %w", err)
 	}
 	conn, err := duckdb.NewConnector("", nil)
 	if err != nil {
+		os.RemoveAll(spill)
 		return nil, fmt.Errorf("open the files source: %w", err)
 	}
 	db := sql.OpenDB(conn)
+	opened := false
+	defer func() {
+		if !opened {
+			db.Close()
+			os.RemoveAll(spill)
+		}
+	}()
 	sctx, cancel := context.WithTimeout(ctx, o.StatementTimeout)
 	defer cancel()
 	// A file DuckDB cannot read (malformed JSON, an encoding it does not
@@ -225,11 +251,11 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 		views = append(views, v)
 	}
 	if len(views) == 0 {
-		db.Close()
 		return nil, fmt.Errorf("open the files source: no input file could be read (%s); check that the files are readable and well formed", strings.Join(unreadable, "; "))
 	}
 	setup := append([]string(nil),
 		"SET temp_directory = "+sqlString(spill),
+		fmt.Sprintf("SET max_temp_directory_size = '%dMiB'", max(opts.TempBytes>>20, 1)),
 		fmt.Sprintf("SET memory_limit = '%dMiB'", opts.MemoryBytes>>20),
 		fmt.Sprintf("SET threads = %d", opts.Threads),
 		"SET autoinstall_known_extensions = false",
@@ -243,15 +269,15 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	setup = append(setup, "SET lock_configuration = true")
 	for _, q := range setup {
 		if _, err := db.ExecContext(sctx, q); err != nil {
-			db.Close()
 			return nil, fmt.Errorf("open the files source: %s: %w", q, err)
 		}
 	}
 	db.SetMaxOpenConns(4)
+	opened = true
 	return &Source{
 		name: o.Name, dialect: DuckDB, redacted: "duckdb:input/", reopen: "",
 		db: db, opts: o, cache: newResultCache(o.CacheTTL, o.Now),
-		views: views, unreadable: unreadable,
+		views: views, unreadable: unreadable, scratch: spill,
 	}, nil
 }
 

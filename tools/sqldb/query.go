@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/internal/formula"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -40,6 +41,10 @@ type Result struct {
 	// SavedTo is the workspace-relative path of the CSV holding the full
 	// result, or "" when it was not saved.
 	SavedTo string
+	// Neutralised counts the cells of the saved CSV that were written with
+	// a leading ' because a spreadsheet would read them as formulas (see
+	// package formula); Rows keeps them as they are.
+	Neutralised int
 	// Elapsed is how long the query took.
 	Elapsed time.Duration
 	// Cached reports that the result came from the result cache, stored
@@ -109,6 +114,7 @@ func (s *Source) Query(ctx context.Context, sqlText string, qo QueryOptions) (*R
 		if res.SavedTo, err = exp.commit(); err != nil {
 			return nil, fmt.Errorf("save the result as CSV: %w", err)
 		}
+		res.Neutralised = exp.neutralised
 	}
 	res.Elapsed = time.Since(start)
 	if !qo.NoCache {
@@ -308,11 +314,22 @@ type csvExport struct {
 	file *os.File
 	tmp  string         // the file's name beneath root while it streams
 	root *confined.Root // the workspace, by descriptor, while file is open
+	// neutralised counts the cells written with a leading ' (formula).
+	neutralised int
 }
 
+// write adds rec to the CSV, its formula-like cells neutralised (rec is
+// not changed).
 func (e *csvExport) write(rec []string) error {
 	if e.w == nil {
 		e.w = csv.NewWriter(&spillWriter{e: e})
+	}
+	for _, c := range rec {
+		if formula.Risky(c) {
+			safe := append([]string(nil), rec...)
+			e.neutralised += formula.Record(safe)
+			return e.w.Write(safe)
+		}
 	}
 	return e.w.Write(rec)
 }

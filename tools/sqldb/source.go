@@ -145,6 +145,8 @@ type Source struct {
 	// input it could make no view of, why (see OpenFiles).
 	views      []FileView
 	unreadable []string
+	// scratch is the files source's spill directory, removed on Close.
+	scratch string
 }
 
 // Open connects to the data source at rawURL, read-only:
@@ -216,7 +218,13 @@ func (s *Source) Spec() string { return s.name + "=" + s.reopen }
 func (s *Source) NeedsPassword() bool { return s.secret != "" }
 
 // Close closes the source's connections.
-func (s *Source) Close() error { return s.db.Close() }
+func (s *Source) Close() error {
+	err := s.db.Close()
+	if s.scratch != "" {
+		err = errors.Join(err, os.RemoveAll(s.scratch))
+	}
+	return err
+}
 
 // String describes the source without secrets.
 func (s *Source) String() string { return fmt.Sprintf("%s (%s, %s)", s.name, s.dialect, s.redacted) }

@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/tool/utils"
 
 	"github.com/sift-agent/sift/generic"
+	"github.com/sift-agent/sift/internal/formula"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -263,6 +264,9 @@ func FormatResult(res *Result, now time.Time) string {
 			what = fmt.Sprintf("The first %s rows", generic.Thousands(res.Total))
 		}
 		fmt.Fprintf(&b, "%s is saved in %s; load it in Python with: %s\n", what, res.SavedTo, PandasLine(res.SavedTo))
+		if res.Neutralised > 0 {
+			fmt.Fprintf(&b, "Note for the report: in %s, %s %s.\n", res.SavedTo, generic.Thousands(res.Neutralised), formula.Note)
+		}
 	}
 	return b.String()
 }

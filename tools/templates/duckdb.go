@@ -64,15 +64,15 @@ type duckTable struct {
 	// know, as the cell's pick() and note() would say them, in lang.
 	picked, notes []string
 	lang          string
-	// temp are files the engine wrote for the cell, removed once it ran.
+	// temp are files the engine wrote for the cell (workspace-relative,
+	// under root), removed once it ran.
+	root string
 	temp []string
 }
 
 // removeTemp removes the files the engine wrote for the cell.
 func (d *duckTable) removeTemp() {
-	for _, f := range d.temp {
-		os.Remove(f)
-	}
+	removeWorkFiles(d.root, d.temp)
 	d.temp = nil
 }
 
@@ -97,7 +97,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	if err != nil || len(views) != 1 {
 		return nil, p, fail(fmt.Sprintf("read %s: %v", rel, err))
 	}
-	d := &duckTable{src: src, view: sqldb.QuoteIdent(fmt.Sprint(views[0][0])), pre: map[string]any{}, lang: lang}
+	d := &duckTable{src: src, view: sqldb.QuoteIdent(fmt.Sprint(views[0][0])), pre: map[string]any{}, lang: lang, root: root}
 	if err := d.describe(ctx, t.Name == Profile); err != nil {
 		return nil, p, fail(err.Error())
 	}

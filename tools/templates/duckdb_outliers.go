@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -171,11 +170,11 @@ func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) er
 			oc.Box["med"], oc.Box["q1"], oc.Box["q3"] = jsonFloat(qs[1]), oc.Q1, oc.Q3
 		}
 	}
-	f, err := os.CreateTemp(filepath.Join(real, "work"), "outlier-rows-*.csv")
+	f, rowsFile, err := createWorkFile(real, "work/outlier-rows.csv")
 	if err != nil {
 		return err
 	}
-	d.temp = append(d.temp, f.Name())
+	d.temp = append(d.temp, rowsFile)
 	w := csv.NewWriter(f)
 	header := []string{"row"}
 	for _, c := range d.cols {
@@ -246,7 +245,7 @@ func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) er
 	}
 	d.pre["names"], d.pre["columns"], d.pre["iqr_k"], d.pre["z_threshold"] = names, columns, k, zt
 	d.pre["table_columns"], d.pre["dtypes"] = header[1:], dtypes
-	d.pre["rows"], d.pre["row_count"], d.pre["rows_file"] = rows, flagged, path.Join("work", filepath.Base(f.Name()))
+	d.pre["rows"], d.pre["row_count"], d.pre["rows_file"] = rows, flagged, rowsFile
 	return nil
 }
 

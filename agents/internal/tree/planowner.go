@@ -195,7 +195,8 @@ func (o *PlanOwner) Start(st *plans.StepState, side bool) error {
 // Done records st's outcome: its summary and files; it failed when failed
 // or when its summary says so.
 func (o *PlanOwner) Done(st *plans.StepState, summary string, files []string, failed bool) {
-	st.Summary, st.Files = strings.TrimSpace(summary), files
+	st.Summary = strings.TrimSpace(summary)
+	st.SetFiles(files)
 	st.Status = plans.StatusDone
 	if failed || strings.HasPrefix(st.Summary, failedPrefix) || strings.HasPrefix(st.Summary, "Error:") {
 		st.Status = plans.StatusFailed
@@ -218,7 +219,7 @@ func (o *PlanOwner) Stop(st *plans.StepState) {
 	st.Status = plans.StatusTodo
 	st.Started = time.Time{}
 	st.Summary = StoppedSummary
-	st.Files = nil
+	st.Files, st.FilesOmitted = nil, 0
 	_ = o.Save()
 }
 
@@ -236,7 +237,7 @@ func (o *PlanOwner) Finish(st *plans.StepState) error {
 	}
 	done := *st
 	for _, f := range done.Files {
-		o.send(event.Event{Kind: event.EventArtifact, Path: f, Step: &done})
+		o.send(artifactEvent(done, f))
 	}
 	o.send(event.Event{Kind: event.EventStepFinished, Step: &done})
 	return nil

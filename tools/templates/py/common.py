@@ -603,9 +603,60 @@ def out_path(suffix, ext):
     return "out/%s_%s.%s" % (STEM, suffix, ext)
 
 
+# A cell a spreadsheet would run as a formula (=HYPERLINK(...), +cmd|...,
+# @SUM(...)) starts with one of these; a plain number does not count.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+NEUTRALISED = [0]
+
+
+def _formula_like(v):
+    return isinstance(v, str) and v.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(v)
+
+
+def _neutral(v):
+    return "'" + v if _formula_like(v) else v
+
+
+def neutralise(df, index=False):
+    """df with every text cell (and column name, and with index its labels)
+    that a spreadsheet would read as a formula written with a leading ',
+    as OWASP recommends for CSV exports; numbers stay numbers. Counts what
+    it changed in NEUTRALISED and notes it once for the report."""
+    out, n = df, 0
+    for i, c in enumerate(df.columns):
+        col = df.iloc[:, i]
+        if col.dtype != object and str(col.dtype) not in ("string", "category"):
+            continue
+        mask = col.map(_formula_like).astype(bool)
+        k = int(mask.sum())
+        if k:
+            if out is df:
+                out = df.copy()
+            out.isetitem(i, col.astype(object).where(~mask, col.map(_neutral)))
+            n += k
+    names = [_neutral(c) for c in df.columns]
+    if names != list(df.columns):
+        out = out.copy() if out is df else out
+        n += sum(1 for a, b in zip(names, df.columns) if a != b)
+        out.columns = names
+    if index and not isinstance(df.index, pd.MultiIndex) and df.index.dtype == object:
+        labels = [_neutral(v) for v in df.index]
+        if labels != list(df.index):
+            out = out.copy() if out is df else out
+            n += sum(1 for a, b in zip(labels, df.index) if a != b)
+            out.index = pd.Index(labels, name=df.index.name)
+    if n and not NEUTRALISED[0]:
+        note(tr("Cells of the exported CSV that began with =, +, -, @, a tab or a carriage return were written "
+                "with a leading ' so that spreadsheet programs show them as text instead of running them as formulas.",
+                "导出的 CSV 中以 =、+、-、@、制表符或回车开头的单元格前加了 '，电子表格程序会把它们显示为文本，而不会当作公式执行。"))
+    NEUTRALISED[0] += n
+    return out
+
+
 def save_csv(df, suffix, index=False):
     path = out_path(suffix, "csv")
-    df.to_csv(path, index=index, encoding="utf-8-sig")
+    neutralise(df, index).to_csv(path, index=index, encoding="utf-8-sig")
     return path
 
 

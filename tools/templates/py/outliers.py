@@ -72,13 +72,13 @@ def duckdb_outliers(pre):
         for c, t in zip(cols, kinds):
             if t == "bool" and chunk[c].isin(list(truth)).all():
                 chunk[c] = chunk[c].map(truth).astype(bool)
-        chunk.to_csv(path, index=False, encoding="utf-8-sig" if i == 0 else "utf-8", mode="w" if i == 0 else "a",
-                     header=i == 0)
+        neutralise(chunk).to_csv(path, index=False, encoding="utf-8-sig" if i == 0 else "utf-8",
+                                 mode="w" if i == 0 else "a", header=i == 0)
         if first is None:
             first = chunk.head(MD_ROWS)
     if first is None:
         first = pd.DataFrame(columns=cols)
-        first.to_csv(path, index=False, encoding="utf-8-sig")
+        neutralise(first).to_csv(path, index=False, encoding="utf-8-sig")
 
     def box(ax, c):
         ax.bxp([boxes[c]], vert=False)

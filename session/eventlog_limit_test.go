@@ -1,0 +1,72 @@
+package session
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
+)
+
+// A step that floods the log with tool results reaches its limit: the log
+// says so once, keeps the step's finish (shortened) and the next step's
+// events, and grows no further with the flood.
+func TestEventLogLimitsWhatOneStepAdds(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "events.jsonl")
+	l, err := OpenEventLog(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	const limit = 64 << 10
+	l.LimitStep(limit)
+	step2 := &plans.StepState{Step: plans.Step{Index: 2, Description: "flood"}, Status: plans.StatusDoing}
+	big := strings.Repeat("x", 3000)
+	var notices, cut int
+	for i := 0; i < 10_000; i++ {
+		got, err := l.Record(event.Event{Kind: event.EventToolResult, Tool: "python", Text: big, Step: step2})
+		switch {
+		case errors.Is(err, ErrStepLogFull):
+			cut++
+		case err != nil:
+			t.Fatal(err)
+		case got.Kind == event.EventLimit:
+			notices++
+			if got.Step == nil || got.Step.Index != 2 || !strings.Contains(got.Text, "step 2") {
+				t.Errorf("the limit event must name step 2: %+v", got)
+			}
+		}
+	}
+	if notices != 1 || cut == 0 {
+		t.Errorf("limit events = %d, events cut = %d; want one limit event and the rest cut", notices, cut)
+	}
+	done := *step2
+	done.Status, done.Summary = plans.StatusDone, strings.Repeat("y", 50_000)
+	fin, err := l.Record(event.Event{Kind: event.EventStepFinished, Step: &done})
+	if err != nil || fin.Seq == 0 || len(fin.Step.Summary) > 2*shortText {
+		t.Errorf("the step's finish must be logged, shortened: seq %d, summary %d bytes, %v", fin.Seq, len(fin.Step.Summary), err)
+	}
+	step3 := &plans.StepState{Step: plans.Step{Index: 3}}
+	if got, err := l.Record(event.Event{Kind: event.EventToolResult, Text: big, Step: step3}); err != nil || got.Seq == 0 {
+		t.Errorf("another step's events must still be logged: %v", err)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Size() > limit+3*shortText+8<<10 {
+		t.Errorf("events.jsonl is %d bytes; one step's limit is %d", info.Size(), limit)
+	}
+	evs, err := ReadEvents(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range evs {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d: the log must stay numbered without gaps", i+1, e.Seq)
+		}
+	}
+}
