@@ -442,5 +442,16 @@ func nowMillis() string { return strconv.FormatInt(time.Now().UnixMilli(), 10) }
 // can take over a run whose status says it ended. The removal does
 // nothing when e is no longer this worker's.
 func (q *Queue) DoneIn(ctx context.Context, pipe redis.Pipeliner, e *Entry) {
-	doneScript.Eval(ctx, pipe, []string{q.stream, q.sessions}, group, e.ID, q.cfg.Consumer, e.Session)
+	doneInScript.Eval(ctx, pipe, []string{q.stream, q.sessions}, group, e.ID, q.cfg.Consumer, e.Session)
 }
+
+// doneInScript is doneScript that answers 0 rather than fail when the
+// group is gone, so that the status write it goes with is not reported
+// as failed when it was made.
+var doneInScript = redis.NewScript(`
+local ok, p = pcall(redis.call, 'XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if not ok or #p == 0 or p[1][2] ~= ARGV[3] then return 0 end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+if redis.call('HGET', KEYS[2], ARGV[4]) == ARGV[2] then redis.call('HDEL', KEYS[2], ARGV[4]) end
+return 1`)
