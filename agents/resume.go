@@ -155,7 +155,7 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		r.req.Budget = *meta.Budget
 	}
 	if ctx, err = r.open(ctx); err != nil {
-		r.fail(err)
+		r.refuse(err)
 		return ctx, nil, false
 	}
 	switch {
@@ -189,7 +189,7 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	}
 	op, adopted, err := r.newOperator(ctx, true)
 	if err != nil {
-		r.fail(err)
+		r.refuse(err)
 		return ctx, nil, false
 	}
 	r.op = op
@@ -221,14 +221,18 @@ func (r *run) routeResume(ctx context.Context, st *resumed, answers map[string]a
 // from its checkpoint with the answers, another from its recorded plan.
 func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]any) {
 	id := r.ws.ID
+	if r.resumeBuiltin(ctx, st) {
+		return
+	}
 	if !r.sift.hasModel() {
-		r.fail(fmt.Errorf("%w: resuming a session needs the model its agents use", ErrNoModel))
+		// Nothing has changed yet: the same resume works with a model.
+		r.refuse(fmt.Errorf("%w: resuming session %s needs the model its agents use; set one (SIFT_API_KEY and SIFT_MODEL, or --model and --base-url) and run the resume again", ErrNoModel, id))
 		return
 	}
 	guard := newBudgetGuard(r.req.Budget, r.meter, nil)
 	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
-		r.fail(err)
+		r.refuse(err)
 		return
 	}
 	r.putMeta(ctx, session.StatusRunning, nil)

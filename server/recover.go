@@ -74,15 +74,18 @@ func (s *Server) lastLogged(id string) (event.Event, bool) {
 	return evs[len(evs)-1], true
 }
 
-// loggedStatus is the status a done event says its run ended in.
+// loggedStatus is the status a done event says its run ended in: a
+// pause (asked for, or a stop at once) keeps the session resumable.
 func loggedStatus(done event.Event) session.Status {
 	switch {
-	case done.Err != nil:
-		return session.StatusFailed
-	case done.Interrupt != nil:
-		return session.StatusWaiting
 	case done.Text == "paused":
 		return session.StatusPaused
+	case done.Interrupt != nil:
+		return session.StatusWaiting
+	case done.Err != nil && strings.Contains(done.Err.Error(), context.Canceled.Error()):
+		return session.StatusPaused
+	case done.Err != nil:
+		return session.StatusFailed
 	}
 	return session.StatusDone
 }
