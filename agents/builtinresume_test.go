@@ -3,6 +3,8 @@ package agents
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -116,5 +119,55 @@ func TestFailedSessionCarriesItsError(t *testing.T) {
 	}
 	if meta.Status != session.StatusFailed || meta.Error != done.Err.Error() {
 		t.Fatalf("the failed session's record: status %s, error %q; want failed with %q", meta.Status, meta.Error, done.Err)
+	}
+}
+
+// TestDamagedPlanIsRecoveredFromTheLog: a resume whose state.json cannot
+// be read does not take the session for one never planned (running its
+// finished steps again): it recovers the plan from the event log and
+// says so; with no plan in the log either, it refuses and leaves the
+// session as it was.
+func TestDamagedPlanIsRecoveredFromTheLog(t *testing.T) {
+	replies := []scripted.Reply{call(toolCreatePlan, steps("Save x", "Print x"))}
+	replies = append(replies, oneStep("x = 20\nprint(x)")...)
+	replies = append(replies, call(toolCreatePlan, steps("Print x")), call("python", map[string]string{"code": "print(x)"}))
+	first, _, root := twoSifts(t, scripted.New(replies...))
+	ctx, cancel := context.WithCancel(context.Background())
+	var id string
+	started := 0
+	for ev := range first.Run(ctx, Request{Mode: ModePlan, Question: "x things"}) {
+		if ev.Kind == event.EventStepStarted {
+			if started++; started == 2 {
+				cancel() // stopped during step 2, step 1 done
+			}
+		}
+		if ev.Kind == event.EventDone {
+			id = ev.Path[strings.LastIndex(ev.Path, "/")+1:]
+		}
+	}
+	cancel()
+	state := filepath.Join(root, id, planStateFile)
+	if err := os.WriteFile(state, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fp, note, err := resumePlan(filepath.Join(root, id), "x things")
+	if err != nil {
+		t.Fatalf("recover the plan from the log: %v", err)
+	}
+	if len(fp.Steps) == 0 || fp.Steps[0].Status != plans.StatusDone || !strings.Contains(note, "recovered") {
+		t.Fatalf("recovered plan %+v, note %q; want step 1 done and a note", fp.Steps, note)
+	}
+
+	if err := os.WriteFile(filepath.Join(root, id, session.EventsFile), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := first.Session(context.Background(), id)
+	evs := drain(t, first.Resume(context.Background(), id, nil))
+	done := evs[len(evs)-1]
+	if !errors.Is(done.Err, ErrDamagedState) {
+		t.Fatalf("resume with a damaged plan and no log: %v, want ErrDamagedState", done.Err)
+	}
+	if after, _ := first.Session(context.Background(), id); after.Status != before.Status {
+		t.Fatalf("the refused resume changed the session from %s to %s", before.Status, after.Status)
 	}
 }

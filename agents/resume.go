@@ -179,8 +179,13 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	// The executor's tools depend on the data (see offerFor): the
 	// resumed run is offered the same ones as before.
 	r.previews = previewed(r.previewInputs(ctx, inputs))
-	if r.plan, err = loadPlanState(ws.Root); err != nil {
-		r.plan = &plans.FullPlan{Question: meta.Question}
+	var note string
+	if r.plan, note, err = resumePlan(ws.Root, meta.Question); err != nil {
+		r.refuse(err)
+		return ctx, nil, false
+	}
+	if note != "" {
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
 	}
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
 	if r.lent != nil && r.lent.op != nil {
