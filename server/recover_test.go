@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/runqueue"
 	"github.com/sift-agent/sift/session"
 )
@@ -81,4 +83,39 @@ func (f *flakyRegistry) Put(context.Context, session.Meta) error {
 		return os.ErrDeadlineExceeded
 	}
 	return nil
+}
+
+// TestStatusReadsAsTheLogEnds: a session whose record still says running
+// (its last status write failed) but whose log ends in done reads as the
+// log says, with the error of a failed run.
+func TestStatusReadsAsTheLogEnds(t *testing.T) {
+	ts := startServer(t, testConfig(t, nil))
+	s := ts.srv
+	ctx := context.Background()
+	for _, c := range []struct {
+		done       event.Event
+		want, errs string
+	}{
+		{event.Event{Kind: event.EventDone, Time: time.Now()}, "done", ""},
+		{event.Event{Kind: event.EventDone, Time: time.Now(), Err: errors.New("run failed: the kernel died")}, "failed", "run failed: the kernel died"},
+	} {
+		id := session.NewID()
+		if err := os.MkdirAll(s.workspacePath(id), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.store.Sessions.Put(ctx, session.Meta{ID: id, Question: "q", Status: session.StatusRunning, Workspace: s.workspacePath(id)}); err != nil {
+			t.Fatal(err)
+		}
+		l, err := session.OpenEventLog(s.eventsPath(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Record(c.done); err != nil {
+			t.Fatal(err)
+		}
+		_ = l.Close()
+		if v := ts.session(id); v.Status != c.want || v.Error != c.errs {
+			t.Errorf("a running record whose log ends in %v: status %s, error %q; want %s, %q", c.done.Err, v.Status, v.Error, c.want, c.errs)
+		}
+	}
 }
