@@ -417,7 +417,10 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 			r.reviewTemplate(ctx, match)
 			return true
 		case match.OK():
+			// Recorded before it runs: a worker that dies during it
+			// leaves a session another resumes with no model.
 			r.builtin = match.Template
+			r.putMeta(ctx, session.StatusRunning, nil)
 			ok, err := r.runTemplate(ctx, r.op, match)
 			if ctx.Err() != nil {
 				r.stopBuiltin(ctx, err)

@@ -3,6 +3,9 @@ package server
 import (
 	"context"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -199,4 +202,62 @@ func TestRedisFaults(t *testing.T) {
 		t.Logf("killed, restarted with persistence: recovered in %s after Redis was back", r.waitDone(t, back, r.running, r.queued).Round(time.Millisecond))
 		r.check(t)
 	})
+}
+
+// TestSessionsDirFull: with the sessions directory on a small file system
+// that is full, a queued run ends failed with its reason (the disk), its
+// queue entry gone: not lost, not stuck running, not run again. Needs
+// root (it mounts a tmpfs); skipped otherwise.
+func TestSessionsDirFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mounts a tmpfs and runs the service; not in -short")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a small tmpfs as the sessions directory")
+	}
+	root := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", root).CombinedOutput(); err != nil {
+		t.Skipf("mount a tmpfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", root).Run() })
+	addr := startRedis(t)
+	apiCfg := testConfig(t, nil)
+	apiCfg.Sift.SessionsRoot = root
+	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
+	api := startServer(t, apiCfg)
+	workerCfg := testConfig(t, nil)
+	workerCfg.Sift.SessionsRoot = root
+	workerCfg.Sift.Store, workerCfg.RunQueue, workerCfg.WorkerName = redisBackend(t, addr), true, "w1"
+	workerCfg.PollInterval = faultPoll
+	startServer(t, workerCfg)
+
+	id := api.createSession(salesCSV(t))
+	// Fill what is left of the file system.
+	filler, err := os.Create(filepath.Join(root, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 64<<10)
+	for {
+		if _, err := filler.Write(chunk); err != nil {
+			break
+		}
+	}
+	_ = filler.Close()
+	api.ask(id, map[string]any{"question": builtin, "mode": "template"})
+	deadline := time.Now().Add(time.Minute)
+	var v sessionView
+	for {
+		v = api.session(id)
+		if session.Status(v.Status).Finished() && !api.srv.queued(context.Background(), id) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run on a full disk is still %s (queued: %v) after a minute", v.Status, api.srv.queued(context.Background(), id))
+		}
+		time.Sleep(faultPoll)
+	}
+	if v.Status != string(session.StatusFailed) || !strings.Contains(v.Error, "no space left on device") {
+		t.Fatalf("the run on a full disk ended %s with error %q; want failed saying the disk is full", v.Status, v.Error)
+	}
 }

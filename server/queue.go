@@ -525,7 +525,7 @@ func (s *Server) startQueue() error {
 	}
 	s.runq = q
 	// What Redis lost while no server was running is put back too.
-	s.reconcileSoon("a server with the run queue starts")
+	s.reconcileSoon("")
 	s.observer.SetQueueDepth(func() (int64, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()

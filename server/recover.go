@@ -130,12 +130,15 @@ func pendingKind(kind string) session.PendingKind {
 }
 
 // reconcileSoon reconciles the queue with the sessions directory one
-// ClaimTTL from now, unless a reconcile is already due; why is logged.
+// ClaimTTL from now, unless a reconcile is already due; why, when not
+// empty, is logged.
 func (s *Server) reconcileSoon(why string) {
 	if s.runq == nil || !s.reconcileDue.CompareAndSwap(false, true) {
 		return
 	}
-	s.log.Info(why+"; putting back the sessions that were queued or running and are no longer in the queue, once every live worker has renewed its claims", "in", s.cfg.ClaimTTL)
+	if why != "" {
+		s.log.Info(why+"; putting back the sessions that were queued or running and are no longer in the queue, once every live worker has renewed its claims", "in", s.cfg.ClaimTTL)
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
