@@ -164,7 +164,7 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		r.req.Budget = *meta.Budget
 	}
 	if ctx, err = r.open(ctx); err != nil {
-		r.fail(err)
+		r.refuse(err)
 		return ctx, nil, false
 	}
 	switch {
@@ -188,8 +188,13 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	// The executor's tools depend on the data (see prompt.OfferFor): the
 	// resumed run is offered the same ones as before.
 	r.previews = previewed(r.previewInputs(ctx, inputs))
-	if r.plan, err = tree.LoadPlanState(ws.Root); err != nil {
-		r.plan = &plans.FullPlan{Question: meta.Question}
+	var note string
+	if r.plan, note, err = resumePlan(ws.Root, meta.Question); err != nil {
+		r.refuse(err)
+		return ctx, nil, false
+	}
+	if note != "" {
+		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
 	}
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
 	if r.lent != nil && r.lent.op != nil {
@@ -198,7 +203,7 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	}
 	op, adopted, err := r.newOperator(ctx, true)
 	if err != nil {
-		r.fail(err)
+		r.refuse(err)
 		return ctx, nil, false
 	}
 	r.op = op
@@ -230,14 +235,18 @@ func (r *run) routeResume(ctx context.Context, st *resumed, answers map[string]a
 // from its checkpoint with the answers, another from its recorded plan.
 func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]any) {
 	id := r.ws.ID
+	if r.resumeBuiltin(ctx, st) {
+		return
+	}
 	if !r.sift.hasModel() {
-		r.fail(fmt.Errorf("%w: resuming a session needs the model its agents use", ErrNoModel))
+		// Nothing has changed yet: the same resume works with a model.
+		r.refuse(fmt.Errorf("%w: resuming session %s needs the model its agents use; set one (SIFT_API_KEY and SIFT_MODEL, or --model and --base-url) and run the resume again", ErrNoModel, id))
 		return
 	}
 	guard := tree.NewBudgetGuard(r.req.Budget, r.meter, nil)
 	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
-		r.fail(err)
+		r.refuse(err)
 		return
 	}
 	r.putMeta(ctx, session.StatusRunning, nil)

@@ -105,6 +105,11 @@ type run struct {
 	// ground the suggested next questions.
 	previews []*preview.FilePreview
 	ran      templates.Match
+	// builtin names the built-in analysis the run is, recorded in the
+	// session (Meta.Template) so that a resume needs no model.
+	builtin string
+	// failure is why the run failed, recorded in the session (Meta.Error).
+	failure string
 	// mcp holds the run's MCP servers; nil until the agents are built.
 	mcp *mcp.Toolset
 	// emitMu serialises emit; ended is set once Run or Resume has
@@ -176,7 +181,7 @@ func (r *run) done(err error) {
 		r.finishFiles(e.Usage)
 		status := session.StatusDone
 		if err != nil {
-			status = session.StatusFailed
+			status, r.failure = session.StatusFailed, err.Error()
 		}
 		r.putMeta(context.Background(), status, nil)
 	}
@@ -215,7 +220,10 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 	if r.ws == nil || r.sift.store == nil {
 		return
 	}
-	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel(), Layout: r.layout}
+	m := session.Meta{ID: r.ws.ID, Question: r.req.Question, Status: status, Mode: string(r.mode()), Workspace: r.ws.Root, Parallel: r.parallel(), Layout: r.layout, Template: r.builtin}
+	if status == session.StatusFailed {
+		m.Error = r.failure
+	}
 	if r.req.Budget != (Budget{}) {
 		b := r.req.Budget
 		m.Budget = &b
@@ -417,7 +425,15 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 			r.reviewTemplate(ctx, match)
 			return true
 		case match.OK():
+			// Recorded before it runs: a worker that dies during it
+			// leaves a session another resumes with no model.
+			r.builtin = match.Template
+			r.putMeta(ctx, session.StatusRunning, nil)
 			ok, err := r.runTemplate(ctx, r.op, match)
+			if ctx.Err() != nil {
+				r.stopBuiltin(ctx, err)
+				return true
+			}
 			if ok {
 				r.ran = match
 				if err != nil {
@@ -432,6 +448,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 				r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 				return true
 			}
+			r.builtin = ""
 			// With a model, the agents take over from the failed template.
 		case mode == ModeTemplate:
 			r.fail(fmt.Errorf("%w. %s", ErrNoTemplateMatch, r.offlineHelp(match, in.previews)))

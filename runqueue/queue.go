@@ -9,6 +9,13 @@
 // as new ones (Requeue). Nothing here is a protocol of its own: Redis's
 // stream, consumer group and pending entries list are the queue, the
 // lease and the takeover.
+//
+// The queue repairs itself when Redis loses its data (a restart without
+// persistence, FLUSHALL, a failover to an empty replica): the first call
+// that finds the stream or the group missing makes them again and tells
+// Config.Repaired, so the caller can put back the entries that were lost
+// (the queue itself cannot know them). A worker whose entry is gone is
+// told so (ErrEntryGone), not that another worker took it.
 package runqueue
 
 import (
@@ -16,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -29,6 +37,11 @@ var (
 	// ErrLeaseLost means this worker no longer holds the entry: its lease
 	// expired and another worker took it over, or it was done already.
 	ErrLeaseLost = errors.New("the lease on the run was lost to another worker")
+	// ErrEntryGone means the entry is no longer in the queue at all, and
+	// no worker holds it: Redis lost it (a restart without persistence,
+	// FLUSHALL) or it was removed. The run it stood for goes on; the
+	// caller adds it again (Add) so that it is not lost.
+	ErrEntryGone = errors.New("the run's queue entry is gone from Redis")
 )
 
 // QueueObserver hears what the queue and its workers do, for metrics. The
@@ -75,6 +88,11 @@ type Config struct {
 	// Lease is how long an entry stays with a worker that stops renewing
 	// it before another worker may take it over. Optional; 30s.
 	Lease time.Duration
+	// Repaired, when set, is called (on the caller's goroutine) each time
+	// this process found the queue's stream or consumer group missing
+	// and made them again: Redis lost its data, and with it the entries
+	// that were queued or being worked. Optional.
+	Repaired func()
 }
 
 // DefaultLease is Config.Lease's default.
@@ -121,15 +139,70 @@ func New(ctx context.Context, cfg Config) (*Queue, error) {
 		cfg.Lease = DefaultLease
 	}
 	q := &Queue{cfg: cfg, stream: cfg.Prefix + "{runq}", sessions: cfg.Prefix + "{runq}:sessions"}
-	err := cfg.Client.XGroupCreateMkStream(ctx, q.stream, group, "0").Err()
-	if err != nil && !isBusyGroup(err) {
-		return nil, fmt.Errorf("run queue: create the consumer group on %s: %w; check that the Redis server is version 6.2 or later", q.stream, err)
+	if _, err := q.ensure(ctx); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
 
+// ensure makes the stream and the consumer group when they are missing,
+// reporting whether it made the group. The group reads from the
+// stream's start, so entries added after a loss and before the group
+// came back (an API's Add makes the stream alone) are not skipped.
+func (q *Queue) ensure(ctx context.Context) (bool, error) {
+	err := q.cfg.Client.XGroupCreateMkStream(ctx, q.stream, group, "0").Err()
+	if isBusyGroup(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("run queue: create the consumer group on %s: %w; check that the Redis server answers and is version 6.2 or later", q.stream, err)
+	}
+	return true, nil
+}
+
+// repair makes the stream and group again after err said they were
+// missing, and tells Config.Repaired when this process made them.
+func (q *Queue) repair(ctx context.Context, err error) error {
+	if !isNoGroup(err) {
+		return err
+	}
+	made, eerr := q.ensure(ctx)
+	if eerr != nil {
+		return fmt.Errorf("%w (and remaking it: %w)", err, eerr)
+	}
+	if made && q.cfg.Repaired != nil {
+		q.cfg.Repaired()
+	}
+	return nil
+}
+
 func isBusyGroup(err error) bool {
-	return err != nil && len(err.Error()) >= 9 && err.Error()[:9] == "BUSYGROUP"
+	return err != nil && strings.HasPrefix(err.Error(), "BUSYGROUP")
+}
+
+// isNoGroup reports whether err says the stream or the group is missing:
+// Redis answers NOGROUP for either (XREADGROUP, XPENDING, XCLAIM, XACK),
+// and "no such key" to XINFO on a missing stream.
+func isNoGroup(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.HasPrefix(msg, "NOGROUP") || strings.Contains(msg, "no such key")
+}
+
+// Check reports whether the queue can be used now: Redis answers and the
+// stream and group exist (made again here when Redis lost them). The
+// error says what is wrong, for a readiness probe.
+func (q *Queue) Check(ctx context.Context) error {
+	err := q.cfg.Client.XInfoGroups(ctx, q.stream).Err()
+	if err == nil {
+		return nil
+	}
+	if rerr := q.repair(ctx, err); rerr != nil {
+		return fmt.Errorf("the run queue in Redis cannot be used: %w", rerr)
+	}
+	return nil
 }
 
 // Lease is how long an entry stays with a worker that stopped renewing it.
@@ -169,7 +242,7 @@ func (q *Queue) Depth(ctx context.Context) (int64, error) {
 	}
 	p, err := q.cfg.Client.XPending(ctx, q.stream, group).Result()
 	if err != nil {
-		return 0, err
+		return 0, q.repairOr(ctx, err)
 	}
 	return max(n-p.Count, 0), nil
 }
@@ -192,7 +265,10 @@ func (q *Queue) Next(ctx context.Context, block time.Duration) (*Entry, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("take a run from the queue: %w", err)
+		if rerr := q.repair(ctx, err); rerr != nil {
+			return nil, fmt.Errorf("take a run from the queue: %w", rerr)
+		}
+		return nil, nil
 	}
 	for _, s := range res {
 		for _, m := range s.Messages {
@@ -210,7 +286,10 @@ func (q *Queue) takeExpired(ctx context.Context) (*Entry, error) {
 		Stream: q.stream, Group: group, Idle: q.cfg.Lease, Start: "-", End: "+", Count: 8,
 	}).Result()
 	if err != nil {
-		return nil, fmt.Errorf("look for runs whose worker's lease expired: %w", err)
+		if rerr := q.repair(ctx, err); rerr != nil {
+			return nil, fmt.Errorf("look for runs whose worker's lease expired: %w", rerr)
+		}
+		return nil, nil
 	}
 	for _, p := range pend {
 		msgs, err := q.cfg.Client.XClaim(ctx, &redis.XClaimArgs{
@@ -252,20 +331,39 @@ local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
 if #p == 0 or p[1][2] ~= ARGV[3] then return 0 end
 `
 
-// renewScript resets the entry's idle time if this worker holds it.
-var renewScript = redis.NewScript(ownsScript + `
+// renewScript resets the entry's idle time if this worker holds it; it
+// answers -1 when the entry is pending for nobody and gone from the
+// stream (Redis lost it), 0 when another worker holds it.
+var renewScript = redis.NewScript(`
+local p = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if #p == 0 then
+  if #redis.call('XRANGE', KEYS[1], ARGV[2], ARGV[2]) == 0 then return -1 end
+  return 0
+end
+if p[1][2] ~= ARGV[3] then return 0 end
 redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[3], 0, ARGV[2], 'JUSTID')
 return 1`)
 
 // Renew extends this worker's lease on e. It fails with ErrLeaseLost
-// when another worker has taken e over.
+// when another worker has taken e over, and with ErrEntryGone when
+// Redis lost e (the stream, the group or the entry is gone): then the
+// run is nobody else's, and goes on.
 func (q *Queue) Renew(ctx context.Context, e *Entry) error {
 	n, err := renewScript.Run(ctx, q.cfg.Client, []string{q.stream}, group, e.ID, q.cfg.Consumer).Int()
 	if err != nil {
+		if isNoGroup(err) {
+			if rerr := q.repair(ctx, err); rerr != nil {
+				return fmt.Errorf("renew the lease on the run of session %s: %w", e.Session, rerr)
+			}
+			return ErrEntryGone
+		}
 		return fmt.Errorf("renew the lease on the run of session %s: %w", e.Session, err)
 	}
-	if n == 0 {
+	switch n {
+	case 0:
 		return ErrLeaseLost
+	case -1:
+		return ErrEntryGone
 	}
 	return nil
 }
@@ -284,7 +382,10 @@ return 1`)
 func (q *Queue) Done(ctx context.Context, e *Entry) error {
 	n, err := doneScript.Run(ctx, q.cfg.Client, []string{q.stream, q.sessions}, group, e.ID, q.cfg.Consumer, e.Session).Int()
 	if err != nil {
-		return fmt.Errorf("remove the run of session %s from the queue: %w", e.Session, err)
+		if rerr := q.repairOr(ctx, err); rerr != nil {
+			return fmt.Errorf("remove the run of session %s from the queue: %w", e.Session, rerr)
+		}
+		return ErrLeaseLost
 	}
 	if n == 0 {
 		return ErrLeaseLost
@@ -308,7 +409,14 @@ return 1`)
 func (q *Queue) Requeue(ctx context.Context, e *Entry, payload []byte) error {
 	n, err := requeueScript.Run(ctx, q.cfg.Client, []string{q.stream, q.sessions}, group, e.ID, q.cfg.Consumer, e.Session, payload, nowMillis(), q.cfg.Consumer).Int()
 	if err != nil {
-		return fmt.Errorf("hand the run of session %s back to the queue: %w", e.Session, err)
+		if rerr := q.repairOr(ctx, err); rerr != nil {
+			return fmt.Errorf("hand the run of session %s back to the queue: %w", e.Session, rerr)
+		}
+		// The entry went with the group: queue the run as a new one.
+		if _, err := q.Add(ctx, e.Session, payload); err != nil && !errors.Is(err, ErrBusy) {
+			return err
+		}
+		return nil
 	}
 	if n == 0 {
 		return ErrLeaseLost
@@ -316,4 +424,34 @@ func (q *Queue) Requeue(ctx context.Context, e *Entry, payload []byte) error {
 	return nil
 }
 
+// repairOr repairs the queue when err says it lost its group and
+// returns nil then; other errors come back as they are.
+func (q *Queue) repairOr(ctx context.Context, err error) error {
+	if !isNoGroup(err) {
+		return err
+	}
+	return q.repair(ctx, err)
+}
+
 func nowMillis() string { return strconv.FormatInt(time.Now().UnixMilli(), 10) }
+
+// DoneIn queues Done's removal of e on pipe, a MULTI/EXEC transaction
+// of the caller's (redis.Client.TxPipelined), so that it happens with
+// the caller's other writes in one step or not at all: a worker records
+// a run's final status and removes its entry together, and no worker
+// can take over a run whose status says it ended. The removal does
+// nothing when e is no longer this worker's.
+func (q *Queue) DoneIn(ctx context.Context, pipe redis.Pipeliner, e *Entry) {
+	doneInScript.Eval(ctx, pipe, []string{q.stream, q.sessions}, group, e.ID, q.cfg.Consumer, e.Session)
+}
+
+// doneInScript is doneScript that answers 0 rather than fail when the
+// group is gone, so that the status write it goes with is not reported
+// as failed when it was made.
+var doneInScript = redis.NewScript(`
+local ok, p = pcall(redis.call, 'XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1)
+if not ok or #p == 0 or p[1][2] ~= ARGV[3] then return 0 end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+if redis.call('HGET', KEYS[2], ARGV[4]) == ARGV[2] then redis.call('HDEL', KEYS[2], ARGV[4]) end
+return 1`)

@@ -60,8 +60,9 @@ const (
 	jobAnswer = "answer"
 )
 
-// openQueue opens the run queue on the store's Redis for cfg.
-func openQueue(cfg Config, store *session.Backend) (*runqueue.Queue, error) {
+// openQueue opens the run queue on the store's Redis for cfg; repaired
+// is called when Redis lost the queue and this process made it again.
+func openQueue(cfg Config, store *session.Backend, repaired func()) (*runqueue.Queue, error) {
 	if store.Redis == nil {
 		return nil, fmt.Errorf("the run queue lives in Redis, but the store is %s; give --store redis://HOST:PORT/DB (the same for every server and worker)", store.URL)
 	}
@@ -71,7 +72,7 @@ func openQueue(cfg Config, store *session.Backend) (*runqueue.Queue, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	return runqueue.New(ctx, runqueue.Config{Client: store.Redis, Prefix: store.RedisPrefix, Consumer: consumer, Lease: cfg.ClaimTTL})
+	return runqueue.New(ctx, runqueue.Config{Client: store.Redis, Prefix: store.RedisPrefix, Consumer: consumer, Lease: cfg.ClaimTTL, Repaired: repaired})
 }
 
 // DefaultWorkerName names this process as a worker: host name and pid.
@@ -108,6 +109,9 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 			_, err = s.runq.Add(ctx, id, payload)
 			if errors.Is(err, runqueue.ErrBusy) {
 				err = &refusal{409, codeConflict, fmt.Sprintf("session %s already has a run queued or going on; wait for its done event, or pause it", id)}
+			}
+			if err == nil {
+				s.writeJob(id, payload)
 			}
 		}
 		if err == nil {
@@ -147,6 +151,7 @@ func (s *Server) queued(ctx context.Context, id string) bool {
 // work takes runs from the queue while a slot is free, until Shutdown.
 func (s *Server) work(ctx context.Context) {
 	defer s.wg.Done()
+	failing := false
 	for {
 		select {
 		case s.slots <- struct{}{}:
@@ -163,9 +168,16 @@ func (s *Server) work(ctx context.Context) {
 			<-s.slots
 			return
 		}
+		if err == nil && failing {
+			// Redis answers again: what it lost while away (a restart
+			// with a snapshot older than its last writes) is put back.
+			failing = false
+			s.reconcileSoon("Redis answers again")
+		}
 		if err != nil || e == nil {
 			<-s.slots
 			if err != nil {
+				failing = true
 				s.log.Warn("take a run from the queue; trying again", "err", err)
 				select {
 				case <-time.After(s.cfg.PollInterval):
@@ -227,6 +239,8 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 		return
 	}
 	go s.keepClaim(h)
+	s.setEntry(id, e)
+	defer s.setEntry(id, nil)
 
 	fn, after, takeover := s.jobRun(e, job)
 	if fn != nil {
@@ -272,6 +286,7 @@ func (s *Server) workEntry(e *runqueue.Entry) {
 			s.handBack(e, queuedJob{Kind: jobResume, HandedBack: true, Trace: job.Trace})
 		} else {
 			s.entryDone(e)
+			s.removeJob(id, e.Payload)
 		}
 	}
 	s.endHub(h)
@@ -328,6 +343,10 @@ func (s *Server) keepLease(h *hub, e *runqueue.Entry, lost chan<- struct{}) {
 			close(lost)
 			return
 		}
+		if errors.Is(err, runqueue.ErrEntryGone) {
+			s.readopt(h, e)
+			continue
+		}
 		if err != nil {
 			s.log.Warn("renew the lease on a run", "session", h.id, "err", err)
 		}
@@ -379,6 +398,12 @@ func (s *Server) jobRun(e *runqueue.Entry, job queuedJob) (fn runFunc, after fun
 		meta = &m
 	}
 	resume := func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Resume(ctx, id, nil) }
+	if last, ok := s.lastLogged(id); ok && last.Seq > job.AfterSeq && last.Kind == event.EventDone {
+		// The run ended, and its worker could not say so (Redis was
+		// away): it is never taken over, and its status is the log's.
+		s.restoreStatus(ctx, id, meta, last)
+		return nil, nil, ""
+	}
 	begun := s.lastLoggedSeq(id) > job.AfterSeq
 	switch {
 	case begun && meta != nil && (meta.Status.Finished() || meta.Status == session.StatusWaiting):
@@ -463,6 +488,7 @@ func (s *Server) handBack(e *runqueue.Entry, job queuedJob) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		err = s.runq.Requeue(ctx, e, payload)
 		cancel()
+		s.writeJob(e.Session, payload)
 	}
 	if err != nil {
 		s.log.Warn("hand a run back to the queue; another worker takes it over once its lease expires", "session", e.Session, "err", err)
@@ -497,11 +523,15 @@ func (s *Server) startQueue() error {
 	if !s.cfg.RunQueue {
 		return nil
 	}
-	q, err := openQueue(s.cfg, s.store)
+	q, err := openQueue(s.cfg, s.store, func() {
+		s.reconcileSoon("Redis lost the run queue (restarted without its data, flushed, or failed over to an empty replica)")
+	})
 	if err != nil {
 		return err
 	}
 	s.runq = q
+	// What Redis lost while no server was running is put back too.
+	s.reconcileSoon("")
 	s.observer.SetQueueDepth(func() (int64, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()

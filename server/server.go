@@ -155,6 +155,13 @@ type Server struct {
 	// otherDir is set once this worker took a queued run of another
 	// sessions directory (queue.go): it takes no more runs.
 	otherDir atomic.Bool
+	// reconcileDue is set while a reconcile of the queue with the
+	// sessions directory waits to run (recover.go).
+	reconcileDue atomic.Bool
+	// drainStarted is closed when Shutdown begins.
+	drainStarted chan struct{}
+	// worked are the queue entries this worker works, by session.
+	worked workedEntries
 
 	// owner names this server in the store's claims.
 	owner string
@@ -228,7 +235,12 @@ func New(cfg Config) (*Server, error) {
 	cfg.Sift.SessionsRoot, cfg.Sift.Store = root, store
 	// The page shows the report growing as the model writes it.
 	cfg.Sift.StreamReport = true
-	sift, err := agents.New(cfg.Sift)
+	// The library records statuses through finishingRegistry: retried,
+	// and on a worker one step with the removal of the run's entry.
+	sc, through := cfg.Sift, *store
+	finishing := &finishingRegistry{Registry: store.Sessions}
+	through.Sessions, sc.Store = finishing, &through
+	sift, err := agents.New(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +257,9 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg: cfg, sift: sift, store: cfg.Sift.Store, root: root, metrics: m, log: cfg.Logger, owner: session.NewID(),
 		runCtx: ctx, cancelAll: cancel, hubs: map[string]*hub{}, closing: make(chan struct{}),
+		drainStarted: make(chan struct{}),
 	}
+	finishing.s = s
 	if err := s.startQueue(); err != nil {
 		return nil, err
 	}
@@ -358,6 +372,12 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, codeNotReady, "the session store does not answer: "+err.Error())
 		return
 	}
+	if s.runq != nil {
+		if err := s.runq.Check(ctx); err != nil {
+			writeError(w, http.StatusServiceUnavailable, codeNotReady, err.Error()+"; runs cannot be queued or taken until Redis answers")
+			return
+		}
+	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
@@ -385,6 +405,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	if !s.draining {
 		s.draining = true
+		close(s.drainStarted)
 		if s.stopTaking != nil {
 			s.stopTaking()
 			// Runs of the queue go back to it once paused.

@@ -508,9 +508,34 @@ func (s *Server) view(ctx context.Context, id string) (sessionView, error) {
 			v.Pending = &in
 		}
 	}
+	s.statusFromLog(ctx, &v, evs)
 	v.Files = s.listFiles(id)
 	v.FileURLs = fileURLs(basePathFrom(ctx), id, v.Files)
 	return v, nil
+}
+
+// statusFromLog shows a session the registry calls running (or stopped)
+// as its log says it ended, when the log's last event is a done and no
+// run of it is queued or going on here: its status write failed (Redis
+// away, a full disk) after the run had ended. The log is the truth.
+func (s *Server) statusFromLog(ctx context.Context, v *sessionView, evs []event.Event) {
+	if len(evs) == 0 || (v.Status != string(session.StatusRunning) && v.Status != statusStopped) {
+		return
+	}
+	last := evs[len(evs)-1]
+	if last.Kind != event.EventDone {
+		return
+	}
+	s.mu.Lock()
+	h := s.hubs[v.ID]
+	s.mu.Unlock()
+	if h != nil && !h.ending() || s.queued(ctx, v.ID) {
+		return
+	}
+	v.Status = string(loggedStatus(last))
+	if last.Err != nil && v.Status == string(session.StatusFailed) {
+		v.Error = last.Err.Error()
+	}
 }
 
 func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {

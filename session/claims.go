@@ -192,6 +192,10 @@ func (c *fileClaims) update(ctx context.Context, op, id string, fn func(now time
 	return nil
 }
 
+// mkdirAll is os.MkdirAll; a test replaces it to lose the race with a
+// tidy on demand.
+var mkdirAll = os.MkdirAll
+
 // lockName is the file whose flock guards the claims directory.
 const lockName = ".lock"
 
@@ -201,7 +205,14 @@ const lockName = ".lock"
 func (c *fileClaims) lock() (*os.File, error) {
 	path := filepath.Join(c.dir(), lockName)
 	for {
-		if err := os.MkdirAll(c.dir(), 0o700); err != nil {
+		if err := mkdirAll(c.dir(), 0o700); err != nil {
+			// MkdirAll's mkdir found the directory another process had
+			// just made, and that process's tidy removed it before
+			// MkdirAll looked again: the directory is simply gone
+			// again, so go round and make it.
+			if fi, serr := os.Lstat(c.dir()); errors.Is(err, fs.ErrExist) && (serr != nil || fi.IsDir()) {
+				continue
+			}
 			return nil, err
 		}
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, SessionFileMode)

@@ -268,3 +268,32 @@ func BenchmarkHoldClaim(b *testing.B) {
 		})
 	}
 }
+
+// TestFileClaimsMkdirRacingTidy: an acquisition whose mkdir of the claims
+// directory loses to another process's, which then tidies the directory
+// away before the mkdir can see it, takes the claim instead of failing
+// with "file exists".
+func TestFileClaimsMkdirRacingTidy(t *testing.T) {
+	root := t.TempDir()
+	b, err := OpenFileBackend(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := false
+	mkdirAll = func(path string, perm os.FileMode) error {
+		if !lost {
+			lost = true
+			// What MkdirAll answers when its mkdir met a directory that
+			// was removed before its second look.
+			return &os.PathError{Op: "mkdir", Path: path, Err: unix.EEXIST}
+		}
+		return os.MkdirAll(path, perm)
+	}
+	t.Cleanup(func() { mkdirAll = os.MkdirAll })
+	if err := b.Claims.Acquire(context.Background(), NewID(), Holder{ID: "a"}, time.Hour); err != nil {
+		t.Fatalf("acquire after losing the mkdir race: %v", err)
+	}
+	if !lost {
+		t.Fatal("the acquisition never made the claims directory")
+	}
+}

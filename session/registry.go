@@ -128,6 +128,10 @@ type Meta struct {
 	// the configuration says then, so the answer reaches the agent that
 	// asked. "": not recorded.
 	Layout string `json:"layout,omitempty"`
+	// Template names the built-in analysis the run is (see
+	// templates.Names), when a built-in answers it: a resume goes on with
+	// it with no model. "": the agents answer, or not recorded.
+	Template string `json:"template,omitempty"`
 }
 
 // Budget bounds what one run (or one resume of it) may spend. Zero fields

@@ -44,6 +44,42 @@ func (r *redisRegistry) Put(ctx context.Context, m Meta) error {
 	return nil
 }
 
+// TxPutter is a Registry whose Put can carry other writes on the same
+// Redis in one MULTI/EXEC transaction: the Redis registry. A worker of
+// the run queue records a run's final status and removes its queue
+// entry together (runqueue.Queue.DoneIn), so neither happens without the
+// other.
+type TxPutter interface {
+	// PutWith stores m as Put does, with what also queues on the
+	// transaction, all applied together or not at all.
+	PutWith(ctx context.Context, m Meta, also func(redis.Pipeliner)) error
+}
+
+// PutWith implements TxPutter.
+func (r *redisRegistry) PutWith(ctx context.Context, m Meta, also func(redis.Pipeliner)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("put session %s: %w", m.ID, err)
+	}
+	m, err := stamp(ctx, m, r.Get)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("put session %s: encode: %w", m.ID, err)
+	}
+	_, err = r.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, r.sessionKey(m.ID), data, r.ttl)
+		p.ZAdd(ctx, r.indexKey(), redis.Z{Score: float64(m.Created.UnixMilli()), Member: m.ID})
+		also(p)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("put session %s: %w", m.ID, ctxErr(ctx, err))
+	}
+	return nil
+}
+
 // Get implements Registry.
 func (r *redisRegistry) Get(ctx context.Context, id string) (Meta, error) {
 	if err := checkCall(ctx, id); err != nil {

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bigSales writes a sales table large enough that the built-in's one
+// step takes a moment, so that a worker can be killed during it.
+func bigSales(t *testing.T, dir string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("date,region,product,units,unit_price,revenue\n")
+	regions := []string{"North", "East", "South", "West"}
+	for i := range 400_000 {
+		d := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%366)
+		u := 1 + i%37
+		fmt.Fprintf(&b, "%s,%s,P%d,%d,%d.00,%d.00\n", d.Format(time.DateOnly), regions[i%4], i%13, u, 10+i%7, u*(10+i%7))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sales.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWorkerKilledDuringBuiltinIsTakenOverWithoutModel: a worker with no
+// model killed -9 while it runs a built-in analysis; another worker with
+// no model takes the run over once the lease expires and finishes it,
+// with the answer of a run on one machine (before, every such takeover
+// ended "no model configured").
+func TestWorkerKilledDuringBuiltinIsTakenOverWithoutModel(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	data := t.TempDir()
+	bigSales(t, data)
+	c := &cluster{t: t, redis: needRedis(t), sessions: t.TempDir(), workers: map[string]*exec.Cmd{}, logs: map[string]*bytes.Buffer{}}
+	dataDir := "--data-dir=exports=" + data
+	api := c.start("api", "serve", "--no-runs", "--addr", "127.0.0.1:0", dataDir)
+	c.api = waitLine(t, api, regexp.MustCompile(`serving on (http://\S+)`))
+	w1 := c.start("w1", "worker", "--worker-name", "w1", "--max-runs", "1")
+	defer func() {
+		if t.Failed() {
+			t.Logf("api:\n%s\nw1:\n%s\nw2:\n%s", c.log("api"), c.log("w1"), c.log("w2"))
+		}
+	}()
+	waitLine(t, w1, regexp.MustCompile(`taking runs`))
+
+	var created struct{ ID string }
+	c.post("/v1/sessions", map[string]any{"data_dirs": []string{"exports"}}, &created)
+	id := created.ID
+	var acc struct{ State string }
+	c.post("/v1/sessions/"+id+"/runs", map[string]any{"question": "monthly revenue trend", "mode": "template"}, &acc)
+	done := make(chan []sseEvent, 1)
+	go func() { evs, _ := c.follow(id); done <- evs }()
+
+	c.waitFor("the built-in's step to start", func(logs map[string]string) bool {
+		return strings.Contains(logs[id], `"kind":"step_started"`)
+	})
+	if err := c.workers["w1"].Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.workers["w1"].Wait()
+	killed := time.Now()
+	if b, _ := os.ReadFile(filepath.Join(c.sessions, id, "events.jsonl")); strings.Contains(string(b), `"kind":"done"`) {
+		t.Fatal("the built-in ended before its worker could be killed; make its table larger")
+	}
+	w2 := c.start("w2", "worker", "--worker-name", "w2", "--max-runs", "1")
+	waitLine(t, w2, regexp.MustCompile(`taking runs`))
+
+	var evs []sseEvent
+	select {
+	case evs = <-done:
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("the built-in was not finished five minutes after its worker was killed; w2:\n%s", c.log("w2"))
+	}
+	t.Logf("worker killed -9 during a built-in: taken over and finished %s later (lease 3s)", time.Since(killed).Round(time.Millisecond))
+	var kinds []string
+	takeovers := 0
+	for _, e := range evs {
+		kinds = append(kinds, e.Kind)
+		if e.Kind == "takeover" {
+			takeovers++
+		}
+	}
+	if n := len(evs); n == 0 || evs[n-1].Kind != "done" || evs[n-1].Text != "" && !strings.Contains(evs[n-1].Text, "done") || takeovers != 1 {
+		t.Fatalf("the taken-over built-in's stream: %v (last %+v); want one takeover and a successful done", kinds, evs[max(0, len(evs)-1):])
+	}
+	// The same answer as on one machine.
+	ref := t.TempDir()
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"run", "--mode", "template", "--json", "--sessions-dir", ref, "--file", filepath.Join(data, "sales.csv"), "monthly revenue trend"}); code != exitOK {
+		t.Fatalf("the single-machine run: exit %d\n%s\n%s", code, errOut, out)
+	}
+	// The answer and its table; how the built-in was chosen may be told
+	// differently (matched again on the resume).
+	answerOf := func(report string) string { a, _, _ := strings.Cut(report, "## How this was computed"); return a }
+	if got, want := answerOf(readAnswer(t, c.sessions, id)), answerOf(readAnswer(t, ref, onlySession(t, ref))); got != want || got == "" {
+		t.Errorf("the taken-over built-in's report:\n%s\nwant the single-machine run's:\n%s", got, want)
+	}
+}
