@@ -298,12 +298,7 @@ func (s *Source) Explain(ctx context.Context, sqlText string) (string, error) {
 	}
 	stmt := strings.TrimRight(strings.TrimSpace(sqlText), "; \t\n")
 	if len(toks) == 0 || toks[0].upper() != "EXPLAIN" {
-		switch s.dialect {
-		case SQLite:
-			stmt = "EXPLAIN QUERY PLAN " + stmt
-		default:
-			stmt = "EXPLAIN " + stmt
-		}
+		stmt = s.dialect.spec().explain(stmt)
 	}
 	res, err := s.Query(ctx, stmt, QueryOptions{NoCache: true})
 	if err != nil {
