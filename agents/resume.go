@@ -9,9 +9,9 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"github.com/dustin/go-humanize/english"
 
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
@@ -325,7 +325,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 			note += fmt.Sprintf(" Step %d waits for your answer to %q and goes on from where it asked.", w.Step, w.Ask.Prompt)
 		}
 		if st.adopted > 0 {
-			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", generic.Plural(st.adopted, "earlier cell"))
+			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", english.Plural(st.adopted, "earlier cell", ""))
 		}
 		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
 	}

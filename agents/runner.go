@@ -13,8 +13,8 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"github.com/dustin/go-humanize/english"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
@@ -352,7 +352,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 		}
 		r.op = op
 		if followUp {
-			r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
+			r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, english.Plural(len(r.plan.Steps), "earlier step", ""), english.Plural(adopted, "earlier cell", ""))})
 		}
 	}
 	r.addFilesSource(ctx, in.inputs)

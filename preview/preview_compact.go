@@ -9,7 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
+	"github.com/dustin/go-humanize/english"
 )
 
 // Layout bounds of a compact preview.
@@ -84,7 +85,7 @@ func (p *FilePreview) headline() string {
 	}
 	switch {
 	case p.Kind == KindXLSX:
-		parts = append(parts, generic.Plural(len(p.Sheets), "sheet"))
+		parts = append(parts, english.Plural(len(p.Sheets), "sheet", ""))
 	case p.LineCount > 0 || len(p.Lines) > 0:
 		parts = append(parts, countPhrase(p.LineCount, p.LineCountExact, "line"))
 	}
@@ -101,7 +102,7 @@ func renderSheet(s SheetPreview, kind string, budget int, opts PreviewOptions) [
 	if kind != KindXLSX {
 		label = "table"
 	}
-	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), generic.Plural(len(s.Columns), "column"))
+	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), english.Plural(len(s.Columns), "column", ""))
 	if len(s.Columns) == 0 && s.RowCount == 0 && !s.RowCountExact {
 		head = label + ": not read"
 	}
@@ -450,9 +451,9 @@ func runeLen(s string) int { return utf8.RuneCountInString(s) }
 // countPhrase is "1 row", "12 rows" or, for an estimate, "~1,200 rows".
 func countPhrase(n int, exact bool, noun string) string {
 	if exact {
-		return generic.Plural(n, noun)
+		return english.Plural(n, noun, "")
 	}
-	return "~" + generic.Thousands(n) + " " + noun + "s"
+	return "~" + humanize.Comma(int64(n)) + " " + noun + "s"
 }
 
 // formatSize writes a byte count in binary units.

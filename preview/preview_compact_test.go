@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dustin/go-humanize"
 	"github.com/google/go-cmp/cmp"
-	"github.com/sift-agent/sift/generic"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -196,7 +196,7 @@ func TestCapRunes(t *testing.T) {
 }
 
 func TestFormatting(t *testing.T) {
-	got := []string{generic.Thousands(0), generic.Thousands(999), generic.Thousands(1000), generic.Thousands(1234567), generic.Thousands(-4500),
+	got := []string{humanize.Comma(int64(0)), humanize.Comma(int64(999)), humanize.Comma(int64(1000)), humanize.Comma(int64(1234567)), humanize.Comma(int64(-4500)),
 		formatSize(0), formatSize(1023), formatSize(1536), formatSize(200 << 20), countPhrase(1, true, "row"), countPhrase(1200, false, "row")}
 	want := []string{"0", "999", "1,000", "1,234,567", "-4,500", "0 B", "1023 B", "1.5 KiB", "200.0 MiB", "1 row", "~1,200 rows"}
 	if diff := cmp.Diff(want, got); diff != "" {

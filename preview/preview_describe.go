@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
+	"github.com/dustin/go-humanize/english"
 )
 
 // Layout of a description (see Describe).
@@ -70,9 +71,9 @@ func describeSheet(s SheetPreview, kind string, budget int, opts PreviewOptions)
 	if len(s.Columns) == 0 && s.RowCount == 0 && !s.RowCountExact {
 		return []string{truncateRunes(label+": not read", max(budget-1, 1))}
 	}
-	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), generic.Plural(len(s.Columns), "column"))
+	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), english.Plural(len(s.Columns), "column", ""))
 	if len(s.Stats) == len(s.Columns) && len(s.Columns) > 0 && (s.StatsRows < s.RowCount || !s.RowCountExact) {
-		head += fmt.Sprintf("; column stats over the first %s", generic.Plural(s.StatsRows, "row"))
+		head += fmt.Sprintf("; column stats over the first %s", english.Plural(s.StatsRows, "row", ""))
 	}
 	if len(s.Merged) > 0 {
 		shown := s.Merged[:min(len(s.Merged), compactMergedShown)]
@@ -206,11 +207,11 @@ func describeColumns(s SheetPreview, it columnItem, opts PreviewOptions) string 
 		}
 		switch {
 		case st.DistinctCapped:
-			facts = append(facts, generic.Thousands(st.Distinct)+"+ distinct")
+			facts = append(facts, humanize.Comma(int64(st.Distinct))+"+ distinct")
 		case st.Distinct == present && present > statsTopValues:
 			facts = append(facts, "unique")
 		default:
-			facts = append(facts, generic.Plural(st.Distinct, "distinct value"))
+			facts = append(facts, english.Plural(st.Distinct, "distinct value", ""))
 			values = topValues(st.Top, opts)
 			if st.Distinct > len(st.Top) {
 				values += ", …"
@@ -261,7 +262,7 @@ func topValues(top []ValueCount, opts PreviewOptions) string {
 		if strings.ContainsAny(val, ",=") || strings.TrimSpace(val) != val {
 			val = strconv.Quote(val)
 		}
-		parts[i] = val + "=" + generic.Thousands(v.Count)
+		parts[i] = val + "=" + humanize.Comma(int64(v.Count))
 	}
 	return strings.Join(parts, ", ")
 }

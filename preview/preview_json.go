@@ -9,7 +9,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
+	"github.com/dustin/go-humanize/english"
 )
 
 // JSON shape bounds: nesting described, keys listed per object, items of an
@@ -60,7 +61,7 @@ func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts Prev
 				decodedSize = src.size * int64(len(text)) / headRaw
 			}
 			est := estimateCount(decodedSize, opts.JSONScanBytes, w.topArrayItems)
-			shape = strings.Replace(shape, "[≥"+generic.Thousands(w.topArrayItems)+" items", "[~"+generic.Thousands(est)+" items", 1)
+			shape = strings.Replace(shape, "[≥"+humanize.Comma(int64(w.topArrayItems))+" items", "[~"+humanize.Comma(int64(est))+" items", 1)
 		}
 	}
 	p.JSONShape = truncateRunes(shape, jsonShapeMaxChars)
@@ -244,7 +245,7 @@ func (w *jsonShapeWalker) array(depth int) (string, error) {
 		_, err = w.token() // ']'
 	}
 	if w.stopped {
-		return fmt.Sprintf("[≥%s items: %s]", generic.Thousands(count), item), err
+		return fmt.Sprintf("[≥%s items: %s]", humanize.Comma(int64(count)), item), err
 	}
 	if count == 0 {
 		return "[]", err
@@ -252,7 +253,7 @@ func (w *jsonShapeWalker) array(depth int) (string, error) {
 	if item == "" {
 		item = "…"
 	}
-	return fmt.Sprintf("[%s: %s]", generic.Plural(count, "item"), item), err
+	return fmt.Sprintf("[%s: %s]", english.Plural(count, "item", ""), item), err
 }
 
 // firstItem describes an array's first item; for an object it also returns

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -283,7 +283,7 @@ func progress(io *ioStreams, e event.Event) {
 		fmt.Fprintf(io.ErrOut, "!! Error: %s\n", e.Text)
 	case event.EventDone:
 		if u := e.Usage; u != nil {
-			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
+			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", english.Plural(u.Calls, "model call", ""), u.PromptTokens, u.CompletionTokens)
 		}
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
@@ -271,7 +271,7 @@ func (r *renderer) done(e event.Event) {
 	elapsed := r.now().Sub(r.start).Round(100 * time.Millisecond)
 	var usage string
 	if u := questionUsage(e); u != nil {
-		usage = fmt.Sprintf(" · %s · %d prompt + %d completion tokens", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
+		usage = fmt.Sprintf(" · %s · %d prompt + %d completion tokens", english.Plural(u.Calls, "model call", ""), u.PromptTokens, u.CompletionTokens)
 	}
 	switch {
 	case errors.Is(e.Err, agents.ErrPaused):

@@ -9,8 +9,8 @@ import (
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/components/tool/utils"
+	"github.com/dustin/go-humanize"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -224,7 +224,7 @@ func (tt *sqlTools) query(ctx context.Context, a SQLQueryArgs) (string, error) {
 // saved with the pandas line that loads it. now dates a cached result.
 func FormatResult(res *Result, now time.Time) string {
 	var b strings.Builder
-	rows := generic.Thousands(res.Total) + " rows"
+	rows := humanize.Comma(int64(res.Total)) + " rows"
 	if res.Total == 1 {
 		rows = "1 row"
 	}
@@ -247,9 +247,9 @@ func FormatResult(res *Result, now time.Time) string {
 	}
 	if res.Truncated() {
 		if res.TotalKnown {
-			fmt.Fprintf(&b, "The result was cut: showing the first %d of %s rows.", len(res.Rows), generic.Thousands(res.Total))
+			fmt.Fprintf(&b, "The result was cut: showing the first %d of %s rows.", len(res.Rows), humanize.Comma(int64(res.Total)))
 		} else {
-			fmt.Fprintf(&b, "The result was cut: showing the first %d rows; reading stopped after %s rows.", len(res.Rows), generic.Thousands(res.Total))
+			fmt.Fprintf(&b, "The result was cut: showing the first %d rows; reading stopped after %s rows.", len(res.Rows), humanize.Comma(int64(res.Total)))
 		}
 		if res.SavedTo == "" {
 			b.WriteString(" Aggregate in SQL (GROUP BY) or add filters to see what matters.\n")
@@ -260,7 +260,7 @@ func FormatResult(res *Result, now time.Time) string {
 	if res.SavedTo != "" {
 		what := "The full result"
 		if !res.TotalKnown {
-			what = fmt.Sprintf("The first %s rows", generic.Thousands(res.Total))
+			what = fmt.Sprintf("The first %s rows", humanize.Comma(int64(res.Total)))
 		}
 		fmt.Fprintf(&b, "%s is saved in %s; load it in Python with: %s\n", what, res.SavedTo, PandasLine(res.SavedTo))
 	}

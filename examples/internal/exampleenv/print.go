@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/plans"
 )
 
@@ -76,7 +76,7 @@ func printPlan(w io.Writer, p *plans.FullPlan) {
 func printDone(w io.Writer, e event.Event) {
 	calls := ""
 	if e.Usage != nil {
-		calls = " after " + generic.Plural(e.Usage.Calls, "model call")
+		calls = " after " + english.Plural(e.Usage.Calls, "model call", "")
 	}
 	report := filepath.Join(e.Path, "report.md")
 	switch {
