@@ -368,14 +368,14 @@ func TestRunOfflineProfileEveryTable(t *testing.T) {
 	}
 }
 
-// TestHelpAndReadmeListEveryExitCode: `sift --help` and the README name
-// every exit code the command can end with.
+// TestHelpAndReadmeListEveryExitCode: `sift --help` and the command's page
+// of the docs (docs/cli.md) name every exit code the command can end with.
 func TestHelpAndReadmeListEveryExitCode(t *testing.T) {
 	io, out, _ := testIO()
 	if code := execute(context.Background(), io, []string{"--help"}); code != exitOK {
 		t.Fatalf("sift --help exited %d", code)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestHelpAndReadmeListEveryExitCode(t *testing.T) {
 			t.Errorf("sift --help does not list exit code %d", c)
 		}
 		if !strings.Contains(flat, w) {
-			t.Errorf("README does not list exit code %d", c)
+			t.Errorf("docs/cli.md does not list exit code %d", c)
 		}
 	}
 }
