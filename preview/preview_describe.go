@@ -37,7 +37,7 @@ const (
 // never rounded. Text files show their first lines. The result never exceeds
 // opts.MaxChars runes: sample rows go first, then the last columns' lines
 // (those columns are then listed by name and type).
-func (p *FilePreview) Describe(opts PreviewOptions) string {
+func (p *FilePreview) Describe(opts Options) string {
 	opts = opts.withDefaults()
 	w := p.headedWriter(opts)
 	budget := w.left()
@@ -63,7 +63,7 @@ func (p *FilePreview) Describe(opts PreviewOptions) string {
 }
 
 // describeSheet lays out one table within budget runes.
-func describeSheet(s SheetPreview, kind string, budget int, opts PreviewOptions) []string {
+func describeSheet(s SheetPreview, kind string, budget int, opts Options) []string {
 	label := fmt.Sprintf("sheet %q", s.Name)
 	if kind != KindXLSX {
 		label = "table"
@@ -135,7 +135,7 @@ type columnItem struct {
 // columnLines describes every column, one line each ("- name (type, facts):
 // range or top values"); in a wide table, runs of four or more same-typed
 // columns named with consecutive numbers share one line.
-func columnLines(s SheetPreview, wide bool, opts PreviewOptions) []string {
+func columnLines(s SheetPreview, wide bool, opts Options) []string {
 	var out []string
 	for _, it := range columnRuns(s.Columns, wide) {
 		out = append(out, describeColumns(s, it, opts))
@@ -168,7 +168,7 @@ func columnRuns(cols []Column, fold bool) []columnItem {
 
 // describeColumns is the line of one column, or of a folded run whose
 // facts are pooled (missing share, the range over all of them).
-func describeColumns(s SheetPreview, it columnItem, opts PreviewOptions) string {
+func describeColumns(s SheetPreview, it columnItem, opts Options) string {
 	c := s.Columns[it.first]
 	name := compactCell(c.Name, opts.MaxCellChars)
 	typ := c.Type
@@ -255,7 +255,7 @@ func pooledStats(stats []ColumnStats, typ string) ColumnStats {
 
 // topValues writes the most frequent values as "value=count", quoting a
 // value that holds a separator.
-func topValues(top []ValueCount, opts PreviewOptions) string {
+func topValues(top []ValueCount, opts Options) string {
 	parts := make([]string, len(top))
 	for i, v := range top {
 		val := compactCell(v.Value, min(opts.MaxCellChars, describeSampleChars))
@@ -284,7 +284,7 @@ func missingShare(missing, rows int) string {
 
 // cutColumnLines keeps the column lines that fit in room, with a last
 // line naming the columns left out.
-func cutColumnLines(s SheetPreview, cols []string, room int, wide bool, opts PreviewOptions) []string {
+func cutColumnLines(s SheetPreview, cols []string, room int, wide bool, opts Options) []string {
 	items := columnRuns(s.Columns, wide)
 	for keep := len(cols) - 1; keep >= 0; keep-- {
 		restFrom := items[keep].first
@@ -371,12 +371,12 @@ func roundValue(v string) string {
 
 // DescribeAll is CompactAll with each file's Describe: the data context
 // model prompts carry.
-func DescribeAll(files []Previewed, opts PreviewOptions) string {
+func DescribeAll(files []Previewed, opts Options) string {
 	return renderAll(files, opts, (*FilePreview).Describe)
 }
 
-// DescribePaths is PreviewAll with each file's Describe.
-func DescribePaths(ctx context.Context, paths []string, opts PreviewOptions) string {
+// DescribePaths is All with each file's Describe.
+func DescribePaths(ctx context.Context, paths []string, opts Options) string {
 	opts = opts.withDefaults()
 	return layoutAll(paths, opts, func(i int) (*FilePreview, error) {
 		if err := ctx.Err(); err != nil {

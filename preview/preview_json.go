@@ -26,7 +26,7 @@ const (
 // token so only JSONScanBytes of it are ever read. A document that does not
 // parse is shown as text with a note; one holding several top-level values
 // is previewed as JSON Lines.
-func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts PreviewOptions) error {
+func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts Options) error {
 	if _, err := src.f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("rewind: %w", err)
 	}
@@ -339,7 +339,7 @@ func (w *jsonShapeWalker) skipRest(depth int) error {
 // previewJSONL fills p from a JSON Lines file: its first records as a table
 // (one column per top-level key, in first-seen order; nested values as
 // compact JSON), the first record's shape, and the record count.
-func previewJSONL(ctx context.Context, p *FilePreview, src *fileSample, opts PreviewOptions) error {
+func previewJSONL(ctx context.Context, p *FilePreview, src *fileSample, opts Options) error {
 	head, headRaw, err := src.decodedHead()
 	if err != nil {
 		return fmt.Errorf("decode the head as %s: %w", src.encoding, err)
