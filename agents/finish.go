@@ -43,7 +43,7 @@ func (r *run) finishFiles(u *event.Usage) {
 func (r *run) saveStopReport(note string) {
 	md := fallbackReport(r.plan, listArtifacts(r.ws.Root), note)
 	if path, err := saveReport(r.ws.Root, r.plan.QuestionNumber(), md, false); err == nil {
-		r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
+		r.emit(event.Event{Kind: event.Report, Path: path, Text: md})
 	}
 }
 

@@ -77,7 +77,7 @@ func (o *planOwner) save() error { return o.put() }
 
 // publish says the plan changed (note says how, or is empty).
 func (o *planOwner) publish(note string) {
-	o.send(event.Event{Kind: event.EventPlan, Plan: o.fp.Clone(), Text: note})
+	o.send(event.Event{Kind: event.Plan, Plan: o.fp.Clone(), Text: note})
 }
 
 // saveAndPublish saves the plan and then says it changed, so whoever hears
@@ -195,7 +195,7 @@ func (o *planOwner) start(st *plans.StepState, side bool) error {
 	if now := o.fp.Running(); side && len(now) > 1 {
 		note = fmt.Sprintf("running steps %s side by side", joinSteps(now))
 	}
-	o.send(event.Event{Kind: event.EventStepStarted, Step: &started, Text: note})
+	o.send(event.Event{Kind: event.StepStarted, Step: &started, Text: note})
 	return nil
 }
 
@@ -243,9 +243,9 @@ func (o *planOwner) finish(st *plans.StepState) error {
 	}
 	done := *st
 	for _, f := range done.Files {
-		o.send(event.Event{Kind: event.EventArtifact, Path: f, Step: &done})
+		o.send(event.Event{Kind: event.Artifact, Path: f, Step: &done})
 	}
-	o.send(event.Event{Kind: event.EventStepFinished, Step: &done})
+	o.send(event.Event{Kind: event.StepFinished, Step: &done})
 	return nil
 }
 

@@ -107,7 +107,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
 		}
-		gen.Send(siftEvent(event.Event{Kind: event.EventReport, Agent: nameReport, Path: path, Text: md}))
+		gen.Send(siftEvent(event.Event{Kind: event.Report, Agent: nameReport, Path: path, Text: md}))
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
@@ -137,7 +137,7 @@ func (a *reportAgent) write(ctx context.Context, gen *adk.AsyncGenerator[*adk.Ag
 		}
 		chunks = append(chunks, chunk)
 		if chunk.Content != "" {
-			gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: chunk.Content, Delta: true}))
+			gen.Send(siftEvent(event.Event{Kind: event.Message, Agent: nameReport, Text: chunk.Content, Delta: true}))
 		}
 	}
 	if len(chunks) == 0 {
@@ -161,14 +161,14 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 	res, bad, err := checkResult(ctx, m, view, ev, a.tail(ctx))
 	if err != nil {
-		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
+		gen.Send(siftEvent(event.Event{Kind: event.Message, Agent: nameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
 	}
 	changed := res != fp.Result
 	res.Unverified = bad
 	own := treeOwner(ctx, gen, fp)
 	own.checked(res)
 	if len(bad) > 0 {
-		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
+		gen.Send(siftEvent(event.Event{Kind: event.Message, Agent: nameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
 	}
 	if changed || len(bad) > 0 {
 		if err := own.save(); err != nil {

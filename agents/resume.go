@@ -45,8 +45,8 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 // open): the session is left as it was, still waiting for its answer or
 // ready to go on, so the same resume works once the cause is fixed.
 func (r *run) refuse(err error) {
-	r.emit(event.Event{Kind: event.EventError, Err: err})
-	r.close(event.Event{Kind: event.EventDone, Err: err, Path: r.ws.Root})
+	r.emit(event.Event{Kind: event.Error, Err: err})
+	r.close(event.Event{Kind: event.Done, Err: err, Path: r.ws.Root})
 }
 
 // ResumeOption changes how Sift.Resume goes on with a session.
@@ -262,7 +262,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	popts.BaseDir = ws.Root
 	q := st.meta.Question
 	values := treeValues(treeInput{
-		question: q, dataContext: r.describeInputs(preview.PreviewFiles(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
+		question: q, dataContext: r.describeInputs(preview.Files(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
 		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
 		resumed: !st.replan && !st.planAgain, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
 	})
@@ -293,7 +293,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 	if len(r.plan.Steps) == 0 && !st.replan && st.meta.Status != session.StatusWaiting {
 		// Stopped while planning: nothing was done yet but the plan.
 		st.planAgain = true
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
 		return waits, true
 	}
 	if r.plan.Current() == nil && !st.replan && allStepsDone(r.plan) {
@@ -305,7 +305,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 		if r.plan.Result != nil {
 			text = "Resumed: every step had finished and the answer was given; the report is written now."
 		}
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: text})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: text})
 		return waits, true
 	}
 	if r.plan.Current() == nil && !st.replan {
@@ -327,7 +327,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*branchWait, bool) {
 		if st.adopted > 0 {
 			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", english.Plural(st.adopted, "earlier cell", ""))
 		}
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: note})
 	}
 	_ = own.save()
 	return waits, true

@@ -239,7 +239,7 @@ func followTurn(io *ioStreams, working *workingLine, events iter.Seq[event.Event
 	calls := &renderer{working: working}
 	var final event.Event
 	for e := range events {
-		if e.Kind == event.EventModelStarted || e.Kind == event.EventModelFinished {
+		if e.Kind == event.ModelStarted || e.Kind == event.ModelFinished {
 			calls.modelCall(e)
 		}
 		progress(io, e)
@@ -267,21 +267,21 @@ func printWaiting(io *ioStreams, conv *agents.Conversation, in *event.Interrupt,
 // progress shows one event of a turn on stderr, briefly.
 func progress(io *ioStreams, e event.Event) {
 	switch e.Kind {
-	case event.EventToolCall:
+	case event.ToolCall:
 		fmt.Fprintf(io.ErrOut, "  - %s: %s\n", e.Tool, describeCall(e.Tool, e.Args))
-	case event.EventToolResult:
+	case event.ToolResult:
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
 			fmt.Fprintf(io.ErrOut, "    !! %s: %s\n", e.Tool, oneLine(e.Text, 200))
 		}
-	case event.EventStepStarted:
+	case event.StepStarted:
 		fmt.Fprintf(io.ErrOut, ">> Step %d: %s\n", e.Step.Index, oneLine(e.Step.Description, 160))
-	case event.EventMessage:
+	case event.Message:
 		if e.Agent == "sift" {
 			fmt.Fprintln(io.ErrOut, e.Text)
 		}
-	case event.EventError:
+	case event.Error:
 		fmt.Fprintf(io.ErrOut, "!! Error: %s\n", e.Text)
-	case event.EventDone:
+	case event.Done:
 		if u := e.Usage; u != nil {
 			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", english.Plural(u.Calls, "model call", ""), u.PromptTokens, u.CompletionTokens)
 		}
