@@ -112,7 +112,7 @@ func (a *Agent) open(ctx context.Context) error {
 	r.addFilesSource(ctx, a.inputs)
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = ws.Root
-	previews := preview.PreviewFiles(ctx, abs, popts)
+	previews := preview.Files(ctx, abs, popts)
 	r.previews = previewed(previews)
 	a.dataContext = r.describeInputs(previews, popts)
 	a.tree, err = r.newTree(ctx, r.op, tree.NewBudgetGuard(r.req.Budget, r.meter, nil))

@@ -86,7 +86,7 @@ func TestNumberStillInventedIsMarkedInTheReport(t *testing.T) {
 		t.Errorf("a supported number must not be marked:\n%s", rep)
 	}
 	var said bool
-	for _, e := range kinds(evs, event.EventMessage) {
+	for _, e := range kinds(evs, event.Message) {
 		said = said || strings.Contains(e.Text, "answer check") && strings.Contains(e.Text, "175")
 	}
 	if !said {

@@ -40,7 +40,7 @@ func TestManyFilesKeepTheEventLogLinear(t *testing.T) {
 	)
 	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Write many files"}) {
 		events = append(events, e)
-		if e.Kind == event.EventSession {
+		if e.Kind == event.Session {
 			logPath = filepath.Join(e.Path, "events.jsonl")
 		}
 		if logPath == "" {
@@ -55,7 +55,7 @@ func TestManyFilesKeepTheEventLogLinear(t *testing.T) {
 	if size > bound {
 		t.Fatalf("events.jsonl passed %d bytes after %d events for %d files: it grows faster than the files", size, len(events), n)
 	}
-	if len(events) == 0 || events[len(events)-1].Kind != event.EventDone {
+	if len(events) == 0 || events[len(events)-1].Kind != event.Done {
 		t.Fatalf("the run must end with done; got %d events", len(events))
 	}
 	done := events[len(events)-1]
@@ -66,12 +66,12 @@ func TestManyFilesKeepTheEventLogLinear(t *testing.T) {
 	var fin *plans.StepState
 	for _, e := range events {
 		switch e.Kind {
-		case event.EventArtifact:
+		case event.Artifact:
 			arts++
 			if e.Step != nil && len(e.Step.Files) > 0 {
 				t.Fatalf("an artifact event carries the step's %d files; it must name only its own", len(e.Step.Files))
 			}
-		case event.EventStepFinished:
+		case event.StepFinished:
 			fin = e.Step
 		}
 	}

@@ -137,8 +137,8 @@ func respondBranch(req scripted.Request, slow map[int]bool) (*schema.Message, er
 // mostAtOnce is the most steps that ran at the same time in evs.
 func mostAtOnce(evs []event.Event) int {
 	open, most := 0, 0
-	for _, e := range kinds(evs, event.EventStepStarted, event.EventStepFinished) {
-		if e.Kind == event.EventStepStarted {
+	for _, e := range kinds(evs, event.StepStarted, event.StepFinished) {
+		if e.Kind == event.StepStarted {
 			open++
 		} else {
 			open--
@@ -180,7 +180,7 @@ func runBranchPlan(t testing.TB, s *Sift, parallel int, budget Budget) ([]event.
 	for e := range s.Run(context.Background(), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: parallel, Budget: budget}) {
 		evs = append(evs, e)
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != event.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != event.Done {
 		t.Fatalf("the last event must be done; got %d events", len(evs))
 	}
 	return evs, evs[len(evs)-1]
@@ -204,7 +204,7 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 		}
 		// A step that starts while no other runs is not said to run
 		// side by side.
-		for _, e := range kinds(evs, event.EventStepStarted) {
+		for _, e := range kinds(evs, event.StepStarted) {
 			if e.Text != "" && !strings.Contains(e.Text, " and ") {
 				t.Errorf("parallel %d: step %d started with %q", parallel, e.Step.Index, e.Text)
 			}
@@ -218,7 +218,7 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 				t.Errorf("parallel %d: step %d lists files %q, want %q", parallel, st.Index, got, wantFiles[st.Index])
 			}
 		}
-		for _, e := range kinds(evs, event.EventStepStarted, event.EventStepFinished, event.EventPlan) {
+		for _, e := range kinds(evs, event.StepStarted, event.StepFinished, event.Plan) {
 			if e.Step != nil {
 				t.Logf("parallel %d: %s step %d %s", parallel, e.Kind, e.Step.Index, e.Step.Status)
 			} else if e.Plan != nil {
@@ -231,7 +231,7 @@ func TestParallelStepsGiveTheSameReport(t *testing.T) {
 			}
 		}
 		// Tool events of a branch carry its step.
-		for _, e := range kinds(evs, event.EventToolCall) {
+		for _, e := range kinds(evs, event.ToolCall) {
 			if e.Tool != "python" {
 				continue
 			}
@@ -392,7 +392,7 @@ func TestKillDashNineWhileBranchesRunThenResume(t *testing.T) {
 	var notes []string
 	for e := range s.Resume(context.Background(), "crash", nil) {
 		done = e
-		if e.Kind == event.EventMessage && e.Agent == "sift" {
+		if e.Kind == event.Message && e.Agent == "sift" {
 			notes = append(notes, e.Text)
 		}
 	}
@@ -443,10 +443,10 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 	for e := range s.Run(ctx, Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 3}) {
 		evs = append(evs, e)
 		switch {
-		case e.Kind == event.EventStepFinished && !paused:
+		case e.Kind == event.StepFinished && !paused:
 			close(pause)
 			paused = true
-		case e.Kind == event.EventStepStarted && paused:
+		case e.Kind == event.StepStarted && paused:
 			startedAfter++
 		}
 	}
@@ -456,8 +456,8 @@ func TestPauseWhileBranchesRunThenResume(t *testing.T) {
 		t.Errorf("%d steps started after the pause was asked, want at most 1", startedAfter)
 	}
 	done := evs[len(evs)-1]
-	if !errors.Is(done.Err, ErrPaused) || len(kinds(evs, event.EventPaused)) != 1 {
-		t.Fatalf("want a paused run, got %v (%d paused events)", done.Err, len(kinds(evs, event.EventPaused)))
+	if !errors.Is(done.Err, ErrPaused) || len(kinds(evs, event.Paused)) != 1 {
+		t.Fatalf("want a paused run, got %v (%d paused events)", done.Err, len(kinds(evs, event.Paused)))
 	}
 	before := map[int]bool{}
 	for _, st := range done.Plan.Steps {
@@ -513,7 +513,7 @@ func TestResumeKeepsTheSessionsParallel(t *testing.T) {
 			pause := make(chan struct{})
 			var done event.Event
 			for e := range s.Run(WithPause(context.Background(), pause), Request{Mode: ModePlan, Question: "Revenue by region, and the total?", Files: []string{salesCSV(t)}, Parallel: 1}) {
-				if e.Kind == event.EventStepStarted {
+				if e.Kind == event.StepStarted {
 					close(pause)
 				}
 				done = e
@@ -618,7 +618,7 @@ func TestBranchAsksThePersonAndGoesOnWhereItStopped(t *testing.T) {
 	if fmt.Sprint(status) != fmt.Sprint(want) {
 		t.Errorf("while step 3 waits, the steps are %v, want %v", status, want)
 	}
-	if n := len(kinds(evs, event.EventInterrupt)); n != 1 {
+	if n := len(kinds(evs, event.Interrupted)); n != 1 {
 		t.Errorf("%d interrupt events, want 1", n)
 	}
 	var last event.Event

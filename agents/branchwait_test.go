@@ -122,7 +122,7 @@ func TestPauseWhileABranchWaitsThenResume(t *testing.T) {
 	var notes []string
 	var waiting event.Event
 	for e := range s.Resume(context.Background(), id, nil) {
-		if e.Kind == event.EventMessage && e.Agent == "sift" {
+		if e.Kind == event.Message && e.Agent == "sift" {
 			notes = append(notes, e.Text)
 		}
 		waiting = e
@@ -175,7 +175,7 @@ func TestKillDashNineWhileABranchWaitsThenResume(t *testing.T) {
 	var notes []string
 	var waiting event.Event
 	for e := range s.Resume(context.Background(), "crash", nil) {
-		if e.Kind == event.EventMessage && e.Agent == "sift" {
+		if e.Kind == event.Message && e.Agent == "sift" {
 			notes = append(notes, e.Text)
 		}
 		waiting = e

@@ -40,7 +40,7 @@ func (r *run) resumeBuiltin(ctx context.Context, st *resumed) bool {
 	r.dropBuiltinSteps(name)
 	r.builtin = name
 	r.putMeta(ctx, session.StatusRunning, nil)
-	r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: fmt.Sprintf("Resumed: the built-in analysis %q runs again from its start, with no model; its steps compute the same results from the same data.", name)})
+	r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: fmt.Sprintf("Resumed: the built-in analysis %q runs again from its start, with no model; its steps compute the same results from the same data.", name)})
 	ok, err := r.runTemplate(ctx, r.op, m)
 	if ctx.Err() != nil {
 		r.stopBuiltin(ctx, err)
@@ -51,7 +51,7 @@ func (r *run) resumeBuiltin(ctx context.Context, st *resumed) bool {
 		return true
 	}
 	r.ran = m
-	r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
+	r.emit(event.Event{Kind: event.UsageSoFar, Usage: r.usage()})
 	r.done(nil)
 	return true
 }
@@ -68,9 +68,9 @@ func (r *run) stopBuiltin(ctx context.Context, cause error) {
 	}
 	_ = own.Save()
 	err := fmt.Errorf("%w: %w", ErrRunFailed, cmpErr(cause, ctx.Err()))
-	r.emit(event.Event{Kind: event.EventError, Err: err})
+	r.emit(event.Event{Kind: event.Error, Err: err})
 	r.putMeta(context.WithoutCancel(ctx), session.StatusPaused, nil)
-	r.close(event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root})
+	r.close(event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root})
 }
 
 func cmpErr(a, b error) error {

@@ -27,10 +27,10 @@ func stopAtFirstStep(t *testing.T, s *Sift, req Request) string {
 	defer cancel()
 	var id string
 	for ev := range s.Run(ctx, req) {
-		if ev.Kind == event.EventStepStarted {
+		if ev.Kind == event.StepStarted {
 			cancel()
 		}
-		if ev.Kind == event.EventDone {
+		if ev.Kind == event.Done {
 			id = ev.Path[strings.LastIndex(ev.Path, "/")+1:]
 		}
 	}
@@ -137,12 +137,12 @@ func TestDamagedPlanIsRecoveredFromTheLog(t *testing.T) {
 	var id string
 	started := 0
 	for ev := range first.Run(ctx, Request{Mode: ModePlan, Question: "x things"}) {
-		if ev.Kind == event.EventStepStarted {
+		if ev.Kind == event.StepStarted {
 			if started++; started == 2 {
 				cancel() // stopped during step 2, step 1 done
 			}
 		}
-		if ev.Kind == event.EventDone {
+		if ev.Kind == event.Done {
 			id = ev.Path[strings.LastIndex(ev.Path, "/")+1:]
 		}
 	}

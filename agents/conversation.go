@@ -279,7 +279,7 @@ func (c *Conversation) openOperator(ctx context.Context) error {
 		c.warnings = append(c.warnings, operator.Warnings(sb)...)
 	}
 	c.python = python != ""
-	c.op, err = operator.NewOperator(operator.OperatorConfig{
+	c.op, err = operator.New(operator.Config{
 		Root: c.ws.Root, Mode: c.cfg.PythonMode, Python: python, Sandbox: sb,
 		Timeout: c.cfg.CodeTimeout,
 	})
@@ -432,28 +432,28 @@ func (a *askRun) emit(e event.Event) bool {
 }
 
 func (a *askRun) done(err error, plan *plans.FullPlan) {
-	a.emit(event.Event{Kind: event.EventDone, Err: err, Path: a.c.ws.Root, Plan: plan.Clone(), Usage: a.tr.usage()})
+	a.emit(event.Event{Kind: event.Done, Err: err, Path: a.c.ws.Root, Plan: plan.Clone(), Usage: a.tr.usage()})
 }
 
 func (a *askRun) execute(ctx context.Context) {
 	c := a.c
 	if a.turn.question == "" {
 		err := fmt.Errorf("%w: say what you want to know, e.g. \"what was the revenue by region last year?\"", ErrNoQuestion)
-		a.emit(event.Event{Kind: event.EventError, Err: err})
+		a.emit(event.Event{Kind: event.Error, Err: err})
 		a.done(err, nil)
 		return
 	}
-	if !a.emit(event.Event{Kind: event.EventSession, Text: c.ws.ID, Path: c.ws.Root}) {
+	if !a.emit(event.Event{Kind: event.Session, Text: c.ws.ID, Path: c.ws.Root}) {
 		return
 	}
 	for _, w := range c.warnings {
-		a.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: w})
+		a.emit(event.Event{Kind: event.Message, Agent: "sift", Text: w})
 	}
 	c.warnings = nil
 	earlier := prompt.LastTurns(c.turns, c.cfg.MaxHistoryTurns)
 	root, err := a.buildAgents(ctx, earlier)
 	if err != nil {
-		a.emit(event.Event{Kind: event.EventError, Err: err})
+		a.emit(event.Event{Kind: event.Error, Err: err})
 		a.done(err, nil)
 		return
 	}
@@ -500,9 +500,9 @@ func (a *askRun) execute(ctx context.Context) {
 	}
 	c.turns = append(c.turns, t)
 	if err := c.saveHistory(); err != nil {
-		a.emit(event.Event{Kind: event.EventError, Err: err})
+		a.emit(event.Event{Kind: event.Error, Err: err})
 	}
-	a.emit(event.Event{Kind: event.EventUsage, Usage: a.tr.usage()})
+	a.emit(event.Event{Kind: event.UsageSoFar, Usage: a.tr.usage()})
 	switch {
 	case analysed != nil:
 		// The analyst's run said its own errors and how it ended.
@@ -512,7 +512,7 @@ func (a *askRun) execute(ctx context.Context) {
 		return
 	case runErr != nil:
 		runErr = fmt.Errorf("%w: %w", ErrRunFailed, runErr)
-		a.emit(event.Event{Kind: event.EventError, Err: runErr})
+		a.emit(event.Event{Kind: event.Error, Err: runErr})
 	}
 	a.done(runErr, a.turn.planResult())
 }
@@ -537,10 +537,10 @@ func (a *askRun) analyse(ctx context.Context) *analysis {
 	stopped := false
 	yield := func(e event.Event) bool {
 		switch e.Kind {
-		case event.EventDone:
+		case event.Done:
 			out.done = e
 			return true
-		case event.EventReport:
+		case event.Report:
 			out.report = e.Path
 		}
 		if !a.emit(e) {
@@ -562,7 +562,7 @@ func (a *askRun) analyse(ctx context.Context) *analysis {
 		if fp := out.done.Plan; fp != nil && fp.Result != nil && strings.TrimSpace(fp.Result.Answer) != "" {
 			answer = fp.Result.Answer
 		}
-		if !a.emit(event.Event{Kind: event.EventMessage, Agent: nameDataAnalyst, Text: answer}) {
+		if !a.emit(event.Event{Kind: event.Message, Agent: nameDataAnalyst, Text: answer}) {
 			return nil
 		}
 	}
@@ -585,13 +585,13 @@ func (a *askRun) finish(t *Turn) bool {
 		return true
 	}
 	for _, p := range t.Files {
-		if !a.emit(event.Event{Kind: event.EventArtifact, Agent: nameSQLAnalyst, Path: p}) {
+		if !a.emit(event.Event{Kind: event.Artifact, Agent: nameSQLAnalyst, Path: p}) {
 			return false
 		}
 	}
 	if t.Report != "" {
 		md, _ := os.ReadFile(a.c.ws.Path(t.Report))
-		if !a.emit(event.Event{Kind: event.EventReport, Agent: nameSQLAnalyst, Path: t.Report, Text: string(md)}) {
+		if !a.emit(event.Event{Kind: event.Report, Agent: nameSQLAnalyst, Path: t.Report, Text: string(md)}) {
 			return false
 		}
 	}
@@ -599,7 +599,7 @@ func (a *askRun) finish(t *Turn) bool {
 	for _, f := range t.Findings {
 		text += "\n- " + f
 	}
-	return a.emit(event.Event{Kind: event.EventMessage, Agent: nameSQLAnalyst, Text: text})
+	return a.emit(event.Event{Kind: event.Message, Agent: nameSQLAnalyst, Text: text})
 }
 
 // saveHistory writes the history file atomically.

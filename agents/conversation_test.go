@@ -167,7 +167,7 @@ func ask(t testing.TB, c *Conversation, q string) []event.Event {
 	for e := range c.Ask(context.Background(), q) {
 		evs = append(evs, e)
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != event.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != event.Done {
 		t.Fatalf("the last event must be done; got %d events", len(evs))
 	}
 	return evs
@@ -187,7 +187,7 @@ func requestsOf(script *scripted.Script, prompt string) []scripted.Request {
 
 func toolCalls(evs []event.Event, name string) []event.Event {
 	var out []event.Event
-	for _, e := range kinds(evs, event.EventToolCall) {
+	for _, e := range kinds(evs, event.ToolCall) {
 		if name == "" || e.Tool == name {
 			out = append(out, e)
 		}
@@ -249,11 +249,11 @@ func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 		t.Error("report.html must inline the chart")
 	}
 	var said bool
-	for _, e := range kinds(evs, event.EventMessage) {
+	for _, e := range kinds(evs, event.Message) {
 		said = said || (e.Agent == nameSQLAnalyst && strings.Contains(e.Text, "North: "+north))
 	}
-	if !said || len(kinds(evs, event.EventReport)) != 1 || len(kinds(evs, event.EventArtifact)) != 2 {
-		t.Errorf("want the answer message, one report and two artifact events; got %d reports, %d artifacts", len(kinds(evs, event.EventReport)), len(kinds(evs, event.EventArtifact)))
+	if !said || len(kinds(evs, event.Report)) != 1 || len(kinds(evs, event.Artifact)) != 2 {
+		t.Errorf("want the answer message, one report and two artifact events; got %d reports, %d artifacts", len(kinds(evs, event.Report)), len(kinds(evs, event.Artifact)))
 	}
 	// The analyst's prompt holds the schema and the rewritten request.
 	ar := requestsOf(script, prompt.SQLAnalystText)
@@ -281,7 +281,7 @@ func TestConversationRepairsAFailingQuery(t *testing.T) {
 		t.Fatalf("turn failed: %v", done.Err)
 	}
 	var results []string
-	for _, e := range kinds(evs, event.EventToolResult) {
+	for _, e := range kinds(evs, event.ToolResult) {
 		if e.Tool == sqldb.SQLQueryName {
 			results = append(results, e.Text)
 		}
@@ -386,7 +386,7 @@ func TestConversationRepliesWithoutAnalyst(t *testing.T) {
 			if calls := toolCalls(evs, ""); len(calls) != 0 || script.Calls() != 1 {
 				t.Errorf("want one supervisor call and no tool call; got %d calls and tool calls %+v", script.Calls(), calls)
 			}
-			msgs := kinds(evs, event.EventMessage)
+			msgs := kinds(evs, event.Message)
 			if len(msgs) != 1 || msgs[0].Agent != nameSupervisor || msgs[0].Text != tt.reply {
 				t.Errorf("want the supervisor's reply as the one message, got %+v", msgs)
 			}

@@ -17,10 +17,10 @@ func modelCallsOf(t *testing.T, evs []event.Event, calls int) []string {
 	open := 0
 	for _, e := range evs {
 		switch e.Kind {
-		case event.EventModelStarted:
+		case event.ModelStarted:
 			open++
 			said = append(said, e.Text)
-		case event.EventModelFinished:
+		case event.ModelFinished:
 			open--
 			if e.Usage == nil || e.Call == nil {
 				t.Errorf("a model_finished event without its call or usage: %+v", e)

@@ -97,7 +97,7 @@ func filesSQLFrom(getenv func(string) string) (int64, error) {
 func (r *run) addFilesSource(ctx context.Context, inputs []string) {
 	from, err := filesSQLFrom(os.Getenv)
 	if err != nil {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + "; using the default"})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: " + err.Error() + "; using the default"})
 	}
 	var needed bool
 	var big []string
@@ -116,18 +116,18 @@ func (r *run) addFilesSource(ctx context.Context, inputs []string) {
 	}
 	opts, err := sqldb.FilesOptionsFromEnv(os.Getenv)
 	if err != nil {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + "; using the defaults"})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: " + err.Error() + "; using the defaults"})
 	}
 	files, err := sqldb.OpenFiles(ctx, r.ws.Root, inputs, opts)
 	if errors.Is(err, sqldb.ErrUnknownSource) {
 		return // no input DuckDB reads
 	}
 	if err != nil {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: the input files cannot be queried with SQL: " + err.Error()})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: the input files cannot be queried with SQL: " + err.Error()})
 		return
 	}
 	for _, u := range files.Unreadable() {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: " + u + "; that file cannot be queried with SQL, the other inputs can"})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: " + u + "; that file cannot be queried with SQL, the other inputs can"})
 	}
 	var list []*sqldb.Source
 	if r.sources != nil {
@@ -208,6 +208,6 @@ func (r *run) noteChangedInputs(ctx context.Context) {
 		notes = append(notes, "the inputs could not be checked for changes: "+err.Error())
 	}
 	for _, n := range notes {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: " + n})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: " + n})
 	}
 }

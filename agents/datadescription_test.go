@@ -114,15 +114,15 @@ func writeShopWorkbook(t testing.TB, path string) {
 
 // describedInput writes file under input/ of a new workspace and returns
 // its preview, named as the agents name it (input/<name>).
-func describedInput(t testing.TB, file describedFile) (preview.Previewed, preview.PreviewOptions) {
+func describedInput(t testing.TB, file describedFile) (preview.Previewed, preview.Options) {
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "input"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(root, "input", file.name)
 	file.make(t, path)
-	opts := preview.PreviewOptions{BaseDir: root}
-	files := preview.PreviewFiles(context.Background(), []string{path}, opts)
+	opts := preview.Options{BaseDir: root}
+	files := preview.Files(context.Background(), []string{path}, opts)
 	if files[0].Err != nil {
 		t.Fatal(files[0].Err)
 	}

@@ -59,14 +59,14 @@ func TestDirectStepsGoStraightToTheCodeAgent(t *testing.T) {
 		}
 	}
 	var results []string
-	for _, e := range kinds(evs, event.EventStepFinished) {
+	for _, e := range kinds(evs, event.StepFinished) {
 		results = append(results, e.Step.Summary)
 	}
 	if len(results) != 3 || !strings.HasPrefix(results[1], "Done. Output:") || !strings.Contains(results[1], "North    150") {
 		t.Errorf("the steps' results must be the code agent's answers, got %q", results)
 	}
 	var agents []string
-	for _, e := range kinds(evs, event.EventToolCall) {
+	for _, e := range kinds(evs, event.ToolCall) {
 		agents = append(agents, e.Agent)
 	}
 	if strings.Join(agents, ",") != "code_agent,code_agent,code_agent" {
@@ -100,7 +100,7 @@ func TestDirectStepAsksAndGoesOnInANewProcess(t *testing.T) {
 	if done = evs[len(evs)-1]; done.Err != nil || done.Interrupt != nil {
 		t.Fatalf("want the run finished, got %v %+v", done.Err, done.Interrupt)
 	}
-	finished := kinds(evs, event.EventStepFinished)
+	finished := kinds(evs, event.StepFinished)
 	if len(finished) != 1 || !strings.Contains(finished[0].Step.Summary, "Looked at") || !strings.Contains(finished[0].Step.Summary, "2024") {
 		t.Errorf("the step's result must be the code agent's answer after the person's, got %+v", finished)
 	}
@@ -140,7 +140,7 @@ func TestBuiltInStepRunsWithoutAModel(t *testing.T) {
 	if st := done.Plan.Steps[0]; st.Status != plans.StatusDone || !strings.Contains(st.Summary, "North") {
 		t.Errorf("the step must be done with the ranking as its result: %+v", st)
 	}
-	if calls := kinds(evs, event.EventToolCall); len(calls) != 1 || calls[0].Tool != "run_template" {
+	if calls := kinds(evs, event.ToolCall); len(calls) != 1 || calls[0].Tool != "run_template" {
 		t.Errorf("the built-in analysis must show as one run_template call, got %+v", calls)
 	}
 	if sys := script.Requests()[0].Messages[0].Content; !strings.Contains(sys, `"Run the built-in <name> analysis on <file>: <what to compute>"`) {

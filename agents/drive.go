@@ -92,16 +92,16 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		}
 		if in := tree.InterruptOf(ev); in != nil {
 			waiting = in
-			if !r.emit(event.Event{Kind: event.EventInterrupt, Interrupt: in, Step: r.current}) {
+			if !r.emit(event.Event{Kind: event.Interrupted, Interrupt: in, Step: r.current}) {
 				return
 			}
 			continue
 		}
 		if !r.translate(ev, func(e event.Event) bool {
 			switch e.Kind {
-			case event.EventReport:
+			case event.Report:
 				reported = true
-			case event.EventPaused:
+			case event.Paused:
 				paused = true
 			}
 			return r.emit(e)
@@ -116,7 +116,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	if runErr == nil && paused {
 		r.putMeta(ctx, session.StatusPaused, nil)
 		err := fmt.Errorf("%w: session %s keeps its work and goes on when resumed", ErrPaused, ws.ID)
-		r.close(event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})
+		r.close(event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})
 		return
 	}
 	if runErr == nil && waiting != nil {
@@ -132,9 +132,9 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 			r.saveStopReport(fmt.Sprintf("The run was stopped (%v) and can go on with: sift resume %s. This report holds what was found until then.", runErr, ws.ID))
 		}
 		err := fmt.Errorf("%w: %w", ErrRunFailed, runErr)
-		r.emit(event.Event{Kind: event.EventError, Err: err})
+		r.emit(event.Event{Kind: event.Error, Err: err})
 		r.putMeta(context.WithoutCancel(ctx), session.StatusPaused, nil)
-		r.close(event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root})
+		r.close(event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root})
 		return
 	}
 	if runErr != nil {
@@ -148,7 +148,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		return
 	}
 	if berr := guard.Exceeded(); berr != nil {
-		r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
+		r.emit(event.Event{Kind: event.UsageSoFar, Usage: r.usage()})
 		r.done(berr)
 		return
 	}
@@ -158,7 +158,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 		own.SkipRest("not run: the execute/replan bound was reached")
 		_ = own.Save()
 	}
-	r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
+	r.emit(event.Event{Kind: event.UsageSoFar, Usage: r.usage()})
 	r.done(nil)
 }
 
@@ -179,9 +179,9 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(event.Event) bool) bool {
 	if se, ok := ev.Output.CustomizedOutput.(*event.Event); ok {
 		e := *se
 		switch e.Kind {
-		case event.EventStepStarted:
+		case event.StepStarted:
 			r.current = e.Step
-		case event.EventStepFinished:
+		case event.StepFinished:
 			r.current = nil
 			e.Usage = r.usage()
 		}
@@ -213,13 +213,13 @@ func (r *run) translate(ev *adk.AgentEvent, emit func(event.Event) bool) bool {
 	switch msg.Role {
 	case schema.Assistant:
 		for _, tc := range msg.ToolCalls {
-			out = append(out, event.Event{Kind: event.EventToolCall, Agent: agent, Tool: tc.Function.Name, ToolCallID: tc.ID, Args: tc.Function.Arguments, Step: r.current})
+			out = append(out, event.Event{Kind: event.ToolCall, Agent: agent, Tool: tc.Function.Name, ToolCallID: tc.ID, Args: tc.Function.Arguments, Step: r.current})
 		}
 		if len(msg.ToolCalls) == 0 && strings.TrimSpace(msg.Content) != "" && speaks && !mo.IsStreaming {
-			out = append(out, event.Event{Kind: event.EventMessage, Agent: agent, Text: msg.Content, Step: r.current})
+			out = append(out, event.Event{Kind: event.Message, Agent: agent, Text: msg.Content, Step: r.current})
 		}
 	case schema.Tool:
-		out = append(out, event.Event{Kind: event.EventToolResult, Agent: agent, Tool: mo.ToolName, ToolCallID: msg.ToolCallID, Text: prompt.Shorten(msg.Content, 4000), Step: r.current})
+		out = append(out, event.Event{Kind: event.ToolResult, Agent: agent, Tool: mo.ToolName, ToolCallID: msg.ToolCallID, Text: prompt.Shorten(msg.Content, 4000), Step: r.current})
 	}
 	for _, e := range out {
 		if !emit(e) {
@@ -251,7 +251,7 @@ func (r *run) readMessage(mo *adk.MessageVariant, speaks bool, agent string, emi
 		}
 		chunks = append(chunks, chunk)
 		if speaks && mo.Role == schema.Assistant && chunk.Content != "" {
-			if !emit(event.Event{Kind: event.EventMessage, Agent: agent, Text: chunk.Content, Delta: true, Step: r.current}) {
+			if !emit(event.Event{Kind: event.Message, Agent: agent, Text: chunk.Content, Delta: true, Step: r.current}) {
 				return nil, false
 			}
 		}

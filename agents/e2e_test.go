@@ -141,13 +141,13 @@ func collect(t testing.TB, s *Sift, req Request) []event.Event {
 	for e := range s.Run(context.Background(), req) {
 		evs = append(evs, e)
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != event.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != event.Done {
 		t.Fatalf("the last event must be done; got %d events", len(evs))
 	}
 	return evs
 }
 
-func kinds(evs []event.Event, want ...event.EventKind) []event.Event {
+func kinds(evs []event.Event, want ...event.Kind) []event.Event {
 	var out []event.Event
 	for _, e := range evs {
 		for _, k := range want {
@@ -183,7 +183,7 @@ func TestThreeStepAnalysisThroughHTTP(t *testing.T) {
 		t.Errorf("model calls = %d, want 11 (the plan, 3 steps of 2 code agent calls and a replan each, the report)", got)
 	}
 	var order []string
-	for _, e := range kinds(evs, event.EventStepStarted, event.EventStepFinished) {
+	for _, e := range kinds(evs, event.StepStarted, event.StepFinished) {
 		order = append(order, fmt.Sprintf("%s %d %s", e.Kind, e.Step.Index, e.Step.Status))
 	}
 	want := []string{"step_started 1 doing", "step_finished 1 done", "step_started 2 doing", "step_finished 2 done", "step_started 3 doing", "step_finished 3 done"}
@@ -205,7 +205,7 @@ func TestThreeStepAnalysisThroughHTTP(t *testing.T) {
 	if h := readWS(t, done, "report.html"); !strings.Contains(h, "data:image/png;base64,") {
 		t.Error("report.html must inline the chart")
 	}
-	if arts := kinds(evs, event.EventArtifact); len(arts) < 3 {
+	if arts := kinds(evs, event.Artifact); len(arts) < 3 {
 		t.Errorf("artifact events = %d, want at least 3", len(arts))
 	}
 	if u := done.Usage; u == nil || u.Calls != 11 || u.PromptTokens == 0 {
@@ -235,12 +235,12 @@ func TestFailingStepIsReplannedAndRunSucceeds(t *testing.T) {
 	if done.Err != nil {
 		t.Fatalf("run failed: %v", done.Err)
 	}
-	fin := kinds(evs, event.EventStepFinished)
+	fin := kinds(evs, event.StepFinished)
 	if len(fin) != 2 || fin[0].Step.Status != plans.StatusFailed || fin[1].Step.Status != plans.StatusDone {
 		t.Fatalf("want step 1 failed then step 2 done, got %+v", fin)
 	}
 	var pyErr bool
-	for _, e := range kinds(evs, event.EventToolResult) {
+	for _, e := range kinds(evs, event.ToolResult) {
 		if e.Tool == "python" && strings.Contains(e.Text, "KeyError") {
 			pyErr = true
 		}
@@ -304,7 +304,7 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 				echoToolResult(""),
 			},
 			check: func(t *testing.T, evs []event.Event, script *scripted.Script) {
-				if p := kinds(evs, event.EventPlan); len(p) == 0 || p[0].Plan.Steps[0].Description != "Print 2+3" {
+				if p := kinds(evs, event.Plan); len(p) == 0 || p[0].Plan.Steps[0].Description != "Print 2+3" {
 					t.Errorf("the plan must be recovered from the text, got %+v", p)
 				}
 			},
@@ -340,7 +340,7 @@ func TestRecoveriesThroughHTTP(t *testing.T) {
 }
 
 func toolResultContains(evs []event.Event, tool, substr string) bool {
-	for _, e := range kinds(evs, event.EventToolResult) {
+	for _, e := range kinds(evs, event.ToolResult) {
 		if e.Tool == tool && strings.Contains(e.Text, substr) {
 			return true
 		}
@@ -358,7 +358,7 @@ func TestStreamingRunEmitsDeltas(t *testing.T) {
 	}
 	var deltas int
 	var text strings.Builder
-	for _, e := range kinds(evs, event.EventMessage) {
+	for _, e := range kinds(evs, event.Message) {
 		if e.Delta {
 			deltas++
 			text.WriteString(e.Text)
@@ -367,7 +367,7 @@ func TestStreamingRunEmitsDeltas(t *testing.T) {
 	if deltas < 2 || !strings.Contains(text.String(), "North") {
 		t.Errorf("want streamed text deltas holding the answer, got %d: %q", deltas, text.String())
 	}
-	if fin := kinds(evs, event.EventStepFinished); len(fin) != 3 || fin[2].Step.Status != plans.StatusDone {
+	if fin := kinds(evs, event.StepFinished); len(fin) != 3 || fin[2].Step.Status != plans.StatusDone {
 		t.Errorf("want three finished steps, got %d", len(fin))
 	}
 	if got := readWS(t, done, "out/by_region.csv"); !strings.Contains(got, "North,150") {
@@ -391,7 +391,7 @@ func TestInterruptedRunKeepsFinishedWork(t *testing.T) {
 		evs = append(evs, e)
 	}
 	done := evs[len(evs)-1]
-	if done.Kind != event.EventDone || !errors.Is(done.Err, context.Canceled) || !errors.Is(done.Err, ErrRunFailed) {
+	if done.Kind != event.Done || !errors.Is(done.Err, context.Canceled) || !errors.Is(done.Err, ErrRunFailed) {
 		t.Fatalf("want a done event with an interruption error, got %v: %v", done.Kind, done.Err)
 	}
 	if !strings.HasPrefix(strings.TrimPrefix(done.Err.Error(), ErrRunFailed.Error()+": "), "interrupted") {
@@ -536,7 +536,7 @@ func TestBudgetsStopAtASafePointWithAPartialReport(t *testing.T) {
 			if !strings.Contains(r, "budget") || !strings.Contains(r, "skipped") {
 				t.Errorf("the report must say the budget stopped the run and what is missing:\n%s", r)
 			}
-			if len(kinds(evs, event.EventReport)) != 1 {
+			if len(kinds(evs, event.Report)) != 1 {
 				t.Error("a report event must be emitted")
 			}
 		})
@@ -676,7 +676,7 @@ func TestFailingCellAfterAKernelRestartFailsTheStep(t *testing.T) {
 	s := httpSift(t, script, nil)
 	evs := collect(t, s, Request{Mode: ModePlan, Question: "Total?", Files: []string{salesCSV(t)}})
 	var noted bool
-	for _, e := range kinds(evs, event.EventToolResult) {
+	for _, e := range kinds(evs, event.ToolResult) {
 		if e.Tool == "python" && strings.HasPrefix(e.Text, "Note: ") && strings.Contains(e.Text, "NameError") {
 			noted = true
 		}
@@ -684,7 +684,7 @@ func TestFailingCellAfterAKernelRestartFailsTheStep(t *testing.T) {
 	if !noted {
 		t.Fatal("the test needs a failing cell whose reply starts with the restart's note")
 	}
-	fin := kinds(evs, event.EventStepFinished)
+	fin := kinds(evs, event.StepFinished)
 	if len(fin) == 0 || fin[0].Step.Status != plans.StatusFailed {
 		t.Fatalf("a step whose last cell failed after a restart must fail, got %+v", fin)
 	}

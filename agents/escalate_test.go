@@ -48,7 +48,7 @@ func TestFailedQuickAnswerEscalatesToThePlannerOnce(t *testing.T) {
 	if !strings.Contains(replan, "no column 'Region'") {
 		t.Errorf("the replanner must see the failed attempt's summary:\n%s", replan)
 	}
-	fin := kinds(evs, event.EventStepFinished)
+	fin := kinds(evs, event.StepFinished)
 	if len(fin) != 2 || fin[0].Step.Status != plans.StatusFailed || fin[1].Step.Status != plans.StatusDone {
 		t.Fatalf("want the quick step failed, then a planned step done; got %d finished steps", len(fin))
 	}
@@ -65,7 +65,7 @@ func TestQuickModeDoesNotEscalate(t *testing.T) {
 	if script.Remaining() != 0 {
 		t.Errorf("%d replies unused", script.Remaining())
 	}
-	if fin := kinds(evs, event.EventStepFinished); len(fin) != 1 || fin[0].Step.Status != plans.StatusFailed {
+	if fin := kinds(evs, event.StepFinished); len(fin) != 1 || fin[0].Step.Status != plans.StatusFailed {
 		t.Errorf("quick mode keeps its one failed step; got %d finished steps", len(fin))
 	}
 }

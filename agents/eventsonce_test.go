@@ -62,9 +62,9 @@ func checkEventsOnce(t *testing.T, where string, evs []event.Event) {
 	var said strings.Builder
 	for _, e := range evs {
 		switch {
-		case e.Kind == event.EventToolCall:
+		case e.Kind == event.ToolCall:
 			calls[e.ToolCallID]++
-		case e.Kind == event.EventMessage && e.Agent == tree.NameCodeAgent:
+		case e.Kind == event.Message && e.Agent == tree.NameCodeAgent:
 			said.WriteString(e.Text)
 			if !e.Delta {
 				said.WriteString("\n")

@@ -44,7 +44,7 @@ func (r *run) finishFiles(u *event.Usage) {
 func (r *run) saveStopReport(note string) {
 	md := report.Fallback(r.plan, tree.ListArtifacts(r.ws.Root), note)
 	if path, err := report.Save(r.ws.Root, r.plan.QuestionNumber(), md, false, session.Derived); err == nil {
-		r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
+		r.emit(event.Event{Kind: event.Report, Path: path, Text: md})
 	}
 }
 

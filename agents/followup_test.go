@@ -146,7 +146,7 @@ func TestStoppedFollowUpKeepsTheReport(t *testing.T) {
 			if got := readWS(t, done, "report-02.md"); !strings.Contains(got, tt.note) {
 				t.Errorf("report-02.md must hold the stopped follow-up's report:\n%s", got)
 			}
-			rep := kinds(evs, event.EventReport)
+			rep := kinds(evs, event.Report)
 			if len(rep) != 1 || rep[0].Path != "report-02.md" {
 				t.Errorf("the report event must name report-02.md, got %+v", rep)
 			}

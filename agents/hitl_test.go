@@ -61,7 +61,7 @@ func drain(t *testing.T, seq func(func(event.Event) bool)) []event.Event {
 	for e := range seq {
 		evs = append(evs, e)
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != event.EventDone {
+	if len(evs) == 0 || evs[len(evs)-1].Kind != event.Done {
 		t.Fatalf("the last event must be done")
 	}
 	return evs
@@ -171,7 +171,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	ctx := WithPause(context.Background(), pause)
 	evs := drain(t, first.Run(ctx, Request{Mode: ModePlan, Question: "x things", Files: nil}))
 	done := evs[len(evs)-1]
-	if !errors.Is(done.Err, ErrPaused) || done.Text != "paused" || len(kinds(evs, event.EventPaused)) != 1 {
+	if !errors.Is(done.Err, ErrPaused) || done.Text != "paused" || len(kinds(evs, event.Paused)) != 1 {
 		t.Fatalf("want a paused run, got %q, %v", done.Text, done.Err)
 	}
 	id := strings.TrimPrefix(done.Path, root+"/")
@@ -184,12 +184,12 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 	if callsBefore != 3 {
 		t.Errorf("the paused run made %d model calls, want 3 (no replan before pausing)", callsBefore)
 	}
-	for _, e := range kinds(evs, event.EventModelStarted) {
+	for _, e := range kinds(evs, event.ModelStarted) {
 		if e.Call != nil && e.Call.Agent == "replanner" {
 			t.Errorf("the replanner was called after the pause was asked: %q", e.Text)
 		}
 	}
-	if p := kinds(evs, event.EventPaused); p[0].Text != "paused before step 2" {
+	if p := kinds(evs, event.Paused); p[0].Text != "paused before step 2" {
 		t.Errorf("paused event says %q, want \"paused before step 2\"", p[0].Text)
 	}
 
@@ -203,7 +203,7 @@ func TestPauseThenResumeInANewProcess(t *testing.T) {
 		t.Errorf("the resumed run made %d model calls, want 7", got)
 	}
 	var results []string
-	for _, e := range kinds(evs, event.EventToolResult) {
+	for _, e := range kinds(evs, event.ToolResult) {
 		if e.Tool == "python" {
 			results = append(results, e.Text)
 		}

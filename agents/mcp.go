@@ -24,6 +24,6 @@ func (r *run) connectMCP(ctx context.Context, op operator.Operator, policy *tool
 	})
 	policy.Writing = append(policy.Writing, r.mcp.Writing()...)
 	for _, err := range r.mcp.Problems() {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: " + err.Error() + ". The run goes on without its tools."})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: " + err.Error() + ". The run goes on without its tools."})
 	}
 }

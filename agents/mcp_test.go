@@ -38,7 +38,7 @@ func TestMCPToolsInARun(t *testing.T) {
 		t.Fatalf("the run must go on and finish: %v", done.Err)
 	}
 	var echo, crash string
-	for _, e := range kinds(evs, event.EventToolResult) {
+	for _, e := range kinds(evs, event.ToolResult) {
 		switch e.Tool {
 		case "notes_echo":
 			echo = e.Text
@@ -94,7 +94,7 @@ func TestMCPWritingToolWaitsForApproval(t *testing.T) {
 		t.Fatalf("want the run finished, got %v %+v", done.Err, done.Interrupt)
 	}
 	var got string
-	for _, e := range kinds(evs, event.EventToolResult) {
+	for _, e := range kinds(evs, event.ToolResult) {
 		if e.Tool == "notes_write_note" {
 			got = e.Text
 		}

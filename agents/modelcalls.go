@@ -19,9 +19,9 @@ func (r *run) observeModelCall(c llm.CallInfo) {
 // the usage so far, which the end carries.
 func modelCallEvent(c llm.CallInfo, usage func() *event.Usage) event.Event {
 	call := &event.ModelCall{Role: c.Role, Agent: c.Agent, Step: c.Step, Started: c.Started}
-	e := event.Event{Kind: event.EventModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
+	e := event.Event{Kind: event.ModelStarted, Agent: c.Role, Text: modelActivity(c), Call: call}
 	if c.Done {
-		e.Kind = event.EventModelFinished
+		e.Kind = event.ModelFinished
 		call.ElapsedMS = c.Counts.Latency.Milliseconds()
 		call.Failed = c.Err != nil
 		e.Usage = usage()

@@ -27,14 +27,14 @@ func TestRunReportsEachModelCall(t *testing.T) {
 	lastCalls := 0
 	for _, e := range evs {
 		switch e.Kind {
-		case event.EventModelStarted:
+		case event.ModelStarted:
 			started++
 			if e.Call == nil || e.Call.Role == "" || e.Text == "" {
 				t.Fatalf("a model_started event without its call or words: %+v", e)
 			}
 			open[e.Text]++
 			labels[e.Text] = true
-		case event.EventModelFinished:
+		case event.ModelFinished:
 			finished++
 			if e.Call == nil || e.Usage == nil {
 				t.Fatalf("a model_finished event without its call or usage: %+v", e)
@@ -79,15 +79,15 @@ func TestReportStreamsAsItIsWritten(t *testing.T) {
 	deltas, reported := 0, -1
 	for i, e := range evs {
 		switch {
-		case e.Kind == event.EventMessage && e.Agent == tree.NameReport && e.Delta:
+		case e.Kind == event.Message && e.Agent == tree.NameReport && e.Delta:
 			if reported >= 0 {
 				t.Errorf("a report delta came after the report event: %q", e.Text)
 			}
 			deltas++
 			streamed += e.Text
-		case e.Kind == event.EventMessage && e.Delta:
+		case e.Kind == event.Message && e.Delta:
 			t.Errorf("agent %q streamed with only the report asked to: %q", e.Agent, e.Text)
-		case e.Kind == event.EventReport:
+		case e.Kind == event.Report:
 			reported = i
 		}
 	}

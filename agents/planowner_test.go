@@ -50,12 +50,12 @@ func TestBuiltInAnalysisStepsGoThroughThePlanOwner(t *testing.T) {
 	var started, finished int
 	for e := range s.Run(context.Background(), Request{Question: "Top 3 regions by revenue", Files: []string{salesCSV(t)}}) {
 		switch e.Kind {
-		case event.EventPlan:
+		case event.Plan:
 			if fp := saved(); fp == nil || len(fp.Steps) != len(e.Plan.Steps) {
 				t.Errorf("the plan was announced before state.json held its steps: %+v", fp)
 			}
-		case event.EventStepStarted, event.EventStepFinished:
-			if e.Kind == event.EventStepStarted {
+		case event.StepStarted, event.StepFinished:
+			if e.Kind == event.StepStarted {
 				started++
 			} else {
 				finished++
@@ -67,7 +67,7 @@ func TestBuiltInAnalysisStepsGoThroughThePlanOwner(t *testing.T) {
 			if fp == nil || len(fp.Steps) < e.Step.Index || fp.Steps[e.Step.Index-1].Status != e.Step.Status {
 				t.Errorf("%s event for step %d (%s) came before state.json said so: %+v", e.Kind, e.Step.Index, e.Step.Status, fp)
 			}
-		case event.EventDone:
+		case event.Done:
 			done = e
 		}
 	}

@@ -29,7 +29,7 @@ func (r *run) open(ctx context.Context) (context.Context, error) {
 	}
 	ctx, r.endSpan = llm.StartRun(ctx, r.ws.ID)
 	if r.lent == nil {
-		r.emit(event.Event{Kind: event.EventSession, Text: r.ws.ID, Path: r.ws.Root})
+		r.emit(event.Event{Kind: event.Session, Text: r.ws.ID, Path: r.ws.Root})
 	}
 	return ctx, nil
 }
@@ -52,14 +52,14 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 		return nil, 0, err
 	}
 	if sb.Name() == "none" {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: noSandboxWarning})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: noSandboxWarning})
 	}
 	for _, w := range operator.Warnings(sb) {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: w})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: w})
 	}
 	// Each session has its own matplotlib directory (the operator's):
 	// nothing writable is shared between sessions.
-	op, err = operator.NewOperator(operator.OperatorConfig{
+	op, err = operator.New(operator.Config{
 		Root: r.ws.Root, Mode: r.sift.cfg.PythonMode, Python: python, Sandbox: sb,
 		Timeout: r.sift.cfg.CodeTimeout,
 	})
@@ -124,7 +124,7 @@ func (r *run) previewInputs(ctx context.Context, inputs []string) []preview.Prev
 	}
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = r.ws.Root
-	return preview.PreviewFiles(ctx, abs, popts)
+	return preview.Files(ctx, abs, popts)
 }
 
 // previewed lists the previews that could be made, for the template
@@ -144,7 +144,7 @@ func previewed(files []preview.Previewed) []*preview.FilePreview {
 // rows; see preview.Describe). The fuller compact previews, with their
 // sampled rows, stay evidence for the answer check: the numbers they show
 // are the data's, though the prompts no longer carry them.
-func (r *run) describeInputs(files []preview.Previewed, opts preview.PreviewOptions) string {
+func (r *run) describeInputs(files []preview.Previewed, opts preview.Options) string {
 	r.outputs.Add(preview.CompactAll(files, opts))
 	return demoteHeadings(preview.DescribeAll(files, opts))
 }

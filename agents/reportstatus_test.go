@@ -54,7 +54,7 @@ func TestReportOverFailedStepsStatesNoFinding(t *testing.T) {
 			t.Errorf("the report presents %q, which no step computed:\n%s", claim, report)
 		}
 	}
-	if r := kinds(evs, event.EventReport); len(r) != 1 || !strings.Contains(r[0].Text, noResultNote(false)) {
+	if r := kinds(evs, event.Report); len(r) != 1 || !strings.Contains(r[0].Text, noResultNote(false)) {
 		t.Errorf("the report event must carry the same report, got %+v", r)
 	}
 }

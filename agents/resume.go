@@ -9,10 +9,10 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"github.com/dustin/go-humanize/english"
 
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
@@ -50,8 +50,8 @@ func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]
 // open): the session is left as it was, still waiting for its answer or
 // ready to go on, so the same resume works once the cause is fixed.
 func (r *run) refuse(err error) {
-	r.emit(event.Event{Kind: event.EventError, Err: err})
-	r.close(event.Event{Kind: event.EventDone, Err: err, Path: r.ws.Root})
+	r.emit(event.Event{Kind: event.Error, Err: err})
+	r.close(event.Event{Kind: event.Done, Err: err, Path: r.ws.Root})
 }
 
 // ResumeOption changes how Sift.Resume goes on with a session.
@@ -194,7 +194,7 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		return ctx, nil, false
 	}
 	if note != "" {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: note})
 	}
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
 	if r.lent != nil && r.lent.op != nil {
@@ -280,7 +280,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	popts.BaseDir = ws.Root
 	q := st.meta.Question
 	values := treeValues(treeInput{
-		question: q, dataContext: r.describeInputs(preview.PreviewFiles(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
+		question: q, dataContext: r.describeInputs(preview.Files(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
 		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
 		resumed: !st.replan && !st.planAgain, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
 	})
@@ -311,7 +311,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*tree.BranchWait, boo
 	if len(r.plan.Steps) == 0 && !st.replan && st.meta.Status != session.StatusWaiting {
 		// Stopped while planning: nothing was done yet but the plan.
 		st.planAgain = true
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "Resumed: the run stopped before its plan was made, so it plans again."})
 		return waits, true
 	}
 	if r.plan.Current() == nil && !st.replan && tree.AllStepsDone(r.plan) {
@@ -323,7 +323,7 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*tree.BranchWait, boo
 		if r.plan.Result != nil {
 			text = "Resumed: every step had finished and the answer was given; the report is written now."
 		}
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: text})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: text})
 		return waits, true
 	}
 	if r.plan.Current() == nil && !st.replan {
@@ -343,9 +343,9 @@ func (r *run) recover(ctx context.Context, st *resumed) ([]*tree.BranchWait, boo
 			note += fmt.Sprintf(" Step %d waits for your answer to %q and goes on from where it asked.", w.Step, w.Ask.Prompt)
 		}
 		if st.adopted > 0 {
-			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", generic.Plural(st.adopted, "earlier cell"))
+			note += fmt.Sprintf(" The Python state is rebuilt by replaying %s from cells.jsonl.", english.Plural(st.adopted, "earlier cell", ""))
 		}
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: note})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: note})
 	}
 	_ = own.Save()
 	return waits, true

@@ -27,7 +27,7 @@ func waitsForReview(t *testing.T, s *Sift, evs []event.Event, wantSteps int) (id
 		t.Errorf("the plan under review has %d steps, want %d", n, wantSteps)
 	}
 	for _, e := range evs {
-		if e.Kind == event.EventStepStarted || e.Kind == event.EventReport || e.Kind == event.EventArtifact {
+		if e.Kind == event.StepStarted || e.Kind == event.Report || e.Kind == event.Artifact {
 			t.Errorf("nothing may run before the review, got a %s event", e.Kind)
 		}
 	}

@@ -13,9 +13,9 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"github.com/dustin/go-humanize/english"
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
@@ -144,10 +144,10 @@ func (r *run) emit(e event.Event) bool {
 	if e.Err != nil && e.Text == "" {
 		e.Text = e.Err.Error()
 	}
-	if e.Kind == event.EventReport {
+	if e.Kind == event.Report {
 		r.reportPath = e.Path
 	}
-	if e.Kind == event.EventDone && e.Session == "" && r.ws != nil {
+	if e.Kind == event.Done && e.Session == "" && r.ws != nil {
 		e.Session = r.ws.ID
 	}
 	if r.log != nil {
@@ -166,7 +166,7 @@ func (r *run) emit(e event.Event) bool {
 }
 
 func (r *run) fail(err error) {
-	r.emit(event.Event{Kind: event.EventError, Err: err})
+	r.emit(event.Event{Kind: event.Error, Err: err})
 	r.done(err)
 }
 
@@ -175,7 +175,7 @@ func (r *run) done(err error) {
 		err = report.AnswerOnFailedSteps(r.plan)
 	}
 	r.suggest()
-	e := event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
+	e := event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	if r.ws != nil {
 		e.Path = r.ws.Root
 		r.finishFiles(e.Usage)
@@ -191,7 +191,7 @@ func (r *run) done(err error) {
 // doneWaiting ends a run that waits for the person: its checkpoint holds
 // everything, and Sift.Resume goes on with the answer.
 func (r *run) doneWaiting(in *event.Interrupt) {
-	r.close(event.Event{Kind: event.EventDone, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
+	r.close(event.Event{Kind: event.Done, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
 }
 
 func (r *run) close(e event.Event) {
@@ -261,7 +261,7 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 		m.Pending = &session.Pending{ID: pending.ID, Kind: kind, Prompt: pending.Prompt, Choices: pending.Choices}
 	}
 	if err := r.sift.store.Sessions.Put(context.WithoutCancel(ctx), m); err != nil {
-		r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
 	}
 }
 
@@ -368,7 +368,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 		}
 		r.op = op
 		if followUp {
-			r.emit(event.Event{Kind: event.EventMessage, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, generic.Plural(len(r.plan.Steps), "earlier step"), generic.Plural(adopted, "earlier cell"))})
+			r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: fmt.Sprintf("Follow-up in session %s keeps %s; the Python state is rebuilt by replaying %s.", ws.ID, english.Plural(len(r.plan.Steps), "earlier step", ""), english.Plural(adopted, "earlier cell", ""))})
 		}
 	}
 	r.addFilesSource(ctx, in.inputs)
@@ -440,7 +440,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 					r.fail(fmt.Errorf("%w: %w", ErrRunFailed, err))
 					return true
 				}
-				r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
+				r.emit(event.Event{Kind: event.UsageSoFar, Usage: r.usage()})
 				r.done(nil)
 				return true
 			}

@@ -105,7 +105,7 @@ type Config struct {
 	// more model call per step). Optional; for comparisons only.
 	ClassicExecutor bool
 	// Preview bounds the data previews given to the models. Optional.
-	Preview preview.PreviewOptions
+	Preview preview.Options
 	// PythonMode runs generated code in one stateful kernel per session
 	// (operator.PythonKernel, the default) or a fresh process per call
 	// (operator.PythonProcess).

@@ -64,14 +64,14 @@ func TestHardStopLeavesTheRunningStepToRunAgain(t *testing.T) {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
 	var started []int
-	for _, e := range kinds(evs, event.EventStepStarted) {
+	for _, e := range kinds(evs, event.StepStarted) {
 		started = append(started, e.Step.Index)
 	}
 	if len(started) != 2 || started[0] != 1 || started[1] != 2 {
 		t.Errorf("the resumed run started steps %v, want [1 2]", started)
 	}
 	var said string
-	for _, e := range kinds(evs, event.EventMessage) {
+	for _, e := range kinds(evs, event.Message) {
 		said += e.Text
 	}
 	if !strings.Contains(said, "Step 1 was in progress and runs again") {
@@ -132,13 +132,13 @@ func TestStopWhilePlanningPlansAgain(t *testing.T) {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
 	var said string
-	for _, e := range kinds(evs, event.EventMessage) {
+	for _, e := range kinds(evs, event.Message) {
 		said += e.Text
 	}
 	if !strings.Contains(said, "plans again") {
 		t.Errorf("the resume must say it plans again: %q", said)
 	}
-	if got := kinds(evs, event.EventStepFinished); len(got) != 1 {
+	if got := kinds(evs, event.StepFinished); len(got) != 1 {
 		t.Errorf("the resumed run finished %d steps, want 1", len(got))
 	}
 }
@@ -173,7 +173,7 @@ func TestStopAfterLastStepFinishesOnResume(t *testing.T) {
 	if done.Err != nil {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
-	if got := kinds(evs, event.EventStepStarted); len(got) != 0 {
+	if got := kinds(evs, event.StepStarted); len(got) != 0 {
 		t.Errorf("the resumed run started %d steps; every step had finished", len(got))
 	}
 	report, err := os.ReadFile(filepath.Join(done.Path, "report.md"))
@@ -216,7 +216,7 @@ func TestStopWhileWritingTheReportWritesItOnResume(t *testing.T) {
 	if done.Err != nil {
 		t.Fatalf("resume failed: %v", done.Err)
 	}
-	if got := kinds(evs, event.EventStepStarted); len(got) != 0 {
+	if got := kinds(evs, event.StepStarted); len(got) != 0 {
 		t.Errorf("the resumed run started %d steps; every step had finished", len(got))
 	}
 	if n := script.Calls() - before; n != 1 {

@@ -91,7 +91,7 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	if err != nil {
 		return true, err
 	}
-	r.emit(event.Event{Kind: event.EventReport, Path: path, Text: md})
+	r.emit(event.Event{Kind: event.Report, Path: path, Text: md})
 	return true, nil
 }
 
@@ -146,7 +146,7 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 		return
 	}
 	in := templateReview(r.plan)
-	r.emit(event.Event{Kind: event.EventInterrupt, Interrupt: in})
+	r.emit(event.Event{Kind: event.Interrupted, Interrupt: in})
 	r.putMeta(ctx, session.StatusWaiting, in)
 	r.doneWaiting(in)
 }
@@ -160,10 +160,10 @@ func (r *run) reviewTemplate(ctx context.Context, m templates.Match) {
 func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, answer any) (steps []plans.Step, feedback string, handled bool) {
 	d, _ := answer.(*event.PlanDecision)
 	keepWaiting := func(err error) {
-		r.emit(event.Event{Kind: event.EventError, Err: err})
+		r.emit(event.Event{Kind: event.Error, Err: err})
 		in := templateReview(r.plan)
 		r.putMeta(ctx, session.StatusWaiting, in)
-		r.close(event.Event{Kind: event.EventDone, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
+		r.close(event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
 	}
 	if d == nil {
 		keepWaiting(fmt.Errorf("%w: session %s waits for the review of its plan (interrupt %s): approve, edit or reject it", ErrNothingToResume, r.ws.ID, templateReviewID))
@@ -178,7 +178,7 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 		}
 		popts := r.sift.cfg.Preview
 		popts.BaseDir = r.ws.Root
-		m := templates.MatchRequest(r.req.Question, previewed(preview.PreviewFiles(ctx, abs, popts)))
+		m := templates.MatchRequest(r.req.Question, previewed(preview.Files(ctx, abs, popts)))
 		if !m.OK() {
 			r.fail(fmt.Errorf("%w: the request no longer matches a built-in analysis (%s)", ErrRunFailed, strings.Join(m.Reasons, "; ")))
 			return nil, "", true
@@ -190,7 +190,7 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 			return nil, "", true
 		}
 		r.ran = m
-		r.emit(event.Event{Kind: event.EventUsage, Usage: r.usage()})
+		r.emit(event.Event{Kind: event.UsageSoFar, Usage: r.usage()})
 		r.done(nil)
 		return nil, "", true
 	case event.PlanEdit, event.PlanReject:

@@ -170,7 +170,7 @@ print(f"average order: {df.revenue.mean():.2f} over {len(df)} orders")
 			req.Files, req.SessionID = []string{"../examples/data/sales.csv"}, ""
 		}
 		for e := range s.Run(ctx, req) {
-			if e.Kind == event.EventDone {
+			if e.Kind == event.Done {
 				if e.Err != nil {
 					t.Fatalf("question %d: %v", i+1, e.Err)
 				}

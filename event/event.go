@@ -6,66 +6,66 @@ import (
 	"github.com/sift-agent/sift/plans"
 )
 
-// EventKind names what an Event reports.
-type EventKind string
+// Kind names what an Event reports.
+type Kind string
 
 // The kinds of events a run emits, in the order a person meets them.
 const (
-	// EventSession opens every run: Text is the session ID, Path the
+	// Session opens every run: Text is the session ID, Path the
 	// workspace directory.
-	EventSession EventKind = "session"
-	// EventPlan carries the full plan after the planner or replanner changed it.
-	EventPlan EventKind = "plan"
-	// EventStepStarted and EventStepFinished bracket one plan step.
-	EventStepStarted  EventKind = "step_started"
-	EventStepFinished EventKind = "step_finished"
-	// EventToolCall and EventToolResult bracket one tool call of any agent.
-	EventToolCall   EventKind = "tool_call"
-	EventToolResult EventKind = "tool_result"
-	// EventMessage is text an agent said (a whole message, or a streamed delta
+	Session Kind = "session"
+	// Plan carries the full plan after the planner or replanner changed it.
+	Plan Kind = "plan"
+	// StepStarted and StepFinished bracket one plan step.
+	StepStarted  Kind = "step_started"
+	StepFinished Kind = "step_finished"
+	// ToolCall and ToolResult bracket one tool call of any agent.
+	ToolCall   Kind = "tool_call"
+	ToolResult Kind = "tool_result"
+	// Message is text an agent said (a whole message, or a streamed delta
 	// when Delta is set).
-	EventMessage EventKind = "message"
-	// EventArtifact is a file the run produced under out/.
-	EventArtifact EventKind = "artifact"
-	// EventReport is the finished report (Path is report.md, or the
+	Message Kind = "message"
+	// Artifact is a file the run produced under out/.
+	Artifact Kind = "artifact"
+	// Report is the finished report (Path is report.md, or the
 	// question's own report-NN.md when it did not replace an earlier
 	// question's report.md).
-	EventReport EventKind = "report"
-	// EventInterrupt means the run waits for the person: Interrupt says
-	// what to answer; the run ends (EventDone with Interrupt set) and goes on
+	Report Kind = "report"
+	// Interrupted means the run waits for the person: Interrupt says
+	// what to answer; the run ends (Done with Interrupt set) and goes on
 	// when resumed with the answer.
-	EventInterrupt EventKind = "interrupt"
-	// EventPaused means the run stopped at a safe point because the person
+	Interrupted Kind = "interrupt"
+	// Paused means the run stopped at a safe point because the person
 	// asked it to pause; it goes on with Sift.Resume.
-	EventPaused EventKind = "paused"
-	// EventTakeover means another worker of a deployment goes on with the
+	Paused Kind = "paused"
+	// Takeover means another worker of a deployment goes on with the
 	// run (its worker died, or handed it back as it drained); Text says
 	// which and why. The run resumes from its last checkpoint after it.
-	EventTakeover EventKind = "takeover"
-	// EventModelStarted and EventModelFinished bracket one model call:
+	Takeover Kind = "takeover"
+	// ModelStarted and ModelFinished bracket one model call:
 	// Call says whose and for which step, Text what the run waits for in
 	// plain words ("Writing code for step 2"); the finished one carries
 	// Usage so far, so a meter moves with every call.
-	EventModelStarted  EventKind = "model_started"
-	EventModelFinished EventKind = "model_finished"
-	// EventUsage reports model calls and tokens so far.
-	EventUsage EventKind = "usage"
-	// EventError is a failure; a run that cannot go on ends with one, then
-	// EventDone.
-	EventError EventKind = "error"
-	// EventLimit says the run reached a bound Sift keeps on what a
-	// session may write (a step's share of the event log): Text says which
-	// bound and what is cut from then on, Step the step that reached it.
-	// The run goes on.
-	EventLimit EventKind = "limit"
-	// EventDone is always the last event.
-	EventDone EventKind = "done"
+	ModelStarted  Kind = "model_started"
+	ModelFinished Kind = "model_finished"
+	// UsageSoFar reports model calls and tokens so far.
+	UsageSoFar Kind = "usage"
+	// Error is a failure; a run that cannot go on ends with one, then
+	// Done.
+	Error Kind = "error"
+	// Limit says the run reached a bound Sift keeps on what a session
+	// may write (a step's share of the event log): Text says which bound
+	// and what is cut from then on, Step the step that reached it. The
+	// run goes on.
+	Limit Kind = "limit"
+	// Done is always the last event.
+	Done Kind = "done"
 )
 
 // Event is one typed thing that happened in a run. Only the fields its Kind
 // names are set.
 type Event struct {
-	Kind EventKind `json:"kind"`
+	Kind Kind `json:"kind"`
 	// Seq numbers the events of a session's log from 1, across all its
 	// runs (follow-ups and resumes go on counting); the event log assigns
 	// it. Zero for an event that never reached a log.
@@ -74,26 +74,26 @@ type Event struct {
 	Agent string    `json:"agent,omitempty"`
 	// Step is the plan step the event belongs to, when there is one.
 	Step *plans.StepState `json:"step,omitempty"`
-	// Plan is set on EventPlan and EventDone.
+	// Plan is set on Plan and Done.
 	Plan *plans.FullPlan `json:"plan,omitempty"`
 	// Tool, ToolCallID and Args are set on tool events; Text holds the result
-	// on EventToolResult.
+	// on ToolResult.
 	Tool       string `json:"tool,omitempty"`
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	Args       string `json:"args,omitempty"`
 	// Text is a message, a tool result, or an error's message.
 	Text  string `json:"text,omitempty"`
 	Delta bool   `json:"delta,omitempty"`
-	// Path is a workspace-relative file for EventArtifact and EventReport.
+	// Path is a workspace-relative file for Artifact and Report.
 	Path string `json:"path,omitempty"`
-	// Usage is set on EventUsage and EventDone.
+	// Usage is set on UsageSoFar and Done.
 	Usage *Usage `json:"usage,omitempty"`
-	// Call is set on EventModelStarted and EventModelFinished.
+	// Call is set on ModelStarted and ModelFinished.
 	Call *ModelCall `json:"call,omitempty"`
-	// Interrupt is set on EventInterrupt, and on EventDone when the run
+	// Interrupt is set on Interrupted, and on Done when the run
 	// waits for the person.
 	Interrupt *Interrupt `json:"interrupt,omitempty"`
-	// Err is set on EventError (and on EventDone when the run failed); Text
+	// Err is set on Error (and on Done when the run failed); Text
 	// then holds its message for JSON consumers.
 	Err error `json:"-"`
 	// Session is the session's ID, on EventDone (EventSession carries it
@@ -102,8 +102,8 @@ type Event struct {
 	Session string `json:"session,omitempty"`
 }
 
-// ModelCall is one model call, as EventModelStarted and
-// EventModelFinished report it.
+// ModelCall is one model call, as ModelStarted and
+// ModelFinished report it.
 type ModelCall struct {
 	// Role is the model's role: planner, executor, code, report.
 	Role string `json:"role"`
@@ -114,9 +114,9 @@ type ModelCall struct {
 	Step int `json:"step,omitempty"`
 	// Started is when the call began.
 	Started time.Time `json:"started"`
-	// ElapsedMS is how long the call took, on EventModelFinished.
+	// ElapsedMS is how long the call took, on ModelFinished.
 	ElapsedMS int64 `json:"elapsed_ms,omitempty"`
-	// Failed is set on EventModelFinished when the call failed (it may be
+	// Failed is set on ModelFinished when the call failed (it may be
 	// retried).
 	Failed bool `json:"failed,omitempty"`
 }

@@ -202,9 +202,9 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, r agents.Req
 	id, paused := r.SessionID, false
 	for e := range s.sift.Run(agents.WithPause(ctx, s.pausing), r) {
 		switch e.Kind {
-		case event.EventSession:
+		case event.Session:
 			id = e.Text
-		case event.EventPaused:
+		case event.Paused:
 			paused = true
 		}
 		p.event(ctx, e)
@@ -305,27 +305,27 @@ func (p *progress) event(ctx context.Context, e event.Event) {
 // "" for events not worth a notification.
 func describe(e event.Event) string {
 	switch e.Kind {
-	case event.EventSession:
+	case event.Session:
 		return "session " + e.Text + " started"
-	case event.EventPlan:
+	case event.Plan:
 		if e.Plan != nil {
 			return fmt.Sprintf("planned %d steps", len(e.Plan.Steps))
 		}
-	case event.EventStepStarted:
+	case event.StepStarted:
 		if e.Step != nil {
 			return fmt.Sprintf("step %d: %s", e.Step.Index, oneLine(e.Step.Description))
 		}
-	case event.EventStepFinished:
+	case event.StepFinished:
 		if e.Step != nil {
 			return fmt.Sprintf("step %d %s", e.Step.Index, e.Step.Status)
 		}
-	case event.EventToolCall:
+	case event.ToolCall:
 		return "calling " + e.Tool
-	case event.EventArtifact:
+	case event.Artifact:
 		return "wrote " + e.Path
-	case event.EventReport:
+	case event.Report:
 		return "report written"
-	case event.EventDone:
+	case event.Done:
 		if e.Err != nil {
 			return "failed"
 		}

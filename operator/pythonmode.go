@@ -37,8 +37,8 @@ func ParsePythonMode(s string) (PythonMode, error) {
 		s, PythonKernel, PythonProcess)
 }
 
-// OperatorConfig configures the Operator NewOperator builds.
-type OperatorConfig struct {
+// Config configures the Operator New builds.
+type Config struct {
 	// Root is the session workspace directory. Required.
 	Root string
 	// Mode picks how Python cells run. Optional; default DefaultPythonMode
@@ -66,10 +66,10 @@ type OperatorConfig struct {
 	Writable, ReadOnly []string
 }
 
-// NewOperator returns the Operator for cfg.Mode: a KernelOperator in kernel
+// New returns the Operator for cfg.Mode: a KernelOperator in kernel
 // mode, a Local in process mode. Both record every cell in the workspace's
 // cells.jsonl.
-func NewOperator(cfg OperatorConfig) (Operator, error) {
+func New(cfg Config) (Operator, error) {
 	mode, err := ParsePythonMode(string(cfg.Mode))
 	if err != nil {
 		return nil, fmt.Errorf("new operator: %w", err)
@@ -139,7 +139,7 @@ func (o *processOperator) cellCounter() int {
 
 // ModeOf says how op runs Python: the mode it reports through a
 // PythonMode() method (KernelOperator and the process-mode operator of
-// NewOperator have one), PythonProcess for any other operator.
+// New have one), PythonProcess for any other operator.
 func ModeOf(op Operator) PythonMode {
 	if m, ok := op.(interface{ PythonMode() PythonMode }); ok {
 		return m.PythonMode()

@@ -43,18 +43,18 @@ func TestNewOperatorModes(t *testing.T) {
 	root := t.TempDir()
 	tests := []struct {
 		name string
-		cfg  OperatorConfig
+		cfg  Config
 		want string
 	}{
-		{name: "default is kernel", cfg: OperatorConfig{Root: root}, want: "*operator.KernelOperator"},
-		{name: "kernel with a sandbox", cfg: OperatorConfig{Root: root, Mode: PythonKernel, Sandbox: namedSandbox("bwrap")}, want: "*operator.KernelOperator"},
-		{name: "process", cfg: OperatorConfig{Root: root, Mode: PythonProcess}, want: "*operator.processOperator"},
-		{name: "process with no sandbox", cfg: OperatorConfig{Root: root, Mode: PythonProcess, Sandbox: NoSandbox()}, want: "*operator.processOperator"},
-		{name: "process with a sandbox", cfg: OperatorConfig{Root: root, Mode: PythonProcess, Sandbox: namedSandbox("bwrap")}, want: "*operator.processOperator"},
+		{name: "default is kernel", cfg: Config{Root: root}, want: "*operator.KernelOperator"},
+		{name: "kernel with a sandbox", cfg: Config{Root: root, Mode: PythonKernel, Sandbox: namedSandbox("bwrap")}, want: "*operator.KernelOperator"},
+		{name: "process", cfg: Config{Root: root, Mode: PythonProcess}, want: "*operator.processOperator"},
+		{name: "process with no sandbox", cfg: Config{Root: root, Mode: PythonProcess, Sandbox: NoSandbox()}, want: "*operator.processOperator"},
+		{name: "process with a sandbox", cfg: Config{Root: root, Mode: PythonProcess, Sandbox: namedSandbox("bwrap")}, want: "*operator.processOperator"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			op, err := NewOperator(tt.cfg)
+			op, err := New(tt.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func TestNewOperatorModes(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewOperator(OperatorConfig{Root: root, Mode: "jupyter"}); err == nil || !strings.Contains(err.Error(), "unknown") {
+	if _, err := New(Config{Root: root, Mode: "jupyter"}); err == nil || !strings.Contains(err.Error(), "unknown") {
 		t.Errorf("unknown mode error = %v", err)
 	}
 }
@@ -99,7 +99,7 @@ func typeName(op Operator) string {
 func TestProcessOperatorRecordsCells(t *testing.T) {
 	py := needPython(t)
 	root, _ := newWorkspace(t)
-	op, err := NewOperator(OperatorConfig{Root: root, Python: py, Mode: PythonProcess})
+	op, err := New(Config{Root: root, Python: py, Mode: PythonProcess})
 	if err != nil {
 		t.Fatal(err)
 	}

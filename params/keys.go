@@ -1,7 +1,7 @@
 package params
 
 // Run parameters every agent of a run can read from the ADK session. Keys
-// whose values are domain types live beside those types in generic/.
+// whose values are domain types live beside those types (plans.FullPlanKey).
 var (
 	// Question is the person's request, as they wrote it.
 	Question = NewKey[string]("sift.question")

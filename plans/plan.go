@@ -1,6 +1,10 @@
-// Package generic holds Sift's domain types: plans and their steps, the full
-// plan with statuses that plan.md shows, results, run events and usage, and
-// the rendering of plan.md and reports. File previews are package preview's.
+// Package plans holds Sift's plan: the steps a planner writes (Plan, Step,
+// read leniently from what models send), the full plan a run keeps with
+// each step's status, result and dependencies (FullPlan, which the ADK
+// session carries under FullPlanKey), the final answer (SubmitResult) and
+// earlier questions of a session (Exchange), and plan.md, the plan
+// rendered for people. Run events are package event's; reports package
+// report's.
 package plans
 
 import (

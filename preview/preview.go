@@ -37,9 +37,9 @@ var ErrWorkbookUnreadable = errors.New("the workbook could not be opened; it may
 // another non-regular file.
 var ErrNotRegularFile = errors.New("not a regular file (pass a file, not a directory)")
 
-// PreviewOptions bounds what a preview reads and how much text it gives a
+// Options bounds what a preview reads and how much text it gives a
 // model. The zero value means every default; see withDefaults.
-type PreviewOptions struct {
+type Options struct {
 	// MaxRows is how many data rows of each sheet are kept and shown.
 	// Default 20.
 	MaxRows int
@@ -55,7 +55,7 @@ type PreviewOptions struct {
 	// MaxChars bounds one file's compact preview, in characters (runes).
 	// Default 4000.
 	MaxChars int
-	// MaxTotalChars bounds PreviewAll's whole output. Default 16000.
+	// MaxTotalChars bounds All's whole output. Default 16000.
 	MaxTotalChars int
 	// TypeSampleRows is how many leading data rows column types are
 	// inferred from (at least MaxRows). Default 200.
@@ -88,7 +88,7 @@ type PreviewOptions struct {
 }
 
 // displayName is how a preview names the file at path.
-func (o PreviewOptions) displayName(path string) string {
+func (o Options) displayName(path string) string {
 	if o.BaseDir != "" {
 		if rel, err := filepath.Rel(o.BaseDir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return filepath.ToSlash(rel)
@@ -98,7 +98,7 @@ func (o PreviewOptions) displayName(path string) string {
 }
 
 // withDefaults fills every unset field; it is the one place defaults live.
-func (o PreviewOptions) withDefaults() PreviewOptions {
+func (o Options) withDefaults() Options {
 	setInt := func(v *int, def int) {
 		if *v <= 0 {
 			*v = def
@@ -202,7 +202,7 @@ const previewHeadBytes = 1 << 20
 // a file with binary content is KindBinary, neither an error. A missing or
 // unreadable file, or a workbook that will not open (ErrWorkbookUnreadable),
 // is an error naming the path.
-func Preview(ctx context.Context, path string, opts PreviewOptions) (*FilePreview, error) {
+func Preview(ctx context.Context, path string, opts Options) (*FilePreview, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("preview %s: %w", path, err)
 	}
@@ -220,14 +220,14 @@ func Preview(ctx context.Context, path string, opts PreviewOptions) (*FilePrevie
 		return nil, fmt.Errorf("preview %s: cannot read the file (check its permissions): %w", path, err)
 	}
 	defer f.Close()
-	return PreviewOpened(ctx, f, path, opts)
+	return Opened(ctx, f, path, opts)
 }
 
-// PreviewOpened is Preview of a file the caller has opened (a session's
+// Opened is Preview of a file the caller has opened (a session's
 // file, opened beneath its workspace without following links): it reads
 // only from f, never by name; path names the file in the preview and its
 // extension chooses the kind.
-func PreviewOpened(ctx context.Context, f *os.File, path string, opts PreviewOptions) (*FilePreview, error) {
+func Opened(ctx context.Context, f *os.File, path string, opts Options) (*FilePreview, error) {
 	opts = opts.withDefaults()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("preview %s: %w", path, err)

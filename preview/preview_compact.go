@@ -9,7 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
+	"github.com/dustin/go-humanize/english"
 )
 
 // Layout bounds of a compact preview.
@@ -18,7 +19,7 @@ const (
 	compactLineChars = 100
 	// compactMergedShown is how many merged ranges a sheet line lists.
 	compactMergedShown = 10
-	// compactMinShare is the least budget PreviewAll gives one file.
+	// compactMinShare is the least budget All gives one file.
 	compactMinShare = 200
 )
 
@@ -29,7 +30,7 @@ const (
 // result never exceeds opts.MaxChars runes however wide or long the data:
 // the column list outranks sample rows when space runs short, and sheets
 // share the budget.
-func (p *FilePreview) Compact(opts PreviewOptions) string {
+func (p *FilePreview) Compact(opts Options) string {
 	opts = opts.withDefaults()
 	w := p.headedWriter(opts)
 	for i, share := range sheetShares(p.Sheets, p.Kind, w.left(), opts) {
@@ -53,7 +54,7 @@ func (p *FilePreview) Compact(opts PreviewOptions) string {
 // sheetShares splits budget runes between sheets: each gets what it needs
 // when that is less than an even share, and the sheets that need more split
 // what is left.
-func sheetShares(sheets []SheetPreview, kind string, budget int, opts PreviewOptions) []int {
+func sheetShares(sheets []SheetPreview, kind string, budget int, opts Options) []int {
 	need := make([]int, len(sheets))
 	order := make([]int, len(sheets))
 	for i, s := range sheets {
@@ -84,7 +85,7 @@ func (p *FilePreview) headline() string {
 	}
 	switch {
 	case p.Kind == KindXLSX:
-		parts = append(parts, generic.Plural(len(p.Sheets), "sheet"))
+		parts = append(parts, english.Plural(len(p.Sheets), "sheet", ""))
 	case p.LineCount > 0 || len(p.Lines) > 0:
 		parts = append(parts, countPhrase(p.LineCount, p.LineCountExact, "line"))
 	}
@@ -96,12 +97,12 @@ func (p *FilePreview) headline() string {
 // and the remaining columns by name and type. When all of it does not fit,
 // the column list takes up to two fifths of the room, and sample cells are
 // narrowed (to no less than minCellChars) so that a few rows still show.
-func renderSheet(s SheetPreview, kind string, budget int, opts PreviewOptions) []string {
+func renderSheet(s SheetPreview, kind string, budget int, opts Options) []string {
 	label := fmt.Sprintf("sheet %q", s.Name)
 	if kind != KindXLSX {
 		label = "table"
 	}
-	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), generic.Plural(len(s.Columns), "column"))
+	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), english.Plural(len(s.Columns), "column", ""))
 	if len(s.Columns) == 0 && s.RowCount == 0 && !s.RowCountExact {
 		head = label + ": not read"
 	}
@@ -203,7 +204,7 @@ func linesLen(lines []string) int {
 // lines of about compactLineChars, within allow runes; when they do not
 // all fit, the list ends with how many more there are. Runs of numbered
 // names of one type (q1, q2, ... q12) are written as one range.
-func renderExtraColumns(cols []Column, allow int, opts PreviewOptions) []string {
+func renderExtraColumns(cols []Column, allow int, opts Options) []string {
 	lines := []string{fmt.Sprintf("%d more columns, name (type):", len(cols))}
 	used := runeLen(lines[0]) + 1
 	if used > allow {
@@ -292,14 +293,14 @@ func compactCell(s string, width int) string {
 	return strings.ReplaceAll(truncateRunes(s, width), "|", `\|`)
 }
 
-// PreviewAll previews every path and returns their compact previews, one
+// All previews every path and returns their compact previews, one
 // after another. A file that fails is reported inline with its error rather
 // than failing the whole call. The output is bounded by opts.MaxTotalChars:
 // each file gets at most opts.MaxChars, and less when many files share the
 // total (but no less than 200 runes); files beyond it are named but not
 // shown (nor read). Once ctx is cancelled the remaining files are listed as
 // not previewed.
-func PreviewAll(ctx context.Context, paths []string, opts PreviewOptions) string {
+func All(ctx context.Context, paths []string, opts Options) string {
 	opts = opts.withDefaults()
 	return layoutAll(paths, opts, func(i int) (*FilePreview, error) {
 		if err := ctx.Err(); err != nil {
@@ -316,9 +317,9 @@ type Previewed struct {
 	Err     error
 }
 
-// PreviewFiles previews every path, keeping each failure as its error; once
+// Files previews every path, keeping each failure as its error; once
 // ctx is cancelled the remaining files get ctx's error.
-func PreviewFiles(ctx context.Context, paths []string, opts PreviewOptions) []Previewed {
+func Files(ctx context.Context, paths []string, opts Options) []Previewed {
 	opts = opts.withDefaults()
 	out := make([]Previewed, len(paths))
 	for i, p := range paths {
@@ -330,15 +331,15 @@ func PreviewFiles(ctx context.Context, paths []string, opts PreviewOptions) []Pr
 	return out
 }
 
-// CompactAll is PreviewAll over previews already made (see PreviewFiles),
+// CompactAll is All over previews already made (see Files),
 // for callers that also need the previews themselves.
-func CompactAll(files []Previewed, opts PreviewOptions) string {
+func CompactAll(files []Previewed, opts Options) string {
 	return renderAll(files, opts, (*FilePreview).Compact)
 }
 
 // renderAll lays out previews already made, each rendered by render
 // (Compact or Describe), within the budget.
-func renderAll(files []Previewed, opts PreviewOptions, render func(*FilePreview, PreviewOptions) string) string {
+func renderAll(files []Previewed, opts Options, render func(*FilePreview, Options) string) string {
 	opts = opts.withDefaults()
 	paths := make([]string, len(files))
 	for i, f := range files {
@@ -349,7 +350,7 @@ func renderAll(files []Previewed, opts PreviewOptions, render func(*FilePreview,
 
 // headedWriter starts a bounded rendering of p (Compact, Describe) with
 // its header: the headline, the note and a JSON file's shape.
-func (p *FilePreview) headedWriter(opts PreviewOptions) *compactWriter {
+func (p *FilePreview) headedWriter(opts Options) *compactWriter {
 	w := &compactWriter{limit: opts.MaxChars}
 	w.line(p.headline())
 	if p.Note != "" {
@@ -364,7 +365,7 @@ func (p *FilePreview) headedWriter(opts PreviewOptions) *compactWriter {
 // layoutAll lays out the previews of paths, each rendered by render,
 // within the budget; get gives the i-th preview or its error, and is
 // called only for files that get room.
-func layoutAll(paths []string, opts PreviewOptions, get func(i int) (*FilePreview, error), render func(*FilePreview, PreviewOptions) string) string {
+func layoutAll(paths []string, opts Options, get func(i int) (*FilePreview, error), render func(*FilePreview, Options) string) string {
 	var parts []string
 	used := 0
 	for i, path := range paths {
@@ -450,9 +451,9 @@ func runeLen(s string) int { return utf8.RuneCountInString(s) }
 // countPhrase is "1 row", "12 rows" or, for an estimate, "~1,200 rows".
 func countPhrase(n int, exact bool, noun string) string {
 	if exact {
-		return generic.Plural(n, noun)
+		return english.Plural(n, noun, "")
 	}
-	return "~" + generic.Thousands(n) + " " + noun + "s"
+	return "~" + humanize.Comma(int64(n)) + " " + noun + "s"
 }
 
 // formatSize writes a byte count in binary units.

@@ -7,21 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dustin/go-humanize"
 	"github.com/google/go-cmp/cmp"
-	"github.com/sift-agent/sift/generic"
 	"github.com/xuri/excelize/v2"
 )
 
 func TestCompactSmallCSV(t *testing.T) {
 	data := "id,date,region,amount,note\n1,2024-01-31,North,10.5,first\n2,2024-02-29,South,20,\"has, comma\"\n3,2024-03-31,East,,x|y\n"
-	p := mustPreview(t, writeFile(t, "sales.csv", []byte(data)), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "sales.csv", []byte(data)), Options{})
 	want := `## sales.csv (csv; 115 B; encoding utf-8; delimiter comma ",")
 table: 3 rows × 5 columns
 id (int) | date (date) | region (text) | amount (float) | note (text)
 1 | 2024-01-31 | North | 10.5 | first
 2 | 2024-02-29 | South | 20 | has, comma
 3 | 2024-03-31 | East |  | x\|y`
-	if diff := cmp.Diff(want, p.Compact(PreviewOptions{})); diff != "" {
+	if diff := cmp.Diff(want, p.Compact(Options{})); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
@@ -49,8 +49,8 @@ func wideCSV(t *testing.T, cols, rows int) string {
 }
 
 func TestCompactWideTable(t *testing.T) {
-	p := mustPreview(t, wideCSV(t, 200, 30), PreviewOptions{})
-	text := p.Compact(PreviewOptions{})
+	p := mustPreview(t, wideCSV(t, 200, 30), Options{})
+	text := p.Compact(Options{})
 	if n := runeLen(text); n > 4000 {
 		t.Errorf("compact preview is %d chars, want ≤ 4000", n)
 	}
@@ -85,9 +85,9 @@ func TestCompactStaysWithinMaxChars(t *testing.T) {
 		setRows(t, f, sheet, 1, [][]any{{"alpha", "beta", "gamma"}, {"one", 2, 3.5}, {"four", 5, 6.5}})
 	})
 	for _, path := range []string{wide, longLines, bigShape, book} {
-		p := mustPreview(t, path, PreviewOptions{})
+		p := mustPreview(t, path, Options{})
 		for _, limit := range []int{120, 500, 1500, 4000} {
-			text := p.Compact(PreviewOptions{MaxChars: limit})
+			text := p.Compact(Options{MaxChars: limit})
 			if n := runeLen(text); n > limit {
 				t.Errorf("%s with MaxChars %d: %d chars", filepath.Base(path), limit, n)
 			}
@@ -111,7 +111,7 @@ func TestSheetSharesGiveSmallSheetsWhatTheyNeed(t *testing.T) {
 		}
 		big.Rows = append(big.Rows, row)
 	}
-	opts := PreviewOptions{}.withDefaults()
+	opts := Options{}.withDefaults()
 	shares := sheetShares([]SheetPreview{big, small}, KindXLSX, 3000, opts)
 	smallNeed := linesLen(renderSheet(small, KindXLSX, 1<<30, opts))
 	if diff := cmp.Diff([]int{3000 - smallNeed, smallNeed}, shares); diff != "" {
@@ -141,7 +141,7 @@ func TestPreviewAll(t *testing.T) {
 	good := writeFile(t, "a.csv", []byte("x,y\n1,2\n"))
 	empty := writeFile(t, "e.txt", nil)
 	missing := filepath.Join(dir, "missing.csv")
-	text := PreviewAll(context.Background(), []string{good, missing, empty}, PreviewOptions{})
+	text := All(context.Background(), []string{good, missing, empty}, Options{})
 	for _, want := range []string{
 		"## a.csv (csv;", "x (int) | y (int)",
 		"## missing.csv\nerror: preview " + missing,
@@ -158,8 +158,8 @@ func TestPreviewAllIsBounded(t *testing.T) {
 	for i := range 30 {
 		paths = append(paths, wideCSV(t, 100+i, 40))
 	}
-	opts := PreviewOptions{MaxTotalChars: 3000}
-	text := PreviewAll(context.Background(), paths, opts)
+	opts := Options{MaxTotalChars: 3000}
+	text := All(context.Background(), paths, opts)
 	if n := runeLen(text); n > 3000 {
 		t.Errorf("PreviewAll output is %d chars, want ≤ 3000", n)
 	}
@@ -175,7 +175,7 @@ func TestPreviewAllCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	path := writeFile(t, "a.csv", []byte("x\n1\n"))
-	text := PreviewAll(ctx, []string{path}, PreviewOptions{})
+	text := All(ctx, []string{path}, Options{})
 	if want := "## a.csv\nnot previewed: context canceled"; text != want {
 		t.Errorf("got %q, want %q", text, want)
 	}
@@ -196,7 +196,7 @@ func TestCapRunes(t *testing.T) {
 }
 
 func TestFormatting(t *testing.T) {
-	got := []string{generic.Thousands(0), generic.Thousands(999), generic.Thousands(1000), generic.Thousands(1234567), generic.Thousands(-4500),
+	got := []string{humanize.Comma(int64(0)), humanize.Comma(int64(999)), humanize.Comma(int64(1000)), humanize.Comma(int64(1234567)), humanize.Comma(int64(-4500)),
 		formatSize(0), formatSize(1023), formatSize(1536), formatSize(200 << 20), countPhrase(1, true, "row"), countPhrase(1200, false, "row")}
 	want := []string{"0", "999", "1,000", "1,234,567", "-4,500", "0 B", "1023 B", "1.5 KiB", "200.0 MiB", "1 row", "~1,200 rows"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -205,8 +205,8 @@ func TestFormatting(t *testing.T) {
 }
 
 func TestCompactTightBudgetKeepsRowsAndNames(t *testing.T) {
-	p := mustPreview(t, wideCSV(t, 30, 40), PreviewOptions{})
-	text := p.Compact(PreviewOptions{MaxChars: 600})
+	p := mustPreview(t, wideCSV(t, 30, 40), Options{})
+	text := p.Compact(Options{MaxChars: 600})
 	if n := runeLen(text); n > 600 {
 		t.Errorf("%d chars, want ≤ 600", n)
 	}

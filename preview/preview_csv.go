@@ -20,7 +20,7 @@ const tailSampleBytes = 256 << 10
 
 // previewDelimited fills p from a csv or tsv file: delimiter, header,
 // sampled rows and column types, and the row count.
-func previewDelimited(ctx context.Context, p *FilePreview, src *fileSample, opts PreviewOptions) error {
+func previewDelimited(ctx context.Context, p *FilePreview, src *fileSample, opts Options) error {
 	head, headRaw, err := src.decodedHead()
 	if err != nil {
 		return fmt.Errorf("decode the head as %s: %w", src.encoding, err)

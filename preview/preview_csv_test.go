@@ -25,7 +25,7 @@ func writeFile(t testing.TB, name string, data []byte) string {
 	return path
 }
 
-func mustPreview(t testing.TB, path string, opts PreviewOptions) *FilePreview {
+func mustPreview(t testing.TB, path string, opts Options) *FilePreview {
 	t.Helper()
 	p, err := Preview(context.Background(), path, opts)
 	if err != nil {
@@ -57,14 +57,14 @@ func TestPreviewCSVEncodings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s bom=%v", tt.enc, tt.bom), func(t *testing.T) {
 			path := writeFile(t, "cities.csv", encodeText(t, chineseCSV, tt.enc, tt.bom))
-			p := mustPreview(t, path, PreviewOptions{})
+			p := mustPreview(t, path, Options{})
 			if diff := cmp.Diff([]string{KindCSV, tt.enc, ","}, []string{p.Kind, p.Encoding, p.Delimiter}); diff != "" {
 				t.Errorf("kind, encoding, delimiter (-want +got)\n%s", diff)
 			}
 			if p.BOM != tt.bom {
 				t.Errorf("BOM = %v, want %v", p.BOM, tt.bom)
 			}
-			if codec := pythonCodec(tt.enc, tt.bom); !strings.Contains(p.Compact(PreviewOptions{}), codec) {
+			if codec := pythonCodec(tt.enc, tt.bom); !strings.Contains(p.Compact(Options{}), codec) {
 				t.Errorf("compact preview does not name the Python codec %q", codec)
 			}
 			if diff := cmp.Diff([]SheetPreview{wantSheet}, p.Sheets, ignoreStats); diff != "" {
@@ -88,7 +88,7 @@ func TestPreviewCSVDelimiters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustPreview(t, writeFile(t, tt.file, []byte(tt.text)), PreviewOptions{})
+			p := mustPreview(t, writeFile(t, tt.file, []byte(tt.text)), Options{})
 			if p.Delimiter != tt.want {
 				t.Fatalf("delimiter = %q, want %q", p.Delimiter, tt.want)
 			}
@@ -112,7 +112,7 @@ func TestPreviewCSVDelimiters(t *testing.T) {
 
 func TestPreviewCSVQuotedNewlinesAndBlankLines(t *testing.T) {
 	text := "id,comment\n1,\"line one\nline two\"\n\n2,\"say \"\"hi\"\"\"\n3,plain\r\n"
-	p := mustPreview(t, writeFile(t, "q.csv", []byte(text)), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "q.csv", []byte(text)), Options{})
 	want := SheetPreview{
 		Name:          "q.csv",
 		Columns:       []Column{{"id", ColumnInt}, {"comment", ColumnText}},
@@ -126,7 +126,7 @@ func TestPreviewCSVQuotedNewlinesAndBlankLines(t *testing.T) {
 }
 
 func TestPreviewCSVHeaderless(t *testing.T) {
-	p := mustPreview(t, writeFile(t, "n.csv", []byte("1,2.5,2024-01-01\n2,3.5,2024-01-02\n")), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "n.csv", []byte("1,2.5,2024-01-01\n2,3.5,2024-01-02\n")), Options{})
 	s := p.Sheets[0]
 	want := []Column{{"0", ColumnInt}, {"1", ColumnFloat}, {"2", ColumnDate}}
 	if diff := cmp.Diff(want, s.Columns); diff != "" {
@@ -138,7 +138,7 @@ func TestPreviewCSVHeaderless(t *testing.T) {
 }
 
 func TestPreviewCSVBlankAndDuplicateHeaders(t *testing.T) {
-	p := mustPreview(t, writeFile(t, "d.csv", []byte("a,,a,a\n1,2,3,4\n")), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "d.csv", []byte("a,,a,a\n1,2,3,4\n")), Options{})
 	var names []string
 	for _, c := range p.Sheets[0].Columns {
 		names = append(names, c.Name)
@@ -184,7 +184,7 @@ func TestPreviewCSVRowCount(t *testing.T) {
 		t.Fatalf("test file is %d bytes; it must exceed the %d-byte head", info.Size(), previewHeadBytes)
 	}
 	t.Run("exact below the limit", func(t *testing.T) {
-		s := mustPreview(t, path, PreviewOptions{}).Sheets[0]
+		s := mustPreview(t, path, Options{}).Sheets[0]
 		if s.RowCount != rows || !s.RowCountExact {
 			t.Errorf("row count = %d exact=%v, want %d exact", s.RowCount, s.RowCountExact, rows)
 		}
@@ -197,7 +197,7 @@ func TestPreviewCSVRowCount(t *testing.T) {
 		}
 	})
 	t.Run("estimated above the limit", func(t *testing.T) {
-		s := mustPreview(t, path, PreviewOptions{ExactCountLimit: 1 << 20}).Sheets[0]
+		s := mustPreview(t, path, Options{ExactCountLimit: 1 << 20}).Sheets[0]
 		if s.RowCountExact || s.Note == "" {
 			t.Errorf("exact=%v note=%q, want an estimate with a note", s.RowCountExact, s.Note)
 		}
@@ -277,11 +277,11 @@ func BenchmarkPreviewCSV200MB(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
-		p, err := Preview(ctx, path, PreviewOptions{})
+		p, err := Preview(ctx, path, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		text := p.Compact(PreviewOptions{})
+		text := p.Compact(Options{})
 		b.StopTimer()
 		runtime.ReadMemStats(&after)
 		if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > heapBound {
@@ -323,7 +323,7 @@ func TestPreviewCSVRowCountEncodings(t *testing.T) {
 				t.Fatalf("test file is %d bytes; it must exceed the sampled head", len(data))
 			}
 			path := writeFile(t, "cn.csv", data)
-			p := mustPreview(t, path, PreviewOptions{})
+			p := mustPreview(t, path, Options{})
 			s := p.Sheets[0]
 			if p.Encoding != tt.enc || s.RowCount != rows || !s.RowCountExact {
 				t.Errorf("streamed: encoding %q, %d rows exact=%v; want %q, %d exact", p.Encoding, s.RowCount, s.RowCountExact, tt.enc, rows)
@@ -331,7 +331,7 @@ func TestPreviewCSVRowCountEncodings(t *testing.T) {
 			if diff := cmp.Diff([]Column{{"编号", ColumnInt}, {"城市", ColumnText}, {"金额", ColumnFloat}}, s.Columns); diff != "" {
 				t.Errorf("columns (-want +got)\n%s", diff)
 			}
-			s = mustPreview(t, path, PreviewOptions{ExactCountLimit: 1 << 20}).Sheets[0]
+			s = mustPreview(t, path, Options{ExactCountLimit: 1 << 20}).Sheets[0]
 			if s.RowCountExact || s.RowCount < rows*95/100 || s.RowCount > rows*105/100 {
 				t.Errorf("estimated: %d rows exact=%v, want about %d, not exact", s.RowCount, s.RowCountExact, rows)
 			}
@@ -354,7 +354,7 @@ func BenchmarkPreviewCSVExactCount(b *testing.B) {
 	b.SetBytes(info.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := Preview(context.Background(), path, PreviewOptions{})
+		p, err := Preview(context.Background(), path, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
+	"github.com/dustin/go-humanize/english"
 )
 
 // Layout of a description (see Describe).
@@ -36,7 +37,7 @@ const (
 // never rounded. Text files show their first lines. The result never exceeds
 // opts.MaxChars runes: sample rows go first, then the last columns' lines
 // (those columns are then listed by name and type).
-func (p *FilePreview) Describe(opts PreviewOptions) string {
+func (p *FilePreview) Describe(opts Options) string {
 	opts = opts.withDefaults()
 	w := p.headedWriter(opts)
 	budget := w.left()
@@ -62,7 +63,7 @@ func (p *FilePreview) Describe(opts PreviewOptions) string {
 }
 
 // describeSheet lays out one table within budget runes.
-func describeSheet(s SheetPreview, kind string, budget int, opts PreviewOptions) []string {
+func describeSheet(s SheetPreview, kind string, budget int, opts Options) []string {
 	label := fmt.Sprintf("sheet %q", s.Name)
 	if kind != KindXLSX {
 		label = "table"
@@ -70,9 +71,9 @@ func describeSheet(s SheetPreview, kind string, budget int, opts PreviewOptions)
 	if len(s.Columns) == 0 && s.RowCount == 0 && !s.RowCountExact {
 		return []string{truncateRunes(label+": not read", max(budget-1, 1))}
 	}
-	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), generic.Plural(len(s.Columns), "column"))
+	head := fmt.Sprintf("%s: %s × %s", label, countPhrase(s.RowCount, s.RowCountExact, "row"), english.Plural(len(s.Columns), "column", ""))
 	if len(s.Stats) == len(s.Columns) && len(s.Columns) > 0 && (s.StatsRows < s.RowCount || !s.RowCountExact) {
-		head += fmt.Sprintf("; column stats over the first %s", generic.Plural(s.StatsRows, "row"))
+		head += fmt.Sprintf("; column stats over the first %s", english.Plural(s.StatsRows, "row", ""))
 	}
 	if len(s.Merged) > 0 {
 		shown := s.Merged[:min(len(s.Merged), compactMergedShown)]
@@ -134,7 +135,7 @@ type columnItem struct {
 // columnLines describes every column, one line each ("- name (type, facts):
 // range or top values"); in a wide table, runs of four or more same-typed
 // columns named with consecutive numbers share one line.
-func columnLines(s SheetPreview, wide bool, opts PreviewOptions) []string {
+func columnLines(s SheetPreview, wide bool, opts Options) []string {
 	var out []string
 	for _, it := range columnRuns(s.Columns, wide) {
 		out = append(out, describeColumns(s, it, opts))
@@ -167,7 +168,7 @@ func columnRuns(cols []Column, fold bool) []columnItem {
 
 // describeColumns is the line of one column, or of a folded run whose
 // facts are pooled (missing share, the range over all of them).
-func describeColumns(s SheetPreview, it columnItem, opts PreviewOptions) string {
+func describeColumns(s SheetPreview, it columnItem, opts Options) string {
 	c := s.Columns[it.first]
 	name := compactCell(c.Name, opts.MaxCellChars)
 	typ := c.Type
@@ -206,11 +207,11 @@ func describeColumns(s SheetPreview, it columnItem, opts PreviewOptions) string 
 		}
 		switch {
 		case st.DistinctCapped:
-			facts = append(facts, generic.Thousands(st.Distinct)+"+ distinct")
+			facts = append(facts, humanize.Comma(int64(st.Distinct))+"+ distinct")
 		case st.Distinct == present && present > statsTopValues:
 			facts = append(facts, "unique")
 		default:
-			facts = append(facts, generic.Plural(st.Distinct, "distinct value"))
+			facts = append(facts, english.Plural(st.Distinct, "distinct value", ""))
 			values = topValues(st.Top, opts)
 			if st.Distinct > len(st.Top) {
 				values += ", …"
@@ -254,14 +255,14 @@ func pooledStats(stats []ColumnStats, typ string) ColumnStats {
 
 // topValues writes the most frequent values as "value=count", quoting a
 // value that holds a separator.
-func topValues(top []ValueCount, opts PreviewOptions) string {
+func topValues(top []ValueCount, opts Options) string {
 	parts := make([]string, len(top))
 	for i, v := range top {
 		val := compactCell(v.Value, min(opts.MaxCellChars, describeSampleChars))
 		if strings.ContainsAny(val, ",=") || strings.TrimSpace(val) != val {
 			val = strconv.Quote(val)
 		}
-		parts[i] = val + "=" + generic.Thousands(v.Count)
+		parts[i] = val + "=" + humanize.Comma(int64(v.Count))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -283,7 +284,7 @@ func missingShare(missing, rows int) string {
 
 // cutColumnLines keeps the column lines that fit in room, with a last
 // line naming the columns left out.
-func cutColumnLines(s SheetPreview, cols []string, room int, wide bool, opts PreviewOptions) []string {
+func cutColumnLines(s SheetPreview, cols []string, room int, wide bool, opts Options) []string {
 	items := columnRuns(s.Columns, wide)
 	for keep := len(cols) - 1; keep >= 0; keep-- {
 		restFrom := items[keep].first
@@ -370,12 +371,12 @@ func roundValue(v string) string {
 
 // DescribeAll is CompactAll with each file's Describe: the data context
 // model prompts carry.
-func DescribeAll(files []Previewed, opts PreviewOptions) string {
+func DescribeAll(files []Previewed, opts Options) string {
 	return renderAll(files, opts, (*FilePreview).Describe)
 }
 
-// DescribePaths is PreviewAll with each file's Describe.
-func DescribePaths(ctx context.Context, paths []string, opts PreviewOptions) string {
+// DescribePaths is All with each file's Describe.
+func DescribePaths(ctx context.Context, paths []string, opts Options) string {
 	opts = opts.withDefaults()
 	return layoutAll(paths, opts, func(i int) (*FilePreview, error) {
 		if err := ctx.Err(); err != nil {

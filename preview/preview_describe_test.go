@@ -19,7 +19,7 @@ func TestColumnStats(t *testing.T) {
 		"3,2023-12-31,Paris,-4,NA,no\n" +
 		"9,2024-01-15,Lyon,,7%,yes\n" +
 		"1,2024-02-29,Nice,80.25,,yes\n"
-	p := mustPreview(t, writeFile(t, "s.csv", []byte(data)), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "s.csv", []byte(data)), Options{})
 	s := p.Sheets[0]
 	top := func(vc ...any) []ValueCount {
 		var out []ValueCount
@@ -56,15 +56,15 @@ func TestColumnStatsCoverTheWholeFile(t *testing.T) {
 		fmt.Fprintf(&b, "%d,%s\n", i, label)
 	}
 	path := writeFile(t, "big.csv", []byte(b.String()))
-	s := mustPreview(t, path, PreviewOptions{}).Sheets[0]
+	s := mustPreview(t, path, Options{}).Sheets[0]
 	if s.StatsRows != rows || s.Stats[0].Max != fmt.Sprint(rows-1) || s.Stats[1].Distinct != 2 {
 		t.Errorf("stats over %d rows, max n %q, %d labels; want all %d rows, max %d, 2 labels", s.StatsRows, s.Stats[0].Max, s.Stats[1].Distinct, rows, rows-1)
 	}
-	small := mustPreview(t, path, PreviewOptions{StatsMaxBytes: 1 << 20}).Sheets[0]
+	small := mustPreview(t, path, Options{StatsMaxBytes: 1 << 20}).Sheets[0]
 	if small.StatsRows >= rows || small.StatsRows < 10_000 {
 		t.Errorf("with StatsMaxBytes 1 MiB the stats cover %d rows; want the head's (fewer than %d)", small.StatsRows, rows)
 	}
-	text := (&FilePreview{Name: "big.csv", Kind: KindCSV, Sheets: []SheetPreview{small}}).Describe(PreviewOptions{})
+	text := (&FilePreview{Name: "big.csv", Kind: KindCSV, Sheets: []SheetPreview{small}}).Describe(Options{})
 	if !strings.Contains(text, fmt.Sprintf("column stats over the first %s rows", thousands(small.StatsRows))) {
 		t.Errorf("the description must say the stats cover only the first rows:\n%s", text)
 	}
@@ -83,7 +83,7 @@ func TestDescribeSmallTable(t *testing.T) {
 		"A-1,Lyon,0.1234567,45.7640431,\n" +
 		"A-2,Paris,0.5,48.8566141,late\n" +
 		"A-3,Lyon,,43.2964820,\n"
-	p := mustPreview(t, writeFile(t, "o.csv", []byte(data)), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "o.csv", []byte(data)), Options{})
 	want := `## o.csv (csv; 112 B; encoding utf-8; delimiter comma ",")
 table: 3 rows × 5 columns
 - order_id (text, 3 distinct values): A-1=1, A-2=1, A-3=1
@@ -96,7 +96,7 @@ order_id | city | ratio | lat | note
 A-1 | Lyon | 0.1235 | 45.7640431 | 
 A-2 | Paris | 0.5 | 48.8566141 | late
 A-3 | Lyon |  | 43.2964820 | `
-	if diff := cmp.Diff(want, p.Describe(PreviewOptions{})); diff != "" {
+	if diff := cmp.Diff(want, p.Describe(Options{})); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
@@ -105,8 +105,8 @@ A-3 | Lyon |  | 43.2964820 | `
 // columns is described one line per column (numbered runs folded), within
 // MaxChars, naming the columns it has no room for.
 func TestDescribeWideTableStaysBounded(t *testing.T) {
-	p := mustPreview(t, wideCSV(t, 300, 30), PreviewOptions{})
-	text := p.Describe(PreviewOptions{})
+	p := mustPreview(t, wideCSV(t, 300, 30), Options{})
+	text := p.Describe(Options{})
 	if n := runeLen(text); n > 4000 {
 		t.Errorf("description is %d chars, want ≤ 4000", n)
 	}

@@ -9,7 +9,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
+	"github.com/dustin/go-humanize/english"
 )
 
 // JSON shape bounds: nesting described, keys listed per object, items of an
@@ -25,7 +26,7 @@ const (
 // token so only JSONScanBytes of it are ever read. A document that does not
 // parse is shown as text with a note; one holding several top-level values
 // is previewed as JSON Lines.
-func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts PreviewOptions) error {
+func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts Options) error {
 	if _, err := src.f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("rewind: %w", err)
 	}
@@ -60,7 +61,7 @@ func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts Prev
 				decodedSize = src.size * int64(len(text)) / headRaw
 			}
 			est := estimateCount(decodedSize, opts.JSONScanBytes, w.topArrayItems)
-			shape = strings.Replace(shape, "[≥"+generic.Thousands(w.topArrayItems)+" items", "[~"+generic.Thousands(est)+" items", 1)
+			shape = strings.Replace(shape, "[≥"+humanize.Comma(int64(w.topArrayItems))+" items", "[~"+humanize.Comma(int64(est))+" items", 1)
 		}
 	}
 	p.JSONShape = truncateRunes(shape, jsonShapeMaxChars)
@@ -244,7 +245,7 @@ func (w *jsonShapeWalker) array(depth int) (string, error) {
 		_, err = w.token() // ']'
 	}
 	if w.stopped {
-		return fmt.Sprintf("[≥%s items: %s]", generic.Thousands(count), item), err
+		return fmt.Sprintf("[≥%s items: %s]", humanize.Comma(int64(count)), item), err
 	}
 	if count == 0 {
 		return "[]", err
@@ -252,7 +253,7 @@ func (w *jsonShapeWalker) array(depth int) (string, error) {
 	if item == "" {
 		item = "…"
 	}
-	return fmt.Sprintf("[%s: %s]", generic.Plural(count, "item"), item), err
+	return fmt.Sprintf("[%s: %s]", english.Plural(count, "item", ""), item), err
 }
 
 // firstItem describes an array's first item; for an object it also returns
@@ -338,7 +339,7 @@ func (w *jsonShapeWalker) skipRest(depth int) error {
 // previewJSONL fills p from a JSON Lines file: its first records as a table
 // (one column per top-level key, in first-seen order; nested values as
 // compact JSON), the first record's shape, and the record count.
-func previewJSONL(ctx context.Context, p *FilePreview, src *fileSample, opts PreviewOptions) error {
+func previewJSONL(ctx context.Context, p *FilePreview, src *fileSample, opts Options) error {
 	head, headRaw, err := src.decodedHead()
 	if err != nil {
 		return fmt.Errorf("decode the head as %s: %w", src.encoding, err)

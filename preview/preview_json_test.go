@@ -39,7 +39,7 @@ func TestPreviewJSONShape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustPreview(t, writeFile(t, "doc.json", []byte(tt.data)), PreviewOptions{})
+			p := mustPreview(t, writeFile(t, "doc.json", []byte(tt.data)), Options{})
 			if p.Kind != KindJSON || p.Note != "" {
 				t.Fatalf("kind %q note %q, want json and no note", p.Kind, p.Note)
 			}
@@ -57,7 +57,7 @@ func TestPreviewJSONShape(t *testing.T) {
 }
 
 func TestPreviewJSONUTF16(t *testing.T) {
-	p := mustPreview(t, writeFile(t, "w.json", encodeText(t, `{"城市": "北京"}`, EncodingUTF16LE, true)), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "w.json", encodeText(t, `{"城市": "北京"}`, EncodingUTF16LE, true)), Options{})
 	if p.JSONShape != "{城市: string}" || p.Encoding != EncodingUTF16LE {
 		t.Errorf("shape %q encoding %q", p.JSONShape, p.Encoding)
 	}
@@ -84,7 +84,7 @@ func TestPreviewJSONLargeArrayIsEstimated(t *testing.T) {
 	}
 	f.Close()
 
-	p := mustPreview(t, path, PreviewOptions{})
+	p := mustPreview(t, path, Options{})
 	if !strings.HasPrefix(p.JSONShape, "[~") || !strings.HasSuffix(p.JSONShape, "items: {id: int, name: string}]") {
 		t.Errorf("shape %q: want an estimated item count and the item keys", p.JSONShape)
 	}
@@ -96,14 +96,14 @@ func TestPreviewJSONLargeArrayIsEstimated(t *testing.T) {
 	if !strings.Contains(p.Note, "estimated") {
 		t.Errorf("note %q does not say counts are estimated", p.Note)
 	}
-	full := mustPreview(t, path, PreviewOptions{JSONScanBytes: 4 << 20})
+	full := mustPreview(t, path, Options{JSONScanBytes: 4 << 20})
 	if full.JSONShape != "[100,000 items: {id: int, name: string}]" {
 		t.Errorf("within the scan limit: shape %q", full.JSONShape)
 	}
 }
 
 func TestPreviewJSONInvalidFallsBackToText(t *testing.T) {
-	p := mustPreview(t, writeFile(t, "bad.json", []byte("{\"a\": 1,,}\nsecond line\n")), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "bad.json", []byte("{\"a\": 1,,}\nsecond line\n")), Options{})
 	if p.Kind != KindJSON || !strings.Contains(p.Note, "not valid JSON") {
 		t.Errorf("kind %q note %q: want json with a not-valid note", p.Kind, p.Note)
 	}
@@ -121,7 +121,7 @@ not json
 `
 	for _, file := range []string{"events.jsonl", "events.json"} {
 		t.Run(file, func(t *testing.T) {
-			p := mustPreview(t, writeFile(t, file, []byte(data)), PreviewOptions{})
+			p := mustPreview(t, writeFile(t, file, []byte(data)), Options{})
 			// A .json file holding one record per line is previewed as
 			// JSON Lines too.
 			if p.Kind != KindJSONL {
@@ -148,7 +148,7 @@ not json
 }
 
 func TestPreviewJSONSeveralValuesIsJSONL(t *testing.T) {
-	p := mustPreview(t, writeFile(t, "two.json", []byte("{\"a\": 1}\n{\"a\": 2}\n")), PreviewOptions{})
+	p := mustPreview(t, writeFile(t, "two.json", []byte("{\"a\": 1}\n{\"a\": 2}\n")), Options{})
 	if p.Kind != KindJSONL || len(p.Sheets) != 1 || p.Sheets[0].RowCount != 2 || !strings.Contains(p.Note, "JSON Lines") {
 		t.Errorf("kind %q sheets %+v note %q: want jsonl with 2 records", p.Kind, p.Sheets, p.Note)
 	}

@@ -19,7 +19,7 @@ const maxNameChars = 200
 // used (0 or 1) so callers can count data rows. Names follow pandas: a blank
 // header cell at position j is "Unnamed: j", a repeated name gets ".1",
 // ".2", and a headerless table's columns are numbered from 0.
-func buildTable(name string, records [][]string, opts PreviewOptions) (SheetPreview, int) {
+func buildTable(name string, records [][]string, opts Options) (SheetPreview, int) {
 	if len(records) == 0 {
 		return SheetPreview{Name: name}, 0
 	}
@@ -28,14 +28,14 @@ func buildTable(name string, records [][]string, opts PreviewOptions) (SheetPrev
 
 // buildTableWithHeader is buildTable for records whose first row is known
 // to be the header (the keys of JSON Lines records).
-func buildTableWithHeader(name string, records [][]string, opts PreviewOptions) (SheetPreview, int) {
+func buildTableWithHeader(name string, records [][]string, opts Options) (SheetPreview, int) {
 	if len(records) == 0 {
 		return SheetPreview{Name: name}, 0
 	}
 	return tableFrom(name, records, opts, true)
 }
 
-func tableFrom(name string, records [][]string, opts PreviewOptions, header bool) (SheetPreview, int) {
+func tableFrom(name string, records [][]string, opts Options, header bool) (SheetPreview, int) {
 	sheet := SheetPreview{Name: name}
 	width := 0
 	for _, r := range records {

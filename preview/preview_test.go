@@ -38,14 +38,14 @@ func TestPreviewEmptyAndBinary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustPreview(t, writeFile(t, tt.file, tt.data), PreviewOptions{})
+			p := mustPreview(t, writeFile(t, tt.file, tt.data), Options{})
 			if p.Kind != tt.wantKind || !strings.Contains(p.Note, tt.wantNote) {
 				t.Errorf("kind %q note %q, want %q with a note containing %q", p.Kind, p.Note, tt.wantKind, tt.wantNote)
 			}
 			if p.Size != int64(len(tt.data)) || p.Encoding != "" || len(p.Sheets)+len(p.Lines) != 0 {
 				t.Errorf("size %d encoding %q sheets %d lines %d; want the size only", p.Size, p.Encoding, len(p.Sheets), len(p.Lines))
 			}
-			text := p.Compact(PreviewOptions{})
+			text := p.Compact(Options{})
 			if !strings.Contains(text, "("+tt.wantKind+"; ") || !strings.Contains(text, tt.wantNote) {
 				t.Errorf("compact preview does not say it plainly:\n%s", text)
 			}
@@ -56,17 +56,17 @@ func TestPreviewEmptyAndBinary(t *testing.T) {
 func TestPreviewErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := dir + "/nope.csv"
-	_, err := Preview(context.Background(), missing, PreviewOptions{})
+	_, err := Preview(context.Background(), missing, Options{})
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: err = %v, want fs.ErrNotExist naming %s", err, missing)
 	}
-	_, err = Preview(context.Background(), dir, PreviewOptions{})
+	_, err = Preview(context.Background(), dir, Options{})
 	if !errors.Is(err, ErrNotRegularFile) || !strings.Contains(err.Error(), dir) {
 		t.Errorf("directory: err = %v, want ErrNotRegularFile naming %s", err, dir)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = Preview(ctx, writeFile(t, "a.csv", []byte("a\n1\n")), PreviewOptions{})
+	_, err = Preview(ctx, writeFile(t, "a.csv", []byte("a\n1\n")), Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
 	}
@@ -109,8 +109,8 @@ func TestTruncateRunes(t *testing.T) {
 }
 
 func TestPreviewOptionsDefaults(t *testing.T) {
-	got := PreviewOptions{}.withDefaults()
-	want := PreviewOptions{
+	got := Options{}.withDefaults()
+	want := Options{
 		MaxRows: 20, MaxColumns: 20, MaxCellChars: 40, MaxLineChars: 200, MaxLines: 20,
 		MaxChars: 4000, MaxTotalChars: 16000, TypeSampleRows: 200, ExactCountLimit: 64 << 20,
 		MaxSheets: 20, MaxScanRows: 100000, JSONScanBytes: 2 << 20, StatsMaxBytes: 16 << 20, MaxUnzipBytes: 2 << 30,
@@ -118,7 +118,7 @@ func TestPreviewOptionsDefaults(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got)\n%s", diff)
 	}
-	if got := (PreviewOptions{MaxRows: 500}).withDefaults().TypeSampleRows; got != 500 {
+	if got := (Options{MaxRows: 500}).withDefaults().TypeSampleRows; got != 500 {
 		t.Errorf("TypeSampleRows = %d, want raised to MaxRows 500", got)
 	}
 }
@@ -132,13 +132,13 @@ func TestPreviewNamesFilesRelativeToBaseDir(t *testing.T) {
 	if err := os.WriteFile(p, []byte("x,y\n1,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := PreviewAll(context.Background(), []string{p, filepath.Join(root, "input", "missing.csv")}, PreviewOptions{BaseDir: root})
+	got := All(context.Background(), []string{p, filepath.Join(root, "input", "missing.csv")}, Options{BaseDir: root})
 	for _, want := range []string{"## input/a.csv (", "## input/missing.csv\nerror"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("preview lacks %q:\n%s", want, got)
 		}
 	}
-	if got := PreviewAll(context.Background(), []string{p}, PreviewOptions{}); !strings.HasPrefix(got, "## a.csv (") {
+	if got := All(context.Background(), []string{p}, Options{}); !strings.HasPrefix(got, "## a.csv (") {
 		t.Errorf("without BaseDir the base name is used:\n%s", got)
 	}
 }

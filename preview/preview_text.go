@@ -9,7 +9,7 @@ import (
 
 // previewText fills p from a plain text file: its first lines, truncated,
 // and its line count.
-func previewText(ctx context.Context, p *FilePreview, src *fileSample, opts PreviewOptions) error {
+func previewText(ctx context.Context, p *FilePreview, src *fileSample, opts Options) error {
 	head, headRaw, err := src.decodedHead()
 	if err != nil {
 		return fmt.Errorf("decode the head as %s: %w", src.encoding, err)
@@ -42,7 +42,7 @@ func firstLines(text []byte, n, width int) []string {
 // head when it is the whole file, by streaming it when it is smaller than
 // ExactCountLimit, and otherwise by estimate from the lines per byte of the
 // head and tail samples.
-func countLines(ctx context.Context, src *fileSample, head []byte, headRaw int64, opts PreviewOptions) (lines, nonBlank int, exact bool, err error) {
+func countLines(ctx context.Context, src *fileSample, head []byte, headRaw int64, opts Options) (lines, nonBlank int, exact bool, err error) {
 	switch {
 	case src.whole():
 		var c lineCounter

@@ -15,7 +15,7 @@ func TestPreviewText(t *testing.T) {
 	tests := []struct {
 		name, file string
 		data       []byte
-		opts       PreviewOptions
+		opts       Options
 		wantLines  []string
 		wantCount  int
 		wantEnc    string
@@ -29,14 +29,14 @@ func TestPreviewText(t *testing.T) {
 		{
 			name: "first lines only, long lines cut", file: "a.txt",
 			data:      []byte("one\ntwo\nthree\n" + long + "\n"),
-			opts:      PreviewOptions{MaxLines: 2, MaxLineChars: 10},
+			opts:      Options{MaxLines: 2, MaxLineChars: 10},
 			wantLines: []string{"one", "two"},
 			wantCount: 4, wantEnc: EncodingUTF8,
 		},
 		{
 			name: "long line cut to MaxLineChars", file: "a.txt",
 			data:      []byte(long + "\nend\n"),
-			opts:      PreviewOptions{MaxLineChars: 10},
+			opts:      Options{MaxLineChars: 10},
 			wantLines: []string{strings.Repeat("长", 9) + "…", "end"},
 			wantCount: 2, wantEnc: EncodingUTF8,
 		},
@@ -82,16 +82,16 @@ func TestPreviewTextLineCount(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := mustPreview(t, path, PreviewOptions{})
+	p := mustPreview(t, path, Options{})
 	if p.LineCount != lines || !p.LineCountExact {
 		t.Errorf("streamed count %d exact=%v, want %d exact", p.LineCount, p.LineCountExact, lines)
 	}
-	p = mustPreview(t, path, PreviewOptions{ExactCountLimit: 1 << 20})
+	p = mustPreview(t, path, Options{ExactCountLimit: 1 << 20})
 	if p.LineCountExact || p.LineCount < lines*98/100 || p.LineCount > lines*102/100 {
 		t.Errorf("estimated count %d exact=%v, want about %d, not exact", p.LineCount, p.LineCountExact, lines)
 	}
-	if !strings.Contains(p.Compact(PreviewOptions{}), "~100,000 lines") {
-		t.Errorf("compact preview does not mark the estimate:\n%s", p.Compact(PreviewOptions{}))
+	if !strings.Contains(p.Compact(Options{}), "~100,000 lines") {
+		t.Errorf("compact preview does not mark the estimate:\n%s", p.Compact(Options{}))
 	}
 }
 

@@ -24,7 +24,7 @@ const maxTitleRows = 3
 // are streamed with excelize's row iterator and only the sampled ones are
 // kept; worksheets larger than 16 MiB unzipped are spooled to a temporary
 // file by excelize rather than held in memory.
-func previewWorkbook(ctx context.Context, p *FilePreview, file *os.File, opts PreviewOptions) error {
+func previewWorkbook(ctx context.Context, p *FilePreview, file *os.File, opts Options) error {
 	f, err := excelize.OpenReader(file, excelize.Options{
 		UnzipSizeLimit:    opts.MaxUnzipBytes,
 		UnzipXMLSizeLimit: min(excelize.StreamChunkSize, opts.MaxUnzipBytes),
@@ -65,7 +65,7 @@ func previewWorkbook(ctx context.Context, p *FilePreview, file *os.File, opts Pr
 // cheaply as the sheet allows: by iterating to the end when the sheet is
 // small, else from its declared used range, else by stepping over at most
 // MaxScanRows more rows without reading their cells.
-func previewSheet(ctx context.Context, f *excelize.File, name string, opts PreviewOptions) (SheetPreview, error) {
+func previewSheet(ctx context.Context, f *excelize.File, name string, opts Options) (SheetPreview, error) {
 	rows, err := f.Rows(name)
 	if err != nil {
 		return SheetPreview{}, fmt.Errorf("open rows: %w", err)

@@ -71,7 +71,7 @@ func TestPreviewXLSXSheets(t *testing.T) {
 			}
 		}
 	})
-	p := mustPreview(t, path, PreviewOptions{})
+	p := mustPreview(t, path, Options{})
 	want := []SheetPreview{
 		{
 			Name:          "Orders",
@@ -97,7 +97,7 @@ func TestPreviewXLSXSheets(t *testing.T) {
 	if p.Kind != KindXLSX || p.Encoding != "" {
 		t.Errorf("kind %q encoding %q, want xlsx and none", p.Kind, p.Encoding)
 	}
-	text := p.Compact(PreviewOptions{})
+	text := p.Compact(Options{})
 	for _, want := range []string{`sheet "Orders": 3 rows × 4 columns`, `sheet "Report": 2 rows × 2 columns; merged cells A1:B1, A5:A6`, `sheet "Empty"`, "id (int) | region (text)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("compact preview lacks %q:\n%s", want, text)
@@ -130,17 +130,17 @@ func TestPreviewXLSXRowCount(t *testing.T) {
 	tests := []struct {
 		name      string
 		path      string
-		opts      PreviewOptions
+		opts      Options
 		wantCount int
 		wantExact bool
 		wantNote  string
 	}{
-		{"declared range", declared, PreviewOptions{TypeSampleRows: 50}, rows, false, "declared used range"},
-		{"small enough to read whole", declared, PreviewOptions{TypeSampleRows: rows + 10}, rows, true, ""},
-		{"no declared range: rows stepped over", undeclared, PreviewOptions{TypeSampleRows: 50}, rows, true, "may include blank rows"},
+		{"declared range", declared, Options{TypeSampleRows: 50}, rows, false, "declared used range"},
+		{"small enough to read whole", declared, Options{TypeSampleRows: rows + 10}, rows, true, ""},
+		{"no declared range: rows stepped over", undeclared, Options{TypeSampleRows: 50}, rows, true, "may include blank rows"},
 		// 54 rows sampled (header, 3 possible title rows, 50), 1 found after
 		// them, 1000 stepped over: 1055 rows seen, 1054 below the header.
-		{"no declared range, scan bound hit", undeclared, PreviewOptions{TypeSampleRows: 50, MaxScanRows: 1000}, 1054, false, "at least"},
+		{"no declared range, scan bound hit", undeclared, Options{TypeSampleRows: 50, MaxScanRows: 1000}, 1054, false, "at least"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -175,14 +175,14 @@ func TestPreviewXLSXWideSheetCompact(t *testing.T) {
 		}
 		setRows(t, f, sheet, 1, data)
 	})
-	p := mustPreview(t, path, PreviewOptions{})
+	p := mustPreview(t, path, Options{})
 	if got := len(p.Sheets[0].Columns); got != cols {
 		t.Fatalf("%d columns, want %d", got, cols)
 	}
 	if got := p.Sheets[0].Rows[0][0]; runeLen(got) > 40 {
 		t.Errorf("stored cell %q longer than 40 runes", got)
 	}
-	text := p.Compact(PreviewOptions{})
+	text := p.Compact(Options{})
 	if n := runeLen(text); n > 4000 {
 		t.Errorf("compact preview is %d chars, want ≤ 4000", n)
 	}
@@ -202,7 +202,7 @@ func TestPreviewXLSXCorrupt(t *testing.T) {
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
 			path := writeFile(t, "broken.xlsx", data)
-			_, err := Preview(context.Background(), path, PreviewOptions{})
+			_, err := Preview(context.Background(), path, Options{})
 			if !errors.Is(err, ErrWorkbookUnreadable) {
 				t.Fatalf("err = %v, want ErrWorkbookUnreadable", err)
 			}
@@ -223,7 +223,7 @@ func TestPreviewXLSXManySheets(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	p := mustPreview(t, path, PreviewOptions{MaxSheets: 2})
+	p := mustPreview(t, path, Options{MaxSheets: 2})
 	if len(p.Sheets) != 3 {
 		t.Fatalf("%d sheets, want 3", len(p.Sheets))
 	}
@@ -248,11 +248,11 @@ func TestPreviewXLSXSkipsMergedRangesOfHugeSheets(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	s := mustPreview(t, path, PreviewOptions{TypeSampleRows: 20}).Sheets[0]
+	s := mustPreview(t, path, Options{TypeSampleRows: 20}).Sheets[0]
 	if len(s.Merged) != 0 || !strings.Contains(s.Note, "merged ranges not read") || s.RowCount != 199999 {
 		t.Errorf("merged %v, note %q, rows %d: want no merged ranges, a note saying so, 199999 declared rows", s.Merged, s.Note, s.RowCount)
 	}
-	s = mustPreview(t, path, PreviewOptions{TypeSampleRows: 200}).Sheets[0]
+	s = mustPreview(t, path, Options{TypeSampleRows: 200}).Sheets[0]
 	if diff := cmp.Diff([]string{"A2:B2"}, s.Merged); diff != "" {
 		t.Errorf("small enough to read whole: merged (-want +got)\n%s", diff)
 	}

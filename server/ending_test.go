@@ -18,7 +18,7 @@ func TestAskAgainAtTheDoneEventIsNotRefused(t *testing.T) {
 	done := func(seq int64, sent chan struct{}) runFunc {
 		return func(context.Context) iter.Seq[event.Event] {
 			return func(yield func(event.Event) bool) {
-				yield(event.Event{Kind: event.EventDone, Seq: seq})
+				yield(event.Event{Kind: event.Done, Seq: seq})
 				if sent != nil {
 					close(sent)
 				}

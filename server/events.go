@@ -43,13 +43,13 @@ type sseWriter struct {
 // an SSE "message" and EventSource's onmessage gets them all; the kind is
 // the data's "kind". Naming SSE events after kinds would make a kind
 // "error" look like EventSource's own error (a dropped connection).
-func (c *sseWriter) event(seq int64, kind event.EventKind, data []byte) {
+func (c *sseWriter) event(seq int64, kind event.Kind, data []byte) {
 	if seq > 0 {
 		fmt.Fprintf(c.w, "id: %d\n", seq)
 		c.last = seq
 	}
 	fmt.Fprintf(c.w, "data: %s\n\n", data)
-	c.done = kind == event.EventDone
+	c.done = kind == event.Done
 }
 
 // prime starts the stream: the reconnection delay, and the id the stream
@@ -169,7 +169,7 @@ func replay(c *sseWriter, tail *session.EventTail) error {
 			return nil
 		}
 		for _, e := range evs {
-			c.logDone = e.Event.Kind == event.EventDone
+			c.logDone = e.Event.Kind == event.Done
 			if e.Event.Seq > c.last {
 				c.event(e.Event.Seq, e.Event.Kind, e.Line)
 			}

@@ -78,7 +78,7 @@ func (r *faultRig) waitDone(t *testing.T, since time.Time, ids ...string) time.D
 			// The status is recorded just before the done event is.
 			v := r.api.session(id)
 			last, ok := r.api.srv.lastLogged(id)
-			if session.Status(v.Status).Finished() && ok && last.Kind == event.EventDone {
+			if session.Status(v.Status).Finished() && ok && last.Kind == event.Done {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -103,12 +103,12 @@ func (r *faultRig) check(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		counts := map[event.EventKind]int{}
+		counts := map[event.Kind]int{}
 		for _, e := range evs {
 			counts[e.Kind]++
 		}
-		if counts[event.EventDone] != 1 || counts[event.EventTakeover] != 0 || counts[event.EventError] != 0 {
-			t.Errorf("session %s ran %d times (%d takeovers, %d errors), want once: %s", id, counts[event.EventDone], counts[event.EventTakeover], counts[event.EventError], loggedKinds(t, r.api, id))
+		if counts[event.Done] != 1 || counts[event.Takeover] != 0 || counts[event.Error] != 0 {
+			t.Errorf("session %s ran %d times (%d takeovers, %d errors), want once: %s", id, counts[event.Done], counts[event.Takeover], counts[event.Error], loggedKinds(t, r.api, id))
 		}
 	}
 	if got := answer(t, r.api, r.running); got != "20" {
@@ -186,7 +186,7 @@ func TestRedisFaults(t *testing.T) {
 		r.gate.release()
 		deadline := time.Now().Add(time.Minute)
 		for {
-			if last, ok := r.api.srv.lastLogged(r.running); ok && last.Kind == event.EventDone {
+			if last, ok := r.api.srv.lastLogged(r.running); ok && last.Kind == event.Done {
 				break
 			}
 			if time.Now().After(deadline) {

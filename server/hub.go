@@ -13,7 +13,7 @@ import (
 // client.
 type frame struct {
 	seq  int64
-	kind event.EventKind
+	kind event.Kind
 	data []byte
 }
 
@@ -96,7 +96,7 @@ func (h *hub) ending() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := len(h.frames)
-	return n > 0 && h.frames[n-1].kind == event.EventDone
+	return n > 0 && h.frames[n-1].kind == event.Done
 }
 
 func (h *hub) startCh() chan struct{}   { return h.start }

@@ -202,11 +202,11 @@ func (m *metrics) startRun() *runMetrics {
 // event observes one of the run's events.
 func (r *runMetrics) event(e event.Event) {
 	switch e.Kind {
-	case event.EventStepStarted:
+	case event.StepStarted:
 		if e.Step != nil {
 			r.steps[e.Step.Index] = e.Time
 		}
-	case event.EventStepFinished:
+	case event.StepFinished:
 		if e.Step == nil {
 			return
 		}
@@ -216,7 +216,7 @@ func (r *runMetrics) event(e event.Event) {
 			delete(r.steps, e.Step.Index)
 			r.m.stepDuration.WithLabelValues(oneOf(string(e.Step.Status), stepStatuses)).Observe(e.Time.Sub(t).Seconds())
 		}
-	case event.EventModelFinished:
+	case event.ModelFinished:
 		if e.Call == nil {
 			return
 		}
@@ -248,9 +248,9 @@ func oneOf(v string, set []string) string {
 func (m *metrics) observeRun(final event.Event) string {
 	outcome := "done"
 	switch {
-	case final.Kind == event.EventDone && final.Text == "paused":
+	case final.Kind == event.Done && final.Text == "paused":
 		outcome = "paused"
-	case final.Kind != event.EventDone || final.Err != nil:
+	case final.Kind != event.Done || final.Err != nil:
 		outcome = "failed"
 		m.failures.WithLabelValues(failureKind(final)).Inc()
 	case final.Interrupt != nil:
@@ -302,7 +302,7 @@ func failureKind(final event.Event) string {
 	err := final.Err
 	var me *agents.ModelError
 	switch {
-	case final.Kind != event.EventDone || err == nil:
+	case final.Kind != event.Done || err == nil:
 		// The run's events ended without a done event (or a failed one
 		// without its error): Sift's own fault.
 		return failInternal

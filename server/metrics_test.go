@@ -287,12 +287,12 @@ func TestMetricsLabelsStayBounded(t *testing.T) {
 	run := m.startRun()
 	now := time.Now()
 	for i := range 200 {
-		run.event(event.Event{Kind: event.EventModelFinished, Call: &event.ModelCall{Role: fmt.Sprintf("role-%d", i), ElapsedMS: 10}})
+		run.event(event.Event{Kind: event.ModelFinished, Call: &event.ModelCall{Role: fmt.Sprintf("role-%d", i), ElapsedMS: 10}})
 		step := &plans.StepState{Step: plans.Step{Index: i}, Status: plans.StepStatus(fmt.Sprintf("status-%d", i))}
-		run.event(event.Event{Kind: event.EventStepStarted, Step: step, Time: now})
-		run.event(event.Event{Kind: event.EventStepFinished, Step: step, Time: now.Add(time.Second)})
+		run.event(event.Event{Kind: event.StepStarted, Step: step, Time: now})
+		run.event(event.Event{Kind: event.StepFinished, Step: step, Time: now.Add(time.Second)})
 	}
-	run.end(event.Event{Kind: event.EventDone, Err: errors.New("something unheard of")})
+	run.end(event.Event{Kind: event.Done, Err: errors.New("something unheard of")})
 
 	s := ts.scrape()
 	if v := s.value(t, "sift_worker_runs_total", "worker=worker-0"); v != 1 {
@@ -378,14 +378,14 @@ func TestFailureKinds(t *testing.T) {
 		{fmt.Errorf("%w. These words could not be placed: humidity", agents.ErrNoTemplateMatch), failNotUnderstood},
 		{runFailed(errors.New("checkpoint store: disk full")), failInternal},
 	} {
-		if got := failureKind(event.Event{Kind: event.EventDone, Err: c.err}); got != c.kind {
+		if got := failureKind(event.Event{Kind: event.Done, Err: c.err}); got != c.kind {
 			t.Errorf("%v: kind %s, want %s", c.err, got, c.kind)
 		}
 		if !slices.Contains(failureKinds, c.kind) {
 			t.Errorf("kind %s is not in failureKinds", c.kind)
 		}
 	}
-	if got := failureKind(event.Event{Kind: event.EventError, Err: errors.New("x")}); got != failInternal {
+	if got := failureKind(event.Event{Kind: event.Error, Err: errors.New("x")}); got != failInternal {
 		t.Errorf("a run that ended without its done event: %s, want internal", got)
 	}
 }

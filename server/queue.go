@@ -135,7 +135,7 @@ func (s *Server) enqueue(ctx context.Context, id string, job queuedJob) (accepte
 // done event.
 func (s *Server) lastLoggedDone(id string) bool {
 	evs, err := session.ReadEvents(s.eventsPath(id))
-	return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == event.EventDone
+	return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == event.Done
 }
 
 // queued reports whether session id has a run in the queue, waiting or
@@ -398,7 +398,7 @@ func (s *Server) jobRun(e *runqueue.Entry, job queuedJob) (fn runFunc, after fun
 		meta = &m
 	}
 	resume := func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Resume(ctx, id, nil) }
-	if last, ok := s.lastLogged(id); ok && last.Seq > job.AfterSeq && last.Kind == event.EventDone {
+	if last, ok := s.lastLogged(id); ok && last.Seq > job.AfterSeq && last.Kind == event.Done {
 		// The run ended, and its worker could not say so (Redis was
 		// away): it is never taken over, and its status is the log's.
 		s.restoreStatus(ctx, id, meta, last)
@@ -452,7 +452,7 @@ func (s *Server) logTakeover(h *hub, text string) {
 		s.log.Warn("record the takeover in the session's log", "session", h.id, "err", err)
 		return
 	}
-	ev, err := l.Record(event.Event{Kind: event.EventTakeover, Time: time.Now(), Text: text})
+	ev, err := l.Record(event.Event{Kind: event.Takeover, Time: time.Now(), Text: text})
 	_ = l.Close()
 	if err != nil {
 		s.log.Warn("record the takeover in the session's log", "session", h.id, "err", err)

@@ -128,7 +128,7 @@ func TestEndedRunLeavesItsClaimGone(t *testing.T) {
 	if err := s.claim(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
-	h.publish(event.Event{Kind: event.EventDone, Seq: 1, Time: time.Now()})
+	h.publish(event.Event{Kind: event.Done, Seq: 1, Time: time.Now()})
 	s.release(id)
 	returned := make(chan struct{})
 	go func() { s.keepClaim(h); close(returned) }()

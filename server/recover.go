@@ -200,7 +200,7 @@ func (s *Server) reconcileJob(ctx context.Context, id string) (bool, error) {
 	}
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
-	if last, ok := s.lastLogged(id); ok && last.Seq > job.AfterSeq && last.Kind == event.EventDone {
+	if last, ok := s.lastLogged(id); ok && last.Seq > job.AfterSeq && last.Kind == event.Done {
 		var meta *session.Meta
 		if m, err := s.store.Sessions.Get(sctx, id); err == nil {
 			meta = &m

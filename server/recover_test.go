@@ -96,8 +96,8 @@ func TestStatusReadsAsTheLogEnds(t *testing.T) {
 		done       event.Event
 		want, errs string
 	}{
-		{event.Event{Kind: event.EventDone, Time: time.Now()}, "done", ""},
-		{event.Event{Kind: event.EventDone, Time: time.Now(), Err: errors.New("run failed: the kernel died")}, "failed", "run failed: the kernel died"},
+		{event.Event{Kind: event.Done, Time: time.Now()}, "done", ""},
+		{event.Event{Kind: event.Done, Time: time.Now(), Err: errors.New("run failed: the kernel died")}, "failed", "run failed: the kernel died"},
 	} {
 		id := session.NewID()
 		if err := os.MkdirAll(s.workspacePath(id), 0o700); err != nil {

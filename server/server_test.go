@@ -52,7 +52,7 @@ func TestTemplateRunWithoutModel(t *testing.T) {
 		}
 	}
 	var done event.Event
-	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil || done.Kind != event.EventDone || done.Seq != int64(len(evs)) {
+	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil || done.Kind != event.Done || done.Seq != int64(len(evs)) {
 		t.Errorf("done data = %s (%v)", evs[len(evs)-1].data, err)
 	}
 	v := ts.session(id)

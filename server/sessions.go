@@ -523,7 +523,7 @@ func (s *Server) statusFromLog(ctx context.Context, v *sessionView, evs []event.
 		return
 	}
 	last := evs[len(evs)-1]
-	if last.Kind != event.EventDone {
+	if last.Kind != event.Done {
 		return
 	}
 	s.mu.Lock()

@@ -53,7 +53,7 @@ func TestEventLogSyncsAtStepBoundariesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	record := func(k event.EventKind) func() {
+	record := func(k event.Kind) func() {
 		return func() {
 			if _, err := l.Record(event.Event{Kind: k}); err != nil {
 				t.Fatal(err)
@@ -66,13 +66,13 @@ func TestEventLogSyncsAtStepBoundariesOnly(t *testing.T) {
 		want int64
 	}{
 		{"progress", func() {
-			for _, k := range []event.EventKind{event.EventSession, event.EventPlan, event.EventStepStarted, event.EventToolCall, event.EventToolResult, event.EventMessage} {
+			for _, k := range []event.Kind{event.Session, event.Plan, event.StepStarted, event.ToolCall, event.ToolResult, event.Message} {
 				record(k)()
 			}
 		}, 0},
-		{"the first step finished: the log and its new name", record(event.EventStepFinished), 2},
-		{"the next step finished", record(event.EventStepFinished), 1},
-		{"done", record(event.EventDone), 1},
+		{"the first step finished: the log and its new name", record(event.StepFinished), 2},
+		{"the next step finished", record(event.StepFinished), 1},
+		{"done", record(event.Done), 1},
 		{"close with nothing new", func() {
 			if err := l.Close(); err != nil {
 				t.Fatal(err)

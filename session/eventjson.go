@@ -47,7 +47,7 @@ func UnmarshalEvent(b []byte) (event.Event, error) {
 	switch {
 	case w.Error != "":
 		e.Err = errors.New(w.Error)
-	case e.Kind == event.EventError && e.Text != "":
+	case e.Kind == event.Error && e.Text != "":
 		e.Err = errors.New(e.Text)
 	}
 	return e, nil

@@ -241,9 +241,9 @@ func (l *EventLog) writeLine(e event.Event, line []byte) (event.Event, error) {
 // done. The log is synced then, and only then: it is the run's write-ahead
 // log, and the events between are the same run's progress, redone on
 // resume when lost.
-func syncsLog(kind event.EventKind) bool {
+func syncsLog(kind event.Kind) bool {
 	switch kind {
-	case event.EventStepFinished, event.EventInterrupt, event.EventPaused, event.EventDone:
+	case event.StepFinished, event.Interrupted, event.Paused, event.Done:
 		return true
 	}
 	return false

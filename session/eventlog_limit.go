@@ -59,10 +59,10 @@ func stepOf(e event.Event) int {
 
 // droppable says whether e may be left out of the log once its step
 // reached its limit: it records work, not where the run is.
-func droppable(k event.EventKind) bool {
+func droppable(k event.Kind) bool {
 	switch k {
-	case event.EventToolCall, event.EventToolResult, event.EventMessage, event.EventArtifact,
-		event.EventModelStarted, event.EventModelFinished, event.EventUsage:
+	case event.ToolCall, event.ToolResult, event.Message, event.Artifact,
+		event.ModelStarted, event.ModelFinished, event.UsageSoFar:
 		return true
 	}
 	return false
@@ -91,7 +91,7 @@ func (l *EventLog) admit(e event.Event, size int) (keep, notice *event.Event) {
 			st = *e.Step
 		}
 		st.Index, st.Files, st.FilesOmitted, st.Summary = step, nil, 0, ""
-		notice = &event.Event{Kind: event.EventLimit, Step: &st, Time: e.Time, Text: fmt.Sprintf(
+		notice = &event.Event{Kind: event.Limit, Step: &st, Time: e.Time, Text: fmt.Sprintf(
 			"step %d wrote %s to the event log, its limit: from here on the log keeps only where the run is "+
 				"(steps started and finished, questions, errors), not the step's tool calls, results, messages or files",
 			step, byteSize(l.limit.max))}

@@ -27,13 +27,13 @@ func TestEventLogLimitsWhatOneStepAdds(t *testing.T) {
 	big := strings.Repeat("x", 3000)
 	var notices, cut int
 	for i := 0; i < 10_000; i++ {
-		got, err := l.Record(event.Event{Kind: event.EventToolResult, Tool: "python", Text: big, Step: step2})
+		got, err := l.Record(event.Event{Kind: event.ToolResult, Tool: "python", Text: big, Step: step2})
 		switch {
 		case errors.Is(err, ErrStepLogFull):
 			cut++
 		case err != nil:
 			t.Fatal(err)
-		case got.Kind == event.EventLimit:
+		case got.Kind == event.Limit:
 			notices++
 			if got.Step == nil || got.Step.Index != 2 || !strings.Contains(got.Text, "step 2") {
 				t.Errorf("the limit event must name step 2: %+v", got)
@@ -45,12 +45,12 @@ func TestEventLogLimitsWhatOneStepAdds(t *testing.T) {
 	}
 	done := *step2
 	done.Status, done.Summary = plans.StatusDone, strings.Repeat("y", 50_000)
-	fin, err := l.Record(event.Event{Kind: event.EventStepFinished, Step: &done})
+	fin, err := l.Record(event.Event{Kind: event.StepFinished, Step: &done})
 	if err != nil || fin.Seq == 0 || len(fin.Step.Summary) > 2*shortText {
 		t.Errorf("the step's finish must be logged, shortened: seq %d, summary %d bytes, %v", fin.Seq, len(fin.Step.Summary), err)
 	}
 	step3 := &plans.StepState{Step: plans.Step{Index: 3}}
-	if got, err := l.Record(event.Event{Kind: event.EventToolResult, Text: big, Step: step3}); err != nil || got.Seq == 0 {
+	if got, err := l.Record(event.Event{Kind: event.ToolResult, Text: big, Step: step3}); err != nil || got.Seq == 0 {
 		t.Errorf("another step's events must still be logged: %v", err)
 	}
 	info, err := os.Stat(p)

@@ -41,15 +41,15 @@ func sampleEvents() []event.Event {
 		Steps:    []plans.StepState{*step, {Step: plans.Step{Index: 2, Description: "Chart it"}, Status: plans.StatusTodo}},
 	}
 	return []event.Event{
-		{Kind: event.EventPlan, Time: t0, Agent: "planner", Plan: plan},
-		{Kind: event.EventStepStarted, Time: t0.Add(time.Second), Step: step},
-		{Kind: event.EventToolCall, Time: t0.Add(2 * time.Second), Agent: "executor", Tool: "python", ToolCallID: "call_1", Args: `{"code":"print(\"hi\")\n"}`},
-		{Kind: event.EventMessage, Time: t0.Add(3 * time.Second), Text: "line one\nline two <b>&</b> ünïcode", Delta: true},
-		{Kind: event.EventArtifact, Time: t0.Add(4 * time.Second), Path: "out/sales.png"},
-		{Kind: event.EventUsage, Time: t0.Add(5 * time.Second), Usage: &event.Usage{AgentUsage: event.AgentUsage{Calls: 2, PromptTokens: 100, CompletionTokens: 20},
+		{Kind: event.Plan, Time: t0, Agent: "planner", Plan: plan},
+		{Kind: event.StepStarted, Time: t0.Add(time.Second), Step: step},
+		{Kind: event.ToolCall, Time: t0.Add(2 * time.Second), Agent: "executor", Tool: "python", ToolCallID: "call_1", Args: `{"code":"print(\"hi\")\n"}`},
+		{Kind: event.Message, Time: t0.Add(3 * time.Second), Text: "line one\nline two <b>&</b> ünïcode", Delta: true},
+		{Kind: event.Artifact, Time: t0.Add(4 * time.Second), Path: "out/sales.png"},
+		{Kind: event.UsageSoFar, Time: t0.Add(5 * time.Second), Usage: &event.Usage{AgentUsage: event.AgentUsage{Calls: 2, PromptTokens: 100, CompletionTokens: 20},
 			PerAgent: map[string]*event.AgentUsage{"planner": {Calls: 1, PromptTokens: 60, CompletionTokens: 5}}}},
-		{Kind: event.EventError, Time: t0.Add(6 * time.Second), Err: fmt.Errorf("run python: %w", errors.New("kernel died"))},
-		{Kind: event.EventDone, Time: t0.Add(7 * time.Second), Plan: plan},
+		{Kind: event.Error, Time: t0.Add(6 * time.Second), Err: fmt.Errorf("run python: %w", errors.New("kernel died"))},
+		{Kind: event.Done, Time: t0.Add(7 * time.Second), Plan: plan},
 	}
 }
 
@@ -96,7 +96,7 @@ func TestEventLogRoundTrip(t *testing.T) {
 
 func TestEventLogKeepsTextOverErr(t *testing.T) {
 	path := filepath.Join(t.TempDir(), EventsFile)
-	appendAll(t, path, []event.Event{{Kind: event.EventError, Time: t0, Text: "the step failed; retry with a smaller file", Err: errors.New("raw cause")}})
+	appendAll(t, path, []event.Event{{Kind: event.Error, Time: t0, Text: "the step failed; retry with a smaller file", Err: errors.New("raw cause")}})
 	got, err := ReadEvents(path)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestEventLogKeepsTextOverErr(t *testing.T) {
 func TestEventLogFillsZeroTime(t *testing.T) {
 	path := filepath.Join(t.TempDir(), EventsFile)
 	before := time.Now()
-	appendAll(t, path, []event.Event{{Kind: event.EventMessage, Text: "hi"}})
+	appendAll(t, path, []event.Event{{Kind: event.Message, Text: "hi"}})
 	got, err := ReadEvents(path)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestEventLogConcurrentAppend(t *testing.T) {
 	for g := range writers {
 		wg.Go(func() {
 			for i := range each {
-				e := event.Event{Kind: event.EventMessage, Time: t0, Agent: fmt.Sprintf("w%d", g), Text: fmt.Sprintf("%d %s", i, long)}
+				e := event.Event{Kind: event.Message, Time: t0, Agent: fmt.Sprintf("w%d", g), Text: fmt.Sprintf("%d %s", i, long)}
 				if err := l.Append(e); err != nil {
 					t.Errorf("Append: %v", err)
 					return
@@ -169,8 +169,8 @@ func TestReadEventsTolerance(t *testing.T) {
 	good := `{"kind":"message","time":"2026-11-22T02:06:55Z","text":"one"}`
 	good2 := `{"kind":"message","time":"2026-11-22T02:06:56Z","text":"two"}`
 	// Lines written before events were numbered get their place as Seq.
-	one := event.Event{Kind: event.EventMessage, Seq: 1, Time: t0, Text: "one"}
-	two := event.Event{Kind: event.EventMessage, Seq: 2, Time: t0.Add(time.Second), Text: "two"}
+	one := event.Event{Kind: event.Message, Seq: 1, Time: t0, Text: "one"}
+	two := event.Event{Kind: event.Message, Seq: 2, Time: t0.Add(time.Second), Text: "two"}
 	tests := []struct {
 		name    string
 		content string
@@ -212,7 +212,7 @@ func TestReadEventsTolerance(t *testing.T) {
 func TestReadEventsLongLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), EventsFile)
 	long := strings.Repeat("0123456789", 100000) // 1 MB, past any Scanner default
-	appendAll(t, path, []event.Event{{Kind: event.EventToolResult, Time: t0, Text: long}, {Kind: event.EventDone, Time: t0}})
+	appendAll(t, path, []event.Event{{Kind: event.ToolResult, Time: t0, Text: long}, {Kind: event.Done, Time: t0}})
 	got, err := ReadEvents(path)
 	if err != nil {
 		t.Fatalf("ReadEvents: %v", err)
@@ -247,7 +247,7 @@ func TestOpenEventLogRepairsLastLine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), EventsFile)
 			writeFile(t, path, tt.content)
-			appendAll(t, path, []event.Event{{Kind: event.EventMessage, Time: t0, Text: "new"}})
+			appendAll(t, path, []event.Event{{Kind: event.Message, Time: t0, Text: "new"}})
 			got, err := ReadEvents(path)
 			if err != nil {
 				t.Fatalf("ReadEvents after reopening: %v", err)
@@ -274,7 +274,7 @@ func TestEventLogClosed(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Errorf("second Close = %v, want nil", err)
 	}
-	if err := l.Append(event.Event{Kind: event.EventDone}); !errors.Is(err, ErrEventLogClosed) {
+	if err := l.Append(event.Event{Kind: event.Done}); !errors.Is(err, ErrEventLogClosed) {
 		t.Errorf("Append after Close = %v, want ErrEventLogClosed", err)
 	}
 }

@@ -30,7 +30,7 @@ func TestEventLogSeqContinuesAfterReopen(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := l.Record(event.Event{Kind: event.EventSession, Time: t0})
+				got, err := l.Record(event.Event{Kind: event.Session, Time: t0})
 				if err != nil {
 					t.Fatal(err)
 				}

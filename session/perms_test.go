@@ -29,7 +29,7 @@ func TestSessionFilesAreTheOwnersAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Append(event.Event{Kind: event.EventSession, Text: ws.ID}); err != nil {
+	if err := l.Append(event.Event{Kind: event.Session, Text: ws.ID}); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()

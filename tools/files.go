@@ -266,7 +266,7 @@ func previewFile(ctx context.Context, op operator.Operator, a PreviewArgs) (stri
 	if err != nil {
 		return "", err
 	}
-	opts := preview.PreviewOptions{BaseDir: op.Root()}
+	opts := preview.Options{BaseDir: op.Root()}
 	p, err := PreviewConfined(ctx, op, abs, opts)
 	if err != nil {
 		return "", relErr(op, err)
@@ -278,13 +278,13 @@ func previewFile(ctx context.Context, op operator.Operator, a PreviewArgs) (stri
 // PreviewConfined previews a session file from the descriptor the
 // operator opened beneath its workspace (no links, no FIFOs): the sandbox
 // can write out/ and work/, so the file is never previewed by name.
-func PreviewConfined(ctx context.Context, op operator.Operator, abs string, opts preview.PreviewOptions) (*preview.FilePreview, error) {
+func PreviewConfined(ctx context.Context, op operator.Operator, abs string, opts preview.Options) (*preview.FilePreview, error) {
 	f, err := op.Open(abs)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return preview.PreviewOpened(ctx, f, abs, opts)
+	return preview.Opened(ctx, f, abs, opts)
 }
 
 // humanSize renders a byte count as B, KB, MB or GB (powers of 1024).

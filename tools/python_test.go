@@ -210,7 +210,7 @@ func TestPythonToolWithoutPython(t *testing.T) {
 func newKernelOp(t *testing.T, python string) operator.Operator {
 	t.Helper()
 	l, _ := newOp(t, "", nil)
-	op, err := operator.NewOperator(operator.OperatorConfig{Root: l.Root(), Python: python, Mode: operator.PythonKernel})
+	op, err := operator.New(operator.Config{Root: l.Root(), Python: python, Mode: operator.PythonKernel})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
@@ -240,7 +240,7 @@ func followTurn(io *ioStreams, working *workingLine, events iter.Seq[event.Event
 	calls := &renderer{working: working}
 	var final event.Event
 	for e := range events {
-		if e.Kind == event.EventModelStarted || e.Kind == event.EventModelFinished {
+		if e.Kind == event.ModelStarted || e.Kind == event.ModelFinished {
 			calls.modelCall(e)
 		}
 		progress(io, e)
@@ -268,25 +268,25 @@ func printWaiting(io *ioStreams, conv *agents.Conversation, in *event.Interrupt,
 // progress shows one event of a turn on stderr, briefly.
 func progress(io *ioStreams, e event.Event) {
 	switch e.Kind {
-	case event.EventToolCall:
+	case event.ToolCall:
 		fmt.Fprintln(io.ErrOut, safeLinef("  - %s: %s", e.Tool, describeCall(e.Tool, e.Args)))
-	case event.EventToolResult:
+	case event.ToolResult:
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
 			fmt.Fprintln(io.ErrOut, safeLinef("    !! %s: %s", e.Tool, oneLine(e.Text, 200)))
 		}
-	case event.EventStepStarted:
+	case event.StepStarted:
 		fmt.Fprintln(io.ErrOut, safeLinef(">> Step %d: %s", e.Step.Index, oneLine(e.Step.Description, 160)))
-	case event.EventMessage:
+	case event.Message:
 		if e.Agent == "sift" {
 			fmt.Fprintln(io.ErrOut, termsafe.Line(e.Text))
 		}
-	case event.EventError:
+	case event.Error:
 		fmt.Fprintln(io.ErrOut, safeLinef("!! Error: %s", e.Text))
-	case event.EventLimit:
+	case event.Limit:
 		fmt.Fprintln(io.ErrOut, safeLinef("!! %s", e.Text))
-	case event.EventDone:
+	case event.Done:
 		if u := e.Usage; u != nil {
-			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
+			fmt.Fprintf(io.ErrOut, "%s · %d prompt + %d completion tokens.\n", english.Plural(u.Calls, "model call", ""), u.PromptTokens, u.CompletionTokens)
 		}
 	}
 }

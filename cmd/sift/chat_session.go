@@ -169,7 +169,7 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 	ctx, release, err := c.sift.Hold(ctx, id, "sift chat")
 	if err != nil {
 		c.status("%v", err)
-		return event.Event{Kind: event.EventDone, Err: err}
+		return event.Event{Kind: event.Done, Err: err}
 	}
 	defer release()
 	turnCtx, cancel := context.WithCancel(ctx)
@@ -213,19 +213,19 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 	for e := range start(turnCtx) {
 		final = e
 		switch {
-		case e.Kind == event.EventSession && e.Text == c.id:
+		case e.Kind == event.Session && e.Text == c.id:
 			// Resuming or following up: the session was shown already.
 			r.workdir = e.Path
 			continue
-		case e.Kind == event.EventSession:
+		case e.Kind == event.Session:
 			c.id, c.workdir = e.Text, e.Path
-		case e.Kind == event.EventInterrupt, e.Kind == event.EventDone && e.Interrupt != nil:
+		case e.Kind == event.Interrupted, e.Kind == event.Done && e.Interrupt != nil:
 			// Answered at the prompt instead of with sift resume.
 			continue
 		}
 		r.event(e)
 	}
-	if final.Kind == event.EventDone && errors.Is(final.Err, agents.ErrPaused) {
+	if final.Kind == event.Done && errors.Is(final.Err, agents.ErrPaused) {
 		c.status("Type /resume to go on.")
 	}
 	return final
@@ -234,7 +234,7 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 // settle answers what the turn waits for, at the prompt, and resumes it,
 // until it no longer waits.
 func (c *sessionChat) settle(ctx context.Context, final event.Event) error {
-	for final.Kind == event.EventDone && final.Interrupt != nil {
+	for final.Kind == event.Done && final.Interrupt != nil {
 		in := final.Interrupt
 		answer, err := c.answer(in)
 		if err != nil {

@@ -59,13 +59,36 @@ func readmeUnmarked(readme string) []int {
 	return out
 }
 
-func TestReadmeExamplesMarked(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// readmePages are the README and the docs/ pages it links to, whose
+// examples the README tests run: paths from the repository root.
+func readmePages(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range readmeUnmarked(string(readme)) {
-		t.Errorf("README line %d: a shell example with no mark: put %s before it (and make it reproduce as printed), or <!-- readme-test: needs-model --> or <!-- readme-test: not-run: REASON --> when it cannot run offline", n, readmeOffline)
+	pages := []string{"README.md"}
+	for _, d := range docs {
+		pages = append(pages, filepath.ToSlash(filepath.Join("docs", filepath.Base(d))))
+	}
+	return pages
+}
+
+// readPage reads a page of readmePages.
+func readPage(t *testing.T, page string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(page)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestReadmeExamplesMarked(t *testing.T) {
+	for _, page := range readmePages(t) {
+		for _, n := range readmeUnmarked(readPage(t, page)) {
+			t.Errorf("%s line %d: a shell example with no mark: put %s before it (and make it reproduce as printed), or <!-- readme-test: needs-model --> or <!-- readme-test: not-run: REASON --> when it cannot run offline", page, n, readmeOffline)
+		}
 	}
 }
 
@@ -92,7 +115,7 @@ type readmeStep struct {
 
 var readmeExitCode = regexp.MustCompile(`\s+\(exit code (\d+)\)$`)
 
-// readmeTranscripts extracts the marked blocks of the README.
+// readmeTranscripts extracts the marked blocks of a page.
 func readmeTranscripts(t *testing.T, readme string) []readmeTranscript {
 	t.Helper()
 	lines := strings.Split(readme, "\n")
@@ -102,7 +125,7 @@ func readmeTranscripts(t *testing.T, readme string) []readmeTranscript {
 			continue
 		}
 		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-			t.Fatalf("README line %d: %s must come right before a code block", i+1, readmeOffline)
+			t.Fatalf("line %d: %s must come right before a code block", i+1, readmeOffline)
 		}
 		tr := readmeTranscript{line: i + 1}
 		for j := i + 2; j < len(lines) && !strings.HasPrefix(lines[j], "```"); j++ {
@@ -111,7 +134,7 @@ func readmeTranscripts(t *testing.T, readme string) []readmeTranscript {
 			case strings.HasPrefix(l, "$ "):
 				tr.steps = append(tr.steps, readmeStep{command: strings.TrimPrefix(l, "$ ")})
 			case len(tr.steps) == 0:
-				t.Fatalf("README line %d: a transcript starts with a $ command", j+1)
+				t.Fatalf("line %d: a transcript starts with a $ command", j+1)
 			default:
 				st := &tr.steps[len(tr.steps)-1]
 				if m := readmeExitCode.FindStringSubmatch(l); m != nil {
@@ -183,25 +206,30 @@ func (st readmeStep) expected() (stdin string, lines []string) {
 	return in.String(), strings.Split(out.String(), "\n")
 }
 
-// TestReadmeTranscripts runs every README transcript marked to run offline
-// against the sift binary, from the repository root with no model
-// configured, and compares its output line by line (ids and durations
-// aside) and its exit codes.
+// TestReadmeTranscripts runs every transcript of the README and the docs/
+// pages marked to run offline against the sift binary, from the
+// repository root with no model configured, and compares its output line
+// by line (ids and durations aside) and its exit codes.
 func TestReadmeTranscripts(t *testing.T) {
 	isolateEnv(t)
 	if _, err := operator.FindPython(context.Background(), ""); err != nil {
 		t.Skipf("needs Python with pandas (CI installs it): %v", err)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	type pageTranscript struct {
+		page string
+		readmeTranscript
 	}
-	trs := readmeTranscripts(t, string(readme))
-	if len(trs) == 0 {
+	var trs []pageTranscript
+	for _, page := range readmePages(t) {
+		for _, tr := range readmeTranscripts(t, readPage(t, page)) {
+			trs = append(trs, pageTranscript{page, tr})
+		}
+	}
+	if len(trs) == 0 || trs[0].page != "README.md" {
 		t.Fatalf("no README block is marked %s", readmeOffline)
 	}
 	for _, tr := range trs {
-		t.Run("line "+strconv.Itoa(tr.line), func(t *testing.T) {
+		t.Run(tr.page+" line "+strconv.Itoa(tr.line), func(t *testing.T) {
 			home := t.TempDir()
 			var id string
 			for _, st := range tr.steps {

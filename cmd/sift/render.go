@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
@@ -53,7 +53,7 @@ type renderer struct {
 
 // modelCall keeps the working line saying what the run waits for.
 func (r *renderer) modelCall(e event.Event) {
-	if e.Kind == event.EventModelStarted {
+	if e.Kind == event.ModelStarted {
 		r.calls = append(r.calls, &e)
 	} else if i := slices.IndexFunc(r.calls, func(c *event.Event) bool { return c.Text == e.Text }); i >= 0 {
 		r.calls = slices.Delete(r.calls, i, i+1)
@@ -97,19 +97,19 @@ func (r *renderer) event(e event.Event) {
 		return
 	}
 	switch e.Kind {
-	case event.EventSession:
+	case event.Session:
 		r.workdir = e.Path
 		r.status("Session %s\n  workspace: %s", e.Text, e.Path)
-	case event.EventPlan:
+	case event.Plan:
 		r.plan(e.Plan)
-	case event.EventModelStarted, event.EventModelFinished:
+	case event.ModelStarted, event.ModelFinished:
 		r.modelCall(e)
-	case event.EventStepStarted:
+	case event.StepStarted:
 		r.status("%s Step %d: %s", r.mark("step"), e.Step.Index, oneLine(e.Step.Description, 160))
 		if e.Text != "" {
 			r.status("   (%s)", e.Text) // steps running side by side
 		}
-	case event.EventToolCall:
+	case event.ToolCall:
 		if e.Tool == tools.AskUserName {
 			// Shown as the question itself: by the interrupt, or below
 			// when no one can answer.
@@ -119,7 +119,7 @@ func (r *renderer) event(e event.Event) {
 			return
 		}
 		r.status("%s %s: %s", r.mark("call"), e.Tool, describeCall(e.Tool, e.Args))
-	case event.EventToolResult:
+	case event.ToolResult:
 		if q, ok := r.asked[e.ToolCallID]; ok && e.Tool == tools.AskUserName {
 			delete(r.asked, e.ToolCallID)
 			if e.Text == tools.UnattendedReply && q.Question != "" {
@@ -130,7 +130,7 @@ func (r *renderer) event(e event.Event) {
 		if strings.HasPrefix(strings.TrimSpace(e.Text), "Error") {
 			r.status("    %s %s: %s", r.mark("fail"), e.Tool, oneLine(e.Text, 200))
 		}
-	case event.EventStepFinished:
+	case event.StepFinished:
 		m := r.mark("ok")
 		if e.Step.Status == plans.StatusFailed {
 			m = r.mark("fail")
@@ -143,18 +143,18 @@ func (r *renderer) event(e event.Event) {
 			}
 			r.status("   files: %s%s", strings.Join(e.Step.Files, ", "), more)
 		}
-	case event.EventLimit:
+	case event.Limit:
 		r.status("%s %s", r.mark("fail"), e.Text)
-	case event.EventReport:
+	case event.Report:
 		r.report = e.Path
 		r.status("Report written.")
-	case event.EventError:
+	case event.Error:
 		r.status("%s Error: %s", r.mark("fail"), e.Text)
-	case event.EventInterrupt:
+	case event.Interrupted:
 		r.interrupt(e.Interrupt)
-	case event.EventPaused:
+	case event.Paused:
 		r.status("Paused (%s).", e.Text)
-	case event.EventMessage:
+	case event.Message:
 		if e.Agent != "sift" {
 			return
 		}
@@ -167,7 +167,7 @@ func (r *renderer) event(e event.Event) {
 			r.warned[e.Text] = true
 		}
 		r.status("%s", e.Text)
-	case event.EventDone:
+	case event.Done:
 		r.calls = nil
 		r.working.doing("", time.Time{})
 		r.done(e)
@@ -281,7 +281,7 @@ func (r *renderer) done(e event.Event) {
 	elapsed := r.now().Sub(r.start).Round(100 * time.Millisecond)
 	var usage string
 	if u := questionUsage(e); u != nil {
-		usage = fmt.Sprintf(" · %s · %d prompt + %d completion tokens", generic.Plural(u.Calls, "model call"), u.PromptTokens, u.CompletionTokens)
+		usage = fmt.Sprintf(" · %s · %d prompt + %d completion tokens", english.Plural(u.Calls, "model call", ""), u.PromptTokens, u.CompletionTokens)
 	}
 	switch {
 	case errors.Is(e.Err, agents.ErrPaused):

@@ -14,8 +14,8 @@ func TestRendererShowsAskUserOnlyAsTheQuestion(t *testing.T) {
 	t.Run("asked", func(t *testing.T) {
 		io, _, errOut := testIO()
 		r := newRenderer(io, false, time.Now)
-		r.event(event.Event{Kind: event.EventToolCall, Tool: tools.AskUserName, ToolCallID: "c1", Args: args})
-		r.event(event.Event{Kind: event.EventInterrupt, Interrupt: &event.Interrupt{ID: "i1", Kind: event.InterruptQuestion, Prompt: "Which column?", Choices: []string{"n", "m"}}})
+		r.event(event.Event{Kind: event.ToolCall, Tool: tools.AskUserName, ToolCallID: "c1", Args: args})
+		r.event(event.Event{Kind: event.Interrupted, Interrupt: &event.Interrupt{ID: "i1", Kind: event.InterruptQuestion, Prompt: "Which column?", Choices: []string{"n", "m"}}})
 		got := errOut.String()
 		if strings.Contains(got, "{") || strings.Contains(got, tools.AskUserName) {
 			t.Errorf("the question must show without its raw arguments:\n%s", got)
@@ -27,8 +27,8 @@ func TestRendererShowsAskUserOnlyAsTheQuestion(t *testing.T) {
 	t.Run("no one answers", func(t *testing.T) {
 		io, _, errOut := testIO()
 		r := newRenderer(io, false, time.Now)
-		r.event(event.Event{Kind: event.EventToolCall, Tool: tools.AskUserName, ToolCallID: "c1", Args: args})
-		r.event(event.Event{Kind: event.EventToolResult, Tool: tools.AskUserName, ToolCallID: "c1", Text: tools.UnattendedReply})
+		r.event(event.Event{Kind: event.ToolCall, Tool: tools.AskUserName, ToolCallID: "c1", Args: args})
+		r.event(event.Event{Kind: event.ToolResult, Tool: tools.AskUserName, ToolCallID: "c1", Text: tools.UnattendedReply})
 		got := errOut.String()
 		if strings.Contains(got, "{") || !strings.Contains(got, "Question: Which column? (n / m)") || !strings.Contains(got, "no one can answer") {
 			t.Errorf("an unanswered question must still show, formatted:\n%s", got)

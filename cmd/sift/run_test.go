@@ -260,16 +260,16 @@ func TestRendererPlainGolden(t *testing.T) {
 	done1 := step1
 	done1.Status, done1.Summary, done1.Files = plans.StatusDone, "504 rows\nno missing values", []string{"out/a.png"}
 	events := []event.Event{
-		{Kind: event.EventSession, Text: "s1", Path: "/w/s1"},
-		{Kind: event.EventPlan, Plan: fp.Clone()},
-		{Kind: event.EventStepStarted, Step: &step1},
-		{Kind: event.EventToolCall, Tool: "code_agent", Args: `{"request":"Load input/sales.csv"}`},
-		{Kind: event.EventToolCall, Tool: "python", Args: `{"code":"import pandas as pd\n\ndf = pd.read_csv('x')\n"}`},
-		{Kind: event.EventToolResult, Tool: "python", Text: "Error: KeyError: 'Region'\nHint: print(df.columns)"},
-		{Kind: event.EventStepFinished, Step: &done1},
-		{Kind: event.EventPlan, Plan: fp.Clone()},
-		{Kind: event.EventReport, Path: "report.md"},
-		{Kind: event.EventDone, Path: "/w/s1", Usage: &event.Usage{AgentUsage: event.AgentUsage{Calls: 6, PromptTokens: 1200, CompletionTokens: 300}}},
+		{Kind: event.Session, Text: "s1", Path: "/w/s1"},
+		{Kind: event.Plan, Plan: fp.Clone()},
+		{Kind: event.StepStarted, Step: &step1},
+		{Kind: event.ToolCall, Tool: "code_agent", Args: `{"request":"Load input/sales.csv"}`},
+		{Kind: event.ToolCall, Tool: "python", Args: `{"code":"import pandas as pd\n\ndf = pd.read_csv('x')\n"}`},
+		{Kind: event.ToolResult, Tool: "python", Text: "Error: KeyError: 'Region'\nHint: print(df.columns)"},
+		{Kind: event.StepFinished, Step: &done1},
+		{Kind: event.Plan, Plan: fp.Clone()},
+		{Kind: event.Report, Path: "report.md"},
+		{Kind: event.Done, Path: "/w/s1", Usage: &event.Usage{AgentUsage: event.AgentUsage{Calls: 6, PromptTokens: 1200, CompletionTokens: 300}}},
 	}
 	for _, e := range events {
 		r.event(e)
@@ -293,8 +293,8 @@ func TestRendererPlainGolden(t *testing.T) {
 func TestRendererJSONLines(t *testing.T) {
 	io, out, errOut := testIO()
 	r := newRenderer(io, true, time.Now)
-	r.event(event.Event{Kind: event.EventSession, Text: "s1"})
-	r.event(event.Event{Kind: event.EventDone, Err: errors.New("boom")})
+	r.event(event.Event{Kind: event.Session, Text: "s1"})
+	r.event(event.Event{Kind: event.Done, Err: errors.New("boom")})
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"kind":"session"`) || !strings.Contains(lines[1], `"error":"boom"`) {
 		t.Errorf("want one JSON object per event with errors as text, got:\n%s", out)
@@ -368,14 +368,14 @@ func TestRunOfflineProfileEveryTable(t *testing.T) {
 	}
 }
 
-// TestHelpAndReadmeListEveryExitCode: `sift --help` and the README name
-// every exit code the command can end with.
+// TestHelpAndReadmeListEveryExitCode: `sift --help` and the command's page
+// of the docs (docs/cli.md) name every exit code the command can end with.
 func TestHelpAndReadmeListEveryExitCode(t *testing.T) {
 	io, out, _ := testIO()
 	if code := execute(context.Background(), io, []string{"--help"}); code != exitOK {
 		t.Fatalf("sift --help exited %d", code)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestHelpAndReadmeListEveryExitCode(t *testing.T) {
 			t.Errorf("sift --help does not list exit code %d", c)
 		}
 		if !strings.Contains(flat, w) {
-			t.Errorf("README does not list exit code %d", c)
+			t.Errorf("docs/cli.md does not list exit code %d", c)
 		}
 	}
 }
@@ -430,7 +430,7 @@ func TestRendererSaysWhichStepsRunSideBySide(t *testing.T) {
 	io, _, errOut := testIO()
 	r := newRenderer(io, false, time.Now)
 	step := plans.StepState{Step: plans.Step{Index: 3, Description: "Load the South rows", Needs: []int{}}, Status: plans.StatusDoing}
-	r.event(event.Event{Kind: event.EventStepStarted, Step: &step, Text: "running steps 1 and 3 side by side"})
+	r.event(event.Event{Kind: event.StepStarted, Step: &step, Text: "running steps 1 and 3 side by side"})
 	if !strings.Contains(errOut.String(), "Step 3: Load the South rows") || !strings.Contains(errOut.String(), "(running steps 1 and 3 side by side)") {
 		t.Errorf("the terminal must say which steps run side by side, got:\n%s", errOut)
 	}
@@ -495,7 +495,7 @@ func TestRendererShowsTheNeedsOfBranchingPlans(t *testing.T) {
 	}
 	io, _, errOut := testIO()
 	r := newRenderer(io, false, time.Now)
-	r.event(event.Event{Kind: event.EventPlan, Plan: &plans.FullPlan{ExplicitNeeds: true, Steps: []plans.StepState{
+	r.event(event.Event{Kind: event.Plan, Plan: &plans.FullPlan{ExplicitNeeds: true, Steps: []plans.StepState{
 		step(1, "Load the North rows", plans.StatusTodo), step(2, "Load the South rows", plans.StatusTodo),
 		step(3, "Summary", plans.StatusTodo, 1, 2)}}})
 	if got := errOut.String(); !strings.Contains(got, "2. Load the South rows\n") || !strings.Contains(got, "3. Summary (needs 1, 2)\n") {
@@ -503,7 +503,7 @@ func TestRendererShowsTheNeedsOfBranchingPlans(t *testing.T) {
 	}
 	io, _, errOut = testIO()
 	r = newRenderer(io, false, time.Now)
-	r.event(event.Event{Kind: event.EventPlan, Plan: &plans.FullPlan{ExplicitNeeds: true, Steps: []plans.StepState{
+	r.event(event.Event{Kind: event.Plan, Plan: &plans.FullPlan{ExplicitNeeds: true, Steps: []plans.StepState{
 		step(1, "Load", plans.StatusDone), step(2, "Sum", plans.StatusTodo), step(3, "Chart", plans.StatusTodo, 2)}}})
 	if got := errOut.String(); strings.Contains(got, "needs") {
 		t.Errorf("a chain's needs are read from the order, got:\n%s", got)
@@ -516,7 +516,7 @@ func TestRendererSaysWhichBudgetStoppedTheRun(t *testing.T) {
 	io, _, errOut := testIO()
 	r := newRenderer(io, false, time.Now)
 	err := fmt.Errorf("%w: 10 model calls of 8 allowed (--max-model-calls)", agents.ErrBudgetExceeded)
-	r.event(event.Event{Kind: event.EventDone, Err: err, Path: t.TempDir()})
+	r.event(event.Event{Kind: event.Done, Err: err, Path: t.TempDir()})
 	if got := errOut.String(); !strings.Contains(got, "Stopped after") || !strings.Contains(got, "budget reached: 10 model calls of 8 allowed (--max-model-calls)") {
 		t.Errorf("the last line must say which budget stopped the run, got:\n%s", got)
 	}

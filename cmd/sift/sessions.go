@@ -15,10 +15,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/spf13/cobra"
 	"golang.org/x/text/width"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/session"
 )
@@ -744,7 +744,7 @@ func runSessionsRm(ctx context.Context, io *ioStreams, opts *sessionsRmOptions, 
 		if len(ids) > 1 {
 			what = "their workspaces"
 		}
-		fmt.Fprintf(io.ErrOut, "Remove %s (%s, with checkpoint and %s)? [y/N] ", generic.Plural(len(ids), "session"), strings.Join(ids, ", "), what)
+		fmt.Fprintf(io.ErrOut, "Remove %s (%s, with checkpoint and %s)? [y/N] ", english.Plural(len(ids), "session", ""), strings.Join(ids, ", "), what)
 		answer, err := bufio.NewReader(io.In).ReadString('\n')
 		if err != nil && answer == "" {
 			fmt.Fprintln(io.ErrOut)
@@ -760,7 +760,7 @@ func runSessionsRm(ctx context.Context, io *ioStreams, opts *sessionsRmOptions, 
 		}
 		fmt.Fprintln(io.Out, id)
 	}
-	fmt.Fprintf(io.ErrOut, "Removed %s.\n", generic.Plural(len(ids), "session"))
+	fmt.Fprintf(io.ErrOut, "Removed %s.\n", english.Plural(len(ids), "session", ""))
 	return nil
 }
 
@@ -796,7 +796,7 @@ func runSessionsPrune(ctx context.Context, io *ioStreams, opts *sessionsPruneOpt
 		if err := writeSessionsTable(io, candidates, deps); err != nil {
 			return err
 		}
-		fmt.Fprintf(io.ErrOut, "Dry run: would remove %s; nothing was removed.\n", generic.Plural(len(candidates), "session"))
+		fmt.Fprintf(io.ErrOut, "Dry run: would remove %s; nothing was removed.\n", english.Plural(len(candidates), "session", ""))
 		return nil
 	}
 	ids, pruneErr := session.Prune(ctx, b.Sessions, opts.OlderThan, deps.now, opts.Force)
@@ -823,6 +823,6 @@ func runSessionsPrune(ctx context.Context, io *ioStreams, opts *sessionsPruneOpt
 		fmt.Fprintf(io.ErrOut, "No %s last updated more than %s ago.\n", which, age)
 		return nil
 	}
-	fmt.Fprintf(io.ErrOut, "Removed %s last updated more than %s ago.\n", generic.Plural(len(removed), "session"), age)
+	fmt.Fprintf(io.ErrOut, "Removed %s last updated more than %s ago.\n", english.Plural(len(removed), "session", ""), age)
 	return nil
 }

@@ -94,7 +94,7 @@ func TestAskTurnNamesTheModelCall(t *testing.T) {
 	defer stop()
 	started := clock
 	events := func(yield func(event.Event) bool) {
-		yield(event.Event{Kind: event.EventModelStarted, Time: started, Text: "Writing SQL", Call: &event.ModelCall{Role: "sql", Started: started}})
+		yield(event.Event{Kind: event.ModelStarted, Time: started, Text: "Writing SQL", Call: &event.ModelCall{Role: "sql", Started: started}})
 	}
 	followTurn(streams, working, events)
 	clock = clock.Add(3 * time.Second)

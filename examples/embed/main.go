@@ -130,7 +130,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (*Response, error
 	// match a built-in analysis without any model.
 	for e := range sift.Run(ctx, agents.Request{Mode: agents.ModePlan, Question: *question, Files: []string{sales}}) {
 		exampleenv.Print(stdout, e)
-		if e.Kind == event.EventArtifact {
+		if e.Kind == event.Artifact {
 			artifacts = append(artifacts, e.Path)
 		}
 		done = e // the last event is always EventDone

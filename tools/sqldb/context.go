@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
 	"github.com/sift-agent/sift/llm/tokens"
 )
 
@@ -387,11 +387,11 @@ func rowCount(t *Table) string {
 	case t.Rows < 0:
 		return ""
 	case t.RowsEstimated:
-		return "~" + generic.Thousands(int(t.Rows)) + " rows"
+		return "~" + humanize.Comma(int64(int(t.Rows))) + " rows"
 	case t.Rows == 1:
 		return "1 row"
 	}
-	return generic.Thousands(int(t.Rows)) + " rows"
+	return humanize.Comma(int64(int(t.Rows))) + " rows"
 }
 
 func quoteList(vs []string) string {

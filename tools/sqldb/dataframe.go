@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/sift-agent/sift/generic"
+	"github.com/dustin/go-humanize"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -56,7 +56,7 @@ func loadDataFrame(ctx context.Context, op operator.Operator, name string, res *
 	}
 	note := ""
 	if !res.TotalKnown {
-		note = fmt.Sprintf(" It holds only the first %s rows: aggregate in SQL (GROUP BY) so the whole result fits.", generic.Thousands(res.Total))
+		note = fmt.Sprintf(" It holds only the first %s rows: aggregate in SQL (GROUP BY) so the whole result fits.", humanize.Comma(int64(res.Total)))
 	}
 	if operator.ModeOf(op) != operator.PythonKernel {
 		return fmt.Sprintf("Python runs each call in a fresh process here, so no DataFrame stays loaded: start your code with %s = pd.read_csv(%q).%s\n", name, res.SavedTo, note)

@@ -8,9 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -92,24 +89,6 @@ func (s *Source) queryError(ctx context.Context, sqlText string, err error) erro
 	return qe
 }
 
-var (
-	sqliteNoColumn   = regexp.MustCompile(`no such column: ([^\s(]+)`)
-	sqliteNoTable    = regexp.MustCompile(`no such table: ([^\s(]+)`)
-	sqliteNoFunction = regexp.MustCompile(`no such function: ([^\s(]+)`)
-	pgNoColumn       = regexp.MustCompile(`column "?([^"\s]+)"? does not exist`)
-	pgNoTable        = regexp.MustCompile(`relation "([^"]+)" does not exist`)
-	pgNoFunction     = regexp.MustCompile(`function ([^\s(]+)\(`)
-	myNoColumn       = regexp.MustCompile(`Unknown column '([^']+)'`)
-	myNoTable        = regexp.MustCompile(`Table '([^']+)' doesn't exist`)
-	myNoFunction     = regexp.MustCompile(`FUNCTION ([^\s]+) does not exist`)
-	duckNoColumn     = regexp.MustCompile(`Referenced column "([^"]+)" not found`)
-	duckNoTable      = regexp.MustCompile(`Table with name ([^\s!]+) does not exist`)
-	duckNoFunction   = regexp.MustCompile(`Function with name ([^\s!]+) does not exist`)
-	// duckExtension is a function or type of an extension that is not
-	// loaded; the files source loads none.
-	duckExtension = regexp.MustCompile(`exists in the (\w+) extension`)
-)
-
 // classify tells what kind of failure err is, and the unknown name it
 // mentions.
 func classify(d Dialect, err error) (ErrorKind, string) {
@@ -119,90 +98,13 @@ func classify(d Dialect, err error) (ErrorKind, string) {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return KindTimeout, ""
 	}
-	msg := err.Error()
-	match := func(re *regexp.Regexp) string {
-		if m := re.FindStringSubmatch(msg); m != nil {
-			return strings.Trim(m[1], `"'`+"`")
-		}
-		return ""
+	if kind, name, ok := d.spec().classify(err); ok {
+		return kind, name
 	}
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		switch pg.Code {
-		case "42703":
-			return KindUnknownColumn, match(pgNoColumn)
-		case "42P01":
-			return KindUnknownTable, match(pgNoTable)
-		case "42883":
-			return KindUnknownFunction, match(pgNoFunction)
-		case "42601", "42804", "42P18", "22007", "22008":
-			return KindSyntax, ""
-		case "57014":
-			return KindTimeout, ""
-		case "25006":
-			return KindReadOnly, ""
-		case "42501":
-			return KindPermission, ""
-		}
-		return KindOther, ""
-	}
-	var my *mysql.MySQLError
-	if errors.As(err, &my) {
-		switch my.Number {
-		case 1054:
-			return KindUnknownColumn, match(myNoColumn)
-		case 1146:
-			name := match(myNoTable)
-			if i := strings.LastIndexByte(name, '.'); i >= 0 {
-				name = name[i+1:]
-			}
-			return KindUnknownTable, name
-		case 1305:
-			return KindUnknownFunction, match(myNoFunction)
-		case 1064, 1149:
-			return KindSyntax, ""
-		case 3024, 1317, 1028, 1969: // 1969: MariaDB's max_statement_time
-			return KindTimeout, ""
-		case 1792, 1290, 1836:
-			return KindReadOnly, ""
-		case 1142, 1143, 1044, 1045, 1227, 1370:
-			return KindPermission, ""
-		}
-		return KindOther, ""
-	}
-	lower := strings.ToLower(msg)
-	if d == DuckDB {
-		switch {
-		case duckNoColumn.MatchString(msg):
-			return KindUnknownColumn, match(duckNoColumn)
-		case duckNoTable.MatchString(msg):
-			return KindUnknownTable, match(duckNoTable)
-		case duckExtension.MatchString(msg):
-			return KindPermission, match(duckExtension)
-		case duckNoFunction.MatchString(msg):
-			return KindUnknownFunction, match(duckNoFunction)
-		case strings.HasPrefix(msg, "Parser Error"):
-			return KindSyntax, ""
-		case strings.Contains(msg, "Permission Error"):
-			return KindPermission, ""
-		case strings.Contains(msg, "INTERRUPT"), strings.Contains(lower, "interrupted"):
-			return KindTimeout, ""
-		}
-		return KindOther, ""
-	}
+	lower := strings.ToLower(err.Error())
 	switch {
 	case strings.Contains(lower, "interrupted"):
 		return KindTimeout, ""
-	case sqliteNoColumn.MatchString(msg):
-		return KindUnknownColumn, match(sqliteNoColumn)
-	case sqliteNoTable.MatchString(msg):
-		name := match(sqliteNoTable)
-		if strings.HasPrefix(name, "main.") {
-			name = name[len("main."):]
-		}
-		return KindUnknownTable, name
-	case sqliteNoFunction.MatchString(msg):
-		return KindUnknownFunction, match(sqliteNoFunction)
 	case strings.Contains(lower, "syntax error"), strings.Contains(lower, "incomplete input"), strings.Contains(lower, "unrecognized token"):
 		return KindSyntax, ""
 	case strings.Contains(lower, "readonly database"), strings.Contains(lower, "read-only"), strings.Contains(lower, "not authorized"), strings.Contains(lower, "query_only"):
@@ -213,21 +115,18 @@ func classify(d Dialect, err error) (ErrorKind, string) {
 	return KindOther, ""
 }
 
-// DialectNotes says how the dialect writes the things models most often
-// get wrong across dialects: dates, quoting, text matching.
-func DialectNotes(d Dialect) string {
-	switch d {
-	case SQLite:
-		return "SQLite: dates are text or numbers — use strftime('%Y-%m', col), date(col), date(col, '+1 month'), julianday(b) - julianday(a); there is no date_trunc, EXTRACT, DATE_FORMAT or ILIKE (LIKE is case-insensitive for ASCII); concatenate with ||; quote identifiers with \"double quotes\" and strings with 'single quotes'."
-	case Postgres:
-		return "Postgres: use date_trunc('month', col), EXTRACT(YEAR FROM col), to_char(col, 'YYYY-MM'), col::date, now() - interval '30 days'; ILIKE for case-insensitive matching; concatenate with ||; unquoted identifiers fold to lower case, so quote mixed-case names with \"double quotes\"; strings take 'single quotes'; there is no strftime or DATE_FORMAT."
-	case MySQL:
-		return "MySQL: use DATE_FORMAT(col, '%Y-%m'), YEAR(col), MONTH(col), DATE(col), DATE_SUB(NOW(), INTERVAL 30 DAY), DATEDIFF(a, b); CONCAT(a, b) to concatenate; quote identifiers with `backticks`; there is no date_trunc or strftime."
-	case DuckDB:
-		return "DuckDB (the files source): each input file is a view named after it (sales.csv → sales); query the views, never file paths. Use date_trunc('month', col), strftime(col, '%Y-%m'), EXTRACT(year FROM col), col::DATE, ILIKE; concatenate with ||; quote identifiers with \"double quotes\". It works out of core: aggregate large files here and bring only the result into Python."
+// matchName returns the first group of re in err's message, unquoted, or
+// "": the unknown name a driver's message mentions.
+func matchName(re *regexp.Regexp, err error) string {
+	if m := re.FindStringSubmatch(err.Error()); m != nil {
+		return strings.Trim(m[1], `"'`+"`")
 	}
 	return ""
 }
+
+// DialectNotes says how the dialect writes the things models most often
+// get wrong across dialects: dates, quoting, text matching.
+func DialectNotes(d Dialect) string { return d.spec().notes() }
 
 // hint builds the fix hint for a failure of kind, using the schema for
 // the nearest real names.
@@ -240,11 +139,8 @@ func (s *Source) hint(ctx context.Context, kind ErrorKind, name, sqlText string)
 	case KindSyntax, KindUnknownFunction:
 		return "check the SQL for this dialect. " + DialectNotes(s.dialect)
 	case KindPermission:
-		if s.dialect == DuckDB && name != "" {
-			return fmt.Sprintf("the files source cannot install or load extensions (%s included), whatever the message says: query the views with DuckDB's built-in functions.", name)
-		}
-		if s.dialect == DuckDB {
-			return "the files source reads only the session's input files, through their views (list_tables shows them), and writes nothing: query the views, and let sql_query save results (save_as, as_dataframe)."
+		if h := s.dialect.spec().permissionHint(name); h != "" {
+			return h
 		}
 		return "the database user may not read this object; use other tables (list_tables) or ask the person for access."
 	}

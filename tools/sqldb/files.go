@@ -15,10 +15,6 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 )
 
-// DuckDB is the dialect of the files source: the session's input files
-// queried with DuckDB.
-const DuckDB Dialect = "duckdb"
-
 // FilesSourceName is the name of the files source.
 const FilesSourceName = "files"
 
@@ -317,30 +313,3 @@ func SQLString(s string) string { return sqlString(s) }
 
 // sqlString quotes s as a SQL string literal.
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// loadDuckDB reads the files source's views and their columns. Row counts
-// stay unknown: counting would read whole files.
-func (s *Source) loadDuckDB(ctx context.Context) (*Schema, error) {
-	sc := &Schema{Dialect: DuckDB}
-	byName := map[string]*Table{}
-	rows, err := s.fetch(ctx, `SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name`)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rows {
-		t := &Table{Name: str(r[0]), View: false, Rows: -1}
-		t.ref = quoteIdent(DuckDB, t.Name)
-		byName[t.Name] = t
-		sc.Tables = append(sc.Tables, t)
-	}
-	cols, err := s.fetch(ctx, `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'main' ORDER BY table_name, ordinal_position`)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cols {
-		if t := byName[str(c[0])]; t != nil {
-			t.Columns = append(t.Columns, Column{Name: str(c[1]), Type: str(c[2]), Nullable: str(c[3]) == "YES"})
-		}
-	}
-	return sc, nil
-}

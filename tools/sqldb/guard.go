@@ -31,18 +31,7 @@ func (e *RefusedError) Error() string {
 func (e *RefusedError) Unwrap() error { return ErrRefused }
 
 // allowedReads says which statements a dialect's guard lets through.
-func allowedReads(d Dialect) string {
-	switch d {
-	case SQLite:
-		return "send one SELECT, WITH … SELECT, VALUES, EXPLAIN [QUERY PLAN] SELECT, or a read-only PRAGMA such as PRAGMA table_info(t)"
-	case MySQL:
-		return "send one SELECT, WITH … SELECT, VALUES, TABLE t, EXPLAIN SELECT, SHOW or DESCRIBE statement"
-	case DuckDB:
-		return "send one SELECT (or FROM-first query), WITH … SELECT, VALUES, TABLE t, EXPLAIN SELECT, DESCRIBE, SUMMARIZE or SHOW statement over the file views; files are read only through them"
-	default:
-		return "send one SELECT, WITH … SELECT, VALUES, TABLE t, EXPLAIN SELECT or SHOW statement"
-	}
-}
+func allowedReads(d Dialect) string { return d.spec().allowedReads() }
 
 // tokenKind classifies a token of SQL text.
 type tokenKind int
@@ -81,6 +70,7 @@ func (t token) is(p string) bool { return t.kind == tokPunct && t.text == p }
 // for one outside it.
 type lexer struct {
 	dialect Dialect
+	syn     syntax
 	// backslash makes a backslash escape the next character in '…' and
 	// "…" strings (MySQL's default; off under NO_BACKSLASH_ESCAPES).
 	backslash bool
@@ -93,7 +83,7 @@ type lexer struct {
 // identifier or block comment left open, and a MySQL executable comment
 // (/*! … */), are errors: the server would read them differently.
 func tokenize(d Dialect, sql string, backslash bool) ([]token, error) {
-	lx := &lexer{dialect: d, backslash: backslash, src: sql}
+	lx := &lexer{dialect: d, syn: d.spec().syntax(), backslash: backslash, src: sql}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
@@ -120,22 +110,22 @@ func (lx *lexer) run() error {
 			lx.pos++
 		case c == '-' && lx.peek(1) == '-' && lx.dashComment():
 			lx.skipLine()
-		case c == '#' && lx.dialect == MySQL:
+		case c == '#' && lx.syn.hashComments:
 			lx.skipLine()
 		case c == '/' && lx.peek(1) == '*':
 			if err := lx.blockComment(); err != nil {
 				return err
 			}
 		case c == '\'':
-			if err := lx.quoted('\'', lx.backslash && lx.dialect == MySQL); err != nil {
+			if err := lx.quoted('\'', lx.backslash && lx.syn.backslashStrings); err != nil {
 				return err
 			}
 			lx.emit(tokString, start, lx.src[start:lx.pos])
 		case c == '"':
 			// A string in MySQL (unless ANSI_QUOTES), an identifier
 			// elsewhere; opaque either way.
-			if lx.dialect == MySQL {
-				if err := lx.quoted('"', lx.backslash); err != nil {
+			if lx.syn.doubleQuotedStrings {
+				if err := lx.quoted('"', lx.backslash && lx.syn.backslashStrings); err != nil {
 					return err
 				}
 				lx.emit(tokString, start, lx.src[start:lx.pos])
@@ -145,19 +135,19 @@ func (lx *lexer) run() error {
 				return err
 			}
 			lx.emit(tokIdent, start, unquote(lx.src[start:lx.pos], '"'))
-		case c == '`' && lx.dialect != Postgres:
+		case c == '`' && lx.syn.backtickIdents:
 			if err := lx.quoted('`', false); err != nil {
 				return err
 			}
 			lx.emit(tokIdent, start, unquote(lx.src[start:lx.pos], '`'))
-		case c == '[' && lx.dialect == SQLite:
+		case c == '[' && lx.syn.bracketIdents:
 			end := strings.IndexByte(lx.src[lx.pos:], ']')
 			if end < 0 {
 				return errors.New("a [quoted identifier] is not closed")
 			}
 			lx.pos += end + 1
 			lx.emit(tokIdent, start, lx.src[start+1:lx.pos-1])
-		case c == '$' && lx.dialect == Postgres:
+		case c == '$' && lx.syn.dollarQuotes:
 			if err := lx.dollar(); err != nil {
 				return err
 			}
@@ -168,7 +158,7 @@ func (lx *lexer) run() error {
 			lx.word()
 			text := lx.src[start:lx.pos]
 			// E'…' is a Postgres string with backslash escapes.
-			if lx.dialect == Postgres && strings.EqualFold(text, "e") && lx.peek(0) == '\'' {
+			if lx.syn.escapeStrings && strings.EqualFold(text, "e") && lx.peek(0) == '\'' {
 				if err := lx.quoted('\'', true); err != nil {
 					return err
 				}
@@ -176,7 +166,7 @@ func (lx *lexer) run() error {
 				continue
 			}
 			lx.emit(tokWord, start, text)
-		case c == '?' || c == ':' && isWordStart(lx.src[lx.pos+1:]) && lx.dialect != Postgres || c == '@' && lx.dialect != Postgres:
+		case c == '?' || c == ':' && isWordStart(lx.src[lx.pos+1:]) && lx.syn.namedParams || c == '@' && lx.syn.namedParams:
 			lx.pos++
 			if c != '?' {
 				lx.word()
@@ -194,7 +184,7 @@ func (lx *lexer) run() error {
 // dashComment reports whether the "--" at pos starts a comment. MySQL
 // wants white space (or the end) after it; elsewhere it always does.
 func (lx *lexer) dashComment() bool {
-	if lx.dialect != MySQL {
+	if !lx.syn.dashNeedsSpace {
 		return true
 	}
 	next := lx.peek(2)
@@ -214,14 +204,14 @@ func (lx *lexer) skipLine() {
 // MySQL do not. MySQL runs the text of /*! … */ and /*M! … */ comments, so
 // those are refused.
 func (lx *lexer) blockComment() error {
-	if lx.dialect == MySQL && (lx.peek(2) == '!' || (lx.peek(2) == 'M' && lx.peek(3) == '!')) {
+	if lx.syn.executableComments && (lx.peek(2) == '!' || (lx.peek(2) == 'M' && lx.peek(3) == '!')) {
 		return &RefusedError{Dialect: lx.dialect, Reason: "MySQL executable comments (/*! … */) run the SQL inside them"}
 	}
 	depth := 0
 	for lx.pos < len(lx.src) {
 		switch {
 		case lx.src[lx.pos] == '/' && lx.peek(1) == '*':
-			if depth == 0 || lx.dialect == Postgres {
+			if depth == 0 || lx.syn.nestedComments {
 				depth++
 			}
 			lx.pos += 2
@@ -357,7 +347,7 @@ func checkStatement(d Dialect, sql string) ([]token, error) {
 	if err := checkTokens(d, toks); err != nil {
 		return nil, err
 	}
-	if d == MySQL {
+	if d.spec().syntax().backslashStrings {
 		// NO_BACKSLASH_ESCAPES changes where MySQL strings end; the
 		// statement must be safe read both ways.
 		plain, err := tokenize(d, sql, false)
@@ -426,11 +416,6 @@ func checkVerb(d Dialect, stmt []token) error {
 	switch verb {
 	case "SELECT", "VALUES":
 		return nil
-	case "TABLE":
-		if d == SQLite {
-			return refuse("SQLite has no TABLE statement; use SELECT * FROM t")
-		}
-		return nil
 	case "WITH":
 		main := mainVerb(stmt[first+1:])
 		switch main {
@@ -440,36 +425,24 @@ func checkVerb(d Dialect, stmt []token) error {
 			return refuse("WITH … must end in a SELECT")
 		}
 		return refuse("WITH … %s changes data", main)
-	case "FROM", "SUMMARIZE":
-		if d != DuckDB {
-			return refuse("%s-first statements are DuckDB only; start with SELECT", verb)
-		}
-		return nil
-	case "DESCRIBE", "DESC":
-		if d == DuckDB {
-			return nil
-		}
-		fallthrough
-	case "EXPLAIN":
-		if verb != "EXPLAIN" && d != MySQL {
-			return refuse("%s is a MySQL statement; in %s use EXPLAIN or query the catalog", verb, d)
-		}
-		return checkExplain(d, stmt[first+1:])
-	case "SHOW":
-		if d == SQLite {
-			return refuse("SQLite has no SHOW; use SELECT name FROM sqlite_schema or PRAGMA table_info(t)")
-		}
-		return nil
-	case "PRAGMA":
-		if d == DuckDB {
-			return refuse("PRAGMA statements are not allowed (they read or change the engine's settings); for a view's columns use DESCRIBE t or SUMMARIZE t")
-		}
-		if d != SQLite {
-			return refuse("PRAGMA is SQLite only")
-		}
-		return checkPragma(d, stmt[first+1:])
 	case "":
 		return refuse("the statement does not start with a keyword")
+	}
+	if err, handled := d.spec().statement(verb, stmt[first+1:]); handled {
+		return err
+	}
+	// What a dialect does not take over: the common rules.
+	switch verb {
+	case "TABLE", "SHOW":
+		return nil
+	case "FROM", "SUMMARIZE":
+		return refuse("%s-first statements are DuckDB only; start with SELECT", verb)
+	case "DESCRIBE", "DESC":
+		return refuse("%s is a MySQL statement; in %s use EXPLAIN or query the catalog", verb, d)
+	case "EXPLAIN":
+		return checkExplain(d, stmt[first+1:])
+	case "PRAGMA":
+		return refuse("PRAGMA is SQLite only")
 	}
 	return refuse("%s statements are not allowed", verb)
 }
@@ -541,58 +514,10 @@ found:
 	if next == "WITH" || statementVerbs[next] || rest[i].is("(") {
 		return checkVerb(d, rest[i:])
 	}
-	if d == MySQL && (rest[i].kind == tokWord || rest[i].kind == tokIdent) && len(rest)-i <= 3 {
+	if d.spec().syntax().explainTable && (rest[i].kind == tokWord || rest[i].kind == tokIdent) && len(rest)-i <= 3 {
 		return nil // EXPLAIN t [column] is DESCRIBE t in MySQL
 	}
 	return &RefusedError{Dialect: d, Reason: fmt.Sprintf("EXPLAIN %s is not allowed", rest[i].text)}
-}
-
-// readPragmas are the SQLite pragmas that only read, also when given an
-// argument (a table or index name).
-var readPragmas = map[string]bool{
-	"table_info": true, "table_xinfo": true, "table_list": true, "index_list": true, "index_info": true,
-	"index_xinfo": true, "foreign_key_list": true, "foreign_key_check": true, "database_list": true,
-	"collation_list": true, "function_list": true, "module_list": true, "pragma_list": true,
-	"compile_options": true, "integrity_check": true, "quick_check": true,
-}
-
-// readOnlyWithoutArg are pragmas that read when given no argument and
-// change a setting when given one.
-var readOnlyWithoutArg = map[string]bool{
-	"schema_version": true, "user_version": true, "application_id": true, "page_count": true,
-	"page_size": true, "freelist_count": true, "encoding": true, "journal_mode": true,
-	"foreign_keys": true, "data_version": true, "max_page_count": true, "auto_vacuum": true,
-	"cache_size": true, "query_only": true, "synchronous": true, "busy_timeout": true,
-}
-
-// checkPragma allows PRAGMA [schema.]name and PRAGMA [schema.]name(arg)
-// for pragmas that only read.
-func checkPragma(d Dialect, rest []token) error {
-	refuse := func(format string, args ...any) error {
-		return &RefusedError{Dialect: d, Reason: fmt.Sprintf(format, args...)}
-	}
-	for _, t := range rest {
-		if t.is("=") {
-			return refuse("PRAGMA … = … changes a setting")
-		}
-	}
-	if len(rest) >= 2 && rest[1].is(".") {
-		rest = rest[2:]
-	}
-	if len(rest) == 0 || rest[0].kind != tokWord && rest[0].kind != tokIdent {
-		return refuse("PRAGMA needs a name")
-	}
-	name := strings.ToLower(rest[0].text)
-	args := rest[1:]
-	switch {
-	case len(args) == 0 && (readPragmas[name] || readOnlyWithoutArg[name]):
-		return nil
-	case readPragmas[name] && len(args) == 3 && args[0].is("(") && args[2].is(")"):
-		return nil
-	case readOnlyWithoutArg[name]:
-		return refuse("PRAGMA %s(…) changes a setting", name)
-	}
-	return refuse("PRAGMA %s is not one of the read-only pragmas (table_info, table_xinfo, index_list, index_info, foreign_key_list, table_list, database_list, schema_version, …)", name)
 }
 
 // writeWords are keywords that change data or state; one right after "("
@@ -645,7 +570,7 @@ func checkBody(d Dialect, stmt []token) error {
 			return refuse("a nested %s statement changes data", next.upper())
 		case (t.kind == tokWord || t.kind == tokIdent) && next.is("(") && deniedFunctions[strings.ToLower(t.text)]:
 			return refuse("the function %s() has side effects outside the query", strings.ToLower(t.text))
-		case t.is(":") && next.is("=") && d == MySQL:
+		case t.is(":") && next.is("=") && d.spec().syntax().assignments:
 			return refuse(":= assigns a variable")
 		}
 	}
@@ -656,6 +581,7 @@ func checkBody(d Dialect, stmt []token) error {
 // dropped, one space between tokens, bare words in upper case. MySQL table
 // names can be case-sensitive, so there only keywords are upper-cased.
 func normalize(d Dialect, toks []token) string {
+	caseSensitive := d.spec().syntax().caseSensitiveNames
 	var b strings.Builder
 	for i, t := range toks {
 		if i > 0 {
@@ -664,7 +590,7 @@ func normalize(d Dialect, toks []token) string {
 		switch {
 		case t.kind == tokIdent:
 			b.WriteString(`"` + t.text + `"`)
-		case t.kind == tokWord && (d != MySQL || commonKeywords[t.upper()]):
+		case t.kind == tokWord && (!caseSensitive || commonKeywords[t.upper()]):
 			b.WriteString(t.upper())
 		default:
 			b.WriteString(t.text)
@@ -682,4 +608,9 @@ var commonKeywords = map[string]bool{
 	"ELSE": true, "END": true, "IN": true, "IS": true, "NULL": true, "LIKE": true, "BETWEEN": true,
 	"ASC": true, "DESC": true, "COUNT": true, "SUM": true, "AVG": true, "MIN": true, "MAX": true,
 	"EXPLAIN": true, "SHOW": true, "DESCRIBE": true, "VALUES": true, "EXISTS": true, "OVER": true, "PARTITION": true,
+}
+
+// refuse is a refusal of a statement on dialect d.
+func refuse(d Dialect, format string, args ...any) error {
+	return &RefusedError{Dialect: d, Reason: fmt.Sprintf(format, args...)}
 }

@@ -90,10 +90,34 @@ var dialectRefusals = map[Dialect][]refusalCase{
 		{"replace", "REPLACE INTO customers VALUES (1, 'a', 'b')", "REPLACE"},
 		{"explain delete", "EXPLAIN DELETE FROM customers", "DELETE"},
 	},
+	DuckDB: {
+		{"copy to file", "COPY customers TO '/tmp/customers.csv'", "COPY"},
+		{"install", "INSTALL httpfs", "INSTALL"},
+		{"load", "LOAD httpfs", "LOAD"},
+		{"attach", "ATTACH '/tmp/x.duckdb' AS x", "ATTACH"},
+		{"export database", "EXPORT DATABASE '/tmp/x'", "EXPORT"},
+		{"pragma", "PRAGMA threads = 64", "PRAGMA statements are not allowed"},
+		{"pragma read", "PRAGMA table_info('customers')", "DESCRIBE"},
+		{"query function", "SELECT * FROM query('SELECT 1')", "query"},
+		{"query_table function", "SELECT * FROM query_table('customers')", "query_table"},
+		{"getenv", "SELECT getenv('HOME')", "getenv"},
+		{"create view", "CREATE OR REPLACE VIEW customers AS SELECT 1", "CREATE"},
+		{"reset", "RESET lock_configuration", "RESET"},
+	},
+}
+
+// guardDialects are the dialects the guard tests run on: every registered
+// one.
+func guardDialects() []Dialect {
+	var out []Dialect
+	for _, d := range registered() {
+		out = append(out, d.name())
+	}
+	return out
 }
 
 func TestCheckRefuses(t *testing.T) {
-	for _, d := range []Dialect{SQLite, Postgres, MySQL} {
+	for _, d := range guardDialects() {
 		cases := append(append([]refusalCase(nil), commonRefusals...), dialectRefusals[d]...)
 		for _, c := range cases {
 			t.Run(string(d)+"/"+c.name, func(t *testing.T) {
@@ -170,8 +194,18 @@ func TestCheckAllows(t *testing.T) {
 			"SELECT DATE_FORMAT(order_date, '%Y-%m') FROM orders",
 			"SELECT insert(name, 1, 2, 'x') FROM customers",
 		},
+		DuckDB: {
+			"FROM customers SELECT name",
+			"FROM customers",
+			"SUMMARIZE customers",
+			"DESCRIBE customers",
+			"SHOW TABLES",
+			"TABLE customers",
+			"SELECT strftime(order_date, '%Y-%m') FROM orders",
+			"SELECT date_trunc('month', order_date)::DATE, count(*) FROM orders GROUP BY ALL",
+		},
 	}
-	for _, d := range []Dialect{SQLite, Postgres, MySQL} {
+	for _, d := range guardDialects() {
 		for _, q := range append(append([]string(nil), common...), perDialect[d]...) {
 			if err := Check(d, q); err != nil {
 				t.Errorf("%s: Check(%q) = %v, want nil", d, q, err)

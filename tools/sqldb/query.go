@@ -142,7 +142,7 @@ func (s *Source) runArgs(ctx context.Context, sqlText string, args []any, fn fun
 	var q interface {
 		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 	} = conn
-	if s.dialect != SQLite && s.dialect != DuckDB {
+	if s.dialect.spec().readOnlyTx() {
 		tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
 			return s.scrub(err)

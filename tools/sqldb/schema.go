@@ -166,23 +166,14 @@ func num(v any) int64 {
 	return int64(n)
 }
 
+// fingerprint is the dialect's value that changes with the schema.
 func (s *Source) fingerprint(ctx context.Context) (string, error) {
-	var q string
-	switch s.dialect {
-	case SQLite:
-		q = "PRAGMA schema_version"
-	case Postgres:
-		q = `SELECT md5(COALESCE(string_agg(n.nspname || '.' || c.relname || '.' || a.attname || ':' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY n.nspname, c.relname, a.attnum), ''))
-FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r','v','m','p','f')
-  AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'`
-	case MySQL:
-		q = `SELECT CONCAT(COUNT(*), ':', COALESCE(SUM(CRC32(CONCAT_WS('.', TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, ORDINAL_POSITION))), 0))
-FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()`
-	case DuckDB:
-		// The files source's views are made once, when it opens.
-		return "views", nil
-	}
+	return s.dialect.spec().fingerprint(ctx, s)
+}
+
+// fingerprintQuery runs a catalog query whose one value is the schema's
+// fingerprint.
+func (s *Source) fingerprintQuery(ctx context.Context, q string) (string, error) {
 	rows, err := s.fetch(ctx, q)
 	if err != nil {
 		return "", err
@@ -195,20 +186,7 @@ FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()`
 
 // loadSchema reads the structure, then row counts and sample values.
 func (s *Source) loadSchema(ctx context.Context) (*Schema, error) {
-	var sc *Schema
-	var err error
-	switch s.dialect {
-	case SQLite:
-		sc, err = s.loadSQLite(ctx)
-	case Postgres:
-		sc, err = s.loadPostgres(ctx)
-	case MySQL:
-		sc, err = s.loadMySQL(ctx)
-	case DuckDB:
-		sc, err = s.loadDuckDB(ctx)
-	default:
-		err = fmt.Errorf("unknown dialect %q", s.dialect)
-	}
+	sc, err := s.dialect.spec().loadSchema(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -227,235 +205,11 @@ func (s *Source) loadSchema(ctx context.Context) (*Schema, error) {
 }
 
 // quoteIdent quotes an identifier for dialect d.
-func quoteIdent(d Dialect, name string) string {
-	if d == MySQL {
-		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
+func quoteIdent(d Dialect, name string) string { return d.spec().quoteIdent(name) }
 
 // smallTableRows is the row count up to which tables are counted exactly
 // and low-cardinality columns listed.
 const smallTableRows = 100_000
-
-func (s *Source) loadSQLite(ctx context.Context) (*Schema, error) {
-	sc := &Schema{Dialect: SQLite}
-	rows, err := s.fetch(ctx, `SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rows {
-		t := &Table{Name: str(r[0]), View: str(r[1]) == "view", Rows: -1}
-		t.ref = quoteIdent(SQLite, t.Name)
-		cols, err := s.fetch(ctx, `SELECT name, type, "notnull", pk FROM pragma_table_info(?) ORDER BY cid`, t.Name)
-		if err != nil {
-			return nil, err
-		}
-		type pkCol struct {
-			name string
-			n    int64
-		}
-		var pk []pkCol
-		for _, c := range cols {
-			t.Columns = append(t.Columns, Column{Name: str(c[0]), Type: str(c[1]), Nullable: num(c[2]) == 0})
-			if n := num(c[3]); n > 0 {
-				pk = append(pk, pkCol{str(c[0]), n})
-			}
-		}
-		sort.Slice(pk, func(i, j int) bool { return pk[i].n < pk[j].n })
-		for _, p := range pk {
-			t.PrimaryKey = append(t.PrimaryKey, p.name)
-		}
-		fks, err := s.fetch(ctx, `SELECT id, "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq`, t.Name)
-		if err != nil {
-			return nil, err
-		}
-		byID := map[int64]*ForeignKey{}
-		var ids []int64
-		for _, f := range fks {
-			id := num(f[0])
-			fk, ok := byID[id]
-			if !ok {
-				fk = &ForeignKey{Table: str(f[1])}
-				byID[id] = fk
-				ids = append(ids, id)
-			}
-			fk.Columns = append(fk.Columns, str(f[2]))
-			fk.RefColumns = append(fk.RefColumns, str(f[3]))
-		}
-		for _, id := range ids {
-			t.ForeignKeys = append(t.ForeignKeys, *byID[id])
-		}
-		if !t.View {
-			s.countSQLite(ctx, t)
-		}
-		sc.Tables = append(sc.Tables, t)
-	}
-	// A foreign key to "the primary key" leaves "to" empty.
-	for _, t := range sc.Tables {
-		for i, fk := range t.ForeignKeys {
-			ref := sc.Table(fk.Table)
-			for j, c := range fk.RefColumns {
-				if c == "" && ref != nil && j < len(ref.PrimaryKey) {
-					t.ForeignKeys[i].RefColumns[j] = ref.PrimaryKey[j]
-				}
-			}
-		}
-	}
-	return sc, nil
-}
-
-// countSQLite counts a table's rows exactly when it is small, and
-// estimates from the largest rowid when it is not.
-func (s *Source) countSQLite(ctx context.Context, t *Table) {
-	r, err := s.fetch(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s LIMIT %d)", t.ref, smallTableRows+1))
-	if err != nil || len(r) == 0 {
-		return
-	}
-	t.Rows = num(r[0][0])
-	if t.Rows <= smallTableRows {
-		return
-	}
-	if r, err := s.fetch(ctx, fmt.Sprintf("SELECT max(rowid) FROM %s", t.ref)); err == nil && len(r) > 0 && num(r[0][0]) > t.Rows {
-		t.Rows = num(r[0][0])
-	}
-	t.RowsEstimated = true
-}
-
-const pgUserSchemas = `n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'`
-
-func (s *Source) loadPostgres(ctx context.Context) (*Schema, error) {
-	sc := &Schema{Dialect: Postgres}
-	byKey := map[string]*Table{}
-	name := func(nsp, rel string) string {
-		if nsp == "public" {
-			return rel
-		}
-		return nsp + "." + rel
-	}
-	rows, err := s.fetch(ctx, `SELECT n.nspname, c.relname, c.relkind, c.reltuples::bigint, c.relpages, COALESCE(obj_description(c.oid, 'pg_class'), '')
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE c.relkind IN ('r','v','m','p','f') AND NOT c.relispartition AND `+pgUserSchemas+`
-ORDER BY 1, 2`)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rows {
-		nsp, rel := str(r[0]), str(r[1])
-		t := &Table{Name: name(nsp, rel), View: str(r[2]) == "v" || str(r[2]) == "m", Comment: str(r[5]), Rows: -1}
-		t.ref = quoteIdent(Postgres, nsp) + "." + quoteIdent(Postgres, rel)
-		tuples, pages := num(r[3]), num(r[4])
-		switch {
-		case t.View:
-		case pages < 1000:
-			if c, err := s.fetch(ctx, "SELECT count(*) FROM "+t.ref); err == nil && len(c) > 0 {
-				t.Rows = num(c[0][0])
-			}
-		case tuples >= 0:
-			t.Rows, t.RowsEstimated = tuples, true
-		}
-		byKey[t.Name] = t
-		sc.Tables = append(sc.Tables, t)
-	}
-	cols, err := s.fetch(ctx, `SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull, COALESCE(col_description(c.oid, a.attnum), '')
-FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r','v','m','p','f') AND `+pgUserSchemas+`
-ORDER BY 1, 2, a.attnum`)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cols {
-		if t := byKey[name(str(c[0]), str(c[1]))]; t != nil {
-			t.Columns = append(t.Columns, Column{Name: str(c[2]), Type: str(c[3]), Nullable: str(c[4]) == "true", Comment: str(c[5])})
-		}
-	}
-	keys, err := s.fetch(ctx, `SELECT n.nspname, c.relname, k.contype,
-  array_to_string(ARRAY(SELECT a.attname FROM unnest(k.conkey) WITH ORDINALITY u(n, o) JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.n ORDER BY u.o), chr(31)),
-  COALESCE(fn.nspname, ''), COALESCE(fc.relname, ''),
-  array_to_string(ARRAY(SELECT a.attname FROM unnest(k.confkey) WITH ORDINALITY u(n, o) JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.n ORDER BY u.o), chr(31))
-FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-LEFT JOIN pg_class fc ON fc.oid = k.confrelid LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace
-WHERE k.contype IN ('p', 'f') AND `+pgUserSchemas+`
-ORDER BY 1, 2, k.conname`)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range keys {
-		t := byKey[name(str(k[0]), str(k[1]))]
-		if t == nil {
-			continue
-		}
-		own := strings.Split(str(k[3]), "\x1f")
-		if str(k[2]) == "p" {
-			t.PrimaryKey = own
-			continue
-		}
-		t.ForeignKeys = append(t.ForeignKeys, ForeignKey{Columns: own, Table: name(str(k[4]), str(k[5])), RefColumns: strings.Split(str(k[6]), "\x1f")})
-	}
-	return sc, nil
-}
-
-func (s *Source) loadMySQL(ctx context.Context) (*Schema, error) {
-	sc := &Schema{Dialect: MySQL}
-	byName := map[string]*Table{}
-	rows, err := s.fetch(ctx, `SELECT TABLE_NAME, TABLE_TYPE, COALESCE(TABLE_ROWS, -1), COALESCE(TABLE_COMMENT, '')
-FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME`)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rows {
-		t := &Table{Name: str(r[0]), View: strings.Contains(str(r[1]), "VIEW"), Comment: str(r[3]), Rows: -1}
-		t.ref = quoteIdent(MySQL, t.Name)
-		if n := num(r[2]); n >= 0 && !t.View {
-			t.Rows, t.RowsEstimated = n, true
-			if n < 10_000 {
-				if c, err := s.fetch(ctx, "SELECT COUNT(*) FROM "+t.ref); err == nil && len(c) > 0 {
-					t.Rows, t.RowsEstimated = num(c[0][0]), false
-				}
-			}
-		}
-		byName[t.Name] = t
-		sc.Tables = append(sc.Tables, t)
-	}
-	cols, err := s.fetch(ctx, `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COALESCE(COLUMN_COMMENT, '')
-FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cols {
-		if t := byName[str(c[0])]; t != nil {
-			t.Columns = append(t.Columns, Column{Name: str(c[1]), Type: str(c[2]), Nullable: str(c[3]) == "YES", Comment: str(c[4])})
-		}
-	}
-	keys, err := s.fetch(ctx, `SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, COALESCE(REFERENCED_TABLE_NAME, ''), COALESCE(REFERENCED_COLUMN_NAME, '')
-FROM information_schema.KEY_COLUMN_USAGE
-WHERE TABLE_SCHEMA = DATABASE() AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_NAME IS NOT NULL)
-ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`)
-	if err != nil {
-		return nil, err
-	}
-	fkIndex := map[string]int{}
-	for _, k := range keys {
-		t := byName[str(k[0])]
-		if t == nil {
-			continue
-		}
-		if str(k[1]) == "PRIMARY" {
-			t.PrimaryKey = append(t.PrimaryKey, str(k[2]))
-			continue
-		}
-		id := t.Name + "\x00" + str(k[1])
-		i, ok := fkIndex[id]
-		if !ok {
-			i = len(t.ForeignKeys)
-			fkIndex[id] = i
-			t.ForeignKeys = append(t.ForeignKeys, ForeignKey{Table: str(k[3])})
-		}
-		t.ForeignKeys[i].Columns = append(t.ForeignKeys[i].Columns, str(k[2]))
-		t.ForeignKeys[i].RefColumns = append(t.ForeignKeys[i].RefColumns, str(k[4]))
-	}
-	return sc, nil
-}
 
 // sampleRows is how many rows sampleTable reads from each table.
 const sampleRows = 50

@@ -1,6 +1,13 @@
 // Package sqldb connects Sift to SQL data sources — SQLite files, Postgres
-// and MySQL servers — strictly read-only, and gives the agents tools over
+// and MySQL/MariaDB servers, and the session's input files through DuckDB
+// (the files source) — strictly read-only, and gives the agents tools over
 // them: list_tables, describe_table, sql_query and explain_sql.
+//
+// Each dialect is one file (sqlite.go, postgres.go, mysql.go, duckdb.go)
+// holding everything that differs between them — URL, lexical rules, the
+// statements its guard allows, its error codes and notes, its read-only
+// session, its catalog queries — and registering itself (dialect.go); the
+// rest of the package asks the dialect instead of branching on its name.
 //
 // Read-only holds in layers. A statement guard tokenizes every statement
 // (quotes, identifiers and comments as the dialect reads them) and lets
@@ -23,29 +30,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
-	"modernc.org/sqlite"
-)
-
-// Dialect names the SQL dialect of a source.
-type Dialect string
-
-// The dialects Sift speaks.
-const (
-	SQLite   Dialect = "sqlite"
-	Postgres Dialect = "postgres"
-	MySQL    Dialect = "mysql"
 )
 
 // Errors callers branch on.
@@ -182,10 +173,7 @@ func openTarget(ctx context.Context, t *target, opts Options) (*Source, error) {
 		opts:     opts,
 		cache:    newResultCache(opts.CacheTTL, opts.Now),
 	}
-	conn := &sessionConnector{inner: t.connector, init: sessionStatements(t.dialect, opts.StatementTimeout)}
-	if t.dialect == SQLite {
-		conn.after = denySQLiteWrites
-	}
+	conn := &sessionConnector{inner: t.connector, init: sessionStatements(t.dialect, opts.StatementTimeout), after: t.dialect.spec().prepare()}
 	s.db = sql.OpenDB(conn)
 	s.db.SetMaxOpenConns(4)
 	s.db.SetConnMaxIdleTime(5 * time.Minute)
@@ -242,178 +230,34 @@ type target struct {
 	dsn string
 }
 
-// parseURL turns a connection URL into a driver connector.
+// parseURL turns a connection URL into a driver connector, through the
+// dialect whose URL prefix it has or, for a plain path, whose file
+// extension it ends in.
 func parseURL(raw string) (*target, error) {
 	raw = strings.TrimSpace(raw)
 	lower := strings.ToLower(raw)
-	switch {
-	case strings.HasPrefix(lower, "postgres://"), strings.HasPrefix(lower, "postgresql://"):
-		return parsePostgres(raw)
-	case strings.HasPrefix(lower, "mysql://"):
-		return parseMySQL(raw)
-	case strings.HasPrefix(lower, "sqlite:"), strings.HasPrefix(lower, "sqlite3:"), strings.HasPrefix(lower, "file:"):
-		return parseSQLite(raw)
-	}
-	switch strings.ToLower(filepath.Ext(raw)) {
-	case ".db", ".sqlite", ".sqlite3", ".db3":
-		return parseSQLite(raw)
-	}
-	return nil, fmt.Errorf("%w %q: use sqlite:path.db, postgres://user:pass@host:5432/db or mysql://user:pass@host:3306/db", ErrBadURL, redactURL(raw))
-}
-
-// sqlitePath extracts the file path from a sqlite:/file: URL or a plain
-// path; query parameters are dropped (Sift sets its own).
-func sqlitePath(raw string) string {
-	p := raw
-	if i := strings.IndexByte(p, ':'); i > 0 && !filepath.IsAbs(p) {
-		switch strings.ToLower(p[:i]) {
-		case "sqlite", "sqlite3", "file":
-			p = p[i+1:]
-		}
-	}
-	if q := strings.IndexByte(p, '?'); q >= 0 {
-		p = p[:q]
-	}
-	// sqlite:///abs → /abs; sqlite://rel.db → rel.db; file://localhost/abs → /abs.
-	if strings.HasPrefix(p, "//") {
-		p = p[2:]
-		if strings.HasPrefix(p, "localhost/") {
-			p = p[len("localhost"):]
-		}
-	}
-	if u, err := url.PathUnescape(p); err == nil {
-		p = u
-	}
-	return p
-}
-
-func parseSQLite(raw string) (*target, error) {
-	p := sqlitePath(raw)
-	if p == "" {
-		return nil, fmt.Errorf("%w %q: no file path; use sqlite:path/to/file.db", ErrBadURL, raw)
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return nil, fmt.Errorf("open sqlite %s: %w", p, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return nil, fmt.Errorf("open sqlite %s: %w; check the path (Sift opens databases read-only and never creates them)", p, err)
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("open sqlite %s: it is a directory, not a database file", p)
-	}
-	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro"}).String()
-	c, err := sqlite.NewConnector(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open sqlite %s: %w", p, err)
-	}
-	name := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
-	return &target{dialect: SQLite, name: sourceName(name), redacted: "sqlite:" + p, reopen: "sqlite:" + abs, connector: c, dsn: dsn}, nil
-}
-
-func parsePostgres(raw string) (*target, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrBadURL, redactURL(raw), scrubText(err.Error(), urlPassword(raw)))
-	}
-	password := urlPassword(raw)
-	cfg, err := pgx.ParseConfig(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w %s: %s", ErrBadURL, redactURL(raw), scrubText(err.Error(), password))
-	}
-	if password == "" {
-		password = cfg.Password
-	}
-	// The server must read strings as the guard does, and sessions start
-	// read-only even before the first SET.
-	if cfg.RuntimeParams == nil {
-		cfg.RuntimeParams = map[string]string{}
-	}
-	cfg.RuntimeParams["default_transaction_read_only"] = "on"
-	cfg.RuntimeParams["standard_conforming_strings"] = "on"
-	db := cfg.Database
-	if db == "" {
-		db = strings.TrimPrefix(u.Path, "/")
-	}
-	if db == "" {
-		db = "postgres"
-	}
-	return &target{dialect: Postgres, name: sourceName(db), redacted: redactURL(raw), reopen: redactURL(raw), password: password, connector: stdlib.GetConnector(*cfg)}, nil
-}
-
-// parseMySQL converts mysql://user:pass@host:port/db?param=v into the
-// driver's DSN, with multi-statements, LOAD DATA LOCAL and the like off.
-func parseMySQL(raw string) (*target, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrBadURL, redactURL(raw), scrubText(err.Error(), urlPassword(raw)))
-	}
-	cfg := mysql.NewConfig()
-	if u.User != nil {
-		cfg.User = u.User.Username()
-		cfg.Passwd, _ = u.User.Password()
-	}
-	q := u.Query()
-	if sock := q.Get("socket"); sock != "" {
-		cfg.Net, cfg.Addr = "unix", sock
-		q.Del("socket")
-	} else {
-		cfg.Net = "tcp"
-		host, port := u.Hostname(), u.Port()
-		if host == "" {
-			host = "127.0.0.1"
-		}
-		if port == "" {
-			port = "3306"
-		}
-		cfg.Addr = net.JoinHostPort(host, port)
-	}
-	cfg.DBName = strings.TrimPrefix(u.Path, "/")
-	if cfg.DBName == "" {
-		return nil, fmt.Errorf("%w %s: name the database, as in mysql://user:pass@host:3306/shop", ErrBadURL, redactURL(raw))
-	}
-	charset := ""
-	for k, vs := range q {
-		v := vs[len(vs)-1]
-		switch strings.ToLower(k) {
-		case "tls":
-			cfg.TLSConfig = v
-		case "charset":
-			charset = v
-		case "collation":
-			cfg.Collation = v
-		case "loc":
-			loc, err := time.LoadLocation(v)
-			if err != nil {
-				return nil, fmt.Errorf("%w %s: loc=%s: %v", ErrBadURL, redactURL(raw), v, err)
+	var examples []string
+	for _, d := range registered() {
+		for _, p := range d.urls().prefixes {
+			if strings.HasPrefix(lower, p) {
+				return d.parseURL(raw)
 			}
-			cfg.Loc = loc
-		case "timeout":
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				return nil, fmt.Errorf("%w %s: timeout=%s: %v", ErrBadURL, redactURL(raw), v, err)
-			}
-			cfg.Timeout = d
-		default:
-			return nil, fmt.Errorf("%w %s: parameter %q is not supported (supported: tls, charset, collation, loc, timeout, socket)", ErrBadURL, redactURL(raw), k)
+		}
+		if ex := d.urls().example; ex != "" {
+			examples = append(examples, ex)
 		}
 	}
-	if charset != "" {
-		if err := cfg.Apply(mysql.Charset(charset, cfg.Collation)); err != nil {
-			return nil, fmt.Errorf("%w %s: charset=%s: %v", ErrBadURL, redactURL(raw), charset, err)
+	ext := strings.ToLower(filepath.Ext(raw))
+	for _, d := range registered() {
+		if slices.Contains(d.urls().exts, ext) {
+			return d.parseURL(raw)
 		}
 	}
-	cfg.ParseTime = true
-	cfg.MultiStatements = false
-	cfg.AllowAllFiles = false
-	cfg.InterpolateParams = false
-	dsn := cfg.FormatDSN()
-	c, err := mysql.NewConnector(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%w %s: %s", ErrBadURL, redactURL(raw), scrubText(err.Error(), cfg.Passwd))
+	use := strings.Join(examples, ", ")
+	if n := len(examples); n > 1 {
+		use = strings.Join(examples[:n-1], ", ") + " or " + examples[n-1]
 	}
-	return &target{dialect: MySQL, name: sourceName(cfg.DBName), redacted: redactURL(raw), reopen: redactURL(raw), password: cfg.Passwd, connector: c, dsn: dsn}, nil
+	return nil, fmt.Errorf("%w %q: use %s", ErrBadURL, redactURL(raw), use)
 }
 
 // sourceName makes a name safe for tool arguments and file names.
@@ -532,26 +376,7 @@ type sessionStatement struct {
 // they make the session read-only and set the server-side statement
 // timeout.
 func sessionStatements(d Dialect, timeout time.Duration) []sessionStatement {
-	ms := strconv.FormatInt(timeout.Milliseconds(), 10)
-	switch d {
-	case SQLite:
-		// The timeout is the context deadline: the driver interrupts
-		// the statement when it passes.
-		return []sessionStatement{{SQL: "PRAGMA query_only = ON"}}
-	case Postgres:
-		return []sessionStatement{
-			{SQL: "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"},
-			{SQL: "SET statement_timeout = " + ms},
-			{SQL: "SET standard_conforming_strings = on"},
-		}
-	case MySQL:
-		return []sessionStatement{
-			{SQL: "SET SESSION TRANSACTION READ ONLY"},
-			{SQL: "SET SESSION MAX_EXECUTION_TIME = " + ms,
-				Or: "SET SESSION max_statement_time = " + strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)},
-		}
-	}
-	return nil
+	return d.spec().session(timeout)
 }
 
 // sessionConnector opens driver connections and prepares each one's
@@ -594,31 +419,3 @@ func (c *sessionConnector) Connect(ctx context.Context) (driver.Conn, error) {
 
 // Driver returns the inner connector's driver.
 func (c *sessionConnector) Driver() driver.Driver { return c.inner.Driver() }
-
-// denySQLiteWrites installs an authorizer that denies every write, schema
-// change, ATTACH/DETACH, pragma that sets something, and load_extension —
-// the last line behind the guard and mode=ro.
-func denySQLiteWrites(conn driver.Conn) error {
-	reg, ok := conn.(sqlite.AuthorizerRegisterer)
-	if !ok {
-		return errors.New("start read-only session: the SQLite driver has no authorizer")
-	}
-	return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
-		switch action {
-		case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive, sqlite.AuthTransaction, sqlite.AuthSavepoint:
-			return sqlite.AuthorizerOK
-		case sqlite.AuthFunction:
-			if deniedFunctions[strings.ToLower(arg2)] {
-				return sqlite.AuthorizerDeny
-			}
-			return sqlite.AuthorizerOK
-		case sqlite.AuthPragma:
-			name := strings.ToLower(arg1)
-			if readPragmas[name] || (arg2 == "" && readOnlyWithoutArg[name]) {
-				return sqlite.AuthorizerOK
-			}
-			return sqlite.AuthorizerDeny
-		}
-		return sqlite.AuthorizerDeny
-	})
-}

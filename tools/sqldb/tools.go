@@ -9,8 +9,8 @@ import (
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/components/tool/utils"
+	"github.com/dustin/go-humanize"
 
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/internal/formula"
 	"github.com/sift-agent/sift/operator"
 )
@@ -225,7 +225,7 @@ func (tt *sqlTools) query(ctx context.Context, a SQLQueryArgs) (string, error) {
 // saved with the pandas line that loads it. now dates a cached result.
 func FormatResult(res *Result, now time.Time) string {
 	var b strings.Builder
-	rows := generic.Thousands(res.Total) + " rows"
+	rows := humanize.Comma(int64(res.Total)) + " rows"
 	if res.Total == 1 {
 		rows = "1 row"
 	}
@@ -248,9 +248,9 @@ func FormatResult(res *Result, now time.Time) string {
 	}
 	if res.Truncated() {
 		if res.TotalKnown {
-			fmt.Fprintf(&b, "The result was cut: showing the first %d of %s rows.", len(res.Rows), generic.Thousands(res.Total))
+			fmt.Fprintf(&b, "The result was cut: showing the first %d of %s rows.", len(res.Rows), humanize.Comma(int64(res.Total)))
 		} else {
-			fmt.Fprintf(&b, "The result was cut: showing the first %d rows; reading stopped after %s rows.", len(res.Rows), generic.Thousands(res.Total))
+			fmt.Fprintf(&b, "The result was cut: showing the first %d rows; reading stopped after %s rows.", len(res.Rows), humanize.Comma(int64(res.Total)))
 		}
 		if res.SavedTo == "" {
 			b.WriteString(" Aggregate in SQL (GROUP BY) or add filters to see what matters.\n")
@@ -261,11 +261,11 @@ func FormatResult(res *Result, now time.Time) string {
 	if res.SavedTo != "" {
 		what := "The full result"
 		if !res.TotalKnown {
-			what = fmt.Sprintf("The first %s rows", generic.Thousands(res.Total))
+			what = fmt.Sprintf("The first %s rows", humanize.Comma(int64(res.Total)))
 		}
 		fmt.Fprintf(&b, "%s is saved in %s; load it in Python with: %s\n", what, res.SavedTo, PandasLine(res.SavedTo))
 		if res.Neutralised > 0 {
-			fmt.Fprintf(&b, "Note for the report: in %s, %s %s.\n", res.SavedTo, generic.Thousands(res.Neutralised), formula.Note)
+			fmt.Fprintf(&b, "Note for the report: in %s, %s %s.\n", res.SavedTo, humanize.Comma(int64(res.Neutralised)), formula.Note)
 		}
 	}
 	return b.String()
@@ -302,12 +302,7 @@ func (s *Source) Explain(ctx context.Context, sqlText string) (string, error) {
 	}
 	stmt := strings.TrimRight(strings.TrimSpace(sqlText), "; \t\n")
 	if len(toks) == 0 || toks[0].upper() != "EXPLAIN" {
-		switch s.dialect {
-		case SQLite:
-			stmt = "EXPLAIN QUERY PLAN " + stmt
-		default:
-			stmt = "EXPLAIN " + stmt
-		}
+		stmt = s.dialect.spec().explain(stmt)
 	}
 	res, err := s.Query(ctx, stmt, QueryOptions{NoCache: true})
 	if err != nil {

@@ -254,7 +254,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	rel := operator.RelPath(op.Root(), abs)
 	params := m.Params
 	if params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel)) {
-		fp, err := tools.PreviewConfined(ctx, op, abs, preview.PreviewOptions{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
+		fp, err := tools.PreviewConfined(ctx, op, abs, preview.Options{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("run template %s: %w", t.Name, err)
 		}

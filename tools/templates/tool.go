@@ -142,7 +142,7 @@ func runTool(ctx context.Context, op operator.Operator, a ToolArgs) (string, err
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}
-	fp, err := tools.PreviewConfined(ctx, op, abs, preview.PreviewOptions{BaseDir: op.Root()})
+	fp, err := tools.PreviewConfined(ctx, op, abs, preview.Options{BaseDir: op.Root()})
 	if err != nil {
 		return "", fmt.Errorf("run_template: %w", err)
 	}

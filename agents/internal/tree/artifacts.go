@@ -11,5 +11,5 @@ import (
 // N names (20,000 empty files once wrote 7.4 GB of events).
 func artifactEvent(st plans.StepState, path string) event.Event {
 	st.Files, st.FilesOmitted = nil, 0
-	return event.Event{Kind: event.EventArtifact, Path: path, Step: &st}
+	return event.Event{Kind: event.Artifact, Path: path, Step: &st}
 }

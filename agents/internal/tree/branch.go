@@ -406,7 +406,7 @@ func (b *branchRunner) run(ctx context.Context, gen *adk.AsyncGenerator[*adk.Age
 		return nil
 	case paused:
 		params.Paused.Set(ctx, true)
-		gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: "paused before steps " + JoinSteps(readyIndexes(fp))}))
+		gen.Send(siftEvent(event.Event{Kind: event.Paused, Text: "paused before steps " + JoinSteps(readyIndexes(fp))}))
 		gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(loopAgent)})
 		return nil
 	}

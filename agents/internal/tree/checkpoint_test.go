@@ -25,7 +25,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	own := map[string]any{
 		"sift_plan":              &plans.Plan{Steps: []plans.Step{{Index: 1, Description: "Load the data"}}},
 		"sift_full_plan":         fp,
-		"sift_event":             &event.Event{Kind: event.EventMessage, Agent: NameRoot, Text: "hello"},
+		"sift_event":             &event.Event{Kind: event.Message, Agent: NameRoot, Text: "hello"},
 		"sift_interrupt":         &ask,
 		"sift_plan_decision":     &event.PlanDecision{Action: event.PlanEdit, Steps: []string{"a", "b"}, Feedback: "shorter"},
 		"sift_plan_review_state": &planReviewState{Round: 2},

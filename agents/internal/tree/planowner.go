@@ -70,7 +70,7 @@ func (o *PlanOwner) Save() error { return o.put() }
 
 // Publish says the plan changed (note says how, or is empty).
 func (o *PlanOwner) Publish(note string) {
-	o.send(event.Event{Kind: event.EventPlan, Plan: o.fp.Clone(), Text: note})
+	o.send(event.Event{Kind: event.Plan, Plan: o.fp.Clone(), Text: note})
 }
 
 // SaveAndPublish saves the plan and then says it changed, so whoever hears
@@ -188,7 +188,7 @@ func (o *PlanOwner) Start(st *plans.StepState, side bool) error {
 	if now := o.fp.Running(); side && len(now) > 1 {
 		note = fmt.Sprintf("running steps %s side by side", JoinSteps(now))
 	}
-	o.send(event.Event{Kind: event.EventStepStarted, Step: &started, Text: note})
+	o.send(event.Event{Kind: event.StepStarted, Step: &started, Text: note})
 	return nil
 }
 
@@ -239,7 +239,7 @@ func (o *PlanOwner) Finish(st *plans.StepState) error {
 	for _, f := range done.Files {
 		o.send(artifactEvent(done, f))
 	}
-	o.send(event.Event{Kind: event.EventStepFinished, Step: &done})
+	o.send(event.Event{Kind: event.StepFinished, Step: &done})
 	return nil
 }
 

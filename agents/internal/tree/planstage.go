@@ -101,7 +101,7 @@ func (a *planStage) shortcut(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 			// model call: the resumed run starts that step, and the
 			// replanner sees its result with this one's.
 			params.Paused.Set(ctx, true)
-			gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: fmt.Sprintf("paused before step %d", next.Index)}))
+			gen.Send(siftEvent(event.Event{Kind: event.Paused, Text: fmt.Sprintf("paused before step %d", next.Index)}))
 			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.inner.Name(ctx))})
 			return true
 		}
@@ -165,7 +165,7 @@ func (a *planStage) escalate(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 	}
 	params.Quick.Set(ctx, false)
 	escalated.Set(ctx, true)
-	gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: a.inner.Name(ctx),
+	gen.Send(siftEvent(event.Event{Kind: event.Message, Agent: a.inner.Name(ctx),
 		Text: "The quick answer failed; the request goes to the planner with what the attempt found."}))
 	return true
 }

@@ -102,7 +102,7 @@ func (a *reportAgent) Run(ctx context.Context, _ *adk.AgentInput, _ ...adk.Agent
 			gen.Send(&adk.AgentEvent{Err: werr})
 			return
 		}
-		gen.Send(siftEvent(event.Event{Kind: event.EventReport, Agent: NameReport, Path: path, Text: md}))
+		gen.Send(siftEvent(event.Event{Kind: event.Report, Agent: NameReport, Path: path, Text: md}))
 		if err != nil {
 			gen.Send(&adk.AgentEvent{Err: err})
 		}
@@ -132,7 +132,7 @@ func (a *reportAgent) write(ctx context.Context, gen *adk.AsyncGenerator[*adk.Ag
 		}
 		chunks = append(chunks, chunk)
 		if chunk.Content != "" {
-			gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: NameReport, Text: chunk.Content, Delta: true}))
+			gen.Send(siftEvent(event.Event{Kind: event.Message, Agent: NameReport, Text: chunk.Content, Delta: true}))
 		}
 	}
 	if len(chunks) == 0 {
@@ -156,14 +156,14 @@ func (a *reportAgent) checkAnswer(ctx context.Context, gen *adk.AsyncGenerator[*
 	}
 	res, bad, err := checkResult(ctx, m, view, ev, a.tail(ctx))
 	if err != nil {
-		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: NameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
+		gen.Send(siftEvent(event.Event{Kind: event.Message, Agent: NameReport, Text: "warning: the answer's numbers could not be corrected: " + err.Error()}))
 	}
 	changed := res != fp.Result
 	res.Unverified = bad
 	own := treeOwner(ctx, gen, fp)
 	own.Checked(res)
 	if len(bad) > 0 {
-		gen.Send(siftEvent(event.Event{Kind: event.EventMessage, Agent: NameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
+		gen.Send(siftEvent(event.Event{Kind: event.Message, Agent: NameReport, Text: "answer check: no step output holds " + strings.Join(bad, ", ") + "; marked in the report"}))
 	}
 	if changed || len(bad) > 0 {
 		if err := own.Save(); err != nil {

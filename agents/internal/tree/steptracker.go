@@ -63,7 +63,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		if PauseRequested(ctx) {
 			// A safe point: nothing of this step has run yet.
 			params.Paused.Set(ctx, true)
-			gen.Send(siftEvent(event.Event{Kind: event.EventPaused, Text: fmt.Sprintf("paused before step %d", cur.Index)}))
+			gen.Send(siftEvent(event.Event{Kind: event.Paused, Text: fmt.Sprintf("paused before step %d", cur.Index)}))
 			gen.Send(&adk.AgentEvent{Action: adk.NewBreakLoopAction(a.Name(ctx))})
 			return
 		}

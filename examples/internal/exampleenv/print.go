@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dustin/go-humanize/english"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/generic"
 	"github.com/sift-agent/sift/plans"
 )
 
@@ -28,25 +28,25 @@ var statusMarks = map[plans.StepStatus]string{
 // path (or, when a failed run wrote no report, its workspace). Tool calls, tool results, messages and usage are left out.
 func Print(w io.Writer, e event.Event) {
 	switch e.Kind {
-	case event.EventSession:
+	case event.Session:
 		fmt.Fprintf(w, "session %s: %s\n", e.Text, e.Path)
-	case event.EventPlan:
+	case event.Plan:
 		printPlan(w, e.Plan)
-	case event.EventStepStarted:
+	case event.StepStarted:
 		if e.Step != nil {
 			fmt.Fprintf(w, "step %d: %s\n", e.Step.Index, oneLine(e.Step.Description, 140))
 		}
-	case event.EventStepFinished:
+	case event.StepFinished:
 		if e.Step != nil {
 			fmt.Fprintf(w, "step %d %s: %s\n", e.Step.Index, e.Step.Status, oneLine(firstLine(e.Step.Summary), 160))
 		}
-	case event.EventArtifact:
+	case event.Artifact:
 		fmt.Fprintf(w, "  artifact: %s\n", e.Path)
-	case event.EventReport:
+	case event.Report:
 		fmt.Fprintf(w, "report written: %s\n", e.Path)
-	case event.EventError:
+	case event.Error:
 		fmt.Fprintf(w, "error: %s\n", oneLine(e.Text, 400))
-	case event.EventDone:
+	case event.Done:
 		printDone(w, e)
 	}
 }
@@ -76,7 +76,7 @@ func printPlan(w io.Writer, p *plans.FullPlan) {
 func printDone(w io.Writer, e event.Event) {
 	calls := ""
 	if e.Usage != nil {
-		calls = " after " + generic.Plural(e.Usage.Calls, "model call")
+		calls = " after " + english.Plural(e.Usage.Calls, "model call", "")
 	}
 	report := filepath.Join(e.Path, "report.md")
 	switch {
