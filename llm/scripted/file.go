@@ -104,11 +104,11 @@ func LoadFile(path string) (*Script, error) {
 	if f.Version != 0 && f.Version != FormatVersion {
 		return nil, fmt.Errorf("script %s is format version %d; this Sift reads version %d (docs/scripted-model.md)", path, f.Version, FormatVersion)
 	}
-	if err := validate(data); err != nil {
-		return nil, fmt.Errorf("script %s does not fit the script format (docs/scripted-model.md, llm/scripted/script.schema.json): %w", path, err)
-	}
 	if len(f.Replies) == 0 {
 		return nil, fmt.Errorf("script %s has no replies", path)
+	}
+	if err := validate(data); err != nil {
+		return nil, fmt.Errorf("script %s does not fit the script format (docs/scripted-model.md, llm/scripted/script.schema.json): %w", path, err)
 	}
 	replies := make([]Reply, len(f.Replies))
 	for i, fr := range f.Replies {
