@@ -284,7 +284,12 @@ func bwrapProbeKeyOf(b *bwrapSandbox) string {
 	for _, s := range userNamespaceSettings {
 		parts = append(parts, fileContent(s))
 	}
-	args, err := b.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, b.etcDir)
+	// The arguments as the probe starts from them: whether user
+	// namespaces can be disabled is the probe's answer, not part of what
+	// it depends on.
+	base := *b
+	base.disableUserns = false
+	args, err := base.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, b.etcDir)
 	if err != nil {
 		parts = append(parts, "args error "+err.Error())
 	}

@@ -316,7 +316,9 @@ func (s *Server) serveClean(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("the path %s has '.', '..' or empty elements; ask by the plain path (see /v1/openapi.json)", r.URL.EscapedPath()))
 		return
 	}
-	s.mux.ServeHTTP(w, r.WithContext(withBasePath(r.Context(), s.basePath(r))))
+	in := r.WithContext(withBasePath(r.Context(), s.basePath(r)))
+	s.mux.ServeHTTP(w, in)
+	r.Pattern = in.Pattern
 }
 
 // cleanPath reports whether p has no '.', '..' or empty elements (a

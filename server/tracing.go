@@ -17,12 +17,31 @@ var propagator = propagation.TraceContext{}
 // traced gives every request an HTTP server span, a child of the client's
 // traceparent when it sends one, through the global tracer provider (a
 // no-op until tracing is set up: see llm/tracing).
+//
+// The mux's route (Request.Pattern) is copied back onto the request the
+// handler was given, through the copies the span and the base path make,
+// so that middleware around Sift's handler (an embedder's access log)
+// still sees which route served it.
 func traced(h http.Handler) http.Handler {
-	return otelhttp.NewHandler(h, "sift.http",
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if p, ok := r.Context().Value(patternKey{}).(*string); ok {
+			*p = r.Pattern
+		}
+	})
+	span := otelhttp.NewHandler(inner, "sift.http",
 		otelhttp.WithPropagators(propagator),
 		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method + " " + routeOf(r) }),
 	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var pattern string
+		span.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), patternKey{}, &pattern)))
+		r.Pattern = pattern
+	})
 }
+
+// patternKey holds where traced copies the mux's route back to.
+type patternKey struct{}
 
 // routeOf names a request's route without its ids, for span names.
 func routeOf(r *http.Request) string {
