@@ -12,7 +12,8 @@ import sys
 import numpy as np
 import pandas as pd
 
-import questions_src
+sys.dont_write_bytecode = True
+import questions_src  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.join(HERE, "testdata", "tables")
