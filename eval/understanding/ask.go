@@ -1,5 +1,3 @@
-//go:build understand_api
-
 package understanding
 
 import (
@@ -7,14 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/tools/templates"
 )
 
 // ask reads the question as Sift's built-ins do (templates.Understand), and when the reading is complete
 // matches and runs the built-in through op, on DuckDB where the template and file allow it.
-func ask(ctx context.Context, op operator.Operator, fp *preview.FilePreview, question string) asked {
+// Runs of the same built-in with the same parameters on the same file are made once (their table is the same).
+func (e *Evaluator) ask(ctx context.Context, fp *preview.FilePreview, question string) asked {
 	files := []*preview.FilePreview{fp}
 	r, ok, why := templates.Understand(question, files)
 	a := asked{reading: mirror(r), ok: ok, why: why}
@@ -26,12 +24,27 @@ func ask(ctx context.Context, op operator.Operator, fp *preview.FilePreview, que
 		a.err = fmt.Errorf("Understand accepted the question but MatchRequest refused it: %s", m.AbsentNote())
 		return a
 	}
-	a.reading, a.analysis = mirror(m.Reading), m.Template
-	opts := templates.RunOptions{Lang: templates.LangOf(question), Engine: templates.EnginePandas}
-	if templates.HasDuckDBEngine(m.Template) && duckdbReads(m.Template, m.File, fp.Encoding) {
-		opts.Engine = templates.EngineDuckDB
+	if m.Reading != nil {
+		a.reading = mirror(*m.Reading)
 	}
-	res, err := templates.RunWith(ctx, op, m.File, m, opts)
+	a.analysis = m.Template
+	key, _ := json.Marshal([]any{m.File, m.Template, m.Params, m.Reading})
+	if ran, ok := e.ran[string(key)]; ok {
+		a.table, a.err, a.duckdbErr = ran.table, ran.err, ran.duckdbErr
+		return a
+	}
+	defer func() { e.ran[string(key)] = a }()
+	op := e.op
+	engine := templates.EnginePandas
+	if templates.HasDuckDBEngine(m.Template) && duckdbReads(m.Template, m.File, fp.Encoding) {
+		engine = templates.EngineDuckDB
+	}
+	res, err := templates.RunWith(ctx, op, m.File, m, templates.RunOptions{Lang: templates.LangOf(question), Engine: engine})
+	if err != nil && engine == templates.EngineDuckDB && ctx.Err() == nil {
+		// What a person gets on a small file is pandas (EngineAuto); DuckDB's failure is reported apart.
+		a.duckdbErr = err.Error()
+		res, err = templates.RunWith(ctx, op, m.File, m, templates.RunOptions{Lang: templates.LangOf(question), Engine: templates.EnginePandas})
+	}
 	if err != nil {
 		a.err = err
 		return a

@@ -25,6 +25,9 @@ type Reading struct {
 	Order    string    `json:"order,omitempty"`
 	Periods  []string  `json:"periods,omitempty"`
 	Unplaced []string  `json:"unplaced,omitempty"`
+	// Columns are the columns an analysis reads without aggregating them (correlation, distribution,
+	// outliers), when the parser puts them there rather than in Measures.
+	Columns []string `json:"columns,omitempty"`
 }
 
 // Measure is an aggregated column.
@@ -65,8 +68,14 @@ func CompareReading(q Question, got Reading) []string {
 	if checked("analysis") && want.Analysis != got.Analysis {
 		differ("analysis", want.Analysis, got.Analysis)
 	}
-	if !slices.Contains(q.Unchecked, "measures") && !sameMeasures(want.Measures, got.Measures) {
-		differ("measures", want.Measures, got.Measures)
+	gotMeasures := got.Measures
+	if len(gotMeasures) == 0 && len(want.Measures) > 0 && !slices.ContainsFunc(want.Measures, func(m Measure) bool { return m.Agg != "" }) {
+		for _, c := range got.Columns {
+			gotMeasures = append(gotMeasures, Measure{Column: c})
+		}
+	}
+	if !slices.Contains(q.Unchecked, "measures") && !sameMeasures(want.Measures, gotMeasures) {
+		differ("measures", want.Measures, gotMeasures)
 	}
 	if !slices.Contains(q.Unchecked, "group_by") && !sameSet(fold(want.GroupBy), fold(got.GroupBy)) {
 		differ("group_by", want.GroupBy, got.GroupBy)
@@ -74,13 +83,16 @@ func CompareReading(q Question, got Reading) []string {
 	if checked("time") && !strings.EqualFold(want.Time, got.Time) {
 		differ("time", want.Time, got.Time)
 	}
-	if !slices.Contains(q.Unchecked, "grain") && want.Grain != got.Grain {
+	// A grain matters to the analyses over time; elsewhere only the one asked for is checked.
+	overTime := slices.Contains([]string{"trend", "compare_periods", "pivot", "cohort"}, got.Analysis)
+	if !slices.Contains(q.Unchecked, "grain") && want.Grain != got.Grain && (want.Grain != "" || overTime) {
 		differ("grain", want.Grain, got.Grain)
 	}
 	if !slices.Contains(q.Unchecked, "filters") && !sameSet(filterKeys(want.Filters), filterKeys(got.Filters)) {
 		differ("filters", want.Filters, got.Filters)
 	}
-	if checked("n") && want.N != got.N && !(got.N == 0 && want.N == 10) {
+	// "Which … the most" (top 1) is answered by a full ranking too: its first row is then compared.
+	if checked("n") && want.N != got.N && !(got.N == 0 && (want.N == 10 || want.N == 1)) {
 		differ("n", want.N, got.N)
 	}
 	if checked("order") && want.Order != orDefault(got.Order, "desc") {
@@ -194,7 +206,10 @@ func filterKeys(fs []Filter) []string {
 // within Tolerance); a computed row may carry more columns (a share, a change). Column names are not
 // compared. Ranked answers (topn) must also keep the expected order, ties aside. Answers whose layout the
 // analysis chooses (compare_periods, pivot) may instead hold every expected key and number anywhere.
-func CompareTable(analysis string, want *Table, got *Table) []string {
+//
+// With prefix (a ranking whose length the question left open), the expected rows are the computed table's
+// first rows, in order.
+func CompareTable(analysis string, want *Table, got *Table, prefix bool) []string {
 	if want == nil {
 		return nil
 	}
@@ -203,14 +218,17 @@ func CompareTable(analysis string, want *Table, got *Table) []string {
 	}
 	wrows := make([]row, len(want.Rows))
 	for i, r := range want.Rows {
-		wrows[i] = split(r)
+		wrows[i] = split(r, false)
 	}
 	grows := make([]row, len(got.Rows))
 	for i, r := range got.Rows {
-		grows[i] = split(r)
+		grows[i] = split(r, true)
+	}
+	if prefix && len(grows) > len(wrows) {
+		grows = grows[:len(wrows)]
 	}
 	diff := matchRows(wrows, grows)
-	if diff == "" && analysis == "topn" {
+	if diff == "" && (analysis == "topn" || prefix) {
 		diff = inOrder(wrows, grows)
 	}
 	if diff == "" {
@@ -234,7 +252,9 @@ type row struct {
 	raw   []any
 }
 
-func split(cells []any) row {
+// split makes a row of cells. Integer numbers of a computed row are keys too (a cluster 2 written as a number
+// matches the key "2"); an expected row's keys are its strings only.
+func split(cells []any, computed bool) row {
 	r := row{match: -1, raw: cells}
 	for _, c := range cells {
 		switch v := c.(type) {
@@ -242,7 +262,7 @@ func split(cells []any) row {
 			r.keys = append(r.keys, normKey(v))
 		case float64:
 			r.nums = append(r.nums, v)
-			if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			if computed && v == math.Trunc(v) && math.Abs(v) < 1e15 {
 				r.keys = append(r.keys, strconv.FormatInt(int64(v), 10))
 			}
 		case json.Number:
@@ -258,12 +278,13 @@ func split(cells []any) row {
 }
 
 var (
-	weekdays = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-	months   = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+	weekdays   = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+	zhWeekdays = []string{"一", "二", "三", "四", "五", "六", "日"}
+	months     = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
 )
 
-// normKey folds case and drops everything but letters and digits ("2012-Q1" = "2012Q1"); weekday and month
-// names become their names' first three letters and month numbers ("07" = "7").
+// normKey folds case and drops everything but letters and digits ("2012-Q1" = "2012Q1"); weekday names become
+// ISO weekday numbers (Monday = 1 … Sunday = 7), month names month numbers, and "07" = "7".
 func normKey(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
@@ -272,14 +293,24 @@ func normKey(s string) string {
 		}
 	}
 	k := b.String()
-	for _, w := range weekdays {
+	for i, w := range weekdays {
 		if k == w || k == w[:3] {
-			return w[:3]
+			return strconv.Itoa(i + 1)
 		}
 	}
 	for i, m := range months {
 		if k == m || k == m[:3] {
 			return strconv.Itoa(i + 1)
+		}
+	}
+	for i, w := range zhWeekdays {
+		if k == "星期"+w || k == "周"+w || k == "礼拜"+w {
+			return strconv.Itoa(i + 1)
+		}
+	}
+	if n, ok := strings.CutSuffix(k, "月"); ok {
+		if _, err := strconv.Atoi(n); err == nil {
+			k = n
 		}
 	}
 	if n, err := strconv.Atoi(k); err == nil && len(k) <= 2 {

@@ -16,12 +16,16 @@ type Outcome struct {
 	Right bool
 	// Reading is the parser's reading (the partial one when it refused).
 	Reading Reading
+	// Table is the built-in's answer table.
+	Table *Table
 	// Why is the parser's explanation when it refused.
 	Why string
 	// Diffs say how an answer differed from the expected one.
 	Diffs []string
 	// Err is a run that failed after the parser accepted the question (not counted as an answer).
 	Err string
+	// DuckDBErr is the DuckDB engine's failure on a question the pandas engine then answered.
+	DuckDBErr string
 }
 
 // Score is precision and coverage over some questions.
@@ -149,6 +153,18 @@ func (r Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "\n-- runs that failed after the reading was accepted (%d)\n", len(failed))
 	for _, o := range failed {
 		fmt.Fprintf(w, "%s [%s] %q: %s\n", o.Question.ID, o.Question.Table, o.Question.Question, oneLine(o.Err))
+	}
+	var duck []Outcome
+	for _, o := range r.Outcomes {
+		if o.DuckDBErr != "" {
+			duck = append(duck, o)
+		}
+	}
+	if len(duck) > 0 {
+		fmt.Fprintf(w, "\n-- the DuckDB engine failed where pandas answered (%d)\n", len(duck))
+		for _, o := range duck {
+			fmt.Fprintf(w, "%s [%s] %q: %s\n", o.Question.ID, o.Question.Table, o.Question.Question, oneLine(o.DuckDBErr))
+		}
 	}
 	fmt.Fprintln(w)
 }

@@ -7,10 +7,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/sift-agent/sift/eval/understanding"
@@ -21,14 +24,22 @@ func main() {
 	dir := flag.String("dir", "eval/understanding/testdata", "the directory with questions.jsonl, heldout.jsonl and tables/")
 	verbose := flag.Bool("v", false, "print one line per question as it runs")
 	only := flag.String("only", "", "run only the main questions (main) or only the held-out ones (heldout)")
+	id := flag.String("id", "", "run only the questions whose id matches this regular expression, and print what Sift read and answered")
 	flag.Parse()
-	if err := run(*dir, *verbose, *only); err != nil {
+	if err := run(*dir, *verbose, *only, *id); err != nil {
 		fmt.Fprintln(os.Stderr, "eval-understanding:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, verbose bool, only string) error {
+func run(dir string, verbose bool, only, id string) error {
+	var pick *regexp.Regexp
+	if id != "" {
+		var err error
+		if pick, err = regexp.Compile(id); err != nil {
+			return fmt.Errorf("-id: %w", err)
+		}
+	}
 	ctx := context.Background()
 	py, err := operator.FindPython(ctx, "")
 	if err != nil {
@@ -52,9 +63,21 @@ func run(dir string, verbose bool, only string) error {
 		if err != nil {
 			return err
 		}
+		if pick != nil {
+			qs = slices.DeleteFunc(qs, func(q understanding.Question) bool { return !pick.MatchString(q.ID) })
+		}
 		rep, err := ev.Run(ctx, set.name, qs)
 		if err != nil {
 			return err
+		}
+		if pick != nil {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			for _, o := range rep.Outcomes {
+				_ = enc.Encode(o)
+			}
+			continue
 		}
 		rep.Write(os.Stdout)
 		if set.name == "main" {
