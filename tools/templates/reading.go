@@ -496,23 +496,19 @@ func (p *parsed) placeAt(i int) (item, bool) {
 	if it, ok := p.fileAt(i, true); ok {
 		return it, true
 	}
-	// Columns named exactly as the file spells them.
-	for w := maxW; w >= 1; w-- {
-		key := joinRaw(toks[i : i+w])
-		for _, c := range p.t.cols {
-			for _, v := range nameVariants(c.name) {
-				if v == key {
-					return item{kind: itemColumn, col: c, from: i, to: i + w}, true
-				}
-			}
-		}
-	}
 	if p.stageW[toks[i].raw] {
 		return item{kind: itemStage, from: i, to: i + 1}, true
 	}
-	// Columns: the longest run of words naming one column best.
+	// Columns: the longest run of words naming one column best (a name
+	// exactly as the file spells it first).
 	for w := maxW; w >= 1; w-- {
 		span := toks[i : i+w]
+		key := joinRaw(span)
+		for _, c := range p.t.cols {
+			if slices.Contains(nameVariants(c.name), key) {
+				return item{kind: itemColumn, col: c, from: i, to: i + w}, true
+			}
+		}
 		if span[0].num || span[w-1].num {
 			continue
 		}

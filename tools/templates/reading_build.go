@@ -113,7 +113,7 @@ func (p *parsed) build() (Reading, []problem) {
 				if grain == "" {
 					grain = "year"
 				}
-			case c.numeric && !c.idish && !(byBefore(k) && c.distinct > 0 && c.distinct <= 50):
+			case c.numeric && !c.idish && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
 				measures = appendOnce(measures, c)
 			default:
 				dims = appendOnce(dims, c)
@@ -231,9 +231,9 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Analysis = ComparePeriods
 	case period != "" || timeWord:
 		r.Analysis = Trend
-	case len(dims) > 0 || ranking || order != "":
+	case len(dims) > 0 || sheetAs != "" || across || ranking || order != "":
 		r.Analysis = TopN
-	case len(measures) == 0 && len(dims) == 0 && len(aggs) == 0 && !ranking && order == "" && len(r.Filters) == 0 && len(years) == 0:
+	case len(measures) == 0 && len(dims) == 0 && sheetAs == "" && len(aggs) == 0 && !ranking && order == "" && len(r.Filters) == 0 && len(years) == 0:
 		// Nothing but the file: "what's in this file", "看看这个文件".
 		r.Analysis = Profile
 	case len(measures) > 0 && len(aggs) > 0:
@@ -263,7 +263,9 @@ func (p *parsed) build() (Reading, []problem) {
 				if period != "" && period != "year" {
 					add("%s holds years, so it has no %s", "%s 是年份，没有%s", tc[0].name, period)
 				}
-				period = "year"
+				if r.Analysis != TopN {
+					period = "year"
+				}
 			}
 		case len(tc) == 0:
 			add("the table has no date or time column", "表中没有日期或时间列")
@@ -487,6 +489,16 @@ func (p *parsed) nextItem(it item) *item {
 		}
 	}
 	return nil
+}
+
+// ranks reports whether the request ranks (top, highest, 前).
+func (p *parsed) ranks() bool {
+	for _, it := range p.items {
+		if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleTop || it.ent.role == roleSuper) {
+			return true
+		}
+	}
+	return false
 }
 
 func (it item) isStop() bool {

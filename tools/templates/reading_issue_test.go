@@ -76,7 +76,7 @@ func TestUnderstandIssue35(t *testing.T) {
 		{"dis", "which disaster type killed the most people", nil, "people"},
 		{"dis", "total deaths per year", &Reading{Analysis: Trend, Measures: []Measure{{"Deaths", "sum"}}, Time: "Year", Grain: "year"}, ""},
 		{"dis", "top entities by deaths", &Reading{Analysis: TopN, Measures: []Measure{{"Deaths", "sum"}}, GroupBy: []string{"Entity"}, Order: "desc"}, ""},
-		{"dis", "deaths by entity in 2010", &Reading{Analysis: TopN, Measures: []Measure{{"Deaths", "sum"}}, GroupBy: []string{"Entity"}, Order: "desc", Filters: []Filter{{"Year", "year", []string{"2010"}}}}, ""},
+		{"dis", "deaths by entity in 2010", &Reading{Analysis: TopN, Measures: []Measure{{"Deaths", "sum"}}, GroupBy: []string{"Entity"}, Order: "desc", Time: "Year", Filters: []Filter{{"Year", "year", []string{"2010"}}}}, ""},
 		{"birds", "top species by total cost", &Reading{Analysis: TopN, Measures: []Measure{{"Cost Total $", "sum"}}, GroupBy: []string{"Species"}, Order: "desc"}, ""},
 		{"birds", "top species by cost", nil, "Cost Repair"},
 		{"birds", "species with the highest repair cost", &Reading{Analysis: TopN, Measures: []Measure{{"Cost Repair", "sum"}}, GroupBy: []string{"Species"}, Order: "desc"}, ""},
