@@ -59,6 +59,13 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	var unplaced []string
 	var sheetAs string
+	// "2015年": the 年 is the year's, not a grain.
+	for k := 0; k+1 < len(p.items); k++ {
+		a, b := p.items[k], &p.items[k+1]
+		if a.kind == itemNumber && a.num >= 1900 && a.num <= 2100 && b.kind == itemVocab && b.ent.role == roleGrain && (b.text == "年" || b.text == "年度") {
+			b.ent = entry{role: roleStop}
+		}
+	}
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
 		switch it.kind {
@@ -134,6 +141,14 @@ func (p *parsed) build() (Reading, []problem) {
 			if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
 				sheetAs = it.text
 				continue
+			}
+			// "disaster type" over a table whose one text column is the
+			// type: that column.
+			if kindWords[p.toks[it.from].w] {
+				if ds := t.dimensions(); len(ds) == 1 {
+					dims = appendOnce(dims, ds[0])
+					continue
+				}
 			}
 			unplaced = append(unplaced, it.text)
 		case itemAmbig:
@@ -335,6 +350,10 @@ func (p *parsed) build() (Reading, []problem) {
 	if order == "" && (r.Analysis == TopN) {
 		r.Order = "desc"
 	}
+	if r.Analysis == TopN && r.N == 0 && order != "" && p.asksWhich() {
+		// "which stock has the highest average price": the one.
+		r.N = 1
+	}
 	// What each analysis needs.
 	switch r.Analysis {
 	case Trend:
@@ -367,11 +386,15 @@ func (p *parsed) build() (Reading, []problem) {
 			add("it does not say which periods to compare", "请求没有说比较哪些时期")
 		}
 	case Correlation, Distribution, Outliers:
+		r.Measures = nil
 		for _, c := range measures {
 			r.Columns = append(r.Columns, c.name)
+			r.Measures = append(r.Measures, Measure{Column: c.name})
 		}
-		r.Measures = nil
 		r.ByMean = nil
+		if len(years) == 0 {
+			r.Time, r.Grain, r.Span = "", "", [2]string{}
+		}
 		if r.Analysis == Correlation && len(r.Columns) == 1 {
 			add("a correlation needs two numeric columns; it names one", "相关性需要两个数值列；请求只提到一个")
 		}
@@ -489,6 +512,19 @@ func (p *parsed) nextItem(it item) *item {
 		}
 	}
 	return nil
+}
+
+// kindWords name the kind of a thing a table's one text column holds.
+var kindWords = map[string]bool{"type": true, "kind": true, "category": true, "sort": true, "类型": true, "种类": true, "类": true, "种": true, "类别": true}
+
+// asksWhich reports whether the request asks which one (which, 哪).
+func (p *parsed) asksWhich() bool {
+	for _, t := range p.toks {
+		if t.w == "which" || t.w == "what" || strings.HasPrefix(t.raw, "哪") {
+			return true
+		}
+	}
+	return false
 }
 
 // ranks reports whether the request ranks (top, highest, 前).
