@@ -132,10 +132,11 @@ var chineseText = map[string]string{
 
 	// The reading engine.
 	"every word of the request is placed on the reading": "请求中的每个词都对应到了解读上",
-	"category: %s (%s)":               "类别：%s（%s）",
-	"averaged rather than summed: %s": "取平均值而不求和：%s",
-	"no rows match the reading":       "没有符合条件的行",
-	"%d rows":                         "%d 行",
+	"category: %s (%s)":                     "类别：%s（%s）",
+	"averaged rather than summed: %s":       "取平均值而不求和：%s",
+	"no rows match the reading":             "没有符合条件的行",
+	"the answer table was not computed: %s": "未能计算答案表：%s",
+	"%d rows":                               "%d 行",
 }
 
 // chineseWords are the Chinese of the parameter values a reason names:

@@ -142,7 +142,7 @@ var abbreviations = map[string]string{
 	"vol": "volume", "px": "price", "temperatures": "temperature", "lat": "latitude", "lon": "longitude", "lng": "longitude",
 	"mean": "average", "humid": "humidity", "accel": "acceleration", "disp": "displacement", "wt": "weight", "cyl": "cylinder",
 	"cylinders": "cylinder", "info": "information", "sales": "sale", "kms": "km", "mins": "minute", "hrs": "hour", "hr": "hour",
-	"ppl": "people", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
+	"ppl": "people", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
 }
 
 // genericWords in a column's name do not need to be said: "customer"

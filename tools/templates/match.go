@@ -68,9 +68,10 @@ type Match struct {
 	// (LangOf).
 	Lang string `json:"lang,omitempty"`
 	// Reading is what the request was understood to ask (see Understand):
-	// complete when Template is set, the partial reading otherwise (nil
-	// when the request was not parsed, e.g. an empty one).
-	Reading *Reading `json:"reading,omitempty"`
+	// complete when Template is set, the partial reading otherwise (zero
+	// when the request was not parsed, e.g. an empty one, or when the
+	// caller chose the template: MatchTemplate).
+	Reading Reading `json:"reading"`
 }
 
 // AbsentNote says plainly what the request names that the data lacks;
@@ -337,7 +338,7 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 			}
 		}
 	}
-	m.Reading = &rd
+	m.Reading = rd
 	if !ok {
 		m.Reasons = []string{why}
 		m.Absent = rd.Unplaced
@@ -348,7 +349,7 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 
 // matchOf is the match of a complete reading on files[fi].
 func matchOf(rd Reading, files []*preview.FilePreview, fi int, lang string) Match {
-	m := Match{Template: rd.Analysis, Candidate: rd.Analysis, File: rd.File, FileIndex: fi, Lang: lang, Confidence: 0.95, Reading: &rd}
+	m := Match{Template: rd.Analysis, Candidate: rd.Analysis, File: rd.File, FileIndex: fi, Lang: lang, Confidence: 0.95, Reading: rd}
 	f := files[fi]
 	var sheet *preview.SheetPreview
 	for j := range f.Sheets {

@@ -171,6 +171,11 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 		g.text = c.Type == preview.ColumnText || c.Type == preview.ColumnBool
 		var pct bool
 		g.words, pct = columnWords(c.Name)
+		if c.Type == preview.ColumnText && len(g.words) == 1 && (g.words[0] == "date" || g.words[0] == "datetime" || g.words[0] == "timestamp" || g.words[0] == "日期") {
+			// A date column written as text ("Jan 1 2000"): the
+			// reading engine parses it.
+			g.date, g.text = true, false
+		}
 		for _, w := range g.words {
 			if idWords[w] {
 				g.idish = true
@@ -496,31 +501,24 @@ func (p *parsed) placeAt(i int) (item, bool) {
 	if it, ok := p.fileAt(i, true); ok {
 		return it, true
 	}
-	// Columns named exactly as the file spells them.
-	for w := maxW; w >= 1; w-- {
-		key := joinRaw(toks[i : i+w])
-		for _, c := range p.t.cols {
-			for _, v := range nameVariants(c.name) {
-				if v == key {
-					return item{kind: itemColumn, col: c, from: i, to: i + w}, true
-				}
-			}
-		}
-	}
-	if p.stageW[toks[i].raw] {
-		return item{kind: itemStage, from: i, to: i + 1}, true
-	}
-	// Columns: the longest run of words naming one column best.
+	// Columns: the longest run of words naming one column best (a name
+	// exactly as the file spells it first).
 	for w := maxW; w >= 1; w-- {
 		span := toks[i : i+w]
-		if span[0].num || span[w-1].num {
+		key := joinRaw(span)
+		for _, c := range p.t.cols {
+			if slices.Contains(nameVariants(c.name), key) {
+				return item{kind: itemColumn, col: c, from: i, to: i + w}, true
+			}
+		}
+		if span[0].num {
 			continue
 		}
 		if span[0].ent != nil && span[0].ent.role == roleStop || !span[0].han && enWords[span[0].w].role == roleStop && w > 1 {
 			continue
 		}
 		ws := wordsOf(span)
-		if len(ws) == 0 {
+		if len(ws) == 0 || w > 1 && !p.oneName(span) {
 			continue
 		}
 		bestTier, var_ := 0, []*gcol(nil)
@@ -529,6 +527,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			// A partial match needs words that are not the vocabulary's
 			// own ("maximum" alone does not name temp_max).
 			if tier == 1 && (w == 1 && isFunction(span[0]) || len(ws) == 1 && genericWords[ws[0]]) {
+				tier = 0
+			}
+			if tier == 2 && p.absorbsColumn(ws) {
 				tier = 0
 			}
 			if tier > bestTier {
@@ -574,6 +575,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			break
 		}
 		return item{kind: itemAmbig, cands: colNames(var_), from: i, to: i + w}, true
+	}
+	if p.stageW[toks[i].raw] {
+		return item{kind: itemStage, from: i, to: i + 1}, true
 	}
 	// A file's name alone.
 	if it, ok := p.fileAt(i, false); ok {
@@ -636,6 +640,52 @@ func (p *parsed) fileAt(i int, needWord bool) (item, bool) {
 		return it, true
 	}
 	return item{}, false
+}
+
+// oneName reports whether a run of words can be one column's name: it
+// holds no word of the request's structure (by, the, 的, trend) that no
+// column's name has.
+func (p *parsed) oneName(span []word) bool {
+	for _, t := range span {
+		var e entry
+		if t.han && t.ent != nil {
+			e = *t.ent
+		} else if !t.han {
+			e = enWords[t.w]
+		}
+		switch e.role {
+		case roleStop, roleBy, roleIn, roleCue, roleTimeWord, roleCompare, roleAcross:
+			if !p.colWord(t.w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (p *parsed) colWord(w string) bool {
+	for _, c := range p.t.cols {
+		if slices.Contains(c.words, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// absorbsColumn reports whether the generic words of ws name a column of
+// their own ("price and demand" names price, not demand alone).
+func (p *parsed) absorbsColumn(ws []string) bool {
+	for _, w := range ws {
+		if !genericWords[w] {
+			continue
+		}
+		for _, c := range p.t.cols {
+			if len(c.words) == 1 && c.words[0] == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func joinRaw(ts []word) string {

@@ -59,6 +59,13 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	var unplaced []string
 	var sheetAs string
+	// "2015年": the 年 is the year's, not a grain.
+	for k := 0; k+1 < len(p.items); k++ {
+		a, b := p.items[k], &p.items[k+1]
+		if a.kind == itemNumber && a.num >= 1900 && a.num <= 2100 && b.kind == itemVocab && b.ent.role == roleGrain && (b.text == "年" || b.text == "年度") {
+			b.ent = entry{role: roleStop}
+		}
+	}
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
 		switch it.kind {
@@ -113,7 +120,7 @@ func (p *parsed) build() (Reading, []problem) {
 				if grain == "" {
 					grain = "year"
 				}
-			case c.numeric && !c.idish && !(byBefore(k) && c.distinct > 0 && c.distinct <= 50):
+			case c.numeric && !c.idish && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
 				measures = appendOnce(measures, c)
 			default:
 				dims = appendOnce(dims, c)
@@ -134,6 +141,14 @@ func (p *parsed) build() (Reading, []problem) {
 			if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
 				sheetAs = it.text
 				continue
+			}
+			// "disaster type" over a table whose one text column is the
+			// type: that column.
+			if kindWords[p.toks[it.from].w] {
+				if ds := t.dimensions(); len(ds) == 1 {
+					dims = appendOnce(dims, ds[0])
+					continue
+				}
 			}
 			unplaced = append(unplaced, it.text)
 		case itemAmbig:
@@ -231,9 +246,9 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Analysis = ComparePeriods
 	case period != "" || timeWord:
 		r.Analysis = Trend
-	case len(dims) > 0 || ranking || order != "":
+	case len(dims) > 0 || sheetAs != "" || across || ranking || order != "":
 		r.Analysis = TopN
-	case len(measures) == 0 && len(dims) == 0 && len(aggs) == 0 && !ranking && order == "" && len(r.Filters) == 0 && len(years) == 0:
+	case len(measures) == 0 && len(dims) == 0 && sheetAs == "" && len(aggs) == 0 && !ranking && order == "" && len(r.Filters) == 0 && len(years) == 0:
 		// Nothing but the file: "what's in this file", "看看这个文件".
 		r.Analysis = Profile
 	case len(measures) > 0 && len(aggs) > 0:
@@ -263,7 +278,9 @@ func (p *parsed) build() (Reading, []problem) {
 				if period != "" && period != "year" {
 					add("%s holds years, so it has no %s", "%s 是年份，没有%s", tc[0].name, period)
 				}
-				period = "year"
+				if r.Analysis != TopN {
+					period = "year"
+				}
 			}
 		case len(tc) == 0:
 			add("the table has no date or time column", "表中没有日期或时间列")
@@ -333,6 +350,10 @@ func (p *parsed) build() (Reading, []problem) {
 	if order == "" && (r.Analysis == TopN) {
 		r.Order = "desc"
 	}
+	if r.Analysis == TopN && r.N == 0 && order != "" && p.asksWhich() {
+		// "which stock has the highest average price": the one.
+		r.N = 1
+	}
 	// What each analysis needs.
 	switch r.Analysis {
 	case Trend:
@@ -365,11 +386,15 @@ func (p *parsed) build() (Reading, []problem) {
 			add("it does not say which periods to compare", "请求没有说比较哪些时期")
 		}
 	case Correlation, Distribution, Outliers:
+		r.Measures = nil
 		for _, c := range measures {
 			r.Columns = append(r.Columns, c.name)
+			r.Measures = append(r.Measures, Measure{Column: c.name})
 		}
-		r.Measures = nil
 		r.ByMean = nil
+		if len(years) == 0 {
+			r.Time, r.Grain, r.Span = "", "", [2]string{}
+		}
 		if r.Analysis == Correlation && len(r.Columns) == 1 {
 			add("a correlation needs two numeric columns; it names one", "相关性需要两个数值列；请求只提到一个")
 		}
@@ -487,6 +512,29 @@ func (p *parsed) nextItem(it item) *item {
 		}
 	}
 	return nil
+}
+
+// kindWords name the kind of a thing a table's one text column holds.
+var kindWords = map[string]bool{"type": true, "kind": true, "category": true, "sort": true, "类型": true, "种类": true, "类": true, "种": true, "类别": true}
+
+// asksWhich reports whether the request asks which one (which, 哪).
+func (p *parsed) asksWhich() bool {
+	for _, t := range p.toks {
+		if t.w == "which" || t.w == "what" || strings.HasPrefix(t.raw, "哪") {
+			return true
+		}
+	}
+	return false
+}
+
+// ranks reports whether the request ranks (top, highest, 前).
+func (p *parsed) ranks() bool {
+	for _, it := range p.items {
+		if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleTop || it.ent.role == roleSuper) {
+			return true
+		}
+	}
+	return false
 }
 
 func (it item) isStop() bool {

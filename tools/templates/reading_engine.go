@@ -39,11 +39,15 @@ func readingSource(ctx context.Context, root, rel string, r Reading) (*sqldb.Sou
 			return nil, "", nil, err
 		}
 		cleanup = func() { os.RemoveAll(tmp) }
-		if err := workbookCSV(filepath.Join(root, filepath.FromSlash(rel)), r.Sheet, filepath.Join(tmp, "sheet.csv")); err != nil {
+		if err := os.Mkdir(filepath.Join(tmp, "input"), 0o700); err != nil {
 			cleanup()
 			return nil, "", nil, err
 		}
-		dir, inputs = tmp, []string{"sheet.csv"}
+		if err := workbookCSV(filepath.Join(root, filepath.FromSlash(rel)), r.Sheet, filepath.Join(tmp, "input", "sheet.csv")); err != nil {
+			cleanup()
+			return nil, "", nil, err
+		}
+		dir, inputs = tmp, []string{"input/sheet.csv"}
 	} else if sqldb.FileReader(rel) == "" {
 		return nil, "", nil, fmt.Errorf("the reading engine does not read %s: give a csv, tsv, json, parquet or xlsx file", rel)
 	}
@@ -125,7 +129,9 @@ func grainKey(t string, yearTime bool, g string) (string, string) {
 	if yearTime {
 		return "CAST(CAST(" + t + " AS BIGINT) AS VARCHAR)", "year"
 	}
-	ts := "CAST(" + t + " AS TIMESTAMP)"
+	// Typed dates cast; dates written as text ("Jan 1 2000", "01/31/2015")
+	// are parsed by the common layouts.
+	ts := "COALESCE(TRY_CAST(" + t + " AS TIMESTAMP), try_strptime(CAST(" + t + " AS VARCHAR), ['%b %d %Y', '%B %d %Y', '%m/%d/%Y', '%Y/%m/%d', '%d.%m.%Y', '%Y%m%d', '%Y-%m']))"
 	switch g {
 	case "year":
 		return "strftime(" + ts + ", '%Y')", "year"
@@ -138,7 +144,7 @@ func grainKey(t string, yearTime bool, g string) (string, string) {
 	case "month_of_year":
 		return "CAST(month(" + ts + ") AS VARCHAR)", "month_of_year"
 	case "weekday":
-		return "CAST(isodow(" + ts + ") AS VARCHAR)", "weekday"
+		return "dayname(" + ts + ")", "weekday"
 	case "quarter_of_year":
 		return "CAST(quarter(" + ts + ") AS VARCHAR)", "quarter_of_year"
 	case "hour_of_day":
@@ -179,7 +185,8 @@ func whereSQL(r Reading) string {
 			if r.YearTime {
 				conds = append(conds, "CAST(CAST("+col+" AS BIGINT) AS VARCHAR) IN ("+strings.Join(vals, ", ")+")")
 			} else {
-				conds = append(conds, "strftime(CAST("+col+" AS TIMESTAMP), '%Y') IN ("+strings.Join(vals, ", ")+")")
+				key, _ := grainKey(col, false, "year")
+				conds = append(conds, key+" IN ("+strings.Join(vals, ", ")+")")
 			}
 		case ">=", "<=":
 			conds = append(conds, "TRY_CAST("+col+" AS DOUBLE) "+f.Op+" "+strings.TrimSpace(f.Values[0]))
@@ -272,15 +279,23 @@ func readingQuery(r Reading, view string) (string, []string) {
 		order = append(order, "v0 "+dir+" NULLS LAST", "k0")
 	case Trend, ComparePeriods:
 		order = group
-		if slicesContains(calendarParts, r.Grain) {
+		switch {
+		case r.Grain == "weekday":
+			k, _ := grainKey(sqldb.QuoteIdent(r.Time), false, "day")
+			order = append([]string{"min(isodow(CAST(" + k + " AS TIMESTAMP)))"}, group[1:]...)
+		case slicesContains(calendarParts, r.Grain):
 			order = append([]string{"TRY_CAST(k0 AS INTEGER)"}, group[1:]...)
 		}
 	default:
 		order = group
 	}
 	q += " ORDER BY " + strings.Join(order, ", ")
-	if r.Analysis == TopN && r.N > 0 {
-		q += fmt.Sprintf(" LIMIT %d", r.N)
+	if r.Analysis == TopN {
+		n := r.N
+		if n == 0 {
+			n = 10 // as the topn cell shows by default
+		}
+		q += fmt.Sprintf(" LIMIT %d", n)
 	}
 	return q, names
 }
@@ -440,7 +455,7 @@ func distributionTable(ctx context.Context, src *sqldb.Source, view string, r Re
 // an answer from its first rows, and the table as a section and a CSV file.
 func runReading(ctx context.Context, op operator.Operator, t Template, rel string, m Match, lang string) (*Result, error) {
 	start := time.Now()
-	r := *m.Reading
+	r := m.Reading
 	tab, err := ReadingTable(ctx, op.Root(), rel, r)
 	if err != nil {
 		return nil, &CellError{Template: t.Name, Cell: duckCell, Message: err.Error()}

@@ -91,11 +91,15 @@ func TestUnderstandDebugSales(t *testing.T) {
 		t.Skip()
 	}
 	for _, q := range strings.Split(os.Getenv("H35DBG2"), "|") {
-		p := parseOn(q, groundTable(0, salesPreview, &salesPreview.Sheets[0]))
+		fp := salesPreview
+		if strings.Contains(q, "demand") {
+			fp = metricsPreview
+		}
+		p := parseOn(q, groundTable(0, fp, &fp.Sheets[0]))
 		for _, it := range p.items {
 			t.Logf("%q kind=%d role=%d %v", it.text, it.kind, it.ent.role, it.ent.value)
 		}
-		r, ok, why := Understand(q, []*preview.FilePreview{salesPreview})
+		r, ok, why := Understand(q, []*preview.FilePreview{fp})
 		t.Logf("%s\n  ok=%v %+v\n  text=%s\n  why=%s", q, ok, r, r.Text(LangOf(q)), why)
 	}
 }

@@ -353,8 +353,8 @@ func paramsOf(r Reading) Params {
 		if len(r.Periods) > 0 {
 			p.Compare = "yoy"
 		}
-	case Correlation, Distribution, Outliers:
-		p.Category = ""
+	case Correlation, Distribution, Outliers, Profile, Cohort, Funnel:
+		p.Category, p.Measure, p.Aggregation = "", "", ""
 	}
 	return p
 }

@@ -288,7 +288,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
 		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files in UTF-8", t.Name, rel, strings.Join(duckNames(), ", "))
 	}
-	if m.Reading != nil && m.Reading.duckOnly() {
+	if m.Reading.Analysis != "" && m.Reading.duckOnly() {
 		// The pandas cells cannot compute this reading: the reading
 		// engine answers it alone.
 		r, err := runReading(ctx, op, t, rel, m, opts.Lang)
@@ -308,12 +308,14 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 		return nil, err
 	}
 	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), r.Picked...)
-	if m.Reading != nil {
-		tab, err := ReadingTable(ctx, op.Root(), rel, *m.Reading)
-		if err != nil {
-			return nil, fmt.Errorf("run template %s: compute the answer table: %w", t.Name, err)
+	if m.Reading.Analysis != "" {
+		// The cell has answered; a table DuckDB cannot compute (a file in
+		// a legacy encoding) leaves Table empty rather than the answer.
+		if tab, err := ReadingTable(ctx, op.Root(), rel, m.Reading); err == nil {
+			r.Table = tab
+		} else {
+			r.Notes = append(r.Notes, textIn(opts.Lang, "the answer table was not computed: %s", err.Error()))
 		}
-		r.Table = tab
 	}
 	return withReading(r, m, opts.Lang), nil
 }
@@ -321,10 +323,10 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 // withReading puts the match's reading on the result and its Text as the
 // answer's first line.
 func withReading(r *Result, m Match, lang string) *Result {
-	if m.Reading == nil {
+	if m.Reading.Analysis == "" {
 		return r
 	}
-	rd := *m.Reading
+	rd := m.Reading
 	r.Reading = &rd
 	if line := rd.Text(lang); line != "" {
 		r.Answer = strings.TrimSpace(line + "\n" + r.Answer)
