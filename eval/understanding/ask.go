@@ -24,10 +24,7 @@ func (e *Evaluator) ask(ctx context.Context, fp *preview.FilePreview, question s
 		a.err = fmt.Errorf("Understand accepted the question but MatchRequest refused it: %s", m.AbsentNote())
 		return a
 	}
-	if m.Reading != nil {
-		a.reading = mirror(*m.Reading)
-	}
-	a.analysis = m.Template
+	a.reading, a.analysis = mirror(m.Reading), m.Template
 	key, _ := json.Marshal([]any{m.File, m.Template, m.Params, m.Reading})
 	if ran, ok := e.ran[string(key)]; ok {
 		a.table, a.err, a.duckdbErr = ran.table, ran.err, ran.duckdbErr

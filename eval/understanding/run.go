@@ -194,9 +194,10 @@ func duckdbReads(template, file, encoding string) bool {
 	return false
 }
 
-// Floors are what the evaluation requires per language (en, zh) on the main questions: precision (the issue's
-// target, 99%) and coverage (the level the parser reached when the floor was last set; the target is 85%).
-var Floors = struct{ Precision, Coverage float64 }{Precision: 0.99, Coverage: 0}
+// Floors are what the evaluation requires per language (en, zh) on the main questions: precision at the
+// issue's target, 99%, and coverage at the level the parser had reached when the floor was set (zh 27%,
+// en 48% on 1 December 2026), to be raised as it improves; the coverage target is CoverageTarget.
+var Floors = struct{ Precision, Coverage float64 }{Precision: 0.99, Coverage: 0.25}
 
 // CoverageTarget is the coverage the issue asks for; reported, not enforced.
 const CoverageTarget = 0.85
