@@ -62,7 +62,7 @@ eval: python-deps
 	$(GO) run ./eval/native/gen $(EVAL_DIR)
 	$(GO) run ./cmd/sift eval --scripted --jobs 2 --out $(EVAL_DIR)/results.json $(EVAL_DIR)
 
-## eval-understanding: precision and coverage of the built-ins' grounded parse, per language, on 333 questions
+## eval-understanding: precision and coverage of the built-ins' grounded parse, per language, on 346 questions
 ## (and 60 held-out ones) over 14 real public tables; fails below the floors (eval/understanding)
 eval-understanding: python-deps
 	$(GO) run ./eval/understanding/cmd/understand

@@ -185,6 +185,11 @@ def answer(q):
         if len(n_all) > n and n_all.iloc[n - 1] == n_all.iloc[n]:
             raise ValueError("%s: a tie at rank %d makes the top %d ambiguous" % (q["question"], n, n))
         return {"columns": by + name, "rows": rows}
+    if an == "pivot":
+        out = grouped(df, by, ms)
+        keys = out.index if len(by) > 1 else [(i,) for i in out.index]
+        rows = [[label(x) for x in k] + [num(v) for v in r] for k, r in zip(keys, out.values)]
+        return {"columns": by + name, "rows": rows}
     if an == "correlation":
         cols = [m["column"] for m in ms]
         c = df[cols].apply(pd.to_numeric, errors="coerce").corr(method=q.get("method") or "pearson")

@@ -404,6 +404,21 @@ U(S, "en", "retention cohorts of symbols by first month", "no customers or sign-
 U(B, "zh", "各航空公司的转化漏斗", "没有阶段列，无法做漏斗分析")
 U(G, "zh", "按首年分组的公司留存率", "数据没有进入/流失事件，留存队列无意义")
 
+# ---------------------------------------------------------------- pivot tables and profiles
+A(W, "en", "pivot of average temp_max by weather and year", "pivot", m="temp_max:mean", by=["weather"], t="date", g="year")
+A(W, "zh", "按天气类型和年份的平均最高气温透视表", "pivot", m="temp_max:mean", by=["weather"], t="date", g="year")
+A(S, "en", "pivot average price by symbol and year", "pivot", m="price:mean", by=["symbol"], t="date", g="year")
+A(S, "zh", "各股票每年平均价格的透视表", "pivot", m="price:mean", by=["symbol"], t="date", g="year")
+A(I, "en", "net generation by source and year as a pivot table", "pivot", m="net_generation:sum", by=["source"], t="year", g="year")
+A(B, "en", "pivot: number of strikes by phase of flight and time of day", "pivot", m=[], by=["Phase of flight", "Time of day"])
+A(C, "zh", "按产地和气缸数统计平均马力的透视表", "pivot", m="Horsepower:mean", by=["Origin", "Cylinders"])
+A(X, "en", "pivot table of average horsepower by sheet and cylinders", "pivot", m="Horsepower:mean", by=["sheet", "Cylinders"], sheet="*")
+A(W, "en", "profile the data", "profile", m=[])
+A(W, "zh", "数据概况", "profile", m=[])
+A(C, "en", "profile cars.json", "profile", m=[])
+A(G, "zh", "概览一下这张表的各列", "profile", m=[])
+A(UN, "en", "give me a data profile", "profile", m=[])
+
 # ================================================================ held-out: written last, on the same tables plus two
 # tables used nowhere else (penguins.json, co2-concentration.csv). Not for tuning the parser.
 _target = HELDOUT
