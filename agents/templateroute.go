@@ -333,6 +333,9 @@ func offlineHelpText(m templates.Match, files []preview.Previewed, shown bool) s
 	if note := m.AbsentNote(); note != "" {
 		b.WriteString(note + "\n")
 	}
+	if m.Candidate == "" && len(m.Absent) > 0 && len(m.Reasons) > 0 {
+		fmt.Fprintf(&b, "Sift did not understand all of the request: %s.\n", strings.Join(m.Reasons, "; "))
+	}
 	if m.Candidate != "" {
 		fmt.Fprintf(&b, "The closest built-in analysis was %q, but the request did not match it clearly enough", m.Candidate)
 		if len(m.Reasons) > 0 {

@@ -328,7 +328,11 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 		return each.withReason(why)
 	}
 	rd, ok, why := Understand(request, files)
-	m.Candidate = rd.Analysis
+	if len(rd.Unplaced) == 0 {
+		// Candidate is an analysis that almost fits: every word placed,
+		// a slot left open or unclear.
+		m.Candidate = rd.Analysis
+	}
 	if rd.File != "" {
 		m.File = rd.File
 		for i, f := range files {

@@ -108,7 +108,9 @@ var nonSummable = map[string]string{
 	"mpg": "a rate", "horsepower": "a rating", "acceleration": "a rate", "humidity": "a percentage", "share": "a share",
 	"speed": "a speed", "wind": "a speed", "density": "a density", "weight": "a weight", "height": "a height",
 	"displacement": "a size", "maximum": "a maximum", "minimum": "a minimum", "pressure": "a pressure", "level": "a level",
-	"expectancy": "a life expectancy", "growth": "a rate", "salary": "a salary",
+	"expectancy": "a life expectancy", "growth": "a rate", "salary": "a salary", "fertility": "a rate", "poverty": "a rate",
+	"unemployment": "a rate", "concentration": "a concentration", "co": "a concentration", "grad": "a rate", "inflation": "a rate",
+	"interest": "a rate",
 }
 
 // idWords mark a column of identifiers.

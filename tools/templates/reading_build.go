@@ -392,8 +392,9 @@ func (p *parsed) build() (Reading, []problem) {
 			r.Measures = append(r.Measures, Measure{Column: c.name})
 		}
 		r.ByMean = nil
+		r.Grain, r.Span = "", [2]string{}
 		if len(years) == 0 {
-			r.Time, r.Grain, r.Span = "", "", [2]string{}
+			r.Time = ""
 		}
 		if r.Analysis == Correlation && len(r.Columns) == 1 {
 			add("a correlation needs two numeric columns; it names one", "相关性需要两个数值列；请求只提到一个")

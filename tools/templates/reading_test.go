@@ -116,3 +116,14 @@ func TestUnderstandDebugFile(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkUnderstand measures a parse once gse's dictionary is loaded.
+func BenchmarkUnderstand(b *testing.B) {
+	files := []*preview.FilePreview{previewFile(b, "seattle-weather.csv", weatherCSV())}
+	Understand("每年的平均湿度", files) // loads the dictionary
+	requests := []string{"annual average maximum temperature", "按天气类型统计平均风速", "which calendar month is wettest on average", "average humidity by month"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		Understand(requests[i%len(requests)], files)
+	}
+}
