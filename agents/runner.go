@@ -73,13 +73,16 @@ func (r *run) release() {
 
 // run is the state of one Run call.
 type run struct {
-	sift    *Sift
-	req     Request
-	yield   func(event.Event) bool
-	stopped bool
-	ws      *session.Workspace
-	log     *session.EventLog
-	meter   *llm.Meter
+	// readingHint is what the built-ins' parse understood of a request
+	// they did not answer, for the planner (templateHint).
+	readingHint string
+	sift        *Sift
+	req         Request
+	yield       func(event.Event) bool
+	stopped     bool
+	ws          *session.Workspace
+	log         *session.EventLog
+	meter       *llm.Meter
 	// plan is the FullPlan the agents update through the session; read
 	// it only once the agents have stopped.
 	plan    *plans.FullPlan
@@ -459,6 +462,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 		r.fail(fmt.Errorf("%w. %s", ErrNoModel, r.offlineHelp(match, in.previews)))
 		return true
 	}
+	r.readingHint = templateHint(match)
 	return false
 }
 
@@ -470,7 +474,7 @@ func (r *run) runAgents(ctx context.Context, in prepared) {
 		r.fail(err)
 		return
 	}
-	values := r.sessionValues(r.req.Question, in.inputs, in.dataContext)
+	values := r.sessionValues(r.req.Question, in.inputs, in.dataContext+r.readingHint)
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(r.req.Question)}, adk.WithCheckPointID(r.ws.ID), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)
 }

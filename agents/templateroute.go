@@ -216,6 +216,29 @@ func (r *run) resumeTemplateReview(ctx context.Context, op operator.Operator, an
 	return nil, "", true
 }
 
+// templateHint is what the built-ins understood of a request they did not
+// answer, for the planner's data context: the partial reading and the
+// words they could not place, one short paragraph; empty when nothing was
+// read.
+func templateHint(m templates.Match) string {
+	rd := m.Reading
+	if rd.Analysis == "" && len(rd.Measures) == 0 && len(rd.GroupBy) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nSift's built-in parse read this request only in part (verify it; it is a hint, not an answer): ")
+	b.WriteString(rd.Text(m.Lang))
+	if len(rd.Unplaced) > 0 {
+		fmt.Fprintf(&b, "; words it could not place on the data: %s", strings.Join(rd.Unplaced, ", "))
+	}
+	b.WriteString(".")
+	out := []rune(b.String())
+	if len(out) > 400 {
+		out = append(out[:399], '…')
+	}
+	return string(out)
+}
+
 // catalogueShownFile marks a session whose person was already shown the
 // catalogue of built-in analyses: later questions get a pointer to it
 // instead of the whole list again.
@@ -248,6 +271,9 @@ func offlineHelpText(m templates.Match, files []preview.Previewed, shown bool) s
 	}
 	if note := m.AbsentNote(); note != "" {
 		b.WriteString(note + "\n")
+	}
+	if m.Candidate == "" && len(m.Absent) > 0 && len(m.Reasons) > 0 {
+		fmt.Fprintf(&b, "Sift did not understand all of the request: %s.\n", strings.Join(m.Reasons, "; "))
 	}
 	if m.Candidate != "" {
 		fmt.Fprintf(&b, "The closest built-in analysis was %q, but the request did not match it clearly enough", m.Candidate)

@@ -65,7 +65,86 @@ func previewJSON(ctx context.Context, p *FilePreview, src *fileSample, opts Opti
 		}
 	}
 	p.JSONShape = truncateRunes(shape, jsonShapeMaxChars)
+	if !w.stopped && strings.HasPrefix(shape, "[") {
+		// An array of records is a table, as pandas.read_json reads it.
+		sheet, ok, err := jsonRecordsTable(ctx, p, src, opts)
+		if err != nil {
+			return err
+		}
+		if ok {
+			p.Sheets = []SheetPreview{sheet}
+		}
+	}
 	return nil
+}
+
+// jsonRecordsMax bounds the records of a top-level JSON array read into
+// a table (the whole array was already walked within JSONScanBytes).
+const jsonRecordsMax = 200_000
+
+// jsonRecordsTable reads a top-level array of objects as a table: one
+// column per key (in first-seen order), one row per object. ok is false
+// when an item is not an object.
+func jsonRecordsTable(ctx context.Context, p *FilePreview, src *fileSample, opts PreviewOptions) (SheetPreview, bool, error) {
+	if _, err := src.f.Seek(0, io.SeekStart); err != nil {
+		return SheetPreview{}, false, fmt.Errorf("rewind: %w", err)
+	}
+	r, err := NewDecodingReader(src.f, src.encoding)
+	if err != nil {
+		return SheetPreview{}, false, err
+	}
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return SheetPreview{}, false, nil
+	}
+	var (
+		keys   []string
+		keyPos = map[string]int{}
+		rows   []map[string]string
+	)
+	for dec.More() {
+		if err := ctx.Err(); err != nil {
+			return SheetPreview{}, false, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return SheetPreview{}, false, nil
+		}
+		if len(rows) >= jsonRecordsMax {
+			break
+		}
+		trimmed := strings.TrimSpace(string(raw))
+		if !strings.HasPrefix(trimmed, "{") {
+			return SheetPreview{}, false, nil
+		}
+		rec, order, err := flatRecord(trimmed)
+		if err != nil {
+			return SheetPreview{}, false, nil
+		}
+		for _, k := range order {
+			if _, ok := keyPos[k]; !ok && len(keys) < maxTableColumns {
+				keyPos[k] = len(keys)
+				keys = append(keys, k)
+			}
+		}
+		rows = append(rows, rec)
+	}
+	if len(rows) == 0 {
+		return SheetPreview{}, false, nil
+	}
+	records := [][]string{keys}
+	for _, rec := range rows {
+		row := make([]string, len(keys))
+		for k, v := range rec {
+			if j, ok := keyPos[k]; ok {
+				row[j] = v
+			}
+		}
+		records = append(records, row)
+	}
+	sheet, _ := buildTableWithHeader(p.Name, records, opts)
+	sheet.RowCount, sheet.RowCountExact = len(rows), len(rows) < jsonRecordsMax
+	return sheet, true, nil
 }
 
 // jsonShapeWalker describes a JSON value's structure from a token stream,

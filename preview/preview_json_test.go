@@ -153,3 +153,33 @@ func TestPreviewJSONSeveralValuesIsJSONL(t *testing.T) {
 		t.Errorf("kind %q sheets %+v note %q: want jsonl with 2 records", p.Kind, p.Sheets, p.Note)
 	}
 }
+
+// A top-level array of records is a table: one column per key, typed, with
+// statistics, so the built-ins (and pandas.read_json) read it as one.
+func TestPreviewJSONArrayOfRecordsIsATable(t *testing.T) {
+	doc := `[{"Name":"a","Horsepower":130,"Origin":"USA","Year":"1970-01-01"},
+{"Name":"b","Horsepower":95.5,"Origin":"Japan","Year":"1971-01-01"},
+{"Name":"c","Horsepower":null,"Origin":"USA","Year":"1972-01-01","Extra":true}]`
+	p := mustPreview(t, writeFile(t, "cars.json", []byte(doc)), PreviewOptions{})
+	if len(p.Sheets) != 1 {
+		t.Fatalf("sheets %+v, want one table", p.Sheets)
+	}
+	s := p.Sheets[0]
+	var got []string
+	for _, c := range s.Columns {
+		got = append(got, c.Name+":"+c.Type)
+	}
+	if want := "Name:text Horsepower:float Origin:text Year:date Extra:bool"; strings.Join(got, " ") != want {
+		t.Errorf("columns %q, want %q", strings.Join(got, " "), want)
+	}
+	if s.RowCount != 3 || !s.RowCountExact || len(s.Stats) != 5 {
+		t.Errorf("rows %d exact %v stats %d, want 3 exact with 5 column stats", s.RowCount, s.RowCountExact, len(s.Stats))
+	}
+	if p.JSONShape == "" {
+		t.Error("the shape is no longer described")
+	}
+	// An array of numbers is not a table.
+	if p := mustPreview(t, writeFile(t, "n.json", []byte(`[1, 2, 3]`)), PreviewOptions{}); len(p.Sheets) != 0 {
+		t.Errorf("an array of numbers became a table: %+v", p.Sheets)
+	}
+}

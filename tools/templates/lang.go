@@ -51,14 +51,8 @@ var chineseText = map[string]string{
 	// Why a template matched, or did not.
 	"the request is empty": "请求是空的",
 	"the request needs more than a fixed analysis (it says %q)": "这个请求需要的不只是一项固定分析（请求中有“%s”）",
-	"no words of any built-in analysis in the request":          "请求中没有任何内置分析的关键词",
-	"%s: the request says %q":                                   "%s：请求中有“%s”",
-	"it also says %q (%s): more than one analysis is asked for": "请求中还有“%s”（%s）：要求的不止一项分析",
-	"it also asks %q: more than one analysis is asked for":      "请求还问了“%s”：要求的不止一项分析",
 	"no table among the files to run it on":                     "文件中没有可供分析的表",
-	"confidence %.2f is below %.2f: not matched":                "置信度 %.2f 低于 %.2f：未匹配",
-	"%s left out (%s)": "%s 未分析（%s）",
-	"confidence %.2f is below %.2f on every table: not matched": "每张表的置信度 %.2f 都低于 %.2f：未匹配",
+	"%s left out (%s)":                                          "%s 未分析（%s）",
 	"the request names %d column of %s":                         "请求提到了 %[2]s 中的 %[1]d 列",
 	"the request names %d columns of %s":                        "请求提到了 %[2]s 中的 %[1]d 列",
 	"but %s":                                                    "但%s",
@@ -135,6 +129,14 @@ var chineseText = map[string]string{
 	"period: %s (the data spans %d days)":                                   "周期：%s（数据跨越 %d 天）",
 	"pandas ran out of memory on this file, so DuckDB computed the numbers": "pandas 处理这个文件时内存不足，改由 DuckDB 计算",
 	"Note: %s": "注：%s",
+
+	// The reading engine.
+	"every word of the request is placed on the reading": "请求中的每个词都对应到了解读上",
+	"category: %s (%s)":                     "类别：%s（%s）",
+	"averaged rather than summed: %s":       "取平均值而不求和：%s",
+	"no rows match the reading":             "没有符合条件的行",
+	"the answer table was not computed: %s": "未能计算答案表：%s",
+	"%d rows":                               "%d 行",
 }
 
 // chineseWords are the Chinese of the parameter values a reason names:

@@ -67,6 +67,11 @@ type Match struct {
 	// Lang is the language of Reasons, SheetNote and Table: the request's
 	// (LangOf).
 	Lang string `json:"lang,omitempty"`
+	// Reading is what the request was understood to ask (see Understand):
+	// complete when Template is set, the partial reading otherwise (zero
+	// when the request was not parsed, e.g. an empty one, or when the
+	// caller chose the template: MatchTemplate).
+	Reading Reading `json:"reading"`
 }
 
 // AbsentNote says plainly what the request names that the data lacks;
@@ -293,14 +298,14 @@ func groupingCue(r *request, cols []*column) (topn, trend float64, phrase string
 }
 
 // MatchRequest matches a request, in English or Chinese, to a built-in
-// template over the given files, deterministically: phrases of each
-// template, columns the request names, numbers ("top 10", "前10") and
-// period words. Requests that need reasoning (why, predict, clean, join,
-// several steps) never match. Below MinConfidence, Template is empty: it
-// does not guess. Among several tables it runs on the one the request
-// singles out (by its file name, or by naming the most of its columns);
-// when none is singled out, or the request says every/each/all tables, it
-// runs on each table the template can run on (see Match.Each).
+// template over the given files, deterministically, by understanding it
+// (see Understand): a built-in answers only when every content word of the
+// request is placed on the reading and every slot is grounded on the
+// data; otherwise Template is empty and Reasons say which words could not
+// be placed and which columns exist. Requests that need reasoning (why,
+// predict, clean, join, several steps) never match. A request about every
+// table ("profile every table", or a profile over several tables none of
+// which it singles out) runs on each (see Match.Each).
 func MatchRequest(request string, files []*preview.FilePreview) Match {
 	lang := LangOf(request)
 	m := Match{FileIndex: -1, Lang: lang}
@@ -309,85 +314,192 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 		m.Reasons = []string{textIn(lang, "the request is empty")}
 		return m
 	}
-	chosen, why := scope(lang, text, files)
-	var sheet *preview.SheetPreview
-	if len(chosen) > 0 {
-		sheet = chosen[0].sheet
+	var firstSheet *preview.SheetPreview
+	if all := tablesOf(text, files); len(all) > 0 {
+		firstSheet = all[0].sheet
 	}
-	r := parseRequest(request, columnsOf(sheet))
-	if loc := blockers.FindStringIndex(r.masked); loc != nil {
-		m.Reasons = []string{textIn(lang, "the request needs more than a fixed analysis (it says %q)", strings.TrimSpace(r.masked[loc[0]:loc[1]]))}
-		return m
-	}
-	ranked := scoreCues(r.masked)
-	if topn, trend, phrase := groupingCue(r, columnsOf(sheet)); topn > 0 || trend > 0 {
-		ranked = raise(ranked, TopN, topn, phrase)
-		ranked = raise(ranked, Trend, trend, phrase)
-	}
-	if len(ranked) == 0 {
-		m.Reasons = []string{textIn(lang, "no words of any built-in analysis in the request")}
-		return m
-	}
-	best := ranked[0]
-	m.Candidate = best.name
-	conf := best.score
-	reasons := []string{textIn(lang, "%s: the request says %q", best.name, best.phrase)}
-	if len(ranked) > 1 && ranked[1].score >= 0.85 && best.score-ranked[1].score < 0.1 {
-		conf -= ambiguityPenalty
-		reasons = append(reasons, textIn(lang, "it also says %q (%s): more than one analysis is asked for", ranked[1].phrase, ranked[1].name))
-	} else if second := secondQuestion(r.text, best.name); second != "" {
-		conf -= ambiguityPenalty
-		reasons = append(reasons, textIn(lang, "it also asks %q: more than one analysis is asked for", second))
-	}
-	if len(chosen) == 0 {
-		m.Confidence = round2(math.Min(conf, MinConfidence-0.1))
-		m.Reasons = append(reasons, textIn(lang, "no table among the files to run it on"))
-		return m
-	}
-	if why != "" {
-		reasons = append(reasons, why)
-	}
-	if len(chosen) == 1 {
-		one := onTable(best.name, conf, request, files, chosen[0])
-		m.File, m.FileIndex, m.Params, m.Confidence, m.Template, m.Absent = one.File, one.FileIndex, one.Params, one.Confidence, one.Template, one.Absent
-		m.Reasons = append(reasons, one.Reasons...)
-		m.OtherSheets = otherSheets(files, chosen[0])
-		if note := m.SheetNote(); note != "" {
-			m.Reasons = append(m.Reasons, note)
+	if r := parseRequest(request, columnsOf(firstSheet)); true {
+		if loc := blockers.FindStringIndex(r.masked); loc != nil {
+			m.Reasons = []string{textIn(lang, "the request needs more than a fixed analysis (it says %q)", strings.TrimSpace(r.masked[loc[0]:loc[1]]))}
+			return m
 		}
-		if !m.OK() {
-			m.Reasons = append(m.Reasons, textIn(lang, "confidence %.2f is below %.2f: not matched", m.Confidence, MinConfidence))
-		}
-		return m
 	}
-	var left Match
-	for _, t := range chosen {
-		one := onTable(best.name, conf, request, files, t)
-		if !one.OK() {
-			reasons = append(reasons, textIn(lang, "%s left out (%s)", one.File, strings.Join(one.Reasons, "; ")))
-			if one.Confidence >= left.Confidence {
-				left = one
+	if each, why, ok := eachTable(request, text, files); ok {
+		return each.withReason(why)
+	}
+	rd, ok, why := Understand(request, files)
+	if len(rd.Unplaced) == 0 {
+		// Candidate is an analysis that almost fits: every word placed,
+		// a slot left open or unclear.
+		m.Candidate = rd.Analysis
+	}
+	if rd.File != "" {
+		m.File = rd.File
+		for i, f := range files {
+			if f != nil && f.Name == rd.File {
+				m.FileIndex = i
+				break
 			}
-			continue
 		}
-		m.Each = append(m.Each, one)
 	}
-	m.Reasons = reasons
-	if len(m.Each) == 0 {
-		m.File, m.FileIndex, m.Params, m.Confidence, m.Absent = left.File, left.FileIndex, left.Params, left.Confidence, left.Absent
-		m.Reasons = append(m.Reasons, textIn(lang, "confidence %.2f is below %.2f on every table: not matched", m.Confidence, MinConfidence))
+	m.Reading = rd
+	if !ok {
+		m.Reasons = []string{why}
+		m.Absent = rd.Unplaced
 		return m
 	}
-	first := m.Each[0]
-	m.Template, m.File, m.FileIndex, m.Params, m.Confidence = best.name, first.File, first.FileIndex, first.Params, first.Confidence
-	for _, e := range m.Each {
-		m.Confidence = math.Min(m.Confidence, e.Confidence)
+	return matchOf(rd, files, m.FileIndex, lang)
+}
+
+// matchOf is the match of a complete reading on files[fi].
+func matchOf(rd Reading, files []*preview.FilePreview, fi int, lang string) Match {
+	m := Match{Template: rd.Analysis, Candidate: rd.Analysis, File: rd.File, FileIndex: fi, Lang: lang, Confidence: 0.95, Reading: rd}
+	f := files[fi]
+	var sheet *preview.SheetPreview
+	for j := range f.Sheets {
+		if s := &f.Sheets[j]; len(s.Columns) > 0 && (sheet == nil || s.Name == rd.Sheet) {
+			if sheet == nil || s.Name == rd.Sheet {
+				sheet = s
+			}
+		}
 	}
-	if len(m.Each) == 1 {
-		m.Reasons = append(m.Reasons, first.Reasons...)
-		m.Each = nil
+	p := paramsOf(rd)
+	p.Reasons = readingReasons(lang, rd)
+	m.Params = fileParams(p, f, sheet)
+	if rd.Sheet == "*" {
+		m.Params.Sheet = ""
+	}
+	m.Reasons = []string{rd.Text(lang)}
+	if rd.Sheet != "*" {
+		m.OtherSheets = otherSheets(files, table{file: fi, sheet: sheet})
 	}
 	return m
+}
+
+// readingReasons say how each slot of a reading was grounded, for the
+// report.
+func readingReasons(lang string, r Reading) []string {
+	out := []string{textIn(lang, "every word of the request is placed on the reading")}
+	if r.Time != "" {
+		out = append(out, textIn(lang, "time column: %s (%s)", r.Time, textIn(lang, "named in the request")))
+	}
+	for _, m := range r.Measures {
+		out = append(out, textIn(lang, "measure: %s (%s)", m.Column, textIn(lang, "named in the request")))
+	}
+	if len(r.Columns) > 0 {
+		out = append(out, textIn(lang, "columns: %s (named in the request)", strings.Join(r.Columns, ", ")))
+	}
+	for _, g := range r.GroupBy {
+		out = append(out, textIn(lang, "category: %s (%s)", g, textIn(lang, "named in the request")))
+	}
+	if r.N > 0 {
+		out = append(out, textIn(lang, "n: %d (from the request)", r.N))
+	}
+	for _, b := range r.ByMean {
+		out = append(out, textIn(lang, "averaged rather than summed: %s", b))
+	}
+	return out
+}
+
+// eachTable is the match of a request about every table: it says every,
+// each or all tables, or it asks for a profile over several tables and
+// names none of them. ok is false when the request is about one table.
+func eachTable(request, text string, files []*preview.FilePreview) (Match, string, bool) {
+	lang := LangOf(request)
+	var tables []table
+	why := ""
+	if loc := allTables.FindStringIndex(text); loc != nil {
+		tables = everySheet(text, files)
+		why = textIn(lang, "the request says %q: each of the %d tables is analysed", text[loc[0]:loc[1]], len(tables))
+	}
+	if len(tables) < 2 {
+		all := everySheet(text, files)
+		if len(all) < 2 {
+			return Match{}, "", false
+		}
+		// A profile of several tables the request does not single out.
+		var named []table
+		for _, t := range all {
+			if namesFile(text, files[t.file].Name) || namesSheet(text, t.sheet.Name) {
+				named = append(named, t)
+			}
+		}
+		if len(named) == 1 {
+			return Match{}, "", false
+		}
+		cands := all
+		if len(named) > 1 {
+			cands = named
+		}
+		rd, ok, _ := Understand(request, onlyTable(files, cands[0]))
+		if !ok || rd.Analysis != Profile {
+			return Match{}, "", false
+		}
+		tables = cands
+		var names []string
+		for _, t := range named {
+			names = append(names, files[t.file].Name)
+		}
+		if len(named) > 1 {
+			why = textIn(lang, "of the %d tables, %s: each is analysed", len(all), textIn(lang, "the request names %s", strings.Join(names, ", ")))
+		} else {
+			why = textIn(lang, "the request names no file and no column that singles out one of the %d tables: each is analysed", len(all))
+		}
+	}
+	out := Match{FileIndex: -1, Lang: lang}
+	for _, t := range tables {
+		rd, ok, whyNot := Understand(request, onlyTable(files, t))
+		if !ok {
+			out.Reasons = append(out.Reasons, textIn(lang, "%s left out (%s)", files[t.file].Name, whyNot))
+			continue
+		}
+		e := matchOf(rd, files, t.file, lang)
+		e.OtherSheets = nil
+		if files[t.file].Kind == preview.KindXLSX {
+			e.Params.Sheet = t.sheet.Name
+		}
+		out.Each = append(out.Each, e)
+	}
+	if len(out.Each) == 0 {
+		return Match{}, "", false
+	}
+	f := out.Each[0]
+	out.Template, out.Candidate, out.File, out.FileIndex, out.Params, out.Confidence, out.Reading = f.Template, f.Template, f.File, f.FileIndex, f.Params, f.Confidence, f.Reading
+	if len(out.Each) == 1 {
+		out.Each = nil
+	}
+	return out, why, true
+}
+
+// withReason puts why first among m's reasons.
+func (m Match) withReason(why string) Match {
+	if why != "" {
+		m.Reasons = append([]string{why}, m.Reasons...)
+	}
+	return m
+}
+
+// onlyTable is files with only table t: its file, with only its sheet.
+func onlyTable(files []*preview.FilePreview, t table) []*preview.FilePreview {
+	out := make([]*preview.FilePreview, len(files))
+	for i, o := range files {
+		if o == nil {
+			continue
+		}
+		c := *o
+		c.Sheets = nil
+		if i == t.file {
+			c.Sheets = []preview.SheetPreview{*t.sheet}
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// namesSheet reports whether text names the sheet.
+func namesSheet(text, name string) bool {
+	s, _ := findWord(text, normalize(name))
+	return s >= 0 && len(name) >= 3
 }
 
 // onTable is the match of the template name on one table, from the

@@ -71,6 +71,14 @@ type Result struct {
 	// Engine is what computed the numbers: pandas, or DuckDB for a file
 	// too large for pandas under the sandbox's memory limit.
 	Engine Engine `json:"engine"`
+	// Reading is what the request was understood to ask (nil when the
+	// template was run with explicit parameters); Answer's first line is
+	// its Text.
+	Reading *Reading `json:"reading,omitempty"`
+	// Table is the analysis's main answer table, exact numbers in result
+	// order, computed from the Reading with DuckDB; nil when the analysis
+	// has no such table or was run without a reading.
+	Table *Table `json:"table,omitempty"`
 }
 
 // RunOptions are per-call options of RunWith.
@@ -280,6 +288,15 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
 		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files in UTF-8", t.Name, rel, strings.Join(duckNames(), ", "))
 	}
+	if m.Reading.Analysis != "" && m.Reading.duckOnly() {
+		// The pandas cells cannot compute this reading: the reading
+		// engine answers it alone.
+		r, err := runReading(ctx, op, t, rel, m, opts.Lang)
+		if err != nil {
+			return nil, err
+		}
+		return withReading(r, m, opts.Lang), nil
+	}
 	r, err := runEngine(ctx, op, t, rel, params, engine, opts.Lang)
 	if err != nil && opts.Engine == EngineAuto && engine == EnginePandas && ranOutOfMemory(err) && duckReads(t.Name, rel, params.Encoding) {
 		r, err = runEngine(ctx, op, t, rel, params, EngineDuckDB, opts.Lang)
@@ -291,7 +308,30 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 		return nil, err
 	}
 	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), r.Picked...)
-	return r, nil
+	if m.Reading.Analysis != "" {
+		// The cell has answered; a table DuckDB cannot compute (a file in
+		// a legacy encoding) leaves Table empty rather than the answer.
+		if tab, err := ReadingTable(ctx, op.Root(), rel, m.Reading); err == nil {
+			r.Table = tab
+		} else {
+			r.Notes = append(r.Notes, textIn(opts.Lang, "the answer table was not computed: %s", err.Error()))
+		}
+	}
+	return withReading(r, m, opts.Lang), nil
+}
+
+// withReading puts the match's reading on the result and its Text as the
+// answer's first line.
+func withReading(r *Result, m Match, lang string) *Result {
+	if m.Reading.Analysis == "" {
+		return r
+	}
+	rd := m.Reading
+	r.Reading = &rd
+	if line := rd.Text(lang); line != "" {
+		r.Answer = strings.TrimSpace(line + "\n" + r.Answer)
+	}
+	return r
 }
 
 // duckNames lists the templates with a DuckDB engine.

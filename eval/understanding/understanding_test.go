@@ -1,0 +1,210 @@
+package understanding
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/operator"
+)
+
+func loadOrFail(t *testing.T, name string) []Question {
+	t.Helper()
+	qs, err := LoadQuestions(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return qs
+}
+
+// The questions file is what the issue asks for: at least 300 questions, about a hundred of them Chinese,
+// about a third to refuse, over at least ten shipped tables, every one of which exists.
+func TestQuestionsCoverTheIssue(t *testing.T) {
+	qs := loadOrFail(t, "questions.jsonl")
+	lang, tables, refuse := map[string]int{}, map[string]int{}, 0
+	for _, q := range qs {
+		lang[q.Lang]++
+		tables[q.Table]++
+		if !q.CanAnswer() {
+			refuse++
+		}
+		if _, err := os.Stat(filepath.Join("testdata", "tables", q.Table)); err != nil {
+			t.Errorf("%s: table %s is not shipped", q.ID, q.Table)
+		}
+	}
+	if len(qs) < 300 || lang["zh"] < 100 || len(tables) < 10 {
+		t.Errorf("%d questions (want ≥ 300), %d Chinese (want ≥ 100), %d tables (want ≥ 10)", len(qs), lang["zh"], len(tables))
+	}
+	if refuse*4 < len(qs) {
+		t.Errorf("%d of %d questions to refuse; want about a third", refuse, len(qs))
+	}
+	held := loadOrFail(t, "heldout.jsonl")
+	if len(held) < 50 {
+		t.Errorf("%d held-out questions; want about 60", len(held))
+	}
+}
+
+// questions.jsonl and heldout.jsonl are what gen.py writes from questions_src.py and the tables.
+func TestQuestionsAreGenerated(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import pandas, openpyxl").Run(); err != nil {
+		t.Skipf("skipping: %s with pandas and openpyxl is needed to regenerate the questions: %v", py, err)
+	}
+	cmd := exec.Command(py, "gen.py", "--check")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the committed questions are stale (%v): %s", err, out.String())
+	}
+}
+
+func question(t *testing.T, line string) Question {
+	t.Helper()
+	var q Question
+	if err := json.Unmarshal([]byte(line), &q); err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func TestCompareReading(t *testing.T) {
+	q := question(t, `{"id":"x","lang":"en","table":"seattle-weather.csv","question":"annual average maximum temperature","answerable":true,
+		"reading":{"analysis":"trend","measures":[{"column":"temp_max","agg":"mean"}],"group_by":[],"time":"date","grain":"year","filters":[]}}`)
+	right := Reading{Analysis: "trend", File: "input/seattle-weather.csv", Measures: []Measure{{"temp_max", "avg"}}, Time: "date", Grain: "year"}
+	if d := CompareReading(q, right); len(d) != 0 {
+		t.Errorf("the expected reading differs: %v", d)
+	}
+	for name, got := range map[string]Reading{
+		"another measure":  {Analysis: "trend", Measures: []Measure{{"precipitation", "mean"}}, Time: "date", Grain: "year"},
+		"summed":           {Analysis: "trend", Measures: []Measure{{"temp_max", "sum"}}, Time: "date", Grain: "year"},
+		"another grain":    {Analysis: "trend", Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "month"},
+		"a filter unasked": {Analysis: "trend", Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "year", Filters: []Filter{{"weather", "=", []string{"rain"}}}},
+		"a sheet unasked":  {Analysis: "trend", Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "year", Sheet: "Sheet1"},
+		"a group unasked":  {Analysis: "trend", Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "year", GroupBy: []string{"weather"}},
+		"another file":     {Analysis: "trend", File: "input/cars.json", Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "year"},
+	} {
+		if d := CompareReading(q, got); len(d) == 0 {
+			t.Errorf("%s: a wrong reading passes", name)
+		}
+	}
+	corr := question(t, `{"id":"c","lang":"en","table":"seattle-weather.csv","question":"q","answerable":true,
+		"reading":{"analysis":"correlation","measures":[{"column":"temp_max","agg":""},{"column":"temp_min","agg":""}],"group_by":[],"filters":[]}}`)
+	if d := CompareReading(corr, Reading{Analysis: "correlation", Columns: []string{"temp_min", "temp_max"}, Grain: "day"}); len(d) != 0 {
+		t.Errorf("columns read without aggregation, and a grain no correlation uses, should match: %v", d)
+	}
+	if d := CompareReading(corr, Reading{Analysis: "correlation", Columns: []string{"temp_min", "wind"}}); len(d) == 0 {
+		t.Error("a correlation of other columns passes")
+	}
+	year := question(t, `{"id":"y","lang":"en","table":"gapminder.json","question":"q","answerable":true,
+		"reading":{"measures":[],"group_by":["country"],"filters":[{"column":"year","op":"=","values":["2005"]}],"n":10}}`)
+	if d := CompareReading(year, Reading{GroupBy: []string{"country"}, Filters: []Filter{{"year", "year", []string{"2005"}}}}); len(d) != 0 {
+		t.Errorf("a year filter written either way should match: %v", d)
+	}
+	if d := CompareReading(year, Reading{GroupBy: []string{"country"}, Filters: []Filter{{"year", "year", []string{"2005"}}}, N: 5}); len(d) == 0 {
+		t.Error("top 5 passes for top 10")
+	}
+}
+
+func TestCompareTable(t *testing.T) {
+	want := &Table{Columns: []string{"weather", "wind"}, Rows: [][]any{{"snow", 4.41}, {"rain", 3.67}, {"sun", 2.9}}}
+	ok := map[string]*Table{
+		"same":               {Rows: [][]any{{"snow", 4.41}, {"rain", 3.67}, {"sun", 2.9}}},
+		"within tolerance":   {Rows: [][]any{{"Snow", 4.410000001}, {"rain", 3.67}, {"sun", 2.9}}},
+		"an extra share col": {Rows: [][]any{{"snow", 4.41, 0.4}, {"rain", 3.67, 0.33}, {"sun", 2.9, 0.27}}},
+	}
+	for name, got := range ok {
+		if d := CompareTable("topn", want, got, false); len(d) != 0 {
+			t.Errorf("%s: %v", name, d)
+		}
+	}
+	bad := map[string]*Table{
+		"nil":           nil,
+		"a value off":   {Rows: [][]any{{"snow", 4.42}, {"rain", 3.67}, {"sun", 2.9}}},
+		"a row missing": {Rows: [][]any{{"snow", 4.41}, {"rain", 3.67}}},
+		"a row more":    {Rows: [][]any{{"snow", 4.41}, {"rain", 3.67}, {"sun", 2.9}, {"fog", 2.1}}},
+		"out of order":  {Rows: [][]any{{"rain", 3.67}, {"snow", 4.41}, {"sun", 2.9}}},
+		"another key":   {Rows: [][]any{{"snow", 4.41}, {"drizzle", 3.67}, {"sun", 2.9}}},
+	}
+	for name, got := range bad {
+		if d := CompareTable("topn", want, got, false); len(d) == 0 {
+			t.Errorf("%s: a wrong table passes", name)
+		}
+	}
+	if d := CompareTable("trend", want, bad["out of order"], false); len(d) != 0 {
+		t.Errorf("a trend's rows may come in any order: %v", d)
+	}
+	months := &Table{Rows: [][]any{{"7", 1.0}, {"12", 2.0}}}
+	if d := CompareTable("trend", months, &Table{Rows: [][]any{{"Jul", 1.0}, {"December", 2.0}}}, false); len(d) != 0 {
+		t.Errorf("month names should match month numbers: %v", d)
+	}
+	weekdays := &Table{Rows: [][]any{{"Monday", 8.2}, {"Sunday", 8.1}}}
+	if d := CompareTable("trend", weekdays, &Table{Rows: [][]any{{"1", 8.2}, {"7", 8.1}}}, false); len(d) != 0 {
+		t.Errorf("weekday names should match ISO weekday numbers: %v", d)
+	}
+	if d := CompareTable("trend", &Table{Rows: [][]any{{"2014-01", 94.0}}}, &Table{Rows: [][]any{{"2014-01", 93.99999999999999}}}, false); len(d) != 0 {
+		t.Errorf("an expected whole number is a value, not a key: %v", d)
+	}
+	ranking := &Table{Rows: [][]any{{"snow", 4.41}, {"sun", 2.9}, {"fog", 2.1}}}
+	if d := CompareTable("topn", want, ranking, true); len(d) == 0 {
+		t.Error("a ranking whose first rows differ passes as a prefix")
+	}
+	if d := CompareTable("topn", &Table{Rows: [][]any{{"snow", 4.41}}}, want, true); len(d) != 0 {
+		t.Errorf("the top row of a longer ranking should match as a prefix: %v", d)
+	}
+	periods := &Table{Rows: [][]any{{"2014", 1232.8}, {"2015", 1139.2}}}
+	flat := &Table{Rows: [][]any{{"2015", 1139.2, "2014", 1232.8, -93.6, -0.0759}}}
+	if d := CompareTable("compare_periods", periods, flat, false); len(d) != 0 {
+		t.Errorf("a comparison in one row should match: %v", d)
+	}
+	if d := CompareTable("topn", periods, flat, false); len(d) == 0 {
+		t.Error("only comparisons and pivots may lay rows out their own way")
+	}
+}
+
+func TestScore(t *testing.T) {
+	yes := Question{Lang: "en", Answerable: json.RawMessage("true")}
+	no := Question{Lang: "en", Answerable: json.RawMessage(`"partial"`)}
+	var s Score
+	for _, o := range []Outcome{{Question: yes, Answered: true, Right: true}, {Question: yes}, {Question: no, Answered: true}, {Question: no}} {
+		s.Add(o)
+	}
+	if s.Precision() != 0.5 || s.Coverage() != 0.5 {
+		t.Errorf("precision %v coverage %v, want 0.5 and 0.5", s.Precision(), s.Coverage())
+	}
+}
+
+// TestUnderstanding runs the whole evaluation and fails when a language's precision is below 99% or its
+// coverage below the floor (Floors).
+func TestUnderstanding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the understanding evaluation in -short mode (it runs every built-in some 250 times)")
+	}
+	py, err := operator.FindPython(context.Background(), "")
+	if err != nil {
+		t.Skipf("skipping: no Python with pandas, numpy, matplotlib and openpyxl: %v", err)
+	}
+	ev, err := NewEvaluator(Config{Tables: filepath.Join("testdata", "tables"), Python: py})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Close()
+	for _, set := range []string{"questions.jsonl", "heldout.jsonl"} {
+		rep, err := ev.Run(context.Background(), strings.TrimSuffix(set, ".jsonl"), loadOrFail(t, set))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		rep.Write(&b)
+		t.Log("\n" + b.String())
+		if set == "questions.jsonl" {
+			for _, f := range Check(rep) {
+				t.Error(f)
+			}
+		}
+	}
+}

@@ -1,0 +1,729 @@
+package templates
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sift-agent/sift/preview"
+)
+
+// Reading is what a request was understood to ask, grounded on one table of the data.
+type Reading struct {
+	Analysis string    `json:"analysis"`           // a catalog name: profile, trend, topn, compare_periods, correlation, distribution, pivot, outliers, cohort, funnel
+	File     string    `json:"file"`               // the preview's Name of the chosen file
+	Sheet    string    `json:"sheet,omitempty"`    // the sheet of a workbook; "*" = all same-schema sheets stacked with a "sheet" column
+	Measures []Measure `json:"measures,omitempty"` // what is aggregated; empty = count rows
+	GroupBy  []string  `json:"group_by,omitempty"` // dimension columns (the synthetic "sheet" column when across sheets)
+	Time     string    `json:"time,omitempty"`     // the time column (a date column, or an integer year column)
+	Grain    string    `json:"grain,omitempty"`    // day|week|month|quarter|year, or a calendar part: month_of_year|weekday|quarter_of_year|hour_of_day
+	Filters  []Filter  `json:"filters,omitempty"`
+	N        int       `json:"n,omitempty"`        // top-N
+	Order    string    `json:"order,omitempty"`    // desc|asc
+	Periods  []string  `json:"periods,omitempty"`  // compared periods, e.g. ["2014","2015"]
+	Unplaced []string  `json:"unplaced,omitempty"` // content words of the request the reading does not account for
+	// Columns are the columns examined by correlation, distribution and
+	// outliers (empty: the numeric ones).
+	Columns []string `json:"columns,omitempty"`
+	// Compare is the comparison of compare_periods without Periods: yoy,
+	// mom, qoq, wow, dod.
+	Compare string `json:"compare,omitempty"`
+	// Method is the correlation method when the request names one.
+	Method string `json:"method,omitempty"`
+	// Entity is cohort's id column; Stage and Stages funnel's.
+	Entity string   `json:"entity,omitempty"`
+	Stage  string   `json:"stage,omitempty"`
+	Stages []string `json:"stages,omitempty"`
+	// ByMean names the measures ranked or averaged by their mean because a
+	// sum of them means nothing (a temperature, a price, a rate), with why.
+	ByMean []string `json:"by_mean,omitempty"`
+	// Span is the time column's first and last value in the preview, for
+	// Text ("2012–2015").
+	Span [2]string `json:"span,omitempty"`
+	// SheetAs is the word the request grouped the sheets by ("Origin"),
+	// when the sheets of a workbook stand for a dimension.
+	SheetAs string `json:"sheet_as,omitempty"`
+	// YearTime reports that Time is an integer column of years.
+	YearTime bool `json:"year_time,omitempty"`
+}
+
+// Measure is one aggregated column.
+type Measure struct {
+	Column string `json:"column"`
+	Agg    string `json:"agg"` // sum|mean|median|min|max|count|count_distinct
+}
+
+// Filter keeps the rows whose Column satisfies Op over Values.
+type Filter struct {
+	Column string   `json:"column"`
+	Op     string   `json:"op"` // "=" (one of Values), ">=", "<=", "year" (the time column's year is one of Values)
+	Values []string `json:"values"`
+}
+
+// Table is an analysis's main answer: exact numbers, in result order.
+type Table struct {
+	Columns []string `json:"columns"` // e.g. ["year", "temp_max"] (group keys first, then the measure(s))
+	Rows    [][]any  `json:"rows"`    // keys as strings ("2012", "2015-12", "AAPL", "7" for July as month_of_year); values float64
+}
+
+// calendarParts are the Reading.Grain values that are parts of a
+// calendar rather than periods of the series.
+var calendarParts = []string{"month_of_year", "weekday", "quarter_of_year", "hour_of_day"}
+
+// gcol is one column of a table, with what the parse grounds on it.
+type gcol struct {
+	name     string
+	typ      string
+	numeric  bool
+	date     bool // a date or datetime column
+	yearInt  bool // an integer column of years (1900–2100)
+	text     bool // text or bool: a category
+	idish    bool
+	words    []string // its name's concept words
+	nonSum   string   // why a sum of it means nothing ("" when it may be summed)
+	values   map[string]string
+	min, max string
+	distinct int
+}
+
+// gtable is one table a request may be about.
+type gtable struct {
+	fi    int
+	file  *preview.FilePreview
+	sheet *preview.SheetPreview
+	cols  []*gcol
+	stem  []string // the file name's words
+	// otherStems are the names' words of the other files given.
+	otherStems [][]string
+	sheets     []string // the workbook's sheets with this table's columns (same schema), this one included
+}
+
+// nonSummable are the column words whose values are not added up.
+var nonSummable = map[string]string{
+	"year": "a year", "temperature": "a temperature", "price": "a price", "rate": "a rate", "percent": "a percentage",
+	"ratio": "a ratio", "average": "an average", "median": "a median", "capita": "a per-capita figure", "index": "an index",
+	"score": "a score", "rating": "a rating", "latitude": "a coordinate", "longitude": "a coordinate", "age": "an age",
+	"id": "an id", "open": "a price", "close": "a price", "high": "a price", "low": "a price", "adj": "a price",
+	"mpg": "a rate", "horsepower": "a rating", "acceleration": "a rate", "humidity": "a percentage", "share": "a share",
+	"speed": "a speed", "wind": "a speed", "density": "a density", "weight": "a weight", "height": "a height",
+	"displacement": "a size", "maximum": "a maximum", "minimum": "a minimum", "pressure": "a pressure", "level": "a level",
+	"expectancy": "a life expectancy", "growth": "a rate", "salary": "a salary", "fertility": "a rate", "poverty": "a rate",
+	"unemployment": "a rate", "concentration": "a concentration", "co": "a concentration", "grad": "a rate", "inflation": "a rate",
+	"interest": "a rate",
+}
+
+// idWords mark a column of identifiers.
+var idWords = map[string]bool{"id": true, "uuid": true, "uid": true, "key": true, "code": true}
+
+// columnWords splits a column name into its concept words: English words
+// canonical, Chinese words segmented and put in English where the
+// vocabulary knows them; units in brackets and symbols are dropped.
+func columnWords(name string) (words []string, pct bool) {
+	n := normalize(strings.TrimSpace(name))
+	pct = strings.Contains(n, "%")
+	n = unitSuffix.ReplaceAllString(n, "")
+	for _, part := range splitHanRuns(n) {
+		if part.han {
+			for _, t := range segmentHan(part.s, 0, nil) {
+				if t.ent != nil && t.ent.role == roleWord {
+					words = append(words, strings.Fields(t.ent.value)...)
+				} else if t.w == "数量" || t.w == "件数" {
+					words = append(words, "quantity")
+				} else {
+					words = append(words, t.w)
+				}
+			}
+			continue
+		}
+		for _, w := range nameTokens(part.s) {
+			for _, p := range splitWord(w) {
+				words = append(words, canonOf(p.s))
+			}
+		}
+	}
+	return words, pct
+}
+
+type run struct {
+	s   string
+	han bool
+}
+
+func splitHanRuns(s string) []run {
+	var out []run
+	for _, r := range s {
+		h := isHanRune(r)
+		if len(out) == 0 || out[len(out)-1].han != h {
+			out = append(out, run{han: h})
+		}
+		out[len(out)-1].s += string(r)
+	}
+	return out
+}
+
+// groundTable describes a sheet's columns for the parse.
+func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtable {
+	t := &gtable{fi: fi, file: f, sheet: s}
+	t.stem = fileStem(f.Name)
+	for k, c := range s.Columns {
+		g := &gcol{name: c.Name, typ: c.Type, values: map[string]string{}}
+		g.numeric = c.Type == preview.ColumnInt || c.Type == preview.ColumnFloat
+		g.date = c.Type == preview.ColumnDate || c.Type == preview.ColumnDatetime
+		g.text = c.Type == preview.ColumnText || c.Type == preview.ColumnBool
+		var pct bool
+		g.words, pct = columnWords(c.Name)
+		if c.Type == preview.ColumnText && len(g.words) == 1 && (g.words[0] == "date" || g.words[0] == "datetime" || g.words[0] == "timestamp" || g.words[0] == "日期") {
+			// A date column written as text ("Jan 1 2000"): the
+			// reading engine parses it.
+			g.date, g.text = true, false
+		}
+		for _, w := range g.words {
+			if idWords[w] {
+				g.idish = true
+			}
+		}
+		var st *preview.ColumnStats
+		if k < len(s.Stats) {
+			st = &s.Stats[k]
+			g.min, g.max, g.distinct = st.Min, st.Max, st.Distinct
+			if g.text && !st.DistinctCapped {
+				for _, v := range st.Top {
+					if v.Value != "" {
+						g.values[normalize(v.Value)] = v.Value
+					}
+				}
+			}
+		}
+		if g.text && len(g.values) == 0 {
+			for _, row := range s.Rows {
+				if k < len(row) && row[k] != "" {
+					g.values[normalize(row[k])] = row[k]
+				}
+			}
+		}
+		if g.numeric {
+			switch {
+			case pct:
+				g.nonSum = "a percentage"
+			case g.idish:
+				g.nonSum = "an id"
+			default:
+				for _, w := range g.words {
+					if why, ok := nonSummable[w]; ok {
+						g.nonSum = why
+						break
+					}
+				}
+			}
+		}
+		if c.Type == preview.ColumnInt && slices.Contains(g.words, "year") {
+			g.yearInt = true
+			if st != nil && st.Min != "" {
+				lo, _ := strconv.Atoi(st.Min)
+				hi, _ := strconv.Atoi(st.Max)
+				g.yearInt = lo >= 1900 && hi <= 2100
+			}
+			if g.yearInt {
+				g.nonSum = "a year"
+			}
+		}
+		t.cols = append(t.cols, g)
+	}
+	if f.Kind == preview.KindXLSX {
+		for j := range f.Sheets {
+			o := &f.Sheets[j]
+			if sameSchema(o, s) {
+				t.sheets = append(t.sheets, o.Name)
+			}
+		}
+	}
+	return t
+}
+
+func sameSchema(a, b *preview.SheetPreview) bool {
+	if len(a.Columns) != len(b.Columns) || len(a.Columns) == 0 {
+		return false
+	}
+	for i := range a.Columns {
+		if a.Columns[i].Name != b.Columns[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// lexicon is the table's Chinese words for the segmentation: its column
+// names (and their Chinese parts), values and sheet names.
+func (t *gtable) lexicon() map[string]bool {
+	lex := map[string]bool{}
+	addHan := func(s string) {
+		for _, r := range splitHanRuns(normalize(s)) {
+			if r.han && utf8.RuneCountInString(r.s) >= 2 {
+				lex[r.s] = true
+			}
+		}
+	}
+	for _, c := range t.cols {
+		addHan(unitSuffix.ReplaceAllString(c.name, ""))
+		for v := range c.values {
+			addHan(v)
+		}
+	}
+	for _, s := range t.sheets {
+		addHan(s)
+	}
+	return lex
+}
+
+// itemKind is what a placed span of the request is.
+type itemKind int
+
+const (
+	itemVocab     itemKind = iota // a vocabulary entry
+	itemColumn                    // a column
+	itemValue                     // a category value: a filter
+	itemSheet                     // a sheet of the workbook
+	itemFile                      // the file's name
+	itemNumber                    // a number: top N or a year
+	itemAmbig                     // words naming several columns
+	itemRowNoun                   // what is counted: orders, rows, records
+	itemUnplaced                  // a word the parse could not place
+	itemStage                     // a word of a funnel's stage list (visit -> signup -> purchase)
+	itemOtherFile                 // the name of another file given with this one
+)
+
+// item is one placed span.
+type item struct {
+	kind  itemKind
+	ent   entry
+	col   *gcol
+	value string
+	cands []string
+	num   int
+	from  int // word indexes [from, to)
+	to    int
+	text  string
+}
+
+// rowNouns are what "number of …" counts when no column is named so.
+var rowNouns = map[string]bool{"row": true, "record": true, "order": true, "transaction": true, "observation": true, "case": true,
+	"entry": true, "sale": true, "purchase": true, "visit": true, "event": true, "day": true, "订单": true, "记录": true, "行": true, "笔": true, "单": true, "天数": true}
+
+// parsed is a request's placed items over one table.
+type parsed struct {
+	t      *gtable
+	toks   []word
+	items  []item
+	lang   string
+	stages []string        // the request's funnel stages, in order
+	stageW map[string]bool // their words
+
+}
+
+// wordsOf is the concept words of tokens: English canonical, Chinese as
+// the vocabulary puts them in English, or themselves.
+func wordsOf(toks []word) []string {
+	var out []string
+	for _, t := range toks {
+		if t.ent != nil && t.ent.role == roleWord {
+			out = append(out, strings.Fields(t.ent.value)...)
+		} else if t.ent != nil && t.ent.role == roleStop {
+			continue
+		} else {
+			out = append(out, t.w)
+		}
+	}
+	return out
+}
+
+// matchTier says how well request words ws name column c: 3 the same
+// words, 2 the same but for generic words (name, id, speed), 1 a part of
+// the column's words that leaves out no qualifier (region for
+// sales_region, not temperature for temp_max), 0 not at all.
+func matchTier(ws []string, c *gcol) int {
+	if len(ws) == 0 || len(c.words) == 0 {
+		return 0
+	}
+	req := setOf(ws)
+	col := setOf(c.words)
+	if equalSets(req, col) {
+		return 3
+	}
+	strip := func(s map[string]bool) map[string]bool {
+		out := map[string]bool{}
+		for w := range s {
+			if !genericWords[w] {
+				out[w] = true
+			}
+		}
+		return out
+	}
+	rs, cs := strip(req), strip(col)
+	if len(rs) > 0 && equalSets(rs, cs) {
+		return 2
+	}
+	for w := range req {
+		if !col[w] {
+			return 0
+		}
+	}
+	for w := range col {
+		if !req[w] && qualifierWords[w] {
+			return 0
+		}
+	}
+	return 1
+}
+
+func setOf(ws []string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+func equalSets(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// correctTypos replaces request words of five letters or more that are
+// one edit away from a column word or a vocabulary word (and are neither
+// themselves).
+func (p *parsed) correctTypos() {
+	known := map[string]bool{}
+	for _, c := range p.t.cols {
+		for _, w := range c.words {
+			known[w] = true
+		}
+	}
+	for i := range p.toks {
+		t := &p.toks[i]
+		if t.han || t.num || len(t.w) < 5 || known[t.w] {
+			continue
+		}
+		if _, ok := enWords[t.w]; ok {
+			continue
+		}
+		if _, ok := synonymWords[t.w]; ok {
+			continue
+		}
+		for w := range known {
+			if len(w) >= 5 && editDistance1(t.w, w) {
+				t.w = w
+				break
+			}
+		}
+		if known[t.w] {
+			continue
+		}
+		for w := range enWords {
+			if len(w) >= 5 && editDistance1(t.w, w) {
+				t.w = w
+				break
+			}
+		}
+	}
+}
+
+// isFunction reports whether word t is a vocabulary word other than a
+// concept word.
+func isFunction(t word) bool {
+	if t.han {
+		return t.ent != nil && t.ent.role != roleWord
+	}
+	_, ok := enWords[t.w]
+	return ok
+}
+
+// place reads the tokens left to right, each span placed once: a column
+// (the longest run of words naming one), a value, a sheet or file name,
+// a vocabulary phrase or word, a number; what is left is unplaced.
+func (p *parsed) place() {
+	toks := p.toks
+	n := len(toks)
+	for i := 0; i < n; {
+		if it, ok := p.placeAt(i); ok {
+			it.text = spanText(toks[it.from:it.to])
+			p.items = append(p.items, it)
+			i = it.to
+			continue
+		}
+		p.items = append(p.items, item{kind: itemUnplaced, from: i, to: i + 1, text: toks[i].raw})
+		i++
+	}
+}
+
+func spanText(ts []word) string {
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 && !(t.han && ts[i-1].han) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.raw)
+	}
+	return b.String()
+}
+
+// placeAt places the span starting at word i.
+func (p *parsed) placeAt(i int) (item, bool) {
+	toks := p.toks
+	n := len(toks)
+	maxW := min(6, n-i)
+
+	// Values and sheet names, exactly as written, longest first.
+	for w := maxW; w >= 1; w-- {
+		span := toks[i : i+w]
+		if span[0].num && w == 1 {
+			break
+		}
+		key := joinRaw(span)
+		for _, s := range p.t.sheets {
+			if normalize(s) == key && len(p.t.sheets) > 1 {
+				return item{kind: itemSheet, value: s, from: i, to: i + w}, true
+			}
+		}
+		for _, c := range p.t.cols {
+			if v, ok := c.values[key]; ok && (w > 1 || !isFunction(span[0]) && synonymWords[span[0].w] == nil) {
+				return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+			}
+		}
+	}
+	// A file's name followed by a file word ("the carriers table",
+	// "flights.csv"): this table's, or another file's.
+	if it, ok := p.fileAt(i, true); ok {
+		return it, true
+	}
+	// Columns: the longest run of words naming one column best (a name
+	// exactly as the file spells it first).
+	for w := maxW; w >= 1; w-- {
+		span := toks[i : i+w]
+		key := joinRaw(span)
+		for _, c := range p.t.cols {
+			if slices.Contains(nameVariants(c.name), key) {
+				return item{kind: itemColumn, col: c, from: i, to: i + w}, true
+			}
+		}
+		if span[0].num {
+			continue
+		}
+		if span[0].ent != nil && span[0].ent.role == roleStop || !span[0].han && enWords[span[0].w].role == roleStop && w > 1 {
+			continue
+		}
+		ws := wordsOf(span)
+		if len(ws) == 0 || w > 1 && !p.oneName(span) {
+			continue
+		}
+		bestTier, var_ := 0, []*gcol(nil)
+		for _, c := range p.t.cols {
+			tier := matchTier(ws, c)
+			// A partial match needs words that are not the vocabulary's
+			// own ("maximum" alone does not name temp_max).
+			if tier == 1 && (w == 1 && isFunction(span[0]) || len(ws) == 1 && genericWords[ws[0]]) {
+				tier = 0
+			}
+			if tier == 2 && p.absorbsColumn(ws) {
+				tier = 0
+			}
+			if tier > bestTier {
+				bestTier, var_ = tier, []*gcol{c}
+			} else if tier == bestTier && tier > 0 {
+				var_ = append(var_, c)
+			}
+		}
+		if bestTier == 0 {
+			// Synonyms of one word: "revenue" names amount.
+			if w == 1 && !isFunction(span[0]) {
+				var hits []*gcol
+				for _, syn := range synonymWords[ws[0]] {
+					for _, c := range p.t.cols {
+						if matchTier([]string{syn}, c) >= 1 && !slices.Contains(hits, c) {
+							hits = append(hits, c)
+						}
+					}
+				}
+				if len(hits) == 1 {
+					return item{kind: itemColumn, col: hits[0], from: i, to: i + 1}, true
+				}
+				if len(hits) > 1 {
+					return item{kind: itemAmbig, cands: colNames(hits), from: i, to: i + 1}, true
+				}
+			}
+			continue
+		}
+		if len(var_) == 1 {
+			return item{kind: itemColumn, col: var_[0], from: i, to: i + w}, true
+		}
+		// Several columns: an exact name among them wins.
+		var exact []*gcol
+		for _, c := range var_ {
+			if normalize(c.name) == joinRaw(span) {
+				exact = append(exact, c)
+			}
+		}
+		if len(exact) == 1 {
+			return item{kind: itemColumn, col: exact[0], from: i, to: i + w}, true
+		}
+		if w == 1 && isFunction(span[0]) {
+			break
+		}
+		return item{kind: itemAmbig, cands: colNames(var_), from: i, to: i + w}, true
+	}
+	if p.stageW[toks[i].raw] {
+		return item{kind: itemStage, from: i, to: i + 1}, true
+	}
+	// A file's name alone.
+	if it, ok := p.fileAt(i, false); ok {
+		return it, true
+	}
+	// English phrases, longest first.
+	if !toks[i].han {
+		for w := min(4, n-i); w >= 2; w-- {
+			var ws []string
+			for _, t := range toks[i : i+w] {
+				ws = append(ws, t.w)
+			}
+			if e, ok := enPhrases[strings.Join(ws, " ")]; ok {
+				return item{kind: itemVocab, ent: e, from: i, to: i + w}, true
+			}
+		}
+	}
+	t := toks[i]
+	if t.num {
+		v, _ := strconv.Atoi(t.w)
+		return item{kind: itemNumber, num: v, from: i, to: i + 1}, true
+	}
+	if t.han && t.ent != nil {
+		return item{kind: itemVocab, ent: *t.ent, from: i, to: i + 1}, true
+	}
+	if t.han {
+		if e, ok := zhWords[t.w]; ok {
+			return item{kind: itemVocab, ent: e, from: i, to: i + 1}, true
+		}
+	} else if e, ok := enWords[t.w]; ok {
+		return item{kind: itemVocab, ent: e, from: i, to: i + 1}, true
+	}
+	if rowNouns[t.w] {
+		return item{kind: itemRowNoun, from: i, to: i + 1}, true
+	}
+	return item{}, false
+}
+
+// fileWords follow a file's name: "the sales table", "销售表".
+var fileWords = map[string]bool{"table": true, "file": true, "csv": true, "xlsx": true, "json": true, "tsv": true, "data": true,
+	"dataset": true, "sheet": true, "spreadsheet": true, "workbook": true, "表": true, "文件": true, "数据": true, "表格": true}
+
+// fileAt places a file's name at token i; with needWord only when a file
+// word follows it.
+func (p *parsed) fileAt(i int, needWord bool) (item, bool) {
+	toks := p.toks
+	n := len(toks)
+	for k, st := range append([][]string{p.t.stem}, p.t.otherStems...) {
+		if len(st) == 0 || i+len(st) > n || !slices.Equal(wordsOf(toks[i:i+len(st)]), st) {
+			continue
+		}
+		to := i + len(st)
+		if needWord && (to >= n || !fileWords[toks[to].w] && !fileWords[toks[to].raw]) {
+			continue
+		}
+		it := item{kind: itemFile, from: i, to: to}
+		if k > 0 {
+			it.kind = itemOtherFile
+		}
+		return it, true
+	}
+	return item{}, false
+}
+
+// oneName reports whether a run of words can be one column's name: it
+// holds no word of the request's structure (by, the, 的, trend) that no
+// column's name has.
+func (p *parsed) oneName(span []word) bool {
+	for _, t := range span {
+		var e entry
+		if t.han && t.ent != nil {
+			e = *t.ent
+		} else if !t.han {
+			e = enWords[t.w]
+		}
+		switch e.role {
+		case roleStop, roleBy, roleIn, roleCue, roleTimeWord, roleCompare, roleAcross:
+			if !p.colWord(t.w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (p *parsed) colWord(w string) bool {
+	for _, c := range p.t.cols {
+		if slices.Contains(c.words, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// absorbsColumn reports whether the generic words of ws name a column of
+// their own ("price and demand" names price, not demand alone).
+func (p *parsed) absorbsColumn(ws []string) bool {
+	for _, w := range ws {
+		if !genericWords[w] {
+			continue
+		}
+		for _, c := range p.t.cols {
+			if len(c.words) == 1 && c.words[0] == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func joinRaw(ts []word) string {
+	var parts []string
+	for _, t := range ts {
+		parts = append(parts, t.raw)
+	}
+	sep := " "
+	if len(ts) > 0 && ts[0].han {
+		sep = ""
+	}
+	return strings.Join(parts, sep)
+}
+
+func colNames(cs []*gcol) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}
+
+// parseOn places request's words over table t.
+func parseOn(request string, t *gtable) *parsed {
+	text := normalize(request)
+	p := &parsed{t: t, lang: LangOf(request)}
+	p.toks = tokenize(text, t.lexicon())
+	if st := parseRequest(request, nil).stages; len(st) >= 2 {
+		p.stages, p.stageW = st, map[string]bool{}
+		for _, s := range st {
+			for _, w := range tokenize(normalize(s), t.lexicon()) {
+				p.stageW[w.raw] = true
+			}
+		}
+	}
+	p.correctTypos()
+	p.place()
+	return p
+}

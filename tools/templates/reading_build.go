@@ -1,0 +1,651 @@
+package templates
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sift-agent/sift/preview"
+)
+
+// problem is why a reading is not complete, in English with its Chinese.
+type problem struct{ en, zh string }
+
+// build turns the placed items into a Reading and says what keeps it
+// from being complete.
+func (p *parsed) build() (Reading, []problem) {
+	t := p.t
+	r := Reading{File: t.file.Name}
+	if t.file.Kind == preview.KindXLSX {
+		r.Sheet = t.sheet.Name
+	}
+	var probs []problem
+	add := func(en, zh string, args ...any) {
+		probs = append(probs, problem{fmt.Sprintf(en, args...), fmt.Sprintf(zh, args...)})
+	}
+	var (
+		aggs      []item
+		cues      = map[string]bool{}
+		grain     string
+		part      string
+		order     string
+		compare   string
+		timeWord  bool
+		ranking   bool
+		across    bool
+		rowNoun   bool
+		supers    []entry
+		measures  []*gcol
+		dims      []*gcol
+		timeCols  []*gcol
+		years     []int
+		nums      []item
+		sheetName string
+	)
+	byBefore := func(k int) bool {
+		for j := k - 1; j >= 0; j-- {
+			it := p.items[j]
+			if it.kind == itemVocab && it.ent.role == roleBy {
+				return true
+			}
+			if it.kind == itemVocab && (it.ent.role == roleStop || it.ent.role == roleIn) {
+				continue
+			}
+			return false
+		}
+		return false
+	}
+	var unplaced []string
+	var sheetAs string
+	// "2015年": the 年 is the year's, not a grain.
+	for k := 0; k+1 < len(p.items); k++ {
+		a, b := p.items[k], &p.items[k+1]
+		if a.kind == itemNumber && a.num >= 1900 && a.num <= 2100 && b.kind == itemVocab && b.ent.role == roleGrain && (b.text == "年" || b.text == "年度") {
+			b.ent = entry{role: roleStop}
+		}
+	}
+	for k := 0; k < len(p.items); k++ {
+		it := p.items[k]
+		switch it.kind {
+		case itemVocab:
+			e := it.ent
+			switch e.role {
+			case roleAgg:
+				aggs = append(aggs, it)
+			case roleGrain:
+				if grain != "" && grain != e.value {
+					add("it names two periods (%s and %s)", "请求提到了两种周期（%s 和 %s）", grain, e.value)
+				}
+				grain = e.value
+			case rolePart:
+				part = e.value
+			case roleCue:
+				cues[e.value] = true
+			case roleOrder:
+				if order != "" && order != e.value {
+					add("it asks for both the highest and the lowest", "请求同时要最高和最低")
+				}
+				order = e.value
+			case roleTop:
+				ranking = true
+			case roleBy:
+			case roleCompare:
+				if e.value != "with" {
+					compare = e.value
+				}
+				cues[ComparePeriods] = true
+			case roleSuper:
+				supers = append(supers, e)
+				order = e.order
+			case roleAcross:
+				across = true
+			case roleTimeWord:
+				timeWord = true
+			case roleWord:
+				// A concept word that names no column of this table.
+				unplaced = append(unplaced, it.text)
+			}
+		case itemColumn:
+			c := it.col
+			switch {
+			case c.date:
+				timeCols = appendOnce(timeCols, c)
+				if byBefore(k) && grain == "" {
+					grain = "day"
+				}
+			case c.yearInt:
+				timeCols = appendOnce(timeCols, c)
+				if grain == "" {
+					grain = "year"
+				}
+			case c.numeric && !c.idish && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
+				measures = appendOnce(measures, c)
+			default:
+				dims = appendOnce(dims, c)
+			}
+		case itemValue:
+			r.Filters = addFilter(r.Filters, it.col.name, it.value)
+		case itemSheet:
+			sheetName = it.value
+		case itemFile:
+		case itemNumber:
+			nums = append(nums, it)
+		case itemRowNoun:
+			rowNoun = true
+		case itemUnplaced:
+			// A word after "by" that no column holds, on a workbook whose
+			// same-schema sheets stand for it: "by Origin" over sheets
+			// USA, Europe, Japan.
+			if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
+				sheetAs = it.text
+				continue
+			}
+			// "disaster type" over a table whose one text column is the
+			// type: that column.
+			if kindWords[p.toks[it.from].w] {
+				if ds := t.dimensions(); len(ds) == 1 {
+					dims = appendOnce(dims, ds[0])
+					continue
+				}
+			}
+			unplaced = append(unplaced, it.text)
+		case itemAmbig:
+			add("%q could be any of %s: say which", "“%s”可能是 %s 中的任何一列：请指明是哪一列", it.text, strings.Join(it.cands, ", "))
+		}
+	}
+	// Numbers: a count after top/前, a year with a time column.
+	for _, it := range nums {
+		prev := p.prevItem(it)
+		next := p.nextItem(it)
+		switch {
+		case prev != nil && prev.kind == itemVocab && (prev.ent.role == roleOrder || prev.ent.role == roleTop) && it.num > 0 && it.num <= 1000:
+			r.N = it.num
+			ranking = true
+		case next != nil && next.kind == itemVocab && next.ent.role == roleOrder && it.num > 0 && it.num <= 1000 && !p.toks[it.from].han && next.text != "年":
+			r.N = it.num
+			ranking = true
+		case it.num >= 1900 && it.num <= 2100 && len(t.timeColumns()) > 0:
+			years = append(years, it.num)
+			if next != nil && next.kind == itemVocab && next.ent.role == roleGrain && next.text == "年" && grain == "year" && p.countGrain("年") == 1 {
+				grain = ""
+			}
+		default:
+			unplaced = append(unplaced, p.toks[it.from].raw)
+		}
+	}
+	if len(unplaced) > 0 {
+		r.Unplaced = unplaced
+	}
+	// The sheet.
+	switch {
+	case sheetName != "" && t.file.Kind == preview.KindXLSX:
+		r.Sheet = sheetName
+	case (across || sheetAs != "") && len(t.sheets) > 1:
+		r.Sheet = "*"
+		r.SheetAs = sheetAs
+	}
+	if t.file.Kind == preview.KindXLSX && len(t.sheets) > 1 && sheetName == "" && r.Sheet != "*" && !cues[Profile] {
+		add("the workbook has %d sheets with these columns (%s): name one, or ask across all sheets", "工作簿有 %d 个列相同的工作表（%s）：请指明一个，或要求跨所有工作表分析", len(t.sheets), strings.Join(t.sheets, ", "))
+	}
+	// Superlatives name their measure: wettest → precipitation.
+	for _, s := range supers {
+		ws := strings.Fields(s.value)
+		var hits []*gcol
+		for _, c := range t.cols {
+			if c.numeric && matchTier(ws, c) >= 1 {
+				hits = append(hits, c)
+			}
+		}
+		if len(hits) == 0 && len(ws) == 1 {
+			for _, syn := range synonymWords[ws[0]] {
+				for _, c := range t.cols {
+					if c.numeric && matchTier([]string{syn}, c) >= 1 && !slices.Contains(hits, c) {
+						hits = append(hits, c)
+					}
+				}
+			}
+		}
+		if len(hits) == 0 && len(ws) > 1 {
+			for _, c := range t.cols {
+				if c.numeric && matchTier(ws[:1], c) >= 1 {
+					hits = append(hits, c)
+				}
+			}
+		}
+		switch len(hits) {
+		case 1:
+			measures = appendOnce(measures, hits[0])
+		case 0:
+			add("no column measures what %q asks about", "没有列能衡量“%s”", s.value)
+		default:
+			add("%q could be any of %s: say which", "“%s”可能是 %s 中的任何一列：请指明是哪一列", s.value, strings.Join(colNames(hits), ", "))
+		}
+	}
+	// The analysis.
+	var named []string
+	for c := range cues {
+		named = append(named, c)
+	}
+	sort.Strings(named)
+	if len(named) == 2 && cues[Trend] && cues[ComparePeriods] {
+		named = []string{ComparePeriods}
+	}
+	if len(named) > 1 {
+		add("it asks for more than one analysis (%s)", "请求要的不止一项分析（%s）", strings.Join(named, ", "))
+	}
+	period := grain
+	if part != "" {
+		period = part
+	}
+	switch {
+	case len(named) == 1:
+		r.Analysis = named[0]
+	case len(years) >= 2 && len(measures)+len(aggs) > 0:
+		r.Analysis = ComparePeriods
+	case period != "" || timeWord:
+		r.Analysis = Trend
+	case len(dims) > 0 || sheetAs != "" || across || ranking || order != "":
+		r.Analysis = TopN
+	case len(measures) == 0 && len(dims) == 0 && sheetAs == "" && len(aggs) == 0 && !ranking && order == "" && len(r.Filters) == 0 && len(years) == 0:
+		// Nothing but the file: "what's in this file", "看看这个文件".
+		r.Analysis = Profile
+	case len(measures) > 0 && len(aggs) > 0:
+		add("it asks for one number over the whole table, which no built-in analysis gives", "请求要的是整张表的一个数，内置分析不提供")
+	default:
+		add("it names no analysis", "请求没有指明分析")
+	}
+	if r.Analysis == Trend && (ranking || r.N > 0 || order != "") && len(dims) > 0 {
+		add("it asks for a ranking and a trend at once", "请求同时要排名和趋势")
+	}
+	if len(dims) >= 2 && (r.Analysis == TopN) {
+		r.Analysis = Pivot
+	}
+	// The time axis.
+	needTime := r.Analysis == Trend || r.Analysis == ComparePeriods || r.Analysis == Cohort || (r.Analysis == Pivot && period != "") || len(years) > 0
+	if needTime {
+		tc := timeCols
+		if len(tc) == 0 {
+			tc = t.timeColumns()
+		}
+		switch {
+		case len(tc) == 1:
+			r.Time = tc[0].name
+			r.Span = [2]string{tc[0].min, tc[0].max}
+			if tc[0].yearInt {
+				r.YearTime = true
+				if period != "" && period != "year" {
+					add("%s holds years, so it has no %s", "%s 是年份，没有%s", tc[0].name, period)
+				}
+				if r.Analysis != TopN {
+					period = "year"
+				}
+			}
+		case len(tc) == 0:
+			add("the table has no date or time column", "表中没有日期或时间列")
+		default:
+			add("which time column: %s?", "用哪个时间列：%s？", strings.Join(colNames(tc), ", "))
+		}
+	}
+	r.Grain = period
+	if len(years) > 0 && r.Time != "" {
+		ys := make([]string, 0, len(years))
+		for _, y := range years {
+			ys = append(ys, strconv.Itoa(y))
+		}
+		slices.Sort(ys)
+		ys = slices.Compact(ys)
+		if r.Analysis == ComparePeriods && len(ys) >= 2 {
+			r.Periods = ys
+			if r.Grain == "" {
+				r.Grain = "year"
+			}
+		} else {
+			r.Filters = append(r.Filters, Filter{Column: r.Time, Op: "year", Values: ys})
+		}
+	}
+	// Aggregations: each measure takes the word before it, else the one
+	// word said.
+	agg := ""
+	for _, a := range aggs {
+		if agg != "" && agg != a.ent.value && len(measures) < 2 {
+			add("it asks for two aggregations (%s and %s)", "请求要两种汇总方式（%s 和 %s）", agg, a.ent.value)
+		}
+		agg = a.ent.value
+	}
+	counting := agg == "count" || agg == "count_distinct" || rowNoun
+	for _, c := range measures {
+		a := agg
+		for _, it := range aggs {
+			if it.to <= p.colPos(c) {
+				a = it.ent.value
+			}
+		}
+		switch {
+		case a == "count" || a == "count_distinct":
+		case a == "":
+			a = "sum"
+			if c.nonSum != "" {
+				a = "mean"
+				r.ByMean = append(r.ByMean, fmt.Sprintf("%s (%s)", c.name, c.nonSum))
+			}
+		case a == "sum" && c.nonSum != "":
+			add("a total of %s means nothing (it is %s): ask for its average", "%s 的总和没有意义（它是%s）：请问它的平均值", c.name, c.nonSum)
+		}
+		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
+	}
+	if len(measures) == 0 && (counting || r.Analysis == Pivot) && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
+		// Rows are counted.
+	} else if len(measures) == 0 && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
+		add("it names no measure (the numeric columns: %s)", "请求没有指明度量（数值列：%s）", strings.Join(colNames(t.measures()), ", "))
+	}
+	for _, d := range dims {
+		r.GroupBy = append(r.GroupBy, d.name)
+	}
+	if r.Sheet == "*" && (sheetAs != "" || p.says("by sheet") || p.says("per sheet") || p.says("each sheet")) {
+		r.GroupBy = append(r.GroupBy, "sheet")
+	}
+	r.Order = order
+	if order == "" && (r.Analysis == TopN) {
+		r.Order = "desc"
+	}
+	if r.Analysis == TopN && r.N == 0 && order != "" && p.asksWhich() {
+		// "which stock has the highest average price": the one.
+		r.N = 1
+	}
+	// What each analysis needs.
+	switch r.Analysis {
+	case Trend:
+		if len(r.Measures) > 1 {
+			add("a trend follows one measure; it names %d", "趋势分析只跟踪一个度量；请求提到了 %d 个", len(r.Measures))
+		}
+		if len(r.GroupBy) > 1 {
+			add("a trend splits by one category; it names %d", "趋势分析只按一个类别拆分；请求提到了 %d 个", len(r.GroupBy))
+		}
+	case TopN:
+		if len(r.GroupBy) == 0 {
+			add("it names nothing to rank (the text columns: %s)", "请求没有指明要排名的对象（文本列：%s）", strings.Join(colNames(t.dimensions()), ", "))
+		}
+		if len(r.Measures) > 1 {
+			add("a ranking orders by one measure; it names %d", "排名只按一个度量；请求提到了 %d 个", len(r.Measures))
+		}
+	case Pivot:
+		if len(r.GroupBy) < 2 && r.Grain == "" || len(r.GroupBy) > 2 {
+			add("a pivot needs two categories, or a category and a period", "数据透视表需要两个类别，或一个类别和一个周期")
+		}
+	case ComparePeriods:
+		if compare == "seq" {
+			compare = map[string]string{"day": "dod", "week": "wow", "month": "mom", "quarter": "qoq", "year": "yoy"}[r.Grain]
+			if compare == "" {
+				compare = "mom"
+			}
+		}
+		r.Compare = compare
+		if len(r.Periods) == 0 && r.Compare == "" {
+			add("it does not say which periods to compare", "请求没有说比较哪些时期")
+		}
+	case Correlation, Distribution, Outliers:
+		r.Measures = nil
+		for _, c := range measures {
+			r.Columns = append(r.Columns, c.name)
+			r.Measures = append(r.Measures, Measure{Column: c.name})
+		}
+		r.ByMean = nil
+		r.Grain, r.Span = "", [2]string{}
+		if len(years) == 0 {
+			r.Time = ""
+		}
+		if r.Analysis == Correlation && len(r.Columns) == 1 {
+			add("a correlation needs two numeric columns; it names one", "相关性需要两个数值列；请求只提到一个")
+		}
+		if r.Analysis == Correlation {
+			for _, w := range []string{"spearman", "kendall"} {
+				if p.says(w) {
+					r.Method = w
+				}
+			}
+		}
+		if r.Analysis == Outliers && len(r.GroupBy) == 0 {
+			if key := t.seriesKey(); key != "" {
+				r.GroupBy = []string{key}
+			}
+		}
+	case Profile:
+		r.Measures, r.ByMean = nil, nil
+	case Cohort:
+		for _, d := range dims {
+			if d.idish || r.Entity == "" {
+				r.Entity = d.name
+			}
+		}
+		if r.Entity == "" {
+			for _, c := range t.cols {
+				if c.idish {
+					r.Entity = c.name
+					break
+				}
+			}
+		}
+		if r.Entity == "" {
+			add("no id column to follow (user, customer)", "没有可追踪的编号列（用户、客户）")
+		}
+		r.GroupBy, r.Measures, r.ByMean = nil, nil, nil
+		if r.Grain == "" {
+			r.Grain = "month"
+		}
+	case Funnel:
+		r.Stages = p.stages
+		var stageCols []string
+		for _, c := range measures {
+			stageCols = append(stageCols, c.name)
+		}
+		if len(stageCols) >= 2 {
+			// Wide data: one column per stage, in the request's order.
+			r.Stages = stageCols
+		} else {
+			for _, c := range append(dims, t.dimensions()...) {
+				if c.idish {
+					continue
+				}
+				for _, w := range c.words {
+					switch w {
+					case "event", "stage", "step", "status", "phase", "action", "funnel":
+						if r.Stage == "" {
+							r.Stage = c.name
+						}
+					}
+				}
+			}
+			for _, c := range t.cols {
+				if c.idish && r.Entity == "" {
+					r.Entity = c.name
+				}
+			}
+			if r.Stage == "" {
+				add("no stage column (stage, step, event)", "没有阶段列（阶段、步骤、事件）")
+			}
+		}
+		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
+	}
+	return r, probs
+}
+
+func appendOnce(cs []*gcol, c *gcol) []*gcol {
+	if slices.Contains(cs, c) {
+		return cs
+	}
+	return append(cs, c)
+}
+
+func addFilter(fs []Filter, col, v string) []Filter {
+	for i := range fs {
+		if fs[i].Column == col && fs[i].Op == "=" {
+			if !slices.Contains(fs[i].Values, v) {
+				fs[i].Values = append(fs[i].Values, v)
+			}
+			return fs
+		}
+	}
+	return append(fs, Filter{Column: col, Op: "=", Values: []string{v}})
+}
+
+// prevItem is the item before it, words without a slot (的, the) skipped.
+func (p *parsed) prevItem(it item) *item {
+	for k := range p.items {
+		if p.items[k].from == it.from {
+			for j := k - 1; j >= 0; j-- {
+				if !p.items[j].isStop() {
+					return &p.items[j]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// nextItem is the item after it, words without a slot skipped (but 年,
+// 个 and the like, which a number may carry, kept).
+func (p *parsed) nextItem(it item) *item {
+	for k := range p.items {
+		if p.items[k].from == it.from && k+1 < len(p.items) {
+			return &p.items[k+1]
+		}
+	}
+	return nil
+}
+
+// kindWords name the kind of a thing a table's one text column holds.
+var kindWords = map[string]bool{"type": true, "kind": true, "category": true, "sort": true, "类型": true, "种类": true, "类": true, "种": true, "类别": true}
+
+// asksWhich reports whether the request asks which one (which, 哪).
+func (p *parsed) asksWhich() bool {
+	for _, t := range p.toks {
+		if t.w == "which" || t.w == "what" || strings.HasPrefix(t.raw, "哪") {
+			return true
+		}
+	}
+	return false
+}
+
+// ranks reports whether the request ranks (top, highest, 前).
+func (p *parsed) ranks() bool {
+	for _, it := range p.items {
+		if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleTop || it.ent.role == roleSuper) {
+			return true
+		}
+	}
+	return false
+}
+
+func (it item) isStop() bool {
+	return it.kind == itemVocab && (it.ent.role == roleStop || it.ent.role == roleIn)
+}
+
+func (p *parsed) countGrain(text string) int {
+	n := 0
+	for _, it := range p.items {
+		if it.kind == itemVocab && it.ent.role == roleGrain && it.text == text {
+			n++
+		}
+	}
+	return n
+}
+
+// colPos is the word index where column c is first named.
+func (p *parsed) colPos(c *gcol) int {
+	for _, it := range p.items {
+		if it.col == c {
+			return it.from
+		}
+	}
+	return len(p.toks)
+}
+
+// says reports whether the request has the canonical words ws in a row.
+func (p *parsed) says(phrase string) bool {
+	ws := strings.Fields(phrase)
+	for i := 0; i+len(ws) <= len(p.toks); i++ {
+		ok := true
+		for k, w := range ws {
+			if p.toks[i+k].w != canonOf(w) && p.toks[i+k].raw != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// timeColumns are the table's date columns and integer year columns.
+func (t *gtable) timeColumns() []*gcol {
+	var dates, years []*gcol
+	for _, c := range t.cols {
+		if c.date {
+			dates = append(dates, c)
+		} else if c.yearInt {
+			years = append(years, c)
+		}
+	}
+	if len(dates) > 0 {
+		return dates
+	}
+	return years
+}
+
+func (t *gtable) measures() []*gcol {
+	var out []*gcol
+	for _, c := range t.cols {
+		if c.numeric && !c.idish && !c.yearInt {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (t *gtable) dimensions() []*gcol {
+	var out []*gcol
+	for _, c := range t.cols {
+		if c.text {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// seriesKey is the text column that names the series of a table holding
+// several (symbol in a file of stock prices): a text column with a few
+// values, each on many rows, beside a date column.
+func (t *gtable) seriesKey() string {
+	if len(t.timeColumns()) == 0 {
+		return ""
+	}
+	for _, c := range t.cols {
+		if !c.text || c.distinct < 2 || c.distinct > 50 {
+			continue
+		}
+		for _, w := range c.words {
+			switch w {
+			case "symbol", "ticker", "stock", "series", "station", "entity", "country", "sensor", "device":
+				return c.name
+			}
+		}
+	}
+	return ""
+}
+
+// columnsText lists the table's columns for a message, bounded.
+func (t *gtable) columnsText() string {
+	var names []string
+	for i, c := range t.cols {
+		if i == 20 {
+			names = append(names, fmt.Sprintf("+%d", len(t.cols)-20))
+			break
+		}
+		names = append(names, c.name)
+	}
+	return strings.Join(names, ", ")
+}

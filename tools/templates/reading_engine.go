@@ -1,0 +1,569 @@
+package templates
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/tools/sqldb"
+	"github.com/xuri/excelize/v2"
+)
+
+// The reading engine computes a Reading's main table with DuckDB, in
+// Sift's process, from the reading's slots alone: what was asked, grouped
+// and filtered as the reading says. It backs Result.Table on both engines,
+// and answers on its own the readings the pandas cells cannot
+// (Reading.duckOnly): filters, calendar parts, integer years as time,
+// sheets stacked, named periods compared.
+
+// readingSource opens the table a reading is about: the file, or for a
+// workbook the sheet (or every same-schema sheet, stacked with a "sheet"
+// column) written to a temporary CSV file.
+func readingSource(ctx context.Context, root, rel string, r Reading) (*sqldb.Source, string, func(), error) {
+	fo, err := sqldb.FilesOptionsFromEnv(os.Getenv)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	fo.StatementTimeout = duckStatementTimeout
+	cleanup := func() {}
+	dir, inputs := root, []string{rel}
+	if isWorkbook(rel) {
+		tmp, err := os.MkdirTemp("", "sift-reading-")
+		if err != nil {
+			return nil, "", nil, err
+		}
+		cleanup = func() { os.RemoveAll(tmp) }
+		if err := os.Mkdir(filepath.Join(tmp, "input"), 0o700); err != nil {
+			cleanup()
+			return nil, "", nil, err
+		}
+		if err := workbookCSV(filepath.Join(root, filepath.FromSlash(rel)), r.Sheet, filepath.Join(tmp, "input", "sheet.csv")); err != nil {
+			cleanup()
+			return nil, "", nil, err
+		}
+		dir, inputs = tmp, []string{"input/sheet.csv"}
+	} else if sqldb.FileReader(rel) == "" {
+		return nil, "", nil, fmt.Errorf("the reading engine does not read %s: give a csv, tsv, json, parquet or xlsx file", rel)
+	}
+	src, err := sqldb.OpenFiles(ctx, dir, inputs, fo)
+	if err != nil {
+		cleanup()
+		return nil, "", nil, err
+	}
+	views, err := src.Rows(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")
+	if err != nil || len(views) != 1 {
+		src.Close()
+		cleanup()
+		return nil, "", nil, fmt.Errorf("read %s: %v", rel, err)
+	}
+	return src, sqldb.QuoteIdent(fmt.Sprint(views[0][0])), func() { src.Close(); cleanup() }, nil
+}
+
+// workbookCSV writes a workbook's sheet to out as CSV; sheet "*" stacks
+// every sheet with the first sheet's header, each row with its sheet's
+// name in a leading "sheet" column.
+func workbookCSV(path, sheet, out string) error {
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	o, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	w := csv.NewWriter(o)
+	var header []string
+	sheets := []string{sheet}
+	if sheet == "*" || sheet == "" {
+		sheets = f.GetSheetList()
+		if sheet == "" {
+			sheets = sheets[:1]
+		}
+	}
+	for _, s := range sheets {
+		rows, err := f.GetRows(s)
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		if header == nil {
+			header = rows[0]
+			h := header
+			if sheet == "*" {
+				h = append([]string{"sheet"}, header...)
+			}
+			if err := w.Write(h); err != nil {
+				return err
+			}
+		} else if strings.Join(rows[0], "\x00") != strings.Join(header, "\x00") {
+			continue
+		}
+		for _, row := range rows[1:] {
+			for len(row) < len(header) {
+				row = append(row, "")
+			}
+			if sheet == "*" {
+				row = append([]string{s}, row...)
+			}
+			if err := w.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// grainKey is the SQL of a row's time key at grain g, and its column name.
+func grainKey(t string, yearTime bool, g string) (string, string) {
+	if yearTime {
+		return "CAST(CAST(" + t + " AS BIGINT) AS VARCHAR)", "year"
+	}
+	// Typed dates cast; dates written as text ("Jan 1 2000", "01/31/2015")
+	// are parsed by the common layouts.
+	ts := "COALESCE(TRY_CAST(" + t + " AS TIMESTAMP), try_strptime(CAST(" + t + " AS VARCHAR), ['%b %d %Y', '%B %d %Y', '%m/%d/%Y', '%Y/%m/%d', '%d.%m.%Y', '%Y%m%d', '%Y-%m']))"
+	switch g {
+	case "year":
+		return "strftime(" + ts + ", '%Y')", "year"
+	case "quarter":
+		return "strftime(" + ts + ", '%Y') || '-Q' || CAST(quarter(" + ts + ") AS VARCHAR)", "quarter"
+	case "month":
+		return "strftime(" + ts + ", '%Y-%m')", "month"
+	case "week":
+		return "strftime(date_trunc('week', " + ts + "), '%Y-%m-%d')", "week"
+	case "month_of_year":
+		return "CAST(month(" + ts + ") AS VARCHAR)", "month_of_year"
+	case "weekday":
+		return "dayname(" + ts + ")", "weekday"
+	case "quarter_of_year":
+		return "CAST(quarter(" + ts + ") AS VARCHAR)", "quarter_of_year"
+	case "hour_of_day":
+		return "CAST(hour(" + ts + ") AS VARCHAR)", "hour_of_day"
+	}
+	return "strftime(" + ts + ", '%Y-%m-%d')", "day"
+}
+
+// measureSQL is the SQL of measure m.
+func measureSQL(m Measure) string {
+	v := "TRY_CAST(" + sqldb.QuoteIdent(m.Column) + " AS DOUBLE)"
+	switch m.Agg {
+	case "mean":
+		return "avg(" + v + ")"
+	case "median":
+		return "median(" + v + ")"
+	case "min", "max", "sum":
+		return m.Agg + "(" + v + ")"
+	case "count":
+		return "count(" + v + ")"
+	case "count_distinct":
+		return "count(DISTINCT " + sqldb.QuoteIdent(m.Column) + ")"
+	}
+	return "sum(" + v + ")"
+}
+
+// whereSQL is the reading's filters as a WHERE clause.
+func whereSQL(r Reading) string {
+	var conds []string
+	for _, f := range r.Filters {
+		var vals []string
+		for _, v := range f.Values {
+			vals = append(vals, sqldb.SQLString(v))
+		}
+		col := sqldb.QuoteIdent(f.Column)
+		switch f.Op {
+		case "year":
+			if r.YearTime {
+				conds = append(conds, "CAST(CAST("+col+" AS BIGINT) AS VARCHAR) IN ("+strings.Join(vals, ", ")+")")
+			} else {
+				key, _ := grainKey(col, false, "year")
+				conds = append(conds, key+" IN ("+strings.Join(vals, ", ")+")")
+			}
+		case ">=", "<=":
+			conds = append(conds, "TRY_CAST("+col+" AS DOUBLE) "+f.Op+" "+strings.TrimSpace(f.Values[0]))
+		default:
+			conds = append(conds, "CAST("+col+" AS VARCHAR) IN ("+strings.Join(vals, ", ")+")")
+		}
+	}
+	if len(r.Periods) > 0 && r.Time != "" {
+		key, _ := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, "year")
+		var vals []string
+		for _, v := range r.Periods {
+			vals = append(vals, sqldb.SQLString(v))
+		}
+		conds = append(conds, key+" IN ("+strings.Join(vals, ", ")+")")
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
+
+// readingQuery is the SQL of a reading's main table over view, and its
+// column names; "" when the analysis has no table of this shape.
+func readingQuery(r Reading, view string) (string, []string) {
+	var keys, names []string
+	switch r.Analysis {
+	case Trend, ComparePeriods:
+		if r.Time == "" {
+			return "", nil
+		}
+		g := r.Grain
+		if r.Analysis == ComparePeriods && len(r.Periods) > 0 {
+			g = "year"
+		} else if g == "" {
+			g = "month"
+		}
+		k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, g)
+		keys, names = append(keys, k), append(names, n)
+		for _, gcol := range r.GroupBy {
+			keys, names = append(keys, "CAST("+sqldb.QuoteIdent(gcol)+" AS VARCHAR)"), append(names, gcol)
+		}
+	case TopN, Pivot:
+		for _, gcol := range r.GroupBy {
+			keys, names = append(keys, "CAST("+sqldb.QuoteIdent(gcol)+" AS VARCHAR)"), append(names, gcol)
+		}
+		if r.Analysis == Pivot && len(r.GroupBy) == 1 && r.Time != "" {
+			k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, r.Grain)
+			keys, names = append(keys, k), append(names, n)
+		}
+	default:
+		return "", nil
+	}
+	if len(keys) == 0 {
+		return "", nil
+	}
+	var sel []string
+	for i, k := range keys {
+		sel = append(sel, k+" AS k"+fmt.Sprint(i))
+	}
+	measures := r.Measures
+	if len(measures) == 0 {
+		sel = append(sel, "count(*) AS v0")
+		names = append(names, "count")
+	}
+	for i, m := range measures {
+		sel = append(sel, measureSQL(m)+fmt.Sprintf(" AS v%d", i))
+		names = append(names, m.Column)
+	}
+	var group, order []string
+	for i := range keys {
+		group = append(group, fmt.Sprintf("k%d", i))
+	}
+	notNull := make([]string, len(keys))
+	for i, k := range keys {
+		notNull[i] = k + " IS NOT NULL"
+	}
+	where := whereSQL(r)
+	if where == "" {
+		where = " WHERE " + strings.Join(notNull, " AND ")
+	} else {
+		where += " AND " + strings.Join(notNull, " AND ")
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + view + where + " GROUP BY " + strings.Join(group, ", ")
+	switch r.Analysis {
+	case TopN:
+		dir := "DESC"
+		if r.Order == "asc" {
+			dir = "ASC"
+		}
+		order = append(order, "v0 "+dir+" NULLS LAST", "k0")
+	case Trend, ComparePeriods:
+		order = group
+		switch {
+		case r.Grain == "weekday":
+			k, _ := grainKey(sqldb.QuoteIdent(r.Time), false, "day")
+			order = append([]string{"min(isodow(CAST(" + k + " AS TIMESTAMP)))"}, group[1:]...)
+		case slicesContains(calendarParts, r.Grain):
+			order = append([]string{"TRY_CAST(k0 AS INTEGER)"}, group[1:]...)
+		}
+	default:
+		order = group
+	}
+	q += " ORDER BY " + strings.Join(order, ", ")
+	if r.Analysis == TopN {
+		n := r.N
+		if n == 0 {
+			n = 10 // as the topn cell shows by default
+		}
+		q += fmt.Sprintf(" LIMIT %d", n)
+	}
+	return q, names
+}
+
+// ReadingTable computes the main table of reading r over the input at rel
+// (workspace-relative, under root) with DuckDB; nil, nil when the
+// analysis has no such table (profile, cohort, funnel, outliers).
+func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, error) {
+	switch r.Analysis {
+	case Trend, ComparePeriods, TopN, Pivot, Correlation, Distribution:
+	default:
+		return nil, nil
+	}
+	src, view, done, err := readingSource(ctx, root, rel, r)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	switch r.Analysis {
+	case Correlation:
+		return correlationTable(ctx, src, view, r)
+	case Distribution:
+		return distributionTable(ctx, src, view, r)
+	}
+	q, names := readingQuery(r, view)
+	if q == "" {
+		return nil, nil
+	}
+	rows, err := src.Rows(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	nk := len(names) - max(1, len(r.Measures))
+	t := &Table{Columns: names}
+	for _, row := range rows {
+		out := make([]any, len(row))
+		for i, v := range row {
+			if i < nk {
+				out[i] = fmt.Sprint(v)
+			} else if v == nil {
+				out[i] = nil
+			} else {
+				out[i] = toFloat(v)
+			}
+		}
+		t.Rows = append(t.Rows, out)
+	}
+	if r.Analysis == ComparePeriods && len(r.Periods) == 0 && r.Compare != "" {
+		addChanges(t, r)
+	}
+	return t, nil
+}
+
+// addChanges adds, to a per-period series, each period's previous value
+// (the period before, or a year earlier for yoy) and the change.
+func addChanges(t *Table, r Reading) {
+	idx := map[string]int{}
+	for i, row := range t.Rows {
+		idx[row[0].(string)] = i
+	}
+	t.Columns = append(t.Columns, "previous", "change", "change_pct")
+	for i, row := range t.Rows {
+		prev := -1
+		if r.Compare == "yoy" {
+			k := row[0].(string)
+			if len(k) >= 4 {
+				var y int
+				fmt.Sscanf(k[:4], "%d", &y)
+				if j, ok := idx[fmt.Sprintf("%04d", y-1)+k[4:]]; ok {
+					prev = j
+				}
+			}
+		} else if i > 0 {
+			prev = i - 1
+		}
+		if prev < 0 || row[len(row)-1] == nil || t.Rows[prev][len(row)-1] == nil {
+			t.Rows[i] = append(row, nil, nil, nil)
+			continue
+		}
+		cur, p := row[len(row)-1].(float64), t.Rows[prev][len(row)-1].(float64)
+		var pct any
+		if p != 0 {
+			pct = (cur - p) / p * 100
+		}
+		t.Rows[i] = append(row, p, cur-p, pct)
+	}
+}
+
+// correlationTable is every pair of the reading's numeric columns with
+// their Pearson correlation, strongest first.
+func correlationTable(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error) {
+	if r.Method != "" && r.Method != "pearson" {
+		return nil, nil
+	}
+	cols := r.Columns
+	if len(cols) < 2 {
+		return nil, nil
+	}
+	t := &Table{Columns: []string{"column_a", "column_b", "r"}}
+	for i := 0; i < len(cols); i++ {
+		for j := i + 1; j < len(cols); j++ {
+			q := fmt.Sprintf("SELECT corr(TRY_CAST(%s AS DOUBLE), TRY_CAST(%s AS DOUBLE)) FROM %s%s", sqldb.QuoteIdent(cols[i]), sqldb.QuoteIdent(cols[j]), view, whereSQL(r))
+			rows, err := src.Rows(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			var v any
+			if rows[0][0] != nil {
+				v = toFloat(rows[0][0])
+			}
+			t.Rows = append(t.Rows, []any{cols[i], cols[j], v})
+		}
+	}
+	sort.SliceStable(t.Rows, func(a, b int) bool {
+		x, _ := t.Rows[a][2].(float64)
+		y, _ := t.Rows[b][2].(float64)
+		return absf(x) > absf(y)
+	})
+	return t, nil
+}
+
+func absf(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// distributionTable is each named numeric column's count, mean, standard
+// deviation, minimum, quartiles and maximum, as pandas' describe gives them.
+func distributionTable(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error) {
+	if len(r.Columns) == 0 {
+		return nil, nil
+	}
+	t := &Table{Columns: []string{"column", "count", "mean", "std", "min", "25%", "50%", "75%", "max"}}
+	for _, c := range r.Columns {
+		v := "TRY_CAST(" + sqldb.QuoteIdent(c) + " AS DOUBLE)"
+		q := fmt.Sprintf("SELECT count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), quantile_cont(%[1]s, 0.25), quantile_cont(%[1]s, 0.5), quantile_cont(%[1]s, 0.75), max(%[1]s) FROM %[2]s%[3]s", v, view, whereSQL(r))
+		rows, err := src.Rows(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		row := []any{c}
+		for _, x := range rows[0] {
+			if x == nil {
+				row = append(row, nil)
+			} else {
+				row = append(row, toFloat(x))
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+// runReading answers a reading with the reading engine alone: its table,
+// an answer from its first rows, and the table as a section and a CSV file.
+func runReading(ctx context.Context, op operator.Operator, t Template, rel string, m Match, lang string) (*Result, error) {
+	start := time.Now()
+	r := m.Reading
+	tab, err := ReadingTable(ctx, op.Root(), rel, r)
+	if err != nil {
+		return nil, &CellError{Template: t.Name, Cell: duckCell, Message: err.Error()}
+	}
+	if tab == nil {
+		return nil, &CellError{Template: t.Name, Cell: duckCell, Message: "the reading engine has no table for " + t.Name}
+	}
+	if len(tab.Rows) == 0 {
+		return nil, &CellError{Template: t.Name, Cell: duckCell, Message: textIn(lang, "no rows match the reading")}
+	}
+	stem, err := outputStem(ctx, op, t.Name)
+	if err != nil {
+		return nil, fmt.Errorf("run template %s: %w", t.Name, err)
+	}
+	csvPath := operator.OutDir + "/" + stem + "_table.csv"
+	var b strings.Builder
+	cw := csv.NewWriter(&b)
+	_ = cw.Write(tab.Columns)
+	for _, row := range tab.Rows {
+		rec := make([]string, len(row))
+		for i, v := range row {
+			rec[i] = cellText(v)
+		}
+		_ = cw.Write(rec)
+	}
+	cw.Flush()
+	if err := op.WriteFile(ctx, csvPath, []byte(b.String())); err != nil {
+		return nil, fmt.Errorf("run template %s: write %s: %w", t.Name, csvPath, err)
+	}
+	res := &Result{Template: t.Name, File: rel, Params: m.Params, Lang: lang, Engine: EngineDuckDB, Table: tab,
+		Answer: tableAnswer(lang, r, tab), Duration: time.Since(start), Files: []string{csvPath}}
+	res.Sections = []Section{{Title: t.TitleIn(lang), Markdown: tableMarkdown(tab, 60), Files: []string{csvPath}}}
+	return res, nil
+}
+
+func cellText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case float64:
+		return fmt.Sprintf("%.10g", x)
+	}
+	return fmt.Sprint(v)
+}
+
+// tableMarkdown renders at most limit rows of t.
+func tableMarkdown(t *Table, limit int) string {
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(t.Columns, " | ") + " |\n|")
+	for range t.Columns {
+		b.WriteString(" --- |")
+	}
+	b.WriteString("\n")
+	for i, row := range t.Rows {
+		if i == limit {
+			fmt.Fprintf(&b, "\n(%d more rows in the CSV file)\n", len(t.Rows)-limit)
+			break
+		}
+		cells := make([]string, len(row))
+		for k, v := range row {
+			if f, ok := v.(float64); ok {
+				cells[k] = fmt.Sprintf("%.4g", f)
+				if absf(f) >= 1e4 {
+					cells[k] = fmt.Sprintf("%.0f", f)
+				}
+			} else {
+				cells[k] = cellText(v)
+			}
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	return b.String()
+}
+
+// tableAnswer is the headline of a reading's table: its highest and
+// lowest rows by the (first) measure.
+func tableAnswer(lang string, r Reading, t *Table) string {
+	vi := len(t.Columns) - 1
+	if r.Analysis == ComparePeriods && r.Compare != "" && len(r.Periods) == 0 {
+		vi = len(t.Columns) - 4
+	}
+	nk := vi
+	key := func(row []any) string {
+		var parts []string
+		for _, v := range row[:nk] {
+			parts = append(parts, cellText(v))
+		}
+		return strings.Join(parts, " / ")
+	}
+	hi, lo := -1, -1
+	for i, row := range t.Rows {
+		v, ok := row[vi].(float64)
+		if !ok {
+			continue
+		}
+		if hi < 0 || v > t.Rows[hi][vi].(float64) {
+			hi = i
+		}
+		if lo < 0 || v < t.Rows[lo][vi].(float64) {
+			lo = i
+		}
+	}
+	if hi < 0 {
+		return textIn(lang, "%d rows", len(t.Rows))
+	}
+	f := func(v any) string { return fmt.Sprintf("%.4g", v.(float64)) }
+	if lang == LangChinese {
+		return fmt.Sprintf("最高：%s（%s）；最低：%s（%s）；共 %d 行。", key(t.Rows[hi]), f(t.Rows[hi][vi]), key(t.Rows[lo]), f(t.Rows[lo][vi]), len(t.Rows))
+	}
+	return fmt.Sprintf("Highest: %s (%s); lowest: %s (%s); %d rows.", key(t.Rows[hi]), f(t.Rows[hi][vi]), key(t.Rows[lo]), f(t.Rows[lo][vi]), len(t.Rows))
+}
