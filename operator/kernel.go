@@ -704,6 +704,7 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.kill() // a dead kernel leaves nothing running behind it
+		sessionCgroups.finished(cmd)
 		release()
 		close(p.exited)
 		p.requests.Close() // also ends a write still blocked on it

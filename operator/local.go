@@ -493,6 +493,7 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	if timedOut || cancelled != nil || overUse != nil {
 		waitErr = <-waited
 	}
+	sessionCgroups.finished(cmd)
 	killedForDisk := overUse != nil
 	if budget != nil && overUse == nil {
 		if u := budget.measure(); budget.grew(diskBefore, u) {

@@ -369,12 +369,24 @@ func (r *cgroupRegistry) command(root string, l Limits, argv []string) (*exec.Cm
 	}
 	s.next++
 	name := "p" + strconv.Itoa(s.next)
+	live := map[string]bool{}
+	for _, dirs := range s.programs {
+		for _, d := range dirs {
+			live[d] = true
+		}
+	}
 	var procs, dirs []string
 	for i, dir := range h.dirs {
 		sdir := filepath.Join(dir, s.name)
 		old, _ := filepath.Glob(filepath.Join(sdir, "p*"))
 		for _, o := range old {
-			_ = os.Remove(o) // fails (EBUSY) while a program runs there
+			// A group made for a program that has not joined it yet is
+			// empty too: removing it would make that program's join fail
+			// (EIO, or no such file). Only groups of programs that have
+			// ended (see finished) go.
+			if !live[o] {
+				_ = os.Remove(o) // fails (EBUSY) while a stray still runs there
+			}
 		}
 		p := filepath.Join(sdir, name)
 		if err := os.Mkdir(p, 0o755); err != nil {
@@ -405,6 +417,28 @@ func (r *cgroupRegistry) groupOf(cmd *exec.Cmd) []string {
 		}
 	}
 	return nil
+}
+
+// finished tells the registry that cmd (started through command) has
+// ended: whatever it left in its group is killed, and the group is
+// removed then or by a later program's start.
+func (r *cgroupRegistry) finished(cmd *exec.Cmd) {
+	var dirs []string
+	r.mu.Lock()
+	for _, s := range r.sessions {
+		if d, ok := s.programs[cmd]; ok {
+			dirs = d
+			delete(s.programs, cmd)
+			break
+		}
+	}
+	r.mu.Unlock()
+	if len(dirs) > 0 {
+		killGroup(dirs[0], nil)
+	}
+	for _, d := range dirs {
+		_ = os.Remove(d)
+	}
 }
 
 // writeGroupLimits writes l's memory and process limits into the group at

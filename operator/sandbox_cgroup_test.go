@@ -129,3 +129,38 @@ func TestSweepStaleGroups(t *testing.T) {
 		t.Errorf("the group of a live process was removed: %v", err)
 	}
 }
+
+// TestProgramGroupKeptUntilItsProgramEnds: a program's group, made but not
+// joined yet (its program not started), is empty like an ended program's;
+// another program's start must not remove it, or the first program's join
+// fails (parallel branches starting their kernels did, with EIO). Once the
+// program has finished, its group goes.
+func TestProgramGroupKeptUntilItsProgramEnds(t *testing.T) {
+	dir := t.TempDir()
+	r := &cgroupRegistry{
+		host:     func() *cgroupHost { return &cgroupHost{dirs: []string{dir}, controllers: [][]string{{"pids"}}} },
+		sessions: map[string]*sessionGroup{},
+	}
+	first, err := r.command("/work/a", Limits{}, []string{"/bin/true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstDirs := r.groupOf(first)
+	if len(firstDirs) != 1 {
+		t.Fatalf("first program's groups = %v; want one", firstDirs)
+	}
+	second, err := r.command("/work/a", Limits{}, []string{"/bin/true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(firstDirs[0]); err != nil {
+		t.Fatalf("starting a second program removed the first's group, not yet joined: %v", err)
+	}
+	r.finished(first)
+	if _, err := os.Stat(firstDirs[0]); !os.IsNotExist(err) {
+		t.Errorf("the group of a finished program is still there (%v)", err)
+	}
+	if r.groupOf(first) != nil || r.groupOf(second) == nil {
+		t.Errorf("groups after the first finished: first %v, second %v; want none and one", r.groupOf(first), r.groupOf(second))
+	}
+}
