@@ -59,6 +59,15 @@ def main(vega):
     crime = sm.datasets.statecrime.load_pandas().data.reset_index()
     crime.to_csv(os.path.join(OUT, "statecrime.tsv"), index=False, sep="\t")
 
+    # The fresh set's tables (testdata/fresh.jsonl): flights-2k.json and us-employment.csv as they are;
+    # population.json with its headers translated to Chinese (year, age, sex, people) and sex written as
+    # 男 (1) and 女 (2), as the data package documents the codes.
+    for name in ["flights-2k.json", "us-employment.csv"]:
+        copy(vega, name)
+    pop = pd.read_json(os.path.join(vega, "population.json"))
+    pop["sex"] = pop["sex"].map({1: "男", 2: "女"})
+    pop = pop.rename(columns={"year": "年份", "age": "年龄组", "sex": "性别", "people": "人数"})
+    pop.to_csv(os.path.join(OUT, "population_cn.csv"), index=False, encoding="utf-8")
 
 
 if __name__ == "__main__":
