@@ -1,4 +1,5 @@
-"""Writes testdata/questions.jsonl and testdata/heldout.jsonl from questions_src.py.
+"""Writes testdata/questions.jsonl and testdata/heldout.jsonl from questions_src.py, and testdata/fresh.jsonl
+from fresh_src.py.
 
 Every expected answer table is computed here with pandas from the shipped tables (testdata/tables/), from the
 question's hand-written reading; nothing comes from Sift. Run: /usr/bin/python3 gen.py [--check]
@@ -13,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 sys.dont_write_bytecode = True
+import fresh_src  # noqa: E402
 import questions_src  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -106,6 +108,11 @@ def agg_of(g, col, agg):
     if col == "" or agg == "count" and col == "":
         return g.size()
     s = g[col]
+    if agg == "value":
+        # A column observed once per group: any aggregation is the value itself (fresh_src.py).
+        if g.size().max() != 1:
+            raise ValueError("%s:value: a group holds more than one row" % col)
+        return s.mean()
     return {"mean": s.mean, "sum": s.sum, "median": s.median, "min": s.min, "max": s.max,
             "count": s.count, "count_distinct": s.nunique}[agg]()
 
@@ -118,7 +125,7 @@ def period_key(t, grain):
     if grain == "quarter":
         return t.dt.to_period("Q").astype(str), t.dt.to_period("Q")
     if grain == "day":
-        return t.dt.strftime("%Y-%m-%d"), t
+        return t.dt.strftime("%Y-%m-%d"), t.dt.normalize()
     if grain == "week":
         p = t.dt.to_period("W")
         return p.map(lambda x: x.start_time.strftime("%Y-%m-%d")), p
@@ -223,7 +230,7 @@ def reading(q):
     r = {}
     if q["analysis"]:
         r["analysis"] = q["analysis"]
-    r["measures"] = measures(q)
+    r["measures"] = [dict(m, agg="") if m["agg"] == "value" else m for m in measures(q)]
     r["group_by"] = q.get("by") or []
     if q.get("t"):
         r["time"] = q["t"]
@@ -261,7 +268,8 @@ def records(qs, prefix):
              "disasters.csv": "disasters", "birdstrikes.csv": "birds", "macro_cn.csv": "macro",
              "grunfeld.csv": "grunfeld", "statecrime.tsv": "crime", "gapminder.json": "gapminder",
              "iowa-electricity.csv": "iowa", "unemployment-across-industries.json": "unemp",
-             "penguins.json": "penguins", "co2-concentration.csv": "co2"}
+             "penguins.json": "penguins", "co2-concentration.csv": "co2", "flights-2k.json": "flights",
+             "us-employment.csv": "employ", "population_cn.csv": "popcn"}
     for q in qs:
         k = (short[q["table"]], q["lang"])
         counters[k] = counters.get(k, 0) + 1
@@ -280,7 +288,8 @@ def records(qs, prefix):
 
 def main():
     check = "--check" in sys.argv
-    files = {"questions.jsonl": records(questions_src.Q, ""), "heldout.jsonl": records(questions_src.HELDOUT, "h-")}
+    files = {"questions.jsonl": records(questions_src.Q, ""), "heldout.jsonl": records(questions_src.HELDOUT, "h-"),
+             "fresh.jsonl": records(fresh_src.FRESH, "f-")}
     stale = []
     for name, text in files.items():
         path = os.path.join(HERE, "testdata", name)
