@@ -1,9 +1,9 @@
 // Package understanding scores how well Sift's built-in analyses understand a request: for each question of
-// testdata/questions.jsonl (and the held-out testdata/heldout.jsonl) on a real public table, it previews the
-// table, asks templates.Understand for a reading, runs the built-in when the reading is complete, and compares
-// the reading's slots and the answer table with the expected ones, which testdata's generator (gen.py)
-// computed with pandas. Precision is the share of given answers that are right; coverage the share of
-// answerable questions answered right; both per language.
+// testdata/questions.jsonl (and of the held-out testdata/heldout.jsonl and the fresh set testdata/fresh.jsonl)
+// on a real public table, it previews the table, asks templates.Understand for a reading, runs the built-in
+// when the reading is complete, and compares the reading's slots and the answer table with the expected ones,
+// which testdata's generator (gen.py) computed with pandas. Precision is the share of given answers that are
+// right; coverage the share of answerable questions answered right; both per language.
 package understanding
 
 import (
