@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
@@ -257,12 +258,13 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 			return
 		}
 		events, err := runner.ResumeWithParams(ctx, id, &adk.ResumeParams{Targets: answers})
-		if err != nil {
-			r.fail(fmt.Errorf("resume session %s from its checkpoint: %w", id, err))
+		if err == nil {
+			r.drive(ctx, events, guard)
 			return
 		}
-		r.drive(ctx, events, guard)
-		return
+		if !r.withoutCheckpoint(ctx, st, answers, err) {
+			return
+		}
 	}
 
 	// Paused, or its process died: start the tree again from the recorded
@@ -286,6 +288,47 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	})
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(q)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)
+}
+
+// withoutCheckpoint readies a waiting session whose checkpoint cannot be
+// loaded (damaged or lost: cause) to go on from its recorded plan, as a
+// paused one does: the finished steps are kept; a plan review's answer is
+// applied to the recorded plan; the step that asked a question or an
+// approval runs again from its start, and says that the answer could not
+// be delivered. It reports false when it ended the run instead.
+func (r *run) withoutCheckpoint(ctx context.Context, st *resumed, answers map[string]any, cause error) bool {
+	note := fmt.Sprintf("Session %s's checkpoint cannot be read (%v), so Sift cannot go on from inside the step that waited for you. It goes on from the recorded plan instead, keeping every finished step", r.ws.ID, cause)
+	if p := st.meta.Pending; p != nil && p.Kind == session.PendingPlanReview {
+		d, _ := answers[p.ID].(*event.PlanDecision)
+		if d == nil {
+			r.fail(fmt.Errorf("%w: session %s waits for the review of its plan (interrupt %s): approve, edit or reject it", ErrBadAnswer, r.ws.ID, p.ID))
+			return false
+		}
+		switch d.Action {
+		case event.PlanEdit:
+			var steps []plans.Step
+			for _, s := range d.Steps {
+				if s = strings.TrimSpace(s); s != "" {
+					steps = append(steps, plans.Step{Description: s})
+				}
+			}
+			if len(steps) == 0 {
+				r.fail(fmt.Errorf("%w: an edited plan needs at least one step", ErrBadAnswer))
+				return false
+			}
+			own := r.ownPlan(ctx)
+			own.Drop()
+			own.Remaining(&plans.Plan{Steps: steps})
+		case event.PlanReject:
+			st.replan, st.feedback = true, d.Feedback
+		}
+		note += "; your review of the plan is applied to it."
+	} else {
+		note += "; the step that asked runs again from its start and may ask again: the answer you gave could not be delivered to it."
+	}
+	r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: note})
+	st.meta.Status = session.StatusPaused
+	return true
 }
 
 // recover readies the recorded plan of a paused or crashed session: a

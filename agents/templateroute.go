@@ -10,6 +10,7 @@ import (
 
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
@@ -45,7 +46,11 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	for i, e := range each {
 		step := &r.plan.Steps[first+i]
 		_ = own.Start(step, false)
-		res, runErr := templates.RunWith(ctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
+		// A built-in's step has its span, as an agent's step does: the
+		// trace of a run without a model still shows what each step took.
+		sctx, endSpan := llm.StartAgent(llm.WithStep(ctx, step.Index), fmt.Sprintf("step %d", step.Index))
+		res, runErr := templates.RunWith(sctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
+		endSpan(runErr)
 		if runErr != nil {
 			own.Done(step, runErr.Error(), nil, true)
 		} else {

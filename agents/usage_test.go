@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -207,4 +208,47 @@ func TestSessionUsageSumsEveryRun(t *testing.T) {
 	if perAgent != u.Calls || perQuestion != u.Calls {
 		t.Errorf("per agent %d, per question %d, total %d must agree", perAgent, perQuestion, u.Calls)
 	}
+}
+
+// TestBuiltInStepsHaveSpans: a built-in analysis (no model) exports the
+// run's span with one "invoke_agent step N" span per step below it, as an
+// agent run does, so its trace shows what each step took.
+func TestBuiltInStepsHaveSpans(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	t.Cleanup(func() { otel.SetTracerProvider(prev); _ = tp.Shutdown(t.Context()) })
+
+	s, err := New(Config{SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, s, Request{Question: "monthly revenue trend", Files: []string{salesCSV(t)}})
+	if done := evs[len(evs)-1]; done.Err != nil || len(done.Plan.Steps) != 1 {
+		t.Fatalf("the built-in run: err %v, plan %+v", done.Err, done.Plan)
+	}
+	var run, step tracetest.SpanStub
+	for _, sp := range exp.GetSpans() {
+		switch sp.Name {
+		case "sift.run":
+			run = sp
+		case "invoke_agent step 1":
+			step = sp
+		}
+	}
+	if run.Name == "" || step.Name == "" {
+		t.Fatalf("spans %v; want sift.run and invoke_agent step 1", spanNames(exp.GetSpans()))
+	}
+	if step.Parent.SpanID() != run.SpanContext.SpanID() {
+		t.Errorf("the step's span is not below the run's")
+	}
+}
+
+func spanNames(spans tracetest.SpanStubs) []string {
+	var out []string
+	for _, sp := range spans {
+		out = append(out, sp.Name)
+	}
+	return out
 }

@@ -21,9 +21,9 @@ import (
 //go:embed kernel.py
 var kernelPy string
 
-// kernelScript is what the kernel runs: the shared value rendering (see
-// render.py), then the kernel.
-var kernelScript = renderPy + "\n" + kernelPy
+// kernelScript is what the kernel runs: the disk filter (see filter.py),
+// the shared value rendering (see render.py), then the kernel.
+var kernelScript = filterPy + "\n" + renderPy + "\n" + kernelPy
 
 // Defaults of KernelConfig.
 const (

@@ -47,9 +47,12 @@ var runnerPy string
 //go:embed render.py
 var renderPy string
 
-// runnerScript is what process mode runs: the shared value rendering, then
-// the runner.
-var runnerScript = renderPy + "\n" + runnerPy
+//go:embed filter.py
+var filterPy string
+
+// runnerScript is what process mode runs: the disk filter (see filter.py),
+// the shared value rendering, then the runner.
+var runnerScript = filterPy + "\n" + renderPy + "\n" + runnerPy
 
 // LocalConfig configures a Local operator.
 type LocalConfig struct {
@@ -568,6 +571,9 @@ func (l *Local) env() []string {
 		"MPLCONFIGDIR=" + filepath.Join(l.root, mplConfigDir),
 		"PYTHONIOENCODING=utf-8",
 		"PYTHONDONTWRITEBYTECODE=1",
+	}
+	if f := seccompEnvVar(); f != "" {
+		env = append(env, f)
 	}
 	return append(env, l.cfg.ExtraEnv...)
 }

@@ -62,7 +62,7 @@ func (s *Server) writeStaged(st *staged) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(joinPath(s.stagedDir(st.ID), "staged.json"), b, 0o644)
+	return os.WriteFile(joinPath(s.stagedDir(st.ID), "staged.json"), b, 0o600)
 }
 
 // sessionView is a session as the API shows it.
@@ -122,7 +122,7 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 	id := session.NewIDContext(r.Context())
 	st := &staged{ID: id, Created: time.Now().UTC()}
 	dir := s.stagedDir(id)
-	if err := os.MkdirAll(joinPath(dir, "files"), 0o755); err != nil {
+	if err := os.MkdirAll(joinPath(dir, "files"), 0o700); err != nil {
 		requestError(w, fmt.Errorf("create the upload directory: %w", err))
 		return
 	}
@@ -181,7 +181,7 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b, _ := json.Marshal(st)
-	if err := os.WriteFile(joinPath(dir, "staged.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(joinPath(dir, "staged.json"), b, 0o600); err != nil {
 		requestError(w, fmt.Errorf("record the session: %w", err))
 		return
 	}
@@ -224,7 +224,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, st *staged) 
 				writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("two files are named %s; rename one", name))
 				return false
 			}
-			f, err := os.OpenFile(joinPath(s.stagedDir(st.ID), "files", name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			f, err := os.OpenFile(joinPath(s.stagedDir(st.ID), "files", name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 			if err != nil {
 				requestError(w, fmt.Errorf("store %s: %w", name, err))
 				return false

@@ -3,15 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cloudwego/eino/schema"
+	"github.com/sift-agent/sift/llm/scripted"
 )
 
 // bigSales writes a sales table large enough that the built-in's one
@@ -105,4 +110,84 @@ func TestWorkerKilledDuringBuiltinIsTakenOverWithoutModel(t *testing.T) {
 	if got, want := answerOf(readAnswer(t, c.sessions, id)), answerOf(readAnswer(t, ref, onlySession(t, ref))); got != want || got == "" {
 		t.Errorf("the taken-over built-in's report:\n%s\nwant the single-machine run's:\n%s", got, want)
 	}
+}
+
+// TestWorkerKilledDuringReportIsTakenOver: a worker killed -9 while its
+// run's report is being written (every step done, the report agent's
+// model call in flight): another worker takes the run over once the lease
+// expires and writes the report, without running any finished step's
+// cell again, and the report is the one a run on one machine writes.
+func TestWorkerKilledDuringReportIsTakenOver(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	inner := xResponder(0)
+	reporting := make(chan struct{})
+	release := make(chan struct{})
+	var once sync.Once
+	srv := scripted.NewServer(scripted.NewResponder(func(req scripted.Request) (*schema.Message, error) {
+		if len(req.Tools) == 0 { // the report agent: offered no tool
+			first := false
+			once.Do(func() { first = true; close(reporting) })
+			if first {
+				<-release // held until its worker is dead
+				return nil, errors.New("the worker that asked is gone")
+			}
+		}
+		return inner(req)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	c := &cluster{t: t, redis: needRedis(t), sessions: t.TempDir(), model: srv.URL + "/v1", workers: map[string]*exec.Cmd{}, logs: map[string]*bytes.Buffer{}}
+	api := c.start("api", "serve", "--no-runs", "--addr", "127.0.0.1:0")
+	c.api = waitLine(t, api, regexp.MustCompile(`serving on (http://\S+)`))
+	defer func() {
+		if t.Failed() {
+			t.Logf("api:\n%s\nw1:\n%s\nw2:\n%s", c.log("api"), c.log("w1"), c.log("w2"))
+		}
+	}()
+	c.worker("w1", 1)
+	id := c.ask(41)
+	done := make(chan []sseEvent, 1)
+	go func() { evs, _ := c.follow(id); done <- evs }()
+
+	select {
+	case <-reporting:
+	case <-time.After(3 * time.Minute):
+		t.Fatal("the run never reached its report")
+	}
+	if err := c.workers["w1"].Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.workers["w1"].Wait()
+	close(release)
+	killed := time.Now()
+	c.worker("w2", 1)
+
+	var evs []sseEvent
+	select {
+	case evs = <-done:
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("the report was not written five minutes after its worker was killed; w2:\n%s", c.log("w2"))
+	}
+	t.Logf("worker killed -9 during the report: taken over and finished %s later (lease 3s)", time.Since(killed).Round(time.Millisecond))
+	takeovers := 0
+	for _, e := range evs {
+		if e.Kind == "takeover" {
+			takeovers++
+		}
+	}
+	if n := len(evs); n == 0 || evs[n-1].Kind != "done" || evs[n-1].Text != "" && !strings.Contains(evs[n-1].Text, "done") || takeovers != 1 {
+		t.Fatalf("the taken-over run's stream ends %+v with %d takeovers; want one takeover and a successful done", evs[max(0, len(evs)-1):], takeovers)
+	}
+	if got, want := readAnswer(t, c.sessions, id), referenceAnswer(t, c.model, 41); got != want || !strings.Contains(got, "X1=42") {
+		t.Errorf("the taken-over run's report:\n%s\nwant the single-machine run's:\n%s", got, want)
+	}
+	// Every step had finished: none of their cells ran again.
+	checkCells(t, c.sessions, id, 41, evs)
 }
