@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -232,13 +233,21 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 		m.Budget = &b
 	}
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
-		m.Created, m.Inputs = old.Created, old.Inputs
+		m.Created, m.Inputs, m.Labels = old.Created, old.Inputs, old.Labels
 		if m.Question == "" {
 			m.Question = old.Question
 		}
 		// A question that fails before its plan is loaded keeps the
 		// counts of the earlier ones.
 		m.Questions, m.Answered = old.Questions, old.Answered
+	}
+	if len(r.req.Labels) > 0 {
+		labels := maps.Clone(m.Labels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		maps.Copy(labels, r.req.Labels)
+		m.Labels = labels
 	}
 	if in, err := r.ws.Inputs(); err == nil {
 		m.Inputs = in

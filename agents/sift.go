@@ -259,6 +259,11 @@ type Request struct {
 	// Python kernel of its own (see DefaultParallel, used when 0); 1 runs
 	// one step after another.
 	Parallel int
+	// Labels are kept with the session (session.Meta.Labels) for the
+	// caller: who asked, from where, how to resume it. A label given again
+	// by a later question replaces the earlier one. Optional; never put a
+	// secret in one (they are listed with the session).
+	Labels map[string]string
 }
 
 // hasModel reports whether the agents can run (every role has a model).

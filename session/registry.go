@@ -81,6 +81,12 @@ type Pending struct {
 	Choices []string `json:"choices,omitempty"`
 }
 
+// LabelResumeArgs is the label under which the sift command keeps the
+// flags that `sift resume` needs besides the session's id (the model, its
+// endpoint, a script; never a key), so that a listed session's resume
+// command works as printed.
+const LabelResumeArgs = "sift.resume_args"
+
 // Meta is what the registry knows about one session: enough to list it,
 // show it and resume it without loading its checkpoint.
 type Meta struct {
@@ -132,6 +138,11 @@ type Meta struct {
 	// templates.Names), when a built-in answers it: a resume goes on with
 	// it with no model. "": the agents answer, or not recorded.
 	Template string `json:"template,omitempty"`
+	// Labels are what the program that started the session asked to keep
+	// with it (agents.Request.Labels): opaque to Sift, listed and shown,
+	// kept by every later run of the session. The sift command keeps the
+	// flags a resume needs in LabelResumeArgs.
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Budget bounds what one run (or one resume of it) may spend. Zero fields

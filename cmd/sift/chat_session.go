@@ -148,7 +148,7 @@ func (c *sessionChat) ask(ctx context.Context, question string) error {
 	if id == "" {
 		id = session.NewID()
 	}
-	req := agents.Request{Mode: mode, Question: question, Files: c.loaded, Yes: c.opts.Yes, ReviewPlan: !c.opts.Yes, SessionID: id, Parallel: c.opts.Parallel}
+	req := agents.Request{Mode: mode, Question: question, Files: c.loaded, Yes: c.opts.Yes, ReviewPlan: !c.opts.Yes, SessionID: id, Parallel: c.opts.Parallel, Labels: resumeLabels(c.opts.ResumeArgs)}
 	if !c.inputsGiven {
 		req.Files = append(append([]string(nil), c.opts.Files...), c.loaded...)
 		req.Dirs = c.opts.Dirs

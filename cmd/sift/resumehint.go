@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sift-agent/sift/session"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -37,6 +38,15 @@ func resumeArgs(cmd *cobra.Command) []string {
 		args = append(args, "--"+f.Name+" "+shellQuote(f.Value.String()))
 	})
 	return args
+}
+
+// resumeLabels keeps args with the session (session.LabelResumeArgs), so
+// that `sift sessions` prints a resume command that works as printed.
+func resumeLabels(args []string) map[string]string {
+	if len(args) == 0 {
+		return nil
+	}
+	return map[string]string{session.LabelResumeArgs: strings.Join(args, " ")}
 }
 
 // resumeCommand is the command that goes on with session id.

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -385,7 +386,7 @@ func runSessionsList(ctx context.Context, io *ioStreams, opts *sessionsListOptio
 	}
 	for _, m := range metas {
 		if m.OwnerGone() {
-			fmt.Fprintln(io.ErrOut, safeLinef("Session %s stopped when its process (%s) ended; resume with: %s", m.ID, m.Owner, sessionsResumeCommand(opts.sessionsStoreOptions, m.ID)))
+			fmt.Fprintln(io.ErrOut, safeLinef("Session %s stopped when its process (%s) ended; resume with: %s", m.ID, m.Owner, sessionsResumeCommand(opts.sessionsStoreOptions, m)))
 		}
 	}
 	return nil
@@ -416,7 +417,7 @@ func sessionStatusText(m session.Meta) string {
 
 // sessionsResumeCommand is the `sift resume` command for session id in the
 // store opts name.
-func sessionsResumeCommand(opts sessionsStoreOptions, id string) string {
+func sessionsResumeCommand(opts sessionsStoreOptions, m session.Meta) string {
 	var args []string
 	if opts.Store != "" {
 		args = append(args, "--store "+shellQuote(opts.Store))
@@ -424,8 +425,25 @@ func sessionsResumeCommand(opts sessionsStoreOptions, id string) string {
 	if opts.SessionsDir != "" {
 		args = append(args, "--sessions-dir "+shellQuote(opts.SessionsDir))
 	}
-	return resumeCommand(id, args)
+	// The flags the session was started with (its model, endpoint or
+	// script), which its resume needs too: the ones not given here.
+	for _, a := range splitResumeArgs(m.Labels[session.LabelResumeArgs]) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), " ")
+		name, _, _ = strings.Cut(name, "=")
+		if (name == "store" && opts.Store != "") || (name == "sessions-dir" && opts.SessionsDir != "") {
+			continue
+		}
+		args = append(args, a)
+	}
+	return resumeCommand(m.ID, args)
 }
+
+// resumeFlag is one "--name value" or "--name=value" of a kept
+// resumeArgs text (values shell-quoted as resumeArgs wrote them).
+var resumeFlag = regexp.MustCompile(`--[a-z][a-z0-9-]*(?:=\S*| (?:'(?:[^']|'\\'')*'|[^\s']\S*))?`)
+
+// splitResumeArgs splits a kept resumeArgs text into its flags.
+func splitResumeArgs(s string) []string { return resumeFlag.FindAllString(s, -1) }
 
 // writeSessionsJSON writes v indented, with a final newline.
 func writeSessionsJSON(io *ioStreams, v any) error {
@@ -593,7 +611,7 @@ func runSessionsShow(ctx context.Context, io *ioStreams, opts *sessionsShowOptio
 func describeSession(storeURL string, m session.Meta, store sessionsStoreOptions) (sessionDetail, error) {
 	d := sessionDetail{Meta: m, Store: storeURL, Stopped: m.OwnerGone()}
 	if m.Status == session.StatusWaiting || m.Status == session.StatusPaused || d.Stopped {
-		d.Resume = sessionsResumeCommand(store, m.ID)
+		d.Resume = sessionsResumeCommand(store, m)
 	}
 	if m.Workspace == "" {
 		return d, nil

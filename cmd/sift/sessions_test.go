@@ -823,3 +823,44 @@ func TestSessionsStoppedAndAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionsPrintTheResumeCommandThatWorks: the resume command `sift
+// sessions show` prints for a session started with a scripted model
+// carries the flags its run was given (the script; never a key), so that,
+// run as printed, it resumes the session, where before it lacked them
+// and the resume refused for want of a model.
+func TestSessionsPrintTheResumeCommandThatWorks(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	root := t.TempDir()
+	script := filepath.Join("..", "..", "examples", "demo", "script.json")
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"run", "--review", "--mode", "plan", "--script", script, "--sessions-dir", root, "--api-key", "sk-secret",
+		"--file", filepath.Join("..", "..", "examples", "data", "sales.csv"), "What is the monthly revenue trend in 2024, and which region sells most?"}); code != exitWaiting {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	id := onlySession(t, root)
+	io, out, _ = testIO()
+	if code := execute(context.Background(), io, []string{"sessions", "show", "--sessions-dir", root, id}); code != exitOK {
+		t.Fatalf("sessions show: exit %d\n%s", code, out)
+	}
+	var printed string
+	for _, line := range strings.Split(out.String(), "\n") {
+		for _, prefix := range []string{"Resume with: ", "Answer with: "} {
+			if c, ok := strings.CutPrefix(line, prefix); ok {
+				printed = c
+			}
+		}
+	}
+	if !strings.Contains(printed, "--script "+script) || strings.Contains(printed, "sk-secret") {
+		t.Fatalf("sessions show prints %q; want the run's --script and no key:\n%s", printed, out)
+	}
+	args := strings.Fields(strings.TrimPrefix(printed, "sift "))
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, append(args, "--approve")); code != exitOK {
+		t.Fatalf("the printed command %q --approve: exit %d\n%s\n%s", printed, code, out, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, id, "report.md")); err != nil || !strings.Contains(string(b), "North") {
+		t.Errorf("the resumed session's report: %v\n%s", err, b)
+	}
+}

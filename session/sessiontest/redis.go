@@ -67,17 +67,28 @@ func tryStartRedis(owner, t testing.TB) (addr, output string, err error) {
 	port := l.Addr().(*net.TCPAddr).Port
 	_ = l.Close()
 
-	cmd := exec.Command("redis-server",
-		"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+	stop, output, err := launchRedis("--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--dir", owner.TempDir(),
 		"--daemonize", "no")
+	if err != nil {
+		return "", output, err
+	}
+	owner.Cleanup(stop)
+	return fmt.Sprintf("127.0.0.1:%d", port), "", nil
+}
+
+// launchRedis starts redis-server with args and waits until it accepts
+// connections. It returns how to stop it, or, when it exited or was not
+// ready after 30 s, what it printed and why.
+func launchRedis(args ...string) (stop func(), output string, err error) {
+	cmd := exec.Command("redis-server", args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, "", err
 	}
 	cmd.Stderr = cmd.Stdout
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start redis-server: %v", err)
+		return nil, "", fmt.Errorf("start redis-server: %w", err)
 	}
 	var (
 		mu    sync.Mutex
@@ -99,24 +110,20 @@ func tryStartRedis(owner, t testing.TB) (addr, output string, err error) {
 			}
 		}
 	}()
-	stop := func() {
+	stop = func() {
 		_ = cmd.Process.Kill()
 		<-ended
 		_ = cmd.Wait()
 	}
+	printed := func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
 	select {
 	case <-ready:
-		owner.Cleanup(stop)
-		return fmt.Sprintf("127.0.0.1:%d", port), "", nil
+		return stop, "", nil
 	case <-ended:
 		_ = cmd.Wait()
-		mu.Lock()
-		defer mu.Unlock()
-		return "", out.String(), errors.New("redis-server exited before it was ready")
+		return nil, printed(), errors.New("redis-server exited before it was ready")
 	case <-time.After(30 * time.Second):
 		stop()
-		mu.Lock()
-		defer mu.Unlock()
-		return "", out.String(), errors.New("redis-server was not ready after 30s")
+		return nil, printed(), errors.New("redis-server was not ready after 30s")
 	}
 }

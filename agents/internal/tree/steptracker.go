@@ -45,11 +45,7 @@ func (a *stepTracker) Run(ctx context.Context, input *adk.AgentInput, opts ...ad
 		own := ownPlan(ctx, gen)
 		fp := own.fp
 		cur := fp.Current()
-		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && AllStepsDone(fp) {
-			// A run resumed after its last step: on to the replanner,
-			// which gives the answer from the recorded results.
-			last := fp.Steps[len(fp.Steps)-1]
-			params.ExecutedStep.Set(ctx, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
+		if cur == nil && afterLastStep(ctx, fp) {
 			return
 		}
 		if cur == nil {
@@ -167,6 +163,18 @@ func (a *stepTracker) follow(ctx context.Context, gen *adk.AsyncGenerator[*adk.A
 
 // Resume goes on with a step whose agent waited for the person (a question
 // or an approval inside the executor or the code agent).
+// afterLastStep reports whether fp's run was resumed after its last step;
+// then the replanner, next, gives the answer from the recorded results,
+// and the last step's result is what it is given as executed.
+func afterLastStep(ctx context.Context, fp *plans.FullPlan) bool {
+	if resumed, _ := params.Resumed.Get(ctx); !resumed || !AllStepsDone(fp) {
+		return false
+	}
+	last := fp.Steps[len(fp.Steps)-1]
+	params.ExecutedStep.Set(ctx, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
+	return true
+}
+
 func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
 	return around(func(gen *adk.AsyncGenerator[*adk.AgentEvent]) {
 		fp := fullPlan(ctx)
@@ -175,11 +183,7 @@ func (a *stepTracker) Resume(ctx context.Context, info *adk.ResumeInfo, opts ...
 			return
 		}
 		cur := fp.Current()
-		if resumed, _ := params.Resumed.Get(ctx); cur == nil && resumed && AllStepsDone(fp) {
-			// A run resumed after its last step: on to the replanner,
-			// which gives the answer from the recorded results.
-			last := fp.Steps[len(fp.Steps)-1]
-			params.ExecutedStep.Set(ctx, fmt.Sprintf("Step %d: %s", last.Index, last.Summary))
+		if cur == nil && afterLastStep(ctx, fp) {
 			return
 		}
 		if cur == nil {
