@@ -28,6 +28,7 @@ const (
 	roleTop                      // top/bottom/前: a ranking with a count
 	roleTimeWord                 // "over time", "时间": the time axis itself
 	roleIn                       // in/during/在: introduces a filter
+	roleBound                    // a bound of a range of years: since, until, 以来 (value: ge, gt, le, lt)
 )
 
 // entry is one vocabulary entry.
@@ -87,7 +88,7 @@ func init() {
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
 		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured",
-		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "between", "over", "during", "within", "throughout", "period", "than", "vs.")
+		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
 	add(entry{role: roleAgg, value: "mean"}, "average", "mean", "typical")
@@ -119,6 +120,11 @@ func init() {
 	add(entry{role: roleOrder, value: "asc"}, "lowest", "least", "smallest", "worst", "fewest", "bottom", "low")
 	add(entry{role: roleTop}, "rank", "ranking", "ranked")
 	add(entry{role: roleTimeWord}, "time")
+	add(entry{role: roleBound, value: "ge"}, "since", "onwards", "onward")
+	add(entry{role: roleBound, value: "gt"}, "after")
+	add(entry{role: roleBound, value: "lt"}, "before")
+	add(entry{role: roleBound, value: "le"}, "until", "till", "through", "thru")
+	add(entry{role: roleBound, value: "between"}, "between")
 	add(entry{role: roleSuper, value: "precipitation", order: "desc"}, "wettest", "rainiest")
 	add(entry{role: roleSuper, value: "precipitation", order: "asc"}, "driest")
 	add(entry{role: roleSuper, value: "wind", order: "desc"}, "windiest")
@@ -230,6 +236,10 @@ func init() {
 	add(entry{role: roleBy}, "按", "按照", "各", "每个", "分", "每", "不同", "各个", "每种", "各类", "依")
 	add(entry{role: roleAcross}, "各工作表", "每个工作表", "所有工作表", "各个工作表")
 	add(entry{role: roleTimeWord}, "时间", "随时间", "时间上")
+	add(entry{role: roleBound, value: "ge"}, "以来", "以后", "之后", "起", "开始")
+	add(entry{role: roleBound, value: "lt"}, "以前", "之前")
+	add(entry{role: roleBound, value: "to"}, "至", "到")
+	add(entry{role: roleBound, value: "from"}, "自", "从")
 	add(entry{role: roleSuper, value: "precipitation", order: "desc"}, "最湿润", "雨最多", "降水最多")
 	add(entry{role: roleSuper, value: "temperature maximum", order: "desc"}, "最热")
 	add(entry{role: roleSuper, value: "temperature minimum", order: "asc"}, "最冷")

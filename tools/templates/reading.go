@@ -318,7 +318,7 @@ type parsed struct {
 	lang   string
 	stages []string        // the request's funnel stages, in order
 	stageW map[string]bool // their words
-
+	text   string          // the normalised request the words' offsets are in
 }
 
 // wordsOf is the concept words of tokens: English canonical, Chinese as
@@ -713,7 +713,7 @@ func colNames(cs []*gcol) []string {
 // parseOn places request's words over table t.
 func parseOn(request string, t *gtable) *parsed {
 	text := normalize(request)
-	p := &parsed{t: t, lang: LangOf(request)}
+	p := &parsed{t: t, lang: LangOf(request), text: text}
 	p.toks = tokenize(text, t.lexicon())
 	if st := parseRequest(request, nil).stages; len(st) >= 2 {
 		p.stages, p.stageW = st, map[string]bool{}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/sift-agent/sift/preview"
 )
@@ -43,6 +44,10 @@ func (p *parsed) build() (Reading, []problem) {
 		years     []int
 		nums      []item
 		sheetName string
+		// boundWords are since, until, between, 以来…; spans the ranges of
+		// years they and the years make.
+		boundWords []item
+		spans      []yearBound
 	)
 	byBefore := func(k int) bool {
 		for j := k - 1; j >= 0; j-- {
@@ -103,6 +108,8 @@ func (p *parsed) build() (Reading, []problem) {
 				across = true
 			case roleTimeWord:
 				timeWord = true
+			case roleBound:
+				boundWords = append(boundWords, it)
 			case roleWord:
 				// A concept word that names no column of this table.
 				unplaced = append(unplaced, it.text)
@@ -155,8 +162,33 @@ func (p *parsed) build() (Reading, []problem) {
 			add("%q could be any of %s: say which", "“%s”可能是 %s 中的任何一列：请指明是哪一列", it.text, strings.Join(it.cands, ", "))
 		}
 	}
+	// Ranges of years: "2005-2009", "from 2005 to 2009", "since 2000",
+	// "2000年以来" — a filter on the time column, not two periods.
+	var inRange map[int]bool
+	if len(t.timeColumns()) > 0 {
+		var used map[int]bool
+		var ambiguous bool
+		spans, inRange, used, ambiguous = p.yearBounds(nums, cues[ComparePeriods])
+		if ambiguous {
+			add("it gives two years that can be a range or two periods to compare: say “from … to …” for a range, or “compare … with …”", "请求中的两个年份既可以是一个时间范围，也可以是两个要比较的时期：范围请说“从…到…”，比较请说“比较…和…”")
+		}
+		for _, b := range boundWords {
+			if !used[b.from] && b.ent.value != "between" && b.ent.value != "from" && b.ent.value != "to" {
+				unplaced = append(unplaced, b.text)
+			}
+		}
+	} else {
+		for _, b := range boundWords {
+			if b.ent.value != "between" && b.ent.value != "from" && b.ent.value != "to" {
+				unplaced = append(unplaced, b.text)
+			}
+		}
+	}
 	// Numbers: a count after top/前, a year with a time column.
 	for _, it := range nums {
+		if inRange[it.from] {
+			continue
+		}
 		prev := p.prevItem(it)
 		next := p.nextItem(it)
 		switch {
@@ -263,7 +295,7 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Analysis = Pivot
 	}
 	// The time axis.
-	needTime := r.Analysis == Trend || r.Analysis == ComparePeriods || r.Analysis == Cohort || (r.Analysis == Pivot && period != "") || len(years) > 0
+	needTime := r.Analysis == Trend || r.Analysis == ComparePeriods || r.Analysis == Cohort || (r.Analysis == Pivot && period != "") || len(years) > 0 || len(spans) > 0
 	if needTime {
 		tc := timeCols
 		if len(tc) == 0 {
@@ -303,6 +335,18 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		} else {
 			r.Filters = append(r.Filters, Filter{Column: r.Time, Op: "year", Values: ys})
+		}
+	}
+	if len(spans) > 0 && r.Time != "" {
+		for _, b := range spans {
+			v := strconv.Itoa(b.year)
+			if !r.YearTime {
+				v += "-01-01"
+				if b.op == "<=" {
+					v = strconv.Itoa(b.year) + "-12-31"
+				}
+			}
+			r.Filters = append(r.Filters, Filter{Column: r.Time, Op: b.op, Values: []string{v}})
 		}
 	}
 	// Aggregations: each measure takes the word before it, else the one
@@ -648,4 +692,116 @@ func (t *gtable) columnsText() string {
 		names = append(names, c.name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// yearBound is one end of a range of years: op ">=" or "<=", inclusive.
+type yearBound struct {
+	op   string
+	year int
+}
+
+// rangeWords join two years into a range: "2005 to 2009", "2005–2009",
+// "2005年至2009年"; "and" only after "between".
+var rangeWords = map[string]bool{"-": true, "–": true, "—": true, "~": true, "to": true, "through": true, "thru": true, "until": true,
+	"till": true, "至": true, "到": true, "-年": true}
+
+// yearBounds finds the ranges of years among the request's numbers: two
+// years joined by a dash, "to", "through" (or "and" after "between"), and
+// one year bounded by since, after, before, until, 以来, 以前. It returns
+// the bounds, the numbers and bound words it used, and whether two years
+// joined by a word could as well be two periods to compare (a comparison
+// is asked for).
+func (p *parsed) yearBounds(nums []item, comparing bool) (out []yearBound, inRange, used map[int]bool, ambiguous bool) {
+	inRange, used = map[int]bool{}, map[int]bool{}
+	isYear := func(it item) bool { return it.num >= 1900 && it.num <= 2100 }
+	bound := func(op string, y int) {
+		switch op {
+		case "ge":
+			out = append(out, yearBound{">=", y})
+		case "gt":
+			out = append(out, yearBound{">=", y + 1})
+		case "le":
+			out = append(out, yearBound{"<=", y})
+		case "lt":
+			out = append(out, yearBound{"<=", y - 1})
+		}
+	}
+	for k := 0; k+1 < len(nums); k++ {
+		a, b := nums[k], nums[k+1]
+		if !isYear(a) || !isYear(b) || a.num >= b.num {
+			continue
+		}
+		// What lies between the two years: punctuation and words (年 aside).
+		between := strings.TrimSpace(p.text[p.toks[a.to-1].end:p.toks[b.from].start])
+		between = strings.TrimSpace(strings.TrimPrefix(between, "年"))
+		sep, wordy := "", false
+		switch {
+		case rangeWords[between] && !isLetters(between):
+			sep = between
+		case rangeWords[between]:
+			sep, wordy = between, true
+		case between == "and" || between == "和" || between == "与":
+			if prev := p.prevItem(a); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value == "between" {
+				sep, wordy = between, true
+				used[prev.from] = true
+			}
+		}
+		if sep == "" {
+			continue
+		}
+		if wordy && comparing {
+			ambiguous = true
+			continue
+		}
+		out = append(out, yearBound{">=", a.num}, yearBound{"<=", b.num})
+		inRange[a.from], inRange[b.from] = true, true
+		for _, it := range p.items {
+			if it.from >= a.to && it.to <= b.from {
+				used[it.from] = true
+			}
+		}
+		if prev := p.prevItem(a); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value == "from" {
+			used[prev.from] = true
+		}
+		k++
+	}
+	for _, it := range nums {
+		if !isYear(it) || inRange[it.from] {
+			continue
+		}
+		if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value != "between" && prev.ent.value != "to" && prev.ent.value != "from" {
+			bound(prev.ent.value, it.num)
+			inRange[it.from], used[prev.from] = true, true
+			continue
+		}
+		// A bound after the year: "2000 onwards", "2000年以来".
+		for k := range p.items {
+			if p.items[k].from != it.from {
+				continue
+			}
+			j := k + 1
+			if j < len(p.items) && p.items[j].text == "年" {
+				j++
+			}
+			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleBound {
+				if v := p.items[j].ent.value; v == "ge" || v == "lt" {
+					bound(v, it.num)
+					inRange[it.from], used[p.items[j].from] = true, true
+					if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value == "from" {
+						used[prev.from] = true
+					}
+				}
+			}
+		}
+	}
+	return out, inRange, used, ambiguous
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
 }

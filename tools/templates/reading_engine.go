@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -250,7 +251,19 @@ func whereSQL(r Reading) string {
 				conds = append(conds, key+" IN ("+strings.Join(vals, ", ")+")")
 			}
 		case ">=", "<=":
-			conds = append(conds, "TRY_CAST("+col+" AS DOUBLE) "+f.Op+" "+strings.TrimSpace(f.Values[0]))
+			if f.Column == r.Time && !r.YearTime {
+				// A bound on a date: the day's key compared as text
+				// ("2005-01-01" <= day <= "2009-12-31").
+				key, _ := grainKey(col, false, "day")
+				conds = append(conds, key+" "+f.Op+" "+sqldb.SQLString(f.Values[0]))
+				continue
+			}
+			x, err := strconv.ParseFloat(strings.TrimSpace(f.Values[0]), 64)
+			if err != nil {
+				conds = append(conds, "FALSE")
+				continue
+			}
+			conds = append(conds, "TRY_CAST("+col+" AS DOUBLE) "+f.Op+" "+strconv.FormatFloat(x, 'g', -1, 64))
 		default:
 			conds = append(conds, "CAST("+col+" AS VARCHAR) IN ("+strings.Join(vals, ", ")+")")
 		}

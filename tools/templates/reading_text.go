@@ -231,6 +231,19 @@ func (r Reading) Text(lang string) string {
 			}
 			continue
 		}
+		if f.Op == ">=" || f.Op == "<=" {
+			switch {
+			case zh && f.Op == ">=":
+				fmt.Fprintf(&b, "，%s 自 %s 起", col, f.Values[0])
+			case zh:
+				fmt.Fprintf(&b, "，%s 至 %s 止", col, f.Values[0])
+			case f.Op == ">=":
+				fmt.Fprintf(&b, ", %s from %s", col, f.Values[0])
+			default:
+				fmt.Fprintf(&b, ", %s up to %s", col, f.Values[0])
+			}
+			continue
+		}
 		if zh {
 			fmt.Fprintf(&b, "，%s 为 %s", col, strings.Join(f.Values, "、"))
 		} else {
@@ -279,7 +292,7 @@ func (r Reading) Text(lang string) string {
 
 func hasYearFilter(r Reading) bool {
 	for _, f := range r.Filters {
-		if f.Op == "year" {
+		if f.Op == "year" || f.Column == r.Time && (f.Op == ">=" || f.Op == "<=") {
 			return true
 		}
 	}
