@@ -46,6 +46,9 @@ type Reading struct {
 	SheetAs string `json:"sheet_as,omitempty"`
 	// YearTime reports that Time is an integer column of years.
 	YearTime bool `json:"year_time,omitempty"`
+	// RowIs is what one row of the table is when the reading counts rows
+	// for a word that is not "row" ("how many days": each row is one day).
+	RowIs string `json:"row_is,omitempty"`
 }
 
 // Measure is one aggregated column.

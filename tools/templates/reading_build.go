@@ -48,6 +48,10 @@ func (p *parsed) build() (Reading, []problem) {
 		// years they and the years make.
 		boundWords []item
 		spans      []yearBound
+		// countedPeriod is the period "how many days" counts; perGrain
+		// that the grain was said as "per year", "每年".
+		countedPeriod string
+		perGrain      bool
 	)
 	byBefore := func(k int) bool {
 		for j := k - 1; j >= 0; j-- {
@@ -80,6 +84,15 @@ func (p *parsed) build() (Reading, []problem) {
 			case roleAgg:
 				aggs = append(aggs, it)
 			case roleGrain:
+				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
+					// "how many days", "number of years": the periods are
+					// what is counted, not the grain.
+					countedPeriod = e.value
+					continue
+				}
+				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || strings.HasPrefix(it.text, "每") {
+					perGrain = true
+				}
 				if grain != "" && grain != e.value {
 					add("it names two periods (%s and %s)", "请求提到了两种周期（%s 和 %s）", grain, e.value)
 				}
@@ -124,12 +137,25 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 			case c.yearInt:
 				timeCols = appendOnce(timeCols, c)
+				prev := p.prevItem(it)
+				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
+					countedPeriod = "year"
+					continue
+				}
+				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && prev.text == "per" || strings.HasPrefix(it.text, "每") {
+					perGrain = true
+				}
 				if grain == "" {
 					grain = "year"
 				}
 			case c.numeric && !c.idish && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
 				measures = appendOnce(measures, c)
 			default:
+				if p.modifies(k) {
+					// "firm value", "stock price": the dimension names
+					// whose measure it is, not a grouping.
+					continue
+				}
 				dims = appendOnce(dims, c)
 			}
 		case itemValue:
@@ -378,6 +404,25 @@ func (p *parsed) build() (Reading, []problem) {
 			add("a total of %s means nothing (it is %s): ask for its average", "%s 的总和没有意义（它是%s）：请问它的平均值", c.name, c.nonSum)
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
+	}
+	if countedPeriod != "" && len(measures) == 0 {
+		// Counting periods counts rows only when each row is one period.
+		tc := t.timeColumns()
+		switch {
+		case len(tc) == 1 && tc[0].date && countedPeriod == "day" && t.sheet.RowCountExact && tc[0].distinct > 0 && tc[0].distinct == t.sheet.RowCount && t.sheet.StatsRows == t.sheet.RowCount:
+			counting = true
+			r.RowIs = "day"
+		default:
+			add("it counts %ss, and the rows of the table are not one %s each: say what to count", "请求要数%s的个数，而表中的行并非每%s一行：请说明要数什么", countedPeriod, countedPeriod)
+		}
+	}
+	if perGrain && len(dims) > 0 && agg == "mean" && r.Analysis == Trend && grain != "" {
+		for _, c := range measures {
+			if c.nonSum == "" {
+				add("“average %[1]s per %[2]s by %[3]s” can be the average of the %[2]sly totals for each %[3]s, or a trend of the average per %[2]s: say which", "“按%[3]s的每%[2]s平均%[1]s”可以是每个%[3]s的年均总量，也可以是每%[2]s平均值的趋势：请说明是哪一种", c.name, grain, dims[0].name)
+				break
+			}
+		}
 	}
 	if len(measures) == 0 && (counting || r.Analysis == Pivot) && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
 		// Rows are counted.
@@ -804,4 +849,34 @@ func isLetters(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// modifies reports whether the dimension column at item k stands before a
+// measure as its modifier ("firm value", "stock price", 股票价格): no
+// by, per, which or ranking word before it, a measure column right after.
+func (p *parsed) modifies(k int) bool {
+	if k+1 >= len(p.items) {
+		return false
+	}
+	next := p.items[k+1]
+	if next.kind != itemColumn || !next.col.numeric || next.col.idish || next.col.yearInt || next.col.date {
+		return false
+	}
+	for j := k - 1; j >= 0; j-- {
+		it := p.items[j]
+		if it.kind != itemVocab {
+			break
+		}
+		switch it.ent.role {
+		case roleBy, roleOrder, roleTop, roleSuper:
+			return false
+		case roleStop, roleIn:
+			if it.text == "which" || it.text == "what" || strings.HasPrefix(it.text, "哪") {
+				return false
+			}
+			continue
+		}
+		break
+	}
+	return true
 }

@@ -79,3 +79,61 @@ func TestReadingTableFiltersADateRange(t *testing.T) {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
+
+// TestUnderstandWhatPerAndCountingMean checks three classes of reading:
+// a dimension right before a measure modifies it ("firm value by year" is
+// not grouped by firm); "how many days" counts rows only when each row is
+// one day, and the reading says so; "average <summable> per year by
+// <category>" is a rate or a trend, so it is refused.
+func TestUnderstandWhatPerAndCountingMean(t *testing.T) {
+	firms := previewFile(t, "grunfeld.csv", []byte("firm,year,invest,value\nGM,1935,10,100\nGM,1936,12,110\nGE,1935,5,50\nGE,1936,6,70\n"))
+	files := map[string]*preview.FilePreview{
+		"weather": previewFile(t, "seattle-weather.csv", weatherCSV()),
+		"dis":     previewFile(t, "disasters.csv", disastersCSV()),
+		"ohlc":    previewFile(t, "stocks.csv", ohlcCSV()),
+		"firms":   firms,
+	}
+	tests := []struct {
+		file, request string
+		want          *Reading // nil: refused
+		why           string
+	}{
+		{"firms", "average firm value by year", &Reading{Analysis: Trend, Measures: []Measure{{"value", "mean"}}, Time: "year", Grain: "year"}, ""},
+		{"firms", "total firm investment per year", nil, "investment"},
+		{"firms", "total invest by firm", &Reading{Analysis: TopN, Measures: []Measure{{"invest", "sum"}}, GroupBy: []string{"firm"}, Order: "desc"}, ""},
+		{"ohlc", "average symbol close per month", &Reading{Analysis: Trend, Measures: []Measure{{"close", "mean"}}, Time: "date", Grain: "month"}, ""},
+		{"ohlc", "average close per month by symbol", &Reading{Analysis: Trend, Measures: []Measure{{"close", "mean"}}, GroupBy: []string{"symbol"}, Time: "date", Grain: "month"}, ""},
+		{"weather", "how many days of each weather type are there", &Reading{Analysis: TopN, GroupBy: []string{"weather"}, Order: "desc", RowIs: "day"}, ""},
+		{"weather", "number of days per weather", &Reading{Analysis: TopN, GroupBy: []string{"weather"}, Order: "desc", RowIs: "day"}, ""},
+		{"dis", "how many years of records per entity", nil, "not one year each"},
+		{"dis", "average deaths per year by entity", nil, "say which"},
+		{"dis", "各类型的平均每年死亡人数", nil, ""},
+		{"dis", "total deaths per year by entity", &Reading{Analysis: Trend, Measures: []Measure{{"Deaths", "sum"}}, GroupBy: []string{"Entity"}, Time: "Year", Grain: "year"}, ""},
+		{"weather", "average wind per month by weather", &Reading{Analysis: Trend, Measures: []Measure{{"wind", "mean"}}, GroupBy: []string{"weather"}, Time: "date", Grain: "month"}, ""},
+	}
+	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced"), cmpopts.EquateEmpty()}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			fs := []*preview.FilePreview{files[tt.file]}
+			r, ok, why := Understand(tt.request, fs)
+			if tt.want == nil {
+				if ok || MatchRequest(tt.request, fs).OK() {
+					t.Fatalf("answered %+v; want a refusal", r)
+				}
+				if !strings.Contains(why, tt.why) {
+					t.Errorf("why %q lacks %q", why, tt.why)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+			if tt.want.RowIs != "" && !strings.Contains(r.Text("en"), "each row is one "+tt.want.RowIs) {
+				t.Errorf("text %q does not say what a row is", r.Text("en"))
+			}
+		})
+	}
+}

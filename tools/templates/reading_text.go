@@ -283,6 +283,13 @@ func (r Reading) Text(lang string) string {
 			b.WriteString(" (averaged, not summed: " + strings.Join(r.ByMean, ", ") + ")")
 		}
 	}
+	if r.RowIs != "" {
+		if zh {
+			b.WriteString("（每行是一" + map[string]string{"day": "天", "year": "年", "month": "个月"}[r.RowIs] + "，所以数的是行数）")
+		} else {
+			b.WriteString(" (each row is one " + r.RowIs + ", so rows are counted)")
+		}
+	}
 	out := b.String()
 	if !zh && out != "" {
 		out = strings.ToUpper(out[:1]) + out[1:]
