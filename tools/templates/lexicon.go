@@ -165,7 +165,7 @@ var qualifierWords = map[string]bool{
 	"maximum": true, "minimum": true, "average": true, "median": true, "total": true, "sum": true, "high": true,
 	"low": true, "open": true, "close": true, "adj": true, "adjusted": true, "first": true, "last": true, "start": true,
 	"end": true, "per": true, "capita": true, "rate": true, "percent": true, "ratio": true, "change": true, "growth": true,
-	"net": true, "gross": true, "deviation": true, "variance": true, "count": true, "share": true, "index": true,
+	"deviation": true, "variance": true, "count": true, "share": true, "index": true,
 	"cumulative": true, "repair": true, "other": true, "daily": true, "monthly": true, "annual": true, "yearly": true,
 	"new": true, "old": true, "previous": true, "prior": true, "next": true, "estimated": true, "projected": true,
 	"expected": true, "actual": true, "target": true, "budget": true, "forecast": true, "rank": true,
@@ -183,9 +183,9 @@ var synonymWords = map[string][]string{
 	"quantity": {"unit"}, "unit": {"quantity"}, "cost": {"expense", "spend"}, "expense": {"cost"},
 	"profit": {"margin"}, "category": {"class", "group"}, "state": {"province"}, "province": {"state"},
 	"car": {"model", "vehicle"}, "vehicle": {"car"}, "stock": {"symbol", "ticker"}, "ticker": {"symbol"}, "symbol": {"ticker", "stock"},
-	"company": {"symbol", "ticker"}, "death": {"fatality", "killed"}, "fatality": {"death"}, "killed": {"death", "fatality"},
+	"death": {"fatality", "killed"}, "fatality": {"death"}, "killed": {"death", "fatality"},
 	"people": {"person", "population"}, "weather": {"condition"}, "country": {"nation"}, "nation": {"country"},
-	"origin": {"country"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
+	"origin": {"country"}, "firm": {"company"}, "company": {"symbol", "ticker", "firm"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
 }
 
 // zhWords are the Chinese vocabulary: function words and concept words
@@ -278,7 +278,7 @@ func init() {
 	word("symbol", "股票", "代码股票")
 	word("horsepower", "马力")
 	word("weight", "重量", "车重")
-	word("origin", "产地", "来源", "原产地")
+	word("origin", "产地", "原产地")
 	word("humidity", "湿度")
 	word("population", "人口")
 	word("income", "收入额")
@@ -293,6 +293,29 @@ func init() {
 	word("rate", "率", "比率")
 	word("growth", "增长", "增长率", "增速")
 	word("range", "范围", "温差", "极差")
+	// A small bilingual glossary of data-analysis words: general words,
+	// matched to a column by its English name's words (and their stems).
+	word("life expectancy", "预期寿命", "人均寿命", "平均寿命", "寿命")
+	word("fertility", "生育率", "生育")
+	word("investment", "投资", "投资额")
+	word("capital", "资本", "资本存量")
+	word("value", "市值", "价值")
+	word("company", "公司", "企业")
+	word("generation", "发电量", "发电")
+	word("net", "净")
+	word("source", "能源来源", "来源", "能源")
+	word("unemployment rate", "失业率")
+	word("unemployment count", "失业人数")
+	word("industry", "行业", "产业")
+	word("cylinder", "气缸", "气缸数", "缸数")
+	word("acceleration", "加速", "加速度", "加速时间")
+	word("miles per gallon", "每加仑英里数")
+	word("state", "州")
+	word("species", "物种")
+	word("airport", "机场")
+	word("consumption", "消费")
+	word("inflation", "通胀", "通胀率", "通货膨胀率")
+	word("interest rate", "利率")
 }
 
 // stripPlural returns the singular of an English word, conservatively.

@@ -84,6 +84,7 @@ type gcol struct {
 	text     bool // text or bool: a category
 	idish    bool
 	words    []string // its name's concept words
+	initials string   // the first letters of its name's words ("mpg" for Miles_per_Gallon), for names of two words or more
 	nonSum   string   // why a sum of it means nothing ("" when it may be summed)
 	values   map[string]string
 	min, max string
@@ -129,7 +130,10 @@ func columnWords(name string) (words []string, pct bool) {
 	for _, part := range splitHanRuns(n) {
 		if part.han {
 			for _, t := range segmentHan(part.s, 0, nil) {
-				if t.ent != nil && t.ent.role == roleWord {
+				if t.ent != nil && t.ent.role == roleGrain && t.ent.value == "year" && (t.w == "年份" || t.w == "年度" || t.w == "年") {
+					// 年份, the year column of a Chinese table.
+					words = append(words, "year")
+				} else if t.ent != nil && t.ent.role == roleWord {
 					words = append(words, strings.Fields(t.ent.value)...)
 				} else if t.w == "数量" || t.w == "件数" {
 					words = append(words, "quantity")
@@ -176,6 +180,11 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 		g.text = c.Type == preview.ColumnText || c.Type == preview.ColumnBool
 		var pct bool
 		g.words, pct = columnWords(c.Name)
+		if toks := nameTokens(c.Name); len(toks) >= 2 {
+			for _, w := range toks {
+				g.initials += w[:1]
+			}
+		}
 		if c.Type == preview.ColumnText && len(g.words) == 1 && (g.words[0] == "date" || g.words[0] == "datetime" || g.words[0] == "timestamp" || g.words[0] == "日期") {
 			// A date column written as text ("Jan 1 2000"): the
 			// reading engine parses it.
@@ -348,15 +357,15 @@ func matchTier(ws []string, c *gcol) int {
 	if len(ws) == 0 || len(c.words) == 0 {
 		return 0
 	}
-	req := setOf(ws)
-	col := setOf(c.words)
+	req := stemSet(ws)
+	col := stemSet(c.words)
 	if equalSets(req, col) {
 		return 3
 	}
 	strip := func(s map[string]bool) map[string]bool {
 		out := map[string]bool{}
 		for w := range s {
-			if !genericWords[w] {
+			if !genericWords[w] && !genericWords[stemWord(w)] {
 				out[w] = true
 			}
 		}
@@ -371,12 +380,35 @@ func matchTier(ws []string, c *gcol) int {
 			return 0
 		}
 	}
-	for w := range col {
-		if !req[w] && qualifierWords[w] {
+	for _, w := range c.words {
+		if !req[stemWord(w)] && qualifierWords[w] {
 			return 0
 		}
 	}
 	return 1
+}
+
+// derivations are the English endings a word and its stem differ by
+// (investment ↔ invest, expectancy ↔ expect, unemployed ↔ unemployment).
+var derivations = []string{"ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ing", "ed"}
+
+// stemWord is w without a derivational ending, when at least five letters
+// are left; other words are themselves.
+func stemWord(w string) string {
+	for _, d := range derivations {
+		if s, ok := strings.CutSuffix(w, d); ok && len(s) >= 5 {
+			return s
+		}
+	}
+	return w
+}
+
+func stemSet(ws []string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range ws {
+		m[stemWord(w)] = true
+	}
+	return m
 }
 
 func setOf(ws []string) map[string]bool {
@@ -526,6 +558,13 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		if len(ws) == 0 || w > 1 && !p.oneName(span) {
 			continue
 		}
+		if w > 1 {
+			// The table's own subject need not be said: "unemployment
+			// rate" in unemployment-across-industries names rate.
+			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) {
+				ws = rest
+			}
+		}
 		bestTier, var_ := 0, []*gcol(nil)
 		for _, c := range p.t.cols {
 			tier := matchTier(ws, c)
@@ -544,6 +583,18 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			}
 		}
 		if bestTier == 0 {
+			// Initials: "mpg" names Miles_per_Gallon.
+			if w == 1 && !span[0].han && len(span[0].raw) >= 2 {
+				var hits []*gcol
+				for _, c := range p.t.cols {
+					if c.initials == span[0].raw {
+						hits = append(hits, c)
+					}
+				}
+				if len(hits) == 1 {
+					return item{kind: itemColumn, col: hits[0], from: i, to: i + 1}, true
+				}
+			}
 			// Synonyms of one word: "revenue" names amount.
 			if w == 1 && !isFunction(span[0]) {
 				var hits []*gcol
@@ -729,4 +780,16 @@ func parseOn(request string, t *gtable) *parsed {
 	p.correctTypos()
 	p.place()
 	return p
+}
+
+// withoutStem is ws without the words of the file's name (stems compared).
+func (p *parsed) withoutStem(ws []string) []string {
+	stem := stemSet(p.t.stem)
+	var out []string
+	for _, w := range ws {
+		if !stem[stemWord(w)] && !stem[stemWord(stripPlural(w))] {
+			out = append(out, w)
+		}
+	}
+	return out
 }

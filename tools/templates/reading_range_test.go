@@ -99,7 +99,7 @@ func TestUnderstandWhatPerAndCountingMean(t *testing.T) {
 		why           string
 	}{
 		{"firms", "average firm value by year", &Reading{Analysis: Trend, Measures: []Measure{{"value", "mean"}}, Time: "year", Grain: "year"}, ""},
-		{"firms", "total firm investment per year", nil, "investment"},
+		{"firms", "total firm investment per year", &Reading{Analysis: Trend, Measures: []Measure{{"invest", "sum"}}, Time: "year", Grain: "year"}, ""},
 		{"firms", "total invest by firm", &Reading{Analysis: TopN, Measures: []Measure{{"invest", "sum"}}, GroupBy: []string{"firm"}, Order: "desc"}, ""},
 		{"ohlc", "average symbol close per month", &Reading{Analysis: Trend, Measures: []Measure{{"close", "mean"}}, Time: "date", Grain: "month"}, ""},
 		{"ohlc", "average close per month by symbol", &Reading{Analysis: Trend, Measures: []Measure{{"close", "mean"}}, GroupBy: []string{"symbol"}, Time: "date", Grain: "month"}, ""},

@@ -1,0 +1,70 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/sift-agent/sift/preview"
+)
+
+// TestUnderstandColumnWords checks the ways a request names a column
+// beyond its words: initials (cpc for Cost_Per_Click), a stem
+// (assessment for assess_value, expectancy for life_expect), a qualifier
+// such as net that no other column needs, the file's own subject left
+// out (unemployment rate in unemployment.csv is rate), 年份 as the year of
+// a Chinese table, and the bilingual glossary (预期寿命, 投资, 发电量).
+func TestUnderstandColumnWords(t *testing.T) {
+	files := map[string]*preview.FilePreview{
+		"ads":   previewSheet("input/ads.csv", "campaign:text", "day:date", "Cost_Per_Click:float", "Click_Through_Rate:float", "clicks:int"),
+		"towns": previewSheet("input/towns.csv", "town:text", "year:int", "assess_value:float", "life_expect:float", "net_generation:float", "invest:float"),
+		"unemp": previewSheet("input/unemployment.csv", "sector:text", "date:date", "rate:float", "count:int"),
+		"cn":    previewSheet("input/cn.csv", "年份:int", "季度:int", "失业率:float", "地区:text"),
+		"both":  previewSheet("input/power.csv", "plant:text", "net_output:float", "gross_output:float"),
+	}
+	tests := []struct {
+		file, request string
+		want          *Reading // nil: refused
+		why           string
+	}{
+		{"ads", "average cpc by campaign", &Reading{Analysis: TopN, Measures: []Measure{{"Cost_Per_Click", "mean"}}, GroupBy: []string{"campaign"}, Order: "desc"}, ""},
+		{"ads", "ctr per month", &Reading{Analysis: Trend, Measures: []Measure{{"Click_Through_Rate", "mean"}}, Time: "day", Grain: "month"}, ""},
+		{"ads", "average xyz by campaign", nil, "xyz"},
+		{"towns", "total assessment by town", &Reading{Analysis: TopN, Measures: []Measure{{"assess_value", "sum"}}, GroupBy: []string{"town"}, Order: "desc"}, ""},
+		{"towns", "average life expectancy per year", &Reading{Analysis: Trend, Measures: []Measure{{"life_expect", "mean"}}, Time: "year", Grain: "year"}, ""},
+		{"towns", "total generation by town", &Reading{Analysis: TopN, Measures: []Measure{{"net_generation", "sum"}}, GroupBy: []string{"town"}, Order: "desc"}, ""},
+		{"towns", "total investment per year", &Reading{Analysis: Trend, Measures: []Measure{{"invest", "sum"}}, Time: "year", Grain: "year"}, ""},
+		{"both", "total output by plant", nil, "net_output"},
+		{"unemp", "average unemployment rate by sector", &Reading{Analysis: TopN, Measures: []Measure{{"rate", "mean"}}, GroupBy: []string{"sector"}, Order: "desc"}, ""},
+		{"unemp", "average employment rate by sector", nil, "employment"},
+		{"cn", "每年的平均失业率", &Reading{Analysis: Trend, Measures: []Measure{{"失业率", "mean"}}, Time: "年份", Grain: "year"}, ""},
+		{"cn", "各地区的平均失业率", &Reading{Analysis: TopN, Measures: []Measure{{"失业率", "mean"}}, GroupBy: []string{"地区"}, Order: "desc"}, ""},
+		{"towns", "每年的平均预期寿命", &Reading{Analysis: Trend, Measures: []Measure{{"life_expect", "mean"}}, Time: "year", Grain: "year"}, ""},
+		{"towns", "各town的总投资", &Reading{Analysis: TopN, Measures: []Measure{{"invest", "sum"}}, GroupBy: []string{"town"}, Order: "desc"}, ""},
+		{"towns", "每年的总发电量", &Reading{Analysis: Trend, Measures: []Measure{{"net_generation", "sum"}}, Time: "year", Grain: "year"}, ""},
+		{"towns", "每年的平均湿度", nil, "湿度"},
+	}
+	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced"), cmpopts.EquateEmpty()}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			fs := []*preview.FilePreview{files[tt.file]}
+			r, ok, why := Understand(tt.request, fs)
+			if tt.want == nil {
+				if ok || MatchRequest(tt.request, fs).OK() {
+					t.Fatalf("answered %+v; want a refusal", r)
+				}
+				if !strings.Contains(why, tt.why) {
+					t.Errorf("why %q lacks %q", why, tt.why)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
