@@ -87,7 +87,7 @@ func init() {
 		"data", "dataset", "file", "table", "sheet", "tab", "spreadsheet", "workbook", "value", "values", "figure", "look", "let",
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
-		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured",
+		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "reached", "reach", "hit",
 		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
@@ -203,7 +203,7 @@ func init() {
 		"列出", "数据", "表", "表格", "文件", "里", "中", "上", "吗", "呢", "吧", "啊", "有", "都", "情况", "一共", "分别", "哪", "哪个", "哪些",
 		"哪一", "是多少", "怎样", "如何", "怎么样", "工作表", "这个", "这份", "该", "的是", "得", "出", "计算", "统计", "分析", "汇总", "看一下",
 		"，", "。", "？", "！", "、", "：", "；", "（", "）", "和", "与", "及", "以及", "跟", "在", "期间", "中的", "所有", "全部", "各个", "之间",
-		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵")
+		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致")
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")
@@ -313,6 +313,7 @@ func init() {
 	word("state", "州")
 	word("species", "物种")
 	word("airport", "机场")
+	word("disaster", "灾害", "灾难")
 	word("consumption", "消费")
 	word("inflation", "通胀", "通胀率", "通货膨胀率")
 	word("interest rate", "利率")
@@ -321,7 +322,7 @@ func init() {
 // stripPlural returns the singular of an English word, conservatively.
 func stripPlural(w string) string {
 	switch {
-	case len(w) <= 3:
+	case len(w) <= 3, w == "series", w == "species":
 		return w
 	case strings.HasSuffix(w, "ies") && len(w) > 4:
 		return w[:len(w)-3] + "y"

@@ -532,6 +532,18 @@ func (p *parsed) placeAt(i int) (item, bool) {
 				return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
 			}
 		}
+		if w > 1 && !span[0].han {
+			// A value of several words with plurals folded: "fossil
+			// fuel" for Fossil Fuels.
+			want := canonJoin(span)
+			for _, c := range p.t.cols {
+				for k, v := range c.values {
+					if canonKey(k) == want {
+						return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+					}
+				}
+			}
+		}
 	}
 	// A file's name followed by a file word ("the carriers table",
 	// "flights.csv"): this table's, or another file's.
@@ -792,4 +804,23 @@ func (p *parsed) withoutStem(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// canonJoin is the words of a span, canonical (singular, abbreviations
+// spelt out), joined by spaces.
+func canonJoin(ts []word) string {
+	var ws []string
+	for _, t := range ts {
+		ws = append(ws, t.w)
+	}
+	return strings.Join(ws, " ")
+}
+
+// canonKey is a normalised value's words, canonical, joined by spaces.
+func canonKey(v string) string {
+	var ws []string
+	for _, t := range nameTokens(v) {
+		ws = append(ws, canonOf(t))
+	}
+	return strings.Join(ws, " ")
 }

@@ -82,6 +82,10 @@ func (p *parsed) build() (Reading, []problem) {
 			e := it.ent
 			switch e.role {
 			case roleAgg:
+				if e.value == "count" && k > 0 && k+1 < len(p.items) && p.items[k-1].kind == itemVocab && p.items[k-1].ent.role == roleBy && p.items[k+1].kind == itemColumn && p.items[k+1].col.numeric {
+					// "by number of cylinders": the column is the grouping.
+					continue
+				}
 				aggs = append(aggs, it)
 			case roleGrain:
 				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
@@ -124,7 +128,13 @@ func (p *parsed) build() (Reading, []problem) {
 			case roleBound:
 				boundWords = append(boundWords, it)
 			case roleWord:
-				// A concept word that names no column of this table.
+				// A concept word that names no column of this table: the
+				// kind of the table's one category (类型), or what the
+				// file is across (行业 in an industries file); else unplaced.
+				if d := p.onlyDimension(k, e.value); d != nil {
+					dims = appendOnce(dims, d)
+					continue
+				}
 				unplaced = append(unplaced, it.text)
 			}
 		case itemColumn:
@@ -176,12 +186,14 @@ func (p *parsed) build() (Reading, []problem) {
 				continue
 			}
 			// "disaster type" over a table whose one text column is the
-			// type: that column.
-			if kindWords[p.toks[it.from].w] {
-				if ds := t.dimensions(); len(ds) == 1 {
-					dims = appendOnce(dims, ds[0])
-					continue
-				}
+			// type: that column; "by industry" over an industries file.
+			if kindWords[p.toks[it.from].w] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+				// "weather type": the kind of the column just named.
+				continue
+			}
+			if d := p.onlyDimension(k, p.toks[it.from].w); d != nil {
+				dims = appendOnce(dims, d)
+				continue
 			}
 			unplaced = append(unplaced, it.text)
 		case itemAmbig:
@@ -879,4 +891,55 @@ func (p *parsed) modifies(k int) bool {
 		break
 	}
 	return true
+}
+
+// onlyDimension is the table's one text column when the word at item k
+// (its English words ws) can only mean it: a kind word ("type", 类型), or
+// after by, each or which a word of the file's name ("by industry" in
+// unemployment-across-industries.json). Nil otherwise.
+func (p *parsed) onlyDimension(k int, ws string) *gcol {
+	ds := p.t.dimensions()
+	if len(ds) != 1 || !unnamedDimension(ds[0]) {
+		return nil
+	}
+	words := strings.Fields(ws)
+	if len(words) == 1 && kindWords[words[0]] || kindWords[p.toks[p.items[k].from].w] {
+		return ds[0]
+	}
+	if len(words) != 1 || len(p.withoutStem(words)) != 0 {
+		return nil
+	}
+	for j := k - 1; j >= 0; j-- {
+		it := p.items[j]
+		if it.kind == itemNumber {
+			continue // "top 3 industries"
+		}
+		if it.kind != itemVocab {
+			return nil
+		}
+		switch {
+		case it.ent.role == roleBy, it.ent.role == roleOrder, it.ent.role == roleTop:
+			return ds[0]
+		case it.text == "which" || it.text == "what" || strings.HasPrefix(it.text, "哪"):
+			return ds[0]
+		case it.ent.role == roleStop || it.ent.role == roleIn:
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+// unnamedDimension reports whether a text column's name does not say what
+// it holds (Entity, series, name, category), so that a word for its kind
+// can name it.
+func unnamedDimension(c *gcol) bool {
+	for _, w := range c.words {
+		switch w {
+		case "entity", "series", "name", "category", "type", "kind", "label", "group", "class", "item":
+		default:
+			return false
+		}
+	}
+	return len(c.words) > 0
 }

@@ -22,6 +22,12 @@ func TestUnderstandColumnWords(t *testing.T) {
 		"unemp": previewSheet("input/unemployment.csv", "sector:text", "date:date", "rate:float", "count:int"),
 		"cn":    previewSheet("input/cn.csv", "年份:int", "季度:int", "失业率:float", "地区:text"),
 		"both":  previewSheet("input/power.csv", "plant:text", "net_output:float", "gross_output:float"),
+		"sect":  previewSheet("input/unemployment-across-sectors.csv", "series:text", "date:date", "rate:float", "count:int"),
+		"kinds": previewSheet("input/losses.csv", "Entity:text", "Year:int", "Losses:float"),
+		"named": previewSheet("input/regions.csv", "region:text", "Year:int", "Losses:float"),
+		"energy": {Path: "input/energy.csv", Name: "input/energy.csv", Kind: preview.KindCSV, Encoding: preview.EncodingUTF8, Sheets: []preview.SheetPreview{{Name: "energy",
+			Columns: []preview.Column{{Name: "year", Type: "int"}, {Name: "source", Type: "text"}, {Name: "output", Type: "float"}},
+			Stats:   []preview.ColumnStats{{Min: "2001", Max: "2017"}, {Top: []preview.ValueCount{{Value: "Fossil Fuels", Count: 17}, {Value: "Wind Farms", Count: 17}}, Distinct: 2}, {}}, RowCount: 34, RowCountExact: true}}},
 	}
 	tests := []struct {
 		file, request string
@@ -44,6 +50,15 @@ func TestUnderstandColumnWords(t *testing.T) {
 		{"towns", "各town的总投资", &Reading{Analysis: TopN, Measures: []Measure{{"invest", "sum"}}, GroupBy: []string{"town"}, Order: "desc"}, ""},
 		{"towns", "每年的总发电量", &Reading{Analysis: Trend, Measures: []Measure{{"net_generation", "sum"}}, Time: "year", Grain: "year"}, ""},
 		{"towns", "每年的平均湿度", nil, "湿度"},
+		{"sect", "average rate by sector", &Reading{Analysis: TopN, Measures: []Measure{{"rate", "mean"}}, GroupBy: []string{"series"}, Order: "desc"}, ""},
+		{"sect", "top 3 sectors by average rate", &Reading{Analysis: TopN, Measures: []Measure{{"rate", "mean"}}, GroupBy: []string{"series"}, Order: "desc", N: 3}, ""},
+		{"sect", "average rate by industry", nil, "industry"},
+		{"sect", "sector rate", nil, ""},
+		{"kinds", "total losses by type", &Reading{Analysis: TopN, Measures: []Measure{{"Losses", "sum"}}, GroupBy: []string{"Entity"}, Order: "desc"}, ""},
+		{"kinds", "按类型统计损失总和", nil, ""},
+		{"named", "total losses by type", nil, "type"},
+		{"energy", "total output of fossil fuel per year", &Reading{Analysis: Trend, Measures: []Measure{{"output", "sum"}}, Time: "year", Grain: "year", Filters: []Filter{{"source", "=", []string{"Fossil Fuels"}}}}, ""},
+		{"energy", "average output by number of sources", nil, ""},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced"), cmpopts.EquateEmpty()}
 	for _, tt := range tests {
