@@ -117,6 +117,18 @@ var nonSummable = map[string]string{
 	"interest": "a rate",
 }
 
+// nonSummableStems are nonSummable by the words' stems (expect for
+// life_expect's expectancy).
+var nonSummableStems = func() map[string]string {
+	m := map[string]string{}
+	for w, why := range nonSummable {
+		if s := stemWord(w); s != w {
+			m[s] = why
+		}
+	}
+	return m
+}()
+
 // idWords mark a column of identifiers.
 var idWords = map[string]bool{"id": true, "uuid": true, "uid": true, "key": true, "code": true}
 
@@ -223,6 +235,10 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 			default:
 				for _, w := range g.words {
 					if why, ok := nonSummable[w]; ok {
+						g.nonSum = why
+						break
+					}
+					if why, ok := nonSummableStems[stemWord(w)]; ok {
 						g.nonSum = why
 						break
 					}
@@ -574,6 +590,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			// The table's own subject need not be said: "unemployment
 			// rate" in unemployment-across-industries names rate.
 			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) {
+				if !contentWords(rest) {
+					continue
+				}
 				ws = rest
 			}
 		}
@@ -823,4 +842,16 @@ func canonKey(v string) string {
 		ws = append(ws, canonOf(t))
 	}
 	return strings.Join(ws, " ")
+}
+
+// contentWords reports whether ws has a word other than the vocabulary's
+// own (per, by, the) and generic ones (name, value).
+func contentWords(ws []string) bool {
+	for _, w := range ws {
+		if _, ok := enWords[w]; ok || genericWords[w] {
+			continue
+		}
+		return true
+	}
+	return false
 }

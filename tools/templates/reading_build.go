@@ -358,6 +358,13 @@ func (p *parsed) build() (Reading, []problem) {
 			add("which time column: %s?", "用哪个时间列：%s？", strings.Join(colNames(tc), ", "))
 		}
 	}
+	if period == "" && r.Time != "" && !r.YearTime && (r.Analysis == Trend || r.Analysis == Pivot && len(dims) == 1) {
+		// No period asked: the data's own, when its dates are years
+		// (2001-01-01, 2002-01-01, …).
+		if t.yearlyDates(r.Time) {
+			period = "year"
+		}
+	}
 	r.Grain = period
 	if len(years) > 0 && r.Time != "" {
 		ys := make([]string, 0, len(years))
@@ -730,7 +737,7 @@ func (t *gtable) seriesKey() string {
 		}
 		for _, w := range c.words {
 			switch w {
-			case "symbol", "ticker", "stock", "series", "station", "entity", "country", "sensor", "device":
+			case "symbol", "ticker", "stock", "series", "station", "entity", "country", "sensor", "device", "firm", "company":
 				return c.name
 			}
 		}
@@ -942,4 +949,30 @@ func unnamedDimension(c *gcol) bool {
 		}
 	}
 	return len(c.words) > 0
+}
+
+// yearlyDates reports whether the preview's values of date column name
+// are all the first of January (one date a year), two at least.
+func (t *gtable) yearlyDates(name string) bool {
+	k := -1
+	for i, c := range t.sheet.Columns {
+		if c.Name == name {
+			k = i
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	n := 0
+	for _, row := range t.sheet.Rows {
+		if k >= len(row) || row[k] == "" {
+			continue
+		}
+		v := row[k]
+		if len(v) < 10 || !isDigits(v[:4]) || v[4:10] != "-01-01" || len(v) > 10 && strings.Trim(v[10:], "T 0:Z.") != "" {
+			return false
+		}
+		n++
+	}
+	return n >= 2
 }

@@ -22,6 +22,8 @@ func TestUnderstandColumnWords(t *testing.T) {
 		"unemp": previewSheet("input/unemployment.csv", "sector:text", "date:date", "rate:float", "count:int"),
 		"cn":    previewSheet("input/cn.csv", "年份:int", "季度:int", "失业率:float", "地区:text"),
 		"both":  previewSheet("input/power.csv", "plant:text", "net_output:float", "gross_output:float"),
+		"cars":  previewSheet("input/cars.json", "Name:text", "Miles_per_Gallon:float", "Origin:text"),
+		"firms": previewFile(t, "firms.csv", []byte("firm,year,invest\nGM,1935,10\nGM,1936,12\nGE,1935,5\nGE,1936,6\nUS,1935,1\nUS,1936,2\n")),
 		"sect":  previewSheet("input/unemployment-across-sectors.csv", "series:text", "date:date", "rate:float", "count:int"),
 		"kinds": previewSheet("input/losses.csv", "Entity:text", "Year:int", "Losses:float"),
 		"named": previewSheet("input/regions.csv", "region:text", "Year:int", "Losses:float"),
@@ -59,6 +61,9 @@ func TestUnderstandColumnWords(t *testing.T) {
 		{"named", "total losses by type", nil, "type"},
 		{"energy", "total output of fossil fuel per year", &Reading{Analysis: Trend, Measures: []Measure{{"output", "sum"}}, Time: "year", Grain: "year", Filters: []Filter{{"source", "=", []string{"Fossil Fuels"}}}}, ""},
 		{"energy", "average output by number of sources", nil, ""},
+		{"cars", "how many cars per origin", &Reading{Analysis: TopN, GroupBy: []string{"Origin"}, Order: "desc"}, ""},
+		{"towns", "total life expectancy by town", nil, "life expectancy"},
+		{"firms", "outliers in investment", &Reading{Analysis: Outliers, Columns: []string{"invest"}, Measures: []Measure{{Column: "invest"}}, GroupBy: []string{"firm"}}, ""},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced"), cmpopts.EquateEmpty()}
 	for _, tt := range tests {
@@ -81,5 +86,29 @@ func TestUnderstandColumnWords(t *testing.T) {
 				t.Errorf("reading (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestUnderstandTheDataPeriod checks that a trend with no period asked
+// follows the data's own when its dates are one a year.
+func TestUnderstandTheDataPeriod(t *testing.T) {
+	yearly := previewFile(t, "power.csv", []byte("year,source,output\n2001-01-01,Wind,1\n2002-01-01,Wind,2\n2003-01-01,Wind,4\n2001-01-01,Coal,5\n2002-01-01,Coal,6\n2003-01-01,Coal,7\n"))
+	monthly := previewFile(t, "power.csv", []byte("month,source,output\n2001-01-01,Wind,1\n2001-02-01,Wind,2\n2001-03-01,Wind,4\n"))
+	for _, tt := range []struct {
+		fp    *preview.FilePreview
+		q     string
+		grain string
+	}{
+		{yearly, "wind output trend", "year"},
+		{yearly, "monthly wind output", "month"},
+		{monthly, "wind output trend", ""},
+	} {
+		r, ok, why := Understand(tt.q, []*preview.FilePreview{tt.fp})
+		if !ok {
+			t.Fatalf("%s: refused: %s", tt.q, why)
+		}
+		if r.Grain != tt.grain {
+			t.Errorf("%s: grain %q, want %q", tt.q, r.Grain, tt.grain)
+		}
 	}
 }
