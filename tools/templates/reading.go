@@ -146,7 +146,9 @@ func columnWords(name string) (words []string, pct bool) {
 					// 年份, the year column of a Chinese table.
 					words = append(words, "year")
 				} else if t.ent != nil && t.ent.role == roleWord {
-					words = append(words, strings.Fields(t.ent.value)...)
+					for _, w := range strings.Fields(t.ent.value) {
+						words = append(words, canonOf(w))
+					}
 				} else if t.w == "数量" || t.w == "件数" {
 					words = append(words, "quantity")
 				} else {
@@ -219,7 +221,9 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 				}
 			}
 		}
-		if g.text && len(g.values) == 0 {
+		if g.text {
+			// The sample rows' values too: a category with more values
+			// than the statistics' top list.
 			for _, row := range s.Rows {
 				if k < len(row) && row[k] != "" {
 					g.values[normalize(row[k])] = row[k]
@@ -355,7 +359,9 @@ func wordsOf(toks []word) []string {
 	var out []string
 	for _, t := range toks {
 		if t.ent != nil && t.ent.role == roleWord {
-			out = append(out, strings.Fields(t.ent.value)...)
+			for _, w := range strings.Fields(t.ent.value) {
+				out = append(out, canonOf(w))
+			}
 		} else if t.ent != nil && t.ent.role == roleStop {
 			continue
 		} else {
@@ -539,7 +545,7 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		}
 		key := joinRaw(span)
 		for _, s := range p.t.sheets {
-			if normalize(s) == key && len(p.t.sheets) > 1 {
+			if (normalize(s) == key || span[0].han && strings.Join(wordsOf(span), " ") == normalize(s)) && len(p.t.sheets) > 1 {
 				return item{kind: itemSheet, value: s, from: i, to: i + w}, true
 			}
 		}

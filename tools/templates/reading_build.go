@@ -54,12 +54,24 @@ func (p *parsed) build() (Reading, []problem) {
 		perGrain      bool
 	)
 	byBefore := func(k int) bool {
+		and := false
 		for j := k - 1; j >= 0; j-- {
 			it := p.items[j]
 			if it.kind == itemVocab && it.ent.role == roleBy {
 				return true
 			}
 			if it.kind == itemVocab && (it.ent.role == roleStop || it.ent.role == roleIn) {
+				if conjunctions[it.text] {
+					and = true
+				}
+				continue
+			}
+			if and && it.kind == itemVocab && it.ent.role == roleAcross && (strings.HasPrefix(it.text, "by ") || strings.HasPrefix(it.text, "per ")) {
+				return true // "by sheet and cylinders"
+			}
+			// "by source and year", "按产地和气缸数": the second is grouped too.
+			if and && (it.kind == itemColumn || it.kind == itemSheet || it.kind == itemVocab && it.ent.role == roleAcross || it.kind == itemVocab && it.ent.role == roleWord) {
+				and = false
 				continue
 			}
 			return false
@@ -135,6 +147,11 @@ func (p *parsed) build() (Reading, []problem) {
 					dims = appendOnce(dims, d)
 					continue
 				}
+				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
+					// 按产地 over sheets USA, Europe, Japan.
+					sheetAs = it.text
+					continue
+				}
 				unplaced = append(unplaced, it.text)
 			}
 		case itemColumn:
@@ -142,7 +159,11 @@ func (p *parsed) build() (Reading, []problem) {
 			switch {
 			case c.date:
 				timeCols = appendOnce(timeCols, c)
-				if byBefore(k) && grain == "" {
+				if len(c.words) == 1 && (c.words[0] == "year" || c.words[0] == "month" || c.words[0] == "week" || c.words[0] == "quarter") && grain == "" {
+					// A date column named for its period: "by year" over
+					// a column year of dates is per year.
+					grain = c.words[0]
+				} else if byBefore(k) && grain == "" {
 					grain = "day"
 				}
 			case c.yearInt:
@@ -234,6 +255,10 @@ func (p *parsed) build() (Reading, []problem) {
 			r.N = it.num
 			ranking = true
 		case next != nil && next.kind == itemVocab && next.ent.role == roleOrder && it.num > 0 && it.num <= 1000 && !p.toks[it.from].han && next.text != "年":
+			r.N = it.num
+			ranking = true
+		case it.from > 0 && showWords[p.toks[it.from-1].w] && it.num > 0 && it.num <= 1000 && (it.num < 1900 || it.num > 2100):
+			// "show 5", "list 10": how many rows of a ranking.
 			r.N = it.num
 			ranking = true
 		case it.num >= 1900 && it.num <= 2100 && len(t.timeColumns()) > 0:
@@ -976,3 +1001,9 @@ func (t *gtable) yearlyDates(name string) bool {
 	}
 	return n >= 2
 }
+
+// conjunctions join two groupings: "by source and year".
+var conjunctions = map[string]bool{"and": true, "和": true, "与": true, "及": true, "以及": true, "、": true}
+
+// showWords before a number make it a ranking's length.
+var showWords = map[string]bool{"show": true, "list": true, "give": true, "display": true}

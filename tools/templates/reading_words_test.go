@@ -112,3 +112,38 @@ func TestUnderstandTheDataPeriod(t *testing.T) {
 		}
 	}
 }
+
+// TestUnderstandGroupingsAndSheets checks: the second of two groupings
+// joined by and is grouped too (a pivot), a date column named year is per
+// year, "show 5" is a ranking's length, a Chinese sheet name in the
+// glossary (日本) names the sheet Japan, 按产地 over sheets that stand for
+// origins stacks them, and a count noun in the glossary that is the
+// file's subject (汽车 in cars.xlsx) counts rows.
+func TestUnderstandGroupingsAndSheets(t *testing.T) {
+	power := previewFile(t, "power.csv", []byte("year,source,output\n2001-01-01,Wind,1\n2002-01-01,Wind,2\n2001-01-01,Coal,5\n2002-01-01,Coal,6\n"))
+	cars := previewFile(t, "cars.xlsx", carsWorkbook(t))
+	countries := previewFile(t, "countries.csv", []byte("country,year,life\nChina,1955,40\nChina,2005,72\nIndia,1955,38\nIndia,2005,64\nPeru,1955,45\nPeru,2005,71\n"))
+	tests := []struct {
+		fp      *preview.FilePreview
+		request string
+		want    *Reading
+	}{
+		{power, "total output by source and year as a pivot table", &Reading{Analysis: Pivot, Measures: []Measure{{"output", "sum"}}, GroupBy: []string{"source"}, Time: "year", Grain: "year"}},
+		{cars, "pivot table of average Horsepower by sheet and Cylinders", &Reading{Analysis: Pivot, Sheet: "*", Measures: []Measure{{"Horsepower", "mean"}}, GroupBy: []string{"Cylinders", "sheet"}}},
+		{cars, "日本表中按气缸数统计平均马力", &Reading{Analysis: TopN, Sheet: "Japan", Measures: []Measure{{"Horsepower", "mean"}}, GroupBy: []string{"Cylinders"}, Order: "desc"}},
+		{cars, "Europe工作表中各气缸数的汽车数量", &Reading{Analysis: TopN, Sheet: "Europe", GroupBy: []string{"Cylinders"}, Order: "desc"}},
+		{countries, "which countries had the lowest life in 1955? show 2", &Reading{Analysis: TopN, Measures: []Measure{{"life", "sum"}}, GroupBy: []string{"country"}, Order: "asc", N: 2, Time: "year", Filters: []Filter{{"year", "year", []string{"1955"}}}}},
+	}
+	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "SheetAs"), cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b string) bool { return a < b })}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r, ok, why := Understand(tt.request, []*preview.FilePreview{tt.fp})
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
