@@ -256,7 +256,7 @@ func init() {
 	word("amount", "金额")
 	word("profit", "利润", "毛利")
 	word("cost", "成本", "费用", "支出")
-	word("price", "价格", "单价", "价钱", "股价")
+	word("price", "价格", "单价", "价钱", "股价", "价")
 	word("quantity", "数量件", "销量", "件数")
 	word("customer", "客户", "顾客", "买家")
 	word("user", "用户", "会员")

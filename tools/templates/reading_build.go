@@ -243,6 +243,36 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		}
 	}
+	// "… and the trend of Finance": a second question after the first.
+	for k := 0; k+1 < len(p.items); k++ {
+		if it := p.items[k]; it.kind == itemVocab && conjunctions[it.text] && k > 0 {
+			j := k + 1
+			for j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleStop {
+				j++
+			}
+			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleCue {
+				add("it asks two questions at once (… and %s): ask them one at a time", "请求一次问了两个问题（……和%s）：请分开问", p.items[j].text)
+				break
+			}
+		}
+	}
+	// "lowest price each stock reached", "每只股票的最高价": an order word
+	// right before a measure, with each/per and no ranking asked, is the
+	// measure's minimum or maximum per group.
+	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && p.hasEach() {
+		for k := 0; k+1 < len(p.items); k++ {
+			it, next := p.items[k], p.items[k+1]
+			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish {
+				a := "max"
+				if it.ent.value == "asc" {
+					a = "min"
+				}
+				aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: a}, from: it.from, to: it.to, text: it.text})
+				order = ""
+				break
+			}
+		}
+	}
 	// Numbers: a count after top/前, a year with a time column.
 	for _, it := range nums {
 		if inRange[it.from] {
@@ -1007,3 +1037,23 @@ var conjunctions = map[string]bool{"and": true, "和": true, "与": true, "及":
 
 // showWords before a number make it a ranking's length.
 var showWords = map[string]bool{"show": true, "list": true, "give": true, "display": true}
+
+func (p *parsed) hasRole(r role) bool {
+	for _, it := range p.items {
+		if it.kind == itemVocab && it.ent.role == r {
+			return true
+		}
+	}
+	return false
+}
+
+// hasEach reports whether the request groups by each or per (each stock,
+// 每只股票), as opposed to ranking by something.
+func (p *parsed) hasEach() bool {
+	for _, it := range p.items {
+		if it.kind == itemVocab && it.ent.role == roleBy && (it.text == "each" || it.text == "per" || it.text == "every" || it.text == "for each" || strings.HasPrefix(it.text, "每") || it.text == "各") {
+			return true
+		}
+	}
+	return false
+}

@@ -147,3 +147,39 @@ func TestUnderstandGroupingsAndSheets(t *testing.T) {
 		})
 	}
 }
+
+// TestUnderstandMinMaxPerGroup checks that an order word right before a
+// measure, grouped by each or per and with no ranking asked, is the
+// measure's minimum or maximum per group; with which, top or by it stays
+// a ranking; and that a second question after and is refused.
+func TestUnderstandMinMaxPerGroup(t *testing.T) {
+	fp := previewFile(t, "prices.csv", stocksCSV())
+	tests := []struct {
+		request string
+		want    *Reading // nil: refused
+	}{
+		{"lowest price each stock reached", &Reading{Analysis: TopN, Measures: []Measure{{"price", "min"}}, GroupBy: []string{"symbol"}, Order: "desc"}},
+		{"highest price per symbol", &Reading{Analysis: TopN, Measures: []Measure{{"price", "max"}}, GroupBy: []string{"symbol"}, Order: "desc"}},
+		{"每只股票的最高价", &Reading{Analysis: TopN, Measures: []Measure{{"price", "max"}}, GroupBy: []string{"symbol"}, Order: "desc"}},
+		{"which symbol has the highest price", &Reading{Analysis: TopN, Measures: []Measure{{"price", "mean"}}, GroupBy: []string{"symbol"}, Order: "desc", N: 1}},
+		{"average price by symbol and the trend of AAPL", nil},
+	}
+	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced"), cmpopts.EquateEmpty()}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r, ok, why := Understand(tt.request, []*preview.FilePreview{fp})
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("answered %+v; want a refusal", r)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
