@@ -250,7 +250,7 @@ func (p *parsed) build() (Reading, []problem) {
 			for j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleStop {
 				j++
 			}
-			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleCue {
+			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleCue && p.otherQuestionBefore(k, p.items[j].ent.value) {
 				add("it asks two questions at once (… and %s): ask them one at a time", "请求一次问了两个问题（……和%s）：请分开问", p.items[j].text)
 				break
 			}
@@ -1052,6 +1052,17 @@ func (p *parsed) hasRole(r role) bool {
 func (p *parsed) hasEach() bool {
 	for _, it := range p.items {
 		if it.kind == itemVocab && it.ent.role == roleBy && (it.text == "each" || it.text == "per" || it.text == "every" || it.text == "for each" || strings.HasPrefix(it.text, "每") || it.text == "各") {
+			return true
+		}
+	}
+	return false
+}
+
+// otherQuestionBefore reports whether the items before k ask for an
+// analysis other than cue: another cue, or a grouping (a ranking).
+func (p *parsed) otherQuestionBefore(k int, cue string) bool {
+	for _, it := range p.items[:k] {
+		if it.kind == itemVocab && (it.ent.role == roleCue && it.ent.value != cue || it.ent.role == roleBy) {
 			return true
 		}
 	}
