@@ -603,8 +603,12 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			}
 		}
 		bestTier, var_ := 0, []*gcol(nil)
+		var generic []*gcol
 		for _, c := range p.t.cols {
 			tier := matchTier(ws, c)
+			if tier == 1 && len(ws) == 1 && genericWords[ws[0]] && !(w == 1 && isFunction(span[0])) {
+				generic = append(generic, c)
+			}
 			// A partial match needs words that are not the vocabulary's
 			// own ("maximum" alone does not name temp_max).
 			if tier == 1 && (w == 1 && isFunction(span[0]) || len(ws) == 1 && genericWords[ws[0]]) {
@@ -618,6 +622,11 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			} else if tier == bestTier && tier > 0 {
 				var_ = append(var_, c)
 			}
+		}
+		if bestTier == 0 && len(generic) == 1 && generic[0].numeric {
+			// A generic word alone names the one numeric column that has
+			// it: "speed" for Speed IAS in knots.
+			return item{kind: itemColumn, col: generic[0], from: i, to: i + w}, true
 		}
 		if bestTier == 0 {
 			// Initials: "mpg" names Miles_per_Gallon.
