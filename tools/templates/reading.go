@@ -678,6 +678,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		}
 		return item{kind: itemAmbig, cands: colNames(var_), from: i, to: i + w}, true
 	}
+	if it, ok := p.fileRowAt(i); ok {
+		return it, true
+	}
 	if p.stageW[toks[i].raw] {
 		return item{kind: itemStage, from: i, to: i + 1}, true
 	}
@@ -869,4 +872,22 @@ func contentWords(ws []string) bool {
 		return true
 	}
 	return false
+}
+
+// fileRowAt places at word i what the rows of an event log are, when the
+// file is named for them: "strikes" or "bird strikes" in
+// birdstrikes.csv (the words making the file's name, or its last part of
+// five letters or more).
+func (p *parsed) fileRowAt(i int) (item, bool) {
+	if len(p.t.stem) != 1 || p.toks[i].han || !p.t.eventLog() {
+		return item{}, false
+	}
+	st := p.t.stem[0]
+	if i+1 < len(p.toks) && !p.toks[i+1].han && p.toks[i].w+p.toks[i+1].w == st {
+		return item{kind: itemRowNoun, value: p.toks[i+1].w, from: i, to: i + 2}, true
+	}
+	if w := p.toks[i].w; len(w) >= 5 && w != st && strings.HasSuffix(st, w) {
+		return item{kind: itemRowNoun, value: w, from: i, to: i + 1}, true
+	}
+	return item{}, false
 }

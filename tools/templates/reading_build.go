@@ -52,6 +52,9 @@ func (p *parsed) build() (Reading, []problem) {
 		// that the grain was said as "per year", "每年".
 		countedPeriod string
 		perGrain      bool
+		// rowIs is what a row is when the file is named for it (a strike
+		// in birdstrikes.csv).
+		rowIs string
 	)
 	byBefore := func(k int) bool {
 		and := false
@@ -194,10 +197,18 @@ func (p *parsed) build() (Reading, []problem) {
 		case itemSheet:
 			sheetName = it.value
 		case itemFile:
+			if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && !t.rowsAreItems() {
+				// "number of disasters" over yearly totals per disaster
+				// type: its rows are not one disaster each.
+				add("it counts %s, and the rows of %s are not one each: say what to count", "请求要数%s，而 %s 的行并非每行一个：请说明要数什么", it.text, t.file.Name)
+			}
 		case itemNumber:
 			nums = append(nums, it)
 		case itemRowNoun:
 			rowNoun = true
+			if it.value != "" {
+				rowIs = it.value
+			}
 		case itemUnplaced:
 			// A word after "by" that no column holds, on a workbook whose
 			// same-schema sheets stand for it: "by Origin" over sheets
@@ -497,6 +508,9 @@ func (p *parsed) build() (Reading, []problem) {
 				break
 			}
 		}
+	}
+	if len(measures) == 0 && rowIs != "" {
+		r.RowIs = rowIs
 	}
 	if len(measures) == 0 && (counting || r.Analysis == Pivot) && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
 		// Rows are counted.
@@ -1064,6 +1078,38 @@ func (p *parsed) otherQuestionBefore(k int, cue string) bool {
 	for _, it := range p.items[:k] {
 		if it.kind == itemVocab && (it.ent.role == roleCue && it.ent.value != cue || it.ent.role == roleBy) {
 			return true
+		}
+	}
+	return false
+}
+
+// eventLog reports whether the table's rows are events: it has one date
+// column whose dates repeat (several rows a day), so a row is one event.
+func (t *gtable) eventLog() bool {
+	var dates []*gcol
+	for _, c := range t.cols {
+		if c.date {
+			dates = append(dates, c)
+		}
+	}
+	return len(dates) == 1 && dates[0].distinct > 0 && dates[0].distinct < t.sheet.RowCount
+}
+
+// rowsAreItems reports whether each row of the table is one thing of what
+// the file is named for: an event log, or a table whose name or id column
+// has a value per row (cars.json, one car a row).
+func (t *gtable) rowsAreItems() bool {
+	if t.eventLog() {
+		return true
+	}
+	for _, c := range t.cols {
+		if !c.text && !c.idish {
+			continue
+		}
+		for _, w := range c.words {
+			if (w == "name" || w == "id" || w == "title") && c.distinct > 0 && c.distinct*10 >= t.sheet.RowCount*9 {
+				return true
+			}
 		}
 	}
 	return false

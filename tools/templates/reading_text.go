@@ -285,7 +285,11 @@ func (r Reading) Text(lang string) string {
 	}
 	if r.RowIs != "" {
 		if zh {
-			b.WriteString("（每行是一" + map[string]string{"day": "天", "year": "年", "month": "个月"}[r.RowIs] + "，所以数的是行数）")
+			unit := map[string]string{"day": "天", "year": "年", "month": "个月"}[r.RowIs]
+			if unit == "" {
+				unit = "条 " + r.RowIs
+			}
+			b.WriteString("（每行是一" + unit + "，所以数的是行数）")
 		} else {
 			b.WriteString(" (each row is one " + r.RowIs + ", so rows are counted)")
 		}

@@ -23,7 +23,7 @@ func TestUnderstandColumnWords(t *testing.T) {
 		"cn":    previewSheet("input/cn.csv", "年份:int", "季度:int", "失业率:float", "地区:text"),
 		"both":  previewSheet("input/power.csv", "plant:text", "net_output:float", "gross_output:float"),
 		"birds": previewSheet("input/strikes.csv", "Phase:text", "Effect Amount of damage:text", "Speed IAS in knots:float"),
-		"cars":  previewSheet("input/cars.json", "Name:text", "Miles_per_Gallon:float", "Origin:text"),
+		"cars":  previewFile(t, "cars.csv", []byte("Name,Miles_per_Gallon,Origin\nchevelle,18,USA\nskylark,15,USA\ncorolla,30,Japan\ngolf,28,Europe\n")),
 		"firms": previewFile(t, "firms.csv", []byte("firm,year,invest\nGM,1935,10\nGM,1936,12\nGE,1935,5\nGE,1936,6\nUS,1935,1\nUS,1936,2\n")),
 		"sect":  previewSheet("input/unemployment-across-sectors.csv", "series:text", "date:date", "rate:float", "count:int"),
 		"kinds": previewSheet("input/losses.csv", "Entity:text", "Year:int", "Losses:float"),
@@ -182,6 +182,44 @@ func TestUnderstandMinMaxPerGroup(t *testing.T) {
 			}
 			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
 				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestUnderstandRowsNamedByTheFile checks that in an event log (dates that
+// repeat) named for its rows, "strikes" counts rows and the reading says
+// so; in a table of yearly figures named for its subject it does not.
+func TestUnderstandRowsNamedByTheFile(t *testing.T) {
+	strikes := previewFile(t, "birdstrikes.csv", []byte("Flight Date,Origin State,Cost\n2000-01-01,Texas,1\n2000-01-01,Ohio,2\n2000-02-01,Texas,3\n2001-01-01,Ohio,4\n"))
+	yearly := previewFile(t, "disasters.csv", disastersCSV())
+	for _, tt := range []struct {
+		fp      *preview.FilePreview
+		request string
+		want    *Reading
+	}{
+		{strikes, "bird strikes per year", &Reading{Analysis: Trend, Time: "Flight Date", Grain: "year", RowIs: "strike"}},
+		{strikes, "number of strikes by origin state", &Reading{Analysis: TopN, GroupBy: []string{"Origin State"}, Order: "desc", RowIs: "strike"}},
+		{strikes, "total cost of strikes by origin state", &Reading{Analysis: TopN, Measures: []Measure{{"Cost", "sum"}}, GroupBy: []string{"Origin State"}, Order: "desc"}},
+		{yearly, "number of disasters per year", nil},
+	} {
+		t.Run(tt.request, func(t *testing.T) {
+			r, ok, why := Understand(tt.request, []*preview.FilePreview{tt.fp})
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("answered %+v (%s); want a refusal", r, r.Text("en"))
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced"), cmpopts.EquateEmpty()}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+			if tt.want.RowIs != "" && !strings.Contains(r.Text("en"), "each row is one strike") {
+				t.Errorf("text %q does not say what a row is", r.Text("en"))
 			}
 		})
 	}
