@@ -592,13 +592,10 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		if len(ws) == 0 || w > 1 && !p.oneName(span) {
 			continue
 		}
-		if w > 1 {
+		if len(ws) > 1 {
 			// The table's own subject need not be said: "unemployment
 			// rate" in unemployment-across-industries names rate.
-			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) {
-				if !contentWords(rest) {
-					continue
-				}
+			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) {
 				ws = rest
 			}
 		}
@@ -890,4 +887,15 @@ func (p *parsed) fileRowAt(i int) (item, bool) {
 		return item{kind: itemRowNoun, value: w, from: i, to: i + 1}, true
 	}
 	return item{}, false
+}
+
+// wholeName reports whether ws are all the words of a column's name
+// ("count" for the column count).
+func (p *parsed) wholeName(ws []string) bool {
+	for _, c := range p.t.cols {
+		if equalSets(setOf(ws), setOf(c.words)) {
+			return true
+		}
+	}
+	return false
 }

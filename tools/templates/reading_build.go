@@ -63,6 +63,9 @@ func (p *parsed) build() (Reading, []problem) {
 			if it.kind == itemVocab && it.ent.role == roleBy {
 				return true
 			}
+			if it.kind == itemVocab && it.ent.role == roleAgg && it.ent.value == "count" && j > 0 && p.items[j-1].kind == itemVocab && p.items[j-1].ent.role == roleBy {
+				return true // "by number of cylinders"
+			}
 			if it.kind == itemVocab && (it.ent.role == roleStop || it.ent.role == roleIn) {
 				if conjunctions[it.text] {
 					and = true
@@ -197,6 +200,12 @@ func (p *parsed) build() (Reading, []problem) {
 		case itemSheet:
 			sheetName = it.value
 		case itemFile:
+			if d := p.onlyDimension(k, strings.Join(wordsOf(p.toks[it.from:it.to]), " ")); d != nil && k > 0 && !p.items[k-1].isStop() || d != nil && p.asksWhich() {
+				// "which disaster had the most deaths", 哪种灾害: the
+				// file's subject after which or by is its one category.
+				dims = appendOnce(dims, d)
+				continue
+			}
 			if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && !t.rowsAreItems() {
 				// "number of disasters" over yearly totals per disaster
 				// type: its rows are not one disaster each.
@@ -520,7 +529,7 @@ func (p *parsed) build() (Reading, []problem) {
 	for _, d := range dims {
 		r.GroupBy = append(r.GroupBy, d.name)
 	}
-	if r.Sheet == "*" && (sheetAs != "" || p.says("by sheet") || p.says("per sheet") || p.says("each sheet")) {
+	if r.Sheet == "*" && (sheetAs != "" || p.says("by sheet") || p.says("per sheet") || p.says("each sheet") || p.saysRaw("各工作表", "每个工作表", "各个工作表")) {
 		r.GroupBy = append(r.GroupBy, "sheet")
 	}
 	r.Order = order
@@ -1108,6 +1117,18 @@ func (t *gtable) rowsAreItems() bool {
 		}
 		for _, w := range c.words {
 			if (w == "name" || w == "id" || w == "title") && c.distinct > 0 && c.distinct*10 >= t.sheet.RowCount*9 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// saysRaw reports whether one of the words was written in the request.
+func (p *parsed) saysRaw(ws ...string) bool {
+	for _, t := range p.toks {
+		for _, w := range ws {
+			if t.raw == w {
 				return true
 			}
 		}
