@@ -180,6 +180,13 @@ func TestRunOfflineBuiltInAnalysis(t *testing.T) {
 			t.Errorf("report.md lacks %q:\n%s", w, report)
 		}
 	}
+	// The reading comes first: the answer's first line says what was
+	// computed, from which file.
+	_, after, _ := strings.Cut(string(report), "**Question:**")
+	lines := strings.Split(strings.TrimSpace(after), "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[2], "Total of revenue per month") || !strings.Contains(lines[2], "from input/sales.csv") {
+		t.Errorf("the answer must start with the reading (Total of revenue per month …, from input/sales.csv):\n%s", report)
+	}
 	if !strings.Contains(errOut.String(), "built-in analyses only") || !strings.Contains(errOut.String(), "0 model calls") {
 		t.Errorf("progress must say no model is used:\n%s", errOut)
 	}

@@ -28,6 +28,7 @@ const (
 	roleTop                      // top/bottom/前: a ranking with a count
 	roleTimeWord                 // "over time", "时间": the time axis itself
 	roleIn                       // in/during/在: introduces a filter
+	roleBound                    // a bound of a range of years: since, until, 以来 (value: ge, gt, le, lt)
 )
 
 // entry is one vocabulary entry.
@@ -86,8 +87,8 @@ func init() {
 		"data", "dataset", "file", "table", "sheet", "tab", "spreadsheet", "workbook", "value", "values", "figure", "look", "let",
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
-		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured",
-		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "between", "over", "during", "within", "throughout", "period", "than", "vs.")
+		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "reached", "reach", "hit",
+		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
 	add(entry{role: roleAgg, value: "mean"}, "average", "mean", "typical")
@@ -119,6 +120,11 @@ func init() {
 	add(entry{role: roleOrder, value: "asc"}, "lowest", "least", "smallest", "worst", "fewest", "bottom", "low")
 	add(entry{role: roleTop}, "rank", "ranking", "ranked")
 	add(entry{role: roleTimeWord}, "time")
+	add(entry{role: roleBound, value: "ge"}, "since", "onwards", "onward")
+	add(entry{role: roleBound, value: "gt"}, "after")
+	add(entry{role: roleBound, value: "lt"}, "before")
+	add(entry{role: roleBound, value: "le"}, "until", "till", "through", "thru")
+	add(entry{role: roleBound, value: "between"}, "between")
 	add(entry{role: roleSuper, value: "precipitation", order: "desc"}, "wettest", "rainiest")
 	add(entry{role: roleSuper, value: "precipitation", order: "asc"}, "driest")
 	add(entry{role: roleSuper, value: "wind", order: "desc"}, "windiest")
@@ -159,7 +165,7 @@ var qualifierWords = map[string]bool{
 	"maximum": true, "minimum": true, "average": true, "median": true, "total": true, "sum": true, "high": true,
 	"low": true, "open": true, "close": true, "adj": true, "adjusted": true, "first": true, "last": true, "start": true,
 	"end": true, "per": true, "capita": true, "rate": true, "percent": true, "ratio": true, "change": true, "growth": true,
-	"net": true, "gross": true, "deviation": true, "variance": true, "count": true, "share": true, "index": true,
+	"deviation": true, "variance": true, "count": true, "share": true, "index": true,
 	"cumulative": true, "repair": true, "other": true, "daily": true, "monthly": true, "annual": true, "yearly": true,
 	"new": true, "old": true, "previous": true, "prior": true, "next": true, "estimated": true, "projected": true,
 	"expected": true, "actual": true, "target": true, "budget": true, "forecast": true, "rank": true,
@@ -177,9 +183,9 @@ var synonymWords = map[string][]string{
 	"quantity": {"unit"}, "unit": {"quantity"}, "cost": {"expense", "spend"}, "expense": {"cost"},
 	"profit": {"margin"}, "category": {"class", "group"}, "state": {"province"}, "province": {"state"},
 	"car": {"model", "vehicle"}, "vehicle": {"car"}, "stock": {"symbol", "ticker"}, "ticker": {"symbol"}, "symbol": {"ticker", "stock"},
-	"company": {"symbol", "ticker"}, "death": {"fatality", "killed"}, "fatality": {"death"}, "killed": {"death", "fatality"},
+	"death": {"fatality", "killed"}, "fatality": {"death"}, "killed": {"death", "fatality"},
 	"people": {"person", "population"}, "weather": {"condition"}, "country": {"nation"}, "nation": {"country"},
-	"origin": {"country"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
+	"origin": {"country"}, "firm": {"company"}, "company": {"symbol", "ticker", "firm"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
 }
 
 // zhWords are the Chinese vocabulary: function words and concept words
@@ -195,9 +201,9 @@ func init() {
 	word := func(en string, words ...string) { add(entry{role: roleWord, value: en}, words...) }
 	add(entry{role: roleStop}, "的", "了", "是", "请", "帮我", "帮忙", "给我", "我", "我们", "看看", "看", "一下", "多少", "什么", "显示",
 		"列出", "数据", "表", "表格", "文件", "里", "中", "上", "吗", "呢", "吧", "啊", "有", "都", "情况", "一共", "分别", "哪", "哪个", "哪些",
-		"哪一", "是多少", "怎样", "如何", "怎么样", "工作表", "这个", "这份", "该", "的是", "得", "出", "计算", "统计", "分析", "汇总", "看一下",
+		"哪一", "哪种", "哪类", "哪家", "哪只", "是多少", "怎样", "如何", "怎么样", "工作表", "这个", "这份", "该", "的是", "得", "出", "计算", "统计", "分析", "汇总", "看一下",
 		"，", "。", "？", "！", "、", "：", "；", "（", "）", "和", "与", "及", "以及", "跟", "在", "期间", "中的", "所有", "全部", "各个", "之间",
-		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵")
+		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致")
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")
@@ -230,6 +236,10 @@ func init() {
 	add(entry{role: roleBy}, "按", "按照", "各", "每个", "分", "每", "不同", "各个", "每种", "各类", "依")
 	add(entry{role: roleAcross}, "各工作表", "每个工作表", "所有工作表", "各个工作表")
 	add(entry{role: roleTimeWord}, "时间", "随时间", "时间上")
+	add(entry{role: roleBound, value: "ge"}, "以来", "以后", "之后", "起", "开始")
+	add(entry{role: roleBound, value: "lt"}, "以前", "之前")
+	add(entry{role: roleBound, value: "to"}, "至", "到")
+	add(entry{role: roleBound, value: "from"}, "自", "从")
 	add(entry{role: roleSuper, value: "precipitation", order: "desc"}, "最湿润", "雨最多", "降水最多")
 	add(entry{role: roleSuper, value: "temperature maximum", order: "desc"}, "最热")
 	add(entry{role: roleSuper, value: "temperature minimum", order: "asc"}, "最冷")
@@ -246,7 +256,7 @@ func init() {
 	word("amount", "金额")
 	word("profit", "利润", "毛利")
 	word("cost", "成本", "费用", "支出")
-	word("price", "价格", "单价", "价钱", "股价")
+	word("price", "价格", "单价", "价钱", "股价", "价")
 	word("quantity", "数量件", "销量", "件数")
 	word("customer", "客户", "顾客", "买家")
 	word("user", "用户", "会员")
@@ -268,7 +278,7 @@ func init() {
 	word("symbol", "股票", "代码股票")
 	word("horsepower", "马力")
 	word("weight", "重量", "车重")
-	word("origin", "产地", "来源", "原产地")
+	word("origin", "产地", "原产地")
 	word("humidity", "湿度")
 	word("population", "人口")
 	word("income", "收入额")
@@ -283,12 +293,41 @@ func init() {
 	word("rate", "率", "比率")
 	word("growth", "增长", "增长率", "增速")
 	word("range", "范围", "温差", "极差")
+	// A small bilingual glossary of data-analysis words: general words,
+	// matched to a column by its English name's words (and their stems).
+	word("life expectancy", "预期寿命", "人均寿命", "平均寿命", "寿命")
+	word("fertility", "生育率", "生育")
+	word("investment", "投资", "投资额")
+	word("capital", "资本", "资本存量")
+	word("value", "市值", "价值")
+	word("company", "公司", "企业")
+	word("generation", "发电量", "发电")
+	word("net", "净")
+	word("source", "能源来源", "来源", "能源")
+	word("unemployment rate", "失业率")
+	word("unemployment count", "失业人数")
+	word("industry", "行业", "产业")
+	word("cylinder", "气缸", "气缸数", "缸数")
+	word("acceleration", "加速", "加速度", "加速时间")
+	word("miles per gallon", "每加仑英里数")
+	word("state", "州")
+	word("species", "物种")
+	word("airport", "机场")
+	word("disaster", "灾害", "灾难")
+	word("car", "汽车", "车辆")
+	word("japan", "日本")
+	word("usa", "美国")
+	word("europe", "欧洲")
+	word("china", "中国")
+	word("consumption", "消费")
+	word("inflation", "通胀", "通胀率", "通货膨胀率")
+	word("interest rate", "利率")
 }
 
 // stripPlural returns the singular of an English word, conservatively.
 func stripPlural(w string) string {
 	switch {
-	case len(w) <= 3:
+	case len(w) <= 3, w == "series", w == "species":
 		return w
 	case strings.HasSuffix(w, "ies") && len(w) > 4:
 		return w[:len(w)-3] + "y"

@@ -46,6 +46,9 @@ type Reading struct {
 	SheetAs string `json:"sheet_as,omitempty"`
 	// YearTime reports that Time is an integer column of years.
 	YearTime bool `json:"year_time,omitempty"`
+	// RowIs is what one row of the table is when the reading counts rows
+	// for a word that is not "row" ("how many days": each row is one day).
+	RowIs string `json:"row_is,omitempty"`
 }
 
 // Measure is one aggregated column.
@@ -81,6 +84,7 @@ type gcol struct {
 	text     bool // text or bool: a category
 	idish    bool
 	words    []string // its name's concept words
+	initials string   // the first letters of its name's words ("mpg" for Miles_per_Gallon), for names of two words or more
 	nonSum   string   // why a sum of it means nothing ("" when it may be summed)
 	values   map[string]string
 	min, max string
@@ -113,6 +117,18 @@ var nonSummable = map[string]string{
 	"interest": "a rate",
 }
 
+// nonSummableStems are nonSummable by the words' stems (expect for
+// life_expect's expectancy).
+var nonSummableStems = func() map[string]string {
+	m := map[string]string{}
+	for w, why := range nonSummable {
+		if s := stemWord(w); s != w {
+			m[s] = why
+		}
+	}
+	return m
+}()
+
 // idWords mark a column of identifiers.
 var idWords = map[string]bool{"id": true, "uuid": true, "uid": true, "key": true, "code": true}
 
@@ -126,8 +142,13 @@ func columnWords(name string) (words []string, pct bool) {
 	for _, part := range splitHanRuns(n) {
 		if part.han {
 			for _, t := range segmentHan(part.s, 0, nil) {
-				if t.ent != nil && t.ent.role == roleWord {
-					words = append(words, strings.Fields(t.ent.value)...)
+				if t.ent != nil && t.ent.role == roleGrain && t.ent.value == "year" && (t.w == "年份" || t.w == "年度" || t.w == "年") {
+					// 年份, the year column of a Chinese table.
+					words = append(words, "year")
+				} else if t.ent != nil && t.ent.role == roleWord {
+					for _, w := range strings.Fields(t.ent.value) {
+						words = append(words, canonOf(w))
+					}
 				} else if t.w == "数量" || t.w == "件数" {
 					words = append(words, "quantity")
 				} else {
@@ -173,6 +194,11 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 		g.text = c.Type == preview.ColumnText || c.Type == preview.ColumnBool
 		var pct bool
 		g.words, pct = columnWords(c.Name)
+		if toks := nameTokens(c.Name); len(toks) >= 2 {
+			for _, w := range toks {
+				g.initials += w[:1]
+			}
+		}
 		if c.Type == preview.ColumnText && len(g.words) == 1 && (g.words[0] == "date" || g.words[0] == "datetime" || g.words[0] == "timestamp" || g.words[0] == "日期") {
 			// A date column written as text ("Jan 1 2000"): the
 			// reading engine parses it.
@@ -195,7 +221,9 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 				}
 			}
 		}
-		if g.text && len(g.values) == 0 {
+		if g.text {
+			// The sample rows' values too: a category with more values
+			// than the statistics' top list.
 			for _, row := range s.Rows {
 				if k < len(row) && row[k] != "" {
 					g.values[normalize(row[k])] = row[k]
@@ -211,6 +239,10 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 			default:
 				for _, w := range g.words {
 					if why, ok := nonSummable[w]; ok {
+						g.nonSum = why
+						break
+					}
+					if why, ok := nonSummableStems[stemWord(w)]; ok {
 						g.nonSum = why
 						break
 					}
@@ -318,7 +350,7 @@ type parsed struct {
 	lang   string
 	stages []string        // the request's funnel stages, in order
 	stageW map[string]bool // their words
-
+	text   string          // the normalised request the words' offsets are in
 }
 
 // wordsOf is the concept words of tokens: English canonical, Chinese as
@@ -327,7 +359,9 @@ func wordsOf(toks []word) []string {
 	var out []string
 	for _, t := range toks {
 		if t.ent != nil && t.ent.role == roleWord {
-			out = append(out, strings.Fields(t.ent.value)...)
+			for _, w := range strings.Fields(t.ent.value) {
+				out = append(out, canonOf(w))
+			}
 		} else if t.ent != nil && t.ent.role == roleStop {
 			continue
 		} else {
@@ -345,15 +379,15 @@ func matchTier(ws []string, c *gcol) int {
 	if len(ws) == 0 || len(c.words) == 0 {
 		return 0
 	}
-	req := setOf(ws)
-	col := setOf(c.words)
+	req := stemSet(ws)
+	col := stemSet(c.words)
 	if equalSets(req, col) {
 		return 3
 	}
 	strip := func(s map[string]bool) map[string]bool {
 		out := map[string]bool{}
 		for w := range s {
-			if !genericWords[w] {
+			if !genericWords[w] && !genericWords[stemWord(w)] {
 				out[w] = true
 			}
 		}
@@ -368,12 +402,35 @@ func matchTier(ws []string, c *gcol) int {
 			return 0
 		}
 	}
-	for w := range col {
-		if !req[w] && qualifierWords[w] {
+	for _, w := range c.words {
+		if !req[stemWord(w)] && qualifierWords[w] {
 			return 0
 		}
 	}
 	return 1
+}
+
+// derivations are the English endings a word and its stem differ by
+// (investment ↔ invest, expectancy ↔ expect, unemployed ↔ unemployment).
+var derivations = []string{"ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ing", "ed"}
+
+// stemWord is w without a derivational ending, when at least five letters
+// are left; other words are themselves.
+func stemWord(w string) string {
+	for _, d := range derivations {
+		if s, ok := strings.CutSuffix(w, d); ok && len(s) >= 5 {
+			return s
+		}
+	}
+	return w
+}
+
+func stemSet(ws []string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range ws {
+		m[stemWord(w)] = true
+	}
+	return m
 }
 
 func setOf(ws []string) map[string]bool {
@@ -488,13 +545,25 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		}
 		key := joinRaw(span)
 		for _, s := range p.t.sheets {
-			if normalize(s) == key && len(p.t.sheets) > 1 {
+			if (normalize(s) == key || span[0].han && strings.Join(wordsOf(span), " ") == normalize(s)) && len(p.t.sheets) > 1 {
 				return item{kind: itemSheet, value: s, from: i, to: i + w}, true
 			}
 		}
 		for _, c := range p.t.cols {
 			if v, ok := c.values[key]; ok && (w > 1 || !isFunction(span[0]) && synonymWords[span[0].w] == nil) {
 				return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+			}
+		}
+		if w > 1 && !span[0].han {
+			// A value of several words with plurals folded: "fossil
+			// fuel" for Fossil Fuels.
+			want := canonJoin(span)
+			for _, c := range p.t.cols {
+				for k, v := range c.values {
+					if canonKey(k) == want {
+						return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+					}
+				}
 			}
 		}
 	}
@@ -523,9 +592,20 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		if len(ws) == 0 || w > 1 && !p.oneName(span) {
 			continue
 		}
+		if len(ws) > 1 {
+			// The table's own subject need not be said: "unemployment
+			// rate" in unemployment-across-industries names rate.
+			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) {
+				ws = rest
+			}
+		}
 		bestTier, var_ := 0, []*gcol(nil)
+		var generic []*gcol
 		for _, c := range p.t.cols {
 			tier := matchTier(ws, c)
+			if tier == 1 && len(ws) == 1 && genericWords[ws[0]] && !(w == 1 && isFunction(span[0])) {
+				generic = append(generic, c)
+			}
 			// A partial match needs words that are not the vocabulary's
 			// own ("maximum" alone does not name temp_max).
 			if tier == 1 && (w == 1 && isFunction(span[0]) || len(ws) == 1 && genericWords[ws[0]]) {
@@ -540,7 +620,24 @@ func (p *parsed) placeAt(i int) (item, bool) {
 				var_ = append(var_, c)
 			}
 		}
+		if bestTier == 0 && len(generic) == 1 && generic[0].numeric {
+			// A generic word alone names the one numeric column that has
+			// it: "speed" for Speed IAS in knots.
+			return item{kind: itemColumn, col: generic[0], from: i, to: i + w}, true
+		}
 		if bestTier == 0 {
+			// Initials: "mpg" names Miles_per_Gallon.
+			if w == 1 && !span[0].han && len(span[0].raw) >= 2 {
+				var hits []*gcol
+				for _, c := range p.t.cols {
+					if c.initials == span[0].raw {
+						hits = append(hits, c)
+					}
+				}
+				if len(hits) == 1 {
+					return item{kind: itemColumn, col: hits[0], from: i, to: i + 1}, true
+				}
+			}
 			// Synonyms of one word: "revenue" names amount.
 			if w == 1 && !isFunction(span[0]) {
 				var hits []*gcol
@@ -577,6 +674,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			break
 		}
 		return item{kind: itemAmbig, cands: colNames(var_), from: i, to: i + w}, true
+	}
+	if it, ok := p.fileRowAt(i); ok {
+		return it, true
 	}
 	if p.stageW[toks[i].raw] {
 		return item{kind: itemStage, from: i, to: i + 1}, true
@@ -713,7 +813,7 @@ func colNames(cs []*gcol) []string {
 // parseOn places request's words over table t.
 func parseOn(request string, t *gtable) *parsed {
 	text := normalize(request)
-	p := &parsed{t: t, lang: LangOf(request)}
+	p := &parsed{t: t, lang: LangOf(request), text: text}
 	p.toks = tokenize(text, t.lexicon())
 	if st := parseRequest(request, nil).stages; len(st) >= 2 {
 		p.stages, p.stageW = st, map[string]bool{}
@@ -726,4 +826,76 @@ func parseOn(request string, t *gtable) *parsed {
 	p.correctTypos()
 	p.place()
 	return p
+}
+
+// withoutStem is ws without the words of the file's name (stems compared).
+func (p *parsed) withoutStem(ws []string) []string {
+	stem := stemSet(p.t.stem)
+	var out []string
+	for _, w := range ws {
+		if !stem[stemWord(w)] && !stem[stemWord(stripPlural(w))] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// canonJoin is the words of a span, canonical (singular, abbreviations
+// spelt out), joined by spaces.
+func canonJoin(ts []word) string {
+	var ws []string
+	for _, t := range ts {
+		ws = append(ws, t.w)
+	}
+	return strings.Join(ws, " ")
+}
+
+// canonKey is a normalised value's words, canonical, joined by spaces.
+func canonKey(v string) string {
+	var ws []string
+	for _, t := range nameTokens(v) {
+		ws = append(ws, canonOf(t))
+	}
+	return strings.Join(ws, " ")
+}
+
+// contentWords reports whether ws has a word other than the vocabulary's
+// own (per, by, the) and generic ones (name, value).
+func contentWords(ws []string) bool {
+	for _, w := range ws {
+		if _, ok := enWords[w]; ok || genericWords[w] {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// fileRowAt places at word i what the rows of an event log are, when the
+// file is named for them: "strikes" or "bird strikes" in
+// birdstrikes.csv (the words making the file's name, or its last part of
+// five letters or more).
+func (p *parsed) fileRowAt(i int) (item, bool) {
+	if len(p.t.stem) != 1 || p.toks[i].han || !p.t.eventLog() {
+		return item{}, false
+	}
+	st := p.t.stem[0]
+	if i+1 < len(p.toks) && !p.toks[i+1].han && p.toks[i].w+p.toks[i+1].w == st {
+		return item{kind: itemRowNoun, value: p.toks[i+1].w, from: i, to: i + 2}, true
+	}
+	if w := p.toks[i].w; len(w) >= 5 && w != st && strings.HasSuffix(st, w) {
+		return item{kind: itemRowNoun, value: w, from: i, to: i + 1}, true
+	}
+	return item{}, false
+}
+
+// wholeName reports whether ws are all the words of a column's name
+// ("count" for the column count).
+func (p *parsed) wholeName(ws []string) bool {
+	for _, c := range p.t.cols {
+		if equalSets(setOf(ws), setOf(c.words)) {
+			return true
+		}
+	}
+	return false
 }

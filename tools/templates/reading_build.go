@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/sift-agent/sift/preview"
 )
@@ -43,14 +44,40 @@ func (p *parsed) build() (Reading, []problem) {
 		years     []int
 		nums      []item
 		sheetName string
+		// boundWords are since, until, between, 以来…; spans the ranges of
+		// years they and the years make.
+		boundWords []item
+		spans      []yearBound
+		// countedPeriod is the period "how many days" counts; perGrain
+		// that the grain was said as "per year", "每年".
+		countedPeriod string
+		perGrain      bool
+		// rowIs is what a row is when the file is named for it (a strike
+		// in birdstrikes.csv).
+		rowIs string
 	)
 	byBefore := func(k int) bool {
+		and := false
 		for j := k - 1; j >= 0; j-- {
 			it := p.items[j]
 			if it.kind == itemVocab && it.ent.role == roleBy {
 				return true
 			}
+			if it.kind == itemVocab && it.ent.role == roleAgg && it.ent.value == "count" && j > 0 && p.items[j-1].kind == itemVocab && p.items[j-1].ent.role == roleBy {
+				return true // "by number of cylinders"
+			}
 			if it.kind == itemVocab && (it.ent.role == roleStop || it.ent.role == roleIn) {
+				if conjunctions[it.text] {
+					and = true
+				}
+				continue
+			}
+			if and && it.kind == itemVocab && it.ent.role == roleAcross && (strings.HasPrefix(it.text, "by ") || strings.HasPrefix(it.text, "per ")) {
+				return true // "by sheet and cylinders"
+			}
+			// "by source and year", "按产地和气缸数": the second is grouped too.
+			if and && (it.kind == itemColumn || it.kind == itemSheet || it.kind == itemVocab && it.ent.role == roleAcross || it.kind == itemVocab && it.ent.role == roleWord) {
+				and = false
 				continue
 			}
 			return false
@@ -73,8 +100,21 @@ func (p *parsed) build() (Reading, []problem) {
 			e := it.ent
 			switch e.role {
 			case roleAgg:
+				if e.value == "count" && k > 0 && k+1 < len(p.items) && p.items[k-1].kind == itemVocab && p.items[k-1].ent.role == roleBy && p.items[k+1].kind == itemColumn && p.items[k+1].col.numeric {
+					// "by number of cylinders": the column is the grouping.
+					continue
+				}
 				aggs = append(aggs, it)
 			case roleGrain:
+				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
+					// "how many days", "number of years": the periods are
+					// what is counted, not the grain.
+					countedPeriod = e.value
+					continue
+				}
+				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || strings.HasPrefix(it.text, "每") {
+					perGrain = true
+				}
 				if grain != "" && grain != e.value {
 					add("it names two periods (%s and %s)", "请求提到了两种周期（%s 和 %s）", grain, e.value)
 				}
@@ -103,8 +143,21 @@ func (p *parsed) build() (Reading, []problem) {
 				across = true
 			case roleTimeWord:
 				timeWord = true
+			case roleBound:
+				boundWords = append(boundWords, it)
 			case roleWord:
-				// A concept word that names no column of this table.
+				// A concept word that names no column of this table: the
+				// kind of the table's one category (类型), or what the
+				// file is across (行业 in an industries file); else unplaced.
+				if d := p.onlyDimension(k, e.value); d != nil {
+					dims = appendOnce(dims, d)
+					continue
+				}
+				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
+					// 按产地 over sheets USA, Europe, Japan.
+					sheetAs = it.text
+					continue
+				}
 				unplaced = append(unplaced, it.text)
 			}
 		case itemColumn:
@@ -112,17 +165,34 @@ func (p *parsed) build() (Reading, []problem) {
 			switch {
 			case c.date:
 				timeCols = appendOnce(timeCols, c)
-				if byBefore(k) && grain == "" {
+				if len(c.words) == 1 && (c.words[0] == "year" || c.words[0] == "month" || c.words[0] == "week" || c.words[0] == "quarter") && grain == "" {
+					// A date column named for its period: "by year" over
+					// a column year of dates is per year.
+					grain = c.words[0]
+				} else if byBefore(k) && grain == "" {
 					grain = "day"
 				}
 			case c.yearInt:
 				timeCols = appendOnce(timeCols, c)
+				prev := p.prevItem(it)
+				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
+					countedPeriod = "year"
+					continue
+				}
+				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && prev.text == "per" || strings.HasPrefix(it.text, "每") {
+					perGrain = true
+				}
 				if grain == "" {
 					grain = "year"
 				}
 			case c.numeric && !c.idish && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
 				measures = appendOnce(measures, c)
 			default:
+				if p.modifies(k) {
+					// "firm value", "stock price": the dimension names
+					// whose measure it is, not a grouping.
+					continue
+				}
 				dims = appendOnce(dims, c)
 			}
 		case itemValue:
@@ -130,10 +200,24 @@ func (p *parsed) build() (Reading, []problem) {
 		case itemSheet:
 			sheetName = it.value
 		case itemFile:
+			if d := p.onlyDimension(k, strings.Join(wordsOf(p.toks[it.from:it.to]), " ")); d != nil && k > 0 && !p.items[k-1].isStop() || d != nil && p.asksWhich() {
+				// "which disaster had the most deaths", 哪种灾害: the
+				// file's subject after which or by is its one category.
+				dims = appendOnce(dims, d)
+				continue
+			}
+			if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && !t.rowsAreItems() {
+				// "number of disasters" over yearly totals per disaster
+				// type: its rows are not one disaster each.
+				add("it counts %s, and the rows of %s are not one each: say what to count", "请求要数%s，而 %s 的行并非每行一个：请说明要数什么", it.text, t.file.Name)
+			}
 		case itemNumber:
 			nums = append(nums, it)
 		case itemRowNoun:
 			rowNoun = true
+			if it.value != "" {
+				rowIs = it.value
+			}
 		case itemUnplaced:
 			// A word after "by" that no column holds, on a workbook whose
 			// same-schema sheets stand for it: "by Origin" over sheets
@@ -143,20 +227,77 @@ func (p *parsed) build() (Reading, []problem) {
 				continue
 			}
 			// "disaster type" over a table whose one text column is the
-			// type: that column.
-			if kindWords[p.toks[it.from].w] {
-				if ds := t.dimensions(); len(ds) == 1 {
-					dims = appendOnce(dims, ds[0])
-					continue
-				}
+			// type: that column; "by industry" over an industries file.
+			if kindWords[p.toks[it.from].w] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+				// "weather type": the kind of the column just named.
+				continue
+			}
+			if d := p.onlyDimension(k, p.toks[it.from].w); d != nil {
+				dims = appendOnce(dims, d)
+				continue
 			}
 			unplaced = append(unplaced, it.text)
 		case itemAmbig:
 			add("%q could be any of %s: say which", "“%s”可能是 %s 中的任何一列：请指明是哪一列", it.text, strings.Join(it.cands, ", "))
 		}
 	}
+	// Ranges of years: "2005-2009", "from 2005 to 2009", "since 2000",
+	// "2000年以来" — a filter on the time column, not two periods.
+	var inRange map[int]bool
+	if len(t.timeColumns()) > 0 {
+		var used map[int]bool
+		var ambiguous bool
+		spans, inRange, used, ambiguous = p.yearBounds(nums, cues[ComparePeriods])
+		if ambiguous {
+			add("it gives two years that can be a range or two periods to compare: say “from … to …” for a range, or “compare … with …”", "请求中的两个年份既可以是一个时间范围，也可以是两个要比较的时期：范围请说“从…到…”，比较请说“比较…和…”")
+		}
+		for _, b := range boundWords {
+			if !used[b.from] && b.ent.value != "between" && b.ent.value != "from" && b.ent.value != "to" {
+				unplaced = append(unplaced, b.text)
+			}
+		}
+	} else {
+		for _, b := range boundWords {
+			if b.ent.value != "between" && b.ent.value != "from" && b.ent.value != "to" {
+				unplaced = append(unplaced, b.text)
+			}
+		}
+	}
+	// "… and the trend of Finance": a second question after the first.
+	for k := 0; k+1 < len(p.items); k++ {
+		if it := p.items[k]; it.kind == itemVocab && conjunctions[it.text] && k > 0 {
+			j := k + 1
+			for j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleStop {
+				j++
+			}
+			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleCue && p.otherQuestionBefore(k, p.items[j].ent.value) {
+				add("it asks two questions at once (… and %s): ask them one at a time", "请求一次问了两个问题（……和%s）：请分开问", p.items[j].text)
+				break
+			}
+		}
+	}
+	// "lowest price each stock reached", "每只股票的最高价": an order word
+	// right before a measure, with each/per and no ranking asked, is the
+	// measure's minimum or maximum per group.
+	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && p.hasEach() {
+		for k := 0; k+1 < len(p.items); k++ {
+			it, next := p.items[k], p.items[k+1]
+			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish {
+				a := "max"
+				if it.ent.value == "asc" {
+					a = "min"
+				}
+				aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: a}, from: it.from, to: it.to, text: it.text})
+				order = ""
+				break
+			}
+		}
+	}
 	// Numbers: a count after top/前, a year with a time column.
 	for _, it := range nums {
+		if inRange[it.from] {
+			continue
+		}
 		prev := p.prevItem(it)
 		next := p.nextItem(it)
 		switch {
@@ -164,6 +305,10 @@ func (p *parsed) build() (Reading, []problem) {
 			r.N = it.num
 			ranking = true
 		case next != nil && next.kind == itemVocab && next.ent.role == roleOrder && it.num > 0 && it.num <= 1000 && !p.toks[it.from].han && next.text != "年":
+			r.N = it.num
+			ranking = true
+		case it.from > 0 && showWords[p.toks[it.from-1].w] && it.num > 0 && it.num <= 1000 && (it.num < 1900 || it.num > 2100):
+			// "show 5", "list 10": how many rows of a ranking.
 			r.N = it.num
 			ranking = true
 		case it.num >= 1900 && it.num <= 2100 && len(t.timeColumns()) > 0:
@@ -263,7 +408,7 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Analysis = Pivot
 	}
 	// The time axis.
-	needTime := r.Analysis == Trend || r.Analysis == ComparePeriods || r.Analysis == Cohort || (r.Analysis == Pivot && period != "") || len(years) > 0
+	needTime := r.Analysis == Trend || r.Analysis == ComparePeriods || r.Analysis == Cohort || (r.Analysis == Pivot && period != "") || len(years) > 0 || len(spans) > 0
 	if needTime {
 		tc := timeCols
 		if len(tc) == 0 {
@@ -288,6 +433,13 @@ func (p *parsed) build() (Reading, []problem) {
 			add("which time column: %s?", "用哪个时间列：%s？", strings.Join(colNames(tc), ", "))
 		}
 	}
+	if period == "" && r.Time != "" && !r.YearTime && (r.Analysis == Trend || r.Analysis == Pivot && len(dims) == 1) {
+		// No period asked: the data's own, when its dates are years
+		// (2001-01-01, 2002-01-01, …).
+		if t.yearlyDates(r.Time) {
+			period = "year"
+		}
+	}
 	r.Grain = period
 	if len(years) > 0 && r.Time != "" {
 		ys := make([]string, 0, len(years))
@@ -303,6 +455,18 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		} else {
 			r.Filters = append(r.Filters, Filter{Column: r.Time, Op: "year", Values: ys})
+		}
+	}
+	if len(spans) > 0 && r.Time != "" {
+		for _, b := range spans {
+			v := strconv.Itoa(b.year)
+			if !r.YearTime {
+				v += "-01-01"
+				if b.op == "<=" {
+					v = strconv.Itoa(b.year) + "-12-31"
+				}
+			}
+			r.Filters = append(r.Filters, Filter{Column: r.Time, Op: b.op, Values: []string{v}})
 		}
 	}
 	// Aggregations: each measure takes the word before it, else the one
@@ -335,6 +499,28 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
 	}
+	if countedPeriod != "" && len(measures) == 0 {
+		// Counting periods counts rows only when each row is one period.
+		tc := t.timeColumns()
+		switch {
+		case len(tc) == 1 && tc[0].date && countedPeriod == "day" && t.sheet.RowCountExact && tc[0].distinct > 0 && tc[0].distinct == t.sheet.RowCount && t.sheet.StatsRows == t.sheet.RowCount:
+			counting = true
+			r.RowIs = "day"
+		default:
+			add("it counts %ss, and the rows of the table are not one %s each: say what to count", "请求要数%s的个数，而表中的行并非每%s一行：请说明要数什么", countedPeriod, countedPeriod)
+		}
+	}
+	if perGrain && len(dims) > 0 && agg == "mean" && r.Analysis == Trend && grain != "" {
+		for _, c := range measures {
+			if c.nonSum == "" {
+				add("“average %[1]s per %[2]s by %[3]s” can be the average of the %[2]sly totals for each %[3]s, or a trend of the average per %[2]s: say which", "“按%[3]s的每%[2]s平均%[1]s”可以是每个%[3]s的年均总量，也可以是每%[2]s平均值的趋势：请说明是哪一种", c.name, grain, dims[0].name)
+				break
+			}
+		}
+	}
+	if len(measures) == 0 && rowIs != "" {
+		r.RowIs = rowIs
+	}
 	if len(measures) == 0 && (counting || r.Analysis == Pivot) && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
 		// Rows are counted.
 	} else if len(measures) == 0 && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
@@ -343,7 +529,7 @@ func (p *parsed) build() (Reading, []problem) {
 	for _, d := range dims {
 		r.GroupBy = append(r.GroupBy, d.name)
 	}
-	if r.Sheet == "*" && (sheetAs != "" || p.says("by sheet") || p.says("per sheet") || p.says("each sheet")) {
+	if r.Sheet == "*" && (sheetAs != "" || p.says("by sheet") || p.says("per sheet") || p.says("each sheet") || p.saysRaw("各工作表", "每个工作表", "各个工作表")) {
 		r.GroupBy = append(r.GroupBy, "sheet")
 	}
 	r.Order = order
@@ -629,7 +815,7 @@ func (t *gtable) seriesKey() string {
 		}
 		for _, w := range c.words {
 			switch w {
-			case "symbol", "ticker", "stock", "series", "station", "entity", "country", "sensor", "device":
+			case "symbol", "ticker", "stock", "series", "station", "entity", "country", "sensor", "device", "firm", "company":
 				return c.name
 			}
 		}
@@ -648,4 +834,304 @@ func (t *gtable) columnsText() string {
 		names = append(names, c.name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// yearBound is one end of a range of years: op ">=" or "<=", inclusive.
+type yearBound struct {
+	op   string
+	year int
+}
+
+// rangeWords join two years into a range: "2005 to 2009", "2005–2009",
+// "2005年至2009年"; "and" only after "between".
+var rangeWords = map[string]bool{"-": true, "–": true, "—": true, "~": true, "to": true, "through": true, "thru": true, "until": true,
+	"till": true, "至": true, "到": true, "-年": true}
+
+// yearBounds finds the ranges of years among the request's numbers: two
+// years joined by a dash, "to", "through" (or "and" after "between"), and
+// one year bounded by since, after, before, until, 以来, 以前. It returns
+// the bounds, the numbers and bound words it used, and whether two years
+// joined by a word could as well be two periods to compare (a comparison
+// is asked for).
+func (p *parsed) yearBounds(nums []item, comparing bool) (out []yearBound, inRange, used map[int]bool, ambiguous bool) {
+	inRange, used = map[int]bool{}, map[int]bool{}
+	isYear := func(it item) bool { return it.num >= 1900 && it.num <= 2100 }
+	bound := func(op string, y int) {
+		switch op {
+		case "ge":
+			out = append(out, yearBound{">=", y})
+		case "gt":
+			out = append(out, yearBound{">=", y + 1})
+		case "le":
+			out = append(out, yearBound{"<=", y})
+		case "lt":
+			out = append(out, yearBound{"<=", y - 1})
+		}
+	}
+	for k := 0; k+1 < len(nums); k++ {
+		a, b := nums[k], nums[k+1]
+		if !isYear(a) || !isYear(b) || a.num >= b.num {
+			continue
+		}
+		// What lies between the two years: punctuation and words (年 aside).
+		between := strings.TrimSpace(p.text[p.toks[a.to-1].end:p.toks[b.from].start])
+		between = strings.TrimSpace(strings.TrimPrefix(between, "年"))
+		sep, wordy := "", false
+		switch {
+		case rangeWords[between] && !isLetters(between):
+			sep = between
+		case rangeWords[between]:
+			sep, wordy = between, true
+		case between == "and" || between == "和" || between == "与":
+			if prev := p.prevItem(a); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value == "between" {
+				sep, wordy = between, true
+				used[prev.from] = true
+			}
+		}
+		if sep == "" {
+			continue
+		}
+		if wordy && comparing {
+			ambiguous = true
+			continue
+		}
+		out = append(out, yearBound{">=", a.num}, yearBound{"<=", b.num})
+		inRange[a.from], inRange[b.from] = true, true
+		for _, it := range p.items {
+			if it.from >= a.to && it.to <= b.from {
+				used[it.from] = true
+			}
+		}
+		if prev := p.prevItem(a); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value == "from" {
+			used[prev.from] = true
+		}
+		k++
+	}
+	for _, it := range nums {
+		if !isYear(it) || inRange[it.from] {
+			continue
+		}
+		if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value != "between" && prev.ent.value != "to" && prev.ent.value != "from" {
+			bound(prev.ent.value, it.num)
+			inRange[it.from], used[prev.from] = true, true
+			continue
+		}
+		// A bound after the year: "2000 onwards", "2000年以来".
+		for k := range p.items {
+			if p.items[k].from != it.from {
+				continue
+			}
+			j := k + 1
+			if j < len(p.items) && p.items[j].text == "年" {
+				j++
+			}
+			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleBound {
+				if v := p.items[j].ent.value; v == "ge" || v == "lt" {
+					bound(v, it.num)
+					inRange[it.from], used[p.items[j].from] = true, true
+					if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBound && prev.ent.value == "from" {
+						used[prev.from] = true
+					}
+				}
+			}
+		}
+	}
+	return out, inRange, used, ambiguous
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// modifies reports whether the dimension column at item k stands before a
+// measure as its modifier ("firm value", "stock price", 股票价格): no
+// by, per, which or ranking word before it, a measure column right after.
+func (p *parsed) modifies(k int) bool {
+	if k+1 >= len(p.items) {
+		return false
+	}
+	next := p.items[k+1]
+	if next.kind != itemColumn || !next.col.numeric || next.col.idish || next.col.yearInt || next.col.date {
+		return false
+	}
+	for j := k - 1; j >= 0; j-- {
+		it := p.items[j]
+		if it.kind != itemVocab {
+			break
+		}
+		switch it.ent.role {
+		case roleBy, roleOrder, roleTop, roleSuper:
+			return false
+		case roleStop, roleIn:
+			if it.text == "which" || it.text == "what" || strings.HasPrefix(it.text, "哪") {
+				return false
+			}
+			continue
+		}
+		break
+	}
+	return true
+}
+
+// onlyDimension is the table's one text column when the word at item k
+// (its English words ws) can only mean it: a kind word ("type", 类型), or
+// after by, each or which a word of the file's name ("by industry" in
+// unemployment-across-industries.json). Nil otherwise.
+func (p *parsed) onlyDimension(k int, ws string) *gcol {
+	ds := p.t.dimensions()
+	if len(ds) != 1 || !unnamedDimension(ds[0]) {
+		return nil
+	}
+	words := strings.Fields(ws)
+	if len(words) == 1 && kindWords[words[0]] || kindWords[p.toks[p.items[k].from].w] {
+		return ds[0]
+	}
+	if len(words) != 1 || len(p.withoutStem(words)) != 0 {
+		return nil
+	}
+	for j := k - 1; j >= 0; j-- {
+		it := p.items[j]
+		if it.kind == itemNumber {
+			continue // "top 3 industries"
+		}
+		if it.kind != itemVocab {
+			return nil
+		}
+		switch {
+		case it.ent.role == roleBy, it.ent.role == roleOrder, it.ent.role == roleTop:
+			return ds[0]
+		case it.text == "which" || it.text == "what" || strings.HasPrefix(it.text, "哪"):
+			return ds[0]
+		case it.ent.role == roleStop || it.ent.role == roleIn:
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+// unnamedDimension reports whether a text column's name does not say what
+// it holds (Entity, series, name, category), so that a word for its kind
+// can name it.
+func unnamedDimension(c *gcol) bool {
+	for _, w := range c.words {
+		switch w {
+		case "entity", "series", "name", "category", "type", "kind", "label", "group", "class", "item":
+		default:
+			return false
+		}
+	}
+	return len(c.words) > 0
+}
+
+// yearlyDates reports whether the preview's values of date column name
+// are all the first of January (one date a year), two at least.
+func (t *gtable) yearlyDates(name string) bool {
+	k := -1
+	for i, c := range t.sheet.Columns {
+		if c.Name == name {
+			k = i
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	n := 0
+	for _, row := range t.sheet.Rows {
+		if k >= len(row) || row[k] == "" {
+			continue
+		}
+		v := row[k]
+		if len(v) < 10 || !isDigits(v[:4]) || v[4:10] != "-01-01" || len(v) > 10 && strings.Trim(v[10:], "T 0:Z.") != "" {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// conjunctions join two groupings: "by source and year".
+var conjunctions = map[string]bool{"and": true, "和": true, "与": true, "及": true, "以及": true, "、": true}
+
+// showWords before a number make it a ranking's length.
+var showWords = map[string]bool{"show": true, "list": true, "give": true, "display": true}
+
+func (p *parsed) hasRole(r role) bool {
+	for _, it := range p.items {
+		if it.kind == itemVocab && it.ent.role == r {
+			return true
+		}
+	}
+	return false
+}
+
+// hasEach reports whether the request groups by each or per (each stock,
+// 每只股票), as opposed to ranking by something.
+func (p *parsed) hasEach() bool {
+	for _, it := range p.items {
+		if it.kind == itemVocab && it.ent.role == roleBy && (it.text == "each" || it.text == "per" || it.text == "every" || it.text == "for each" || strings.HasPrefix(it.text, "每") || it.text == "各") {
+			return true
+		}
+	}
+	return false
+}
+
+// otherQuestionBefore reports whether the items before k ask for an
+// analysis other than cue: another cue, or a grouping (a ranking).
+func (p *parsed) otherQuestionBefore(k int, cue string) bool {
+	for _, it := range p.items[:k] {
+		if it.kind == itemVocab && (it.ent.role == roleCue && it.ent.value != cue || it.ent.role == roleBy) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventLog reports whether the table's rows are events: it has one date
+// column whose dates repeat (several rows a day), so a row is one event.
+func (t *gtable) eventLog() bool {
+	var dates []*gcol
+	for _, c := range t.cols {
+		if c.date {
+			dates = append(dates, c)
+		}
+	}
+	return len(dates) == 1 && dates[0].distinct > 0 && dates[0].distinct < t.sheet.RowCount
+}
+
+// rowsAreItems reports whether each row of the table is one thing of what
+// the file is named for: an event log, or a table whose name or id column
+// has a value per row (cars.json, one car a row).
+func (t *gtable) rowsAreItems() bool {
+	if t.eventLog() {
+		return true
+	}
+	for _, c := range t.cols {
+		if !c.text && !c.idish {
+			continue
+		}
+		for _, w := range c.words {
+			if (w == "name" || w == "id" || w == "title") && c.distinct > 0 && c.distinct*10 >= t.sheet.RowCount*9 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// saysRaw reports whether one of the words was written in the request.
+func (p *parsed) saysRaw(ws ...string) bool {
+	for _, t := range p.toks {
+		for _, w := range ws {
+			if t.raw == w {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/xuri/excelize/v2"
 )
@@ -50,6 +54,22 @@ func readingSource(ctx context.Context, root, rel string, r Reading) (*sqldb.Sou
 		dir, inputs = tmp, []string{"input/sheet.csv"}
 	} else if sqldb.FileReader(rel) == "" {
 		return nil, "", nil, fmt.Errorf("the reading engine does not read %s: give a csv, tsv, json, parquet or xlsx file", rel)
+	} else if enc, err := textEncoding(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+		return nil, "", nil, err
+	} else if enc != preview.EncodingUTF8 && enc != preview.EncodingUTF8BOM {
+		// DuckDB reads UTF-8 only: a file in another encoding (GB18030,
+		// UTF-16, windows-1252) is read from a UTF-8 copy of its own.
+		tmp, err := os.MkdirTemp("", "sift-reading-")
+		if err != nil {
+			return nil, "", nil, err
+		}
+		cleanup = func() { os.RemoveAll(tmp) }
+		out := filepath.Join(tmp, "input", path.Base(rel))
+		if err := transcodeUTF8(filepath.Join(root, filepath.FromSlash(rel)), enc, out); err != nil {
+			cleanup()
+			return nil, "", nil, err
+		}
+		dir, inputs = tmp, []string{"input/" + path.Base(rel)}
 	}
 	src, err := sqldb.OpenFiles(ctx, dir, inputs, fo)
 	if err != nil {
@@ -63,6 +83,48 @@ func readingSource(ctx context.Context, root, rel string, r Reading) (*sqldb.Sou
 		return nil, "", nil, fmt.Errorf("read %s: %v", rel, err)
 	}
 	return src, sqldb.QuoteIdent(fmt.Sprint(views[0][0])), func() { src.Close(); cleanup() }, nil
+}
+
+// textEncoding is the encoding of a text file, as the preview detects it
+// from its leading bytes.
+func textEncoding(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	buf := make([]byte, preview.EncodingSampleSize)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return "", err
+	}
+	return preview.DetectEncoding(buf[:n]), nil
+}
+
+// transcodeUTF8 writes the text file at p, in encoding enc, to out in
+// UTF-8 (out's directory is made, private).
+func transcodeUTF8(p, enc, out string) error {
+	in, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	r, err := preview.NewDecodingReader(in, enc)
+	if err != nil {
+		return fmt.Errorf("read %s as %s: %w", p, enc, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o700); err != nil {
+		return err
+	}
+	o, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(o, r); err != nil {
+		o.Close()
+		return fmt.Errorf("transcode %s from %s: %w", p, enc, err)
+	}
+	return o.Close()
 }
 
 // workbookCSV writes a workbook's sheet to out as CSV; sheet "*" stacks
@@ -189,7 +251,19 @@ func whereSQL(r Reading) string {
 				conds = append(conds, key+" IN ("+strings.Join(vals, ", ")+")")
 			}
 		case ">=", "<=":
-			conds = append(conds, "TRY_CAST("+col+" AS DOUBLE) "+f.Op+" "+strings.TrimSpace(f.Values[0]))
+			if f.Column == r.Time && !r.YearTime {
+				// A bound on a date: the day's key compared as text
+				// ("2005-01-01" <= day <= "2009-12-31").
+				key, _ := grainKey(col, false, "day")
+				conds = append(conds, key+" "+f.Op+" "+sqldb.SQLString(f.Values[0]))
+				continue
+			}
+			x, err := strconv.ParseFloat(strings.TrimSpace(f.Values[0]), 64)
+			if err != nil {
+				conds = append(conds, "FALSE")
+				continue
+			}
+			conds = append(conds, "TRY_CAST("+col+" AS DOUBLE) "+f.Op+" "+strconv.FormatFloat(x, 'g', -1, 64))
 		default:
 			conds = append(conds, "CAST("+col+" AS VARCHAR) IN ("+strings.Join(vals, ", ")+")")
 		}
@@ -302,10 +376,10 @@ func readingQuery(r Reading, view string) (string, []string) {
 
 // ReadingTable computes the main table of reading r over the input at rel
 // (workspace-relative, under root) with DuckDB; nil, nil when the
-// analysis has no such table (profile, cohort, funnel, outliers).
+// analysis has no such table (cohort, funnel).
 func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, error) {
 	switch r.Analysis {
-	case Trend, ComparePeriods, TopN, Pivot, Correlation, Distribution:
+	case Trend, ComparePeriods, TopN, Pivot, Correlation, Distribution, Outliers, Profile:
 	default:
 		return nil, nil
 	}
@@ -319,6 +393,10 @@ func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, err
 		return correlationTable(ctx, src, view, r)
 	case Distribution:
 		return distributionTable(ctx, src, view, r)
+	case Outliers:
+		return outliersTable(ctx, src, view, r)
+	case Profile:
+		return profileTable(ctx, src, view, r)
 	}
 	q, names := readingQuery(r, view)
 	if q == "" {
@@ -387,9 +465,6 @@ func addChanges(t *Table, r Reading) {
 // correlationTable is every pair of the reading's numeric columns with
 // their Pearson correlation, strongest first.
 func correlationTable(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error) {
-	if r.Method != "" && r.Method != "pearson" {
-		return nil, nil
-	}
 	cols := r.Columns
 	if len(cols) < 2 {
 		return nil, nil
@@ -397,14 +472,21 @@ func correlationTable(ctx context.Context, src *sqldb.Source, view string, r Rea
 	t := &Table{Columns: []string{"column_a", "column_b", "r"}}
 	for i := 0; i < len(cols); i++ {
 		for j := i + 1; j < len(cols); j++ {
-			q := fmt.Sprintf("SELECT corr(TRY_CAST(%s AS DOUBLE), TRY_CAST(%s AS DOUBLE)) FROM %s%s", sqldb.QuoteIdent(cols[i]), sqldb.QuoteIdent(cols[j]), view, whereSQL(r))
-			rows, err := src.Rows(ctx, q)
-			if err != nil {
-				return nil, err
-			}
 			var v any
-			if rows[0][0] != nil {
-				v = toFloat(rows[0][0])
+			if r.Method != "" && r.Method != "pearson" {
+				var err error
+				if v, err = rankCorrelation(ctx, src, view, r, cols[i], cols[j]); err != nil {
+					return nil, err
+				}
+			} else {
+				q := fmt.Sprintf("SELECT corr(TRY_CAST(%s AS DOUBLE), TRY_CAST(%s AS DOUBLE)) FROM %s%s", sqldb.QuoteIdent(cols[i]), sqldb.QuoteIdent(cols[j]), view, whereSQL(r))
+				rows, err := src.Rows(ctx, q)
+				if err != nil {
+					return nil, err
+				}
+				if rows[0][0] != nil {
+					v = toFloat(rows[0][0])
+				}
 			}
 			t.Rows = append(t.Rows, []any{cols[i], cols[j], v})
 		}
@@ -533,6 +615,9 @@ func tableMarkdown(t *Table, limit int) string {
 // tableAnswer is the headline of a reading's table: its highest and
 // lowest rows by the (first) measure.
 func tableAnswer(lang string, r Reading, t *Table) string {
+	if r.Analysis == Outliers {
+		return outliersAnswer(lang, t)
+	}
 	vi := len(t.Columns) - 1
 	if r.Analysis == ComparePeriods && r.Compare != "" && len(r.Periods) == 0 {
 		vi = len(t.Columns) - 4
@@ -566,4 +651,40 @@ func tableAnswer(lang string, r Reading, t *Table) string {
 		return fmt.Sprintf("最高：%s（%s）；最低：%s（%s）；共 %d 行。", key(t.Rows[hi]), f(t.Rows[hi][vi]), key(t.Rows[lo]), f(t.Rows[lo][vi]), len(t.Rows))
 	}
 	return fmt.Sprintf("Highest: %s (%s); lowest: %s (%s); %d rows.", key(t.Rows[hi]), f(t.Rows[hi][vi]), key(t.Rows[lo]), f(t.Rows[lo][vi]), len(t.Rows))
+}
+
+// outliersAnswer counts the values beyond the fences, and names the
+// groups or columns that have the most.
+func outliersAnswer(lang string, t *Table) string {
+	nk := len(t.Columns) - 3
+	total := 0.0
+	var parts []string
+	for _, row := range t.Rows {
+		n, _ := row[len(row)-1].(float64)
+		total += n
+		if n > 0 && len(parts) < 5 {
+			var key []string
+			for _, v := range row[:nk] {
+				key = append(key, cellText(v))
+			}
+			lo, hi := cellText(row[nk]), cellText(row[nk+1])
+			if lang == LangChinese {
+				parts = append(parts, fmt.Sprintf("%s：%g 个（界限 %s 至 %s）", strings.Join(key, " / "), n, lo, hi))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s: %g (fences %s to %s)", strings.Join(key, " / "), n, lo, hi))
+			}
+		}
+	}
+	if lang == LangChinese {
+		s := fmt.Sprintf("超出 1.5×IQR 界限的值共 %g 个", total)
+		if len(parts) > 0 {
+			s += "：" + strings.Join(parts, "；")
+		}
+		return s + "。"
+	}
+	s := fmt.Sprintf("%g values lie beyond the 1.5×IQR fences", total)
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, "; ")
+	}
+	return s + "."
 }

@@ -231,6 +231,19 @@ func (r Reading) Text(lang string) string {
 			}
 			continue
 		}
+		if f.Op == ">=" || f.Op == "<=" {
+			switch {
+			case zh && f.Op == ">=":
+				fmt.Fprintf(&b, "，%s 自 %s 起", col, f.Values[0])
+			case zh:
+				fmt.Fprintf(&b, "，%s 至 %s 止", col, f.Values[0])
+			case f.Op == ">=":
+				fmt.Fprintf(&b, ", %s from %s", col, f.Values[0])
+			default:
+				fmt.Fprintf(&b, ", %s up to %s", col, f.Values[0])
+			}
+			continue
+		}
 		if zh {
 			fmt.Fprintf(&b, "，%s 为 %s", col, strings.Join(f.Values, "、"))
 		} else {
@@ -270,6 +283,17 @@ func (r Reading) Text(lang string) string {
 			b.WriteString(" (averaged, not summed: " + strings.Join(r.ByMean, ", ") + ")")
 		}
 	}
+	if r.RowIs != "" {
+		if zh {
+			unit := map[string]string{"day": "天", "year": "年", "month": "个月"}[r.RowIs]
+			if unit == "" {
+				unit = "条 " + r.RowIs
+			}
+			b.WriteString("（每行是一" + unit + "，所以数的是行数）")
+		} else {
+			b.WriteString(" (each row is one " + r.RowIs + ", so rows are counted)")
+		}
+	}
 	out := b.String()
 	if !zh && out != "" {
 		out = strings.ToUpper(out[:1]) + out[1:]
@@ -279,7 +303,7 @@ func (r Reading) Text(lang string) string {
 
 func hasYearFilter(r Reading) bool {
 	for _, f := range r.Filters {
-		if f.Op == "year" {
+		if f.Op == "year" || f.Column == r.Time && (f.Op == ">=" || f.Op == "<=") {
 			return true
 		}
 	}
