@@ -18,8 +18,13 @@ import (
 	"github.com/sift-agent/sift/llm/tokens"
 )
 
-// ErrNotFound: no entry has the ID.
-var ErrNotFound = errors.New("no such memory entry")
+// Errors callers branch on.
+var (
+	// ErrNotFound: no entry has the ID.
+	ErrNotFound = errors.New("no such memory entry")
+	// ErrInvalidID: the string cannot be an entry's ID.
+	ErrInvalidID = errors.New("invalid memory entry ID")
+)
 
 // Kind says what an Entry is.
 type Kind string
@@ -93,7 +98,7 @@ func ValidateID(id string) error {
 		ok = ok && (r >= 'a' && r <= 'f' || r >= '0' && r <= '9' || r == '-')
 	}
 	if !ok {
-		return fmt.Errorf("%w: %q is not a memory entry ID (like f-1a2b3c… or a-1a2b3c…; sift memory list shows them)", ErrNotFound, id)
+		return fmt.Errorf("%w: %q is not like f-1a2b3c… or a-1a2b3c… (sift memory list shows the IDs)", ErrInvalidID, id)
 	}
 	return nil
 }

@@ -64,7 +64,7 @@ func TestMemoryConformance(t *testing.T) {
 				t.Errorf("Delete twice: %v", err)
 			}
 			for _, bad := range []string{"../x", "f-../../etc/passwd", ""} {
-				if _, err := m.Get(ctx, bad); !errors.Is(err, memory.ErrNotFound) {
+				if _, err := m.Get(ctx, bad); !errors.Is(err, memory.ErrInvalidID) {
 					t.Errorf("Get(%q): %v", bad, err)
 				}
 				if err := m.Put(ctx, memory.Entry{ID: bad}); err == nil {

@@ -194,7 +194,7 @@ func runMemoryForget(ctx context.Context, io *ioStreams, opts *memoryForgetOptio
 	n := 0
 	for _, id := range ids {
 		err := b.Memory.Delete(ctx, id)
-		if errors.Is(err, memory.ErrNotFound) && !opts.All {
+		if (errors.Is(err, memory.ErrNotFound) || errors.Is(err, memory.ErrInvalidID)) && !opts.All {
 			return usageError{fmt.Errorf("%w (forgot %d before it)", err, n)}
 		}
 		if err != nil && !errors.Is(err, memory.ErrNotFound) {
