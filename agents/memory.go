@@ -21,8 +21,10 @@ import (
 	"github.com/sift-agent/sift/tools/sqldb"
 )
 
-// memoryAgent is the name Sift's memory speaks under in the events.
-const memoryAgent = "memory"
+// MemoryAgent is the agent name of the messages Sift's memory sends: an
+// answer given from memory, a similar question answered before, the
+// facts recalled for the run.
+const MemoryAgent = "memory"
 
 // memoryStore is where the instance remembers: its backend's memory, else
 // the file memory under the sessions root; nil when memory is off.
@@ -43,7 +45,7 @@ func (s *Sift) Memory() memory.Store { return s.memoryStore() }
 // memoryWarning tells the caller that memory failed; the run goes on
 // without it.
 func (r *run) memoryWarning(what string, err error) {
-	r.emit(event.Event{Kind: event.Message, Agent: memoryAgent, Text: fmt.Sprintf("warning: %s: %v; the run goes on without memory", what, err)})
+	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("warning: %s: %v; the run goes on without memory", what, err)})
 }
 
 // dataSources are the identities of the run's data: its input files (by
@@ -170,7 +172,7 @@ func (r *run) cachedAnswer(ctx context.Context, inputs []string) (memory.Entry, 
 		return memory.Entry{}, false
 	}
 	if sim, ok := memory.Similar(all, r.req.Question, srcs, settings); ok {
-		r.emit(event.Event{Kind: event.Message, Agent: memoryAgent, Text: fmt.Sprintf(
+		r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf(
 			"A similar question was answered on the same data in session %s on %s: %q (answer: %s). It is not the same question, so this run computes its own answer; ask that question to have its answer at once.",
 			sim.Session, sim.Created.Format(time.DateOnly), sim.Question, firstLine(sim.Answer))})
 	}
@@ -197,7 +199,7 @@ func fromMemoryNote(e memory.Entry) string {
 // files it made, copied into this session. No model is called.
 func (r *run) answerFromMemory(ctx context.Context, e memory.Entry) {
 	r.fromMemory = e.Session
-	r.emit(event.Event{Kind: event.Message, Agent: memoryAgent, Text: fmt.Sprintf(
+	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf(
 		"Answered from memory: session %s answered this question on %s, on the same data with the same settings; no model is called. Ask with --fresh to compute it again.",
 		e.Session, e.Created.Format(time.DateOnly))})
 	copied := r.copyDeliverables(e.Session)
@@ -352,7 +354,7 @@ func (r *run) recallFacts(ctx context.Context, inputs []string) {
 	}
 	text, shown := memory.Render(facts, memory.DefaultTokens)
 	r.remembered, r.facts = text, shown
-	r.emit(event.Event{Kind: event.Message, Agent: memoryAgent, Text: fmt.Sprintf("Sift remembers %s you gave about this data, shown to the agents (forget one with sift memory forget ID):\n%s",
+	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("Sift remembers %s you gave about this data, shown to the agents (forget one with sift memory forget ID):\n%s",
 		english.Plural(len(shown), "fact", ""), text)})
 }
 

@@ -77,7 +77,7 @@ func TestAnswerCache(t *testing.T) {
 		if done.Session == first || done.Plan.Result == nil || done.Plan.Result.Answer != "250" {
 			t.Errorf("the hit must answer in a session of its own with the earlier answer: %s %+v", done.Session, done.Plan.Result)
 		}
-		if said := strings.Join(messagesOf(evs, memoryAgent), "\n"); !strings.Contains(said, "Answered from memory: session "+first) {
+		if said := strings.Join(messagesOf(evs, MemoryAgent), "\n"); !strings.Contains(said, "Answered from memory: session "+first) {
 			t.Errorf("the output must say where the answer came from: %q", said)
 		}
 		reports := kinds(evs, event.Report)
@@ -135,7 +135,7 @@ func TestAnswerCache(t *testing.T) {
 		if calls == 0 {
 			t.Error("a similar question must not be answered from memory")
 		}
-		said := strings.Join(messagesOf(evs, memoryAgent), "\n")
+		said := strings.Join(messagesOf(evs, MemoryAgent), "\n")
 		if !strings.Contains(said, "A similar question was answered on the same data in session") || !strings.Contains(said, q) {
 			t.Errorf("the similar question must be suggested: %q", said)
 		}
@@ -222,7 +222,7 @@ func TestFactsFromThePerson(t *testing.T) {
 	if st := done.Plan.Steps[0]; !strings.Contains(st.Summary, "250") {
 		t.Errorf("session 2's step: %+v", st)
 	}
-	if said := strings.Join(messagesOf(evs, memoryAgent), "\n"); !strings.Contains(said, "Sift remembers 1 fact") || !strings.Contains(said, question) {
+	if said := strings.Join(messagesOf(evs, MemoryAgent), "\n"); !strings.Contains(said, "Sift remembers 1 fact") || !strings.Contains(said, question) {
 		t.Errorf("the run must say what it remembers: %q", said)
 	}
 
