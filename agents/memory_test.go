@@ -243,3 +243,35 @@ func TestFactsFromThePerson(t *testing.T) {
 		t.Errorf("%d replies unused", script.Remaining())
 	}
 }
+
+func TestPlanEditIsRemembered(t *testing.T) {
+	root := t.TempDir()
+	csv := salesCSV(t)
+	script := scripted.New()
+	s, err := New(Config{Models: Models{Default: script.Model()}, SessionsRoot: root, Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script.Push(call(toolCreatePlan, steps("Sum the revenue")))
+	evs := drain(t, s.Run(context.Background(), Request{Mode: ModePlan, Question: "net revenue", Files: []string{csv}, ReviewPlan: true}))
+	done := evs[len(evs)-1]
+	if done.Interrupt == nil || done.Interrupt.Kind != event.InterruptPlanReview {
+		t.Fatalf("want a plan review: %+v %v", done.Interrupt, done.Err)
+	}
+	script.Push(computed("250")[1:]...)
+	evs = drain(t, s.Resume(context.Background(), done.Session, map[string]any{done.Interrupt.ID: EditPlan("Sum the revenue, refunds as negative")}))
+	if d := evs[len(evs)-1]; d.Err != nil || d.Interrupt != nil {
+		t.Fatalf("the edited plan must run: %v %+v", d.Err, d.Interrupt)
+	}
+	es, err := s.Memory().List(context.Background())
+	if err != nil || len(es) != 1 || es[0].Origin != memory.OriginPlan || !strings.Contains(es[0].Answer, "refunds as negative") {
+		t.Fatalf("the edit must be remembered: %+v %v", es, err)
+	}
+	// The next session on the same data shows it to the planner.
+	script.Push(computed("250")...)
+	drain(t, s.Run(context.Background(), Request{Mode: ModePlan, Question: "revenue by month", Files: []string{csv}}))
+	reqs := script.Requests()
+	if planner := reqs[len(reqs)-5]; !strings.Contains(planner.Messages[0].Content, `For "net revenue" the person changed the plan: the steps are Sum the revenue, refunds as negative`) {
+		t.Errorf("the planner must be shown the edit:\n%s", planner.Messages[0].Content)
+	}
+}
