@@ -8,7 +8,7 @@ DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells m
 REC_SESSIONS ?= $(CURDIR)/.sift/recordings
 EVAL_DIR     ?= $(CURDIR)/.sift/eval-native
 
-.PHONY: recordings eval eval-understanding eval-understanding-gen serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-parallel bench-workers clean
+.PHONY: recordings eval eval-understanding eval-understanding-gen serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-memory bench-parallel bench-workers clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -106,6 +106,10 @@ bench-routes: python-deps
 ## bench-tokens: prompt tokens of an 8-step analysis, context management off vs on
 bench-tokens: python-deps
 	$(GO) test ./agents -run '^$$' -bench ContextManagement -benchtime 1x -v
+
+## bench-memory: model calls, tokens and questions to the person of a first question, the same again and a second one on the same data, memory off vs on
+bench-memory: python-deps
+	$(GO) test ./agents -run '^$$' -bench BenchmarkMemory -benchtime 1x -v
 
 ## bench-parallel: wall time and peak kernel memory of a 7-step plan (three 2-step branches, then a summary), model answering after 1 s, --parallel 1 vs 3
 bench-parallel: python-deps

@@ -48,6 +48,7 @@ func (r *run) newTree(ctx context.Context, op operator.Operator, guard *tree.Bud
 		MCP:             r.mcp,
 		Policy:          policy,
 		Unattended:      r.req.Yes,
+		Recall:          r.recall,
 		Budget:          guard,
 		Models:          r.sift.models(r.meter, r.trajectory),
 		Verbatim:        r.sift.cfg.Verbatim,

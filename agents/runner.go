@@ -18,6 +18,7 @@ import (
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
@@ -125,6 +126,14 @@ type run struct {
 	// lent, when set, is what a conversation lends the run of its data
 	// analyst; nil for a run of its own.
 	lent *lent
+	// memSources are the identities of the run's data, once worked out
+	// (dataSources); fromMemory is the session whose answer the run gave
+	// (answerFromMemory); remembered and facts are what the person said
+	// in earlier sessions on the same data (recallFacts).
+	memSources memory.Sources
+	fromMemory string
+	remembered string
+	facts      []memory.Entry
 	// reportPath is where this question's report was last published:
 	// report.md, or its own report-NN.md when it did not replace an
 	// earlier question's report.md.
@@ -182,12 +191,16 @@ func (r *run) done(err error) {
 	e := event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	if r.ws != nil {
 		e.Path = r.ws.Root
+		answered := r.questionReport()
 		r.finishFiles(e.Usage)
 		status := session.StatusDone
 		if err != nil {
 			status, r.failure = session.StatusFailed, err.Error()
 		}
 		r.putMeta(context.Background(), status, nil)
+		if err == nil {
+			r.rememberAnswer(context.Background(), answered)
+		}
 	}
 	r.close(e)
 }
@@ -287,6 +300,10 @@ func (r *run) execute(ctx context.Context) {
 		r.fail(err)
 		return
 	}
+	if in.cachedFrom {
+		r.answerFromMemory(ctx, in.cached)
+		return
+	}
 	if r.route(ctx, in) {
 		return
 	}
@@ -297,6 +314,10 @@ func (r *run) execute(ctx context.Context) {
 // (workspace-relative), their previews and the data context the agents
 // are shown.
 type prepared struct {
+	// cached is the earlier answer the run gives (the answer cache),
+	// when cachedFrom is set; nothing else is prepared then.
+	cached      memory.Entry
+	cachedFrom  bool
 	inputs      []string
 	previews    []preview.Previewed
 	dataContext string
@@ -370,6 +391,10 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	}
 	if in.inputs, err = ws.Inputs(); err != nil {
 		return ctx, in, err
+	}
+	if in.cached, in.cachedFrom = r.cachedAnswer(ctx, in.inputs); in.cachedFrom {
+		// No kernel, no preview: the answer is already known.
+		return ctx, in, nil
 	}
 	if r.lent != nil && r.lent.op != nil {
 		r.op = r.lent.op
@@ -477,6 +502,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 
 // runAgents runs the agent tree on the question and drives it to the end.
 func (r *run) runAgents(ctx context.Context, in prepared) {
+	r.recallFacts(ctx, in.inputs)
 	guard := tree.NewBudgetGuard(r.req.Budget, r.meter, nil)
 	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
@@ -495,6 +521,7 @@ func (r *run) sessionValues(question string, inputs []string, dataContext string
 	return treeValues(treeInput{
 		question: question, dataContext: dataContext, inputs: inputs, workdir: r.ws.Root,
 		mode: r.mode(), verbatim: r.sift.cfg.Verbatim, reviewPlan: r.req.ReviewPlan, plan: r.plan,
+		remembered: r.remembered,
 	})
 }
 

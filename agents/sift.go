@@ -155,6 +155,11 @@ type Config struct {
 	// when it ends; a tool not marked read-only waits for approval.
 	// Optional.
 	MCPServers []mcp.ServerConfig
+	// NoMemory turns memory off: no answer is taken from or added to the
+	// answer cache, and no fact the person gave is kept or recalled (see
+	// package memory). Optional; memory is on by default, kept in
+	// Store.Memory.
+	NoMemory bool
 }
 
 // Sift runs analyses. Create it with New.
@@ -255,6 +260,10 @@ type Request struct {
 	Databases []string
 	// SessionID names the new session. Optional; generated when empty.
 	SessionID string
+	// Fresh computes the answer even when an earlier session answered the
+	// same question on the same data with the same settings (the answer
+	// cache, see package memory); the new answer then replaces the old.
+	Fresh bool
 	// Parallel bounds the plan steps run at the same time, each in a
 	// Python kernel of its own (see DefaultParallel, used when 0); 1 runs
 	// one step after another.

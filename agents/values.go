@@ -27,6 +27,8 @@ type treeInput struct {
 	plan *plans.FullPlan
 	// waits are branch steps that wait for the person, on a recovered run.
 	waits []*tree.BranchWait
+	// remembered are the facts from earlier sessions on the same data.
+	remembered string
 }
 
 // treeValues is in as session values. Keys a run leaves at their zero
@@ -47,6 +49,9 @@ func treeValues(in treeInput) map[string]any {
 	}
 	if in.feedback != "" {
 		v[params.PlanFeedback.Name()] = in.feedback
+	}
+	if in.remembered != "" {
+		v[params.Remembered.Name()] = in.remembered
 	}
 	if in.waits != nil {
 		v[tree.BranchWaitsKey] = in.waits

@@ -30,6 +30,10 @@ var (
 	// Verbatim is set when context management is off (see
 	// agents.Config.Verbatim).
 	Verbatim = NewKey[bool]("sift.verbatim")
+	// Remembered are the facts the person gave in earlier sessions about
+	// the run's data (answers to questions, plan edits), one line each,
+	// bounded in tokens; empty when there are none (see package memory).
+	Remembered = NewKey[string]("sift.remembered")
 	// Quick is set when the run takes the quick path: one code-agent
 	// loop, no executor and no replanning.
 	Quick = NewKey[bool]("sift.quick")

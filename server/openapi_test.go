@@ -68,6 +68,7 @@ var routes = []string{
 	"GET /v1/sessions/{id}", "DELETE /v1/sessions/{id}", "POST /v1/sessions/{id}/runs",
 	"POST /v1/sessions/{id}/answers", "POST /v1/sessions/{id}/pause", "POST /v1/sessions/{id}/resume",
 	"GET /v1/sessions/{id}/events", "GET /v1/sessions/{id}/files/{path...}",
+	"GET /v1/memory", "DELETE /v1/memory/{id}",
 	"GET /healthz", "GET /readyz", "GET /metrics",
 }
 
@@ -187,6 +188,9 @@ func TestServerAnswersWhatOpenAPISays(t *testing.T) {
 		{"GET", "/v1/sessions/" + id + "/./", nil, 400},
 		{"GET", "/v1//sessions", nil, 400},
 		{"GET", "/v1/config", nil, 200},
+		{"GET", "/v1/memory", nil, 200},
+		{"DELETE", "/v1/memory/f-0123456789abcdef0123", nil, 404},
+		{"DELETE", "/v1/memory/nope", nil, 400},
 		{"GET", "/v1/openapi.json", nil, 200},
 		{"GET", "/healthz", nil, 200},
 		{"GET", "/readyz", nil, 200},

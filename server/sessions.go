@@ -593,6 +593,8 @@ type runRequest struct {
 	Mode       string `json:"mode"`
 	ReviewPlan bool   `json:"review_plan"`
 	Yes        bool   `json:"yes"`
+	// Fresh computes the answer even when memory holds it.
+	Fresh bool `json:"fresh"`
 	// Parallel bounds the plan steps run at the same time; absent: the
 	// default (agents.DefaultParallel). At least 1, as the OpenAPI
 	// document says. Resumes keep it.
@@ -635,7 +637,7 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, codeBadRequest, "a budget bound is negative: give 0 or more (0 or left out: no bound)")
 		return
 	}
-	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, SessionID: id, Parallel: parallel,
+	req := agents.Request{Question: body.Question, Mode: mode, ReviewPlan: body.ReviewPlan && !body.Yes, Yes: body.Yes, Fresh: body.Fresh, SessionID: id, Parallel: parallel,
 		Budget: agents.Budget{MaxTokens: body.Budget.MaxTokens, MaxSteps: body.Budget.MaxSteps, MaxModelCalls: body.Budget.MaxModelCalls, MaxCost: body.Budget.MaxCost}}
 	if body.Budget.MaxTime != "" {
 		if req.Budget.MaxTime, err = time.ParseDuration(body.Budget.MaxTime); err != nil || req.Budget.MaxTime < 0 {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/sift-agent/sift/memory"
 )
 
 // StoreEnv is the environment variable that names the storage URL when none
@@ -55,6 +57,10 @@ type Backend struct {
 	// Claims are the leases that keep processes sharing the backend from
 	// running one session twice. Optional: nil means one process only.
 	Claims Claims
+	// Memory keeps what Sift remembers between sessions: the person's
+	// facts and the answers already computed, per data source (package
+	// memory). Every backend has one.
+	Memory memory.Store
 	// URL names the backend, e.g. "sqlite:/var/lib/sift/sift.db", with any
 	// password left out.
 	URL string

@@ -30,7 +30,7 @@ func OpenFileBackend(root string) (*Backend, error) {
 		return nil, fmt.Errorf("open file store %s: it is a file, not a directory; give a directory for the sessions", abs)
 	}
 	st := &fileStore{root: abs}
-	return &Backend{Checkpoints: st, Sessions: &fileRegistry{root: abs}, Claims: &fileClaims{root: abs}, URL: "file:" + abs}, nil
+	return &Backend{Checkpoints: st, Sessions: &fileRegistry{root: abs}, Claims: &fileClaims{root: abs}, Memory: OpenFileMemory(abs), URL: "file:" + abs}, nil
 }
 
 // fileStore keeps each checkpoint in <root>/<id>/checkpoint.bin.

@@ -67,6 +67,7 @@ func OpenRedisBackend(ctx context.Context, cfg RedisConfig) (*Backend, error) {
 		Checkpoints: &redisStore{redisConn: c},
 		Sessions:    &redisRegistry{redisConn: c},
 		Claims:      &redisClaims{redisConn: c},
+		Memory:      &redisMemory{redisConn: c},
 		URL:         name + " (prefix " + cfg.Prefix + ")",
 		Redis:       client,
 		RedisPrefix: cfg.Prefix,

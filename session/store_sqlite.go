@@ -40,6 +40,11 @@ CREATE TABLE IF NOT EXISTS sessions (
 	meta       TEXT NOT NULL     -- Meta as JSON
 );
 CREATE INDEX IF NOT EXISTS sessions_by_created ON sessions (created_at DESC, id DESC);
+CREATE TABLE IF NOT EXISTS memory (
+	id         TEXT PRIMARY KEY,
+	created_at INTEGER NOT NULL, -- Unix nanoseconds
+	entry      TEXT NOT NULL     -- memory.Entry as JSON
+);
 CREATE TABLE IF NOT EXISTS claims (
 	id      TEXT PRIMARY KEY,
 	owner   TEXT NOT NULL,
@@ -103,6 +108,7 @@ func OpenSQLiteBackend(ctx context.Context, cfg SQLiteConfig) (*Backend, error) 
 		Checkpoints: &sqliteStore{sqliteConn: c},
 		Sessions:    &sqliteRegistry{sqliteConn: c},
 		Claims:      &sqliteClaims{sqliteConn: c},
+		Memory:      &sqliteMemory{sqliteConn: c},
 		URL:         "sqlite:" + path,
 	}, nil
 }

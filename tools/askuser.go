@@ -118,6 +118,10 @@ type AskUserOptions struct {
 	// --yes, a batch job): the tool then replies UnattendedReply at once
 	// instead of interrupting. Default false.
 	Unattended bool
+	// Recall, when set, is asked first: a question the person already
+	// answered (in an earlier session on the same data) is answered with
+	// what it returns, without asking again. Optional.
+	Recall func(question string) (reply string, ok bool)
 }
 
 // AskUserTool returns the ask_user tool. A call interrupts the run with a
@@ -140,6 +144,11 @@ func AskUserTool(opts AskUserOptions) (tool.InvokableTool, error) {
 func askUser(ctx context.Context, opts AskUserOptions, a AskUserArgs) (string, error) {
 	if wasInterrupted, hasState, q := tool.GetInterruptState[*Question](ctx); wasInterrupted && hasState && q != nil {
 		return answered(ctx, q)
+	}
+	if opts.Recall != nil {
+		if reply, ok := opts.Recall(strings.TrimSpace(a.Question)); ok {
+			return reply, nil
+		}
 	}
 	if opts.Unattended {
 		return UnattendedReply, nil

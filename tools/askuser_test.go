@@ -118,6 +118,32 @@ func TestAskUserUnattended(t *testing.T) {
 	}
 }
 
+func TestAskUserRecalled(t *testing.T) {
+	var asked []string
+	recall := func(q string) (string, bool) {
+		asked = append(asked, q)
+		return "The person answered this before: fiscal year", true
+	}
+	h := newHarness(t, askUserTools(t, AskUserOptions{Recall: recall}),
+		callReply("q1", AskUserName, yearQuestion), textReply("fiscal year it is"))
+	out := h.run("Total sales per year?")
+	if len(out.interrupts) != 0 {
+		t.Fatalf("a recalled question interrupted: %s", describeOutcome(out))
+	}
+	if got := toolResultSeen(t, h.script, "q1"); got != "The person answered this before: fiscal year" {
+		t.Errorf("tool result %q", got)
+	}
+	if len(asked) != 1 || asked[0] == "" {
+		t.Errorf("recall asked with %q", asked)
+	}
+	// A question not recalled is asked.
+	h = newHarness(t, askUserTools(t, AskUserOptions{Recall: func(string) (string, bool) { return "", false }}),
+		callReply("q1", AskUserName, yearQuestion))
+	if out := h.run("Total sales per year?"); len(out.interrupts) != 1 {
+		t.Errorf("a question not recalled must be asked: %s", describeOutcome(out))
+	}
+}
+
 func TestAskUserNoQuestion(t *testing.T) {
 	h := newHarness(t, askUserTools(t, AskUserOptions{}),
 		callReply("q1", AskUserName, `{"question": "  ", "why": "x"}`), textReply("ok"))

@@ -155,7 +155,7 @@ func (r *renderer) event(e event.Event) {
 	case event.Paused:
 		r.status("Paused (%s).", e.Text)
 	case event.Message:
-		if e.Agent != "sift" {
+		if e.Agent != "sift" && e.Agent != agents.MemoryAgent {
 			return
 		}
 		if strings.HasPrefix(e.Text, "WARNING: ") {

@@ -49,8 +49,10 @@ type runOptions struct {
 	AgentModels map[string]string
 	Budget      agents.Budget
 	// PythonMode is kernel or process; Sandbox is auto, bwrap or none.
-	ReviewPlan       bool
-	Yes              bool
+	ReviewPlan bool
+	Yes        bool
+	// Fresh computes the answer even when memory holds it (--fresh).
+	Fresh            bool
 	PolicyFile       string
 	Store            string
 	Session          string
@@ -118,6 +120,7 @@ func newRunCmd(io *ioStreams, runF func(context.Context, *runOptions) error) *co
 	addBudgetFlags(f, &opts.Budget)
 	f.StringVar(&opts.Session, "session", "", "ask a follow-up in this finished session: its results, files and Python state carry over")
 	f.BoolVar(&opts.Yes, "yes", false, "run unattended: no plan review, approvals the policy allows are given and the rest refused, questions answered by assumption")
+	f.BoolVar(&opts.Fresh, "fresh", false, "compute the answer even when an earlier session answered the same question on the same data with the same settings (see sift memory)")
 	f.BoolVar(&opts.ReviewPlan, "review", false, "wait for you to approve, edit or reject the plan before it runs (answer with sift resume)")
 	addModelFlags(cmd, opts)
 	f.StringVar(&opts.Mode, "mode", "auto", "route: auto (a built-in analysis when one matches, else the planner, which sends trivial requests down the quick path), template (built-in analyses only, no model), quick (one code-agent loop, no planning), plan (always plan, execute and replan)")
@@ -273,7 +276,7 @@ func runRun(ctx context.Context, io *ioStreams, opts *runOptions, deps runDeps) 
 	}
 	defer release()
 	defer working.start()()
-	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, SessionID: id, Parallel: opts.Parallel, Labels: resumeLabels(opts.ResumeArgs)}) {
+	for e := range s.Run(ctx, agents.Request{Mode: mode, Question: opts.Question, Files: opts.Files, Dirs: opts.Dirs, Databases: opts.DBs, Budget: opts.Budget, ReviewPlan: opts.ReviewPlan && !opts.Yes, Yes: opts.Yes, Fresh: opts.Fresh, SessionID: id, Parallel: opts.Parallel, Labels: resumeLabels(opts.ResumeArgs)}) {
 		r.event(e)
 		final = e
 	}

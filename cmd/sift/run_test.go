@@ -73,6 +73,11 @@ func TestRunFlags(t *testing.T) {
 			args: []string{"--script", "s.json", "--parallel", "2", "q"},
 			want: runOptions{Question: "q", Script: "s.json", MaxIterations: 10, Parallel: 2, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel", ResumeArgs: []string{"--script s.json"}},
 		},
+		{
+			name: "fresh",
+			args: []string{"--fresh", "-f", "a.csv", "q"},
+			want: runOptions{Question: "q", Files: []string{"a.csv"}, Fresh: true, MaxIterations: 10, Parallel: 3, CodeTimeout: 2 * time.Minute, Mode: "auto", PythonMode: "kernel"},
+		},
 		{name: "no question", args: []string{"--file", "a.csv"}, wantErr: "give the question"},
 		{name: "unknown mode", args: []string{"--mode", "fast", "q"}, wantErr: "unknown mode"},
 		{name: "no parallel steps", args: []string{"--parallel", "0", "q"}, wantErr: "--parallel must be at least 1"},

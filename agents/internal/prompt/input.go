@@ -36,7 +36,14 @@ type View struct {
 	// Step is the index of the step a branch runs, 0 outside branches
 	// (the current step is then the plan's first unfinished one).
 	Step int
+	// Remembered are the facts the person gave in earlier sessions on the
+	// same data, one line each; empty when there are none.
+	Remembered string
 }
+
+// rememberedTitle heads the facts from earlier sessions in every agent's
+// run context.
+const rememberedTitle = "What the person told Sift before about this data (use it; do not ask again)"
 
 // current is the step being executed.
 func (v View) Current() *plans.StepState {
@@ -69,6 +76,7 @@ func runContext(v View, data bool) string {
 	var b strings.Builder
 	Section(&b, "Question", v.Question)
 	Section(&b, "Earlier in this session", renderEarlier(v.Plan))
+	Section(&b, rememberedTitle, v.Remembered)
 	if data {
 		Section(&b, "Data", v.dataContext())
 	} else {
@@ -126,6 +134,7 @@ func CodeContext(v View) string {
 	var b strings.Builder
 	Section(&b, "Question", v.Question)
 	Section(&b, "Earlier in this session", renderEarlier(v.Plan))
+	Section(&b, rememberedTitle, v.Remembered)
 	return strings.TrimSpace(b.String())
 }
 

@@ -43,6 +43,10 @@ type Config struct {
 	// Unattended means no one can answer questions or approvals.
 	Policy     *tools.Policy
 	Unattended bool
+	// Recall answers ask_user's questions the person already answered in
+	// an earlier session on the same data, instead of asking them again
+	// (see tools.AskUserOptions.Recall). Optional.
+	Recall func(question string) (reply string, ok bool)
 	// Budget is checked at the safe points: before a step, a replan and
 	// the report. Optional.
 	Budget *BudgetGuard
@@ -88,6 +92,7 @@ func (c Config) tree() treeConfig {
 		verbatim:        c.Verbatim,
 		policy:          c.Policy,
 		unattended:      c.Unattended,
+		recall:          c.Recall,
 		budget:          c.Budget,
 		mcp:             c.MCP,
 		sources:         c.Sources,

@@ -93,6 +93,9 @@ type treeConfig struct {
 	// unattended means no one can answer questions or approvals.
 	policy     *tools.Policy
 	unattended bool
+	// recall answers a question the person already answered (see
+	// tools.AskUserOptions.Recall); nil asks every time.
+	recall func(question string) (string, bool)
 	// budget is checked at the safe points: before a step, a replan and
 	// the report.
 	budget *BudgetGuard
@@ -267,7 +270,7 @@ func buildExecutorTools(ctx context.Context, cfg treeConfig) ([]tool.BaseTool, a
 	if err != nil {
 		return nil, nil, err
 	}
-	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended})
+	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended, Recall: cfg.recall})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -325,7 +328,7 @@ func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
 	if err != nil {
 		return nil, err
 	}
-	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended})
+	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended, Recall: cfg.recall})
 	if err != nil {
 		return nil, err
 	}
@@ -503,7 +506,8 @@ func viewOf(ctx context.Context) prompt.View {
 	verbatim, _ := params.Verbatim.Get(ctx)
 	feedback, _ := params.PlanFeedback.Get(ctx)
 	step, _ := params.BranchStep.Get(ctx)
-	return prompt.View{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback, Step: step}
+	remembered, _ := params.Remembered.Get(ctx)
+	return prompt.View{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback, Step: step, Remembered: remembered}
 }
 
 // sqlTools are the SQL tools over the run's databases, guarded like the

@@ -1,0 +1,93 @@
+package memory
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func fingerprint(t *testing.T, path string) Source {
+	t.Helper()
+	s, err := File(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestFileIdentity(t *testing.T) {
+	const csv = "region,revenue\nWest,10\nEast,20\n"
+	a := fingerprint(t, write(t, "sales.csv", csv))
+	if a.Kind != SourceFile || a.Name != "sales.csv" || !a.Hashed() {
+		t.Errorf("source: %+v", a)
+	}
+	if !strings.HasPrefix(a.Schema, "csv\nregion ") || !strings.Contains(a.Schema, "revenue ") {
+		t.Errorf("schema not read: %q", a.Schema)
+	}
+	tests := []struct {
+		name    string
+		file    string
+		content string
+		same    bool
+	}{
+		{"same content, other name", "renamed.csv", csv, true},
+		{"one byte changed", "sales.csv", "region,revenue\nWest,10\nEast,21\n", false},
+		{"one row more", "sales.csv", csv + "North,5\n", false},
+		{"other columns", "sales.csv", "area,revenue\nWest,10\nEast,20\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := fingerprint(t, write(t, tt.file, tt.content))
+			if (a.ID == b.ID) != tt.same {
+				t.Errorf("same identity = %v, want %v (%s vs %s)", a.ID == b.ID, tt.same, a.ID, b.ID)
+			}
+		})
+	}
+}
+
+func TestFileMissing(t *testing.T) {
+	if _, err := File(context.Background(), filepath.Join(t.TempDir(), "nope.csv")); err == nil {
+		t.Error("a missing file must fail")
+	}
+}
+
+func TestDatabaseIdentity(t *testing.T) {
+	a := Database("postgres://shop@db:5432/shop", []string{"orders", "customers"})
+	if b := Database("postgres://shop@db:5432/shop", []string{"customers", "orders"}); a.ID != b.ID {
+		t.Error("the order of the tables must not matter")
+	}
+	if b := Database("postgres://shop@db:5432/shop", []string{"customers", "orders", "refunds"}); a.ID == b.ID {
+		t.Error("another table must change the identity")
+	}
+	if b := Database("postgres://shop@db2:5432/shop", []string{"customers", "orders"}); a.ID == b.ID {
+		t.Error("another address must change the identity")
+	}
+	if a.Hashed() || (Sources{a}).Hashed() {
+		t.Error("a database's content is not hashed")
+	}
+}
+
+func TestSourcesKey(t *testing.T) {
+	x := Source{ID: "x", Content: "1"}
+	y := Source{ID: "y", Content: "2"}
+	if (Sources{x, y}).Key() != (Sources{y, x}).Key() {
+		t.Error("the order of the sources must not matter")
+	}
+	if (Sources{x}).Key() == (Sources{x, y}).Key() {
+		t.Error("another source must change the key")
+	}
+	if (Sources{}).Hashed() {
+		t.Error("no data is not hashed data")
+	}
+}
