@@ -289,6 +289,7 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("POST /v1/sessions/{id}/resume", s.handleResume)
 	api("GET /v1/sessions/{id}/events", s.handleEvents)
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
+	api("GET /v1/sessions/{id}/tables/{path...}", s.handleTable)
 	mux.Handle("/v1/", s.authorized(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("no API endpoint %s %s; see /v1/openapi.json", r.Method, r.URL.Path))
 	}))
