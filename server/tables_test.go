@@ -228,3 +228,28 @@ func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 		t.Errorf("another session's id = %d, want 404", code)
 	}
 }
+
+// BenchmarkTablesPageOf100kRows reads the last page of a 100,000-row CSV
+// (the whole file is read to count its rows, whichever page is asked).
+func BenchmarkTablesPageOf100kRows(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "big.csv")
+	var sb strings.Builder
+	sb.WriteString("n,label,amount,note\n")
+	for i := 1; i <= 100_000; i++ {
+		fmt.Fprintf(&sb, "%d,row %d,%.2f,\n", i, i, float64(i)*1.5)
+	}
+	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tab := &fileTable{Page: 2000, PageSize: 50, RowCountExact: true}
+		if err := readDelimitedPage(b.Context(), f, ',', tab); err != nil || tab.RowCount != 100_000 || len(tab.Rows) != 50 {
+			b.Fatalf("%v: %d rows of %d", err, len(tab.Rows), tab.RowCount)
+		}
+		f.Close()
+	}
+}

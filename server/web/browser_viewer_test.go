@@ -190,6 +190,14 @@ func TestBrowserViewersOpenEveryFileInPlace(t *testing.T) {
 	escape("out/book.xlsx")
 	b.do(t, "desktop", chromedp.EmulateViewport(1280, 800))
 
+	// A link inside the report opens the viewer too.
+	b.do(t, "open the workbook from the report's text", chromedp.Evaluate[chromedp.Void](`(() => {
+		const a = document.querySelector('.report .md a[data-path="out/book.xlsx"]');
+		a.focus(); a.click();
+	})()`))
+	b.waitJS(t, "the report's link opens the workbook", `document.getElementById('viewer').open && document.querySelectorAll('.sheet-tab').length === 2`)
+	escape("out/book.xlsx")
+
 	// A broken workbook says so and offers the download.
 	open("out/broken.xlsx")
 	b.waitJS(t, "the broken workbook says it cannot be shown", `document.querySelector('.viewer-error')?.textContent.includes('cannot be shown')`)
