@@ -140,7 +140,7 @@ func TestBrowserViewersOpenEveryFileInPlace(t *testing.T) {
 	open("out/big.csv")
 	b.waitJS(t, "the first page shows", `document.querySelectorAll('.viewer-table tbody tr').length === 50`)
 	t.Logf("the first page of a 100,000-row CSV showed %v after the click", time.Since(start).Round(time.Millisecond))
-	if got := b.evalString(t, `document.querySelector('.viewer-where').textContent`); got != "Rows 1–50 of 100,000 rows · page 1 of 2,000" {
+	if got := b.evalString(t, `document.querySelector('.viewer-where').textContent`); got != "Rows 1–50 of 100,000 · page 1 of 2,000" {
 		t.Errorf("the pager says %q", got)
 	}
 	if got := b.evalStrings(t, `[...document.querySelectorAll('.viewer-table thead th')].map(c => c.textContent)`); strings.Join(got, "|") != "#|n|label|amount|note" {

@@ -192,7 +192,7 @@ export class Viewer {
         });
       });
       const n = t.row_count;
-      const count = `${n.toLocaleString('en-US')}${t.row_count_exact ? '' : '+'} row${n === 1 ? '' : 's'}`;
+      const count = `${n.toLocaleString('en-US')}${t.row_count_exact ? '' : '+'}`;
       where.textContent = n === 0 ? 'No rows under the header'
         : `Rows ${(first + 1).toLocaleString('en-US')}–${(first + t.rows.length).toLocaleString('en-US')} of ${count} · page ${t.page} of ${t.page_count.toLocaleString('en-US')}`;
       prev.disabled = t.page <= 1;
