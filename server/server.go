@@ -144,6 +144,8 @@ type Config struct {
 type Server struct {
 	cfg  Config
 	sift *agents.Sift
+	// tableCounts keeps the row counts of table files read (tables.go).
+	tableCounts tableCounts
 	// handler is mux behind the origin rules (originGuard).
 	handler http.Handler
 	store   *session.Backend

@@ -13,6 +13,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -63,6 +64,51 @@ type fileTable struct {
 	RowCountExact bool `json:"row_count_exact"`
 	PageCount     int  `json:"page_count"`
 	CutCells      int  `json:"cut_cells"`
+
+	// stopAt, when not 0, is the row reading stops after: the count is
+	// known already.
+	stopAt int
+}
+
+// done says whether the rows read so far are all that is needed.
+func (t *fileTable) done() bool { return t.stopAt > 0 && t.RowCount >= t.stopAt }
+
+// tableCounts remembers how many rows and columns each table file read
+// has, by the file's identity (its path, size and modification time), so
+// that a page after the first stops reading at its last row instead of
+// counting the whole file again.
+type tableCounts struct {
+	mu sync.Mutex
+	m  map[tableKey]tableCount
+}
+
+type tableKey struct {
+	root, rel, sheet string
+	size, modified   int64
+}
+
+type tableCount struct {
+	rows, columns int
+	exact         bool
+}
+
+// maxTableCounts bounds the counts kept; when full they are all dropped.
+const maxTableCounts = 1024
+
+func (c *tableCounts) get(k tableKey) (tableCount, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.m[k]
+	return n, ok
+}
+
+func (c *tableCounts) put(k tableKey, n tableCount) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxTableCounts {
+		c.m = map[tableKey]tableCount{}
+	}
+	c.m[k] = n
 }
 
 // errNotTable is wrapped when a file cannot be read as a table.
@@ -89,6 +135,17 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	t := &fileTable{Path: rel, Page: page, PageSize: size, RowCountExact: true}
+	st, err := f.Stat()
+	if err != nil {
+		requestError(w, err)
+		return
+	}
+	key := tableKey{root: s.workspacePath(r.PathValue("id")), rel: rel, sheet: q.Get("sheet"), size: st.Size(), modified: st.ModTime().UnixNano()}
+	counted, known := s.tableCounts.get(key)
+	if known {
+		// The count is known: read up to the page's last row only.
+		t.stopAt = page * size
+	}
 	switch ext := strings.ToLower(path.Ext(rel)); ext {
 	case ".csv", ".tsv":
 		sep := ','
@@ -113,6 +170,11 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		requestError(w, err)
 		return
+	}
+	if known {
+		t.RowCount, t.RowCountExact, t.ColumnCount = counted.rows, counted.exact, max(t.ColumnCount, counted.columns)
+	} else {
+		s.tableCounts.put(key, tableCount{rows: t.RowCount, columns: t.ColumnCount, exact: t.RowCountExact})
 	}
 	t.PageCount = max(1, (t.RowCount+size-1)/size)
 	if page > t.PageCount {
@@ -217,6 +279,9 @@ func readDelimitedPage(ctx context.Context, f *os.File, sep rune, t *fileTable) 
 			return fmt.Errorf("%w: %v", errNotTable, err)
 		}
 		t.add(row, n == 0)
+		if t.done() {
+			return nil
+		}
 	}
 }
 
@@ -266,6 +331,9 @@ func readSheetPage(ctx context.Context, f *os.File, sheet string, t *fileTable) 
 			// Counted, not read: the cells of rows off the page are
 			// never parsed.
 			t.RowCount++
+			if t.done() {
+				return nil
+			}
 			continue
 		}
 		row, err := rows.Columns()
@@ -273,6 +341,9 @@ func readSheetPage(ctx context.Context, f *os.File, sheet string, t *fileTable) 
 			return fmt.Errorf("%w: sheet %q, row %d cannot be read (%v)", errNotTable, sheet, n+1, err)
 		}
 		t.add(row, n == 0)
+		if t.done() {
+			return nil
+		}
 	}
 	if err := rows.Error(); err != nil {
 		return fmt.Errorf("%w: sheet %q cannot be read (%v)", errNotTable, sheet, err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/xuri/excelize/v2"
@@ -226,6 +227,51 @@ func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 	}
 	if code, _ := ts.getRaw(t, "/v1/sessions/"+strings.Repeat("0", 26)+"/tables/out/ok.csv"); code != 404 && code != 400 {
 		t.Errorf("another session's id = %d, want 404", code)
+	}
+}
+
+// TestTablesCountOnce: the rows of a table file are counted on its first
+// read and kept by the file's identity (size, modification time), so a
+// later page reads only up to its own rows; a file that changes is
+// counted again.
+func TestTablesCountOnce(t *testing.T) {
+	ts := startServer(t, testConfig(t, nil))
+	rows := func(n int) string {
+		var b strings.Builder
+		b.WriteString("n\n")
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "%03d\n", i)
+		}
+		return b.String()
+	}
+	id, ws := filesSession(t, ts, map[string]string{"out/t.csv": rows(120)})
+	p := filepath.Join(ws, "out", "t.csv")
+	if code, tab, _ := ts.getTable(t, id, "out/t.csv"); code != 200 || tab.RowCount != 120 {
+		t.Fatalf("first read = %d, %d rows", code, tab.RowCount)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same bytes but for a quote that makes rows 3 to the end one
+	// field, with the same size and time: only a count kept from the
+	// first read still says 120 rows.
+	same := strings.Replace(rows(120), "\n002\n", "\n002\n\"", 1)[:len(rows(120))]
+	if err := os.WriteFile(p, []byte(same), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if code, tab, _ := ts.getTable(t, id, "out/t.csv?page=1&page_size=2"); code != 200 || tab.RowCount != 120 || len(tab.Rows) != 2 || tab.Rows[1][0] != "002" {
+		t.Errorf("a later page of the same file = %d, %d rows of %d, want the first read's count of 120", code, len(tab.Rows), tab.RowCount)
+	}
+	// A new time: counted again.
+	if err := os.Chtimes(p, st.ModTime().Add(time.Second), st.ModTime().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if code, tab, _ := ts.getTable(t, id, "out/t.csv"); code != 200 || tab.RowCount != 3 {
+		t.Errorf("the changed file = %d, %d rows, want it counted again (3)", code, tab.RowCount)
 	}
 }
 
