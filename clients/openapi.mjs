@@ -145,6 +145,16 @@ for (const path of odd) {
 }
 await call('getFile', 403, { id, path: 'input/sales.csv' });
 await call('getFile', 404, { id, path: 'out/nothing.csv' });
+// A table artifact a page at a time, as the web app's viewer reads it.
+for (const path of odd) {
+  const page = await call('getFileTable', 200, { id, path, page: 1, page_size: 10 });
+  const t = page.data;
+  assert.deepEqual(t.columns, ['name', path], `${path}: columns ${t.columns}`);
+  assert.equal(t.row_count, 0, `${path}: row_count ${t.row_count}`);
+}
+await call('getFileTable', 400, { id, path: odd[0], page: 2 });
+await call('getFileTable', 403, { id, path: 'input/sales.csv' });
+await call('getFileTable', 404, { id, path: 'out/nothing.csv' });
 
 await call('answerInterrupt', 409, id, { action: 'approve' });
 await call('pauseSession', 409, id);

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
 	"errors"
@@ -43,6 +44,24 @@ const MaxInlineImageBytes = 16 << 20
 // second guard behind RenderReportHTML dropping remote images and goldmark
 // not rendering raw HTML.
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+// StyleHashes are the CSP hash sources ('sha256-...') of every inline
+// style HTML writes: the page's stylesheet (its <style> element) and the
+// style attributes of aligned table cells. A page that shows report.html
+// in a frame (the frame takes on that page's policy) allows exactly these,
+// with 'unsafe-hashes' for the attributes, rather than every inline style.
+func StyleHashes() []string {
+	out := []string{cspHash("\n" + reportCSS)}
+	for _, a := range []string{"left", "right", "center"} {
+		out = append(out, cspHash("text-align:"+a))
+	}
+	return out
+}
+
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
 
 // imageTypes maps the image file extensions RenderReportHTML inlines to
 // their media types.

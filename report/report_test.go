@@ -2,13 +2,16 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"html"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -394,6 +397,36 @@ func TestReportHTMLLang(t *testing.T) {
 		}
 		if !strings.Contains(string(page), want+"\n<head>") {
 			t.Errorf("%q: page does not open with %s:\n%.200s", title, want, page)
+		}
+	}
+}
+
+// TestStyleHashesCoverEveryInlineStyle: every inline style a rendered
+// report holds (its <style> element, each style attribute of a table with
+// every alignment) has its hash in StyleHashes, so a page that frames the
+// report under a hash-only style policy shows it styled.
+func TestStyleHashesCoverEveryInlineStyle(t *testing.T) {
+	md := "# R\n\n| a | b | c | d |\n|:--|--:|:-:|---|\n| 1 | 2 | 3 | 4 |\n"
+	page, err := HTML("R", []byte(md), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inline []string
+	for _, m := range regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindAllStringSubmatch(string(page), -1) {
+		inline = append(inline, m[1])
+	}
+	for _, m := range regexp.MustCompile(`style="([^"]*)"`).FindAllStringSubmatch(string(page), -1) {
+		inline = append(inline, html.UnescapeString(m[1]))
+	}
+	if len(inline) < 4 {
+		t.Fatalf("found %d inline styles in the page, want the stylesheet and three alignments:\n%s", len(inline), page)
+	}
+	hashes := StyleHashes()
+	for _, s := range inline {
+		sum := sha256.Sum256([]byte(s))
+		h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		if !slices.Contains(hashes, h) {
+			t.Errorf("the inline style %.60q has no hash in StyleHashes %v", s, hashes)
 		}
 	}
 }

@@ -22,7 +22,7 @@ func newErrorCode(name string) errorCode {
 // The codes, each with the status it goes with.
 var (
 	codeBadRequest   = newErrorCode("bad_request")  // 400: the request is malformed or names something unknown
-	codeBadFile      = newErrorCode("bad_file")     // 422: an uploaded file cannot be analysed
+	codeBadFile      = newErrorCode("bad_file")     // 422: an uploaded file cannot be analysed, or a session file read as a table
 	codeUnauthorized = newErrorCode("unauthorized") // 401: no or a wrong token
 	codeForbidden    = newErrorCode("forbidden")    // 403: a path this endpoint does not serve
 	codeCrossOrigin  = newErrorCode("cross_origin") // 403: a changing request from another site's page

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 
@@ -13,38 +14,8 @@ import (
 )
 
 func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
-	id, ok := sessionID(w, r)
+	f, rel, ok := s.openRequestedFile(w, r)
 	if !ok {
-		return
-	}
-	// The path arrives decoded once by the mux, in any standard form: raw
-	// (out/a b.csv, UTF-8), percent-encoded (out/a%20b.csv) or with its
-	// slashes encoded too (out%2Fa%20b.csv, as generated clients send
-	// {path}). It is then opened beneath the workspace by descriptor.
-	rel := r.PathValue("path")
-	if err := session.CheckDeliverable(rel); err != nil {
-		status := http.StatusForbidden
-		if hasDotSegment(rel) {
-			status = http.StatusBadRequest
-		}
-		writeError(w, status, codeForbidden, err.Error())
-		return
-	}
-	if !s.workspaceExists(id) {
-		if _, _, err := s.lookup(r.Context(), id); err != nil {
-			requestError(w, err)
-			return
-		}
-		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no files yet", id))
-		return
-	}
-	f, err := s.workspace(id).OpenDeliverable(rel)
-	switch {
-	case errors.Is(err, session.ErrNotDeliverable):
-		writeError(w, http.StatusForbidden, codeForbidden, err.Error())
-		return
-	case err != nil:
-		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no file %s", id, rel))
 		return
 	}
 	defer f.Close()
@@ -69,6 +40,48 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Security-Policy", csp)
 	http.ServeContent(w, r, st.Name(), st.ModTime(), f)
+}
+
+// openRequestedFile opens the session file the request's {path} names,
+// with every check the files endpoint makes (a deliverable path, beneath
+// the workspace by descriptor, no link, FIFO or device); on failure it has
+// answered and ok is false. The caller closes f.
+func (s *Server) openRequestedFile(w http.ResponseWriter, r *http.Request) (f *os.File, rel string, ok bool) {
+	id, ok := sessionID(w, r)
+	if !ok {
+		return nil, "", false
+	}
+	// The path arrives decoded once by the mux, in any standard form: raw
+	// (out/a b.csv, UTF-8), percent-encoded (out/a%20b.csv) or with its
+	// slashes encoded too (out%2Fa%20b.csv, as generated clients send
+	// {path}). It is then opened beneath the workspace by descriptor.
+	rel = r.PathValue("path")
+	if err := session.CheckDeliverable(rel); err != nil {
+		status := http.StatusForbidden
+		if hasDotSegment(rel) {
+			status = http.StatusBadRequest
+		}
+		writeError(w, status, codeForbidden, err.Error())
+		return nil, "", false
+	}
+	if !s.workspaceExists(id) {
+		if _, _, err := s.lookup(r.Context(), id); err != nil {
+			requestError(w, err)
+			return nil, "", false
+		}
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no files yet", id))
+		return nil, "", false
+	}
+	f, err := s.workspace(id).OpenDeliverable(rel)
+	switch {
+	case errors.Is(err, session.ErrNotDeliverable):
+		writeError(w, http.StatusForbidden, codeForbidden, err.Error())
+		return nil, "", false
+	case err != nil:
+		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("session %s has no file %s", id, rel))
+		return nil, "", false
+	}
+	return f, rel, true
 }
 
 // listFiles lists what the files endpoint would serve for the session.
@@ -103,7 +116,7 @@ func hasDotSegment(p string) bool {
 	return false
 }
 
-// refuseDotFilePath answers 400 for a files-endpoint path with "." or ".."
+// refuseDotFilePath answers 400 for a files- or tables-endpoint path with "." or ".."
 // elements (or empty ones) before the mux would redirect it to a cleaned
 // path (307): a file path is taken as it is sent or not at all.
 func refuseDotFilePath(w http.ResponseWriter, r *http.Request) bool {
@@ -113,6 +126,9 @@ func refuseDotFilePath(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	_, file, ok := strings.Cut(rest, "/files/")
+	if !ok {
+		_, file, ok = strings.Cut(rest, "/tables/")
+	}
 	if !ok || !(hasDotSegment(file) || strings.Contains(file, "//") || strings.HasPrefix(file, "/") || strings.HasSuffix(file, "/")) {
 		return false
 	}

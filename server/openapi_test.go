@@ -68,6 +68,7 @@ var routes = []string{
 	"GET /v1/sessions/{id}", "DELETE /v1/sessions/{id}", "POST /v1/sessions/{id}/runs",
 	"POST /v1/sessions/{id}/answers", "POST /v1/sessions/{id}/pause", "POST /v1/sessions/{id}/resume",
 	"GET /v1/sessions/{id}/events", "GET /v1/sessions/{id}/files/{path...}",
+	"GET /v1/sessions/{id}/tables/{path...}",
 	"GET /v1/memory", "DELETE /v1/memory/{id}",
 	"GET /healthz", "GET /readyz", "GET /metrics",
 }
@@ -174,6 +175,10 @@ func TestServerAnswersWhatOpenAPISays(t *testing.T) {
 		{"GET", "/v1/sessions/" + id + "/events", nil, 204},
 		{"GET", "/v1/sessions/" + id + "/files/report.md", nil, 404},
 		{"GET", "/v1/sessions/" + id + "/files/input/sales.csv", nil, 403},
+		{"GET", "/v1/sessions/" + id + "/tables/input/sales.csv", nil, 403},
+		{"GET", "/v1/sessions/" + id + "/tables/out/x.csv?page=0", nil, 400},
+		{"GET", "/v1/sessions/" + bad + "/tables/out/x.csv", nil, 400},
+		{"GET", "/v1/sessions/" + id + "/tables/out/../report.md", nil, 400},
 		{"GET", "/v1/sessions/" + session.NewID(), nil, 404},
 		{"GET", "/v1/sessions/" + bad, nil, 400},
 		{"DELETE", "/v1/sessions/" + bad, nil, 400},

@@ -144,6 +144,8 @@ type Config struct {
 type Server struct {
 	cfg  Config
 	sift *agents.Sift
+	// tableCounts keeps the row counts of table files read (tables.go).
+	tableCounts tableCounts
 	// handler is mux behind the origin rules (originGuard).
 	handler http.Handler
 	store   *session.Backend
@@ -289,6 +291,7 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("POST /v1/sessions/{id}/resume", s.handleResume)
 	api("GET /v1/sessions/{id}/events", s.handleEvents)
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
+	api("GET /v1/sessions/{id}/tables/{path...}", s.handleTable)
 	api("GET /v1/memory", s.handleListMemory)
 	api("DELETE /v1/memory/{id}", s.handleForgetMemory)
 	mux.Handle("/v1/", s.authorized(func(w http.ResponseWriter, r *http.Request) {

@@ -10,6 +10,9 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
+	"strings"
+
+	"github.com/sift-agent/sift/report"
 )
 
 //go:embed static
@@ -18,9 +21,13 @@ var static embed.FS
 // contentSecurityPolicy keeps the page to its own scripts and styles: model
 // and tool output is rendered as text, and this is the second wall should
 // any of it ever reach the DOM as markup. Images come from the API as blobs
-// (fetched with the bearer token), hence blob: and data:.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
-	"img-src 'self' blob: data:; connect-src 'self'; frame-src 'none'; object-src 'none'; " +
+// (fetched with the bearer token), hence blob: and data:. The file viewer
+// shows report.html in a sandboxed frame from a blob: URL, which takes on
+// this policy: it runs no script, and the report's own styles (and only
+// those) are allowed by their hashes.
+var contentSecurityPolicy = "default-src 'self'; script-src 'self'; " +
+	"style-src 'self' 'unsafe-hashes' " + strings.Join(report.StyleHashes(), " ") + "; " +
+	"img-src 'self' blob: data:; connect-src 'self'; frame-src blob:; object-src 'none'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // Handler serves the embedded app: index.html at "/", its scripts and

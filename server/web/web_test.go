@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/server/web"
 )
 
@@ -35,6 +36,16 @@ func TestHandlerServesAppWithPolicy(t *testing.T) {
 	for _, want := range []string{"script-src 'self'", "default-src 'self'", "object-src 'none'", "frame-ancestors 'none'"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	// The file viewer frames report.html from a blob: URL, under this
+	// policy: frames from blob: only, and the report's styles by hash.
+	if !strings.Contains(csp, "frame-src blob:;") {
+		t.Errorf("Content-Security-Policy %q does not keep frames to blob: URLs", csp)
+	}
+	for _, h := range report.StyleHashes() {
+		if !strings.Contains(csp, h) {
+			t.Errorf("Content-Security-Policy %q lacks the report's style hash %s: report.html shows unstyled in the viewer", csp, h)
 		}
 	}
 	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {

@@ -130,6 +130,15 @@ export const api = {
   pause: (id) => post(`${sessionPath(id)}/pause`),
   resume: (id) => post(`${sessionPath(id)}/resume`),
   remove: (id) => json(sessionPath(id), { method: 'DELETE' }),
+  // table reads one page of a CSV, TSV or workbook file (a workbook's
+  // sheet by name, the first when ''; pageSize rows, the server's 50 when
+  // not given).
+  table(id, path, sheet, page, pageSize) {
+    const q = new URLSearchParams({ page: String(page) });
+    if (pageSize) q.set('page_size', String(pageSize));
+    if (sheet) q.set('sheet', sheet);
+    return json(`${sessionPath(id)}/tables/${path.split('/').map(encodeURIComponent).join('/')}?${q}`);
+  },
   // blob fetches a workspace file.
   async blob(id, path) {
     const res = await call(filePath(id, path));

@@ -4,6 +4,7 @@
 
 import { api, APIError, setTokenPrompt, streamEvents } from './api.js';
 import { RunView, h, autoGrow, scrollCue } from './run.js';
+import { Viewer, viewable } from './viewer.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -207,6 +208,34 @@ function fileURL(path) {
   return p;
 }
 
+// downloadLink makes a a link that downloads the workspace file path.
+function downloadLink(path, a) {
+  path = path.replace(/^\.\//, '');
+  a.href = '#';
+  a.dataset.path = path;
+  a.setAttribute('download', path.split('/').pop());
+  a.addEventListener('click', async (e) => {
+    if (a.dataset.ready) return; // the object URL is in place: download it
+    e.preventDefault();
+    try {
+      a.href = await fileURL(path);
+      a.dataset.ready = '1';
+      a.click();
+    } catch (err) { fail(err); }
+  });
+}
+
+// viewer is the file viewer of the open session, made when first used.
+let theViewer = null;
+function viewer() {
+  theViewer ??= new Viewer({
+    table: (path, sheet, page) => api.table(state.id, path, sheet, page),
+    url: fileURL,
+    download: downloadLink,
+  });
+  return theViewer;
+}
+
 const viewContext = () => ({
   modelless: state.config ? !state.config.model : false,
   image(path, img) {
@@ -216,21 +245,24 @@ const viewContext = () => ({
       img.classList.add('broken');
     });
   },
+  // link opens what the viewer shows in place (tables, images, the
+  // report), and downloads anything else.
   link(path, a) {
+    path = path.replace(/^\.\//, '');
+    if (!viewable(path)) {
+      downloadLink(path, a);
+      return;
+    }
     a.href = '#';
     a.dataset.path = path;
-    a.setAttribute('download', path.split('/').pop());
-    a.addEventListener('click', async (e) => {
-      if (a.dataset.ready) return; // the object URL is in place: download it
+    a.dataset.view = '';
+    a.addEventListener('click', (e) => {
       e.preventDefault();
-      try {
-        a.href = await fileURL(path);
-        a.dataset.ready = '1';
-        a.click();
-      } catch (err) { fail(err); }
+      viewer().open(path, a);
     });
   },
-  blob: (path) => api.blob(state.id, path),
+  download: downloadLink,
+  table: (path, sheet, page, size) => api.table(state.id, path, sheet, page, size),
   answer: async (body) => {
     await api.answer(state.id, body);
     follow();
@@ -289,6 +321,7 @@ function follow() {
 }
 
 function resetSession() {
+  if (theViewer?.dialog.open) theViewer.dialog.close();
   state.stream?.abort();
   state.stream = null;
   for (const p of state.blobs.values()) p.then((u) => URL.revokeObjectURL(u)).catch(() => {});

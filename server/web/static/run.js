@@ -12,7 +12,8 @@ const TABLE = /\.(csv|tsv)$/i;
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
 
 export class RunView {
-  // ctx: { image(path, img), link(path, a), blob(path), answer(body) -> Promise,
+  // ctx: { image(path, img), link(path, a), download(path, a), table(path, sheet, page, size),
+  //        answer(body) -> Promise,
   //        onStatus(status, detail), onUsage(usage), modelless: bool }
   constructor(parent, ctx) {
     this.ctx = ctx;
@@ -418,8 +419,10 @@ export class RunView {
       this.ctx.link(path, a);
       fig.append(h('figcaption', {}, a));
       box.append(fig);
-      this.ctx.blob(path).then((b) => b.text()).then((text) => {
-        fig.insertBefore(csvTable(text, path.toLowerCase().endsWith('.tsv') ? '\t' : ','), fig.firstChild);
+      // The first rows only, read by the server: a 100,000-row file costs
+      // the page 25 rows. The link opens the whole of it, paged.
+      this.ctx.table(path, '', 1, PREVIEW_ROWS).then((t) => {
+        fig.insertBefore(csvTable(t), fig.firstChild);
       }).catch(() => {});
     } else {
       const a = h('a', {}, name);
@@ -480,7 +483,14 @@ export class RunView {
     if ([...this.downloads.children].some((li) => li.dataset.path === path)) return;
     const a = h('a', {}, path);
     this.ctx.link(path, a);
-    this.downloads.append(h('li', { 'data-path': path }, a));
+    const li = h('li', { 'data-path': path }, a);
+    if (a.hasAttribute('data-view') && this.ctx.download) {
+      // A file that opens in place keeps its download beside it.
+      const dl = h('a', { class: 'download', 'aria-label': `Download ${path}` }, 'download');
+      this.ctx.download(path, dl);
+      li.append(' · ', dl);
+    }
+    this.downloads.append(li);
     this.filesHead.hidden = false;
   }
 
@@ -777,57 +787,36 @@ function pre(text, className) {
   return h('pre', { class: className }, code);
 }
 
-// csvTable previews the first rows of a CSV or TSV artifact.
-function csvTable(text, sep, limit = 25) {
-  const rows = parseDelimited(text, sep);
+// PREVIEW_ROWS is the rows a step's table artifact shows inline.
+const PREVIEW_ROWS = 25;
+
+// csvTable previews the first page of a CSV or TSV artifact, as the
+// tables endpoint reads it.
+function csvTable(page) {
   const t = h('table');
-  if (rows.length) {
-    const head = t.createTHead().insertRow();
-    for (const c of rows[0]) head.append(h('th', { scope: 'col' }, c));
-    const body = t.createTBody();
-    for (const r of rows.slice(1, limit + 1)) {
-      const tr = body.insertRow();
-      for (const c of r) {
-        const td = tr.insertCell();
-        td.textContent = c;
-        if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(c.trim())) {
-          // Long floats from pandas read badly: show them rounded, keep the
-          // exact value in the tooltip.
-          td.className = 'num';
-          td.textContent = NUMBER.format(Number(c));
-          if (td.textContent !== c) td.title = c;
-        }
+  const head = t.createTHead().insertRow();
+  for (const c of page.columns) head.append(h('th', { scope: 'col' }, c));
+  const body = t.createTBody();
+  for (const r of page.rows) {
+    const tr = body.insertRow();
+    for (const c of r) {
+      const td = tr.insertCell();
+      td.textContent = c;
+      if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(c.trim())) {
+        // Long floats from pandas read badly: show them rounded, keep the
+        // exact value in the tooltip.
+        td.className = 'num';
+        td.textContent = NUMBER.format(Number(c));
+        if (td.textContent !== c) td.title = c;
       }
     }
-    if (rows.length - 1 > limit) {
-      t.createCaption().textContent = `First ${limit} of ${rows.length - 1} rows`;
-    }
+  }
+  if (page.row_count > page.rows.length) {
+    t.createCaption().textContent = `First ${page.rows.length} of ${page.row_count.toLocaleString('en-US')}${page.row_count_exact ? '' : '+'} rows`;
   }
   const wrap = h('div', { class: 'table-wrap' }, t);
   scrollCue(wrap);
   return wrap;
-}
-
-function parseDelimited(text, sep) {
-  const rows = [];
-  let row = [];
-  let cell = '';
-  let quoted = false;
-  for (let k = 0; k < text.length; k++) {
-    const c = text[k];
-    if (quoted) {
-      if (c === '"' && text[k + 1] === '"') { cell += '"'; k++; }
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"' && cell === '') quoted = true;
-    else if (c === sep) { row.push(cell); cell = ''; }
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[k + 1] === '\n') k++;
-      row.push(cell); rows.push(row); row = []; cell = '';
-    } else cell += c;
-  }
-  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
-  return rows;
 }
 
 // autoGrow makes a textarea as tall as its text, now and as it is typed
