@@ -124,6 +124,9 @@ type run struct {
 	// lent, when set, is what a conversation lends the run of its data
 	// analyst; nil for a run of its own.
 	lent *lent
+	// parent and origin are the session a refresh or a fork was made
+	// from, and which of the two it is (session.Meta.Parent, Origin).
+	parent, origin string
 	// reportPath is where this question's report was last published:
 	// report.md, or its own report-NN.md when it did not replace an
 	// earlier question's report.md.
@@ -231,8 +234,12 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 		b := r.req.Budget
 		m.Budget = &b
 	}
+	m.Parent, m.Origin = r.parent, r.origin
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
 		m.Created, m.Inputs = old.Created, old.Inputs
+		if m.Parent == "" {
+			m.Parent, m.Origin = old.Parent, old.Origin
+		}
 		if m.Question == "" {
 			m.Question = old.Question
 		}

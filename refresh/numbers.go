@@ -31,9 +31,13 @@ type Change struct {
 	// stands for.
 	OldValue float64 `json:"old_value"`
 	NewValue float64 `json:"new_value"`
+	// Percent marks a number the report writes as a percentage; Scale is
+	// what turns the printed values into it (100 for a fraction).
+	Percent bool    `json:"percent,omitempty"`
+	Scale   float64 `json:"scale,omitempty"`
 }
 
-// Delta is how much the value moved.
+// Delta is how much the printed value moved.
 func (c Change) Delta() float64 { return c.NewValue - c.OldValue }
 
 // Unresolved is a number of the old report whose new value cannot be
@@ -186,7 +190,7 @@ func recomputeOne(n numcheck.Number, sources []printed, newByKey map[printedKey]
 		}
 		text = t
 		if now.num.Value != src.num.Value && change == nil {
-			change = &Change{Where: fmt.Sprintf("%s, %q", old[src.out].Label, src.label), Old: n.Text, New: t, OldValue: src.num.Value, NewValue: now.num.Value}
+			change = &Change{Where: fmt.Sprintf("%s, %q", old[src.out].Label, src.label), Old: n.Text, New: t, OldValue: src.num.Value, NewValue: now.num.Value, Percent: n.Percent, Scale: percentScale(n, src.num)}
 		}
 	}
 	if text == n.Text {
@@ -256,10 +260,7 @@ func rewrite(claim, old, now numcheck.Number) string {
 	decimals, decSep, groupSep := style(body)
 	// The claim's value per printed value: 100 for a percent of a
 	// fraction, 1e6 for "2.1 million" of 2100000 (in the claim's units).
-	scale := 1.0
-	if claim.Percent && !old.Percent && math.Abs(old.Value) <= 10 && old.Unit < 1 {
-		scale = 100
-	}
+	scale := percentScale(claim, old)
 	mult := 1.0
 	if bv, err := strconv.ParseFloat(plain(body, decSep), 64); err == nil && bv != 0 {
 		mult = math.Abs(claim.Value) / bv
@@ -285,6 +286,15 @@ func rewrite(claim, old, now numcheck.Number) string {
 		out = "+" + out
 	}
 	return out + suffix
+}
+
+// percentScale is 100 when the claim is a percentage of a printed
+// fraction (60% of 0.6), else 1.
+func percentScale(claim, printed numcheck.Number) float64 {
+	if claim.Percent && !printed.Percent && math.Abs(printed.Value) <= 10 && printed.Unit < 1 {
+		return 100
+	}
+	return 1
 }
 
 // splitNumber splits a written number into its sign, its digits with

@@ -77,7 +77,7 @@ func TestRecompute(t *testing.T) {
 		t.Errorf("unresolved = %+v, want East (gone) and 5 (its sign changed)", got.Unresolved)
 	}
 	md := WhatChanged("s1", got.Changes, got.Unresolved, got.Kept)
-	for _, want := range []string{"| 150 | 275 | +125 (+83.33%) |", "| 4 | 16 | +12 (+300%) |", "- 30: the line \"East\""} {
+	for _, want := range []string{"| 150 | 275 | +125 (+83.33%) |", "| 4 | 16 | +12 (+300%) |", "| 60% | 47% | -13 pts (-21.67%) |", "| +1,265,433 (+102.5%) |", "- 30: the line \"East\""} {
 		if !strings.Contains(md, want) {
 			t.Errorf("what changed lacks %q:\n%s", want, md)
 		}

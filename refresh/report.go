@@ -19,15 +19,15 @@ const UnverifiedMark = " ⚠"
 func WhatChanged(previous string, changes []Change, unresolved []Unresolved, kept int) string {
 	var b strings.Builder
 	b.WriteString("## What changed since the previous run\n\n")
-	fmt.Fprintf(&b, "Compared with session %s, run again on the new data with the same cells and queries and no model.\n\n", previous)
+	fmt.Fprintf(&b, "Compared with session `%s`, run again on the new data with the same cells and queries and no model.\n\n", previous)
 	if len(changes) == 0 && len(unresolved) == 0 {
 		fmt.Fprintf(&b, "No number of the report moved (%d checked).\n", kept)
 		return b.String()
 	}
 	if len(changes) > 0 {
-		b.WriteString("| number | was | now | change | printed at |\n|---|---:|---:|---:|---|\n")
-		for i, c := range changes {
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", i+1, c.Old, c.New, delta(c), cellText(c.Where))
+		b.WriteString("| was | now | change | printed at |\n|---:|---:|---:|---|\n")
+		for _, c := range changes {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.Old, c.New, delta(c), cellText(c.Where))
 		}
 		if kept > 0 {
 			fmt.Fprintf(&b, "\n%d more %s of the report did not move.\n", kept, plural(kept, "number", "numbers"))
@@ -42,27 +42,34 @@ func WhatChanged(previous string, changes []Change, unresolved []Unresolved, kep
 	return b.String()
 }
 
-// delta says by how much a value moved: the difference and, when the old
-// value is not zero, the share.
+// delta says by how much a value moved: the difference (in points for a
+// percentage) and, when the old value is not zero, the share.
 func delta(c Change) string {
 	d := c.Delta()
 	s := signed(d)
+	if c.Percent {
+		s = signed(d*max(c.Scale, 1)) + " pts"
+	}
 	if c.OldValue != 0 {
 		s += fmt.Sprintf(" (%s%%)", signed(100*d/math.Abs(c.OldValue)))
 	}
 	return s
 }
 
-// signed writes v with its sign and at most four significant decimals.
+// signed writes v with its sign, thousands separators and a few decimals.
 func signed(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if math.Abs(v) < 1e15 {
-		s = strconv.FormatFloat(v, 'f', decimalsFor(v), 64)
-		if strings.Contains(s, ".") {
-			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-		}
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimalsFor(v), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	if v >= 0 {
+	whole, frac, _ := strings.Cut(s, ".")
+	s = group(whole, ",")
+	if frac != "" {
+		s += "." + frac
+	}
+	if v < 0 {
+		s = "-" + s
+	} else {
 		s = "+" + s
 	}
 	return s

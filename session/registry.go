@@ -132,7 +132,22 @@ type Meta struct {
 	// templates.Names), when a built-in answers it: a resume goes on with
 	// it with no model. "": the agents answer, or not recorded.
 	Template string `json:"template,omitempty"`
+	// Parent is the session this one was made from by a refresh (run
+	// again on new data) or a fork (gone on from one of its steps);
+	// Origin says which: OriginRefresh or OriginFork. "": neither.
+	Parent string `json:"parent,omitempty"`
+	Origin string `json:"origin,omitempty"`
 }
+
+// How a session was made from its Parent.
+const (
+	// OriginRefresh: the parent's cells and queries run again on new
+	// data, with no model.
+	OriginRefresh = "refresh"
+	// OriginFork: the parent's finished steps kept up to a step, and the
+	// run goes on from there with that step changed.
+	OriginFork = "fork"
+)
 
 // Budget bounds what one run (or one resume of it) may spend. Zero fields
 // mean no bound.
