@@ -58,7 +58,7 @@ func TestRefreshThroughTheAPI(t *testing.T) {
 	}
 
 	var approval struct {
-		Error struct{ Code, Message string }
+		Error   struct{ Code, Message string }
 		Refresh *agents.RefreshPlan
 	}
 	renamed := upload([2]string{"s.csv", "date,Region,revenue_eur\n" + more})
