@@ -49,7 +49,7 @@ func exitCode(err error) int {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue), errors.Is(err, agents.ErrNoQuestion), errors.Is(err, session.ErrBadInput),
-		errors.Is(err, agents.ErrCannotRefresh), errors.Is(err, agents.ErrMappingNotApproved):
+		errors.Is(err, agents.ErrCannotRefresh), errors.Is(err, agents.ErrMappingNotApproved), errors.Is(err, agents.ErrCannotFork):
 		return exitUsage
 	case errors.Is(err, agents.ErrPaused):
 		return exitPaused

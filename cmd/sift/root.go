@@ -75,6 +75,7 @@ interrupted (Ctrl-C twice or SIGTERM; sift resume runs the stopped step again).`
 	root.AddCommand(newUsageCmd(io))
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newRefreshCmd(io, nil))
+	root.AddCommand(newForkCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	root.AddCommand(newServeCmd(io, nil))
 	root.AddCommand(newWorkerCmd(io, nil))
