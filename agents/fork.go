@@ -64,31 +64,45 @@ func (r *run) fork(ctx context.Context, req ForkRequest) {
 	r.resume(ctx, id, nil, resumeOptions{})
 }
 
-// prepareFork writes the forked session: the parent's inputs and
-// databases, the cells of the steps before req.At (for the kernel to
-// replay), the plan with those steps finished and the others to do, and
-// its record, paused. It returns the new session's id.
-func (s *Sift) prepareFork(ctx context.Context, req ForkRequest) (string, error) {
+// CheckFork says whether session req.Session can be forked at step
+// req.At, without changing anything: the error (ErrCannotFork) says why
+// not.
+func (s *Sift) CheckFork(ctx context.Context, req ForkRequest) error {
+	_, err := s.checkFork(ctx, req)
+	return err
+}
+
+// forkPoint is what checkFork found: the parent, its record and plan,
+// and the position of the step to go on from.
+type forkPoint struct {
+	old  *session.Workspace
+	meta session.Meta
+	fp   *plans.FullPlan
+	at   int
+	kept map[int]bool
+}
+
+func (s *Sift) checkFork(ctx context.Context, req ForkRequest) (*forkPoint, error) {
 	old, err := session.Open(s.cfg.SessionsRoot, req.Session)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrCannotFork, err)
+		return nil, fmt.Errorf("%w: %w", ErrCannotFork, err)
 	}
 	meta, err := s.store.Sessions.Get(ctx, req.Session)
 	if err != nil {
-		return "", fmt.Errorf("%w: session %s: %w", ErrCannotFork, req.Session, err)
+		return nil, fmt.Errorf("%w: session %s: %w", ErrCannotFork, req.Session, err)
 	}
 	if !meta.Status.Finished() && meta.Status != session.StatusPaused {
-		return "", fmt.Errorf("%w: session %s is %s; fork it once it has finished or paused", ErrCannotFork, req.Session, meta.Status)
+		return nil, fmt.Errorf("%w: session %s is %s; fork it once it has finished or paused", ErrCannotFork, req.Session, meta.Status)
 	}
 	if meta.Template != "" {
-		return "", fmt.Errorf("%w: a built-in analysis (%s) answered session %s; it has no steps of agents to go on from", ErrCannotFork, meta.Template, req.Session)
+		return nil, fmt.Errorf("%w: a built-in analysis (%s) answered session %s; it has no steps of agents to go on from", ErrCannotFork, meta.Template, req.Session)
 	}
 	fp, err := tree.LoadPlanState(old.Root)
 	if err != nil {
-		return "", fmt.Errorf("%w: session %s has no plan state: %w", ErrCannotFork, req.Session, err)
+		return nil, fmt.Errorf("%w: session %s has no plan state: %w", ErrCannotFork, req.Session, err)
 	}
 	if len(fp.Earlier) > 0 {
-		return "", fmt.Errorf("%w: session %s was asked %d questions; a fork goes on from a step of a session's only question", ErrCannotFork, req.Session, len(fp.Earlier)+1)
+		return nil, fmt.Errorf("%w: session %s was asked %d questions; a fork goes on from a step of a session's only question", ErrCannotFork, req.Session, len(fp.Earlier)+1)
 	}
 	at := -1
 	for i, st := range fp.Steps {
@@ -97,15 +111,28 @@ func (s *Sift) prepareFork(ctx context.Context, req ForkRequest) (string, error)
 		}
 	}
 	if at < 0 {
-		return "", fmt.Errorf("%w: session %s has no step %d; its steps are 1 to %d (sift sessions show %s)", ErrCannotFork, req.Session, req.At, len(fp.Steps), req.Session)
+		return nil, fmt.Errorf("%w: session %s has no step %d; its steps are 1 to %d (sift sessions show %s)", ErrCannotFork, req.Session, req.At, len(fp.Steps), req.Session)
 	}
 	kept := map[int]bool{}
 	for _, st := range fp.Steps[:at] {
 		if st.Status != plans.StatusDone && st.Status != plans.StatusFailed && st.Status != plans.StatusSkipped {
-			return "", fmt.Errorf("%w: step %d of session %s is %s, so there is no point before step %d to go on from; fork at step %d", ErrCannotFork, st.Index, req.Session, st.Status, req.At, st.Index)
+			return nil, fmt.Errorf("%w: step %d of session %s is %s, so there is no point before step %d to go on from; fork at step %d", ErrCannotFork, st.Index, req.Session, st.Status, req.At, st.Index)
 		}
 		kept[st.Index] = true
 	}
+	return &forkPoint{old: old, meta: meta, fp: fp, at: at, kept: kept}, nil
+}
+
+// prepareFork writes the forked session: the parent's inputs and
+// databases, the cells of the steps before req.At (for the kernel to
+// replay), the plan with those steps finished and the others to do, and
+// its record, paused. It returns the new session's id.
+func (s *Sift) prepareFork(ctx context.Context, req ForkRequest) (string, error) {
+	p, err := s.checkFork(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	old, meta, fp, at, kept := p.old, p.meta, p.fp, p.at, p.kept
 	cells, err := cellsOfSteps(old, kept)
 	if err != nil {
 		return "", err

@@ -66,7 +66,7 @@ func (d openAPIDoc) operation(pattern string) (openAPIOperation, bool) {
 var routes = []string{
 	"GET /v1/openapi.json", "GET /v1/config", "GET /v1/sessions", "POST /v1/sessions",
 	"GET /v1/sessions/{id}", "DELETE /v1/sessions/{id}", "POST /v1/sessions/{id}/runs",
-	"POST /v1/sessions/{id}/answers", "POST /v1/sessions/{id}/pause", "POST /v1/sessions/{id}/resume", "POST /v1/sessions/{id}/refresh",
+	"POST /v1/sessions/{id}/answers", "POST /v1/sessions/{id}/pause", "POST /v1/sessions/{id}/resume", "POST /v1/sessions/{id}/refresh", "POST /v1/sessions/{id}/fork",
 	"GET /v1/sessions/{id}/events", "GET /v1/sessions/{id}/files/{path...}",
 	"GET /healthz", "GET /readyz", "GET /metrics",
 }
@@ -172,6 +172,8 @@ func TestServerAnswersWhatOpenAPISays(t *testing.T) {
 		{"POST", "/v1/sessions/" + id + "/resume", nil, 409},
 		{"POST", "/v1/sessions/" + id + "/refresh", nil, 409},
 		{"POST", "/v1/sessions/" + bad + "/refresh", nil, 400},
+		{"POST", "/v1/sessions/" + id + "/fork", map[string]any{"at": 1}, 409},
+		{"POST", "/v1/sessions/" + id + "/fork", map[string]any{"at": 0}, 400},
 		{"GET", "/v1/sessions/" + id + "/events", nil, 204},
 		{"GET", "/v1/sessions/" + id + "/files/report.md", nil, 404},
 		{"GET", "/v1/sessions/" + id + "/files/input/sales.csv", nil, 403},

@@ -28,7 +28,7 @@ import (
 
 // queuedJob is what a queue entry says to do.
 type queuedJob struct {
-	// Kind is jobRun, jobResume, jobAnswer or jobRefresh.
+	// Kind is jobRun, jobResume, jobAnswer, jobRefresh or jobFork.
 	Kind string `json:"kind"`
 	// Request is a run's request.
 	Request *agents.Request `json:"request,omitempty"`
@@ -38,6 +38,9 @@ type queuedJob struct {
 	// Refresh is a refresh's request (jobRefresh): the session to run
 	// again and the uploaded new data.
 	Refresh *agents.RefreshRequest `json:"refresh,omitempty"`
+	// Fork is a fork's request (jobFork): the session and the step to go
+	// on from.
+	Fork *agents.ForkRequest `json:"fork,omitempty"`
 	// Answer is an answer's body; the worker builds the library's answer
 	// from the session's pending interrupt.
 	Answer *answerRequest `json:"answer,omitempty"`
@@ -431,6 +434,12 @@ func (s *Server) jobRun(e *runqueue.Entry, job queuedJob) (fn runFunc, after fun
 		}
 		req := *job.Refresh
 		return func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Refresh(ctx, req) }, func() { s.dropUploads(id) }, ""
+	case jobFork:
+		if job.Fork == nil || meta != nil {
+			return nil, nil, ""
+		}
+		req := *job.Fork
+		return func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Fork(ctx, req) }, nil, ""
 	case jobAnswer:
 		if meta == nil || meta.Status != session.StatusWaiting || meta.Pending == nil || job.Answer == nil {
 			return nil, nil, ""

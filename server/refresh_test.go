@@ -83,3 +83,44 @@ func TestRefreshThroughTheAPI(t *testing.T) {
 		t.Errorf("unknown parameter: %d", code)
 	}
 }
+
+// TestForkThroughTheAPI: a fork at step 2 is a new session, linked to
+// its parent, that runs steps 2 and 3 only.
+func TestForkThroughTheAPI(t *testing.T) {
+	script := refreshScript()
+	script.Push(
+		call("python", map[string]string{"code": "print(df[df.region != 'East'].groupby('region')['revenue'].sum().to_string())"}), text("Summed without East."),
+		call("create_plan", steps("Revenue by month")),
+		call("python", map[string]string{"code": "print(df.groupby(df.date.str[:7])['revenue'].sum().to_string())"}), text("Summed."),
+		call("submit_result", map[string]any{"answer": "North (150)."}),
+		text("# Sales without East\n\nNorth sold 150 [step 2]."),
+	)
+	ts := startServer(t, testConfig(t, script))
+	id := ts.createSession([2]string{"s.csv", "date,region,revenue\n2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"})
+	ts.ask(id, map[string]any{"question": "Who sells most?", "mode": "plan", "parallel": 1})
+	ts.openStream(id, "").rest(t)
+	calls := script.Calls()
+
+	var acc accepted
+	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 2, "step": "Revenue by region without East"}, &acc); code != http.StatusAccepted || acc.ID == id {
+		t.Fatalf("fork: %d %+v", code, acc)
+	}
+	evs := ts.openStream(acc.ID, "").rest(t)
+	var started []string
+	for _, f := range evs {
+		if f.event == "step_started" {
+			started = append(started, f.data)
+		}
+	}
+	if len(started) != 2 || !strings.Contains(started[0], "Revenue by region without East") {
+		t.Errorf("steps started: %v, want the edited step 2 and step 3", started)
+	}
+	v := ts.session(acc.ID)
+	if v.Status != "done" || v.Parent != id || v.Origin != "fork" || script.Calls()-calls != 7 {
+		t.Errorf("fork = %+v after %d model calls; want done, linked to %s, after 7", v, script.Calls()-calls, id)
+	}
+	var refusal errorBody
+	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 7}, &refusal); code != http.StatusBadRequest || !strings.Contains(refusal.Error.Message, "no step 7") {
+		t.Errorf("fork at a step that is not there: %d %+v", code, refusal)
+	}
+}

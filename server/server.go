@@ -288,6 +288,7 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("POST /v1/sessions/{id}/pause", s.handlePause)
 	api("POST /v1/sessions/{id}/resume", s.handleResume)
 	api("POST /v1/sessions/{id}/refresh", s.handleRefresh)
+	api("POST /v1/sessions/{id}/fork", s.handleFork)
 	api("GET /v1/sessions/{id}/events", s.handleEvents)
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
 	mux.Handle("/v1/", s.authorized(func(w http.ResponseWriter, r *http.Request) {
