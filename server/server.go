@@ -132,6 +132,9 @@ type Config struct {
 	// WorkerName names this server as a worker in the run queue, its
 	// logs and metrics. Optional; host name and pid (DefaultWorkerName).
 	WorkerName string
+	// Schedules refresh finished sessions at the times cron expressions
+	// name (see Schedule). Optional.
+	Schedules []Schedule
 	// ModelName names the model in GET /v1/config (the web app's header)
 	// when Sift.Models.Names names none, as for a scripted model: "scripted
 	// (script.json)". Optional; Models.Names comes first, and setting those
@@ -228,6 +231,10 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("data directory %s=%s: not a readable directory; check the path", name, dir)
 		}
 	}
+	crons, err := parseSchedules(cfg.Schedules, cfg.DataDirs)
+	if err != nil {
+		return nil, err
+	}
 	root, store, err := session.OpenRoot(cfg.Sift.SessionsRoot, cfg.Sift.Store)
 	if err != nil {
 		return nil, err
@@ -263,6 +270,7 @@ func New(cfg Config) (*Server, error) {
 	if err := s.startQueue(); err != nil {
 		return nil, err
 	}
+	s.startSchedules(crons)
 	s.routes(gath)
 	if s.handler, err = newOriginGuard(cfg, http.HandlerFunc(s.serveClean)); err != nil {
 		return nil, err
