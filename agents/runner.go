@@ -134,6 +134,9 @@ type run struct {
 	fromMemory string
 	remembered string
 	facts      []memory.Entry
+	// parent and origin are the session a refresh or a fork was made
+	// from, and which of the two it is (session.Meta.Parent, Origin).
+	parent, origin string
 	// reportPath is where this question's report was last published:
 	// report.md, or its own report-NN.md when it did not replace an
 	// earlier question's report.md.
@@ -245,8 +248,12 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 		b := r.req.Budget
 		m.Budget = &b
 	}
+	m.Parent, m.Origin = r.parent, r.origin
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
 		m.Created, m.Inputs, m.Labels = old.Created, old.Inputs, old.Labels
+		if m.Parent == "" {
+			m.Parent, m.Origin = old.Parent, old.Origin
+		}
 		if m.Question == "" {
 			m.Question = old.Question
 		}

@@ -39,7 +39,7 @@ var numberRE = regexp.MustCompile(`[-−+]?\d+(?:(?:,|\.|'|’| |\x{00A0}|\x{202
 // markdown link targets, inline code, URLs, tool timings, step citations,
 // list markers.
 var skipRE = regexp.MustCompile(`(?m)` +
-	`\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?` + // 2024-01-05, 2024/1
+	`\b\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b` + // 2024-01-05, 2024/1, not 1234567.0
 	`|\d{1,2}/\d{1,2}/\d{2,4}` + // 1/5/2024
 	`|\d{1,2}:\d{2}(?::\d{2})?` + // 12:30
 	`|\d{2,4}\s?年(?:\s?\d{1,2}\s?月)?(?:\s?\d{1,2}\s?[日号])?|\d{1,2}\s?月(?:\s?\d{1,2}\s?[日号])?` + // 2024年1月5日
@@ -55,12 +55,8 @@ var skipRE = regexp.MustCompile(`(?m)` +
 // file names, citations, list markers and bare integers up to 10 ("top 3",
 // "2 regions") are left out.
 func Claims(text string) []Number {
-	skip := skipRE.FindAllStringIndex(text, -1)
 	var out []Number
-	for _, n := range scan(text) {
-		if inAny(n.Start, n.End, skip) {
-			continue
-		}
+	for _, n := range Quantities(text) {
 		if n.Unit == 1 && !n.Percent && math.Abs(n.Value) <= 10 {
 			continue
 		}
@@ -68,6 +64,26 @@ func Claims(text string) []Number {
 	}
 	return out
 }
+
+// Quantities returns every number of a text that is a quantity, small
+// integers included: dates, times, file names, citations and list markers
+// are left out. A refresh needs the small ones too ("4 rows" becomes "16
+// rows"); Claims leaves them out of the check.
+func Quantities(text string) []Number {
+	skip := skipRE.FindAllStringIndex(text, -1)
+	var out []Number
+	for _, n := range scan(text) {
+		if !inAny(n.Start, n.End, skip) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Matches reports whether the number claim is the output number out,
+// rounded or cut to the claim's last written digit, as Set.Supports
+// decides it for one output number.
+func Matches(claim, out Number) bool { return matches(claim, out) }
 
 // scan returns every number in text that is not glued to a word.
 func scan(text string) []Number {

@@ -105,3 +105,15 @@ func TestMarkFlagsOnlyUnsupportedNumbers(t *testing.T) {
 		t.Error("nothing to mark must leave the text alone")
 	}
 }
+
+// TestLongDecimalIsNoDate: the digits of 1234567.5 end like a date
+// (4567.5), but a date stands alone; the number is a claim to check.
+func TestLongDecimalIsNoDate(t *testing.T) {
+	got := Claims("The total is 1234567.5 on 2024-01-05.")
+	if len(got) != 1 || got[0].Value != 1234567.5 {
+		t.Errorf("claims = %+v, want the total alone", got)
+	}
+	if q := Quantities("There were 4 rows [step 1]."); len(q) != 1 || q[0].Value != 4 {
+		t.Errorf("quantities = %+v, want the 4 (small integers count here)", q)
+	}
+}

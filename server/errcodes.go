@@ -29,7 +29,9 @@ var (
 	codeForeignHost  = newErrorCode("foreign_host") // 403: a Host that is not loopback on a server without a token
 	codeNotFound     = newErrorCode("not_found")    // 404
 	codeConflict     = newErrorCode("conflict")     // 409: a run is going on or queued elsewhere
-	codeTooLarge     = newErrorCode("too_large")    // 413
-	codeNotReady     = newErrorCode("not_ready")    // 503: shutting down, or the store or queue cannot be used
-	codeInternal     = newErrorCode("internal")     // 500
+	// 409: a refresh's mapping of renamed columns waits for approval
+	codeNeedsApproval = newErrorCode("needs_approval")
+	codeTooLarge      = newErrorCode("too_large") // 413
+	codeNotReady      = newErrorCode("not_ready") // 503: shutting down, or the store or queue cannot be used
+	codeInternal      = newErrorCode("internal")  // 500
 )

@@ -38,6 +38,10 @@ type metrics struct {
 	failures      *prometheus.CounterVec
 	takeovers     prometheus.Counter
 	workerRuns    *prometheus.CounterVec
+	// scheduleFirings counts the schedule firings this server took;
+	// scheduleFailures those of them that could not run.
+	scheduleFirings  prometheus.Counter
+	scheduleFailures prometheus.Counter
 
 	mu sync.Mutex
 	// depth asks the shared run queue for its length (SetQueueDepth).
@@ -100,6 +104,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Runs this worker took over from a worker whose lease expired."}),
 		workerRuns: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sift_worker_runs_total",
 			Help: "Runs taken from the shared queue, by worker (at most 64 names, then \"other\")."}, []string{"worker"}),
+		scheduleFirings: prometheus.NewCounter(prometheus.CounterOpts{Name: "sift_schedule_firings_total",
+			Help: "Schedule firings this server or worker took (each firing is taken by one of them)."}),
+		scheduleFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "sift_schedule_failures_total",
+			Help: "Schedule firings taken here that could not run: no file matched, or the session cannot be refreshed on it."}),
 		workers: map[string]bool{},
 	}
 	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sift_queue_depth",
@@ -122,7 +130,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}
 	}
 	for _, c := range []prometheus.Collector{m.runs, m.modelCalls, m.promptTokens, m.completionTokens, m.cost, m.active, m.queued, m.sseClients,
-		m.runDuration, m.stepDuration, m.modelDuration, m.queueWait, m.failures, m.takeovers, m.workerRuns, depth} {
+		m.runDuration, m.stepDuration, m.modelDuration, m.queueWait, m.failures, m.takeovers, m.workerRuns, m.scheduleFirings, m.scheduleFailures, depth} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

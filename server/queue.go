@@ -28,13 +28,19 @@ import (
 
 // queuedJob is what a queue entry says to do.
 type queuedJob struct {
-	// Kind is jobRun, jobResume or jobAnswer.
+	// Kind is jobRun, jobResume, jobAnswer, jobRefresh or jobFork.
 	Kind string `json:"kind"`
 	// Request is a run's request.
 	Request *agents.Request `json:"request,omitempty"`
 	// FirstRun is set for a session's first run: its uploaded files go
 	// once the workspace has them.
 	FirstRun bool `json:"first_run,omitempty"`
+	// Refresh is a refresh's request (jobRefresh): the session to run
+	// again and the uploaded new data.
+	Refresh *agents.RefreshRequest `json:"refresh,omitempty"`
+	// Fork is a fork's request (jobFork): the session and the step to go
+	// on from.
+	Fork *agents.ForkRequest `json:"fork,omitempty"`
 	// Answer is an answer's body; the worker builds the library's answer
 	// from the session's pending interrupt.
 	Answer *answerRequest `json:"answer,omitempty"`
@@ -422,6 +428,18 @@ func (s *Server) jobRun(e *runqueue.Entry, job queuedJob) (fn runFunc, after fun
 			after = func() { s.dropUploads(id) }
 		}
 		return fn, after, ""
+	case jobRefresh:
+		if job.Refresh == nil || meta != nil {
+			return nil, nil, ""
+		}
+		req := *job.Refresh
+		return func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Refresh(ctx, req) }, func() { s.dropUploads(id) }, ""
+	case jobFork:
+		if job.Fork == nil || meta != nil {
+			return nil, nil, ""
+		}
+		req := *job.Fork
+		return func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Fork(ctx, req) }, nil, ""
 	case jobAnswer:
 		if meta == nil || meta.Status != session.StatusWaiting || meta.Pending == nil || job.Answer == nil {
 			return nil, nil, ""

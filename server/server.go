@@ -132,6 +132,9 @@ type Config struct {
 	// WorkerName names this server as a worker in the run queue, its
 	// logs and metrics. Optional; host name and pid (DefaultWorkerName).
 	WorkerName string
+	// Schedules refresh finished sessions at the times cron expressions
+	// name (see Schedule). Optional.
+	Schedules []Schedule
 	// ModelName names the model in GET /v1/config (the web app's header)
 	// when Sift.Models.Names names none, as for a scripted model: "scripted
 	// (script.json)". Optional; Models.Names comes first, and setting those
@@ -230,6 +233,10 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("data directory %s=%s: not a readable directory; check the path", name, dir)
 		}
 	}
+	crons, err := parseSchedules(cfg.Schedules, cfg.DataDirs)
+	if err != nil {
+		return nil, err
+	}
 	root, store, err := session.OpenRoot(cfg.Sift.SessionsRoot, cfg.Sift.Store)
 	if err != nil {
 		return nil, err
@@ -265,6 +272,7 @@ func New(cfg Config) (*Server, error) {
 	if err := s.startQueue(); err != nil {
 		return nil, err
 	}
+	s.startSchedules(crons)
 	s.routes(gath)
 	if s.handler, err = newOriginGuard(cfg, http.HandlerFunc(s.serveClean)); err != nil {
 		return nil, err
@@ -289,6 +297,8 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("POST /v1/sessions/{id}/answers", s.handleAnswer)
 	api("POST /v1/sessions/{id}/pause", s.handlePause)
 	api("POST /v1/sessions/{id}/resume", s.handleResume)
+	api("POST /v1/sessions/{id}/refresh", s.handleRefresh)
+	api("POST /v1/sessions/{id}/fork", s.handleFork)
 	api("GET /v1/sessions/{id}/events", s.handleEvents)
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
 	api("GET /v1/sessions/{id}/tables/{path...}", s.handleTable)

@@ -67,23 +67,27 @@ func (s *Server) writeStaged(st *staged) error {
 
 // sessionView is a session as the API shows it.
 type sessionView struct {
-	ID            string           `json:"id"`
-	Status        string           `json:"status"`
-	Question      string           `json:"question,omitempty"`
-	Mode          string           `json:"mode,omitempty"`
-	Created       time.Time        `json:"created"`
-	Updated       time.Time        `json:"updated"`
-	Inputs        []string         `json:"inputs,omitempty"`
-	DataDirs      []string         `json:"data_dirs,omitempty"`
-	Databases     []string         `json:"databases,omitempty"`
-	Step          *plans.Step      `json:"step,omitempty"`
-	Pending       *event.Interrupt `json:"pending,omitempty"`
-	Plan          *plans.FullPlan  `json:"plan,omitempty"`
-	Usage         *event.Usage     `json:"usage,omitempty"`
-	Error         string           `json:"error,omitempty"`
-	QueuePosition int              `json:"queue_position,omitempty"`
-	LastEventID   int64            `json:"last_event_id,omitempty"`
-	Files         []string         `json:"files,omitempty"`
+	ID        string           `json:"id"`
+	Status    string           `json:"status"`
+	Question  string           `json:"question,omitempty"`
+	Mode      string           `json:"mode,omitempty"`
+	Created   time.Time        `json:"created"`
+	Updated   time.Time        `json:"updated"`
+	Inputs    []string         `json:"inputs,omitempty"`
+	DataDirs  []string         `json:"data_dirs,omitempty"`
+	Databases []string         `json:"databases,omitempty"`
+	Step      *plans.Step      `json:"step,omitempty"`
+	Pending   *event.Interrupt `json:"pending,omitempty"`
+	Plan      *plans.FullPlan  `json:"plan,omitempty"`
+	Usage     *event.Usage     `json:"usage,omitempty"`
+	Error     string           `json:"error,omitempty"`
+	// Parent is the session a refresh or a fork was made from; Origin
+	// says which ("refresh", "fork").
+	Parent        string   `json:"parent,omitempty"`
+	Origin        string   `json:"origin,omitempty"`
+	QueuePosition int      `json:"queue_position,omitempty"`
+	LastEventID   int64    `json:"last_event_id,omitempty"`
+	Files         []string `json:"files,omitempty"`
 	// Previews and Examples answer the upload only: each file at a
 	// glance, and questions its columns can answer.
 	Previews []filePreview `json:"previews,omitempty"`
@@ -329,7 +333,7 @@ func metaView(m session.Meta) sessionView {
 	if m.OwnerGone() {
 		status = statusStopped
 	}
-	v := sessionView{ID: m.ID, Status: status, Question: m.Question, Mode: m.Mode, Created: m.Created, Updated: m.Updated, Inputs: m.Inputs, Step: m.Step, Error: m.Error}
+	v := sessionView{ID: m.ID, Status: status, Question: m.Question, Mode: m.Mode, Created: m.Created, Updated: m.Updated, Inputs: m.Inputs, Step: m.Step, Error: m.Error, Parent: m.Parent, Origin: m.Origin}
 	if p := m.Pending; p != nil {
 		v.Pending = &event.Interrupt{ID: p.ID, Kind: string(p.Kind), Prompt: p.Prompt, Choices: p.Choices}
 	}

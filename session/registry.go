@@ -143,7 +143,22 @@ type Meta struct {
 	// kept by every later run of the session. The sift command keeps the
 	// flags a resume needs in LabelResumeArgs.
 	Labels map[string]string `json:"labels,omitempty"`
+	// Parent is the session this one was made from by a refresh (run
+	// again on new data) or a fork (gone on from one of its steps);
+	// Origin says which: OriginRefresh or OriginFork. "": neither.
+	Parent string `json:"parent,omitempty"`
+	Origin string `json:"origin,omitempty"`
 }
+
+// How a session was made from its Parent.
+const (
+	// OriginRefresh: the parent's cells and queries run again on new
+	// data, with no model.
+	OriginRefresh = "refresh"
+	// OriginFork: the parent's finished steps kept up to a step, and the
+	// run goes on from there with that step changed.
+	OriginFork = "fork"
+)
 
 // Budget bounds what one run (or one resume of it) may spend. Zero fields
 // mean no bound.

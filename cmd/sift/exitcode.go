@@ -48,7 +48,8 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ue), errors.Is(err, agents.ErrNoQuestion), errors.Is(err, session.ErrBadInput):
+	case errors.As(err, &ue), errors.Is(err, agents.ErrNoQuestion), errors.Is(err, session.ErrBadInput),
+		errors.Is(err, agents.ErrCannotRefresh), errors.Is(err, agents.ErrMappingNotApproved), errors.Is(err, agents.ErrCannotFork):
 		return exitUsage
 	case errors.Is(err, agents.ErrPaused):
 		return exitPaused

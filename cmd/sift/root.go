@@ -74,6 +74,8 @@ interrupted (Ctrl-C twice or SIGTERM; sift resume runs the stopped step again).`
 	root.AddCommand(newChatCmd(io, nil))
 	root.AddCommand(newUsageCmd(io))
 	root.AddCommand(newResumeCmd(io, nil))
+	root.AddCommand(newRefreshCmd(io, nil))
+	root.AddCommand(newForkCmd(io, nil))
 	root.AddCommand(newSessionsCmd(io, sessionsRunFuncs{}))
 	root.AddCommand(newMemoryCmd(io, memoryRunFuncs{}))
 	root.AddCommand(newServeCmd(io, nil))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -45,6 +46,9 @@ type serverOptions struct {
 	// is empty.
 	Addr    string
 	MaxRuns int
+	// Schedules names a JSON file of scheduled refreshes
+	// ([]server.Schedule).
+	Schedules string
 }
 
 // addServerFlags adds the flags of serverOptions, and hides --json (a
@@ -56,6 +60,7 @@ func addServerFlags(cmd *cobra.Command, o *serverOptions, addr, addrUsage, maxRu
 	f.StringVar(&o.Addr, "addr", addr, addrUsage)
 	f.IntVar(&o.MaxRuns, "max-runs", server.DefaultMaxRuns, maxRunsUsage)
 	f.IntVar(&o.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	f.StringVar(&o.Schedules, "schedules", "", "JSON file of scheduled refreshes: [{name, cron, session, data_dir, pattern}], each firing taken by one server or worker (see docs/refresh.md)")
 	addQueueFlags(cmd, &o.queueOptions)
 	addListenFlags(cmd, &o.listenOptions)
 	addModelFlags(cmd, &o.runOptions)
@@ -71,7 +76,17 @@ func (o *serverOptions) serverConfig(ctx context.Context) (server.Config, string
 	if err != nil {
 		return server.Config{}, "", err
 	}
-	return server.Config{Sift: sift, Token: o.Token, MaxRuns: o.MaxRuns, WorkerName: o.WorkerName, ClaimTTL: o.Lease}, label, nil
+	cfg := server.Config{Sift: sift, Token: o.Token, MaxRuns: o.MaxRuns, WorkerName: o.WorkerName, ClaimTTL: o.Lease}
+	if o.Schedules != "" {
+		b, err := os.ReadFile(o.Schedules)
+		if err != nil {
+			return server.Config{}, "", usageError{fmt.Errorf("--schedules: %w", err)}
+		}
+		if err := json.Unmarshal(b, &cfg.Schedules); err != nil {
+			return server.Config{}, "", usageError{fmt.Errorf("--schedules %s: not a JSON list of schedules ({name, cron, session, data_dir, pattern}): %w", o.Schedules, err)}
+		}
+	}
+	return cfg, label, nil
 }
 
 // queueOptions are the flags of the run queue (server.Config.RunQueue),

@@ -16,6 +16,9 @@ import (
 // Its Addr, when set, serves /healthz, /readyz and /metrics.
 type workerOptions struct {
 	serverOptions
+	// DataDirs are the named data directories the schedules' data_dir
+	// names (sift serve's --data-dir).
+	DataDirs []string
 }
 
 func newWorkerCmd(io *ioStreams, runF func(context.Context, *workerOptions) error) *cobra.Command {
@@ -52,6 +55,7 @@ Generated code runs in each worker's own sandbox, as with sift serve.`,
 		},
 	}
 	addServerFlags(cmd, &opts.serverOptions, "", "serve /healthz, /readyz and /metrics on HOST:PORT (default: no HTTP)", "runs this worker works at once")
+	cmd.Flags().StringArrayVar(&opts.DataDirs, "data-dir", nil, "a data directory the --schedules name, NAME=DIR or DIR, as sift serve's (repeatable)")
 	return cmd
 }
 
@@ -63,6 +67,9 @@ func runWorker(ctx context.Context, io *ioStreams, opts *workerOptions) error {
 		return err
 	}
 	cfg.RunQueue = true
+	if cfg.DataDirs, err = dataDirs(opts.DataDirs); err != nil {
+		return usageError{err}
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return usageError{err}

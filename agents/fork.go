@@ -1,0 +1,273 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sift-agent/sift/agents/internal/tree"
+	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/session"
+)
+
+// ErrCannotFork: the session cannot be forked as asked; the error says
+// why and what to do.
+var ErrCannotFork = errors.New("cannot fork")
+
+// ForkRequest asks for a new session that goes on from a step of an
+// earlier one.
+type ForkRequest struct {
+	// Session is the session to fork.
+	Session string
+	// At is the step (from 1) the new session runs again from: the steps
+	// before it are kept as they finished, and not run again.
+	At int
+	// Step replaces the description of step At. Optional; empty runs the
+	// step as it was (its data may have changed, or its model may answer
+	// otherwise).
+	Step string
+	// SessionID names the new session. Optional; generated when empty.
+	SessionID string
+}
+
+// Fork starts a new session from the point of session req.Session before
+// step req.At, with that step's description replaced by req.Step: the
+// steps before it are kept as they finished and are not run again (the
+// Python kernel's state is rebuilt by replaying their cells, as a resume
+// does), step At and the later steps run, and the report is written. The
+// new session links its parent (session.Meta.Parent, Origin "fork"). The
+// events end, as for Run, with EventDone.
+func (s *Sift) Fork(ctx context.Context, req ForkRequest) iter.Seq[event.Event] {
+	return func(yield func(event.Event) bool) {
+		r := s.newRun(Request{}, yield)
+		s.start(ctx, r, func(r *run, ctx context.Context) { r.fork(ctx, req) })
+	}
+}
+
+// fork makes the forked session, paused before step req.At, and resumes
+// it.
+func (r *run) fork(ctx context.Context, req ForkRequest) {
+	id, err := r.sift.prepareFork(ctx, req)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.parent, r.origin = req.Session, session.OriginFork
+	r.resume(ctx, id, nil, resumeOptions{})
+}
+
+// CheckFork says whether session req.Session can be forked at step
+// req.At, without changing anything: the error (ErrCannotFork) says why
+// not.
+func (s *Sift) CheckFork(ctx context.Context, req ForkRequest) error {
+	_, err := s.checkFork(ctx, req)
+	return err
+}
+
+// forkPoint is what checkFork found: the parent, its record and plan,
+// and the position of the step to go on from.
+type forkPoint struct {
+	old  *session.Workspace
+	meta session.Meta
+	fp   *plans.FullPlan
+	at   int
+	kept map[int]bool
+}
+
+func (s *Sift) checkFork(ctx context.Context, req ForkRequest) (*forkPoint, error) {
+	old, err := session.Open(s.cfg.SessionsRoot, req.Session)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCannotFork, err)
+	}
+	meta, err := s.store.Sessions.Get(ctx, req.Session)
+	if err != nil {
+		return nil, fmt.Errorf("%w: session %s: %w", ErrCannotFork, req.Session, err)
+	}
+	if !meta.Status.Finished() && meta.Status != session.StatusPaused {
+		return nil, fmt.Errorf("%w: session %s is %s; fork it once it has finished or paused", ErrCannotFork, req.Session, meta.Status)
+	}
+	if meta.Template != "" {
+		return nil, fmt.Errorf("%w: a built-in analysis (%s) answered session %s; it has no steps of agents to go on from", ErrCannotFork, meta.Template, req.Session)
+	}
+	fp, err := tree.LoadPlanState(old.Root)
+	if err != nil {
+		return nil, fmt.Errorf("%w: session %s has no plan state: %w", ErrCannotFork, req.Session, err)
+	}
+	if len(fp.Earlier) > 0 {
+		return nil, fmt.Errorf("%w: session %s was asked %d questions; a fork goes on from a step of a session's only question", ErrCannotFork, req.Session, len(fp.Earlier)+1)
+	}
+	at := -1
+	for i, st := range fp.Steps {
+		if st.Index == req.At {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil, fmt.Errorf("%w: session %s has no step %d; its steps are 1 to %d (sift sessions show %s)", ErrCannotFork, req.Session, req.At, len(fp.Steps), req.Session)
+	}
+	kept := map[int]bool{}
+	for _, st := range fp.Steps[:at] {
+		if st.Status != plans.StatusDone && st.Status != plans.StatusFailed && st.Status != plans.StatusSkipped {
+			return nil, fmt.Errorf("%w: step %d of session %s is %s, so there is no point before step %d to go on from; fork at step %d", ErrCannotFork, st.Index, req.Session, st.Status, req.At, st.Index)
+		}
+		kept[st.Index] = true
+	}
+	return &forkPoint{old: old, meta: meta, fp: fp, at: at, kept: kept}, nil
+}
+
+// prepareFork writes the forked session: the parent's inputs and
+// databases, the cells of the steps before req.At (for the kernel to
+// replay), the plan with those steps finished and the others to do, and
+// its record, paused. It returns the new session's id.
+func (s *Sift) prepareFork(ctx context.Context, req ForkRequest) (string, error) {
+	p, err := s.checkFork(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	old, meta, fp, at, kept := p.old, p.meta, p.fp, p.at, p.kept
+	cells, err := cellsOfSteps(old, kept)
+	if err != nil {
+		return "", err
+	}
+
+	id := req.SessionID
+	if id == "" {
+		id = session.NewIDContext(ctx)
+	}
+	ws, err := session.Create(ctx, s.cfg.SessionsRoot, id)
+	if err != nil {
+		return "", fmt.Errorf("create the forked session: %w", err)
+	}
+	if err := copyInputs(ctx, old, ws); err != nil {
+		_ = os.RemoveAll(ws.Root)
+		return "", err
+	}
+	if b, _, err := confined.ReadFile(old.Root, session.DatabasesFile, 1<<20); err == nil {
+		_ = ws.WriteFile(session.DatabasesFile, b, session.Durable)
+	}
+	var log []byte
+	for _, c := range cells {
+		line, err := json.Marshal(c)
+		if err != nil {
+			return "", fmt.Errorf("fork: record cell %d: %w", c.Cell, err)
+		}
+		log = append(append(log, line...), '\n')
+	}
+	if err := ws.WriteFile(operator.CellsLogFile, log, session.Durable); err != nil {
+		return "", fmt.Errorf("fork: %w", err)
+	}
+	forked := &plans.FullPlan{Question: fp.Question, Revisions: fp.Revisions, ExplicitNeeds: fp.ExplicitNeeds}
+	forked.Steps = append(forked.Steps, fp.Steps[:at]...)
+	for i, st := range fp.Steps[at:] {
+		next := plans.StepState{Step: st.Step, Status: plans.StatusTodo}
+		if i == 0 && strings.TrimSpace(req.Step) != "" {
+			next.Description = strings.TrimSpace(req.Step)
+		}
+		forked.Steps = append(forked.Steps, next)
+	}
+	if err := tree.WritePlanFileAt(ws.Root, forked); err != nil {
+		return "", fmt.Errorf("fork: %w", err)
+	}
+	inputs, _ := ws.Inputs()
+	m := session.Meta{ID: id, Question: meta.Question, Status: session.StatusPaused, Mode: meta.Mode, Workspace: ws.Root, Inputs: inputs,
+		Parallel: meta.Parallel, Budget: meta.Budget, Layout: meta.Layout, Parent: req.Session, Origin: session.OriginFork, Questions: 1}
+	if err := s.store.Sessions.Put(ctx, m); err != nil {
+		return "", fmt.Errorf("fork: record the session: %w", err)
+	}
+	return id, nil
+}
+
+// cellsOfSteps returns the cells of the session that served the given
+// steps and succeeded, in the order they ran, renumbered as one kernel's
+// cells for the forked session's kernel to replay. A cell belongs to the
+// step of the python call that ran it (the event log says which); a cell
+// no call ran (a query loaded as a DataFrame) belongs to the step of the
+// cell before it.
+func cellsOfSteps(ws *session.Workspace, steps map[int]bool) ([]operator.CellRecord, error) {
+	records, err := operator.ReadCells(ws.Root)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCannotFork, err)
+	}
+	evs, err := session.ReadEvents(ws.Path(session.EventsFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w: read the events of session %s: %w", ErrCannotFork, ws.ID, err)
+	}
+	type call struct {
+		code string
+		step int
+	}
+	var calls []call
+	for _, e := range evs {
+		if e.Kind != event.ToolCall || e.Tool != pythonTool {
+			continue
+		}
+		var a struct {
+			Code string `json:"code"`
+		}
+		if json.Unmarshal([]byte(e.Args), &a) != nil {
+			continue
+		}
+		step := 0
+		if e.Step != nil {
+			step = e.Step.Index
+		}
+		calls = append(calls, call{strings.TrimSpace(a.Code), step})
+	}
+	var out []operator.CellRecord
+	next, step := 0, 0
+	for _, rec := range records {
+		if rec.Replayed {
+			continue
+		}
+		for j := next; j < len(calls); j++ {
+			if strings.Contains(rec.Code, calls[j].code) || strings.Contains(calls[j].code, strings.TrimSpace(rec.Code)) {
+				step, next = calls[j].step, j+1
+				break
+			}
+		}
+		if !rec.OK || !steps[step] {
+			continue
+		}
+		rec.Cell, rec.Generation, rec.Branch = len(out)+1, 1, 0
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// copyInputs copies the input files of one session into another, under
+// the same names.
+func copyInputs(ctx context.Context, from, to *session.Workspace) error {
+	inputs, err := from.Inputs()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "sift-fork-")
+	if err != nil {
+		return fmt.Errorf("fork: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	for _, in := range inputs {
+		src, err := confined.Open(from.Root, in)
+		if err != nil {
+			return fmt.Errorf("fork: copy %s: %w", in, err)
+		}
+		dst := filepath.Join(tmp, filepath.Base(in))
+		err = writeFrom(dst, src)
+		src.Close()
+		if err != nil {
+			return err
+		}
+		if _, err := to.AddInput(ctx, dst); err != nil {
+			return fmt.Errorf("fork: add %s: %w", in, err)
+		}
+	}
+	return nil
+}

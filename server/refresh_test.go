@@ -1,0 +1,126 @@
+package server
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/llm/scripted"
+)
+
+// refreshScript is a three-step analysis whose report states numbers of
+// steps 1 and 2.
+func refreshScript() *scripted.Script {
+	return scripted.New(
+		call("create_plan", steps("Load input/s.csv", "Revenue by region", "Revenue by month")),
+		call("python", map[string]string{"code": "import pandas as pd\ndf = pd.read_csv('input/s.csv')\nprint(len(df), 'rows')"}), text("Loaded."),
+		call("create_plan", steps("Revenue by region", "Revenue by month")),
+		call("python", map[string]string{"code": "print(df.groupby('region')['revenue'].sum().to_string())"}), text("Summed."),
+		call("create_plan", steps("Revenue by month")),
+		call("python", map[string]string{"code": "print(df.groupby(df.date.str[:7])['revenue'].sum().to_string())"}), text("Summed."),
+		call("submit_result", map[string]any{"answer": "North sells most (150)."}),
+		text("# Sales\n\nNorth sold 150 and South 70 [step 2], over 4 rows [step 1]."),
+	)
+}
+
+// TestRefreshThroughTheAPI: a finished session refreshed on new data is a
+// new session, linked to it, whose report has the new numbers and no
+// model call; a renamed column comes back for approval, a missing one is
+// refused with its name.
+func TestRefreshThroughTheAPI(t *testing.T) {
+	script := refreshScript()
+	ts := startServer(t, testConfig(t, script))
+	rows := "2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"
+	more := rows + "2025-01-07,North,200\n2025-03-02,South,120\n"
+	id := ts.createSession([2]string{"s.csv", "date,region,revenue\n" + rows})
+	ts.ask(id, map[string]any{"question": "Who sells most?", "mode": "plan", "parallel": 1})
+	ts.openStream(id, "").rest(t)
+	calls := script.Calls()
+
+	var acc accepted
+	if code := ts.do("POST", "/v1/sessions/"+id+"/refresh", upload([2]string{"s-2025.csv", "date,region,revenue\n" + more}), &acc); code != http.StatusAccepted || acc.ID == "" || acc.ID == id {
+		t.Fatalf("refresh: %d %+v", code, acc)
+	}
+	ts.openStream(acc.ID, "").rest(t)
+	v := ts.session(acc.ID)
+	if v.Status != "done" || v.Parent != id || v.Origin != "refresh" {
+		t.Errorf("refreshed session = %+v, want done with parent %s", v, id)
+	}
+	if script.Calls() != calls {
+		t.Errorf("the refresh made %d model calls, want 0", script.Calls()-calls)
+	}
+	b, err := os.ReadFile(filepath.Join(ts.srv.cfg.Sift.SessionsRoot, acc.ID, "report.md"))
+	if err != nil || !strings.Contains(string(b), "North sold 350 and South 190 [step 2], over 6 rows [step 1].") || !strings.Contains(string(b), "| 150 | 350 |") {
+		t.Errorf("refreshed report (%v):\n%s", err, b)
+	}
+
+	var approval struct {
+		Error   struct{ Code, Message string }
+		Refresh *agents.RefreshPlan
+	}
+	renamed := upload([2]string{"s.csv", "date,Region,revenue_eur\n" + more})
+	if code := ts.do("POST", "/v1/sessions/"+id+"/refresh", renamed, &approval); code != http.StatusConflict || approval.Error.Code != "needs_approval" ||
+		approval.Refresh == nil || len(approval.Refresh.Inputs) != 1 || approval.Refresh.Inputs[0].Mapping == nil || approval.Refresh.Inputs[0].Mapping.Pairs[2].New.Name != "revenue_eur" {
+		t.Fatalf("renamed without approval: %d %+v", code, approval)
+	}
+	if code := ts.do("POST", "/v1/sessions/"+id+"/refresh?approve=true", upload([2]string{"s.csv", "date,Region,revenue_eur\n" + more}), &acc); code != http.StatusAccepted {
+		t.Fatalf("renamed, approved: %d", code)
+	}
+	ts.openStream(acc.ID, "").rest(t)
+	if v := ts.session(acc.ID); v.Status != "done" {
+		t.Errorf("approved refresh: %+v", v)
+	}
+
+	var refusal errorBody
+	if code := ts.do("POST", "/v1/sessions/"+id+"/refresh", upload([2]string{"s.csv", "date,revenue\n2024-01-05,100\n"}), &refusal); code != http.StatusUnprocessableEntity ||
+		refusal.Error.Code != "bad_file" || !strings.Contains(refusal.Error.Message, "no column region (text)") {
+		t.Errorf("missing column: %d %+v", code, refusal)
+	}
+	if code := ts.do("POST", "/v1/sessions/"+id+"/refresh?colour=red", upload([2]string{"s.csv", "x"}), &refusal); code != http.StatusBadRequest {
+		t.Errorf("unknown parameter: %d", code)
+	}
+}
+
+// TestForkThroughTheAPI: a fork at step 2 is a new session, linked to
+// its parent, that runs steps 2 and 3 only.
+func TestForkThroughTheAPI(t *testing.T) {
+	script := refreshScript()
+	script.Push(
+		call("python", map[string]string{"code": "print(df[df.region != 'East'].groupby('region')['revenue'].sum().to_string())"}), text("Summed without East."),
+		call("create_plan", steps("Revenue by month")),
+		call("python", map[string]string{"code": "print(df.groupby(df.date.str[:7])['revenue'].sum().to_string())"}), text("Summed."),
+		call("submit_result", map[string]any{"answer": "North (150)."}),
+		text("# Sales without East\n\nNorth sold 150 [step 2]."),
+	)
+	ts := startServer(t, testConfig(t, script))
+	id := ts.createSession([2]string{"s.csv", "date,region,revenue\n2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"})
+	ts.ask(id, map[string]any{"question": "Who sells most?", "mode": "plan", "parallel": 1})
+	ts.openStream(id, "").rest(t)
+	calls := script.Calls()
+
+	var acc accepted
+	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 2, "step": "Revenue by region without East"}, &acc); code != http.StatusAccepted || acc.ID == id {
+		t.Fatalf("fork: %d %+v", code, acc)
+	}
+	evs := ts.openStream(acc.ID, "").rest(t)
+	var started []string
+	for _, f := range evs {
+		if f.event == "step_started" {
+			started = append(started, f.data)
+		}
+	}
+	if len(started) != 2 || !strings.Contains(started[0], "Revenue by region without East") {
+		t.Errorf("steps started: %v, want the edited step 2 and step 3", started)
+	}
+	v := ts.session(acc.ID)
+	if v.Status != "done" || v.Parent != id || v.Origin != "fork" || script.Calls()-calls != 7 {
+		t.Errorf("fork = %+v after %d model calls; want done, linked to %s, after 7", v, script.Calls()-calls, id)
+	}
+	var refusal errorBody
+	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 7}, &refusal); code != http.StatusBadRequest || !strings.Contains(refusal.Error.Message, "no step 7") {
+		t.Errorf("fork at a step that is not there: %d %+v", code, refusal)
+	}
+}
