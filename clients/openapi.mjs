@@ -156,6 +156,19 @@ await call('getFileTable', 400, { id, path: odd[0], page: 2 });
 await call('getFileTable', 403, { id, path: 'input/sales.csv' });
 await call('getFileTable', 404, { id, path: 'out/nothing.csv' });
 
+// What the server remembers: the built-in's answer, listed and forgotten.
+const remembered = await call('listMemory', 200);
+assert.ok(Array.isArray(remembered.data.entries ?? remembered.data), `listMemory: ${JSON.stringify(remembered.data)}`);
+await call('forgetMemory', 400, 'not an id');
+await call('forgetMemory', 404, 'a-00000000000000000000');
+// Refresh and fork: refused for a session that is not there, and a fork
+// at a step the session does not have.
+const refreshForm = new FormData();
+refreshForm.append('file', new Blob([await readFile(process.env.SIFT_SALES_CSV)], { type: 'text/csv' }), 'sales.csv');
+await call('refreshSession', 404, '01900000-0000-7000-8000-000000000000', refreshForm);
+await call('forkSession', 404, '01900000-0000-7000-8000-000000000000', { at: 1 });
+await call('forkSession', 400, id, { at: 99 });
+
 await call('answerInterrupt', 409, id, { action: 'approve' });
 await call('pauseSession', 409, id);
 await call('resumeSession', 409, id);
