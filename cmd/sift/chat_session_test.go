@@ -35,11 +35,7 @@ func TestChatSessionWaitsThenAnotherChatAnswers(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", w, errOut)
 		}
 	}
-	entries, err := os.ReadDir(sessions)
-	if err != nil || len(entries) != 1 {
-		t.Fatalf("want one session: %v %v", entries, err)
-	}
-	id := entries[0].Name()
+	id := onlySession(t, sessions)
 	// The printed commands name the sessions directory, so they run as
 	// printed.
 	for _, w := range []string{"Continue with: sift chat --session " + id + " ", "or: sift resume " + id + " "} {

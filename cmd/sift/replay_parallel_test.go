@@ -70,11 +70,7 @@ func TestReplayParallelSession(t *testing.T) {
 			if parallel == "3" && !strings.Contains(errOut.String(), "side by side") {
 				t.Errorf("the steps did not run side by side:\n%s", errOut)
 			}
-			entries, _ := os.ReadDir(sessions)
-			if len(entries) != 1 {
-				t.Fatalf("%d sessions, want 1", len(entries))
-			}
-			id := entries[0].Name()
+			id := onlySession(t, sessions)
 			report, err := os.ReadFile(filepath.Join(sessions, id, "report.md"))
 			if err != nil || !strings.Contains(string(report), "TOTAL=300") {
 				t.Fatalf("the recorded report lacks the total (%v):\n%s", err, report)

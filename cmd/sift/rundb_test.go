@@ -14,6 +14,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 )
 
 // regionFixture is a shop database of orders per region and a workbook of
@@ -138,7 +139,8 @@ func onlySession(t *testing.T, sessions string) string {
 	entries, err := os.ReadDir(sessions)
 	var ids []string
 	for _, e := range entries {
-		if e.IsDir() {
+		// Not every directory is a session's: the memory's is .memory.
+		if e.IsDir() && session.ValidateID(e.Name()) == nil {
 			ids = append(ids, e.Name())
 		}
 	}
