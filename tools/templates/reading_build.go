@@ -1106,7 +1106,7 @@ func (t *gtable) eventLog() bool {
 
 // rowsAreItems reports whether each row of the table is one thing of what
 // the file is named for: an event log, or a table whose name or id column
-// has a value per row (cars.json, one car a row).
+// has many values, one for most rows (cars.json, one car a row).
 func (t *gtable) rowsAreItems() bool {
 	if t.eventLog() {
 		return true
@@ -1116,7 +1116,7 @@ func (t *gtable) rowsAreItems() bool {
 			continue
 		}
 		for _, w := range c.words {
-			if (w == "name" || w == "id" || w == "title") && c.distinct > 0 && c.distinct*10 >= t.sheet.RowCount*9 {
+			if (w == "name" || w == "id" || w == "title") && c.distinct > 0 && c.distinct*2 >= t.sheet.RowCount {
 				return true
 			}
 		}

@@ -209,6 +209,7 @@ func TestUnderstandRowsNamedByTheFile(t *testing.T) {
 		{strikes, "number of strikes by origin state", &Reading{Analysis: TopN, GroupBy: []string{"Origin State"}, Order: "desc", RowIs: "strike"}},
 		{strikes, "total cost of strikes by origin state", &Reading{Analysis: TopN, Measures: []Measure{{"Cost", "sum"}}, GroupBy: []string{"Origin State"}, Order: "desc"}},
 		{yearly, "number of disasters per year", nil},
+		{previewFile(t, "cars.xlsx", carsWorkbook(t)), "number of cars in each sheet", &Reading{Analysis: TopN, Sheet: "*", GroupBy: []string{"sheet"}, Order: "desc"}},
 	} {
 		t.Run(tt.request, func(t *testing.T) {
 			r, ok, why := Understand(tt.request, []*preview.FilePreview{tt.fp})
