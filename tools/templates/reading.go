@@ -537,12 +537,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 	n := len(toks)
 	maxW := min(6, n-i)
 
-	// A funnel's stages are stages, though the stage column holds them.
-	if p.stageW[toks[i].raw] {
-		return item{kind: itemStage, from: i, to: i + 1}, true
-	}
-	// Values and sheet names, exactly as written, longest first.
-	for w := maxW; w >= 1; w-- {
+	// Values and sheet names, exactly as written, longest first (a
+	// funnel's stages are stages, though the stage column holds them).
+	for w := maxW; w >= 1 && !p.stageW[toks[i].raw]; w-- {
 		span := toks[i : i+w]
 		if span[0].num && w == 1 {
 			break
