@@ -135,7 +135,7 @@ func (r *renderer) event(e event.Event) {
 		if e.Step.Status == plans.StatusFailed {
 			m = r.mark("fail")
 		}
-		r.status("%s Step %d %s: %s", m, e.Step.Index, e.Step.Status, oneLine(e.Step.Summary, 200))
+		r.status("%s Step %d %s: %s", m, e.Step.Index, e.Step.Status, summaryLine(e.Step.Summary, 300))
 		if len(e.Step.Files) > 0 {
 			more := ""
 			if m := e.Step.MoreFiles(); m != "" {
@@ -183,7 +183,7 @@ func (r *renderer) plan(p *plans.FullPlan) {
 		title = fmt.Sprintf("Plan (revision %d)", p.Revisions)
 	}
 	if p.Result != nil {
-		r.status("Result: %s", oneLine(p.Result.Answer, 400))
+		r.status("Result: %s", summaryLine(p.Result.Answer, 400))
 		return
 	}
 	changed := false
@@ -385,6 +385,26 @@ func choiceList(choices []string) string {
 		return ""
 	}
 	return " (" + strings.Join(choices, " / ") + ")"
+}
+
+// summaryLine is a step's summary or a result's answer in one line. A
+// first line that ends with no punctuation heads what follows it (a
+// built-in's answer starts with its reading of the request: "Total of
+// revenue per month, from input/sales.csv"), so a dash sets it apart from
+// the rest; the other line breaks become spaces, as in oneLine.
+func summaryLine(s string, limit int) string {
+	s = strings.TrimSpace(s)
+	first, rest, ok := strings.Cut(s, "\n")
+	first = strings.Join(strings.Fields(first), " ")
+	rest = strings.Join(strings.Fields(rest), " ")
+	if !ok || rest == "" || first == "" {
+		return oneLine(s, limit)
+	}
+	sep := " — "
+	if r := []rune(first); strings.ContainsRune(".,;:!?…)]。，；：！？）", r[len(r)-1]) {
+		sep = " "
+	}
+	return oneLine(first+sep+rest, limit)
 }
 
 func oneLine(s string, limit int) string {

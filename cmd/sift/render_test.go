@@ -46,3 +46,17 @@ func TestDescribeCallCountsCodeLines(t *testing.T) {
 		}
 	}
 }
+
+func TestSummaryLineJoinsTheReadingToTheAnswer(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Total of revenue per month, from input/sales.csv\nMonthly total revenue peaked in 2024-07.", "Total of revenue per month, from input/sales.csv — Monthly total revenue peaked in 2024-07."},
+		{"North sold most.\nSouth sold least.", "North sold most. South sold least."},
+		{"  one   line  ", "one line"},
+		{"a heading\n\n\nits text\nmore", "a heading — its text more"},
+		{"stdout:\nregion\nNorth 76349.0", "stdout: region North 76349.0"},
+	} {
+		if got := summaryLine(c.in, 200); got != c.want {
+			t.Errorf("summaryLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
