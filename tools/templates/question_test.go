@@ -157,8 +157,13 @@ func TestProfileEverySheetOfAWorkbook(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("sheets not profiled: %v", want)
 	}
-	// One question on one sheet names the sheet used and the ones not.
-	one := MatchRequest("top 5 model by sales", []*preview.FilePreview{fp})
+	// One question that names no sheet of sheets alike is asked which one,
+	// not answered from the first.
+	if any := MatchRequest("top 5 model by sales", []*preview.FilePreview{fp}); any.OK() || !strings.Contains(strings.Join(any.Reasons, "\n"), "name one, or ask across all sheets") {
+		t.Errorf("top 5 model by sales matched %q over %q; want it to ask which sheet: %v", any.Template, any.Table(), any.Reasons)
+	}
+	// One question on a named sheet names the sheet used and the ones not.
+	one := MatchRequest("top 5 model by sales in Europe", []*preview.FilePreview{fp})
 	if !one.OK() {
 		t.Fatalf("not matched: %v", one.Reasons)
 	}
@@ -221,8 +226,10 @@ func TestTrendBySymbolLeadsWithEachSymbol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(res.Answer, "Monthly average price by symbol") {
-		t.Errorf("answer does not lead per symbol: %s", res.Answer)
+	// The reading comes first; the computed answer after it leads per symbol.
+	reading, answer, _ := strings.Cut(res.Answer, "\n")
+	if reading != m.Reading.Text("") || !strings.HasPrefix(answer, "Monthly average price by symbol") {
+		t.Errorf("answer does not lead per symbol after the reading: %s", res.Answer)
 	}
 	for _, s := range []string{"AAPL", "MSFT", "AMZN"} {
 		if !strings.Contains(res.Answer, s) {

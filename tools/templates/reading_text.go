@@ -257,6 +257,11 @@ func (r Reading) Text(lang string) string {
 		}
 	}
 	from := r.File
+	if zh && from != "" {
+		// A Chinese answer holds no Latin words but the data's: the file is
+		// a link, as the report's other files are.
+		from = "[" + from + "](" + from + ")"
+	}
 	switch {
 	case r.Sheet == "*":
 		if zh {
