@@ -26,7 +26,14 @@ func (r *run) resumeBuiltin(ctx context.Context, st *resumed) bool {
 	if name == "" || st.meta.Status == session.StatusWaiting {
 		return false
 	}
-	m, err := templates.MatchTemplate(name, r.req.Question, r.previews)
+	// Matched as the first run was (route): the request's own match when
+	// it names this built-in, so the answer carries the same reading
+	// line; the built-in by name only when the request alone no longer
+	// picks it (a run that named its built-in, or changed inputs).
+	m, err := templates.MatchRequest(r.req.Question, r.previews), error(nil)
+	if r.req.Template != "" || m.Template != name || !m.OK() {
+		m, err = templates.MatchTemplate(name, r.req.Question, r.previews)
+	}
 	if err != nil || !m.OK() {
 		why := "its inputs no longer fit it"
 		if err != nil {

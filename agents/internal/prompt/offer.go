@@ -50,7 +50,11 @@ func templateCouldFit(question string, previews []*preview.FilePreview) bool {
 			table = table || len(s.Columns) > 0
 		}
 	}
-	return table && templates.MatchRequest(question, previews).Candidate != ""
+	m := templates.MatchRequest(question, previews)
+	// The grounded parse names the analysis it read (Reading.Analysis)
+	// even when a word is left unplaced, and leaves Candidate empty then:
+	// either says the question has a built-in's words.
+	return table && (m.Candidate != "" || m.Reading.Analysis != "")
 }
 
 // prompt is the executor's prompt with the rules of the tools offered.
