@@ -292,10 +292,26 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 		}
 		m.Pending = &session.Pending{ID: pending.ID, Kind: kind, Prompt: pending.Prompt, Choices: pending.Choices}
 	}
-	if err := r.sift.store.Sessions.Put(context.WithoutCancel(ctx), m); err != nil {
-		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: "warning: could not record the session's status: " + err.Error()})
+	var err error
+	for i, wait := range putMetaRetries {
+		if err = r.sift.store.Sessions.Put(context.WithoutCancel(ctx), m); err == nil || errors.Is(err, session.ErrInvalidID) || errors.Is(err, session.ErrInvalidMeta) {
+			break
+		}
+		if i < len(putMetaRetries)-1 {
+			time.Sleep(wait)
+		}
+	}
+	if err != nil {
+		// The log keeps the cause: a session left "running" reads as
+		// stopped once this process ends, and its log says why.
+		r.emit(event.Event{Kind: event.Message, Agent: "sift", Text: fmt.Sprintf("warning: could not record the session's status (%s) after %d tries: %v", status, len(putMetaRetries), err)})
 	}
 }
+
+// putMetaRetries are the waits between tries of a status write that fails
+// (a store restarting, a disk briefly full): a failed write is tried
+// again before the run goes on without it.
+var putMetaRetries = []time.Duration{100 * time.Millisecond, 500 * time.Millisecond, 0}
 
 // parallel is the most plan steps the run runs at the same time.
 func (r *run) parallel() int { return cmp.Or(r.req.Parallel, DefaultParallel) }
