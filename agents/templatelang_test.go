@@ -22,7 +22,7 @@ func TestBuiltInReportSpeaksTheQuestionsLanguage(t *testing.T) {
 		{"按region统计revenue总和的排名", []string{"# 排名与分组", "**问题：**", "## revenue总和最高的3个region", "按region的revenue总和排名：North (150", "## 计算方法",
 			"没有调用语言模型", "## 接下来可以问", "- 请求中的每个词都对应到了解读上", "- 类别：region（", "| 排名 | region | revenue总和 | 占比 |", "## 用量\n\n没有调用语言模型。"},
 			[]string{"Top N", "Question:", "How this was computed", "Top 3", "Next questions", "the request", "Usage", "No language model", "| rank |"}},
-		{"revenue的月度趋势", []string{"# 趋势分析", "月度趋势：revenue总和", "最高在 2024-01", "## 计算方法", "- 时间列：", "- revenue 的总和，按月，数据来自 input/sales.csv", "| 月 | revenue总和 | 变化 | 变化率 |"},
+		{"revenue的月度趋势", []string{"# 趋势分析", "月度趋势：revenue总和", "最高在 2024-01", "## 计算方法", "- 时间列：", "- revenue 的总和，按月，数据来自 [input/sales.csv](input/sales.csv)", "| 月 | revenue总和 | 变化 | 变化率 |"},
 			[]string{"Trend over time", "Monthly trend", "highest in", "time column", "from the request", "| month |"}},
 		{"top regions by revenue", []string{"# Top N", "**Question:**", "Top 3 regions by total revenue", "## How this was computed", "- every word of the request is placed on the reading", "| rank | region | total revenue | share |", "## Usage\n\nNo language model was called."},
 			[]string{"问题", "计算方法", "请求", "用量"}},
