@@ -323,6 +323,15 @@ func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunRes
 
 // prepareDirs makes the directories a cell needs.
 func (k *Kernel) prepareDirs() error {
+	// Under k.mu, and not once closed: a Start still on its way when the
+	// kernel is closed (one begun alongside the planner of a run that
+	// ended at once) must not make directories in a workspace its owner
+	// may already be removing.
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.closed {
+		return fmt.Errorf("run python: %w", ErrClosed)
+	}
 	if err := prepareDirsIn(k.ws.root); err != nil {
 		return fmt.Errorf("run python: prepare the workspace: %w", err)
 	}
