@@ -53,13 +53,8 @@ Memory is kept in the session store (see sift sessions --help).`,
 		Example: `  sift memory list
   sift memory forget f-1a2b3c4d5e6f7a8b9c0d
   sift memory forget --all`,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
-			if store.Store != "" && store.SessionsDir != "" {
-				return usageError{errors.New("give either --store or --sessions-dir, not both; --sessions-dir DIR is --store file:DIR")}
-			}
-			return nil
-		},
-		Args: cobra.ArbitraryArgs,
+		PersistentPreRunE: func(*cobra.Command, []string) error { return store.check() },
+		Args:              cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageError{fmt.Errorf("unknown command %q for \"sift memory\"; use list or forget", args[0])}
@@ -67,9 +62,7 @@ Memory is kept in the session store (see sift sessions --help).`,
 			return cmd.Help()
 		},
 	}
-	f := cmd.PersistentFlags()
-	f.StringVar(&store.Store, "store", "", "session store URL: file:DIR, sqlite:PATH or redis://host:port/db (default $SIFT_STORE, else the file store)")
-	f.StringVar(&store.SessionsDir, "sessions-dir", "", "the file store's directory (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
+	store.addFlags(cmd, "the file store's directory (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
 
 	list := &memoryListOptions{}
 	listCmd := &cobra.Command{

@@ -119,12 +119,7 @@ redis://host:port/db.`,
   sift sessions show 20261122-020655-ab12cd
   sift sessions rm --yes 20261122-020655-ab12cd
   sift sessions prune --older-than 168h --dry-run`,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
-			if store.Store != "" && store.SessionsDir != "" {
-				return usageError{errors.New("give either --store or --sessions-dir, not both; --sessions-dir DIR is --store file:DIR")}
-			}
-			return nil
-		},
+		PersistentPreRunE: func(*cobra.Command, []string) error { return store.check() },
 		// Any arguments reach RunE, which calls a wrong subcommand a usage
 		// error.
 		Args: cobra.ArbitraryArgs,
@@ -135,9 +130,7 @@ redis://host:port/db.`,
 			return cmd.Help()
 		},
 	}
-	f := cmd.PersistentFlags()
-	f.StringVar(&store.Store, "store", "", "session store URL: file:DIR, sqlite:PATH or redis://host:port/db (default $SIFT_STORE, else the file store)")
-	f.StringVar(&store.SessionsDir, "sessions-dir", "", "where session workspaces are, for the file store (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
+	store.addFlags(cmd, "where session workspaces are, for the file store (default $SIFT_HOME/sessions or ~/.local/state/sift/sessions)")
 	cmd.AddCommand(
 		newSessionsListCmd(io, store, runF.list),
 		newSessionsShowCmd(io, store, runF.show),
@@ -843,4 +836,20 @@ func runSessionsPrune(ctx context.Context, io *ioStreams, opts *sessionsPruneOpt
 	}
 	fmt.Fprintf(io.ErrOut, "Removed %s last updated more than %s ago.\n", english.Plural(len(removed), "session", ""), age)
 	return nil
+}
+
+// check refuses both --store and --sessions-dir.
+func (o *sessionsStoreOptions) check() error {
+	if o.Store != "" && o.SessionsDir != "" {
+		return usageError{errors.New("give either --store or --sessions-dir, not both; --sessions-dir DIR is --store file:DIR")}
+	}
+	return nil
+}
+
+// addFlags gives cmd and its subcommands --store and --sessions-dir
+// (dirHelp says what the directory holds for cmd).
+func (o *sessionsStoreOptions) addFlags(cmd *cobra.Command, dirHelp string) {
+	f := cmd.PersistentFlags()
+	f.StringVar(&o.Store, "store", "", "session store URL: file:DIR, sqlite:PATH or redis://host:port/db (default $SIFT_STORE, else the file store)")
+	f.StringVar(&o.SessionsDir, "sessions-dir", "", dirHelp)
 }
