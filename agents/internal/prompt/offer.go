@@ -42,8 +42,13 @@ func namesWebPage(text string) bool {
 // templateCouldFit reports whether some built-in analysis could answer
 // the question over the files: the question has the words of one (a
 // candidate, even below the confidence the template path needs) and
-// there is a table to run it on.
+// there is a table to run it on. A question that names a web page needs
+// that page, which no built-in reads: its steps go to the code agent and
+// the web researcher.
 func templateCouldFit(question string, previews []*preview.FilePreview) bool {
+	if namesWebPage(question) {
+		return false
+	}
 	table := false
 	for _, p := range previews {
 		for _, s := range p.Sheets {
