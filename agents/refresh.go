@@ -45,8 +45,13 @@ type RefreshRequest struct {
 	// Session is the session to refresh.
 	Session string
 	// Files are the new data: one for each input file of the session,
-	// matched by name, else in the order of the session's inputs.
+	// matched by name, else in the order of the session's inputs. A
+	// session that queried databases may be refreshed with none: its
+	// queries run again on the databases as they are now.
 	Files []string
+	// Databases are the session's databases given again ("name=url"),
+	// for a password the session never stores; empty: those it recorded.
+	Databases []string
 	// Approve applies a mapping of renamed columns; without it such a
 	// refresh stops with ErrMappingNotApproved and the mapping.
 	Approve bool
@@ -85,8 +90,8 @@ type RefreshPlan struct {
 	meta          session.Meta
 }
 
-// ranText says what runs again: "3 cells and 1 query".
-func (p *RefreshPlan) ranText() string {
+// Runs says what runs again: "3 cells and 1 SQL query".
+func (p *RefreshPlan) Runs() string {
 	var parts []string
 	if p.Cells > 0 {
 		parts = append(parts, english.Plural(p.Cells, "cell", ""))
@@ -147,8 +152,11 @@ func (s *Sift) PlanRefresh(ctx context.Context, req RefreshRequest) (*RefreshPla
 		return nil, fmt.Errorf("%w: session %s is %s; only a finished analysis is refreshed (resume it first)", ErrCannotRefresh, req.Session, meta.Status)
 	case meta.Template != "":
 		return nil, fmt.Errorf("%w: a built-in analysis (%s) answered session %s with no model already; run it on the new data: sift run --file NEW %q", ErrCannotRefresh, meta.Template, req.Session, meta.Question)
-	case len(req.Files) == 0:
-		return nil, fmt.Errorf("%w: give the new data (--file)", ErrCannotRefresh)
+	}
+	if len(req.Files) == 0 && len(req.Databases) == 0 {
+		if dbs, _ := old.Databases(); len(dbs) == 0 {
+			return nil, fmt.Errorf("%w: give the new data, one file for each input of session %s (sift refresh --file, or parts named file in the API)", ErrCannotRefresh, req.Session)
+		}
 	}
 	plan := &RefreshPlan{Session: req.Session, Question: meta.Question, old: old, meta: meta}
 	inputs, err := old.Inputs()
@@ -343,6 +351,12 @@ func (r *run) refresh(ctx context.Context, req RefreshRequest) {
 	if b, _, err := confined.ReadFile(plan.old.Root, session.DatabasesFile, 1<<20); err == nil {
 		_ = ws.WriteFile(session.DatabasesFile, b, session.Derived)
 	}
+	if len(req.Databases) > 0 {
+		if r.sources, err = openDatabases(ctx, req.Databases); err != nil {
+			r.fail(err)
+			return
+		}
+	}
 	if err := r.useDatabases(ctx, true); err != nil {
 		r.fail(err)
 		return
@@ -357,7 +371,7 @@ func (r *run) refresh(ctx context.Context, req RefreshRequest) {
 		return
 	}
 	r.addFilesSource(ctx, inputs)
-	r.emit(event.Event{Kind: event.Message, Agent: "refresh", Text: fmt.Sprintf("Refreshing session %s on the new data: its %s run again in order, with no model.", plan.Session, plan.ranText())})
+	r.emit(event.Event{Kind: event.Message, Agent: "refresh", Text: fmt.Sprintf("Refreshing session %s on the new data: its %s run again in order, with no model.", plan.Session, plan.Runs())})
 	oldOut, newOut, err := r.rerun(ctx, plan)
 	if err != nil {
 		r.fail(err)
@@ -588,7 +602,11 @@ func (r *run) refreshReport(ctx context.Context, plan *RefreshPlan, oldPlan *pla
 			names = append(names, filepath.Base(in.New))
 		}
 	}
-	note := fmt.Sprintf("> Refreshed from session `%s` on new data (%s): its %s ran again in order, with no model; the numbers below are recomputed from their new outputs.", plan.Session, strings.Join(names, ", "), plan.ranText())
+	data := "new data (" + strings.Join(names, ", ") + ")"
+	if len(names) == 0 && r.sources != nil {
+		data = "its databases as they are now (" + strings.Join(r.sources.Names(), ", ") + ")"
+	}
+	note := fmt.Sprintf("> Refreshed from session `%s` on %s: its %s ran again in order, with no model; the numbers below are recomputed from their new outputs.", plan.Session, data, plan.Runs())
 	if mt := plan.MappingText(); plan.NeedsApproval && mt != "" {
 		note += "\n>\n> Columns mapped (approved):\n>\n" + quoteLines(mt)
 	}

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/sift-agent/sift/agents"
@@ -76,11 +77,11 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	if !s.readUpload(w, r, st) {
 		return
 	}
-	if len(st.Files) == 0 || len(st.DataDirs) > 0 || len(st.Databases) > 0 {
-		writeError(w, http.StatusBadRequest, codeBadRequest, "send the new data as parts named file (and nothing else): one for each input of the session")
+	if len(st.DataDirs) > 0 || len(st.Databases) > 0 {
+		writeError(w, http.StatusBadRequest, codeBadRequest, "send the new data as parts named file (and nothing else): one for each input of the session, or none to query the session's databases again as they are now")
 		return
 	}
-	req := agents.RefreshRequest{Session: id, Approve: approve, SessionID: newID}
+	req := agents.RefreshRequest{Session: id, Approve: approve, SessionID: newID, Databases: s.recordedDatabases(id)}
 	for _, f := range st.Files {
 		req.Files = append(req.Files, joinPath(dir, "files", f))
 	}
@@ -109,4 +110,23 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	}
 	kept = true
 	s.accept(w, r, newID, queuedJob{Kind: jobRefresh, Refresh: &req}, func(ctx context.Context) iter.Seq[event.Event] { return s.sift.Refresh(ctx, req) }, func() { s.dropUploads(newID) })
+}
+
+// recordedDatabases are the databases session id queried, as "name=url"
+// from the server's configuration (the session records them without
+// their passwords), for a refresh that queries them again; those the
+// configuration no longer names are left to the session's record.
+func (s *Server) recordedDatabases(id string) []string {
+	specs, err := s.workspace(id).Databases()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, spec := range specs {
+		name, _, ok := strings.Cut(spec, "=")
+		if url, found := s.cfg.Databases[name]; ok && found {
+			out = append(out, name+"="+url)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"database/sql"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -122,5 +123,51 @@ func TestForkThroughTheAPI(t *testing.T) {
 	var refusal errorBody
 	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 7}, &refusal); code != http.StatusBadRequest || !strings.Contains(refusal.Error.Message, "no step 7") {
 		t.Errorf("fork at a step that is not there: %d %+v", code, refusal)
+	}
+}
+
+// TestRefreshADatabaseSessionThroughTheAPI: a session over one of the
+// server's databases is refreshed with no file: its query runs again on
+// the database as it is now (opened from the server's configuration, as
+// the session keeps no password), with no model call.
+func TestRefreshADatabaseSessionThroughTheAPI(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "shop.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE orders(amount INTEGER); INSERT INTO orders VALUES (100),(50)`); err != nil {
+		t.Fatal(err)
+	}
+	script := scripted.New(
+		call("create_plan", steps("Total order amount with SQL")),
+		call("sql_query", map[string]string{"sql": "SELECT sum(amount) AS total FROM orders"}), text("Summed."),
+		call("submit_result", map[string]any{"answer": "The total is 150."}), text("# Report\n\nThe orders total 150 [step 1]."),
+	)
+	cfg := testConfig(t, script)
+	cfg.Databases = map[string]string{"shop": "sqlite:" + dbPath}
+	ts := startServer(t, cfg)
+	var v sessionView
+	if code := ts.do("POST", "/v1/sessions", map[string]any{"databases": []string{"shop"}}, &v); code != 201 {
+		t.Fatalf("create = %d %+v", code, v)
+	}
+	ts.ask(v.ID, map[string]any{"question": "total order amount", "mode": "plan"})
+	ts.openStream(v.ID, "").rest(t)
+	if _, err := db.Exec(`INSERT INTO orders VALUES (75)`); err != nil {
+		t.Fatal(err)
+	}
+	calls := script.Calls()
+	var acc accepted
+	if code := ts.do("POST", "/v1/sessions/"+v.ID+"/refresh", upload(), &acc); code != http.StatusAccepted {
+		t.Fatalf("refresh with no file: %d %+v", code, acc)
+	}
+	ts.openStream(acc.ID, "").rest(t)
+	if got := ts.session(acc.ID); got.Status != "done" || script.Calls() != calls {
+		t.Errorf("refreshed session = %+v after %d model calls; want done after none", got, script.Calls()-calls)
+	}
+	b, err := os.ReadFile(filepath.Join(ts.srv.cfg.Sift.SessionsRoot, acc.ID, "report.md"))
+	if err != nil || !strings.Contains(string(b), "The orders total 225 [step 1].") || !strings.Contains(string(b), "| 150 | 225 |") {
+		t.Errorf("refreshed report (%v):\n%s", err, b)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dustin/go-humanize/english"
 	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
@@ -24,26 +23,26 @@ type refreshOptions struct {
 func newRefreshCmd(io *ioStreams, runF func(context.Context, *refreshOptions) error) *cobra.Command {
 	opts := &refreshOptions{}
 	cmd := &cobra.Command{
-		Use:   "refresh <session-id> --file NEW [--file NEW]... [--yes]",
+		Use:   "refresh <session-id> [--file NEW]... [--db NAME=URL]... [--yes]",
 		Short: "Run a finished analysis again on new data, with no model, and say what changed",
 		Long: `Refresh makes a new session that runs the old session's successful cells and
 SQL queries again, in order, on the new files, with no model call. Its report
 is the old one with every number recomputed from the new outputs, a section
 on what changed (each number that moved: old → new, by how much), and the
 usual number check. Each new file takes the place of the input of the same
-name, else of the inputs in order.
+name, else of the inputs in order. A session that queried databases needs no
+new file: its queries run again on the databases as they are now (give one
+again with --db when its password is not kept).
 
 When columns were renamed, the mapping (by name and type) is shown and
 applied only when you approve it: --yes, or the question on a terminal. A
 column the new data lacks stops the refresh and says which.`,
 		Example: `  sift refresh 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --file sales-2025.csv
-  sift refresh 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --file renamed.csv --yes`,
+  sift refresh 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --file renamed.csv --yes
+  sift refresh 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --db shop=postgres://reader:secret@db/shop`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError{errors.New("give one session id (sift sessions list shows them)")}
-			}
-			if len(opts.run.Files) == 0 {
-				return usageError{errors.New("give the new data with --file")}
 			}
 			return nil
 		},
@@ -57,6 +56,7 @@ column the new data lacks stops the refresh and says which.`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.run.Files, "file", "f", nil, "the new data (repeatable): one file for each input of the session")
+	f.StringArrayVar(&opts.run.DBs, "db", nil, "a database of the session given again (repeatable, NAME=URL as for run): one whose password the session does not keep")
 	f.BoolVarP(&opts.Yes, "yes", "y", false, "apply a mapping of renamed columns without asking")
 	addModelFlags(cmd, &opts.run)
 	return cmd
@@ -67,7 +67,7 @@ func runRefresh(ctx context.Context, io *ioStreams, opts *refreshOptions, deps r
 	if err != nil {
 		return err
 	}
-	req := agents.RefreshRequest{Session: opts.Session, Files: opts.run.Files, Approve: opts.Yes}
+	req := agents.RefreshRequest{Session: opts.Session, Files: opts.run.Files, Databases: opts.run.DBs, Approve: opts.Yes}
 	plan, err := s.PlanRefresh(ctx, req)
 	if err != nil {
 		return err
@@ -86,7 +86,7 @@ func runRefresh(ctx context.Context, io *ioStreams, opts *refreshOptions, deps r
 	}
 	r := newRenderer(io, opts.run.JSON, deps.now)
 	if !opts.run.JSON {
-		r.status("Refreshing session %s: %s run again with no model.", plan.Session, english.Plural(plan.Cells, "cell", ""))
+		r.status("Refreshing session %s: %s run again with no model.", plan.Session, plan.Runs())
 	}
 	var final event.Event
 	for e := range s.Refresh(ctx, req) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,8 +90,67 @@ func TestRefreshCommand(t *testing.T) {
 	if code, text = refresh("--file", renamed, "--yes"); code != 0 {
 		t.Errorf("renamed with --yes: exit %d:\n%s", code, text)
 	}
+	if code, text = refresh(); code != exitUsage || !strings.Contains(text, "give the new data, one file for each input of session") {
+		t.Errorf("no new data for a session of files: exit %d:\n%s", code, text)
+	}
 	code, text = refresh("--file", write("gone.csv", "date,revenue\n2024-01-05,100\n"))
 	if code != exitUsage || !strings.Contains(text, "no column region (text)") {
 		t.Errorf("missing column: exit %d:\n%s", code, text)
+	}
+}
+
+// TestRefreshCommandOnADatabase: a session that answered with SQL over a
+// database is refreshed with no file; its query runs again on the
+// database as it is now, and the status line counts the query.
+func TestRefreshCommandOnADatabase(t *testing.T) {
+	isolateEnv(t)
+	ctx := context.Background()
+	dbPath := filepath.Join(t.TempDir(), "shop.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{"CREATE TABLE sales (region TEXT, revenue INTEGER)", "INSERT INTO sales VALUES ('North', 100), ('South', 70), ('North', 50)"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := filepath.Join(t.TempDir(), "sql.json")
+	body := `{"replies": [
+ {"tool_calls": [{"name": "create_plan", "arguments": {"steps": [{"index": 1, "description": "Revenue by region from the database"}]}}]},
+ {"tool_calls": [{"name": "sql_query", "arguments": {"sql": "SELECT region, SUM(revenue) AS total FROM sales GROUP BY region ORDER BY total DESC"}}]},
+ {"content": "Done: {{last_tool_result}}"},
+ {"tool_calls": [{"name": "submit_result", "arguments": {"answer": "North sells most (150)."}}]},
+ {"content": "# Sales\n\nNorth sold 150 and South 70 [step 1]."}
+]}`
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sessions := t.TempDir()
+	io, _, errOut := testIO()
+	if code := execute(ctx, io, []string{"run", "--mode", "plan", "--script", script, "--db", "shop=sqlite:" + dbPath, "--sessions-dir", sessions, "Who sells most?"}); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	id := onlySession(t, sessions)
+	if _, err := db.Exec("INSERT INTO sales VALUES ('South', 200)"); err != nil {
+		t.Fatal(err)
+	}
+	io, out, errOut := testIO()
+	if code := execute(ctx, io, []string{"refresh", "--sessions-dir", sessions, id}); code != 0 {
+		t.Fatalf("refresh: exit %d:\n%s%s", code, out, errOut)
+	}
+	if text := out.String() + errOut.String(); !strings.Contains(text, "Refreshing session "+id+": 1 SQL query run again with no model.") {
+		t.Errorf("the status line must count the query:\n%s", text)
+	}
+	var report string
+	entries, _ := os.ReadDir(sessions)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(sessions, e.Name(), "report.md")); err == nil && e.Name() != id {
+			report = string(b)
+		}
+	}
+	if !strings.Contains(report, "North sold 150 and South 270 [step 1].") || !strings.Contains(report, "on its databases as they are now (shop)") {
+		t.Errorf("the refreshed report must hold the database's numbers now:\n%s", report)
 	}
 }
