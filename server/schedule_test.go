@@ -13,17 +13,29 @@ import (
 )
 
 // TestScheduleFiresOncePerTickAcrossServers: two servers on one store
-// with the same schedule; each firing is taken by one of them, whose
-// refresh runs on the newest matching file. A firing with no file is a
-// failed session that says why.
+// (the sessions directory's files, or Redis) with the same schedule; each
+// firing is taken by one of them, whose refresh runs on the newest
+// matching file. A firing with no file is a failed session that says why.
 func TestScheduleFiresOncePerTickAcrossServers(t *testing.T) {
+	t.Run("files", func(t *testing.T) {
+		scheduleFiresOnce(t, func(root string) *session.Backend {
+			store, err := session.OpenFileBackend(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return store
+		})
+	})
+	t.Run("redis", func(t *testing.T) {
+		addr := startRedis(t)
+		scheduleFiresOnce(t, func(string) *session.Backend { return redisBackend(t, addr) })
+	})
+}
+
+func scheduleFiresOnce(t *testing.T, open func(sessionsRoot string) *session.Backend) {
 	script := refreshScript()
 	cfg := testConfig(t, script)
-	store, err := session.OpenFileBackend(cfg.Sift.SessionsRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Sift.Store = store
+	cfg.Sift.Store = open(cfg.Sift.SessionsRoot)
 	data := t.TempDir()
 	cfg.DataDirs = map[string]string{"exports": data}
 	a := startServer(t, cfg)
