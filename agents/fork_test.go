@@ -77,6 +77,15 @@ func TestForkAtStepTwoRunsOnlyStepsTwoAndThree(t *testing.T) {
 			ran++
 		}
 	}
+	var notice string
+	for _, e := range kinds(fevs, event.ToolResult) {
+		if strings.Contains(e.Text, "forked from") {
+			notice = e.Text
+		}
+	}
+	if !strings.Contains(notice, "session "+parent.Session+", which this session was forked from") || strings.Contains(notice, "earlier Sift process") {
+		t.Errorf("the first cell's notice must say the kernel's state comes from the parent session: %q", notice)
+	}
 	if ran != 2 || replayed != 1 {
 		t.Errorf("cells run %d, replayed %d; want 2 (steps 2 and 3) and 1 (step 1's, to rebuild the kernel)", ran, replayed)
 	}

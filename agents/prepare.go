@@ -68,7 +68,11 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 	}
 	if k, ok := op.(*operator.KernelOperator); ok {
 		if adopt {
-			if _, adopted, err = k.Kernel().AdoptLog(); err != nil {
+			adopt := k.Kernel().AdoptLog
+			if r.origin == session.OriginFork && r.parent != "" {
+				adopt = func() (int, int, error) { return k.Kernel().AdoptForkedLog(r.parent) }
+			}
+			if _, adopted, err = adopt(); err != nil {
 				op.Close()
 				return nil, 0, err
 			}

@@ -202,3 +202,16 @@ func (k *Kernel) AdoptLog() (generation, cells int, err error) {
 	k.lostGeneration = generation
 	return generation, cells, nil
 }
+
+// AdoptForkedLog is AdoptLog for a workspace made as a fork of session
+// parent, whose cells it holds: the notice says the state is rebuilt
+// from that session, not that an earlier process had it.
+func (k *Kernel) AdoptForkedLog(parent string) (generation, cells int, err error) {
+	if generation, cells, err = k.AdoptLog(); err != nil || cells == 0 {
+		return generation, cells, err
+	}
+	k.mu.Lock()
+	k.lost = "belongs to session " + parent + ", which this session was forked from"
+	k.mu.Unlock()
+	return generation, cells, nil
+}
