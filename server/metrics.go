@@ -42,6 +42,9 @@ type metrics struct {
 	// scheduleFailures those of them that could not run.
 	scheduleFirings  prometheus.Counter
 	scheduleFailures prometheus.Counter
+	// webhookSent and webhookFailures count the schedule results sent
+	// to the webhook, and those given up after every try.
+	webhookSent, webhookFailures prometheus.Counter
 
 	mu sync.Mutex
 	// depth asks the shared run queue for its length (SetQueueDepth).
@@ -108,6 +111,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Schedule firings this server or worker took (each firing is taken by one of them)."}),
 		scheduleFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "sift_schedule_failures_total",
 			Help: "Schedule firings taken here that could not run: no file matched, or the session cannot be refreshed on it."}),
+		webhookSent: prometheus.NewCounter(prometheus.CounterOpts{Name: "sift_webhook_sent_total",
+			Help: "Scheduled refreshes' results sent to the webhook."}),
+		webhookFailures: prometheus.NewCounter(prometheus.CounterOpts{Name: "sift_webhook_failures_total",
+			Help: "Scheduled refreshes' results the webhook did not take after every try."}),
 		workers: map[string]bool{},
 	}
 	depth := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sift_queue_depth",
@@ -130,7 +137,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}
 	}
 	for _, c := range []prometheus.Collector{m.runs, m.modelCalls, m.promptTokens, m.completionTokens, m.cost, m.active, m.queued, m.sseClients,
-		m.runDuration, m.stepDuration, m.modelDuration, m.queueWait, m.failures, m.takeovers, m.workerRuns, m.scheduleFirings, m.scheduleFailures, depth} {
+		m.runDuration, m.stepDuration, m.modelDuration, m.queueWait, m.failures, m.takeovers, m.workerRuns, m.scheduleFirings, m.scheduleFailures, m.webhookSent, m.webhookFailures, depth} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

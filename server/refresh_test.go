@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"database/sql"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -169,5 +171,19 @@ func TestRefreshADatabaseSessionThroughTheAPI(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(ts.srv.cfg.Sift.SessionsRoot, acc.ID, "report.md"))
 	if err != nil || !strings.Contains(string(b), "The orders total 225 [step 1].") || !strings.Contains(string(b), "| 150 | 225 |") {
 		t.Errorf("refreshed report (%v):\n%s", err, b)
+	}
+
+	// A schedule with no data directory refreshes on the databases.
+	if _, err := db.Exec(`INSERT INTO orders VALUES (25)`); err != nil {
+		t.Fatal(err)
+	}
+	fired, err := ts.srv.fire(context.Background(), Schedule{Name: "nightly", Cron: "@daily", Session: v.ID}, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
+	if err != nil || fired == "" {
+		t.Fatalf("the schedule's firing: %q %v", fired, err)
+	}
+	ts.openStream(fired, "").rest(t)
+	b, err = os.ReadFile(filepath.Join(ts.srv.cfg.Sift.SessionsRoot, fired, "report.md"))
+	if err != nil || !strings.Contains(string(b), "The orders total 250 [step 1].") {
+		t.Errorf("the scheduled refresh's report (%v):\n%s", err, b)
 	}
 }

@@ -18,7 +18,9 @@ import (
 )
 
 // Schedule refreshes a finished session at the times a cron expression
-// names, on the newest file of a data directory that matches a pattern.
+// names, on the newest file of a data directory that matches a pattern,
+// or (with neither) on the databases the session queried, as they are
+// then.
 // Every server and worker given the schedule watches the clock; each
 // firing is taken by exactly one of them (a claim in the shared store),
 // which runs it, or queues it for a worker.
@@ -32,9 +34,11 @@ type Schedule struct {
 	Session string `json:"session"`
 	// DataDir names one of the server's data directories (Config.DataDirs)
 	// and Pattern is a file name pattern in it ("sales-*.csv"): the newest
-	// matching file (by modification time) is the new data.
-	DataDir string `json:"data_dir"`
-	Pattern string `json:"pattern"`
+	// matching file (by modification time) is the new data. Both empty:
+	// the session's queries run again on its databases, opened from the
+	// server's configuration (Config.Databases).
+	DataDir string `json:"data_dir,omitempty"`
+	Pattern string `json:"pattern,omitempty"`
 	// Approve applies a mapping of renamed columns; without it such a
 	// firing fails and says which columns were renamed.
 	Approve bool `json:"approve,omitempty"`
@@ -60,10 +64,12 @@ func parseSchedules(scheds []Schedule, dataDirs map[string]string) ([]cron.Sched
 			return nil, fmt.Errorf("schedule %s is named twice; give each its own name", sc.Name)
 		case session.ValidateID(sc.Session) != nil:
 			return nil, fmt.Errorf("schedule %s: session %q is not a session id", sc.Name, sc.Session)
+		case sc.DataDir == "" && sc.Pattern == "":
+			// The session's databases.
 		case dataDirs[sc.DataDir] == "":
-			return nil, fmt.Errorf("schedule %s: no data directory named %q; give one of the server's --data-dir names", sc.Name, sc.DataDir)
+			return nil, fmt.Errorf("schedule %s: no data directory named %q; give one of the server's --data-dir names (or neither data_dir nor pattern, to query the session's databases again)", sc.Name, sc.DataDir)
 		}
-		if _, err := filepath.Match(sc.Pattern, ""); err != nil || sc.Pattern == "" || filepath.Base(sc.Pattern) != sc.Pattern {
+		if _, err := filepath.Match(sc.Pattern, ""); sc.DataDir != "" && (err != nil || sc.Pattern == "" || filepath.Base(sc.Pattern) != sc.Pattern) {
 			return nil, fmt.Errorf("schedule %s: pattern %q is not a file name pattern (such as sales-*.csv)", sc.Name, sc.Pattern)
 		}
 		cs, err := cron.ParseStandard(sc.Cron)
@@ -120,11 +126,16 @@ func (s *Server) fire(ctx context.Context, sc Schedule, tick time.Time) (string,
 	}
 	id := session.NewIDContext(ctx)
 	s.metrics.scheduleFirings.Inc()
-	file, err := newestMatch(s.cfg.DataDirs[sc.DataDir], sc.Pattern)
-	if err != nil {
-		return id, s.failFiring(ctx, id, sc, tick, err)
+	req := agents.RefreshRequest{Session: sc.Session, Approve: sc.Approve, SessionID: id}
+	if sc.DataDir == "" {
+		req.Databases = s.recordedDatabases(sc.Session)
+	} else {
+		file, err := newestMatch(s.cfg.DataDirs[sc.DataDir], sc.Pattern)
+		if err != nil {
+			return id, s.failFiring(ctx, id, sc, tick, err)
+		}
+		req.Files = []string{file}
 	}
-	req := agents.RefreshRequest{Session: sc.Session, Files: []string{file}, Approve: sc.Approve, SessionID: id}
 	plan, err := s.sift.PlanRefresh(ctx, req)
 	if err == nil && plan.NeedsApproval && !sc.Approve {
 		err = &agents.MappingError{Plan: plan}
@@ -150,6 +161,7 @@ func (s *Server) fire(ctx context.Context, sc Schedule, tick time.Time) (string,
 	if err != nil {
 		return id, s.failFiring(ctx, id, sc, tick, err)
 	}
+	s.notifyWhenDone(sc, tick, id)
 	return id, nil
 }
 
@@ -162,6 +174,7 @@ func (s *Server) failFiring(ctx context.Context, id string, sc Schedule, tick ti
 	if perr := s.store.Sessions.Put(context.WithoutCancel(ctx), m); perr != nil {
 		return fmt.Errorf("%w (and recording it failed: %v)", err, perr)
 	}
+	s.notifyWhenDone(sc, tick, id)
 	return err
 }
 

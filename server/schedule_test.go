@@ -2,10 +2,16 @@ package server
 
 import (
 	"context"
+	"crypto/hmac"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,7 +131,98 @@ func TestSchedulesAreChecked(t *testing.T) {
 			t.Errorf("%+v: err = %v, want %q", tc.sc, err, tc.want)
 		}
 	}
-	if cs, err := parseSchedules([]Schedule{{Name: "w", Cron: "0 7 * * 1", Session: "s1", DataDir: "exports", Pattern: "*.csv"}}, dirs); err != nil || len(cs) != 1 {
-		t.Errorf("a good schedule: %v", err)
+	for _, sc := range []Schedule{{Name: "w", Cron: "0 7 * * 1", Session: "s1", DataDir: "exports", Pattern: "*.csv"}, {Name: "db", Cron: "@daily", Session: "s1"}} {
+		if cs, err := parseSchedules([]Schedule{sc}, dirs); err != nil || len(cs) != 1 {
+			t.Errorf("a good schedule %+v: %v", sc, err)
+		}
+	}
+	for _, sc := range []Schedule{{Name: "w", Cron: "@daily", Session: "s1", Pattern: "*.csv"}, {Name: "w", Cron: "@daily", Session: "s1", DataDir: "exports"}} {
+		if _, err := parseSchedules([]Schedule{sc}, dirs); err == nil {
+			t.Errorf("%+v: a data directory needs its pattern, and a pattern its directory", sc)
+		}
+	}
+}
+
+// TestScheduleResultsReachTheWebhook: each firing's result, done or
+// failed, is POSTed to the webhook, signed with its secret (the
+// signature the receiver computes matches, and a forged body's would
+// not); a webhook that fails first is tried again.
+func TestScheduleResultsReachTheWebhook(t *testing.T) {
+	const secret = "s3cret"
+	got := make(chan WebhookResult, 4)
+	var calls atomic.Int32
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if calls.Add(1) == 1 {
+			http.Error(w, "not yet", http.StatusServiceUnavailable)
+			return
+		}
+		ts := r.Header.Get("X-Sift-Timestamp")
+		if sig := r.Header.Get("X-Sift-Signature"); !hmac.Equal([]byte(sig), []byte(SignWebhook(secret, ts, body))) || sig == SignWebhook(secret, ts, append(body, ' ')) {
+			t.Errorf("signature %q does not sign the body", sig)
+		}
+		var res WebhookResult
+		if err := json.Unmarshal(body, &res); err != nil {
+			t.Errorf("body %s: %v", body, err)
+		}
+		got <- res
+	}))
+	defer hook.Close()
+
+	script := refreshScript()
+	cfg := testConfig(t, script)
+	data := t.TempDir()
+	cfg.DataDirs = map[string]string{"exports": data}
+	a := startServer(t, cfg)
+	rows := "2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"
+	id := a.createSession([2]string{"s.csv", "date,region,revenue\n" + rows})
+	a.ask(id, map[string]any{"question": "Who sells most?", "mode": "plan", "parallel": 1})
+	a.openStream(id, "").rest(t)
+	if err := os.WriteFile(filepath.Join(data, "sales-2025.csv"), []byte("date,region,revenue\n"+rows+"2025-01-07,North,200\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Webhook = Webhook{URL: hook.URL + "/sift", Secret: secret}
+	b := startServer(t, cfg)
+	sc := Schedule{Name: "weekly", Cron: "0 7 * * 1", Session: id, DataDir: "exports", Pattern: "sales-*.csv"}
+	monday := time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC)
+	fired, err := b.srv.fire(context.Background(), sc, monday)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-got:
+		if res.Event != "schedule.finished" || res.Schedule != "weekly" || res.Session != fired || res.Parent != id || res.Status != "done" ||
+			res.Firing != "2026-11-30T07:00:00Z" || !strings.Contains(res.Answer, "North sells most") {
+			t.Errorf("webhook result = %+v", res)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the webhook got no result")
+	}
+	sc.Name, sc.Pattern = "nothing", "orders-*.csv"
+	failed, _ := b.srv.fire(context.Background(), sc, monday)
+	select {
+	case res := <-got:
+		if res.Session != failed || res.Status != "failed" || !strings.Contains(res.Error, "orders-*.csv") {
+			t.Errorf("a failed firing's webhook result = %+v", res)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the webhook got no result for the failed firing")
+	}
+	// Counted once the receiver has answered, just after it got the body.
+	sent := 0.0
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if sent = b.scrape().value(t, "sift_webhook_sent_total"); sent == 2 {
+			break
+		}
+	}
+	if sent != 2 {
+		t.Errorf("sift_webhook_sent_total = %v, want 2", sent)
+	}
+	for _, w := range []Webhook{{URL: hook.URL}, {URL: "ftp://x", Secret: "s"}} {
+		c := testConfig(t, nil)
+		c.Webhook = w
+		if _, err := New(c); err == nil {
+			t.Errorf("webhook %+v must be refused", w)
+		}
 	}
 }

@@ -135,6 +135,9 @@ type Config struct {
 	// Schedules refresh finished sessions at the times cron expressions
 	// name (see Schedule). Optional.
 	Schedules []Schedule
+	// Webhook receives each scheduled refresh's result, signed (see
+	// Webhook). Optional.
+	Webhook Webhook
 	// ModelName names the model in GET /v1/config (the web app's header)
 	// when Sift.Models.Names names none, as for a scripted model: "scripted
 	// (script.json)". Optional; Models.Names comes first, and setting those
@@ -232,6 +235,9 @@ func New(cfg Config) (*Server, error) {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("data directory %s=%s: not a readable directory; check the path", name, dir)
 		}
+	}
+	if err := checkWebhook(cfg.Webhook); err != nil {
+		return nil, err
 	}
 	crons, err := parseSchedules(cfg.Schedules, cfg.DataDirs)
 	if err != nil {

@@ -49,6 +49,9 @@ type serverOptions struct {
 	// Schedules names a JSON file of scheduled refreshes
 	// ([]server.Schedule).
 	Schedules string
+	// Webhook receives the schedules' results, signed with the secret
+	// in SIFT_WEBHOOK_SECRET (never a flag: flags show in ps).
+	Webhook string
 }
 
 // addServerFlags adds the flags of serverOptions, and hides --json (a
@@ -61,6 +64,7 @@ func addServerFlags(cmd *cobra.Command, o *serverOptions, addr, addrUsage, maxRu
 	f.IntVar(&o.MaxRuns, "max-runs", server.DefaultMaxRuns, maxRunsUsage)
 	f.IntVar(&o.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
 	f.StringVar(&o.Schedules, "schedules", "", "JSON file of scheduled refreshes: [{name, cron, session, data_dir, pattern}], each firing taken by one server or worker (see docs/refresh.md)")
+	f.StringVar(&o.Webhook, "webhook", "", "URL that receives each scheduled refresh's result as a signed JSON POST; the secret is read from "+webhookSecretEnv+" (see docs/refresh.md)")
 	addQueueFlags(cmd, &o.queueOptions)
 	addListenFlags(cmd, &o.listenOptions)
 	addModelFlags(cmd, &o.runOptions)
@@ -86,8 +90,17 @@ func (o *serverOptions) serverConfig(ctx context.Context) (server.Config, string
 			return server.Config{}, "", usageError{fmt.Errorf("--schedules %s: not a JSON list of schedules ({name, cron, session, data_dir, pattern}): %w", o.Schedules, err)}
 		}
 	}
+	if o.Webhook != "" {
+		cfg.Webhook = server.Webhook{URL: o.Webhook, Secret: os.Getenv(webhookSecretEnv)}
+		if cfg.Webhook.Secret == "" {
+			return server.Config{}, "", usageError{fmt.Errorf("--webhook %s: set %s to the secret that signs its POSTs (the receiver checks X-Sift-Signature with it)", o.Webhook, webhookSecretEnv)}
+		}
+	}
 	return cfg, label, nil
 }
+
+// webhookSecretEnv holds the secret that signs the webhook's POSTs.
+const webhookSecretEnv = "SIFT_WEBHOOK_SECRET"
 
 // queueOptions are the flags of the run queue (server.Config.RunQueue),
 // for sift serve and sift worker.
