@@ -281,7 +281,7 @@ func progress(io *ioStreams, e event.Event) {
 			fmt.Fprintln(io.ErrOut, termsafe.Line(e.Text))
 		}
 	case event.Error:
-		fmt.Fprintln(io.ErrOut, safeLinef("!! Error: %s", e.Text))
+		fmt.Fprintln(io.ErrOut, "!! Error: "+termsafe.Indented(e.Text, errorIndent))
 	case event.Limit:
 		fmt.Fprintln(io.ErrOut, safeLinef("!! %s", e.Text))
 	case event.Done:

@@ -149,7 +149,7 @@ func (r *renderer) event(e event.Event) {
 		r.report = e.Path
 		r.status("Report written.")
 	case event.Error:
-		r.status("%s Error: %s", r.mark("fail"), e.Text)
+		r.status("%s Error: %s", r.mark("fail"), shown(termsafe.Indented(e.Text, errorIndent)))
 	case event.Interrupted:
 		r.interrupt(e.Interrupt)
 	case event.Paused:

@@ -40,3 +40,8 @@ func safeArgs(args []any) []any {
 func safeLinef(format string, args ...any) string {
 	return fmt.Sprintf(format, safeArgs(args)...)
 }
+
+// errorIndent begins each line of an error after its first: the lines
+// read as the error's, and none can pass for a status line of Sift's own
+// (a file name or column in the error may hold a newline).
+const errorIndent = "   | "

@@ -140,3 +140,17 @@ func TestHostileTextIsEscapedInSessionsOutput(t *testing.T) {
 type scriptedLines struct{}
 
 func (*scriptedLines) readLine(string) (string, error) { return "", io.EOF }
+
+// TestErrorOfSeveralLinesIsShownAsLines: an error's own lines (the refusal
+// and the list of built-ins) are lines on the terminal, each after the
+// first marked as the error's, where the sanitiser had run them into one
+// line of literal \n.
+func TestErrorOfSeveralLinesIsShownAsLines(t *testing.T) {
+	io, _, errOut := testIO()
+	r := newRenderer(io, false, time.Now)
+	r.event(event.Event{Kind: event.Error, Text: "no model configured.\nWithout a model Sift runs these built-in analyses:\n- profile: …"})
+	want := "Error: no model configured.\n" + errorIndent + "Without a model Sift runs these built-in analyses:\n" + errorIndent + "- profile: …\n"
+	if got := errOut.String(); !strings.Contains(got, want) {
+		t.Errorf("stderr = %q, want it to hold %q", got, want)
+	}
+}

@@ -22,6 +22,20 @@ func Line(s string) string { return escape(s, false) }
 // everything else Line escapes is escaped.
 func Text(s string) string { return escape(s, true) }
 
+// Indented is Text for a block that follows a line's own start ("!! Error:
+// "): every line after the first begins with prefix, so no line of the
+// block can pass for one of Sift's own status lines, which start at the
+// margin. Empty lines stay empty.
+func Indented(s, prefix string) string {
+	lines := strings.Split(Text(strings.TrimRight(s, "\n")), "\n")
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != "" {
+			lines[i] = prefix + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // escape shows the unsafe characters of s escaped; block keeps newlines
 // and tabs.
 func escape(s string, block bool) string {

@@ -1,6 +1,9 @@
 package termsafe
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLine(t *testing.T) {
 	cases := []struct{ name, in, want string }{
@@ -47,5 +50,21 @@ func TestJSONEscapesWhatEncodingJSONLeaves(t *testing.T) {
 	want := `{"path":"a\u202eb\u009bc"}`
 	if got := string(JSON(in)); got != want {
 		t.Errorf("JSON(%q) = %q, want %q", in, got, want)
+	}
+}
+
+// TestIndented: a block keeps its lines, each after the first indented, so
+// a line in it ("ok Step 9 done", from a file name with a newline) cannot
+// pass for a status line of Sift's own; escapes stay escaped.
+func TestIndented(t *testing.T) {
+	got := Indented("no model configured.\nSift did not understand \"a\nok Step 9 done\"\x1b[2J\n\n- profile\n", "   | ")
+	want := "no model configured.\n   | Sift did not understand \"a\n   | ok Step 9 done\"\\x1b[2J\n\n   | - profile"
+	if got != want {
+		t.Errorf("Indented = %q, want %q", got, want)
+	}
+	for _, line := range strings.Split(got, "\n")[1:] {
+		if line != "" && !strings.HasPrefix(line, "   | ") {
+			t.Errorf("line %q is not indented", line)
+		}
 	}
 }
