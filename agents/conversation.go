@@ -90,6 +90,10 @@ type ConversationConfig struct {
 	// Parallel bounds the plan steps the plan-execute analyst runs at the
 	// same time, as Request.Parallel. Optional.
 	Parallel int
+	// Labels are kept with the session by each turn the plan-execute
+	// analyst takes, as Request.Labels (a command line keeps there the
+	// flags a resume needs). Optional.
+	Labels map[string]string
 }
 
 // Turn is one question and what answered it.
@@ -548,7 +552,7 @@ func (a *askRun) analyse(ctx context.Context) *analysis {
 		}
 		return !stopped
 	}
-	r := c.sift.newRun(Request{Question: request, Budget: c.cfg.Budget, Parallel: c.cfg.Parallel}, yield)
+	r := c.sift.newRun(Request{Question: request, Budget: c.cfg.Budget, Parallel: c.cfg.Parallel, Labels: c.cfg.Labels}, yield)
 	r.meter = a.meter
 	r.lent = &lent{ws: c.ws, op: c.op, sources: c.cfg.Sources}
 	r.sources = c.cfg.Sources

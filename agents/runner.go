@@ -113,6 +113,10 @@ type run struct {
 	// builtin names the built-in analysis the run is, recorded in the
 	// session (Meta.Template) so that a resume needs no model.
 	builtin string
+	// keptSteps are the steps of a resumed built-in that finished before
+	// it stopped, by description, with their results: they are not run
+	// again (see resumeBuiltin).
+	keptSteps map[string]keptStep
 	// failure is why the run failed, recorded in the session (Meta.Error).
 	failure string
 	// mcp holds the run's MCP servers; nil until the agents are built.

@@ -39,12 +39,22 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 	}
 	own := r.ownPlan(ctx)
 	first := r.templatePlan(own, t, each, templates.LangOf(r.req.Question))
+	results := make([]*templates.Result, len(each))
+	// A resumed built-in keeps the tables it had finished.
+	for i := range each {
+		if k, ok := r.keptSteps[r.plan.Steps[first+i].Description]; ok {
+			k.State.Index = r.plan.Steps[first+i].Index
+			r.plan.Steps[first+i], results[i] = k.State, k.Result
+		}
+	}
 	_ = own.SaveAndPublish("")
 
-	results := make([]*templates.Result, len(each))
 	var failed error
 	for i, e := range each {
 		step := &r.plan.Steps[first+i]
+		if results[i] != nil {
+			continue
+		}
 		_ = own.Start(step, false)
 		// A built-in's step has its span, as an agent's step does: the
 		// trace of a run without a model still shows what each step took.
@@ -65,6 +75,9 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 			}
 		}
 		_ = own.Finish(step)
+		if results[i] != nil && len(each) > 1 {
+			r.keepBuiltinStep(t.Name, *step, res)
+		}
 		if ctx.Err() != nil {
 			break
 		}

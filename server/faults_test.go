@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -21,10 +22,11 @@ import (
 // while one session runs on the worker (held at its first step) and one
 // waits in the queue behind it. Every session must end done with the
 // answer of a clean run, exactly once: no run lost, none stuck, none run
-// twice, no takeover of a run that had ended. Each fault logs how long
-// the service took to finish both sessions after it:
+// twice, no takeover of a run that had ended. Each fault logs one line
+// of figures: what became of the session queued and the one running when
+// it struck, and how long the service took to finish both after it:
 //
-//	go test ./server -run TestRedisFaults -v | grep recovered
+//	go test ./server -run 'TestRedisFaults|TestSessionsDirFull' -v | grep fault=
 
 // faultRig is an API (no runs) and one worker with one slot, sharing a
 // restartable Redis and the sessions directory.
@@ -42,13 +44,20 @@ const (
 	builtin       = "monthly revenue trend"
 )
 
-func newFaultRig(t *testing.T, persist bool) *faultRig {
+func newFaultRig(t *testing.T, persist bool) *faultRig { return newFaultRigIn(t, persist, "") }
+
+// newFaultRigIn is newFaultRig with the sessions directory at root (""
+// for a temporary one).
+func newFaultRigIn(t *testing.T, persist bool, root string) *faultRig {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("the fault suite starts redis-server and runs the service; not in -short")
 	}
 	r := &faultRig{redis: sessiontest.StartRedisServer(t, persist), gate: newGate(t)}
 	apiCfg := testConfig(t, nil)
+	if root != "" {
+		apiCfg.Sift.SessionsRoot = root
+	}
 	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, r.redis.Addr), true
 	apiCfg.ClaimTTL, apiCfg.PollInterval = faultClaimTTL, faultPoll
 	r.api = startServer(t, apiCfg)
@@ -90,36 +99,65 @@ func (r *faultRig) waitDone(t *testing.T, since time.Time, ids ...string) time.D
 	return time.Since(since)
 }
 
-// check asserts that both sessions ended done, ran once, and gave the
-// answers of a clean run.
-func (r *faultRig) check(t *testing.T) {
+// faultLine is the figures of one fault, in the format the issue's
+// closing note quotes: what became of the sessions queued and running
+// when it struck, and how long the service took to finish them after it.
+func faultLine(name, queued, running string, recovered time.Duration) string {
+	return fmt.Sprintf("fault=%s queued=%s running=%s recovered_in=%s", name, queued, running, recovered.Round(time.Millisecond))
+}
+
+// outcome says what became of session id: "done" when it ended done
+// once (one done, no takeover, no error) with the answer want; else what
+// went wrong ("lost", "stuck:running", "failed(<its error's cause>)",
+// "twice(…)", "wrong-answer").
+func (r *faultRig) outcome(t *testing.T, id, want string) string {
 	t.Helper()
-	for _, id := range []string{r.running, r.queued} {
-		v := r.api.session(id)
-		if v.Status != string(session.StatusDone) {
-			t.Errorf("session %s ended %s (%s), want done; log: %s", id, v.Status, v.Error, loggedKinds(t, r.api, id))
-		}
-		evs, err := session.ReadEvents(r.api.srv.eventsPath(id))
-		if err != nil {
-			t.Fatal(err)
-		}
-		counts := map[event.Kind]int{}
-		for _, e := range evs {
-			counts[e.Kind]++
-		}
-		if counts[event.Done] != 1 || counts[event.Takeover] != 0 || counts[event.Error] != 0 {
-			t.Errorf("session %s ran %d times (%d takeovers, %d errors), want once: %s", id, counts[event.Done], counts[event.Takeover], counts[event.Error], loggedKinds(t, r.api, id))
-		}
+	v := r.api.session(id)
+	evs, _ := session.ReadEvents(r.api.srv.eventsPath(id))
+	counts := map[event.Kind]int{}
+	for _, e := range evs {
+		counts[e.Kind]++
 	}
-	if got := answer(t, r.api, r.running); got != "20" {
-		t.Errorf("the running session's answer %q, want 20 (the script's)", got)
+	switch {
+	case len(evs) == 0:
+		return "lost"
+	case v.Status == string(session.StatusFailed):
+		return "failed(" + rootCause(v.Error) + ")"
+	case v.Status != string(session.StatusDone):
+		return "stuck:" + v.Status
+	case counts[event.Done] != 1 || counts[event.Takeover] != 0 || counts[event.Error] != 0:
+		return fmt.Sprintf("twice(%d_done,%d_takeover,%d_error)", counts[event.Done], counts[event.Takeover], counts[event.Error])
+	case answer(t, r.api, id) != want || want == "":
+		return "wrong-answer"
 	}
-	// The built-in, run again on a clean queue, gives the same answer.
+	return "done"
+}
+
+// rootCause is the innermost cause of an error's message (after its
+// last ": ", before any advice after ";"), one word: "no_space_left_on_device".
+func rootCause(msg string) string {
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	msg, _, _ = strings.Cut(msg, ";")
+	return strings.Join(strings.Fields(msg), "_")
+}
+
+// check logs the fault's figures and asserts that both sessions ended
+// done, ran once, and gave the answers of a clean run.
+func (r *faultRig) check(t *testing.T, fault string, recovered time.Duration) {
+	t.Helper()
+	// The built-in, run again on a clean queue, gives the answer the
+	// queued one must give.
 	clean := r.api.createSession(salesCSV(t))
 	r.api.ask(clean, map[string]any{"question": builtin, "mode": "template"})
 	t.Logf("a clean run of the built-in took %s", r.waitDone(t, time.Now(), clean).Round(time.Millisecond))
-	if got, want := answer(t, r.api, r.queued), answer(t, r.api, clean); got != want || got == "" {
-		t.Errorf("the queued built-in's answer after the fault:\n%s\nwant a clean run's:\n%s", got, want)
+	queued, running := r.outcome(t, r.queued, answer(t, r.api, clean)), r.outcome(t, r.running, "20")
+	t.Log(faultLine(fault, queued, running, recovered))
+	for id, got := range map[string]string{r.queued: queued, r.running: running} {
+		if got != "done" {
+			t.Errorf("session %s: %s, want done once with a clean run's answer; log: %s", id, got, loggedKinds(t, r.api, id))
+		}
 	}
 	if n, err := r.api.srv.reconcile(context.Background()); err != nil || n != 0 {
 		t.Errorf("a reconcile after recovery put back %d runs (%v), want none", n, err)
@@ -156,8 +194,7 @@ func TestRedisFaults(t *testing.T) {
 		r.redis.Restart()
 		at := time.Now()
 		r.gate.release()
-		t.Logf("restart without persistence: recovered in %s", r.waitDone(t, at, r.running, r.queued).Round(time.Millisecond))
-		r.check(t)
+		r.check(t, "redis-restart-no-persistence", r.waitDone(t, at, r.running, r.queued))
 	})
 	t.Run("FLUSHALL", func(t *testing.T) {
 		r := newFaultRig(t, false)
@@ -168,8 +205,7 @@ func TestRedisFaults(t *testing.T) {
 		}
 		at := time.Now()
 		r.gate.release()
-		t.Logf("FLUSHALL: recovered in %s", r.waitDone(t, at, r.running, r.queued).Round(time.Millisecond))
-		r.check(t)
+		r.check(t, "redis-flushall", r.waitDone(t, at, r.running, r.queued))
 	})
 	// Redis down while the running session finishes, then back with its
 	// data: the run's done could not be recorded nor its entry removed;
@@ -199,15 +235,17 @@ func TestRedisFaults(t *testing.T) {
 		if code := r.api.do("GET", "/readyz", nil, nil); code != http.StatusOK {
 			t.Errorf("/readyz once Redis is back: %d, want 200", code)
 		}
-		t.Logf("killed, restarted with persistence: recovered in %s after Redis was back", r.waitDone(t, back, r.running, r.queued).Round(time.Millisecond))
-		r.check(t)
+		r.check(t, "redis-restart-persistence", r.waitDone(t, back, r.running, r.queued))
 	})
 }
 
-// TestSessionsDirFull: with the sessions directory on a small file system
-// that is full, a queued run ends failed with its reason (the disk), its
-// queue entry gone: not lost, not stuck running, not run again. Needs
-// root (it mounts a tmpfs); skipped otherwise.
+// TestSessionsDirFull: the sessions directory, on a small file system,
+// fills up while one session runs (held at its first step) and one waits
+// in the queue behind it. Each ends failed with its reason (the disk) or
+// done with a clean run's answer: none lost, none stuck running, none
+// run again; once space is freed, the service runs the next session
+// (recovered_in: from the space freed to that run's done). Needs root (it
+// mounts a tmpfs); skipped otherwise.
 func TestSessionsDirFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("mounts a tmpfs and runs the service; not in -short")
@@ -216,24 +254,14 @@ func TestSessionsDirFull(t *testing.T) {
 		t.Skip("needs root to mount a small tmpfs as the sessions directory")
 	}
 	root := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", root).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", root).CombinedOutput(); err != nil {
 		t.Skipf("mount a tmpfs: %v: %s", err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", "-l", root).Run() })
-	addr := startRedis(t)
-	apiCfg := testConfig(t, nil)
-	apiCfg.Sift.SessionsRoot = root
-	apiCfg.Sift.Store, apiCfg.NoRuns = redisBackend(t, addr), true
-	api := startServer(t, apiCfg)
-	workerCfg := testConfig(t, nil)
-	workerCfg.Sift.SessionsRoot = root
-	workerCfg.Sift.Store, workerCfg.RunQueue, workerCfg.WorkerName = redisBackend(t, addr), true, "w1"
-	workerCfg.PollInterval = faultPoll
-	startServer(t, workerCfg)
-
-	id := api.createSession(salesCSV(t))
+	r := newFaultRigIn(t, false, root)
 	// Fill what is left of the file system.
-	filler, err := os.Create(filepath.Join(root, "filler"))
+	fillerPath := filepath.Join(root, "filler")
+	filler, err := os.Create(fillerPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,20 +272,39 @@ func TestSessionsDirFull(t *testing.T) {
 		}
 	}
 	_ = filler.Close()
-	api.ask(id, map[string]any{"question": builtin, "mode": "template"})
-	deadline := time.Now().Add(time.Minute)
-	var v sessionView
-	for {
-		v = api.session(id)
-		if session.Status(v.Status).Finished() && !api.srv.queued(context.Background(), id) {
-			break
+	r.gate.release()
+	deadline := time.Now().Add(2 * time.Minute)
+	for _, id := range []string{r.running, r.queued} {
+		for {
+			v := r.api.session(id)
+			if session.Status(v.Status).Finished() && !r.api.srv.queued(context.Background(), id) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("session %s on a full disk is still %s (queued: %v) two minutes on; log: %s", id, v.Status, r.api.srv.queued(context.Background(), id), loggedKinds(t, r.api, id))
+			}
+			time.Sleep(faultPoll)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the run on a full disk is still %s (queued: %v) after a minute", v.Status, api.srv.queued(context.Background(), id))
-		}
-		time.Sleep(faultPoll)
 	}
-	if v.Status != string(session.StatusFailed) || !strings.Contains(v.Error, "no space left on device") {
-		t.Fatalf("the run on a full disk ended %s with error %q; want failed saying the disk is full", v.Status, v.Error)
+	// Space again: the next session runs.
+	if err := os.Remove(fillerPath); err != nil {
+		t.Fatal(err)
+	}
+	freed := time.Now()
+	next := r.api.createSession(salesCSV(t))
+	r.api.ask(next, map[string]any{"question": builtin, "mode": "template"})
+	recovered := r.waitDone(t, freed, next)
+	queued, running := r.outcome(t, r.queued, answer(t, r.api, next)), r.outcome(t, r.running, "20")
+	t.Log(faultLine("sessions-dir-full", queued, running, recovered))
+	for id, got := range map[string]string{r.queued: queued, r.running: running} {
+		if got != "done" && got != "failed(no_space_left_on_device)" {
+			t.Errorf("session %s on a full disk: %s; want done with a clean run's answer, or failed saying the disk is full; log: %s", id, got, loggedKinds(t, r.api, id))
+		}
+	}
+	if got := r.outcome(t, next, answer(t, r.api, next)); got != "done" {
+		t.Errorf("the session after space was freed: %s, want done", got)
+	}
+	if n, err := r.api.srv.reconcile(context.Background()); err != nil || n != 0 {
+		t.Errorf("a reconcile after recovery put back %d runs (%v), want none", n, err)
 	}
 }

@@ -109,8 +109,9 @@ follow-ups such as "and for 2023?" are resolved against it.`,
 }
 
 // openConversation opens the databases and the conversation the options
-// describe; close both when done.
-func openConversation(ctx context.Context, o *conversationOptions, sessionID string) (*agents.Conversation, *sqldb.Sources, string, error) {
+// describe, whose turns keep resumeArgs with the session (resumeLabels);
+// close both when done.
+func openConversation(ctx context.Context, o *conversationOptions, sessionID string, resumeArgs []string) (*agents.Conversation, *sqldb.Sources, string, error) {
 	pyMode, err := operator.ParsePythonMode(o.PythonMode)
 	if err != nil {
 		return nil, nil, "", usageError{err}
@@ -142,7 +143,7 @@ func openConversation(ctx context.Context, o *conversationOptions, sessionID str
 			PythonMode: pyMode, Sandbox: sandbox, Search: web.FromEnv(os.Getenv),
 		},
 		Sources: sources, Files: o.Files, Dirs: o.Dirs, SessionID: sessionID,
-		Parallel: scriptedParallel(o.Script),
+		Parallel: scriptedParallel(o.Script), Labels: resumeLabels(resumeArgs),
 	})
 	if err != nil {
 		if sources != nil {
@@ -170,7 +171,7 @@ func runAsk(ctx context.Context, io *ioStreams, opts *askOptions) error {
 			return err
 		}
 	}
-	conv, sources, label, err := openConversation(ctx, &opts.conversationOptions, opts.Session)
+	conv, sources, label, err := openConversation(ctx, &opts.conversationOptions, opts.Session, opts.ResumeArgs)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
@@ -300,5 +303,74 @@ func TestAskFileAnalystAsksAndResumes(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "Earlier: 12 rows in 2024") {
 		t.Errorf("the next turn must see the resumed answer; stdout:\n%s", out)
+	}
+}
+
+// TestAskSessionsPrintTheResumeCommandThatWorks: a sift ask turn keeps
+// the flags its resume needs with the session, as sift run does, so the
+// command `sift sessions show` prints for its waiting analyst (here with
+// the answer added) resumes it as printed; before, it lacked the model's
+// endpoint and name, and the resume refused for want of a model.
+func TestAskSessionsPrintTheResumeCommandThatWorks(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	sessions := t.TempDir()
+	data := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(data, []byte("year,n\n2023,5\n2024,12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A model that answers each request by what it offers, wherever the
+	// session resumes from.
+	args := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	srv := scripted.NewServer(scripted.NewResponder(func(req scripted.Request) (*schema.Message, error) {
+		offers := map[string]bool{}
+		for _, tl := range req.Tools {
+			offers[tl.Name] = true
+		}
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case offers["transfer_to_agent"]:
+			return scripted.ToolCall("transfer_to_agent", args(map[string]string{"agent_name": "data_analyst"})), nil
+		case offers["submit_result"]:
+			return scripted.ToolCall("submit_result", args(map[string]string{"answer": "Found: 12 rows in 2024"})), nil
+		case offers["create_plan"]:
+			return scripted.ToolCall("create_plan", args(map[string]any{"steps": []map[string]any{{"index": 1, "description": "Count the rows of the chosen year"}}})), nil
+		case offers["python"] && last.Role == schema.Tool && strings.Contains(last.Content, "answered: 2024"):
+			return scripted.ToolCall("python", args(map[string]string{"code": "import pandas as pd\nd = pd.read_csv('input/sales.csv')\nprint('rows:', int(d[d.year == 2024].n.iloc[0]))"})), nil
+		case offers["python"] && last.Role == schema.Tool:
+			return scripted.Text("Counted: " + strings.TrimSpace(last.Content)), nil
+		case offers["ask_user"]:
+			return scripted.ToolCall("ask_user", args(map[string]any{"question": "Which year?", "choices": []string{"2023", "2024"}})), nil
+		case len(req.Tools) == 0:
+			return scripted.Text("# Rows\n\n12 rows in 2024 [step 1]."), nil
+		}
+		return nil, fmt.Errorf("unexpected request offering %d tools", len(req.Tools))
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("SIFT_API_KEY", "sk-secret")
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"ask", "--base-url", srv.URL + "/v1", "--model", "scripted", "--file", data, "--sessions-dir", sessions, "How many rows for the year I pick?"}); code != exitWaiting {
+		t.Fatalf("exit %d, want %d (waiting for the answer); stdout:\n%s\nstderr:\n%s", code, exitWaiting, out, errOut)
+	}
+	id := onlySession(t, sessions)
+	io, out, _ = testIO()
+	if code := execute(context.Background(), io, []string{"sessions", "show", "--sessions-dir", sessions, id}); code != exitOK {
+		t.Fatalf("sessions show: exit %d\n%s", code, out)
+	}
+	printed := ""
+	for _, line := range strings.Split(out.String(), "\n") {
+		if c, ok := strings.CutPrefix(line, "Answer with: "); ok {
+			printed = c
+		}
+	}
+	if !strings.Contains(printed, "--base-url "+srv.URL+"/v1") || !strings.Contains(printed, "--model scripted") || strings.Contains(printed, "sk-secret") {
+		t.Fatalf("sessions show prints %q; want the turn's model flags and no key:\n%s", printed, out)
+	}
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, append(shellWords(t, strings.TrimPrefix(printed, "sift ")), "--answer", "2024")); code != exitOK {
+		t.Fatalf("the printed command %q --answer 2024: exit %d\n%s\n%s", printed, code, out, errOut)
+	}
+	if report, err := os.ReadFile(filepath.Join(sessions, id, "report.md")); err != nil || !strings.Contains(string(report), "12 rows in 2024") {
+		t.Errorf("report.md: %v\n%s", err, report)
 	}
 }

@@ -127,7 +127,7 @@ func runChat(ctx context.Context, io *ioStreams, opts *chatOptions) error {
 // failed turn is shown and the chat goes on; an interruption ends it.
 func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOptions) error {
 	streams := console.io
-	conv, sources, label, err := openConversation(ctx, &opts.conversationOptions, opts.Session)
+	conv, sources, label, err := openConversation(ctx, &opts.conversationOptions, opts.Session, opts.ResumeArgs)
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,32 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 		r.event(e)
 		final = e
 	}
+	if errors.Is(final.Err, agents.ErrNoModel) && meta.Labels[session.LabelResumeArgs] != "" {
+		// The session was started with the model's flags (or a script):
+		// the command with them works.
+		store := sessionsStoreOptions{Store: opts.run.Store, SessionsDir: opts.run.SessionsDir}
+		fmt.Fprintln(io.ErrOut, safeLinef("Resume with the flags the session was started with: %s",
+			strings.Join(append([]string{sessionsResumeCommand(store, meta)}, opts.answerArgs()...), " ")))
+	}
 	return finalError(final)
+}
+
+// answerArgs are the answer flags given, shell-quoted, as a printed
+// command repeats them.
+func (o *resumeOptions) answerArgs() []string {
+	var out []string
+	if o.Approve {
+		out = append(out, "--approve")
+	}
+	for _, s := range o.EditSteps {
+		out = append(out, "--edit "+shellQuote(s))
+	}
+	for flag, v := range map[string]string{"--reject": o.Reject, "--answer": o.Answer, "--deny": o.Deny} {
+		if v != "" {
+			out = append(out, flag+" "+shellQuote(v))
+		}
+	}
+	return out
 }
 
 // resumeOptions are the library options the flags ask for.

@@ -141,3 +141,40 @@ func TestResumedScriptedDemoGoesOnWhereItStopped(t *testing.T) {
 		t.Errorf("the step did not run the script's code: %v\n%s", err, cells)
 	}
 }
+
+// TestRefusedResumePrintsTheCommandThatWorks: a resume with no model of
+// a session started with a script (or a model's flags) is refused,
+// leaves the session waiting, and prints the resume command with the
+// session's flags and the answer given, which, run as printed, resumes it.
+func TestRefusedResumePrintsTheCommandThatWorks(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	root := t.TempDir()
+	script := filepath.Join("..", "..", "examples", "demo", "script.json")
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"run", "--review", "--mode", "plan", "--script", script, "--sessions-dir", root,
+		"--file", filepath.Join("..", "..", "examples", "data", "sales.csv"), "What is the monthly revenue trend in 2024, and which region sells most?"}); code != exitWaiting {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	id := onlySession(t, root)
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", id, "--sessions-dir", root, "--approve"}); code != exitModelConfig {
+		t.Fatalf("a resume with no model: exit %d, want %d\n%s\n%s", code, exitModelConfig, out, errOut)
+	}
+	printed := ""
+	for _, line := range strings.Split(errOut.String(), "\n") {
+		if c, ok := strings.CutPrefix(line, "Resume with the flags the session was started with: "); ok {
+			printed = c
+		}
+	}
+	if want := "sift resume " + id + " --sessions-dir " + root + " --script " + script + " --approve"; printed != want {
+		t.Fatalf("the refused resume printed %q, want %q:\n%s", printed, want, errOut)
+	}
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, shellWords(t, strings.TrimPrefix(printed, "sift "))); code != exitOK {
+		t.Fatalf("the printed command %q: exit %d\n%s\n%s", printed, code, out, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, id, "report.md")); err != nil || !strings.Contains(string(b), "North") {
+		t.Errorf("the resumed session's report: %v\n%s", err, b)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/text/width"
 
+	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/session"
 )
@@ -431,6 +432,69 @@ func sessionsResumeCommand(opts sessionsStoreOptions, m session.Meta) string {
 	return resumeCommand(m.ID, args)
 }
 
+// sessionsAskAgainCommand is the `sift run --session` command that asks
+// failed session m's question again in it, with the flags its run was
+// given (the model, the script) and its mode.
+func sessionsAskAgainCommand(opts sessionsStoreOptions, m session.Meta) string {
+	resume := strings.TrimPrefix(sessionsResumeCommand(opts, m), resumeCommand(m.ID, nil))
+	args := []string{"sift run --session", m.ID}
+	if m.Mode != "" && m.Mode != "auto" {
+		args = append(args, "--mode", shellQuote(m.Mode))
+	}
+	if r := strings.TrimSpace(resume); r != "" {
+		args = append(args, r)
+	}
+	return strings.Join(append(args, shellQuote(m.Question)), " ")
+}
+
+// sessionCause says why session m did not finish (see
+// sessionDetail.Cause); "" for one that is running, waiting or done.
+func sessionCause(m session.Meta, stopped bool) string {
+	if !stopped && m.Status != session.StatusFailed && m.Status != session.StatusPaused {
+		return ""
+	}
+	logged := ""
+	if m.Workspace != "" {
+		logged = loggedTrouble(filepath.Join(m.Workspace, session.EventsFile))
+	}
+	switch {
+	case stopped:
+		c := fmt.Sprintf("its process (%s) ended while the session ran", m.Owner)
+		if m.Step != nil {
+			c += fmt.Sprintf(", in step %d", m.Step.Index)
+		}
+		if logged != "" {
+			c += "; its log last said: " + logged
+		}
+		return c
+	case m.Error != "":
+		return m.Error
+	}
+	return logged
+}
+
+// loggedTrouble is what the event log at path last said went wrong: its
+// last error, or a warning Sift gave (a status it could not record).
+func loggedTrouble(path string) string {
+	evs, err := session.ReadEvents(path)
+	if err != nil {
+		return ""
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := evs[i]
+		switch {
+		case e.Kind == event.Error || e.Kind == event.Done && e.Err != nil:
+			if e.Err != nil {
+				return e.Err.Error()
+			}
+			return e.Text
+		case e.Kind == event.Message && e.Agent == "sift" && strings.HasPrefix(e.Text, "warning:"):
+			return strings.TrimSpace(strings.TrimPrefix(e.Text, "warning:"))
+		}
+	}
+	return ""
+}
+
 // resumeFlag is one "--name value" or "--name=value" of a kept
 // resumeArgs text (values shell-quoted as resumeArgs wrote them).
 var resumeFlag = regexp.MustCompile(`--[a-z][a-z0-9-]*(?:=\S*| (?:'(?:[^']|'\\'')*'|[^\s']\S*))?`)
@@ -576,6 +640,10 @@ type sessionDetail struct {
 	Resume string `json:"resume,omitempty"`
 	// Stopped says the session is marked running but its process ended.
 	Stopped bool `json:"stopped,omitempty"`
+	// Cause says why a stopped, failed or paused session did not finish:
+	// its record's error, else what its event log last said went wrong,
+	// and for a stopped one that its process ended.
+	Cause string `json:"cause,omitempty"`
 }
 
 // runSessionsShow prints one session in full.
@@ -603,9 +671,15 @@ func runSessionsShow(ctx context.Context, io *ioStreams, opts *sessionsShowOptio
 // describeSession gathers what the session's workspace holds.
 func describeSession(storeURL string, m session.Meta, store sessionsStoreOptions) (sessionDetail, error) {
 	d := sessionDetail{Meta: m, Store: storeURL, Stopped: m.OwnerGone()}
-	if m.Status == session.StatusWaiting || m.Status == session.StatusPaused || d.Stopped {
+	switch {
+	case m.Status == session.StatusWaiting || m.Status == session.StatusPaused || d.Stopped:
 		d.Resume = sessionsResumeCommand(store, m)
+	case m.Status == session.StatusFailed:
+		// A failed session is not resumed: its question is asked again
+		// in it, where its files and Python state carry over.
+		d.Resume = sessionsAskAgainCommand(store, m)
 	}
+	d.Cause = sessionCause(m, d.Stopped)
 	if m.Workspace == "" {
 		return d, nil
 	}
@@ -666,6 +740,9 @@ func renderSessionDetail(d sessionDetail, deps sessionsDeps) string {
 		field("Step", fmt.Sprintf("%d. %s", d.Step.Index, strings.Join(strings.Fields(d.Step.Description), " ")))
 	}
 	field("Error", d.Error)
+	if d.Cause != d.Error {
+		field("Cause", d.Cause)
+	}
 	field("Inputs", strings.Join(d.Inputs, ", "))
 	field("Store", d.Store)
 	if d.Workspace != "" && !d.WorkspaceFound {
@@ -684,8 +761,11 @@ func renderSessionDetail(d sessionDetail, deps sessionsDeps) string {
 	}
 	if d.Resume != "" {
 		verb := "Resume with"
-		if d.Pending != nil {
+		switch {
+		case d.Pending != nil:
 			verb = "Answer with"
+		case d.Status == session.StatusFailed:
+			verb = "Ask again with"
 		}
 		fmt.Fprintf(&sb, "\n%s: %s\n", verb, termsafe.Line(d.Resume))
 	}

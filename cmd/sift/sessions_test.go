@@ -5,15 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
@@ -863,4 +869,142 @@ func TestSessionsPrintTheResumeCommandThatWorks(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(root, id, "report.md")); err != nil || !strings.Contains(string(b), "North") {
 		t.Errorf("the resumed session's report: %v\n%s", err, b)
 	}
+}
+
+// TestSessionsShowSaysWhyAndHowToGoOn: `sift sessions show` tells a
+// failed session's cause and the command that asks its question again,
+// which, run as printed once the cause is gone, answers it; and a stopped
+// session's cause (its process ended, and what its log last said) with
+// the command that resumes it.
+func TestSessionsShowSaysWhyAndHowToGoOn(t *testing.T) {
+	isolateEnv(t)
+	pythonOrSkip(t)
+	inner := scripted.NewServer(scripted.NewResponder(planReplier))
+	t.Cleanup(inner.Close)
+	var refuse atomic.Bool
+	refuse.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if refuse.Load() {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprint(w, `{"error":{"message":"the key was revoked","type":"authentication_error","code":401}}`)
+			return
+		}
+		inner.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("SIFT_API_KEY", "test")
+	root := t.TempDir()
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"run", "--mode", "plan", "--parallel", "1", "--sandbox", "none", "--base-url", srv.URL + "/v1", "--model", "scripted",
+		"--sessions-dir", root, "what is x doubled?"}); code == exitOK {
+		t.Fatalf("a run whose model refuses its key: exit 0\n%s\n%s", out, errOut)
+	}
+	id := onlySession(t, root)
+	show := func(id string) string {
+		t.Helper()
+		io, out, _ := testIO()
+		if code := execute(context.Background(), io, []string{"sessions", "show", "--sessions-dir", root, id}); code != exitOK {
+			t.Fatalf("sessions show %s: exit %d\n%s", id, code, out)
+		}
+		return out.String()
+	}
+	shown := show(id)
+	printed := ""
+	for _, line := range strings.Split(shown, "\n") {
+		if c, ok := strings.CutPrefix(line, "Ask again with: "); ok {
+			printed = c
+		}
+	}
+	if !strings.Contains(shown, "Status:    failed") || !regexp.MustCompile(`(?m)^Error: .*(401|revoked|auth)`).MatchString(shown) || printed == "" {
+		t.Fatalf("sessions show of the failed session gives no cause or no command:\n%s", shown)
+	}
+	refuse.Store(false)
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, shellWords(t, strings.TrimPrefix(printed, "sift "))); code != exitOK {
+		t.Fatalf("the printed command %q: exit %d\n%s\n%s", printed, code, out, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, id, "report.md")); err != nil || !strings.Contains(string(b), "42") {
+		t.Errorf("the session asked again has no answer: %v\n%s", err, b)
+	}
+
+	// A session whose process ended while it ran, after its status could
+	// not be recorded.
+	ended := exec.Command(os.Args[0], "-test.run=^$")
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := &session.Owner{Host: session.ThisProcess().Host, PID: ended.ProcessState.Pid()}
+	stopped := "20261122-090000-killed"
+	b, err := session.OpenFileBackend(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Sessions.Put(context.Background(), session.Meta{ID: stopped, Status: session.StatusRunning, Question: "Killed mid-step", Owner: dead,
+		Workspace: filepath.Join(root, stopped), Step: &plans.Step{Index: 2, Description: "Chart it"}}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	log, err := session.OpenEventLog(filepath.Join(root, stopped, session.EventsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []event.Event{
+		{Kind: event.StepStarted, Step: &plans.StepState{Step: plans.Step{Index: 2, Description: "Chart it"}}},
+		{Kind: event.Message, Agent: "sift", Text: "warning: could not record the session's status (running) after 3 tries: no space left on device"},
+	} {
+		if _, err := log.Record(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log.Close()
+	shown = show(stopped)
+	for _, w := range []string{
+		fmt.Sprintf("Cause:     its process (pid %d on %s) ended while the session ran, in step 2; its log last said: could not record the session's status (running) after 3 tries: no space left on device\n", dead.PID, dead.Host),
+		"Resume with: sift resume " + stopped + " --sessions-dir " + root + "\n",
+	} {
+		if !strings.Contains(shown, w) {
+			t.Errorf("sessions show of the stopped session lacks %q:\n%s", w, shown)
+		}
+	}
+}
+
+// shellWords splits a command line printed for a POSIX shell, with
+// single-quoted words (shellQuote's), into its arguments.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			cur.WriteByte(c)
+		case c == '\'':
+			quoted, inWord = true, true
+		case c == ' ':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\\' && i+1 < len(line):
+			i++
+			cur.WriteByte(line[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unterminated quote in %q", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
 }
