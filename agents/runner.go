@@ -399,7 +399,12 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	// The trajectory names each question's calls, so a replay of the
 	// session answers each question from its own.
 	ctx = llm.WithTurn(ctx, len(r.plan.Earlier)+1)
-	r.putMeta(ctx, session.StatusRunning, nil)
+	// What is written before the first model request (the session's
+	// record, the input copies and their record) is flushed to disk in the
+	// background, not before the request: the plan's first durable write
+	// waits for it (see session.SyncSoon).
+	soon := session.SyncSoon(ctx)
+	r.putMeta(soon, session.StatusRunning, nil)
 	if err := r.useDatabases(ctx, followUp); err != nil {
 		return ctx, in, err
 	}
@@ -407,12 +412,12 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 		r.noteChangedInputs(ctx)
 	}
 	for _, f := range r.req.Files {
-		if _, err := ws.AddInput(ctx, f); err != nil {
+		if _, err := ws.AddInput(soon, f); err != nil {
 			return ctx, in, fmt.Errorf("add input file: %w", err)
 		}
 	}
 	for _, d := range r.req.Dirs {
-		if _, err := ws.AddInputDir(ctx, d); err != nil {
+		if _, err := ws.AddInputDir(soon, d); err != nil {
 			return ctx, in, fmt.Errorf("add input directory: %w", err)
 		}
 	}

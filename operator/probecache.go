@@ -265,12 +265,16 @@ var userNamespaceSettings = []string{
 	"/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
 }
 
+// etcKeyDir stands for the directory of the synthesized /etc files in a
+// probe's key.
+const etcKeyDir = "/sift-etc"
+
 // bwrapProbeKeyOf hashes what probeBwrap's answer depends on: the
 // bubblewrap, setpriv and prlimit executables, the user Sift runs as, the
 // running kernel and its user-namespace settings, and the sandbox's
 // arguments (mounts, namespaces, privilege drop).
 func bwrapProbeKeyOf(b *bwrapSandbox) string {
-	parts := []string{"bwrap", fileIdentity(b.bwrap), fmt.Sprintf("euid=%d", os.Geteuid())}
+	parts := []string{"bwrap", fileIdentity(b.bwrap), fmt.Sprintf("euid=%d uid=%d gid=%d", os.Geteuid(), os.Getuid(), os.Getgid())}
 	if b.setpriv != "" {
 		parts = append(parts, fileIdentity(b.setpriv))
 	}
@@ -286,10 +290,13 @@ func bwrapProbeKeyOf(b *bwrapSandbox) string {
 	}
 	// The arguments as the probe starts from them: whether user
 	// namespaces can be disabled is the probe's answer, not part of what
-	// it depends on.
+	// it depends on; nor is where the synthesized /etc files are kept
+	// (under the user's cache directory, which follows $HOME, or a
+	// temporary directory named afresh by each process): their content
+	// follows from the user and group, which the key holds.
 	base := *b
 	base.disableUserns = false
-	args, err := base.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, b.etcDir)
+	args, err := base.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, etcKeyDir)
 	if err != nil {
 		parts = append(parts, "args error "+err.Error())
 	}

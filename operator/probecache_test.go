@@ -222,3 +222,19 @@ func TestBwrapProbeIsCachedOnDisk(t *testing.T) {
 		t.Fatal("the second sandbox probed again instead of reading the cache")
 	}
 }
+
+func TestBwrapProbeKeyIsTheSameWhereverTheEtcFilesAre(t *testing.T) {
+	isolateProbeCache(t)
+	b, err := newBwrapSandbox(SandboxConfig{})
+	if err != nil {
+		t.Skipf("needs a working bubblewrap: %v", err)
+	}
+	// Another $HOME, or the temporary directory a process without a
+	// cache directory makes, keeps the files elsewhere: the sandbox is the
+	// same, so the cached answer holds.
+	elsewhere := *b
+	elsewhere.etcDir = filepath.Join(t.TempDir(), "sift-sandbox-etc-123")
+	if bwrapProbeKeyOf(&elsewhere) != bwrapProbeKeyOf(b) {
+		t.Fatal("the probe's key changes with where the /etc files are kept: every run with another $HOME probes again")
+	}
+}

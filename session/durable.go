@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -30,7 +31,32 @@ const (
 	// again shortly: nothing is synced, so after a power loss it may be
 	// older.
 	Derived
+	// durableSoon is Durable with the flushes put off (see SyncSoon).
+	durableSoon
 )
+
+// syncSoonKey marks a context under which durable writes flush later.
+type syncSoonKey struct{}
+
+// SyncSoon returns ctx under which the session writes that would flush to
+// disk before returning (an input's copy and its record in inputs.json, a
+// record in the file store) flush in the background instead
+// (confined.SyncLater): for what a run writes before its first model
+// request, so the request need not wait for the disk. A killed process
+// loses nothing by it (every write is still atomic, and the data is in the
+// kernel's cache); a power loss may take back such a write until the next
+// durable write or sync, which waits for these flushes first, so no later
+// durable state is ever on disk without them. Stores other than the file
+// store ignore it.
+func SyncSoon(ctx context.Context) context.Context {
+	return context.WithValue(ctx, syncSoonKey{}, true)
+}
+
+// syncSoon reports whether ctx puts flushes off (see SyncSoon).
+func syncSoon(ctx context.Context) bool {
+	soon, _ := ctx.Value(syncSoonKey{}).(bool)
+	return soon
+}
 
 // durableNames are the files whose directory entry this process has
 // synced: a later durable write of them syncs only the file.
@@ -42,7 +68,7 @@ var durableNames sync.Map // absolute path -> struct{}
 // ErrOutsideWorkspace. It is the one way Sift writes a workspace's state
 // and report files; each write is counted in confined.Syncs by the fsyncs
 // it makes.
-func (w *Workspace) WriteFile(rel string, data []byte, d Durability) error {
+func (w *Workspace) WriteFile(rel string, data []byte, d Durability) (err error) {
 	local := filepath.FromSlash(rel)
 	if !filepath.IsLocal(local) {
 		return fmt.Errorf("write %s: %w: use a path relative to the workspace, without '..'", rel, ErrOutsideWorkspace)
@@ -63,6 +89,13 @@ func (w *Workspace) WriteFile(rel string, data []byte, d Durability) error {
 	}
 	var opts []confined.Option
 	abs := filepath.Join(w.Root, local)
+	if d == durableSoon {
+		defer func() {
+			if err == nil {
+				confined.SyncLater(abs, filepath.Dir(abs))
+			}
+		}()
+	}
 	if d == Durable {
 		opts = append(opts, confined.SyncData)
 		if _, synced := durableNames.Load(abs); !synced {
@@ -74,7 +107,7 @@ func (w *Workspace) WriteFile(rel string, data []byte, d Durability) error {
 	if err := r.WriteFile(name, data, SessionFileMode, opts...); err != nil {
 		return fmt.Errorf("write %s: %w; check that the workspace is writable", rel, err)
 	}
-	if d == Durable {
+	if d == Durable || d == durableSoon {
 		durableNames.Store(abs, struct{}{})
 	}
 	crashpoint.Wrote(abs)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -82,5 +83,52 @@ func TestEventLogSyncsAtStepBoundariesOnly(t *testing.T) {
 		if got := syncsOf(t, tc.do); got != tc.want {
 			t.Errorf("%s: %d fsyncs, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestSyncSoonPutsOffFlushesWithoutDroppingThem(t *testing.T) {
+	// The same first writes of a run, once flushed before each returns and
+	// once under SyncSoon: the same content, and, once what was put off is
+	// settled, the same flushes made.
+	prepare := func(ctx context.Context) (*Workspace, int64) {
+		root := t.TempDir()
+		src := filepath.Join(t.TempDir(), "sales.csv")
+		if err := os.WriteFile(src, []byte("region,sales\nnorth,1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := OpenFileBackend(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, err := Create(ctx, root, NewID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := syncsOf(t, func() {
+			if err := b.Sessions.Put(ctx, Meta{ID: ws.ID, Status: StatusRunning, Question: "q", Workspace: ws.Root}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ws.AddInput(ctx, src); err != nil {
+				t.Fatal(err)
+			}
+			confined.Settle()
+		})
+		m, err := b.Sessions.Get(ctx, ws.ID)
+		if err != nil || m.Status != StatusRunning {
+			t.Fatalf("session record = %+v, %v", m, err)
+		}
+		recs, err := ws.InputRecords()
+		if err != nil || len(recs) != 1 || recs[0].Path != "input/sales.csv" {
+			t.Fatalf("input records = %+v, %v", recs, err)
+		}
+		if b, err := os.ReadFile(ws.Path("input/sales.csv")); err != nil || string(b) != "region,sales\nnorth,1\n" {
+			t.Fatalf("input copy = %q, %v", b, err)
+		}
+		return ws, n
+	}
+	_, now := prepare(context.Background())
+	_, soon := prepare(SyncSoon(context.Background()))
+	if now == 0 || soon != now {
+		t.Fatalf("flushes: %d put off and settled, %d made at once; want the same, not none", soon, now)
 	}
 }

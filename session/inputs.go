@@ -68,8 +68,9 @@ func (w *Workspace) InputRecords() ([]InputRecord, error) {
 	return recs, nil
 }
 
-// recordInput adds rec to inputs.json.
-func (w *Workspace) recordInput(rec InputRecord) error {
+// recordInput adds rec to inputs.json, durably (with its flush put off
+// under SyncSoon).
+func (w *Workspace) recordInput(ctx context.Context, rec InputRecord) error {
 	manifestMu.Lock()
 	defer manifestMu.Unlock()
 	recs, err := w.InputRecords()
@@ -80,7 +81,11 @@ func (w *Workspace) recordInput(rec InputRecord) error {
 	if err != nil {
 		return err
 	}
-	return w.WriteFileAtomic(InputsFile, b)
+	d := Durable
+	if syncSoon(ctx) {
+		d = durableSoon
+	}
+	return w.WriteFile(InputsFile, b, d)
 }
 
 // CheckInputs compares each recorded input with what it was when added:

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/internal/crashpoint"
 )
 
@@ -93,7 +94,8 @@ const atomicChunk = 1 << 20
 // writes a temporary file in dir, syncs it, renames it over name and syncs
 // dir, so readers and a later start see the old or the new content, never
 // a mix, even when the process is killed mid-write. A cancelled ctx stops
-// the write and leaves the old file.
+// the write and leaves the old file. Under SyncSoon(ctx) the two flushes
+// are put off (confined.SyncLater).
 func writeAtomic(ctx context.Context, dir, name string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("make %s: %w; check that the sessions root is writable", dir, err)
@@ -118,8 +120,11 @@ func writeAtomic(ctx context.Context, dir, name string, data []byte, perm fs.Fil
 		}
 		rest = rest[n:]
 	}
-	if err := syncFile(tmp); err != nil {
-		return fail("sync", err)
+	soon := syncSoon(ctx)
+	if !soon {
+		if err := syncFile(tmp); err != nil {
+			return fail("sync", err)
+		}
 	}
 	if err := tmp.Chmod(perm); err != nil {
 		return fail("set mode", err)
@@ -136,7 +141,11 @@ func writeAtomic(ctx context.Context, dir, name string, data []byte, perm fs.Fil
 		_ = os.Remove(tmpName)
 		return fmt.Errorf("write %s: rename into place: %w", filepath.Join(dir, name), err)
 	}
-	syncDir(dir)
+	if soon {
+		confined.SyncLater(filepath.Join(dir, name), dir)
+	} else {
+		syncDir(dir)
+	}
 	crashpoint.Wrote(filepath.Join(dir, name))
 	return nil
 }

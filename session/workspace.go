@@ -451,11 +451,14 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 			return "", fmt.Errorf("add input %s: copy: %w", src, err)
 		}
 	}
-	if how != InputLinked {
+	soon := syncSoon(ctx)
+	if how != InputLinked && !soon {
 		// A linked file is the read-only original itself: leave it be.
 		if err := syncFile(tmp); err != nil {
 			return "", fmt.Errorf("add input %s: sync copy: %w", src, err)
 		}
+	}
+	if how != InputLinked {
 		if err := tmp.Chmod(0o444); err != nil {
 			return "", fmt.Errorf("add input %s: make copy read-only: %w", src, err)
 		}
@@ -480,10 +483,17 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 		return "", fmt.Errorf("add input %s: %w", src, err)
 	}
 	done = true
-	syncDir(destDir)
+	switch {
+	case soon && how != InputLinked:
+		confined.SyncLater(filepath.Join(destDir, name), destDir)
+	case soon:
+		confined.SyncLater(destDir)
+	default:
+		syncDir(destDir)
+	}
 	rel := filepath.ToSlash(filepath.Join(relDir, name))
 	rec := InputRecord{Path: rel, Source: absPath(src), Size: final.Size(), ModTime: final.ModTime(), SHA256: sum, How: how, Added: clockFrom(ctx)()}
-	if err := w.recordInput(rec); err != nil {
+	if err := w.recordInput(ctx, rec); err != nil {
 		return rel, fmt.Errorf("add input %s: record where it came from: %w", src, err)
 	}
 	return rel, nil
