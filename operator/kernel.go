@@ -332,6 +332,9 @@ func (k *Kernel) prepareDirs() error {
 	if k.closed {
 		return fmt.Errorf("run python: %w", ErrClosed)
 	}
+	if err := k.ws.holdDisk(); err != nil {
+		return fmt.Errorf("run python: %w", err)
+	}
 	if err := prepareDirsIn(k.ws.root); err != nil {
 		return fmt.Errorf("run python: prepare the workspace: %w", err)
 	}
@@ -494,12 +497,16 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Notice = joinNotices(res.Notice, fmt.Sprintf("%d process(es) this cell started were still running when it ended and were stopped: "+
 			"nothing a cell starts outlives it; wait for background work within the cell.", strays))
 	}
-	if overUse != nil {
+	full := budget != nil && stop != stopDisk && diskQuotas.mounted(k.ws.root) && quotaFull(k.ws.root)
+	if full {
+		res.Error = joinLines(budget.fullMessage(budget.measure()), res.Error)
+	} else if overUse != nil {
 		res.Error = joinLines(budget.message(*overUse, stop == stopDisk), res.Error)
 	} else if budget.over(diskBefore) {
 		res.Notice = joinNotices(res.Notice, "This session was already over its disk budget when the cell started: "+
 			budget.usageLine(diskBefore)+"; delete files in work/ or out/ before writing more.")
 	}
+	res.Notice = joinNotices(res.Notice, k.ws.takeDiskNote())
 	if canceled != nil {
 		return res, fmt.Errorf("run python: %w", canceled)
 	}
