@@ -298,3 +298,76 @@ func TestQuotaHolderProcess(t *testing.T) {
 	os.Stdout.WriteString("holder ready\n")
 	time.Sleep(time.Minute)
 }
+
+// manyLongNames is a cell that prints 3 KB and writes 100 files with
+// names of 200 characters: a record of about 25 KB in cells.jsonl.
+const manyLongNames = `import os
+d = 'out/' + 'd' * 200
+os.makedirs(d, exist_ok=True)
+for i in range(100):
+    open(os.path.join(d, '%03d' % i + 'n' * 197), 'w').close()
+print('p' * 3000)
+`
+
+// TestHostileCellLogStepShare: a step's cells add at most the step's
+// share to cells.jsonl: past it they are recorded with their code only
+// (what they printed and the files they wrote are counted, not listed),
+// the cell that used it up says so, other steps are untouched, and the
+// share used before the kernel was reopened (a crash, a resume) still
+// counts. Without the share, ten such cells write 250 KB.
+func TestHostileCellLogStepShare(t *testing.T) {
+	const share = 64 << 10
+	py := needPython(t)
+	root, _ := newWorkspace(t)
+	open := func() *Kernel {
+		t.Helper()
+		k, err := NewKernel(KernelConfig{Root: root, Python: py, Preload: []string{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { k.Close() })
+		k.seq.cells.share.Max = share
+		return k
+	}
+	k := open()
+	var notices int
+	for i := 0; i < 10; i++ {
+		res := run(t, k, manyLongNames, RunOptions{Step: 2})
+		if strings.Contains(res.Notice, "Step 2 has written") {
+			notices++
+		}
+	}
+	if notices != 1 {
+		t.Errorf("%d cells said step 2's share was used up; want exactly one", notices)
+	}
+	fi, err := os.Stat(filepath.Join(root, CellsLogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > share+10*1024 {
+		t.Errorf("cells.jsonl is %d bytes after ten cells of step 2; its share is %d", fi.Size(), share)
+	}
+	recs, err := ReadCells(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := recs[len(recs)-1]
+	if !last.Limited || last.Code != manyLongNames || len(last.Files) != 0 || last.FilesOmitted < 100 || !last.OK {
+		t.Errorf("a cell past the share must keep its code and result and count its files: %+v", last)
+	}
+	// Another step is recorded in full.
+	res := run(t, k, `print('step 3')`, RunOptions{Step: 3})
+	recs, _ = ReadCells(root)
+	if r := recs[len(recs)-1]; r.Limited || r.Stdout != "step 3\n" || res.Notice != "" {
+		t.Errorf("step 3's cell must be recorded in full: %+v (notice %q)", r, res.Notice)
+	}
+	k.Close()
+
+	// Reopened, step 2 is still past its share.
+	k = open()
+	run(t, k, manyLongNames, RunOptions{Step: 2})
+	recs, _ = ReadCells(root)
+	if r := recs[len(recs)-1]; !r.Limited {
+		t.Errorf("after the reopen, step 2's share was counted from zero: its cell was recorded in full")
+	}
+}

@@ -80,7 +80,7 @@ func (k *Kernel) replay(ctx context.Context, p *kernelProc, r *restartReport) (*
 		}
 		out := newCellRecord(rec.Cell, p.generation, rec.Code, res, start)
 		out.Replayed = true
-		_ = k.record(out) // provenance only; the replay itself went through
+		_, _ = k.record(out) // provenance only; the replay itself went through
 		k.mu.Lock()
 		lost, why := k.proc != p, k.lost
 		k.lost = ""

@@ -583,8 +583,12 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	case !haveResult:
 		res.Error = fmt.Sprintf("the interpreter stopped before the cell finished (%v)", exitReason(waitErr))
 	}
-	if full {
-		res.Error = joinLines(budget.fullMessage(budget.measure()), res.Error)
+	if u := (diskUsage{}); full {
+		if u = budget.measure(); quotaStopped(l.root, diskBefore, u, res) {
+			res.Error = joinLines(budget.fullMessage(u), res.Error)
+		} else {
+			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.usageLine(u)+"; delete files in work/ or out/ before writing more.")
+		}
 	} else if overUse != nil && !killedForDisk {
 		res.Error = joinLines(budget.message(*overUse, false), res.Error)
 	}

@@ -280,7 +280,7 @@ func (b *diskBudget) message(u diskUsage, interrupted bool) string {
 func (b *diskBudget) fullMessage(u diskUsage) string {
 	m := b.message(u, false)
 	_, rest, _ := strings.Cut(m, "; what it wrote is kept, but a cell that writes more is stopped.")
-	return "the session's disk is full (" + b.usageLine(u) + "): work/ and out/ live on a file system of the budget's size, " +
+	return "the session's disk budget is used up (" + b.usageLine(u) + "): work/ and out/ live on a file system of the budget's size, " +
 		"so writes past it fail with 'No space left on device' (errno 28, ENOSPC); what was written before is kept." + rest
 }
 

@@ -50,7 +50,7 @@ const (
 	// quotaReserve is kept for the host (root) beyond the budget, so that
 	// Sift can still save the next cell's code when the code has filled
 	// its file system: the sandbox's user cannot use it.
-	quotaReserve = 4 << 20
+	quotaReserve = 1 << 20
 	// quotaInodeSlack is added to the file budget: Sift's own files (a
 	// cell's code, its captured output) and the directories.
 	quotaInodeSlack = 1024
@@ -461,6 +461,17 @@ func sweepStaleQuotas() {
 		}
 		_ = unmountQuota(root, lock)
 	}
+}
+
+// quotaStopped reports whether a cell that left res and found the
+// workspace at before was stopped by the session's file system: it is full
+// and the cell filled it (it grew) or failed writing to it.
+func quotaStopped(root string, before diskUsage, after diskUsage, res *RunResult) bool {
+	if !diskQuotas.mounted(root) || !quotaFull(root) {
+		return false
+	}
+	return after.bytes > before.bytes+diskSlackBytes || after.files > before.files+diskSlackFiles ||
+		strings.Contains(res.Error, "No space left on device") || strings.Contains(res.Stderr, "No space left on device")
 }
 
 // quotaFull reports whether the session's file system at root is full for
