@@ -195,8 +195,9 @@ os.mkfifo('work/fifo')
 
 // TestHostileDiskQuotaAfterKill: a Sift killed with -9 while a session is
 // open leaves its mounts; the next hold of that workspace takes them back
-// with the files written before the kill, and a hold of any other
-// workspace sweeps what no live process holds.
+// with the files written before the kill, whose blocks still count against
+// the budget after the resume, and a hold of any other workspace sweeps
+// what no live process holds.
 func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	needQuota(t)
 	py := needPython(t)
@@ -222,6 +223,13 @@ func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	if strings.TrimSpace(res.Stdout) != "written before the kill" {
 		t.Errorf("the file written before the kill reads %q", res.Stdout)
 	}
+	// The 24 MiB written before the kill still count: 8 MiB are left.
+	res = run(t, k, writePast, RunOptions{})
+	var wrote, errno int
+	if _, err := fmtSscanf(res.Stdout, "wrote %d errno %d", &wrote, &errno); err != nil || errno != int(syscall.ENOSPC) || wrote > 11 {
+		t.Errorf("after the resume the cell printed %q (%v); want ENOSPC after about 8 MiB: the 24 MiB used before the kill count", res.Stdout, err)
+	}
+	mustRun(t, k, `import shutil; shutil.rmtree('work/big')`)
 	// The first hold swept the other workspace's mounts.
 	if m := mountedUnder(rootB); len(m) > 0 {
 		t.Errorf("the dead holder's mounts in another workspace were not swept: %v", m)
@@ -292,7 +300,9 @@ func TestQuotaHolderProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.Run(context.Background(), `open('work/before.txt', 'w').write('written before the kill\n')`, RunOptions{}); err != nil {
+	if _, err := k.Run(context.Background(), `open('work/before.txt', 'w').write('written before the kill\n')
+for i in range(6):
+    open('work/used%d.bin' % i, 'wb').write(b'u' * (4 << 20))`, RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.Stdout.WriteString("holder ready\n")
