@@ -12,8 +12,10 @@ import (
 
 // The disk budget of a session: what its writable directories (work/ and
 // out/) may hold in all, bytes on disk and files (directories and links
-// count as files). The file system here has no per-session quota to lean
-// on, so it is enforced by accounting: the workspace is measured before
+// count as files). Where Sift can, work/ and out/ live on a file system of
+// the budget's size (see sandbox_quota.go), which refuses the writes past
+// it; the accounting here then names what used it, and counts the files.
+// Elsewhere it is enforced by accounting alone: the workspace is measured before
 // each cell and every diskPollMin..diskPollMax while it runs (more often
 // than the walk takes, by far), and a cell that takes the workspace past
 // the budget is interrupted (the kernel and its variables are kept) and

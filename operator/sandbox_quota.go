@@ -309,8 +309,8 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *quotaMount, err er
 }
 
 // makeImage creates the sparse image of budget b at img and an ext4 file
-// system in it: no journal (it holds a session's scratch), inodes for the
-// file budget, the host's reserve kept for root.
+// system in it: no journal (it holds a session's scratch) and no room to
+// grow, inodes for the file budget, the host's reserve kept for root.
 func makeImage(h *quotaHost, img string, b *diskBudget) error {
 	size, _ := quotaImageSize(b)
 	return makeImageOfSize(h, img, b, size)
@@ -334,7 +334,7 @@ func makeImageOfSize(h *quotaHost, img string, b *diskBudget, size int64) error 
 	}
 	reserved := strconv.FormatFloat(100*float64(quotaReserve)/float64(size), 'f', 3, 64)
 	cmd := exec.Command(h.mkfs, "-q", "-F", "-b", "4096", "-I", "256", "-m", reserved,
-		"-N", strconv.FormatInt(inodes, 10), "-O", "^has_journal",
+		"-N", strconv.FormatInt(inodes, 10), "-O", "^has_journal,^resize_inode",
 		"-E", "lazy_itable_init=1,nodiscard", img)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		os.Remove(img)
