@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -113,6 +114,9 @@ func quotaWarning(h *quotaHost) string {
 }
 
 // quotaRegistry keeps the mounts of the workspaces this process holds.
+// Its lock guards the map and the hold counts only: mounting and copying,
+// which take a while, are done under the workspace's own lock, so one
+// session closing does not hold up another one starting.
 type quotaRegistry struct {
 	host  func() *quotaHost
 	mu    sync.Mutex
@@ -122,9 +126,13 @@ type quotaRegistry struct {
 
 // quotaMount is one workspace's mounted budget.
 type quotaMount struct {
-	root  string
+	// holds counts the holders (under the registry's lock).
 	holds int
-	lock  *os.File
+	// mu is held while the file system is mounted or unmounted; lock is
+	// the workspace's lock file while it is mounted.
+	mu      sync.Mutex
+	lock    *os.File
+	mounted atomic.Bool
 }
 
 var diskQuotas = &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
@@ -146,36 +154,71 @@ func (r *quotaRegistry) hold(root string, b *diskBudget) (release func(), note s
 		return noop, "", nil // Warnings said so at the start
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if !r.swept {
 		r.swept = true
 		sweepStaleQuotas()
 	}
 	m := r.held[root]
 	if m == nil {
-		var err error
-		if m, err = mountQuota(h, root, b); err != nil {
+		m = &quotaMount{}
+		r.held[root] = m
+	}
+	m.holds++
+	r.mu.Unlock()
+	drop := func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		m.holds--
+		if m.holds == 0 && !m.mounted.Load() && r.held[root] == m {
+			delete(r.held, root)
+		}
+	}
+
+	m.mu.Lock()
+	if !m.mounted.Load() {
+		lock, err := mountQuota(h, root, b)
+		switch {
+		case err != nil:
+			m.mu.Unlock()
+			drop()
 			if h.required {
 				return nil, "", err
 			}
 			return noop, "The disk budget is only counted for this session, not enforced while written: " + err.Error(), nil
-		}
-		if m == nil { // another live process holds it: its mount applies
+		case lock == nil: // another live process holds it: its mount applies
+			m.mu.Unlock()
+			drop()
 			return noop, "", nil
 		}
-		r.held[root] = m
+		m.lock = lock
+		m.mounted.Store(true)
 	}
-	m.holds++
+	m.mu.Unlock()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			r.mu.Lock()
-			defer r.mu.Unlock()
-			if m.holds--; m.holds > 0 {
+			m.holds--
+			last := m.holds == 0
+			r.mu.Unlock()
+			if !last {
 				return
 			}
-			delete(r.held, root)
-			_ = unmountQuota(root, m.lock)
+			m.mu.Lock()
+			r.mu.Lock()
+			idle := m.holds == 0 // no hold came in meanwhile
+			r.mu.Unlock()
+			if idle && m.mounted.Load() {
+				_ = unmountQuota(root, m.lock)
+				m.lock = nil
+				m.mounted.Store(false)
+			}
+			m.mu.Unlock()
+			r.mu.Lock()
+			if m.holds == 0 && !m.mounted.Load() && r.held[root] == m {
+				delete(r.held, root)
+			}
+			r.mu.Unlock()
 		})
 	}, "", nil
 }
@@ -183,8 +226,9 @@ func (r *quotaRegistry) hold(root string, b *diskBudget) (release func(), note s
 // mounted reports whether root's work/ is on a quota this process holds.
 func (r *quotaRegistry) mounted(root string) bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.held[root] != nil
+	m := r.held[root]
+	r.mu.Unlock()
+	return m != nil && m.mounted.Load()
 }
 
 // quotaImageSize is the image's size for budget b: the budget, the host's
@@ -200,9 +244,9 @@ func quotaImageSize(b *diskBudget) (size int64, inodes int64) {
 }
 
 // mountQuota makes (or takes back) root's image and mounts it on work/ and
-// out/. It returns nil, nil when another live process holds the workspace's
-// lock (its mount is in place).
-func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *quotaMount, err error) {
+// out/, and returns the workspace's lock file, locked. It returns nil, nil
+// when another live process holds the lock (its mount is in place).
+func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error) {
 	lock, err := os.OpenFile(filepath.Join(root, quotaLockName), os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock the workspace's disk: %w", err)
@@ -305,7 +349,7 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *quotaMount, err er
 			return nil, fmt.Errorf("bind the session's disk on %s/: %w", dir, err)
 		}
 	}
-	return &quotaMount{root: root, lock: lock}, nil
+	return lock, nil
 }
 
 // makeImage creates the sparse image of budget b at img and an ext4 file
