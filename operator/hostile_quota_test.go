@@ -381,3 +381,57 @@ func TestHostileCellLogStepShare(t *testing.T) {
 		t.Errorf("after the reopen, step 2's share was counted from zero: its cell was recorded in full")
 	}
 }
+
+// TestDiskQuotaDiedBeforeTheFilesWereOn: a holder that died while the
+// workspace's files were being copied onto a new image left that image
+// mounted, half full; neither the next hold nor a sweep takes it for the
+// session's disk: the files in work/ are what the session sees.
+func TestDiskQuotaDiedBeforeTheFilesWereOn(t *testing.T) {
+	needQuota(t)
+	h := hostQuota()
+	for _, via := range []string{"hold", "sweep"} {
+		t.Run(via, func(t *testing.T) {
+			root, _ := newWorkspace(t)
+			if err := os.WriteFile(filepath.Join(root, "work", "kept.txt"), []byte("kept"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b := newDiskBudget(root, quotaLimits)
+			mnt := filepath.Join(root, quotaDirName)
+			if err := os.Mkdir(mnt, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := makeImage(h, filepath.Join(root, quotaNewImage), b); err != nil {
+				t.Fatal(err)
+			}
+			if err := mountImage(h, filepath.Join(root, quotaNewImage), mnt); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(mnt, "work"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			reg := &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
+			if via == "sweep" {
+				reg.swept = true
+				sweepStaleQuotas()
+			} else {
+				release, note, err := reg.hold(root, b)
+				if err != nil || note != "" {
+					t.Fatal(err, note)
+				}
+				if data, err := os.ReadFile(filepath.Join(root, "work", "kept.txt")); err != nil || string(data) != "kept" {
+					t.Errorf("held, work/kept.txt reads %q, %v", data, err)
+				}
+				release()
+			}
+			if data, err := os.ReadFile(filepath.Join(root, "work", "kept.txt")); err != nil || string(data) != "kept" {
+				t.Errorf("work/kept.txt reads %q, %v: the half-made image was taken for the session's disk", data, err)
+			}
+			if m := mountedUnder(root); len(m) > 0 {
+				t.Errorf("still mounted: %v", m)
+			}
+			if _, err := os.Lstat(filepath.Join(root, quotaNewImage)); err == nil {
+				t.Errorf("the half-made image was left")
+			}
+		})
+	}
+}

@@ -25,7 +25,8 @@ import (
 // else. The accounting of sandbox_disk.go goes on on top of it, to say what
 // used the budget.
 //
-//	<root>/.sift-disk.img   the image (sparse, 0600, the host's)
+//	<root>/.sift-disk.img   the image (sparse, 0600, the host's); named
+//	                        .sift-disk.img.new until the files are on it
 //	<root>/.sift-disk/      where it is mounted (0700, the host's)
 //	<root>/work, <root>/out the image's work/ and out/, bound over them
 //	<root>/.sift-disk.lock  locked by the process holding the mount
@@ -47,6 +48,7 @@ const (
 	// in the workspace root.
 	quotaDirName   = ".sift-disk"
 	quotaImageName = ".sift-disk.img"
+	quotaNewImage  = ".sift-disk.img.new"
 	quotaLockName  = ".sift-disk.lock"
 	// quotaReserve is kept for the host (root) beyond the budget, so that
 	// Sift can still save the next cell's code when the code has filled
@@ -268,7 +270,7 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error
 		}
 		if discard {
 			_ = unmountAll(root)
-			_ = os.Remove(filepath.Join(root, quotaImageName))
+			_ = os.Remove(filepath.Join(root, quotaNewImage))
 			_ = os.Remove(filepath.Join(root, quotaDirName))
 			_ = os.Remove(filepath.Join(root, quotaLockName))
 			lock.Close()
@@ -291,9 +293,16 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error
 	if fi, err := os.Lstat(mnt); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("the disk's mount point %s is not a directory", mnt)
 	}
+	// An image is the session's disk only once the workspace's files are
+	// all on it: until then it is quotaNewImage, and one left by a process
+	// that died on the way is dropped (the files are still in work/ and
+	// out/).
+	newImg := filepath.Join(root, quotaNewImage)
+	_ = os.Remove(newImg)
 	fresh := false
 	if _, err := os.Lstat(img); errors.Is(err, os.ErrNotExist) {
 		fresh, discard = true, true
+		img = newImg
 		if err := makeImage(h, img, b); err != nil {
 			return nil, err
 		}
@@ -337,6 +346,9 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error
 		}
 	}
 	if fresh {
+		if err := os.Rename(newImg, filepath.Join(root, quotaImageName)); err != nil {
+			return nil, fmt.Errorf("keep the session's disk image: %w", err)
+		}
 		discard = false
 		for _, dir := range []string{WorkDir, OutDir} {
 			if err := clearDir(filepath.Join(root, dir)); err != nil {
@@ -423,6 +435,15 @@ func unmountQuota(root string, lock *os.File) error {
 		}
 	}
 	if !isMountPoint(mnt) {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(root, quotaImageName)); err != nil {
+		// Mounted before the workspace's files were all on it (its holder
+		// died then): they are still in work/ and out/.
+		if err := unmountPoint(mnt); err != nil {
+			return err
+		}
+		_ = os.Remove(filepath.Join(root, quotaNewImage))
 		return nil
 	}
 	for _, dir := range []string{WorkDir, OutDir} {
