@@ -200,5 +200,10 @@ func (k *Kernel) AdoptLog() (generation, cells int, err error) {
 		k.lost = "was shut down when the session's previous run ended"
 	}
 	k.lostGeneration = generation
+	// The log as it is now (copied in by a fork, say) is what each step's
+	// share counts from.
+	k.seq.mu.Lock()
+	k.seq.cells = openCellLog(k.ws.root, records)
+	k.seq.mu.Unlock()
 	return generation, cells, nil
 }
