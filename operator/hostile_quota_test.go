@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,9 +29,36 @@ var quotaLimits = Limits{MemoryBytes: 1 << 30, Processes: 64, FileSizeBytes: 64 
 // says so. CI runs as root, where this never skips.
 func needQuota(t *testing.T) {
 	t.Helper()
-	if h := hostQuota(); h.problem != "" {
+	h := hostQuota()
+	if h.problem != "" {
 		t.Skipf("skipping: the disk quota cannot be enforced here: %s", h.problem)
 	}
+	quotaProbe.Do(func() { quotaProbeErr = probeMount(h, t.TempDir()) })
+	if quotaProbeErr != nil {
+		t.Skipf("skipping: root with loop devices, but no file system can be mounted here: %v", quotaProbeErr)
+	}
+}
+
+// quotaProbe mounts a small image once per test binary: a container can be
+// root with /dev/loop-control and still not be allowed to mount.
+var (
+	quotaProbe    sync.Once
+	quotaProbeErr error
+)
+
+// probeMount makes, mounts and unmounts a 16 MiB image in dir.
+func probeMount(h *quotaHost, dir string) error {
+	img, mnt := filepath.Join(dir, "probe.img"), filepath.Join(dir, "m")
+	if err := os.Mkdir(mnt, 0o700); err != nil {
+		return err
+	}
+	if err := makeImage(h, img, &diskBudget{bytes: 16 << 20, files: 100}); err != nil {
+		return err
+	}
+	if err := mountImage(h, img, mnt); err != nil {
+		return err
+	}
+	return unmountPoint(mnt)
 }
 
 // mountedUnder lists the mount points at or beneath root.
