@@ -15,7 +15,8 @@ import (
 // hard links linked and holes unwritten (so a copy never takes more blocks
 // than its source: a file hard-linked 10,000 times, or a sparse file of a
 // gigabyte, stays what it was), copies FIFOs, sockets and devices as
-// nothing, and keeps owners, permissions (without set-id bits) and times.
+// nothing, nor what lies deeper than the budget's walk counts, and keeps
+// owners, permissions (without set-id bits) and times.
 
 // copyChunk is what one read and write of a file's data moves.
 const copyChunk = 1 << 20
@@ -55,7 +56,7 @@ type treeCopy struct {
 // dfd's path beneath the destination.
 func (c *treeCopy) dir(sfd, dfd int, rel string, depth int) error {
 	if depth > maxDiskWalkDepth {
-		return fmt.Errorf("%s: more than %d directories deep", rel, maxDiskWalkDepth)
+		return nil // deeper than the budget's walk counts: not copied either
 	}
 	d := os.NewFile(uintptr(mustDup(sfd)), rel)
 	if d == nil {
@@ -129,9 +130,10 @@ func (c *treeCopy) entry(sfd, dfd int, name, rel string, depth int) error {
 		key := [2]uint64{st.Dev, st.Ino}
 		if st.Nlink > 1 {
 			if first, ok := c.links[key]; ok {
-				if err := unix.Linkat(c.top, first, dfd, name, 0); err != nil {
-					return fmt.Errorf("%s: link to %s: %w", rel, first, err)
-				}
+				// A link that cannot be made (its first name too long a
+				// path, say) is left out rather than copied again: a copy
+				// never takes more blocks than its source.
+				_ = unix.Linkat(c.top, first, dfd, name, 0)
 				return nil
 			}
 			c.links[key] = rel
