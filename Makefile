@@ -95,9 +95,9 @@ bench-steps: python-deps
 bench-preview:
 	$(GO) test ./preview -run '^$$' -bench PreviewCSV200MB -benchtime 3x -benchmem
 
-## bench-kernel: kernel vs process mode, five cells on a 1M-row CSV
+## bench-kernel: kernel vs process mode (five cells on a 1M-row CSV), the sandbox's and each session limit's cost
 bench-kernel: python-deps
-	$(GO) test ./operator -run '^$$' -bench 'KernelVsProcess|KernelSandboxOverhead' -benchtime 1x
+	$(GO) test ./operator -run '^$$' -bench 'KernelVsProcess|KernelSandboxOverhead|KernelLimits' -benchtime 1x
 
 ## bench-routes: model calls and wall time per request, --mode plan vs auto
 bench-routes: python-deps

@@ -45,6 +45,8 @@ type kernelSeq struct {
 	nextCell   int
 	generation int
 	running    map[*cellSpan]bool
+	// cells is the workspace's cell log, shared with the branches.
+	cells *cellLog
 }
 
 // cellSpan is a cell while it runs; overlapped: another kernel of the
@@ -118,14 +120,15 @@ func (s *kernelSeq) newGeneration() int {
 	return s.generation
 }
 
-// record appends rec to cells.jsonl, tagged with the kernel's branch.
-func (k *Kernel) record(rec CellRecord) error {
+// record appends rec to cells.jsonl, tagged with the kernel's branch;
+// notice says when it used up its step's share of the log.
+func (k *Kernel) record(rec CellRecord) (notice string, err error) {
 	k.mu.Lock()
 	rec.Branch = k.branch
 	k.mu.Unlock()
 	k.seq.mu.Lock()
 	defer k.seq.mu.Unlock()
-	return appendCellRecord(k.ws.root, rec)
+	return k.seq.cells.append(rec)
 }
 
 // Branch returns a new kernel on the same workspace for plan step step,
@@ -214,7 +217,7 @@ func (k *Kernel) replaySeed(ctx context.Context, p *kernelProc) (string, error) 
 		}
 		out := newCellRecord(rec.Cell, p.generation, rec.Code, res, start)
 		out.Replayed = true
-		_ = k.record(out)
+		_, _ = k.record(out)
 	}
 	if len(failed) == 0 {
 		return "", nil
@@ -282,7 +285,7 @@ func (k *Kernel) Absorb(ctx context.Context, branch *Kernel, step int) ([]int, e
 		}
 		out := newCellRecord(rec.Cell, p.generation, rec.Code, res, start)
 		out.Replayed = true
-		_ = k.record(out)
+		_, _ = k.record(out)
 	}
 	return failed, nil
 }

@@ -8,10 +8,12 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/internal/stepshare"
 )
 
 // CellsLogFile is the file in the workspace root where every Python cell is
@@ -51,7 +53,36 @@ type CellRecord struct {
 	FilesOmitted int       `json:"files_omitted,omitempty"`
 	Duration     float64   `json:"duration_s"`
 	Time         time.Time `json:"time"`
+	// Step is the plan step the cell ran for (RunOptions.Step), 0 when
+	// none was given.
+	Step int `json:"step,omitempty"`
+	// Limited marks a record written after its step had used its share of
+	// cells.jsonl (see cellLog): it keeps the code and the result, not what
+	// the cell printed or the files it wrote (FilesOmitted counts them).
+	Limited bool `json:"limited,omitempty"`
 }
+
+// step is the plan step rec counts against: its Step, or the branch's.
+func (rec CellRecord) step() int {
+	if rec.Step != 0 {
+		return rec.Step
+	}
+	return rec.Branch
+}
+
+// short is rec as written once its step's share is used up: what a replay
+// needs (the code, whether it worked) and the error line, shortened.
+func (rec CellRecord) short() CellRecord {
+	rec.Stdout, rec.Figures = "", nil
+	rec.FilesOmitted += len(rec.Files)
+	rec.Files = nil
+	rec.Error = headString(rec.Error, cellErrorShort)
+	rec.Limited = true
+	return rec
+}
+
+// cellErrorShort is how much of its error line a limited record keeps.
+const cellErrorShort = 1000
 
 // MaxCellFiles bounds the files one run reports (RunResult.Files) and
 // records in cells.jsonl: a cell that writes 300,000 files lists the first
@@ -126,27 +157,80 @@ func headString(s string, limit int) string {
 	return s
 }
 
-// appendCellRecord adds rec as one line to root's cells.jsonl.
+// cellLog is a workspace's cells.jsonl as this process appends to it:
+// each plan step may add at most its share (stepshare.Default, as to the
+// event log), counted from the lines already there when it is opened, so
+// a share used before a crash still counts after the resume. Past it, a
+// step's cells are recorded short (CellRecord.short): a step that prints
+// a lot, or writes many files with long names, grows the log with its
+// code, not with its output.
+type cellLog struct {
+	root  string
+	mu    sync.Mutex
+	share stepshare.Counter
+}
+
+// openCellLog returns root's cell log, its shares counted from records
+// (what ReadCells returned).
+func openCellLog(root string, records []CellRecord) *cellLog {
+	c := &cellLog{root: root, share: stepshare.Counter{Max: stepshare.Default}}
+	for _, rec := range records {
+		if line, err := json.Marshal(rec); err == nil {
+			c.share.Restore(rec.step(), int64(len(line)+1), rec.Limited)
+		}
+	}
+	return c
+}
+
+// append adds rec as one line to cells.jsonl, short once its step's share
+// is used up; notice says so for the cell that used it up.
+func (c *cellLog) append(rec CellRecord) (notice string, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return "", fmt.Errorf("record cell %d: %w", rec.Cell, err)
+	}
+	ok, reached := c.share.Take(rec.step(), int64(len(line)+1))
+	if !ok {
+		if line, err = json.Marshal(rec.short()); err != nil {
+			return "", fmt.Errorf("record cell %d: %w", rec.Cell, err)
+		}
+	}
+	if reached {
+		notice = fmt.Sprintf("Step %d has written %s to %s, its share: from here on its cells are recorded with their code and result only, "+
+			"not what they printed or the files they wrote.", rec.step(), stepshare.Size(c.share.Max), CellsLogFile)
+	}
+	return notice, appendCellLine(c.root, rec.Cell, line)
+}
+
+// appendCellRecord adds rec as one line to root's cells.jsonl, with no
+// share to keep to.
 func appendCellRecord(root string, rec CellRecord) error {
 	line, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
 	}
+	return appendCellLine(root, rec.Cell, line)
+}
+
+// appendCellLine appends the record line of cell to root's cells.jsonl.
+func appendCellLine(root string, cell int, line []byte) error {
 	r, err := confined.OpenRoot(root)
 	if err != nil {
-		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
+		return fmt.Errorf("record cell %d: %w", cell, err)
 	}
 	defer r.Close()
 	f, err := r.Append(CellsLogFile, 0o600)
 	if err != nil {
-		return fmt.Errorf("record cell %d: %w", rec.Cell, err)
+		return fmt.Errorf("record cell %d: %w", cell, err)
 	}
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		f.Close()
-		return fmt.Errorf("record cell %d: %w", rec.Cell, relError(root, err))
+		return fmt.Errorf("record cell %d: %w", cell, relError(root, err))
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("record cell %d: %w", rec.Cell, relError(root, err))
+		return fmt.Errorf("record cell %d: %w", cell, relError(root, err))
 	}
 	return nil
 }

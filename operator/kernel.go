@@ -173,6 +173,7 @@ func NewKernel(cfg KernelConfig) (*Kernel, error) {
 		seq: &kernelSeq{
 			nextCell:   max(lastCellNumber(ws.root), lastRecordedCell(records)) + 1,
 			generation: lastRecordedGeneration(records),
+			cells:      openCellLog(ws.root, records),
 		},
 	}, nil
 }
@@ -315,9 +316,13 @@ func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunRes
 		res.Notice = joinNotices(restart.notice(), res.Notice)
 	}
 	res.Notice = joinNotices(seedNotice, res.Notice)
-	if err := k.record(newCellRecord(cell, p.generation, code, res, start)); err != nil && runErr == nil {
+	rec := newCellRecord(cell, p.generation, code, res, start)
+	rec.Step = opts.Step
+	notice, err := k.record(rec)
+	if err != nil && runErr == nil {
 		res.Notice = joinNotices(res.Notice, "This cell could not be recorded in "+CellsLogFile+": "+err.Error())
 	}
+	res.Notice = joinNotices(res.Notice, notice)
 	return res, runErr
 }
 
@@ -331,6 +336,9 @@ func (k *Kernel) prepareDirs() error {
 	defer k.mu.Unlock()
 	if k.closed {
 		return fmt.Errorf("run python: %w", ErrClosed)
+	}
+	if err := k.ws.holdDisk(); err != nil {
+		return fmt.Errorf("run python: %w", err)
 	}
 	if err := prepareDirsIn(k.ws.root); err != nil {
 		return fmt.Errorf("run python: prepare the workspace: %w", err)
@@ -494,12 +502,19 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Notice = joinNotices(res.Notice, fmt.Sprintf("%d process(es) this cell started were still running when it ended and were stopped: "+
 			"nothing a cell starts outlives it; wait for background work within the cell.", strays))
 	}
-	if overUse != nil {
+	if full := budget != nil && stop != stopDisk && diskQuotas.mounted(k.ws.root) && quotaFull(k.ws.root); full {
+		if u := budget.measure(); quotaStopped(k.ws.root, diskBefore, u, res) {
+			res.Error = joinLines(budget.fullMessage(u), res.Error)
+		} else {
+			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.usageLine(u)+"; delete files in work/ or out/ before writing more.")
+		}
+	} else if overUse != nil {
 		res.Error = joinLines(budget.message(*overUse, stop == stopDisk), res.Error)
 	} else if budget.over(diskBefore) {
 		res.Notice = joinNotices(res.Notice, "This session was already over its disk budget when the cell started: "+
 			budget.usageLine(diskBefore)+"; delete files in work/ or out/ before writing more.")
 	}
+	res.Notice = joinNotices(res.Notice, k.ws.takeDiskNote())
 	if canceled != nil {
 		return res, fmt.Errorf("run python: %w", canceled)
 	}

@@ -205,3 +205,96 @@ func BenchmarkKernelSandboxOverhead(b *testing.B) {
 		b.ReportMetric(float64((bwrapCell-noneCell).Microseconds())/1000, "sandbox-overhead-ms/cell")
 	}
 }
+
+// BenchmarkKernelLimits measures what each session limit costs, side by
+// side in one run: a bubblewrap kernel with none of them, then adding the
+// fallocate filter, the session's control group, and the disk quota (its
+// own file system: mkfs, mount, and the copy back on close), which is how
+// sessions run. For each: the kernel's start (without preloading pandas,
+// whose import would drown the difference; the preload costs the same in
+// each), the mean time of a small cell and of a cell writing 1 MiB, and
+// the close.
+//
+//	go test ./operator -run '^$' -bench KernelLimits -benchtime 1x
+func BenchmarkKernelLimits(b *testing.B) {
+	py := needPython(b)
+	sb, err := NewSandbox(SandboxConfig{Mode: SandboxBwrap})
+	if err != nil {
+		b.Skipf("needs a working bubblewrap: %v", err)
+	}
+	if sharedFontCache(sb, py) == "" {
+		b.Fatal("could not build matplotlib's shared font list")
+	}
+	dir := b.TempDir()
+	const cells, writes = 100, 20
+	ctx := context.Background()
+	saved := struct {
+		filter func() string
+		groups func() *cgroupHost
+		quotas *quotaRegistry
+	}{seccompEnvVar, hostCgroups, diskQuotas}
+	defer func() { seccompEnvVar, hostCgroups, diskQuotas = saved.filter, saved.groups, saved.quotas }()
+	noGroups := &cgroupHost{problem: "off for the benchmark"}
+	noQuota := &quotaRegistry{host: func() *quotaHost { return &quotaHost{problem: "off"} }, held: map[string]*quotaMount{}}
+	configs := []struct {
+		name                  string
+		filter, groups, quota bool
+	}{
+		{"bare", false, false, false},
+		{"filter", true, false, false},
+		{"filter+cgroup", true, true, false},
+		{"filter+cgroup+quota", true, true, true},
+	}
+	if hostQuota().problem != "" {
+		b.Logf("the quota cannot be mounted here (%s): its row measures the accounting only", hostQuota().problem)
+	}
+	for b.Loop() {
+		for i, c := range configs {
+			seccompEnvVar, hostCgroups, diskQuotas = func() string { return "" }, func() *cgroupHost { return noGroups }, noQuota
+			if c.filter {
+				seccompEnvVar = saved.filter
+			}
+			if c.groups {
+				hostCgroups = saved.groups
+			}
+			if c.quota {
+				diskQuotas = saved.quotas
+			}
+			root := filepath.Join(dir, fmt.Sprintf("%d-%d", b.N, i))
+			if err := os.MkdirAll(filepath.Join(root, InputDir), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			k, err := NewKernel(KernelConfig{Root: root, Python: py, Sandbox: sb, Preload: []string{}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			t0 := time.Now()
+			if err := k.Start(ctx); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Since(t0)
+			t0 = time.Now()
+			for j := 0; j < cells; j++ {
+				if res, err := k.Run(ctx, "x = sum(range(1000))\nx", RunOptions{}); err != nil || !res.OK() {
+					b.Fatalf("%s cell %d: %+v, %v", c.name, j, res, err)
+				}
+			}
+			cell := time.Since(t0) / cells
+			t0 = time.Now()
+			for j := 0; j < writes; j++ {
+				code := fmt.Sprintf("open('work/w%02d.bin', 'wb').write(b'w' * (1 << 20))", j)
+				if res, err := k.Run(ctx, code, RunOptions{}); err != nil || !res.OK() {
+					b.Fatalf("%s write %d: %+v, %v", c.name, j, res, err)
+				}
+			}
+			write := time.Since(t0) / writes
+			t0 = time.Now()
+			k.Close()
+			closed := time.Since(t0)
+			b.ReportMetric(start.Seconds()*1000, "start-"+c.name+"-ms")
+			b.ReportMetric(float64(cell.Microseconds())/1000, "cell-"+c.name+"-ms")
+			b.ReportMetric(float64(write.Microseconds())/1000, "write1MiB-"+c.name+"-ms")
+			b.ReportMetric(closed.Seconds()*1000, "close-"+c.name+"-ms")
+		}
+	}
+}

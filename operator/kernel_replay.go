@@ -80,7 +80,7 @@ func (k *Kernel) replay(ctx context.Context, p *kernelProc, r *restartReport) (*
 		}
 		out := newCellRecord(rec.Cell, p.generation, rec.Code, res, start)
 		out.Replayed = true
-		_ = k.record(out) // provenance only; the replay itself went through
+		_, _ = k.record(out) // provenance only; the replay itself went through
 		k.mu.Lock()
 		lost, why := k.proc != p, k.lost
 		k.lost = ""
@@ -200,6 +200,11 @@ func (k *Kernel) AdoptLog() (generation, cells int, err error) {
 		k.lost = "was shut down when the session's previous run ended"
 	}
 	k.lostGeneration = generation
+	// The log as it is now (copied in by a fork, say) is what each step's
+	// share counts from.
+	k.seq.mu.Lock()
+	k.seq.cells = openCellLog(k.ws.root, records)
+	k.seq.mu.Unlock()
 	return generation, cells, nil
 }
 

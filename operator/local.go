@@ -98,6 +98,11 @@ type Local struct {
 	closed   bool
 	nextCell int
 	running  map[int]struct{} // process group ids of live runs
+	// disk releases the session's disk (see sandbox_quota.go), held from
+	// the first run until Close and the end of every run; diskNote says,
+	// once, why the budget is only counted.
+	disk     func()
+	diskNote string
 }
 
 var _ Operator = (*Local)(nil)
@@ -332,7 +337,47 @@ func (l *Local) Close() error {
 	for pgid := range l.running {
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
+	l.releaseDiskLocked()
 	return nil
+}
+
+// holdDisk puts the workspace's work/ and out/ on a file system of the
+// disk budget's size, once, for as long as the operator is open (see
+// sandbox_quota.go). Where that cannot be done the budget is counted only,
+// and the next cell's result says so.
+func (l *Local) holdDisk() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	if l.disk != nil {
+		return nil
+	}
+	release, note, err := diskQuotas.hold(l.root, diskBudgetOf(l.cfg.Sandbox, l.root, l.cfg.Limits))
+	if err != nil {
+		return fmt.Errorf("the session's disk: %w", err)
+	}
+	l.disk, l.diskNote = release, note
+	return nil
+}
+
+// releaseDiskLocked lets the session's disk go once the operator is closed
+// and no run is left; l.mu is held.
+func (l *Local) releaseDiskLocked() {
+	if l.closed && len(l.running) == 0 && l.disk != nil {
+		l.disk()
+		l.disk = func() {}
+	}
+}
+
+// takeDiskNote returns, once, why the disk budget is only counted.
+func (l *Local) takeDiskNote() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := l.diskNote
+	l.diskNote = ""
+	return n
 }
 
 // cellResult is what runner.py writes to a cell's result file.
@@ -368,6 +413,9 @@ func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*R
 	l.nextCell++
 	l.mu.Unlock()
 
+	if err := l.holdDisk(); err != nil {
+		return nil, fmt.Errorf("run python: %w", err)
+	}
 	if err := prepareDirsIn(l.root); err != nil {
 		return nil, fmt.Errorf("run python: prepare the workspace: %w", err)
 	}
@@ -503,9 +551,11 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 			overUse = &u
 		}
 	}
+	full := budget != nil && !killedForDisk && diskQuotas.mounted(l.root) && quotaFull(l.root)
 	copies.Wait()
 	l.mu.Lock()
 	delete(l.running, pgid)
+	l.releaseDiskLocked()
 	l.mu.Unlock()
 
 	res := &RunResult{
@@ -533,9 +583,16 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	case !haveResult:
 		res.Error = fmt.Sprintf("the interpreter stopped before the cell finished (%v)", exitReason(waitErr))
 	}
-	if overUse != nil && !killedForDisk {
+	if u := (diskUsage{}); full {
+		if u = budget.measure(); quotaStopped(l.root, diskBefore, u, res) {
+			res.Error = joinLines(budget.fullMessage(u), res.Error)
+		} else {
+			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.usageLine(u)+"; delete files in work/ or out/ before writing more.")
+		}
+	} else if overUse != nil && !killedForDisk {
 		res.Error = joinLines(budget.message(*overUse, false), res.Error)
 	}
+	res.Notice = joinNotices(res.Notice, l.takeDiskNote())
 	return res, nil
 }
 

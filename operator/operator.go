@@ -64,6 +64,9 @@ type RunOptions struct {
 	// the lost kernel, from cells.jsonl, to rebuild its variables. Ignored in
 	// process mode, where no state carries over.
 	Replay bool
+	// Step is the plan step the run is for (0: none): each step may add at
+	// most its share to cells.jsonl (see CellRecord.Limited).
+	Step int
 }
 
 // RunResult is what one Python run did.

@@ -100,7 +100,11 @@ func New(cfg Config) (Operator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &processOperator{Local: l}, nil
+		records, err := ReadCells(l.root)
+		if err != nil {
+			return nil, err
+		}
+		return &processOperator{Local: l, cells: openCellLog(l.root, records)}, nil
 	}
 }
 
@@ -108,7 +112,8 @@ func New(cfg Config) (Operator, error) {
 // 0: nothing carries over between its cells).
 type processOperator struct {
 	*Local
-	mu sync.Mutex // one run at a time, so the cell number read after it is its own
+	mu    sync.Mutex // one run at a time, so the cell number read after it is its own
+	cells *cellLog
 }
 
 // RunPython runs code in a fresh interpreter (see Local.RunPython) and
@@ -124,9 +129,13 @@ func (o *processOperator) RunPython(ctx context.Context, code string, opts RunOp
 		return res, err
 	}
 	res.Cell = after - 1
-	if rerr := appendCellRecord(o.root, newCellRecord(res.Cell, 0, code, res, start)); rerr != nil {
+	rec := newCellRecord(res.Cell, 0, code, res, start)
+	rec.Step = opts.Step
+	notice, rerr := o.cells.append(rec)
+	if rerr != nil {
 		res.Notice = joinNotices(res.Notice, "This cell could not be recorded in "+CellsLogFile+": "+rerr.Error())
 	}
+	res.Notice = joinNotices(res.Notice, notice)
 	return res, err
 }
 

@@ -116,9 +116,12 @@ type Limits struct {
 	CPUSeconds int
 	// DiskBytes and DiskFiles are the workspace's disk budget: what work/
 	// and out/ may hold in all, in bytes on disk and in files. Unlike the
-	// others they bound a whole session, not one process: the Kernel and
-	// Local measure the workspace and stop a cell that passes them (see
-	// sandbox_disk.go); the sandbox also caps any one file at DiskBytes.
+	// others they bound a whole session, not one process: where Sift can
+	// mount one, work/ and out/ live on a file system of that size while
+	// the Kernel or Local is open, so writes past it fail (see
+	// sandbox_quota.go); the Kernel and Local also measure the workspace
+	// and stop a cell that passes them (see sandbox_disk.go); the sandbox
+	// caps any one file at DiskBytes.
 	DiskBytes int64
 	DiskFiles int
 }

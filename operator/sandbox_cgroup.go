@@ -620,7 +620,15 @@ func endGroup(cmd *exec.Cmd) {
 // Warnings returns what a person running Sift should be told about sb's
 // containment, loudly: limits it cannot apply here, and why. Empty when
 // every limit holds.
-func Warnings(sb Sandbox) []string { return warningsFor(sb, hostCgroups()) }
+func Warnings(sb Sandbox) []string {
+	w := warningsFor(sb, hostCgroups())
+	if _, ok := sb.(limitedSandbox); ok && diskBudgetOf(sb, "", Limits{}) != nil {
+		if q := quotaWarning(hostQuota()); q != "" {
+			w = append(w, q)
+		}
+	}
+	return w
+}
 
 // warningsFor is Warnings with the groups h offers.
 func warningsFor(sb Sandbox, h *cgroupHost) []string {

@@ -12,8 +12,10 @@ import (
 
 // The disk budget of a session: what its writable directories (work/ and
 // out/) may hold in all, bytes on disk and files (directories and links
-// count as files). The file system here has no per-session quota to lean
-// on, so it is enforced by accounting: the workspace is measured before
+// count as files). Where Sift can, work/ and out/ live on a file system of
+// the budget's size (see sandbox_quota.go), which refuses the writes past
+// it; the accounting here then names what used it, and counts the files.
+// Elsewhere it is enforced by accounting alone: the workspace is measured before
 // each cell and every diskPollMin..diskPollMax while it runs (more often
 // than the walk takes, by far), and a cell that takes the workspace past
 // the budget is interrupted (the kernel and its variables are kept) and
@@ -57,6 +59,9 @@ type diskUsage struct {
 	top  []diskEntry
 	// cut: the walk stopped early (far past the file budget).
 	cut bool
+	// linked are the files of several names met so far (device, inode):
+	// their blocks count once, as the file system counts them.
+	linked map[[2]uint64]bool
 }
 
 type diskEntry struct {
@@ -70,6 +75,10 @@ type diskBudget struct {
 	root  string
 	bytes int64
 	files int64
+	// enforced: the bytes are enforced by the file system work/ and out/
+	// live on (see sandbox_quota.go), so a write past them fails there
+	// and no cell is interrupted for them.
+	enforced bool
 }
 
 // newDiskBudget returns the budget l sets for root, or nil when it sets
@@ -91,6 +100,9 @@ func (b *diskBudget) over(u diskUsage) bool {
 // before, beyond a little slack for the cell's own capture files (so a
 // cell that only deletes, or reads and prints a little, is never stopped).
 func (b *diskBudget) grew(before, after diskUsage) bool {
+	if b.enforced {
+		return b.files > 0 && after.files > b.files && after.files > before.files+diskSlackFiles
+	}
 	return b.over(after) && (after.bytes > before.bytes+diskSlackBytes || after.files > before.files+diskSlackFiles)
 }
 
@@ -122,10 +134,22 @@ func (u *diskUsage) walk(dirfd int, name, rel string, depth int, limit int64) {
 	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return
 	}
-	u.add(rel, st.Blocks*512)
+	size := st.Blocks * 512
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR && st.Nlink > 1 {
+		key := [2]uint64{st.Dev, st.Ino}
+		if u.linked[key] {
+			size = 0 // another name of a file already counted
+		} else {
+			if u.linked == nil {
+				u.linked = map[[2]uint64]bool{}
+			}
+			u.linked[key] = true
+		}
+	}
+	u.add(rel, size)
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR || depth >= maxDiskWalkDepth {
 		if st.Mode&unix.S_IFMT == unix.S_IFREG {
-			u.noteFile(rel, st.Blocks*512)
+			u.noteFile(rel, size)
 		}
 		return
 	}
@@ -252,6 +276,16 @@ func (b *diskBudget) message(u diskUsage, interrupted bool) string {
 	return sb.String()
 }
 
+// fullMessage says that the session's file system, the budget's size, is
+// full: writes past it failed ("No space left on device"), what used it,
+// and what to do.
+func (b *diskBudget) fullMessage(u diskUsage) string {
+	m := b.message(u, false)
+	_, rest, _ := strings.Cut(m, "; what it wrote is kept, but a cell that writes more is stopped.")
+	return "the session's disk budget is used up (" + b.usageLine(u) + "): work/ and out/ live on a file system of the budget's size, " +
+		"so writes past it fail with 'No space left on device' (errno 28, ENOSPC); what was written before is kept." + rest
+}
+
 // formatBytes renders n as "1.5 GiB", "12 MiB", "300 KiB" or "17 B".
 func formatBytes(n int64) string {
 	switch {
@@ -318,5 +352,9 @@ func diskBudgetOf(sb Sandbox, root string, l Limits) *diskBudget {
 	if ls, ok := sb.(limitedSandbox); ok {
 		l = ls.configuredLimits().tighter(l)
 	}
-	return newDiskBudget(root, l)
+	b := newDiskBudget(root, l)
+	if b != nil && b.bytes > 0 && diskQuotas.mounted(root) {
+		b.enforced = true
+	}
+	return b
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/internal/crashpoint"
+	"github.com/sift-agent/sift/internal/stepshare"
 )
 
 // Sentinel errors of the event log.
@@ -42,7 +43,7 @@ type EventLog struct {
 	// dirty: events were appended since the log was last synced.
 	dirty bool
 	// limit bounds what each plan step adds to the log.
-	limit stepLimit
+	limit stepshare.Counter
 }
 
 // OpenEventLog opens the event log at path for appending, creating it (mode
@@ -57,24 +58,28 @@ func OpenEventLog(path string) (*EventLog, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("open event log %s: repair last line: %w", path, err)
 	}
-	last, err := lastSeq(f)
+	limit := stepshare.Counter{Max: DefaultStepLogBytes}
+	last, err := lastSeq(f, &limit)
 	if err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("open event log %s: find the last event: %w", path, err)
 	}
-	return &EventLog{f: f, path: path, seq: last, named: last > 0, limit: stepLimit{max: DefaultStepLogBytes}}, nil
+	return &EventLog{f: f, path: path, seq: last, named: last > 0, limit: limit}, nil
 }
 
 // lastSeq returns the Seq of the last event in f, which ends with a
 // complete line: the last line's own seq, or for a log written before
 // events had one, the number of events (ReadEvents numbers those lines).
-func lastSeq(f *os.File) (int64, error) {
+// It gives limit what each plan step wrote already, so that a step's share
+// of the log used before a crash still counts after the resume.
+func lastSeq(f *os.File, limit *stepshare.Counter) (int64, error) {
 	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, 1<<62), 64<<10)
 	var n, seq int64
 	for {
 		line, err := r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			// A long line: only its end matters for counting.
+			// A long line: only its end matters for counting (and its
+			// step is not read: it counts for no step).
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
@@ -85,11 +90,26 @@ func lastSeq(f *os.File) (int64, error) {
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			n++
 			var head struct {
-				Seq int64 `json:"seq"`
+				Seq  int64      `json:"seq"`
+				Kind event.Kind `json:"kind"`
+				Step *struct {
+					Index int `json:"index"`
+				} `json:"step"`
+				Call *struct {
+					Step int `json:"step"`
+				} `json:"call"`
 			}
 			seq = 0
 			if eventJSON.Unmarshal(t, &head) == nil {
 				seq = head.Seq
+				step := 0
+				switch {
+				case head.Step != nil:
+					step = head.Step.Index
+				case head.Call != nil:
+					step = head.Call.Step
+				}
+				limit.Restore(step, int64(len(line)), head.Kind == event.Limit)
 			}
 		}
 		if err == io.EOF {

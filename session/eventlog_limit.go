@@ -6,14 +6,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/internal/stepshare"
 	"github.com/sift-agent/sift/plans"
 )
 
 // DefaultStepLogBytes is how much one plan step may add to a session's
-// event log (events.jsonl): 64 MiB. A step's events are its tool calls and
-// results, messages and files; a step of ordinary work writes well under a
-// tenth of this.
-const DefaultStepLogBytes = 64 << 20
+// event log (events.jsonl): 64 MiB (stepshare.Default, the share of every
+// session log). A step's events are its tool calls and results, messages
+// and files; a step of ordinary work writes well under a tenth of this.
+const DefaultStepLogBytes = stepshare.Default
 
 // ErrStepLogFull means an event was not written because its step had
 // already added DefaultStepLogBytes (or the log's own limit) to the log.
@@ -22,17 +23,6 @@ var ErrStepLogFull = errors.New("the step's share of the event log is used up")
 // shortText is how much of an event's text and arguments the log keeps
 // once its step reached its limit.
 const shortText = 1000
-
-// stepLimit counts what each plan step added to a log and applies the
-// limit while the log is written.
-type stepLimit struct {
-	// max is the limit per step; 0 means none.
-	max int64
-	// used is what each step added so far, by step index.
-	used map[int]int64
-	// full marks the steps that reached the limit.
-	full map[int]bool
-}
 
 // LimitStep sets how many bytes one plan step may add to the log (0: no
 // limit); it starts at DefaultStepLogBytes. Once a step reaches it, the log
@@ -43,7 +33,7 @@ type stepLimit struct {
 func (l *EventLog) LimitStep(n int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.limit.max = n
+	l.limit.Max = n
 }
 
 // stepOf returns the plan step e belongs to, or 0 for none.
@@ -74,18 +64,11 @@ func droppable(k event.Kind) bool {
 // it. Called with l.mu held.
 func (l *EventLog) admit(e event.Event, size int) (keep, notice *event.Event) {
 	step := stepOf(e)
-	if l.limit.max <= 0 || step == 0 {
+	ok, reached := l.limit.Take(step, int64(size))
+	if ok {
 		return &e, nil
 	}
-	if l.limit.used == nil {
-		l.limit.used, l.limit.full = map[int]int64{}, map[int]bool{}
-	}
-	if !l.limit.full[step] && l.limit.used[step]+int64(size) <= l.limit.max {
-		l.limit.used[step] += int64(size)
-		return &e, nil
-	}
-	if !l.limit.full[step] {
-		l.limit.full[step] = true
+	if reached {
 		st := plans.StepState{}
 		if e.Step != nil {
 			st = *e.Step
@@ -94,7 +77,7 @@ func (l *EventLog) admit(e event.Event, size int) (keep, notice *event.Event) {
 		notice = &event.Event{Kind: event.Limit, Step: &st, Time: e.Time, Text: fmt.Sprintf(
 			"step %d wrote %s to the event log, its limit: from here on the log keeps only where the run is "+
 				"(steps started and finished, questions, errors), not the step's tool calls, results, messages or files",
-			step, byteSize(l.limit.max))}
+			step, stepshare.Size(l.limit.Max))}
 	}
 	if droppable(e.Kind) {
 		return nil, notice
@@ -107,14 +90,6 @@ func (l *EventLog) admit(e event.Event, size int) (keep, notice *event.Event) {
 		short.Step = &st
 	}
 	return &short, notice
-}
-
-// byteSize writes n bytes as MiB when it is a whole number of them.
-func byteSize(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // headText keeps at most n bytes of s, cut at a rune boundary and marked.

@@ -70,3 +70,51 @@ func TestEventLogLimitsWhatOneStepAdds(t *testing.T) {
 		}
 	}
 }
+
+// TestEventLogStepShareSurvivesReopen: what a step wrote before the log
+// was closed (a crash, then a resume) counts against its share after it is
+// opened again: the resumed step reaches its limit where it would have
+// without the crash, and a step that had reached it stays cut.
+func TestEventLogStepShareSurvivesReopen(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "events.jsonl")
+	const limit = 64 << 10
+	big := strings.Repeat("x", 3000)
+	open := func() *EventLog {
+		t.Helper()
+		l, err := OpenEventLog(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.LimitStep(limit)
+		return l
+	}
+	step := func(i int) *plans.StepState { return &plans.StepState{Step: plans.Step{Index: i}} }
+	l := open()
+	// Step 2 uses about three quarters of its share; step 3 all of it.
+	for i := 0; i < 16; i++ {
+		if _, err := l.Record(event.Event{Kind: event.ToolResult, Text: big, Step: step(2)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 40; i++ {
+		_, _ = l.Record(event.Event{Kind: event.ToolResult, Text: big, Step: step(3)})
+	}
+	l.Close()
+
+	l = open()
+	defer l.Close()
+	if _, err := l.Record(event.Event{Kind: event.ToolResult, Text: big, Step: step(3)}); !errors.Is(err, ErrStepLogFull) {
+		t.Errorf("step 3 had used its share before the reopen, and its next tool result was written (%v)", err)
+	}
+	written := 0
+	for i := 0; i < 40; i++ {
+		got, err := l.Record(event.Event{Kind: event.ToolResult, Text: big, Step: step(2)})
+		if err != nil || got.Kind == event.Limit {
+			break
+		}
+		written++
+	}
+	if written > 6 {
+		t.Errorf("step 2 wrote %d more results of 3 KB after the reopen; its share had about 5 left", written)
+	}
+}
