@@ -12,7 +12,7 @@ import (
 
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/session"
@@ -96,7 +96,7 @@ func (a *Agent) open(ctx context.Context) error {
 			return fmt.Errorf("add input directory: %w", err)
 		}
 	}
-	if r.trajectory, err = llm.OpenTrajectory(ws.Path(trajectoryFile), llm.TrajectoryConfig{}); err != nil {
+	if r.trajectory, err = trajectory.Open(ws.Path(trajectoryFile), trajectory.Config{}); err != nil {
 		return err
 	}
 	if a.inputs, err = ws.Inputs(); err != nil {

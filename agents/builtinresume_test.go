@@ -3,12 +3,13 @@ package agents
 import (
 	"context"
 	"errors"
-	"github.com/sift-agent/sift/agents/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sift-agent/sift/agents/internal/tree"
 
 	"github.com/cloudwego/eino/schema"
 

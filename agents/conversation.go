@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -13,10 +12,10 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/adk/prebuilt/supervisor"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/conversation"
 	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
@@ -30,37 +29,24 @@ import (
 	"github.com/sift-agent/sift/tools/sqldb"
 )
 
-// Conversational mode: names and files.
-const (
-	nameSupervisor  = "supervisor"
-	nameDataAnalyst = "data_analyst"
-	// historyFile is the conversation's history in its session workspace,
-	// from which a later process continues the conversation.
-	historyFile = "conversation.json"
-	// historyVersion is the format version of historyFile.
-	historyVersion         = 1
-	defaultMaxHistoryTurns = 10
-	supervisorIterations   = 3
-	// supervisorSchemaTokens bounds the schema summary the supervisor
-	// sees to spot ambiguous requests.
-	supervisorSchemaTokens = 1200
-	supervisorFileChars    = 4000
-)
-
 // Routes a turn can take, as recorded in Turn.Route.
 const (
 	// RouteSQL: the SQL analyst answered.
-	RouteSQL = nameSQLAnalyst
+	RouteSQL = conversation.RouteSQL
 	// RoutePlan: the plan-execute analyst answered from the files.
-	RoutePlan = nameDataAnalyst
+	RoutePlan = conversation.RoutePlan
 	// RouteReply: the supervisor replied itself: a plain answer, a
 	// question back to the person, or a polite refusal.
-	RouteReply = nameSupervisor
+	RouteReply = conversation.RouteReply
 )
 
 // ErrNoAnalyst: the conversation has neither a database nor Python, so no
 // analyst can work.
-var ErrNoAnalyst = errors.New("no analyst can work in this conversation")
+var ErrNoAnalyst = conversation.ErrNoAnalyst
+
+// Turn is one question and what answered it, as the conversation's
+// history keeps it.
+type Turn = conversation.Turn
 
 // ConversationConfig configures a Conversation.
 type ConversationConfig struct {
@@ -94,52 +80,6 @@ type ConversationConfig struct {
 	// analyst takes, as Request.Labels (a command line keeps there the
 	// flags a resume needs). Optional.
 	Labels map[string]string
-}
-
-// Turn is one question and what answered it.
-type Turn struct {
-	// Question is what the person wrote.
-	Question string `json:"question"`
-	// Request is the supervisor's self-contained rewrite of the question
-	// that an analyst worked on; empty when the supervisor replied itself.
-	Request string `json:"request,omitempty"`
-	// Route is who answered: RouteSQL, RoutePlan or RouteReply.
-	Route string `json:"route"`
-	// Answer is the reply shown to the person.
-	Answer   string   `json:"answer"`
-	Findings []string `json:"findings,omitempty"`
-	// SQL, Source, DataFile, Chart and FollowUps come from the SQL
-	// analyst; paths are workspace-relative.
-	SQL       string   `json:"sql,omitempty"`
-	Source    string   `json:"source,omitempty"`
-	DataFile  string   `json:"data_file,omitempty"`
-	Chart     string   `json:"chart,omitempty"`
-	FollowUps []string `json:"follow_ups,omitempty"`
-	// Files are the files the turn produced, workspace-relative.
-	Files []string `json:"files,omitempty"`
-	// Report is the workspace-relative report.md the turn wrote, if any.
-	Report string `json:"report,omitempty"`
-	// Error says why the turn failed; empty on success.
-	Error string `json:"error,omitempty"`
-	// Pending: the data analyst waits for the person's answer (sift
-	// resume gives it); the answer is filled in once the session is done.
-	Pending bool      `json:"pending,omitempty"`
-	Time    time.Time `json:"time"`
-}
-
-// promptTurns is what the conversation prompts show of turns.
-func promptTurns(turns []Turn) []prompt.Turn {
-	out := make([]prompt.Turn, len(turns))
-	for i, t := range turns {
-		out[i] = prompt.Turn{Question: t.Question, Request: t.Request, Route: t.Route, Answer: t.Answer, SQL: t.SQL, Findings: t.Findings, FollowUps: t.FollowUps}
-	}
-	return out
-}
-
-// history is the JSON form of historyFile.
-type history struct {
-	Version int    `json:"version"`
-	Turns   []Turn `json:"turns"`
 }
 
 // Conversation is a multi-turn analysis session: a supervisor routes each
@@ -176,7 +116,7 @@ func NewConversation(ctx context.Context, cfg ConversationConfig) (*Conversation
 	}
 	cfg.Config = s.cfg
 	if cfg.MaxHistoryTurns <= 0 {
-		cfg.MaxHistoryTurns = defaultMaxHistoryTurns
+		cfg.MaxHistoryTurns = conversation.DefaultMaxHistoryTurns
 	}
 	if err := checkInputs(Request{Files: cfg.Files, Dirs: cfg.Dirs}); err != nil {
 		return nil, err
@@ -204,7 +144,7 @@ func (c *Conversation) openWorkspace(ctx context.Context) error {
 		c.ws, err = session.Open(c.cfg.SessionsRoot, id)
 		switch {
 		case err == nil:
-			if c.turns, err = loadHistory(c.ws.Path(historyFile)); err != nil {
+			if c.turns, err = conversation.LoadHistory(c.ws.Path(conversation.HistoryFile)); err != nil {
 				return err
 			}
 			c.settlePending()
@@ -312,26 +252,6 @@ func (c *Conversation) settlePending() {
 	}
 }
 
-// loadHistory reads a conversation's history; a missing file is an empty
-// history.
-func loadHistory(p string) ([]Turn, error) {
-	data, err := os.ReadFile(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read conversation history: %w", err)
-	}
-	var h history
-	if err := json.Unmarshal(data, &h); err != nil {
-		return nil, fmt.Errorf("read conversation history %s: %w; the file is damaged: move it away to start the conversation afresh", p, err)
-	}
-	if h.Version > historyVersion {
-		return nil, fmt.Errorf("read conversation history %s: format version %d is newer than this Sift reads (%d); update Sift", p, h.Version, historyVersion)
-	}
-	return h.Turns, nil
-}
-
 // ID is the session's ID: pass it as ConversationConfig.SessionID to
 // continue the conversation later.
 func (c *Conversation) ID() string { return c.ws.ID }
@@ -380,7 +300,7 @@ func (c *Conversation) Ask(ctx context.Context, question string) iter.Seq[event.
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		meter := &llm.Meter{}
-		a := &askRun{c: c, yield: yield, meter: meter, tr: &run{meter: meter}, turn: &turnState{question: strings.TrimSpace(question)}}
+		a := &askRun{c: c, yield: yield, meter: meter, tr: &run{meter: meter}, turn: conversation.NewState(strings.TrimSpace(question))}
 		defer a.end()
 		// The supervisor's and SQL analyst's calls say when they start and
 		// end, as a run's do (the data analyst's run reports its own).
@@ -397,7 +317,7 @@ type askRun struct {
 	meter   *llm.Meter
 	// tr translates ADK events as Sift.Run does.
 	tr   *run
-	turn *turnState
+	turn *conversation.State
 	// mu serialises emit: model calls report from their goroutines.
 	mu sync.Mutex
 	// ended: Ask returned, and no event reaches its caller any more.
@@ -441,7 +361,7 @@ func (a *askRun) done(err error, plan *plans.FullPlan) {
 
 func (a *askRun) execute(ctx context.Context) {
 	c := a.c
-	if a.turn.question == "" {
+	if a.turn.Question() == "" {
 		err := fmt.Errorf("%w: say what you want to know, e.g. \"what was the revenue by region last year?\"", ErrNoQuestion)
 		a.emit(event.Event{Kind: event.Error, Err: err})
 		a.done(err, nil)
@@ -455,16 +375,21 @@ func (a *askRun) execute(ctx context.Context) {
 	}
 	c.warnings = nil
 	earlier := prompt.LastTurns(c.turns, c.cfg.MaxHistoryTurns)
-	root, err := a.buildAgents(ctx, earlier)
+	root, err := conversation.Build(ctx, conversation.Config{
+		Supervisor: a.roleModel(conversation.NameSupervisor, c.cfg.Models.Planner),
+		SQL:        a.roleModel(conversation.NameSQLAnalyst, c.cfg.Models.Code),
+		Sources:    c.cfg.Sources, Op: c.op, Python: c.python, DataContext: c.dataContext,
+		State: a.turn, History: earlier,
+	})
 	if err != nil {
 		a.emit(event.Event{Kind: event.Error, Err: err})
 		a.done(err, nil)
 		return
 	}
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: root, EnableStreaming: c.cfg.Stream})
-	msgs := append(prompt.History(promptTurns(earlier)), schema.UserMessage(a.turn.question))
+	msgs := append(prompt.History(conversation.PromptTurns(earlier)), schema.UserMessage(a.turn.Question()))
 	events := runner.Run(ctx, msgs, adk.WithSessionValues(map[string]any{
-		params.Question.Name():    a.turn.question,
+		params.Question.Name():    a.turn.Question(),
 		params.DataContext.Name(): c.dataContext,
 		params.Inputs.Name():      c.inputs,
 		params.Workdir.Name():     c.ws.Root,
@@ -486,13 +411,13 @@ func (a *askRun) execute(ctx context.Context) {
 	}
 	runErr = tree.PlainError(ctx, runErr)
 	var analysed *analysis
-	if runErr == nil && a.turn.routed() == nameDataAnalyst {
+	if runErr == nil && a.turn.Routed() == conversation.NameDataAnalyst {
 		if analysed = a.analyse(ctx); analysed == nil {
 			return
 		}
 		runErr = analysed.done.Err
 	}
-	t := a.turn.record()
+	t := a.turn.Record()
 	if analysed != nil {
 		t.Report, t.Pending = analysed.report, analysed.done.Interrupt != nil
 	}
@@ -518,7 +443,7 @@ func (a *askRun) execute(ctx context.Context) {
 		runErr = fmt.Errorf("%w: %w", ErrRunFailed, runErr)
 		a.emit(event.Event{Kind: event.Error, Err: runErr})
 	}
-	a.done(runErr, a.turn.planResult())
+	a.done(runErr, a.turn.Plan())
 }
 
 // analysis is how the data analyst's run of a turn ended: its last event
@@ -536,7 +461,7 @@ type analysis struct {
 // once the caller stopped listening.
 func (a *askRun) analyse(ctx context.Context) *analysis {
 	c := a.c
-	request := a.turn.requestText()
+	request := a.turn.RequestText()
 	out := &analysis{}
 	stopped := false
 	yield := func(e event.Event) bool {
@@ -560,13 +485,13 @@ func (a *askRun) analyse(ctx context.Context) *analysis {
 	if stopped {
 		return nil
 	}
-	a.turn.setPlan(out.done.Plan)
+	a.turn.SetPlan(out.done.Plan)
 	if out.done.Interrupt == nil && out.done.Err == nil {
 		answer := "The analysis ended without a final answer; the report holds what was found."
 		if fp := out.done.Plan; fp != nil && fp.Result != nil && strings.TrimSpace(fp.Result.Answer) != "" {
 			answer = fp.Result.Answer
 		}
-		if !a.emit(event.Event{Kind: event.Message, Agent: nameDataAnalyst, Text: answer}) {
+		if !a.emit(event.Event{Kind: event.Message, Agent: conversation.NameDataAnalyst, Text: answer}) {
 			return nil
 		}
 	}
@@ -589,13 +514,13 @@ func (a *askRun) finish(t *Turn) bool {
 		return true
 	}
 	for _, p := range t.Files {
-		if !a.emit(event.Event{Kind: event.Artifact, Agent: nameSQLAnalyst, Path: p}) {
+		if !a.emit(event.Event{Kind: event.Artifact, Agent: conversation.NameSQLAnalyst, Path: p}) {
 			return false
 		}
 	}
 	if t.Report != "" {
 		md, _ := os.ReadFile(a.c.ws.Path(t.Report))
-		if !a.emit(event.Event{Kind: event.Report, Agent: nameSQLAnalyst, Path: t.Report, Text: string(md)}) {
+		if !a.emit(event.Event{Kind: event.Report, Agent: conversation.NameSQLAnalyst, Path: t.Report, Text: string(md)}) {
 			return false
 		}
 	}
@@ -603,68 +528,7 @@ func (a *askRun) finish(t *Turn) bool {
 	for _, f := range t.Findings {
 		text += "\n- " + f
 	}
-	return a.emit(event.Event{Kind: event.Message, Agent: nameSQLAnalyst, Text: text})
-}
-
-// saveHistory writes the history file atomically.
-func (c *Conversation) saveHistory() error {
-	data, err := json.MarshalIndent(history{Version: historyVersion, Turns: c.turns}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save conversation history: %w", err)
-	}
-	return c.ws.WriteFileAtomic(historyFile, data)
-}
-
-// buildAgents builds this turn's supervisor over its analysts.
-func (a *askRun) buildAgents(ctx context.Context, earlier []Turn) (adk.Agent, error) {
-	c := a.c
-	var subs []adk.Agent
-	var infos []prompt.Analyst
-	if c.cfg.Sources != nil && c.cfg.Sources.Len() > 0 {
-		sa, err := newSQLAnalyst(ctx, sqlAnalystConfig{
-			model: a.roleModel(nameSQLAnalyst, c.cfg.Models.Code), sources: c.cfg.Sources, op: c.op,
-			turn: a.turn, history: earlier, charts: c.python,
-		})
-		if err != nil {
-			return nil, err
-		}
-		subs = append(subs, sa)
-		infos = append(infos, prompt.Analyst{Name: nameSQLAnalyst, Description: prompt.SQLAnalystDescription})
-	}
-	if c.python {
-		subs = append(subs, dataAnalystHandoff{})
-		infos = append(infos, prompt.Analyst{Name: nameDataAnalyst, Description: prompt.DataAnalystDescription})
-	}
-	if len(subs) == 0 {
-		return nil, fmt.Errorf("%w: attach a database or make Python available", ErrNoAnalyst)
-	}
-	data := c.dataSummary(ctx, a.turn.question)
-	sup, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
-		Name:          nameSupervisor,
-		Description:   "routes each turn of the conversation to an analyst, or answers, asks or declines itself",
-		Model:         a.roleModel(nameSupervisor, c.cfg.Models.Planner),
-		MaxIterations: supervisorIterations,
-		GenModelInput: func(_ context.Context, _ string, in *adk.AgentInput) ([]adk.Message, error) {
-			// The instruction Eino passes lists the analysts and asks for
-			// the bare transfer call; the supervisor's own prompt asks
-			// for the rewritten request beside it, so it replaces it.
-			return prompt.Supervisor(infos, data, in.Messages), nil
-		},
-		Middlewares: []adk.AgentMiddleware{{AfterChatModel: func(_ context.Context, st *adk.ChatModelAgentState) error {
-			if n := len(st.Messages); n > 0 {
-				a.turn.observeSupervisor(st.Messages[n-1])
-			}
-			return nil
-		}}},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", nameSupervisor, err)
-	}
-	root, err := supervisor.New(ctx, &supervisor.Config{Supervisor: sup, SubAgents: subs})
-	if err != nil {
-		return nil, fmt.Errorf("build the conversation's agents: %w", err)
-	}
-	return root, nil
+	return a.emit(event.Event{Kind: event.Message, Agent: conversation.NameSQLAnalyst, Text: text})
 }
 
 // roleModel is m (or the default model) metered under role.
@@ -675,139 +539,7 @@ func (a *askRun) roleModel(role string, m model.ToolCallingChatModel) model.Tool
 	return tree.MarkErrors(role, llm.Wrap(m, role, a.meter))
 }
 
-// dataSummary is what the supervisor is shown of the data: the databases'
-// schema most relevant to the question, and the files' previews.
-func (c *Conversation) dataSummary(ctx context.Context, question string) string {
-	var b strings.Builder
-	if c.cfg.Sources != nil && c.cfg.Sources.Len() > 0 {
-		text, err := c.cfg.Sources.Context(ctx, question, supervisorSchemaTokens)
-		if err != nil {
-			text = "Databases: " + strings.Join(c.cfg.Sources.Names(), ", ") + " (the schema could not be read: " + err.Error() + ")"
-		}
-		b.WriteString(strings.TrimSpace(text) + "\n")
-	}
-	if len(c.inputs) > 0 {
-		b.WriteString("Files:\n" + prompt.Shorten(c.dataContext, supervisorFileChars) + "\n")
-	}
-	return b.String()
-}
-
-// turnState is what one turn's agents share: the question, the
-// supervisor's route and rewritten request, and the analysts' results.
-type turnState struct {
-	mu       sync.Mutex
-	question string
-	request  string
-	route    string
-	reply    string
-	sql      *sqlAnswer
-	plan     *plans.FullPlan
-}
-
-// observeSupervisor records the supervisor's reply: a transfer with the
-// rewritten request beside it, or its own text.
-func (t *turnState) observeSupervisor(msg *schema.Message) {
-	if msg == nil {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, tc := range msg.ToolCalls {
-		if tc.Function.Name != adk.TransferToAgentToolName {
-			continue
-		}
-		var args struct {
-			AgentName string `json:"agent_name"`
-		}
-		if json.Unmarshal([]byte(tc.Function.Arguments), &args) == nil && args.AgentName != "" {
-			t.route = args.AgentName
-		}
-		if c := strings.TrimSpace(msg.Content); c != "" {
-			t.request = c
-		}
-		return
-	}
-	if c := strings.TrimSpace(msg.Content); c != "" {
-		t.reply = c
-	}
-}
-
-// requestText is the request an analyst works on: the supervisor's
-// rewrite, or the question itself when it wrote none.
-func (t *turnState) requestText() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.request != "" {
-		return t.request
-	}
-	return t.question
-}
-
-// routed is the analyst the supervisor transferred to, or "".
-func (t *turnState) routed() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.route
-}
-
-func (t *turnState) setSQL(a *sqlAnswer) {
-	t.mu.Lock()
-	t.sql = a
-	t.mu.Unlock()
-}
-
-func (t *turnState) setPlan(fp *plans.FullPlan) {
-	t.mu.Lock()
-	t.plan = fp
-	t.mu.Unlock()
-}
-
-func (t *turnState) planResult() *plans.FullPlan {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.plan
-}
-
-// record turns the state into the Turn kept in the history.
-func (t *turnState) record() Turn {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	out := Turn{Question: t.question, Time: time.Now().UTC()}
-	switch {
-	case t.sql != nil:
-		s := t.sql
-		out.Route, out.Request = RouteSQL, t.request
-		out.Answer, out.Findings, out.SQL, out.Source = s.Answer, s.Findings, s.SQL, s.Source
-		out.DataFile, out.Chart, out.FollowUps, out.Report = s.DataFile, s.Chart, s.FollowUps, s.Report
-		for _, p := range []string{s.DataFile, s.Chart} {
-			if p != "" {
-				out.Files = append(out.Files, p)
-			}
-		}
-	case t.plan != nil && t.route == nameDataAnalyst:
-		out.Route, out.Request = RoutePlan, t.request
-		if r := t.plan.Result; r != nil {
-			out.Answer, out.Findings, out.Files = r.Answer, r.Findings, r.Files
-		}
-	case t.route != "":
-		// Transferred, but the analyst did not finish.
-		out.Route, out.Request = t.route, t.request
-	default:
-		out.Route, out.Answer = RouteReply, t.reply
-	}
-	return out
-}
-
-// dataAnalystHandoff is the plan-execute analyst as the supervisor sees
-// it: a transfer to it ends the supervisor's part of the turn, and the
-// turn goes on through Sift's runner (see askRun.analyse), so the analyst
-// behaves as every run does.
-type dataAnalystHandoff struct{}
-
-func (dataAnalystHandoff) Name(context.Context) string        { return nameDataAnalyst }
-func (dataAnalystHandoff) Description(context.Context) string { return prompt.DataAnalystDescription }
-
-func (dataAnalystHandoff) Run(context.Context, *adk.AgentInput, ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
-	// Exit ends the supervisor's turn here: the runner takes over.
-	return tree.Once(&adk.AgentEvent{AgentName: nameDataAnalyst, Action: adk.NewExitAction()})
+// saveHistory writes the history file.
+func (c *Conversation) saveHistory() error {
+	return conversation.SaveHistory(c.ws, c.turns)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/agents/internal/conversation"
 	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
@@ -134,7 +135,7 @@ func submitFromResult(dataFile, sqlText string) scripted.Reply {
 			"answer": "Revenue by region: " + strings.Join(findings, ", ") + ".", "findings": findings,
 			"sql": sqlText, "data_file": dataFile, "follow_ups": []string{"And for 2023?", "Which products sell best?", "Monthly trend?", "a fourth is dropped"},
 		})
-		return scripted.ToolCall(toolSubmitAnswer, string(args)), nil
+		return scripted.ToolCall(conversation.ToolSubmitAnswer, string(args)), nil
 	}}
 }
 
@@ -198,7 +199,7 @@ func toolCalls(evs []event.Event, name string) []event.Event {
 func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 	ss, facts := openShop(t)
 	script := scripted.New(
-		transfer(nameSQLAnalyst, requestByRegion),
+		transfer(conversation.NameSQLAnalyst, requestByRegion),
 		call(sqldb.SQLQueryName, map[string]string{"sql": sqlByRegion, "save_as": "revenue_by_region"}),
 		submitFromResult("out/revenue_by_region.csv", sqlByRegion),
 	)
@@ -222,8 +223,8 @@ func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 	if tr.Route != RouteSQL || tr.Request != requestByRegion || !strings.Contains(tr.Answer, "North: "+north) {
 		t.Errorf("turn = %+v; want the SQL route, the rewritten request and North's revenue %s in the answer", tr, north)
 	}
-	if len(tr.FollowUps) != maxFollowUps {
-		t.Errorf("follow-ups = %q, want the first %d", tr.FollowUps, maxFollowUps)
+	if len(tr.FollowUps) != conversation.MaxFollowUps {
+		t.Errorf("follow-ups = %q, want the first %d", tr.FollowUps, conversation.MaxFollowUps)
 	}
 	if tr.DataFile != "out/revenue_by_region.csv" {
 		t.Fatalf("data file = %q", tr.DataFile)
@@ -250,7 +251,7 @@ func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 	}
 	var said bool
 	for _, e := range kinds(evs, event.Message) {
-		said = said || (e.Agent == nameSQLAnalyst && strings.Contains(e.Text, "North: "+north))
+		said = said || (e.Agent == conversation.NameSQLAnalyst && strings.Contains(e.Text, "North: "+north))
 	}
 	if !said || len(kinds(evs, event.Report)) != 1 || len(kinds(evs, event.Artifact)) != 2 {
 		t.Errorf("want the answer message, one report and two artifact events; got %d reports, %d artifacts", len(kinds(evs, event.Report)), len(kinds(evs, event.Artifact)))
@@ -260,7 +261,7 @@ func TestConversationAnswersThroughSQLOverHTTP(t *testing.T) {
 	if len(ar) != 2 || !strings.Contains(ar[0].Messages[0].Content, "orders") || !strings.Contains(ar[0].Messages[1].Content, requestByRegion) {
 		t.Errorf("the analyst must see the schema and the request; got %d requests", len(ar))
 	}
-	hist, err := loadHistory(filepath.Join(done.Path, historyFile))
+	hist, err := conversation.LoadHistory(filepath.Join(done.Path, conversation.HistoryFile))
 	if err != nil || len(hist) != 1 || hist[0].SQL != sqlByRegion {
 		t.Errorf("history file = %+v, %v", hist, err)
 	}
@@ -270,7 +271,7 @@ func TestConversationRepairsAFailingQuery(t *testing.T) {
 	ss, facts := openShop(t)
 	bad := strings.Replace(sqlByRegion, "o.quantity * p.price", "o.amount", 1)
 	script := scripted.New(
-		transfer(nameSQLAnalyst, requestByRegion),
+		transfer(conversation.NameSQLAnalyst, requestByRegion),
 		call(sqldb.SQLQueryName, map[string]string{"sql": bad}),
 		call(sqldb.SQLQueryName, map[string]string{"sql": sqlByRegion, "save_as": "revenue_by_region"}),
 		submitFromResult("out/revenue_by_region.csv", sqlByRegion),
@@ -311,10 +312,10 @@ func TestConversationRepairsAFailingQuery(t *testing.T) {
 func TestConversationFollowUpIsRewrittenAndContinuesInANewProcess(t *testing.T) {
 	ss, facts := openShop(t)
 	script := scripted.New(
-		transfer(nameSQLAnalyst, requestByRegion),
+		transfer(conversation.NameSQLAnalyst, requestByRegion),
 		call(sqldb.SQLQueryName, map[string]string{"sql": sqlByRegion, "save_as": "revenue_by_region"}),
 		submitFromResult("out/revenue_by_region.csv", sqlByRegion),
-		transfer(nameSQLAnalyst, requestByRegion2023),
+		transfer(conversation.NameSQLAnalyst, requestByRegion2023),
 		call(sqldb.SQLQueryName, map[string]string{"sql": sqlByRegion2023, "save_as": "revenue_by_region_2023"}),
 		submitFromResult("out/revenue_by_region_2023.csv", sqlByRegion2023),
 	)
@@ -351,7 +352,7 @@ func TestConversationFollowUpIsRewrittenAndContinuesInANewProcess(t *testing.T) 
 	}
 	var transferred bool
 	for _, e := range toolCalls(evs, adk.TransferToAgentToolName) {
-		transferred = transferred || strings.Contains(e.Args, nameSQLAnalyst)
+		transferred = transferred || strings.Contains(e.Args, conversation.NameSQLAnalyst)
 	}
 	if !transferred {
 		t.Error("the follow-up must be transferred to the SQL analyst")
@@ -387,7 +388,7 @@ func TestConversationRepliesWithoutAnalyst(t *testing.T) {
 				t.Errorf("want one supervisor call and no tool call; got %d calls and tool calls %+v", script.Calls(), calls)
 			}
 			msgs := kinds(evs, event.Message)
-			if len(msgs) != 1 || msgs[0].Agent != nameSupervisor || msgs[0].Text != tt.reply {
+			if len(msgs) != 1 || msgs[0].Agent != conversation.NameSupervisor || msgs[0].Text != tt.reply {
 				t.Errorf("want the supervisor's reply as the one message, got %+v", msgs)
 			}
 			tr := c.Turns()[0]
@@ -403,7 +404,7 @@ func TestConversationRepliesWithoutAnalyst(t *testing.T) {
 
 func TestConversationRoutesFilesToThePlanExecuteAnalyst(t *testing.T) {
 	script := scripted.New(
-		transfer(nameDataAnalyst, "Total revenue by region in input/sales.csv"),
+		transfer(conversation.NameDataAnalyst, "Total revenue by region in input/sales.csv"),
 		call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 1, "description": "Sum revenue by region"}}, "complexity": "trivial"}),
 		call("python", map[string]string{"code": "import pandas as pd\nprint(pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum().to_string())"}),
 		echoToolResult("By region:\n"),

@@ -3,6 +3,7 @@ package agents
 import (
 	"testing"
 
+	"github.com/sift-agent/sift/agents/internal/conversation"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -40,7 +41,7 @@ func TestConversationReportsEachModelCall(t *testing.T) {
 	t.Run("sql", func(t *testing.T) {
 		ss, _ := openShop(t)
 		script := scripted.New(
-			transfer(nameSQLAnalyst, requestByRegion),
+			transfer(conversation.NameSQLAnalyst, requestByRegion),
 			call(sqldb.SQLQueryName, map[string]string{"sql": sqlByRegion, "save_as": "revenue_by_region"}),
 			submitFromResult("out/revenue_by_region.csv", sqlByRegion),
 		)
@@ -59,7 +60,7 @@ func TestConversationReportsEachModelCall(t *testing.T) {
 	})
 	t.Run("files", func(t *testing.T) {
 		script := scripted.New(
-			transfer(nameDataAnalyst, "Total revenue by region in input/sales.csv"),
+			transfer(conversation.NameDataAnalyst, "Total revenue by region in input/sales.csv"),
 			call(toolCreatePlan, map[string]any{"steps": []map[string]any{{"index": 1, "description": "Sum revenue by region"}}, "complexity": "trivial"}),
 			call("python", map[string]string{"code": "import pandas as pd\nprint(pd.read_csv('input/sales.csv').groupby('region')['revenue'].sum().to_string())"}),
 			echoToolResult("By region:\n"),

@@ -180,7 +180,7 @@ func (r *run) databaseContext(ctx context.Context, question string) string {
 	if len(r.bigFiles) > 0 {
 		fmt.Fprintf(&b, "Large inputs: %s. Do not load them whole into pandas (the sandbox's memory is limited): aggregate them with sql_query first, and bring only the result into Python (as_dataframe).\n", strings.Join(r.bigFiles, ", "))
 	}
-	if notes := dialectNotes(r.sources); notes != "" {
+	if notes := r.sources.DialectNotes(); notes != "" {
 		b.WriteString(notes + "\n")
 	}
 	var dbs []*sqldb.Source

@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 
+	"github.com/sift-agent/sift/agents/internal/conversation"
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
@@ -50,9 +51,9 @@ func modelActivity(c llm.CallInfo) string {
 		return "Writing the report"
 	case c.Role == "planner":
 		return "Planning"
-	case c.Role == nameSupervisor:
+	case c.Role == conversation.NameSupervisor:
 		return "Reading the question"
-	case c.Role == nameSQLAnalyst:
+	case c.Role == conversation.NameSQLAnalyst:
 		return "Writing SQL"
 	}
 	return "Waiting for the model"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/report"
 
@@ -24,7 +25,7 @@ func (r *run) open(ctx context.Context) (context.Context, error) {
 			return ctx, err
 		}
 	}
-	if r.trajectory, err = llm.OpenTrajectory(r.ws.Path(trajectoryFile), llm.TrajectoryConfig{}); err != nil {
+	if r.trajectory, err = trajectory.Open(r.ws.Path(trajectoryFile), trajectory.Config{}); err != nil {
 		return ctx, err
 	}
 	ctx, r.endSpan = llm.StartRun(ctx, r.ws.ID)

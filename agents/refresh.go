@@ -241,11 +241,11 @@ func matchFiles(inputs, files []string) ([]string, error) {
 // mapInput previews the old input and the new file and maps the first
 // table's columns; nil when the old input is no table.
 func mapInput(ctx context.Context, oldPath, newPath, name string) (*refresh.Mapping, error) {
-	op, err := preview.Preview(ctx, oldPath, preview.Options{})
+	op, err := preview.File(ctx, oldPath, preview.Options{})
 	if err != nil || len(op.Sheets) == 0 || len(op.Sheets[0].Columns) == 0 {
 		return nil, nil
 	}
-	np, err := preview.Preview(ctx, newPath, preview.Options{})
+	np, err := preview.File(ctx, newPath, preview.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%w: read the new data %s: %w", ErrCannotRefresh, newPath, err)
 	}

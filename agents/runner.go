@@ -18,6 +18,7 @@ import (
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
@@ -95,7 +96,7 @@ type run struct {
 	// layout is the recorded session.Meta.Layout a resumed run keeps, or
 	// the one its tree took.
 	layout     string
-	trajectory *llm.Trajectory
+	trajectory *trajectory.Writer
 	// sources are the run's databases and its files source, or nil;
 	// fileViews are the files source's views; bigFiles names the inputs
 	// too large to load whole.

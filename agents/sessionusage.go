@@ -11,6 +11,7 @@ import (
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
 // The files a session's usage is read from.
@@ -41,8 +42,8 @@ func SessionUsage(root string) (*event.SessionUsage, error) {
 	perAgent := map[string]llm.Counts{}
 	perStep := map[int]llm.Counts{}
 	perTurn := map[int]llm.Counts{}
-	unreadable, err := llm.ScanTrajectory(f, true, func(rec llm.TrajectoryRecord) {
-		c := rec.Counts()
+	unreadable, err := trajectory.Scan(f, true, func(rec trajectory.Record) {
+		c := llm.RecordedCounts(rec)
 		total = total.Add(c)
 		perAgent[rec.Agent] = perAgent[rec.Agent].Add(c)
 		perStep[rec.Step] = perStep[rec.Step].Add(c)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/preview"
@@ -283,7 +284,7 @@ func (s *Sift) hasModel() bool {
 
 // models resolves each role's model, metered under the role's name, priced,
 // recorded in the trajectory, and trimmed to its context window.
-func (s *Sift) models(meter *llm.Meter, traj *llm.Trajectory) tree.Models {
+func (s *Sift) models(meter *llm.Meter, traj *trajectory.Writer) tree.Models {
 	pick := func(m model.ToolCallingChatModel) model.ToolCallingChatModel {
 		if m != nil {
 			return m

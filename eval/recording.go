@@ -15,6 +15,7 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 	"github.com/sift-agent/sift/session"
 )
 
@@ -61,7 +62,7 @@ type Recording struct {
 	// Dir is the recording directory or session workspace.
 	Dir      string
 	Manifest Manifest
-	Records  []llm.TrajectoryRecord
+	Records  []trajectory.Record
 	// Report is report.md as recorded, or "".
 	Report string
 }
@@ -114,7 +115,7 @@ func (m Manifest) Questions() []string {
 
 func (r *Recording) load() error {
 	path := filepath.Join(r.Dir, "trajectory.jsonl")
-	recs, err := llm.LoadTrajectory(path)
+	recs, err := trajectory.Load(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %s has no trajectory.jsonl (no model was called, or it was made by an older sift)", ErrNotRecording, r.Dir)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
 // TestCheckedInRecordingsReplay replays every recording under
@@ -51,7 +52,7 @@ func TestOpenAIShapedRecordingReplays(t *testing.T) {
 		}
 		lines = append(append(lines, b...), '\n')
 	}
-	if rec.Records, err = llm.ReadTrajectory(bytes.NewReader(lines)); err != nil {
+	if rec.Records, err = trajectory.Read(bytes.NewReader(lines)); err != nil {
 		t.Fatal(err)
 	}
 	replayExpectSame(t, rec)
@@ -81,8 +82,8 @@ func replayExpectSame(t *testing.T, rec *Recording) {
 }
 
 // openAIExchangeOf writes a record as a captured OpenAI exchange.
-func openAIExchangeOf(r llm.TrajectoryRecord) map[string]any {
-	msg := func(m llm.TrajectoryMessage) map[string]any {
+func openAIExchangeOf(r trajectory.Record) map[string]any {
+	msg := func(m trajectory.Message) map[string]any {
 		out := map[string]any{"role": m.Role, "content": m.Content}
 		if m.ToolCallID != "" {
 			out["tool_call_id"] = m.ToolCallID

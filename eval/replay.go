@@ -15,6 +15,7 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
 // ReplayOptions configures Replay.
@@ -45,7 +46,7 @@ type ReplayResult struct {
 	Questions []QuestionReplay `json:"questions"`
 	// Divergences are the model calls that left the recording, over all
 	// questions.
-	Divergences []llm.Divergence `json:"divergences,omitempty"`
+	Divergences []trajectory.Divergence `json:"divergences,omitempty"`
 	// Changes are differences in the report and the artifacts.
 	Changes []Change `json:"changes,omitempty"`
 	// Error is the replayed run's error text, if it failed.
@@ -68,7 +69,7 @@ type QuestionReplay struct {
 	Calls int `json:"calls"`
 	// Divergences are this question's model calls that left the
 	// recording, and its recorded calls that were never made.
-	Divergences []llm.Divergence `json:"divergences,omitempty"`
+	Divergences []trajectory.Divergence `json:"divergences,omitempty"`
 	// Error is this question's run's error text, if it failed.
 	Error string `json:"error,omitempty"`
 }
@@ -114,7 +115,7 @@ func (c Change) String() string {
 // Replies to questions and approvals are given unattended (Request.Yes).
 // Every question of the session is asked again, in order, the follow-ups
 // in the new session as follow-ups, each answered from its own recorded
-// calls when the recording names them (model.TrajectoryRecord.Turn).
+// calls when the recording names them (trajectory.Record.Turn).
 func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayResult, error) {
 	files := opts.Files
 	if len(files) == 0 {
@@ -127,7 +128,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 	if err != nil {
 		return nil, fmt.Errorf("recorded mode: %w", err)
 	}
-	rp := llm.NewReplay(rec.Records, llm.ReplayConfig{Live: opts.Live})
+	rp := trajectory.NewReplay(rec.Records, trajectory.ReplayConfig{Live: opts.Live})
 	cfg := opts.Config
 	// The prompts state the date and locale of the run: replay them as
 	// recorded, or every recording would diverge the next day.
@@ -184,7 +185,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 		// Calls left over in a recording that names no questions are the
 		// last question's: the session ended with them unmade.
 		i := min(max(d.Turn, 1), len(res.Questions)) - 1
-		if d.Turn == 0 && d.Kind == llm.DivergedUnused {
+		if d.Turn == 0 && d.Kind == trajectory.DivergedUnused {
 			i = len(res.Questions) - 1
 		}
 		res.Questions[i].Divergences = append(res.Questions[i].Divergences, d)
@@ -204,7 +205,7 @@ var recordedDayRE = regexp.MustCompile(`\n## Today\n(\d{4}-\d{2}-\d{2}) \(\w+\),
 // recordedDay is noon of the day a recorded call's prompt states, in its
 // time zone; else the call's recorded time (captures whose prompts state
 // no date).
-func recordedDay(r llm.TrajectoryRecord) (time.Time, bool) {
+func recordedDay(r trajectory.Record) (time.Time, bool) {
 	for _, m := range r.Request {
 		if m.Role != "system" {
 			continue
@@ -242,7 +243,7 @@ var recordedLocaleRE = regexp.MustCompile(`\n## Today\n[^\n]*?, locale ([A-Za-z0
 
 // recordedLocale is the locale a recorded call's prompt stated, or "C"
 // (none) when it stated none.
-func recordedLocale(r llm.TrajectoryRecord) string {
+func recordedLocale(r trajectory.Record) string {
 	for _, m := range r.Request {
 		if m.Role == "system" {
 			if sub := recordedLocaleRE.FindStringSubmatch(m.Content); sub != nil {
@@ -257,7 +258,7 @@ func recordedLocale(r llm.TrajectoryRecord) string {
 // recordedNames names each agent's model as recorded, so prices, estimates
 // and context windows match the recording; the model of calls recorded
 // without an agent (a capture on the wire) is the default.
-func recordedNames(recs []llm.TrajectoryRecord) map[string]string {
+func recordedNames(recs []trajectory.Record) map[string]string {
 	names := map[string]string{}
 	for _, r := range recs {
 		role := r.Agent
@@ -333,8 +334,8 @@ var numberRE = regexp.MustCompile(`-?\d[\d,]*(?:\.\d+)?%?`)
 // diffText compares two texts line by line (after blanking timings) and
 // returns each changed line with the numbers that changed in it.
 func diffText(file, recorded, now string) []Change {
-	a := strings.Split(llm.BlankTimings(recorded), "\n")
-	b := strings.Split(llm.BlankTimings(now), "\n")
+	a := strings.Split(trajectory.BlankTimings(recorded), "\n")
+	b := strings.Split(trajectory.BlankTimings(now), "\n")
 	var out []Change
 	for _, h := range diffLines(a, b) {
 		c := Change{File: file, What: "changed", Line: h.line + 1, Recorded: strings.Join(h.removed, "\n"), Now: strings.Join(h.added, "\n")}

@@ -15,6 +15,7 @@ import (
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/llm/trajectory"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
 )
@@ -203,7 +204,7 @@ func TestExportRedactsAndReplays(t *testing.T) {
 	}
 	// The redacted key is in a recorded answer, which the replay serves
 	// as recorded; the extra agent's call is never made.
-	if len(res.Divergences) != 1 || res.Divergences[0].Kind != llm.DivergedUnused || res.Divergences[0].Agent != "extra" {
+	if len(res.Divergences) != 1 || res.Divergences[0].Kind != trajectory.DivergedUnused || res.Divergences[0].Agent != "extra" {
 		t.Errorf("divergences = %v, want only the extra agent's unused call", res.Divergences)
 	}
 	for _, c := range res.Changes {
@@ -229,7 +230,7 @@ func TestOpenRecordingErrors(t *testing.T) {
 // agent; their model is every role's (the default), so a replay prices
 // and trims them as the capture's run did.
 func TestRecordedNamesOfAWireCapture(t *testing.T) {
-	got := recordedNames([]llm.TrajectoryRecord{{Model: "gpt-4o-mini"}, {Agent: "code", Model: "deepseek-chat"}, {Model: "other"}})
+	got := recordedNames([]trajectory.Record{{Model: "gpt-4o-mini"}, {Agent: "code", Model: "deepseek-chat"}, {Model: "other"}})
 	want := map[string]string{"default": "gpt-4o-mini", "code": "deepseek-chat"}
 	if !maps.Equal(got, want) {
 		t.Errorf("recordedNames = %v, want %v", got, want)

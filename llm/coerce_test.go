@@ -78,7 +78,7 @@ func TestWrapSendsUnreadableArgumentsBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			msg, _ := call(t, m, stream, model.WithToolChoice(schema.ToolChoiceForced))
+			msg, _ := runCall(t, m, stream, model.WithToolChoice(schema.ToolChoiceForced))
 			if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Function.Arguments != `{"steps":[{"description":"x","index":2}]}` {
 				t.Fatalf("reply = %+v, want the second, readable plan", msg.ToolCalls)
 			}
@@ -94,7 +94,7 @@ func TestWrapSendsUnreadableArgumentsBack(t *testing.T) {
 			// Never more than two retries: the third reply is returned as it is.
 			s = scripted.New(bad, bad, bad, good)
 			m, _ = Wrap(s.Model(), AgentPlanner, nil, WithArgumentCheck(check)).WithTools([]*schema.ToolInfo{siftPlanTool})
-			call(t, m, stream, model.WithToolChoice(schema.ToolChoiceForced))
+			runCall(t, m, stream, model.WithToolChoice(schema.ToolChoiceForced))
 			if s.Remaining() != 1 {
 				t.Errorf("%d replies left, want 1 (three calls)", s.Remaining())
 			}
@@ -116,7 +116,7 @@ func TestNewPlanWithStringsIsTaken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, _ := call(t, mt, true, model.WithToolChoice(schema.ToolChoiceForced))
+	msg, _ := runCall(t, mt, true, model.WithToolChoice(schema.ToolChoiceForced))
 	var plan struct {
 		Steps []struct {
 			Index int

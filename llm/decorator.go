@@ -14,7 +14,9 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/sift-agent/sift/llm/internal/call"
 	"github.com/sift-agent/sift/llm/tokens"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
 // Wrap decorates m for one agent. Every Generate and Stream call is metered
@@ -57,7 +59,7 @@ type WrapOption func(*wrapConfig)
 type wrapConfig struct {
 	modelName  string
 	prices     PriceTable
-	trajectory *Trajectory
+	trajectory *trajectory.Writer
 	window     Window
 	check      ArgumentCheck
 }
@@ -90,8 +92,8 @@ func WithPrices(t PriceTable) WrapOption {
 	return func(c *wrapConfig) { c.prices = t }
 }
 
-// WithTrajectory records every call in t (see Trajectory).
-func WithTrajectory(t *Trajectory) WrapOption {
+// WithTrajectory records every call in t (see trajectory.Writer).
+func WithTrajectory(t *trajectory.Writer) WrapOption {
 	return func(c *wrapConfig) { c.trajectory = t }
 }
 
@@ -145,25 +147,8 @@ type callTools struct {
 // toolsFor reads the tools in effect for one call: per-call tools replace
 // bound ones, and allowed tool names narrow them.
 func (d *decorated) toolsFor(opts []model.Option) callTools {
-	o := model.GetCommonOptions(nil, opts...)
-	tools := d.tools
-	if o.Tools != nil {
-		tools = o.Tools
-	}
-	if len(o.AllowedToolNames) > 0 {
-		allowed := make(map[string]bool, len(o.AllowedToolNames))
-		for _, n := range o.AllowedToolNames {
-			allowed[n] = true
-		}
-		var narrowed []*schema.ToolInfo
-		for _, t := range tools {
-			if allowed[t.Name] {
-				narrowed = append(narrowed, t)
-			}
-		}
-		tools = narrowed
-	}
-	ct := callTools{tools: tools, forced: o.ToolChoice != nil && *o.ToolChoice == schema.ToolChoiceForced}
+	tools, forced := call.Tools(d.tools, opts)
+	ct := callTools{tools: tools, forced: forced}
 	if d.cfg != nil {
 		ct.check = d.cfg.check
 	}
@@ -424,18 +409,18 @@ func (c *modelCall) end(reply *schema.Message, usage *schema.TokenUsage, err err
 		finish = reply.ResponseMeta.FinishReason
 	}
 	if t := d.cfg.trajectory; t != nil {
-		rec := TrajectoryRecord{
+		rec := trajectory.Record{
 			Time: c.start, Agent: d.agent, Step: c.step, Turn: TurnFrom(c.ctx), Model: d.cfg.modelName, Stream: c.stream,
-			Request: t.messages(c.req), Trimmed: c.trimmed, ToolChoiceForced: c.tools.forced,
+			Request: t.Messages(c.req), Trimmed: c.trimmed, ToolChoiceForced: c.tools.forced,
 			LatencyMS: counts.Latency.Milliseconds(), Error: errText(err),
 		}
-		rec.Tools, rec.ToolDefs = t.tools(c.tools.tools)
+		rec.Tools, rec.ToolDefs = t.Tools(c.tools.tools)
 		if reply != nil && (reply.Role != "" || reply.Content != "" || reply.ReasoningContent != "" || len(reply.ToolCalls) > 0) {
-			m := t.message(reply)
+			m := t.Message(reply)
 			rec.Response = &m
 		}
 		if err == nil {
-			rec.Usage = &TrajectoryUsage{
+			rec.Usage = &trajectory.Usage{
 				PromptTokens: counts.PromptTokens, CompletionTokens: counts.CompletionTokens,
 				CachedTokens: counts.CachedTokens, ReasoningTokens: counts.ReasoningTokens,
 				Estimated: counts.Estimated > 0, Cost: counts.Cost, Unpriced: counts.Unpriced > 0,
@@ -476,4 +461,12 @@ func maxUsage(a, b *schema.TokenUsage) *schema.TokenUsage {
 		TotalTokens:             max(a.TotalTokens, b.TotalTokens),
 		CompletionTokensDetails: schema.CompletionTokensDetails{ReasoningTokens: max(a.CompletionTokensDetails.ReasoningTokens, b.CompletionTokensDetails.ReasoningTokens)},
 	}
+}
+
+// errText is err's text, or "".
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

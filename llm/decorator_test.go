@@ -13,11 +13,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
-// call runs one Generate or Stream call and returns the whole reply and the
+// runCall runs one Generate or Stream call and returns the whole reply and the
 // number of chunks seen.
-func call(t *testing.T, m model.ToolCallingChatModel, stream bool, opts ...model.Option) (*schema.Message, int) {
+func runCall(t *testing.T, m model.ToolCallingChatModel, stream bool, opts ...model.Option) (*schema.Message, int) {
 	t.Helper()
 	in := []*schema.Message{schema.UserMessage("analyse sales.csv")}
 	if !stream {
@@ -58,7 +59,7 @@ func TestWrapRepairsToolArguments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			msg, _ := call(t, m, stream)
+			msg, _ := runCall(t, m, stream)
 			var got []string
 			for _, tc := range msg.ToolCalls {
 				got = append(got, tc.ID+" "+tc.Function.Name+" "+tc.Function.Arguments)
@@ -124,7 +125,7 @@ func TestWrapRecoversForcedToolCallFromText(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				msg, _ := call(t, m, stream, model.WithToolChoice(schema.ToolChoiceForced))
+				msg, _ := runCall(t, m, stream, model.WithToolChoice(schema.ToolChoiceForced))
 				if len(msg.ToolCalls) != 1 {
 					t.Fatalf("tool calls = %+v, want one recovered from %q", msg.ToolCalls, tt.content)
 				}
@@ -166,7 +167,7 @@ func TestWrapLeavesTextAlone(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				msg, _ := call(t, m, stream, tt.opts...)
+				msg, _ := runCall(t, m, stream, tt.opts...)
 				if msg.Content != text || len(msg.ToolCalls) != 0 {
 					t.Errorf("reply = %q with %d tool calls, want the text unchanged", msg.Content, len(msg.ToolCalls))
 				}
@@ -178,7 +179,7 @@ func TestWrapLeavesTextAlone(t *testing.T) {
 func TestWrapUsesPerCallTools(t *testing.T) {
 	s := scripted.New(scripted.Reply{Message: scripted.Text(`{"response": "ok"}`)})
 	m := Wrap(s.Model(), AgentExecutor, nil)
-	msg, _ := call(t, m, false, model.WithTools([]*schema.ToolInfo{respondTool}), model.WithToolChoice(schema.ToolChoiceForced))
+	msg, _ := runCall(t, m, false, model.WithTools([]*schema.ToolInfo{respondTool}), model.WithToolChoice(schema.ToolChoiceForced))
 	if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Function.Name != "submit_result" {
 		t.Errorf("tool calls = %+v, want submit_result recovered", msg.ToolCalls)
 	}
@@ -341,7 +342,7 @@ func TestWrapMetersDetailsCostAndSteps(t *testing.T) {
 	prices := PriceTable{"test-model": {Input: 2, CachedInput: 1, Output: 10}}
 	var meter Meter
 	var recorded bytes.Buffer
-	traj := NewTrajectory(&recorded, TrajectoryConfig{})
+	traj := trajectory.NewWriter(&recorded, trajectory.Config{})
 	priced := Wrap(s.Model(), AgentCode, &meter, WithModelName("test-model"), WithPrices(prices), WithTrajectory(traj))
 	unpriced := Wrap(s.Model(), AgentReport, &meter, WithModelName("other"), WithPrices(prices), WithTrajectory(traj))
 
@@ -379,7 +380,7 @@ func TestWrapMetersDetailsCostAndSteps(t *testing.T) {
 	// be summed from it over every run.
 	fromRecords := map[AgentStep]Counts{}
 	for _, rec := range readRecords(t, recorded.Bytes()) {
-		c := rec.Counts()
+		c := RecordedCounts(rec)
 		c.Latency = 0
 		k := AgentStep{Agent: rec.Agent, Step: rec.Step}
 		fromRecords[k] = fromRecords[k].Add(c)

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/llm/internal/call"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
 // Counts is the usage of one agent's model calls (or of all agents', or of
@@ -58,6 +61,28 @@ func (c Counts) Add(o Counts) Counts {
 	}
 }
 
+// RecordedCounts is the usage of a recorded call, as the Meter counted it
+// when the call was made: a session's usage can be summed from its
+// trajectory over every run.
+func RecordedCounts(r trajectory.Record) Counts {
+	c := Counts{Calls: 1, Latency: time.Duration(r.LatencyMS) * time.Millisecond}
+	if r.Error != "" {
+		c.Errors = 1
+	}
+	if u := r.Usage; u != nil {
+		c.PromptTokens, c.CompletionTokens = u.PromptTokens, u.CompletionTokens
+		c.CachedTokens, c.ReasoningTokens = u.CachedTokens, u.ReasoningTokens
+		c.Cost = u.Cost
+		if u.Estimated {
+			c.Estimated = 1
+		}
+		if u.Unpriced {
+			c.Unpriced = 1
+		}
+	}
+	return c
+}
+
 // TotalTokens is PromptTokens plus CompletionTokens.
 func (c Counts) TotalTokens() int { return c.PromptTokens + c.CompletionTokens }
 
@@ -65,37 +90,29 @@ func (c Counts) TotalTokens() int { return c.PromptTokens + c.CompletionTokens }
 // replanning, the report); plan steps are numbered from 1.
 const NoStep = 0
 
-// stepKey is the context key of the current plan step.
-type stepKey struct{}
-
 // WithStep returns a context whose model calls are metered (and traced and
 // recorded in the trajectory) under plan step index. Steps are numbered
 // from 1, as plans.StepState.Index is; NoStep (0) means no step.
 func WithStep(ctx context.Context, index int) context.Context {
-	return context.WithValue(ctx, stepKey{}, index)
+	return call.WithStep(ctx, index)
 }
 
 // StepFrom returns the plan step set by WithStep, or NoStep and false.
 func StepFrom(ctx context.Context) (int, bool) {
-	s, ok := ctx.Value(stepKey{}).(int)
-	return s, ok
+	return call.Step(ctx)
 }
-
-// turnKey is the context key of the session's current question.
-type turnKey struct{}
 
 // WithTurn returns a context whose model calls are recorded in the
 // trajectory under question turn of the session (1 for the first question,
 // 2 for the first follow-up, ...), so a replay can serve each question its
 // own recorded answers.
 func WithTurn(ctx context.Context, turn int) context.Context {
-	return context.WithValue(ctx, turnKey{}, turn)
+	return call.WithTurn(ctx, turn)
 }
 
 // TurnFrom returns the question set by WithTurn, or 0.
 func TurnFrom(ctx context.Context) int {
-	t, _ := ctx.Value(turnKey{}).(int)
-	return t
+	return call.Turn(ctx)
 }
 
 // AgentStep identifies the model calls of one agent within one plan step.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -18,16 +17,17 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
 // readRecords parses a trajectory.
-func readRecords(t *testing.T, data []byte) []TrajectoryRecord {
+func readRecords(t *testing.T, data []byte) []trajectory.Record {
 	t.Helper()
-	var recs []TrajectoryRecord
+	var recs []trajectory.Record
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
-		var r TrajectoryRecord
+		var r trajectory.Record
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("line %q is not a record: %v", sc.Text(), err)
 		}
@@ -46,7 +46,7 @@ func TestWrapWritesTrajectory(t *testing.T) {
 		scripted.Reply{Err: boom},
 	)
 	var buf bytes.Buffer
-	traj := NewTrajectory(&buf, TrajectoryConfig{})
+	traj := trajectory.NewWriter(&buf, trajectory.Config{})
 	m, err := Wrap(s.Model(), AgentExecutor, nil, WithModelName("gpt-4o"), WithTrajectory(traj), WithPrices(DefaultPrices())).
 		WithTools([]*schema.ToolInfo{planTool, respondTool})
 	if err != nil {
@@ -85,40 +85,40 @@ func TestWrapWritesTrajectory(t *testing.T) {
 	}
 	cost, _ := DefaultPrices().Cost("gpt-4o", Counts{PromptTokens: 120, CompletionTokens: 12})
 	// The tools as the model reads them, schemas with sorted keys.
-	defs := []TrajectoryTool{
+	defs := []trajectory.Tool{
 		{Name: "create_plan", Description: "Write the plan.", Parameters: json.RawMessage(`{"properties":{"steps":{"items":{"type":"string"},"type":"array"}},"required":["steps"],"type":"object"}`)},
 		{Name: "submit_result", Description: "Finish with an answer.", Parameters: json.RawMessage(`{"properties":{"files":{"items":{"type":"string"},"type":"array"},"response":{"type":"string"}},"required":["response"],"type":"object"}`)},
 	}
-	want := []TrajectoryRecord{
+	want := []trajectory.Record{
 		{
 			Agent: AgentExecutor, Step: 2, Model: "gpt-4o",
-			Request: []TrajectoryMessage{
+			Request: []trajectory.Message{
 				{Role: "system", Content: "You analyse data."},
 				{Role: "user", Content: "Which region sells best?"},
-				{Role: "assistant", ToolCalls: []TrajectoryToolCall{{ID: "call_1", Name: "run_python", Arguments: `{"code": "1"}`}}},
+				{Role: "assistant", ToolCalls: []trajectory.ToolCall{{ID: "call_1", Name: "run_python", Arguments: `{"code": "1"}`}}},
 				{Role: "tool", Content: "1", ToolCallID: "call_1"},
 			},
 			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs,
 			// The reply as the caller got it: arguments repaired.
-			Response: &TrajectoryMessage{Role: "assistant", Content: "Running it.",
-				ToolCalls: []TrajectoryToolCall{{ID: "call_9", Name: "run_python", Arguments: `{"code": "df.head()"}`}}},
-			Usage: &TrajectoryUsage{PromptTokens: 120, CompletionTokens: 12, Cost: cost},
+			Response: &trajectory.Message{Role: "assistant", Content: "Running it.",
+				ToolCalls: []trajectory.ToolCall{{ID: "call_9", Name: "run_python", Arguments: `{"code": "df.head()"}`}}},
+			Usage: &trajectory.Usage{PromptTokens: 120, CompletionTokens: 12, Cost: cost},
 		},
 		{
 			Agent: AgentExecutor, Step: 2, Model: "gpt-4o", Stream: true,
-			Request: []TrajectoryMessage{
+			Request: []trajectory.Message{
 				{Role: "system", Content: "You analyse data."},
 				{Role: "user", Content: "Which region sells best?"},
 			},
 			Tools: []string{"create_plan", "submit_result"}, ToolDefs: defs,
-			Response: &TrajectoryMessage{Role: "assistant", Content: "The north sells best."},
-			Usage: &TrajectoryUsage{Estimated: true,
+			Response: &trajectory.Message{Role: "assistant", Content: "The north sells best."},
+			Usage: &trajectory.Usage{Estimated: true,
 				PromptTokens:     CountTokens("gpt-4o", history[:2], []*schema.ToolInfo{planTool, respondTool}),
 				CompletionTokens: CountText("gpt-4o", "The north sells best.")},
 		},
 		{
 			Agent: AgentExecutor, Model: "gpt-4o",
-			Request: []TrajectoryMessage{
+			Request: []trajectory.Message{
 				{Role: "system", Content: "You analyse data."},
 				{Role: "user", Content: "Which region sells best?"},
 			},
@@ -128,14 +128,14 @@ func TestWrapWritesTrajectory(t *testing.T) {
 	}
 	// Estimated usage has a price too; compare it separately.
 	recs[1].Usage.Cost = 0
-	if diff := cmp.Diff(want, recs, cmpopts.IgnoreFields(TrajectoryRecord{}, "Time", "LatencyMS"), cmpFloat); diff != "" {
+	if diff := cmp.Diff(want, recs, cmpopts.IgnoreFields(trajectory.Record{}, "Time", "LatencyMS"), cmpFloat); diff != "" {
 		t.Errorf("records mismatch (-want +got):\n%s", diff)
 	}
 }
 
 func TestTrajectoryMaxContentChars(t *testing.T) {
 	var buf bytes.Buffer
-	traj := NewTrajectory(&buf, TrajectoryConfig{MaxContentChars: 30})
+	traj := trajectory.NewWriter(&buf, trajectory.Config{MaxContentChars: 30})
 	long := strings.Repeat("a", 50) + strings.Repeat("z", 50)
 	s := scripted.New(scripted.Reply{Message: scripted.ToolCall("run_python", `{"code": "`+strings.Repeat("x", 100)+`"}`)})
 	if _, err := Wrap(s.Model(), AgentCode, nil, WithTrajectory(traj)).Generate(context.Background(), []*schema.Message{schema.UserMessage(long)}); err != nil {
@@ -151,18 +151,6 @@ func TestTrajectoryMaxContentChars(t *testing.T) {
 	}
 }
 
-func TestTrajectoryWholeByDefault(t *testing.T) {
-	var tr Trajectory
-	long := strings.Repeat("데이터", 10_000)
-	if got := tr.bound(long); got != long {
-		t.Error("MaxContentChars 0 cut a text")
-	}
-	tr.cfg.MaxContentChars = len([]rune(long))
-	if got := tr.bound(long); got != long {
-		t.Error("a text exactly at the bound was cut")
-	}
-}
-
 // failingWriter fails every write.
 type failingWriter struct{ n int }
 
@@ -173,7 +161,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 
 func TestTrajectoryWriteErrorDoesNotFailCalls(t *testing.T) {
 	w := &failingWriter{}
-	traj := NewTrajectory(w, TrajectoryConfig{})
+	traj := trajectory.NewWriter(w, trajectory.Config{})
 	s := scripted.New(scripted.Reply{Message: scripted.Text("a")}, scripted.Reply{Message: scripted.Text("b")})
 	m := Wrap(s.Model(), AgentCode, nil, WithTrajectory(traj))
 	for range 2 {
@@ -197,7 +185,7 @@ func TestOpenTrajectoryThroughRealClient(t *testing.T) {
 	// sent as a header, and must not reach the trajectory.
 	m, _, _ := newScripted(t, scripted.Reply{Message: scripted.Text("done")})
 	path := filepath.Join(t.TempDir(), "trajectory.jsonl")
-	traj, err := OpenTrajectory(path, TrajectoryConfig{})
+	traj, err := trajectory.Open(path, trajectory.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +195,7 @@ func TestOpenTrajectoryThroughRealClient(t *testing.T) {
 	if err := traj.Close(); err != nil {
 		t.Fatal(err)
 	}
-	traj.Write(TrajectoryRecord{Agent: "after close"})
+	traj.Write(trajectory.Record{Agent: "after close"})
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -221,25 +209,5 @@ func TestOpenTrajectoryThroughRealClient(t *testing.T) {
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("trajectory file mode = %v, %v; want 0600", st.Mode().Perm(), err)
-	}
-}
-
-// A line cut short by a crash ends a strict read (a replay must not go on
-// without it) but is skipped and counted by a lenient one (a session's
-// usage sums what is there).
-func TestScanTrajectorySkipsDamagedLines(t *testing.T) {
-	var buf bytes.Buffer
-	tr := NewTrajectory(&buf, TrajectoryConfig{})
-	tr.Write(TrajectoryRecord{Agent: "planner", Turn: 1, Request: []TrajectoryMessage{{Role: "user", Content: "q"}}, Usage: &TrajectoryUsage{PromptTokens: 10}})
-	buf.WriteString(`{"time":"2026-01-02T03:04:05Z","agent":"executor","request":[{"role":"us` + "\n\n")
-	tr.Write(TrajectoryRecord{Agent: "report", Turn: 2, Usage: &TrajectoryUsage{PromptTokens: 5}})
-
-	var agents []string
-	damaged, err := ScanTrajectory(bytes.NewReader(buf.Bytes()), true, func(rec TrajectoryRecord) { agents = append(agents, rec.Agent) })
-	if err != nil || damaged != 1 || !slices.Equal(agents, []string{"planner", "report"}) {
-		t.Errorf("lenient: records %v, damaged %d, err %v; want [planner report], 1, nil", agents, damaged, err)
-	}
-	if _, err := ReadTrajectory(bytes.NewReader(buf.Bytes())); err == nil || !strings.Contains(err.Error(), "line 2") {
-		t.Errorf("strict: err = %v, want one naming line 2", err)
 	}
 }

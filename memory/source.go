@@ -63,7 +63,7 @@ func File(ctx context.Context, path string) (Source, error) {
 	}
 	content := hex.EncodeToString(h.Sum(nil))
 	schema := "unknown"
-	if p, err := preview.Preview(ctx, path, preview.Options{}); err == nil {
+	if p, err := preview.File(ctx, path, preview.Options{}); err == nil {
 		schema = fileSchema(p)
 	}
 	return Source{

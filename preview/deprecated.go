@@ -6,11 +6,17 @@ import (
 )
 
 // The names of release 1, before they stopped repeating the package name
-// (preview.All, not preview.PreviewAll). They are kept for one release so
-// that code written against them still compiles.
+// (preview.All, not preview.PreviewAll; preview.File, not
+// preview.Preview). They are kept for one release so that code written
+// against them still compiles.
 
 // Deprecated: use Options.
 type PreviewOptions = Options
+
+// Deprecated: use File.
+func Preview(ctx context.Context, path string, opts Options) (*FilePreview, error) {
+	return File(ctx, path, opts)
+}
 
 // Deprecated: use Opened.
 func PreviewOpened(ctx context.Context, f *os.File, path string, opts Options) (*FilePreview, error) {

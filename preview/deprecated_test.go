@@ -22,6 +22,9 @@ func TestDeprecatedNamesStillCompile(t *testing.T) {
 	if old, new := preview.PreviewAll(ctx, []string{path}, opts), preview.All(ctx, []string{path}, opts); old != new || !strings.Contains(old, "a.csv") {
 		t.Errorf("PreviewAll = %q, All = %q", old, new)
 	}
+	if old, err := preview.Preview(ctx, path, opts); err != nil || old.Kind != preview.KindCSV {
+		t.Errorf("Preview = %+v, %v", old, err)
+	}
 	if got := preview.PreviewFiles(ctx, []string{path}, opts); len(got) != 1 {
 		t.Errorf("PreviewFiles = %v", got)
 	}

@@ -28,12 +28,12 @@ const (
 	KindBinary = "binary"
 )
 
-// ErrWorkbookUnreadable is wrapped by Preview when a workbook cannot be
+// ErrWorkbookUnreadable is wrapped by File when a workbook cannot be
 // opened: the file is corrupt, password-protected, not really a workbook, or
 // too large when unzipped.
 var ErrWorkbookUnreadable = errors.New("the workbook could not be opened; it may be corrupt or password-protected (re-save it unprotected as .xlsx)")
 
-// ErrNotRegularFile is wrapped by Preview when the path is a directory or
+// ErrNotRegularFile is wrapped by File when the path is a directory or
 // another non-regular file.
 var ErrNotRegularFile = errors.New("not a regular file (pass a file, not a directory)")
 
@@ -192,7 +192,7 @@ type Column struct {
 // previewHeadBytes is how much of a text file's head is read to sample it.
 const previewHeadBytes = 1 << 20
 
-// Preview looks at the file at path cheaply and returns what it found. It
+// File looks at the file at path cheaply and returns what it found. It
 // reads a text file's first MiB and, for a large one, 256 KiB of its tail;
 // files under ExactCountLimit are streamed once more, in constant memory, to
 // count rows exactly; JSON is walked for at most JSONScanBytes; workbooks
@@ -202,7 +202,7 @@ const previewHeadBytes = 1 << 20
 // a file with binary content is KindBinary, neither an error. A missing or
 // unreadable file, or a workbook that will not open (ErrWorkbookUnreadable),
 // is an error naming the path.
-func Preview(ctx context.Context, path string, opts Options) (*FilePreview, error) {
+func File(ctx context.Context, path string, opts Options) (*FilePreview, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("preview %s: %w", path, err)
 	}
@@ -223,7 +223,7 @@ func Preview(ctx context.Context, path string, opts Options) (*FilePreview, erro
 	return Opened(ctx, f, path, opts)
 }
 
-// Opened is Preview of a file the caller has opened (a session's
+// Opened is File for a file the caller has opened (a session's
 // file, opened beneath its workspace without following links): it reads
 // only from f, never by name; path names the file in the preview and its
 // extension chooses the kind.

@@ -306,7 +306,7 @@ func All(ctx context.Context, paths []string, opts Options) string {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return Preview(ctx, paths[i], opts)
+		return File(ctx, paths[i], opts)
 	}, (*FilePreview).Compact)
 }
 
@@ -325,7 +325,7 @@ func Files(ctx context.Context, paths []string, opts Options) []Previewed {
 	for i, p := range paths {
 		out[i].Path = p
 		if out[i].Err = ctx.Err(); out[i].Err == nil {
-			out[i].Preview, out[i].Err = Preview(ctx, p, opts)
+			out[i].Preview, out[i].Err = File(ctx, p, opts)
 		}
 	}
 	return out

@@ -27,9 +27,9 @@ func writeFile(t testing.TB, name string, data []byte) string {
 
 func mustPreview(t testing.TB, path string, opts Options) *FilePreview {
 	t.Helper()
-	p, err := Preview(context.Background(), path, opts)
+	p, err := File(context.Background(), path, opts)
 	if err != nil {
-		t.Fatalf("Preview(%s): %v", path, err)
+		t.Fatalf("File(%s): %v", path, err)
 	}
 	return p
 }
@@ -277,7 +277,7 @@ func BenchmarkPreviewCSV200MB(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
-		p, err := Preview(ctx, path, Options{})
+		p, err := File(ctx, path, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -354,7 +354,7 @@ func BenchmarkPreviewCSVExactCount(b *testing.B) {
 	b.SetBytes(info.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := Preview(context.Background(), path, Options{})
+		p, err := File(context.Background(), path, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -382,6 +382,6 @@ func DescribePaths(ctx context.Context, paths []string, opts Options) string {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return Preview(ctx, paths[i], opts)
+		return File(ctx, paths[i], opts)
 	}, (*FilePreview).Describe)
 }

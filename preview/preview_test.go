@@ -56,17 +56,17 @@ func TestPreviewEmptyAndBinary(t *testing.T) {
 func TestPreviewErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := dir + "/nope.csv"
-	_, err := Preview(context.Background(), missing, Options{})
+	_, err := File(context.Background(), missing, Options{})
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: err = %v, want fs.ErrNotExist naming %s", err, missing)
 	}
-	_, err = Preview(context.Background(), dir, Options{})
+	_, err = File(context.Background(), dir, Options{})
 	if !errors.Is(err, ErrNotRegularFile) || !strings.Contains(err.Error(), dir) {
 		t.Errorf("directory: err = %v, want ErrNotRegularFile naming %s", err, dir)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = Preview(ctx, writeFile(t, "a.csv", []byte("a\n1\n")), Options{})
+	_, err = File(ctx, writeFile(t, "a.csv", []byte("a\n1\n")), Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
 	}

@@ -202,7 +202,7 @@ func TestPreviewXLSXCorrupt(t *testing.T) {
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
 			path := writeFile(t, "broken.xlsx", data)
-			_, err := Preview(context.Background(), path, Options{})
+			_, err := File(context.Background(), path, Options{})
 			if !errors.Is(err, ErrWorkbookUnreadable) {
 				t.Fatalf("err = %v, want ErrWorkbookUnreadable", err)
 			}

@@ -43,7 +43,7 @@ func (s *Server) previewUploads(ctx context.Context, st *staged) ([]filePreview,
 	var tables []*preview.FilePreview
 	for _, name := range st.Files {
 		p := joinPath(s.stagedDir(st.ID), "files", name)
-		pv, err := preview.Preview(ctx, p, opts)
+		pv, err := preview.File(ctx, p, opts)
 		fp := filePreview{Name: name}
 		if pv != nil {
 			fp.Size, fp.Kind, fp.Sheets, fp.Lines = pv.Size, pv.Kind, pv.Sheets, pv.Lines

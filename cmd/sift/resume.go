@@ -11,8 +11,8 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
-	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/llm/trajectory"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
@@ -201,7 +201,7 @@ func resumeScript(script *scripted.Script, workspace string) {
 	if script == nil || workspace == "" {
 		return
 	}
-	records, err := llm.LoadTrajectory(filepath.Join(workspace, "trajectory.jsonl"))
+	records, err := trajectory.Load(filepath.Join(workspace, "trajectory.jsonl"))
 	if err != nil {
 		return
 	}

@@ -124,6 +124,22 @@ func (ss *Sources) Context(ctx context.Context, request string, budgetTokens int
 	return b.String(), nil
 }
 
+// DialectNotes are the notes of every dialect among the sources (see
+// DialectNotes), one "- " line each, for a prompt; "" when none has any.
+func (ss *Sources) DialectNotes() string {
+	seen := map[Dialect]bool{}
+	var out []string
+	for _, s := range ss.All() {
+		if d := s.Dialect(); !seen[d] {
+			seen[d] = true
+			if n := DialectNotes(d); n != "" {
+				out = append(out, "- "+n)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // Close closes every source.
 func (ss *Sources) Close() error {
 	var errs []error

@@ -1,4 +1,16 @@
-package llm
+// Package trajectory records a session's model calls and replays them.
+//
+// A Writer appends each call that llm.Wrap decorates (request, reply,
+// timing, usage, error) as one Record, a line of a session's
+// trajectory.jsonl; Read, Scan and Load read such a recording back, or one
+// captured from an OpenAI-compatible provider. A Replay serves a
+// recording's answers to a new run, per agent and question, and notes
+// where the run's requests diverge from the recorded ones.
+//
+// The package imports nothing of llm: llm imports it (its decorator writes
+// the records), and llm keeps the old names of release 1
+// (llm.TrajectoryRecord, llm.NewReplay, ...) as deprecated aliases.
+package trajectory
 
 import (
 	"encoding/json"
@@ -13,8 +25,8 @@ import (
 	"github.com/cloudwego/eino/schema"
 )
 
-// TrajectoryConfig configures a Trajectory.
-type TrajectoryConfig struct {
+// Config configures a Writer.
+type Config struct {
 	// MaxContentChars bounds each written text (message content, reasoning,
 	// tool-call arguments) in characters: longer texts keep their head and
 	// tail around a "[... N characters cut ...]" marker. Optional; 0 (the
@@ -22,49 +34,49 @@ type TrajectoryConfig struct {
 	MaxContentChars int
 }
 
-// Trajectory appends every model call of a session — request, reply,
-// timing, usage and error — to a JSONL stream, one TrajectoryRecord per
-// line, for debugging (a session's trajectory.jsonl). Give it to Wrap with
-// WithTrajectory. No HTTP headers are written, so API keys never are.
+// Writer appends every model call of a session — request, reply, timing,
+// usage and error — to a JSONL stream, one Record per line, for debugging
+// and replay (a session's trajectory.jsonl). Give it to llm.Wrap with
+// llm.WithTrajectory. No HTTP headers are written, so API keys never are.
 //
 // It is safe for concurrent use. A write error does not fail the model
 // call: the first one is kept, and Err and Close report it.
-type Trajectory struct {
+type Writer struct {
 	mu     sync.Mutex
 	w      io.Writer
 	closer io.Closer
-	cfg    TrajectoryConfig
+	cfg    Config
 	err    error
 }
 
-// NewTrajectory returns a Trajectory writing to w.
-func NewTrajectory(w io.Writer, cfg TrajectoryConfig) *Trajectory {
-	return &Trajectory{w: w, cfg: cfg}
+// NewWriter returns a Writer writing to w.
+func NewWriter(w io.Writer, cfg Config) *Writer {
+	return &Writer{w: w, cfg: cfg}
 }
 
-// OpenTrajectory opens (creating it, mode 0600, or appending to it) the
-// JSONL file at path; Close closes it.
-func OpenTrajectory(path string, cfg TrajectoryConfig) (*Trajectory, error) {
+// Open opens (creating it, mode 0600, or appending to it) the JSONL file at
+// path; Close closes it.
+func Open(path string, cfg Config) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("model: open trajectory file: %w", err)
 	}
-	t := NewTrajectory(f, cfg)
+	t := NewWriter(f, cfg)
 	t.closer = f
 	return t, nil
 }
 
 // Err returns the first write error, or nil.
-func (t *Trajectory) Err() error {
+func (t *Writer) Err() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.err
 }
 
-// Close closes the file opened by OpenTrajectory (and does nothing more for
-// a Trajectory made by NewTrajectory), and returns the first write error.
+// Close closes the file opened by Open (and does nothing more for
+// a Writer made by NewWriter), and returns the first write error.
 // Records written after Close are dropped.
-func (t *Trajectory) Close() error {
+func (t *Writer) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closer != nil {
@@ -77,24 +89,25 @@ func (t *Trajectory) Close() error {
 	return t.err
 }
 
-// TrajectoryRecord is one model call, one line of the trajectory.
-type TrajectoryRecord struct {
+// Record is one model call, one line of the trajectory.
+type Record struct {
 	// Time is when the call started.
 	Time time.Time `json:"time"`
-	// Agent is the name the model was wrapped under.
+	// Agent is the name the model was wrapped under (see llm.Wrap).
 	Agent string `json:"agent"`
-	// Step is the plan step (see WithStep); 0 outside any step.
+	// Step is the plan step (see llm.WithStep); 0 outside any step.
 	Step int `json:"step,omitempty"`
 	// Turn is the question of the session the call served, from 1 (see
-	// WithTurn); 0 when not known (recordings made before turns were
+	// llm.WithTurn); 0 when not known (recordings made before turns were
 	// recorded, captures from a provider).
 	Turn int `json:"turn,omitempty"`
-	// Model is the model name given to Wrap with WithModelName.
+	// Model is the model name given to llm.Wrap with llm.WithModelName.
 	Model string `json:"model,omitempty"`
 	// Stream is true for a Stream call.
 	Stream bool `json:"stream,omitempty"`
-	// Request holds the messages sent, after any trimming (see WithWindow).
-	Request []TrajectoryMessage `json:"request"`
+	// Request holds the messages sent, after any trimming (see
+	// llm.WithWindow).
+	Request []Message `json:"request"`
 	// Trimmed is how many messages the window dropped from the request.
 	Trimmed int `json:"trimmed,omitempty"`
 	// Tools names the tools offered.
@@ -102,44 +115,44 @@ type TrajectoryRecord struct {
 	// ToolDefs are the tools offered as the model reads them: name,
 	// description and parameters (recordings made before they were
 	// recorded have only Tools).
-	ToolDefs []TrajectoryTool `json:"tool_defs,omitempty"`
+	ToolDefs []Tool `json:"tool_defs,omitempty"`
 	// ToolChoiceForced is true when the call forced a tool call.
 	ToolChoiceForced bool `json:"tool_choice_forced,omitempty"`
 	// Response is the reply as the caller received it (tool calls
 	// repaired), or what had arrived of a stream that failed.
-	Response *TrajectoryMessage `json:"response,omitempty"`
+	Response *Message `json:"response,omitempty"`
 	// LatencyMS is the call's duration in milliseconds, up to the end of a
 	// stream.
 	LatencyMS int64 `json:"latency_ms"`
 	// Usage is the call's token usage and cost.
-	Usage *TrajectoryUsage `json:"usage,omitempty"`
+	Usage *Usage `json:"usage,omitempty"`
 	// Error is the call's error text, if it failed.
 	Error string `json:"error,omitempty"`
 }
 
-// TrajectoryMessage is one message of a TrajectoryRecord.
-type TrajectoryMessage struct {
+// Message is one message of a Record.
+type Message struct {
 	Role             string `json:"role"`
 	Name             string `json:"name,omitempty"`
 	Content          string `json:"content,omitempty"`
 	ReasoningContent string `json:"reasoning_content,omitempty"`
 	// Parts holds the text of multi-part content; images appear as
 	// "[image]".
-	Parts      []string             `json:"parts,omitempty"`
-	ToolCalls  []TrajectoryToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string               `json:"tool_call_id,omitempty"`
-	ToolName   string               `json:"tool_name,omitempty"`
+	Parts      []string   `json:"parts,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	ToolName   string     `json:"tool_name,omitempty"`
 }
 
-// TrajectoryToolCall is one tool call of a TrajectoryMessage.
-type TrajectoryToolCall struct {
+// ToolCall is one tool call of a Message.
+type ToolCall struct {
 	ID        string `json:"id,omitempty"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 }
 
-// TrajectoryTool is one tool offered to the model, as the model reads it.
-type TrajectoryTool struct {
+// Tool is one tool offered to the model, as the model reads it.
+type Tool struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	// Parameters is the tool's JSON schema, its object keys sorted, or
@@ -147,14 +160,15 @@ type TrajectoryTool struct {
 	Parameters json.RawMessage `json:"parameters,omitempty"`
 }
 
-// tools converts the tools offered to a call.
-func (t *Trajectory) tools(infos []*schema.ToolInfo) (names []string, defs []TrajectoryTool) {
+// Tools converts the tools offered to a call: their names, and their
+// definitions as the model reads them (schemas with sorted keys).
+func (t *Writer) Tools(infos []*schema.ToolInfo) (names []string, defs []Tool) {
 	for _, ti := range infos {
 		if ti == nil {
 			continue
 		}
 		names = append(names, ti.Name)
-		def := TrajectoryTool{Name: ti.Name, Description: t.bound(ti.Desc)}
+		def := Tool{Name: ti.Name, Description: t.bound(ti.Desc)}
 		if ti.ParamsOneOf != nil {
 			if js, err := ti.ParamsOneOf.ToJSONSchema(); err == nil && js != nil {
 				if b, err := json.Marshal(js); err == nil {
@@ -199,8 +213,9 @@ func sortRequired(v any) {
 	}
 }
 
-// TrajectoryUsage is the usage of one call (see Counts).
-type TrajectoryUsage struct {
+// Usage is the usage of one call, as llm's Meter counted it (see
+// llm.RecordedCounts).
+type Usage struct {
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
 	CachedTokens     int     `json:"cached_tokens,omitempty"`
@@ -212,29 +227,9 @@ type TrajectoryUsage struct {
 	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Counts is the usage of the recorded call, as the Meter counted it.
-func (r TrajectoryRecord) Counts() Counts {
-	c := Counts{Calls: 1, Latency: time.Duration(r.LatencyMS) * time.Millisecond}
-	if r.Error != "" {
-		c.Errors = 1
-	}
-	if u := r.Usage; u != nil {
-		c.PromptTokens, c.CompletionTokens = u.PromptTokens, u.CompletionTokens
-		c.CachedTokens, c.ReasoningTokens = u.CachedTokens, u.ReasoningTokens
-		c.Cost = u.Cost
-		if u.Estimated {
-			c.Estimated = 1
-		}
-		if u.Unpriced {
-			c.Unpriced = 1
-		}
-	}
-	return c
-}
-
-// Write appends one record. It is what Wrap calls; it is exported so that
-// callers can record calls made some other way.
-func (t *Trajectory) Write(rec TrajectoryRecord) {
+// Write appends one record. It is what llm.Wrap calls; callers can record
+// calls made some other way.
+func (t *Writer) Write(rec Record) {
 	if t == nil {
 		return
 	}
@@ -256,12 +251,13 @@ func (t *Trajectory) Write(rec TrajectoryRecord) {
 	}
 }
 
-// message converts m for the trajectory, bounding its texts.
-func (t *Trajectory) message(m *schema.Message) TrajectoryMessage {
+// Message converts m for the trajectory, bounding its texts (see
+// Config.MaxContentChars).
+func (t *Writer) Message(m *schema.Message) Message {
 	if m == nil {
-		return TrajectoryMessage{}
+		return Message{}
 	}
-	tm := TrajectoryMessage{
+	tm := Message{
 		Role:             string(m.Role),
 		Name:             m.Name,
 		Content:          t.bound(m.Content),
@@ -286,24 +282,24 @@ func (t *Trajectory) message(m *schema.Message) TrajectoryMessage {
 		part(p.Type, p.Text)
 	}
 	for _, tc := range m.ToolCalls {
-		tm.ToolCalls = append(tm.ToolCalls, TrajectoryToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: t.bound(tc.Function.Arguments)})
+		tm.ToolCalls = append(tm.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: t.bound(tc.Function.Arguments)})
 	}
 	return tm
 }
 
-// messages converts a request.
-func (t *Trajectory) messages(msgs []*schema.Message) []TrajectoryMessage {
-	out := make([]TrajectoryMessage, 0, len(msgs))
+// Messages converts a request, leaving out nil messages.
+func (t *Writer) Messages(msgs []*schema.Message) []Message {
+	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
 		if m != nil {
-			out = append(out, t.message(m))
+			out = append(out, t.Message(m))
 		}
 	}
 	return out
 }
 
 // bound keeps the head and tail of s within MaxContentChars characters.
-func (t *Trajectory) bound(s string) string {
+func (t *Writer) bound(s string) string {
 	limit := t.cfg.MaxContentChars
 	if limit <= 0 || len(s) <= limit {
 		return s
@@ -315,12 +311,4 @@ func (t *Trajectory) bound(s string) string {
 	head := limit * 2 / 3
 	tail := limit - head
 	return string(r[:head]) + fmt.Sprintf("[... %d characters cut ...]", len(r)-limit) + string(r[len(r)-tail:])
-}
-
-// errText is err's text, or "".
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }

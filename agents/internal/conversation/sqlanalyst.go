@@ -1,4 +1,4 @@
-package agents
+package conversation
 
 import (
 	"context"
@@ -24,13 +24,16 @@ import (
 
 // SQL analyst names and bounds.
 const (
-	nameSQLAnalyst          = "sql_analyst"
-	toolSubmitAnswer        = "submit_answer"
+	// NameSQLAnalyst is the SQL analyst's agent name.
+	NameSQLAnalyst = "sql_analyst"
+	// ToolSubmitAnswer is the SQL analyst's exit tool.
+	ToolSubmitAnswer        = "submit_answer"
 	sqlAnalystMaxIterations = 12
 	// schemaContextTokens is the budget of the schema shown in the SQL
 	// analyst's prompt.
 	schemaContextTokens = 3000
-	maxFollowUps        = 3
+	// MaxFollowUps is how many follow-up questions an answer keeps.
+	MaxFollowUps = 3
 )
 
 // sqlAnswer is the SQL analyst's answer to one request, completed by Sift:
@@ -76,7 +79,7 @@ type sqlAnalystConfig struct {
 	model   model.ToolCallingChatModel
 	sources *sqldb.Sources
 	op      operator.Operator
-	turn    *turnState
+	turn    *State
 	// history is the conversation so far, shown to the analyst for
 	// context.
 	history []Turn
@@ -89,7 +92,7 @@ type sqlAnalystConfig struct {
 func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error) {
 	sqlTools, err := sqldb.Tools(cfg.sources, cfg.op)
 	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", nameSQLAnalyst, err)
+		return nil, fmt.Errorf("build %s: %w", NameSQLAnalyst, err)
 	}
 	ts := make([]tool.BaseTool, 0, len(sqlTools))
 	names := make([]string, 0, len(sqlTools)+1)
@@ -100,27 +103,27 @@ func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error)
 		}
 		info, err := t.Info(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("build %s: %w", nameSQLAnalyst, err)
+			return nil, fmt.Errorf("build %s: %w", NameSQLAnalyst, err)
 		}
 		names = append(names, info.Name)
 		ts = append(ts, tools.CapOutput(tools.Hint(it), cfg.op, tree.ToolOutputCap))
 	}
-	submit, err := utils.InferTool(toolSubmitAnswer,
+	submit, err := utils.InferTool(ToolSubmitAnswer,
 		"Submit the final answer when the request is answered: the answer, findings, the final SQL, its saved out/<name>.csv and follow-up questions. This ends your work.",
 		func(ctx context.Context, a submitAnswerArgs) (string, error) {
 			ans := finishSQLAnswer(ctx, cfg, a)
 			cfg.turn.setSQL(ans)
-			if err := adk.SendToolGenAction(ctx, toolSubmitAnswer, adk.NewExitAction()); err != nil {
+			if err := adk.SendToolGenAction(ctx, ToolSubmitAnswer, adk.NewExitAction()); err != nil {
 				return "", err
 			}
 			return sqlAnswerText(ans), nil
 		})
 	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", nameSQLAnalyst, err)
+		return nil, fmt.Errorf("build %s: %w", NameSQLAnalyst, err)
 	}
-	names = append(names, toolSubmitAnswer)
+	names = append(names, ToolSubmitAnswer)
 	a, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
-		Name:        nameSQLAnalyst,
+		Name:        NameSQLAnalyst,
 		Description: prompt.SQLAnalystDescription,
 		Model:       cfg.model,
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
@@ -132,33 +135,18 @@ func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error)
 		Exit:          tools.Hint(submit),
 		MaxIterations: sqlAnalystMaxIterations,
 		GenModelInput: func(ctx context.Context, _ string, _ *adk.AgentInput) ([]adk.Message, error) {
-			request := cfg.turn.requestText()
+			request := cfg.turn.RequestText()
 			schemaText, err := cfg.sources.Context(ctx, request, schemaContextTokens)
 			if err != nil {
-				return nil, fmt.Errorf("%s: describe the databases: %w", nameSQLAnalyst, err)
+				return nil, fmt.Errorf("%s: describe the databases: %w", NameSQLAnalyst, err)
 			}
-			return prompt.SQLAnalyst(request, schemaText, dialectNotes(cfg.sources), promptTurns(cfg.history)), nil
+			return prompt.SQLAnalyst(request, schemaText, cfg.sources.DialectNotes(), PromptTurns(cfg.history)), nil
 		},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", nameSQLAnalyst, err)
+		return nil, fmt.Errorf("build %s: %w", NameSQLAnalyst, err)
 	}
 	return a, nil
-}
-
-// dialectNotes are the notes of every dialect among the sources.
-func dialectNotes(ss *sqldb.Sources) string {
-	seen := map[sqldb.Dialect]bool{}
-	var out []string
-	for _, s := range ss.All() {
-		if d := s.Dialect(); !seen[d] {
-			seen[d] = true
-			if n := sqldb.DialectNotes(d); n != "" {
-				out = append(out, "- "+n)
-			}
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // finishSQLAnswer completes what the model submitted: the result saved as
@@ -173,8 +161,8 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 		Source:    strings.TrimSpace(a.Source),
 		FollowUps: nonEmpty(a.FollowUps),
 	}
-	if len(ans.FollowUps) > maxFollowUps {
-		ans.FollowUps = ans.FollowUps[:maxFollowUps]
+	if len(ans.FollowUps) > MaxFollowUps {
+		ans.FollowUps = ans.FollowUps[:MaxFollowUps]
 	}
 	if src, err := cfg.sources.Get(ans.Source); err == nil {
 		ans.Source = src.Name()
@@ -200,7 +188,7 @@ func finishSQLAnswer(ctx context.Context, cfg sqlAnalystConfig, a submitAnswerAr
 			ans.Chart, ans.ChartKind = out, spec.Kind
 		}
 	}
-	md := report.SQL(cfg.turn.requestText(), report.SQLAnswer{Answer: ans.Answer, Findings: ans.Findings, SQL: ans.SQL, Source: ans.Source, DataFile: ans.DataFile, Chart: ans.Chart, FollowUps: ans.FollowUps, Notes: ans.Notes}, columns, rows)
+	md := report.SQL(cfg.turn.RequestText(), report.SQLAnswer{Answer: ans.Answer, Findings: ans.Findings, SQL: ans.SQL, Source: ans.Source, DataFile: ans.DataFile, Chart: ans.Chart, FollowUps: ans.FollowUps, Notes: ans.Notes}, columns, rows)
 	if err := report.Write(cfg.op.Root(), md, session.Durable); err != nil {
 		ans.Notes = append(ans.Notes, "The report could not be written: "+err.Error())
 	} else {

@@ -1,4 +1,4 @@
-package llm
+package trajectory
 
 import (
 	"bufio"
@@ -10,9 +10,9 @@ import (
 	"strings"
 )
 
-// ReadTrajectory reads a recording, one JSON object per line, in either
+// Read reads a recording, one JSON object per line, in either
 // of two shapes:
-//   - Sift's own TrajectoryRecord (a session's trajectory.jsonl);
+//   - Sift's own Record (a session's trajectory.jsonl);
 //   - an OpenAI chat-completions exchange captured from a real provider:
 //     {"agent": "...", "headers": {...}, "request": {"model": ..., "messages":
 //     [...], "tools": [...], "tool_choice": ...}, "response": {"choices":
@@ -20,21 +20,21 @@ import (
 //     (the question of the session, from 1) are optional.
 //
 // Blank lines are skipped. A line that is neither says which line and why.
-func ReadTrajectory(r io.Reader) ([]TrajectoryRecord, error) {
-	var out []TrajectoryRecord
-	if _, err := ScanTrajectory(r, false, func(rec TrajectoryRecord) { out = append(out, rec) }); err != nil {
+func Read(r io.Reader) ([]Record, error) {
+	var out []Record
+	if _, err := Scan(r, false, func(rec Record) { out = append(out, rec) }); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// ScanTrajectory calls fn with each record of a recording (see
-// ReadTrajectory), in order, without holding them all. With skipDamaged, a
+// Scan calls fn with each record of a recording (see
+// Read), in order, without holding them all. With skipDamaged, a
 // line that is not a record (one cut short when the process died mid-write)
 // is skipped and counted in damaged instead of ending the read, as a
 // session's usage is read; without it such a line is an error, as a replay
 // reads. A read error ends the scan either way.
-func ScanTrajectory(r io.Reader, skipDamaged bool, fn func(TrajectoryRecord)) (damaged int, err error) {
+func Scan(r io.Reader, skipDamaged bool, fn func(Record)) (damaged int, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<28)
 	n := 0
@@ -60,42 +60,42 @@ func ScanTrajectory(r io.Reader, skipDamaged bool, fn func(TrajectoryRecord)) (d
 	return damaged, nil
 }
 
-// LoadTrajectory reads the recording file at path (see ReadTrajectory).
-func LoadTrajectory(path string) ([]TrajectoryRecord, error) {
+// Load reads the recording file at path (see Read).
+func Load(path string) ([]Record, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open recording: %w", err)
 	}
 	defer f.Close()
-	recs, err := ReadTrajectory(f)
+	recs, err := Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return recs, nil
 }
 
-func parseRecord(line []byte) (TrajectoryRecord, error) {
+func parseRecord(line []byte) (Record, error) {
 	var probe struct {
 		Request json.RawMessage `json:"request"`
 	}
 	if err := json.Unmarshal(line, &probe); err != nil {
-		return TrajectoryRecord{}, fmt.Errorf("not JSON: %w", err)
+		return Record{}, fmt.Errorf("not JSON: %w", err)
 	}
 	req := bytes.TrimSpace(probe.Request)
 	switch {
 	case len(req) == 0:
-		return TrajectoryRecord{}, fmt.Errorf(`no "request": a recording line is a Sift trajectory record or an OpenAI chat-completions exchange`)
+		return Record{}, fmt.Errorf(`no "request": a recording line is a Sift trajectory record or an OpenAI chat-completions exchange`)
 	case req[0] == '[' || string(req) == "null":
 		// A record written with no messages has a null request.
-		var rec TrajectoryRecord
+		var rec Record
 		if err := json.Unmarshal(line, &rec); err != nil {
-			return TrajectoryRecord{}, fmt.Errorf("not a Sift trajectory record: %w", err)
+			return Record{}, fmt.Errorf("not a Sift trajectory record: %w", err)
 		}
 		return rec, nil
 	case req[0] == '{':
 		return parseOpenAIExchange(line)
 	}
-	return TrajectoryRecord{}, fmt.Errorf(`"request" is neither a list of messages nor an OpenAI request object`)
+	return Record{}, fmt.Errorf(`"request" is neither a list of messages nor an OpenAI request object`)
 }
 
 // openAIExchange is one captured chat-completions call.
@@ -148,23 +148,23 @@ type openAITool struct {
 	} `json:"function"`
 }
 
-func parseOpenAIExchange(line []byte) (TrajectoryRecord, error) {
+func parseOpenAIExchange(line []byte) (Record, error) {
 	var ex openAIExchange
 	if err := json.Unmarshal(line, &ex); err != nil {
-		return TrajectoryRecord{}, fmt.Errorf("not an OpenAI chat-completions exchange: %w", err)
+		return Record{}, fmt.Errorf("not an OpenAI chat-completions exchange: %w", err)
 	}
-	rec := TrajectoryRecord{Agent: ex.Agent, Step: ex.Step, Turn: ex.Turn, Model: ex.Request.Model, Stream: ex.Request.Stream}
+	rec := Record{Agent: ex.Agent, Step: ex.Step, Turn: ex.Turn, Model: ex.Request.Model, Stream: ex.Request.Stream}
 	for _, m := range ex.Request.Messages {
 		tm, err := m.trajectory()
 		if err != nil {
-			return TrajectoryRecord{}, err
+			return Record{}, err
 		}
 		rec.Request = append(rec.Request, tm)
 	}
 	for _, t := range ex.Request.Tools {
 		f := t.Function
 		rec.Tools = append(rec.Tools, f.Name)
-		def := TrajectoryTool{Name: f.Name, Description: f.Description}
+		def := Tool{Name: f.Name, Description: f.Description}
 		if p := bytes.TrimSpace(f.Parameters); len(p) > 0 && string(p) != "null" {
 			def.Parameters = sortedJSON(p)
 		}
@@ -177,12 +177,12 @@ func parseOpenAIExchange(line []byte) (TrajectoryRecord, error) {
 		if len(ex.Response.Choices) > 0 {
 			m, err := ex.Response.Choices[0].Message.trajectory()
 			if err != nil {
-				return TrajectoryRecord{}, err
+				return Record{}, err
 			}
 			rec.Response = &m
 		}
 		if u := ex.Response.Usage; u != nil {
-			rec.Usage = &TrajectoryUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+			rec.Usage = &Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
 			if u.PromptTokensDetails != nil {
 				rec.Usage.CachedTokens = u.PromptTokensDetails.CachedTokens
 			}
@@ -196,8 +196,8 @@ func parseOpenAIExchange(line []byte) (TrajectoryRecord, error) {
 
 // trajectory converts an OpenAI message; content is a string, null, or a
 // list of parts.
-func (m openAIMessage) trajectory() (TrajectoryMessage, error) {
-	tm := TrajectoryMessage{Role: m.Role, Name: m.Name, ReasoningContent: m.ReasoningContent, ToolCallID: m.ToolCallID}
+func (m openAIMessage) trajectory() (Message, error) {
+	tm := Message{Role: m.Role, Name: m.Name, ReasoningContent: m.ReasoningContent, ToolCallID: m.ToolCallID}
 	c := bytes.TrimSpace(m.Content)
 	switch {
 	case len(c) == 0 || string(c) == "null":
@@ -224,7 +224,7 @@ func (m openAIMessage) trajectory() (TrajectoryMessage, error) {
 		return tm, fmt.Errorf("message content is neither text nor a list of parts")
 	}
 	for _, tc := range m.ToolCalls {
-		tm.ToolCalls = append(tm.ToolCalls, TrajectoryToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		tm.ToolCalls = append(tm.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	return tm, nil
 }

@@ -1,4 +1,4 @@
-package llm
+package trajectory
 
 import (
 	"context"
@@ -11,12 +11,14 @@ import (
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/llm/internal/call"
 )
 
-// ErrReplayUnanswerable is wrapped by the error a replay model returns when
+// ErrUnanswerable is wrapped by the error a replay model returns when
 // the recording holds no answer for a request: the agent made more calls
 // than were recorded, or an agent the recording never saw called.
-var ErrReplayUnanswerable = errors.New("replay: the recording cannot answer this request")
+var ErrUnanswerable = errors.New("replay: the recording cannot answer this request")
 
 // DivergenceKind says how a replayed run left its recording.
 type DivergenceKind string
@@ -104,20 +106,20 @@ type ReplayConfig struct {
 	// that a run re-records what diverged (the recording's answers no
 	// longer fit the conversation). Optional; without it the recorded
 	// answers are served on regardless, and a request the recording cannot
-	// answer fails with ErrReplayUnanswerable.
+	// answer fails with ErrUnanswerable.
 	Live func(agent string) model.ToolCallingChatModel
 }
 
-// Replay serves the recorded answers of a trajectory (see Trajectory,
-// ReadTrajectory) in order, per agent, comparing each new request with the
+// Replay serves the recorded answers of a trajectory (see Writer,
+// Read) in order, per agent, comparing each new request with the
 // recorded one by content (messages, tools offered, forced tool choice;
 // never token counts or timings) and noting every divergence. It is safe
 // for concurrent use.
 type Replay struct {
 	cfg     ReplayConfig
-	records []TrajectoryRecord
+	records []Record
 
-	// turned says the records name their question (TrajectoryRecord.Turn).
+	// turned says the records name their question (Record.Turn).
 	turned bool
 
 	mu       sync.Mutex
@@ -137,13 +139,13 @@ type queueKey struct {
 
 // NewReplay returns a Replay of records. Records with no agent (a
 // recording captured outside Sift) answer any agent that has no records of
-// its own, in order. When the records name their question (see WithTurn),
+// its own, in order. When the records name their question (see llm.WithTurn),
 // each question is answered only from its own records, so a question that
 // diverges leaves the next ones unaffected; the replay starts at question
 // 1 (see StartTurn).
-func NewReplay(records []TrajectoryRecord, cfg ReplayConfig) *Replay {
+func NewReplay(records []Record, cfg ReplayConfig) *Replay {
 	r := &Replay{cfg: cfg, records: records, queues: map[queueKey][]int{}, turn: 1}
-	r.turned = slices.ContainsFunc(records, func(rec TrajectoryRecord) bool { return rec.Turn > 0 })
+	r.turned = slices.ContainsFunc(records, func(rec Record) bool { return rec.Turn > 0 })
 	for i, rec := range records {
 		k := queueKey{agent: rec.Agent}
 		if r.turned {
@@ -163,7 +165,7 @@ func (r *Replay) StartTurn(turn int) {
 }
 
 // ModelFor returns the model that serves agent's recorded answers; give it
-// to Wrap under the same agent name.
+// to llm.Wrap under the same agent name.
 func (r *Replay) ModelFor(agent string) model.ToolCallingChatModel {
 	return &replayModel{replay: r, agent: agent}
 }
@@ -196,11 +198,11 @@ func (r *Replay) Calls() int {
 }
 
 // next compares a request with the agent's next record: the next one of
-// the call's plan step (ctx's, see WithStep) when the queue has one, since
+// the call's plan step (ctx's, see llm.WithStep) when the queue has one, since
 // steps run side by side interleave their calls differently each run. It
 // returns the record to answer with, or live when the live model must
 // answer.
-func (r *Replay) next(ctx context.Context, agent string, req []TrajectoryMessage, tools []TrajectoryTool, forced bool) (rec *TrajectoryRecord, live bool, err error) {
+func (r *Replay) next(ctx context.Context, agent string, req []Message, tools []Tool, forced bool) (rec *Record, live bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls++
@@ -224,10 +226,10 @@ func (r *Replay) next(ctx context.Context, agent string, req []TrajectoryMessage
 		if r.live {
 			return nil, true, nil
 		}
-		return nil, false, fmt.Errorf("%w: call %d from agent %q", ErrReplayUnanswerable, r.calls, agent)
+		return nil, false, fmt.Errorf("%w: call %d from agent %q", ErrUnanswerable, r.calls, agent)
 	}
 	at := 0
-	if step, ok := StepFrom(ctx); ok {
+	if step, ok := call.Step(ctx); ok {
 		if j := slices.IndexFunc(q, func(i int) bool { return r.records[i].Step == step }); j >= 0 {
 			at = j
 		}
@@ -255,7 +257,7 @@ func (r *Replay) diverge(d Divergence) {
 
 // compareRequest compares a request with a record; ok is true when they
 // match.
-func compareRequest(rec *TrajectoryRecord, req []TrajectoryMessage, tools []TrajectoryTool, forced bool) (Divergence, bool) {
+func compareRequest(rec *Record, req []Message, tools []Tool, forced bool) (Divergence, bool) {
 	n := max(len(rec.Request), len(req))
 	for i := range n {
 		var want, got string
@@ -311,7 +313,7 @@ func toolsText(tools []string, forced bool) string {
 // tool calls, with volatile parts (timings) blanked. Tool-call IDs and tool
 // names of results are left out: providers make the IDs up, and OpenAI's
 // shape has no tool names.
-func (m TrajectoryMessage) canonical() string {
+func (m Message) canonical() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] ", m.Role)
 	// Text sent as parts compares equal to the same text sent whole.
@@ -331,7 +333,7 @@ func (m TrajectoryMessage) canonical() string {
 func BlankTimings(s string) string { return volatile.ReplaceAllString(s, "(ran …)") }
 
 // text is the message's content, or its tool calls.
-func (m TrajectoryMessage) text() string {
+func (m Message) text() string {
 	if m.Content != "" || len(m.ToolCalls) == 0 {
 		return m.Content
 	}
@@ -347,7 +349,7 @@ func (m TrajectoryMessage) text() string {
 var volatile = regexp.MustCompile(`\(ran [0-9.]+[a-zµ]*\)`)
 
 // cutMarker matches the mark a bounded trajectory leaves (see
-// TrajectoryConfig.MaxContentChars).
+// Config.MaxContentChars).
 var cutMarker = regexp.MustCompile(`\[\.\.\. \d+ characters cut \.\.\.\]`)
 
 // sameText compares a recorded text with a new one; a recorded text cut by
@@ -423,10 +425,10 @@ func (m *replayModel) Generate(ctx context.Context, in []*schema.Message, opts .
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	ct := (&decorated{tools: m.tools}).toolsFor(opts)
-	t := &Trajectory{}
-	_, defs := t.tools(ct.tools)
-	rec, live, err := m.replay.next(ctx, m.agent, t.messages(in), defs, ct.forced)
+	tools, forced := call.Tools(m.tools, opts)
+	t := &Writer{}
+	_, defs := t.Tools(tools)
+	rec, live, err := m.replay.next(ctx, m.agent, t.Messages(in), defs, forced)
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +460,7 @@ func (m *replayModel) liveModel() (model.ToolCallingChatModel, error) {
 	m.liveOnce.Do(func() {
 		lm := m.replay.cfg.Live(m.agent)
 		if lm == nil {
-			m.liveErr = fmt.Errorf("%w: no live model for agent %q", ErrReplayUnanswerable, m.agent)
+			m.liveErr = fmt.Errorf("%w: no live model for agent %q", ErrUnanswerable, m.agent)
 			return
 		}
 		if len(m.tools) > 0 {
@@ -471,7 +473,7 @@ func (m *replayModel) liveModel() (model.ToolCallingChatModel, error) {
 
 // recordedReply rebuilds the recorded reply. Recorded usage is passed on
 // unless it was an estimate, which the decorator estimates again.
-func recordedReply(rec *TrajectoryRecord) *schema.Message {
+func recordedReply(rec *Record) *schema.Message {
 	msg := &schema.Message{Role: schema.Assistant}
 	if rec.Response != nil {
 		r := rec.Response

@@ -1,4 +1,4 @@
-package llm
+package trajectory_test
 
 import (
 	"bytes"
@@ -11,20 +11,22 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/llm/trajectory"
 )
 
-// converse plays a two-agent conversation through Wrap: the planner is
+// converse plays a two-agent conversation through llm.Wrap: the planner is
 // asked once, then the coder calls a tool and answers. toolResult is what
 // the tool "printed"; system is the coder's prompt.
-func converse(t *testing.T, planner, coder model.ToolCallingChatModel, system, toolResult string, traj *Trajectory) (string, error) {
+func converse(t *testing.T, planner, coder model.ToolCallingChatModel, system, toolResult string, traj *trajectory.Writer) (string, error) {
 	t.Helper()
 	ctx := context.Background()
-	p := Wrap(planner, "planner", nil, WithTrajectory(traj))
+	p := llm.Wrap(planner, "planner", nil, llm.WithTrajectory(traj))
 	if _, err := p.Generate(ctx, []*schema.Message{schema.SystemMessage("plan it"), schema.UserMessage("total?")}); err != nil {
 		return "", err
 	}
-	c, err := Wrap(coder, "code", nil, WithTrajectory(traj)).WithTools([]*schema.ToolInfo{{Name: "python", Desc: "run"}})
+	c, err := llm.Wrap(coder, "code", nil, llm.WithTrajectory(traj)).WithTools([]*schema.ToolInfo{{Name: "python", Desc: "run"}})
 	if err != nil {
 		return "", err
 	}
@@ -42,7 +44,7 @@ func converse(t *testing.T, planner, coder model.ToolCallingChatModel, system, t
 }
 
 // record makes a recording of converse with a scripted model.
-func record(t *testing.T) []TrajectoryRecord {
+func record(t *testing.T) []trajectory.Record {
 	t.Helper()
 	s := scripted.New(
 		scripted.Reply{Message: scripted.Text("one step")},
@@ -50,10 +52,10 @@ func record(t *testing.T) []TrajectoryRecord {
 		scripted.Reply{Message: scripted.Text("the total is 2")},
 	)
 	var buf bytes.Buffer
-	if _, err := converse(t, s.ModelFor("planner"), s.ModelFor("code"), "you write python", "stdout: 2\n(ran 10ms)", NewTrajectory(&buf, TrajectoryConfig{})); err != nil {
+	if _, err := converse(t, s.ModelFor("planner"), s.ModelFor("code"), "you write python", "stdout: 2\n(ran 10ms)", trajectory.NewWriter(&buf, trajectory.Config{})); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := ReadTrajectory(&buf)
+	recs, err := trajectory.Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func record(t *testing.T) []TrajectoryRecord {
 }
 
 func TestReplayUnchangedHasNoDivergence(t *testing.T) {
-	rp := NewReplay(record(t), ReplayConfig{})
+	rp := trajectory.NewReplay(record(t), trajectory.ReplayConfig{})
 	// A different timing of the same Python is not a divergence.
 	got, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2\n(ran 1.52s)", nil)
 	if err != nil {
@@ -82,7 +84,7 @@ func TestReplayUnchangedHasNoDivergence(t *testing.T) {
 }
 
 func TestReplayReportsFirstDivergingRequest(t *testing.T) {
-	rp := NewReplay(record(t), ReplayConfig{})
+	rp := trajectory.NewReplay(record(t), trajectory.ReplayConfig{})
 	if _, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write careful python", "stdout: 2", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestReplayReportsFirstDivergingRequest(t *testing.T) {
 		t.Fatalf("divergences = %v, want both coder calls", d)
 	}
 	first := d[0]
-	if first.Call != 2 || first.Agent != "code" || first.Record != 2 || first.Kind != DivergedRequest || first.Message != 1 {
+	if first.Call != 2 || first.Agent != "code" || first.Record != 2 || first.Kind != trajectory.DivergedRequest || first.Message != 1 {
 		t.Errorf("first divergence = %+v, want call 2 of code, line 2, message 1", first)
 	}
 	if !strings.Contains(first.Got, "careful") || strings.Contains(first.Recorded, "careful") {
@@ -100,7 +102,7 @@ func TestReplayReportsFirstDivergingRequest(t *testing.T) {
 }
 
 func TestReplayChangedToolResultShowsNumber(t *testing.T) {
-	rp := NewReplay(record(t), ReplayConfig{})
+	rp := trajectory.NewReplay(record(t), trajectory.ReplayConfig{})
 	if _, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 3\n(ran 10ms)", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -112,20 +114,20 @@ func TestReplayChangedToolResultShowsNumber(t *testing.T) {
 
 func TestReplayUnanswerableAndUnused(t *testing.T) {
 	recs := record(t)
-	rp := NewReplay(recs[:2], ReplayConfig{})
+	rp := trajectory.NewReplay(recs[:2], trajectory.ReplayConfig{})
 	_, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2", nil)
-	if !errors.Is(err, ErrReplayUnanswerable) {
-		t.Fatalf("err = %v, want ErrReplayUnanswerable", err)
+	if !errors.Is(err, trajectory.ErrUnanswerable) {
+		t.Fatalf("err = %v, want trajectory.ErrUnanswerable", err)
 	}
-	if d := rp.Divergences(); len(d) != 1 || d[0].Kind != DivergedUnanswerable || d[0].Call != 3 {
+	if d := rp.Divergences(); len(d) != 1 || d[0].Kind != trajectory.DivergedUnanswerable || d[0].Call != 3 {
 		t.Errorf("divergences = %v, want call 3 unanswerable", d)
 	}
 
-	rp = NewReplay(append(recs, recs[2]), ReplayConfig{})
+	rp = trajectory.NewReplay(append(recs, recs[2]), trajectory.ReplayConfig{})
 	if _, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2\n(ran 10ms)", nil); err != nil {
 		t.Fatal(err)
 	}
-	if d := rp.Divergences(); len(d) != 1 || d[0].Kind != DivergedUnused || d[0].Record != 4 {
+	if d := rp.Divergences(); len(d) != 1 || d[0].Kind != trajectory.DivergedUnused || d[0].Record != 4 {
 		t.Errorf("divergences = %v, want line 4 unused", d)
 	}
 }
@@ -133,20 +135,20 @@ func TestReplayUnanswerableAndUnused(t *testing.T) {
 func TestReplayToolsDiverge(t *testing.T) {
 	recs := record(t)
 	recs[1].Tools = []string{"python", "sql_query"}
-	rp := NewReplay(recs, ReplayConfig{})
+	rp := trajectory.NewReplay(recs, trajectory.ReplayConfig{})
 	if _, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2", nil); err != nil {
 		t.Fatal(err)
 	}
-	if d := rp.Divergences(); len(d) == 0 || d[0].Kind != DivergedTools || d[0].Call != 2 {
+	if d := rp.Divergences(); len(d) == 0 || d[0].Kind != trajectory.DivergedTools || d[0].Call != 2 {
 		t.Errorf("divergences = %v, want tools at call 2", d)
 	}
 }
 
 func TestReplayLiveTakesOverAfterDivergence(t *testing.T) {
 	live := scripted.New(scripted.Reply{Message: scripted.ToolCall("python", `{"code":"print(3)"}`)}, scripted.Reply{Message: scripted.Text("live total 3")})
-	rp := NewReplay(record(t), ReplayConfig{Live: func(agent string) model.ToolCallingChatModel { return live.ModelFor(agent) }})
+	rp := trajectory.NewReplay(record(t), trajectory.ReplayConfig{Live: func(agent string) model.ToolCallingChatModel { return live.ModelFor(agent) }})
 	var buf bytes.Buffer
-	got, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "a new prompt", "stdout: 3", NewTrajectory(&buf, TrajectoryConfig{}))
+	got, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "a new prompt", "stdout: 3", trajectory.NewWriter(&buf, trajectory.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,11 +160,11 @@ func TestReplayLiveTakesOverAfterDivergence(t *testing.T) {
 		t.Errorf("live model was not offered the tools: %+v", reqs[0].Tools)
 	}
 	// The new trajectory is the re-recording: it replays without divergence.
-	recs, err := ReadTrajectory(&buf)
+	recs, err := trajectory.Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := NewReplay(recs, ReplayConfig{})
+	again := trajectory.NewReplay(recs, trajectory.ReplayConfig{})
 	if _, err := converse(t, again.ModelFor("planner"), again.ModelFor("code"), "a new prompt", "stdout: 3", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -178,13 +180,13 @@ func TestReplayLiveTakesOverAfterDivergence(t *testing.T) {
 func TestReplayToolDefinitionsDiverge(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		change   func(*TrajectoryTool)
+		change   func(*trajectory.Tool)
 		part     string
 		recorded string
 	}{
-		{"description", func(d *TrajectoryTool) { d.Description = "run Python 2" }, "description", "run Python 2"},
-		{"parameters", func(d *TrajectoryTool) { d.Parameters = json.RawMessage(`{"type":"object"}`) }, "parameters", `{"type":"object"}`},
-		{"not recorded", func(d *TrajectoryTool) { *d = TrajectoryTool{} }, "", ""},
+		{"description", func(d *trajectory.Tool) { d.Description = "run Python 2" }, "description", "run Python 2"},
+		{"parameters", func(d *trajectory.Tool) { d.Parameters = json.RawMessage(`{"type":"object"}`) }, "parameters", `{"type":"object"}`},
+		{"not recorded", func(d *trajectory.Tool) { *d = trajectory.Tool{} }, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs := record(t)
@@ -197,7 +199,7 @@ func TestReplayToolDefinitionsDiverge(t *testing.T) {
 					recs[1+i].ToolDefs = nil
 				}
 			}
-			rp := NewReplay(recs, ReplayConfig{})
+			rp := trajectory.NewReplay(recs, trajectory.ReplayConfig{})
 			if _, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2\n(ran 10ms)", nil); err != nil {
 				t.Fatal(err)
 			}
@@ -208,23 +210,13 @@ func TestReplayToolDefinitionsDiverge(t *testing.T) {
 				}
 				return
 			}
-			if len(d) != 2 || d[0].Kind != DivergedTools || d[0].Call != 2 || d[0].Tool != "python" || d[0].ToolPart != tc.part || d[0].Recorded != tc.recorded {
+			if len(d) != 2 || d[0].Kind != trajectory.DivergedTools || d[0].Call != 2 || d[0].Tool != "python" || d[0].ToolPart != tc.part || d[0].Recorded != tc.recorded {
 				t.Fatalf("divergences = %+v, want python's %s at calls 2 and 3", d, tc.part)
 			}
 			if want := "call 2 (code, recording line 2): the " + tc.part + " of tool python differs"; !strings.HasPrefix(d[0].String(), want) {
 				t.Errorf("divergence reads %q, want it to start %q", d[0], want)
 			}
 		})
-	}
-}
-
-// The same schema compares equal however its keys and required fields are
-// ordered (OpenAI clients send "required" sorted).
-func TestToolSchemaComparesSorted(t *testing.T) {
-	a := sortedJSON([]byte(`{"type":"object","required":["sql","limit"],"properties":{"sql":{"type":"string"},"limit":{"type":"integer"}}}`))
-	b := sortedJSON([]byte(`{"properties":{"limit":{"type":"integer"},"sql":{"type":"string"}},"required":["limit","sql"],"type":"object"}`))
-	if string(a) != string(b) {
-		t.Errorf("%s != %s", a, b)
 	}
 }
 
@@ -236,14 +228,14 @@ const openAIRecording = `{"agent":"planner","headers":{"Authorization":"Bearer s
 `
 
 func TestReplayOpenAIShapedRecording(t *testing.T) {
-	recs, err := ReadTrajectory(strings.NewReader(openAIRecording))
+	recs, err := trajectory.Read(strings.NewReader(openAIRecording))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if recs[0].Usage == nil || recs[0].Usage.PromptTokens != 9 || recs[1].Response.ToolCalls[0].Name != "python" || recs[1].Tools[0] != "python" {
 		t.Fatalf("parsed records = %+v", recs)
 	}
-	rp := NewReplay(recs, ReplayConfig{})
+	rp := trajectory.NewReplay(recs, trajectory.ReplayConfig{})
 	got, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -255,37 +247,11 @@ func TestReplayOpenAIShapedRecording(t *testing.T) {
 	}
 }
 
-func TestReadTrajectoryRejectsOtherLines(t *testing.T) {
-	_, err := ReadTrajectory(strings.NewReader("{\"request\":[]}\n{\"hello\":1}\n"))
-	if err == nil || !strings.Contains(err.Error(), "line 2") {
-		t.Errorf("err = %v, want one naming line 2", err)
-	}
-}
-
-func TestRedactorRemovesKeys(t *testing.T) {
-	r := NewRedactor("hunter2-secret-value", "abc")
-	line := []byte(`{"headers":{"Authorization":"Bearer abc.def.ghi-12345","X-Api-Key":"plainvalue"},"request":{"messages":[{"role":"user","content":"my key is sk-proj-AbCdEf0123456789 and api_key=q1w2e3r4t5 and hunter2-secret-value; abc stays"}]},"n":12345678901234567}`)
-	got := string(r.JSON(line))
-	for _, leak := range []string{"sk-proj-AbCdEf0123456789", "abc.def.ghi-12345", "plainvalue", "q1w2e3r4t5", "hunter2-secret-value"} {
-		if strings.Contains(got, leak) {
-			t.Errorf("redacted line still holds %q: %s", leak, got)
-		}
-	}
-	for _, keep := range []string{"abc stays", "api_key=" + Redacted, "12345678901234567", `"Authorization":"` + Redacted + `"`} {
-		if !strings.Contains(got, keep) {
-			t.Errorf("redacted line lost %q: %s", keep, got)
-		}
-	}
-	if got := r.String("Authorization: Bearer tok_1234567890"); got != "Authorization: Bearer "+Redacted {
-		t.Errorf("String = %q", got)
-	}
-}
-
 // Steps that ran side by side interleave their calls differently on
 // replay: each step is answered from its own recorded calls, in order.
 func TestReplayAnswersEachStepFromItsOwnCalls(t *testing.T) {
 	call := func(m model.ToolCallingChatModel, step int, text string) (string, error) {
-		out, err := m.Generate(WithStep(context.Background(), step), []*schema.Message{schema.SystemMessage("you write python"), schema.UserMessage(text)})
+		out, err := m.Generate(llm.WithStep(context.Background(), step), []*schema.Message{schema.SystemMessage("you write python"), schema.UserMessage(text)})
 		if err != nil {
 			return "", err
 		}
@@ -295,7 +261,7 @@ func TestReplayAnswersEachStepFromItsOwnCalls(t *testing.T) {
 		return scripted.Text("answer to " + req.Messages[len(req.Messages)-1].Content), nil
 	})
 	var buf bytes.Buffer
-	rec := Wrap(s.ModelFor("code"), "code", nil, WithTrajectory(NewTrajectory(&buf, TrajectoryConfig{})))
+	rec := llm.Wrap(s.ModelFor("code"), "code", nil, llm.WithTrajectory(trajectory.NewWriter(&buf, trajectory.Config{})))
 	order := []struct {
 		step int
 		text string
@@ -305,11 +271,11 @@ func TestReplayAnswersEachStepFromItsOwnCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	recs, err := ReadTrajectory(&buf)
+	recs, err := trajectory.Read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp := NewReplay(recs, ReplayConfig{})
+	rp := trajectory.NewReplay(recs, trajectory.ReplayConfig{})
 	for _, i := range []int{1, 0, 3, 2} {
 		got, err := call(rp.ModelFor("code"), order[i].step, order[i].text)
 		if err != nil || got != "answer to "+order[i].text {
