@@ -148,7 +148,7 @@ var abbreviations = map[string]string{
 	"vol": "volume", "px": "price", "temperatures": "temperature", "lat": "latitude", "lon": "longitude", "lng": "longitude",
 	"mean": "average", "humid": "humidity", "accel": "acceleration", "disp": "displacement", "wt": "weight", "cyl": "cylinder",
 	"cylinders": "cylinder", "info": "information", "sales": "sale", "kms": "km", "mins": "minute", "hrs": "hour", "hr": "hour",
-	"ppl": "people", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
+	"ppl": "people", "sex": "gender", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
 }
 
 // genericWords in a column's name do not need to be said: "customer"
@@ -322,6 +322,17 @@ func init() {
 	word("consumption", "消费")
 	word("inflation", "通胀", "通胀率", "通货膨胀率")
 	word("interest rate", "利率")
+	word("group", "组", "组别")
+	word("employment", "就业")
+	word("inventory", "库存", "库存量")
+	word("balance", "余额")
+	word("length", "长度", "体长")
+	word("murder", "谋杀")
+	word("crime", "犯罪")
+	word("violent", "暴力")
+	word("poverty", "贫困")
+	word("urban", "城市化", "城镇化")
+	word("hs grad", "高中毕业")
 }
 
 // stripPlural returns the singular of an English word, conservatively.

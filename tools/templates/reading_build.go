@@ -55,6 +55,9 @@ func (p *parsed) build() (Reading, []problem) {
 		// rowIs is what a row is when the file is named for it (a strike
 		// in birdstrikes.csv).
 		rowIs string
+		// rated are the columns the request called a rate ("murder
+		// rate" for murder), averaged rather than summed.
+		rated = map[*gcol]bool{}
 	)
 	byBefore := func(k int) bool {
 		and := false
@@ -89,7 +92,7 @@ func (p *parsed) build() (Reading, []problem) {
 	// "2015年": the 年 is the year's, not a grain.
 	for k := 0; k+1 < len(p.items); k++ {
 		a, b := p.items[k], &p.items[k+1]
-		if a.kind == itemNumber && a.num >= 1900 && a.num <= 2100 && b.kind == itemVocab && b.ent.role == roleGrain && (b.text == "年" || b.text == "年度") {
+		if a.kind == itemNumber && t.isYear(a.num) && b.kind == itemVocab && b.ent.role == roleGrain && (b.text == "年" || b.text == "年度") {
 			b.ent = entry{role: roleStop}
 		}
 	}
@@ -153,6 +156,10 @@ func (p *parsed) build() (Reading, []problem) {
 					dims = appendOnce(dims, d)
 					continue
 				}
+				if c := p.ratedColumn(k); c != nil {
+					rated[c] = true
+					continue
+				}
 				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
 					// 按产地 over sheets USA, Europe, Japan.
 					sheetAs = it.text
@@ -185,7 +192,7 @@ func (p *parsed) build() (Reading, []problem) {
 				if grain == "" {
 					grain = "year"
 				}
-			case c.numeric && !c.idish && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
+			case c.numeric && !c.idish && !c.coded && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
 				measures = appendOnce(measures, c)
 			default:
 				if p.modifies(k) {
@@ -236,6 +243,10 @@ func (p *parsed) build() (Reading, []problem) {
 				dims = appendOnce(dims, d)
 				continue
 			}
+			if c := p.ratedColumn(k); c != nil {
+				rated[c] = true
+				continue
+			}
 			unplaced = append(unplaced, it.text)
 		case itemAmbig:
 			add("%q could be any of %s: say which", "“%s”可能是 %s 中的任何一列：请指明是哪一列", it.text, strings.Join(it.cands, ", "))
@@ -282,7 +293,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && p.hasEach() {
 		for k := 0; k+1 < len(p.items); k++ {
 			it, next := p.items[k], p.items[k+1]
-			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish {
+			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
 				a := "max"
 				if it.ent.value == "asc" {
 					a = "min"
@@ -307,11 +318,11 @@ func (p *parsed) build() (Reading, []problem) {
 		case next != nil && next.kind == itemVocab && next.ent.role == roleOrder && it.num > 0 && it.num <= 1000 && !p.toks[it.from].han && next.text != "年":
 			r.N = it.num
 			ranking = true
-		case it.from > 0 && showWords[p.toks[it.from-1].w] && it.num > 0 && it.num <= 1000 && (it.num < 1900 || it.num > 2100):
+		case it.from > 0 && showWords[p.toks[it.from-1].w] && it.num > 0 && it.num <= 1000 && !t.isYear(it.num):
 			// "show 5", "list 10": how many rows of a ranking.
 			r.N = it.num
 			ranking = true
-		case it.num >= 1900 && it.num <= 2100 && len(t.timeColumns()) > 0:
+		case t.isYear(it.num) && len(t.timeColumns()) > 0:
 			years = append(years, it.num)
 			if next != nil && next.kind == itemVocab && next.ent.role == roleGrain && next.text == "年" && grain == "year" && p.countGrain("年") == 1 {
 				grain = ""
@@ -490,12 +501,12 @@ func (p *parsed) build() (Reading, []problem) {
 		case a == "count" || a == "count_distinct":
 		case a == "":
 			a = "sum"
-			if c.nonSum != "" {
+			if why := nonSumOf(c, rated); why != "" {
 				a = "mean"
-				r.ByMean = append(r.ByMean, fmt.Sprintf("%s (%s)", c.name, c.nonSum))
+				r.ByMean = append(r.ByMean, fmt.Sprintf("%s (%s)", c.name, why))
 			}
-		case a == "sum" && c.nonSum != "":
-			add("a total of %s means nothing (it is %s): ask for its average", "%s 的总和没有意义（它是%s）：请问它的平均值", c.name, c.nonSum)
+		case a == "sum" && nonSumOf(c, rated) != "":
+			add("a total of %s means nothing (it is %s): ask for its average", "%s 的总和没有意义（它是%s）：请问它的平均值", c.name, nonSumOf(c, rated))
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
 	}
@@ -521,7 +532,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(measures) == 0 && rowIs != "" {
 		r.RowIs = rowIs
 	}
-	if len(measures) == 0 && (counting || r.Analysis == Pivot) && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
+	if len(measures) == 0 && (counting || r.Analysis == Pivot && agg == "") && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
 		// Rows are counted.
 	} else if len(measures) == 0 && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
 		add("it names no measure (the numeric columns: %s)", "请求没有指明度量（数值列：%s）", strings.Join(colNames(t.measures()), ", "))
@@ -539,6 +550,23 @@ func (p *parsed) build() (Reading, []problem) {
 	if r.Analysis == TopN && r.N == 0 && order != "" && p.asksWhich() {
 		// "which stock has the highest average price": the one.
 		r.N = 1
+	}
+	if r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot {
+		for _, y := range years {
+			if tc := t.column(r.Time); tc != nil && !tc.holdsYear(y) {
+				add("%d is outside %s (%s to %s)", "%d 年不在 %s 的范围内（%s 至 %s）", y, tc.name, tc.min, tc.max)
+			}
+		}
+		for _, m := range r.Measures {
+			c := t.column(m.Column)
+			if m.Agg != "sum" || c == nil || c.stock == "" {
+				continue
+			}
+			if tc := t.sumsOverPeriods(r); tc != nil {
+				add("%[1]s is %[2]s counted at each %[3]s (%[4]s to %[5]s): a total over several of them means nothing; name one %[3]s, ask per %[3]s, or ask for its average",
+					"%[1]s 是每个%[3]s的存量（%[2]s，%[4]s 至 %[5]s）：跨多个%[3]s求和没有意义；请指定一个%[3]s、按%[3]s统计，或求平均值", c.name, c.stock, tc.name, tc.min, tc.max)
+			}
+		}
 	}
 	// What each analysis needs.
 	switch r.Analysis {
@@ -655,6 +683,45 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
 	}
 	return r, probs
+}
+
+// rateWords call a column's values a rate or a share.
+var rateWords = map[string]bool{"rate": true, "percent": true, "share": true, "ratio": true, "proportion": true}
+
+// ratedColumn is the column right before item k when k is a word calling
+// it a rate ("murder rate", 谋杀率, "poverty rates") and the column's
+// values are fractions (written with decimals), so the word says what the
+// column holds; nil otherwise (a count of deaths is no death rate).
+func (p *parsed) ratedColumn(k int) *gcol {
+	if k == 0 {
+		return nil
+	}
+	it, prev := p.items[k], p.items[k-1]
+	if prev.kind != itemColumn || prev.to != it.from || it.to-it.from != 1 {
+		return nil
+	}
+	c := prev.col
+	if !c.numeric || c.typ != preview.ColumnFloat || c.decimals == 0 || c.idish || c.coded || c.yearInt {
+		return nil
+	}
+	if !slices.ContainsFunc(wordsOf(p.toks[it.from:it.to]), func(w string) bool { return rateWords[w] }) {
+		return nil
+	}
+	for _, w := range c.words {
+		if rateWords[w] {
+			return nil // murder_rate was named by its own words
+		}
+	}
+	return c
+}
+
+// nonSumOf is why a sum of c means nothing: its own reason, or a rate
+// when the request called it one.
+func nonSumOf(c *gcol, rated map[*gcol]bool) string {
+	if c.nonSum == "" && rated[c] {
+		return "a rate"
+	}
+	return c.nonSum
 }
 
 func appendOnce(cs []*gcol, c *gcol) []*gcol {
@@ -785,7 +852,7 @@ func (t *gtable) timeColumns() []*gcol {
 func (t *gtable) measures() []*gcol {
 	var out []*gcol
 	for _, c := range t.cols {
-		if c.numeric && !c.idish && !c.yearInt {
+		if c.numeric && !c.idish && !c.yearInt && !c.coded {
 			out = append(out, c)
 		}
 	}
@@ -855,7 +922,7 @@ var rangeWords = map[string]bool{"-": true, "–": true, "—": true, "~": true,
 // is asked for).
 func (p *parsed) yearBounds(nums []item, comparing bool) (out []yearBound, inRange, used map[int]bool, ambiguous bool) {
 	inRange, used = map[int]bool{}, map[int]bool{}
-	isYear := func(it item) bool { return it.num >= 1900 && it.num <= 2100 }
+	isYear := func(it item) bool { return p.t.isYear(it.num) }
 	bound := func(op string, y int) {
 		switch op {
 		case "ge":
@@ -956,7 +1023,7 @@ func (p *parsed) modifies(k int) bool {
 		return false
 	}
 	next := p.items[k+1]
-	if next.kind != itemColumn || !next.col.numeric || next.col.idish || next.col.yearInt || next.col.date {
+	if next.kind != itemColumn || !next.col.numeric || next.col.idish || next.col.coded || next.col.yearInt || next.col.date {
 		return false
 	}
 	for j := k - 1; j >= 0; j-- {
