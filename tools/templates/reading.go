@@ -183,6 +183,9 @@ func columnWords(name string) (words []string, pct bool) {
 				if t.ent != nil && t.ent.role == roleGrain && t.ent.value == "year" && (t.w == "年份" || t.w == "年度" || t.w == "年") {
 					// 年份, the year column of a Chinese table.
 					words = append(words, "year")
+				} else if t.ent != nil && t.ent.role == roleGrain && (t.w == "季度" || t.w == "月份" || t.w == "月" || t.w == "周") {
+					// 季度, a column of quarters.
+					words = append(words, t.ent.value)
 				} else if t.ent != nil && t.ent.role == roleWord {
 					for _, w := range strings.Fields(t.ent.value) {
 						words = append(words, canonOf(w))
@@ -1034,10 +1037,25 @@ func contentWords(ws []string) bool {
 // birdstrikes.csv (the words making the file's name, or its last part of
 // five letters or more).
 func (p *parsed) fileRowAt(i int) (item, bool) {
-	if len(p.t.stem) != 1 || p.toks[i].han || !p.t.eventLog() {
+	if len(p.t.stem) != 1 || !p.t.eventLog() {
 		return item{}, false
 	}
 	st := p.t.stem[0]
+	if t := p.toks[i]; t.han {
+		// 鸟击 (bird strike), 撞击 (strike) in birdstrikes.csv: the
+		// glossary's English words, joined, are the name or its end.
+		if t.ent == nil || t.ent.role != roleWord {
+			return item{}, false
+		}
+		ws := strings.Fields(t.ent.value)
+		for k := range ws {
+			ws[k] = canonOf(ws[k])
+		}
+		if w := strings.Join(ws, ""); w == st || len(w) >= 5 && strings.HasSuffix(st, w) {
+			return item{kind: itemRowNoun, value: ws[len(ws)-1], from: i, to: i + 1}, true
+		}
+		return item{}, false
+	}
 	if i+1 < len(p.toks) && !p.toks[i+1].han && p.toks[i].w+p.toks[i+1].w == st {
 		return item{kind: itemRowNoun, value: p.toks[i+1].w, from: i, to: i + 2}, true
 	}

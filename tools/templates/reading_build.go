@@ -109,6 +109,12 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 				aggs = append(aggs, it)
 			case roleGrain:
+				if c := t.periodColumn(e.value, it.text); c != nil {
+					// "by quarter" over a table of years with a column of
+					// quarters (1–4): that column is the grouping.
+					dims = appendOnce(dims, c)
+					continue
+				}
 				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
 					// "how many days", "number of years": the periods are
 					// what is counted, not the grain.
@@ -683,6 +689,28 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
 	}
 	return r, probs
+}
+
+// periodColumn is the column of a table with no date column that holds
+// the period a grain word names (季度 of 1–4 beside 年份, an integer
+// quarter column), when the word names it: its words are the grain, or
+// the word less its 按, 每, 各 is the column's name.
+func (t *gtable) periodColumn(grain, text string) *gcol {
+	for _, c := range t.cols {
+		if c.date {
+			return nil
+		}
+	}
+	bare := strings.TrimLeft(text, "按每各个")
+	for _, c := range t.cols {
+		if c.yearInt || c.text && c.distinct > 53 {
+			continue
+		}
+		if len(c.words) == 1 && c.words[0] == grain || normalize(c.name) == bare {
+			return c
+		}
+	}
+	return nil
 }
 
 // rateWords call a column's values a rate or a share.

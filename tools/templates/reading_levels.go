@@ -121,6 +121,18 @@ func (t *gtable) sumsOverPeriods(r Reading) *gcol {
 	if tc.distinct == 1 {
 		return nil
 	}
+	used := func(c *gcol) bool {
+		return slices.Contains(r.GroupBy, c.name) || slices.ContainsFunc(r.Filters, func(f Filter) bool { return f.Column == c.name })
+	}
+	if tc.yearInt {
+		// A column of quarters or months beside the years: each year
+		// holds several points of time unless the reading keeps one.
+		for _, g := range []string{"quarter", "month", "week", "day"} {
+			if c := t.periodColumn(g, g); c != nil && !used(c) {
+				return tc
+			}
+		}
+	}
 	// several: more points of time than periods to put them in.
 	several := func(grain string) bool {
 		if tc.yearInt && grain == "year" {
@@ -150,7 +162,7 @@ func (t *gtable) sumsOverPeriods(r Reading) *gcol {
 			return nil
 		}
 	}
-	if slices.ContainsFunc(r.GroupBy, func(g string) bool { return g == tc.name }) {
+	if used(tc) && slices.Contains(r.GroupBy, tc.name) {
 		return nil
 	}
 	return tc

@@ -40,6 +40,19 @@ func stockroomCSV() []byte {
 	return []byte(b.String())
 }
 
+// quarterlyCSV is a quarterly series written as a year and a quarter
+// number: a year holds four points of time.
+func quarterlyCSV() []byte {
+	var b strings.Builder
+	b.WriteString("year,quarter,gdp,population\n")
+	for y := 1990; y <= 1999; y++ {
+		for q := 1; q <= 4; q++ {
+			fmt.Fprintf(&b, "%d,%d,%d.5,%d.25\n", y, q, 100+y-1990+q, 250+y-1990)
+		}
+	}
+	return []byte(b.String())
+}
+
 // fishCSV is one row per fish caught: body measurements, never added up.
 func fishCSV() []byte {
 	var b strings.Builder
@@ -60,6 +73,8 @@ func TestUnderstandNeverSumsWhatDoesNotAdd(t *testing.T) {
 		"census": previewFile(t, "population_census.csv", censusCSV()),
 		"stock":  previewFile(t, "stockroom.csv", stockroomCSV()),
 		"fish":   previewFile(t, "fish.csv", fishCSV()),
+		"qtr":    previewFile(t, "macro.csv", quarterlyCSV()),
+		"qtrcn":  previewFile(t, "宏观.csv", []byte(strings.NewReplacer("year", "年度", "quarter", "季度", "gdp", "产出", "population", "人口").Replace(string(quarterlyCSV())))),
 		"cn":     previewFile(t, "人口普查.csv", []byte(strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(string(censusCSV()), "census_year", "年份"), "age_band", "客户组"), "sex", "性别"), "persons", "人口"))),
 	}
 	tests := []struct {
@@ -89,6 +104,13 @@ func TestUnderstandNeverSumsWhatDoesNotAdd(t *testing.T) {
 		{"stock", "各门店的库存总量", nil, "inventory"},
 		{"stock", "average inventory by store", &Reading{Analysis: TopN, Measures: []Measure{{"inventory", "mean"}}, GroupBy: []string{"store"}, Order: "desc"}, ""},
 		{"stock", "total units sold by store", &Reading{Analysis: TopN, Measures: []Measure{{"units_sold", "sum"}}, GroupBy: []string{"store"}, Order: "desc"}, ""},
+		// Years with a column of quarters: "by quarter" groups by it, and a
+		// level summed over a year's quarters is refused; a flow adds up.
+		{"qtr", "average gdp by quarter", &Reading{Analysis: TopN, Measures: []Measure{{"gdp", "mean"}}, GroupBy: []string{"quarter"}, Order: "desc"}, ""},
+		{"qtrcn", "按季度统计平均产出", &Reading{Analysis: TopN, Measures: []Measure{{"产出", "mean"}}, GroupBy: []string{"季度"}, Order: "desc"}, ""},
+		{"qtr", "total gdp per year", &Reading{Analysis: Trend, Measures: []Measure{{"gdp", "sum"}}, Time: "year", Grain: "year"}, ""},
+		{"qtr", "total population per year", nil, "population"},
+		{"qtrcn", "每年的总人口", nil, "人口"},
 		// Body measurements are averaged, and a total of one is refused.
 		{"fish", "total length by lake", nil, "length_cm"},
 		{"fish", "length by species", &Reading{Analysis: TopN, Measures: []Measure{{"length_cm", "mean"}}, GroupBy: []string{"species"}, Order: "desc"}, ""},
