@@ -204,14 +204,14 @@ func init() {
 		"哪一", "哪种", "哪类", "哪家", "哪只", "是多少", "怎样", "如何", "怎么样", "工作表", "这个", "这份", "该", "的是", "得", "出", "计算", "统计", "分析", "汇总", "看一下",
 		"，", "。", "？", "！", "、", "：", "；", "（", "）", "和", "与", "及", "以及", "跟", "在", "期间", "中的", "所有", "全部", "各个", "之间",
 		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致",
-		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里")
+		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里", "飞往", "前往")
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")
 	add(entry{role: roleAgg, value: "count"}, "订单数", "单数", "人数", "订单量")
 	add(entry{role: roleAgg, value: "mean"}, "平均", "均值", "平均值", "平均数", "人均")
 	add(entry{role: roleAgg, value: "median"}, "中位数")
-	add(entry{role: roleAgg, value: "sum"}, "总", "总和", "合计", "总计", "总额", "总量", "累计", "加总", "总共")
+	add(entry{role: roleAgg, value: "sum"}, "总", "总数", "总和", "合计", "总计", "总额", "总量", "累计", "加总", "总共")
 	add(entry{role: roleAgg, value: "count"}, "数量", "个数", "次数", "计数", "多少次", "多少个", "笔数", "条数", "频数")
 	add(entry{role: roleAgg, value: "max"}, "最大值", "峰值")
 	add(entry{role: roleAgg, value: "min"}, "最小值")
@@ -339,6 +339,19 @@ func init() {
 	word("phase flight", "飞行阶段")
 	word("repair", "维修", "修理")
 	word("time of day", "时段", "时间段")
+	word("male", "男性", "男", "男子")
+	word("female", "女性", "女", "女子")
+	word("delay", "延误", "延迟", "晚点")
+	word("flight", "航班", "飞行")
+	word("origin", "出发", "出发地", "始发")
+	word("destination", "目的地", "到达")
+	word("distance", "距离", "里程")
+	word("nonfarm", "非农")
+	word("employment", "就业人数", "雇员人数")
+	word("manufacturing", "制造业")
+	word("construction", "建筑业")
+	word("retail", "零售业", "零售")
+	word("government", "政府", "政府部门")
 }
 
 // stripPlural returns the singular of an English word, conservatively.

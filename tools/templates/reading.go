@@ -213,6 +213,24 @@ func columnWords(name string) (words []string, pct bool) {
 	return words, pct
 }
 
+// valueConcept is the glossary's English for a word that may name a
+// category value by meaning (男性 → male, "female"), "" for other words.
+func valueConcept(t word) string {
+	if t.han {
+		if t.ent != nil && t.ent.role == roleWord && valueWords[t.ent.value] {
+			return t.ent.value
+		}
+		return ""
+	}
+	if valueWords[t.w] {
+		return t.w
+	}
+	return ""
+}
+
+// valueWords are the glossary's concepts that are category values.
+var valueWords = map[string]bool{"male": true, "female": true}
+
 // vocabSplit is the English concept words of a Chinese word that the
 // vocabulary's concept words cover whole, in two or more (年龄组 → age,
 // group); nil when they do not.
@@ -710,9 +728,34 @@ func (p *parsed) placeAt(i int) (item, bool) {
 				return item{kind: itemSheet, value: s, from: i, to: i + w}, true
 			}
 		}
+		var found *item
 		for _, c := range p.t.cols {
 			if v, ok := c.values[key]; ok && (w > 1 || !isFunction(span[0]) && synonymWords[span[0].w] == nil) {
-				return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+				if found == nil {
+					found = &item{kind: itemValue, col: c, value: v, from: i, to: i + w}
+				}
+				// ATL in both origin and destination: the build
+				// takes the column said beside it, or asks.
+				found.cands = append(found.cands, c.name)
+			}
+		}
+		if found != nil {
+			if len(found.cands) == 1 {
+				found.cands = nil
+			}
+			return *found, true
+		}
+		if w == 1 {
+			// A value named by its meaning through the glossary: 男性
+			// or "male" for 男, "female" for 女.
+			if want := valueConcept(span[0]); want != "" {
+				for _, c := range p.t.cols {
+					for k, v := range c.values {
+						if e, ok := zhWords[k]; ok && e.role == roleWord && e.value == want {
+							return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+						}
+					}
+				}
 			}
 		}
 		if w > 1 && !span[0].han {
@@ -1037,10 +1080,11 @@ func contentWords(ws []string) bool {
 // birdstrikes.csv (the words making the file's name, or its last part of
 // five letters or more).
 func (p *parsed) fileRowAt(i int) (item, bool) {
-	if len(p.t.stem) != 1 || !p.t.eventLog() {
+	subject := p.t.subject()
+	if subject == "" || !p.t.eventLog() {
 		return item{}, false
 	}
-	st := p.t.stem[0]
+	st := subject
 	if t := p.toks[i]; t.han {
 		// 鸟击 (bird strike), 撞击 (strike) in birdstrikes.csv: the
 		// glossary's English words, joined, are the name or its end.
@@ -1059,10 +1103,28 @@ func (p *parsed) fileRowAt(i int) (item, bool) {
 	if i+1 < len(p.toks) && !p.toks[i+1].han && p.toks[i].w+p.toks[i+1].w == st {
 		return item{kind: itemRowNoun, value: p.toks[i+1].w, from: i, to: i + 2}, true
 	}
-	if w := p.toks[i].w; len(w) >= 5 && w != st && strings.HasSuffix(st, w) {
+	if w := p.toks[i].w; len(w) >= 5 && w != st && strings.HasSuffix(st, w) || w == st && len(p.t.stem) > 1 {
+		// "strikes" in birdstrikes.csv; "flights" in flights-2k.json,
+		// whose name has more than the word.
 		return item{kind: itemRowNoun, value: w, from: i, to: i + 1}, true
 	}
 	return item{}, false
+}
+
+// subject is the one word of the file's name that can name what it holds
+// (flight in flights-2k.json: the digits and single letters aside), ""
+// when it has none or several.
+func (t *gtable) subject() string {
+	var content []string
+	for _, w := range t.stem {
+		if len(w) >= 3 && isLetters(w) {
+			content = append(content, w)
+		}
+	}
+	if len(content) != 1 {
+		return ""
+	}
+	return content[0]
 }
 
 // wholeName reports whether ws are all the words of a column's name

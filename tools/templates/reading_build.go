@@ -166,6 +166,12 @@ func (p *parsed) build() (Reading, []problem) {
 					rated[c] = true
 					continue
 				}
+				if c := p.subjectMeasure(k); c != nil {
+					// "total population" over population_cn.csv, whose one
+					// measure is 人数.
+					measures = appendOnce(measures, c)
+					continue
+				}
 				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
 					// 按产地 over sheets USA, Europe, Japan.
 					sheetAs = it.text
@@ -201,6 +207,11 @@ func (p *parsed) build() (Reading, []problem) {
 			case c.numeric && !c.idish && !c.coded && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
 				measures = appendOnce(measures, c)
 			default:
+				if p.valueOf(k-1, c) || p.valueOf(k+1, c) {
+					// "ORD出发", "origin ORD": the column names the
+					// filter's value, not a grouping.
+					continue
+				}
 				if p.modifies(k) {
 					// "firm value", "stock price": the dimension names
 					// whose measure it is, not a grouping.
@@ -209,7 +220,29 @@ func (p *parsed) build() (Reading, []problem) {
 				dims = appendOnce(dims, c)
 			}
 		case itemValue:
-			r.Filters = addFilter(r.Filters, it.col.name, it.value)
+			col := it.col
+			if len(it.cands) > 1 {
+				// A value of several columns: the one named beside it.
+				col = nil
+				for _, j := range []int{k - 1, k + 1} {
+					if j >= 0 && j < len(p.items) && p.items[j].kind == itemColumn && slices.Contains(it.cands, p.items[j].col.name) {
+						col = p.items[j].col
+						p.items[k].col = col
+					}
+				}
+				if col == nil {
+					col = p.directed(it)
+				}
+				if col == nil {
+					add("%q is a value of %s: say which", "“%s”是 %s 中的值：请指明是哪一列", it.value, strings.Join(it.cands, ", "))
+					continue
+				}
+			}
+			v := it.value
+			if cv, ok := col.values[normalize(it.value)]; ok {
+				v = cv
+			}
+			r.Filters = addFilter(r.Filters, col.name, v)
 		case itemSheet:
 			sheetName = it.value
 		case itemFile:
@@ -251,6 +284,12 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 			if c := p.ratedColumn(k); c != nil {
 				rated[c] = true
+				continue
+			}
+			if c := p.subjectMeasure(k); c != nil {
+				// "total population" over population_cn.csv, whose one
+				// measure is 人数.
+				measures = appendOnce(measures, c)
 				continue
 			}
 			unplaced = append(unplaced, it.text)
@@ -713,6 +752,52 @@ func (t *gtable) periodColumn(grain, text string) *gcol {
 	return nil
 }
 
+// fromWords and toWords say which end of a trip a value is ("from ORD",
+// "to ATL"); originWords and destWords name the columns of each end.
+var (
+	fromWords   = map[string]bool{"from": true, "out": true, "departing": true, "leaving": true, "出发": true, "从": true, "自": true}
+	toWords     = map[string]bool{"to": true, "into": true, "arriving": true, "飞往": true, "到": true, "至": true, "到达": true}
+	originWords = map[string]bool{"origin": true, "source": true, "departure": true, "from": true, "start": true}
+	destWords   = map[string]bool{"destination": true, "dest": true, "arrival": true, "to": true, "target": true, "end": true}
+)
+
+// directed is the column of a value found in several (ATL in origin and
+// destination) that a direction word right before it, or 出发 right after
+// it, names: "from ATL" the origin, "to ATL" the destination; nil when
+// none or both do.
+func (p *parsed) directed(it item) *gcol {
+	var dir map[string]bool
+	if it.from > 0 {
+		w := p.toks[it.from-1].raw
+		if it.from > 1 && w == "of" && p.toks[it.from-2].raw == "out" {
+			w = "out"
+		}
+		switch {
+		case fromWords[w]:
+			dir = originWords
+		case toWords[w]:
+			dir = destWords
+		}
+	}
+	if dir == nil && it.to < len(p.toks) && fromWords[p.toks[it.to].raw] && p.toks[it.to].han {
+		dir = originWords // ORD出发
+	}
+	if dir == nil {
+		return nil
+	}
+	var hit *gcol
+	for _, name := range it.cands {
+		c := p.t.column(name)
+		if c != nil && slices.ContainsFunc(c.words, func(w string) bool { return dir[w] }) {
+			if hit != nil {
+				return nil
+			}
+			hit = c
+		}
+	}
+	return hit
+}
+
 // rateWords call a column's values a rate or a share.
 var rateWords = map[string]bool{"rate": true, "percent": true, "share": true, "ratio": true, "proportion": true}
 
@@ -741,6 +826,35 @@ func (p *parsed) ratedColumn(k int) *gcol {
 		}
 	}
 	return c
+}
+
+// valueOf reports whether item j is a value that column c may hold.
+func (p *parsed) valueOf(j int, c *gcol) bool {
+	if j < 0 || j >= len(p.items) || p.items[j].kind != itemValue {
+		return false
+	}
+	return p.items[j].col == c || slices.Contains(p.items[j].cands, c.name)
+}
+
+// subjectMeasure is the table's one measure column when item k is a
+// word that is the file's subject (population in population_cn.csv), and
+// the subject is a level the column counts; nil otherwise.
+func (p *parsed) subjectMeasure(k int) *gcol {
+	it := p.items[k]
+	var ws []string
+	if it.kind == itemVocab {
+		ws = strings.Fields(it.ent.value)
+	} else {
+		ws = wordsOf(p.toks[it.from:it.to])
+	}
+	if len(ws) != 1 || !slices.Contains(p.t.stem, ws[0]) {
+		return nil
+	}
+	ms := p.t.measures()
+	if len(ms) != 1 || ms[0].stock == "" {
+		return nil
+	}
+	return ms[0]
 }
 
 // nonSumOf is why a sum of c means nothing: its own reason, or a rate
@@ -1019,6 +1133,9 @@ func (p *parsed) yearBounds(nums []item, comparing bool) (out []yearBound, inRan
 			j := k + 1
 			if j < len(p.items) && p.items[j].text == "年" {
 				j++
+			}
+			if j+1 < len(p.items) && (p.items[j].text == "及" || p.items[j].text == "或") {
+				j++ // 1950年及以后
 			}
 			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleBound {
 				if v := p.items[j].ent.value; v == "ge" || v == "lt" {
