@@ -42,6 +42,12 @@ func TestUnderstandValuesAndRows(t *testing.T) {
 		fmt.Fprintf(&pb, "%d,男,%d\n%d,女,%d\n", y, 100+y-1980, y, 90+y-1980)
 	}
 	pop := previewFile(t, "population_by_sex.csv", []byte(pb.String()))
+	var sb strings.Builder
+	sb.WriteString("date,airport,cost\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&sb, "20%02d-%02d-01,%s,%d\n", 10+i%3, 1+i%5, []string{"LHR", "CDG", "AMS"}[i%3], 100*i)
+	}
+	strikes := previewFile(t, "strikes.csv", []byte(sb.String()))
 	tests := []struct {
 		file    *preview.FilePreview
 		request string
@@ -52,6 +58,8 @@ func TestUnderstandValuesAndRows(t *testing.T) {
 		{ship, "total units per month for target Hull", &Reading{Analysis: Trend, Measures: []Measure{{"units", "sum"}}, Time: "shipped", Grain: "month", Filters: []Filter{{"target", "=", []string{"Hull"}}}}},
 		{ship, "total units by source for York", nil},
 		{quakes, "number of quakes per month", &Reading{Analysis: Trend, Time: "time", Grain: "month", RowIs: "quake"}},
+		{strikes, "每年的撞击次数", &Reading{Analysis: Trend, Time: "date", Grain: "year", RowIs: "strike"}},
+		{strikes, "撞击次数最多的机场", &Reading{Analysis: TopN, GroupBy: []string{"airport"}, Order: "desc", RowIs: "strike"}},
 		{pop, "每年女性人数", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"女"}}}}},
 		{pop, "male population per year", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"男"}}}}},
 		{pop, "1990年及以后每年的总人口", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"年份", ">=", []string{"1990"}}}}},
