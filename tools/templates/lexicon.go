@@ -117,7 +117,8 @@ func init() {
 		enWords[c] = entry{role: roleCompare, value: c}
 	}
 	add(entry{role: roleOrder, value: "desc"}, "highest", "most", "largest", "biggest", "best", "greatest", "top", "high", "leading", "largest")
-	add(entry{role: roleOrder, value: "asc"}, "lowest", "least", "smallest", "worst", "fewest", "bottom", "low")
+	add(entry{role: roleOrder, value: "asc"}, "lowest", "least", "smallest", "worst", "fewest", "bottom", "low", "weakest", "shortest")
+	add(entry{role: roleOrder, value: "desc"}, "strongest", "longest")
 	add(entry{role: roleTop}, "rank", "ranking", "ranked")
 	add(entry{role: roleTimeWord}, "time")
 	add(entry{role: roleBound, value: "ge"}, "since", "onwards", "onward")
@@ -148,7 +149,7 @@ var abbreviations = map[string]string{
 	"vol": "volume", "px": "price", "temperatures": "temperature", "lat": "latitude", "lon": "longitude", "lng": "longitude",
 	"mean": "average", "humid": "humidity", "accel": "acceleration", "disp": "displacement", "wt": "weight", "cyl": "cylinder",
 	"cylinders": "cylinder", "info": "information", "sales": "sale", "kms": "km", "mins": "minute", "hrs": "hour", "hr": "hour",
-	"ppl": "people", "sex": "gender", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
+	"ppl": "people", "sex": "gender", "len": "length", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
 }
 
 // genericWords in a column's name do not need to be said: "customer"
@@ -352,6 +353,15 @@ func init() {
 	word("construction", "建筑业")
 	word("retail", "零售业", "零售")
 	word("government", "政府", "政府部门")
+	word("body mass", "体重")
+	word("flipper length", "鳍长", "鳍状肢长度")
+	word("flipper", "鳍", "鳍状肢")
+	word("island", "岛", "岛屿")
+	word("penguin", "企鹅")
+	word("co 2", "二氧化碳")
+	word("concentration", "浓度")
+	word("wildlife", "野生动物")
+	word("size", "体型", "大小", "尺寸")
 }
 
 // stripPlural returns the singular of an English word, conservatively.

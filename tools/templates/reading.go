@@ -214,10 +214,11 @@ func columnWords(name string) (words []string, pct bool) {
 }
 
 // valueConcept is the glossary's English for a word that may name a
-// category value by meaning (男性 → male, "female"), "" for other words.
+// category value by meaning (男性 → male, 中国 → china, "female"), ""
+// for other words.
 func valueConcept(t word) string {
 	if t.han {
-		if t.ent != nil && t.ent.role == roleWord && valueWords[t.ent.value] {
+		if t.ent != nil && t.ent.role == roleWord {
 			return t.ent.value
 		}
 		return ""
@@ -226,6 +227,17 @@ func valueConcept(t word) string {
 		return t.w
 	}
 	return ""
+}
+
+// namesColumn reports whether concept words ws name a column of the
+// table, which a value's meaning then does not stand for.
+func (p *parsed) namesColumn(ws string) bool {
+	for _, c := range p.t.cols {
+		if matchTier(strings.Fields(ws), c) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // valueWords are the glossary's concepts that are category values.
@@ -748,10 +760,11 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		if w == 1 {
 			// A value named by its meaning through the glossary: 男性
 			// or "male" for 男, "female" for 女.
-			if want := valueConcept(span[0]); want != "" {
+			if want := valueConcept(span[0]); want != "" && !p.namesColumn(want) {
 				for _, c := range p.t.cols {
 					for k, v := range c.values {
-						if e, ok := zhWords[k]; ok && e.role == roleWord && e.value == want {
+						if e, ok := zhWords[k]; ok && e.role == roleWord && e.value == want || span[0].han && k == want {
+							// 男性 for 男; 中国 for China.
 							return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
 						}
 					}

@@ -166,6 +166,11 @@ func (p *parsed) build() (Reading, []problem) {
 					rated[c] = true
 					continue
 				}
+				if p.subjectAfterColumn(k) {
+					// 二氧化碳浓度 in co2-concentration.csv: the file's subject
+					// says what the column just named measures.
+					continue
+				}
 				if c := p.subjectMeasure(k); c != nil {
 					// "total population" over population_cn.csv, whose one
 					// measure is 人数.
@@ -252,9 +257,12 @@ func (p *parsed) build() (Reading, []problem) {
 				dims = appendOnce(dims, d)
 				continue
 			}
-			if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && !t.rowsAreItems() {
-				// "number of disasters" over yearly totals per disaster
-				// type: its rows are not one disaster each.
+			isCount := func(o *item) bool {
+				return o != nil && o.kind == itemVocab && o.ent.role == roleAgg && o.ent.value == "count"
+			}
+			if (isCount(p.prevItem(it)) || isCount(p.nextItem(it))) && !t.rowsAreItems() {
+				// "number of disasters", 灾害数量 over yearly totals per
+				// disaster type: its rows are not one disaster each.
 				add("it counts %s, and the rows of %s are not one each: say what to count", "请求要数%s，而 %s 的行并非每行一个：请说明要数什么", it.text, t.file.Name)
 			}
 		case itemNumber:
@@ -284,6 +292,11 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 			if c := p.ratedColumn(k); c != nil {
 				rated[c] = true
+				continue
+			}
+			if p.subjectAfterColumn(k) {
+				// 二氧化碳浓度 in co2-concentration.csv: the file's subject
+				// says what the column just named measures.
 				continue
 			}
 			if c := p.subjectMeasure(k); c != nil {
@@ -826,6 +839,25 @@ func (p *parsed) ratedColumn(k int) *gcol {
 		}
 	}
 	return c
+}
+
+// subjectAfterColumn reports whether item k is a word of the file's name
+// right after a measure column.
+func (p *parsed) subjectAfterColumn(k int) bool {
+	if k == 0 {
+		return false
+	}
+	it, prev := p.items[k], p.items[k-1]
+	if prev.kind != itemColumn || prev.to != it.from || !prev.col.numeric || prev.col.yearInt || prev.col.coded || prev.col.idish {
+		return false
+	}
+	var ws []string
+	if it.kind == itemVocab {
+		ws = strings.Fields(it.ent.value)
+	} else {
+		ws = wordsOf(p.toks[it.from:it.to])
+	}
+	return len(ws) == 1 && slices.Contains(p.t.stem, ws[0])
 }
 
 // valueOf reports whether item j is a value that column c may hold.

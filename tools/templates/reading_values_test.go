@@ -48,6 +48,21 @@ func TestUnderstandValuesAndRows(t *testing.T) {
 		fmt.Fprintf(&sb, "20%02d-%02d-01,%s,%d\n", 10+i%3, 1+i%5, []string{"LHR", "CDG", "AMS"}[i%3], 100*i)
 	}
 	strikes := previewFile(t, "strikes.csv", []byte(sb.String()))
+	var gb strings.Builder
+	gb.WriteString("year,country,gdp\n")
+	for y := 2000; y <= 2004; y++ {
+		for i, c := range []string{"China", "India", "Japan"} {
+			fmt.Fprintf(&gb, "%d,%s,%d\n", y, c, 100*(i+1)+y-2000)
+		}
+	}
+	gdp := previewFile(t, "gdp.csv", []byte(gb.String()))
+	var pm strings.Builder
+	pm.WriteString("Date,PM25\n")
+	for d := 1; d <= 28; d++ {
+		fmt.Fprintf(&pm, "2021-%02d-%02d,%d.5\n", 1+d%3, d, 30+d)
+	}
+	pm25 := previewFile(t, "pm25-concentration.csv", []byte(pm.String()))
+	dis := previewFile(t, "disasters.csv", disastersCSV())
 	tests := []struct {
 		file    *preview.FilePreview
 		request string
@@ -60,6 +75,9 @@ func TestUnderstandValuesAndRows(t *testing.T) {
 		{quakes, "number of quakes per month", &Reading{Analysis: Trend, Time: "time", Grain: "month", RowIs: "quake"}},
 		{strikes, "每年的撞击次数", &Reading{Analysis: Trend, Time: "date", Grain: "year", RowIs: "strike"}},
 		{strikes, "撞击次数最多的机场", &Reading{Analysis: TopN, GroupBy: []string{"airport"}, Order: "desc", RowIs: "strike"}},
+		{gdp, "中国每年的gdp", &Reading{Analysis: Trend, Measures: []Measure{{"gdp", "sum"}}, Time: "year", Grain: "year", Filters: []Filter{{"country", "=", []string{"China"}}}}},
+		{pm25, "每月平均PM25浓度", &Reading{Analysis: Trend, Measures: []Measure{{"PM25", "mean"}}, Time: "Date", Grain: "month"}},
+		{dis, "每种类型的灾害数量", nil},
 		{pop, "每年女性人数", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"女"}}}}},
 		{pop, "male population per year", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"男"}}}}},
 		{pop, "1990年及以后每年的总人口", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"年份", ">=", []string{"1990"}}}}},
