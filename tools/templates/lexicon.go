@@ -87,7 +87,7 @@ func init() {
 		"data", "dataset", "file", "table", "sheet", "tab", "spreadsheet", "workbook", "value", "values", "figure", "look", "let",
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
-		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "reached", "reach", "hit",
+		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "flown", "travelled", "traveled", "reached", "reach", "hit",
 		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
@@ -106,7 +106,7 @@ func init() {
 	add(entry{role: rolePart, value: "weekday"}, "weekday")
 	add(entry{role: roleCue, value: Trend}, "trend", "evolution", "evolve", "change", "changed", "develop", "timeline", "progression")
 	add(entry{role: roleCue, value: Profile}, "profile", "profiling", "overview", "summary", "summarise", "summarize", "describe", "eda", "explore", "quality", "missing", "null", "duplicate")
-	add(entry{role: roleCue, value: Correlation}, "correlation", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter")
+	add(entry{role: roleCue, value: Correlation}, "correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter")
 	add(entry{role: roleCue, value: Distribution}, "distribution", "distributed", "histogram", "spread", "quantile", "percentile", "boxplot")
 	add(entry{role: roleCue, value: Pivot}, "pivot", "crosstab", "contingency")
 	add(entry{role: roleCue, value: Outliers}, "outlier", "anomaly", "anomalies", "anomalous", "unusual", "abnormal")

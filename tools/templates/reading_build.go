@@ -376,6 +376,10 @@ func (p *parsed) build() (Reading, []problem) {
 		case next != nil && next.kind == itemVocab && next.ent.role == roleOrder && it.num > 0 && it.num <= 1000 && !p.toks[it.from].han && next.text != "年":
 			r.N = it.num
 			ranking = true
+		case next != nil && next.kind == itemColumn && next.col.text && next.from == it.to && it.num > 0 && it.num <= 1000 && !t.isYear(it.num) && p.ranks():
+			// "5 origins with the lowest avg delay": how many of them.
+			r.N = it.num
+			ranking = true
 		case it.from > 0 && showWords[p.toks[it.from-1].w] && it.num > 0 && it.num <= 1000 && !t.isYear(it.num):
 			// "show 5", "list 10": how many rows of a ranking.
 			r.N = it.num

@@ -72,6 +72,7 @@ func TestUnderstandValuesAndRows(t *testing.T) {
 		{ship, "total units to Leeds per month", &Reading{Analysis: Trend, Measures: []Measure{{"units", "sum"}}, Time: "shipped", Grain: "month", Filters: []Filter{{"target", "=", []string{"Leeds"}}}}},
 		{ship, "total units per month for target Hull", &Reading{Analysis: Trend, Measures: []Measure{{"units", "sum"}}, Time: "shipped", Grain: "month", Filters: []Filter{{"target", "=", []string{"Hull"}}}}},
 		{ship, "total units by source for York", nil},
+		{ship, "2 targets with the lowest total units", &Reading{Analysis: TopN, Measures: []Measure{{"units", "sum"}}, GroupBy: []string{"target"}, Order: "asc", N: 2}},
 		{quakes, "number of quakes per month", &Reading{Analysis: Trend, Time: "time", Grain: "month", RowIs: "quake"}},
 		{strikes, "每年的撞击次数", &Reading{Analysis: Trend, Time: "date", Grain: "year", RowIs: "strike"}},
 		{strikes, "撞击次数最多的机场", &Reading{Analysis: TopN, GroupBy: []string{"airport"}, Order: "desc", RowIs: "strike"}},
