@@ -551,7 +551,7 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 		agg = a.ent.value
 	}
-	counting := agg == "count" || agg == "count_distinct" || rowNoun
+	counting := agg == "count" || agg == "count_distinct" || rowNoun && (agg == "" || agg == "sum")
 	for _, c := range measures {
 		a := agg
 		for _, it := range aggs {

@@ -3,6 +3,7 @@ package templates
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -55,12 +56,22 @@ func (c *gcol) holdsYear(y int) bool {
 	return !ok || y >= lo && y <= hi
 }
 
+// dateLayouts are the date parts of the time columns' first and last
+// values as previews write them.
+var dateLayouts = []string{"2006-01-02", "2006/01/02", "2006-1-2", "2006/1/2", "01/02/2006", "1/2/2006", "2006-01", "2006"}
+
+// dateOf is the date at the start of s ("2001/01/01 06:55", "1990-01-08").
 func dateOf(s string) (time.Time, bool) {
-	if len(s) < 10 {
-		return time.Time{}, false
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " T"); i > 0 {
+		s = s[:i]
 	}
-	d, err := time.Parse("2006-01-02", s[:10])
-	return d, err == nil
+	for _, l := range dateLayouts {
+		if d, err := time.Parse(l, s); err == nil {
+			return d, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // periodsAt is how many periods of grain (day, week, month, quarter,

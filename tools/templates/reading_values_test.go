@@ -63,6 +63,12 @@ func TestUnderstandValuesAndRows(t *testing.T) {
 	}
 	pm25 := previewFile(t, "pm25-concentration.csv", []byte(pm.String()))
 	dis := previewFile(t, "disasters.csv", disastersCSV())
+	var tb strings.Builder
+	tb.WriteString("start,zone,fare\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&tb, "2001/%02d/%02d %02d:15,%s,%d.5\n", 1+i%3, 1+i%5, 8, []string{"A", "B"}[i%2], 5+i)
+	}
+	trips := previewFile(t, "trips-2k.csv", []byte(tb.String()))
 	tests := []struct {
 		file    *preview.FilePreview
 		request string
@@ -79,6 +85,10 @@ func TestUnderstandValuesAndRows(t *testing.T) {
 		{gdp, "中国每年的gdp", &Reading{Analysis: Trend, Measures: []Measure{{"gdp", "sum"}}, Time: "year", Grain: "year", Filters: []Filter{{"country", "=", []string{"China"}}}}},
 		{pm25, "每月平均PM25浓度", &Reading{Analysis: Trend, Measures: []Measure{{"PM25", "mean"}}, Time: "Date", Grain: "month"}},
 		{dis, "每种类型的灾害数量", nil},
+		{trips, "compare average fare in 2001 with 2000", nil},
+		{trips, "2001年和2000年的平均fare对比", nil},
+		{trips, "number of trips per month", &Reading{Analysis: Trend, Time: "start", Grain: "month", RowIs: "trip"}},
+		{trips, "average trip time by zone", nil},
 		{pop, "每年女性人数", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"女"}}}}},
 		{pop, "male population per year", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"男"}}}}},
 		{pop, "1990年及以后每年的总人口", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"年份", ">=", []string{"1990"}}}}},
