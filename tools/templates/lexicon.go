@@ -87,7 +87,7 @@ func init() {
 		"data", "dataset", "file", "table", "sheet", "tab", "spreadsheet", "workbook", "value", "values", "figure", "look", "let",
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
-		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "reached", "reach", "hit",
+		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "flown", "travelled", "traveled", "reached", "reach", "hit",
 		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
@@ -106,7 +106,7 @@ func init() {
 	add(entry{role: rolePart, value: "weekday"}, "weekday")
 	add(entry{role: roleCue, value: Trend}, "trend", "evolution", "evolve", "change", "changed", "develop", "timeline", "progression")
 	add(entry{role: roleCue, value: Profile}, "profile", "profiling", "overview", "summary", "summarise", "summarize", "describe", "eda", "explore", "quality", "missing", "null", "duplicate")
-	add(entry{role: roleCue, value: Correlation}, "correlation", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter")
+	add(entry{role: roleCue, value: Correlation}, "correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter")
 	add(entry{role: roleCue, value: Distribution}, "distribution", "distributed", "histogram", "spread", "quantile", "percentile", "boxplot")
 	add(entry{role: roleCue, value: Pivot}, "pivot", "crosstab", "contingency")
 	add(entry{role: roleCue, value: Outliers}, "outlier", "anomaly", "anomalies", "anomalous", "unusual", "abnormal")
@@ -117,7 +117,8 @@ func init() {
 		enWords[c] = entry{role: roleCompare, value: c}
 	}
 	add(entry{role: roleOrder, value: "desc"}, "highest", "most", "largest", "biggest", "best", "greatest", "top", "high", "leading", "largest")
-	add(entry{role: roleOrder, value: "asc"}, "lowest", "least", "smallest", "worst", "fewest", "bottom", "low")
+	add(entry{role: roleOrder, value: "asc"}, "lowest", "least", "smallest", "worst", "fewest", "bottom", "low", "weakest", "shortest")
+	add(entry{role: roleOrder, value: "desc"}, "strongest", "longest")
 	add(entry{role: roleTop}, "rank", "ranking", "ranked")
 	add(entry{role: roleTimeWord}, "time")
 	add(entry{role: roleBound, value: "ge"}, "since", "onwards", "onward")
@@ -148,7 +149,7 @@ var abbreviations = map[string]string{
 	"vol": "volume", "px": "price", "temperatures": "temperature", "lat": "latitude", "lon": "longitude", "lng": "longitude",
 	"mean": "average", "humid": "humidity", "accel": "acceleration", "disp": "displacement", "wt": "weight", "cyl": "cylinder",
 	"cylinders": "cylinder", "info": "information", "sales": "sale", "kms": "km", "mins": "minute", "hrs": "hour", "hr": "hour",
-	"ppl": "people", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
+	"ppl": "people", "sex": "gender", "len": "length", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
 }
 
 // genericWords in a column's name do not need to be said: "customer"
@@ -203,14 +204,15 @@ func init() {
 		"列出", "数据", "表", "表格", "文件", "里", "中", "上", "吗", "呢", "吧", "啊", "有", "都", "情况", "一共", "分别", "哪", "哪个", "哪些",
 		"哪一", "哪种", "哪类", "哪家", "哪只", "是多少", "怎样", "如何", "怎么样", "工作表", "这个", "这份", "该", "的是", "得", "出", "计算", "统计", "分析", "汇总", "看一下",
 		"，", "。", "？", "！", "、", "：", "；", "（", "）", "和", "与", "及", "以及", "跟", "在", "期间", "中的", "所有", "全部", "各个", "之间",
-		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致")
+		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致",
+		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里", "飞往", "前往")
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")
 	add(entry{role: roleAgg, value: "count"}, "订单数", "单数", "人数", "订单量")
 	add(entry{role: roleAgg, value: "mean"}, "平均", "均值", "平均值", "平均数", "人均")
 	add(entry{role: roleAgg, value: "median"}, "中位数")
-	add(entry{role: roleAgg, value: "sum"}, "总", "总和", "合计", "总计", "总额", "总量", "累计", "加总", "总共")
+	add(entry{role: roleAgg, value: "sum"}, "总", "总数", "总和", "合计", "总计", "总额", "总量", "累计", "加总", "总共")
 	add(entry{role: roleAgg, value: "count"}, "数量", "个数", "次数", "计数", "多少次", "多少个", "笔数", "条数", "频数")
 	add(entry{role: roleAgg, value: "max"}, "最大值", "峰值")
 	add(entry{role: roleAgg, value: "min"}, "最小值")
@@ -322,6 +324,44 @@ func init() {
 	word("consumption", "消费")
 	word("inflation", "通胀", "通胀率", "通货膨胀率")
 	word("interest rate", "利率")
+	word("group", "组", "组别")
+	word("employment", "就业")
+	word("inventory", "库存", "库存量")
+	word("balance", "余额")
+	word("length", "长度", "体长")
+	word("murder", "谋杀")
+	word("crime", "犯罪")
+	word("violent", "暴力")
+	word("poverty", "贫困")
+	word("urban", "城市化", "城镇化")
+	word("hs grad", "高中毕业")
+	word("bird strike", "鸟击")
+	word("strike", "撞击")
+	word("phase flight", "飞行阶段")
+	word("repair", "维修", "修理")
+	word("time of day", "时段", "时间段")
+	word("male", "男性", "男", "男子")
+	word("female", "女性", "女", "女子")
+	word("delay", "延误", "延迟", "晚点")
+	word("flight", "航班", "飞行")
+	word("origin", "出发", "出发地", "始发")
+	word("destination", "目的地", "到达")
+	word("distance", "距离", "里程")
+	word("nonfarm", "非农")
+	word("employment", "就业人数", "雇员人数")
+	word("manufacturing", "制造业")
+	word("construction", "建筑业")
+	word("retail", "零售业", "零售")
+	word("government", "政府", "政府部门")
+	word("body mass", "体重")
+	word("flipper length", "鳍长", "鳍状肢长度")
+	word("flipper", "鳍", "鳍状肢")
+	word("island", "岛", "岛屿")
+	word("penguin", "企鹅")
+	word("co 2", "二氧化碳")
+	word("concentration", "浓度")
+	word("wildlife", "野生动物")
+	word("size", "体型", "大小", "尺寸")
 }
 
 // stripPlural returns the singular of an English word, conservatively.

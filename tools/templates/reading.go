@@ -76,19 +76,28 @@ var calendarParts = []string{"month_of_year", "weekday", "quarter_of_year", "hou
 
 // gcol is one column of a table, with what the parse grounds on it.
 type gcol struct {
-	name     string
-	typ      string
-	numeric  bool
-	date     bool // a date or datetime column
-	yearInt  bool // an integer column of years (1900–2100)
-	text     bool // text or bool: a category
-	idish    bool
+	name    string
+	typ     string
+	numeric bool
+	date    bool // a date or datetime column
+	yearInt bool // an integer column of years (yearLow–yearHigh)
+	text    bool // text or bool: a category
+	idish   bool
+	// coded is an integer column whose numbers are labels of a category
+	// (an age group 0, 5, 10…, a cluster, a class): grouped by, never
+	// added up or averaged.
+	coded bool
+	// stock is what the column counts at each point of time when it is a
+	// level (a population, a headcount, employment, a balance): its sum
+	// over several periods means nothing. "" for a flow.
+	stock    string
 	words    []string // its name's concept words
 	initials string   // the first letters of its name's words ("mpg" for Miles_per_Gallon), for names of two words or more
 	nonSum   string   // why a sum of it means nothing ("" when it may be summed)
 	values   map[string]string
 	min, max string
 	distinct int
+	decimals int // the most decimal places of its values in the file
 }
 
 // gtable is one table a request may be about.
@@ -98,6 +107,9 @@ type gtable struct {
 	sheet *preview.SheetPreview
 	cols  []*gcol
 	stem  []string // the file name's words
+	// stemWhole is the file name's words as written when stem split one
+	// (statecrime for state, crime).
+	stemWhole []string
 	// otherStems are the names' words of the other files given.
 	otherStems [][]string
 	sheets     []string // the workbook's sheets with this table's columns (same schema), this one included
@@ -114,7 +126,9 @@ var nonSummable = map[string]string{
 	"displacement": "a size", "maximum": "a maximum", "minimum": "a minimum", "pressure": "a pressure", "level": "a level",
 	"expectancy": "a life expectancy", "growth": "a rate", "salary": "a salary", "fertility": "a rate", "poverty": "a rate",
 	"unemployment": "a rate", "concentration": "a concentration", "co": "a concentration", "grad": "a rate", "inflation": "a rate",
-	"interest": "a rate",
+	"interest": "a rate", "length": "a measurement", "width": "a measurement", "depth": "a measurement", "mass": "a measurement",
+	"diameter": "a measurement", "thickness": "a measurement", "circumference": "a measurement", "wingspan": "a measurement",
+	"girth": "a measurement", "bmi": "a measurement",
 }
 
 // nonSummableStems are nonSummable by the words' stems (expect for
@@ -128,6 +142,30 @@ var nonSummableStems = func() map[string]string {
 	}
 	return m
 }()
+
+// codedWords mark an integer column whose numbers are labels: an age
+// group (0, 5, 10…), a cluster, a class, a code.
+var codedWords = map[string]bool{"group": true, "cluster": true, "class": true, "category": true, "type": true, "bracket": true,
+	"band": true, "code": true, "zip": true, "zipcode": true, "fips": true, "postcode": true, "cohort": true, "segment": true}
+
+// stockWords name a level counted at a point of time, whose sum over
+// periods means nothing, with what it is.
+var stockWords = map[string]string{
+	"population": "a population", "headcount": "a headcount", "employment": "an employment level", "employed": "an employment level",
+	"employee": "a headcount", "workforce": "a headcount", "unemployment": "a count of the unemployed", "unemployed": "a count of the unemployed",
+	"inventory": "an inventory", "balance": "a balance", "enrollment": "an enrolment", "enrolment": "an enrolment",
+	"membership": "a membership", "subscriber": "a subscriber count", "resident": "a population", "capital": "a capital stock",
+	"outstanding": "an amount outstanding", "holding": "a holding",
+}
+
+// flowWords mark a column of what happened during a period (a change, new
+// hires), which adds up over periods even in a file of levels.
+var flowWords = map[string]bool{"change": true, "new": true, "net": true, "growth": true, "diff": true, "difference": true,
+	"delta": true, "added": true, "hire": true, "separation": true, "quit": true, "layoff": true, "flow": true, "gain": true,
+	"loss": true, "birth": true, "death": true, "inflow": true, "outflow": true}
+
+// yearLow and yearHigh bound the values of an integer column of years.
+const yearLow, yearHigh = 1500, 2200
 
 // idWords mark a column of identifiers.
 var idWords = map[string]bool{"id": true, "uuid": true, "uid": true, "key": true, "code": true}
@@ -145,12 +183,21 @@ func columnWords(name string) (words []string, pct bool) {
 				if t.ent != nil && t.ent.role == roleGrain && t.ent.value == "year" && (t.w == "年份" || t.w == "年度" || t.w == "年") {
 					// 年份, the year column of a Chinese table.
 					words = append(words, "year")
+				} else if t.ent != nil && t.ent.role == roleGrain && (t.w == "季度" || t.w == "月份" || t.w == "月" || t.w == "周") {
+					// 季度, a column of quarters.
+					words = append(words, t.ent.value)
 				} else if t.ent != nil && t.ent.role == roleWord {
 					for _, w := range strings.Fields(t.ent.value) {
 						words = append(words, canonOf(w))
 					}
 				} else if t.w == "数量" || t.w == "件数" {
 					words = append(words, "quantity")
+				} else if parts := vocabSplit(t.w); parts != nil {
+					// A word of the segmenter's made of vocabulary words
+					// (年龄组: 年龄 age, 组 group): their concepts.
+					for _, w := range parts {
+						words = append(words, canonOf(w))
+					}
 				} else {
 					words = append(words, t.w)
 				}
@@ -164,6 +211,70 @@ func columnWords(name string) (words []string, pct bool) {
 		}
 	}
 	return words, pct
+}
+
+// valueConcept is the glossary's English for a word that may name a
+// category value by meaning (男性 → male, 中国 → china, "female"), ""
+// for other words.
+func valueConcept(t word) string {
+	if t.han {
+		if t.ent != nil && t.ent.role == roleWord {
+			return t.ent.value
+		}
+		return ""
+	}
+	if valueWords[t.w] {
+		return t.w
+	}
+	return ""
+}
+
+// namesColumn reports whether concept words ws name a column of the
+// table, which a value's meaning then does not stand for.
+func (p *parsed) namesColumn(ws string) bool {
+	for _, c := range p.t.cols {
+		if matchTier(strings.Fields(ws), c) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// valueWords are the glossary's concepts that are category values.
+var valueWords = map[string]bool{"male": true, "female": true}
+
+// vocabSplit is the English concept words of a Chinese word that the
+// vocabulary's concept words cover whole, in two or more (年龄组 → age,
+// group); nil when they do not.
+func vocabSplit(w string) []string {
+	rs := []rune(w)
+	n := len(rs)
+	if n < 2 {
+		return nil
+	}
+	// best[k]: the fewest vocabulary words covering rs[:k]; from[k] where
+	// the last of them starts.
+	best := make([]int, n+1)
+	from := make([]int, n+1)
+	for k := 1; k <= n; k++ {
+		best[k] = -1
+		for a := 0; a < k; a++ {
+			if best[a] < 0 || a == 0 && k == n {
+				continue
+			}
+			if e, ok := zhWords[string(rs[a:k])]; ok && e.role == roleWord && (best[k] < 0 || best[a]+1 < best[k]) {
+				best[k], from[k] = best[a]+1, a
+			}
+		}
+	}
+	if best[n] < 2 {
+		return nil
+	}
+	var out []string
+	for k := n; k > 0; k = from[k] {
+		out = append(strings.Fields(zhWords[string(rs[from[k]:k])].value), out...)
+	}
+	return out
 }
 
 type run struct {
@@ -212,7 +323,7 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 		var st *preview.ColumnStats
 		if k < len(s.Stats) {
 			st = &s.Stats[k]
-			g.min, g.max, g.distinct = st.Min, st.Max, st.Distinct
+			g.min, g.max, g.distinct, g.decimals = st.Min, st.Max, st.Distinct, st.Decimals
 			if g.text && !st.DistinctCapped {
 				for _, v := range st.Top {
 					if v.Value != "" {
@@ -254,14 +365,24 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 			if st != nil && st.Min != "" {
 				lo, _ := strconv.Atoi(st.Min)
 				hi, _ := strconv.Atoi(st.Max)
-				g.yearInt = lo >= 1900 && hi <= 2100
+				g.yearInt = lo >= yearLow && hi <= yearHigh
 			}
 			if g.yearInt {
 				g.nonSum = "a year"
 			}
 		}
+		if c.Type == preview.ColumnInt && !g.yearInt && !g.idish {
+			for _, w := range g.words {
+				if codedWords[w] {
+					g.coded = true
+					g.nonSum = "a code whose numbers are labels"
+				}
+			}
+		}
 		t.cols = append(t.cols, g)
 	}
+	t.markStocks()
+	t.splitStem()
 	if f.Kind == preview.KindXLSX {
 		for j := range f.Sheets {
 			o := &f.Sheets[j]
@@ -271,6 +392,75 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 		}
 	}
 	return t
+}
+
+// splitStem splits a word of the file's name that starts or ends with a
+// word of one of its columns' names into the two (statecrime with a
+// column state: state, crime), so the rest reads as the table's subject.
+// The name as written is kept in stemWhole.
+func (t *gtable) splitStem() {
+	var out []string
+	split := false
+	for _, sw := range t.stem {
+		done := false
+		for _, c := range t.cols {
+			for _, cw := range c.words {
+				if len(cw) < 3 || len(sw)-len(cw) < 3 || !isLetters(cw) || done {
+					continue
+				}
+				if strings.HasPrefix(sw, cw) {
+					out, done = append(out, cw, canonOf(sw[len(cw):])), true
+				} else if strings.HasSuffix(sw, cw) {
+					out, done = append(out, canonOf(sw[:len(sw)-len(cw)]), cw), true
+				}
+			}
+		}
+		if !done {
+			out = append(out, sw)
+		}
+		split = split || done
+	}
+	if split {
+		t.stemWhole, t.stem = t.stem, out
+	}
+}
+
+// markStocks sets the stock of each numeric column that counts a level:
+// by its own words (population, employment, balance), or, for a column
+// that counts with no subject of its own (人数, count) or names a part of
+// the whole (construction in us-employment.csv), by the file's subject,
+// unless its words say it is a flow (a change, new hires).
+func (t *gtable) markStocks() {
+	subject := ""
+	for _, w := range t.stem {
+		if why, ok := stockWords[canonOf(w)]; ok {
+			subject = why
+		}
+	}
+	for _, c := range t.cols {
+		if !c.numeric || c.yearInt || c.idish || c.coded {
+			continue
+		}
+		flow := false
+		for _, w := range c.words {
+			if flowWords[w] || flowWords[stemWord(w)] {
+				flow = true
+			}
+		}
+		if flow {
+			continue
+		}
+		for _, w := range c.words {
+			if why, ok := stockWords[w]; ok {
+				c.stock = why
+			} else if why, ok := stockWords[stemWord(w)]; ok {
+				c.stock = why
+			}
+		}
+		if c.stock == "" && subject != "" && c.nonSum == "" {
+			c.stock = subject
+		}
+	}
 }
 
 func sameSchema(a, b *preview.SheetPreview) bool {
@@ -550,9 +740,35 @@ func (p *parsed) placeAt(i int) (item, bool) {
 				return item{kind: itemSheet, value: s, from: i, to: i + w}, true
 			}
 		}
+		var found *item
 		for _, c := range p.t.cols {
 			if v, ok := c.values[key]; ok && (w > 1 || !isFunction(span[0]) && synonymWords[span[0].w] == nil) {
-				return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+				if found == nil {
+					found = &item{kind: itemValue, col: c, value: v, from: i, to: i + w}
+				}
+				// ATL in both origin and destination: the build
+				// takes the column said beside it, or asks.
+				found.cands = append(found.cands, c.name)
+			}
+		}
+		if found != nil {
+			if len(found.cands) == 1 {
+				found.cands = nil
+			}
+			return *found, true
+		}
+		if w == 1 {
+			// A value named by its meaning through the glossary: 男性
+			// or "male" for 男, "female" for 女.
+			if want := valueConcept(span[0]); want != "" && !p.namesColumn(want) {
+				for _, c := range p.t.cols {
+					for k, v := range c.values {
+						if e, ok := zhWords[k]; ok && e.role == roleWord && e.value == want || span[0].han && k == want {
+							// 男性 for 男; 中国 for China.
+							return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
+						}
+					}
+				}
 			}
 		}
 		if w > 1 && !span[0].han {
@@ -728,7 +944,7 @@ var fileWords = map[string]bool{"table": true, "file": true, "csv": true, "xlsx"
 func (p *parsed) fileAt(i int, needWord bool) (item, bool) {
 	toks := p.toks
 	n := len(toks)
-	for k, st := range append([][]string{p.t.stem}, p.t.otherStems...) {
+	for k, st := range append([][]string{p.t.stem, p.t.stemWhole}, p.t.otherStems...) {
 		if len(st) == 0 || i+len(st) > n || !slices.Equal(wordsOf(toks[i:i+len(st)]), st) {
 			continue
 		}
@@ -737,7 +953,7 @@ func (p *parsed) fileAt(i int, needWord bool) (item, bool) {
 			continue
 		}
 		it := item{kind: itemFile, from: i, to: to}
-		if k > 0 {
+		if k > 1 {
 			it.kind = itemOtherFile
 		}
 		return it, true
@@ -877,17 +1093,51 @@ func contentWords(ws []string) bool {
 // birdstrikes.csv (the words making the file's name, or its last part of
 // five letters or more).
 func (p *parsed) fileRowAt(i int) (item, bool) {
-	if len(p.t.stem) != 1 || p.toks[i].han || !p.t.eventLog() {
+	subject := p.t.subject()
+	if subject == "" || !p.t.eventLog() {
 		return item{}, false
 	}
-	st := p.t.stem[0]
+	st := subject
+	if t := p.toks[i]; t.han {
+		// 鸟击 (bird strike), 撞击 (strike) in birdstrikes.csv: the
+		// glossary's English words, joined, are the name or its end.
+		if t.ent == nil || t.ent.role != roleWord {
+			return item{}, false
+		}
+		ws := strings.Fields(t.ent.value)
+		for k := range ws {
+			ws[k] = canonOf(ws[k])
+		}
+		if w := strings.Join(ws, ""); w == st || len(w) >= 5 && strings.HasSuffix(st, w) {
+			return item{kind: itemRowNoun, value: ws[len(ws)-1], from: i, to: i + 1}, true
+		}
+		return item{}, false
+	}
 	if i+1 < len(p.toks) && !p.toks[i+1].han && p.toks[i].w+p.toks[i+1].w == st {
 		return item{kind: itemRowNoun, value: p.toks[i+1].w, from: i, to: i + 2}, true
 	}
-	if w := p.toks[i].w; len(w) >= 5 && w != st && strings.HasSuffix(st, w) {
+	if w := p.toks[i].w; len(w) >= 5 && w != st && strings.HasSuffix(st, w) || w == st && len(p.t.stem) > 1 {
+		// "strikes" in birdstrikes.csv; "flights" in flights-2k.json,
+		// whose name has more than the word.
 		return item{kind: itemRowNoun, value: w, from: i, to: i + 1}, true
 	}
 	return item{}, false
+}
+
+// subject is the one word of the file's name that can name what it holds
+// (flight in flights-2k.json: the digits and single letters aside), ""
+// when it has none or several.
+func (t *gtable) subject() string {
+	var content []string
+	for _, w := range t.stem {
+		if len(w) >= 3 && isLetters(w) {
+			content = append(content, w)
+		}
+	}
+	if len(content) != 1 {
+		return ""
+	}
+	return content[0]
 }
 
 // wholeName reports whether ws are all the words of a column's name

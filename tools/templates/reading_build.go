@@ -55,6 +55,9 @@ func (p *parsed) build() (Reading, []problem) {
 		// rowIs is what a row is when the file is named for it (a strike
 		// in birdstrikes.csv).
 		rowIs string
+		// rated are the columns the request called a rate ("murder
+		// rate" for murder), averaged rather than summed.
+		rated = map[*gcol]bool{}
 	)
 	byBefore := func(k int) bool {
 		and := false
@@ -89,7 +92,7 @@ func (p *parsed) build() (Reading, []problem) {
 	// "2015年": the 年 is the year's, not a grain.
 	for k := 0; k+1 < len(p.items); k++ {
 		a, b := p.items[k], &p.items[k+1]
-		if a.kind == itemNumber && a.num >= 1900 && a.num <= 2100 && b.kind == itemVocab && b.ent.role == roleGrain && (b.text == "年" || b.text == "年度") {
+		if a.kind == itemNumber && t.isYear(a.num) && b.kind == itemVocab && b.ent.role == roleGrain && (b.text == "年" || b.text == "年度") {
 			b.ent = entry{role: roleStop}
 		}
 	}
@@ -106,6 +109,12 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 				aggs = append(aggs, it)
 			case roleGrain:
+				if c := t.periodColumn(e.value, it.text); c != nil {
+					// "by quarter" over a table of years with a column of
+					// quarters (1–4): that column is the grouping.
+					dims = appendOnce(dims, c)
+					continue
+				}
 				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
 					// "how many days", "number of years": the periods are
 					// what is counted, not the grain.
@@ -153,6 +162,21 @@ func (p *parsed) build() (Reading, []problem) {
 					dims = appendOnce(dims, d)
 					continue
 				}
+				if c := p.ratedColumn(k); c != nil {
+					rated[c] = true
+					continue
+				}
+				if p.subjectAfterColumn(k) {
+					// 二氧化碳浓度 in co2-concentration.csv: the file's subject
+					// says what the column just named measures.
+					continue
+				}
+				if c := p.subjectMeasure(k); c != nil {
+					// "total population" over population_cn.csv, whose one
+					// measure is 人数.
+					measures = appendOnce(measures, c)
+					continue
+				}
 				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
 					// 按产地 over sheets USA, Europe, Japan.
 					sheetAs = it.text
@@ -185,9 +209,14 @@ func (p *parsed) build() (Reading, []problem) {
 				if grain == "" {
 					grain = "year"
 				}
-			case c.numeric && !c.idish && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
+			case c.numeric && !c.idish && !c.coded && !(byBefore(k) && c.typ == preview.ColumnInt && c.distinct > 0 && c.distinct <= 30 && !p.ranks()):
 				measures = appendOnce(measures, c)
 			default:
+				if p.valueOf(k-1, c) || p.valueOf(k+1, c) {
+					// "ORD出发", "origin ORD": the column names the
+					// filter's value, not a grouping.
+					continue
+				}
 				if p.modifies(k) {
 					// "firm value", "stock price": the dimension names
 					// whose measure it is, not a grouping.
@@ -196,7 +225,29 @@ func (p *parsed) build() (Reading, []problem) {
 				dims = appendOnce(dims, c)
 			}
 		case itemValue:
-			r.Filters = addFilter(r.Filters, it.col.name, it.value)
+			col := it.col
+			if len(it.cands) > 1 {
+				// A value of several columns: the one named beside it.
+				col = nil
+				for _, j := range []int{k - 1, k + 1} {
+					if j >= 0 && j < len(p.items) && p.items[j].kind == itemColumn && slices.Contains(it.cands, p.items[j].col.name) {
+						col = p.items[j].col
+						p.items[k].col = col
+					}
+				}
+				if col == nil {
+					col = p.directed(it)
+				}
+				if col == nil {
+					add("%q is a value of %s: say which", "“%s”是 %s 中的值：请指明是哪一列", it.value, strings.Join(it.cands, ", "))
+					continue
+				}
+			}
+			v := it.value
+			if cv, ok := col.values[normalize(it.value)]; ok {
+				v = cv
+			}
+			r.Filters = addFilter(r.Filters, col.name, v)
 		case itemSheet:
 			sheetName = it.value
 		case itemFile:
@@ -206,9 +257,12 @@ func (p *parsed) build() (Reading, []problem) {
 				dims = appendOnce(dims, d)
 				continue
 			}
-			if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && !t.rowsAreItems() {
-				// "number of disasters" over yearly totals per disaster
-				// type: its rows are not one disaster each.
+			isCount := func(o *item) bool {
+				return o != nil && o.kind == itemVocab && o.ent.role == roleAgg && o.ent.value == "count"
+			}
+			if (isCount(p.prevItem(it)) || isCount(p.nextItem(it))) && !t.rowsAreItems() {
+				// "number of disasters", 灾害数量 over yearly totals per
+				// disaster type: its rows are not one disaster each.
 				add("it counts %s, and the rows of %s are not one each: say what to count", "请求要数%s，而 %s 的行并非每行一个：请说明要数什么", it.text, t.file.Name)
 			}
 		case itemNumber:
@@ -234,6 +288,21 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 			if d := p.onlyDimension(k, p.toks[it.from].w); d != nil {
 				dims = appendOnce(dims, d)
+				continue
+			}
+			if c := p.ratedColumn(k); c != nil {
+				rated[c] = true
+				continue
+			}
+			if p.subjectAfterColumn(k) {
+				// 二氧化碳浓度 in co2-concentration.csv: the file's subject
+				// says what the column just named measures.
+				continue
+			}
+			if c := p.subjectMeasure(k); c != nil {
+				// "total population" over population_cn.csv, whose one
+				// measure is 人数.
+				measures = appendOnce(measures, c)
 				continue
 			}
 			unplaced = append(unplaced, it.text)
@@ -282,7 +351,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && p.hasEach() {
 		for k := 0; k+1 < len(p.items); k++ {
 			it, next := p.items[k], p.items[k+1]
-			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish {
+			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
 				a := "max"
 				if it.ent.value == "asc" {
 					a = "min"
@@ -307,11 +376,15 @@ func (p *parsed) build() (Reading, []problem) {
 		case next != nil && next.kind == itemVocab && next.ent.role == roleOrder && it.num > 0 && it.num <= 1000 && !p.toks[it.from].han && next.text != "年":
 			r.N = it.num
 			ranking = true
-		case it.from > 0 && showWords[p.toks[it.from-1].w] && it.num > 0 && it.num <= 1000 && (it.num < 1900 || it.num > 2100):
+		case next != nil && next.kind == itemColumn && next.col.text && next.from == it.to && it.num > 0 && it.num <= 1000 && !t.isYear(it.num) && p.ranks():
+			// "5 origins with the lowest avg delay": how many of them.
+			r.N = it.num
+			ranking = true
+		case it.from > 0 && showWords[p.toks[it.from-1].w] && it.num > 0 && it.num <= 1000 && !t.isYear(it.num):
 			// "show 5", "list 10": how many rows of a ranking.
 			r.N = it.num
 			ranking = true
-		case it.num >= 1900 && it.num <= 2100 && len(t.timeColumns()) > 0:
+		case t.isYear(it.num) && len(t.timeColumns()) > 0:
 			years = append(years, it.num)
 			if next != nil && next.kind == itemVocab && next.ent.role == roleGrain && next.text == "年" && grain == "year" && p.countGrain("年") == 1 {
 				grain = ""
@@ -478,7 +551,7 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 		agg = a.ent.value
 	}
-	counting := agg == "count" || agg == "count_distinct" || rowNoun
+	counting := agg == "count" || agg == "count_distinct" || rowNoun && (agg == "" || agg == "sum")
 	for _, c := range measures {
 		a := agg
 		for _, it := range aggs {
@@ -490,12 +563,12 @@ func (p *parsed) build() (Reading, []problem) {
 		case a == "count" || a == "count_distinct":
 		case a == "":
 			a = "sum"
-			if c.nonSum != "" {
+			if why := nonSumOf(c, rated); why != "" {
 				a = "mean"
-				r.ByMean = append(r.ByMean, fmt.Sprintf("%s (%s)", c.name, c.nonSum))
+				r.ByMean = append(r.ByMean, fmt.Sprintf("%s (%s)", c.name, why))
 			}
-		case a == "sum" && c.nonSum != "":
-			add("a total of %s means nothing (it is %s): ask for its average", "%s 的总和没有意义（它是%s）：请问它的平均值", c.name, c.nonSum)
+		case a == "sum" && nonSumOf(c, rated) != "":
+			add("a total of %s means nothing (it is %s): ask for its average", "%s 的总和没有意义（它是%s）：请问它的平均值", c.name, nonSumOf(c, rated))
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
 	}
@@ -521,7 +594,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(measures) == 0 && rowIs != "" {
 		r.RowIs = rowIs
 	}
-	if len(measures) == 0 && (counting || r.Analysis == Pivot) && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
+	if len(measures) == 0 && (counting || r.Analysis == Pivot && agg == "") && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
 		// Rows are counted.
 	} else if len(measures) == 0 && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
 		add("it names no measure (the numeric columns: %s)", "请求没有指明度量（数值列：%s）", strings.Join(colNames(t.measures()), ", "))
@@ -539,6 +612,23 @@ func (p *parsed) build() (Reading, []problem) {
 	if r.Analysis == TopN && r.N == 0 && order != "" && p.asksWhich() {
 		// "which stock has the highest average price": the one.
 		r.N = 1
+	}
+	if r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot {
+		for _, y := range years {
+			if tc := t.column(r.Time); tc != nil && !tc.holdsYear(y) {
+				add("%d is outside %s (%s to %s)", "%d 年不在 %s 的范围内（%s 至 %s）", y, tc.name, tc.min, tc.max)
+			}
+		}
+		for _, m := range r.Measures {
+			c := t.column(m.Column)
+			if m.Agg != "sum" || c == nil || c.stock == "" {
+				continue
+			}
+			if tc := t.sumsOverPeriods(r); tc != nil {
+				add("%[1]s is %[2]s counted at each %[3]s (%[4]s to %[5]s): a total over several of them means nothing; name one %[3]s, ask per %[3]s, or ask for its average",
+					"%[1]s 是每个%[3]s的存量（%[2]s，%[4]s 至 %[5]s）：跨多个%[3]s求和没有意义；请指定一个%[3]s、按%[3]s统计，或求平均值", c.name, c.stock, tc.name, tc.min, tc.max)
+			}
+		}
 	}
 	// What each analysis needs.
 	switch r.Analysis {
@@ -655,6 +745,161 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
 	}
 	return r, probs
+}
+
+// periodColumn is the column of a table with no date column that holds
+// the period a grain word names (季度 of 1–4 beside 年份, an integer
+// quarter column), when the word names it: its words are the grain, or
+// the word less its 按, 每, 各 is the column's name.
+func (t *gtable) periodColumn(grain, text string) *gcol {
+	for _, c := range t.cols {
+		if c.date {
+			return nil
+		}
+	}
+	bare := strings.TrimLeft(text, "按每各个")
+	for _, c := range t.cols {
+		if c.yearInt || c.text && c.distinct > 53 {
+			continue
+		}
+		if len(c.words) == 1 && c.words[0] == grain || normalize(c.name) == bare {
+			return c
+		}
+	}
+	return nil
+}
+
+// fromWords and toWords say which end of a trip a value is ("from ORD",
+// "to ATL"); originWords and destWords name the columns of each end.
+var (
+	fromWords   = map[string]bool{"from": true, "out": true, "departing": true, "leaving": true, "出发": true, "从": true, "自": true}
+	toWords     = map[string]bool{"to": true, "into": true, "arriving": true, "飞往": true, "到": true, "至": true, "到达": true}
+	originWords = map[string]bool{"origin": true, "source": true, "departure": true, "from": true, "start": true}
+	destWords   = map[string]bool{"destination": true, "dest": true, "arrival": true, "to": true, "target": true, "end": true}
+)
+
+// directed is the column of a value found in several (ATL in origin and
+// destination) that a direction word right before it, or 出发 right after
+// it, names: "from ATL" the origin, "to ATL" the destination; nil when
+// none or both do.
+func (p *parsed) directed(it item) *gcol {
+	var dir map[string]bool
+	if it.from > 0 {
+		w := p.toks[it.from-1].raw
+		if it.from > 1 && w == "of" && p.toks[it.from-2].raw == "out" {
+			w = "out"
+		}
+		switch {
+		case fromWords[w]:
+			dir = originWords
+		case toWords[w]:
+			dir = destWords
+		}
+	}
+	if dir == nil && it.to < len(p.toks) && fromWords[p.toks[it.to].raw] && p.toks[it.to].han {
+		dir = originWords // ORD出发
+	}
+	if dir == nil {
+		return nil
+	}
+	var hit *gcol
+	for _, name := range it.cands {
+		c := p.t.column(name)
+		if c != nil && slices.ContainsFunc(c.words, func(w string) bool { return dir[w] }) {
+			if hit != nil {
+				return nil
+			}
+			hit = c
+		}
+	}
+	return hit
+}
+
+// rateWords call a column's values a rate or a share.
+var rateWords = map[string]bool{"rate": true, "percent": true, "share": true, "ratio": true, "proportion": true}
+
+// ratedColumn is the column right before item k when k is a word calling
+// it a rate ("murder rate", 谋杀率, "poverty rates") and the column's
+// values are fractions (written with decimals), so the word says what the
+// column holds; nil otherwise (a count of deaths is no death rate).
+func (p *parsed) ratedColumn(k int) *gcol {
+	if k == 0 {
+		return nil
+	}
+	it, prev := p.items[k], p.items[k-1]
+	if prev.kind != itemColumn || prev.to != it.from || it.to-it.from != 1 {
+		return nil
+	}
+	c := prev.col
+	if !c.numeric || c.typ != preview.ColumnFloat || c.decimals == 0 || c.idish || c.coded || c.yearInt {
+		return nil
+	}
+	if !slices.ContainsFunc(wordsOf(p.toks[it.from:it.to]), func(w string) bool { return rateWords[w] }) {
+		return nil
+	}
+	for _, w := range c.words {
+		if rateWords[w] {
+			return nil // murder_rate was named by its own words
+		}
+	}
+	return c
+}
+
+// subjectAfterColumn reports whether item k is a word of the file's name
+// right after a measure column.
+func (p *parsed) subjectAfterColumn(k int) bool {
+	if k == 0 {
+		return false
+	}
+	it, prev := p.items[k], p.items[k-1]
+	if prev.kind != itemColumn || prev.to != it.from || !prev.col.numeric || prev.col.yearInt || prev.col.coded || prev.col.idish {
+		return false
+	}
+	var ws []string
+	if it.kind == itemVocab {
+		ws = strings.Fields(it.ent.value)
+	} else {
+		ws = wordsOf(p.toks[it.from:it.to])
+	}
+	return len(ws) == 1 && slices.Contains(p.t.stem, ws[0])
+}
+
+// valueOf reports whether item j is a value that column c may hold.
+func (p *parsed) valueOf(j int, c *gcol) bool {
+	if j < 0 || j >= len(p.items) || p.items[j].kind != itemValue {
+		return false
+	}
+	return p.items[j].col == c || slices.Contains(p.items[j].cands, c.name)
+}
+
+// subjectMeasure is the table's one measure column when item k is a
+// word that is the file's subject (population in population_cn.csv), and
+// the subject is a level the column counts; nil otherwise.
+func (p *parsed) subjectMeasure(k int) *gcol {
+	it := p.items[k]
+	var ws []string
+	if it.kind == itemVocab {
+		ws = strings.Fields(it.ent.value)
+	} else {
+		ws = wordsOf(p.toks[it.from:it.to])
+	}
+	if len(ws) != 1 || !slices.Contains(p.t.stem, ws[0]) {
+		return nil
+	}
+	ms := p.t.measures()
+	if len(ms) != 1 || ms[0].stock == "" {
+		return nil
+	}
+	return ms[0]
+}
+
+// nonSumOf is why a sum of c means nothing: its own reason, or a rate
+// when the request called it one.
+func nonSumOf(c *gcol, rated map[*gcol]bool) string {
+	if c.nonSum == "" && rated[c] {
+		return "a rate"
+	}
+	return c.nonSum
 }
 
 func appendOnce(cs []*gcol, c *gcol) []*gcol {
@@ -785,7 +1030,7 @@ func (t *gtable) timeColumns() []*gcol {
 func (t *gtable) measures() []*gcol {
 	var out []*gcol
 	for _, c := range t.cols {
-		if c.numeric && !c.idish && !c.yearInt {
+		if c.numeric && !c.idish && !c.yearInt && !c.coded {
 			out = append(out, c)
 		}
 	}
@@ -855,7 +1100,7 @@ var rangeWords = map[string]bool{"-": true, "–": true, "—": true, "~": true,
 // is asked for).
 func (p *parsed) yearBounds(nums []item, comparing bool) (out []yearBound, inRange, used map[int]bool, ambiguous bool) {
 	inRange, used = map[int]bool{}, map[int]bool{}
-	isYear := func(it item) bool { return it.num >= 1900 && it.num <= 2100 }
+	isYear := func(it item) bool { return p.t.isYear(it.num) }
 	bound := func(op string, y int) {
 		switch op {
 		case "ge":
@@ -925,6 +1170,9 @@ func (p *parsed) yearBounds(nums []item, comparing bool) (out []yearBound, inRan
 			if j < len(p.items) && p.items[j].text == "年" {
 				j++
 			}
+			if j+1 < len(p.items) && (p.items[j].text == "及" || p.items[j].text == "或") {
+				j++ // 1950年及以后
+			}
 			if j < len(p.items) && p.items[j].kind == itemVocab && p.items[j].ent.role == roleBound {
 				if v := p.items[j].ent.value; v == "ge" || v == "lt" {
 					bound(v, it.num)
@@ -956,7 +1204,7 @@ func (p *parsed) modifies(k int) bool {
 		return false
 	}
 	next := p.items[k+1]
-	if next.kind != itemColumn || !next.col.numeric || next.col.idish || next.col.yearInt || next.col.date {
+	if next.kind != itemColumn || !next.col.numeric || next.col.idish || next.col.coded || next.col.yearInt || next.col.date {
 		return false
 	}
 	for j := k - 1; j >= 0; j-- {

@@ -68,55 +68,6 @@ func speciesCSV() []byte {
 	return []byte(b.String())
 }
 
-func TestUnderstandDebug(t *testing.T) {
-	if os.Getenv("H35DBG") == "" {
-		t.Skip()
-	}
-	files := map[string]*preview.FilePreview{
-		"weather": previewFile(t, "seattle-weather.csv", weatherCSV()),
-		"stocks":  previewFile(t, "stocks.csv", ohlcCSV()),
-		"prices":  previewFile(t, "prices.csv", stocksCSV()),
-		"dis":     previewFile(t, "disasters.csv", disastersCSV()),
-		"species": previewFile(t, "wildlife.csv", speciesCSV()),
-	}
-	for _, line := range strings.Split(os.Getenv("H35DBG"), "|") {
-		k, q, _ := strings.Cut(line, ":")
-		r, ok, why := Understand(q, []*preview.FilePreview{files[k]})
-		t.Logf("%s\n  ok=%v %+v\n  text=%s\n  why=%s", q, ok, r, r.Text(LangOf(q)), why)
-	}
-}
-
-func TestUnderstandDebugSales(t *testing.T) {
-	if os.Getenv("H35DBG2") == "" {
-		t.Skip()
-	}
-	for _, q := range strings.Split(os.Getenv("H35DBG2"), "|") {
-		fp := salesPreview
-		if strings.Contains(q, "demand") {
-			fp = metricsPreview
-		}
-		p := parseOn(q, groundTable(0, fp, &fp.Sheets[0]))
-		for _, it := range p.items {
-			t.Logf("%q kind=%d role=%d %v", it.text, it.kind, it.ent.role, it.ent.value)
-		}
-		r, ok, why := Understand(q, []*preview.FilePreview{fp})
-		t.Logf("%s\n  ok=%v %+v\n  text=%s\n  why=%s", q, ok, r, r.Text(LangOf(q)), why)
-	}
-}
-
-func TestUnderstandDebugFile(t *testing.T) {
-	if os.Getenv("H35DBG3") == "" {
-		t.Skip()
-	}
-	fp := previewFile(t, "stocks.csv", ohlcCSV())
-	for _, q := range strings.Split(os.Getenv("H35DBG3"), "|") {
-		p := parseOn(q, groundTable(0, fp, &fp.Sheets[0]))
-		for _, it := range p.items {
-			t.Logf("%q w=%q kind=%d role=%d %v", it.text, p.toks[it.from].w, it.kind, it.ent.role, it.ent.value)
-		}
-	}
-}
-
 // BenchmarkUnderstand measures a parse once gse's dictionary is loaded.
 func BenchmarkUnderstand(b *testing.B) {
 	files := []*preview.FilePreview{previewFile(b, "seattle-weather.csv", weatherCSV())}

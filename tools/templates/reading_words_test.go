@@ -27,7 +27,7 @@ func TestUnderstandColumnWords(t *testing.T) {
 		"birds":  previewSheet("input/strikes.csv", "Phase:text", "Effect Amount of damage:text", "Speed IAS in knots:float"),
 		"cars":   previewFile(t, "cars.csv", []byte("Name,Miles_per_Gallon,Origin\nchevelle,18,USA\nskylark,15,USA\ncorolla,30,Japan\ngolf,28,Europe\n")),
 		"firms":  previewFile(t, "firms.csv", []byte("firm,year,invest\nGM,1935,10\nGM,1936,12\nGE,1935,5\nGE,1936,6\nUS,1935,1\nUS,1936,2\n")),
-		"sect":   previewSheet("input/unemployment-across-sectors.csv", "series:text", "date:date", "rate:float", "count:int"),
+		"sect":   previewFile(t, "unemployment-across-sectors.csv", []byte("series,date,rate,count\nMining,2000-01-01,2.1,30\nMining,2000-02-01,2.3,32\nMining,2000-03-01,2.2,31\nFinance,2000-01-01,3.1,60\nFinance,2000-02-01,3.3,62\nFinance,2000-03-01,3.2,61\n")),
 		"kinds":  previewSheet("input/losses.csv", "Entity:text", "Year:int", "Losses:float"),
 		"named":  previewSheet("input/regions.csv", "region:text", "Year:int", "Losses:float"),
 		"energy": {Path: "input/energy.csv", Name: "input/energy.csv", Kind: preview.KindCSV, Encoding: preview.EncodingUTF8, Sheets: []preview.SheetPreview{{Name: "energy",

@@ -1,0 +1,115 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/sift-agent/sift/preview"
+)
+
+// shipmentsCSV is an event log of shipments between depots: every depot
+// is both a source and a target.
+func shipmentsCSV() []byte {
+	var b strings.Builder
+	b.WriteString("shipped,source,target,units\n")
+	depots := []string{"Leeds", "York", "Hull"}
+	for d := 1; d <= 60; d++ {
+		fmt.Fprintf(&b, "2023-%02d-%02d,%s,%s,%d\n", 1+d%6, 1+d%27, depots[d%3], depots[(d+1)%3], 10+d)
+	}
+	return []byte(b.String())
+}
+
+// TestUnderstandValuesAndRows: a value found in two columns is taken from
+// the column a direction word or a neighbouring column name points to,
+// else refused; a value is named by its meaning in either language (男性,
+// female for 女); a file's subject names its rows (quakes in
+// quakes-5k.csv) and its one level column (population in
+// population_by_age.csv).
+func TestUnderstandValuesAndRows(t *testing.T) {
+	ship := previewFile(t, "shipments-2023.csv", shipmentsCSV())
+	var q strings.Builder
+	q.WriteString("time,region,magnitude\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&q, "2020-%02d-%02d,%s,%d.%d\n", 1+i%4, 1+i%20, []string{"North", "South"}[i%2], 3+i%4, i%10)
+	}
+	quakes := previewFile(t, "quakes-5k.csv", []byte(q.String()))
+	var pb strings.Builder
+	pb.WriteString("年份,性别,人数\n")
+	for y := 1980; y <= 2000; y += 5 {
+		fmt.Fprintf(&pb, "%d,男,%d\n%d,女,%d\n", y, 100+y-1980, y, 90+y-1980)
+	}
+	pop := previewFile(t, "population_by_sex.csv", []byte(pb.String()))
+	var sb strings.Builder
+	sb.WriteString("date,airport,cost\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&sb, "20%02d-%02d-01,%s,%d\n", 10+i%3, 1+i%5, []string{"LHR", "CDG", "AMS"}[i%3], 100*i)
+	}
+	strikes := previewFile(t, "strikes.csv", []byte(sb.String()))
+	var gb strings.Builder
+	gb.WriteString("year,country,gdp\n")
+	for y := 2000; y <= 2004; y++ {
+		for i, c := range []string{"China", "India", "Japan"} {
+			fmt.Fprintf(&gb, "%d,%s,%d\n", y, c, 100*(i+1)+y-2000)
+		}
+	}
+	gdp := previewFile(t, "gdp.csv", []byte(gb.String()))
+	var pm strings.Builder
+	pm.WriteString("Date,PM25\n")
+	for d := 1; d <= 28; d++ {
+		fmt.Fprintf(&pm, "2021-%02d-%02d,%d.5\n", 1+d%3, d, 30+d)
+	}
+	pm25 := previewFile(t, "pm25-concentration.csv", []byte(pm.String()))
+	dis := previewFile(t, "disasters.csv", disastersCSV())
+	var tb strings.Builder
+	tb.WriteString("start,zone,fare\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&tb, "2001/%02d/%02d %02d:15,%s,%d.5\n", 1+i%3, 1+i%5, 8, []string{"A", "B"}[i%2], 5+i)
+	}
+	trips := previewFile(t, "trips-2k.csv", []byte(tb.String()))
+	tests := []struct {
+		file    *preview.FilePreview
+		request string
+		want    *Reading // nil: refused
+	}{
+		{ship, "total units by target for shipments from Leeds", &Reading{Analysis: TopN, Measures: []Measure{{"units", "sum"}}, GroupBy: []string{"target"}, Order: "desc", Filters: []Filter{{"source", "=", []string{"Leeds"}}}}},
+		{ship, "total units to Leeds per month", &Reading{Analysis: Trend, Measures: []Measure{{"units", "sum"}}, Time: "shipped", Grain: "month", Filters: []Filter{{"target", "=", []string{"Leeds"}}}}},
+		{ship, "total units per month for target Hull", &Reading{Analysis: Trend, Measures: []Measure{{"units", "sum"}}, Time: "shipped", Grain: "month", Filters: []Filter{{"target", "=", []string{"Hull"}}}}},
+		{ship, "total units by source for York", nil},
+		{ship, "2 targets with the lowest total units", &Reading{Analysis: TopN, Measures: []Measure{{"units", "sum"}}, GroupBy: []string{"target"}, Order: "asc", N: 2}},
+		{quakes, "number of quakes per month", &Reading{Analysis: Trend, Time: "time", Grain: "month", RowIs: "quake"}},
+		{strikes, "每年的撞击次数", &Reading{Analysis: Trend, Time: "date", Grain: "year", RowIs: "strike"}},
+		{strikes, "撞击次数最多的机场", &Reading{Analysis: TopN, GroupBy: []string{"airport"}, Order: "desc", RowIs: "strike"}},
+		{gdp, "中国每年的gdp", &Reading{Analysis: Trend, Measures: []Measure{{"gdp", "sum"}}, Time: "year", Grain: "year", Filters: []Filter{{"country", "=", []string{"China"}}}}},
+		{pm25, "每月平均PM25浓度", &Reading{Analysis: Trend, Measures: []Measure{{"PM25", "mean"}}, Time: "Date", Grain: "month"}},
+		{dis, "每种类型的灾害数量", nil},
+		{trips, "compare average fare in 2001 with 2000", nil},
+		{trips, "2001年和2000年的平均fare对比", nil},
+		{trips, "number of trips per month", &Reading{Analysis: Trend, Time: "start", Grain: "month", RowIs: "trip"}},
+		{trips, "average trip time by zone", nil},
+		{pop, "每年女性人数", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"女"}}}}},
+		{pop, "male population per year", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"性别", "=", []string{"男"}}}}},
+		{pop, "1990年及以后每年的总人口", &Reading{Analysis: Trend, Measures: []Measure{{"人数", "sum"}}, Time: "年份", Grain: "year", Filters: []Filter{{"年份", ">=", []string{"1990"}}}}},
+		{pop, "按性别统计总人口", nil},
+	}
+	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced"), cmpopts.EquateEmpty()}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r, ok, why := Understand(tt.request, []*preview.FilePreview{tt.file})
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("answered %+v (%s); want a refusal", r, r.Text(LangOf(tt.request)))
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
