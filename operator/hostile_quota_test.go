@@ -474,3 +474,23 @@ func TestDiskQuotaDiedBeforeTheFilesWereOn(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileDiskQuotaSweptAtTheNextRun: the mounts a killed Sift left are
+// taken back when the next run starts (it asks for the Warnings), even if
+// that run never starts a kernel in the killed session (a resume that only
+// writes the report).
+func TestHostileDiskQuotaSweptAtTheNextRun(t *testing.T) {
+	needQuota(t)
+	root, _ := newWorkspace(t)
+	killedHolder(t, root)
+	if len(mountedUnder(root)) == 0 {
+		t.Fatal("the killed process left no mount to take back")
+	}
+	Warnings(newSandbox(t, SandboxNone, quotaLimits))
+	if m := mountedUnder(root); len(m) > 0 {
+		t.Errorf("still mounted after the next run started: %v", m)
+	}
+	if data, err := os.ReadFile(filepath.Join(root, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
+		t.Errorf("the file written before the kill: %q %v", data, err)
+	}
+}

@@ -620,7 +620,12 @@ func endGroup(cmd *exec.Cmd) {
 // Warnings returns what a person running Sift should be told about sb's
 // containment, loudly: limits it cannot apply here, and why. Empty when
 // every limit holds.
+//
+// It also takes back the session disks that Sift processes killed while
+// holding them left mounted (see sandbox_quota.go): every run and chat asks
+// for the warnings as it starts.
 func Warnings(sb Sandbox) []string {
+	diskQuotas.sweep()
 	w := warningsFor(sb, hostCgroups())
 	if _, ok := sb.(limitedSandbox); ok && diskBudgetOf(sb, "", Limits{}) != nil {
 		if q := quotaWarning(hostQuota()); q != "" {

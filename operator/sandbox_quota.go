@@ -225,6 +225,18 @@ func (r *quotaRegistry) hold(root string, b *diskBudget) (release func(), note s
 	}, "", nil
 }
 
+// sweep takes back the mounts that processes which died while holding
+// them left, where quotas are enforced here.
+func (r *quotaRegistry) sweep() {
+	if r.host().problem != "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.swept = true
+	sweepStaleQuotas()
+}
+
 // mounted reports whether root's work/ is on a quota this process holds.
 func (r *quotaRegistry) mounted(root string) bool {
 	r.mu.Lock()
