@@ -190,3 +190,20 @@ func BenchmarkSchemaLoad300Tables(b *testing.B) {
 		s.Close()
 	}
 }
+
+// A prompt gets each dialect's notes once, however many of its databases
+// are attached.
+func TestSourcesDialectNotes(t *testing.T) {
+	a, _, _ := openShop(t, Options{Name: "a"})
+	b, _, _ := openShop(t, Options{Name: "b"})
+	want := "- " + DialectNotes(SQLite)
+	if DialectNotes(SQLite) == "" {
+		t.Fatal("SQLite has no notes to show")
+	}
+	if got := NewSources(a, b).DialectNotes(); got != want {
+		t.Errorf("notes of two SQLite sources = %q, want %q once", got, want)
+	}
+	if got := NewSources().DialectNotes(); got != "" {
+		t.Errorf("notes without sources = %q, want none", got)
+	}
+}
