@@ -195,10 +195,10 @@ func duckdbReads(template, file, encoding string) bool {
 }
 
 // Floors are what the evaluation requires per language (en, zh) on the main questions: precision at the
-// issue's target, 99%, and coverage at the level the parser had reached when the floor was set (en 85%,
-// zh 83% on 2 December 2026, rounded down), to be raised as it improves; the coverage target is
-// CoverageTarget.
-var Floors = struct{ Precision, Coverage float64 }{Precision: 0.99, Coverage: 0.83}
+// issue's target, 99%, and coverage a little below the level the parser had reached when the floor was set
+// (en 89.4%, zh 97.7% on 2 December 2026; the floor is the lower less two points), to be raised as it
+// improves; the coverage target is CoverageTarget.
+var Floors = struct{ Precision, Coverage float64 }{Precision: 0.99, Coverage: 0.87}
 
 // CoverageTarget is the coverage the issue asks for; reported, not enforced.
 const CoverageTarget = 0.85
