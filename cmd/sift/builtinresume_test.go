@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,24 +102,7 @@ func TestKilledBuiltinOverTablesRunsOnlyTheTablesNotDone(t *testing.T) {
 // computed (which tells how the built-in was chosen).
 func builtinOutcome(t *testing.T, sessions string) string {
 	t.Helper()
-	root := filepath.Join(sessions, soleSession(t, sessions))
-	b, err := os.ReadFile(filepath.Join(root, "state.json"))
-	if err != nil {
-		return "no state.json: " + err.Error()
-	}
-	var fp plans.FullPlan
-	if err := json.Unmarshal(b, &fp); err != nil {
-		return "bad state.json: " + err.Error()
-	}
-	var sb strings.Builder
-	if fp.Result != nil {
-		fmt.Fprintf(&sb, "answer: %s\n", fp.Result.Answer)
-	}
-	for _, s := range fp.Steps {
-		fmt.Fprintf(&sb, "step %d %s: %s %v\n", s.Index, s.Status, s.Summary, s.Files)
-	}
-	report, _ := os.ReadFile(filepath.Join(root, "report.md"))
-	answer, _, _ := strings.Cut(string(report), "## How this was computed")
-	fmt.Fprintf(&sb, "report:\n%s", answer)
-	return sb.String()
+	text, report := sessionOutcome(t, sessions, true)
+	answer, _, _ := strings.Cut(report, "## How this was computed")
+	return text + "report:\n" + answer
 }

@@ -197,26 +197,38 @@ func soleSession(t *testing.T, sessions string) string {
 }
 
 // outcome is what a finished session ended with: its answer, each step's
-// status and result, and its report's answer line.
+// status and result, and whether its report states the answer.
 func outcome(t *testing.T, sessions string) string {
+	t.Helper()
+	text, report := sessionOutcome(t, sessions, false)
+	return text + fmt.Sprintf("report says 42: %v\n", strings.Contains(report, "x doubled is 42"))
+}
+
+// sessionOutcome is the answer and each step's status and result (with
+// its files, when files) of the one session under sessions, and its
+// report.md.
+func sessionOutcome(t *testing.T, sessions string, files bool) (text, report string) {
 	t.Helper()
 	root := filepath.Join(sessions, soleSession(t, sessions))
 	b, err := os.ReadFile(filepath.Join(root, "state.json"))
 	if err != nil {
-		return "no state.json: " + err.Error()
+		return "no state.json: " + err.Error(), ""
 	}
 	var fp plans.FullPlan
 	if err := json.Unmarshal(b, &fp); err != nil {
-		return "bad state.json: " + err.Error()
+		return "bad state.json: " + err.Error(), ""
 	}
 	var sb strings.Builder
 	if fp.Result != nil {
 		fmt.Fprintf(&sb, "answer: %s\n", fp.Result.Answer)
 	}
 	for _, s := range fp.Steps {
-		fmt.Fprintf(&sb, "step %d %s: %s\n", s.Index, s.Status, s.Summary)
+		fmt.Fprintf(&sb, "step %d %s: %s", s.Index, s.Status, s.Summary)
+		if files {
+			fmt.Fprintf(&sb, " %v", s.Files)
+		}
+		sb.WriteString("\n")
 	}
-	report, _ := os.ReadFile(filepath.Join(root, "report.md"))
-	fmt.Fprintf(&sb, "report says 42: %v\n", strings.Contains(string(report), "x doubled is 42"))
-	return sb.String()
+	md, _ := os.ReadFile(filepath.Join(root, "report.md"))
+	return sb.String(), string(md)
 }
