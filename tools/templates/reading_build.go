@@ -158,23 +158,7 @@ func (p *parsed) build() (Reading, []problem) {
 				// A concept word that names no column of this table: the
 				// kind of the table's one category (类型), or what the
 				// file is across (行业 in an industries file); else unplaced.
-				if d := p.onlyDimension(k, e.value); d != nil {
-					dims = appendOnce(dims, d)
-					continue
-				}
-				if c := p.ratedColumn(k); c != nil {
-					rated[c] = true
-					continue
-				}
-				if p.subjectAfterColumn(k) {
-					// 二氧化碳浓度 in co2-concentration.csv: the file's subject
-					// says what the column just named measures.
-					continue
-				}
-				if c := p.subjectMeasure(k); c != nil {
-					// "total population" over population_cn.csv, whose one
-					// measure is 人数.
-					measures = appendOnce(measures, c)
+				if p.placeByTable(k, e.value, &dims, &measures, rated) {
 					continue
 				}
 				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
@@ -286,23 +270,7 @@ func (p *parsed) build() (Reading, []problem) {
 				// "weather type": the kind of the column just named.
 				continue
 			}
-			if d := p.onlyDimension(k, p.toks[it.from].w); d != nil {
-				dims = appendOnce(dims, d)
-				continue
-			}
-			if c := p.ratedColumn(k); c != nil {
-				rated[c] = true
-				continue
-			}
-			if p.subjectAfterColumn(k) {
-				// 二氧化碳浓度 in co2-concentration.csv: the file's subject
-				// says what the column just named measures.
-				continue
-			}
-			if c := p.subjectMeasure(k); c != nil {
-				// "total population" over population_cn.csv, whose one
-				// measure is 人数.
-				measures = appendOnce(measures, c)
+			if p.placeByTable(k, p.toks[it.from].w, &dims, &measures, rated) {
 				continue
 			}
 			unplaced = append(unplaced, it.text)
@@ -900,6 +868,33 @@ func nonSumOf(c *gcol, rated map[*gcol]bool) string {
 		return "a rate"
 	}
 	return c.nonSum
+}
+
+// placeByTable places the word at token k (its text ws) that names no
+// column by what the table is: the only column of its kind (a dimension
+// the file is across), a column it rates, what the file's subject says a
+// column measures, or the file's one measure. It reports whether it did.
+func (p *parsed) placeByTable(k int, ws string, dims, measures *[]*gcol, rated map[*gcol]bool) bool {
+	if d := p.onlyDimension(k, ws); d != nil {
+		*dims = appendOnce(*dims, d)
+		return true
+	}
+	if c := p.ratedColumn(k); c != nil {
+		rated[c] = true
+		return true
+	}
+	if p.subjectAfterColumn(k) {
+		// 二氧化碳浓度 in co2-concentration.csv: the file's subject says
+		// what the column just named measures.
+		return true
+	}
+	if c := p.subjectMeasure(k); c != nil {
+		// "total population" over population_cn.csv, whose one measure
+		// is 人数.
+		*measures = appendOnce(*measures, c)
+		return true
+	}
+	return false
 }
 
 func appendOnce(cs []*gcol, c *gcol) []*gcol {
