@@ -14,7 +14,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/sift-agent/sift/llm/internal/call"
+	"github.com/sift-agent/sift/internal/call"
 	"github.com/sift-agent/sift/llm/tokens"
 	"github.com/sift-agent/sift/llm/trajectory"
 )

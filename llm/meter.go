@@ -8,7 +8,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/llm/internal/call"
+	"github.com/sift-agent/sift/internal/call"
 	"github.com/sift-agent/sift/llm/trajectory"
 )
 

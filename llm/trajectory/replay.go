@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
-	"github.com/sift-agent/sift/llm/internal/call"
+	"github.com/sift-agent/sift/internal/call"
 )
 
 // ErrUnanswerable is wrapped by the error a replay model returns when

@@ -1,7 +1,8 @@
-// Package call holds what package llm and its trajectory package both read
-// of one model call: the plan step and the question it serves, carried on
-// its context, and the tools in effect for it. It is internal so that each
-// has one public home, in package llm.
+// Package call holds what package llm, its trajectory package and the
+// tools read of one call: the plan step and the question it serves,
+// carried on its context, and the tools in effect for it. It is internal
+// so that each has one public home, in package llm; it sits below llm so
+// that the tools read the step without depending on the model client.
 package call
 
 import (
