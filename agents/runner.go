@@ -197,6 +197,11 @@ func (r *run) done(err error) {
 	}
 	r.suggest()
 	e := event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
+	// What the run started stops before its status reads done: stopping
+	// the kernel can take a while (a session's disk is copied back), and
+	// a process killed between a done status and the done event leaves a
+	// session no worker takes over whose log never ends.
+	r.release()
 	if r.ws != nil {
 		e.Path = r.ws.Root
 		answered := r.questionReport()
