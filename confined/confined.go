@@ -83,6 +83,16 @@ func fail(op, name string, err error) error {
 	return &Error{Op: op, Path: name, Err: err}
 }
 
+// bare is err without the *os.PathError an *os.File method wraps it in:
+// the op and path are the Error's own, said once.
+func bare(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // Option changes how one call opens a file.
 type Option int
 
@@ -485,7 +495,7 @@ func (r *Root) WriteFile(name string, data []byte, perm os.FileMode, opts ...Opt
 	}
 	if werr != nil {
 		_ = unix.Unlinkat(dir, tmp, 0)
-		return fail("write", name, werr)
+		return fail("write", name, bare(werr))
 	}
 	if has(opts, Sync) {
 		_ = syncFD(dir) // some filesystems cannot: that costs durability only

@@ -167,3 +167,16 @@ func TestCreateTempAndRenameStayBeneath(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteErrorSaysItsFileOnce: a failed write says "write NAME: cause",
+// not the name once for Error and again for the *os.File that failed
+// ("write state.json: write state.json: no space left on device").
+func TestWriteErrorSaysItsFileOnce(t *testing.T) {
+	err := fail("write", "state.json", bare(&os.PathError{Op: "write", Path: "state.json", Err: syscall.ENOSPC}))
+	if got, want := err.Error(), "write state.json: no space left on device"; got != want {
+		t.Errorf("error = %q, want %q", got, want)
+	}
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("%v must still be ENOSPC", err)
+	}
+}

@@ -105,7 +105,8 @@ func (w *Workspace) WriteFile(rel string, data []byte, d Durability) (err error)
 	// Beneath the root by descriptor, under a fresh name renamed into
 	// place: whatever code left at rel (a link, a FIFO) is replaced.
 	if err := r.WriteFile(name, data, SessionFileMode, opts...); err != nil {
-		return fmt.Errorf("write %s: %w; check that the workspace is writable", rel, err)
+		// The error names the operation and the file already.
+		return fmt.Errorf("%w; check that the workspace is writable and has room", err)
 	}
 	if d == Durable || d == durableSoon {
 		durableNames.Store(abs, struct{}{})
