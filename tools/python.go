@@ -12,7 +12,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/components/tool/utils"
 
-	"github.com/sift-agent/sift/internal/call"
+	callctx "github.com/sift-agent/sift/internal/call"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -63,7 +63,7 @@ func runPython(ctx context.Context, op operator.Operator, a PythonArgs) (string,
 	if strings.TrimSpace(code) == "" {
 		return "", withHint(errors.New("python: code is empty"), "send the Python code to run in the code field")
 	}
-	step, _ := call.Step(ctx) // the plan step the cell is for: its share of cells.jsonl
+	step, _ := callctx.Step(ctx) // the plan step the cell is for: its share of cells.jsonl
 	res, err := op.RunPython(ctx, code, operator.RunOptions{Replay: true, Step: step})
 	if err != nil {
 		return "", relErr(op, err)
