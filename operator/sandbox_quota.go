@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -257,20 +258,51 @@ func quotaImageSize(b *diskBudget) (size int64, inodes int64) {
 	return (size + 4095) &^ 4095, inodes
 }
 
+// quotaLockWait is how long a hold waits for the workspace's disk lock
+// held by another: a sweep taking back a dead holder's mount holds it for
+// as long as it copies the files back, and a hold that took that sweep
+// for a live holder would run on a disk being taken away.
+const quotaLockWait = 30 * time.Second
+
+// lockDisk locks root's disk lock file, waiting up to wait while another
+// holds it; nil, nil when another still holds it then. The lock is the
+// file at the path when locked: a holder that let go removes the file, so
+// a lock taken on a removed one is dropped and taken again on the new.
+func lockDisk(root string, wait time.Duration) (*os.File, error) {
+	path := filepath.Join(root, quotaLockName)
+	deadline := time.Now().Add(wait)
+	for {
+		lock, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("lock the workspace's disk: %w", err)
+		}
+		err = unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			var held, now unix.Stat_t
+			if unix.Fstat(int(lock.Fd()), &held) == nil && unix.Lstat(path, &now) == nil && held.Ino == now.Ino && held.Dev == now.Dev {
+				return lock, nil
+			}
+			lock.Close() // removed as it was locked: lock the new one
+			continue
+		}
+		lock.Close()
+		if !errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("lock the workspace's disk: %w", err)
+		}
+		if !time.Now().Before(deadline) {
+			return nil, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // mountQuota makes (or takes back) root's image and mounts it on work/ and
 // out/, and returns the workspace's lock file, locked. It returns nil, nil
 // when another live process holds the lock (its mount is in place).
 func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error) {
-	lock, err := os.OpenFile(filepath.Join(root, quotaLockName), os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("lock the workspace's disk: %w", err)
-	}
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		lock.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("lock the workspace's disk: %w", err)
+	lock, err := lockDisk(root, quotaLockWait)
+	if lock == nil || err != nil {
+		return nil, err
 	}
 	// Until the workspace's files are on the image, a failure drops the
 	// image (the files are still where they were); after, it copies them
@@ -528,13 +560,9 @@ func sweepStaleQuotas() {
 			continue
 		}
 		root := filepath.Dir(p)
-		lock, err := os.OpenFile(filepath.Join(root, quotaLockName), os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
-		if err != nil {
-			continue
-		}
-		if unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
-			lock.Close() // its holder lives
-			continue
+		lock, err := lockDisk(root, 0)
+		if lock == nil || err != nil {
+			continue // its holder lives
 		}
 		_ = unmountQuota(root, lock)
 	}
