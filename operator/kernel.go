@@ -365,7 +365,10 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		req.Stdout = CellsDir + "/cell-" + id + ".replay.stdout.txt"
 		req.Stderr = CellsDir + "/cell-" + id + ".replay.stderr.txt"
 	}
-	if err := writeIn(k.ws.root, req.File, []byte(c.code)); err != nil {
+	if err := writeIn(k.ws.root, req.File, []byte(c.code)); err != nil && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) {
+		// A full disk still runs the cell (the code goes in the request;
+		// the file serves only its traceback), so the cell that deletes
+		// what filled it can run.
 		return nil, fmt.Errorf("run python: save cell: %w", err)
 	}
 	span := k.seq.begin()

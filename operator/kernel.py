@@ -32,6 +32,7 @@
 import ast
 import base64
 import builtins
+import errno
 import json
 import linecache
 import os
@@ -171,6 +172,7 @@ class _Redirect:
         self.paths = (os.path.join(root, stdout_path), os.path.join(root, stderr_path))
         self.saved = []
         self.targets = []
+        self.in_memory = set()
 
     def __enter__(self):
         for fd, path in zip((1, 2), self.paths):
@@ -180,7 +182,16 @@ class _Redirect:
                 os.unlink(path)
             except OSError:
                 pass
-            target = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            try:
+                target = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            except OSError as e:
+                if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                # The session's disk is full (a cell used up its files or
+                # bytes): the output is caught in memory, so the cell that
+                # deletes what filled it can still run.
+                target = os.memfd_create("cell-output")
+                self.in_memory.add(target)
             self.saved.append(os.dup(fd))
             os.dup2(target, fd)
             self.targets.append(target)
@@ -208,7 +219,7 @@ class _Redirect:
             try:
                 st = os.fstat(target)
                 size = st.st_size
-                kept = size > limit and not drop
+                kept = size > limit and not drop and target not in self.in_memory
                 if drop:
                     head, tail = b"", b""
                 elif not kept:
