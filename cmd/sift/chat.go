@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"iter"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/cmd/sift/internal/chat"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
@@ -40,14 +40,6 @@ type chatOptions struct {
 	// resume` repeats (resumeArgs), so it runs as printed.
 	ResumeArgs []string
 }
-
-// continueCommand is the command that goes on chatting in session id.
-func (o *chatOptions) continueCommand(id string) string {
-	return strings.Join(append([]string{"sift chat --session", id}, o.ResumeArgs...), " ")
-}
-
-// chatQuit ends a chat; so does the end of the input.
-const chatQuit = "/quit"
 
 func newChatCmd(io *ioStreams, runF func(context.Context, *chatOptions) error) *cobra.Command {
 	opts := &chatOptions{}
@@ -104,74 +96,90 @@ input piped from a file it reads plain lines.`,
 	return cmd
 }
 
-// runChat runs a chat: a Sift session for files, a routed conversation
-// when there are databases.
+// runChat runs a chat (cmd/sift/internal/chat): a Sift session for
+// files, a routed conversation when there are databases.
 func runChat(ctx context.Context, io *ioStreams, opts *chatOptions) error {
 	if opts.Session != "" {
 		if err := validSession(opts.Session); err != nil {
 			return err
 		}
 	}
-	console, err := openConsole(io)
-	if err != nil {
-		return err
+	mode, _ := agents.ParseMode(opts.Mode)
+	cfg := chat.Config{
+		IO: io, Databases: len(opts.DBs) > 0, Session: opts.Session, Files: opts.Files, Dirs: opts.Dirs,
+		Mode: mode, Yes: opts.Yes, Parallel: opts.Parallel, Labels: resumeLabels(opts.ResumeArgs),
+		ResumeArgs: opts.ResumeArgs, Interrupts: &interruptHook,
 	}
-	defer console.close()
-	if len(opts.DBs) == 0 {
-		return runSessionChat(ctx, console, opts, defaultRunDeps())
+	err := chat.Run(ctx, cfg, &chatHost{opts: opts, deps: defaultRunDeps()})
+	var ue chat.UsageError
+	switch {
+	case errors.Is(err, chat.ErrWaiting):
+		return reportedError{errWaiting}
+	case errors.As(err, &ue):
+		return usageError{ue.Err}
+	case errors.As(err, new(chat.Shown)):
+		return reportedError{err}
 	}
-	return runConversationChat(ctx, console, opts)
+	return err
 }
 
-// runConversationChat answers each line through agents.Conversation. A
-// failed turn is shown and the chat goes on; an interruption ends it.
-func runConversationChat(ctx context.Context, console *chatConsole, opts *chatOptions) error {
-	streams := console.io
-	conv, sources, label, err := openConversation(ctx, &opts.conversationOptions, opts.Session, opts.ResumeArgs)
+// chatHost gives a chat what it shares with the other commands: the Sift
+// built as sift run builds it, events shown by the renderer, a
+// conversation's turns shown as sift ask shows them, the printed commands.
+type chatHost struct {
+	opts *chatOptions
+	deps runDeps
+}
+
+func (h *chatHost) Sift(ctx context.Context) (*agents.Sift, string, error) {
+	return h.deps.newSift(ctx, h.opts.runOptions())
+}
+
+func (h *chatHost) Display(streams *ioStreams) (*ioStreams, chat.Display) {
+	streams, working := newWorkingLine(streams, false, h.deps.now, h.deps.working)
+	r := newRenderer(streams, false, h.deps.now)
+	r.working = working
+	r.resumeArgs = h.opts.ResumeArgs
+	return streams, chatDisplay{r}
+}
+
+func (h *chatHost) Conversation(ctx context.Context) (*agents.Conversation, string, func(), error) {
+	conv, sources, label, err := openConversation(ctx, &h.opts.conversationOptions, h.opts.Session, h.opts.ResumeArgs)
 	if err != nil {
-		return err
+		return nil, "", nil, err
 	}
-	defer func() {
+	return conv, label, func() {
 		conv.Close()
 		if sources != nil {
 			sources.Close()
 		}
-	}()
-	fmt.Fprintln(streams.ErrOut, safeLinef("Model: %s\nSession %s\n  workspace: %s\nAsk a question; %s ends the chat.", label, conv.ID(), conv.Workdir(), chatQuit))
-	for {
-		line, err := console.lines.readLine("> ")
-		if errors.Is(err, io.EOF) {
-			fmt.Fprintln(streams.Out)
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("read the next question: %w", err)
-		}
-		line = strings.TrimSpace(line)
-		switch {
-		case line == "":
-			continue
-		case line == chatQuit || line == "/exit":
-			fmt.Fprintf(streams.ErrOut, "Continue with: %s\n", opts.continueCommand(conv.ID()))
-			return nil
-		}
-		err = chatTurn(ctx, console, conv, line, opts.ResumeArgs)
-		fmt.Fprintln(streams.Out)
-		if errors.Is(err, errWaiting) {
-			// The input ended while the turn waited: as sift ask, the
-			// printed sift resume answers it.
-			return err
-		}
-		if ctx.Err() != nil {
-			return err
-		}
-		if err != nil && !errors.As(err, new(reportedError)) {
-			return err
-		}
-	}
-	fmt.Fprintf(streams.ErrOut, "Continue with: %s\n", opts.continueCommand(conv.ID()))
-	return nil
+	}, nil
 }
+
+func (h *chatHost) Turn(streams *ioStreams, conv *agents.Conversation, question string, events iter.Seq[event.Event]) event.Event {
+	return showTurn(streams, conv, question, events)
+}
+
+func (h *chatHost) Waiting(streams *ioStreams, conv *agents.Conversation, in *event.Interrupt) {
+	printWaiting(streams, conv, in, h.opts.ResumeArgs)
+}
+
+func (h *chatHost) Sessions(ctx context.Context, streams *ioStreams) error {
+	opts := &sessionsListOptions{sessionsStoreOptions: h.opts.sessionsStore(), Limit: 10}
+	return runSessionsList(ctx, streams, opts, defaultSessionsDeps(streams))
+}
+
+func (h *chatHost) ResumeCommand(id string) string { return resumeCommand(id, h.opts.ResumeArgs) }
+
+// chatDisplay shows a files-only chat's turns through the renderer.
+type chatDisplay struct{ r *renderer }
+
+func (d chatDisplay) BeginTurn()                         { d.r.start, d.r.report = d.r.now(), "" }
+func (d chatDisplay) Event(e event.Event)                { d.r.event(e) }
+func (d chatDisplay) SetWorkdir(dir string)              { d.r.workdir = dir }
+func (d chatDisplay) PrintedLast(p *plans.FullPlan) bool { return d.r.printedLast(p) }
+func (d chatDisplay) Mark(kind string) shown             { return d.r.mark(kind) }
+func (d chatDisplay) Working() (stop func())             { return d.r.working.start() }
 
 // runOptions are the `sift run` options a files-only chat builds its Sift
 // instance from.
@@ -189,41 +197,4 @@ func (o *chatOptions) runOptions() *runOptions {
 // buildSift chooses it, for /sessions.
 func (o *chatOptions) sessionsStore() sessionsStoreOptions {
 	return sessionsStoreOptions{Store: firstNonEmpty(o.Store, os.Getenv(session.StoreEnv)), SessionsDir: o.SessionsDir}
-}
-
-// chatTurn runs one turn of a chat with databases. When its data analyst
-// asks (a question, an approval, a plan review), the next line is the
-// person's answer and the turn goes on with it, as in a files-only chat.
-// When the input ends first, it prints the question with the `sift
-// resume` command that answers it (resumeArgs repeat the chat's flags)
-// and returns errWaiting, as sift ask does.
-func chatTurn(ctx context.Context, console *chatConsole, conv *agents.Conversation, question string, resumeArgs []string) error {
-	streams := console.io
-	final := showTurn(streams, conv, question, conv.Ask(ctx, question))
-	for in := waitingFor(final); in != nil; in = waitingFor(final) {
-		answer, err := answerAt(console.lines, streams.ErrOut, in, func(in *event.Interrupt) {
-			printPlan(streams.ErrOut, in.Plan)
-		})
-		if errors.Is(err, errChatInputEnded) {
-			fmt.Fprintln(streams.ErrOut, "The input ended while the session waits for your answer.")
-			printWaiting(streams, conv, in, resumeArgs)
-			return reportedError{errWaiting}
-		}
-		if err != nil {
-			return err
-		}
-		final = showTurn(streams, conv, question, conv.Answer(ctx, map[string]any{in.ID: answer}))
-	}
-	return finalError(final)
-}
-
-// printPlan shows a plan under review as a checklist.
-func printPlan(w io.Writer, fp *plans.FullPlan) {
-	if fp == nil {
-		return
-	}
-	fmt.Fprintln(w, "The plan waits for your review:")
-	for _, s := range fp.Steps {
-		fmt.Fprintln(w, safeLinef("  %d. %s", s.Index, oneLine(s.Description, 160)))
-	}
 }

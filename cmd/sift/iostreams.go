@@ -1,18 +1,14 @@
 package main
 
 import (
-	"io"
 	"os"
+
+	"github.com/sift-agent/sift/cmd/sift/internal/termui"
 )
 
-// ioStreams are the command's streams: data to Out, progress and status to
-// ErrOut. Tests use buffers and set the terminal flag themselves.
-type ioStreams struct {
-	In       io.Reader
-	Out      io.Writer
-	ErrOut   io.Writer
-	Terminal bool // ErrOut is a terminal: use colour and symbols
-}
+// ioStreams are the command's streams (termui.IO): data to Out, progress
+// and status to ErrOut.
+type ioStreams = termui.IO
 
 func newIO() *ioStreams {
 	return &ioStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, Terminal: isTerminal(os.Stderr)}

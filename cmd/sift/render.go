@@ -406,11 +406,3 @@ func summaryLine(s string, limit int) string {
 	}
 	return oneLine(first+sep+rest, limit)
 }
-
-func oneLine(s string, limit int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > limit {
-		return string(r[:limit-1]) + "…"
-	}
-	return s
-}

@@ -1,56 +1,24 @@
 package main
 
 import (
-	"bytes"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/cmd/sift/internal/termui/termuitest"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
 
-// hostileTexts are untrusted strings (file names, cell output, model text,
-// questions) that, printed raw, would take over the terminal.
-var hostileTexts = map[string]string{
-	"clear screen":  "x\x1b[2Jy",
-	"osc title":     "x\x1b]0;pwned\x07y",
-	"forged line":   "f.csv\nok Step 9 done: all good",
-	"bidi override": "invoice\u202egpj.exe",
-	"invalid utf-8": "bad\xff\xfeutf",
-	"c1 csi":        "x\u009b2Jy",
-	"carriage":      "x\rok Step 9 done",
-}
-
-// assertTerminalSafe fails when out holds a control or escape sequence,
-// a bidi override, invalid UTF-8, or a line forged by a newline or CR.
-func assertTerminalSafe(t *testing.T, where, out string) {
-	t.Helper()
-	if !utf8.ValidString(out) {
-		t.Errorf("%s: invalid UTF-8 reached the terminal:\n%q", where, out)
-	}
-	for _, r := range out {
-		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u202e' {
-			t.Errorf("%s: %U reached the terminal raw:\n%q", where, r, out)
-			break
-		}
-	}
-	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "ok Step 9 done") {
-			t.Errorf("%s: a forged line reached the terminal:\n%s", where, out)
-		}
-	}
-}
-
-// block is bad as a text of several lines may hold it: a newline there is
-// a real line break, not a forged line (names never hold one).
-func block(bad string) string { return strings.ReplaceAll(bad, "\n", " ") }
+// hostileTexts, assertTerminalSafe and block are termuitest's, shared
+// with the chat's tests.
+var (
+	hostileTexts       = termuitest.Hostile
+	assertTerminalSafe = termuitest.AssertSafe
+	block              = termuitest.Block
+)
 
 // `sift run`: every event the renderer shows, carrying hostile text.
 func TestHostileTextIsEscapedInRunOutput(t *testing.T) {
@@ -85,29 +53,15 @@ func TestHostileTextIsEscapedInRunOutput(t *testing.T) {
 	}
 }
 
-// `sift chat`: the status lines, a question, the plan read back from
-// plan.md and a conversation turn's answer.
+// `sift chat` with databases: a conversation turn's answer (the chat's
+// own lines are tested in cmd/sift/internal/chat).
 func TestHostileTextIsEscapedInChatOutput(t *testing.T) {
 	for name, bad := range hostileTexts {
 		t.Run(name, func(t *testing.T) {
 			io, out, errOut := testIO()
-			dir := t.TempDir()
-			planMD := plans.RenderPlanMarkdown(&plans.FullPlan{Question: bad, Steps: []plans.StepState{
-				{Step: plans.Step{Index: 1, Description: bad}, Status: plans.StatusDone, Summary: block(bad), Files: []string{"out/" + bad}}}})
-			if err := os.WriteFile(filepath.Join(dir, "plan.md"), []byte(planMD), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			c := &sessionChat{io: io, r: newRenderer(io, false, time.Now), workdir: dir, id: "s1"}
-			c.status("Session %s (%s): %s", "s1", "done", bad)
-			c.showReviewPlan(&event.Interrupt{Kind: event.InterruptPlanReview, Prompt: bad})
-			c.showPlan()
-			var prompt bytes.Buffer
-			_, _ = answerAt(&scriptedLines{}, &prompt, &event.Interrupt{ID: "q", Kind: event.InterruptQuestion, Prompt: bad, Choices: []string{bad}}, nil)
-			printTurn(io, dir, agents.Turn{Answer: "The answer:\n" + block(bad), Findings: []string{bad}, FollowUps: []string{bad}, DataFile: "out/" + bad})
-			printPlan(io.ErrOut, &plans.FullPlan{Steps: []plans.StepState{{Step: plans.Step{Index: 1, Description: bad}}}})
+			printTurn(io, t.TempDir(), agents.Turn{Answer: "The answer:\n" + block(bad), Findings: []string{bad}, FollowUps: []string{bad}, DataFile: "out/" + bad})
 			assertTerminalSafe(t, "stderr", errOut.String())
 			assertTerminalSafe(t, "stdout", out.String())
-			assertTerminalSafe(t, "question", prompt.String())
 		})
 	}
 }
@@ -135,11 +89,6 @@ func TestHostileTextIsEscapedInSessionsOutput(t *testing.T) {
 		})
 	}
 }
-
-// scriptedLines is input that has ended.
-type scriptedLines struct{}
-
-func (*scriptedLines) readLine(string) (string, error) { return "", io.EOF }
 
 // TestErrorOfSeveralLinesIsShownAsLines: an error's own lines (the refusal
 // and the list of built-ins) are lines on the terminal, each after the

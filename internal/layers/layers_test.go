@@ -21,6 +21,8 @@ var below = []struct {
 	{"agents/internal/prompt", []string{"agents", "agents/internal/tree", "agents/internal/conversation"}},
 	{"agents/internal/tree", []string{"agents", "agents/internal/conversation"}},
 	{"agents/internal/conversation", []string{"agents"}},
+	{"cmd/sift/internal/chat", []string{"cmd/sift"}},
+	{"cmd/sift/internal/termui", []string{"cmd/sift", "cmd/sift/internal/chat", "agents", "event"}},
 }
 
 func TestImportsRunOneWay(t *testing.T) {

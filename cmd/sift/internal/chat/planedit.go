@@ -1,4 +1,4 @@
-package main
+package chat
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sift-agent/sift/cmd/sift/internal/termui"
 	"github.com/sift-agent/sift/plans"
 )
 
@@ -112,7 +113,7 @@ func (e *stepEditor) show(w io.Writer) {
 		fmt.Fprintln(w, "  (no steps to run)")
 	}
 	for i, s := range e.steps {
-		fmt.Fprintln(w, safeLinef("  %d. %s", e.first+i, s))
+		fmt.Fprintln(w, termui.Linef("  %d. %s", e.first+i, s))
 	}
 }
 
@@ -145,7 +146,7 @@ func editSteps(lines lineReader, hint io.Writer, plan *plans.FullPlan) ([]string
 			return e.steps, nil
 		}
 		if err := e.apply(line); err != nil {
-			fmt.Fprintln(hint, safeLinef("%v.\n%s", err, shown(planEditHelp)))
+			fmt.Fprintln(hint, termui.Linef("%v.\n%s", err, termui.Shown(planEditHelp)))
 			continue
 		}
 		e.show(hint)

@@ -1,4 +1,4 @@
-package main
+package chat
 
 import (
 	"context"
@@ -11,36 +11,30 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/cmd/sift/internal/termui"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/session"
 )
 
-// errChatInputEnded: the input ended while the chat waited for an answer;
-// the chat ends (exit 6) and the session keeps waiting.
-var errChatInputEnded = errors.New("the input ended")
-
 // sessionChat is a files-only chat: one Sift session, each line a turn,
 // interrupts answered at the prompt.
 type sessionChat struct {
 	console *chatConsole
-	io      *ioStreams
+	io      *termui.IO
 	sift    *agents.Sift
-	opts    *chatOptions
-	now     func() time.Time
+	cfg     *Config
+	host    Host
 	// id and workdir name the current session; empty before the first turn.
 	id, workdir string
 	// loaded are files from /load for the next turn.
 	loaded []string
 	// inputsGiven is set once a turn carried the --file and --dir inputs.
 	inputsGiven bool
-	// r renders every turn's events; it remembers the plan steps shown.
-	r *renderer
-	// working shows that a turn is working while it prints nothing.
-	working *workingLine
+	// r shows every turn's events; it remembers the plan steps shown.
+	r Display
 }
 
 // chatHelp lists the chat's commands.
@@ -58,28 +52,26 @@ the same session. Ctrl-C during a turn pauses it after the current step
                 at an empty prompt; once clears the line)`
 
 // runSessionChat runs a files-only chat until /quit or the end of input.
-func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions, deps runDeps) error {
-	s, label, err := deps.newSift(ctx, opts.runOptions())
+func runSessionChat(ctx context.Context, console *chatConsole, cfg *Config, host Host) error {
+	s, label, err := host.Sift(ctx)
 	if err != nil {
 		return err
 	}
-	if pl, ok := console.lines.(*plainLines); ok && console.watch == nil {
+	if pl, ok := console.lines.(*plainLines); ok && console.watch == nil && cfg.Interrupts != nil {
 		// Piped input: Ctrl-C between runs ends the chat (the session is
 		// kept), instead of pausing a run that is not going.
 		hook := pl.interrupt
-		interruptHook.Store(&hook)
-		defer interruptHook.Store(nil)
+		cfg.Interrupts.Store(&hook)
+		defer cfg.Interrupts.Store(nil)
 	}
-	streams, working := newWorkingLine(console.io, false, deps.now, deps.working)
-	c := &sessionChat{console: console, io: streams, working: working, sift: s, opts: opts, now: deps.now, r: newRenderer(streams, false, deps.now)}
-	c.r.working = working
-	c.r.resumeArgs = opts.ResumeArgs
+	streams, display := host.Display(console.io)
+	c := &sessionChat{console: console, io: streams, sift: s, cfg: cfg, host: host, r: display}
 	c.status("Model: %s", label)
 	c.status("Ask a question about your data; /help lists the commands, %s ends the chat.", chatQuit)
-	if opts.Session != "" {
-		meta, err := s.Session(ctx, opts.Session)
+	if cfg.Session != "" {
+		meta, err := s.Session(ctx, cfg.Session)
 		if err != nil {
-			return usageError{fmt.Errorf("--session %s: %w; `sift sessions list` shows the sessions", opts.Session, err)}
+			return UsageError{fmt.Errorf("--session %s: %w; `sift sessions list` shows the sessions", cfg.Session, err)}
 		}
 		if err := c.switchTo(ctx, meta); err != nil {
 			return c.end(ctx, err)
@@ -112,24 +104,24 @@ func runSessionChat(ctx context.Context, console *chatConsole, opts *chatOptions
 }
 
 // status writes a status line; its arguments are made safe for the
-// terminal (safeArgs) unless they are shown.
+// terminal (termui.SafeArgs) unless they are termui.Shown.
 func (c *sessionChat) status(format string, args ...any) {
-	fmt.Fprintln(c.io.ErrOut, safeLinef(format, args...))
+	fmt.Fprintln(c.io.ErrOut, termui.Linef(format, args...))
 }
 
 // end says how to go on with the session and returns the chat's result:
 // the input ending during a question leaves the session waiting, and the
-// chat ends with errWaiting (exit 6), as sift ask and a chat with
+// chat ends with ErrWaiting (sift's exit 6), as sift ask and a chat with
 // databases do.
 func (c *sessionChat) end(ctx context.Context, err error) error {
 	if c.id != "" {
-		c.status("The session is kept. Continue with: %s", c.opts.continueCommand(c.id))
+		c.status("The session is kept. Continue with: %s", c.cfg.continueCommand(c.id))
 		if meta, merr := c.sift.Session(context.WithoutCancel(ctx), c.id); merr == nil && !meta.Status.Finished() {
-			c.status("  or: %s   (it is %s)", resumeCommand(c.id, c.opts.ResumeArgs), meta.Status)
+			c.status("  or: %s   (it is %s)", c.host.ResumeCommand(c.id), meta.Status)
 		}
 	}
 	if errors.Is(err, errChatInputEnded) {
-		return reportedError{errWaiting}
+		return ErrWaiting
 	}
 	return err
 }
@@ -143,15 +135,14 @@ func (c *sessionChat) ask(ctx context.Context, question string) error {
 			return nil
 		}
 	}
-	mode, _ := agents.ParseMode(c.opts.Mode)
 	id := c.id
 	if id == "" {
 		id = session.NewID()
 	}
-	req := agents.Request{Mode: mode, Question: question, Files: c.loaded, Yes: c.opts.Yes, ReviewPlan: !c.opts.Yes, SessionID: id, Parallel: c.opts.Parallel, Labels: resumeLabels(c.opts.ResumeArgs)}
+	req := agents.Request{Mode: c.cfg.Mode, Question: question, Files: c.loaded, Yes: c.cfg.Yes, ReviewPlan: !c.cfg.Yes, SessionID: id, Parallel: c.cfg.Parallel, Labels: c.cfg.Labels}
 	if !c.inputsGiven {
-		req.Files = append(append([]string(nil), c.opts.Files...), c.loaded...)
-		req.Dirs = c.opts.Dirs
+		req.Files = append(append([]string(nil), c.cfg.Files...), c.loaded...)
+		req.Dirs = c.cfg.Dirs
 	}
 	final := c.drive(ctx, id, func(ctx context.Context) iter.Seq[event.Event] { return c.sift.Run(ctx, req) })
 	if c.id != "" {
@@ -189,7 +180,7 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 			}
 		})
 		defer stop()
-	} else {
+	} else if c.cfg.Interrupts != nil {
 		// Not a terminal: Ctrl-C arrives as a signal; take it for this turn.
 		pause := make(chan struct{})
 		turnCtx = agents.WithPause(turnCtx, pause)
@@ -203,19 +194,19 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 			}
 			cancel()
 		}
-		defer interruptHook.Store(interruptHook.Swap(&hook)) // then the chat's own again
+		defer c.cfg.Interrupts.Store(c.cfg.Interrupts.Swap(&hook)) // then the chat's own again
 	}
 	r := c.r
-	r.start, r.report = c.now(), ""
+	r.BeginTurn()
 	var final event.Event
-	stopWorking := c.working.start()
+	stopWorking := r.Working()
 	defer stopWorking() // before the next prompt
 	for e := range start(turnCtx) {
 		final = e
 		switch {
 		case e.Kind == event.Session && e.Text == c.id:
 			// Resuming or following up: the session was shown already.
-			r.workdir = e.Path
+			r.SetWorkdir(e.Path)
 			continue
 		case e.Kind == event.Session:
 			c.id, c.workdir = e.Text, e.Path
@@ -223,7 +214,7 @@ func (c *sessionChat) drive(ctx context.Context, id string, start func(context.C
 			// Answered at the prompt instead of with sift resume.
 			continue
 		}
-		r.event(e)
+		r.Event(e)
 	}
 	if final.Kind == event.Done && errors.Is(final.Err, agents.ErrPaused) {
 		c.status("Type /resume to go on.")
@@ -241,7 +232,7 @@ func (c *sessionChat) settle(ctx context.Context, final event.Event) error {
 			return err
 		}
 		final = c.drive(ctx, c.id, func(ctx context.Context) iter.Seq[event.Event] {
-			return c.sift.Resume(ctx, c.id, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
+			return c.sift.Resume(ctx, c.id, map[string]any{in.ID: answer}, agents.ResumeParallel(c.cfg.Parallel))
 		})
 	}
 	if err := ctx.Err(); err != nil {
@@ -266,8 +257,7 @@ func (c *sessionChat) command(ctx context.Context, line string) (quit bool, err 
 	case "/report":
 		c.showReport()
 	case "/sessions":
-		opts := &sessionsListOptions{sessionsStoreOptions: c.opts.sessionsStore(), Limit: 10}
-		if err := runSessionsList(ctx, c.io, opts, defaultSessionsDeps(c.io)); err != nil {
+		if err := c.host.Sessions(ctx, c.io); err != nil {
 			c.status("Cannot list the sessions: %v", err)
 		}
 	case "/resume":
@@ -348,7 +338,7 @@ func (c *sessionChat) resume(ctx context.Context, id string) error {
 // it waits or was paused.
 func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 	c.id, c.workdir = meta.ID, meta.Workspace
-	c.status("Session %s (%s): %s", meta.ID, meta.Status, oneLine(meta.Question, 160))
+	c.status("Session %s (%s): %s", meta.ID, meta.Status, termui.OneLine(meta.Question, 160))
 	switch {
 	case meta.Status == session.StatusWaiting && meta.Pending != nil:
 		in := &event.Interrupt{ID: meta.Pending.ID, Kind: string(meta.Pending.Kind), Prompt: meta.Pending.Prompt, Choices: meta.Pending.Choices}
@@ -361,15 +351,21 @@ func (c *sessionChat) switchTo(ctx context.Context, meta session.Meta) error {
 			return err
 		}
 		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[event.Event] {
-			return c.sift.Resume(ctx, meta.ID, map[string]any{in.ID: answer}, agents.ResumeParallel(c.opts.Parallel))
+			return c.sift.Resume(ctx, meta.ID, map[string]any{in.ID: answer}, agents.ResumeParallel(c.cfg.Parallel))
 		})
 		return c.settle(ctx, final)
 	case !meta.Status.Finished():
 		final := c.drive(ctx, meta.ID, func(ctx context.Context) iter.Seq[event.Event] {
-			return c.sift.Resume(ctx, meta.ID, nil, agents.ResumeParallel(c.opts.Parallel))
+			return c.sift.Resume(ctx, meta.ID, nil, agents.ResumeParallel(c.cfg.Parallel))
 		})
 		return c.settle(ctx, final)
 	}
 	c.status("Your next question is a follow-up in this session.")
 	return nil
+}
+
+// isRegularFile says whether path is a regular file.
+func isRegularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

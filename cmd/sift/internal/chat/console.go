@@ -1,4 +1,4 @@
-package main
+package chat
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"golang.org/x/term"
+
+	"github.com/sift-agent/sift/cmd/sift/internal/termui"
 )
 
 // lineReader reads what the person types in a chat, one line at a time.
@@ -83,7 +85,7 @@ type chatConsole struct {
 	lines lineReader
 	// io is what the chat writes through: on a terminal in raw mode, its
 	// writers turn "\n" into "\r\n".
-	io *ioStreams
+	io *termui.IO
 	// watch, set on a terminal, calls onCtrlC for each Ctrl-C typed until
 	// the returned stop is called; other keys typed meanwhile are kept for
 	// the next prompt. Nil for plain streams, where Ctrl-C is a signal.
@@ -94,7 +96,7 @@ type chatConsole struct {
 
 // openConsole returns a terminal console when stdin and stdout are both
 // terminals, and plain line reading otherwise.
-func openConsole(streams *ioStreams) (*chatConsole, error) {
+func openConsole(streams *termui.IO) (*chatConsole, error) {
 	in, inOK := streams.In.(*os.File)
 	out, outOK := streams.Out.(*os.File)
 	if !inOK || !outOK || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
@@ -105,7 +107,7 @@ func openConsole(streams *ioStreams) (*chatConsole, error) {
 		return nil, fmt.Errorf("put the terminal in raw mode for line editing: %w; pipe the input instead (sift chat < questions.txt)", err)
 	}
 	tin := newTTYInput(in)
-	wrapped := &ioStreams{In: streams.In, Out: crlfWriter{streams.Out}, ErrOut: crlfWriter{streams.ErrOut}, Terminal: streams.Terminal}
+	wrapped := &termui.IO{In: streams.In, Out: crlfWriter{streams.Out}, ErrOut: crlfWriter{streams.ErrOut}, Terminal: streams.Terminal}
 	lines := newTTYLines(tin, streams.Out)
 	if w, h, err := term.GetSize(int(out.Fd())); err == nil {
 		_ = lines.t.SetSize(w, h)

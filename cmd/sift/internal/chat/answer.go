@@ -1,4 +1,4 @@
-package main
+package chat
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/cmd/sift/internal/termui"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/internal/termsafe"
 	"github.com/sift-agent/sift/plans"
@@ -36,12 +37,12 @@ func answerAt(lines lineReader, out io.Writer, in *event.Interrupt, showPlan fun
 		showPlan(in)
 		a, err = reviewPlan(lines, out, in.Plan)
 	case event.InterruptApproval:
-		fmt.Fprintln(out, safeLinef("Approval needed: %s", in.Prompt))
+		fmt.Fprintln(out, termui.Linef("Approval needed: %s", in.Prompt))
 		a, err = decideApproval(lines, out)
 	default:
-		fmt.Fprintln(out, safeLinef("Question: %s", in.Prompt))
+		fmt.Fprintln(out, termui.Linef("Question: %s", in.Prompt))
 		for i, ch := range in.Choices {
-			fmt.Fprintln(out, safeLinef("  %d. %s", i+1, ch))
+			fmt.Fprintln(out, termui.Linef("  %d. %s", i+1, ch))
 		}
 		a, err = answerQuestion(lines, out, in.Choices)
 	}
@@ -55,19 +56,19 @@ func answerAt(lines lineReader, out io.Writer, in *event.Interrupt, showPlan fun
 // the turn just printed, or prints it as a checklist from the interrupt,
 // or from plan.md when the session was left waiting by an earlier process.
 func (c *sessionChat) showReviewPlan(in *event.Interrupt) {
-	if c.r.printedLast(in.Plan) {
+	if c.r.PrintedLast(in.Plan) {
 		c.status("The plan above waits for your review.")
 		return
 	}
 	if in.Plan != nil && len(in.Plan.Steps) > 0 {
 		c.status("The plan waits for your review:")
 		for _, s := range in.Plan.Steps {
-			c.status("  %s %d. %s", c.r.mark(string(s.Status)), s.Index, oneLine(s.Description, 160))
+			c.status("  %s %d. %s", c.r.Mark(string(s.Status)), s.Index, termui.OneLine(s.Description, 160))
 		}
 		return
 	}
 	if b, err := os.ReadFile(filepath.Join(c.workdir, "plan.md")); err == nil {
-		c.status("The plan waits for your review:\n%s", shown(termsafe.Text(strings.TrimRight(string(b), "\n"))))
+		c.status("The plan waits for your review:\n%s", termui.Shown(termsafe.Text(strings.TrimRight(string(b), "\n"))))
 		return
 	}
 	c.status("The plan waits for your review (%s).", in.Prompt)
