@@ -1,5 +1,7 @@
 package event
 
+import "github.com/sift-agent/sift/usage"
+
 // The names of release 1, before event kinds stopped repeating the
 // package name (event.Done, not event.EventDone). They are kept for one
 // release so that code written against them still compiles.
@@ -43,3 +45,15 @@ const (
 	// Deprecated: use Done.
 	EventDone = Done
 )
+
+// The usage section of a report, written by package usage below both
+// event and report (report.UsageMarkdown is its name now).
+
+// Deprecated: use report.UsageMarkdown.
+func RenderUsageMarkdown(u *Usage) string { return usage.Markdown(u) }
+
+// Deprecated: use report.UsageMarkdownIn.
+func RenderUsageMarkdownIn(u *Usage, chinese bool) string { return usage.MarkdownIn(u, chinese) }
+
+// Deprecated: use report.SessionUsageMarkdown.
+func RenderSessionUsageMarkdown(u *SessionUsage) string { return usage.SessionMarkdown(u) }

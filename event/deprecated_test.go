@@ -1,9 +1,11 @@
 package event_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/usage"
 )
 
 // TestDeprecatedNamesStillCompile is code written against release 1's
@@ -39,5 +41,16 @@ func TestDeprecatedNamesStillCompile(t *testing.T) {
 		if c.old != c.new {
 			t.Errorf("old name means %q, want %q", c.old, c.new)
 		}
+	}
+	u := &event.Usage{AgentUsage: event.AgentUsage{Calls: 1, PromptTokens: 10, CompletionTokens: 2}}
+	if md := event.RenderUsageMarkdown(u); md != usage.Markdown(u) || !strings.Contains(md, "1 model call") {
+		t.Errorf("event.RenderUsageMarkdown = %q, want usage.Markdown's", md)
+	}
+	if md := event.RenderUsageMarkdownIn(u, true); md != usage.MarkdownIn(u, true) {
+		t.Errorf("event.RenderUsageMarkdownIn = %q, want usage.MarkdownIn's", md)
+	}
+	su := &event.SessionUsage{Usage: *u}
+	if md := event.RenderSessionUsageMarkdown(su); md != usage.SessionMarkdown(su) {
+		t.Errorf("event.RenderSessionUsageMarkdown = %q, want usage.SessionMarkdown's", md)
 	}
 }

@@ -4,9 +4,10 @@
 // a person meets them, and the model calls and token usage a run
 // accumulates (Usage, per agent and per question).
 //
-// The usage section of a report is written by package report
-// (report.UsageMarkdown, UsageMarkdownIn, SessionUsageMarkdown). Its
-// release-1 names here (RenderUsageMarkdown, RenderUsageMarkdownIn,
-// RenderSessionUsageMarkdown) are gone without an alias: report imports
-// event for these types, so event cannot import report to forward them.
+// The counts are package usage's (event.Usage is usage.Usage), and so is
+// the Markdown of the usage section of a report, below both event and
+// report: report.UsageMarkdown, UsageMarkdownIn and SessionUsageMarkdown
+// name it, and the release-1 names here (RenderUsageMarkdown,
+// RenderUsageMarkdownIn, RenderSessionUsageMarkdown) are deprecated
+// forms of the same functions.
 package event

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/plans"
+	"github.com/sift-agent/sift/usage"
 )
 
 // Kind names what an Event reports.
@@ -122,32 +123,12 @@ type ModelCall struct {
 }
 
 // Usage counts model calls, tokens and cost, in total, per agent and per
-// plan step.
-type Usage struct {
-	AgentUsage
-	PerAgent map[string]*AgentUsage `json:"per_agent,omitempty"`
-	// PerStep is keyed by plan step index; 0 holds calls outside any step
-	// (the planner, the report).
-	PerStep map[int]*AgentUsage `json:"per_step,omitempty"`
-}
+// plan step (usage.Usage).
+type Usage = usage.Usage
 
-// AgentUsage counts the model calls of one agent (or step, or all).
-type AgentUsage struct {
-	Calls            int `json:"calls"`
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	CachedTokens     int `json:"cached_tokens,omitempty"`
-	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
-	// Estimated counts calls whose tokens were counted offline because the
-	// provider reported none.
-	Estimated int `json:"estimated,omitempty"`
-	// Cost is in US dollars, from the price table; Unpriced counts calls
-	// whose model had no price.
-	Cost     float64 `json:"cost,omitempty"`
-	Unpriced int     `json:"unpriced,omitempty"`
-	// LatencyMS is the total time spent in model calls.
-	LatencyMS int64 `json:"latency_ms,omitempty"`
-}
+// AgentUsage counts the model calls of one agent, or step, or all
+// (usage.AgentUsage).
+type AgentUsage = usage.AgentUsage
 
 // The kinds of interrupts.
 const (

@@ -9,8 +9,8 @@ import (
 // The names of release 1, before trajectories and their replay moved to
 // package llm/trajectory (trajectory.Record, not llm.TrajectoryRecord).
 // They are kept for one release so that code written against them still
-// compiles. One thing does not carry over: a record's Counts method, now
-// RecordedCounts(rec).
+// compiles; a record's Counts method is trajectory.Record's own (as is
+// RecordedCounts(rec)).
 
 // Deprecated: use trajectory.Writer.
 type Trajectory = trajectory.Writer

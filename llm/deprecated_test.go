@@ -55,6 +55,15 @@ func TestDeprecatedNamesStillCompile(t *testing.T) {
 		t.Error(err)
 	}
 
+	// A record's Counts method, as in release 1, counts what the meter did.
+	var counts llm.Counts = recs[1].Counts()
+	if counts.Calls != 1 || counts.PromptTokens != 1 || counts != llm.RecordedCounts(recs[1]) {
+		t.Errorf("TrajectoryRecord.Counts() = %+v, want one call of 1 prompt token, as RecordedCounts", counts)
+	}
+	if sum := recs[0].Counts().Add(recs[1].Counts()); sum.Calls != 2 || sum.TotalTokens() != llm.RecordedCounts(recs[0]).TotalTokens()+1 {
+		t.Errorf("the records' counts add up to %+v", sum)
+	}
+
 	var rp *llm.Replay = llm.NewReplay(recs[:1], llm.ReplayConfig{})
 	got, err := rp.ModelFor("code").Generate(context.Background(), []*schema.Message{schema.UserMessage("total?")})
 	if err != nil || got.Content != "the total is 2" {

@@ -4,87 +4,22 @@ import (
 	"context"
 	"maps"
 	"sync"
-	"time"
 
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/sift-agent/sift/internal/call"
 	"github.com/sift-agent/sift/llm/trajectory"
+	"github.com/sift-agent/sift/usage"
 )
 
-// Counts is the usage of one agent's model calls (or of all agents', or of
-// one step's).
-type Counts struct {
-	// Calls is the number of Generate and Stream calls.
-	Calls int
-	// Errors is how many of those calls failed.
-	Errors int
-	// PromptTokens is the sum of the replies' reported prompt tokens, or of
-	// their estimates (see Estimated).
-	PromptTokens int
-	// CompletionTokens is the sum of the replies' reported completion
-	// tokens, or of their estimates (see Estimated).
-	CompletionTokens int
-	// CachedTokens is the part of PromptTokens the provider served from its
-	// prompt cache (usually billed at a lower price).
-	CachedTokens int
-	// ReasoningTokens is the part of CompletionTokens a reasoning model
-	// spent thinking.
-	ReasoningTokens int
-	// Estimated is how many calls had their prompt and completion tokens
-	// counted with the offline tokenizer (see CountTokens) because the
-	// provider reported no usage.
-	Estimated int
-	// Cost is the price of the calls in US dollars, from the price table
-	// given to Wrap (see WithPrices); 0 without one.
-	Cost float64
-	// Unpriced is how many calls had no price because their model is not
-	// in the price table; Cost leaves them out.
-	Unpriced int
-	// Latency is the total time spent in calls, up to the end of each stream.
-	Latency time.Duration
-}
-
-// Add returns the field-by-field sum of c and o.
-func (c Counts) Add(o Counts) Counts {
-	return Counts{
-		Calls:            c.Calls + o.Calls,
-		Errors:           c.Errors + o.Errors,
-		PromptTokens:     c.PromptTokens + o.PromptTokens,
-		CompletionTokens: c.CompletionTokens + o.CompletionTokens,
-		CachedTokens:     c.CachedTokens + o.CachedTokens,
-		ReasoningTokens:  c.ReasoningTokens + o.ReasoningTokens,
-		Estimated:        c.Estimated + o.Estimated,
-		Cost:             c.Cost + o.Cost,
-		Unpriced:         c.Unpriced + o.Unpriced,
-		Latency:          c.Latency + o.Latency,
-	}
-}
+// Counts is the usage of one agent's model calls, or of all agents', or
+// of one step's (usage.Counts).
+type Counts = usage.Counts
 
 // RecordedCounts is the usage of a recorded call, as the Meter counted it
-// when the call was made: a session's usage can be summed from its
-// trajectory over every run.
-func RecordedCounts(r trajectory.Record) Counts {
-	c := Counts{Calls: 1, Latency: time.Duration(r.LatencyMS) * time.Millisecond}
-	if r.Error != "" {
-		c.Errors = 1
-	}
-	if u := r.Usage; u != nil {
-		c.PromptTokens, c.CompletionTokens = u.PromptTokens, u.CompletionTokens
-		c.CachedTokens, c.ReasoningTokens = u.CachedTokens, u.ReasoningTokens
-		c.Cost = u.Cost
-		if u.Estimated {
-			c.Estimated = 1
-		}
-		if u.Unpriced {
-			c.Unpriced = 1
-		}
-	}
-	return c
-}
-
-// TotalTokens is PromptTokens plus CompletionTokens.
-func (c Counts) TotalTokens() int { return c.PromptTokens + c.CompletionTokens }
+// when the call was made (trajectory.Record.Counts): a session's usage can
+// be summed from its trajectory over every run.
+func RecordedCounts(r trajectory.Record) Counts { return r.Counts() }
 
 // NoStep is the step of model calls made outside any plan step (planning,
 // replanning, the report); plan steps are numbered from 1.

@@ -15,6 +15,7 @@ var below = []struct {
 	pkg        string
 	mustNotUse []string
 }{
+	{"usage", []string{"event", "report", "llm", "agents"}},
 	{"event", []string{"report", "llm", "agents"}},
 	{"llm/trajectory", []string{"llm"}},
 	{"report", []string{"llm", "agents", "agents/internal/tree", "agents/internal/prompt", "agents/internal/conversation"}},

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/schema"
+
+	"github.com/sift-agent/sift/usage"
 )
 
 // Config configures a Writer.
@@ -225,6 +227,28 @@ type Usage struct {
 	// Unpriced is true when a price table was given but had no price for
 	// the call's model, so Cost leaves the call out.
 	Unpriced bool `json:"unpriced,omitempty"`
+}
+
+// Counts is the usage of the recorded call, as llm's Meter counted it
+// when the call was made (llm.RecordedCounts is the same): a session's
+// usage can be summed from its trajectory over every run.
+func (r Record) Counts() usage.Counts {
+	c := usage.Counts{Calls: 1, Latency: time.Duration(r.LatencyMS) * time.Millisecond}
+	if r.Error != "" {
+		c.Errors = 1
+	}
+	if u := r.Usage; u != nil {
+		c.PromptTokens, c.CompletionTokens = u.PromptTokens, u.CompletionTokens
+		c.CachedTokens, c.ReasoningTokens = u.CachedTokens, u.ReasoningTokens
+		c.Cost = u.Cost
+		if u.Estimated {
+			c.Estimated = 1
+		}
+		if u.Unpriced {
+			c.Unpriced = 1
+		}
+	}
+	return c
 }
 
 // Write appends one record. It is what llm.Wrap calls; callers can record
