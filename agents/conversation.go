@@ -289,7 +289,7 @@ func (c *Conversation) Close() error {
 	return errors.Join(errs...)
 }
 
-// Ask runs one turn and yields its events; the last is always EventDone,
+// Ask runs one turn and yields its events; the last is always event.Done,
 // whose Err is nil on success. The turn is then in Turns and the history
 // file. Turns run one at a time: a second Ask waits for the first.
 // Breaking out of the loop cancels the turn.

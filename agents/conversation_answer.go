@@ -12,7 +12,7 @@ import (
 // interrupt ID, as for Sift.Resume, and the run goes on in the
 // conversation's own session with its workspace, operator and databases.
 // Once the analysis has its answer the turn is filled in (Turns and the
-// history file); it may also ask again. The events end with EventDone.
+// history file); it may also ask again. The events end with event.Done.
 func (c *Conversation) Answer(ctx context.Context, answers map[string]any) iter.Seq[event.Event] {
 	return func(yield func(event.Event) bool) {
 		c.mu.Lock()

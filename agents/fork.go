@@ -44,7 +44,7 @@ type ForkRequest struct {
 // Python kernel's state is rebuilt by replaying their cells, as a resume
 // does), step At and the later steps run, and the report is written. The
 // new session links its parent (session.Meta.Parent, Origin "fork"). The
-// events end, as for Run, with EventDone.
+// events end, as for Run, with event.Done.
 func (s *Sift) Fork(ctx context.Context, req ForkRequest) iter.Seq[event.Event] {
 	return func(yield func(event.Event) bool) {
 		r := s.newRun(Request{}, yield)

@@ -302,7 +302,7 @@ const pythonTool = "python"
 // by how much), and the number check. When columns were renamed, the
 // refresh runs only with req.Approve (see PlanRefresh); a column the new
 // data lacks stops it with an error naming the column. The events end,
-// as for Run, with EventDone.
+// as for Run, with event.Done.
 func (s *Sift) Refresh(ctx context.Context, req RefreshRequest) iter.Seq[event.Event] {
 	return func(yield func(event.Event) bool) {
 		r := s.newRun(Request{SessionID: req.SessionID}, yield)

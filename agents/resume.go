@@ -35,7 +35,7 @@ var ErrNothingToResume = errors.New("nothing to resume")
 // whose process died, is recovered from its recorded plan: finished steps
 // are kept and not run again, a step that was in progress runs again, and
 // the Python kernel's state is rebuilt from cells.jsonl; the events say
-// which. The events end, as for Run, with EventDone. Options change how
+// which. The events end, as for Run, with event.Done. Options change how
 // the resumed run goes on (see ResumeParallel).
 func (s *Sift) Resume(ctx context.Context, sessionID string, answers map[string]any, opts ...ResumeOption) iter.Seq[event.Event] {
 	var o resumeOptions

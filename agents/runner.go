@@ -31,7 +31,7 @@ import (
 )
 
 // Run starts an analysis and yields its events; the last is always
-// EventDone, whose Err is nil on success. Breaking out of the loop cancels
+// event.Done, whose Err is nil on success. Breaking out of the loop cancels
 // the run. Everything is also written to the session's events.jsonl.
 func (s *Sift) Run(ctx context.Context, req Request) iter.Seq[event.Event] {
 	return func(yield func(event.Event) bool) {

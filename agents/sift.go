@@ -144,11 +144,11 @@ type Config struct {
 	// standing instructions and glossary to the agents. Optional.
 	Extensions Extensions
 	// Stream asks the models to stream, so text reaches the caller as
-	// EventMessage deltas while it is written. Optional; default off.
+	// event.Message deltas while it is written. Optional; default off.
 	Stream bool
 	// StreamReport streams the report writer alone (Stream streams every
-	// agent): its text reaches the caller as EventMessage deltas of agent
-	// "report" while it is written; the EventReport with the finished
+	// agent): its text reaches the caller as event.Message deltas of agent
+	// "report" while it is written; the event.Report with the finished
 	// report follows as always. Optional; default off.
 	StreamReport bool
 	// MCPServers are MCP servers whose tools the agents may use (see

@@ -97,7 +97,7 @@ type Event struct {
 	// Err is set on Error (and on Done when the run failed); Text
 	// then holds its message for JSON consumers.
 	Err error `json:"-"`
-	// Session is the session's ID, on EventDone (EventSession carries it
+	// Session is the session's ID, on Done (Session carries it
 	// in Text), so a caller that kept only the last event can resume or
 	// follow up.
 	Session string `json:"session,omitempty"`

@@ -33,7 +33,7 @@ import (
 //go:embed report.css
 var reportCSS string
 
-// MaxInlineImageBytes is the largest image file RenderReportHTML inlines;
+// MaxInlineImageBytes is the largest image file HTML inlines;
 // a larger one stays a link with a note, so one huge figure cannot blow up
 // the page.
 const MaxInlineImageBytes = 16 << 20
@@ -41,7 +41,7 @@ const MaxInlineImageBytes = 16 << 20
 // CSP is report.html's Content-Security-Policy: no scripts, no
 // frames, no forms and no fetch at all but the page's own inlined (data:)
 // images and styles, so opening a report sends nothing anywhere. It is the
-// second guard behind RenderReportHTML dropping remote images and goldmark
+// second guard behind HTML dropping remote images and goldmark
 // not rendering raw HTML.
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
@@ -63,7 +63,7 @@ func cspHash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-// imageTypes maps the image file extensions RenderReportHTML inlines to
+// imageTypes maps the image file extensions HTML inlines to
 // their media types.
 var imageTypes = map[string]string{
 	".png":  "image/png",

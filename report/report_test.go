@@ -45,7 +45,7 @@ func render(t *testing.T, markdown, baseDir string) string {
 	t.Helper()
 	page, err := HTML("Report", []byte(markdown), baseDir)
 	if err != nil {
-		t.Fatalf("RenderReportHTML: %v", err)
+		t.Fatalf("HTML: %v", err)
 	}
 	return string(page)
 }

@@ -103,7 +103,7 @@ func (e *Evaluator) preview(ctx context.Context, table string) (*preview.FilePre
 	if p, ok := e.previews[table]; ok {
 		return p, nil
 	}
-	p, err := preview.Preview(ctx, filepath.Join(e.root, "input", table), preview.PreviewOptions{BaseDir: e.root})
+	p, err := preview.File(ctx, filepath.Join(e.root, "input", table), preview.Options{BaseDir: e.root})
 	if err != nil {
 		return nil, fmt.Errorf("preview %s: %w", table, err)
 	}

@@ -75,7 +75,7 @@ func workspace(t testing.TB, files map[string][]byte) *operator.Local {
 // previewOf previews a workspace input file as the lead's code would.
 func previewOf(t testing.TB, op operator.Operator, rel string) *preview.FilePreview {
 	t.Helper()
-	p, err := preview.Preview(context.Background(), filepath.Join(op.Root(), rel), preview.Options{BaseDir: op.Root()})
+	p, err := preview.File(context.Background(), filepath.Join(op.Root(), rel), preview.Options{BaseDir: op.Root()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func previewFile(t testing.TB, name string, data []byte) *preview.FilePreview {
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fp, err := preview.Preview(context.Background(), p, preview.PreviewOptions{BaseDir: dir})
+	fp, err := preview.File(context.Background(), p, preview.Options{BaseDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
