@@ -24,11 +24,8 @@ import (
 	"github.com/sift-agent/sift/plans"
 )
 
-// Quit ends a chat; so does the end of the input.
-const Quit = "/quit"
-
-// chatQuit is Quit, as the chat's own texts name it.
-const chatQuit = Quit
+// chatQuit ends a chat; so does the end of the input.
+const chatQuit = "/quit"
 
 // ErrWaiting: the input ended while the session waited for the person's
 // answer; the session keeps waiting (sift resume, or another chat,
