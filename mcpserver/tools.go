@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sift-agent/sift/agents"
@@ -33,7 +34,7 @@ type AnalyzeArgs struct {
 
 // BuiltinArgs are the arguments of the run_builtin_analysis tool.
 type BuiltinArgs struct {
-	Analysis string   `json:"analysis" jsonschema:"the built-in analysis: profile, trend, topn, compare_periods, correlation, distribution, pivot, outliers, cohort or funnel"`
+	Analysis string   `json:"analysis" jsonschema:"the built-in analysis (its names are the catalog's: see builtinSchema)"`
 	Files    []string `json:"files" jsonschema:"the data files (a table: csv, tsv, xlsx, json lines); relative paths are taken from the server's first allowed directory"`
 	Question string   `json:"question,omitempty" jsonschema:"optional: the request, naming columns, periods or N, e.g. 'monthly revenue by region'"`
 }
@@ -50,6 +51,16 @@ type FollowUpArgs struct {
 	Mode     string `json:"mode,omitempty" jsonschema:"auto (default), template, quick or plan"`
 }
 
+// builtinSchema is run_builtin_analysis's input schema, whose analysis is
+// described with the catalog's names (templates.Names), so that a new
+// built-in needs no edit here. No enum: a name is matched as
+// templates.Lookup matches it (any case), not refused by the schema.
+func builtinSchema() *jsonschema.Schema {
+	sc := inputSchema[BuiltinArgs]()
+	sc.Properties["analysis"].Description = "the built-in analysis: " + strings.Join(templates.Names(), ", ")
+	return sc
+}
+
 func (s *Server) addTools() {
 	names := strings.Join(templates.Names(), ", ")
 	mcp.AddTool(s.mcp, &mcp.Tool{
@@ -60,7 +71,7 @@ func (s *Server) addTools() {
 	}, s.analyze)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        "run_builtin_analysis",
-		InputSchema: inputSchema[BuiltinArgs](),
+		InputSchema: builtinSchema(),
 		Title:       "Run a built-in analysis",
 		Description: "Run one fixed analysis on a table, with no language model: " + names + ". Returns its findings, the report and its path.",
 	}, s.runBuiltin)
