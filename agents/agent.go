@@ -88,7 +88,7 @@ func (a *Agent) open(ctx context.Context) error {
 	r.ws = ws
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(ctx, f); err != nil {
-			return fmt.Errorf("add input file: %w", err)
+			return err
 		}
 	}
 	for _, d := range r.req.Dirs {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
@@ -71,8 +72,8 @@ func TestBuiltinResumesWithoutModel(t *testing.T) {
 }
 
 // TestResumeWithoutModelLeavesTheSession: resuming an agent run with no
-// model (a new shell without the API key) is refused and leaves the
-// session as it was, so the resume works once a model is given.
+// model (a new shell without the API key) is refused at once and leaves
+// the session as it was, so the resume works once a model is given.
 func TestResumeWithoutModelLeavesTheSession(t *testing.T) {
 	replies := []scripted.Reply{call(toolCreatePlan, steps("Print x")), {Func: func(scripted.Request) (*schema.Message, error) {
 		time.Sleep(time.Millisecond)
@@ -86,7 +87,10 @@ func TestResumeWithoutModelLeavesTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	offline, err := New(Config{SessionsRoot: root, Python: pythonOrSkip(t)})
+	// The refusal comes before the kernel starts (and replays the
+	// session's cells, seconds of work): it names the missing model even
+	// where no sandbox, and so no kernel, could start.
+	offline, err := New(Config{SessionsRoot: root, Python: pythonOrSkip(t), Sandbox: operator.SandboxConfig{Mode: "no-such-sandbox"}})
 	if err != nil {
 		t.Fatal(err)
 	}

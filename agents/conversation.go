@@ -174,7 +174,7 @@ func (c *Conversation) openWorkspace(ctx context.Context) error {
 			continue
 		}
 		if _, err := c.ws.AddInput(ctx, f); err != nil {
-			return fmt.Errorf("add input file: %w", err)
+			return err
 		}
 	}
 	for _, d := range c.cfg.Dirs {

@@ -47,7 +47,7 @@ func (r *run) useDatabases(ctx context.Context, recorded bool) error {
 		}
 		if len(specs) > 0 {
 			if r.sources, err = openDatabases(ctx, specs); err != nil {
-				return fmt.Errorf("session %s queries %s, which could not be opened again: %w (a password is never stored in the session: give the database again with --db, to sift resume or to the follow-up)", r.ws.ID, strings.Join(specs, ", "), err)
+				return &DatabaseError{Specs: specs, Session: r.ws.ID, Err: err}
 			}
 		}
 	}

@@ -183,6 +183,14 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		r.refuse(err)
 		return ctx, nil, false
 	}
+	if r.lent == nil && !r.sift.hasModel() && needsAgents(meta) {
+		// Refused before the kernel starts and replays the session's
+		// cells (and after the databases, whose refusal prints a command
+		// with every flag the resume needs): nothing has changed, and the
+		// same resume works with a model.
+		r.refuse(noModelToResume(id))
+		return ctx, nil, false
+	}
 	if r.lent == nil {
 		r.noteChangedInputs(ctx)
 	}
@@ -211,6 +219,25 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 	}
 	r.op = op
 	return ctx, &resumed{meta: meta, inputs: inputs, adopted: adopted}, true
+}
+
+// needsAgents reports whether resuming meta's session runs the agents,
+// which need a model: not a built-in analysis going on (resumeBuiltin),
+// nor the answer to a built-in's plan review (routeResume, which asks for
+// a model itself when the answer sends the plan to the agents).
+func needsAgents(meta session.Meta) bool {
+	switch {
+	case meta.Template != "" && meta.Status != session.StatusWaiting:
+		return false
+	case meta.Status == session.StatusWaiting && pendingID(meta) == templateReviewID:
+		return false
+	}
+	return true
+}
+
+// noModelToResume is the refusal of a resume that needs a model and has none.
+func noModelToResume(id string) error {
+	return fmt.Errorf("%w: resuming session %s needs the model its agents use; set one (SIFT_API_KEY and SIFT_MODEL, or --model and --base-url) and run the resume again", ErrNoModel, id)
 }
 
 // routeResume takes the answer to a template route's plan review: an
@@ -243,7 +270,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 	}
 	if !r.sift.hasModel() {
 		// Nothing has changed yet: the same resume works with a model.
-		r.refuse(fmt.Errorf("%w: resuming session %s needs the model its agents use; set one (SIFT_API_KEY and SIFT_MODEL, or --model and --base-url) and run the resume again", ErrNoModel, id))
+		r.refuse(noModelToResume(id))
 		return
 	}
 	guard := tree.NewBudgetGuard(r.req.Budget, r.meter, nil)

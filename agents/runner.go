@@ -419,7 +419,7 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	}
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(soon, f); err != nil {
-			return ctx, in, fmt.Errorf("add input file: %w", err)
+			return ctx, in, err
 		}
 	}
 	for _, d := range r.req.Dirs {

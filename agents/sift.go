@@ -37,7 +37,28 @@ var (
 	// WithPause; the session keeps everything done so far and goes on
 	// with Sift.Resume. The final done event of a paused run carries it.
 	ErrPaused = errors.New("run paused")
+	// ErrDatabaseUnavailable: a database the run or resume needs could not
+	// be opened; the session is left as it was. A *DatabaseError carries
+	// the specs to give again (with their password, or where the database
+	// is now) through Request.Databases or ResumeDatabases.
+	ErrDatabaseUnavailable = errors.New("database could not be opened")
 )
+
+// DatabaseError says which databases could not be opened, and why.
+type DatabaseError struct {
+	// Specs are the databases as the session records them ("name=url",
+	// without a password).
+	Specs []string
+	// Session is the session that needs them.
+	Session string
+	Err     error
+}
+
+func (e *DatabaseError) Error() string {
+	return fmt.Sprintf("session %s queries %s, which could not be opened: %v (a password is never stored in the session: give the database again with --db, to sift resume or to the follow-up)", e.Session, strings.Join(e.Specs, ", "), e.Err)
+}
+
+func (e *DatabaseError) Unwrap() []error { return []error{ErrDatabaseUnavailable, e.Err} }
 
 // Models are the chat models of each agent role. Default serves every role
 // left nil.

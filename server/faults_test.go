@@ -300,6 +300,11 @@ func TestSessionsDirFull(t *testing.T) {
 		if got != "done" && got != "failed(no_space_left_on_device)" {
 			t.Errorf("session %s on a full disk: %s; want done with a clean run's answer, or failed saying the disk is full; log: %s", id, got, loggedKinds(t, r.api, id))
 		}
+		// The API's error says what and what to do, in the client's
+		// terms: not the server's paths, nor a half-written copy's name.
+		if e := r.api.session(id).Error; got != "done" && (strings.Contains(e, root) || strings.Contains(e, ".sift-partial-") || !strings.Contains(e, "free space") || strings.Count(e, "no space left on device") != 1) {
+			t.Errorf("session %s's error on a full disk: %q; want the cause once, what to do, and no host path", id, e)
+		}
 	}
 	if got := r.outcome(t, next, answer(t, r.api, next)); got != "done" {
 		t.Errorf("the session after space was freed: %s, want done", got)

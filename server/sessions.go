@@ -340,6 +340,21 @@ func metaView(m session.Meta) sessionView {
 	return v
 }
 
+// withoutHostPaths is msg, a session's error, as a client is shown it:
+// the server's own paths (where it keeps uploads and workspaces) are
+// taken out, so an uploaded file is named by its name and a workspace's
+// file by its path in the workspace.
+func (s *Server) withoutHostPaths(id, msg string) string {
+	if msg == "" {
+		return msg
+	}
+	sep := string(filepath.Separator)
+	for _, dir := range []string{s.stagedDir(id) + sep + "files", joinPath(s.root, id), s.root} {
+		msg = strings.ReplaceAll(msg, dir+sep, "")
+	}
+	return msg
+}
+
 // overlay shows a run this server has accepted: queued, or running.
 func (s *Server) overlay(v *sessionView) {
 	s.mu.Lock()
@@ -438,6 +453,7 @@ func (s *Server) handleListSessions(w http.ResponseWriter, r *http.Request) {
 	for _, m := range metas {
 		known[m.ID] = true
 		v := metaView(m)
+		v.Error = s.withoutHostPaths(v.ID, v.Error)
 		s.keepCreation(&v)
 		s.overlay(&v)
 		if !filtered || want[v.Status] || wantQueued && v.Status == statusQueued {
@@ -496,6 +512,7 @@ func (s *Server) view(ctx context.Context, id string) (sessionView, error) {
 		return s.stagedView(st), nil
 	}
 	v := metaView(*m)
+	v.Error = s.withoutHostPaths(id, v.Error)
 	s.keepCreation(&v)
 	s.overlay(&v)
 	evs, _ := session.ReadEvents(s.eventsPath(id))

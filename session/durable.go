@@ -2,12 +2,14 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/internal/crashpoint"
@@ -106,7 +108,7 @@ func (w *Workspace) WriteFile(rel string, data []byte, d Durability) (err error)
 	// place: whatever code left at rel (a link, a FIFO) is replaced.
 	if err := r.WriteFile(name, data, SessionFileMode, opts...); err != nil {
 		// The error names the operation and the file already.
-		return fmt.Errorf("%w; check that the workspace is writable and has room", err)
+		return writeAdvice(err)
 	}
 	if d == Durable || d == durableSoon {
 		durableNames.Store(abs, struct{}{})
@@ -122,3 +124,13 @@ func syncDir(dir string) { confined.SyncDir(dir) }
 
 // syncFile flushes f to disk, counted in confined.Syncs.
 func syncFile(f *os.File) error { return confined.SyncFile(f) }
+
+// writeAdvice adds to err, a failed write of a session file, what to do:
+// free space when the disk (or the quota) is full, else check the
+// workspace.
+func writeAdvice(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("%w; free space where the sessions are kept (or raise the quota) and ask again", err)
+	}
+	return fmt.Errorf("%w; check that the workspace is writable and has room", err)
+}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -448,7 +449,7 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 			if ctx.Err() != nil {
 				return "", fmt.Errorf("add input %s: %w", src, ctx.Err())
 			}
-			return "", fmt.Errorf("add input %s: copy: %w", src, err)
+			return "", copyError(src, relDir, err)
 		}
 	}
 	soon := syncSoon(ctx)
@@ -635,4 +636,18 @@ func (w *Workspace) listFiles(dir string, skipHidden bool) ([]string, error) {
 // durably: WriteFile(rel, data, Durable).
 func (w *Workspace) WriteFileAtomic(rel string, data []byte) error {
 	return w.WriteFile(rel, data, Durable)
+}
+
+// copyError says why src could not be copied into the workspace's dir: a
+// full disk is named as such, with what to do, and without the name of
+// the half-written copy (which is removed).
+func copyError(src, dir string, err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		cause := syscall.ENOSPC
+		if errors.Is(err, syscall.EDQUOT) {
+			cause = syscall.EDQUOT
+		}
+		return fmt.Errorf("add input %s: copy it into the session's %s/: %w; free space where the sessions are kept (or raise the quota) and ask again", src, dir, cause)
+	}
+	return fmt.Errorf("add input %s: copy: %w", src, err)
 }

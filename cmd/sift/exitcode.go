@@ -57,7 +57,7 @@ func exitCode(err error) int {
 		return exitInterrupted
 	case errors.Is(err, agents.ErrNoModel), errors.Is(err, llm.ErrNotConfigured), errors.Is(err, llm.ErrAuth), errors.Is(err, llm.ErrUnreachable):
 		return exitModelConfig
-	case errors.Is(err, operator.ErrNoPython), errors.Is(err, operator.ErrNoSandbox):
+	case errors.Is(err, operator.ErrNoPython), errors.Is(err, operator.ErrNoSandbox), errors.Is(err, agents.ErrDatabaseUnavailable):
 		return exitEnvironment
 	case errors.Is(err, agents.ErrBudgetExceeded):
 		return exitBudget

@@ -2,7 +2,8 @@
 //
 // Exit codes: 0 success; 1 the run failed (the report holds what was
 // found); 2 usage error; 3 model configuration, authentication or an unreachable endpoint; 4 the
-// environment lacks something (Python with pandas); 5 a budget stopped the
+// environment lacks something (Python with pandas, the sandbox, or a
+// database that will not open); 5 a budget stopped the
 // run (the report holds what was found); 6 the run waits for the person
 // (answer with sift resume); 7 the run paused (go on with sift resume);
 // 8 the run finished but its answer rests on failed steps (the report says

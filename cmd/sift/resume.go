@@ -152,14 +152,31 @@ func runResume(ctx context.Context, io *ioStreams, opts *resumeOptions, deps run
 		r.event(e)
 		final = e
 	}
-	if errors.Is(final.Err, agents.ErrNoModel) && meta.Labels[session.LabelResumeArgs] != "" {
+	store := sessionsStoreOptions{Store: opts.run.Store, SessionsDir: opts.run.SessionsDir}
+	var dbErr *agents.DatabaseError
+	switch {
+	case errors.Is(final.Err, agents.ErrNoModel) && meta.Labels[session.LabelResumeArgs] != "":
 		// The session was started with the model's flags (or a script):
 		// the command with them works.
-		store := sessionsStoreOptions{Store: opts.run.Store, SessionsDir: opts.run.SessionsDir}
 		fmt.Fprintln(io.ErrOut, safeLinef("Resume with the flags the session was started with: %s",
 			strings.Join(append([]string{sessionsResumeCommand(store, meta)}, opts.answerArgs()...), " ")))
+	case errors.As(final.Err, &dbErr) && len(dbErr.Specs) > 0:
+		// The session is as it was: the same resume goes on once its
+		// databases are given again, with the password the session never
+		// keeps or where the database is now.
+		fmt.Fprintln(io.ErrOut, safeLinef("Resume giving the database again (add its password, or say where it is now): %s",
+			strings.Join(append(append([]string{sessionsResumeCommand(store, meta)}, dbArgs(dbErr.Specs)...), opts.answerArgs()...), " ")))
 	}
 	return finalError(final)
+}
+
+// dbArgs are the --db flags that give specs again, shell-quoted.
+func dbArgs(specs []string) []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = "--db " + shellQuote(s)
+	}
+	return out
 }
 
 // answerArgs are the answer flags given, shell-quoted, as a printed

@@ -178,3 +178,57 @@ func TestRefusedResumePrintsTheCommandThatWorks(t *testing.T) {
 		t.Errorf("the resumed session's report: %v\n%s", err, b)
 	}
 }
+
+// A resume refused because the session's database will not open (moved,
+// its server down, a password the session never keeps) leaves the session
+// as it was and prints the resume command with the database to give
+// again; that command, with the database where it is now, works.
+func TestRefusedResumeForADatabasePrintsTheCommandThatWorks(t *testing.T) {
+	isolateEnv(t)
+	needsPythonAndSandbox(t)
+	root := t.TempDir()
+	db, _ := shopDB(t)
+	plan := writeScript(t, `{"replies":[{"tool_calls":[{"name":"create_plan","arguments":{"steps":[{"index":1,"description":"Print 6*7"}]}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"print(6*7)"}}]},
+ {"content":"{{last_tool_result}}"},
+ {"tool_calls":[{"name":"submit_result","arguments":{"answer":"42"}}]},
+ {"content":"# Answer\n\n42 [step 1]."}]}`)
+	io, out, errOut := testIO()
+	if code := execute(context.Background(), io, []string{"run", "--review", "--mode", "plan", "--script", plan, "--sessions-dir", root,
+		"--db", "shop=sqlite:" + db, "what is 6*7?"}); code != exitWaiting {
+		t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	id := onlySession(t, root)
+	moved := filepath.Join(t.TempDir(), "shop-moved.db")
+	if err := os.Rename(db, moved); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(root, id, "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io, out, errOut = testIO()
+	if code := execute(context.Background(), io, []string{"resume", id, "--sessions-dir", root, "--approve"}); code != exitEnvironment {
+		t.Fatalf("a resume whose database will not open: exit %d, want %d\n%s\n%s", code, exitEnvironment, out, errOut)
+	}
+	if after, err := os.ReadFile(filepath.Join(root, id, "state.json")); err != nil || string(after) != string(before) {
+		t.Errorf("the refused resume changed the session's record:\nbefore %s\nafter  %s (%v)", before, after, err)
+	}
+	printed := ""
+	for _, line := range strings.Split(errOut.String(), "\n") {
+		if c, ok := strings.CutPrefix(line, "Resume giving the database again (add its password, or say where it is now): "); ok {
+			printed = c
+		}
+	}
+	if want := "sift resume " + id + " --sessions-dir " + root + " --script " + plan + " --db shop=sqlite:" + db + " --approve"; printed != want {
+		t.Fatalf("the refused resume printed %q, want %q:\n%s", printed, want, errOut)
+	}
+	io, out, errOut = testIO()
+	again := strings.Replace(strings.TrimPrefix(printed, "sift "), db, moved, 1)
+	if code := execute(context.Background(), io, shellWords(t, again)); code != exitOK {
+		t.Fatalf("the printed command with the database where it is now (%q): exit %d\n%s\n%s", again, code, out, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, id, "report.md")); err != nil || !strings.Contains(string(b), "42") {
+		t.Errorf("the resumed session's report: %v\n%s", err, b)
+	}
+}
