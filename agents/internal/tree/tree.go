@@ -315,35 +315,17 @@ func (cfg treeConfig) mcpTools(agent string) []tool.BaseTool {
 	return out
 }
 
-// codeAgentTools are python, ask_user and preview (python reads, lists and
-// writes files itself), each capped and turning errors into replies the
-// model can act on.
+// codeAgentTools are the code agent's own tools (tools.CodeAgentTools),
+// then the databases', extensions' and MCP servers', each capped and
+// turning errors into replies the model can act on.
 func (cfg treeConfig) codeAgentTools() ([]tool.BaseTool, error) {
-	op := cfg.op
-	py, err := tools.PythonTool(op)
+	own, err := tools.CodeAgentTools(cfg.op, tools.AskUserOptions{Unattended: cfg.unattended, Recall: cfg.recall}, cfg.policy)
 	if err != nil {
 		return nil, err
 	}
-	files, err := tools.FileTools(op)
-	if err != nil {
-		return nil, err
-	}
-	ask, err := tools.AskUserTool(tools.AskUserOptions{Unattended: cfg.unattended, Recall: cfg.recall})
-	if err != nil {
-		return nil, err
-	}
-	out := []tool.BaseTool{cfg.guard(tools.RequireApproval(py, cfg.policy)), cfg.guard(ask)}
-	for _, t := range files {
-		info, err := t.Info(context.Background())
-		if err != nil {
-			return nil, err
-		}
-		switch info.Name {
-		case tools.PreviewName:
-			if it, ok := t.(tool.InvokableTool); ok {
-				out = append(out, cfg.guard(tools.RequireApproval(it, cfg.policy)))
-			}
-		}
+	var out []tool.BaseTool
+	for _, t := range own {
+		out = append(out, cfg.guard(t))
 	}
 	sqlTools, err := cfg.sqlTools()
 	if err != nil {
