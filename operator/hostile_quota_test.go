@@ -8,10 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // The disk side of the hostile suite: a session's work/ and out/ live on a
@@ -29,47 +30,9 @@ var quotaLimits = Limits{MemoryBytes: 1 << 30, Processes: 64, FileSizeBytes: 64 
 // says so. CI runs as root, where this never skips.
 func needQuota(t *testing.T) {
 	t.Helper()
-	h := hostQuota()
-	if h.problem != "" {
-		t.Skipf("skipping: the disk quota cannot be enforced here: %s", h.problem)
+	if p := sandbox.QuotaProblem(); p != "" {
+		t.Skipf("skipping: the disk quota cannot be enforced here: %s", p)
 	}
-	quotaProbe.Do(func() { quotaProbeErr = probeMount(h, t.TempDir()) })
-	if quotaProbeErr != nil {
-		t.Skipf("skipping: root with loop devices, but no file system can be mounted here: %v", quotaProbeErr)
-	}
-}
-
-// quotaProbe mounts a small image once per test binary: a container can be
-// root with /dev/loop-control and still not be allowed to mount.
-var (
-	quotaProbe    sync.Once
-	quotaProbeErr error
-)
-
-// probeMount makes, mounts and unmounts a 16 MiB image in dir.
-func probeMount(h *quotaHost, dir string) error {
-	img, mnt := filepath.Join(dir, "probe.img"), filepath.Join(dir, "m")
-	if err := os.Mkdir(mnt, 0o700); err != nil {
-		return err
-	}
-	if err := makeImage(h, img, &diskBudget{bytes: 16 << 20, files: 100}); err != nil {
-		return err
-	}
-	if err := mountImage(h, img, mnt); err != nil {
-		return err
-	}
-	return unmountPoint(mnt)
-}
-
-// mountedUnder lists the mount points at or beneath root.
-func mountedUnder(root string) []string {
-	var out []string
-	for p := range mountPoints() {
-		if p == root || strings.HasPrefix(p, root+"/") {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // writePast is a cell that writes files of 4 MiB (each under the file
@@ -132,14 +95,14 @@ func TestHostileDiskQuotaEnforcedWhileWriting(t *testing.T) {
 			if err := a.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if m := mountedUnder(a.Root()); len(m) > 0 {
+			if m := sandbox.MountedUnder(a.Root()); len(m) > 0 {
 				t.Errorf("still mounted after Close: %v", m)
 			}
 			fi, err := os.Stat(filepath.Join(a.Root(), "work", "after.bin"))
 			if err != nil || fi.Size() != 4<<20 {
 				t.Errorf("the session's file is not in its work/ after Close: %v %v", fi, err)
 			}
-			for _, name := range []string{quotaImageName, quotaDirName} {
+			for _, name := range []string{sandbox.QuotaImageName, sandbox.QuotaDirName} {
 				if _, err := os.Lstat(filepath.Join(a.Root(), name)); err == nil {
 					t.Errorf("%s left in the workspace after Close", name)
 				}
@@ -213,12 +176,11 @@ os.close(fd)
 	if err := k.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if m := mountedUnder(root); len(m) > 0 {
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
 		t.Fatalf("the copy back failed (a tree deeper than the walk?): still mounted %v", m)
 	}
-	used := newDiskBudget(root, Limits{DiskBytes: 1}).measure()
-	if used.bytes > 8<<20 { // 1 MiB of data, 4 MiB of the deep tree's directories
-		t.Errorf("work/ and out/ take %s on the host after the copy back; want about 5 MiB (1 MiB of data: links kept, holes kept; the deep tree's directories)", formatBytes(used.bytes))
+	if used, text := sandbox.DiskUsed(root); used > 8<<20 { // 1 MiB of data, 4 MiB of the deep tree's directories
+		t.Errorf("work/ and out/ take %s on the host after the copy back; want about 5 MiB (1 MiB of data: links kept, holes kept; the deep tree's directories)", text)
 	}
 	var a, b syscall.Stat_t
 	if syscall.Stat(filepath.Join(root, "work/one.bin"), &a) != nil || syscall.Stat(filepath.Join(root, "work/links/l499"), &b) != nil || a.Ino != b.Ino {
@@ -244,14 +206,11 @@ func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	rootB, _ := newWorkspace(t)
 	for _, root := range []string{rootA, rootB} {
 		killedHolder(t, root)
-		if m := mountedUnder(root); len(m) == 0 {
+		if m := sandbox.MountedUnder(root); len(m) == 0 {
 			t.Fatalf("the killed process left no mount to take back in %s", root)
 		}
 	}
-	reg := &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
-	saved := diskQuotas
-	diskQuotas = reg
-	defer func() { diskQuotas = saved }()
+	defer sandbox.FreshDisks()()
 
 	sb := newSandbox(t, SandboxNone, quotaLimits)
 	k, err := NewKernel(KernelConfig{Root: rootA, Python: py, Preload: []string{}, Sandbox: sb})
@@ -270,7 +229,7 @@ func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	}
 	mustRun(t, k, `import shutil; shutil.rmtree('work/big')`)
 	// The first hold swept the other workspace's mounts.
-	if m := mountedUnder(rootB); len(m) > 0 {
+	if m := sandbox.MountedUnder(rootB); len(m) > 0 {
 		t.Errorf("the dead holder's mounts in another workspace were not swept: %v", m)
 	}
 	if data, err := os.ReadFile(filepath.Join(rootB, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
@@ -279,7 +238,7 @@ func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	if err := k.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if m := mountedUnder(rootA); len(m) > 0 {
+	if m := sandbox.MountedUnder(rootA); len(m) > 0 {
 		t.Errorf("still mounted after Close: %v", m)
 	}
 	if data, err := os.ReadFile(filepath.Join(rootA, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
@@ -421,60 +380,6 @@ func TestHostileCellLogStepShare(t *testing.T) {
 	}
 }
 
-// TestDiskQuotaDiedBeforeTheFilesWereOn: a holder that died while the
-// workspace's files were being copied onto a new image left that image
-// mounted, half full; neither the next hold nor a sweep takes it for the
-// session's disk: the files in work/ are what the session sees.
-func TestDiskQuotaDiedBeforeTheFilesWereOn(t *testing.T) {
-	needQuota(t)
-	h := hostQuota()
-	for _, via := range []string{"hold", "sweep"} {
-		t.Run(via, func(t *testing.T) {
-			root, _ := newWorkspace(t)
-			if err := os.WriteFile(filepath.Join(root, "work", "kept.txt"), []byte("kept"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			b := newDiskBudget(root, quotaLimits)
-			mnt := filepath.Join(root, quotaDirName)
-			if err := os.Mkdir(mnt, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := makeImage(h, filepath.Join(root, quotaNewImage), b); err != nil {
-				t.Fatal(err)
-			}
-			if err := mountImage(h, filepath.Join(root, quotaNewImage), mnt); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Mkdir(filepath.Join(mnt, "work"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			reg := &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
-			if via == "sweep" {
-				reg.swept = true
-				sweepStaleQuotas()
-			} else {
-				release, note, err := reg.hold(root, b)
-				if err != nil || note != "" {
-					t.Fatal(err, note)
-				}
-				if data, err := os.ReadFile(filepath.Join(root, "work", "kept.txt")); err != nil || string(data) != "kept" {
-					t.Errorf("held, work/kept.txt reads %q, %v", data, err)
-				}
-				release()
-			}
-			if data, err := os.ReadFile(filepath.Join(root, "work", "kept.txt")); err != nil || string(data) != "kept" {
-				t.Errorf("work/kept.txt reads %q, %v: the half-made image was taken for the session's disk", data, err)
-			}
-			if m := mountedUnder(root); len(m) > 0 {
-				t.Errorf("still mounted: %v", m)
-			}
-			if _, err := os.Lstat(filepath.Join(root, quotaNewImage)); err == nil {
-				t.Errorf("the half-made image was left")
-			}
-		})
-	}
-}
-
 // TestHostileDiskQuotaSweptAtTheNextRun: the mounts a killed Sift left are
 // taken back when the next run starts (it asks for the Warnings), even if
 // that run never starts a kernel in the killed session (a resume that only
@@ -483,11 +388,11 @@ func TestHostileDiskQuotaSweptAtTheNextRun(t *testing.T) {
 	needQuota(t)
 	root, _ := newWorkspace(t)
 	killedHolder(t, root)
-	if len(mountedUnder(root)) == 0 {
+	if len(sandbox.MountedUnder(root)) == 0 {
 		t.Fatal("the killed process left no mount to take back")
 	}
 	Warnings(newSandbox(t, SandboxNone, quotaLimits))
-	if m := mountedUnder(root); len(m) > 0 {
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
 		t.Errorf("still mounted after the next run started: %v", m)
 	}
 	if data, err := os.ReadFile(filepath.Join(root, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // Defaults of LocalConfig.
@@ -98,7 +99,7 @@ type Local struct {
 	closed   bool
 	nextCell int
 	running  map[int]struct{} // process group ids of live runs
-	// disk releases the session's disk (see sandbox_quota.go), held from
+	// disk releases the session's disk (see sandbox.HoldDisk), held from
 	// the first run until Close and the end of every run; diskNote says,
 	// once, why the budget is only counted.
 	disk     func()
@@ -155,10 +156,8 @@ func (l *Local) Root() string { return l.root }
 // built-in analyses read it to decide whether pandas can hold a file.
 func (l *Local) MemoryLimit() int64 {
 	lim := l.cfg.Limits
-	if s, ok := l.cfg.Sandbox.(limitedSandbox); ok {
-		lim = lim.tighter(s.configuredLimits())
-	}
-	return minLimit(lim.MemoryBytes, 0)
+	lim = lim.Tighter(sandbox.ConfiguredLimits(l.cfg.Sandbox))
+	return sandbox.MinLimit(lim.MemoryBytes, 0)
 }
 
 // Resolve maps a path to its real absolute location inside the workspace;
@@ -323,7 +322,7 @@ func fileInfo(rel string, fi fs.FileInfo) FileInfo {
 // the workspace lives; the error still unwraps to its cause.
 func relError(root string, err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && filepath.IsAbs(pe.Path) && within(root, pe.Path) {
+	if errors.As(err, &pe) && filepath.IsAbs(pe.Path) && sandbox.Within(root, pe.Path) {
 		return &fs.PathError{Op: pe.Op, Path: RelPath(root, pe.Path), Err: pe.Err}
 	}
 	return err
@@ -343,7 +342,7 @@ func (l *Local) Close() error {
 
 // holdDisk puts the workspace's work/ and out/ on a file system of the
 // disk budget's size, once, for as long as the operator is open (see
-// sandbox_quota.go). Where that cannot be done the budget is counted only,
+// sandbox.HoldDisk). Where that cannot be done the budget is counted only,
 // and the next cell's result says so.
 func (l *Local) holdDisk() error {
 	l.mu.Lock()
@@ -354,7 +353,7 @@ func (l *Local) holdDisk() error {
 	if l.disk != nil {
 		return nil
 	}
-	release, note, err := diskQuotas.hold(l.root, diskBudgetOf(l.cfg.Sandbox, l.root, l.cfg.Limits))
+	release, note, err := sandbox.HoldDisk(l.cfg.Sandbox, l.root, l.cfg.Limits)
 	if err != nil {
 		return fmt.Errorf("the session's disk: %w", err)
 	}
@@ -462,7 +461,7 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		outW.Close()
 		return nil, fmt.Errorf("run python: %w", err)
 	}
-	release, err := holdWorkspace(l.cfg.Sandbox, l.root)
+	release, err := sandbox.Hold(l.cfg.Sandbox, l.root)
 	if err != nil {
 		outR.Close()
 		outW.Close()
@@ -518,9 +517,9 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 
 	// The session's disk budget, watched while the code runs: no state
 	// survives a process-mode run, so one that passes it is killed.
-	budget, diskBefore, diskOver, stopWatch := watchDisk(l.cfg.Sandbox, l.root, l.cfg.Limits)
+	budget, diskBefore, diskOver, stopWatch := sandbox.WatchDisk(l.cfg.Sandbox, l.root, l.cfg.Limits)
 	defer stopWatch()
-	var overUse *diskUsage
+	var overUse *sandbox.DiskUsage
 
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -540,18 +539,18 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	// session, a double fork) through the control group: a run leaves
 	// nothing behind.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	endGroup(cmd)
+	sandbox.EndGroup(cmd)
 	if timedOut || cancelled != nil || overUse != nil {
 		waitErr = <-waited
 	}
-	sessionCgroups.finished(cmd)
+	sandbox.Finished(cmd)
 	killedForDisk := overUse != nil
 	if budget != nil && overUse == nil {
-		if u := budget.measure(); budget.grew(diskBefore, u) {
+		if u := budget.Measure(); budget.Grew(diskBefore, u) {
 			overUse = &u
 		}
 	}
-	full := budget != nil && !killedForDisk && diskQuotas.mounted(l.root) && quotaFull(l.root)
+	full := budget != nil && !killedForDisk && sandbox.DiskFull(l.root)
 	copies.Wait()
 	l.mu.Lock()
 	delete(l.running, pgid)
@@ -579,18 +578,18 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		res.Error = "cancelled: the process and its children were killed"
 		return res, fmt.Errorf("run python: %w", cancelled)
 	case killedForDisk:
-		res.Error = strings.Replace(budget.message(*overUse, true), "so it was interrupted", "so it was killed", 1)
+		res.Error = strings.Replace(budget.Message(*overUse, true), "so it was interrupted", "so it was killed", 1)
 	case !haveResult:
 		res.Error = fmt.Sprintf("the interpreter stopped before the cell finished (%v)", exitReason(waitErr))
 	}
-	if u := (diskUsage{}); full {
-		if u = budget.measure(); quotaStopped(l.root, diskBefore, u, res) {
-			res.Error = joinLines(budget.fullMessage(u), res.Error)
+	if u := (sandbox.DiskUsage{}); full {
+		if u = budget.Measure(); sandbox.QuotaStopped(l.root, diskBefore, u, res.Error, res.Stderr) {
+			res.Error = joinLines(budget.FullMessage(u), res.Error)
 		} else {
-			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.usageLine(u)+"; delete files in work/ or out/ before writing more.")
+			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.UsageLine(u)+"; delete files in work/ or out/ before writing more.")
 		}
 	} else if overUse != nil && !killedForDisk {
-		res.Error = joinLines(budget.message(*overUse, false), res.Error)
+		res.Error = joinLines(budget.Message(*overUse, false), res.Error)
 	}
 	res.Notice = joinNotices(res.Notice, l.takeDiskNote())
 	return res, nil
@@ -629,7 +628,7 @@ func (l *Local) env() []string {
 		"PYTHONIOENCODING=utf-8",
 		"PYTHONDONTWRITEBYTECODE=1",
 	}
-	if f := seccompEnvVar(); f != "" {
+	if f := sandbox.SeccompEnv(); f != "" {
 		env = append(env, f)
 	}
 	return append(env, l.cfg.ExtraEnv...)

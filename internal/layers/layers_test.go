@@ -21,6 +21,10 @@ var below = []struct {
 	{"agents/internal/prompt", []string{"agents", "agents/internal/tree", "agents/internal/conversation"}},
 	{"agents/internal/tree", []string{"agents", "agents/internal/conversation"}},
 	{"agents/internal/conversation", []string{"agents"}},
+	// The sandbox knows nothing of the kernel or the operator that use it;
+	// the probe cache knows nothing of either.
+	{"operator/internal/sandbox", []string{"operator"}},
+	{"operator/internal/probecache", []string{"operator", "operator/internal/sandbox"}},
 }
 
 func TestImportsRunOneWay(t *testing.T) {

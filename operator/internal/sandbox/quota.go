@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,7 +24,7 @@ import (
 // ENOSPC ("No space left on device") and a file past the file budget finds
 // no inode, whatever the code does (fallocate, sparse files, hard links,
 // many processes). Blocks are what count: the file system knows nothing
-// else. The accounting of sandbox_disk.go goes on on top of it, to say what
+// else. The accounting of disk.go goes on on top of it, to say what
 // used the budget.
 //
 //	<root>/.sift-disk.img   the image (sparse, 0600, the host's); named
@@ -144,7 +145,7 @@ var diskQuotas = &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
 // the one this process mounted) until release. When that cannot be done,
 // hold returns a no-op release and says why in note: the budget is then
 // only counted. b nil (no byte budget) mounts nothing.
-func (r *quotaRegistry) hold(root string, b *diskBudget) (release func(), note string, err error) {
+func (r *quotaRegistry) hold(root string, b *DiskBudget) (release func(), note string, err error) {
 	noop := func() {}
 	h := r.host()
 	if b == nil || b.bytes <= 0 {
@@ -249,7 +250,7 @@ func (r *quotaRegistry) mounted(root string) bool {
 // quotaImageSize is the image's size for budget b: the budget, the host's
 // reserve, the inode tables and what ext4 keeps for itself (bitmaps,
 // descriptors, extent blocks: well under 1%).
-func quotaImageSize(b *diskBudget) (size int64, inodes int64) {
+func quotaImageSize(b *DiskBudget) (size int64, inodes int64) {
 	inodes = b.files + quotaInodeSlack
 	if b.files <= 0 {
 		inodes = b.bytes/16384 + quotaInodeSlack
@@ -299,7 +300,7 @@ func lockDisk(root string, wait time.Duration) (*os.File, error) {
 // mountQuota makes (or takes back) root's image and mounts it on work/ and
 // out/, and returns the workspace's lock file, locked. It returns nil, nil
 // when another live process holds the lock (its mount is in place).
-func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error) {
+func mountQuota(h *quotaHost, root string, b *DiskBudget) (_ *os.File, err error) {
 	lock, err := lockDisk(root, quotaLockWait)
 	if lock == nil || err != nil {
 		return nil, err
@@ -411,13 +412,13 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error
 // makeImage creates the sparse image of budget b at img and an ext4 file
 // system in it: no journal (it holds a session's scratch) and no room to
 // grow, inodes for the file budget, the host's reserve kept for root.
-func makeImage(h *quotaHost, img string, b *diskBudget) error {
+func makeImage(h *quotaHost, img string, b *DiskBudget) error {
 	size, _ := quotaImageSize(b)
 	return makeImageOfSize(h, img, b, size)
 }
 
 // makeImageOfSize is makeImage with the image's size.
-func makeImageOfSize(h *quotaHost, img string, b *diskBudget, size int64) error {
+func makeImageOfSize(h *quotaHost, img string, b *DiskBudget, size int64) error {
 	size = (size + 4095) &^ 4095
 	_, inodes := quotaImageSize(b)
 	f, err := os.OpenFile(img, os.O_RDWR|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o600)
@@ -568,15 +569,16 @@ func sweepStaleQuotas() {
 	}
 }
 
-// quotaStopped reports whether a cell that left res and found the
-// workspace at before was stopped by the session's file system: it is full
-// and the cell filled it (it grew) or failed writing to it.
-func quotaStopped(root string, before diskUsage, after diskUsage, res *RunResult) bool {
+// QuotaStopped reports whether a cell that found the workspace at before,
+// left it at after and reported output (its error and stderr) was stopped
+// by the session's file system: it is full and the cell filled it (it
+// grew) or failed writing to it.
+func QuotaStopped(root string, before DiskUsage, after DiskUsage, output ...string) bool {
 	if !diskQuotas.mounted(root) || !quotaFull(root) {
 		return false
 	}
 	return after.bytes > before.bytes+diskSlackBytes || after.files > before.files+diskSlackFiles ||
-		strings.Contains(res.Error, "No space left on device") || strings.Contains(res.Stderr, "No space left on device")
+		slices.ContainsFunc(output, func(s string) bool { return strings.Contains(s, "No space left on device") })
 }
 
 // quotaFull reports whether the session's file system at root is full for
