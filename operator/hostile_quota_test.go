@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sift-agent/sift/internal/call"
 	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
@@ -397,5 +398,53 @@ func TestHostileDiskQuotaSweptAtTheNextRun(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(root, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
 		t.Errorf("the file written before the kill: %q %v", data, err)
+	}
+}
+
+// TestHostileCellLogStepShareOfEveryTool: a cell a tool runs for a step
+// without naming it (the SQL tool's DataFrame hand-over, a built-in
+// analysis: RunOptions.Step 0) is counted against the step its context
+// carries, in the kernel and in process mode, so no tool is a way around
+// the step's share of cells.jsonl. Without it, ten such cells write 430 KB.
+func TestHostileCellLogStepShareOfEveryTool(t *testing.T) {
+	const share = 64 << 10
+	py := needPython(t)
+	ctx := call.WithStep(context.Background(), 4)
+	for _, mode := range []PythonMode{PythonKernel, PythonProcess} {
+		t.Run(string(mode), func(t *testing.T) {
+			root, _ := newWorkspace(t)
+			op, err := New(Config{Root: root, Python: py, Mode: mode, Sandbox: NoSandbox()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer op.Close()
+			switch o := op.(type) {
+			case *KernelOperator:
+				o.kernel.seq.cells.share.Max = share
+			case *processOperator:
+				o.cells.share.Max = share
+			default:
+				t.Fatalf("unexpected operator %T", op)
+			}
+			for i := 0; i < 10; i++ {
+				if _, err := op.RunPython(ctx, manyLongNames, RunOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fi, err := os.Stat(filepath.Join(root, CellsLogFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Size() > share+10*1024 {
+				t.Errorf("cells.jsonl is %d bytes after ten cells run for step 4 without naming it; the step's share is %d", fi.Size(), share)
+			}
+			recs, err := ReadCells(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := recs[len(recs)-1]; last.Step != 4 || !last.Limited {
+				t.Errorf("the last cell is recorded for step %d, limited %v; want step 4, past its share", last.Step, last.Limited)
+			}
+		})
 	}
 }

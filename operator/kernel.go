@@ -319,7 +319,7 @@ func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunRes
 	}
 	res.Notice = joinNotices(seedNotice, res.Notice)
 	rec := newCellRecord(cell, p.generation, code, res, start)
-	rec.Step = opts.Step
+	rec.Step = stepOf(ctx, opts)
 	notice, err := k.record(rec)
 	if err != nil && runErr == nil {
 		res.Notice = joinNotices(res.Notice, "This cell could not be recorded in "+CellsLogFile+": "+err.Error())
