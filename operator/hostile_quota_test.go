@@ -3,6 +3,7 @@ package operator
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/sift-agent/sift/internal/call"
 	"github.com/sift-agent/sift/operator/internal/sandbox"
@@ -446,5 +449,138 @@ func TestHostileCellLogStepShareOfEveryTool(t *testing.T) {
 				t.Errorf("the last cell is recorded for step %d, limited %v; want step 4, past its share", last.Step, last.Limited)
 			}
 		})
+	}
+}
+
+// fillDisk fills the file system at dir from the host side (as root, so
+// the host's reserve too): every inode it has, then every block, under
+// dir/fill.
+func fillDisk(t *testing.T, dir string) {
+	t.Helper()
+	var owner unix.Stat_t
+	if err := unix.Stat(dir, &owner); err != nil {
+		t.Fatal(err)
+	}
+	// The files are the session's (its uid's), as if its code made them.
+	fill := filepath.Join(dir, "fill")
+	if err := os.Mkdir(fill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		f, err := os.Create(filepath.Join(fill, fmt.Sprintf("f%d", i)))
+		if errors.Is(err, syscall.ENOSPC) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if err := os.Chown(f.Name(), int(owner.Uid), int(owner.Gid)); err != nil {
+			t.Fatal(err)
+		}
+		if i > 1<<20 {
+			t.Fatal("the session's disk never ran out of inodes")
+		}
+	}
+	if err := os.Chown(fill, int(owner.Uid), int(owner.Gid)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(fill, "f0"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, size := range []int{1 << 20, 4096} {
+		block := make([]byte, size)
+		for {
+			if _, err := f.Write(block); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil || st.Ffree != 0 || st.Bavail != 0 {
+		t.Fatalf("the session's disk is not full: %d inodes, %d blocks free (%v)", st.Ffree, st.Bavail, err)
+	}
+}
+
+// TestHostileDiskFullCleanUpCellRuns: when the session's disk is full to
+// the last inode and block, reserve included (as a cell that outran the
+// budget's watcher leaves it), the next cell still runs, in the kernel and
+// in process mode: its code cannot be saved and its output cannot be
+// captured in a file, so the cell that deletes what filled the disk must
+// not need either; once it has run, cells write again.
+func TestHostileDiskFullCleanUpCellRuns(t *testing.T) {
+	needQuota(t)
+	py := needPython(t)
+	for _, mode := range []PythonMode{PythonKernel, PythonProcess} {
+		t.Run(string(mode), func(t *testing.T) {
+			root, _ := newWorkspace(t)
+			op, err := New(Config{Root: root, Python: py, Mode: mode, Sandbox: newSandbox(t, SandboxBwrap, quotaLimits)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer op.Close()
+			ctx := context.Background()
+			if res, err := op.RunPython(ctx, `print('started')`, RunOptions{}); err != nil || !res.OK() {
+				t.Fatalf("first cell: %+v %v", res, err)
+			}
+			if len(sandbox.MountedUnder(root)) == 0 {
+				t.Fatal("the session's disk is not mounted")
+			}
+			fillDisk(t, filepath.Join(root, "work"))
+			res, err := op.RunPython(ctx, "import shutil\nshutil.rmtree('work/fill')\nprint('cleaned')", RunOptions{})
+			if err != nil || !strings.Contains(res.Stdout, "cleaned") {
+				t.Fatalf("the clean-up cell on a full disk did not run: %+v %v", res, err)
+			}
+			res, err = op.RunPython(ctx, "open('work/after.txt', 'w').write('x' * 4096)\nprint('wrote')", RunOptions{})
+			if err != nil || !res.OK() || !strings.Contains(res.Stdout, "wrote") {
+				t.Errorf("after the clean-up a cell cannot write: %+v %v", res, err)
+			}
+		})
+	}
+}
+
+// TestHostileDiskQuotaSettledAfterReboot: a machine that went down while a
+// session was open took its mounts away and left the session's files on
+// the disk image, where nothing reads them (work/ and out/ on the host are
+// empty); the next Sift to start copies them back to the workspace and
+// removes the image, without the session being reopened.
+func TestHostileDiskQuotaSettledAfterReboot(t *testing.T) {
+	needQuota(t)
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the host's index of session disks, for this test and its holder
+	root, _ := newWorkspace(t)
+	killedHolder(t, root)
+	// The reboot: every mount gone, the image left.
+	for _, p := range []string{"work", "out", sandbox.QuotaDirName} {
+		_ = unix.Unmount(filepath.Join(root, p), unix.MNT_DETACH)
+	}
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
+		t.Fatalf("still mounted after the reboot: %v", m)
+	}
+	if _, err := os.Stat(filepath.Join(root, "work/before.txt")); err == nil {
+		t.Fatal("the file written before the reboot is in work/ already: the test shows nothing")
+	}
+	Warnings(newSandbox(t, SandboxNone, quotaLimits)) // what every run, chat and serve asks at its start
+	if data, err := os.ReadFile(filepath.Join(root, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
+		t.Errorf("after the next start, the file written before the reboot reads %q (%v); want it back in work/", data, err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, sandbox.QuotaImageName)); err == nil {
+		t.Errorf("the disk image was left in the workspace")
+	}
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
+		t.Errorf("still mounted after the sweep: %v", m)
+	}
+	// Reopened, the session has its files and its budget.
+	k, err := NewKernel(KernelConfig{Root: root, Python: needPython(t), Preload: []string{}, Sandbox: newSandbox(t, SandboxNone, quotaLimits)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if res := mustRun(t, k, `print(open('work/before.txt').read())`); strings.TrimSpace(res.Stdout) != "written before the kill" {
+		t.Errorf("reopened, the session reads %q", res.Stdout)
 	}
 }

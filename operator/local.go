@@ -419,8 +419,10 @@ func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*R
 		return nil, fmt.Errorf("run python: prepare the workspace: %w", err)
 	}
 	cellFile := CellsDir + "/cell-" + cell + ".py"
-	resultFile := CellsDir + "/cell-" + cell + ".result.json"
-	if err := writeIn(l.root, cellFile, []byte(code)); err != nil {
+	if err := writeIn(l.root, cellFile, []byte(code)); err != nil && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) {
+		// A full disk still runs the cell (the code goes to the runner on
+		// its stdin, the result comes back on a pipe; the file serves only
+		// tracebacks), so the cell that deletes what filled it can run.
 		return nil, fmt.Errorf("run python: save cell: %w", err)
 	}
 
@@ -429,7 +431,7 @@ func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*R
 		timeout = opts.Timeout
 	}
 	before := l.snapshot()
-	res, err := l.runProcess(ctx, timeout, cellFile, resultFile, cell)
+	res, err := l.runProcess(ctx, timeout, cellFile, code, cell)
 	if res != nil {
 		res.Files, res.FilesOmitted = boundFiles(changedFiles(before, l.snapshot()))
 	}
@@ -444,8 +446,10 @@ const (
 )
 
 // runProcess starts the runner, waits for it within timeout and ctx, and
-// collects what it reported.
-func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile, resultFile, cell string) (*RunResult, error) {
+// collects what it reported. The runner reads the cell's code on its stdin
+// and writes its result to fd 3, so that a cell runs, and its result comes
+// back, on a session disk too full for any file.
+func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile, code, cell string) (*RunResult, error) {
 	stdout := newCappedBuffer(l.cfg.MaxOutputBytes)
 	stderr := newCappedBuffer(l.cfg.MaxOutputBytes)
 	// The child gets the write ends of real pipes, so Wait returns when the
@@ -461,12 +465,19 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		outW.Close()
 		return nil, fmt.Errorf("run python: %w", err)
 	}
+	codeR, codeW, err := os.Pipe()
+	if err != nil {
+		closeFiles(outR, outW, errR, errW)
+		return nil, fmt.Errorf("run python: %w", err)
+	}
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		closeFiles(outR, outW, errR, errW, codeR, codeW)
+		return nil, fmt.Errorf("run python: %w", err)
+	}
 	release, err := sandbox.Hold(l.cfg.Sandbox, l.root)
 	if err != nil {
-		outR.Close()
-		outW.Close()
-		errR.Close()
-		errW.Close()
+		closeFiles(outR, outW, errR, errW, codeR, codeW, resR, resW)
 		return nil, fmt.Errorf("run python: %w", err)
 	}
 	defer release()
@@ -475,27 +486,23 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	fontEnv, fontDirs := fontCacheSpec(l.cfg.Sandbox, l.cfg.Python)
 	cmd, cmdErr := l.cfg.Sandbox.Command(ProcSpec{
 		Root:     l.root,
-		Argv:     []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell},
+		Argv:     []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, cell},
 		Env:      append(l.env(), fontEnv...),
 		Limits:   l.cfg.Limits,
 		ReadOnly: fontDirs,
 	})
 	if cmdErr != nil {
-		outR.Close()
-		outW.Close()
-		errR.Close()
-		errW.Close()
+		closeFiles(outR, outW, errR, errW, codeR, codeW, resR, resW)
 		return nil, fmt.Errorf("run python: %w", cmdErr)
 	}
-	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = codeR, outW, errW
+	cmd.ExtraFiles = []*os.File{resW} // fd 3: the result
 
 	start := time.Now()
 	startErr := cmd.Start()
-	outW.Close()
-	errW.Close()
+	closeFiles(codeR, outW, errW, resW)
 	if startErr != nil {
-		outR.Close()
-		errR.Close()
+		closeFiles(outR, errR, codeW, resR)
 		return nil, fmt.Errorf("run python: start %s: %w", l.cfg.Python, startErr)
 	}
 	pgid := cmd.Process.Pid
@@ -508,9 +515,17 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	}
 
 	var copies sync.WaitGroup
-	copies.Add(2)
+	var result []byte
+	copies.Add(3)
 	go func() { defer copies.Done(); _, _ = io.Copy(stdout, outR); outR.Close() }()
 	go func() { defer copies.Done(); _, _ = io.Copy(stderr, errR); errR.Close() }()
+	go func() {
+		defer copies.Done()
+		result, _ = io.ReadAll(io.LimitReader(resR, maxKernelFrame+1))
+		_, _ = io.Copy(io.Discard, resR) // the rest, so the runner never blocks on it
+		resR.Close()
+	}()
+	go func() { _, _ = io.WriteString(codeW, code); codeW.Close() }()
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -563,8 +578,7 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		Duration: time.Since(start),
 	}
 	var cr cellResult
-	data, _, readErr := confined.ReadFile(l.root, resultFile, maxKernelFrame)
-	haveResult := readErr == nil && json.Unmarshal(data, &cr) == nil
+	haveResult := len(result) <= maxKernelFrame && json.Unmarshal(result, &cr) == nil
 	if haveResult {
 		res.Value = capString(cr.Value, l.cfg.MaxOutputBytes)
 		res.Error = capString(cr.Error, l.cfg.MaxOutputBytes)
@@ -692,4 +706,11 @@ func lastCellNumber(root string) int {
 		}
 	}
 	return last
+}
+
+// closeFiles closes each of files.
+func closeFiles(files ...*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
 }

@@ -54,7 +54,7 @@ func TestDiskQuotaDiedBeforeTheFilesWereOn(t *testing.T) {
 			reg := &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
 			if via == "sweep" {
 				reg.swept = true
-				sweepStaleQuotas()
+				sweepStaleQuotas(h)
 			} else {
 				release, note, err := reg.hold(root, b)
 				if err != nil || note != "" {
