@@ -2,6 +2,7 @@ package operator
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/internal/call"
 	"github.com/sift-agent/sift/internal/stepshare"
 )
 
@@ -279,4 +281,14 @@ func lastRecordedCell(records []CellRecord) int {
 		last = max(last, r.Cell)
 	}
 	return last
+}
+
+// stepOf is the plan step a run is for: opts.Step, or else the step ctx
+// carries (see RunOptions.Step).
+func stepOf(ctx context.Context, opts RunOptions) int {
+	if opts.Step != 0 {
+		return opts.Step
+	}
+	step, _ := call.Step(ctx)
+	return step
 }

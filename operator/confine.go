@@ -6,17 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // Workspace layout: the three top-level directories of a session workspace.
 const (
 	// InputDir holds copies of the user's files; code and tools may read it
 	// but never write it.
-	InputDir = "input"
+	InputDir = sandbox.InputDir
 	// WorkDir is scratch space for code and tools.
-	WorkDir = "work"
+	WorkDir = sandbox.WorkDir
 	// OutDir holds the run's artifacts (exports, figures).
-	OutDir = "out"
+	OutDir = sandbox.OutDir
 )
 
 // maxSymlinkHops bounds how many dangling symlinks Confine follows by hand
@@ -47,7 +49,7 @@ func Confine(root, path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("resolve %q: %w", path, err)
 	}
-	if !within(root, real) {
+	if !sandbox.Within(root, real) {
 		return "", fmt.Errorf("resolve %q: it leads through a symlink out of the workspace: %w; %s",
 			path, ErrOutsideWorkspace, allowedPathsHint)
 	}
@@ -82,15 +84,6 @@ func RelPath(root, abs string) string {
 		return abs
 	}
 	return filepath.ToSlash(rel)
-}
-
-// within reports whether the clean absolute path p is root or lies under it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return false
-	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // realPath resolves the symlinks along the clean absolute path p. The part of

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // The resource side of the hostile suite: code in a session's kernel tries
@@ -68,8 +70,8 @@ func newSandbox(t *testing.T, mode SandboxMode, limits Limits) Sandbox {
 // limits each process only.
 func needSessionGroups(t *testing.T) {
 	t.Helper()
-	if h := hostCgroups(); len(h.dirs) == 0 {
-		t.Skipf("skipping: no session control groups here: %s", h.problem)
+	if p := sandbox.SessionGroupsProblem(); p != "" {
+		t.Skipf("skipping: no session control groups here: %s", p)
 	}
 }
 
@@ -201,15 +203,15 @@ func TestSessionGroupLifetime(t *testing.T) {
 	k.mu.Lock()
 	cmd := k.proc.cmd
 	k.mu.Unlock()
-	dirs := sessionCgroups.groupOf(cmd)
-	if len(dirs) == 0 {
+	groups := sandbox.GroupPids(cmd)
+	if len(groups) == 0 {
 		t.Fatal("the kernel runs in no session group")
 	}
 	var sessions []string
-	for _, dir := range dirs {
+	for dir, pids := range groups {
 		session := filepath.Dir(dir)
 		sessions = append(sessions, session)
-		if len(groupPids(dir)) == 0 {
+		if len(pids) == 0 {
 			t.Errorf("group %s holds no process; want the kernel in it", dir)
 		}
 		for file, want := range map[string]string{"memory.limit_in_bytes": "734003200", "pids.max": "32", "memory.max": "734003200"} {

@@ -3,15 +3,20 @@ package operator
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sift-agent/sift/internal/call"
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // The disk side of the hostile suite: a session's work/ and out/ live on a
@@ -29,47 +34,9 @@ var quotaLimits = Limits{MemoryBytes: 1 << 30, Processes: 64, FileSizeBytes: 64 
 // says so. CI runs as root, where this never skips.
 func needQuota(t *testing.T) {
 	t.Helper()
-	h := hostQuota()
-	if h.problem != "" {
-		t.Skipf("skipping: the disk quota cannot be enforced here: %s", h.problem)
+	if p := sandbox.QuotaProblem(); p != "" {
+		t.Skipf("skipping: the disk quota cannot be enforced here: %s", p)
 	}
-	quotaProbe.Do(func() { quotaProbeErr = probeMount(h, t.TempDir()) })
-	if quotaProbeErr != nil {
-		t.Skipf("skipping: root with loop devices, but no file system can be mounted here: %v", quotaProbeErr)
-	}
-}
-
-// quotaProbe mounts a small image once per test binary: a container can be
-// root with /dev/loop-control and still not be allowed to mount.
-var (
-	quotaProbe    sync.Once
-	quotaProbeErr error
-)
-
-// probeMount makes, mounts and unmounts a 16 MiB image in dir.
-func probeMount(h *quotaHost, dir string) error {
-	img, mnt := filepath.Join(dir, "probe.img"), filepath.Join(dir, "m")
-	if err := os.Mkdir(mnt, 0o700); err != nil {
-		return err
-	}
-	if err := makeImage(h, img, &diskBudget{bytes: 16 << 20, files: 100}); err != nil {
-		return err
-	}
-	if err := mountImage(h, img, mnt); err != nil {
-		return err
-	}
-	return unmountPoint(mnt)
-}
-
-// mountedUnder lists the mount points at or beneath root.
-func mountedUnder(root string) []string {
-	var out []string
-	for p := range mountPoints() {
-		if p == root || strings.HasPrefix(p, root+"/") {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // writePast is a cell that writes files of 4 MiB (each under the file
@@ -132,14 +99,14 @@ func TestHostileDiskQuotaEnforcedWhileWriting(t *testing.T) {
 			if err := a.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if m := mountedUnder(a.Root()); len(m) > 0 {
+			if m := sandbox.MountedUnder(a.Root()); len(m) > 0 {
 				t.Errorf("still mounted after Close: %v", m)
 			}
 			fi, err := os.Stat(filepath.Join(a.Root(), "work", "after.bin"))
 			if err != nil || fi.Size() != 4<<20 {
 				t.Errorf("the session's file is not in its work/ after Close: %v %v", fi, err)
 			}
-			for _, name := range []string{quotaImageName, quotaDirName} {
+			for _, name := range []string{sandbox.QuotaImageName, sandbox.QuotaDirName} {
 				if _, err := os.Lstat(filepath.Join(a.Root(), name)); err == nil {
 					t.Errorf("%s left in the workspace after Close", name)
 				}
@@ -213,12 +180,11 @@ os.close(fd)
 	if err := k.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if m := mountedUnder(root); len(m) > 0 {
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
 		t.Fatalf("the copy back failed (a tree deeper than the walk?): still mounted %v", m)
 	}
-	used := newDiskBudget(root, Limits{DiskBytes: 1}).measure()
-	if used.bytes > 8<<20 { // 1 MiB of data, 4 MiB of the deep tree's directories
-		t.Errorf("work/ and out/ take %s on the host after the copy back; want about 5 MiB (1 MiB of data: links kept, holes kept; the deep tree's directories)", formatBytes(used.bytes))
+	if used, text := sandbox.DiskUsed(root); used > 8<<20 { // 1 MiB of data, 4 MiB of the deep tree's directories
+		t.Errorf("work/ and out/ take %s on the host after the copy back; want about 5 MiB (1 MiB of data: links kept, holes kept; the deep tree's directories)", text)
 	}
 	var a, b syscall.Stat_t
 	if syscall.Stat(filepath.Join(root, "work/one.bin"), &a) != nil || syscall.Stat(filepath.Join(root, "work/links/l499"), &b) != nil || a.Ino != b.Ino {
@@ -244,14 +210,11 @@ func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	rootB, _ := newWorkspace(t)
 	for _, root := range []string{rootA, rootB} {
 		killedHolder(t, root)
-		if m := mountedUnder(root); len(m) == 0 {
+		if m := sandbox.MountedUnder(root); len(m) == 0 {
 			t.Fatalf("the killed process left no mount to take back in %s", root)
 		}
 	}
-	reg := &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
-	saved := diskQuotas
-	diskQuotas = reg
-	defer func() { diskQuotas = saved }()
+	defer sandbox.FreshDisks()()
 
 	sb := newSandbox(t, SandboxNone, quotaLimits)
 	k, err := NewKernel(KernelConfig{Root: rootA, Python: py, Preload: []string{}, Sandbox: sb})
@@ -270,7 +233,7 @@ func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	}
 	mustRun(t, k, `import shutil; shutil.rmtree('work/big')`)
 	// The first hold swept the other workspace's mounts.
-	if m := mountedUnder(rootB); len(m) > 0 {
+	if m := sandbox.MountedUnder(rootB); len(m) > 0 {
 		t.Errorf("the dead holder's mounts in another workspace were not swept: %v", m)
 	}
 	if data, err := os.ReadFile(filepath.Join(rootB, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
@@ -279,7 +242,7 @@ func TestHostileDiskQuotaAfterKill(t *testing.T) {
 	if err := k.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if m := mountedUnder(rootA); len(m) > 0 {
+	if m := sandbox.MountedUnder(rootA); len(m) > 0 {
 		t.Errorf("still mounted after Close: %v", m)
 	}
 	if data, err := os.ReadFile(filepath.Join(rootA, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
@@ -421,60 +384,6 @@ func TestHostileCellLogStepShare(t *testing.T) {
 	}
 }
 
-// TestDiskQuotaDiedBeforeTheFilesWereOn: a holder that died while the
-// workspace's files were being copied onto a new image left that image
-// mounted, half full; neither the next hold nor a sweep takes it for the
-// session's disk: the files in work/ are what the session sees.
-func TestDiskQuotaDiedBeforeTheFilesWereOn(t *testing.T) {
-	needQuota(t)
-	h := hostQuota()
-	for _, via := range []string{"hold", "sweep"} {
-		t.Run(via, func(t *testing.T) {
-			root, _ := newWorkspace(t)
-			if err := os.WriteFile(filepath.Join(root, "work", "kept.txt"), []byte("kept"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			b := newDiskBudget(root, quotaLimits)
-			mnt := filepath.Join(root, quotaDirName)
-			if err := os.Mkdir(mnt, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := makeImage(h, filepath.Join(root, quotaNewImage), b); err != nil {
-				t.Fatal(err)
-			}
-			if err := mountImage(h, filepath.Join(root, quotaNewImage), mnt); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Mkdir(filepath.Join(mnt, "work"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			reg := &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
-			if via == "sweep" {
-				reg.swept = true
-				sweepStaleQuotas()
-			} else {
-				release, note, err := reg.hold(root, b)
-				if err != nil || note != "" {
-					t.Fatal(err, note)
-				}
-				if data, err := os.ReadFile(filepath.Join(root, "work", "kept.txt")); err != nil || string(data) != "kept" {
-					t.Errorf("held, work/kept.txt reads %q, %v", data, err)
-				}
-				release()
-			}
-			if data, err := os.ReadFile(filepath.Join(root, "work", "kept.txt")); err != nil || string(data) != "kept" {
-				t.Errorf("work/kept.txt reads %q, %v: the half-made image was taken for the session's disk", data, err)
-			}
-			if m := mountedUnder(root); len(m) > 0 {
-				t.Errorf("still mounted: %v", m)
-			}
-			if _, err := os.Lstat(filepath.Join(root, quotaNewImage)); err == nil {
-				t.Errorf("the half-made image was left")
-			}
-		})
-	}
-}
-
 // TestHostileDiskQuotaSweptAtTheNextRun: the mounts a killed Sift left are
 // taken back when the next run starts (it asks for the Warnings), even if
 // that run never starts a kernel in the killed session (a resume that only
@@ -483,14 +392,195 @@ func TestHostileDiskQuotaSweptAtTheNextRun(t *testing.T) {
 	needQuota(t)
 	root, _ := newWorkspace(t)
 	killedHolder(t, root)
-	if len(mountedUnder(root)) == 0 {
+	if len(sandbox.MountedUnder(root)) == 0 {
 		t.Fatal("the killed process left no mount to take back")
 	}
 	Warnings(newSandbox(t, SandboxNone, quotaLimits))
-	if m := mountedUnder(root); len(m) > 0 {
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
 		t.Errorf("still mounted after the next run started: %v", m)
 	}
 	if data, err := os.ReadFile(filepath.Join(root, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
 		t.Errorf("the file written before the kill: %q %v", data, err)
+	}
+}
+
+// TestHostileCellLogStepShareOfEveryTool: a cell a tool runs for a step
+// without naming it (the SQL tool's DataFrame hand-over, a built-in
+// analysis: RunOptions.Step 0) is counted against the step its context
+// carries, in the kernel and in process mode, so no tool is a way around
+// the step's share of cells.jsonl. Without it, ten such cells write 430 KB.
+func TestHostileCellLogStepShareOfEveryTool(t *testing.T) {
+	const share = 64 << 10
+	py := needPython(t)
+	ctx := call.WithStep(context.Background(), 4)
+	for _, mode := range []PythonMode{PythonKernel, PythonProcess} {
+		t.Run(string(mode), func(t *testing.T) {
+			root, _ := newWorkspace(t)
+			op, err := New(Config{Root: root, Python: py, Mode: mode, Sandbox: NoSandbox()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer op.Close()
+			switch o := op.(type) {
+			case *KernelOperator:
+				o.kernel.seq.cells.share.Max = share
+			case *processOperator:
+				o.cells.share.Max = share
+			default:
+				t.Fatalf("unexpected operator %T", op)
+			}
+			for i := 0; i < 10; i++ {
+				if _, err := op.RunPython(ctx, manyLongNames, RunOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fi, err := os.Stat(filepath.Join(root, CellsLogFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Size() > share+10*1024 {
+				t.Errorf("cells.jsonl is %d bytes after ten cells run for step 4 without naming it; the step's share is %d", fi.Size(), share)
+			}
+			recs, err := ReadCells(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := recs[len(recs)-1]; last.Step != 4 || !last.Limited {
+				t.Errorf("the last cell is recorded for step %d, limited %v; want step 4, past its share", last.Step, last.Limited)
+			}
+		})
+	}
+}
+
+// fillDisk fills the file system at dir from the host side (as root, so
+// the host's reserve too): every inode it has, then every block, under
+// dir/fill.
+func fillDisk(t *testing.T, dir string) {
+	t.Helper()
+	var owner unix.Stat_t
+	if err := unix.Stat(dir, &owner); err != nil {
+		t.Fatal(err)
+	}
+	// The files are the session's (its uid's), as if its code made them.
+	fill := filepath.Join(dir, "fill")
+	if err := os.Mkdir(fill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		f, err := os.Create(filepath.Join(fill, fmt.Sprintf("f%d", i)))
+		if errors.Is(err, syscall.ENOSPC) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if err := os.Chown(f.Name(), int(owner.Uid), int(owner.Gid)); err != nil {
+			t.Fatal(err)
+		}
+		if i > 1<<20 {
+			t.Fatal("the session's disk never ran out of inodes")
+		}
+	}
+	if err := os.Chown(fill, int(owner.Uid), int(owner.Gid)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(fill, "f0"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, size := range []int{1 << 20, 4096} {
+		block := make([]byte, size)
+		for {
+			if _, err := f.Write(block); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil || st.Ffree != 0 || st.Bavail != 0 {
+		t.Fatalf("the session's disk is not full: %d inodes, %d blocks free (%v)", st.Ffree, st.Bavail, err)
+	}
+}
+
+// TestHostileDiskFullCleanUpCellRuns: when the session's disk is full to
+// the last inode and block, reserve included (as a cell that outran the
+// budget's watcher leaves it), the next cell still runs, in the kernel and
+// in process mode: its code cannot be saved and its output cannot be
+// captured in a file, so the cell that deletes what filled the disk must
+// not need either; once it has run, cells write again.
+func TestHostileDiskFullCleanUpCellRuns(t *testing.T) {
+	needQuota(t)
+	py := needPython(t)
+	for _, mode := range []PythonMode{PythonKernel, PythonProcess} {
+		t.Run(string(mode), func(t *testing.T) {
+			root, _ := newWorkspace(t)
+			op, err := New(Config{Root: root, Python: py, Mode: mode, Sandbox: newSandbox(t, SandboxBwrap, quotaLimits)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer op.Close()
+			ctx := context.Background()
+			if res, err := op.RunPython(ctx, `print('started')`, RunOptions{}); err != nil || !res.OK() {
+				t.Fatalf("first cell: %+v %v", res, err)
+			}
+			if len(sandbox.MountedUnder(root)) == 0 {
+				t.Fatal("the session's disk is not mounted")
+			}
+			fillDisk(t, filepath.Join(root, "work"))
+			res, err := op.RunPython(ctx, "import shutil\nshutil.rmtree('work/fill')\nprint('cleaned')", RunOptions{})
+			if err != nil || !strings.Contains(res.Stdout, "cleaned") {
+				t.Fatalf("the clean-up cell on a full disk did not run: %+v %v", res, err)
+			}
+			res, err = op.RunPython(ctx, "open('work/after.txt', 'w').write('x' * 4096)\nprint('wrote')", RunOptions{})
+			if err != nil || !res.OK() || !strings.Contains(res.Stdout, "wrote") {
+				t.Errorf("after the clean-up a cell cannot write: %+v %v", res, err)
+			}
+		})
+	}
+}
+
+// TestHostileDiskQuotaSettledAfterReboot: a machine that went down while a
+// session was open took its mounts away and left the session's files on
+// the disk image, where nothing reads them (work/ and out/ on the host are
+// empty); the next Sift to start copies them back to the workspace and
+// removes the image, without the session being reopened.
+func TestHostileDiskQuotaSettledAfterReboot(t *testing.T) {
+	needQuota(t)
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the host's index of session disks, for this test and its holder
+	root, _ := newWorkspace(t)
+	killedHolder(t, root)
+	// The reboot: every mount gone, the image left.
+	for _, p := range []string{"work", "out", sandbox.QuotaDirName} {
+		_ = unix.Unmount(filepath.Join(root, p), unix.MNT_DETACH)
+	}
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
+		t.Fatalf("still mounted after the reboot: %v", m)
+	}
+	if _, err := os.Stat(filepath.Join(root, "work/before.txt")); err == nil {
+		t.Fatal("the file written before the reboot is in work/ already: the test shows nothing")
+	}
+	Warnings(newSandbox(t, SandboxNone, quotaLimits)) // what every run, chat and serve asks at its start
+	if data, err := os.ReadFile(filepath.Join(root, "work/before.txt")); err != nil || string(data) != "written before the kill\n" {
+		t.Errorf("after the next start, the file written before the reboot reads %q (%v); want it back in work/", data, err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, sandbox.QuotaImageName)); err == nil {
+		t.Errorf("the disk image was left in the workspace")
+	}
+	if m := sandbox.MountedUnder(root); len(m) > 0 {
+		t.Errorf("still mounted after the sweep: %v", m)
+	}
+	// Reopened, the session has its files and its budget.
+	k, err := NewKernel(KernelConfig{Root: root, Python: needPython(t), Preload: []string{}, Sandbox: newSandbox(t, SandboxNone, quotaLimits)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if res := mustRun(t, k, `print(open('work/before.txt').read())`); strings.TrimSpace(res.Stdout) != "written before the kill" {
+		t.Errorf("reopened, the session reads %q", res.Stdout)
 	}
 }

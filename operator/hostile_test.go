@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // hostileLimits are the sandbox limits of the hostile-code suite: small, so
@@ -526,7 +528,7 @@ func processesWith(s string) []int {
 		if err != nil || !bytes.Contains(cmdline, []byte(s)) {
 			continue
 		}
-		if st := processState(pid); st != 0 && st != 'Z' {
+		if st := sandbox.ProcessState(pid); st != 0 && st != 'Z' {
 			out = append(out, pid)
 		}
 	}

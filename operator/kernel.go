@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 //go:embed kernel.py
@@ -317,7 +319,7 @@ func (k *Kernel) Run(ctx context.Context, code string, opts RunOptions) (*RunRes
 	}
 	res.Notice = joinNotices(seedNotice, res.Notice)
 	rec := newCellRecord(cell, p.generation, code, res, start)
-	rec.Step = opts.Step
+	rec.Step = stepOf(ctx, opts)
 	notice, err := k.record(rec)
 	if err != nil && runErr == nil {
 		res.Notice = joinNotices(res.Notice, "This cell could not be recorded in "+CellsLogFile+": "+err.Error())
@@ -375,9 +377,9 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 	before := k.ws.snapshot()
 	// The session's disk budget: measured now, and watched while the cell
 	// runs.
-	budget, diskBefore, diskOver, stopWatch := watchDisk(k.cfg.Sandbox, k.ws.root, k.cfg.Limits)
+	budget, diskBefore, diskOver, stopWatch := sandbox.WatchDisk(k.cfg.Sandbox, k.ws.root, k.cfg.Limits)
 	defer stopWatch()
-	var overUse *diskUsage
+	var overUse *sandbox.DiskUsage
 
 	start := time.Now()
 	sent := p.send(req)
@@ -445,7 +447,7 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		stop = stopNone // it finished before the interrupt landed
 	}
 	if budget != nil && overUse == nil {
-		if u := budget.measure(); budget.grew(diskBefore, u) {
+		if u := budget.Measure(); budget.Grew(diskBefore, u) {
 			overUse = &u // passed it since the last look, or on the way out
 		}
 	}
@@ -505,17 +507,17 @@ func (k *Kernel) runCell(ctx context.Context, p *kernelProc, c cellRun) (*RunRes
 		res.Notice = joinNotices(res.Notice, fmt.Sprintf("%d process(es) this cell started were still running when it ended and were stopped: "+
 			"nothing a cell starts outlives it; wait for background work within the cell.", strays))
 	}
-	if full := budget != nil && stop != stopDisk && diskQuotas.mounted(k.ws.root) && quotaFull(k.ws.root); full {
-		if u := budget.measure(); quotaStopped(k.ws.root, diskBefore, u, res) {
-			res.Error = joinLines(budget.fullMessage(u), res.Error)
+	if full := budget != nil && stop != stopDisk && sandbox.DiskFull(k.ws.root); full {
+		if u := budget.Measure(); sandbox.QuotaStopped(k.ws.root, diskBefore, u, res.Error, res.Stderr) {
+			res.Error = joinLines(budget.FullMessage(u), res.Error)
 		} else {
-			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.usageLine(u)+"; delete files in work/ or out/ before writing more.")
+			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.UsageLine(u)+"; delete files in work/ or out/ before writing more.")
 		}
 	} else if overUse != nil {
-		res.Error = joinLines(budget.message(*overUse, stop == stopDisk), res.Error)
-	} else if budget.over(diskBefore) {
+		res.Error = joinLines(budget.Message(*overUse, stop == stopDisk), res.Error)
+	} else if budget.Over(diskBefore) {
 		res.Notice = joinNotices(res.Notice, "This session was already over its disk budget when the cell started: "+
-			budget.usageLine(diskBefore)+"; delete files in work/ or out/ before writing more.")
+			budget.UsageLine(diskBefore)+"; delete files in work/ or out/ before writing more.")
 	}
 	res.Notice = joinNotices(res.Notice, k.ws.takeDiskNote())
 	if canceled != nil {
@@ -671,7 +673,7 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 	argv := append([]string{k.cfg.Python, "-u", "-c", kernelBootstrap, kernelScript}, k.cfg.Preload...)
 	// The workspace's sandbox user (its own uid, when Sift runs as root) is
 	// held until the interpreter has ended.
-	release, err := holdWorkspace(k.cfg.Sandbox, k.ws.root)
+	release, err := sandbox.Hold(k.cfg.Sandbox, k.ws.root)
 	if err != nil {
 		return nil, fmt.Errorf("start python kernel: %w", err)
 	}
@@ -731,7 +733,7 @@ func (k *Kernel) spawn() (_ *kernelProc, err error) {
 	go func() {
 		p.waitErr = cmd.Wait()
 		p.kill() // a dead kernel leaves nothing running behind it
-		sessionCgroups.finished(cmd)
+		sandbox.Finished(cmd)
 		release()
 		close(p.exited)
 		p.requests.Close() // also ends a write still blocked on it
@@ -801,18 +803,7 @@ func (p *kernelProc) send(req kernelRequest) <-chan error {
 // and the sandbox around it, and returns how many there were; 0 when the
 // sandbox keeps no groups here.
 func (k *Kernel) endStrays(p *kernelProc) int {
-	f, ok := k.cfg.Sandbox.(programFinder)
-	if !ok || sessionCgroups.groupOf(p.cmd) == nil {
-		return 0
-	}
-	if p.keep == nil {
-		pid, err := f.programPid(p.cmd)
-		if err != nil {
-			return 0
-		}
-		p.keep = programChain(p.cmd, pid)
-	}
-	return endStrays(p.cmd, p.keep)
+	return sandbox.EndStrays(k.cfg.Sandbox, p.cmd, &p.keep)
 }
 
 // kill kills the interpreter's process group (or, when it shares ours, the

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // benchCells is the five-cell analysis the kernel/process benchmark runs:
@@ -228,14 +230,6 @@ func BenchmarkKernelLimits(b *testing.B) {
 	dir := b.TempDir()
 	const cells, writes = 100, 20
 	ctx := context.Background()
-	saved := struct {
-		filter func() string
-		groups func() *cgroupHost
-		quotas *quotaRegistry
-	}{seccompEnvVar, hostCgroups, diskQuotas}
-	defer func() { seccompEnvVar, hostCgroups, diskQuotas = saved.filter, saved.groups, saved.quotas }()
-	noGroups := &cgroupHost{problem: "off for the benchmark"}
-	noQuota := &quotaRegistry{host: func() *quotaHost { return &quotaHost{problem: "off"} }, held: map[string]*quotaMount{}}
 	configs := []struct {
 		name                  string
 		filter, groups, quota bool
@@ -245,21 +239,12 @@ func BenchmarkKernelLimits(b *testing.B) {
 		{"filter+cgroup", true, true, false},
 		{"filter+cgroup+quota", true, true, true},
 	}
-	if hostQuota().problem != "" {
-		b.Logf("the quota cannot be mounted here (%s): its row measures the accounting only", hostQuota().problem)
+	if p := sandbox.QuotaProblem(); p != "" {
+		b.Logf("the quota cannot be mounted here (%s): its row measures the accounting only", p)
 	}
 	for b.Loop() {
 		for i, c := range configs {
-			seccompEnvVar, hostCgroups, diskQuotas = func() string { return "" }, func() *cgroupHost { return noGroups }, noQuota
-			if c.filter {
-				seccompEnvVar = saved.filter
-			}
-			if c.groups {
-				hostCgroups = saved.groups
-			}
-			if c.quota {
-				diskQuotas = saved.quotas
-			}
+			restore := sandbox.Without(!c.filter, !c.groups, !c.quota)
 			root := filepath.Join(dir, fmt.Sprintf("%d-%d", b.N, i))
 			if err := os.MkdirAll(filepath.Join(root, InputDir), 0o755); err != nil {
 				b.Fatal(err)
@@ -291,6 +276,7 @@ func BenchmarkKernelLimits(b *testing.B) {
 			t0 = time.Now()
 			k.Close()
 			closed := time.Since(t0)
+			restore()
 			b.ReportMetric(start.Seconds()*1000, "start-"+c.name+"-ms")
 			b.ReportMetric(float64(cell.Microseconds())/1000, "cell-"+c.name+"-ms")
 			b.ReportMetric(float64(write.Microseconds())/1000, "write1MiB-"+c.name+"-ms")

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // Defaults of LocalConfig.
@@ -98,7 +99,7 @@ type Local struct {
 	closed   bool
 	nextCell int
 	running  map[int]struct{} // process group ids of live runs
-	// disk releases the session's disk (see sandbox_quota.go), held from
+	// disk releases the session's disk (see sandbox.HoldDisk), held from
 	// the first run until Close and the end of every run; diskNote says,
 	// once, why the budget is only counted.
 	disk     func()
@@ -155,10 +156,8 @@ func (l *Local) Root() string { return l.root }
 // built-in analyses read it to decide whether pandas can hold a file.
 func (l *Local) MemoryLimit() int64 {
 	lim := l.cfg.Limits
-	if s, ok := l.cfg.Sandbox.(limitedSandbox); ok {
-		lim = lim.tighter(s.configuredLimits())
-	}
-	return minLimit(lim.MemoryBytes, 0)
+	lim = lim.Tighter(sandbox.ConfiguredLimits(l.cfg.Sandbox))
+	return sandbox.MinLimit(lim.MemoryBytes, 0)
 }
 
 // Resolve maps a path to its real absolute location inside the workspace;
@@ -323,7 +322,7 @@ func fileInfo(rel string, fi fs.FileInfo) FileInfo {
 // the workspace lives; the error still unwraps to its cause.
 func relError(root string, err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && filepath.IsAbs(pe.Path) && within(root, pe.Path) {
+	if errors.As(err, &pe) && filepath.IsAbs(pe.Path) && sandbox.Within(root, pe.Path) {
 		return &fs.PathError{Op: pe.Op, Path: RelPath(root, pe.Path), Err: pe.Err}
 	}
 	return err
@@ -343,7 +342,7 @@ func (l *Local) Close() error {
 
 // holdDisk puts the workspace's work/ and out/ on a file system of the
 // disk budget's size, once, for as long as the operator is open (see
-// sandbox_quota.go). Where that cannot be done the budget is counted only,
+// sandbox.HoldDisk). Where that cannot be done the budget is counted only,
 // and the next cell's result says so.
 func (l *Local) holdDisk() error {
 	l.mu.Lock()
@@ -354,7 +353,7 @@ func (l *Local) holdDisk() error {
 	if l.disk != nil {
 		return nil
 	}
-	release, note, err := diskQuotas.hold(l.root, diskBudgetOf(l.cfg.Sandbox, l.root, l.cfg.Limits))
+	release, note, err := sandbox.HoldDisk(l.cfg.Sandbox, l.root, l.cfg.Limits)
 	if err != nil {
 		return fmt.Errorf("the session's disk: %w", err)
 	}
@@ -420,8 +419,10 @@ func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*R
 		return nil, fmt.Errorf("run python: prepare the workspace: %w", err)
 	}
 	cellFile := CellsDir + "/cell-" + cell + ".py"
-	resultFile := CellsDir + "/cell-" + cell + ".result.json"
-	if err := writeIn(l.root, cellFile, []byte(code)); err != nil {
+	if err := writeIn(l.root, cellFile, []byte(code)); err != nil && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) {
+		// A full disk still runs the cell (the code goes to the runner on
+		// its stdin, the result comes back on a pipe; the file serves only
+		// tracebacks), so the cell that deletes what filled it can run.
 		return nil, fmt.Errorf("run python: save cell: %w", err)
 	}
 
@@ -430,7 +431,7 @@ func (l *Local) RunPython(ctx context.Context, code string, opts RunOptions) (*R
 		timeout = opts.Timeout
 	}
 	before := l.snapshot()
-	res, err := l.runProcess(ctx, timeout, cellFile, resultFile, cell)
+	res, err := l.runProcess(ctx, timeout, cellFile, code, cell)
 	if res != nil {
 		res.Files, res.FilesOmitted = boundFiles(changedFiles(before, l.snapshot()))
 	}
@@ -445,8 +446,10 @@ const (
 )
 
 // runProcess starts the runner, waits for it within timeout and ctx, and
-// collects what it reported.
-func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile, resultFile, cell string) (*RunResult, error) {
+// collects what it reported. The runner reads the cell's code on its stdin
+// and writes its result to fd 3, so that a cell runs, and its result comes
+// back, on a session disk too full for any file.
+func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile, code, cell string) (*RunResult, error) {
 	stdout := newCappedBuffer(l.cfg.MaxOutputBytes)
 	stderr := newCappedBuffer(l.cfg.MaxOutputBytes)
 	// The child gets the write ends of real pipes, so Wait returns when the
@@ -462,12 +465,19 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		outW.Close()
 		return nil, fmt.Errorf("run python: %w", err)
 	}
-	release, err := holdWorkspace(l.cfg.Sandbox, l.root)
+	codeR, codeW, err := os.Pipe()
 	if err != nil {
-		outR.Close()
-		outW.Close()
-		errR.Close()
-		errW.Close()
+		closeFiles(outR, outW, errR, errW)
+		return nil, fmt.Errorf("run python: %w", err)
+	}
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		closeFiles(outR, outW, errR, errW, codeR, codeW)
+		return nil, fmt.Errorf("run python: %w", err)
+	}
+	release, err := sandbox.Hold(l.cfg.Sandbox, l.root)
+	if err != nil {
+		closeFiles(outR, outW, errR, errW, codeR, codeW, resR, resW)
 		return nil, fmt.Errorf("run python: %w", err)
 	}
 	defer release()
@@ -476,27 +486,23 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	fontEnv, fontDirs := fontCacheSpec(l.cfg.Sandbox, l.cfg.Python)
 	cmd, cmdErr := l.cfg.Sandbox.Command(ProcSpec{
 		Root:     l.root,
-		Argv:     []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, resultFile, cell},
+		Argv:     []string{l.cfg.Python, "-c", runnerScript, l.root, cellFile, cell},
 		Env:      append(l.env(), fontEnv...),
 		Limits:   l.cfg.Limits,
 		ReadOnly: fontDirs,
 	})
 	if cmdErr != nil {
-		outR.Close()
-		outW.Close()
-		errR.Close()
-		errW.Close()
+		closeFiles(outR, outW, errR, errW, codeR, codeW, resR, resW)
 		return nil, fmt.Errorf("run python: %w", cmdErr)
 	}
-	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = codeR, outW, errW
+	cmd.ExtraFiles = []*os.File{resW} // fd 3: the result
 
 	start := time.Now()
 	startErr := cmd.Start()
-	outW.Close()
-	errW.Close()
+	closeFiles(codeR, outW, errW, resW)
 	if startErr != nil {
-		outR.Close()
-		errR.Close()
+		closeFiles(outR, errR, codeW, resR)
 		return nil, fmt.Errorf("run python: start %s: %w", l.cfg.Python, startErr)
 	}
 	pgid := cmd.Process.Pid
@@ -509,18 +515,26 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	}
 
 	var copies sync.WaitGroup
-	copies.Add(2)
+	var result []byte
+	copies.Add(3)
 	go func() { defer copies.Done(); _, _ = io.Copy(stdout, outR); outR.Close() }()
 	go func() { defer copies.Done(); _, _ = io.Copy(stderr, errR); errR.Close() }()
+	go func() {
+		defer copies.Done()
+		result, _ = io.ReadAll(io.LimitReader(resR, maxKernelFrame+1))
+		_, _ = io.Copy(io.Discard, resR) // the rest, so the runner never blocks on it
+		resR.Close()
+	}()
+	go func() { _, _ = io.WriteString(codeW, code); codeW.Close() }()
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
 	// The session's disk budget, watched while the code runs: no state
 	// survives a process-mode run, so one that passes it is killed.
-	budget, diskBefore, diskOver, stopWatch := watchDisk(l.cfg.Sandbox, l.root, l.cfg.Limits)
+	budget, diskBefore, diskOver, stopWatch := sandbox.WatchDisk(l.cfg.Sandbox, l.root, l.cfg.Limits)
 	defer stopWatch()
-	var overUse *diskUsage
+	var overUse *sandbox.DiskUsage
 
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -540,18 +554,18 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 	// session, a double fork) through the control group: a run leaves
 	// nothing behind.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	endGroup(cmd)
+	sandbox.EndGroup(cmd)
 	if timedOut || cancelled != nil || overUse != nil {
 		waitErr = <-waited
 	}
-	sessionCgroups.finished(cmd)
+	sandbox.Finished(cmd)
 	killedForDisk := overUse != nil
 	if budget != nil && overUse == nil {
-		if u := budget.measure(); budget.grew(diskBefore, u) {
+		if u := budget.Measure(); budget.Grew(diskBefore, u) {
 			overUse = &u
 		}
 	}
-	full := budget != nil && !killedForDisk && diskQuotas.mounted(l.root) && quotaFull(l.root)
+	full := budget != nil && !killedForDisk && sandbox.DiskFull(l.root)
 	copies.Wait()
 	l.mu.Lock()
 	delete(l.running, pgid)
@@ -564,8 +578,7 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		Duration: time.Since(start),
 	}
 	var cr cellResult
-	data, _, readErr := confined.ReadFile(l.root, resultFile, maxKernelFrame)
-	haveResult := readErr == nil && json.Unmarshal(data, &cr) == nil
+	haveResult := len(result) <= maxKernelFrame && json.Unmarshal(result, &cr) == nil
 	if haveResult {
 		res.Value = capString(cr.Value, l.cfg.MaxOutputBytes)
 		res.Error = capString(cr.Error, l.cfg.MaxOutputBytes)
@@ -579,18 +592,18 @@ func (l *Local) runProcess(ctx context.Context, timeout time.Duration, cellFile,
 		res.Error = "cancelled: the process and its children were killed"
 		return res, fmt.Errorf("run python: %w", cancelled)
 	case killedForDisk:
-		res.Error = strings.Replace(budget.message(*overUse, true), "so it was interrupted", "so it was killed", 1)
+		res.Error = strings.Replace(budget.Message(*overUse, true), "so it was interrupted", "so it was killed", 1)
 	case !haveResult:
 		res.Error = fmt.Sprintf("the interpreter stopped before the cell finished (%v)", exitReason(waitErr))
 	}
-	if u := (diskUsage{}); full {
-		if u = budget.measure(); quotaStopped(l.root, diskBefore, u, res) {
-			res.Error = joinLines(budget.fullMessage(u), res.Error)
+	if u := (sandbox.DiskUsage{}); full {
+		if u = budget.Measure(); sandbox.QuotaStopped(l.root, diskBefore, u, res.Error, res.Stderr) {
+			res.Error = joinLines(budget.FullMessage(u), res.Error)
 		} else {
-			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.usageLine(u)+"; delete files in work/ or out/ before writing more.")
+			res.Notice = joinNotices(res.Notice, "The session's disk is full: "+budget.UsageLine(u)+"; delete files in work/ or out/ before writing more.")
 		}
 	} else if overUse != nil && !killedForDisk {
-		res.Error = joinLines(budget.message(*overUse, false), res.Error)
+		res.Error = joinLines(budget.Message(*overUse, false), res.Error)
 	}
 	res.Notice = joinNotices(res.Notice, l.takeDiskNote())
 	return res, nil
@@ -629,7 +642,7 @@ func (l *Local) env() []string {
 		"PYTHONIOENCODING=utf-8",
 		"PYTHONDONTWRITEBYTECODE=1",
 	}
-	if f := seccompEnvVar(); f != "" {
+	if f := sandbox.SeccompEnv(); f != "" {
 		env = append(env, f)
 	}
 	return append(env, l.cfg.ExtraEnv...)
@@ -693,4 +706,11 @@ func lastCellNumber(root string) int {
 		}
 	}
 	return last
+}
+
+// closeFiles closes each of files.
+func closeFiles(files ...*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
 }

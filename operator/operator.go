@@ -64,8 +64,12 @@ type RunOptions struct {
 	// the lost kernel, from cells.jsonl, to rebuild its variables. Ignored in
 	// process mode, where no state carries over.
 	Replay bool
-	// Step is the plan step the run is for (0: none): each step may add at
-	// most its share to cells.jsonl (see CellRecord.Limited).
+	// Step is the plan step the run is for: each step may add at most its
+	// share to cells.jsonl (see CellRecord.Limited). 0 takes the step ctx
+	// carries (llm.WithStep, which the step tracker sets around every tool
+	// a step calls: python, SQL's DataFrame hand-over, built-ins), so a
+	// tool that runs code for a step is counted against it without naming
+	// it; none when ctx carries none either.
 	Step int
 }
 

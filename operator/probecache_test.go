@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // isolateProbeCache points the on-disk probe cache at a fresh file and
@@ -27,8 +29,8 @@ func freshMemoryCaches(t *testing.T) {
 	t.Helper()
 	old := probeCache
 	probeCache = &pythonProbes{results: map[probeKey][]string{}}
-	bwrapProbes.Clear()
-	t.Cleanup(func() { probeCache = old; bwrapProbes.Clear() })
+	sandbox.ForgetProbes()
+	t.Cleanup(func() { probeCache = old; sandbox.ForgetProbes() })
 }
 
 // countingPython writes an interpreter stand-in that appends a line to the
@@ -119,7 +121,9 @@ func TestProbeCacheThatCannotBeTrustedIsIgnored(t *testing.T) {
 	}{
 		{"garbage", func(t *testing.T, p string) { writeCache(t, p, "\x00{not json", 0o600) }},
 		{"wrong version", func(t *testing.T, p string) { writeCache(t, p, `{"version":99,"entries":{}}`, 0o600) }},
-		{"oversized", func(t *testing.T, p string) { writeCache(t, p, strings.Repeat(" ", probeCacheMax+1), 0o600) }},
+		{"oversized", func(t *testing.T, p string) {
+			writeCache(t, p, strings.Repeat(" ", 64<<10+1) /* past probecache's limit */, 0o600)
+		}},
 		{"others may write it", func(t *testing.T, p string) { rewriteMode(t, p, 0o666) }},
 		{"a symbolic link", func(t *testing.T, p string) {
 			real := p + ".real"
@@ -192,49 +196,5 @@ func TestKernelThatCannotStartClearsTheProbeCache(t *testing.T) {
 	}
 	if _, err := os.Stat(cache); !os.IsNotExist(err) {
 		t.Fatalf("cache still there after the kernel failed to start (%v): the next run would trust it", err)
-	}
-}
-
-func TestBwrapProbeIsCachedOnDisk(t *testing.T) {
-	cache := isolateProbeCache(t)
-	first, err := newBwrapSandbox(SandboxConfig{})
-	if err != nil {
-		t.Skipf("needs a working bubblewrap: %v", err)
-	}
-	key := bwrapProbeKeyOf(first)
-	f := readProbeFile(cache)
-	got, ok := f.Entries[key]
-	if !ok || got.Kind != "bwrap" || got.DisableUserns != first.disableUserns {
-		t.Fatalf("cache entry = %+v (found %v), want the probe's answer disable_userns=%v", got, ok, first.disableUserns)
-	}
-	// A new process believes the file rather than probing: flip the
-	// recorded answer and see it come back.
-	f.Entries[key] = probeEntry{Kind: "bwrap", DisableUserns: !first.disableUserns}
-	if err := writeProbeFile(cache, f); err != nil {
-		t.Fatal(err)
-	}
-	bwrapProbes.Clear()
-	second, err := newBwrapSandbox(SandboxConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if second.disableUserns == first.disableUserns {
-		t.Fatal("the second sandbox probed again instead of reading the cache")
-	}
-}
-
-func TestBwrapProbeKeyIsTheSameWhereverTheEtcFilesAre(t *testing.T) {
-	isolateProbeCache(t)
-	b, err := newBwrapSandbox(SandboxConfig{})
-	if err != nil {
-		t.Skipf("needs a working bubblewrap: %v", err)
-	}
-	// Another $HOME, or the temporary directory a process without a
-	// cache directory makes, keeps the files elsewhere: the sandbox is the
-	// same, so the cached answer holds.
-	elsewhere := *b
-	elsewhere.etcDir = filepath.Join(t.TempDir(), "sift-sandbox-etc-123")
-	if bwrapProbeKeyOf(&elsewhere) != bwrapProbeKeyOf(b) {
-		t.Fatal("the probe's key changes with where the /etc files are kept: every run with another $HOME probes again")
 	}
 }

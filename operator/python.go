@@ -3,6 +3,8 @@ package operator
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sift-agent/sift/operator/internal/probecache"
 )
 
 // RequiredPythonPackages are the packages an interpreter must import to be
@@ -216,13 +220,13 @@ func (p *pythonProbes) probe(ctx context.Context, path string) ([]string, error)
 	// An interpreter that had every package when an earlier run probed
 	// it, unchanged since, is believed without a second probe; the
 	// kernel's start checks it again, and clears the cache when it fails.
-	diskKey := probeKeyOf("python", fileIdentity(path), strings.Join(RequiredPythonPackages, ","))
-	if _, ok := cachedProbe(diskKey); ok {
+	diskKey := probecache.Key("python", probeSources(), probecache.FileIdentity(path), strings.Join(RequiredPythonPackages, ","))
+	if _, ok := probecache.Lookup(diskKey); ok {
 		missing = []string{}
 	} else if missing, err = runProbe(ctx, path); err != nil {
 		return nil, err
 	} else if len(missing) == 0 {
-		rememberProbe(diskKey, probeEntry{Kind: "python"})
+		probecache.Remember(diskKey, probecache.Entry{Kind: "python"})
 	}
 	p.mu.Lock()
 	p.results[key] = missing
@@ -268,3 +272,10 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
 }
+
+// probeSources hashes the Python sources Sift runs in the sandbox: a
+// cached probe answer holds for them only.
+var probeSources = sync.OnceValue(func() string {
+	src := sha256.Sum256([]byte(kernelBootstrap + "\x00" + kernelScript + "\x00" + runnerScript + "\x00" + probeScript))
+	return "src=" + hex.EncodeToString(src[:])
+})

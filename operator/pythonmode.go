@@ -130,7 +130,7 @@ func (o *processOperator) RunPython(ctx context.Context, code string, opts RunOp
 	}
 	res.Cell = after - 1
 	rec := newCellRecord(res.Cell, 0, code, res, start)
-	rec.Step = opts.Step
+	rec.Step = stepOf(ctx, opts)
 	notice, rerr := o.cells.append(rec)
 	if rerr != nil {
 		res.Notice = joinNotices(res.Notice, "This cell could not be recorded in "+CellsLogFile+": "+rerr.Error())

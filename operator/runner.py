@@ -48,11 +48,19 @@ def _save_figures(root, cell_id, result):
 
 
 def _main():
-    root, cell_file, result_file, cell_id = sys.argv[1:5]
+    root, cell_file, cell_id = sys.argv[1:4]
+    # The code comes on stdin and the result goes to fd 3, so that a cell
+    # runs on a session disk too full for any file (the cell file, when it
+    # could be saved, serves tracebacks). The cell's own stdin is empty.
+    source = sys.stdin.buffer.read().decode("utf-8")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    result_out = os.fdopen(3, "w", encoding="utf-8")
+    os.set_inheritable(3, False)
     os.chdir(root)
     # The cell may chdir; everything the runner writes uses absolute paths.
     root = os.getcwd()
-    result_file = os.path.join(root, result_file)
     sys.argv = [cell_file]
     if "" not in sys.path:
         sys.path.insert(0, "")
@@ -64,8 +72,6 @@ def _main():
     result = {"value": "", "error": "", "figures": []}
     scope = {"__name__": "__main__", "__file__": cell_file, "__builtins__": __builtins__}
     try:
-        with open(cell_file, encoding="utf-8") as f:
-            source = f.read()
         tree = ast.parse(source, cell_file, "exec")
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr):
@@ -87,8 +93,8 @@ def _main():
         except Exception:
             pass
         _save_figures(root, cell_id, result)
-        with open(result_file, "w", encoding="utf-8") as f:
-            json.dump(result, f)
+        with result_out:
+            json.dump(result, result_out)
 
 
 _main()

@@ -1,383 +1,118 @@
 package operator
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/sift-agent/sift/operator/internal/probecache"
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
+
+// The sandbox lives in operator/internal/sandbox: how a program is
+// confined (bubblewrap, uids, seccomp, mounts), the session's control
+// group and disk, and the resource limits. The kernel and the process
+// runner reach it through its Sandbox interface and a few functions
+// (sandbox.Hold, HoldDisk, WatchDisk, EndStrays, Finished). These are the
+// names embedders use to choose and configure one; they stay here.
 
 // Sandbox starts processes confined to one session workspace. The Python
 // runners (process mode and the kernel) start their interpreter through it,
-// so the same confinement applies to both.
-//
-// A caller builds the command, wires its streams and starts it:
-//
-//	cmd, err := sb.Command(ProcSpec{Root: root, Argv: argv, Env: env})
-//	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, errOut
-//	cmd.ExtraFiles = []*os.File{protoW} // fd 3 in the program
-//	err = cmd.Start()
-//	...
-//	err = sb.Signal(cmd, syscall.SIGINT) // interrupt the running cell
-//	...
-//	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // end it and everything it started
-//	cmd.Wait()
-//
-// cmd.Process may be a wrapper (bubblewrap) rather than the program: send
-// signals meant for the program through Signal, and end the whole sandbox by
-// killing cmd's process group.
-type Sandbox interface {
-	// Name says which sandbox this is: "bwrap" or "none".
-	Name() string
-	// Command returns an unstarted command that runs spec inside the
-	// sandbox. The caller sets Stdin, Stdout, Stderr and ExtraFiles (which
-	// the sandbox passes through as fds 3, 4, ...) and starts it. The
-	// command runs in its own process group.
-	Command(spec ProcSpec) (*exec.Cmd, error)
-	// Signal delivers sig to the sandboxed program itself (not to a
-	// wrapper around it), e.g. SIGINT to interrupt a running cell.
-	Signal(cmd *exec.Cmd, sig syscall.Signal) error
-}
+// so the same confinement applies to both. See sandbox.Sandbox.
+type Sandbox = sandbox.Sandbox
 
 // ProcSpec is a program to run in a sandbox.
-type ProcSpec struct {
-	// Root is the workspace: the working directory, and the only writable
-	// place (its input/ stays read-only).
-	Root string
-	// Argv is the program and its arguments; Argv[0] is an absolute path.
-	Argv []string
-	// Env is the program's complete environment.
-	Env []string
-	// Limits bound the program's resources. The sandbox applies, resource
-	// by resource, the stricter of these and its own configured limits.
-	Limits Limits
-	// Writable are extra host directories the program may write (e.g. a
-	// shared cache); ReadOnly are extra host paths it may read.
-	Writable, ReadOnly []string
-}
+type ProcSpec = sandbox.ProcSpec
 
-// workspaceHolder is a sandbox that keeps resources per workspace (the
-// session's control group; the bwrap sandbox's uid of its own, when Sift
-// runs as root) while programs run there; see bwrapSandbox.Hold.
-type workspaceHolder interface {
-	Hold(root string) (release func(), err error)
-}
-
-// holdWorkspace holds root in sb when sb keeps per-workspace resources;
-// call release once every program started there has ended.
-func holdWorkspace(sb Sandbox, root string) (release func(), err error) {
-	if h, ok := sb.(workspaceHolder); ok {
-		return h.Hold(root)
-	}
-	return func() {}, nil
-}
-
-// programFinder is a sandbox that can name the host pid of the program a
-// command it built runs (beneath any wrapper).
-type programFinder interface {
-	programPid(cmd *exec.Cmd) (int, error)
-}
-
-// limitedSandbox is a sandbox that applies limits of its own to every
-// program, beside each ProcSpec's.
-type limitedSandbox interface {
-	configuredLimits() Limits
-}
-
-// Limits bound one sandboxed program. Zero (or negative) fields mean no
-// limit. They are applied as rlimits, which bound each process: a program
-// that forks gets the same limits again in each child, except Processes,
-// which counts all processes of the user the program runs as. Where Sift
-// can make control groups (see sandbox_cgroup.go), MemoryBytes and
-// Processes also bound the whole session: every process of the workspace
-// together.
-type Limits struct {
-	// MemoryBytes caps the address space of each process (RLIMIT_AS);
-	// going past it makes allocations fail (MemoryError in Python). It
-	// also caps the memory the session's processes use together
-	// (resident memory and their tmpfs files, /tmp and /dev/shm): past
-	// it the kernel's OOM killer ends one of them.
-	MemoryBytes int64
-	// Processes caps the number of processes and threads (RLIMIT_NPROC,
-	// and the session's pids limit); going past it makes fork and thread
-	// creation fail (EAGAIN). The kernel does not enforce the rlimit for
-	// root, so a bwrap sandbox runs the program as an unprivileged user
-	// when Sift runs as root; the session's limit holds for root too.
-	Processes int
-	// FileSizeBytes caps the size of any file the program writes
-	// (RLIMIT_FSIZE); writing past it fails with EFBIG ("File too large").
-	FileSizeBytes int64
-	// CPUSeconds caps CPU time (RLIMIT_CPU); past it the program is killed
-	// with SIGXCPU.
-	CPUSeconds int
-	// DiskBytes and DiskFiles are the workspace's disk budget: what work/
-	// and out/ may hold in all, in bytes on disk and in files. Unlike the
-	// others they bound a whole session, not one process: where Sift can
-	// mount one, work/ and out/ live on a file system of that size while
-	// the Kernel or Local is open, so writes past it fail (see
-	// sandbox_quota.go); the Kernel and Local also measure the workspace
-	// and stop a cell that passes them (see sandbox_disk.go); the sandbox
-	// caps any one file at DiskBytes.
-	DiskBytes int64
-	DiskFiles int
-}
-
-// ErrNoSandbox: the requested sandbox is not available here.
-var ErrNoSandbox = errors.New("sandbox not available")
+// Limits bound one sandboxed program, and (memory, processes, disk) one
+// session. Zero (or negative) fields mean no limit.
+type Limits = sandbox.Limits
 
 // SandboxMode chooses the sandbox NewSandbox builds.
-type SandboxMode string
+type SandboxMode = sandbox.SandboxMode
+
+// SandboxConfig configures NewSandbox.
+type SandboxConfig = sandbox.SandboxConfig
+
+// UIDRange is a range of uids the bwrap sandbox gives workspaces, one
+// each, when Sift runs as root.
+type UIDRange = sandbox.UIDRange
 
 // Sandbox modes.
 const (
 	// SandboxAuto uses bubblewrap when it is installed and works here, and
 	// otherwise refuses (or, with AllowUnsandboxed, runs unsandboxed).
-	SandboxAuto SandboxMode = "auto"
+	SandboxAuto = sandbox.SandboxAuto
 	// SandboxBwrap requires bubblewrap and refuses when it is unavailable.
-	SandboxBwrap SandboxMode = "bwrap"
+	SandboxBwrap = sandbox.SandboxBwrap
 	// SandboxNone runs programs unsandboxed (NoSandbox), still applying
 	// the resource limits.
-	SandboxNone SandboxMode = "none"
+	SandboxNone = sandbox.SandboxNone
 )
 
-// Environment variables read by SandboxFromEnv.
+// Environment variables read by SandboxFromEnv, and the on-disk probe
+// cache's.
 const (
-	// SandboxEnv selects the mode: auto, bwrap or none.
-	SandboxEnv = "SIFT_SANDBOX"
-	// SandboxMemoryEnv caps the address space, e.g. "2GiB" (see
-	// ParseByteSize), or "unlimited".
-	SandboxMemoryEnv = "SIFT_SANDBOX_MEMORY"
-	// SandboxProcsEnv caps processes and threads, e.g. "128", or
-	// "unlimited".
-	SandboxProcsEnv = "SIFT_SANDBOX_PROCS"
+	SandboxEnv       = sandbox.SandboxEnv       // auto, bwrap or none
+	SandboxMemoryEnv = sandbox.SandboxMemoryEnv // e.g. "2GiB", or "unlimited"
+	SandboxProcsEnv  = sandbox.SandboxProcsEnv  // e.g. "128", or "unlimited"
+	SandboxDiskEnv   = sandbox.SandboxDiskEnv   // e.g. "10GiB", or "unlimited"
+	SandboxFilesEnv  = sandbox.SandboxFilesEnv  // e.g. "200000", or "unlimited"
+	SandboxUIDsEnv   = sandbox.SandboxUIDsEnv   // e.g. "1879048192-1879113727"
+	QuotaEnv         = sandbox.QuotaEnv         // on, off or auto
+	ProbeCacheEnv    = probecache.Env           // a file, or "off"
 )
 
-// SandboxConfig configures NewSandbox.
-type SandboxConfig struct {
-	// Mode chooses the sandbox. Optional; default SandboxAuto.
-	Mode SandboxMode
-	// AllowUnsandboxed lets SandboxAuto fall back to the unsandboxed mode
-	// when bubblewrap is unavailable, instead of refusing. The caller
-	// should then say loudly that code runs unsandboxed (the returned
-	// sandbox's Name is "none"). It has no effect on SandboxBwrap.
-	// Optional; default false.
-	AllowUnsandboxed bool
-	// Bwrap is the path of the bubblewrap executable. Optional; default
-	// "bwrap" looked up on PATH.
-	Bwrap string
-	// UIDs is the range of uids the bwrap sandbox gives workspaces, one
-	// each, when Sift runs as root. Optional; default
-	// DefaultSandboxUIDFirst and the DefaultSandboxUIDCount uids from it
-	// (see SandboxUIDsEnv).
-	UIDs UIDRange
-	// Limits every program started through the sandbox gets (combined with
-	// ProcSpec.Limits by taking the stricter of each). A zero field takes
-	// DefaultLimits' value; a negative field means no limit. Optional;
-	// default DefaultLimits().
-	Limits Limits
+// Default limits (see DefaultLimits) and uids.
+const (
+	DefaultMemoryBytes     = sandbox.DefaultMemoryBytes
+	DefaultProcesses       = sandbox.DefaultProcesses
+	DefaultFileSizeBytes   = sandbox.DefaultFileSizeBytes
+	DefaultCPUSeconds      = sandbox.DefaultCPUSeconds
+	DefaultDiskBytes       = sandbox.DefaultDiskBytes
+	DefaultDiskFiles       = sandbox.DefaultDiskFiles
+	DefaultSandboxUIDFirst = sandbox.DefaultSandboxUIDFirst
+	DefaultSandboxUIDCount = sandbox.DefaultSandboxUIDCount
+)
 
-	// envErr is an unparseable setting SandboxFromEnv met; NewSandbox
-	// reports it.
-	envErr error
-}
+// Errors of the sandbox.
+var (
+	// ErrNoSandbox: the requested sandbox is not available here.
+	ErrNoSandbox = sandbox.ErrNoSandbox
+	// ErrNoSandboxUID: every uid of the range is held by a live session.
+	ErrNoSandboxUID = sandbox.ErrNoSandboxUID
+	// ErrNoPrlimit: prlimit(1), which applies the limits, is missing.
+	ErrNoPrlimit = sandbox.ErrNoPrlimit
+)
 
-// SandboxFromEnv reads a SandboxConfig from the environment through getenv
-// (os.Getenv in production): SIFT_SANDBOX (auto|bwrap|none),
-// SIFT_SANDBOX_MEMORY (e.g. "2GiB"), SIFT_SANDBOX_PROCS (e.g. "128"),
-// SIFT_SANDBOX_DISK (e.g. "10GiB"), SIFT_SANDBOX_FILES (e.g. "200000") and
-// SIFT_SANDBOX_UIDS (e.g. "1879048192-1879113727").
-// Unset variables leave the defaults. A malformed value is reported by
-// NewSandbox, so that a mistyped limit is never silently dropped.
-func SandboxFromEnv(getenv func(string) string) SandboxConfig {
-	var cfg SandboxConfig
-	cfg.Mode = SandboxMode(strings.ToLower(strings.TrimSpace(getenv(SandboxEnv))))
-	if v := strings.TrimSpace(getenv(SandboxMemoryEnv)); v != "" {
-		n, err := ParseByteSize(v)
-		if err != nil {
-			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxMemoryEnv, v, err))
-		}
-		cfg.Limits.MemoryBytes = n
-	}
-	if v := strings.TrimSpace(getenv(SandboxProcsEnv)); v != "" {
-		switch n, err := strconv.Atoi(v); {
-		case strings.EqualFold(v, "unlimited") || strings.EqualFold(v, "none"):
-			cfg.Limits.Processes = -1
-		case err != nil || n < 1:
-			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: want a positive whole number of processes, or unlimited", SandboxProcsEnv, v))
-		default:
-			cfg.Limits.Processes = n
-		}
-	}
-	if v := strings.TrimSpace(getenv(SandboxDiskEnv)); v != "" {
-		n, err := ParseByteSize(v)
-		if err != nil {
-			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxDiskEnv, v, err))
-		}
-		cfg.Limits.DiskBytes = n
-	}
-	if v := strings.TrimSpace(getenv(SandboxFilesEnv)); v != "" {
-		switch n, err := strconv.Atoi(v); {
-		case strings.EqualFold(v, "unlimited") || strings.EqualFold(v, "none"):
-			cfg.Limits.DiskFiles = -1
-		case err != nil || n < 1:
-			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: want a positive whole number of files, or unlimited", SandboxFilesEnv, v))
-		default:
-			cfg.Limits.DiskFiles = n
-		}
-	}
-	if v := strings.TrimSpace(getenv(SandboxUIDsEnv)); v != "" {
-		rng, err := parseUIDRange(v)
-		if err != nil {
-			cfg.envErr = errors.Join(cfg.envErr, fmt.Errorf("%s=%q: %w", SandboxUIDsEnv, v, err))
-		}
-		cfg.UIDs = rng
-	}
-	return cfg
-}
-
-// NewSandbox builds the sandbox cfg asks for. In SandboxAuto and
-// SandboxBwrap mode it checks, once per bubblewrap executable and process,
-// that bubblewrap really works here (user namespaces can be disabled) by
-// running /bin/true inside it with the same namespaces; when it does not,
-// the error wraps ErrNoSandbox and says how to install bubblewrap or how
-// to allow the weaker unsandboxed mode explicitly. SandboxNone returns an
-// unsandboxed runner that still applies the limits.
-func NewSandbox(cfg SandboxConfig) (Sandbox, error) {
-	if cfg.envErr != nil {
-		return nil, fmt.Errorf("new sandbox: %w", cfg.envErr)
-	}
-	if cfg.Mode == "" {
-		cfg.Mode = SandboxAuto
-	}
-	cfg.Limits = cfg.Limits.withDefaults(DefaultLimits())
-	switch cfg.Mode {
-	case SandboxNone:
-		if _, err := withLimits(cfg.Limits, []string{"/bin/true"}); err != nil {
-			return nil, fmt.Errorf("new sandbox: %w", err)
-		}
-		return noSandbox{limits: cfg.Limits}, nil
-	case SandboxAuto, SandboxBwrap:
-	default:
-		return nil, fmt.Errorf("new sandbox: unknown sandbox mode %q: use auto, bwrap or none", cfg.Mode)
-	}
-	sb, err := newBwrapSandbox(cfg)
-	if err == nil {
-		return sb, nil
-	}
-	if cfg.Mode == SandboxAuto && cfg.AllowUnsandboxed {
-		if _, lerr := withLimits(cfg.Limits, []string{"/bin/true"}); lerr != nil {
-			return nil, fmt.Errorf("new sandbox: %w", lerr)
-		}
-		return noSandbox{limits: cfg.Limits}, nil
-	}
-	return nil, fmt.Errorf("new sandbox: %w", err)
-}
+// NewSandbox builds the sandbox cfg asks for; see sandbox.NewSandbox.
+func NewSandbox(cfg SandboxConfig) (Sandbox, error) { return sandbox.NewSandbox(cfg) }
 
 // NoSandbox runs programs as plain child processes in their own process
-// group: path checks in the tools are then the only confinement. It applies
-// ProcSpec.Limits (through prlimit(1)), but the program runs as Sift's own
-// user: when that is root, the kernel does not enforce the process limit.
-func NoSandbox() Sandbox { return noSandbox{} }
+// group: path checks in the tools are then the only confinement.
+func NoSandbox() Sandbox { return sandbox.NoSandbox() }
 
-// noSandbox is NoSandbox; limits are the configured ones, combined with
-// each ProcSpec's.
-type noSandbox struct {
-	limits Limits
-}
+// SandboxFromEnv reads a SandboxConfig from the environment through getenv
+// (os.Getenv in production).
+func SandboxFromEnv(getenv func(string) string) SandboxConfig { return sandbox.SandboxFromEnv(getenv) }
 
-func (noSandbox) Name() string { return "none" }
+// DefaultLimits returns the limits a sandbox applies unless configured
+// otherwise.
+func DefaultLimits() Limits { return sandbox.DefaultLimits() }
 
-func (n noSandbox) configuredLimits() Limits { return n.limits }
+// ParseByteSize parses a size such as "512MiB", "2GiB" or "1000000".
+func ParseByteSize(s string) (int64, error) { return sandbox.ParseByteSize(s) }
 
-func (n noSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
-	if len(spec.Argv) == 0 {
-		return nil, fmt.Errorf("sandbox: empty command")
-	}
-	argv, err := withLimits(n.limits.tighter(spec.Limits), spec.Argv)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	cmd, err := sessionCgroups.command(spec.Root, n.limits.tighter(spec.Limits), argv)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	cmd.Dir = spec.Root
-	cmd.Env = spec.Env
-	if cmd.Env == nil {
-		cmd.Env = []string{} // nil would mean "inherit Sift's environment"
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, nil
-}
-
-// Hold keeps the workspace's session control group (see
-// sandbox_cgroup.go) until release; releasing the last hold ends every
-// process still in it and removes it.
-func (n noSandbox) Hold(root string) (release func(), err error) {
-	release, err = sessionCgroups.hold(root, n.limits)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	return release, nil
-}
-
-// programPid returns cmd's process, which is the program itself.
-func (noSandbox) programPid(cmd *exec.Cmd) (int, error) {
-	if cmd == nil || cmd.Process == nil {
-		return 0, os.ErrProcessDone
-	}
-	return cmd.Process.Pid, nil
-}
-
-// Signal signals cmd's process, which is the program itself: prlimit (and
-// the shim that joins the session's control group) exec it in place.
-func (noSandbox) Signal(cmd *exec.Cmd, sig syscall.Signal) error {
-	if cmd == nil || cmd.Process == nil {
-		return os.ErrProcessDone
-	}
-	return cmd.Process.Signal(sig)
-}
+// Warnings returns what a person running Sift should be told about sb's
+// containment, loudly: limits it cannot apply here, and why.
+func Warnings(sb Sandbox) []string { return sandbox.Warnings(sb) }
 
 // ExitSignal reports the signal that ended a sandboxed program, given the
-// error cmd.Wait returned: either the process itself was killed by it, or
-// it exited with status 128+N, which is how bubblewrap's init (and a shell)
-// reports that the program it ran was killed by signal N.
-func ExitSignal(err error) (syscall.Signal, bool) {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return 0, false
-	}
-	ws, ok := ee.Sys().(syscall.WaitStatus)
-	switch {
-	case !ok:
-		return 0, false
-	case ws.Signaled():
-		return ws.Signal(), true
-	case ws.Exited() && ws.ExitStatus() > 128 && ws.ExitStatus() <= 128+64:
-		return syscall.Signal(ws.ExitStatus() - 128), true
-	}
-	return 0, false
-}
+// error cmd.Wait returned.
+func ExitSignal(err error) (syscall.Signal, bool) { return sandbox.ExitSignal(err) }
 
-// validateSpec checks what every sandbox needs of a ProcSpec.
-func validateSpec(spec ProcSpec) error {
-	if len(spec.Argv) == 0 {
-		return errors.New("empty command: ProcSpec.Argv needs the program")
-	}
-	if !filepath.IsAbs(spec.Argv[0]) {
-		return fmt.Errorf("program %q is not an absolute path: resolve it first (see FindPython)", spec.Argv[0])
-	}
-	if spec.Root == "" || !filepath.IsAbs(spec.Root) {
-		return fmt.Errorf("workspace root %q is not an absolute path", spec.Root)
-	}
-	for _, p := range append(append([]string{}, spec.Writable...), spec.ReadOnly...) {
-		if !filepath.IsAbs(p) {
-			return fmt.Errorf("extra path %q is not absolute", p)
-		}
-	}
-	return nil
-}
+// ProbeCachePath returns the file that remembers which interpreter and
+// sandbox setup worked here ("" when the cache is off).
+func ProbeCachePath() string { return probecache.Path() }
+
+// ForgetProbes clears the on-disk probe cache, so the next run probes the
+// interpreter and sandbox again.
+func ForgetProbes() error { return probecache.Forget() }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/sift-agent/sift/confined"
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // The host side reaches the workspace only through package confined:
@@ -30,7 +31,7 @@ func workspaceName(root, path string) (string, error) {
 		abs = filepath.Join(root, abs)
 	}
 	abs = filepath.Clean(abs)
-	if !within(root, abs) {
+	if !sandbox.Within(root, abs) {
 		return "", fmt.Errorf("resolve %q: %w; %s", path, ErrOutsideWorkspace, allowedPathsHint)
 	}
 	return RelPath(root, abs), nil

@@ -24,6 +24,10 @@ var below = []struct {
 	{"agents/internal/conversation", []string{"agents"}},
 	{"cmd/sift/internal/chat", []string{"cmd/sift"}},
 	{"cmd/sift/internal/termui", []string{"cmd/sift", "cmd/sift/internal/chat", "agents", "event"}},
+	// The sandbox knows nothing of the kernel or the operator that use it;
+	// the probe cache knows nothing of either.
+	{"operator/internal/sandbox", []string{"operator"}},
+	{"operator/internal/probecache", []string{"operator", "operator/internal/sandbox"}},
 }
 
 func TestImportsRunOneWay(t *testing.T) {

@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"errors"
@@ -53,7 +53,7 @@ func (m *mountPlan) parents(dest string) {
 // underBind reports whether d lies strictly inside a host bind.
 func (m *mountPlan) underBind(d string) bool {
 	for _, b := range m.binds {
-		if d != b && within(b, d) {
+		if d != b && Within(b, d) {
 			return true
 		}
 	}
@@ -143,12 +143,12 @@ func sandboxEtcDir() (string, error) {
 	files := sandboxEtcFiles(os.Getuid(), os.Getgid())
 	if cache, err := os.UserCacheDir(); err == nil {
 		dir := filepath.Join(cache, "sift", "sandbox-etc")
-		if err := writeEtcFiles(dir, files); err == nil {
+		if err := WriteFiles(dir, files); err == nil {
 			return dir, nil
 		}
 	}
 	if etcTemp != "" {
-		if err := writeEtcFiles(etcTemp, files); err == nil {
+		if err := WriteFiles(etcTemp, files); err == nil {
 			return etcTemp, nil
 		}
 	}
@@ -156,7 +156,7 @@ func sandboxEtcDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("sandbox /etc files: %w", err)
 	}
-	if err := writeEtcFiles(dir, files); err != nil {
+	if err := WriteFiles(dir, files); err != nil {
 		return "", fmt.Errorf("sandbox /etc files: %w", err)
 	}
 	etcTemp = dir
@@ -190,10 +190,10 @@ func sandboxEtcFiles(uid, gid int) map[string]string {
 	}
 }
 
-// writeEtcFiles makes dir (mode 0755) hold exactly files, replacing a file
+// WriteFiles makes dir (mode 0755) hold exactly files, replacing a file
 // that differs atomically so that a sandbox starting meanwhile never sees
 // half of one.
-func writeEtcFiles(dir string, files map[string]string) error {
+func WriteFiles(dir string, files map[string]string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // Matplotlib's configuration and caches are per session: MPLCONFIGDIR is
@@ -137,7 +139,7 @@ func buildFontCache(sb Sandbox, python string) (string, error) {
 			return "", err
 		}
 	}
-	release, err := holdWorkspace(sb, tmp)
+	release, err := sandbox.Hold(sb, tmp)
 	if err != nil {
 		return "", err
 	}
@@ -192,7 +194,7 @@ func buildFontCache(sb Sandbox, python string) (string, error) {
 		if err != nil || !json.Valid(data) {
 			continue
 		}
-		if err := writeEtcFiles(dir, map[string]string{name: string(data)}); err != nil {
+		if err := sandbox.WriteFiles(dir, map[string]string{name: string(data)}); err != nil {
 			return "", err
 		}
 		copied++

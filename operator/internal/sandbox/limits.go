@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"errors"
@@ -44,9 +44,9 @@ func DefaultLimits() Limits {
 // IsZero reports whether l sets no limit at all.
 func (l Limits) IsZero() bool { return l == Limits{} }
 
-// withDefaults fills the zero fields of l from def; negative fields (set
+// WithDefaults fills the zero fields of l from def; negative fields (set
 // explicitly to "unlimited") stay as they are.
-func (l Limits) withDefaults(def Limits) Limits {
+func (l Limits) WithDefaults(def Limits) Limits {
 	if l.MemoryBytes == 0 {
 		l.MemoryBytes = def.MemoryBytes
 	}
@@ -68,21 +68,21 @@ func (l Limits) withDefaults(def Limits) Limits {
 	return l
 }
 
-// tighter returns, resource by resource, the stricter of l and o, where a
+// Tighter returns, resource by resource, the stricter of l and o, where a
 // field <= 0 means no limit.
-func (l Limits) tighter(o Limits) Limits {
+func (l Limits) Tighter(o Limits) Limits {
 	return Limits{
-		MemoryBytes:   minLimit(l.MemoryBytes, o.MemoryBytes),
-		Processes:     int(minLimit(int64(l.Processes), int64(o.Processes))),
-		FileSizeBytes: minLimit(l.FileSizeBytes, o.FileSizeBytes),
-		CPUSeconds:    int(minLimit(int64(l.CPUSeconds), int64(o.CPUSeconds))),
-		DiskBytes:     minLimit(l.DiskBytes, o.DiskBytes),
-		DiskFiles:     int(minLimit(int64(l.DiskFiles), int64(o.DiskFiles))),
+		MemoryBytes:   MinLimit(l.MemoryBytes, o.MemoryBytes),
+		Processes:     int(MinLimit(int64(l.Processes), int64(o.Processes))),
+		FileSizeBytes: MinLimit(l.FileSizeBytes, o.FileSizeBytes),
+		CPUSeconds:    int(MinLimit(int64(l.CPUSeconds), int64(o.CPUSeconds))),
+		DiskBytes:     MinLimit(l.DiskBytes, o.DiskBytes),
+		DiskFiles:     int(MinLimit(int64(l.DiskFiles), int64(o.DiskFiles))),
 	}
 }
 
-// minLimit is the stricter of two limits, <= 0 meaning none (returned as 0).
-func minLimit(a, b int64) int64 {
+// MinLimit is the stricter of two limits, <= 0 meaning none (returned as 0).
+func MinLimit(a, b int64) int64 {
 	switch {
 	case a <= 0 && b <= 0:
 		return 0
@@ -99,10 +99,10 @@ func minLimit(a, b int64) int64 {
 // sets nothing. Core dumps are always switched off: a crashing cell must not
 // drop a core file (its whole memory) into the workspace.
 func (l Limits) prlimitArgs() []string {
-	l = l.tighter(Limits{}) // normalise "unlimited" (negative) to 0
+	l = l.Tighter(Limits{}) // normalise "unlimited" (negative) to 0
 	// No one file may pass the session's disk budget; the budget itself
 	// is not a per-process limit.
-	l.FileSizeBytes = minLimit(l.FileSizeBytes, l.DiskBytes)
+	l.FileSizeBytes = MinLimit(l.FileSizeBytes, l.DiskBytes)
 	l.DiskBytes, l.DiskFiles = 0, 0
 	if l.IsZero() {
 		return nil

@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"encoding/base64"
@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/bpf"
 )
 
-// A session's disk budget is accounting (see sandbox_disk.go): the
+// A session's disk budget is accounting (see disk.go): the
 // workspace is measured while a cell runs, and a cell that passes the
 // budget is interrupted. fallocate(2) defeats that: one call reserves
 // gigabytes of blocks at once, so a cell could pass the budget many times
@@ -114,9 +114,9 @@ func encodeFilter(raw []bpf.RawInstruction) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// seccompEnvVar returns the SIFT_SECCOMP=… entry of this host's filter,
+// SeccompEnv returns the SIFT_SECCOMP=… entry of this host's filter,
 // or "" when there is none for its architecture.
-var seccompEnvVar = sync.OnceValue(func() string {
+var SeccompEnv = sync.OnceValue(func() string {
 	raw := fallocateFilter(runtime.GOARCH)
 	if raw == nil {
 		return ""

@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // The disk budget of a session: what its writable directories (work/ and
 // out/) may hold in all, bytes on disk and files (directories and links
 // count as files). Where Sift can, work/ and out/ live on a file system of
-// the budget's size (see sandbox_quota.go), which refuses the writes past
+// the budget's size (see quota.go), which refuses the writes past
 // it; the accounting here then names what used it, and counts the files.
 // Elsewhere it is enforced by accounting alone: the workspace is measured before
 // each cell and every diskPollMin..diskPollMax while it runs (more often
@@ -49,8 +49,8 @@ const (
 	maxDiskWalkDepth = 1000
 )
 
-// diskUsage is what a workspace's writable directories hold.
-type diskUsage struct {
+// DiskUsage is what a workspace's writable directories hold.
+type DiskUsage struct {
 	bytes int64
 	files int64
 	// dirs sums the usage under each directory two levels down (work/x/);
@@ -70,48 +70,48 @@ type diskEntry struct {
 	files int64
 }
 
-// diskBudget is a workspace's budget; nil or zero fields mean no limit.
-type diskBudget struct {
+// DiskBudget is a workspace's budget; nil or zero fields mean no limit.
+type DiskBudget struct {
 	root  string
 	bytes int64
 	files int64
 	// enforced: the bytes are enforced by the file system work/ and out/
-	// live on (see sandbox_quota.go), so a write past them fails there
+	// live on (see quota.go), so a write past them fails there
 	// and no cell is interrupted for them.
 	enforced bool
 }
 
 // newDiskBudget returns the budget l sets for root, or nil when it sets
 // none.
-func newDiskBudget(root string, l Limits) *diskBudget {
-	l = l.tighter(Limits{})
+func newDiskBudget(root string, l Limits) *DiskBudget {
+	l = l.Tighter(Limits{})
 	if l.DiskBytes <= 0 && l.DiskFiles <= 0 {
 		return nil
 	}
-	return &diskBudget{root: root, bytes: l.DiskBytes, files: int64(l.DiskFiles)}
+	return &DiskBudget{root: root, bytes: l.DiskBytes, files: int64(l.DiskFiles)}
 }
 
-// over reports whether u passes the budget.
-func (b *diskBudget) over(u diskUsage) bool {
+// Over reports whether u passes the budget.
+func (b *DiskBudget) Over(u DiskUsage) bool {
 	return b != nil && (b.bytes > 0 && u.bytes > b.bytes || b.files > 0 && u.files > b.files)
 }
 
-// grew reports whether after is over the budget and holds more than
+// Grew reports whether after is over the budget and holds more than
 // before, beyond a little slack for the cell's own capture files (so a
 // cell that only deletes, or reads and prints a little, is never stopped).
-func (b *diskBudget) grew(before, after diskUsage) bool {
+func (b *DiskBudget) Grew(before, after DiskUsage) bool {
 	if b.enforced {
 		return b.files > 0 && after.files > b.files && after.files > before.files+diskSlackFiles
 	}
-	return b.over(after) && (after.bytes > before.bytes+diskSlackBytes || after.files > before.files+diskSlackFiles)
+	return b.Over(after) && (after.bytes > before.bytes+diskSlackBytes || after.files > before.files+diskSlackFiles)
 }
 
-// measure walks work/ and out/ of the workspace. It works through
+// Measure walks work/ and out/ of the workspace. It works through
 // directory descriptors and never follows a link, so code that swaps a
 // directory for a link to a host directory cannot make Sift count (or name)
 // what lies there.
-func (b *diskBudget) measure() diskUsage {
-	u := diskUsage{dirs: map[string]*diskEntry{}}
+func (b *DiskBudget) Measure() DiskUsage {
+	u := DiskUsage{dirs: map[string]*diskEntry{}}
 	fd, err := unix.Open(b.root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return u
@@ -129,7 +129,7 @@ func (b *diskBudget) measure() diskUsage {
 
 // walk adds name (relative to dirfd; rel in the workspace) and what lies
 // below it.
-func (u *diskUsage) walk(dirfd int, name, rel string, depth int, limit int64) {
+func (u *DiskUsage) walk(dirfd int, name, rel string, depth int, limit int64) {
 	var st unix.Stat_t
 	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
 		return
@@ -176,7 +176,7 @@ func (u *diskUsage) walk(dirfd int, name, rel string, depth int, limit int64) {
 
 // add counts one file of size bytes at rel, in its directory two levels
 // down.
-func (u *diskUsage) add(rel string, size int64) {
+func (u *DiskUsage) add(rel string, size int64) {
 	u.bytes += size
 	u.files++
 	parts := strings.SplitN(rel, "/", 3)
@@ -194,7 +194,7 @@ func (u *diskUsage) add(rel string, size int64) {
 }
 
 // noteFile keeps rel among the largest files.
-func (u *diskUsage) noteFile(rel string, size int64) {
+func (u *DiskUsage) noteFile(rel string, size int64) {
 	if len(u.top) == diskTop && size <= u.top[diskTop-1].bytes {
 		return
 	}
@@ -205,9 +205,9 @@ func (u *diskUsage) noteFile(rel string, size int64) {
 	}
 }
 
-// usageLine says how much of the budget u uses: "4.1 GiB of 4.0 GiB,
+// UsageLine says how much of the budget u uses: "4.1 GiB of 4.0 GiB,
 // 1200 files of 100000 in work/ and out/".
-func (b *diskBudget) usageLine(u diskUsage) string {
+func (b *DiskBudget) UsageLine(u DiskUsage) string {
 	var what []string
 	if b.bytes > 0 {
 		what = append(what, fmt.Sprintf("%s of %s", formatBytes(u.bytes), formatBytes(b.bytes)))
@@ -222,15 +222,15 @@ func (b *diskBudget) usageLine(u diskUsage) string {
 	return strings.Join(what, ", ") + " in work/ and out/"
 }
 
-// message says, for the model and the person, that the budget is used up,
+// Message says, for the model and the person, that the budget is used up,
 // what the budget is and what used it, and what to do; interrupted says
 // the cell was stopped for it (otherwise it ended on its own).
-func (b *diskBudget) message(u diskUsage, interrupted bool) string {
+func (b *DiskBudget) Message(u DiskUsage, interrupted bool) string {
 	var sb strings.Builder
 	if interrupted {
-		sb.WriteString("stopped: this cell went past the session's disk budget (" + b.usageLine(u) + "), so it was interrupted; what it wrote so far is kept.")
+		sb.WriteString("stopped: this cell went past the session's disk budget (" + b.UsageLine(u) + "), so it was interrupted; what it wrote so far is kept.")
 	} else {
-		sb.WriteString("this cell went past the session's disk budget (" + b.usageLine(u) + "); what it wrote is kept, but a cell that writes more is stopped.")
+		sb.WriteString("this cell went past the session's disk budget (" + b.UsageLine(u) + "); what it wrote is kept, but a cell that writes more is stopped.")
 	}
 	dirs := make([]diskEntry, 0, len(u.dirs))
 	for _, e := range u.dirs {
@@ -276,13 +276,13 @@ func (b *diskBudget) message(u diskUsage, interrupted bool) string {
 	return sb.String()
 }
 
-// fullMessage says that the session's file system, the budget's size, is
+// FullMessage says that the session's file system, the budget's size, is
 // full: writes past it failed ("No space left on device"), what used it,
 // and what to do.
-func (b *diskBudget) fullMessage(u diskUsage) string {
-	m := b.message(u, false)
+func (b *DiskBudget) FullMessage(u DiskUsage) string {
+	m := b.Message(u, false)
 	_, rest, _ := strings.Cut(m, "; what it wrote is kept, but a cell that writes more is stopped.")
-	return "the session's disk budget is used up (" + b.usageLine(u) + "): work/ and out/ live on a file system of the budget's size, " +
+	return "the session's disk budget is used up (" + b.UsageLine(u) + "): work/ and out/ live on a file system of the budget's size, " +
 		"so writes past it fail with 'No space left on device' (errno 28, ENOSPC); what was written before is kept." + rest
 }
 
@@ -304,8 +304,8 @@ func formatBytes(n int64) string {
 // before. The pause between walks is 20 times the last walk's duration,
 // within diskPollMin..diskPollMax, so a large workspace is not walked
 // without pause.
-func (b *diskBudget) watch(before diskUsage, stop <-chan struct{}) <-chan diskUsage {
-	out := make(chan diskUsage, 1)
+func (b *DiskBudget) watch(before DiskUsage, stop <-chan struct{}) <-chan DiskUsage {
+	out := make(chan DiskUsage, 1)
 	if b == nil {
 		return out
 	}
@@ -320,8 +320,8 @@ func (b *diskBudget) watch(before diskUsage, stop <-chan struct{}) <-chan diskUs
 			case <-t.C:
 			}
 			start := time.Now()
-			u := b.measure()
-			if b.grew(before, u) {
+			u := b.Measure()
+			if b.Grew(before, u) {
 				out <- u
 				return
 			}
@@ -332,25 +332,25 @@ func (b *diskBudget) watch(before diskUsage, stop <-chan struct{}) <-chan diskUs
 	return out
 }
 
-// watchDisk measures the session's disk use before code runs and watches it
+// WatchDisk measures the session's disk use before code runs and watches it
 // while the code runs: over delivers the usage once the budget is passed,
 // and stop ends the watch. Without a budget nothing is measured and over
 // never delivers.
-func watchDisk(sb Sandbox, root string, l Limits) (budget *diskBudget, before diskUsage, over <-chan diskUsage, stop func()) {
+func WatchDisk(sb Sandbox, root string, l Limits) (budget *DiskBudget, before DiskUsage, over <-chan DiskUsage, stop func()) {
 	budget = diskBudgetOf(sb, root, l)
 	if budget == nil {
-		return nil, diskUsage{}, nil, func() {}
+		return nil, DiskUsage{}, nil, func() {}
 	}
-	before = budget.measure()
+	before = budget.Measure()
 	done := make(chan struct{})
 	return budget, before, budget.watch(before, done), func() { close(done) }
 }
 
 // diskBudgetOf returns the budget for root under sb with the caller's
 // limits.
-func diskBudgetOf(sb Sandbox, root string, l Limits) *diskBudget {
+func diskBudgetOf(sb Sandbox, root string, l Limits) *DiskBudget {
 	if ls, ok := sb.(limitedSandbox); ok {
-		l = ls.configuredLimits().tighter(l)
+		l = ls.configuredLimits().Tighter(l)
 	}
 	b := newDiskBudget(root, l)
 	if b != nil && b.bytes > 0 && diskQuotas.mounted(root) {

@@ -1,4 +1,8 @@
-package operator
+// Package probecache remembers, across runs, which interpreter and sandbox
+// set-up worked on this machine, so that a run need not probe them again.
+// Only answers that let a run go ahead are kept; a failed probe is always
+// run again.
+package probecache
 
 import (
 	"crypto/sha256"
@@ -13,13 +17,11 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // ProbeCacheEnv is the environment variable that moves the on-disk cache of
 // environment probes to another file, or turns it off with "off".
-const ProbeCacheEnv = "SIFT_PROBE_CACHE"
+const Env = "SIFT_PROBE_CACHE"
 
 // probeCacheMax bounds how much of the cache file is read: a file larger
 // than this is not ours and is ignored.
@@ -32,26 +34,26 @@ const probeCacheVersion = 1
 // everything a probe's answer depends on to that answer. Only answers that
 // let a run go ahead are kept; a failed probe is always run again.
 type probeCacheFile struct {
-	Version int                   `json:"version"`
-	Entries map[string]probeEntry `json:"entries"`
+	Version int              `json:"version"`
+	Entries map[string]Entry `json:"entries"`
 }
 
-// probeEntry is one cached probe answer.
-type probeEntry struct {
+// Entry is one cached probe answer.
+type Entry struct {
 	// Kind is "python" or "bwrap", for a person reading the file.
 	Kind string `json:"kind"`
 	// DisableUserns is the bubblewrap probe's answer (bwrap entries only).
 	DisableUserns bool `json:"disable_userns,omitempty"`
 }
 
-// ProbeCachePath returns the file that remembers which interpreter and
+// Path returns the file that remembers which interpreter and
 // sandbox setup worked here, so a run need not probe them again: the path
 // $SIFT_PROBE_CACHE names, else probes.json in Sift's directory under the
 // user's cache directory ($XDG_CACHE_HOME/sift or ~/.cache/sift). It
 // returns "" when the cache is off ($SIFT_PROBE_CACHE=off) or there is no
 // cache directory. Removing the file clears the cache.
-func ProbeCachePath() string {
-	if p := os.Getenv(ProbeCacheEnv); p != "" {
+func Path() string {
+	if p := os.Getenv(Env); p != "" {
 		if p == "off" {
 			return ""
 		}
@@ -64,11 +66,11 @@ func ProbeCachePath() string {
 	return filepath.Join(dir, "sift", "probes.json")
 }
 
-// ForgetProbes clears the on-disk probe cache, so the next run probes the
+// Forget clears the on-disk probe cache, so the next run probes the
 // interpreter and sandbox again. A kernel that cannot start calls it: what
 // the cache said worked no longer does.
-func ForgetProbes() error {
-	p := ProbeCachePath()
+func Forget() error {
+	p := Path()
 	if p == "" {
 		return nil
 	}
@@ -83,12 +85,12 @@ func ForgetProbes() error {
 // probeFileMu orders this process's reads and writes of the cache file.
 var probeFileMu sync.Mutex
 
-// cachedProbe returns the cached answer for key, if the cache file is
+// Lookup returns the cached answer for key, if the cache file is
 // trustworthy and holds one.
-func cachedProbe(key string) (probeEntry, bool) {
-	p := ProbeCachePath()
+func Lookup(key string) (Entry, bool) {
+	p := Path()
 	if p == "" {
-		return probeEntry{}, false
+		return Entry{}, false
 	}
 	probeFileMu.Lock()
 	defer probeFileMu.Unlock()
@@ -97,10 +99,10 @@ func cachedProbe(key string) (probeEntry, bool) {
 	return e, ok
 }
 
-// rememberProbe records a successful probe's answer under key. Failing to
+// Remember records a successful probe's answer under key. Failing to
 // write the cache costs only the next run's time, so errors are dropped.
-func rememberProbe(key string, e probeEntry) {
-	p := ProbeCachePath()
+func Remember(key string, e Entry) {
+	p := Path()
 	if p == "" {
 		return
 	}
@@ -120,7 +122,7 @@ func rememberProbe(key string, e probeEntry) {
 // this user, in a directory owned by this user (or root), that no one else
 // may write, is believed.
 func readProbeFile(p string) probeCacheFile {
-	empty := probeCacheFile{Version: probeCacheVersion, Entries: map[string]probeEntry{}}
+	empty := probeCacheFile{Version: probeCacheVersion, Entries: map[string]Entry{}}
 	if !trustedDir(filepath.Dir(p)) {
 		return empty
 	}
@@ -199,10 +201,11 @@ func ownedByMe(fi os.FileInfo) bool {
 	return ok && int(st.Uid) == os.Geteuid()
 }
 
-// probeKey hashes what a probe's answer depends on: the parts given (the
-// kind of probe, then identities of files and settings), this build of
-// Sift, and the Python sources it runs.
-func probeKeyOf(parts ...string) string {
+// Key hashes what a probe's answer depends on: the parts given (the
+// kind of probe, then identities of files and settings) and this build of
+// Sift. A probe whose answer depends on other sources (the Python a
+// probe runs) names them among the parts.
+func Key(parts ...string) string {
 	h := sha256.New()
 	for _, s := range append([]string{buildIdentity()}, parts...) {
 		fmt.Fprintf(h, "%d:%s\n", len(s), s)
@@ -212,7 +215,7 @@ func probeKeyOf(parts ...string) string {
 
 // buildIdentity names this build of Sift: its module version and VCS
 // revision, the executable's file identity (a rebuilt binary is another
-// build), and a hash of the Python sources it runs in the sandbox.
+// build).
 var buildIdentity = sync.OnceValue(func() string {
 	var b strings.Builder
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -224,17 +227,15 @@ var buildIdentity = sync.OnceValue(func() string {
 		}
 	}
 	if exe, err := os.Executable(); err == nil {
-		b.WriteString(" exe=" + fileIdentity(exe))
+		b.WriteString(" exe=" + FileIdentity(exe))
 	}
-	src := sha256.Sum256([]byte(kernelBootstrap + "\x00" + kernelScript + "\x00" + runnerScript + "\x00" + probeScript))
-	b.WriteString(" src=" + hex.EncodeToString(src[:]))
 	return b.String()
 })
 
-// fileIdentity names the file at path as it is now: where it resolves to,
+// FileIdentity names the file at path as it is now: where it resolves to,
 // its device and inode, size, modification and change times. Any
 // replacement, upgrade or edit changes it. A missing file is "absent".
-func fileIdentity(path string) string {
+func FileIdentity(path string) string {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return path + " absent"
@@ -247,59 +248,12 @@ func fileIdentity(path string) string {
 		path, real, st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec, st.Mode, st.Uid)
 }
 
-// fileContent is the trimmed content of a small system file (a sysctl), or
+// FileContent is the trimmed content of a small system file (a sysctl), or
 // "absent".
-func fileContent(path string) string {
+func FileContent(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return path + " absent"
 	}
 	return path + "=" + strings.TrimSpace(string(b))
-}
-
-// userNamespaceSettings are the sysctls that decide whether an ordinary
-// user may create the namespaces bubblewrap needs.
-var userNamespaceSettings = []string{
-	"/proc/sys/user/max_user_namespaces",
-	"/proc/sys/kernel/unprivileged_userns_clone",
-	"/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
-}
-
-// etcKeyDir stands for the directory of the synthesized /etc files in a
-// probe's key.
-const etcKeyDir = "/sift-etc"
-
-// bwrapProbeKeyOf hashes what probeBwrap's answer depends on: the
-// bubblewrap, setpriv and prlimit executables, the user Sift runs as, the
-// running kernel and its user-namespace settings, and the sandbox's
-// arguments (mounts, namespaces, privilege drop).
-func bwrapProbeKeyOf(b *bwrapSandbox) string {
-	parts := []string{"bwrap", fileIdentity(b.bwrap), fmt.Sprintf("euid=%d uid=%d gid=%d", os.Geteuid(), os.Getuid(), os.Getgid())}
-	if b.setpriv != "" {
-		parts = append(parts, fileIdentity(b.setpriv))
-	}
-	if p, err := prlimitPath(); err == nil {
-		parts = append(parts, fileIdentity(p))
-	}
-	var u unix.Utsname
-	if unix.Uname(&u) == nil {
-		parts = append(parts, "kernel="+unix.ByteSliceToString(u.Release[:])+" "+unix.ByteSliceToString(u.Version[:]))
-	}
-	for _, s := range userNamespaceSettings {
-		parts = append(parts, fileContent(s))
-	}
-	// The arguments as the probe starts from them: whether user
-	// namespaces can be disabled is the probe's answer, not part of what
-	// it depends on; nor is where the synthesized /etc files are kept
-	// (under the user's cache directory, which follows $HOME, or a
-	// temporary directory named afresh by each process): their content
-	// follows from the user and group, which the key holds.
-	base := *b
-	base.disableUserns = false
-	args, err := base.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, etcKeyDir)
-	if err != nil {
-		parts = append(parts, "args error "+err.Error())
-	}
-	parts = append(parts, strings.Join(args, "\x00"))
-	return probeKeyOf(parts...)
 }

@@ -1,7 +1,6 @@
-package operator
+package sandbox
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -191,45 +190,20 @@ func TestExitSignal(t *testing.T) {
 	}
 }
 
-func TestLocalPassesLimitsToSandbox(t *testing.T) {
-	py := needPython(t)
-	l, _ := newLocal(t, py, func(c *LocalConfig) { c.Limits = Limits{FileSizeBytes: 1 << 20} })
-	res, err := l.RunPython(context.Background(), "open('work/big.bin', 'wb').write(bytes(2 << 20))\n", RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(res.Error, "File too large") {
-		t.Errorf("writing past LocalConfig.Limits.FileSizeBytes: error = %q; want File too large", res.Error)
-	}
-}
-
-// TestLocalMemoryLimit: the built-in analyses choose their engine by the
-// memory a run gets, the stricter of the operator's and the sandbox's.
-func TestLocalMemoryLimit(t *testing.T) {
-	sandboxed := func(l Limits) Sandbox { return noSandbox{limits: l} }
-	cases := []struct {
-		name    string
-		local   Limits
-		sandbox Sandbox
-		want    int64
+// TestConfiguredLimits: the kernel and the process runner learn the limits
+// a sandbox applies of its own, for either sandbox.
+func TestConfiguredLimits(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sb   Sandbox
+		want int64
 	}{
-		{"no limits", Limits{}, NoSandbox(), 0},
-		{"the operator's", Limits{MemoryBytes: 1 << 30}, NoSandbox(), 1 << 30},
-		{"the sandbox's", Limits{}, sandboxed(Limits{MemoryBytes: 2 << 30}), 2 << 30},
-		{"the stricter", Limits{MemoryBytes: 3 << 30}, sandboxed(Limits{MemoryBytes: 1 << 30}), 1 << 30},
-		{"unlimited", Limits{MemoryBytes: -1}, sandboxed(Limits{MemoryBytes: -1}), 0},
-		{"bwrap's", Limits{}, &bwrapSandbox{limits: Limits{MemoryBytes: 512 << 20}}, 512 << 20},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			l, err := NewLocal(LocalConfig{Root: t.TempDir(), Sandbox: c.sandbox, Limits: c.local})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.Close()
-			if got := l.MemoryLimit(); got != c.want {
-				t.Errorf("MemoryLimit() = %d, want %d", got, c.want)
-			}
-		})
+		{"none", NoSandbox(), 0},
+		{"none with limits", noSandbox{limits: Limits{MemoryBytes: 2 << 30}}, 2 << 30},
+		{"bwrap", &bwrapSandbox{limits: Limits{MemoryBytes: 512 << 20}}, 512 << 20},
+	} {
+		if got := ConfiguredLimits(c.sb).MemoryBytes; got != c.want {
+			t.Errorf("%s: ConfiguredLimits(...).MemoryBytes = %d, want %d", c.name, got, c.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"bytes"
@@ -13,6 +13,10 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sift-agent/sift/operator/internal/probecache"
 )
 
 // Sandbox identity of the probe, and of a program started with no
@@ -126,7 +130,7 @@ func (*bwrapSandbox) Name() string { return "bwrap" }
 // program runs without capabilities as its workspace's own uid and gid (see
 // Hold), and work/ and out/ are handed to that user first; it can create no
 // user namespace (see disableUserns). The command runs in a control group
-// of its own within the workspace's session group (see sandbox_cgroup.go),
+// of its own within the workspace's session group (see cgroup.go),
 // joined before bubblewrap starts.
 func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err := validateSpec(spec); err != nil {
@@ -164,7 +168,7 @@ func (b *bwrapSandbox) Command(spec ProcSpec) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
 	}
-	cmd, err := sessionCgroups.command(root, b.limits.tighter(spec.Limits), append([]string{b.bwrap}, args...))
+	cmd, err := sessionCgroups.command(root, b.limits.Tighter(spec.Limits), append([]string{b.bwrap}, args...))
 	if err != nil {
 		return nil, fmt.Errorf("bwrap sandbox: %w", err)
 	}
@@ -201,7 +205,7 @@ func ensureWorkspaceDir(root, dir string) error {
 // workspace. Command without a hold takes a uid kept until Sift exits.
 //
 // The hold also keeps the workspace's session control group (see
-// sandbox_cgroup.go): releasing the last hold ends every process still in
+// cgroup.go): releasing the last hold ends every process still in
 // it and removes it.
 func (b *bwrapSandbox) Hold(root string) (release func(), err error) {
 	real, err := filepath.EvalSymlinks(root)
@@ -239,7 +243,7 @@ func (b *bwrapSandbox) userEtc(uid int) (string, error) {
 	files["group"] += fmt.Sprintf("sift:x:%d:\n", uid)
 	etcMu.Lock()
 	defer etcMu.Unlock()
-	if err := writeEtcFiles(dir, files); err != nil {
+	if err := WriteFiles(dir, files); err != nil {
 		return "", fmt.Errorf("sandbox /etc files for uid %d: %w", uid, err)
 	}
 	return dir, nil
@@ -288,7 +292,7 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 	}
 	m.special("--proc", "/proc", "", 0)
 	m.special("--dev", "/dev", "", 0)
-	size := b.limits.tighter(spec.Limits).FileSizeBytes
+	size := b.limits.Tighter(spec.Limits).FileSizeBytes
 	m.special("--tmpfs", "/tmp", "1777", size)
 	m.special("--tmpfs", "/dev/shm", "1777", size)
 
@@ -299,7 +303,7 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 			programs = append(programs, b.bwrap)
 		}
 	}
-	limits := b.limits.tighter(spec.Limits)
+	limits := b.limits.Tighter(spec.Limits)
 	if limits.prlimitArgs() != nil {
 		p, err := prlimitPath()
 		if err != nil {
@@ -309,7 +313,7 @@ func (b *bwrapSandbox) args(spec ProcSpec, root string, uid int, etcDir string) 
 	}
 	for _, p := range programs {
 		for _, dir := range programMounts(p) {
-			if root != "" && within(root, dir) {
+			if root != "" && Within(root, dir) {
 				continue
 			}
 			m.bind("--ro-bind", dir, dir)
@@ -440,7 +444,7 @@ func pyvenvHome(cfg string) string {
 // every sandbox sees.
 func inSystemDirs(path string) bool {
 	for _, d := range systemDirs {
-		if within(d, path) {
+		if Within(d, path) {
 			return true
 		}
 	}
@@ -473,13 +477,13 @@ func probeBwrap(b *bwrapSandbox) *bwrapProbe {
 		// setting it depends on unchanged, is believed; the kernel's
 		// start checks it again, and clears the cache when it fails.
 		diskKey := bwrapProbeKeyOf(b)
-		if e, ok := cachedProbe(diskKey); ok {
+		if e, ok := probecache.Lookup(diskKey); ok {
 			p.disableUserns = e.DisableUserns
 			return
 		}
 		defer func() {
 			if p.err == nil {
-				rememberProbe(diskKey, probeEntry{Kind: "bwrap", DisableUserns: p.disableUserns})
+				probecache.Remember(diskKey, probecache.Entry{Kind: "bwrap", DisableUserns: p.disableUserns})
 			}
 		}()
 		ctx, cancel := context.WithTimeout(context.Background(), bwrapProbeTimeout)
@@ -578,4 +582,51 @@ func (b *bwrapSandbox) innerBwrap() string {
 		return real // as /proc/PID/exe shows it
 	}
 	return b.bwrap
+}
+
+// userNamespaceSettings are the sysctls that decide whether an ordinary
+// user may create the namespaces bubblewrap needs.
+var userNamespaceSettings = []string{
+	"/proc/sys/user/max_user_namespaces",
+	"/proc/sys/kernel/unprivileged_userns_clone",
+	"/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+}
+
+// etcKeyDir stands for the directory of the synthesized /etc files in a
+// probe's key.
+const etcKeyDir = "/sift-etc"
+
+// bwrapProbeKeyOf hashes what probeBwrap's answer depends on: the
+// bubblewrap, setpriv and prlimit executables, the user Sift runs as, the
+// running kernel and its user-namespace settings, and the sandbox's
+// arguments (mounts, namespaces, privilege drop).
+func bwrapProbeKeyOf(b *bwrapSandbox) string {
+	parts := []string{"bwrap", probecache.FileIdentity(b.bwrap), fmt.Sprintf("euid=%d uid=%d gid=%d", os.Geteuid(), os.Getuid(), os.Getgid())}
+	if b.setpriv != "" {
+		parts = append(parts, probecache.FileIdentity(b.setpriv))
+	}
+	if p, err := prlimitPath(); err == nil {
+		parts = append(parts, probecache.FileIdentity(p))
+	}
+	var u unix.Utsname
+	if unix.Uname(&u) == nil {
+		parts = append(parts, "kernel="+unix.ByteSliceToString(u.Release[:])+" "+unix.ByteSliceToString(u.Version[:]))
+	}
+	for _, s := range userNamespaceSettings {
+		parts = append(parts, probecache.FileContent(s))
+	}
+	// The arguments as the probe starts from them: whether user
+	// namespaces can be disabled is the probe's answer, not part of what
+	// it depends on; nor is where the synthesized /etc files are kept
+	// (under the user's cache directory, which follows $HOME, or a
+	// temporary directory named afresh by each process): their content
+	// follows from the user and group, which the key holds.
+	base := *b
+	base.disableUserns = false
+	args, err := base.args(ProcSpec{Argv: []string{"/bin/true"}}, "", sandboxUID, etcKeyDir)
+	if err != nil {
+		parts = append(parts, "args error "+err.Error())
+	}
+	parts = append(parts, strings.Join(args, "\x00"))
+	return probecache.Key(parts...)
 }

@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"bufio"
@@ -328,7 +328,7 @@ func (r *cgroupRegistry) session(h *cgroupHost, root string, l Limits) (*session
 	r.seq++
 	s := &sessionGroup{
 		name:     fmt.Sprintf("%s%d-%d", cgroupNamePrefix, os.Getpid(), r.seq),
-		limits:   l.tighter(Limits{}),
+		limits:   l.Tighter(Limits{}),
 		programs: map[*exec.Cmd][]string{},
 	}
 	for i, dir := range h.dirs {
@@ -392,7 +392,7 @@ func (r *cgroupRegistry) command(root string, l Limits, argv []string) (*exec.Cm
 		if err := os.Mkdir(p, 0o755); err != nil {
 			return nil, fmt.Errorf("make a program's control group %s: %w", p, err)
 		}
-		if tight := s.limits.tighter(l); tight != s.limits {
+		if tight := s.limits.Tighter(l); tight != s.limits {
 			if err := writeGroupLimits(p, h.v2, h.controllers[i], tight); err != nil {
 				return nil, err
 			}
@@ -609,9 +609,9 @@ func endStrays(cmd *exec.Cmd, keep []int) int {
 	return 0
 }
 
-// endGroup kills every process left in cmd's group (cmd itself having
+// EndGroup kills every process left in cmd's group (cmd itself having
 // ended, or being killed).
-func endGroup(cmd *exec.Cmd) {
+func EndGroup(cmd *exec.Cmd) {
 	if dirs := sessionCgroups.groupOf(cmd); len(dirs) > 0 {
 		killGroup(dirs[0], nil)
 	}
@@ -622,7 +622,7 @@ func endGroup(cmd *exec.Cmd) {
 // every limit holds.
 //
 // It also takes back the session disks that Sift processes killed while
-// holding them left mounted (see sandbox_quota.go): every run and chat asks
+// holding them left mounted (see quota.go): every run and chat asks
 // for the warnings as it starts.
 func Warnings(sb Sandbox) []string {
 	diskQuotas.sweep()

@@ -1,12 +1,15 @@
-package operator
+package sandbox
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,7 +26,7 @@ import (
 // ENOSPC ("No space left on device") and a file past the file budget finds
 // no inode, whatever the code does (fallocate, sparse files, hard links,
 // many processes). Blocks are what count: the file system knows nothing
-// else. The accounting of sandbox_disk.go goes on on top of it, to say what
+// else. The accounting of disk.go goes on on top of it, to say what
 // used the budget.
 //
 //	<root>/.sift-disk.img   the image (sparse, 0600, the host's); named
@@ -144,7 +147,7 @@ var diskQuotas = &quotaRegistry{host: hostQuota, held: map[string]*quotaMount{}}
 // the one this process mounted) until release. When that cannot be done,
 // hold returns a no-op release and says why in note: the budget is then
 // only counted. b nil (no byte budget) mounts nothing.
-func (r *quotaRegistry) hold(root string, b *diskBudget) (release func(), note string, err error) {
+func (r *quotaRegistry) hold(root string, b *DiskBudget) (release func(), note string, err error) {
 	noop := func() {}
 	h := r.host()
 	if b == nil || b.bytes <= 0 {
@@ -159,7 +162,7 @@ func (r *quotaRegistry) hold(root string, b *diskBudget) (release func(), note s
 	r.mu.Lock()
 	if !r.swept {
 		r.swept = true
-		sweepStaleQuotas()
+		sweepStaleQuotas(h)
 	}
 	m := r.held[root]
 	if m == nil {
@@ -232,10 +235,11 @@ func (r *quotaRegistry) sweep() {
 	if r.host().problem != "" {
 		return
 	}
+	h := r.host()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.swept = true
-	sweepStaleQuotas()
+	sweepStaleQuotas(h)
 }
 
 // mounted reports whether root's work/ is on a quota this process holds.
@@ -249,7 +253,7 @@ func (r *quotaRegistry) mounted(root string) bool {
 // quotaImageSize is the image's size for budget b: the budget, the host's
 // reserve, the inode tables and what ext4 keeps for itself (bitmaps,
 // descriptors, extent blocks: well under 1%).
-func quotaImageSize(b *diskBudget) (size int64, inodes int64) {
+func quotaImageSize(b *DiskBudget) (size int64, inodes int64) {
 	inodes = b.files + quotaInodeSlack
 	if b.files <= 0 {
 		inodes = b.bytes/16384 + quotaInodeSlack
@@ -299,7 +303,7 @@ func lockDisk(root string, wait time.Duration) (*os.File, error) {
 // mountQuota makes (or takes back) root's image and mounts it on work/ and
 // out/, and returns the workspace's lock file, locked. It returns nil, nil
 // when another live process holds the lock (its mount is in place).
-func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error) {
+func mountQuota(h *quotaHost, root string, b *DiskBudget) (_ *os.File, err error) {
 	lock, err := lockDisk(root, quotaLockWait)
 	if lock == nil || err != nil {
 		return nil, err
@@ -316,6 +320,9 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error
 			_ = unmountAll(root)
 			_ = os.Remove(filepath.Join(root, quotaNewImage))
 			_ = os.Remove(filepath.Join(root, quotaDirName))
+			if _, err := os.Lstat(filepath.Join(root, quotaImageName)); errors.Is(err, os.ErrNotExist) {
+				forgetDisk(root)
+			}
 			_ = os.Remove(filepath.Join(root, quotaLockName))
 			lock.Close()
 			return
@@ -324,6 +331,10 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error
 	}()
 	_ = lock.Truncate(0)
 	fmt.Fprintf(lock, "%d\n", os.Getpid())
+	// The host notes the workspace before its files go on the image, so
+	// that a reboot, which takes every mount away, does not leave them
+	// there unseen (see sweepStaleQuotas).
+	noteDisk(root)
 	// Mounts left by a process that held the lock and died: undo them,
 	// keeping the image (it holds the session's newest files).
 	if err := unmountAll(root); err != nil {
@@ -411,13 +422,13 @@ func mountQuota(h *quotaHost, root string, b *diskBudget) (_ *os.File, err error
 // makeImage creates the sparse image of budget b at img and an ext4 file
 // system in it: no journal (it holds a session's scratch) and no room to
 // grow, inodes for the file budget, the host's reserve kept for root.
-func makeImage(h *quotaHost, img string, b *diskBudget) error {
+func makeImage(h *quotaHost, img string, b *DiskBudget) error {
 	size, _ := quotaImageSize(b)
 	return makeImageOfSize(h, img, b, size)
 }
 
 // makeImageOfSize is makeImage with the image's size.
-func makeImageOfSize(h *quotaHost, img string, b *diskBudget, size int64) error {
+func makeImageOfSize(h *quotaHost, img string, b *DiskBudget, size int64) error {
 	size = (size + 4095) &^ 4095
 	_, inodes := quotaImageSize(b)
 	f, err := os.OpenFile(img, os.O_RDWR|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o600)
@@ -488,6 +499,7 @@ func unmountQuota(root string, lock *os.File) error {
 			return err
 		}
 		_ = os.Remove(filepath.Join(root, quotaNewImage))
+		forgetDisk(root)
 		return nil
 	}
 	for _, dir := range []string{WorkDir, OutDir} {
@@ -504,6 +516,7 @@ func unmountQuota(root string, lock *os.File) error {
 	}
 	_ = os.Remove(mnt)
 	_ = os.Remove(filepath.Join(root, quotaImageName))
+	forgetDisk(root)
 	_ = os.Remove(filepath.Join(root, quotaLockName))
 	return nil
 }
@@ -552,10 +565,16 @@ func mountPoints() map[string]bool {
 // isMountPoint reports whether something is mounted on p.
 func isMountPoint(p string) bool { return mountPoints()[p] }
 
-// sweepStaleQuotas takes back the mounts of workspaces whose holder died:
-// an image mount point no live process locks.
-func sweepStaleQuotas() {
-	for p := range mountPoints() {
+// sweepStaleQuotas takes back the session disks of workspaces whose
+// holder died: an image mount point no live process locks, and, after a
+// reboot (which took every mount away), an image the host noted that is
+// mounted nowhere. Either way the files on the image are copied back to
+// the workspace's own work/ and out/ and the image removed, so that what
+// the report, the server and `sift sessions` read is the session's work
+// without waiting for the session to be reopened.
+func sweepStaleQuotas(h *quotaHost) {
+	mounts := mountPoints()
+	for p := range mounts {
 		if filepath.Base(p) != quotaDirName {
 			continue
 		}
@@ -566,17 +585,131 @@ func sweepStaleQuotas() {
 		}
 		_ = unmountQuota(root, lock)
 	}
+	for _, root := range notedDisks() {
+		if mounts[filepath.Join(root, quotaDirName)] {
+			continue // swept above, or held
+		}
+		_ = settleDisk(h, root)
+	}
 }
 
-// quotaStopped reports whether a cell that left res and found the
-// workspace at before was stopped by the session's file system: it is full
-// and the cell filled it (it grew) or failed writing to it.
-func quotaStopped(root string, before diskUsage, after diskUsage, res *RunResult) bool {
+// settleDisk copies back the files of root's session disk image when it
+// is mounted nowhere (its holder died with the machine), and forgets the
+// workspace once no image is left.
+func settleDisk(h *quotaHost, root string) error {
+	img := filepath.Join(root, quotaImageName)
+	fi, err := os.Lstat(img)
+	if errors.Is(err, os.ErrNotExist) {
+		// Never on an image, or its files were not all on it yet: they
+		// are in work/ and out/.
+		if _, err := os.Lstat(root); err == nil {
+			_ = os.Remove(filepath.Join(root, quotaNewImage))
+		}
+		forgetDisk(root)
+		return nil
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("the session's disk image %s is not a file", img)
+	}
+	lock, err := lockDisk(root, 0)
+	if lock == nil || err != nil {
+		return err // a live holder is mounting it
+	}
+	mnt := filepath.Join(root, quotaDirName)
+	if err := os.Mkdir(mnt, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		lock.Close()
+		return err
+	}
+	if err := mountImage(h, img, mnt); err != nil {
+		lock.Close()
+		return err
+	}
+	return unmountQuota(root, lock)
+}
+
+// diskIndexDir is where the host notes the workspaces whose files are on
+// a session disk: a directory of root's (0700) that outlives a reboot,
+// under $XDG_STATE_HOME/sift (default ~/.local/state/sift), beside the
+// default sessions directory.
+func diskIndexDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "sift", "session-disks")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "sift", "session-disks")
+}
+
+// diskNote is the file that notes root in the index.
+func diskNote(dir, root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(dir, hex.EncodeToString(sum[:16]))
+}
+
+// noteDisk notes root in the index. Failing to costs only the sweep after
+// a reboot (the session's next hold still takes its image back).
+func noteDisk(root string) {
+	dir := diskIndexDir()
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	p := diskNote(dir, root)
+	tmp := p + ".tmp"
+	if os.WriteFile(tmp, []byte(root), 0o600) != nil || os.Rename(tmp, p) != nil {
+		_ = os.Remove(tmp)
+	}
+}
+
+// forgetDisk removes root's note from the index.
+func forgetDisk(root string) {
+	if dir := diskIndexDir(); dir != "" {
+		_ = os.Remove(diskNote(dir, root))
+	}
+}
+
+// notedDisks returns the workspaces the index notes: absolute, clean
+// paths, each under the name its own hash gives (anything else in the
+// directory is not Sift's).
+func notedDisks() []string {
+	dir := diskIndexDir()
+	if dir == "" {
+		return nil
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var roots []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(p)
+		root := string(data)
+		if err != nil || len(data) > 4096 || !filepath.IsAbs(root) || filepath.Clean(root) != root || diskNote(dir, root) != p {
+			continue
+		}
+		roots = append(roots, root)
+	}
+	return roots
+}
+
+// QuotaStopped reports whether a cell that found the workspace at before,
+// left it at after and reported output (its error and stderr) was stopped
+// by the session's file system: it is full and the cell filled it (it
+// grew) or failed writing to it.
+func QuotaStopped(root string, before DiskUsage, after DiskUsage, output ...string) bool {
 	if !diskQuotas.mounted(root) || !quotaFull(root) {
 		return false
 	}
 	return after.bytes > before.bytes+diskSlackBytes || after.files > before.files+diskSlackFiles ||
-		strings.Contains(res.Error, "No space left on device") || strings.Contains(res.Stderr, "No space left on device")
+		slices.ContainsFunc(output, func(s string) bool { return strings.Contains(s, "No space left on device") })
 }
 
 // quotaFull reports whether the session's file system at root is full for

@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/sift-agent/sift/operator/internal/sandbox"
 )
 
 // needRootBwrap returns a bwrap sandbox with limits, skipping the test
@@ -36,23 +33,6 @@ func newSessionKernel(t *testing.T, sb Sandbox, mod func(*KernelConfig)) *Kernel
 		}
 	})
 }
-
-// forkToTheLimit forks children that sleep until killed, until fork is
-// refused; it prints how many it made and what refused the next.
-const forkToTheLimit = `import os, time
-made, err = 0, None
-while made < 10000:
-    try:
-        pid = os.fork()
-    except OSError as e:
-        err = e
-        break
-    if pid == 0:
-        time.sleep(600)
-        os._exit(0)
-    made += 1
-(made, type(err).__name__)
-`
 
 func TestSessionsHaveSeparateProcessLimits(t *testing.T) {
 	sb := needRootBwrap(t, Limits{Processes: 32})
@@ -160,9 +140,7 @@ func budgetKernel(t *testing.T, bytes int64, files int) *Kernel {
 // countedOnly makes the disk budget counted, not enforced, for the rest of
 // the test: as where Sift cannot mount the session's file system.
 func countedOnly(t *testing.T) {
-	saved := diskQuotas
-	diskQuotas = &quotaRegistry{host: func() *quotaHost { return &quotaHost{problem: QuotaEnv + "=off"} }, held: map[string]*quotaMount{}}
-	t.Cleanup(func() { diskQuotas = saved })
+	t.Cleanup(sandbox.Without(false, false, true))
 }
 
 func TestDiskBudgetStopsACellThatWritesTooMuch(t *testing.T) {
@@ -239,111 +217,6 @@ func TestWrittenFilesListIsBounded(t *testing.T) {
 	}
 }
 
-// TestDiskBudgetWalkIgnoresLinks: the measurement never follows a link
-// out of the workspace (it would count, and name, host files).
-func TestDiskBudgetWalkIgnoresLinks(t *testing.T) {
-	root, outside := newWorkspace(t)
-	if err := os.WriteFile(filepath.Join(outside, "host-file-name"), make([]byte, 1<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(outside, filepath.Join(root, "work", "link")); err != nil {
-		t.Fatal(err)
-	}
-	b := newDiskBudget(root, Limits{DiskBytes: 1, DiskFiles: 1})
-	u := b.measure()
-	if msg := b.message(u, true); strings.Contains(msg, "host-file-name") || u.bytes >= 1<<20 {
-		t.Errorf("the walk followed a link out of the workspace: %d bytes; %s", u.bytes, msg)
-	}
-}
-
-func TestUIDPool(t *testing.T) {
-	dir := t.TempDir()
-	p := &uidPool{rng: UIDRange{First: 1879100000, Count: 4}, lockDir: dir, leases: map[string]*uidLease{}}
-	uidA, releaseA, err := p.hold("/s/a", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	uidA2, releaseA2, err := p.hold("/s/a", false)
-	if err != nil || uidA2 != uidA {
-		t.Fatalf("a second hold of one workspace = %d, %v; want its uid %d", uidA2, err, uidA)
-	}
-	uidB, releaseB, err := p.hold("/s/b", false)
-	if err != nil || uidB == uidA {
-		t.Fatalf("workspace b = %d, %v; want a uid other than a's %d", uidB, err, uidA)
-	}
-	// Another Sift process holds a third uid for workspace c: this one
-	// shares it for c, and never gives it to d.
-	var uidC int
-	for u := 1879100000; u < 1879100004; u++ {
-		if u != uidA && u != uidB {
-			uidC = u
-			break
-		}
-	}
-	other, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(uidC)), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	if err := unix.Flock(int(other.Fd()), unix.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	other.WriteString("/s/c")
-	if err := os.WriteFile(uidByRootPath(dir, "/s/c"), []byte(strconv.Itoa(uidC)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got, release, err := p.hold("/s/c", false); err != nil || got != uidC {
-		t.Errorf("workspace c, held by another process as %d = %d, %v", uidC, got, err)
-	} else {
-		release()
-	}
-	uidD, releaseD, err := p.hold("/s/d", false)
-	if err != nil || uidD == uidA || uidD == uidB || uidD == uidC {
-		t.Fatalf("workspace d = %d, %v; want the last free uid", uidD, err)
-	}
-	if _, _, err := p.hold("/s/e", false); err == nil || !strings.Contains(err.Error(), SandboxUIDsEnv) {
-		t.Errorf("a fifth workspace in a range of four = %v; want every uid in use, naming %s", err, SandboxUIDsEnv)
-	}
-	// a stays held until both holds are released; then e may take it.
-	releaseA()
-	if _, _, err := p.hold("/s/e", false); err == nil {
-		t.Error("a's uid was given away while a still held it")
-	}
-	releaseA2()
-	releaseA2() // a second call is harmless
-	uidE, releaseE, err := p.hold("/s/e", false)
-	if err != nil || uidE != uidA {
-		t.Errorf("after a let go, e = %d, %v; want a's former uid %d", uidE, err, uidA)
-	}
-	releaseB()
-	releaseD()
-	releaseE()
-}
-
-func TestUIDPoolSkipsAUIDWithLiveProcesses(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: starting a process as another uid needs root")
-	}
-	const uid = 1879100100
-	cmd := exec.Command("/bin/sleep", "600")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	p := &uidPool{rng: UIDRange{First: uid, Count: 2}, lockDir: t.TempDir(), leases: map[string]*uidLease{}}
-	for _, root := range []string{"/s/a", "/s/b", "/s/c", "/s/d"} {
-		got, release, err := p.hold(root, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got == uid {
-			t.Fatalf("uid %d, which a live process runs as, was given to %s", uid, root)
-		}
-		release()
-	}
-}
-
 func TestDiskBudgetInProcessMode(t *testing.T) {
 	t.Run("enforced", testDiskBudgetInProcessMode)
 	t.Run("counted", func(t *testing.T) { countedOnly(t); testDiskBudgetInProcessMode(t) })
@@ -368,7 +241,7 @@ for i in range(200):
 		t.Fatal(err)
 	}
 	stopped := "so it was killed" // counted: the run is killed once it passes the budget
-	if diskQuotas.mounted(l.root) {
+	if len(sandbox.MountedUnder(l.root)) > 0 {
 		stopped = "No space left on device" // enforced: the writes past it fail
 	}
 	for _, want := range []string{"disk budget", "of 20.0 MiB", "work/big/", stopped} {
@@ -381,26 +254,19 @@ for i in range(200):
 	}
 }
 
-// BenchmarkDiskBudgetMeasure is the cost of one measurement of a workspace
-// holding 1,000 files (a session after a few hundred cells): a cell pays
-// two, plus one per poll while it runs.
-//
-//	go test ./operator -run '^$' -bench DiskBudgetMeasure
-func BenchmarkDiskBudgetMeasure(b *testing.B) {
-	root := b.TempDir()
-	for i := range 1000 {
-		d := filepath.Join(root, WorkDir, fmt.Sprintf("d%02d", i%20))
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%04d", i)), []byte("x"), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	budget := newDiskBudget(root, DefaultLimits())
-	for b.Loop() {
-		if u := budget.measure(); u.files < 1000 {
-			b.Fatalf("measured %d files", u.files)
-		}
-	}
-}
+// forkToTheLimit forks children that sleep until killed, until fork is
+// refused; it prints how many it made and what refused the next.
+const forkToTheLimit = `import os, time
+made, err = 0, None
+while made < 10000:
+    try:
+        pid = os.fork()
+    except OSError as e:
+        err = e
+        break
+    if pid == 0:
+        time.sleep(600)
+        os._exit(0)
+    made += 1
+(made, type(err).__name__)
+`

@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"os"
@@ -80,7 +80,7 @@ func TestSandboxEtcHasNoHostSecrets(t *testing.T) {
 func TestWriteEtcFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "etc")
 	files := sandboxEtcFiles(1000, 1000)
-	if err := writeEtcFiles(dir, files); err != nil {
+	if err := WriteFiles(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	// A stale or planted entry is replaced, not followed.
@@ -93,7 +93,7 @@ func TestWriteEtcFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "hosts"), []byte("stale"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeEtcFiles(dir, files); err != nil {
+	if err := WriteFiles(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}

@@ -1,8 +1,7 @@
-package operator
+package sandbox
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sift-agent/sift/operator/internal/probecache"
 )
 
 // needBwrap returns a bwrap sandbox with the given limits (zero fields:
@@ -40,7 +41,7 @@ func startSandboxed(t *testing.T, sb Sandbox, spec ProcSpec) (*exec.Cmd, *bufio.
 	if spec.Root == "" {
 		spec.Root, _ = newWorkspace(t)
 	}
-	release, err := holdWorkspace(sb, spec.Root)
+	release, err := Hold(sb, spec.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,53 +182,6 @@ os.write(3, json.dumps(sorted(os.environ.items())).encode())
 	want := fmt.Sprintf(`[["A", "1"], ["B", "x=y"], ["HOME", %q], ["LC_ALL", "C.UTF-8"], ["PWD", %q]]`, root, root)
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("environment through fd 3 (-want +got):\n%s", diff)
-	}
-}
-
-func TestBwrapRunsAnalysisCell(t *testing.T) {
-	py := needPython(t)
-	sb := needBwrap(t, Limits{})
-	l, _ := newLocal(t, py, func(c *LocalConfig) { c.Sandbox = sb })
-	code := `import pandas as pd, matplotlib.pyplot as plt, os, pwd
-df = pd.read_csv("input/sales.csv")
-df.to_csv("out/copy.csv", index=False)
-open(os.path.join(os.environ["HOME"], "note"), "w").write("x")
-plt.plot(df["amount"])
-print(pwd.getpwuid(os.getuid()).pw_name, os.getcwd() == os.environ["HOME"].rsplit("/work/", 1)[0])
-int(df["amount"].sum())
-`
-	res, err := l.RunPython(context.Background(), code, RunOptions{})
-	if err != nil || !res.OK() {
-		t.Fatalf("RunPython = %+v, %v", res, err)
-	}
-	wantUser := "sift" // as root the workspace's own uid, otherwise Sift's user
-	if os.Geteuid() != 0 && os.Getuid() == sandboxUID {
-		wantUser = "nobody"
-	}
-	if got, want := strings.TrimSpace(res.Stdout), wantUser+" True"; got != want {
-		t.Errorf("stdout = %q; want %q", got, want)
-	}
-	if res.Value != "30" {
-		t.Errorf("value = %q; want 30", res.Value)
-	}
-	if diff := cmp.Diff([]string{"out/copy.csv", "out/figure-0001-1.png"}, res.Files); diff != "" {
-		t.Errorf("files (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"out/figure-0001-1.png"}, res.Figures); diff != "" {
-		t.Errorf("figures (-want +got):\n%s", diff)
-	}
-}
-
-func TestBwrapCPULimit(t *testing.T) {
-	py := needPython(t)
-	sb := needBwrap(t, Limits{CPUSeconds: 1})
-	l, _ := newLocal(t, py, func(c *LocalConfig) { c.Sandbox = sb })
-	res, err := l.RunPython(context.Background(), "while True:\n    pass\n", RunOptions{Timeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.TimedOut || !strings.Contains(res.Error, "CPU time limit exceeded") {
-		t.Errorf("result = %+v; want the cell killed for CPU time, well before its deadline", res)
 	}
 }
 
@@ -436,4 +390,53 @@ func BenchmarkSandboxStart(b *testing.B) {
 		start(b, sb)
 	})
 	b.Run("bwrap", func(b *testing.B) { start(b, needBwrap(b, Limits{})) })
+}
+
+func TestBwrapProbeIsCachedOnDisk(t *testing.T) {
+	isolateProbeCache(t)
+	first, err := newBwrapSandbox(SandboxConfig{})
+	if err != nil {
+		t.Skipf("needs a working bubblewrap: %v", err)
+	}
+	key := bwrapProbeKeyOf(first)
+	got, ok := probecache.Lookup(key)
+	if !ok || got.Kind != "bwrap" || got.DisableUserns != first.disableUserns {
+		t.Fatalf("cache entry = %+v (found %v), want the probe's answer disable_userns=%v", got, ok, first.disableUserns)
+	}
+	// A new process believes the file rather than probing: flip the
+	// recorded answer and see it come back.
+	probecache.Remember(key, probecache.Entry{Kind: "bwrap", DisableUserns: !first.disableUserns})
+	bwrapProbes.Clear()
+	second, err := newBwrapSandbox(SandboxConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.disableUserns == first.disableUserns {
+		t.Fatal("the second sandbox probed again instead of reading the cache")
+	}
+}
+
+func TestBwrapProbeKeyIsTheSameWhereverTheEtcFilesAre(t *testing.T) {
+	isolateProbeCache(t)
+	b, err := newBwrapSandbox(SandboxConfig{})
+	if err != nil {
+		t.Skipf("needs a working bubblewrap: %v", err)
+	}
+	// Another $HOME, or the temporary directory a process without a
+	// cache directory makes, keeps the files elsewhere: the sandbox is the
+	// same, so the cached answer holds.
+	elsewhere := *b
+	elsewhere.etcDir = filepath.Join(t.TempDir(), "sift-sandbox-etc-123")
+	if bwrapProbeKeyOf(&elsewhere) != bwrapProbeKeyOf(b) {
+		t.Fatal("the probe's key changes with where the /etc files are kept: every run with another $HOME probes again")
+	}
+}
+
+// isolateProbeCache points the on-disk probe cache at a fresh file and
+// forgets the probes this process ran, as a new process would.
+func isolateProbeCache(t *testing.T) {
+	t.Helper()
+	t.Setenv(probecache.Env, filepath.Join(t.TempDir(), "cache", "probes.json"))
+	bwrapProbes.Clear()
+	t.Cleanup(bwrapProbes.Clear)
 }

@@ -1,4 +1,4 @@
-package operator
+package sandbox
 
 import (
 	"strings"
@@ -73,9 +73,9 @@ func TestLimitsCombine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := tt.a.tighter(tt.b)
+			got := tt.a.Tighter(tt.b)
 			if tt.withDefaults {
-				got = tt.a.withDefaults(tt.b)
+				got = tt.a.WithDefaults(tt.b)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
