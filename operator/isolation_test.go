@@ -148,11 +148,8 @@ func TestDiskBudgetStopsACellThatWritesTooMuch(t *testing.T) {
 	t.Run("counted", func(t *testing.T) { countedOnly(t); testDiskBudgetStops(t) })
 }
 
-func testDiskBudgetStops(t *testing.T) {
-	k := budgetKernel(t, 20<<20, 10000)
-	mustRun(t, k, "x = 41\nopen('out/kept.csv', 'w').write('a,b\\n1,2\\n')")
-	// 200 MiB in 1 MiB files: far past the 20 MiB budget.
-	res := run(t, k, `import os
+// fillWorkBig writes 200 MiB in 1 MiB files under work/big, each synced.
+const fillWorkBig = `import os
 os.makedirs("work/big", exist_ok=True)
 block = os.urandom(1 << 20)
 for i in range(200):
@@ -160,7 +157,13 @@ for i in range(200):
         f.write(block)
         f.flush()
         os.fsync(f.fileno())
-"finished"`, RunOptions{})
+"finished"`
+
+func testDiskBudgetStops(t *testing.T) {
+	k := budgetKernel(t, 20<<20, 10000)
+	mustRun(t, k, "x = 41\nopen('out/kept.csv', 'w').write('a,b\\n1,2\\n')")
+	// 200 MiB in 1 MiB files: far past the 20 MiB budget.
+	res := run(t, k, fillWorkBig, RunOptions{})
 	for _, want := range []string{"disk budget", "of 20.0 MiB", "work/big/", "SIFT_SANDBOX_DISK", "Delete what is not needed"} {
 		if !strings.Contains(res.Error, want) {
 			t.Errorf("error lacks %q:\n%s", want, res.Error)
@@ -228,15 +231,7 @@ func testDiskBudgetInProcessMode(t *testing.T) {
 		c.Limits = Limits{DiskBytes: 20 << 20, DiskFiles: 10000}
 		c.Timeout = time.Minute
 	})
-	res, err := l.RunPython(context.Background(), `import os
-os.makedirs("work/big", exist_ok=True)
-block = os.urandom(1 << 20)
-for i in range(200):
-    with open("work/big/part-%03d.bin" % i, "wb") as f:
-        f.write(block)
-        f.flush()
-        os.fsync(f.fileno())
-"finished"`, RunOptions{})
+	res, err := l.RunPython(context.Background(), fillWorkBig, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
