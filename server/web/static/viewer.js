@@ -33,6 +33,9 @@ export class Viewer {
     // A click on the backdrop (outside the dialog's box) closes it too.
     this.dialog.addEventListener('click', (e) => { if (e.target === this.dialog) this.dialog.close(); });
     this.dialog.addEventListener('close', () => {
+      // The close event comes a task after close(): a file opened in
+      // between (a link clicked right after Escape) is left as it is.
+      if (this.dialog.open) return;
       this.token = null;
       this.body.replaceChildren();
       const back = this.opener;
