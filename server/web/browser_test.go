@@ -227,6 +227,16 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 			}
 		}).observe(document.getElementById('runs'), {subtree: true, attributes: true, attributeFilter: ['data-status']});
 		undefined`))
+	// A pointer click lands on the point where the button was measured:
+	// the desktop layout must be back and the sticky actions settled, so
+	// that the button itself is what sits at its centre.
+	b.waitJS(t, "the approve button is where a click lands", `innerWidth === 1280 && (() => {
+		const btn = document.querySelector('.plan-edit button[data-action=approve]');
+		if (!btn) return false;
+		btn.scrollIntoView({block: 'center', behavior: 'instant'});
+		const r = btn.getBoundingClientRect();
+		return r.width > 0 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === btn;
+	})()`)
 	b.do(t, "approve", chromedp.Click(chromedp.CSS(`.plan-edit button[data-action=approve]`)))
 	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
 	b.waitJS(t, "both charts render",
