@@ -1,5 +1,5 @@
-"""Writes testdata/questions.jsonl and testdata/heldout.jsonl from questions_src.py, and testdata/fresh.jsonl
-from fresh_src.py.
+"""Writes testdata/questions.jsonl and testdata/heldout.jsonl from questions_src.py, testdata/fresh.jsonl
+from fresh_src.py and testdata/unseen.jsonl from unseen_src.py.
 
 Every expected answer table is computed here with pandas from the shipped tables (testdata/tables/), from the
 question's hand-written reading; nothing comes from Sift. Run: /usr/bin/python3 gen.py [--check]
@@ -16,6 +16,7 @@ import pandas as pd
 sys.dont_write_bytecode = True
 import fresh_src  # noqa: E402
 import questions_src  # noqa: E402
+import unseen_src  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.join(HERE, "testdata", "tables")
@@ -289,7 +290,7 @@ def records(qs, prefix):
 def main():
     check = "--check" in sys.argv
     files = {"questions.jsonl": records(questions_src.Q, ""), "heldout.jsonl": records(questions_src.HELDOUT, "h-"),
-             "fresh.jsonl": records(fresh_src.FRESH, "f-")}
+             "fresh.jsonl": records(fresh_src.FRESH, "f-"), "unseen.jsonl": records(unseen_src.UNSEEN, "u-")}
     stale = []
     for name, text in files.items():
         path = os.path.join(HERE, "testdata", name)

@@ -80,8 +80,39 @@ func TestFreshSetIsFresh(t *testing.T) {
 	}
 }
 
-// questions.jsonl, heldout.jsonl and fresh.jsonl are what gen.py writes from questions_src.py, fresh_src.py
-// and the tables.
+// The unseen set is about 150 questions or more over the shipped tables, about half of them Chinese, about a third
+// to refuse, none of them a question of another set.
+func TestUnseenSetIsNew(t *testing.T) {
+	unseen := loadOrFail(t, "unseen.jsonl")
+	asked := map[string]bool{}
+	for _, name := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl"} {
+		for _, q := range loadOrFail(t, name) {
+			asked[q.Table+"\x00"+strings.ToLower(q.Question)] = true
+		}
+	}
+	lang, refuse := map[string]int{}, 0
+	for _, q := range unseen {
+		lang[q.Lang]++
+		if !q.CanAnswer() {
+			refuse++
+		}
+		if asked[q.Table+"\x00"+strings.ToLower(q.Question)] {
+			t.Errorf("%s: %q is already a question of another set", q.ID, q.Question)
+		}
+		if _, err := os.Stat(filepath.Join("testdata", "tables", q.Table)); err != nil {
+			t.Errorf("%s: table %s is not shipped", q.ID, q.Table)
+		}
+	}
+	if len(unseen) < 150 || lang["en"] < 60 || lang["zh"] < 60 {
+		t.Errorf("%d unseen questions (want ≥ 150), %d English, %d Chinese (want ≥ 60 each)", len(unseen), lang["en"], lang["zh"])
+	}
+	if refuse*4 < len(unseen) || refuse*2 > len(unseen) {
+		t.Errorf("%d of %d unseen questions to refuse; want about a third", refuse, len(unseen))
+	}
+}
+
+// questions.jsonl, heldout.jsonl, fresh.jsonl and unseen.jsonl are what gen.py writes from questions_src.py,
+// fresh_src.py, unseen_src.py and the tables.
 func TestQuestionsAreGenerated(t *testing.T) {
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import pandas, openpyxl").Run(); err != nil {
@@ -211,7 +242,7 @@ func TestScore(t *testing.T) {
 }
 
 // TestUnderstanding runs the whole evaluation and fails when a language's precision on the main questions is
-// below 99% or its coverage below the floor (Floors); the held-out and fresh sets are logged, not enforced.
+// below 99% or its coverage below the floor (Floors); the held-out, fresh and unseen sets are logged, not enforced.
 func TestUnderstanding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the understanding evaluation in -short mode (it runs every built-in some 250 times)")
@@ -225,7 +256,7 @@ func TestUnderstanding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Close()
-	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl"} {
+	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl"} {
 		rep, err := ev.Run(context.Background(), strings.TrimSuffix(set, ".jsonl"), loadOrFail(t, set))
 		if err != nil {
 			t.Fatal(err)
