@@ -31,10 +31,10 @@ func TestColumnStats(t *testing.T) {
 	want := []ColumnStats{
 		{Min: "1", Max: "9", Distinct: 4, Top: top("1", 1, "3", 1, "7", 1, "9", 1)},
 		{Min: "2023-12-31", Max: "2024-03-01", Distinct: 4, Top: top("2023-12-31", 1, "2024-01-15", 1, "2024-02-29", 1, "2024-03-01", 1)},
-		{Distinct: 3, Top: top("Lyon", 2, "Nice", 1, "Paris", 1)},
+		{Distinct: 3, Top: top("Lyon", 2, "Nice", 1, "Paris", 1), Values: []string{"Lyon", "Nice", "Paris"}},
 		{Missing: 1, Min: "-4", Max: "1,200", Decimals: 2, Distinct: 3, Top: top("-4", 1, "1,200", 1, "80.25", 1)},
 		{Missing: 2, Min: "7%", Max: "12.5%", Decimals: 1, Distinct: 2, Top: top("12.5%", 1, "7%", 1)},
-		{Distinct: 2, Top: top("yes", 3, "no", 1)},
+		{Distinct: 2, Top: top("yes", 3, "no", 1), Values: []string{"no", "yes"}},
 	}
 	if diff := cmp.Diff(want, s.Stats); diff != "" || s.StatsRows != 4 {
 		t.Errorf("stats over %d rows (-want +got):\n%s", s.StatsRows, diff)

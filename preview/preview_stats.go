@@ -29,6 +29,12 @@ type ColumnStats struct {
 	// Top are the most frequent values, most frequent first (ties in
 	// value order); empty when counting stopped.
 	Top []ValueCount `json:"top,omitempty"`
+	// Values are all the distinct values of a text or bool column, sorted,
+	// when there are at most statsMaxValues of them (nil otherwise): the
+	// categories a request may name beyond the most frequent ones. Not
+	// serialised: it is for the in-process parse of requests, not for
+	// prompts.
+	Values []string `json:"-"`
 }
 
 // ValueCount is one value of a column and how many rows hold it.
@@ -44,6 +50,9 @@ const (
 	statsMaxDistinct = 2000
 	// statsTopValues is how many most frequent values are kept.
 	statsTopValues = 5
+	// statsMaxValues is how many distinct values of a category are listed
+	// in Values.
+	statsMaxValues = 300
 	// statsMaxValueChars cuts a counted value.
 	statsMaxValueChars = 60
 )
@@ -165,6 +174,12 @@ func (a *statsAccumulator) result() []ColumnStats {
 			slices.SortFunc(s.Top, func(x, y ValueCount) int {
 				return cmp.Or(y.Count-x.Count, strings.Compare(x.Value, y.Value))
 			})
+			if (c.typ == ColumnText || c.typ == ColumnBool) && len(s.Top) <= statsMaxValues {
+				for _, v := range s.Top {
+					s.Values = append(s.Values, v.Value)
+				}
+				slices.Sort(s.Values)
+			}
 			s.Top = s.Top[:min(len(s.Top), statsTopValues)]
 		}
 		out[j] = s

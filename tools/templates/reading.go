@@ -131,6 +131,65 @@ var nonSummable = map[string]string{
 	"girth": "a measurement", "bmi": "a measurement",
 }
 
+// zhKindSuffixes end the Chinese names of columns whose values are not
+// added up, whatever the words before them (消费价格指数, 空置率).
+var zhKindSuffixes = []struct{ suffix, kind string }{
+	{"指数", "an index"}, {"率", "a rate"}, {"比例", "a share"}, {"占比", "a share"}, {"比重", "a share"},
+	{"价格", "a price"}, {"单价", "a price"}, {"均价", "a price"}, {"温度", "a temperature"}, {"气温", "a temperature"},
+}
+
+// ratioKind is why a column that no single word marks is not summed: a
+// name of the form "X per Y" (Miles_per_Gallon, deaths_per_100k) is a
+// ratio, a Chinese name ending in 率, 指数, 比例… says its kind; "" else.
+func ratioKind(name string, words []string) string {
+	for i, w := range words {
+		if w == "per" && i > 0 && i < len(words)-1 {
+			return "a ratio"
+		}
+	}
+	n := strings.TrimSpace(unitSuffix.ReplaceAllString(normalize(name), ""))
+	for _, k := range zhKindSuffixes {
+		if strings.HasSuffix(n, k.suffix) && utf8.RuneCountInString(n) > utf8.RuneCountInString(k.suffix) {
+			return k.kind
+		}
+	}
+	return ""
+}
+
+// kindZh is the Chinese of the kinds nonSummable, stockWords and the
+// other reasons not to sum a column give ("a price" → 价格), for the
+// Chinese messages and readings.
+var kindZh = map[string]string{
+	"a year": "年份", "a temperature": "温度", "a price": "价格", "a rate": "比率", "a percentage": "百分比", "a ratio": "比值",
+	"an average": "平均值", "a median": "中位数", "a per-capita figure": "人均值", "an index": "指数", "a score": "分数",
+	"a rating": "额定值", "a coordinate": "坐标", "an age": "年龄", "an id": "编号", "a speed": "速度", "a density": "密度",
+	"a weight": "重量", "a height": "高度", "a size": "尺寸", "a maximum": "最大值", "a minimum": "最小值", "a pressure": "压力",
+	"a level": "水平值", "a life expectancy": "预期寿命", "a salary": "工资", "a concentration": "浓度", "a measurement": "测量值",
+	"a share": "占比", "a code whose numbers are labels": "以数字作标签的编码", "a population": "人口",
+	"a headcount": "人数", "an employment level": "就业人数", "a count of the unemployed": "失业人数", "an inventory": "库存",
+	"a balance": "余额", "an enrolment": "在册人数", "a membership": "会员数", "a subscriber count": "订阅人数",
+	"a capital stock": "资本存量", "an amount outstanding": "未偿余额", "a holding": "持有量",
+}
+
+// zhKind is the Chinese of a kind (kindZh), or the kind itself when the
+// table has none.
+func zhKind(kind string) string {
+	if zh, ok := kindZh[kind]; ok {
+		return zh
+	}
+	return kind
+}
+
+// grainZh names a period in Chinese (year → 年), for messages.
+var grainZh = map[string]string{"year": "年", "quarter": "季度", "month": "月", "week": "周", "day": "天", "hour": "小时"}
+
+func zhGrain(g string) string {
+	if zh, ok := grainZh[g]; ok {
+		return zh
+	}
+	return g
+}
+
 // nonSummableStems are nonSummable by the words' stems (expect for
 // life_expect's expectancy).
 var nonSummableStems = func() map[string]string {
@@ -325,9 +384,17 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 			st = &s.Stats[k]
 			g.min, g.max, g.distinct, g.decimals = st.Min, st.Max, st.Distinct, st.Decimals
 			if g.text && !st.DistinctCapped {
+				// Every value when the statistics list them (a category
+				// named beyond the most frequent five: Drought among eleven
+				// disaster types), else the most frequent.
 				for _, v := range st.Top {
 					if v.Value != "" {
 						g.values[normalize(v.Value)] = v.Value
+					}
+				}
+				for _, v := range st.Values {
+					if v != "" {
+						g.values[normalize(v)] = v
 					}
 				}
 			}
@@ -357,6 +424,9 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 						g.nonSum = why
 						break
 					}
+				}
+				if g.nonSum == "" {
+					g.nonSum = ratioKind(c.Name, g.words)
 				}
 			}
 		}

@@ -125,7 +125,7 @@ func (p *parsed) build() (Reading, []problem) {
 					perGrain = true
 				}
 				if grain != "" && grain != e.value {
-					add("it names two periods (%s and %s)", "请求提到了两种周期（%s 和 %s）", grain, e.value)
+					probs = append(probs, problem{fmt.Sprintf("it names two periods (%s and %s)", grain, e.value), fmt.Sprintf("请求提到了两种周期（%s 和 %s）", zhGrain(grain), zhGrain(e.value))})
 				}
 				grain = e.value
 			case rolePart:
@@ -536,7 +536,7 @@ func (p *parsed) build() (Reading, []problem) {
 				r.ByMean = append(r.ByMean, fmt.Sprintf("%s (%s)", c.name, why))
 			}
 		case a == "sum" && nonSumOf(c, rated) != "":
-			add("a total of %s means nothing (it is %s): ask for its average", "%s 的总和没有意义（它是%s）：请问它的平均值", c.name, nonSumOf(c, rated))
+			probs = append(probs, problem{fmt.Sprintf("a total of %s means nothing (it is %s): ask for its average", c.name, nonSumOf(c, rated)), fmt.Sprintf("%s 的总和没有意义（它是%s）：请问它的平均值", c.name, zhKind(nonSumOf(c, rated)))})
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
 	}
@@ -548,13 +548,13 @@ func (p *parsed) build() (Reading, []problem) {
 			counting = true
 			r.RowIs = "day"
 		default:
-			add("it counts %ss, and the rows of the table are not one %s each: say what to count", "请求要数%s的个数，而表中的行并非每%s一行：请说明要数什么", countedPeriod, countedPeriod)
+			probs = append(probs, problem{fmt.Sprintf("it counts %ss, and the rows of the table are not one %s each: say what to count", countedPeriod, countedPeriod), fmt.Sprintf("请求要数%s的个数，而表中的行并非每%s一行：请说明要数什么", zhGrain(countedPeriod), zhGrain(countedPeriod))})
 		}
 	}
 	if perGrain && len(dims) > 0 && agg == "mean" && r.Analysis == Trend && grain != "" {
 		for _, c := range measures {
 			if c.nonSum == "" {
-				add("“average %[1]s per %[2]s by %[3]s” can be the average of the %[2]sly totals for each %[3]s, or a trend of the average per %[2]s: say which", "“按%[3]s的每%[2]s平均%[1]s”可以是每个%[3]s的年均总量，也可以是每%[2]s平均值的趋势：请说明是哪一种", c.name, grain, dims[0].name)
+				probs = append(probs, problem{fmt.Sprintf("“average %[1]s per %[2]s by %[3]s” can be the average of the %[2]sly totals for each %[3]s, or a trend of the average per %[2]s: say which", c.name, grain, dims[0].name), fmt.Sprintf("“按%[3]s的每%[2]s平均%[1]s”可以是每个%[3]s的每%[2]s平均总量，也可以是每%[2]s平均值的趋势：请说明是哪一种", c.name, zhGrain(grain), dims[0].name)})
 				break
 			}
 		}
@@ -593,8 +593,8 @@ func (p *parsed) build() (Reading, []problem) {
 				continue
 			}
 			if tc := t.sumsOverPeriods(r); tc != nil {
-				add("%[1]s is %[2]s counted at each %[3]s (%[4]s to %[5]s): a total over several of them means nothing; name one %[3]s, ask per %[3]s, or ask for its average",
-					"%[1]s 是每个%[3]s的存量（%[2]s，%[4]s 至 %[5]s）：跨多个%[3]s求和没有意义；请指定一个%[3]s、按%[3]s统计，或求平均值", c.name, c.stock, tc.name, tc.min, tc.max)
+				probs = append(probs, problem{fmt.Sprintf("%[1]s is %[2]s counted at each %[3]s (%[4]s to %[5]s): a total over several of them means nothing; name one %[3]s, ask per %[3]s, or ask for its average", c.name, c.stock, tc.name, tc.min, tc.max),
+					fmt.Sprintf("%[1]s 是每个%[3]s的存量（%[2]s，%[4]s 至 %[5]s）：跨多个%[3]s求和没有意义；请指定一个%[3]s、按%[3]s统计，或求平均值", c.name, zhKind(c.stock), tc.name, tc.min, tc.max)})
 			}
 		}
 	}
@@ -651,7 +651,9 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		}
 		if r.Analysis == Outliers && len(r.GroupBy) == 0 {
-			if key := t.seriesKey(); key != "" {
+			// Outliers per series, unless a filter keeps one series
+			// ("IBM股价的异常值": the rows of IBM, not IBM as a group).
+			if key := t.seriesKey(); key != "" && !r.pinned(key) {
 				r.GroupBy = []string{key}
 			}
 		}
@@ -1042,6 +1044,16 @@ func (t *gtable) dimensions() []*gcol {
 	return out
 }
 
+// pinned reports whether a filter keeps one value of column col.
+func (r *Reading) pinned(col string) bool {
+	for _, f := range r.Filters {
+		if f.Column == col && f.Op == "=" && len(f.Values) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // seriesKey is the text column that names the series of a table holding
 // several (symbol in a file of stock prices): a text column with a few
 // values, each on many rows, beside a date column.
@@ -1318,6 +1330,10 @@ func (p *parsed) hasRole(r role) bool {
 func (p *parsed) hasEach() bool {
 	for _, it := range p.items {
 		if it.kind == itemVocab && it.ent.role == roleBy && (it.text == "each" || it.text == "per" || it.text == "every" || it.text == "for each" || strings.HasPrefix(it.text, "每") || it.text == "各") {
+			return true
+		}
+		// "per sheet", "各工作表": each sheet is a group.
+		if it.kind == itemVocab && it.ent.role == roleAcross && (strings.HasPrefix(it.text, "each") || strings.HasPrefix(it.text, "per") || strings.HasPrefix(it.text, "every") || strings.HasPrefix(it.text, "每") || strings.HasPrefix(it.text, "各")) {
 			return true
 		}
 	}

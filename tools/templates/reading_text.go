@@ -283,7 +283,15 @@ func (r Reading) Text(lang string) string {
 	}
 	if len(r.ByMean) > 0 {
 		if zh {
-			b.WriteString("（取平均值，不求和：" + strings.Join(r.ByMean, "、") + "）")
+			var zhs []string
+			for _, m := range r.ByMean {
+				// "temp_max (a temperature)" → "temp_max（温度）"
+				if name, kind, ok := strings.Cut(m, " ("); ok {
+					m = name + "（" + zhKind(strings.TrimSuffix(kind, ")")) + "）"
+				}
+				zhs = append(zhs, m)
+			}
+			b.WriteString("（取平均值，不求和：" + strings.Join(zhs, "、") + "）")
 		} else {
 			b.WriteString(" (averaged, not summed: " + strings.Join(r.ByMean, ", ") + ")")
 		}
