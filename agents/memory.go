@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -354,6 +355,15 @@ func (r *run) recallFacts(ctx context.Context, inputs []string) {
 	}
 	text, shown := memory.Render(facts, memory.DefaultTokens)
 	r.remembered, r.facts = text, shown
+	if r.plan != nil {
+		// A resumed question keeps what it used before it stopped.
+		for _, u := range r.plan.Remembered {
+			r.noteUsed(u)
+		}
+	}
+	for _, f := range shown {
+		r.noteUsed(usedFact(f, false))
+	}
 	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("Sift remembers %s you gave about this data, shown to the agents (forget one with sift memory forget ID):\n%s",
 		english.Plural(len(shown), "fact", ""), text)})
 }
@@ -365,7 +375,42 @@ func (r *run) recall(question string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	r.noteUsed(usedFact(f, true))
 	return fmt.Sprintf("The person answered this before: %s (%s; memory entry %s). Go on with that answer, and say in your result that it came from what the person said then.", f.Answer, f.Said(), f.ID), true
+}
+
+// usedFact is the fact f as plan.md and the report list it; answered:
+// it answered an agent's question.
+func usedFact(f memory.Entry, answered bool) plans.Remembered {
+	return plans.Remembered{ID: f.ID, Question: f.Question, Answer: f.Answer, PlanEdit: f.Origin == memory.OriginPlan, Said: f.Created, Session: f.Session, Answered: answered}
+}
+
+// noteUsed adds u to the facts the question used (see keepRemembered).
+func (r *run) noteUsed(u plans.Remembered) {
+	r.usedMu.Lock()
+	defer r.usedMu.Unlock()
+	fp := plans.FullPlan{Remembered: r.used}
+	fp.Remember(u)
+	r.used = fp.Remembered
+}
+
+// keepRemembered records in the plan the facts the question used, so
+// plan.md and the report say which, with when the person said them. It
+// runs as the question ends or stops to wait: the tree owns the plan
+// while it runs (a resumed one from its checkpoint's copy).
+func (r *run) keepRemembered() {
+	r.usedMu.Lock()
+	used := slices.Clone(r.used)
+	r.usedMu.Unlock()
+	if len(used) == 0 || r.plan == nil || r.ws == nil {
+		return
+	}
+	for _, u := range used {
+		r.plan.Remember(u)
+	}
+	if err := r.ownPlan(context.Background()).Save(); err != nil {
+		r.memoryWarning("could not note the facts used in plan.md", err)
+	}
 }
 
 // questionReport is this question's report as the agents or a built-in

@@ -139,6 +139,11 @@ type run struct {
 	fromMemory string
 	remembered string
 	facts      []memory.Entry
+	// used are the facts the question used, for plan.md and the report
+	// (keepRemembered); usedMu guards it: ask_user recalls from the
+	// tree's goroutines.
+	usedMu sync.Mutex
+	used   []plans.Remembered
 	// parent and origin are the session a refresh or a fork was made
 	// from, and which of the two it is (session.Meta.Parent, Origin).
 	parent, origin string
@@ -195,6 +200,7 @@ func (r *run) done(err error) {
 	if err == nil {
 		err = report.AnswerOnFailedSteps(r.plan)
 	}
+	r.keepRemembered()
 	r.suggest()
 	e := event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	// What the run started stops before its status reads done: stopping
@@ -221,6 +227,7 @@ func (r *run) done(err error) {
 // doneWaiting ends a run that waits for the person: its checkpoint holds
 // everything, and Sift.Resume goes on with the answer.
 func (r *run) doneWaiting(in *event.Interrupt) {
+	r.keepRemembered()
 	r.close(event.Event{Kind: event.Done, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
 }
 
