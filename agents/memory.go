@@ -364,7 +364,7 @@ func (r *run) recallFacts(ctx context.Context, inputs []string) {
 	for _, f := range shown {
 		r.noteUsed(usedFact(f, false))
 	}
-	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("Sift remembers %s you gave about this data, shown to the agents (forget one with sift memory forget ID):\n%s",
+	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("Sift remembers %s you gave about this data, shown to the agents (change one with sift memory edit ID \"new text\", forget one with sift memory forget ID):\n%s",
 		english.Plural(len(shown), "fact", ""), text)})
 }
 
@@ -382,7 +382,11 @@ func (r *run) recall(question string) (string, bool) {
 // usedFact is the fact f as plan.md and the report list it; answered:
 // it answered an agent's question.
 func usedFact(f memory.Entry, answered bool) plans.Remembered {
-	return plans.Remembered{ID: f.ID, Question: f.Question, Answer: f.Answer, PlanEdit: f.Origin == memory.OriginPlan, Said: f.Created, Session: f.Session, Answered: answered}
+	u := plans.Remembered{ID: f.ID, Question: f.Question, Answer: f.Answer, PlanEdit: f.Origin == memory.OriginPlan, Said: f.Created, Session: f.Session, Answered: answered}
+	if !f.Edited.IsZero() {
+		u.Said, u.Edited = f.Edited, true
+	}
+	return u
 }
 
 // noteUsed adds u to the facts the question used (see keepRemembered).
@@ -424,4 +428,51 @@ func (r *run) questionReport() string {
 		return ""
 	}
 	return string(md)
+}
+
+// FactsAbout are the facts about the data sources, newest first: those a
+// question on them is shown, whichever session they were given in. nil
+// when memory is off.
+func (s *Sift) FactsAbout(ctx context.Context, sources memory.Sources) ([]memory.Entry, error) {
+	store := s.memoryStore()
+	if store == nil || len(sources) == 0 {
+		return nil, nil
+	}
+	all, err := store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return memory.Facts(all, sources, ""), nil
+}
+
+// SessionFacts are the facts about the data of session id (FactsAbout),
+// its own among them: the data as its last run worked it out
+// (session.Meta.Sources), else its input files as they are now. nil when
+// memory is off; an unknown session fails with session.ErrSessionNotFound.
+func (s *Sift) SessionFacts(ctx context.Context, id string) ([]memory.Entry, error) {
+	if s.memoryStore() == nil {
+		return nil, nil
+	}
+	m, err := s.store.Sessions.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var srcs memory.Sources
+	for _, src := range m.Sources {
+		srcs = append(srcs, memory.Source{ID: src})
+	}
+	if len(srcs) == 0 && len(m.Inputs) > 0 {
+		ws, err := session.Open(s.cfg.SessionsRoot, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range m.Inputs {
+			src, err := memory.File(ctx, ws.Path(in))
+			if err != nil {
+				return nil, err
+			}
+			srcs = append(srcs, src)
+		}
+	}
+	return s.FactsAbout(ctx, srcs)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -236,6 +237,13 @@ func TestFactsFromThePerson(t *testing.T) {
 	}
 	if got := done.Plan.Remembered; len(got) != 1 || !got[0].Answered || got[0].Session != first {
 		t.Errorf("the plan's facts used: %+v", got)
+	}
+	// The session records its data, by which its facts are listed.
+	if m, err := s.store.Sessions.Get(context.Background(), done.Session); err != nil || !slices.Equal(m.Sources, facts[0].Sources) {
+		t.Errorf("the session's sources: %v %v, want %v", m.Sources, err, facts[0].Sources)
+	}
+	if got, err := s.SessionFacts(context.Background(), done.Session); err != nil || len(got) != 1 || got[0].ID != facts[0].ID {
+		t.Errorf("SessionFacts = %+v %v", got, err)
 	}
 
 	// Session 3, on other data, asks.

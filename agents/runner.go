@@ -267,7 +267,7 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 	}
 	m.Parent, m.Origin = r.parent, r.origin
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
-		m.Created, m.Inputs, m.Labels = old.Created, old.Inputs, old.Labels
+		m.Created, m.Inputs, m.Labels, m.Sources = old.Created, old.Inputs, old.Labels, old.Sources
 		if m.Parent == "" {
 			m.Parent, m.Origin = old.Parent, old.Origin
 		}
@@ -288,6 +288,9 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 	}
 	if in, err := r.ws.Inputs(); err == nil {
 		m.Inputs = in
+	}
+	if len(r.memSources) > 0 {
+		m.Sources = r.memSources.IDs()
 	}
 	if status == session.StatusRunning {
 		m.Owner = session.ThisProcess()

@@ -20,9 +20,12 @@ type Remembered struct {
 	Answer   string `json:"answer"`
 	// PlanEdit: the person changed a plan, rather than answered a question.
 	PlanEdit bool `json:"plan_edit,omitempty"`
-	// Said is when the person said it, in session Session.
+	// Said is when the person said it, in session Session; Edited: they
+	// said it then by editing the fact (sift memory edit), and Session is
+	// where they first gave it.
 	Said    time.Time `json:"said"`
 	Session string    `json:"session"`
+	Edited  bool      `json:"edited,omitempty"`
 	// Answered: the fact answered an agent's question, which was not
 	// asked again.
 	Answered bool `json:"answered,omitempty"`
@@ -67,6 +70,9 @@ const RememberedHeading = "What Sift remembered"
 // revenue? yes — you said so on 2026-11-30 (session …, memory entry f-…)".
 func (r Remembered) Line() string {
 	said := fmt.Sprintf("you said so on %s (session %s, memory entry %s)", r.Said.UTC().Format(time.DateOnly), r.Session, r.ID)
+	if r.Edited {
+		said = fmt.Sprintf("you said so on %s (editing what you said in session %s; memory entry %s)", r.Said.UTC().Format(time.DateOnly), r.Session, r.ID)
+	}
 	var line string
 	if r.PlanEdit {
 		line = fmt.Sprintf("For %q you changed the plan: %s — %s", oneLine(r.Question), oneLine(r.Answer), said)

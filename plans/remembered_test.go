@@ -27,6 +27,10 @@ func TestPlanMarkdownSaysWhatSiftRemembered(t *testing.T) {
 			t.Errorf("plan.md lacks %q:\n%s", want, md)
 		}
 	}
+	edited := Remembered{ID: "f-3", Question: "Fiscal year?", Answer: "July", Said: day.Add(48 * time.Hour), Session: "s0", Edited: true}
+	if want := "Fiscal year? **July** — you said so on 2026-12-02 (editing what you said in session s0; memory entry f-3); shown to the agents."; edited.Line() != want {
+		t.Errorf("an edited fact: %q, want %q", edited.Line(), want)
+	}
 	if c := fp.Clone(); len(c.Remembered) != 2 || &c.Remembered[0] == &fp.Remembered[0] {
 		t.Error("Clone must copy the facts")
 	}
