@@ -115,6 +115,7 @@ func (r *run) drive(ctx context.Context, events *adk.AsyncIterator[*adk.AgentEve
 	}
 	runErr = tree.PlainError(ctx, runErr)
 	if runErr == nil && paused {
+		r.keepRemembered()
 		r.putMeta(ctx, session.StatusPaused, nil)
 		err := fmt.Errorf("%w: session %s keeps its work and goes on when resumed", ErrPaused, ws.ID)
 		r.close(event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage(), Path: ws.Root, Text: "paused"})

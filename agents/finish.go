@@ -8,6 +8,7 @@ import (
 
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/report"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/tools/templates"
@@ -29,6 +30,9 @@ func (r *run) finishFiles(u *event.Usage) {
 	}
 	text := strings.TrimRight(string(md), "\n") + "\n\n"
 	chinese := templates.LangOf(r.req.Question) == templates.LangChinese
+	if mem := r.plan.RememberedMarkdown(rememberedHeading(chinese)); mem != "" {
+		text += mem + "\n"
+	}
 	if r.plan != nil && r.plan.Result != nil && len(r.plan.Result.NextQuestions) > 0 {
 		heading := "## Next questions"
 		if chinese {
@@ -37,6 +41,15 @@ func (r *run) finishFiles(u *event.Usage) {
 		text += heading + "\n\n- " + strings.Join(r.plan.Result.NextQuestions, "\n- ") + "\n\n"
 	}
 	_, _ = report.Save(r.ws.Root, n, text+report.UsageMarkdownIn(u, chinese), r.reportPath == session.ReportFile, session.Durable)
+}
+
+// rememberedHeading titles the report's section of the facts the
+// question used, in the question's language.
+func rememberedHeading(chinese bool) string {
+	if chinese {
+		return "Sift 记得的"
+	}
+	return plans.RememberedHeading
 }
 
 // saveStopReport writes the report of a run that stopped before its report

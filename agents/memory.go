@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -354,7 +355,16 @@ func (r *run) recallFacts(ctx context.Context, inputs []string) {
 	}
 	text, shown := memory.Render(facts, memory.DefaultTokens)
 	r.remembered, r.facts = text, shown
-	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("Sift remembers %s you gave about this data, shown to the agents (forget one with sift memory forget ID):\n%s",
+	if r.plan != nil {
+		// A resumed question keeps what it used before it stopped.
+		for _, u := range r.plan.Remembered {
+			r.noteUsed(u)
+		}
+	}
+	for _, f := range shown {
+		r.noteUsed(usedFact(f, false))
+	}
+	r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("Sift remembers %s you gave about this data, shown to the agents (change one with sift memory edit ID \"new text\", forget one with sift memory forget ID):\n%s",
 		english.Plural(len(shown), "fact", ""), text)})
 }
 
@@ -365,7 +375,46 @@ func (r *run) recall(question string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	r.noteUsed(usedFact(f, true))
 	return fmt.Sprintf("The person answered this before: %s (%s; memory entry %s). Go on with that answer, and say in your result that it came from what the person said then.", f.Answer, f.Said(), f.ID), true
+}
+
+// usedFact is the fact f as plan.md and the report list it; answered:
+// it answered an agent's question.
+func usedFact(f memory.Entry, answered bool) plans.Remembered {
+	u := plans.Remembered{ID: f.ID, Question: f.Question, Answer: f.Answer, PlanEdit: f.Origin == memory.OriginPlan, Said: f.Created, Session: f.Session, Answered: answered}
+	if !f.Edited.IsZero() {
+		u.Said, u.Edited = f.Edited, true
+	}
+	return u
+}
+
+// noteUsed adds u to the facts the question used (see keepRemembered).
+func (r *run) noteUsed(u plans.Remembered) {
+	r.usedMu.Lock()
+	defer r.usedMu.Unlock()
+	fp := plans.FullPlan{Remembered: r.used}
+	fp.Remember(u)
+	r.used = fp.Remembered
+}
+
+// keepRemembered records in the plan the facts the question used, so
+// plan.md and the report say which, with when the person said them. It
+// runs as the question ends or stops to wait: the tree owns the plan
+// while it runs (a resumed one from its checkpoint's copy).
+func (r *run) keepRemembered() {
+	r.usedMu.Lock()
+	used := slices.Clone(r.used)
+	r.usedMu.Unlock()
+	if len(used) == 0 || r.plan == nil || r.ws == nil {
+		return
+	}
+	for _, u := range used {
+		r.plan.Remember(u)
+	}
+	if err := r.ownPlan(context.Background()).Save(); err != nil {
+		r.memoryWarning("could not note the facts used in plan.md", err)
+	}
 }
 
 // questionReport is this question's report as the agents or a built-in
@@ -379,4 +428,51 @@ func (r *run) questionReport() string {
 		return ""
 	}
 	return string(md)
+}
+
+// FactsAbout are the facts about the data sources, newest first: those a
+// question on them is shown, whichever session they were given in. nil
+// when memory is off.
+func (s *Sift) FactsAbout(ctx context.Context, sources memory.Sources) ([]memory.Entry, error) {
+	store := s.memoryStore()
+	if store == nil || len(sources) == 0 {
+		return nil, nil
+	}
+	all, err := store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return memory.Facts(all, sources, ""), nil
+}
+
+// SessionFacts are the facts about the data of session id (FactsAbout),
+// its own among them: the data as its last run worked it out
+// (session.Meta.Sources), else its input files as they are now. nil when
+// memory is off; an unknown session fails with session.ErrSessionNotFound.
+func (s *Sift) SessionFacts(ctx context.Context, id string) ([]memory.Entry, error) {
+	if s.memoryStore() == nil {
+		return nil, nil
+	}
+	m, err := s.store.Sessions.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var srcs memory.Sources
+	for _, src := range m.Sources {
+		srcs = append(srcs, memory.Source{ID: src})
+	}
+	if len(srcs) == 0 && len(m.Inputs) > 0 {
+		ws, err := session.Open(s.cfg.SessionsRoot, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range m.Inputs {
+			src, err := memory.File(ctx, ws.Path(in))
+			if err != nil {
+				return nil, err
+			}
+			srcs = append(srcs, src)
+		}
+	}
+	return s.FactsAbout(ctx, srcs)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,6 +225,25 @@ func TestFactsFromThePerson(t *testing.T) {
 	}
 	if said := strings.Join(messagesOf(evs, MemoryAgent), "\n"); !strings.Contains(said, "Sift remembers 1 fact") || !strings.Contains(said, question) {
 		t.Errorf("the run must say what it remembers: %q", said)
+	}
+	// plan.md and the report say which fact was used, and when the
+	// person said it.
+	said := question + " **yes, as negative revenue** — you said so on " + time.Now().UTC().Format(time.DateOnly) + " (session " + first + ", memory entry " + facts[0].ID + "); the agents asked this again and were given your answer, so you were not asked."
+	for _, name := range []string{"plan.md", "report.md"} {
+		md, err := os.ReadFile(filepath.Join(done.Path, name))
+		if err != nil || !strings.Contains(string(md), "## What Sift remembered\n\n- "+said+"\n") {
+			t.Errorf("%s must say what Sift remembered (%v):\n%s", name, err, md)
+		}
+	}
+	if got := done.Plan.Remembered; len(got) != 1 || !got[0].Answered || got[0].Session != first {
+		t.Errorf("the plan's facts used: %+v", got)
+	}
+	// The session records its data, by which its facts are listed.
+	if m, err := s.store.Sessions.Get(context.Background(), done.Session); err != nil || !slices.Equal(m.Sources, facts[0].Sources) {
+		t.Errorf("the session's sources: %v %v, want %v", m.Sources, err, facts[0].Sources)
+	}
+	if got, err := s.SessionFacts(context.Background(), done.Session); err != nil || len(got) != 1 || got[0].ID != facts[0].ID {
+		t.Errorf("SessionFacts = %+v %v", got, err)
 	}
 
 	// Session 3, on other data, asks.

@@ -139,6 +139,11 @@ type run struct {
 	fromMemory string
 	remembered string
 	facts      []memory.Entry
+	// used are the facts the question used, for plan.md and the report
+	// (keepRemembered); usedMu guards it: ask_user recalls from the
+	// tree's goroutines.
+	usedMu sync.Mutex
+	used   []plans.Remembered
 	// parent and origin are the session a refresh or a fork was made
 	// from, and which of the two it is (session.Meta.Parent, Origin).
 	parent, origin string
@@ -195,6 +200,7 @@ func (r *run) done(err error) {
 	if err == nil {
 		err = report.AnswerOnFailedSteps(r.plan)
 	}
+	r.keepRemembered()
 	r.suggest()
 	e := event.Event{Kind: event.Done, Err: err, Plan: r.plan.Clone(), Usage: r.usage()}
 	// What the run started stops before its status reads done: stopping
@@ -221,6 +227,7 @@ func (r *run) done(err error) {
 // doneWaiting ends a run that waits for the person: its checkpoint holds
 // everything, and Sift.Resume goes on with the answer.
 func (r *run) doneWaiting(in *event.Interrupt) {
+	r.keepRemembered()
 	r.close(event.Event{Kind: event.Done, Plan: r.plan.Clone(), Usage: r.usage(), Path: r.ws.Root, Interrupt: in})
 }
 
@@ -260,7 +267,7 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 	}
 	m.Parent, m.Origin = r.parent, r.origin
 	if old, err := r.sift.store.Sessions.Get(ctx, r.ws.ID); err == nil {
-		m.Created, m.Inputs, m.Labels = old.Created, old.Inputs, old.Labels
+		m.Created, m.Inputs, m.Labels, m.Sources = old.Created, old.Inputs, old.Labels, old.Sources
 		if m.Parent == "" {
 			m.Parent, m.Origin = old.Parent, old.Origin
 		}
@@ -281,6 +288,9 @@ func (r *run) putMeta(ctx context.Context, status session.Status, pending *event
 	}
 	if in, err := r.ws.Inputs(); err == nil {
 		m.Inputs = in
+	}
+	if len(r.memSources) > 0 {
+		m.Sources = r.memSources.IDs()
 	}
 	if status == session.StatusRunning {
 		m.Owner = session.ThisProcess()

@@ -156,9 +156,14 @@ await call('getFileTable', 400, { id, path: odd[0], page: 2 });
 await call('getFileTable', 403, { id, path: 'input/sales.csv' });
 await call('getFileTable', 404, { id, path: 'out/nothing.csv' });
 
-// What the server remembers: the built-in's answer, listed and forgotten.
+// What the server remembers: the built-in's answer, listed, edited and
+// forgotten; the facts about the session's data.
 const remembered = await call('listMemory', 200);
 assert.ok(Array.isArray(remembered.data.entries ?? remembered.data), `listMemory: ${JSON.stringify(remembered.data)}`);
+const ofSession = await call('listMemory', 200, { session: id });
+assert.ok(Array.isArray(ofSession.data.entries), `listMemory of a session: ${JSON.stringify(ofSession.data)}`);
+await call('editMemory', 400, 'not an id', { answer: 'yes' });
+await call('editMemory', 404, 'f-00000000000000000000', { answer: 'yes' });
 await call('forgetMemory', 400, 'not an id');
 await call('forgetMemory', 404, 'a-00000000000000000000');
 // Refresh and fork: refused for a session that is not there, and a fork

@@ -24,6 +24,11 @@ var (
 	ErrNotFound = errors.New("no such memory entry")
 	// ErrInvalidID: the string cannot be an entry's ID.
 	ErrInvalidID = errors.New("invalid memory entry ID")
+	// ErrNotFact: the entry is an answer, which Sift computed; only what
+	// the person said (a fact) is edited.
+	ErrNotFact = errors.New("not a fact")
+	// ErrBadText: a fact's new text is empty or too long.
+	ErrBadText = errors.New("invalid fact text")
 )
 
 // Kind says what an Entry is.
@@ -70,6 +75,9 @@ type Entry struct {
 	Session string `json:"session"`
 	// Created is when.
 	Created time.Time `json:"created"`
+	// Edited is when the person last edited the fact (Edit); zero when
+	// never.
+	Edited time.Time `json:"edited,omitzero"`
 	// Settings is the answer's settings key (see Settings.Key); answers
 	// only.
 	Settings string `json:"settings,omitempty"`
@@ -199,9 +207,47 @@ func Recall(facts []Entry, question string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// Said is how a fact is cited: "you said so on 2026-11-30 in session X".
+// Said is how a fact is cited: "you said so on 2026-11-30 in session X",
+// or, once edited, "you said so on 2026-12-02 (editing what you said in
+// session X)".
 func (e Entry) Said() string {
+	if !e.Edited.IsZero() {
+		return fmt.Sprintf("you said so on %s (editing what you said in session %s)", e.Edited.Format(time.DateOnly), e.Session)
+	}
 	return fmt.Sprintf("you said so on %s in session %s", e.Created.Format(time.DateOnly), e.Session)
+}
+
+// MaxFactBytes bounds a fact's text: it is shown to every agent of every
+// later session on its data.
+const MaxFactBytes = 2000
+
+// Edit makes text what the person said in the fact id, as of now: later
+// sessions on its data show and use the new text. An answer is not
+// edited (ErrNotFact: forget it, or ask with --fresh); text must hold
+// something and at most MaxFactBytes (ErrBadText).
+func Edit(ctx context.Context, s Store, id, text string, now time.Time) (Entry, error) {
+	if err := ValidateID(id); err != nil {
+		return Entry{}, err
+	}
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return Entry{}, fmt.Errorf("%w: the new text of %s is empty; to forget the fact, use forget", ErrBadText, id)
+	case len(text) > MaxFactBytes:
+		return Entry{}, fmt.Errorf("%w: the new text of %s has %d bytes, at most %d are kept; say it shorter", ErrBadText, id, len(text), MaxFactBytes)
+	}
+	e, err := s.Get(ctx, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	if e.Kind != KindFact {
+		return Entry{}, fmt.Errorf("%w: %s is an answer Sift computed, not something you said; forget it, or ask again with --fresh (API: \"fresh\": true)", ErrNotFact, id)
+	}
+	e.Answer, e.Edited = text, now.UTC()
+	if err := s.Put(ctx, e); err != nil {
+		return Entry{}, fmt.Errorf("edit %s: %w", id, err)
+	}
+	return e, nil
 }
 
 // Line is the fact as one line of the agents' context.

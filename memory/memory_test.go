@@ -1,6 +1,10 @@
 package memory
 
 import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +123,61 @@ func TestSimilarSuggestsOnlyOnTheSameData(t *testing.T) {
 	}
 	if _, ok := Similar([]Entry{e}, "Which region grew fastest in 2023?", Sources{{ID: "b", Content: "2"}}, set); ok {
 		t.Error("other data must not be suggested")
+	}
+}
+
+// mapStore is a Store in a map, for the tests of this package.
+type mapStore map[string]Entry
+
+func (m mapStore) Put(_ context.Context, e Entry) error { m[e.ID] = e; return nil }
+func (m mapStore) Get(_ context.Context, id string) (Entry, error) {
+	e, ok := m[id]
+	if !ok {
+		return Entry{}, ErrNotFound
+	}
+	return e, nil
+}
+func (m mapStore) List(context.Context) ([]Entry, error) { return slices.Collect(maps.Values(m)), nil }
+func (m mapStore) Delete(_ context.Context, id string) error {
+	if _, ok := m[id]; !ok {
+		return ErrNotFound
+	}
+	delete(m, id)
+	return nil
+}
+
+func TestEditFact(t *testing.T) {
+	ctx := context.Background()
+	s := Sources{{ID: "a", Content: "1"}}
+	f := NewFact(OriginQuestion, "Do refunds count as negative revenue?", "yes", s, "s1", day)
+	a := NewAnswer("Total revenue?", "42", "", s, Settings{}, "s1", day)
+	store := mapStore{f.ID: f, a.ID: a}
+	later := day.Add(48 * time.Hour)
+	got, err := Edit(ctx, store, f.ID, "  no, refunds are left out  ", later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != f.ID || got.Answer != "no, refunds are left out" || !got.Edited.Equal(later) || !got.Created.Equal(day) || store[f.ID].Answer != got.Answer {
+		t.Errorf("edited: %+v", got)
+	}
+	if want := "you said so on 2026-12-02 (editing what you said in session s1)"; got.Said() != want {
+		t.Errorf("Said() = %q, want %q", got.Said(), want)
+	}
+	for name, tc := range map[string]struct {
+		id, text string
+		want     error
+	}{
+		"an answer":  {a.ID, "43", ErrNotFact},
+		"empty text": {f.ID, "  ", ErrBadText},
+		"too long":   {f.ID, strings.Repeat("x", MaxFactBytes+1), ErrBadText},
+		"missing":    {"f-00000000000000000000", "x", ErrNotFound},
+		"not an ID":  {"../x", "x", ErrInvalidID},
+	} {
+		if _, err := Edit(ctx, store, tc.id, tc.text, later); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		}
+	}
+	if store[a.ID].Answer != "42" || store[f.ID].Answer != "no, refunds are left out" {
+		t.Error("a refused edit must change nothing")
 	}
 }

@@ -308,6 +308,9 @@ type FullPlan struct {
 	// needs depends on no other. Plans recorded before steps had needs
 	// lack it, and each of their steps needs the one before.
 	ExplicitNeeds bool `json:"explicit_needs,omitempty"`
+	// Remembered are the facts of earlier sessions on the same data this
+	// question used (see Remembered).
+	Remembered []Remembered `json:"remembered,omitempty"`
 }
 
 // Exchange is one earlier question of a session and what it found.
@@ -356,6 +359,8 @@ func (f *FullPlan) FollowUp(question string) {
 	}
 	f.Steps = kept
 	f.Question, f.Result = question, nil
+	// The new question recalls its own facts.
+	f.Remembered = nil
 }
 
 // SetRemaining replaces the not-yet-finished steps with the given plan. Steps
@@ -542,6 +547,7 @@ func (f *FullPlan) Clone() *FullPlan {
 		r.Unverified = append([]string(nil), f.Result.Unverified...)
 		c.Result = &r
 	}
+	c.Remembered = append([]Remembered(nil), f.Remembered...)
 	return &c
 }
 

@@ -83,6 +83,9 @@ func RenderPlanMarkdown(p *FullPlan) string {
 			fmt.Fprintf(&b, "- [%s](%s)\n", f, f)
 		}
 	}
+	if mem := p.RememberedMarkdown(""); mem != "" {
+		b.WriteString("\n" + mem)
+	}
 	if len(p.Earlier) > 0 {
 		// A follow-up's plan.md still says what the earlier questions
 		// found; each question's report is kept in its own file.

@@ -69,7 +69,7 @@ var routes = []string{
 	"POST /v1/sessions/{id}/answers", "POST /v1/sessions/{id}/pause", "POST /v1/sessions/{id}/resume", "POST /v1/sessions/{id}/refresh", "POST /v1/sessions/{id}/fork",
 	"GET /v1/sessions/{id}/events", "GET /v1/sessions/{id}/files/{path...}",
 	"GET /v1/sessions/{id}/tables/{path...}",
-	"GET /v1/memory", "DELETE /v1/memory/{id}",
+	"GET /v1/memory", "PATCH /v1/memory/{id}", "DELETE /v1/memory/{id}",
 	"GET /healthz", "GET /readyz", "GET /metrics",
 }
 
@@ -198,6 +198,12 @@ func TestServerAnswersWhatOpenAPISays(t *testing.T) {
 		{"GET", "/v1//sessions", nil, 400},
 		{"GET", "/v1/config", nil, 200},
 		{"GET", "/v1/memory", nil, 200},
+		{"GET", "/v1/memory?session=" + id, nil, 200},
+		{"GET", "/v1/memory?session=" + session.NewID(), nil, 404},
+		{"GET", "/v1/memory?session=" + bad, nil, 400},
+		{"PATCH", "/v1/memory/f-0123456789abcdef0123", map[string]any{"answer": "yes"}, 404},
+		{"PATCH", "/v1/memory/f-0123456789abcdef0123", map[string]any{"text": "yes"}, 400},
+		{"PATCH", "/v1/memory/nope", map[string]any{"answer": "yes"}, 400},
 		{"DELETE", "/v1/memory/f-0123456789abcdef0123", nil, 404},
 		{"DELETE", "/v1/memory/nope", nil, 400},
 		{"GET", "/v1/openapi.json", nil, 200},

@@ -309,6 +309,7 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
 	api("GET /v1/sessions/{id}/tables/{path...}", s.handleTable)
 	api("GET /v1/memory", s.handleListMemory)
+	api("PATCH /v1/memory/{id}", s.handleEditMemory)
 	api("DELETE /v1/memory/{id}", s.handleForgetMemory)
 	mux.Handle("/v1/", s.authorized(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("no API endpoint %s %s; see /v1/openapi.json", r.Method, r.URL.Path))

@@ -54,6 +54,13 @@ func TestMemoryConformance(t *testing.T) {
 			if es, _ := m.List(ctx); len(es) != 2 {
 				t.Errorf("%d entries after a replacement, want 2", len(es))
 			}
+			// An edit keeps the fact's place and says when it was made.
+			if _, err := memory.Edit(ctx, m, older.ID, "October", day.Add(3*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := m.Get(ctx, older.ID); got.Answer != "October" || !got.Edited.Equal(day.Add(3*time.Hour)) || got.Session != "s3" {
+				t.Errorf("the edit must be kept with its time: %+v", got)
+			}
 			if err := m.Delete(ctx, older.ID); err != nil {
 				t.Fatal(err)
 			}

@@ -110,6 +110,10 @@ type Meta struct {
 	Mode string `json:"mode,omitempty"`
 	// Inputs are the workspace-relative paths of the input files.
 	Inputs []string `json:"inputs,omitempty"`
+	// Sources are the IDs of the session's data sources (memory.Source),
+	// as its last run worked them out: the facts about its data are the
+	// facts about them. Empty when memory is off or none was worked out.
+	Sources []string `json:"sources,omitempty"`
 	// Workspace is the absolute path of the session's workspace directory.
 	Workspace string `json:"workspace,omitempty"`
 	// Owner is the process running the session, while it is running; see

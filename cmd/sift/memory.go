@@ -29,35 +29,44 @@ type memoryForgetOptions struct {
 	All bool
 }
 
+// memoryEditOptions is what `sift memory edit` needs.
+type memoryEditOptions struct {
+	sessionsStoreOptions
+	ID, Text string
+}
+
 // memoryRunFuncs replace the run functions of the memory subcommands in
 // flag-parsing tests; a nil field runs the real one.
 type memoryRunFuncs struct {
 	list   func(context.Context, *memoryListOptions) error
 	forget func(context.Context, *memoryForgetOptions) error
+	edit   func(context.Context, *memoryEditOptions) error
 }
 
 func newMemoryCmd(io *ioStreams, runF memoryRunFuncs) *cobra.Command {
 	store := &sessionsStoreOptions{}
 	cmd := &cobra.Command{
 		Use:   "memory <command>",
-		Short: "List and forget what Sift remembers about your data",
+		Short: "List, edit and forget what Sift remembers about your data",
 		Long: `Sift remembers, per data source (a file by its schema and content, a
 database by its address and tables): the facts you gave (answers to its
 questions, plan edits), shown to the agents in later sessions on the same
 data so they do not ask again; and the answers it computed, given again at
 once for the same question on the same data with the same settings
 (sift run --fresh computes anew). A changed file is other data: nothing
-remembered about the old content is used for it.
+remembered about the old content is used for it. Edit a fact to change
+what you said (later sessions use the new text); forget an entry to drop it.
 
 Memory is kept in the session store (see sift sessions --help).`,
 		Example: `  sift memory list
+  sift memory edit f-1a2b3c4d5e6f7a8b9c0d "refunds count as negative revenue"
   sift memory forget f-1a2b3c4d5e6f7a8b9c0d
   sift memory forget --all`,
 		PersistentPreRunE: func(*cobra.Command, []string) error { return store.check() },
 		Args:              cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown command %q for \"sift memory\"; use list or forget", args[0])}
+				return usageError{fmt.Errorf("unknown command %q for \"sift memory\"; use list, edit or forget", args[0])}
 			}
 			return cmd.Help()
 		},
@@ -111,7 +120,32 @@ Memory is kept in the session store (see sift sessions --help).`,
 		},
 	}
 	forgetCmd.Flags().BoolVar(&forget.All, "all", false, "forget everything Sift remembers")
-	cmd.AddCommand(listCmd, forgetCmd)
+
+	edit := &memoryEditOptions{}
+	editCmd := &cobra.Command{
+		Use:   "edit <id> <new text>",
+		Short: "Change what you said in a fact",
+		Long: `Replace what you said in a fact (sift memory list shows the facts, kind
+fact) with the new text, dated today: later sessions on its data show it to
+the agents and answer their question with it. An answer Sift computed is not
+edited: forget it, or ask again with --fresh.`,
+		Example: `  sift memory edit f-1a2b3c4d5e6f7a8b9c0d "refunds count as negative revenue"`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageError{fmt.Errorf("give the fact's ID and its new text, quoted: sift memory edit f-1a2b… \"new text\" (got %d arguments)", len(args))}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			edit.sessionsStoreOptions = *store
+			edit.ID, edit.Text = args[0], args[1]
+			if runF.edit != nil {
+				return runF.edit(cmd.Context(), edit)
+			}
+			return runMemoryEdit(cmd.Context(), io, edit, defaultSessionsDeps(io))
+		},
+	}
+	cmd.AddCommand(listCmd, editCmd, forgetCmd)
 	return cmd
 }
 
@@ -196,5 +230,22 @@ func runMemoryForget(ctx context.Context, io *ioStreams, opts *memoryForgetOptio
 		n++
 	}
 	fmt.Fprintf(io.ErrOut, "Forgot %s.\n", english.Plural(n, "entry", "entries"))
+	return nil
+}
+
+func runMemoryEdit(ctx context.Context, io *ioStreams, opts *memoryEditOptions, deps sessionsDeps) error {
+	b, err := openSessionsBackend(ctx, opts.sessionsStoreOptions, deps)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	e, err := memory.Edit(ctx, b.Memory, opts.ID, opts.Text, deps.now())
+	if errors.Is(err, memory.ErrNotFound) || errors.Is(err, memory.ErrInvalidID) || errors.Is(err, memory.ErrNotFact) || errors.Is(err, memory.ErrBadText) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(io.ErrOut, "Edited %s: %s\n", e.ID, termsafe.Line(shorten(entrySummary(e), 120)))
 	return nil
 }
