@@ -138,6 +138,9 @@ type run struct {
 	memSources memory.Sources
 	fromMemory string
 	remembered string
+	// forkAnswer is the answer the fork that made the session gave to its
+	// parent's question (loadForkAnswer), or nil.
+	forkAnswer *forkAnswer
 	facts      []memory.Entry
 	// parent and origin are the session a refresh or a fork was made
 	// from, and which of the two it is (session.Meta.Parent, Origin).
