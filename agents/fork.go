@@ -8,15 +8,38 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
+	"github.com/sift-agent/sift/tools"
 )
+
+// loadForkAnswer reads the answer the fork that made the run's session
+// gave (forkFile), if any, for recall and the agents' context.
+func (r *run) loadForkAnswer() {
+	b, _, err := confined.ReadFile(r.ws.Root, forkFile, 1<<20)
+	if err != nil {
+		return
+	}
+	var a forkAnswer
+	if json.Unmarshal(b, &a) == nil && a.Question != "" {
+		r.forkAnswer = &a
+	}
+}
+
+// answeredByFork reports whether question is the one the run's fork gave
+// a new answer to, so that an earlier answer to it is not used.
+func (r *run) answeredByFork(question string) bool {
+	return r.forkAnswer != nil && memory.Normalize(question) == memory.Normalize(r.forkAnswer.Question)
+}
 
 // ErrCannotFork: the session cannot be forked as asked; the error says
 // why and what to do.
@@ -34,8 +57,35 @@ type ForkRequest struct {
 	// step as it was (its data may have changed, or its model may answer
 	// otherwise).
 	Step string
+	// Plan replaces the steps from At on with these descriptions (blank
+	// ones are dropped): the new session runs them in their place.
+	// Optional; not with Step.
+	Plan []string
+	// Answer is a new answer to the question step At asked the person
+	// (ask_user): the step's agents are told it instead of the old one
+	// (which Sift's memory may hold), and the question asked again is
+	// answered with it without waiting. Optional.
+	Answer string
 	// SessionID names the new session. Optional; generated when empty.
 	SessionID string
+}
+
+// forkFile records, in a forked session's workspace, the answer its fork
+// gave, so that a resume of the fork tells its agents the same.
+const forkFile = "fork.json"
+
+// forkAnswer is the answer a fork gave to a question of its parent.
+type forkAnswer struct {
+	Parent   string `json:"parent"`
+	At       int    `json:"at"`
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// line is the answer as one line of the agents' context, as memory's
+// facts are (memory.Entry.Line).
+func (a *forkAnswer) line() string {
+	return fmt.Sprintf("- Asked %q, the person answered: %s (their answer for this fork of session %s; it replaces what they answered there).", a.Question, a.Answer, a.Parent)
 }
 
 // Fork starts a new session from the point of session req.Session before
@@ -80,6 +130,10 @@ type forkPoint struct {
 	fp   *plans.FullPlan
 	at   int
 	kept map[int]bool
+	// plan are the steps from at on, edited when the request asks.
+	plan []plans.StepState
+	// answer is the fork's answer to step at's question, or nil.
+	answer *forkAnswer
 }
 
 func (s *Sift) checkFork(ctx context.Context, req ForkRequest) (*forkPoint, error) {
@@ -120,7 +174,99 @@ func (s *Sift) checkFork(ctx context.Context, req ForkRequest) (*forkPoint, erro
 		}
 		kept[st.Index] = true
 	}
-	return &forkPoint{old: old, meta: meta, fp: fp, at: at, kept: kept}, nil
+	p := &forkPoint{old: old, meta: meta, fp: fp, at: at, kept: kept}
+	if p.plan, err = forkedSteps(req, fp.Steps[at:]); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Answer) != "" {
+		q, err := askedAt(old, req.Session, req.At)
+		if err != nil {
+			return nil, err
+		}
+		p.answer = &forkAnswer{Parent: req.Session, At: req.At, Question: q, Answer: strings.TrimSpace(req.Answer)}
+	}
+	return p, nil
+}
+
+// forkedSteps are the steps from the fork's on: rest, all to do, with the
+// first one's description replaced by req.Step, or all of them replaced
+// by req.Plan.
+func forkedSteps(req ForkRequest, rest []plans.StepState) ([]plans.StepState, error) {
+	step := strings.TrimSpace(req.Step)
+	if req.Plan != nil && step != "" {
+		return nil, fmt.Errorf("%w: give either a new description of step %d or a new plan from it, not both", ErrCannotFork, req.At)
+	}
+	if req.Plan == nil {
+		out := make([]plans.StepState, len(rest))
+		for i, st := range rest {
+			out[i] = plans.StepState{Step: st.Step, Status: plans.StatusTodo}
+		}
+		if step != "" {
+			out[0].Description = step
+		}
+		return out, nil
+	}
+	var out []plans.StepState
+	for _, d := range req.Plan {
+		if d = strings.TrimSpace(d); d != "" {
+			out = append(out, plans.StepState{Step: plans.Step{Index: req.At + len(out), Description: d}, Status: plans.StatusTodo})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: the new plan from step %d has no steps; give at least one step's description", ErrCannotFork, req.At)
+	}
+	return out, nil
+}
+
+// askedAt is the question step at of the session asked the person (its
+// ask_user call, as the event log holds it). It refuses a step that
+// asked none, saying which steps did, and one that asked several.
+func askedAt(ws *session.Workspace, id string, at int) (string, error) {
+	evs, err := session.ReadEvents(ws.Path(session.EventsFile))
+	if err != nil {
+		return "", fmt.Errorf("%w: read the events of session %s: %w", ErrCannotFork, id, err)
+	}
+	byStep := map[int][]string{}
+	var order []int
+	for _, e := range evs {
+		if e.Kind != event.ToolCall || e.Tool != tools.AskUserName || e.Step == nil {
+			continue
+		}
+		var a tools.AskUserArgs
+		if json.Unmarshal([]byte(e.Args), &a) != nil || strings.TrimSpace(a.Question) == "" {
+			continue
+		}
+		q := strings.TrimSpace(a.Question)
+		i := e.Step.Index
+		if len(byStep[i]) == 0 {
+			order = append(order, i)
+		}
+		if !slices.Contains(byStep[i], q) {
+			byStep[i] = append(byStep[i], q)
+		}
+	}
+	qs := byStep[at]
+	switch {
+	case len(qs) == 1:
+		return qs[0], nil
+	case len(qs) > 1:
+		return "", fmt.Errorf("%w: step %d of session %s asked %d questions (%s); a fork gives a new answer to a step that asked one. Fork with a new description of the step (--step) that says the answers instead", ErrCannotFork, at, id, len(qs), strings.Join(quoted(qs), ", "))
+	case len(order) == 0:
+		return "", fmt.Errorf("%w: no step of session %s asked a question, so there is no answer to change; fork with a new step (--step) or plan (--plan) instead", ErrCannotFork, id)
+	}
+	var asked []string
+	for _, i := range order {
+		asked = append(asked, fmt.Sprintf("step %d asked %q", i, byStep[i][0]))
+	}
+	return "", fmt.Errorf("%w: step %d asked no question; %s. Fork at the step whose answer you change", ErrCannotFork, at, strings.Join(asked, ", "))
+}
+
+func quoted(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // prepareFork writes the forked session: the parent's inputs and
@@ -165,13 +311,15 @@ func (s *Sift) prepareFork(ctx context.Context, req ForkRequest) (string, error)
 		return "", fmt.Errorf("fork: %w", err)
 	}
 	forked := &plans.FullPlan{Question: fp.Question, Revisions: fp.Revisions, ExplicitNeeds: fp.ExplicitNeeds}
-	forked.Steps = append(forked.Steps, fp.Steps[:at]...)
-	for i, st := range fp.Steps[at:] {
-		next := plans.StepState{Step: st.Step, Status: plans.StatusTodo}
-		if i == 0 && strings.TrimSpace(req.Step) != "" {
-			next.Description = strings.TrimSpace(req.Step)
+	forked.Steps = append(append(forked.Steps, fp.Steps[:at]...), p.plan...)
+	if p.answer != nil {
+		b, err := json.Marshal(p.answer)
+		if err != nil {
+			return "", fmt.Errorf("fork: record the answer: %w", err)
 		}
-		forked.Steps = append(forked.Steps, next)
+		if err := ws.WriteFile(forkFile, b, session.Durable); err != nil {
+			return "", fmt.Errorf("fork: record the answer: %w", err)
+		}
 	}
 	if err := tree.WritePlanFileAt(ws.Root, forked); err != nil {
 		return "", fmt.Errorf("fork: %w", err)

@@ -349,7 +349,9 @@ func (r *run) recallFacts(ctx context.Context, inputs []string) {
 		r.memoryWarning("could not read the memory", err)
 		return
 	}
-	facts := memory.Facts(all, srcs, r.ws.ID)
+	facts := slices.DeleteFunc(memory.Facts(all, srcs, r.ws.ID), func(f memory.Entry) bool {
+		return f.Origin == memory.OriginQuestion && r.answeredByFork(f.Question)
+	})
 	if len(facts) == 0 {
 		return
 	}
@@ -371,6 +373,9 @@ func (r *run) recallFacts(ctx context.Context, inputs []string) {
 // recall answers ask_user's question from the facts, when the person
 // already answered it in an earlier session on the same data.
 func (r *run) recall(question string) (string, bool) {
+	if r.answeredByFork(question) {
+		return "The person answered: " + r.forkAnswer.Answer, true
+	}
 	f, ok := memory.Recall(r.facts, question)
 	if !ok {
 		return "", false

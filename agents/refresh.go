@@ -18,6 +18,7 @@ import (
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/refresh"
@@ -138,7 +139,18 @@ type refreshAction struct {
 // req.Files and says how: which file takes the place of which input, how
 // the columns map (a column the new data lacks is an error that names it,
 // *refresh.UnmappedError), and what runs again. It changes nothing.
+//
+// When the columns changed so that name and type similarity is not sure
+// of them, the configured model is asked for the mapping (one call; the
+// answer is kept, so the refresh applies the mapping shown here); it is
+// shown for approval like any renamed column, and a mapping to a column
+// the new data does not have is refused (refresh.ErrModelMapping).
 func (s *Sift) PlanRefresh(ctx context.Context, req RefreshRequest) (*RefreshPlan, error) {
+	return s.planRefresh(ctx, req, nil)
+}
+
+// planRefresh is PlanRefresh, with a model's call metered on meter.
+func (s *Sift) planRefresh(ctx context.Context, req RefreshRequest, meter *llm.Meter) (*RefreshPlan, error) {
 	old, err := session.Open(s.cfg.SessionsRoot, req.Session)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotRefresh, err)
@@ -170,7 +182,7 @@ func (s *Sift) PlanRefresh(ctx context.Context, req RefreshRequest) (*RefreshPla
 	for i, in := range inputs {
 		ri := RefreshInput{Old: in, New: news[i]}
 		if ri.New != "" {
-			if ri.Mapping, err = mapInput(ctx, old.Path(in), ri.New, in); err != nil {
+			if ri.Mapping, err = s.mapInput(ctx, req.Session, old.Path(in), ri.New, in, meter); err != nil {
 				return nil, err
 			}
 			if ri.Mapping != nil {
@@ -239,8 +251,9 @@ func matchFiles(inputs, files []string) ([]string, error) {
 }
 
 // mapInput previews the old input and the new file and maps the first
-// table's columns; nil when the old input is no table.
-func mapInput(ctx context.Context, oldPath, newPath, name string) (*refresh.Mapping, error) {
+// table's columns, asking the model when similarity is not sure
+// (askMapping); nil when the old input is no table.
+func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name string, meter *llm.Meter) (*refresh.Mapping, error) {
 	op, err := preview.File(ctx, oldPath, preview.Options{})
 	if err != nil || len(op.Sheets) == 0 || len(op.Sheets[0].Columns) == 0 {
 		return nil, nil
@@ -259,7 +272,11 @@ func mapInput(ctx context.Context, oldPath, newPath, name string) (*refresh.Mapp
 		}
 		return out
 	}
-	m := refresh.MapColumns(name, cols(op.Sheets[0].Columns), cols(np.Sheets[0].Columns))
+	oldCols := cols(op.Sheets[0].Columns)
+	m, err := s.askMapping(ctx, session, refresh.MapColumns(name, oldCols, cols(np.Sheets[0].Columns)), oldCols, meter)
+	if err != nil {
+		return nil, err
+	}
 	return &m, nil
 }
 
@@ -312,7 +329,7 @@ func (s *Sift) Refresh(ctx context.Context, req RefreshRequest) iter.Seq[event.E
 
 // refresh is the run of a Refresh.
 func (r *run) refresh(ctx context.Context, req RefreshRequest) {
-	plan, err := r.sift.PlanRefresh(ctx, req)
+	plan, err := r.sift.planRefresh(ctx, req, r.meter)
 	if err != nil {
 		r.fail(err)
 		return

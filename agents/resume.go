@@ -105,7 +105,11 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 		return
 	}
 	r.rememberFacts(ctx, st.meta, answers)
+	r.loadForkAnswer()
 	r.recallFacts(ctx, st.inputs)
+	if r.forkAnswer != nil {
+		r.remembered = r.forkAnswer.line() + "\n" + r.remembered
+	}
 	if r.routeResume(ctx, st, answers) {
 		return
 	}

@@ -138,6 +138,9 @@ type run struct {
 	memSources memory.Sources
 	fromMemory string
 	remembered string
+	// forkAnswer is the answer the fork that made the session gave to its
+	// parent's question (loadForkAnswer), or nil.
+	forkAnswer *forkAnswer
 	facts      []memory.Entry
 	// used are the facts the question used, for plan.md and the report
 	// (keepRemembered); usedMu guards it: ask_user recalls from the

@@ -188,6 +188,9 @@ type Config struct {
 type Sift struct {
 	cfg   Config
 	store *session.Backend
+	// mappings are the models' column mappings of refreshes, kept for
+	// the refresh that applies one (see askMapping).
+	mappings *modelMappings
 }
 
 // New validates cfg and fills its defaults. Models may be left empty:
@@ -221,7 +224,7 @@ func New(cfg Config) (*Sift, error) {
 			return nil, fmt.Errorf("open the session store: %w", err)
 		}
 	}
-	return &Sift{cfg: cfg, store: store}, nil
+	return &Sift{cfg: cfg, store: store, mappings: &modelMappings{}}, nil
 }
 
 // Mode chooses the route a request takes.

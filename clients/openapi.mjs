@@ -173,6 +173,12 @@ refreshForm.append('file', new Blob([await readFile(process.env.SIFT_SALES_CSV)]
 await call('refreshSession', 404, '01900000-0000-7000-8000-000000000000', refreshForm);
 await call('forkSession', 404, '01900000-0000-7000-8000-000000000000', { at: 1 });
 await call('forkSession', 400, id, { at: 99 });
+// Compare: the session with itself moves no number; with a session that
+// is not there, 404.
+const same = await call('compareSessions', 200, { id, with: id });
+assert.equal(same.data.changes.length, 0, `compareSessions with itself: ${JSON.stringify(same.data.changes)}`);
+assert.ok(same.data.kept > 0, `compareSessions with itself kept ${same.data.kept} numbers`);
+await call('compareSessions', 404, { id, with: '01900000-0000-7000-8000-000000000000' });
 
 await call('answerInterrupt', 409, id, { action: 'approve' });
 await call('pauseSession', 409, id);

@@ -26,6 +26,9 @@ type Pair struct {
 	// OldIndex and NewIndex are the columns' positions, from 0.
 	OldIndex int `json:"old_index"`
 	NewIndex int `json:"new_index"`
+	// By is ByModel when a model mapped the column (see WithModel); ""
+	// when name and type similarity did.
+	By string `json:"by,omitempty"`
 }
 
 // Renamed reports whether the column has another name in the new data.
@@ -87,6 +90,8 @@ func (m Mapping) String() string {
 	var b strings.Builder
 	for _, p := range m.Pairs {
 		switch {
+		case p.By == ByModel:
+			fmt.Fprintf(&b, "  %s (%s) → %s (%s), as the model mapped it\n", p.Old.Name, p.Old.Type, p.New.Name, p.New.Type)
 		case p.Renamed():
 			fmt.Fprintf(&b, "  %s (%s) → %s (%s), names %.0f%% alike\n", p.Old.Name, p.Old.Type, p.New.Name, p.New.Type, 100*p.Score)
 		case p.Moved():

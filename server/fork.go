@@ -19,12 +19,15 @@ const jobFork = "fork"
 
 // forkRequest is the body of POST .../fork.
 type forkRequest struct {
-	At   int    `json:"at"`
-	Step string `json:"step"`
+	At     int      `json:"at"`
+	Step   string   `json:"step"`
+	Plan   []string `json:"plan"`
+	Answer string   `json:"answer"`
 }
 
 // handleFork starts a new session from the point of this one before a
-// step, with that step's description changed.
+// step, with that step's description, the plan from it or the answer to
+// its question changed.
 func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 	id, ok := sessionID(w, r)
 	if !ok {
@@ -51,7 +54,7 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, codeConflict, fmt.Sprintf("session %s is %s; fork it once it has finished or paused", id, status))
 		return
 	}
-	req := agents.ForkRequest{Session: id, At: body.At, Step: body.Step, SessionID: session.NewIDContext(r.Context())}
+	req := agents.ForkRequest{Session: id, At: body.At, Step: body.Step, Plan: body.Plan, Answer: body.Answer, SessionID: session.NewIDContext(r.Context())}
 	if err := s.sift.CheckFork(r.Context(), req); err != nil {
 		if errors.Is(err, session.ErrWorkspaceNotFound) || errors.Is(err, session.ErrSessionNotFound) {
 			requestError(w, err)

@@ -78,6 +78,8 @@ func TestRefreshThroughTheAPI(t *testing.T) {
 	}
 
 	var refusal errorBody
+	// Similarity is not sure, so the model is asked; it finds no region.
+	script.Push(text(`{"date": "date", "region": null, "revenue": "revenue"}`))
 	if code := ts.do("POST", "/v1/sessions/"+id+"/refresh", upload([2]string{"s.csv", "date,revenue\n2024-01-05,100\n"}), &refusal); code != http.StatusUnprocessableEntity ||
 		refusal.Error.Code != "bad_file" || !strings.Contains(refusal.Error.Message, "no column region (text)") {
 		t.Errorf("missing column: %d %+v", code, refusal)
@@ -125,6 +127,54 @@ func TestForkThroughTheAPI(t *testing.T) {
 	var refusal errorBody
 	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 7}, &refusal); code != http.StatusBadRequest || !strings.Contains(refusal.Error.Message, "no step 7") {
 		t.Errorf("fork at a step that is not there: %d %+v", code, refusal)
+	}
+}
+
+// TestForkWithAPlanThroughTheAPI: a fork at step 2 with a new plan of
+// one step runs that step only; a fork that gives both a step and a
+// plan, or an answer to a step that asked nothing, is refused with what
+// to do.
+func TestForkWithAPlanThroughTheAPI(t *testing.T) {
+	script := refreshScript()
+	script.Push(
+		call("python", map[string]string{"code": "print(df[df.region != 'East'].groupby('region')['revenue'].sum().to_string())"}), text("Summed without East."),
+		call("submit_result", map[string]any{"answer": "North (150)."}),
+		text("# Sales without East\n\nNorth sold 150 [step 2]."),
+	)
+	ts := startServer(t, testConfig(t, script))
+	id := ts.createSession([2]string{"s.csv", "date,region,revenue\n2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"})
+	ts.ask(id, map[string]any{"question": "Who sells most?", "mode": "plan", "parallel": 1})
+	ts.openStream(id, "").rest(t)
+	calls := script.Calls()
+
+	var refusal errorBody
+	for _, bad := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"at": 2, "step": "x", "plan": []string{"y"}}, "not both"},
+		{map[string]any{"at": 2, "answer": "no"}, "asked a question"},
+		{map[string]any{"at": 2, "plan": []string{" "}}, "no steps"},
+	} {
+		if code := ts.do("POST", "/v1/sessions/"+id+"/fork", bad.body, &refusal); code != http.StatusBadRequest || !strings.Contains(refusal.Error.Message, bad.want) {
+			t.Errorf("fork %v: %d %+v, want 400 saying %q", bad.body, code, refusal, bad.want)
+		}
+	}
+	var acc accepted
+	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 2, "plan": []string{"Revenue by region without East"}}, &acc); code != http.StatusAccepted || acc.ID == id {
+		t.Fatalf("fork: %d %+v", code, acc)
+	}
+	var started []string
+	for _, f := range ts.openStream(acc.ID, "").rest(t) {
+		if f.event == "step_started" {
+			started = append(started, f.data)
+		}
+	}
+	if len(started) != 1 || !strings.Contains(started[0], "Revenue by region without East") {
+		t.Errorf("steps started: %v, want the new step 2 only", started)
+	}
+	if v := ts.session(acc.ID); v.Status != "done" || v.Parent != id || script.Calls()-calls != 4 {
+		t.Errorf("fork = %+v after %d model calls; want done, linked to %s, after 4", v, script.Calls()-calls, id)
 	}
 }
 

@@ -305,6 +305,7 @@ func (s *Server) routes(gath prometheus.Gatherer) {
 	api("POST /v1/sessions/{id}/resume", s.handleResume)
 	api("POST /v1/sessions/{id}/refresh", s.handleRefresh)
 	api("POST /v1/sessions/{id}/fork", s.handleFork)
+	api("GET /v1/sessions/{id}/compare", s.handleCompare)
 	api("GET /v1/sessions/{id}/events", s.handleEvents)
 	api("GET /v1/sessions/{id}/files/{path...}", s.handleFile)
 	api("GET /v1/sessions/{id}/tables/{path...}", s.handleTable)

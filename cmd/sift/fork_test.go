@@ -53,3 +53,34 @@ func TestForkCommand(t *testing.T) {
 		t.Errorf("fork at a step that is not there: exit %d", code)
 	}
 }
+
+// TestForkFlags: --plan (once per step) and --answer reach the fork;
+// --step with --plan is a usage error.
+func TestForkFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want forkOptions
+		code int
+	}{
+		{args: []string{"s1", "--at", "2", "--plan", "a", "--plan", "b, c"}, want: forkOptions{Session: "s1", At: 2, Plan: []string{"a", "b, c"}}},
+		{args: []string{"s1", "--at", "1", "--answer", "no"}, want: forkOptions{Session: "s1", At: 1, Answer: "no"}},
+		{args: []string{"s1", "--at", "2", "--step", "x", "--plan", "y"}, code: exitUsage},
+	} {
+		io, _, _ := testIO()
+		var got *forkOptions
+		cmd := newForkCmd(io, func(_ context.Context, o *forkOptions) error { got = o; return nil })
+		cmd.SetArgs(tc.args)
+		cmd.SetOut(io.Out)
+		cmd.SetErr(io.ErrOut)
+		err := cmd.Execute()
+		if tc.code != 0 {
+			if err == nil || exitCode(err) != tc.code {
+				t.Errorf("%v: err %v, want exit %d", tc.args, err, tc.code)
+			}
+			continue
+		}
+		if err != nil || got == nil || got.Session != tc.want.Session || got.At != tc.want.At || strings.Join(got.Plan, "|") != strings.Join(tc.want.Plan, "|") || got.Answer != tc.want.Answer {
+			t.Errorf("%v: %+v %v, want %+v", tc.args, got, err, tc.want)
+		}
+	}
+}

@@ -34,9 +34,11 @@ name, else of the inputs in order. A session that queried databases needs no
 new file: its queries run again on the databases as they are now (give one
 again with --db when its password is not kept).
 
-When columns were renamed, the mapping (by name and type) is shown and
+When columns were renamed, the mapping (by name and type; when that is not
+sure and a model is configured, the model is asked once for it) is shown and
 applied only when you approve it: --yes, or the question on a terminal. A
-column the new data lacks stops the refresh and says which.`,
+column the new data lacks stops the refresh and says which, and so does a
+model's mapping to a column the new data does not have.`,
 		Example: `  sift refresh 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --file sales-2025.csv
   sift refresh 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --file renamed.csv --yes
   sift refresh 019ab3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b --db shop=postgres://reader:secret@db/shop`,

@@ -51,6 +51,8 @@ func TestPromptsGolden(t *testing.T) {
 		"code":          CodeAgent(operator.PythonKernel, CodeContext(v), CodeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
 		"code_process":  CodeAgent(operator.PythonProcess, CodeContext(v), CodeData{Context: v.DataContext, Inputs: v.Inputs, Kernel: "df: DataFrame"}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
 		"report":        Report(v, []string{"out/monthly.png", "out/partial.csv"}),
+		"column_mapping": ColumnMapping("input/sales.csv", []string{"date (date)", "region (text)", "revenue (int)"},
+			[]string{"date (date)", "area (text)", "takings (int)"}, []string{"region (text)", "revenue (int)"}),
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {
