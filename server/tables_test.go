@@ -190,7 +190,7 @@ func TestTablesWorkbookSheets(t *testing.T) {
 // elements, not a link out of the workspace, not another session's id.
 func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 	ts := startServer(t, testConfig(t, nil))
-	id, ws := filesSession(t, ts, map[string]string{"out/ok.csv": "a\n1\n"})
+	id, ws := filesSession(t, ts, map[string]string{"out/ok.csv": "a\n1\n", "out/.x.csv": "a\nHIDDEN\n", "work/.hidden": "HIDDEN"})
 	host := filepath.Join(t.TempDir(), "secret.csv")
 	if err := os.WriteFile(host, []byte("secret\nCANARY-HOST\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -209,6 +209,9 @@ func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 		{"/tables/out/ok.csv", 200},
 		{"/tables/input/sales.csv", 403},
 		{"/tables/out/link.csv", 403},
+		{"/tables/out/.x.csv", 403},
+		{"/tables/out%2F.x.csv", 403},
+		{"/tables/work/.hidden", 403},
 		{"/tables/out/hostdir/secret.csv", 403},
 		{"/tables/out/../input/sales.csv", 400},
 		{"/tables/out/./ok.csv", 400},
@@ -217,7 +220,7 @@ func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 		{"/tables/out/missing.csv", 404},
 	} {
 		code, body := ts.getRaw(t, base+c.path)
-		if code != c.status || strings.Contains(body, "CANARY") {
+		if code != c.status || strings.Contains(body, "CANARY") || strings.Contains(body, "HIDDEN") {
 			t.Errorf("GET %s = %d %s, want %d", c.path, code, body, c.status)
 		}
 		// The files endpoint answers the same.
