@@ -302,3 +302,52 @@ func BenchmarkTablesPageOf100kRows(b *testing.B) {
 		f.Close()
 	}
 }
+
+// writeWorkbook writes a workbook of one sheet, Data, with a header and
+// rows numbered rows, as a program's export would (excelize's stream
+// writer: the sheet's dimension is recorded).
+func writeWorkbook(tb testing.TB, p string, rows int) {
+	tb.Helper()
+	wb := excelize.NewFile()
+	defer wb.Close()
+	if err := wb.SetSheetName("Sheet1", "Data"); err != nil {
+		tb.Fatal(err)
+	}
+	sw, err := wb.NewStreamWriter("Data")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := sw.SetRow("A1", []any{"n", "label", "amount", "note"}); err != nil {
+		tb.Fatal(err)
+	}
+	for i := 1; i <= rows; i++ {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := sw.SetRow(cell, []any{i, fmt.Sprintf("row %d", i), float64(i) * 1.5, ""}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := wb.SaveAs(p); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkWorkbookFirstPage reads the first page of a 100,000-row
+// sheet as the viewer first asks for it: nothing known of the file yet.
+func BenchmarkWorkbookFirstPage(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "big.xlsx")
+	writeWorkbook(b, p, 100_000)
+	for b.Loop() {
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tab := &fileTable{Page: 1, PageSize: 50, RowCountExact: true}
+		if err := readSheetPage(b.Context(), f, "", tab); err != nil || len(tab.Rows) != 50 || tab.Rows[0][0] != "1" || tab.RowCount != 100_000 || !tab.RowCountExact {
+			b.Fatalf("%v: %d rows of %d", err, len(tab.Rows), tab.RowCount)
+		}
+		f.Close()
+	}
+}
