@@ -39,6 +39,9 @@ func TestResourcesAnyNameListedAndRead(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(ws, "out", "link.csv")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(ws, "out", ".x.csv"), []byte("CANARY"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	lr, err := cs.ListResources(context.Background(), nil)
 	if err != nil {
@@ -78,6 +81,7 @@ func TestResourcesAnyNameListedAndRead(t *testing.T) {
 		uriPrefix + id + "/out/link.csv",
 		uriPrefix + id + "/out/../events.jsonl",
 		uriPrefix + id + "/events.jsonl",
+		uriPrefix + id + "/out/.x.csv",
 		uriPrefix + id + "/out/%zz.csv",
 	} {
 		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})

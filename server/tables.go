@@ -318,6 +318,14 @@ func readSheetPage(ctx context.Context, f *os.File, sheet string, t *fileTable) 
 		return fmt.Errorf("%w: sheet %q cannot be read (%v)", errNotTable, sheet, err)
 	}
 	defer rows.Close()
+	// Rows are decoded up to the page's last one only; the rest are then
+	// counted by scanning the sheet's XML for its rows, when the count is
+	// not known already (see countSheetRows): the first page of a long
+	// sheet costs its own rows and one scan, not a decode of every row.
+	counting := t.stopAt == 0
+	if counting {
+		t.stopAt = t.Page * t.PageSize
+	}
 	for n := 0; rows.Next(); n++ {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -342,11 +350,21 @@ func readSheetPage(ctx context.Context, f *os.File, sheet string, t *fileTable) 
 		}
 		t.add(row, n == 0)
 		if t.done() {
-			return nil
+			break
 		}
 	}
 	if err := rows.Error(); err != nil {
 		return fmt.Errorf("%w: sheet %q cannot be read (%v)", errNotTable, sheet, err)
 	}
+	if !counting || !t.done() {
+		// The count is known, or the sheet ended within the page.
+		return nil
+	}
+	t.stopAt = 0
+	total, exact, err := countSheetRows(ctx, f, sheet, maxTableScanRows+1)
+	if err != nil {
+		return fmt.Errorf("%w: the rows of sheet %q cannot be counted (%v)", errNotTable, sheet, err)
+	}
+	t.RowCount, t.RowCountExact = max(t.RowCount, total-1), exact
 	return nil
 }

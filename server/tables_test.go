@@ -190,7 +190,7 @@ func TestTablesWorkbookSheets(t *testing.T) {
 // elements, not a link out of the workspace, not another session's id.
 func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 	ts := startServer(t, testConfig(t, nil))
-	id, ws := filesSession(t, ts, map[string]string{"out/ok.csv": "a\n1\n"})
+	id, ws := filesSession(t, ts, map[string]string{"out/ok.csv": "a\n1\n", "out/.x.csv": "a\nHIDDEN\n", "work/.hidden": "HIDDEN"})
 	host := filepath.Join(t.TempDir(), "secret.csv")
 	if err := os.WriteFile(host, []byte("secret\nCANARY-HOST\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -209,6 +209,9 @@ func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 		{"/tables/out/ok.csv", 200},
 		{"/tables/input/sales.csv", 403},
 		{"/tables/out/link.csv", 403},
+		{"/tables/out/.x.csv", 403},
+		{"/tables/out%2F.x.csv", 403},
+		{"/tables/work/.hidden", 403},
 		{"/tables/out/hostdir/secret.csv", 403},
 		{"/tables/out/../input/sales.csv", 400},
 		{"/tables/out/./ok.csv", 400},
@@ -217,7 +220,7 @@ func TestTablesRefusesWhatFilesRefuses(t *testing.T) {
 		{"/tables/out/missing.csv", 404},
 	} {
 		code, body := ts.getRaw(t, base+c.path)
-		if code != c.status || strings.Contains(body, "CANARY") {
+		if code != c.status || strings.Contains(body, "CANARY") || strings.Contains(body, "HIDDEN") {
 			t.Errorf("GET %s = %d %s, want %d", c.path, code, body, c.status)
 		}
 		// The files endpoint answers the same.
@@ -294,6 +297,55 @@ func BenchmarkTablesPageOf100kRows(b *testing.B) {
 		}
 		tab := &fileTable{Page: 2000, PageSize: 50, RowCountExact: true}
 		if err := readDelimitedPage(b.Context(), f, ',', tab); err != nil || tab.RowCount != 100_000 || len(tab.Rows) != 50 {
+			b.Fatalf("%v: %d rows of %d", err, len(tab.Rows), tab.RowCount)
+		}
+		f.Close()
+	}
+}
+
+// writeWorkbook writes a workbook of one sheet, Data, with a header and
+// rows numbered rows, as a program's export would (excelize's stream
+// writer: the sheet's dimension is recorded).
+func writeWorkbook(tb testing.TB, p string, rows int) {
+	tb.Helper()
+	wb := excelize.NewFile()
+	defer wb.Close()
+	if err := wb.SetSheetName("Sheet1", "Data"); err != nil {
+		tb.Fatal(err)
+	}
+	sw, err := wb.NewStreamWriter("Data")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := sw.SetRow("A1", []any{"n", "label", "amount", "note"}); err != nil {
+		tb.Fatal(err)
+	}
+	for i := 1; i <= rows; i++ {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := sw.SetRow(cell, []any{i, fmt.Sprintf("row %d", i), float64(i) * 1.5, ""}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := wb.SaveAs(p); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkWorkbookFirstPage reads the first page of a 100,000-row
+// sheet as the viewer first asks for it: nothing known of the file yet.
+func BenchmarkWorkbookFirstPage(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "big.xlsx")
+	writeWorkbook(b, p, 100_000)
+	for b.Loop() {
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tab := &fileTable{Page: 1, PageSize: 50, RowCountExact: true}
+		if err := readSheetPage(b.Context(), f, "", tab); err != nil || len(tab.Rows) != 50 || tab.Rows[0][0] != "1" || tab.RowCount != 100_000 || !tab.RowCountExact {
 			b.Fatalf("%v: %d rows of %d", err, len(tab.Rows), tab.RowCount)
 		}
 		f.Close()

@@ -26,8 +26,11 @@ var ErrNotDeliverable = errors.New("path refused")
 // CheckDeliverable accepts only plan.md, report.md, report.html, each
 // question's report-NN.md and report-NN.html, and files under out/,
 // written plainly (already percent-decoded, once): no "..", no absolute
-// path, no backslash or NUL, no empty or "." element. The surfaces that serve a
-// session's files (HTTP, MCP) ask it before touching the disk.
+// path, no backslash or NUL, no empty or "." element. A name starting with
+// a dot (out/.x.csv, out/.cache/y, a file still being written) is no
+// deliverable either: Deliverables never lists one, so nothing serves it.
+// The surfaces that serve a session's files (HTTP files and tables, MCP
+// resources, a fork's copy) ask it before touching the disk.
 func CheckDeliverable(p string) error {
 	refuse := func(why string) error {
 		return fmt.Errorf("%w: %q %s; ask for plan.md, report.md, report.html, a question's report-NN.md or a file under out/, e.g. out/trend.png", ErrNotDeliverable, p, why)
@@ -45,6 +48,9 @@ func CheckDeliverable(p string) error {
 	for _, el := range strings.Split(p, "/") {
 		if el == ".." || el == "." || el == "" {
 			return refuse("has a '..' or empty element")
+		}
+		if strings.HasPrefix(el, ".") {
+			return refuse("is a hidden file (its name or a folder's starts with a dot)")
 		}
 	}
 	if slices.Contains(deliverableFiles, p) || plans.IsQuestionReport(p) || strings.HasPrefix(p, OutDir+"/") {

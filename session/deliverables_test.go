@@ -50,6 +50,11 @@ func TestDeliverables(t *testing.T) {
 		{"out/link.txt", ErrNotDeliverable},
 		{"work/scratch.py", ErrNotDeliverable},
 		{"events.jsonl", ErrNotDeliverable},
+		{"out/.hidden", ErrNotDeliverable},
+		{"out/.cache/x.csv", ErrNotDeliverable},
+		{"out/.sift-partial-x.csv", ErrNotDeliverable},
+		{"work/.hidden", ErrNotDeliverable},
+		{".report.md", ErrNotDeliverable},
 		{"out/../report.md", ErrNotDeliverable},
 		{"/etc/passwd", ErrNotDeliverable},
 		{"out/%2e%2e/x", fs.ErrNotExist}, // already decoded: a literal name, which does not exist

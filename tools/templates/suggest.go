@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -15,8 +16,12 @@ const maxSuggestions = 3
 // built-in analysis can answer, grounded in the columns of the first table
 // among files (a time column, a measure, categories). done is the template
 // just run (or "" after an agent's analysis); p its parameters, whose
-// measure and category the suggestions reuse. The questions are in Chinese
-// when question is, else in English. None when no table has columns.
+// measure and category the suggestions reuse. question's first line is
+// what was asked (the rest may be the answer's text). Each suggestion is
+// one the built-ins understand completely (Understand) as the analysis it
+// was written for, and none reads as what was asked. The questions are in
+// Chinese when question is, else in English. None when no table has
+// columns.
 func Suggest(question, done string, p Params, files []*preview.FilePreview) []string {
 	_, sheet := pickFile(normalize(question), files)
 	cols := columnsOf(sheet)
@@ -53,27 +58,59 @@ func Suggest(question, done string, p Params, files []*preview.FilePreview) []st
 		cat, cat2 = p.Category, cat
 	}
 	zh := hasHan(question)
+	// What was just asked, as the built-ins read it: a suggestion that
+	// reads the same is no next question.
+	asked, _, _ := strings.Cut(question, "\n")
+	answered, askedOK, _ := Understand(asked, files)
 	var out []string
-	add := func(template string, ok bool, en, cn string, args ...any) {
+	// add offers the first of the phrasings (each an English and a Chinese
+	// format) that the built-ins themselves understand as template, over
+	// the same data: a sum that means nothing ("highest total temp_max")
+	// is not understood, so its next phrasing (an average) is offered.
+	add := func(template string, ok bool, phrasings [][2]string, args ...any) {
 		if !ok || template == done || len(out) >= maxSuggestions {
 			return
 		}
-		if zh {
-			out = append(out, fmt.Sprintf(cn, args...))
-		} else {
-			out = append(out, fmt.Sprintf(en, args...))
+		for _, ph := range phrasings {
+			q := fmt.Sprintf(ph[0], args...)
+			if zh {
+				q = fmt.Sprintf(ph[1], args...)
+			}
+			r, ok, _ := Understand(q, files)
+			if !ok || r.Analysis != template {
+				continue
+			}
+			if askedOK && sameReading(r, answered) {
+				return
+			}
+			out = append(out, q)
+			return
 		}
 	}
+	one := func(en, cn string) [][2]string { return [][2]string{{en, cn}} }
 	// No count of groups: the data may have fewer than any N named.
-	add(TopN, cat != "" && measure != "", "Which %s has the highest total %s?", "哪个%s的%s总和最高？", cat, measure)
-	add(Trend, timeCol != "" && measure != "", "What is the monthly trend of %s?", "%s的月度趋势如何？", measure)
-	add(ComparePeriods, timeCol != "" && measure != "", "How does %s compare month over month?", "%s的环比变化如何？", measure)
-	add(Correlation, measure != "" && measure2 != "", "What is the correlation between %s and %s?", "%s和%s的相关性如何？", measure, measure2)
-	add(Pivot, cat != "" && cat2 != "" && measure != "", "Pivot table of %s by %s and %s", "按%s和%s做%s的数据透视表", measure, cat, cat2)
-	add(Outliers, measure != "", "Are there outliers in %s?", "%s有哪些异常值？", measure)
-	add(Distribution, measure != "", "What is the distribution of %s?", "%s的分布如何？", measure)
-	add(Profile, true, "Profile this data: missing values and column types", "对这份数据做数据概况分析")
+	add(TopN, cat != "" && measure != "", [][2]string{
+		{"Which %s has the highest total %s?", "哪个%s的%s总和最高？"},
+		{"Which %s has the highest average %s?", "哪个%s的%s平均值最高？"},
+	}, cat, measure)
+	add(Trend, timeCol != "" && measure != "", one("What is the monthly trend of %s?", "%s的月度趋势如何？"), measure)
+	add(ComparePeriods, timeCol != "" && measure != "", one("How does %s compare month over month?", "%s的环比变化如何？"), measure)
+	add(Correlation, measure != "" && measure2 != "", one("What is the correlation between %s and %s?", "%s和%s的相关性如何？"), measure, measure2)
+	add(Pivot, cat != "" && cat2 != "" && measure != "", one("Pivot table of %[1]s by %[2]s and %[3]s", "按%[2]s和%[3]s做%[1]s的数据透视表"), measure, cat, cat2)
+	add(Outliers, measure != "", one("Are there outliers in %s?", "%s有哪些异常值？"), measure)
+	add(Distribution, measure != "", one("What is the distribution of %s?", "%s的分布如何？"), measure)
+	add(Profile, true, one("Profile this data: missing values and column types", "对这份数据做数据概况分析"))
 	return out
+}
+
+// sameReading reports whether two readings ask for the same analysis of
+// the same columns: the same question, however it is worded.
+func sameReading(a, b Reading) bool {
+	return a.Analysis == b.Analysis && a.File == b.File && a.Sheet == b.Sheet && a.Time == b.Time && a.Grain == b.Grain &&
+		a.Compare == b.Compare && slices.Equal(a.Measures, b.Measures) && slices.Equal(a.GroupBy, b.GroupBy) &&
+		slices.Equal(a.Columns, b.Columns) && slices.EqualFunc(a.Filters, b.Filters, func(x, y Filter) bool {
+		return x.Column == y.Column && x.Op == y.Op && slices.Equal(x.Values, y.Values)
+	})
 }
 
 // betterMeasure reports whether c makes a better headline measure than

@@ -70,3 +70,43 @@ func TestRankingSuggestionFitsTheData(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestionsAreNewAndMakeSense: no suggestion asks again what was
+// just asked (however the run answered it, with a built-in or not), and
+// none asks for a sum that means nothing (a total of a temperature): each
+// is a request the built-ins understand completely, as they would run it.
+func TestSuggestionsAreNewAndMakeSense(t *testing.T) {
+	weather := previewSheet("weather.csv", "date:date", "city:text", "temp_max:float", "temp_min:float", "precipitation:float")
+	weatherZh := previewSheet("天气.csv", "日期:date", "城市:text", "区域:text", "最高气温:float", "降水量:float")
+	for _, tt := range []struct {
+		question, done string
+		file           *preview.FilePreview
+		never          []string
+	}{
+		{"What is the monthly trend of temp_max?", "", weather, []string{"What is the monthly trend of temp_max?", "total temp_max"}},
+		{"monthly trend of temp_max\nThe hottest month was July.", "", weather, []string{"monthly trend of temp_max", "total temp_max"}},
+		{"Which city has the highest total precipitation?", "", weather, []string{"Which city has the highest total precipitation?"}},
+		{"最高气温的月度趋势如何？", "", weatherZh, []string{"最高气温的月度趋势", "最高气温总和"}},
+	} {
+		files := []*preview.FilePreview{tt.file}
+		got := Suggest(tt.question, tt.done, Params{}, files)
+		if len(got) == 0 {
+			t.Errorf("%q: no suggestions", tt.question)
+		}
+		for _, s := range got {
+			for _, n := range tt.never {
+				if strings.Contains(s, n) {
+					t.Errorf("%q: suggestion %q repeats the question or sums what is not summed (%q)", tt.question, s, n)
+				}
+			}
+			if _, ok, why := Understand(s, files); !ok {
+				t.Errorf("%q: suggestion %q is not understood by the built-ins: %s", tt.question, s, why)
+			}
+		}
+	}
+	// The ranking of a temperature asks for its average instead.
+	got := Suggest("monthly trend of temp_max", Trend, Params{}, []*preview.FilePreview{weather})
+	if len(got) == 0 || got[0] != "Which city has the highest average temp_max?" {
+		t.Errorf("after a temperature's trend: %q, want the ranking by its average first", got)
+	}
+}
