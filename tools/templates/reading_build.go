@@ -657,6 +657,16 @@ func (p *parsed) build() (Reading, []problem) {
 		if len(r.Periods) == 0 && r.Compare == "" {
 			add("it does not say which periods to compare", "请求没有说比较哪些时期")
 		}
+		// "yoy change" over three months of one year: nothing to compare.
+		if unit := compareUnits[r.Compare]; unit != "" {
+			if tc := t.column(r.Time); tc != nil {
+				if n := tc.periodsAt(unit); n == 1 {
+					probs = append(probs, problem{
+						fmt.Sprintf("%s spans one %s (%s to %s): a %s comparison needs two or more", tc.name, unit, tc.min, tc.max, compareNames[r.Compare]),
+						fmt.Sprintf("%s 只覆盖一个%s（%s 至 %s）：%s比较至少需要两个%s", tc.name, zhGrain(unit), tc.min, tc.max, compareNamesZh[r.Compare], zhGrain(unit))})
+				}
+			}
+		}
 	case Correlation, Distribution, Outliers:
 		r.Measures = nil
 		for _, c := range measures {
@@ -1071,6 +1081,13 @@ func (t *gtable) dimensions() []*gcol {
 	}
 	return out
 }
+
+// compareUnits are the periods a comparison steps by, and its names.
+var (
+	compareUnits   = map[string]string{"yoy": "year", "qoq": "quarter", "mom": "month", "wow": "week", "dod": "day"}
+	compareNames   = map[string]string{"yoy": "year-over-year", "qoq": "quarter-over-quarter", "mom": "month-over-month", "wow": "week-over-week", "dod": "day-over-day"}
+	compareNamesZh = map[string]string{"yoy": "同比", "qoq": "季度环比", "mom": "月环比", "wow": "周环比", "dod": "日环比"}
+)
 
 // dailyValue reports whether the day word it stands right before a
 // numeric column of a table of one row a day ("daily precipitation",

@@ -226,3 +226,24 @@ func TestUnderstandClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestUnderstandComparisonNeedsTwoPeriods: a year-over-year comparison of
+// data within one year is refused in the request's language, before a
+// built-in runs and fails; month over month on the same data is read.
+func TestUnderstandComparisonNeedsTwoPeriods(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("date,fare\n")
+	for d := 0; d < 90; d++ {
+		fmt.Fprintf(&sb, "2021-%02d-%02d,%d.5\n", 1+d/30, 1+d%28, 20+d%17)
+	}
+	trips := previewFile(t, "trips.csv", []byte(sb.String()))
+	for req, want := range map[string]string{"yoy change in average fare": "one year", "平均fare的同比变化": "同比比较至少需要两个年"} {
+		if r, ok, why := Understand(req, []*preview.FilePreview{trips}); ok || !strings.Contains(why, want) {
+			t.Errorf("%q: ok=%v why %q (reading %+v); want a refusal saying %q", req, ok, why, r, want)
+		}
+	}
+	r, ok, why := Understand("month over month change in average fare", []*preview.FilePreview{trips})
+	if !ok || r.Analysis != ComparePeriods || r.Compare != "mom" {
+		t.Errorf("mom: ok=%v %s, reading %+v", ok, why, r)
+	}
+}
