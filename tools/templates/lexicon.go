@@ -88,7 +88,7 @@ func init() {
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
 		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "flown", "travelled", "traveled", "reached", "reach", "hit",
-		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.")
+		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.", "ever")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
 	add(entry{role: roleAgg, value: "mean"}, "average", "mean", "typical")
@@ -133,6 +133,8 @@ func init() {
 	add(entry{role: roleSuper, value: "temperature minimum", order: "asc"}, "coldest", "coolest")
 	add(entry{role: roleSuper, value: "price", order: "desc"}, "expensive", "priciest")
 	add(entry{role: roleSuper, value: "price", order: "asc"}, "cheapest")
+	add(entry{role: roleSuper, value: "weight", order: "desc"}, "heaviest")
+	add(entry{role: roleSuper, value: "weight", order: "asc"}, "lightest")
 	// "top", "bottom" carry a count ("top 10"); "most" and "least" an order.
 	enWords["top"] = entry{role: roleOrder, value: "desc"}
 	enWords["bottom"] = entry{role: roleOrder, value: "asc"}
@@ -141,7 +143,7 @@ func init() {
 // abbreviations map short forms, in column names and requests, to the
 // word they stand for.
 var abbreviations = map[string]string{
-	"temp": "temperature", "tmp": "temperature", "max": "maximum", "min": "minimum", "avg": "average", "qty": "quantity",
+	"temp": "temperature", "tmp": "temperature", "dest": "destination", "max": "maximum", "min": "minimum", "avg": "average", "qty": "quantity",
 	"amt": "amount", "pct": "percent", "percentage": "percent", "yr": "year", "yrs": "year", "mo": "month", "mth": "month",
 	"wk": "week", "dt": "date", "precip": "precipitation", "prcp": "precipitation", "num": "number", "no": "number",
 	"nr": "number", "cnt": "count", "desc": "description", "cat": "category", "dept": "department", "prod": "product",
@@ -186,7 +188,8 @@ var synonymWords = map[string][]string{
 	"car": {"model", "vehicle"}, "vehicle": {"car"}, "stock": {"symbol", "ticker"}, "ticker": {"symbol"}, "symbol": {"ticker", "stock"},
 	"death": {"fatality", "killed"}, "fatality": {"death"}, "killed": {"death", "fatality"},
 	"people": {"person", "population"}, "weather": {"condition"}, "country": {"nation"}, "nation": {"country"},
-	"origin": {"country"}, "firm": {"company"}, "company": {"symbol", "ticker", "firm"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
+	"origin": {"country"}, "departure": {"origin"}, "arrival": {"destination"}, "job": {"employment"}, "weight": {"mass"}, "bill": {"beak"},
+	"firm": {"company"}, "company": {"symbol", "ticker", "firm"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
 }
 
 // zhWords are the Chinese vocabulary: function words and concept words
@@ -235,7 +238,7 @@ func init() {
 	add(entry{role: roleCompare, value: "seq"}, "环比")
 	add(entry{role: roleOrder, value: "desc"}, "最高", "最多", "最大", "最好", "最", "最热", "排名", "排行", "前", "榜")
 	add(entry{role: roleOrder, value: "asc"}, "最低", "最少", "最小", "最差", "后", "倒数")
-	add(entry{role: roleBy}, "按", "按照", "各", "每个", "分", "每", "不同", "各个", "每种", "各类", "依")
+	add(entry{role: roleBy}, "按", "按照", "各", "每个", "分", "每", "不同", "各个", "每种", "各类", "依", "各种")
 	add(entry{role: roleAcross}, "各工作表", "每个工作表", "所有工作表", "各个工作表")
 	add(entry{role: roleTimeWord}, "时间", "随时间", "时间上")
 	add(entry{role: roleBound, value: "ge"}, "以来", "以后", "之后", "起", "开始")
@@ -362,6 +365,17 @@ func init() {
 	word("concentration", "浓度")
 	word("wildlife", "野生动物")
 	word("size", "体型", "大小", "尺寸")
+	word("displacement", "排量", "排气量")
+	word("white", "白人")
+	word("share", "比例", "占比", "比重")
+	word("private", "私营", "私营部门")
+	word("beak", "喙")
+	word("beak length", "喙长")
+	word("beak depth", "喙深")
+	word("rain", "雨", "下雨", "雨天")
+	word("snow", "雪", "下雪", "雪天")
+	word("fog", "雾", "大雾", "雾天")
+	word("sun", "晴", "晴天")
 }
 
 // stripPlural returns the singular of an English word, conservatively.

@@ -299,6 +299,40 @@ func (p *parsed) namesColumn(ws string) bool {
 	return false
 }
 
+// demonyms are the country names of the adjectives not made from them
+// by a suffix.
+var demonyms = map[string][]string{
+	"american": {"usa", "us", "united states", "america"}, "british": {"uk", "united kingdom", "britain"},
+	"german": {"germany"}, "french": {"france"}, "dutch": {"netherlands"}, "swiss": {"switzerland"},
+	"swedish": {"sweden"}, "spanish": {"spain"}, "english": {"england"},
+}
+
+// derivedValues are the values an adjective may be made from, normalised:
+// snowy → snow, foggy → fog, japanese → japan, european → europe, indian
+// → india, american → usa…
+func derivedValues(w string) []string {
+	w = strings.ToLower(w)
+	out := slices.Clone(demonyms[w])
+	if len(w) < 5 {
+		return out
+	}
+	switch {
+	case strings.HasSuffix(w, "y"):
+		b := w[:len(w)-1]
+		out = append(out, b)
+		if n := len(b); n >= 3 && b[n-1] == b[n-2] {
+			out = append(out, b[:n-1]) // foggy, sunny
+		}
+	case strings.HasSuffix(w, "ese"):
+		out = append(out, w[:len(w)-3], w[:len(w)-3]+"a") // japanese; chinese → china
+	case strings.HasSuffix(w, "ian"):
+		out = append(out, w[:len(w)-1], w[:len(w)-3]+"a") // indian → india; canadian → canada
+	case strings.HasSuffix(w, "an"):
+		out = append(out, w[:len(w)-2], w[:len(w)-1]) // european → europe; korean → korea
+	}
+	return out
+}
+
 // valueWords are the glossary's concepts that are category values.
 var valueWords = map[string]bool{"male": true, "female": true}
 
@@ -841,6 +875,17 @@ func (p *parsed) placeAt(i int) (item, bool) {
 				}
 			}
 		}
+		if w == 1 && !span[0].han && !isFunction(span[0]) {
+			// A value named by a word made from it: "snowy", "foggy"
+			// for snow, fog; "Japanese", "European" for Japan, Europe.
+			for _, c := range p.t.cols {
+				for _, cand := range derivedValues(span[0].w) {
+					if v, ok := c.values[cand]; ok && !p.namesColumn(span[0].w) {
+						return item{kind: itemValue, col: c, value: v, from: i, to: i + 1}, true
+					}
+				}
+			}
+		}
 		if w > 1 && !span[0].han {
 			// A value of several words with plurals folded: "fossil
 			// fuel" for Fossil Fuels.
@@ -1120,11 +1165,30 @@ func (p *parsed) withoutStem(ws []string) []string {
 	stem := stemSet(p.t.stem)
 	var out []string
 	for _, w := range ws {
-		if !stem[stemWord(w)] && !stem[stemWord(stripPlural(w))] {
+		if !stem[stemWord(w)] && !stem[stemWord(stripPlural(w))] && !p.stemSynonym(stem, w) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// stemSynonym reports whether w is a synonym of one of the file name's
+// words and of no column's ("jobs" in us-employment.csv; not "sells" in
+// sales.csv with a revenue column, which it names).
+func (p *parsed) stemSynonym(stem map[string]bool, w string) bool {
+	found := false
+	for _, syn := range synonymWords[w] {
+		if stem[stemWord(syn)] {
+			found = true
+			continue
+		}
+		for _, c := range p.t.cols {
+			if matchTier([]string{syn}, c) >= 1 {
+				return false
+			}
+		}
+	}
+	return found
 }
 
 // canonJoin is the words of a span, canonical (singular, abbreviations

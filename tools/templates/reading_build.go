@@ -52,6 +52,9 @@ func (p *parsed) build() (Reading, []problem) {
 		// that the grain was said as "per year", "每年".
 		countedPeriod string
 		perGrain      bool
+		// dailyAdj: the grain is a "daily" before a measure, which
+		// another grain replaces (dailyValue).
+		dailyAdj bool
 		// rowIs is what a row is when the file is named for it (a strike
 		// in birdstrikes.csv).
 		rowIs string
@@ -115,7 +118,13 @@ func (p *parsed) build() (Reading, []problem) {
 					dims = appendOnce(dims, c)
 					continue
 				}
-				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
+				prev := p.prevItem(it)
+				if prev != nil && prev.kind == itemValue {
+					// "how many snowy days": the value qualifies the
+					// periods counted.
+					prev = p.prevItem(*prev)
+				}
+				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && prev.ent.value == "count" && countedPeriod == "" {
 					// "how many days", "number of years": the periods are
 					// what is counted, not the grain.
 					countedPeriod = e.value
@@ -124,10 +133,20 @@ func (p *parsed) build() (Reading, []problem) {
 				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || strings.HasPrefix(it.text, "每") {
 					perGrain = true
 				}
+				if e.value == "day" && grain != "" && grain != "day" && p.dailyValue(it) {
+					// "max daily precipitation each year" on one row a
+					// day: daily says what the values are, not a grain.
+					continue
+				}
+				if grain == "day" && e.value != "day" && dailyAdj {
+					grain, dailyAdj = e.value, false
+					continue
+				}
 				if grain != "" && grain != e.value {
 					probs = append(probs, problem{fmt.Sprintf("it names two periods (%s and %s)", grain, e.value), fmt.Sprintf("请求提到了两种周期（%s 和 %s）", zhGrain(grain), zhGrain(e.value))})
 				}
 				grain = e.value
+				dailyAdj = e.value == "day" && p.dailyValue(it)
 			case rolePart:
 				part = e.value
 			case roleCue:
@@ -316,9 +335,13 @@ func (p *parsed) build() (Reading, []problem) {
 	// "lowest price each stock reached", "每只股票的最高价": an order word
 	// right before a measure, with each/per and no ranking asked, is the
 	// measure's minimum or maximum per group.
-	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && p.hasEach() {
+	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain) {
 		for k := 0; k+1 < len(p.items); k++ {
 			it, next := p.items[k], p.items[k+1]
+			if next.kind == itemVocab && next.ent.role == roleGrain && next.ent.value == "day" && k+2 < len(p.items) && p.dailyValue(next) {
+				// "最大日降水量", "highest daily precipitation".
+				next = p.items[k+2]
+			}
 			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
 				a := "max"
 				if it.ent.value == "asc" {
@@ -534,6 +557,11 @@ func (p *parsed) build() (Reading, []problem) {
 			if why := nonSumOf(c, rated); why != "" {
 				a = "mean"
 				r.ByMean = append(r.ByMean, fmt.Sprintf("%s (%s)", c.name, why))
+			} else if len(dims) == 1 && t.oneRowEach(dims[0]) {
+				// "states with the highest violent crime" on one row per
+				// state: each value is ranked as it is; nothing is added
+				// up (a rate may not say it is one).
+				a = "mean"
 			}
 		case a == "sum" && nonSumOf(c, rated) != "":
 			probs = append(probs, problem{fmt.Sprintf("a total of %s means nothing (it is %s): ask for its average", c.name, nonSumOf(c, rated)), fmt.Sprintf("%s 的总和没有意义（它是%s）：请问它的平均值", c.name, zhKind(nonSumOf(c, rated)))})
@@ -628,6 +656,16 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Compare = compare
 		if len(r.Periods) == 0 && r.Compare == "" {
 			add("it does not say which periods to compare", "请求没有说比较哪些时期")
+		}
+		// "yoy change" over three months of one year: nothing to compare.
+		if unit := compareUnits[r.Compare]; unit != "" {
+			if tc := t.column(r.Time); tc != nil {
+				if n := tc.periodsAt(unit); n == 1 {
+					probs = append(probs, problem{
+						fmt.Sprintf("%s spans one %s (%s to %s): a %s comparison needs two or more", tc.name, unit, tc.min, tc.max, compareNames[r.Compare]),
+						fmt.Sprintf("%s 只覆盖一个%s（%s 至 %s）：%s比较至少需要两个%s", tc.name, zhGrain(unit), tc.min, tc.max, compareNamesZh[r.Compare], zhGrain(unit))})
+				}
+			}
 		}
 	case Correlation, Distribution, Outliers:
 		r.Measures = nil
@@ -1044,6 +1082,34 @@ func (t *gtable) dimensions() []*gcol {
 	return out
 }
 
+// compareUnits are the periods a comparison steps by, and its names.
+var (
+	compareUnits   = map[string]string{"yoy": "year", "qoq": "quarter", "mom": "month", "wow": "week", "dod": "day"}
+	compareNames   = map[string]string{"yoy": "year-over-year", "qoq": "quarter-over-quarter", "mom": "month-over-month", "wow": "week-over-week", "dod": "day-over-day"}
+	compareNamesZh = map[string]string{"yoy": "同比", "qoq": "季度环比", "mom": "月环比", "wow": "周环比", "dod": "日环比"}
+)
+
+// dailyValue reports whether the day word it stands right before a
+// numeric column of a table of one row a day ("daily precipitation",
+// 日降水量): it says what the values are, and another period in the
+// request is the grain.
+func (p *parsed) dailyValue(it item) bool {
+	next := p.nextItem(it)
+	if next == nil || next.kind != itemColumn || !next.col.numeric {
+		return false
+	}
+	t := p.t
+	tc := t.timeColumns()
+	return len(tc) == 1 && tc[0].date && t.sheet.RowCountExact && tc[0].distinct > 0 && tc[0].distinct == t.sheet.RowCount && t.sheet.StatsRows == t.sheet.RowCount
+}
+
+// oneRowEach reports whether every value of column c is on one row of
+// the whole table (a state in a table of states).
+func (t *gtable) oneRowEach(c *gcol) bool {
+	sh := t.sheet
+	return c.text && sh.RowCountExact && sh.StatsRows == sh.RowCount && c.distinct == sh.RowCount && c.distinct > 1
+}
+
 // pinned reports whether a filter keeps one value of column col.
 func (r *Reading) pinned(col string) bool {
 	for _, f := range r.Filters {
@@ -1380,7 +1446,22 @@ func (t *gtable) rowsAreItems() bool {
 			}
 		}
 	}
-	return false
+	// A table of measurements of individuals (penguins.json: species,
+	// island, beak length, body mass…): no time column, and no number
+	// that adds up, so no row is a total of several things.
+	if len(t.timeColumns()) > 0 {
+		return false
+	}
+	measured := false
+	for _, c := range t.cols {
+		if c.numeric && !c.coded && !c.idish {
+			if c.nonSum == "" || c.stock != "" {
+				return false
+			}
+			measured = true
+		}
+	}
+	return measured
 }
 
 // saysRaw reports whether one of the words was written in the request.

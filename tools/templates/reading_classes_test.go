@@ -40,12 +40,98 @@ func storesWorkbook(t testing.TB) []byte {
 	return buf.Bytes()
 }
 
+// TestUnderstandCoverageClasses holds the classes behind the unseen set's
+// refusals of answerable questions, on other tables, in both languages: a
+// table of individuals counted by its name (trees.json), a value named by
+// an adjective (cloudy, Korean, 下雪), "daily" before a measure of a daily
+// table with another grain, the max per period in Chinese (每月的最大日…),
+// the largest/lightest named by a superlative, a synonym of the file's
+// subject (jobs in state-employment.csv), 各种.
+func TestUnderstandCoverageClasses(t *testing.T) {
+	var tb strings.Builder
+	tb.WriteString("[")
+	for i := 0; i < 40; i++ {
+		if i > 0 {
+			tb.WriteString(",")
+		}
+		fmt.Fprintf(&tb, `{"species":"%s","park":"%s","height (m)":%d.5,"girth (cm)":%d}`, []string{"oak", "elm", "ash"}[i%3], []string{"Hyde", "Regent"}[i%2], 5+i%9, 80+i)
+	}
+	tb.WriteString("]")
+	trees := previewFile(t, "trees.json", []byte(tb.String()))
+	var sb strings.Builder
+	sb.WriteString("date,sky,pm25\n")
+	for d := 0; d < 120; d++ {
+		fmt.Fprintf(&sb, "2021-%02d-%02d,%s,%d.5\n", 1+d/30, 1+d%30, []string{"clear", "cloud", "snow", "haze"}[d%4], 20+d%17)
+	}
+	sky := previewFile(t, "sky.csv", []byte(sb.String()))
+	var cb strings.Builder
+	cb.WriteString("model,maker_country,price,displacement\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&cb, "m%d,%s,%d,%d\n", i, []string{"Korea", "Germany", "USA"}[i%3], 20000+100*i, 1200+10*i)
+	}
+	makers := previewFile(t, "makers.csv", []byte(cb.String()))
+	var bb strings.Builder
+	bb.WriteString("name,club,weight_kg\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&bb, "b%d,%s,%d.5\n", i, []string{"Reds", "Blues", "Greens"}[i%3], 60+i%3*5+i%4)
+	}
+	boxers := previewFile(t, "boxers.csv", []byte(bb.String()))
+	var eb strings.Builder
+	eb.WriteString("month,retail,mining\n")
+	for m := 0; m < 36; m++ {
+		fmt.Fprintf(&eb, "%d-%02d-01,%d,%d\n", 2010+m/12, 1+m%12, 1500+m, 600-m)
+	}
+	jobs := previewFile(t, "state-employment.csv", []byte(eb.String()))
+	count := func(by string) *Reading { return &Reading{Analysis: TopN, GroupBy: []string{by}, Order: "desc"} }
+	tests := []struct {
+		file    *preview.FilePreview
+		request string
+		want    *Reading // nil: refused
+	}{
+		{trees, "how many trees per park", count("park")},
+		{trees, "按park统计trees的数量", count("park")},
+		{trees, "average girth by park", &Reading{Analysis: TopN, Measures: []Measure{{"girth (cm)", "mean"}}, GroupBy: []string{"park"}, Order: "desc"}},
+		{sky, "number of cloudy days per month", &Reading{Analysis: Trend, Time: "date", Grain: "month", Filters: []Filter{{"sky", "=", []string{"cloud"}}}, RowIs: "day"}},
+		{sky, "每月下雪的天数", &Reading{Analysis: Trend, Time: "date", Grain: "month", Filters: []Filter{{"sky", "=", []string{"snow"}}}}},
+		{sky, "number of rainy days per month", nil},
+		{sky, "max daily pm25 each month", &Reading{Analysis: Trend, Measures: []Measure{{"pm25", "max"}}, Time: "date", Grain: "month"}},
+		{sky, "每月的最大日pm25", &Reading{Analysis: Trend, Measures: []Measure{{"pm25", "max"}}, Time: "date", Grain: "month"}},
+		{sky, "各种sky的平均pm25", &Reading{Analysis: TopN, Measures: []Measure{{"pm25", "mean"}}, GroupBy: []string{"sky"}, Order: "desc"}},
+		{makers, "average price by model for Korean makers", &Reading{Analysis: TopN, Measures: []Measure{{"price", "mean"}}, GroupBy: []string{"model"}, Order: "desc", Filters: []Filter{{"maker_country", "=", []string{"Korea"}}}}},
+		{makers, "avg displacement by maker_country for German and American makers", &Reading{Analysis: TopN, Measures: []Measure{{"displacement", "mean"}}, GroupBy: []string{"maker_country"}, Order: "desc", Filters: []Filter{{"maker_country", "=", []string{"Germany", "USA"}}}}},
+		{makers, "average price for Japanese makers by model", nil},
+		{makers, "排量和price的相关性", &Reading{Analysis: Correlation, Columns: []string{"displacement", "price"}, Measures: []Measure{{Column: "displacement"}, {Column: "price"}}}},
+		{boxers, "which club has the heaviest boxers on average", &Reading{Analysis: TopN, Measures: []Measure{{"weight_kg", "mean"}}, GroupBy: []string{"club"}, Order: "desc", N: 1}},
+		{boxers, "the lightest club on average", &Reading{Analysis: TopN, Measures: []Measure{{"weight_kg", "mean"}}, GroupBy: []string{"club"}, Order: "asc"}},
+		{jobs, "average retail jobs per year", &Reading{Analysis: Trend, Measures: []Measure{{"retail", "mean"}}, Time: "month", Grain: "year"}},
+	}
+	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "SheetAs"), cmpopts.EquateEmpty()}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r, ok, why := Understand(tt.request, []*preview.FilePreview{tt.file})
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("answered %+v (%s); want a refusal", r, r.Text(LangOf(tt.request)))
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestUnderstandClasses holds the classes behind the unseen set's wrong
 // answers (eval/understanding/unseen_src.py), each on other tables and in
 // both languages: a category value named beyond the preview's most
 // frequent ones; an outlier search on one series not split by series; the
 // largest value per sheet; a ratio named "X per Y" and Chinese names that
-// end in 指数, 率 not summed; and Chinese refusals said in Chinese.
+// end in 指数, 率 not summed; Chinese refusals said in Chinese; a value per
+// row of a table of one row a key ranked as it is, not summed.
 func TestUnderstandClasses(t *testing.T) {
 	var mb strings.Builder
 	mb.WriteString("date,metal,tonnes\n")
@@ -85,6 +171,12 @@ func TestUnderstandClasses(t *testing.T) {
 	}
 	census := previewFile(t, "census.csv", []byte(sb.String()))
 	stores := previewFile(t, "stores.xlsx", storesWorkbook(t))
+	var rb strings.Builder
+	rb.WriteString("county,assaults,burglary\n")
+	for i := 0; i < 25; i++ {
+		fmt.Fprintf(&rb, "C%02d,%d.5,%d\n", i, 100+7*i%13, 40+i)
+	}
+	counties := previewFile(t, "counties.csv", []byte(rb.String()))
 	tests := []struct {
 		file    *preview.FilePreview
 		request string
@@ -107,6 +199,10 @@ func TestUnderstandClasses(t *testing.T) {
 		{housing, "每年空置率的总和", nil, "比率", "a rate"},
 		{housing, "每年成交套数的总和", &Reading{Analysis: Trend, Measures: []Measure{{"成交套数", "sum"}}, Time: "年份", Grain: "year"}, "", ""},
 		{census, "按性别统计人口总和", nil, "人口", "a population"},
+		// One row a county: its value is ranked as it is, not summed.
+		{counties, "counties with the most assaults, top 5", &Reading{Analysis: TopN, Measures: []Measure{{"assaults", "mean"}}, GroupBy: []string{"county"}, Order: "desc", N: 5}, "", ""},
+		{counties, "burglary最高的5个county", &Reading{Analysis: TopN, Measures: []Measure{{"burglary", "mean"}}, GroupBy: []string{"county"}, Order: "desc", N: 5}, "", ""},
+		{mines, "total tonnes by metal", &Reading{Analysis: TopN, Measures: []Measure{{"tonnes", "sum"}}, GroupBy: []string{"metal"}, Order: "desc"}, "", ""},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "SheetAs"), cmpopts.EquateEmpty()}
 	for _, tt := range tests {
@@ -128,5 +224,26 @@ func TestUnderstandClasses(t *testing.T) {
 				t.Errorf("reading (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestUnderstandComparisonNeedsTwoPeriods: a year-over-year comparison of
+// data within one year is refused in the request's language, before a
+// built-in runs and fails; month over month on the same data is read.
+func TestUnderstandComparisonNeedsTwoPeriods(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("date,fare\n")
+	for d := 0; d < 90; d++ {
+		fmt.Fprintf(&sb, "2021-%02d-%02d,%d.5\n", 1+d/30, 1+d%28, 20+d%17)
+	}
+	trips := previewFile(t, "trips.csv", []byte(sb.String()))
+	for req, want := range map[string]string{"yoy change in average fare": "one year", "平均fare的同比变化": "同比比较至少需要两个年"} {
+		if r, ok, why := Understand(req, []*preview.FilePreview{trips}); ok || !strings.Contains(why, want) {
+			t.Errorf("%q: ok=%v why %q (reading %+v); want a refusal saying %q", req, ok, why, r, want)
+		}
+	}
+	r, ok, why := Understand("month over month change in average fare", []*preview.FilePreview{trips})
+	if !ok || r.Analysis != ComparePeriods || r.Compare != "mom" {
+		t.Errorf("mom: ok=%v %s, reading %+v", ok, why, r)
 	}
 }

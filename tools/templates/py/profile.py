@@ -71,8 +71,10 @@ def duckdb_facts(pre):
             h = pre["numeric"][c].get("hist")
             if h:
                 hists[c] = (np.array(h["edges"], dtype=float), np.array(h["counts"]))
-    tops = {c: pd.Series([n for _, n in pre["top_values"][c]], index=[v for v, _ in pre["top_values"][c]], dtype="int64")
-            for c in pre["top_order"]}
+    # A table with no text column has no top values (null, not []).
+    top_values = pre.get("top_values") or {}
+    tops = {c: pd.Series([n for _, n in top_values[c]], index=[v for v, _ in top_values[c]], dtype="int64")
+            for c in pre.get("top_order") or []}
     return columns, pre["rows"], missing, kinds, uniques, pre["duplicates"], nums, desc, hists, tops
 
 
