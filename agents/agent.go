@@ -105,6 +105,7 @@ func (a *Agent) open(ctx context.Context) error {
 	if r.op, _, err = r.newOperator(ctx, false); err != nil {
 		return err
 	}
+	r.warmKernel(ctx)
 	abs := make([]string, len(a.inputs))
 	for i, p := range a.inputs {
 		abs[i] = ws.Path(p)

@@ -39,8 +39,8 @@ func (r *run) open(ctx context.Context) (context.Context, error) {
 // once per run (a CLI shows it once per process, a chat once).
 const noSandboxWarning = "WARNING: generated code runs WITHOUT a sandbox (only path checks confine it): it can read your files and use the network. Install bubblewrap to sandbox it."
 
-// newOperator finds Python, builds the sandbox and the operator, and starts
-// the kernel warming up while the planner thinks. With adopt, a kernel
+// newOperator finds Python, builds the sandbox and the operator; it starts
+// no Python (see warmKernel). With adopt, a kernel
 // first takes over the workspace's cell log, so its first cell rebuilds the
 // state an earlier process left; adopted says how many cells that replays.
 func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator, adopted int, err error) {
@@ -78,9 +78,23 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 				return nil, 0, err
 			}
 		}
-		go func() { _ = k.Kernel().Start(ctx) }()
 	}
 	return op, adopted, nil
+}
+
+// startKernel starts a session's kernel; tests count its calls.
+var startKernel = func(ctx context.Context, k *operator.Kernel) { _ = k.Start(ctx) }
+
+// warmKernel starts the run's kernel warming up in the background, so its
+// first cell does not wait for Python's imports. It is called once Python
+// will be needed (the agents are about to plan, a resume or a refresh
+// replays cells): a run whose steps are all built-ins computed in Go never
+// calls it and starts no Python at all; one that runs a built-in's Python
+// cell starts the kernel on that cell.
+func (r *run) warmKernel(ctx context.Context) {
+	if k, ok := r.op.(*operator.KernelOperator); ok {
+		go startKernel(ctx, k.Kernel())
+	}
 }
 
 // followUp opens an existing session for a new question; a session that

@@ -387,6 +387,7 @@ func (r *run) refresh(ctx context.Context, req RefreshRequest) {
 		r.fail(err)
 		return
 	}
+	r.warmKernel(ctx)
 	r.addFilesSource(ctx, inputs)
 	r.emit(event.Event{Kind: event.Message, Agent: "refresh", Text: fmt.Sprintf("Refreshing session %s on the new data: its %s run again in order, with no model.", plan.Session, plan.Runs())})
 	oldOut, newOut, err := r.rerun(ctx, plan)

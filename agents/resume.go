@@ -222,6 +222,7 @@ func (r *run) prepareResume(ctx context.Context, id string, opts resumeOptions) 
 		return ctx, nil, false
 	}
 	r.op = op
+	r.warmKernel(ctx)
 	return ctx, &resumed{meta: meta, inputs: inputs, adopted: adopted}, true
 }
 

@@ -548,6 +548,9 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 		return true
 	}
 	r.readingHint = templateHint(match)
+	// The agents will run code: the kernel warms up while the planner
+	// thinks.
+	r.warmKernel(ctx)
 	return false
 }
 

@@ -68,6 +68,18 @@ func BuiltIn(question string, t templates.Template, m templates.Match, each []te
 			fmt.Fprintf(&b, "- %s\n", line)
 		}
 	}
+	for i, e := range each {
+		if results[i] == nil || len(results[i].SQL) == 0 {
+			continue
+		}
+		// The SQL is the built-in's provenance, as an agent's cells are.
+		if len(each) > 1 {
+			fmt.Fprintf(&b, words("\nThe SQL that computed %s (DuckDB, in Sift's process):\n\n", "\n计算 %s 的 SQL（DuckDB，在 Sift 进程内运行）：\n\n"), "`"+e.Table()+"`")
+		} else {
+			b.WriteString(words("\nThe SQL that computed it (DuckDB, in Sift's process):\n\n", "\n计算所用的 SQL（DuckDB，在 Sift 进程内运行）：\n\n"))
+		}
+		b.WriteString("```sql\n" + strings.Join(results[i].SQL, ";\n") + ";\n```\n")
+	}
 	return b.String()
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -68,6 +69,12 @@ type duckTable struct {
 	// under root), removed once it ran.
 	root string
 	temp []string
+	// lazyUniques: describe leaves text columns' distinct counts to
+	// textUniques.
+	lazyUniques bool
+	// sql are the queries that computed the numbers, in order: the
+	// built-in's provenance (Result.SQL).
+	sql []string
 }
 
 // removeTemp removes the files the engine wrote for the cell.
@@ -76,9 +83,38 @@ func (d *duckTable) removeTemp() {
 	d.temp = nil
 }
 
+// close removes the engine's files and closes its DuckDB.
+func (d *duckTable) close() {
+	d.removeTemp()
+	if d.src != nil {
+		d.src.Close()
+		d.src = nil
+	}
+}
+
+// materializeBytes bounds the files the engine reads into a table of its
+// own first: a query over the file's view parses the whole file again,
+// and a template asks several (the column counts, distinct values, the
+// aggregates, the reading's table); over a table held by DuckDB (spilled
+// to its temp directory past its memory limit) each is a scan of parsed
+// columns. A larger file is queried through its view, out of core.
+const materializeBytes = 2 << 30
+
+// materialize reads the file behind d.view once into a DuckDB table and
+// queries that from then on.
+func (d *duckTable) materialize(ctx context.Context) error {
+	table := sqldb.QuoteIdent("sift_table")
+	if _, err := d.query(ctx, "CREATE TABLE "+table+" AS SELECT * FROM "+d.view); err != nil {
+		return err
+	}
+	d.view = table
+	return nil
+}
+
 // runDuckDB computes template t's aggregates for the input at rel with
 // DuckDB and returns them for the cell, with the parameters it settled;
-// what it picked and noted is in lang (RunOptions.Lang).
+// what it picked and noted is in lang (RunOptions.Lang). The caller closes
+// the table, whose DuckDB stays open for the reading's table.
 func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang string) (*duckTable, Params, error) {
 	fail := func(msg string) error { return &CellError{Template: t.Name, Cell: duckCell, Message: msg} }
 	fo, err := sqldb.FilesOptionsFromEnv(os.Getenv)
@@ -92,12 +128,27 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
-	defer src.Close()
 	views, err := src.Rows(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")
 	if err != nil || len(views) != 1 {
+		src.Close()
 		return nil, p, fail(fmt.Sprintf("read %s: %v", rel, err))
 	}
 	d := &duckTable{src: src, view: sqldb.QuoteIdent(fmt.Sprint(views[0][0])), pre: map[string]any{}, lang: lang, root: root}
+	ok := false
+	defer func() {
+		if !ok {
+			d.close()
+		}
+	}()
+	if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && st.Size() <= materializeBytes && t.Name != Outliers {
+		// (Outliers reads the file's own rows, numbered, through a view.)
+		if err := d.materialize(ctx); err != nil {
+			return nil, p, fail(err.Error())
+		}
+	}
+	// Trend, compare_periods, top-N and pivot count a text column's
+	// distinct values only to find a category (textUniques).
+	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot
 	if err := d.describe(ctx, t.Name == Profile); err != nil {
 		return nil, p, fail(err.Error())
 	}
@@ -121,13 +172,13 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}
 	if err != nil {
-		d.removeTemp()
 		var te templateError
 		if errors.As(err, &te) {
 			return nil, p, fail(string(te))
 		}
 		return nil, p, fail(err.Error())
 	}
+	ok = true
 	return d, p, nil
 }
 
@@ -139,6 +190,7 @@ func (e templateError) Error() string { return string(e) }
 
 // query runs q and returns its rows.
 func (d *duckTable) query(ctx context.Context, q string) ([][]any, error) {
+	d.sql = append(d.sql, q)
 	return d.src.Rows(ctx, q)
 }
 
@@ -168,7 +220,22 @@ func (d *duckTable) describe(ctx context.Context, uniques bool) error {
 	for k := range d.cols {
 		c := &d.cols[k]
 		c.nonNull = toInt(res[0][k+1])
-		if uniques || c.typ == "VARCHAR" || c.typ == "BOOLEAN" {
+		if uniques || (!d.lazyUniques && (c.typ == "VARCHAR" || c.typ == "BOOLEAN")) {
+			if c.unique, err = d.distinct(ctx, *c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// textUniques counts the distinct values of the text and true/false
+// columns not counted yet, as describe does without lazyUniques.
+func (d *duckTable) textUniques(ctx context.Context) error {
+	for k := range d.cols {
+		c := &d.cols[k]
+		if c.unique < 0 && (c.typ == "VARCHAR" || c.typ == "BOOLEAN") {
+			var err error
 			if c.unique, err = d.distinct(ctx, *c); err != nil {
 				return err
 			}
@@ -222,7 +289,7 @@ func (d *duckTable) topValues(ctx context.Context, c duckColumn, n int, missing 
 		v, notNull, key = category(c), " WHERE true", "md5_number("+category(c)+")"
 	}
 	if c.unique <= fewGroups {
-		res, err := d.query(ctx, fmt.Sprintf("SELECT %s AS v, count(*) AS n FROM %s%s GROUP BY v ORDER BY n DESC, v LIMIT %d", v, d.view, notNull, n))
+		res, err := d.query(ctx, fmt.Sprintf("SELECT %s AS v, count(*) AS n FROM %s%s GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT %d", v, d.view, notNull, n))
 		return jsonRows(res), err
 	}
 	counts, err := d.query(ctx, fmt.Sprintf("SELECT count(*) AS n FROM %s%s GROUP BY %s ORDER BY n DESC LIMIT %d", d.view, notNull, key, n))
@@ -233,7 +300,7 @@ func (d *duckTable) topValues(ctx context.Context, c duckColumn, n int, missing 
 	// The values above the cut are fewer than n.
 	var out [][]any
 	if toInt(counts[0][0]) > cut {
-		above, err := d.query(ctx, fmt.Sprintf("SELECT %[1]s AS v, count(*) AS n FROM %[2]s%[3]s AND %[4]s IN (SELECT %[4]s FROM %[2]s%[3]s GROUP BY %[4]s HAVING count(*) > %[5]d) GROUP BY v ORDER BY n DESC, v",
+		above, err := d.query(ctx, fmt.Sprintf("SELECT %[1]s AS v, count(*) AS n FROM %[2]s%[3]s AND %[4]s IN (SELECT %[4]s FROM %[2]s%[3]s GROUP BY %[4]s HAVING count(*) > %[5]d) GROUP BY 1 ORDER BY 2 DESC, 1",
 			v, d.view, notNull, key, cut))
 		if err != nil {
 			return nil, err
@@ -244,9 +311,9 @@ func (d *duckTable) topValues(ctx context.Context, c duckColumn, n int, missing 
 	// more each round, and count their values until enough have it.
 	for rows := int64(64); len(out) < n; rows *= 16 {
 		if rows > maxTieRows {
-			return nil, templateError(fmt.Sprintf("column %q has too many values tied at %d rows each to pick its top %d", c.name, cut, n))
+			return nil, templateError(fmt.Sprintf("column %s has too many values tied at %d rows each to pick its top %d", pyQuote(c.name), cut, n))
 		}
-		res, err := d.query(ctx, fmt.Sprintf("SELECT %[1]s AS v, count(*) AS n FROM %[2]s%[3]s AND %[1]s IN (SELECT %[1]s FROM %[2]s%[3]s ORDER BY 1 LIMIT %[4]d) GROUP BY v ORDER BY v", v, d.view, notNull, rows))
+		res, err := d.query(ctx, fmt.Sprintf("SELECT %[1]s AS v, count(*) AS n FROM %[2]s%[3]s AND %[1]s IN (SELECT %[1]s FROM %[2]s%[3]s ORDER BY 1 LIMIT %[4]d) GROUP BY 1 ORDER BY 1", v, d.view, notNull, rows))
 		if err != nil {
 			return nil, err
 		}
@@ -287,7 +354,7 @@ func (d *duckTable) col(name, role string) (duckColumn, error) {
 			return c, nil
 		}
 	}
-	return duckColumn{}, templateError(fmt.Sprintf("no column %q for the %s; the columns are: %s", name, role, strings.Join(d.names(60), ", ")))
+	return duckColumn{}, templateError(fmt.Sprintf("no column %s for the %s; the columns are: %s", pyQuote(name), role, strings.Join(d.names(60), ", ")))
 }
 
 func (d *duckTable) names(limit int) []string {
@@ -471,7 +538,7 @@ func aggregation(p Params, measure *duckColumn) (string, error) {
 		}
 	}
 	if measure == nil && agg != "count" {
-		return "", templateError(fmt.Sprintf("aggregation %q needs a measure column; name it (measure=...)", agg))
+		return "", templateError(fmt.Sprintf("aggregation %s needs a measure column; name it (measure=...)", pyQuote(agg)))
 	}
 	return agg, nil
 }

@@ -343,7 +343,7 @@ func (d *duckTable) histogram(ctx context.Context, v string, lo, hi float64, bin
 		lo, hi = lo-0.5, hi+0.5
 	}
 	width := (hi - lo) / float64(bins)
-	res, err := d.query(ctx, fmt.Sprintf("SELECT least(CAST(floor((%[1]s - %[2]v) / %[3]v) AS BIGINT), %[4]d) AS b, count(*) FROM %[5]s WHERE %[1]s IS NOT NULL GROUP BY b ORDER BY b",
+	res, err := d.query(ctx, fmt.Sprintf("SELECT least(CAST(floor((%[1]s - %[2]v) / %[3]v) AS BIGINT), %[4]d) AS b, count(*) FROM %[5]s WHERE %[1]s IS NOT NULL GROUP BY 1 ORDER BY 1",
 		v, strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(width, 'g', -1, 64), bins-1, d.view))
 	if err != nil {
 		return nil, err

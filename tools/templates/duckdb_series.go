@@ -22,7 +22,7 @@ func (d *duckTable) periodCode(ctx context.Context, t string, period string) (st
 	if period != "" {
 		code, ok := periodCodes[period]
 		if !ok {
-			return "", templateError(fmt.Sprintf("unknown period %q; use one of day, week, month, quarter, year", period))
+			return "", templateError(fmt.Sprintf("unknown period %s; use one of day, week, month, quarter, year", pyQuote(period)))
 		}
 		return code, nil
 	}
@@ -66,7 +66,7 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 	}
 	parsed := toInt(res[0][1])
 	if parsed == 0 {
-		return templateError(fmt.Sprintf("column %q holds no dates; name the time column explicitly (time=...)", tc.name))
+		return templateError(fmt.Sprintf("column %s holds no dates; name the time column explicitly (time=...)", pyQuote(tc.name)))
 	}
 	measure, err := d.findMeasure(ctx, *p, false)
 	if err != nil {
@@ -98,16 +98,19 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 	d.pre["bad"] = toInt(res[0][0]) - parsed
 	d.pre["last_t"] = fmt.Sprint(res[0][2])
 	d.pre["code"] = code
-	ps := periodStart(t, code)
+	// Grouped by the period's start, written as text once per period
+	// (strftime on every row costs more than the sum).
+	pk := "date_trunc('" + periodUnits[code] + "', " + t + ")"
+	label := "strftime(p, '%Y-%m-%d')"
 	where := " WHERE " + t + " IS NOT NULL"
-	series, err := d.query(ctx, "SELECT "+ps+" AS p, "+aggSQL(agg, measure)+" FROM "+d.view+where+" GROUP BY p ORDER BY p")
+	series, err := d.query(ctx, "SELECT "+label+" AS p, v FROM (SELECT "+pk+" AS p, "+aggSQL(agg, measure)+" AS v FROM "+d.view+where+" GROUP BY 1) ORDER BY p")
 	if err != nil {
 		return err
 	}
 	d.pre["series"] = jsonRows(series)
 	// The days with data, so the cell finds partial first and last periods
 	// as it does from the whole column.
-	days, err := d.query(ctx, "SELECT DISTINCT strftime(CAST("+t+" AS DATE), '%Y-%m-%d') AS d FROM "+d.view+where+" ORDER BY d")
+	days, err := d.query(ctx, "SELECT strftime(d, '%Y-%m-%d') FROM (SELECT DISTINCT CAST("+t+" AS DATE) AS d FROM "+d.view+where+") ORDER BY d")
 	if err != nil {
 		return err
 	}
@@ -124,7 +127,7 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 	if measure != nil {
 		total = "coalesce(sum(" + number(*measure) + "), 0)"
 	}
-	totals, err := d.query(ctx, "SELECT "+category(cc)+" AS c, "+total+" AS v FROM "+d.view+where+" GROUP BY c ORDER BY v DESC, c")
+	totals, err := d.query(ctx, "SELECT "+category(cc)+" AS c, "+total+" AS v FROM "+d.view+where+" GROUP BY 1 ORDER BY 2 DESC, 1")
 	if err != nil {
 		return err
 	}
@@ -136,8 +139,8 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 		}
 		top = append(top, sqldb.SQLString(fmt.Sprint(r[0])))
 	}
-	byCat, err := d.query(ctx, "SELECT "+ps+" AS p, "+category(cc)+" AS c, "+aggSQL(agg, measure)+" FROM "+d.view+where+
-		" AND "+category(cc)+" IN ("+strings.Join(top, ", ")+") GROUP BY p, c ORDER BY p, c")
+	byCat, err := d.query(ctx, "SELECT "+label+" AS p, c, v FROM (SELECT "+pk+" AS p, "+category(cc)+" AS c, "+aggSQL(agg, measure)+" AS v FROM "+d.view+where+
+		" AND "+category(cc)+" IN ("+strings.Join(top, ", ")+") GROUP BY 1, 2) ORDER BY p, c")
 	if err != nil {
 		return err
 	}
@@ -158,6 +161,11 @@ func (d *duckTable) topN(ctx context.Context, p *Params) error {
 	if measure != nil {
 		exclude = measure.name
 	}
+	if p.Category == "" {
+		if err := d.textUniques(ctx); err != nil {
+			return err
+		}
+	}
 	cc, err := d.findCategory(p.Category, "category", exclude)
 	if err != nil {
 		return err
@@ -170,7 +178,7 @@ func (d *duckTable) topN(ctx context.Context, p *Params) error {
 	if measure != nil {
 		p.Measure = measure.name
 	}
-	groups, err := d.query(ctx, "SELECT "+category(cc)+" AS c, "+aggSQL(agg, measure)+" FROM "+d.view+" GROUP BY c ORDER BY c")
+	groups, err := d.query(ctx, "SELECT "+category(cc)+" AS c, "+aggSQL(agg, measure)+" FROM "+d.view+" GROUP BY 1 ORDER BY 1")
 	if err != nil {
 		return err
 	}
@@ -182,7 +190,10 @@ func (d *duckTable) topN(ctx context.Context, p *Params) error {
 // its row, column and grand totals.
 func (d *duckTable) pivot(ctx context.Context, p *Params) error {
 	var measure *duckColumn
-	var err error
+	err := d.textUniques(ctx)
+	if err != nil {
+		return err
+	}
 	if p.Measure != "" {
 		if measure, err = d.findMeasure(ctx, *p, false); err != nil {
 			return err
@@ -234,7 +245,7 @@ func (d *duckTable) pivot(ctx context.Context, p *Params) error {
 	}
 	a := aggSQL(agg, measure)
 	from := " FROM " + d.view + where
-	cells, err := d.query(ctx, "SELECT "+rows+" AS r, "+cols+" AS c, "+a+from+" GROUP BY r, c ORDER BY r, c")
+	cells, err := d.query(ctx, "SELECT "+rows+" AS r, "+cols+" AS c, "+a+from+" GROUP BY 1, 2 ORDER BY 1, 2")
 	if err != nil {
 		return err
 	}
@@ -243,8 +254,8 @@ func (d *duckTable) pivot(ctx context.Context, p *Params) error {
 		return nil
 	}
 	for key, q := range map[string]string{
-		"row_totals":    "SELECT " + rows + " AS r, " + a + from + " GROUP BY r ORDER BY r",
-		"column_totals": "SELECT " + cols + " AS c, " + a + from + " GROUP BY c ORDER BY c",
+		"row_totals":    "SELECT " + rows + " AS r, " + a + from + " GROUP BY 1 ORDER BY 1",
+		"column_totals": "SELECT " + cols + " AS c, " + a + from + " GROUP BY 1 ORDER BY 1",
 		"grand":         "SELECT 'all', " + a + from,
 	} {
 		res, err := d.query(ctx, q)

@@ -229,117 +229,67 @@ func TestDuckDBProfileManyValuesSameAsPandas(t *testing.T) {
 	}
 }
 
-// TestChooseEngineBySize: pandas while it can hold the file under the
-// memory limit, DuckDB past that, and pandas where DuckDB cannot read the
-// file or has no engine for the template.
-func TestChooseEngineBySize(t *testing.T) {
-	const gib = 1 << 30
+// TestEngineForEverySize: DuckDB for every template with a DuckDB engine
+// on every file it reads, whatever the size; pandas where DuckDB cannot
+// read the file or has no engine for the template.
+func TestEngineForEverySize(t *testing.T) {
 	cases := []struct {
 		name, template, path, encoding string
-		size, limit                    int64
 		want                           Engine
 	}{
-		{"small csv", Trend, "input/a.csv", "utf-8-sig", 10 << 20, 4 * gib, EnginePandas},
-		{"large csv", Trend, "input/a.csv", "utf-8-sig", 3 * gib, 4 * gib, EngineDuckDB},
-		{"just under a sixth", Profile, "input/a.csv", "", gib/6 - 1, gib, EnginePandas},
-		{"just over a sixth", Profile, "input/a.csv", "", gib/6 + 1, gib, EngineDuckDB},
-		{"no limit", Trend, "input/a.csv", "", 30 * gib, 0, EnginePandas},
-		{"parquet", TopN, "input/a.parquet", "", 2 * gib, gib, EngineDuckDB},
-		{"workbook", Trend, "input/a.xlsx", "", 2 * gib, gib, EnginePandas},
-		{"gb18030 text", Trend, "input/a.csv", "gb18030", 2 * gib, gib, EnginePandas},
-		{"no duckdb engine", Cohort, "input/a.csv", "", 2 * gib, gib, EnginePandas},
-		{"outliers csv", Outliers, "input/a.csv", "", 2 * gib, gib, EngineDuckDB},
-		{"outliers jsonl: rows numbered in csv only", Outliers, "input/a.jsonl", "", 2 * gib, gib, EnginePandas},
+		{"csv", Trend, "input/a.csv", "utf-8-sig", EngineDuckDB},
+		{"profile", Profile, "input/a.csv", "", EngineDuckDB},
+		{"parquet", TopN, "input/a.parquet", "", EngineDuckDB},
+		{"workbook", Trend, "input/a.xlsx", "", EnginePandas},
+		{"gb18030 text", Trend, "input/a.csv", "gb18030", EnginePandas},
+		{"no duckdb engine", Cohort, "input/a.csv", "", EnginePandas},
+		{"outliers csv", Outliers, "input/a.csv", "", EngineDuckDB},
+		{"outliers jsonl: rows numbered in csv only", Outliers, "input/a.jsonl", "", EnginePandas},
 	}
 	for _, c := range cases {
-		if got := ChooseEngine(c.template, c.path, c.size, c.limit, c.encoding); got != c.want {
-			t.Errorf("%s: ChooseEngine = %q, want %q", c.name, got, c.want)
+		if got := EngineFor(c.template, c.path, c.encoding); got != c.want {
+			t.Errorf("%s: EngineFor = %q, want %q", c.name, got, c.want)
+		}
+		for _, size := range []int64{10, 3 << 30} {
+			if got := ChooseEngine(c.template, c.path, size, 1<<30, c.encoding); got != c.want {
+				t.Errorf("%s, %d bytes: ChooseEngine = %q, want %q", c.name, size, got, c.want)
+			}
 		}
 	}
 }
 
-// TestRunChoosesDuckDBForAFileTooLargeForTheLimit: with the operator's
-// memory limit small against the file, Run goes through DuckDB on its own.
-func TestRunChoosesDuckDBForAFileTooLargeForTheLimit(t *testing.T) {
-	data := salesCSV(t)
-	py := pythonOrSkip(t)
-	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, "input"), 0o755)
-	if err := os.WriteFile(filepath.Join(root, "input", "sales.csv"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		limit int64
-		want  Engine
-	}{{int64(len(data)) * pandasBytesPerFileByte * 2, EnginePandas}, {int64(len(data)) * 2, EngineDuckDB}} {
-		// The limit is only read, never applied: the cell runs unlimited.
-		op := limitOperator{workspaceOp(t, root, py), c.limit}
-		r, err := Run(context.Background(), op, "input/sales.csv", Match{Template: Trend, Params: Params{Measure: "revenue", Period: "month"}})
+// noPython fails every Python run: what it runs must need none.
+type noPython struct{ operator.Operator }
+
+func (o noPython) RunPython(context.Context, string, operator.RunOptions) (*operator.RunResult, error) {
+	return nil, errors.New("this run must not start Python")
+}
+
+// TestRunTrendAndTopNNeedNoPython: on a small file, the default engine is
+// DuckDB and trend and top-N are rendered in Go: no Python cell runs, and
+// the result names the SQL that computed it.
+func TestRunTrendAndTopNNeedNoPython(t *testing.T) {
+	op := noPython{workspace(t, map[string][]byte{"sales.csv": salesCSV(t)})}
+	for _, m := range []Match{
+		{Template: Trend, Params: Params{Measure: "revenue", Period: "month"}},
+		{Template: Trend, Params: Params{Measure: "revenue", Period: "month", Category: "region"}},
+		{Template: TopN, Params: Params{Category: "product", Measure: "revenue", N: 3}},
+	} {
+		r, err := Run(context.Background(), op, "input/sales.csv", m)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", m.Template, err)
 		}
-		if r.Engine != c.want {
-			t.Errorf("limit %d bytes for a %d-byte file: engine %s, want %s", c.limit, len(data), r.Engine, c.want)
+		if r.Engine != EngineDuckDB {
+			t.Errorf("%s: engine %s, want duckdb", m.Template, r.Engine)
 		}
-	}
-}
-
-// limitOperator reports a memory limit it does not apply.
-type limitOperator struct {
-	operator.Operator
-	limit int64
-}
-
-func (o limitOperator) MemoryLimit() int64 { return o.limit }
-
-func workspaceOp(t *testing.T, root, py string) operator.Operator {
-	t.Helper()
-	var env []string
-	if mplDir != "" {
-		env = append(env, "MPLCONFIGDIR="+mplDir)
-	}
-	op, err := operator.NewLocal(operator.LocalConfig{Root: root, Python: py, ExtraEnv: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { op.Close() })
-	return op
-}
-
-// oomOperator fails its first Python run as pandas does when it runs out
-// of memory, then runs cells normally.
-type oomOperator struct {
-	operator.Operator
-	failed *bool
-}
-
-func (o oomOperator) RunPython(ctx context.Context, code string, opts operator.RunOptions) (*operator.RunResult, error) {
-	if !*o.failed {
-		*o.failed = true
-		return &operator.RunResult{Error: "Traceback (most recent call last):\n  File \"<cell>\", line 40, in load\nMemoryError: Unable to allocate 2.1 GiB for an array"}, nil
-	}
-	return o.Operator.RunPython(ctx, code, opts)
-}
-
-// TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory: a pandas cell that
-// runs out of memory is run again through DuckDB, and the result says so.
-func TestRunFallsBackToDuckDBWhenPandasRunsOutOfMemory(t *testing.T) {
-	failed := false
-	op := oomOperator{workspace(t, map[string][]byte{"sales.csv": salesCSV(t)}), &failed}
-	r, err := Run(context.Background(), op, "input/sales.csv", Match{Template: Trend, Params: Params{Measure: "revenue", Period: "month"}})
-	if err != nil {
-		t.Fatalf("Run after an out-of-memory pandas cell: %v", err)
-	}
-	if !failed || r.Engine != EngineDuckDB {
-		t.Errorf("engine = %s (pandas failed: %v); want duckdb after pandas ran out of memory", r.Engine, failed)
-	}
-	if !strings.Contains(strings.Join(r.Notes, " "), "pandas ran out of memory") {
-		t.Errorf("notes %q do not say that pandas ran out of memory", r.Notes)
-	}
-	// A forced engine is not second-guessed.
-	failed = false
-	if _, err := RunWith(context.Background(), op, "input/sales.csv", Match{Template: Trend}, RunOptions{Engine: EnginePandas}); !errors.Is(err, ErrTemplateFailed) {
-		t.Errorf("forced pandas after running out of memory: err = %v; want the cell's error", err)
+		if len(r.SQL) == 0 || !strings.Contains(strings.Join(r.SQL, "\n"), "GROUP BY") {
+			t.Errorf("%s: SQL %q does not show the grouping that computed it", m.Template, r.SQL)
+		}
+		for _, f := range r.Files {
+			if fi, err := os.Stat(filepath.Join(op.Root(), f)); err != nil || fi.Size() == 0 {
+				t.Errorf("%s: file %s missing or empty (%v)", m.Template, f, err)
+			}
+		}
 	}
 }
 

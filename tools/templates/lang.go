@@ -120,15 +120,14 @@ var chineseText = map[string]string{
 
 	// What the DuckDB engine chose and noted, as the cells' pick() and
 	// note() say it in py/.
-	"time column: %s (detected: its values parse as dates)":                 "时间列：%s（自动识别：其值可解析为日期）",
-	"measure: %s (the first numeric column)":                                "度量：%s（第一个数值列）",
-	"category: %s (a text column with few distinct values)":                 "类别：%s（不同值较少的文本列）",
-	"columns: the numeric columns":                                          "列：所有数值列",
-	"the first %d of %d numeric columns were checked":                       "只检查了 %[2]d 个数值列中的前 %[1]d 个",
-	"the first %d of %d columns were drawn":                                 "只绘制了 %[2]d 列中的前 %[1]d 列",
-	"period: %s (the data spans %d days)":                                   "周期：%s（数据跨越 %d 天）",
-	"pandas ran out of memory on this file, so DuckDB computed the numbers": "pandas 处理这个文件时内存不足，改由 DuckDB 计算",
-	"Note: %s": "注：%s",
+	"time column: %s (detected: its values parse as dates)": "时间列：%s（自动识别：其值可解析为日期）",
+	"measure: %s (the first numeric column)":                "度量：%s（第一个数值列）",
+	"category: %s (a text column with few distinct values)": "类别：%s（不同值较少的文本列）",
+	"columns: the numeric columns":                          "列：所有数值列",
+	"the first %d of %d numeric columns were checked":       "只检查了 %[2]d 个数值列中的前 %[1]d 个",
+	"the first %d of %d columns were drawn":                 "只绘制了 %[2]d 列中的前 %[1]d 列",
+	"period: %s (the data spans %d days)":                   "周期：%s（数据跨越 %d 天）",
+	"Note: %s":                                              "注：%s",
 
 	// The reading engine.
 	"every word of the request is placed on the reading": "请求中的每个词都对应到了解读上",

@@ -388,6 +388,11 @@ func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, err
 		return nil, err
 	}
 	defer done()
+	return readingTableOn(ctx, src, view, r)
+}
+
+// readingTableOn is ReadingTable over a table DuckDB has open.
+func readingTableOn(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error) {
 	switch r.Analysis {
 	case Correlation:
 		return correlationTable(ctx, src, view, r)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -68,9 +67,14 @@ type Result struct {
 	// Duration is the cell's wall time (with the DuckDB engine, its
 	// queries' too).
 	Duration time.Duration `json:"duration"`
-	// Engine is what computed the numbers: pandas, or DuckDB for a file
-	// too large for pandas under the sandbox's memory limit.
+	// Engine is what computed the numbers: DuckDB, in Sift's process, for
+	// every template that has a DuckDB engine and a file it reads; pandas
+	// for the others.
 	Engine Engine `json:"engine"`
+	// SQL are the DuckDB queries that computed the numbers, in order (the
+	// built-in's provenance, where a pandas run has its cell in
+	// cells.jsonl); the file is the view named in their FROM.
+	SQL []string `json:"sql,omitempty"`
 	// Reading is what the request was understood to ask (nil when the
 	// template was run with explicit parameters); Answer's first line is
 	// its Text.
@@ -83,9 +87,8 @@ type Result struct {
 
 // RunOptions are per-call options of RunWith.
 type RunOptions struct {
-	// Engine forces an engine. Optional; default EngineAuto: DuckDB when
-	// pandas could not hold the file under the operator's memory limit,
-	// and DuckDB again when a pandas cell runs out of memory.
+	// Engine forces an engine. Optional; default EngineAuto: DuckDB for
+	// every template that has a DuckDB engine (see EngineFor).
 	Engine Engine
 	// Lang is the language of the result's words (its answer, section
 	// titles and notes): LangChinese, or "" for English (see LangOf).
@@ -234,8 +237,8 @@ type pyResult struct {
 // those exist). A failing cell is a *CellError naming the template, the cell
 // and the Python error, with what to do.
 //
-// A file too large for pandas under the operator's memory limit runs
-// through DuckDB instead (see Engine), with the same outputs.
+// A template with a DuckDB engine runs through DuckDB at every size (see
+// EngineFor), with the same outputs as its pandas cell.
 func Run(ctx context.Context, op operator.Operator, file string, m Match) (*Result, error) {
 	return RunWith(ctx, op, file, m, RunOptions{})
 }
@@ -280,10 +283,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	}
 	engine := opts.Engine
 	if engine == EngineAuto {
-		engine = EnginePandas
-		if st, err := os.Stat(abs); err == nil {
-			engine = ChooseEngine(t.Name, rel, st.Size(), memoryLimit(op), params.Encoding)
-		}
+		engine = EngineFor(t.Name, rel, params.Encoding)
 	}
 	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
 		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files in UTF-8", t.Name, rel, strings.Join(duckNames(), ", "))
@@ -297,26 +297,15 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 		}
 		return withReading(r, m, opts.Lang), nil
 	}
-	r, err := runEngine(ctx, op, t, rel, params, engine, opts.Lang)
-	if err != nil && opts.Engine == EngineAuto && engine == EnginePandas && ranOutOfMemory(err) && duckReads(t.Name, rel, params.Encoding) {
-		r, err = runEngine(ctx, op, t, rel, params, EngineDuckDB, opts.Lang)
-		if r != nil {
-			r.Notes = append(r.Notes, textIn(opts.Lang, "pandas ran out of memory on this file, so DuckDB computed the numbers"))
-		}
+	var reading *Reading
+	if m.Reading.Analysis != "" {
+		reading = &m.Reading
 	}
+	r, err := runEngine(ctx, op, t, rel, params, engine, opts.Lang, reading)
 	if err != nil {
 		return nil, err
 	}
 	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), r.Picked...)
-	if m.Reading.Analysis != "" {
-		// The cell has answered; a table DuckDB cannot compute (a file in
-		// a legacy encoding) leaves Table empty rather than the answer.
-		if tab, err := ReadingTable(ctx, op.Root(), rel, m.Reading); err == nil {
-			r.Table = tab
-		} else {
-			r.Notes = append(r.Notes, textIn(opts.Lang, "the answer table was not computed: %s", err.Error()))
-		}
-	}
 	return withReading(r, m, opts.Lang), nil
 }
 
@@ -345,8 +334,10 @@ func duckNames() []string {
 	return out
 }
 
-// runEngine runs template t on the input at rel with one engine.
-func runEngine(ctx context.Context, op operator.Operator, t Template, rel string, params Params, engine Engine, lang string) (*Result, error) {
+// runEngine runs template t on the input at rel with one engine, and with
+// a reading computes its answer table (Result.Table): the DuckDB engine
+// from the table it has open, so the file is read once.
+func runEngine(ctx context.Context, op operator.Operator, t Template, rel string, params Params, engine Engine, lang string, reading *Reading) (*Result, error) {
 	start := time.Now()
 	in := cellInput{Params: params, File: rel, Lang: lang}
 	var duck *duckTable
@@ -356,35 +347,50 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 			return nil, err
 		}
 		in.Pre = duck.pre
-		defer duck.removeTemp()
+		defer duck.close()
 	}
 	stem, err := outputStem(ctx, op, t.Name)
 	if err != nil {
 		return nil, fmt.Errorf("run template %s: %w", t.Name, err)
 	}
 	in.Stem = stem
-	code, err := cellCode(t, in)
-	if err != nil {
+	var out *pyResult
+	var data json.RawMessage
+	var dur time.Duration
+	if duck != nil && nativeRenderers[t.Name] != nil {
+		// Rendered in Go: no Python cell, no kernel.
+		if out, data, err = renderNative(ctx, op, t, duck, in.Params, stem, lang); err != nil {
+			return nil, err
+		}
+	} else if out, data, dur, err = runCell(ctx, op, t, in); err != nil {
 		return nil, err
-	}
-	res, err := op.RunPython(ctx, code, operator.RunOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("run template %s: run cell %s: %w", t.Name, t.cell, err)
-	}
-	if !res.OK() {
-		return nil, &CellError{Template: t.Name, Cell: t.cell, Message: pythonMessage(res.Error), Traceback: res.Error, TimedOut: res.TimedOut}
-	}
-	out, data, err := parseResult(res.Stdout)
-	if err != nil {
-		return nil, &CellError{Template: t.Name, Cell: t.cell, Message: err.Error(), Traceback: res.Stderr}
 	}
 	if duck != nil {
 		out.Picked = append(duck.picked, out.Picked...)
 		out.Notes = append(duck.notes, out.Notes...)
-		res.Duration = time.Since(start)
+		dur = time.Since(start)
 	}
 	r := &Result{Template: t.Name, File: rel, Params: in.Params, Answer: out.Answer, Sections: out.Sections,
-		Picked: out.Picked, Notes: out.Notes, Data: data, Duration: res.Duration, Engine: engine, Lang: lang}
+		Picked: out.Picked, Notes: out.Notes, Data: data, Duration: dur, Engine: engine, Lang: lang}
+	if reading != nil {
+		// The cell has answered; a table DuckDB cannot compute (a file in
+		// a legacy encoding) leaves Table empty rather than the answer.
+		var tab *Table
+		if duck != nil {
+			duck.removeTemp()
+			tab, err = readingTableOn(ctx, duck.src, duck.view, *reading)
+		} else {
+			tab, err = ReadingTable(ctx, op.Root(), rel, *reading)
+		}
+		if err == nil {
+			r.Table = tab
+		} else {
+			r.Notes = append(r.Notes, textIn(lang, "the answer table was not computed: %s", err.Error()))
+		}
+	}
+	if duck != nil {
+		r.SQL = duck.sql
+	}
 	seen := map[string]bool{}
 	for _, s := range r.Sections {
 		for _, f := range s.Files {
@@ -395,6 +401,26 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 		}
 	}
 	return r, nil
+}
+
+// runCell runs template t's Python cell on in and reads back its result.
+func runCell(ctx context.Context, op operator.Operator, t Template, in cellInput) (*pyResult, json.RawMessage, time.Duration, error) {
+	code, err := cellCode(t, in)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	res, err := op.RunPython(ctx, code, operator.RunOptions{})
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("run template %s: run cell %s: %w", t.Name, t.cell, err)
+	}
+	if !res.OK() {
+		return nil, nil, 0, &CellError{Template: t.Name, Cell: t.cell, Message: pythonMessage(res.Error), Traceback: res.Error, TimedOut: res.TimedOut}
+	}
+	out, data, err := parseResult(res.Stdout)
+	if err != nil {
+		return nil, nil, 0, &CellError{Template: t.Name, Cell: t.cell, Message: err.Error(), Traceback: res.Stderr}
+	}
+	return out, data, res.Duration, nil
 }
 
 // cellCode is the Python a template runs: the parameters as base64 JSON

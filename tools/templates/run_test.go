@@ -589,7 +589,7 @@ func TestRunTrendWithoutTimeColumn(t *testing.T) {
 	if !errors.As(err, &ce) || !errors.Is(err, ErrTemplateFailed) {
 		t.Fatalf("err = %v, want a *CellError wrapping ErrTemplateFailed", err)
 	}
-	for _, want := range []string{"template trend", "py/trend.py", "no date or time column", "time="} {
+	for _, want := range []string{"template trend", "cell duckdb", "no date or time column", "time="} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}

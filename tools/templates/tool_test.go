@@ -99,7 +99,7 @@ func TestToolErrorsCarryHints(t *testing.T) {
 		args string
 		want []string
 	}{
-		{`{"template":"trend","file":"input/nodates.csv"}`, []string{"Error: template trend: cell py/trend.py failed: no date or time column", "Hint: name the columns explicitly (time="}},
+		{`{"template":"trend","file":"input/nodates.csv"}`, []string{"Error: template trend: cell duckdb failed: no date or time column", "Hint: name the columns explicitly (time="}},
 		{`{"template":"forecast","file":"input/nodates.csv"}`, []string{"unknown template", "profile", "trend"}},
 		{`{"template":"profile","file":""}`, []string{"file is empty"}},
 		{`{"template":"topn","file":"input/nodates.csv","params":{"colour":"red"}}`, []string{`unknown field "colour"`, "the parameters of topn are: category"}},

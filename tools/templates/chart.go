@@ -1,0 +1,262 @@
+package templates
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The built-ins rendered in Go (native.go) draw their charts here, with
+// gonum.org/v1/plot, as PNG files for report.md and report.html. Text in
+// Latin script is set in plot's own Liberation fonts; a chart with any
+// other text (Chinese labels, titles in Chinese) in Noto Sans CJK from
+// Debian's fonts-noto-cjk, which covers Latin too. Without that font such
+// a chart is still drawn, and the result's notes say its CJK text may not
+// show (chartFontNote).
+
+// cjkFontFiles are where Debian and Ubuntu install Noto Sans CJK
+// (fonts-noto-cjk), first found wins.
+var cjkFontFiles = []string{
+	"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+	"/usr/share/fonts/opentype/noto-cjk/NotoSansCJK-Regular.ttc",
+	"/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
+	"/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+}
+
+// cjkTypeface is the name the CJK font is registered under in plot's
+// font cache.
+const cjkTypeface = "SiftNotoSansCJK"
+
+var (
+	cjkOnce  sync.Once
+	cjkFound bool
+)
+
+// loadCJKFont registers Noto Sans CJK (its Simplified Chinese face) in
+// plot's font cache once; it reports whether the font was found.
+func loadCJKFont() bool {
+	cjkOnce.Do(func() {
+		for _, p := range cjkFontFiles {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			coll, err := opentype.ParseCollection(data)
+			if err != nil {
+				continue
+			}
+			var face *sfnt.Font
+			for i := 0; i < coll.NumFonts(); i++ {
+				f, err := coll.Font(i)
+				if err != nil {
+					continue
+				}
+				if face == nil {
+					face = f
+				}
+				if name, err := f.Name(nil, sfnt.NameIDFull); err == nil && strings.Contains(name, " SC") {
+					face = f
+					break
+				}
+			}
+			if face == nil {
+				continue
+			}
+			font.DefaultCache.Add(font.Collection{{Font: font.Font{Typeface: cjkTypeface}, Face: face}})
+			cjkFound = true
+			return
+		}
+	})
+	return cjkFound
+}
+
+// chartFontNote is the note of a chart whose CJK text had no font.
+func chartFontNote(lang string) string {
+	return tr(lang, "the chart's Chinese, Japanese or Korean text may show as boxes: install Noto Sans CJK (Debian's fonts-noto-cjk) for it",
+		"图表中的中文可能显示为方框：请安装 Noto Sans CJK 字体（Debian 的 fonts-noto-cjk）")
+}
+
+// chart is one chart's text and what it needs.
+type chart struct {
+	title, xLabel, yLabel string
+	// fontMissing is set when the chart has CJK text and no font for it.
+	fontMissing bool
+}
+
+// newPlot makes a plot for c, in the CJK font when any of texts needs it.
+func (c *chart) newPlot(texts ...string) *plot.Plot {
+	p := plot.New()
+	var fnt *font.Font
+	if needsCJK(append(texts, c.title, c.xLabel, c.yLabel)...) {
+		if loadCJKFont() {
+			fnt = &font.Font{Typeface: cjkTypeface}
+		} else {
+			c.fontMissing = true
+		}
+	}
+	set := func(s *text.Style, size float64) {
+		if fnt != nil {
+			s.Font = font.From(*fnt, font.Length(size))
+		}
+	}
+	set(&p.Title.TextStyle, 13)
+	set(&p.X.Label.TextStyle, 11)
+	set(&p.Y.Label.TextStyle, 11)
+	set(&p.X.Tick.Label, 8)
+	set(&p.Y.Tick.Label, 9)
+	set(&p.Legend.TextStyle, 9)
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.title, c.xLabel, c.yLabel
+	return p
+}
+
+// needsCJK reports whether any text has a letter beyond Latin, Greek and
+// Cyrillic, which Liberation does not cover.
+func needsCJK(texts ...string) bool {
+	for _, s := range texts {
+		for _, r := range s {
+			if r >= 0x2E80 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chartLabel shortens a label to 30 characters, as the cells do.
+func chartLabel(s string) string {
+	if utf8.RuneCountInString(s) <= 30 {
+		return s
+	}
+	return string([]rune(s)[:30])
+}
+
+// pngOf writes p as a PNG of w × h inches.
+func pngOf(p *plot.Plot, w, h float64) ([]byte, error) {
+	wt, err := p.WriterTo(vg.Length(w)*vg.Inch, vg.Length(h)*vg.Inch, "png")
+	if err != nil {
+		return nil, fmt.Errorf("draw the chart: %w", err)
+	}
+	var b bytes.Buffer
+	if _, err := wt.WriteTo(&b); err != nil {
+		return nil, fmt.Errorf("draw the chart: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+var barBlue = color.RGBA{R: 0x4f, G: 0x81, B: 0xbd, A: 0xff}
+
+// barChart draws names and their values as horizontal bars, the first on
+// top.
+func (c *chart) barChart(names []string, values []float64) ([]byte, error) {
+	labels := make([]string, len(names))
+	vs := make(plotter.Values, len(values))
+	for i := range names {
+		// The first is drawn on top: plot's first bar is the lowest.
+		j := len(names) - 1 - i
+		labels[j] = chartLabel(names[i])
+		vs[j] = values[i]
+		if missing(vs[j]) {
+			vs[j] = 0
+		}
+	}
+	p := c.newPlot(labels...)
+	bars, err := plotter.NewBarChart(vs, vg.Points(14))
+	if err != nil {
+		return nil, fmt.Errorf("draw the chart: %w", err)
+	}
+	bars.Horizontal = true
+	bars.Color = barBlue
+	bars.LineStyle.Width = 0
+	p.Add(bars)
+	p.NominalY(labels...)
+	p.X.Min = math.Min(0, p.X.Min)
+	return pngOf(p, 8, math.Max(3, 0.35*float64(len(names))+1.2))
+}
+
+// lineSeries is one line of a line chart: NaN where it has no value.
+type lineSeries struct {
+	name   string
+	values []float64
+}
+
+// palette is matplotlib's default cycle, as the cells' charts used.
+var palette = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
+	{0xd6, 0x27, 0x28, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff},
+}
+
+// lineChart draws one line per series over the x labels, with a legend
+// when there are names, and shades the periods at shaded (partial ones).
+func (c *chart) lineChart(labels []string, series []lineSeries, shaded []int) ([]byte, error) {
+	var names []string
+	for _, s := range series {
+		names = append(names, s.name)
+	}
+	p := c.newPlot(append(names, labels...)...)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k, s := range series {
+		var pts plotter.XYs
+		for i, v := range s.values {
+			if !missing(v) {
+				pts = append(pts, plotter.XY{X: float64(i), Y: v})
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		line, points, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, fmt.Errorf("draw the chart: %w", err)
+		}
+		col := color.Color(barBlue)
+		if s.name != "" {
+			col = palette[k%len(palette)]
+		}
+		line.Color, points.Color = col, col
+		points.Shape = draw.CircleGlyph{}
+		points.Radius = vg.Points(2)
+		p.Add(line, points)
+		if s.name != "" {
+			p.Legend.Add(chartLabel(s.name), line, points)
+		}
+	}
+	if !math.IsInf(lo, 0) {
+		for _, i := range shaded {
+			x0, x1 := float64(i)-0.5, float64(i)+0.5
+			box, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: lo}, {X: x1, Y: lo}, {X: x1, Y: hi}, {X: x0, Y: hi}})
+			if err == nil {
+				box.Color = color.RGBA{0xd9, 0xd9, 0xd9, 0x99}
+				box.LineStyle.Width = 0
+				p.Add(box)
+			}
+		}
+	}
+	step := max(1, len(labels)/12)
+	var ticks []plot.Tick
+	for i := 0; i < len(labels); i += step {
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: labels[i]})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Tick.Label.Rotation = math.Pi / 4
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+	p.X.Min, p.X.Max = -0.5, math.Max(0.5, float64(len(labels))-0.5)
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	return pngOf(p, 8, 4.5)
+}
