@@ -99,6 +99,21 @@ func (h *hub) ending() bool {
 	return n > 0 && h.frames[n-1].kind == event.Done
 }
 
+// stopsForThePerson reports whether the run has sent an interrupt: it
+// stops to wait for the person, and sends its done event once what it
+// started has stopped (its kernel can take seconds), while the page
+// already shows the question.
+func (h *hub) stopsForThePerson() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, f := range h.frames {
+		if f.kind == event.Interrupted {
+			return true
+		}
+	}
+	return false
+}
+
 func (h *hub) startCh() chan struct{}   { return h.start }
 func (h *hub) dropped() <-chan struct{} { return h.drop }
 

@@ -92,11 +92,13 @@ const endingWait = 10 * time.Second
 // waitEnding waits, up to endingWait, for a run of session id that has
 // sent its done event to free the session: a client that asks again the
 // moment it sees the done event is not refused for a run that has ended.
+// A run that sent an interrupt is waited for too: the page offers the
+// answer at the interrupt, before the run's done event.
 func (s *Server) waitEnding(ctx context.Context, id string) error {
 	s.mu.Lock()
 	prev, busy := s.hubs[id]
 	s.mu.Unlock()
-	if !busy || !prev.ending() {
+	if !busy || !(prev.ending() || prev.stopsForThePerson()) {
 		return nil
 	}
 	select {

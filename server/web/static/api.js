@@ -130,6 +130,12 @@ export const api = {
   pause: (id) => post(`${sessionPath(id)}/pause`),
   resume: (id) => post(`${sessionPath(id)}/resume`),
   remove: (id) => json(sessionPath(id), { method: 'DELETE' }),
+  // The facts Sift remembers about a session's data (facts.js).
+  facts: (id) => json(`v1/memory?session=${encodeURIComponent(id)}`),
+  editFact: (id, answer) => json(`v1/memory/${encodeURIComponent(id)}`, {
+    method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ answer }),
+  }),
+  forgetFact: (id) => json(`v1/memory/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   // table reads one page of a CSV, TSV or workbook file (a workbook's
   // sheet by name, the first when ''; pageSize rows, the server's 50 when
   // not given).

@@ -5,8 +5,10 @@
 import { api, APIError, setTokenPrompt, streamEvents } from './api.js';
 import { RunView, h, autoGrow, scrollCue } from './run.js';
 import { Viewer, viewable } from './viewer.js';
+import { FactsPanel } from './facts.js';
 
 const $ = (id) => document.getElementById(id);
+const facts = new FactsPanel($('facts'));
 
 const state = {
   config: null,
@@ -267,7 +269,11 @@ const viewContext = () => ({
     await api.answer(state.id, body);
     follow();
   },
-  onStatus: (s) => { setStatus(s); if (s !== 'running') loadSessions().catch(() => {}); },
+  onStatus: (s) => {
+    setStatus(s);
+    if (s !== 'running') loadSessions().catch(() => {});
+    if (s !== 'running' && s !== 'queued') facts.show(state.id).catch(() => {});
+  },
   onUsage: showUsage,
   ask: (q) => askFollowupText(q),
 });
@@ -331,6 +337,7 @@ function resetSession() {
   $('runs').replaceChildren();
   $('session-title').textContent = '';
   $('inputs').textContent = '';
+  facts.clear();
   showUsage({ calls: 0 });
 }
 
@@ -352,6 +359,7 @@ async function openSession(id) {
     else a.removeAttribute('aria-current');
   }
   if (s.status !== 'created') follow();
+  facts.show(id).catch(fail);
   $('main').focus({ preventScroll: true });
 }
 
