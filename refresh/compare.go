@@ -14,7 +14,8 @@ import (
 // number in the new outputs (Recompute).
 type Comparison struct {
 	// Changes are the numbers found in both reports that moved: Old is
-	// the first report's, New the other's.
+	// the first report's, New the other's; Where is the line of the
+	// first report they are on.
 	Changes []Change `json:"changes"`
 	// Kept counts the numbers found in both that did not move.
 	Kept int `json:"kept"`
@@ -47,7 +48,7 @@ func Compare(left, right string) Comparison {
 		case q.num.Value == p.num.Value:
 			c.Kept++
 		default:
-			c.Changes = append(c.Changes, Change{Where: fmt.Sprintf("%q", p.label), Old: p.num.Text, New: q.num.Text, OldValue: p.num.Value, NewValue: q.num.Value, Percent: p.num.Percent, Scale: 1})
+			c.Changes = append(c.Changes, Change{Where: lineOf(left, p), Old: p.num.Text, New: q.num.Text, OldValue: p.num.Value, NewValue: q.num.Value, Percent: p.num.Percent, Scale: 1})
 		}
 	}
 	for _, q := range r {

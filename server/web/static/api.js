@@ -136,6 +136,16 @@ export const api = {
     method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ answer }),
   }),
   forgetFact: (id) => json(`v1/memory/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  // refresh runs a finished session again on new files (File objects;
+  // none: the same databases); approve applies a mapping of renamed
+  // columns, which otherwise comes back as a 409 needs_approval.
+  async refresh(id, files, approve) {
+    const form = new FormData();
+    for (const f of files) form.append('file', f, f.name);
+    return json(`${sessionPath(id)}/refresh${approve ? '?approve=true' : ''}`, { method: 'POST', body: form });
+  },
+  fork: (id, req) => post(`${sessionPath(id)}/fork`, req),
+  compare: (id, other) => json(`${sessionPath(id)}/compare?${new URLSearchParams({ with: other })}`),
   // table reads one page of a CSV, TSV or workbook file (a workbook's
   // sheet by name, the first when ''; pageSize rows, the server's 50 when
   // not given).

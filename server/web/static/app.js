@@ -189,6 +189,8 @@ function setStatus(status, detail = '') {
   $('delete').disabled = live;
   // The sessions list says the same as the header at once, not at its
   // next refresh.
+  // lineage.js offers refresh, fork and compare on a finished session.
+  document.dispatchEvent(new CustomEvent('sift:session-status', { detail: { id: state.id, status } }));
   const badge = document.querySelector('.session-link[aria-current="page"] .badge');
   if (badge) {
     badge.textContent = statusWords(status);
