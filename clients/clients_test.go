@@ -2,7 +2,9 @@
 // and `sift mcp` built from this tree: Redocly's linter on the OpenAPI
 // document, a client generated from it (openapi-client-axios), the
 // eventsource package following a run, the MCP TypeScript SDK's client
-// over stdio and streamable HTTP, and the MCP conformance suite. The
+// over stdio and streamable HTTP, the MCP conformance suite against
+// Sift's server and its client scenarios against Sift's client
+// (conformanceclient). The
 // clients are npm packages pinned in package-lock.json: install them with
 // `npm ci` here (.ci/run does). Without them the test skips, except in CI
 // (CI=true), where it fails.
@@ -86,6 +88,22 @@ func TestThirdPartyClients(t *testing.T) {
 		runNode(t, env, "node_modules/@modelcontextprotocol/conformance/dist/index.js", "server", "--url", mcpURL,
 			"--expected-failures", "conformance-expected-failures.yaml", "-o", filepath.Join(tmp, "conformance"))
 	})
+	// Sift's own MCP client (tools/mcp), as a run reaches MCP servers,
+	// against the suite's client scenarios: sse-retry checks resumption
+	// to the letter (the server's retry delay, Last-Event-ID).
+	client := filepath.Join(tmp, "conformanceclient")
+	if out, err := exec.Command("go", "build", "-o", client, "./conformanceclient").CombinedOutput(); err != nil {
+		t.Fatalf("build the conformance client: %v\n%s", err, out)
+	}
+	for _, scenario := range []string{"initialize", "tools_call", "sse-retry"} {
+		t.Run("mcp-conformance-client-"+scenario, func(t *testing.T) {
+			out := runNode(t, env, "node_modules/@modelcontextprotocol/conformance/dist/index.js", "client", "--command", client,
+				"--scenario", scenario, "-o", filepath.Join(tmp, "conformance-client"))
+			if !strings.Contains(out, "OVERALL: PASSED") {
+				t.Errorf("scenario %s did not pass:\n%s", scenario, out)
+			}
+		})
+	}
 }
 
 // start runs a sift server until the test ends and returns the URL it
