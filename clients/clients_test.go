@@ -2,7 +2,8 @@
 // and `sift mcp` built from this tree: Redocly's linter on the OpenAPI
 // document, a client generated from it (openapi-client-axios), the
 // eventsource package following a run, the MCP TypeScript SDK's client
-// over stdio and streamable HTTP, the MCP conformance suite against
+// over stdio and streamable HTTP, the MCP Inspector's CLI, the MCP
+// conformance suite against
 // Sift's server and its client scenarios against Sift's client
 // (conformanceclient). The
 // clients are npm packages pinned in package-lock.json: install them with
@@ -14,6 +15,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -87,6 +89,36 @@ func TestThirdPartyClients(t *testing.T) {
 	t.Run("mcp-conformance", func(t *testing.T) {
 		runNode(t, env, "node_modules/@modelcontextprotocol/conformance/dist/index.js", "server", "--url", mcpURL,
 			"--expected-failures", "conformance-expected-failures.yaml", "-o", filepath.Join(tmp, "conformance"))
+	})
+	t.Run("mcp-inspector", func(t *testing.T) {
+		// The Inspector's CLI, as a person tries a server with it: list the
+		// tools, call one with an array argument typed on the command line.
+		inspector := []string{"node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "--cli", mcpURL + "/", "--transport", "http"}
+		ienv := append(env, "MCP_CATALOG_PATH="+filepath.Join(tmp, "inspector-catalog.json"))
+		var list struct {
+			Tools []struct {
+				Name        string `json:"name"`
+				InputSchema struct {
+					Properties map[string]struct {
+						Type any `json:"type"`
+					} `json:"properties"`
+				} `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		out := runNode(t, ienv, append(inspector, "--method", "tools/list")...)
+		if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &list); err != nil {
+			t.Fatalf("tools/list: %v in %s", err, out)
+		}
+		for _, tool := range list.Tools {
+			if f, ok := tool.InputSchema.Properties["files"]; ok && f.Type != "array" {
+				t.Errorf("%s declares files as %v, want a plain array (the Inspector sends a string otherwise)", tool.Name, f.Type)
+			}
+		}
+		out = runNode(t, ienv, append(inspector, "--method", "tools/call", "--tool-name", "run_builtin_analysis",
+			"--tool-arg", "analysis=topn", `files=["sales.csv"]`, "question=total revenue by region")...)
+		if !strings.Contains(out, "Top regions by total revenue: North") || strings.Contains(out, `"isError": true`) {
+			t.Errorf("the Inspector's tools/call did not get the ranking:\n%s", out)
+		}
 	})
 	// Sift's own MCP client (tools/mcp), as a run reaches MCP servers,
 	// against the suite's client scenarios: sse-retry checks resumption
