@@ -2,7 +2,10 @@
 // and `sift mcp` built from this tree: Redocly's linter on the OpenAPI
 // document, a client generated from it (openapi-client-axios), the
 // eventsource package following a run, the MCP TypeScript SDK's client
-// over stdio and streamable HTTP, and the MCP conformance suite. The
+// over stdio and streamable HTTP, the MCP Inspector's CLI, the MCP
+// conformance suite against
+// Sift's server and its client scenarios against Sift's client
+// (conformanceclient). The
 // clients are npm packages pinned in package-lock.json: install them with
 // `npm ci` here (.ci/run does). Without them the test skips, except in CI
 // (CI=true), where it fails.
@@ -12,6 +15,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -86,6 +90,52 @@ func TestThirdPartyClients(t *testing.T) {
 		runNode(t, env, "node_modules/@modelcontextprotocol/conformance/dist/index.js", "server", "--url", mcpURL,
 			"--expected-failures", "conformance-expected-failures.yaml", "-o", filepath.Join(tmp, "conformance"))
 	})
+	t.Run("mcp-inspector", func(t *testing.T) {
+		// The Inspector's CLI, as a person tries a server with it: list the
+		// tools, call one with an array argument typed on the command line.
+		inspector := []string{"node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "--cli", mcpURL + "/", "--transport", "http"}
+		ienv := append(env, "MCP_CATALOG_PATH="+filepath.Join(tmp, "inspector-catalog.json"))
+		var list struct {
+			Tools []struct {
+				Name        string `json:"name"`
+				InputSchema struct {
+					Properties map[string]struct {
+						Type any `json:"type"`
+					} `json:"properties"`
+				} `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		out := runNode(t, ienv, append(inspector, "--method", "tools/list")...)
+		if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &list); err != nil {
+			t.Fatalf("tools/list: %v in %s", err, out)
+		}
+		for _, tool := range list.Tools {
+			if f, ok := tool.InputSchema.Properties["files"]; ok && f.Type != "array" {
+				t.Errorf("%s declares files as %v, want a plain array (the Inspector sends a string otherwise)", tool.Name, f.Type)
+			}
+		}
+		out = runNode(t, ienv, append(inspector, "--method", "tools/call", "--tool-name", "run_builtin_analysis",
+			"--tool-arg", "analysis=topn", `files=["sales.csv"]`, "question=total revenue by region")...)
+		if !strings.Contains(out, "Top regions by total revenue: North") || strings.Contains(out, `"isError": true`) {
+			t.Errorf("the Inspector's tools/call did not get the ranking:\n%s", out)
+		}
+	})
+	// Sift's own MCP client (tools/mcp), as a run reaches MCP servers,
+	// against the suite's client scenarios: sse-retry checks resumption
+	// to the letter (the server's retry delay, Last-Event-ID).
+	client := filepath.Join(tmp, "conformanceclient")
+	if out, err := exec.Command("go", "build", "-o", client, "./conformanceclient").CombinedOutput(); err != nil {
+		t.Fatalf("build the conformance client: %v\n%s", err, out)
+	}
+	for _, scenario := range []string{"initialize", "tools_call", "sse-retry"} {
+		t.Run("mcp-conformance-client-"+scenario, func(t *testing.T) {
+			out := runNode(t, env, "node_modules/@modelcontextprotocol/conformance/dist/index.js", "client", "--command", client,
+				"--scenario", scenario, "-o", filepath.Join(tmp, "conformance-client"))
+			if !strings.Contains(out, "OVERALL: PASSED") {
+				t.Errorf("scenario %s did not pass:\n%s", scenario, out)
+			}
+		})
+	}
 }
 
 // start runs a sift server until the test ends and returns the URL it

@@ -115,6 +115,11 @@ func TestBrowserViewersOpenEveryFileInPlace(t *testing.T) {
 	)
 	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
 	b.waitJS(t, "the Files list has the big table", `document.querySelector('.downloads a[data-path="out/big.csv"]') !== null`)
+	for _, p := range []string{"plan.md", "report.md", "report.html"} {
+		if got := b.evalString(t, fmt.Sprintf(`String(document.querySelectorAll('.downloads a[data-path=%q]').length)`, p)); got == "0" {
+			t.Errorf("the Files list has no %s", p)
+		}
+	}
 	// The step's inline preview reads 25 rows, not the file.
 	b.waitJS(t, "the step previews the big table", `document.querySelector('.step .table-fig table caption')?.textContent === 'First 25 of 100,000 rows'`)
 
@@ -222,11 +227,72 @@ func TestBrowserViewersOpenEveryFileInPlace(t *testing.T) {
 	// report.html in a sandboxed frame that runs nothing.
 	open("report.html")
 	b.waitJS(t, "the report's frame is there", `document.querySelector('.viewer-frame') !== null`)
-	if got := b.evalString(t, `(() => { const f = document.querySelector('.viewer-frame'); return f.getAttribute('sandbox') + '|' + f.src.slice(0, 5); })()`); got != "|blob:" {
-		t.Errorf("the report's frame has sandbox=%q, want sandbox with no permission and a blob: source", got)
+	if got := b.evalString(t, `(() => { const f = document.querySelector('.viewer-frame'); return f.getAttribute('sandbox') + '|' + f.src.slice(0, 5); })()`); got != "allow-scripts|blob:" {
+		t.Errorf("the report's frame has sandbox=%q, want sandbox with only allow-scripts (an origin of its own, no popups, forms or top navigation) and a blob: source", got)
 	}
 	b.waitJS(t, "the report's frame has loaded", `document.querySelector('.viewer-frame').hasAttribute('data-loaded')`)
 	b.viewportShot(t, "viewer-report")
+	// A link inside the report, clicked as a person clicks it, opens the
+	// session's file in the viewer: the frame and the app stay where they
+	// are.
+	page := b.evalString(t, `location.href`)
+	b.waitJS(t, "the report's frame keeps its links (reportframe.js runs in it)", `document.querySelector('.viewer-frame').dataset.links === 'kept'`)
+	// The frame has an origin of its own: the test reaches its links as a
+	// person with a keyboard does, from a click on its first line.
+	xy := b.evalStrings(t, `(() => { const r = document.querySelector('.viewer-frame').getBoundingClientRect(); return [String(r.left + 8), String(r.top + 8)]; })()`)
+	var x, y float64
+	fmt.Sscan(xy[0], &x)
+	fmt.Sscan(xy[1], &y)
+	b.do(t, "follow the workbook's link inside report.html (the second link)",
+		chromedp.MouseClickXY(x, y), chromedp.KeyEvent("\t"), chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"))
+	b.waitJS(t, "the report's link opens the workbook in the viewer", `document.getElementById('viewer').open && document.querySelectorAll('.sheet-tab').length === 2`)
+	if got := b.evalString(t, `location.href`); got != page {
+		t.Errorf("the link in the report took the app from %s to %s", page, got)
+	}
+	b.viewportShot(t, "viewer-report-link")
+	escape("report.html") // the focus goes back to what opened the viewer
+	// Where each kind of link goes: only this session's files are opened.
+	b.do(t, "read where links go", chromedp.Evaluate[chromedp.Void](`import(new URL('reportlinks.js', location.href).href).then((m) => {
+		const id = 'S1';
+		window.linkTargets = JSON.stringify([
+			'out/book.xlsx', './out/a%20b.csv', 'report.md', 'plan.md', 'out/x/../y.png', '#top', 'https://example.com/a',
+			'../S2/out/x.csv', 'out/../../S2/report.md', '/v1/sessions/S2/files/report.md', 'v1/sessions/S1/files/out/c.csv',
+			'out/.x.csv', 'work/.hidden', 'input/sales.csv', 'events.jsonl', 'javascript:alert(1)', 'file:///etc/passwd', '/etc/passwd', 'out/%2e%2e%2fx',
+		].map((href) => [href, m.reportTarget(href, id)]));
+	})`))
+	b.waitJS(t, "the link targets", `typeof window.linkTargets === 'string'`)
+	var targets [][2]any
+	if err := json.Unmarshal([]byte(b.evalString(t, `window.linkTargets`)), &targets); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"out/book.xlsx": "file out/book.xlsx", "./out/a%20b.csv": "file out/a b.csv", "report.md": "file report.md", "plan.md": "file plan.md",
+		"out/x/../y.png": "file out/y.png", "#top": "anchor", "https://example.com/a": "web https://example.com/a",
+		"v1/sessions/S1/files/out/c.csv": "file out/c.csv",
+	}
+	for _, tg := range targets {
+		href := tg[0].(string)
+		got := "nowhere"
+		if m, ok := tg[1].(map[string]any); ok {
+			switch {
+			case m["file"] != nil:
+				got = "file " + m["file"].(string)
+			case m["web"] != nil:
+				got = "web " + m["web"].(string)
+			case m["anchor"] != nil:
+				got = "anchor"
+			}
+		}
+		w, ok := want[href]
+		if !ok {
+			w = "nowhere"
+		}
+		if got != w {
+			t.Errorf("a report link to %q goes %s, want %s", href, got, w)
+		}
+	}
+	open("report.html")
+	b.waitJS(t, "the report's frame has loaded again", `document.querySelector('.viewer-frame')?.hasAttribute('data-loaded')`)
 	escape("report.html")
 	if got := b.evalString(t, `document.title`); got != "Sift" {
 		t.Errorf("the page's title is %q: a file's script ran", got)

@@ -23,8 +23,9 @@ var static embed.FS
 // any of it ever reach the DOM as markup. Images come from the API as blobs
 // (fetched with the bearer token), hence blob: and data:. The file viewer
 // shows report.html in a sandboxed frame from a blob: URL, which takes on
-// this policy: it runs no script, and the report's own styles (and only
-// those) are allowed by their hashes.
+// this policy: it runs no script but the app's reportframe.js (which keeps
+// the report's links in the session), and the report's own styles (and
+// only those) are allowed by their hashes.
 var contentSecurityPolicy = "default-src 'self'; script-src 'self'; " +
 	"style-src 'self' 'unsafe-hashes' " + strings.Join(report.StyleHashes(), " ") + "; " +
 	"img-src 'self' blob: data:; connect-src 'self'; frame-src blob:; object-src 'none'; " +

@@ -236,6 +236,8 @@ function viewer() {
     table: (path, sheet, page) => api.table(state.id, path, sheet, page),
     url: fileURL,
     download: downloadLink,
+    text: (path) => api.blob(state.id, path).then((b) => b.text()),
+    session: () => state.id,
   });
   return theViewer;
 }

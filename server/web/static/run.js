@@ -474,6 +474,7 @@ export class RunView {
       view.files.open = false;
       view.filesSum.textContent = 'Charts and tables of this step';
     }
+    this.addDownload('plan.md');
     this.addDownload('report.md');
     this.addDownload('report.html');
   }

@@ -2,10 +2,11 @@
 // with its download link beside it. A CSV, TSV or workbook shows as a paged
 // table (the server reads the page: a 100,000-row file costs the page 50
 // rows), an image large, report.html in a sandboxed frame that runs
-// nothing. Whatever a file holds is text here: cells go in through
+// none of its own (its links open the session's files here: reportlinks.js). Whatever a file holds is text here: cells go in through
 // textContent, an SVG only ever as an <img>.
 
 import { h, scrollCue } from './run.js';
+import { framed, keepLinksInSession } from './reportlinks.js';
 
 const TABLE = /\.(csv|tsv|xlsx|xlsm)$/i;
 const IMAGE = /\.(png|jpe?g|gif|webp|svg)$/i;
@@ -18,7 +19,8 @@ export function viewable(path) {
 }
 
 // Viewer owns the dialog. ctx: { table(path, sheet, page) -> Promise<page>,
-// url(path) -> Promise<object URL>, download(path, a) }.
+// url(path) -> Promise<object URL>, text(path) -> Promise<string>,
+// download(path, a), session() -> id }.
 export class Viewer {
   constructor(ctx) {
     this.ctx = ctx;
@@ -65,6 +67,19 @@ export class Viewer {
     else this.showReport(path, live);
   }
 
+  // follow opens a file a report links to: in the viewer when it shows
+  // in place, else as a download.
+  follow(path) {
+    if (viewable(path)) {
+      this.open(path, this.opener);
+      return;
+    }
+    const a = h('a', { hidden: '' });
+    this.ctx.download(path, a);
+    this.body.append(a);
+    a.click();
+  }
+
   // cannot says the file cannot be shown, why, and offers the download.
   cannot(why) {
     const dl = h('a', {}, 'Download it');
@@ -90,13 +105,20 @@ export class Viewer {
 
   async showReport(path, live) {
     try {
-      const url = await this.ctx.url(path);
+      const html = await this.ctx.text(path);
       if (!live()) return;
-      // sandbox="" with no allow-scripts: the report runs nothing, and
-      // has an origin of its own (no allow-same-origin).
-      const frame = h('iframe', { class: 'viewer-frame', sandbox: '', referrerpolicy: 'no-referrer', title: `Report ${path}` });
-      frame.addEventListener('load', () => { frame.dataset.loaded = ''; }, { once: true });
-      frame.src = url;
+      // allow-scripts alone: an origin of its own, no popups, forms or
+      // top navigation; the page's policy (which the blob: document takes
+      // on) lets it run reportframe.js and nothing else, so its links
+      // stay in the session (reportlinks.js).
+      const own = URL.createObjectURL(new Blob([framed(html)], { type: 'text/html' }));
+      const frame = h('iframe', { class: 'viewer-frame', sandbox: 'allow-scripts', referrerpolicy: 'no-referrer', title: `Report ${path}` });
+      keepLinksInSession(frame, this.ctx.session(), (p) => { if (live()) this.follow(p); });
+      frame.addEventListener('load', () => {
+        frame.dataset.loaded = '';
+        URL.revokeObjectURL(own);
+      }, { once: true });
+      frame.src = own;
       this.body.replaceChildren(frame);
     } catch (err) {
       if (live()) this.cannot(err.message);
