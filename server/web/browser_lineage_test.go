@@ -57,8 +57,8 @@ func TestBrowserRefreshForkAndCompare(t *testing.T) {
 		reply("submit_result", map[string]any{"answer": "Without East, North sells most (150)."}),
 		say("# Revenue without East\n\nNorth leads with 150 and South has 70 [step 2].\n"),
 	)
-	// The kernel, not process mode: a fork rebuilds the Python state of
-	// the steps it keeps by replaying their cells in the kernel.
+	// The default Python mode, the kernel: the fork rebuilds step 1's
+	// state by replaying its cell.
 	srv := startServeScripted(t, script, nil)
 	b := newBrowser(t, chromium)
 	dir := t.TempDir()
