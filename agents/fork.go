@@ -310,6 +310,12 @@ func (s *Sift) prepareFork(ctx context.Context, req ForkRequest) (string, error)
 	if err := ws.WriteFile(operator.CellsLogFile, log, session.Durable); err != nil {
 		return "", fmt.Errorf("fork: %w", err)
 	}
+	if s.cfg.PythonMode == operator.PythonProcess {
+		if err := copyCellFiles(old, ws, cells); err != nil {
+			_ = os.RemoveAll(ws.Root)
+			return "", err
+		}
+	}
 	forked := &plans.FullPlan{Question: fp.Question, Revisions: fp.Revisions, ExplicitNeeds: fp.ExplicitNeeds}
 	forked.Steps = append(append(forked.Steps, fp.Steps[:at]...), p.plan...)
 	if p.answer != nil {
@@ -388,6 +394,39 @@ func cellsOfSteps(ws *session.Workspace, steps map[int]bool) ([]operator.CellRec
 		out = append(out, rec)
 	}
 	return out, nil
+}
+
+// maxForkedFile bounds each file copyCellFiles copies.
+const maxForkedFile = 256 << 20
+
+// copyCellFiles copies the files the kept cells wrote (under work/ and
+// out/) from the parent's workspace into the fork's. In process mode no
+// kernel replays the cells, and the fork's later steps read what they
+// wrote (a DataFrame saved to work/, a table under out/) as in the
+// parent's workspace; a kernel replaying them writes them again.
+func copyCellFiles(from, to *session.Workspace, cells []operator.CellRecord) error {
+	seen := map[string]bool{}
+	for _, c := range cells {
+		for _, f := range append(append([]string(nil), c.Files...), c.Figures...) {
+			if seen[f] || !(strings.HasPrefix(f, "work/") || strings.HasPrefix(f, "out/")) || strings.HasPrefix(f, "work/.cells/") {
+				continue
+			}
+			seen[f] = true
+			b, truncated, err := confined.ReadFile(from.Root, f, maxForkedFile)
+			switch {
+			case errors.Is(err, os.ErrNotExist):
+				continue // removed by a later cell of the parent
+			case err != nil:
+				return fmt.Errorf("%w: copy %s from session %s: %w", ErrCannotFork, f, from.ID, err)
+			case truncated:
+				return fmt.Errorf("%w: %s of session %s is over %d MiB, too large to copy for a fork in process mode; fork with the Python kernel (--python-mode kernel), which rebuilds it", ErrCannotFork, f, from.ID, maxForkedFile>>20)
+			}
+			if err := to.WriteFile(f, b, session.Durable); err != nil {
+				return fmt.Errorf("fork: copy %s: %w", f, err)
+			}
+		}
+	}
+	return nil
 }
 
 // copyInputs copies the input files of one session into another, under

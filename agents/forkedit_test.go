@@ -11,6 +11,7 @@ import (
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/session"
 )
@@ -182,5 +183,32 @@ func TestForkWithAnEditedPlan(t *testing.T) {
 	}
 	if err := s.CheckFork(context.Background(), ForkRequest{Session: parent.Session, At: 2, Plan: []string{" "}}); !errors.Is(err, ErrCannotFork) {
 		t.Errorf("a plan of blank steps: %v, want ErrCannotFork", err)
+	}
+}
+
+// TestForkInProcessMode: with no kernel to replay step 1's cell, the
+// fork gets the files that cell wrote (work/sales.pkl), which steps 2 and
+// 3 read.
+func TestForkInProcessMode(t *testing.T) {
+	script := scripted.New(append(refreshedScript(), forkReplies()...)...)
+	s := httpSift(t, script, func(c *Config) { c.PythonMode = operator.PythonProcess })
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}, Parallel: 1})
+	parent := evs[len(evs)-1]
+	if parent.Err != nil {
+		t.Fatalf("the analysis failed: %v", parent.Err)
+	}
+	var done event.Event
+	for e := range s.Fork(context.Background(), ForkRequest{Session: parent.Session, At: 2, Step: stepRegionNoEast}) {
+		done = e
+	}
+	if done.Err != nil {
+		t.Fatalf("fork: %v", done.Err)
+	}
+	if got := readWS(t, done, "out/by_region.csv"); !strings.Contains(got, "North,150") || strings.Contains(got, "East") {
+		t.Errorf("out/by_region.csv = %q, want the edited step's totals", got)
+	}
+	fp, err := SessionPlan(done.Path)
+	if err != nil || fp.Steps[1].Status != plans.StatusDone || fp.Steps[2].Status != plans.StatusDone {
+		t.Errorf("plan = %+v, %v; want steps 2 and 3 done", fp, err)
 	}
 }

@@ -111,7 +111,9 @@ func (p *RefreshPlan) MappingText() string {
 		if in.Mapping == nil || in.Mapping.Same() {
 			continue
 		}
-		fmt.Fprintf(&b, "%s ← %s:\n%s", in.Old, in.New, in.Mapping)
+		// The new file by its name: on a server its path is the
+		// server's upload directory, which a client is not shown.
+		fmt.Fprintf(&b, "%s ← %s:\n%s", in.Old, filepath.Base(in.New), in.Mapping)
 	}
 	return b.String()
 }

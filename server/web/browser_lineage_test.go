@@ -57,8 +57,8 @@ func TestBrowserRefreshForkAndCompare(t *testing.T) {
 		reply("submit_result", map[string]any{"answer": "Without East, North sells most (150)."}),
 		say("# Revenue without East\n\nNorth leads with 150 and South has 70 [step 2].\n"),
 	)
-	// The kernel, not process mode: a fork rebuilds the Python state of
-	// the steps it keeps by replaying their cells in the kernel.
+	// The default Python mode, the kernel: the fork rebuilds step 1's
+	// state by replaying its cell.
 	srv := startServeScripted(t, script, nil)
 	b := newBrowser(t, chromium)
 	dir := t.TempDir()
@@ -175,5 +175,34 @@ func TestBrowserRefreshForkAndCompare(t *testing.T) {
 	if b.sessionID(t) != fork {
 		t.Error("a refused fork must not leave the page")
 	}
+
+	// A refresh on a file whose columns were renamed shows the mapping,
+	// and runs only once it is approved.
+	renamed := filepath.Join(dir, "renamed", "sales.csv")
+	if err := os.MkdirAll(filepath.Dir(renamed), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body, _ := os.ReadFile(more)
+	if err := os.WriteFile(renamed, []byte(strings.Replace(string(body), "date,region,revenue", "date,Region,revenue_usd", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.do(t, "back to the first session again", chromedp.Click(chromedp.ID("lineage-parent")))
+	b.waitJS(t, "it opens", `location.hash === '#s=`+parent+`' && document.getElementById('lineage-origin').hidden && !document.getElementById('refresh-open').hidden`)
+	b.do(t, "open the refresh", chromedp.Click(chromedp.ID("refresh-open")))
+	b.waitJS(t, "the refresh form", `document.getElementById('refresh-files') !== null`)
+	b.do(t, "refresh on the renamed file",
+		chromedp.SetUploadFiles(chromedp.ID("refresh-files"), []string{renamed}),
+		chromedp.Click(chromedp.ID("refresh-go")),
+	)
+	b.waitJS(t, "the mapping is shown for approval", `!document.getElementById('refresh-mapping').hidden && document.getElementById('refresh-mapping').textContent.includes('revenue (int) → revenue_usd (int)') && document.getElementById('refresh-go').textContent === 'Approve the mapping and refresh'`)
+	if b.sessionID(t) != parent {
+		t.Error("a mapping waiting for approval must not start a refresh")
+	}
+	if m := b.evalString(t, `document.getElementById('refresh-mapping').textContent`); strings.Contains(m, ".uploads") || !strings.Contains(m, "input/sales.csv ← sales.csv") {
+		t.Errorf("the mapping names the server's upload directory, or not the file: %q", m)
+	}
+	b.screenshot(t, "65-mapping")
+	b.do(t, "approve", chromedp.Click(chromedp.ID("refresh-go")))
+	b.waitJS(t, "the approved refresh opens and finishes", `location.hash !== '#s=`+parent+`' && document.querySelector('.run')?.dataset.status === 'done' && document.querySelector('.report .md')?.textContent.includes('North leads with 360')`)
 	b.noPageErrors(t)
 }
