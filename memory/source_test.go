@@ -91,3 +91,31 @@ func TestSourcesKey(t *testing.T) {
 		t.Error("no data is not hashed data")
 	}
 }
+
+// TestFileHashedTakesTheKnownSum: with the SHA-256 a session recorded as
+// it copied the file, the fingerprint is the one File computes, and the
+// file is not hashed again (a sum given is taken as it is).
+func TestFileHashedTakesTheKnownSum(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.csv")
+	if err := os.WriteFile(p, []byte("region,sales\nnorth,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	want, err := File(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FileHashed(ctx, p, want.Content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("FileHashed = %+v, want %+v", got, want)
+	}
+	if s, err := FileHashed(ctx, p, "given"); err != nil || s.Content != "given" {
+		t.Errorf("FileHashed with a sum read the file again: %+v, %v", s, err)
+	}
+	if _, err := FileHashed(ctx, filepath.Join(t.TempDir(), "gone.csv"), "given"); err == nil {
+		t.Error("FileHashed of a missing file: no error")
+	}
+}
