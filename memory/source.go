@@ -75,7 +75,10 @@ func FileHashed(ctx context.Context, path, sum string) (Source, error) {
 		return Source{}, fmt.Errorf("fingerprint %s: %w", path, err)
 	}
 	schema := "unknown"
-	if p, err := preview.File(ctx, path, preview.Options{}); err == nil {
+	// The schema is the columns and their types, which do not depend on
+	// the row count: the rows are estimated, not counted (a second scan
+	// of the whole file).
+	if p, err := preview.File(ctx, path, preview.Options{ExactCountLimit: 1}); err == nil {
 		schema = fileSchema(p)
 	}
 	return Source{

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sift-agent/sift/preview"
 )
 
 func write(t *testing.T, name, content string) string {
@@ -111,6 +113,10 @@ func TestFileHashedTakesTheKnownSum(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("FileHashed = %+v, want %+v", got, want)
+	}
+	// The schema, read without counting the rows, is the full preview's.
+	if fp, err := preview.File(ctx, p, preview.Options{}); err != nil || fileSchema(fp) != got.Schema {
+		t.Errorf("schema %q, want the full preview's (%v)", got.Schema, err)
 	}
 	if s, err := FileHashed(ctx, p, "given"); err != nil || s.Content != "given" {
 		t.Errorf("FileHashed with a sum read the file again: %+v, %v", s, err)
