@@ -8,7 +8,7 @@ DEMO_Q    ?= What is the monthly revenue trend in 2024, and which region sells m
 REC_SESSIONS ?= $(CURDIR)/.sift/recordings
 EVAL_DIR     ?= $(CURDIR)/.sift/eval-native
 
-.PHONY: recordings eval eval-understanding eval-understanding-gen serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-memory bench-parallel bench-workers clean
+.PHONY: recordings eval eval-understanding eval-understanding-gen serve bench-serve demo demo-agents test setup python-deps build vet bench bench-steps bench-preview bench-kernel bench-routes bench-tokens bench-memory bench-parallel bench-workers bench-builtin clean
 
 ## demo: offline demo on the example data: built-in analyses, no model, no API key
 demo: python-deps
@@ -90,6 +90,10 @@ vet:
 ## bench-steps: model calls and prompt tokens as sent over HTTP (o200k) per plan step and agent, classic vs Sift, on three datasets
 bench-steps: python-deps
 	$(GO) test ./agents -run '^$$' -bench CallsPerStep -benchtime 1x -v
+
+## bench-builtin: sift run of a monthly trend and a top-N on a 1M-row CSV, end to end, vs pandas.read_csv of the same file
+bench-builtin: python-deps
+	$(GO) test ./cmd/sift -run '^$$' -bench BuiltinVsPandasRead -benchtime 5x
 
 ## bench-preview: previewing a 200 MB CSV (time and memory)
 bench-preview:

@@ -58,8 +58,9 @@ func (r *run) dataSources(ctx context.Context, inputs []string) (memory.Sources,
 		return r.memSources, len(r.memSources) > 0
 	}
 	var out memory.Sources
+	sums := r.inputSums()
 	for _, in := range inputs {
-		s, err := memory.File(ctx, r.ws.Path(in))
+		s, err := memory.FileHashed(ctx, r.ws.Path(in), sums[in])
 		if err != nil {
 			r.memoryWarning("could not fingerprint "+in, err)
 			return nil, false
@@ -85,6 +86,24 @@ func (r *run) dataSources(ctx context.Context, inputs []string) (memory.Sources,
 	}
 	r.memSources = out
 	return out, len(out) > 0
+}
+
+// inputSums are the SHA-256 sums the workspace recorded as it copied its
+// inputs in, by workspace-relative path, for the inputs still of the
+// recorded size and time (an input's copy is read-only): the fingerprint
+// then needs no second read of the file.
+func (r *run) inputSums() map[string]string {
+	recs, err := r.ws.InputRecords()
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, rec := range recs {
+		if st, err := os.Stat(r.ws.Path(rec.Path)); err == nil && st.Size() == rec.Size && st.ModTime().Equal(rec.ModTime) {
+			out[rec.Path] = rec.SHA256
+		}
+	}
+	return out
 }
 
 // answerSettings are what, beside the question and the data, decides the

@@ -52,18 +52,33 @@ func (s Source) Hashed() bool { return s.Content != "" }
 // streaming) and its schema as preview sees it. It fails when the file
 // cannot be read.
 func File(ctx context.Context, path string) (Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	return FileHashed(ctx, path, "")
+}
+
+// FileHashed is File for a file whose SHA-256 (hex) is already known, as
+// a session's input record keeps it from the copy: the file is not read
+// again to hash it. An empty sum hashes the file.
+func FileHashed(ctx context.Context, path, sum string) (Source, error) {
+	content := sum
+	if content == "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return Source{}, fmt.Errorf("fingerprint %s: %w", path, err)
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, ctxReader{ctx, f}); err != nil {
+			return Source{}, fmt.Errorf("fingerprint %s: read: %w", path, err)
+		}
+		content = hex.EncodeToString(h.Sum(nil))
+	} else if _, err := os.Stat(path); err != nil {
 		return Source{}, fmt.Errorf("fingerprint %s: %w", path, err)
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, ctxReader{ctx, f}); err != nil {
-		return Source{}, fmt.Errorf("fingerprint %s: read: %w", path, err)
-	}
-	content := hex.EncodeToString(h.Sum(nil))
 	schema := "unknown"
-	if p, err := preview.File(ctx, path, preview.Options{}); err == nil {
+	// The schema is the columns and their types, which do not depend on
+	// the row count: the rows are estimated, not counted (a second scan
+	// of the whole file).
+	if p, err := preview.File(ctx, path, preview.Options{ExactCountLimit: 1}); err == nil {
 		schema = fileSchema(p)
 	}
 	return Source{

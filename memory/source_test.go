@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sift-agent/sift/preview"
 )
 
 func write(t *testing.T, name, content string) string {
@@ -89,5 +91,37 @@ func TestSourcesKey(t *testing.T) {
 	}
 	if (Sources{}).Hashed() {
 		t.Error("no data is not hashed data")
+	}
+}
+
+// TestFileHashedTakesTheKnownSum: with the SHA-256 a session recorded as
+// it copied the file, the fingerprint is the one File computes, and the
+// file is not hashed again (a sum given is taken as it is).
+func TestFileHashedTakesTheKnownSum(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.csv")
+	if err := os.WriteFile(p, []byte("region,sales\nnorth,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	want, err := File(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FileHashed(ctx, p, want.Content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("FileHashed = %+v, want %+v", got, want)
+	}
+	// The schema, read without counting the rows, is the full preview's.
+	if fp, err := preview.File(ctx, p, preview.Options{}); err != nil || fileSchema(fp) != got.Schema {
+		t.Errorf("schema %q, want the full preview's (%v)", got.Schema, err)
+	}
+	if s, err := FileHashed(ctx, p, "given"); err != nil || s.Content != "given" {
+		t.Errorf("FileHashed with a sum read the file again: %+v, %v", s, err)
+	}
+	if _, err := FileHashed(ctx, filepath.Join(t.TempDir(), "gone.csv"), "given"); err == nil {
+		t.Error("FileHashed of a missing file: no error")
 	}
 }

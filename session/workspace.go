@@ -6,6 +6,8 @@ package session
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -443,14 +445,18 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 	}()
 	// Big inputs are not copied where the file system can avoid it.
 	how, shared := cloneOrLink(in, info, tmp)
+	sum := ""
 	if !shared {
+		// The copy is hashed as it is written: the file is read once.
 		how = InputCopied
-		if err := copyChunks(ctx, tmp, in); err != nil {
+		h := sha256.New()
+		if err := copyChunks(ctx, tmp, io.TeeReader(in, h)); err != nil {
 			if ctx.Err() != nil {
 				return "", fmt.Errorf("add input %s: %w", src, ctx.Err())
 			}
 			return "", copyError(src, relDir, err)
 		}
+		sum = hex.EncodeToString(h.Sum(nil))
 	}
 	soon := syncSoon(ctx)
 	if how != InputLinked && !soon {
@@ -470,9 +476,10 @@ func (w *Workspace) copyIn(ctx context.Context, src, subdir string) (string, err
 	if how != InputLinked {
 		_ = os.Chtimes(tmpName, time.Time{}, info.ModTime())
 	}
-	sum, err := fileSHA256(ctx, tmpName)
-	if err != nil {
-		return "", fmt.Errorf("add input %s: checksum: %w", src, err)
+	if sum == "" {
+		if sum, err = fileSHA256(ctx, tmpName); err != nil {
+			return "", fmt.Errorf("add input %s: checksum: %w", src, err)
+		}
 	}
 	final, err := os.Stat(tmpName)
 	if err != nil {
@@ -559,7 +566,7 @@ const copyChunk = 4 << 20
 // copyChunks copies src to dst in chunks, checking ctx between them so a
 // cancelled copy stops promptly. Each chunk goes through io.CopyN, which
 // lets the kernel copy file to file (copy_file_range) where it can.
-func copyChunks(ctx context.Context, dst *os.File, src *os.File) error {
+func copyChunks(ctx context.Context, dst *os.File, src io.Reader) error {
 	for {
 		if err := ctx.Err(); err != nil {
 			return err

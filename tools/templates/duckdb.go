@@ -97,8 +97,10 @@ func (d *duckTable) close() {
 // and a template asks several (the column counts, distinct values, the
 // aggregates, the reading's table); over a table held by DuckDB (spilled
 // to its temp directory past its memory limit) each is a scan of parsed
-// columns. A larger file is queried through its view, out of core.
-const materializeBytes = 2 << 30
+// columns. The bound keeps the table within DuckDB's default memory
+// (1 GiB, SIFT_FILES_SQL_MEMORY) rather than in its spill files; a larger
+// file is queried through its view, out of core.
+const materializeBytes = 512 << 20
 
 // materialize reads the file behind d.view once into a DuckDB table and
 // queries that from then on.

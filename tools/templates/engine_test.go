@@ -325,3 +325,20 @@ func TestDuckDBMeasureIncludesNumbersWrittenAsText(t *testing.T) {
 		sameNumbers(t, m.Template+".data", a, c)
 	}
 }
+
+// TestRunFallsBackToPandasWhereDuckDBCannotRead: a CSV whose lines end in
+// CRLF but for the last, which DuckDB's sniffer refuses, is still
+// answered, by pandas.
+func TestRunFallsBackToPandasWhereDuckDBCannotRead(t *testing.T) {
+	pythonOrSkip(t)
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(string(salesCSV(t)), "\r\n", "\n")), "\n")
+	data := strings.Join(lines[:200], "\r\n") + "\n"
+	op := workspace(t, map[string][]byte{"mixed.csv": []byte(data)})
+	r, err := Run(context.Background(), op, "input/mixed.csv", Match{Template: Profile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Engine != EnginePandas {
+		t.Errorf("engine %s; want pandas, as DuckDB cannot read the file", r.Engine)
+	}
+}

@@ -302,11 +302,23 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 		reading = &m.Reading
 	}
 	r, err := runEngine(ctx, op, t, rel, params, engine, opts.Lang, reading)
+	if err != nil && opts.Engine == EngineAuto && engine == EngineDuckDB && duckCannotRead(err) {
+		// A file DuckDB's reader refuses (its sniffer fails on lines that
+		// end in CRLF but for the last) is one pandas may still read.
+		r, err = runEngine(ctx, op, t, rel, params, EnginePandas, opts.Lang, reading)
+	}
 	if err != nil {
 		return nil, err
 	}
 	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), r.Picked...)
 	return withReading(r, m, opts.Lang), nil
+}
+
+// duckCannotRead reports whether the DuckDB engine failed because DuckDB
+// could not read the file at all.
+func duckCannotRead(err error) bool {
+	var ce *CellError
+	return errors.As(err, &ce) && ce.Cell == duckCell && strings.Contains(ce.Message, "no input file could be read")
 }
 
 // withReading puts the match's reading on the result and its Text as the
