@@ -706,7 +706,7 @@ func matchTier(ws []string, c *gcol) int {
 
 // derivations are the English endings a word and its stem differ by
 // (investment ↔ invest, expectancy ↔ expect, unemployed ↔ unemployment).
-var derivations = []string{"ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ing", "ed"}
+var derivations = []string{"ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ating", "ated", "ing", "ed"}
 
 // stemWord is w without a derivational ending, when at least five letters
 // are left; other words are themselves.
@@ -927,7 +927,10 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		if len(ws) > 1 {
 			// The table's own subject need not be said: "unemployment
 			// rate" in unemployment-across-industries names rate.
-			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) {
+			// Not when the subject is the head and names a column
+			// itself: in "urban states" and "price stock" it is what is
+			// ranked ("retail jobs" is retail).
+			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) && !p.headNamesColumn(ws) {
 				ws = rest
 			}
 		}
@@ -1170,6 +1173,24 @@ func (p *parsed) withoutStem(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// headNamesColumn reports whether the last of words ws is a word of the
+// file's name that names a column by itself or by a synonym (state for
+// the column state in statecrime.tsv, stock for symbol in stocks.csv).
+func (p *parsed) headNamesColumn(ws []string) bool {
+	last := ws[len(ws)-1]
+	if len(p.withoutStem([]string{last})) != 0 {
+		return false
+	}
+	for _, w := range append([]string{last}, synonymWords[last]...) {
+		for _, c := range p.t.cols {
+			if matchTier([]string{w}, c) >= 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stemSynonym reports whether w is a synonym of one of the file name's
