@@ -182,6 +182,10 @@ func (p *parsed) build() (Reading, []problem) {
 				if p.placeByTable(k, e.value, &dims, &measures, rated) {
 					continue
 				}
+				if valueNouns[e.value] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+					// 出发机场: what the values of the column just named are.
+					continue
+				}
 				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
 					// 按产地 over sheets USA, Europe, Japan.
 					sheetAs = it.text
@@ -289,6 +293,11 @@ func (p *parsed) build() (Reading, []problem) {
 			// type: that column; "by industry" over an industries file.
 			if kindWords[p.toks[it.from].w] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
 				// "weather type": the kind of the column just named.
+				continue
+			}
+			if valueNouns[p.toks[it.from].w] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+				// "origin airport": what the values of the column just
+				// named are.
 				continue
 			}
 			if p.placeByTable(k, p.toks[it.from].w, &dims, &measures, rated) {
@@ -982,6 +991,10 @@ func (p *parsed) nextItem(it item) *item {
 	}
 	return nil
 }
+
+// valueNouns say what the values of a text column are, when said right
+// after its name ("origin airport", "pickup station", 出发机场).
+var valueNouns = map[string]bool{"airport": true, "station": true, "stop": true, "port": true, "hub": true, "site": true, "location": true}
 
 // kindWords name the kind of a thing a table's one text column holds.
 var kindWords = map[string]bool{"type": true, "kind": true, "category": true, "sort": true, "类型": true, "种类": true, "类": true, "种": true, "类别": true}

@@ -104,6 +104,12 @@ func TestUnderstandCoverageClasses(t *testing.T) {
 		fmt.Fprintf(&gb, "%d-01-01,Coal,%d\n%d-01-01,Wind,%d\n", y, 900-y%7, y, 100+y%9)
 	}
 	power := previewFile(t, "power.csv", []byte(gb.String()))
+	var wb strings.Builder
+	wb.WriteString("date,wait,pickup,dropoff\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&wb, "2022-03-%02d,%d,%s,%s\n", 1+i%28, 3+i%11, []string{"KX", "VIC", "PAD"}[i%3], []string{"VIC", "PAD", "KX"}[i%3])
+	}
+	rides := previewFile(t, "rides.csv", []byte(wb.String()))
 	count := func(by string) *Reading { return &Reading{Analysis: TopN, GroupBy: []string{by}, Order: "desc"} }
 	tests := []struct {
 		file    *preview.FilePreview
@@ -129,6 +135,10 @@ func TestUnderstandCoverageClasses(t *testing.T) {
 		{stocks, "lowest avg close stock", &Reading{Analysis: TopN, Measures: []Measure{{"close", "mean"}}, GroupBy: []string{"ticker"}, Order: "asc"}},
 		{power, "which source generated the most in total", &Reading{Analysis: TopN, Measures: []Measure{{"generation", "sum"}}, GroupBy: []string{"source"}, Order: "desc", N: 1}},
 		{jobs, "average monthly mining by year", &Reading{Analysis: Trend, Measures: []Measure{{"mining", "mean"}}, Time: "month", Grain: "year"}},
+		{rides, "avg wait by pickup station", &Reading{Analysis: TopN, Measures: []Measure{{"wait", "mean"}}, GroupBy: []string{"pickup"}, Order: "desc"}},
+		{rides, "各pickup站点的平均wait", &Reading{Analysis: TopN, Measures: []Measure{{"wait", "mean"}}, GroupBy: []string{"pickup"}, Order: "desc"}},
+		{rides, "avg wait by station", nil},
+		{rides, "avg wait by pickup weather", nil},
 		{jobs, "average retail jobs per year", &Reading{Analysis: Trend, Measures: []Measure{{"retail", "mean"}}, Time: "month", Grain: "year"}},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "SheetAs"), cmpopts.EquateEmpty()}
