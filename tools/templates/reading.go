@@ -251,6 +251,9 @@ func columnWords(name string) (words []string, pct bool) {
 					}
 				} else if t.w == "数量" || t.w == "件数" {
 					words = append(words, "quantity")
+				} else if t.w == "人数" {
+					// 人数, a headcount column: "people" in English.
+					words = append(words, "people")
 				} else if parts := vocabSplit(t.w); parts != nil {
 					// A word of the segmenter's made of vocabulary words
 					// (年龄组: 年龄 age, 组 group): their concepts.

@@ -50,7 +50,7 @@ func storesWorkbook(t testing.TB) []byte {
 // subject (jobs in state-employment.csv), 各种; the file's subject as the
 // head that names a column ("most urban counties" in countystats.csv); a
 // verb of a column's noun (generated); "monthly" before a measure of a
-// table of one row a month, with another grain.
+// table of one row a month, with another grain; "people" for a column 人数.
 func TestUnderstandCoverageClasses(t *testing.T) {
 	var tb strings.Builder
 	tb.WriteString("[")
@@ -110,6 +110,12 @@ func TestUnderstandCoverageClasses(t *testing.T) {
 		fmt.Fprintf(&wb, "2022-03-%02d,%d,%s,%s\n", 1+i%28, 3+i%11, []string{"KX", "VIC", "PAD"}[i%3], []string{"VIC", "PAD", "KX"}[i%3])
 	}
 	rides := previewFile(t, "rides.csv", []byte(wb.String()))
+	var hb strings.Builder
+	hb.WriteString("地区,年份,人数\n")
+	for y := 2000; y <= 2010; y += 5 {
+		fmt.Fprintf(&hb, "东区,%d,%d\n西区,%d,%d\n", y, 500+y%7, y, 400+y%3)
+	}
+	heads := previewFile(t, "heads.csv", []byte(hb.String()))
 	count := func(by string) *Reading { return &Reading{Analysis: TopN, GroupBy: []string{by}, Order: "desc"} }
 	tests := []struct {
 		file    *preview.FilePreview
@@ -139,6 +145,8 @@ func TestUnderstandCoverageClasses(t *testing.T) {
 		{rides, "各pickup站点的平均wait", &Reading{Analysis: TopN, Measures: []Measure{{"wait", "mean"}}, GroupBy: []string{"pickup"}, Order: "desc"}},
 		{rides, "avg wait by station", nil},
 		{rides, "avg wait by pickup weather", nil},
+		{heads, "people by 地区 in 2010", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"地区"}, Order: "desc", Time: "年份", Filters: []Filter{{"年份", "year", []string{"2010"}}}}},
+		{heads, "2010年各地区的人数", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"地区"}, Order: "desc", Time: "年份", Filters: []Filter{{"年份", "year", []string{"2010"}}}}},
 		{jobs, "average retail jobs per year", &Reading{Analysis: Trend, Measures: []Measure{{"retail", "mean"}}, Time: "month", Grain: "year"}},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "SheetAs"), cmpopts.EquateEmpty()}
