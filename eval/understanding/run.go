@@ -195,10 +195,10 @@ func duckdbReads(template, file, encoding string) bool {
 }
 
 // Floors are what the evaluation requires per language (en, zh) on the main questions: precision at the
-// issue's target, 99%, and coverage a little below the level the parser had reached when the floor was set
-// (en 89.4%, zh 97.7% on 2 December 2026; the floor is the lower less two points), to be raised as it
-// improves; the coverage target is CoverageTarget.
-var Floors = struct{ Precision, Coverage float64 }{Precision: 0.99, Coverage: 0.87}
+// issue's target, 99%, and coverage at what every set met in both languages when the floor was last raised
+// (2 December 2026: the lowest was the fresh set's English, 91.3%; main en 92.2%, zh 98.8%), to be raised as
+// it improves; the coverage target is CoverageTarget.
+var Floors = struct{ Precision, Coverage float64 }{Precision: 0.99, Coverage: 0.91}
 
 // CoverageTarget is the coverage the issue asks for; reported, not enforced.
 const CoverageTarget = 0.85

@@ -376,6 +376,8 @@ func init() {
 	word("snow", "雪", "下雪", "雪天")
 	word("fog", "雾", "大雾", "雾天")
 	word("sun", "晴", "晴天")
+	word("station", "站点", "车站")
+	word("single", "单亲", "单亲家庭")
 }
 
 // stripPlural returns the singular of an English word, conservatively.

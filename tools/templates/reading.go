@@ -251,6 +251,9 @@ func columnWords(name string) (words []string, pct bool) {
 					}
 				} else if t.w == "数量" || t.w == "件数" {
 					words = append(words, "quantity")
+				} else if t.w == "人数" {
+					// 人数, a headcount column: "people" in English.
+					words = append(words, "people")
 				} else if parts := vocabSplit(t.w); parts != nil {
 					// A word of the segmenter's made of vocabulary words
 					// (年龄组: 年龄 age, 组 group): their concepts.
@@ -706,7 +709,7 @@ func matchTier(ws []string, c *gcol) int {
 
 // derivations are the English endings a word and its stem differ by
 // (investment ↔ invest, expectancy ↔ expect, unemployed ↔ unemployment).
-var derivations = []string{"ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ing", "ed"}
+var derivations = []string{"ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ating", "ated", "ing", "ed"}
 
 // stemWord is w without a derivational ending, when at least five letters
 // are left; other words are themselves.
@@ -927,7 +930,10 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		if len(ws) > 1 {
 			// The table's own subject need not be said: "unemployment
 			// rate" in unemployment-across-industries names rate.
-			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) {
+			// Not when the subject is the head and names a column
+			// itself: in "urban states" and "price stock" it is what is
+			// ranked ("retail jobs" is retail).
+			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) && !p.headNamesColumn(ws) {
 				ws = rest
 			}
 		}
@@ -1170,6 +1176,24 @@ func (p *parsed) withoutStem(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// headNamesColumn reports whether the last of words ws is a word of the
+// file's name that names a column by itself or by a synonym (state for
+// the column state in statecrime.tsv, stock for symbol in stocks.csv).
+func (p *parsed) headNamesColumn(ws []string) bool {
+	last := ws[len(ws)-1]
+	if len(p.withoutStem([]string{last})) != 0 {
+		return false
+	}
+	for _, w := range append([]string{last}, synonymWords[last]...) {
+		for _, c := range p.t.cols {
+			if matchTier([]string{w}, c) >= 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stemSynonym reports whether w is a synonym of one of the file name's

@@ -133,12 +133,14 @@ func (p *parsed) build() (Reading, []problem) {
 				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || strings.HasPrefix(it.text, "每") {
 					perGrain = true
 				}
-				if e.value == "day" && grain != "" && grain != "day" && p.dailyValue(it) {
+				if grain != "" && grain != e.value && p.dailyValue(it) {
 					// "max daily precipitation each year" on one row a
-					// day: daily says what the values are, not a grain.
+					// day, "average monthly change by year" on one row a
+					// month: the word says what the values are, not a
+					// grain.
 					continue
 				}
-				if grain == "day" && e.value != "day" && dailyAdj {
+				if grain != "" && grain != e.value && dailyAdj {
 					grain, dailyAdj = e.value, false
 					continue
 				}
@@ -146,7 +148,7 @@ func (p *parsed) build() (Reading, []problem) {
 					probs = append(probs, problem{fmt.Sprintf("it names two periods (%s and %s)", grain, e.value), fmt.Sprintf("请求提到了两种周期（%s 和 %s）", zhGrain(grain), zhGrain(e.value))})
 				}
 				grain = e.value
-				dailyAdj = e.value == "day" && p.dailyValue(it)
+				dailyAdj = p.dailyValue(it)
 			case rolePart:
 				part = e.value
 			case roleCue:
@@ -178,6 +180,10 @@ func (p *parsed) build() (Reading, []problem) {
 				// kind of the table's one category (类型), or what the
 				// file is across (行业 in an industries file); else unplaced.
 				if p.placeByTable(k, e.value, &dims, &measures, rated) {
+					continue
+				}
+				if valueNouns[e.value] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+					// 出发机场: what the values of the column just named are.
 					continue
 				}
 				if byBefore(k) && len(t.sheets) > 1 && sheetAs == "" {
@@ -289,6 +295,11 @@ func (p *parsed) build() (Reading, []problem) {
 				// "weather type": the kind of the column just named.
 				continue
 			}
+			if valueNouns[p.toks[it.from].w] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+				// "origin airport": what the values of the column just
+				// named are.
+				continue
+			}
 			if p.placeByTable(k, p.toks[it.from].w, &dims, &measures, rated) {
 				continue
 			}
@@ -338,7 +349,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain) {
 		for k := 0; k+1 < len(p.items); k++ {
 			it, next := p.items[k], p.items[k+1]
-			if next.kind == itemVocab && next.ent.role == roleGrain && next.ent.value == "day" && k+2 < len(p.items) && p.dailyValue(next) {
+			if next.kind == itemVocab && next.ent.role == roleGrain && k+2 < len(p.items) && p.dailyValue(next) {
 				// "最大日降水量", "highest daily precipitation".
 				next = p.items[k+2]
 			}
@@ -981,6 +992,10 @@ func (p *parsed) nextItem(it item) *item {
 	return nil
 }
 
+// valueNouns say what the values of a text column are, when said right
+// after its name ("origin airport", "pickup station", 出发机场).
+var valueNouns = map[string]bool{"airport": true, "station": true, "stop": true, "port": true, "hub": true, "site": true, "location": true}
+
 // kindWords name the kind of a thing a table's one text column holds.
 var kindWords = map[string]bool{"type": true, "kind": true, "category": true, "sort": true, "类型": true, "种类": true, "类": true, "种": true, "类别": true}
 
@@ -1089,10 +1104,11 @@ var (
 	compareNamesZh = map[string]string{"yoy": "同比", "qoq": "季度环比", "mom": "月环比", "wow": "周环比", "dod": "日环比"}
 )
 
-// dailyValue reports whether the day word it stands right before a
-// numeric column of a table of one row a day ("daily precipitation",
-// 日降水量): it says what the values are, and another period in the
-// request is the grain.
+// dailyValue reports whether the period word it stands right before a
+// numeric column of a table of one row a period of that grain ("daily
+// precipitation", 日降水量 on one row a day; "monthly change" on one row a
+// month): it says what the values are, and another period in the request
+// is the grain.
 func (p *parsed) dailyValue(it item) bool {
 	next := p.nextItem(it)
 	if next == nil || next.kind != itemColumn || !next.col.numeric {
@@ -1100,7 +1116,8 @@ func (p *parsed) dailyValue(it item) bool {
 	}
 	t := p.t
 	tc := t.timeColumns()
-	return len(tc) == 1 && tc[0].date && t.sheet.RowCountExact && tc[0].distinct > 0 && tc[0].distinct == t.sheet.RowCount && t.sheet.StatsRows == t.sheet.RowCount
+	n := t.sheet.RowCount
+	return len(tc) == 1 && tc[0].date && t.sheet.RowCountExact && t.sheet.StatsRows == n && tc[0].distinct == n && n > 1 && tc[0].periodsAt(it.ent.value) == n
 }
 
 // oneRowEach reports whether every value of column c is on one row of

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -46,7 +47,10 @@ func storesWorkbook(t testing.TB) []byte {
 // an adjective (cloudy, Korean, 下雪), "daily" before a measure of a daily
 // table with another grain, the max per period in Chinese (每月的最大日…),
 // the largest/lightest named by a superlative, a synonym of the file's
-// subject (jobs in state-employment.csv), 各种.
+// subject (jobs in state-employment.csv), 各种; the file's subject as the
+// head that names a column ("most urban counties" in countystats.csv); a
+// verb of a column's noun (generated); "monthly" before a measure of a
+// table of one row a month, with another grain; "people" for a column 人数.
 func TestUnderstandCoverageClasses(t *testing.T) {
 	var tb strings.Builder
 	tb.WriteString("[")
@@ -61,7 +65,7 @@ func TestUnderstandCoverageClasses(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString("date,sky,pm25\n")
 	for d := 0; d < 120; d++ {
-		fmt.Fprintf(&sb, "2021-%02d-%02d,%s,%d.5\n", 1+d/30, 1+d%30, []string{"clear", "cloud", "snow", "haze"}[d%4], 20+d%17)
+		fmt.Fprintf(&sb, "%s,%s,%d.5\n", time.Date(2021, 1, 1+d, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), []string{"clear", "cloud", "snow", "haze"}[d%4], 20+d%17)
 	}
 	sky := previewFile(t, "sky.csv", []byte(sb.String()))
 	var cb strings.Builder
@@ -82,6 +86,36 @@ func TestUnderstandCoverageClasses(t *testing.T) {
 		fmt.Fprintf(&eb, "%d-%02d-01,%d,%d\n", 2010+m/12, 1+m%12, 1500+m, 600-m)
 	}
 	jobs := previewFile(t, "state-employment.csv", []byte(eb.String()))
+	var kb strings.Builder
+	kb.WriteString("county,urban,poverty\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&kb, "K%02d,%d.5,%d.25\n", i, 30+i*3%41, 10+i%7)
+	}
+	countystats := previewFile(t, "countystats.csv", []byte(kb.String()))
+	var ob strings.Builder
+	ob.WriteString("ticker,date,close\n")
+	for i := 0; i < 36; i++ {
+		fmt.Fprintf(&ob, "%s,2020-%02d-01,%d.5\n", []string{"ACME", "INIT", "BOLT"}[i%3], 1+i/3, 20+i*7%23)
+	}
+	stocks := previewFile(t, "stocks.csv", []byte(ob.String()))
+	var gb strings.Builder
+	gb.WriteString("year,source,generation\n")
+	for y := 2001; y <= 2010; y++ {
+		fmt.Fprintf(&gb, "%d-01-01,Coal,%d\n%d-01-01,Wind,%d\n", y, 900-y%7, y, 100+y%9)
+	}
+	power := previewFile(t, "power.csv", []byte(gb.String()))
+	var wb strings.Builder
+	wb.WriteString("date,wait,pickup,dropoff\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&wb, "2022-03-%02d,%d,%s,%s\n", 1+i%28, 3+i%11, []string{"KX", "VIC", "PAD"}[i%3], []string{"VIC", "PAD", "KX"}[i%3])
+	}
+	rides := previewFile(t, "rides.csv", []byte(wb.String()))
+	var hb strings.Builder
+	hb.WriteString("地区,年份,人数\n")
+	for y := 2000; y <= 2010; y += 5 {
+		fmt.Fprintf(&hb, "东区,%d,%d\n西区,%d,%d\n", y, 500+y%7, y, 400+y%3)
+	}
+	heads := previewFile(t, "heads.csv", []byte(hb.String()))
 	count := func(by string) *Reading { return &Reading{Analysis: TopN, GroupBy: []string{by}, Order: "desc"} }
 	tests := []struct {
 		file    *preview.FilePreview
@@ -103,6 +137,16 @@ func TestUnderstandCoverageClasses(t *testing.T) {
 		{makers, "排量和price的相关性", &Reading{Analysis: Correlation, Columns: []string{"displacement", "price"}, Measures: []Measure{{Column: "displacement"}, {Column: "price"}}}},
 		{boxers, "which club has the heaviest boxers on average", &Reading{Analysis: TopN, Measures: []Measure{{"weight_kg", "mean"}}, GroupBy: []string{"club"}, Order: "desc", N: 1}},
 		{boxers, "the lightest club on average", &Reading{Analysis: TopN, Measures: []Measure{{"weight_kg", "mean"}}, GroupBy: []string{"club"}, Order: "asc"}},
+		{countystats, "top 3 most urban counties", &Reading{Analysis: TopN, Measures: []Measure{{"urban", "mean"}}, GroupBy: []string{"county"}, Order: "desc", N: 3}},
+		{stocks, "lowest avg close stock", &Reading{Analysis: TopN, Measures: []Measure{{"close", "mean"}}, GroupBy: []string{"ticker"}, Order: "asc"}},
+		{power, "which source generated the most in total", &Reading{Analysis: TopN, Measures: []Measure{{"generation", "sum"}}, GroupBy: []string{"source"}, Order: "desc", N: 1}},
+		{jobs, "average monthly mining by year", &Reading{Analysis: Trend, Measures: []Measure{{"mining", "mean"}}, Time: "month", Grain: "year"}},
+		{rides, "avg wait by pickup station", &Reading{Analysis: TopN, Measures: []Measure{{"wait", "mean"}}, GroupBy: []string{"pickup"}, Order: "desc"}},
+		{rides, "各pickup站点的平均wait", &Reading{Analysis: TopN, Measures: []Measure{{"wait", "mean"}}, GroupBy: []string{"pickup"}, Order: "desc"}},
+		{rides, "avg wait by station", nil},
+		{rides, "avg wait by pickup weather", nil},
+		{heads, "people by 地区 in 2010", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"地区"}, Order: "desc", Time: "年份", Filters: []Filter{{"年份", "year", []string{"2010"}}}}},
+		{heads, "2010年各地区的人数", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"地区"}, Order: "desc", Time: "年份", Filters: []Filter{{"年份", "year", []string{"2010"}}}}},
 		{jobs, "average retail jobs per year", &Reading{Analysis: Trend, Measures: []Measure{{"retail", "mean"}}, Time: "month", Grain: "year"}},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "SheetAs"), cmpopts.EquateEmpty()}
