@@ -172,12 +172,26 @@ func (r *run) cachedAnswer(ctx context.Context, inputs []string) (memory.Entry, 
 		r.memoryWarning("could not read the memory", err)
 		return memory.Entry{}, false
 	}
-	if sim, ok := memory.Similar(all, r.req.Question, srcs, settings); ok {
+	if sim, ok := r.similar(ctx, all, srcs, settings); ok {
 		r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf(
 			"A similar question was answered on the same data in session %s on %s: %q (answer: %s). It is not the same question, so this run computes its own answer; ask that question to have its answer at once.",
 			sim.Session, sim.Created.Format(time.DateOnly), sim.Question, firstLine(sim.Answer))})
 	}
 	return memory.Entry{}, false
+}
+
+// similar finds the answer to a question like the run's on the same data
+// with the same settings: by embeddings when the instance has an
+// embedder (falling back to words when it fails), else by words.
+func (r *run) similar(ctx context.Context, all []memory.Entry, srcs memory.Sources, settings memory.Settings) (memory.Entry, bool) {
+	if emb := r.sift.cfg.Embedder; emb != nil {
+		e, ok, err := memory.SimilarEmbedded(ctx, emb, all, r.req.Question, srcs, settings)
+		if err == nil {
+			return e, ok
+		}
+		r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("warning: could not compare the question with earlier ones by embeddings (%v); compared word by word instead", err)})
+	}
+	return memory.Similar(all, r.req.Question, srcs, settings)
 }
 
 // firstLine is s up to its first line break, shortened to 200 bytes.
