@@ -66,25 +66,39 @@ func (r *run) dataSources(ctx context.Context, inputs []string) (memory.Sources,
 		}
 		out = append(out, s)
 	}
-	if r.sources != nil {
-		for _, db := range r.sources.All() {
-			if db.Dialect() == sqldb.DuckDB {
-				continue // the input files, fingerprinted above
-			}
-			sch, err := db.Schema(ctx)
-			if err != nil {
-				r.memoryWarning("could not read the tables of "+db.URL(), err)
-				return nil, false
-			}
-			names := make([]string, len(sch.Tables))
-			for i, t := range sch.Tables {
-				names[i] = t.Name
-			}
-			out = append(out, memory.Database(db.URL(), names))
-		}
+	dbs, err := databaseSources(ctx, r.sources)
+	if err != nil {
+		r.memoryWarning("could not read the tables", err)
+		return nil, false
 	}
+	out = append(out, dbs...)
 	r.memSources = out
 	return out, len(out) > 0
+}
+
+// databaseSources are the identities of the databases among srcs (by
+// address and tables); the files source, fingerprinted as files, is left
+// out.
+func databaseSources(ctx context.Context, srcs *sqldb.Sources) (memory.Sources, error) {
+	if srcs == nil {
+		return nil, nil
+	}
+	var out memory.Sources
+	for _, db := range srcs.All() {
+		if db.Dialect() == sqldb.DuckDB {
+			continue
+		}
+		sch, err := db.Schema(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", db.URL(), err)
+		}
+		names := make([]string, len(sch.Tables))
+		for i, t := range sch.Tables {
+			names[i] = t.Name
+		}
+		out = append(out, memory.Database(db.URL(), names))
+	}
+	return out, nil
 }
 
 // answerSettings are what, beside the question and the data, decides the

@@ -14,6 +14,8 @@ import (
 const (
 	// LanguagePython: a Python cell the code agent ran.
 	LanguagePython = "python"
+	// LanguageSQL: the SQL of an answer the SQL analyst gave.
+	LanguageSQL = "sql"
 )
 
 // MaxExampleBytes bounds the code kept as an example: a longer cell is
@@ -80,6 +82,10 @@ func Examples(entries []Entry, language string, sources Sources, question, skip 
 // exampleBlock is an example as the code agent reads it: the task, where
 // it was done, and the code fenced.
 func (e Entry) exampleBlock() string {
-	return fmt.Sprintf("Step %q (session %s, %s; memory entry %s):\n```%s\n%s\n```\n\n",
-		e.Question, e.Session, e.Created.Format(time.DateOnly), e.ID, e.Language, e.Answer)
+	what := "Step"
+	if e.Language == LanguageSQL {
+		what = "Request"
+	}
+	return fmt.Sprintf("%s %q (session %s, %s; memory entry %s):\n```%s\n%s\n```\n\n",
+		what, e.Question, e.Session, e.Created.Format(time.DateOnly), e.ID, e.Language, e.Answer)
 }
