@@ -379,7 +379,7 @@ func (a *askRun) execute(ctx context.Context) {
 		Supervisor: a.roleModel(conversation.NameSupervisor, c.cfg.Models.Planner),
 		SQL:        a.roleModel(conversation.NameSQLAnalyst, c.cfg.Models.Code),
 		Sources:    c.cfg.Sources, Op: c.op, Python: c.python, DataContext: c.dataContext,
-		State: a.turn, History: earlier,
+		State: a.turn, History: earlier, SQLExamples: a.sqlExamples(ctx),
 	})
 	if err != nil {
 		a.emit(event.Event{Kind: event.Error, Err: err})
@@ -427,6 +427,7 @@ func (a *askRun) execute(ctx context.Context) {
 	if !a.finish(&t) {
 		return
 	}
+	a.rememberSQL(ctx, t)
 	c.turns = append(c.turns, t)
 	if err := c.saveHistory(); err != nil {
 		a.emit(event.Event{Kind: event.Error, Err: err})

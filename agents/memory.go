@@ -67,23 +67,12 @@ func (r *run) dataSources(ctx context.Context, inputs []string) (memory.Sources,
 		}
 		out = append(out, s)
 	}
-	if r.sources != nil {
-		for _, db := range r.sources.All() {
-			if db.Dialect() == sqldb.DuckDB {
-				continue // the input files, fingerprinted above
-			}
-			sch, err := db.Schema(ctx)
-			if err != nil {
-				r.memoryWarning("could not read the tables of "+db.URL(), err)
-				return nil, false
-			}
-			names := make([]string, len(sch.Tables))
-			for i, t := range sch.Tables {
-				names[i] = t.Name
-			}
-			out = append(out, memory.Database(db.URL(), names))
-		}
+	dbs, err := databaseSources(ctx, r.sources)
+	if err != nil {
+		r.memoryWarning("could not read the tables", err)
+		return nil, false
 	}
+	out = append(out, dbs...)
 	r.memSources = out
 	return out, len(out) > 0
 }
@@ -104,6 +93,31 @@ func (r *run) inputSums() map[string]string {
 		}
 	}
 	return out
+}
+
+// databaseSources are the identities of the databases among srcs (by
+// address and tables); the files source, fingerprinted as files, is left
+// out.
+func databaseSources(ctx context.Context, srcs *sqldb.Sources) (memory.Sources, error) {
+	if srcs == nil {
+		return nil, nil
+	}
+	var out memory.Sources
+	for _, db := range srcs.All() {
+		if db.Dialect() == sqldb.DuckDB {
+			continue
+		}
+		sch, err := db.Schema(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", db.URL(), err)
+		}
+		names := make([]string, len(sch.Tables))
+		for i, t := range sch.Tables {
+			names[i] = t.Name
+		}
+		out = append(out, memory.Database(db.URL(), names))
+	}
+	return out, nil
 }
 
 // answerSettings are what, beside the question and the data, decides the
@@ -191,12 +205,26 @@ func (r *run) cachedAnswer(ctx context.Context, inputs []string) (memory.Entry, 
 		r.memoryWarning("could not read the memory", err)
 		return memory.Entry{}, false
 	}
-	if sim, ok := memory.Similar(all, r.req.Question, srcs, settings); ok {
+	if sim, ok := r.similar(ctx, all, srcs, settings); ok {
 		r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf(
 			"A similar question was answered on the same data in session %s on %s: %q (answer: %s). It is not the same question, so this run computes its own answer; ask that question to have its answer at once.",
 			sim.Session, sim.Created.Format(time.DateOnly), sim.Question, firstLine(sim.Answer))})
 	}
 	return memory.Entry{}, false
+}
+
+// similar finds the answer to a question like the run's on the same data
+// with the same settings: by embeddings when the instance has an
+// embedder (falling back to words when it fails), else by words.
+func (r *run) similar(ctx context.Context, all []memory.Entry, srcs memory.Sources, settings memory.Settings) (memory.Entry, bool) {
+	if emb := r.sift.cfg.Embedder; emb != nil {
+		e, ok, err := memory.SimilarEmbedded(ctx, emb, all, r.req.Question, srcs, settings)
+		if err == nil {
+			return e, ok
+		}
+		r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("warning: could not compare the question with earlier ones by embeddings (%v); compared word by word instead", err)})
+	}
+	return memory.Similar(all, r.req.Question, srcs, settings)
 }
 
 // firstLine is s up to its first line break, shortened to 200 bytes.

@@ -34,6 +34,18 @@ func computed(answer string) []scripted.Reply {
 		call(toolSubmitResult, map[string]any{"answer": answer}), text("# Revenue\n\n"+answer+" [step 1]."))
 }
 
+// entriesOf are the entries of kind s remembers, newest first.
+func entriesOf(s *Sift, kind memory.Kind) ([]memory.Entry, error) {
+	all, err := s.Memory().List(context.Background())
+	var out []memory.Entry
+	for _, e := range all {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out, err
+}
+
 func messagesOf(evs []event.Event, agent string) []string {
 	var out []string
 	for _, e := range evs {
@@ -202,7 +214,7 @@ func TestFactsFromThePerson(t *testing.T) {
 		t.Fatalf("session 1 must finish: %v %+v", d.Err, d.Interrupt)
 	}
 	first := done.Session
-	facts, err := s.Memory().List(context.Background())
+	facts, err := entriesOf(s, memory.KindFact)
 	if err != nil || len(facts) != 1 || facts[0].Kind != memory.KindFact || facts[0].Question != question || facts[0].Session != first {
 		t.Fatalf("the answer must be remembered: %+v %v", facts, err)
 	}
@@ -283,7 +295,7 @@ func TestPlanEditIsRemembered(t *testing.T) {
 	if d := evs[len(evs)-1]; d.Err != nil || d.Interrupt != nil {
 		t.Fatalf("the edited plan must run: %v %+v", d.Err, d.Interrupt)
 	}
-	es, err := s.Memory().List(context.Background())
+	es, err := entriesOf(s, memory.KindFact)
 	if err != nil || len(es) != 1 || es[0].Origin != memory.OriginPlan || !strings.Contains(es[0].Answer, "refunds as negative") {
 		t.Fatalf("the edit must be remembered: %+v %v", es, err)
 	}

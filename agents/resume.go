@@ -110,6 +110,7 @@ func (r *run) resume(ctx context.Context, id string, answers map[string]any, opt
 	if r.forkAnswer != nil {
 		r.remembered = r.forkAnswer.line() + "\n" + r.remembered
 	}
+	r.recallExamples(ctx, st.inputs)
 	if r.routeResume(ctx, st, answers) {
 		return
 	}
@@ -319,7 +320,7 @@ func (r *run) driveResume(ctx context.Context, st *resumed, answers map[string]a
 		question: q, dataContext: r.describeInputs(preview.Files(ctx, abs, popts), popts) + r.databaseContext(ctx, q),
 		inputs: st.inputs, workdir: ws.Root, mode: r.mode(), verbatim: r.sift.cfg.Verbatim,
 		resumed: !st.replan && !st.planAgain, reviewPlan: st.replan, feedback: st.feedback, plan: r.plan, waits: waits,
-		remembered: r.remembered,
+		remembered: r.remembered, examples: r.examples,
 	})
 	events := runner.Run(ctx, []adk.Message{schema.UserMessage(q)}, adk.WithCheckPointID(id), adk.WithSessionValues(values))
 	r.drive(ctx, events, guard)

@@ -142,6 +142,9 @@ type run struct {
 	// parent's question (loadForkAnswer), or nil.
 	forkAnswer *forkAnswer
 	facts      []memory.Entry
+	// examples is the code that worked in earlier sessions on the same
+	// data, for the code agent (recallExamples).
+	examples string
 	// used are the facts the question used, for plan.md and the report
 	// (keepRemembered); usedMu guards it: ask_user recalls from the
 	// tree's goroutines.
@@ -222,6 +225,7 @@ func (r *run) done(err error) {
 		r.putMeta(context.Background(), status, nil)
 		if err == nil {
 			r.rememberAnswer(context.Background(), answered)
+			r.rememberExamples(context.Background())
 		}
 	}
 	r.close(e)
@@ -557,6 +561,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 // runAgents runs the agent tree on the question and drives it to the end.
 func (r *run) runAgents(ctx context.Context, in prepared) {
 	r.recallFacts(ctx, in.inputs)
+	r.recallExamples(ctx, in.inputs)
 	guard := tree.NewBudgetGuard(r.req.Budget, r.meter, nil)
 	runner, err := r.newRunner(ctx, r.op, guard)
 	if err != nil {
@@ -575,7 +580,7 @@ func (r *run) sessionValues(question string, inputs []string, dataContext string
 	return treeValues(treeInput{
 		question: question, dataContext: dataContext, inputs: inputs, workdir: r.ws.Root,
 		mode: r.mode(), verbatim: r.sift.cfg.Verbatim, reviewPlan: r.req.ReviewPlan, plan: r.plan,
-		remembered: r.remembered,
+		remembered: r.remembered, examples: r.examples,
 	})
 }
 

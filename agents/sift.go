@@ -16,6 +16,7 @@ import (
 	"github.com/sift-agent/sift/agents/internal/tree"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/trajectory"
+	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/params"
 	"github.com/sift-agent/sift/preview"
@@ -182,6 +183,12 @@ type Config struct {
 	// package memory). Optional; memory is on by default, kept in
 	// Store.Memory.
 	NoMemory bool
+	// Embedder, when set, compares a new question with the questions
+	// answered before on the same data by their embeddings (an
+	// OpenAI-compatible embeddings endpoint: llm.NewEmbeddings), so that a
+	// paraphrase is suggested too; a suggestion only, never an answer.
+	// Optional: without one, questions are compared word by word.
+	Embedder memory.Embedder
 }
 
 // Sift runs analyses. Create it with New.

@@ -27,8 +27,9 @@ type treeInput struct {
 	plan *plans.FullPlan
 	// waits are branch steps that wait for the person, on a recovered run.
 	waits []*tree.BranchWait
-	// remembered are the facts from earlier sessions on the same data.
-	remembered string
+	// remembered are the facts from earlier sessions on the same data;
+	// examples the code that worked on it.
+	remembered, examples string
 }
 
 // treeValues is in as session values. Keys a run leaves at their zero
@@ -52,6 +53,9 @@ func treeValues(in treeInput) map[string]any {
 	}
 	if in.remembered != "" {
 		v[params.Remembered.Name()] = in.remembered
+	}
+	if in.examples != "" {
+		v[params.Examples.Name()] = in.examples
 	}
 	if in.waits != nil {
 		v[tree.BranchWaitsKey] = in.waits

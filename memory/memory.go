@@ -42,6 +42,10 @@ const (
 	// KindAnswer is an answer computed earlier: the same question on the
 	// same data with the same settings is answered from it.
 	KindAnswer Kind = "answer"
+	// KindExample is code that worked before on the data: a finished
+	// step's last successful cell, shown to the code agent of later
+	// sessions on the same data as an example (see Examples).
+	KindExample Kind = "example"
 )
 
 // Origins of a fact.
@@ -83,6 +87,8 @@ type Entry struct {
 	Settings string `json:"settings,omitempty"`
 	// Report is the answer's report (Markdown); answers only.
 	Report string `json:"report,omitempty"`
+	// Language is an example's language ("python"); examples only.
+	Language string `json:"language,omitempty"`
 }
 
 // Store keeps entries. Implementations are safe for concurrent use and
@@ -101,12 +107,12 @@ type Store interface {
 // ValidateID refuses what cannot be an entry's ID, so a store never
 // builds a path or key from one.
 func ValidateID(id string) error {
-	ok := len(id) > 2 && len(id) <= 80 && (strings.HasPrefix(id, "f-") || strings.HasPrefix(id, "a-"))
+	ok := len(id) > 2 && len(id) <= 80 && (strings.HasPrefix(id, "f-") || strings.HasPrefix(id, "a-") || strings.HasPrefix(id, "e-"))
 	for _, r := range id {
 		ok = ok && (r >= 'a' && r <= 'f' || r >= '0' && r <= '9' || r == '-')
 	}
 	if !ok {
-		return fmt.Errorf("%w: %q is not like f-1a2b3c… or a-1a2b3c… (sift memory list shows the IDs)", ErrInvalidID, id)
+		return fmt.Errorf("%w: %q is not like f-1a2b3c…, a-1a2b3c… or e-1a2b3c… (sift memory list shows the IDs)", ErrInvalidID, id)
 	}
 	return nil
 }
@@ -239,6 +245,9 @@ func Edit(ctx context.Context, s Store, id, text string, now time.Time) (Entry, 
 	e, err := s.Get(ctx, id)
 	if err != nil {
 		return Entry{}, err
+	}
+	if e.Kind == KindExample {
+		return Entry{}, fmt.Errorf("%w: %s is code that worked before, not something you said; forget it if it should not be shown again", ErrNotFact, id)
 	}
 	if e.Kind != KindFact {
 		return Entry{}, fmt.Errorf("%w: %s is an answer Sift computed, not something you said; forget it, or ask again with --fresh (API: \"fresh\": true)", ErrNotFact, id)

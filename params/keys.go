@@ -34,6 +34,10 @@ var (
 	// the run's data (answers to questions, plan edits), one line each,
 	// bounded in tokens; empty when there are none (see package memory).
 	Remembered = NewKey[string]("sift.remembered")
+	// Examples are code that worked in earlier sessions on the run's data,
+	// for the code agent, bounded in tokens; empty when there is none (see
+	// memory.Examples).
+	Examples = NewKey[string]("sift.examples")
 	// Quick is set when the run takes the quick path: one code-agent
 	// loop, no executor and no replanning.
 	Quick = NewKey[bool]("sift.quick")

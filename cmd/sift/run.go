@@ -231,6 +231,13 @@ func siftConfig(ctx context.Context, opts *runOptions) (agents.Config, string, e
 	if err := applyFileSettings(&cfg, opts); err != nil {
 		return agents.Config{}, "", usageError{err}
 	}
+	emb, err := llm.EmbeddingsFromEnv(os.Getenv)
+	if err != nil {
+		return agents.Config{}, "", usageError{err}
+	}
+	if emb != nil { // a nil *llm.Embeddings in the interface would not be nil
+		cfg.Embedder = emb
+	}
 	ms, label, err := resolveModels(ctx, opts.modelOptions())
 	if err != nil {
 		return agents.Config{}, "", err

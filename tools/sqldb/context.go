@@ -30,7 +30,12 @@ func (s *Source) Context(ctx context.Context, request string, budgetTokens int) 
 	if budgetTokens <= 0 {
 		budgetTokens = DefaultContextTokens
 	}
-	return renderContext(s.name, sc, request, budgetTokens), nil
+	var meaning []float64
+	if emb := embedderOf(ctx); emb != nil && len(sc.Tables) > 1 && !fits(s.name, sc, budgetTokens) {
+		// Without an answer from the endpoint the words rank alone.
+		meaning, _ = meaningScores(ctx, emb, sc, request)
+	}
+	return renderContext(s.name, sc, request, budgetTokens, meaning), nil
 }
 
 // EstimateTokens is the token count Context budgets with: s encoded with
@@ -43,7 +48,7 @@ func EstimateTokens(s string) int { return tokens.Text("", s) }
 // renderContext lays out the schema within budget tokens (see
 // EstimateTokens); the pieces are counted one by one, and a newline
 // between them costs at most one more token each.
-func renderContext(name string, sc *Schema, request string, budget int) string {
+func renderContext(name string, sc *Schema, request string, budget int, meaning []float64) string {
 	header := fmt.Sprintf("Database %q (%s), %d tables.\n", name, sc.Dialect, len(sc.Tables))
 	blocks := make([]string, len(sc.Tables))
 	total := EstimateTokens(header)
@@ -51,7 +56,7 @@ func renderContext(name string, sc *Schema, request string, budget int) string {
 		blocks[i] = renderTable(t, false)
 		total += EstimateTokens(blocks[i]) + 1
 	}
-	order, relevant := rankTables(sc, request)
+	order, relevant := rankTables(sc, request, meaning)
 	anyRelevant := false
 	for _, r := range relevant {
 		anyRelevant = anyRelevant || r
@@ -123,9 +128,15 @@ func renderContext(name string, sc *Schema, request string, budget int) string {
 // rankTables orders the schema's tables by relevance to the request: the
 // best-matching tables first, each followed by the tables its foreign keys
 // link it to, then the rest by name. relevant marks the tables with any
-// relevance.
-func rankTables(sc *Schema, request string) (order []int, relevant []bool) {
+// relevance. meaning, when not nil, is each table's closeness in meaning
+// to the request (see meaningScores), added to the words' scores.
+func rankTables(sc *Schema, request string, meaning []float64) (order []int, relevant []bool) {
 	scores := scoreTables(sc, request)
+	if len(meaning) == len(scores) {
+		for i, m := range meaning {
+			scores[i] += m
+		}
+	}
 	idx := map[string]int{}
 	for i, t := range sc.Tables {
 		idx[strings.ToLower(t.Name)] = i

@@ -85,6 +85,9 @@ type sqlAnalystConfig struct {
 	history []Turn
 	// charts is false when no Python can draw them.
 	charts bool
+	// examples, when set, is the SQL that worked before on the databases
+	// for a request (Config.SQLExamples).
+	examples func(request string) string
 }
 
 // newSQLAnalyst builds the SQL analyst: a ReAct agent with the SQL tools
@@ -140,7 +143,11 @@ func newSQLAnalyst(ctx context.Context, cfg sqlAnalystConfig) (adk.Agent, error)
 			if err != nil {
 				return nil, fmt.Errorf("%s: describe the databases: %w", NameSQLAnalyst, err)
 			}
-			return prompt.SQLAnalyst(request, schemaText, cfg.sources.DialectNotes(), PromptTurns(cfg.history)), nil
+			examples := ""
+			if cfg.examples != nil {
+				examples = cfg.examples(request)
+			}
+			return prompt.SQLAnalyst(request, schemaText, cfg.sources.DialectNotes(), examples, PromptTurns(cfg.history)), nil
 		},
 	})
 	if err != nil {

@@ -35,6 +35,10 @@ type Config struct {
 	State *State
 	// History is the conversation so far, oldest first.
 	History []Turn
+	// SQLExamples, when set, is the SQL that worked in earlier sessions on
+	// the databases, for the SQL analyst's request (bounded by the
+	// caller); "" when there is none.
+	SQLExamples func(request string) string
 }
 
 // Build builds one turn's agents: the supervisor over the SQL analyst
@@ -48,7 +52,7 @@ func Build(ctx context.Context, cfg Config) (adk.Agent, error) {
 	if cfg.Sources != nil && cfg.Sources.Len() > 0 {
 		sa, err := newSQLAnalyst(ctx, sqlAnalystConfig{
 			model: cfg.SQL, sources: cfg.Sources, op: cfg.Op,
-			turn: cfg.State, history: cfg.History, charts: cfg.Python,
+			turn: cfg.State, history: cfg.History, charts: cfg.Python, examples: cfg.SQLExamples,
 		})
 		if err != nil {
 			return nil, err

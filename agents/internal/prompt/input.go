@@ -39,11 +39,18 @@ type View struct {
 	// Remembered are the facts the person gave in earlier sessions on the
 	// same data, one line each; empty when there are none.
 	Remembered string
+	// Examples are code that worked before on the same data, for the
+	// code agent (see memory.Examples); empty when there is none.
+	Examples string
 }
 
 // rememberedTitle heads the facts from earlier sessions in every agent's
 // run context.
 const rememberedTitle = "What the person told Sift before about this data (use it; do not ask again)"
+
+// examplesTitle heads the code that worked in earlier sessions on the
+// same data, in the code agent's run context.
+const examplesTitle = "Code that worked before on this data (examples from earlier sessions: reuse what fits the current step, check column names against the Data section)"
 
 // current is the step being executed.
 func (v View) Current() *plans.StepState {
@@ -135,6 +142,7 @@ func CodeContext(v View) string {
 	Section(&b, "Question", v.Question)
 	Section(&b, "Earlier in this session", renderEarlier(v.Plan))
 	Section(&b, rememberedTitle, v.Remembered)
+	Section(&b, examplesTitle, v.Examples)
 	return strings.TrimSpace(b.String())
 }
 

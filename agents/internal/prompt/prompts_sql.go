@@ -60,12 +60,18 @@ type Analyst struct {
 // SQLAnalyst is the SQL analyst's prompt: instructions, dialect
 // notes and schema, then the request with the earlier turns that ran SQL,
 // so a follow-up can build on the last query.
-func SQLAnalyst(request, schemaText, notes string, history []Turn) []*schema.Message {
+//
+// examples are SQL that answered earlier requests on the same databases
+// (see memory.Examples), "" when there is none.
+func SQLAnalyst(request, schemaText, notes, examples string, history []Turn) []*schema.Message {
 	sys := SQLAnalystText
 	if strings.TrimSpace(notes) != "" {
 		sys += "\n\n## Dialect notes\n" + strings.TrimSpace(notes)
 	}
 	sys += "\n\n## Databases\n" + strings.TrimSpace(schemaText)
+	if strings.TrimSpace(examples) != "" {
+		sys += "\n\n## " + sqlExamplesTitle + "\n" + strings.TrimSpace(examples)
+	}
 	var b strings.Builder
 	Section(&b, "Request", request)
 	var earlier strings.Builder
@@ -78,6 +84,10 @@ func SQLAnalyst(request, schemaText, notes string, history []Turn) []*schema.Mes
 	Section(&b, "Earlier in this conversation", earlier.String())
 	return []*schema.Message{schema.SystemMessage(sys), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
+
+// sqlExamplesTitle heads the SQL that worked in earlier sessions on the
+// same databases, in the SQL analyst's system message.
+const sqlExamplesTitle = "SQL that worked before on these databases (examples from earlier sessions: reuse what fits the request, check it against the schema above)"
 
 // History turns earlier turns into the conversation the supervisor
 // reads: each question, and each answer with the SQL behind it and the

@@ -21,7 +21,10 @@ func TestConversationPromptsGolden(t *testing.T) {
 	data := "Database \"shop\" (sqlite), 2 tables.\norders: id, region, amount, order_date"
 	cases := map[string][]*schema.Message{
 		"supervisor":  Supervisor(analysts, data, append(History(earlier), schema.UserMessage("and for 2023?"))),
-		"sql_analyst": SQLAnalyst("Total revenue by customer region for 2023.", data, "- SQLite: use strftime('%Y', col).", earlier),
+		"sql_analyst": SQLAnalyst("Total revenue by customer region for 2023.", data, "- SQLite: use strftime('%Y', col).", "", earlier),
+		// A later session on the same database: SQL that worked before.
+		"sql_analyst_remembered": SQLAnalyst("Total revenue by customer region for 2023.", data, "- SQLite: use strftime('%Y', col).",
+			"Request \"Revenue by region for 2022\" (session s1, 2026-11-30; memory entry e-0123456789abcdef0123):\n```sql\nSELECT c.region, SUM(o.amount) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE strftime('%Y', o.date) = '2022' GROUP BY c.region\n```", earlier),
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -28,6 +28,15 @@ func goldenView() View {
 	}
 }
 
+// rememberedView is goldenView in a later session on the same data: a
+// fact the person gave and an example of code that worked.
+func rememberedView() View {
+	v := goldenView()
+	v.Remembered = `- Asked "Do refunds count as negative revenue?", the person answered: yes (you said so on 2026-11-30 in session s1).`
+	v.Examples = "Step \"Monthly revenue with a line chart\" (session s1, 2026-11-30; memory entry e-0123456789abcdef0123):\n```python\ndf.groupby(df['date'].str[:7])['revenue'].sum().plot()\n```"
+	return v
+}
+
 // checkGolden and render are the shared golden-file helpers.
 var (
 	checkGolden = golden.Check
@@ -53,6 +62,9 @@ func TestPromptsGolden(t *testing.T) {
 		"report":        Report(v, []string{"out/monthly.png", "out/partial.csv"}),
 		"column_mapping": ColumnMapping("input/sales.csv", []string{"date (date)", "region (text)", "revenue (int)"},
 			[]string{"date (date)", "area (text)", "takings (int)"}, []string{"region (text)", "revenue (int)"}),
+		// A later session on the same data: the person's fact and the
+		// code that worked before.
+		"code_remembered": CodeAgent(operator.PythonKernel, CodeContext(rememberedView()), CodeData{Context: v.DataContext, Inputs: v.Inputs}, []*schema.Message{schema.UserMessage("Sum revenue by month")}),
 	}
 	for name, msgs := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -489,7 +489,8 @@ func viewOf(ctx context.Context) prompt.View {
 	feedback, _ := params.PlanFeedback.Get(ctx)
 	step, _ := params.BranchStep.Get(ctx)
 	remembered, _ := params.Remembered.Get(ctx)
-	return prompt.View{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback, Step: step, Remembered: remembered}
+	examples, _ := params.Examples.Get(ctx)
+	return prompt.View{Question: q, DataContext: dc, Inputs: in, Plan: fullPlan(ctx), Verbatim: verbatim, Feedback: feedback, Step: step, Remembered: remembered, Examples: examples}
 }
 
 // sqlTools are the SQL tools over the run's databases, guarded like the
