@@ -144,7 +144,8 @@ type refreshAction struct {
 //
 // When the columns changed so that name and type similarity is not sure
 // of them, the configured model is asked for the mapping (one call; the
-// answer is kept, so the refresh applies the mapping shown here); it is
+// answer is kept, so the refresh applies the mapping shown here, and its
+// usage counts the call); it is
 // shown for approval like any renamed column, and a mapping to a column
 // the new data does not have is refused (refresh.ErrModelMapping).
 func (s *Sift) PlanRefresh(ctx context.Context, req RefreshRequest) (*RefreshPlan, error) {
@@ -184,7 +185,14 @@ func (s *Sift) planRefresh(ctx context.Context, req RefreshRequest, meter *llm.M
 	for i, in := range inputs {
 		ri := RefreshInput{Old: in, New: news[i]}
 		if ri.New != "" {
-			if ri.Mapping, err = s.mapInput(ctx, req.Session, old.Path(in), ri.New, in, meter); err != nil {
+			var used llm.Counts
+			ri.Mapping, used, err = s.mapInput(ctx, req.Session, old.Path(in), ri.New, in)
+			// A model's mapping is asked before the run (PlanRefresh)
+			// and kept: the run that applies it counts the call.
+			if used.Calls > 0 {
+				meter.Add(mappingAgent, used)
+			}
+			if err != nil {
 				return nil, err
 			}
 			if ri.Mapping != nil {
@@ -255,17 +263,17 @@ func matchFiles(inputs, files []string) ([]string, error) {
 // mapInput previews the old input and the new file and maps the first
 // table's columns, asking the model when similarity is not sure
 // (askMapping); nil when the old input is no table.
-func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name string, meter *llm.Meter) (*refresh.Mapping, error) {
+func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name string) (*refresh.Mapping, llm.Counts, error) {
 	op, err := preview.File(ctx, oldPath, preview.Options{})
 	if err != nil || len(op.Sheets) == 0 || len(op.Sheets[0].Columns) == 0 {
-		return nil, nil
+		return nil, llm.Counts{}, nil
 	}
 	np, err := preview.File(ctx, newPath, preview.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("%w: read the new data %s: %w", ErrCannotRefresh, newPath, err)
+		return nil, llm.Counts{}, fmt.Errorf("%w: read the new data %s: %w", ErrCannotRefresh, newPath, err)
 	}
 	if len(np.Sheets) == 0 || len(np.Sheets[0].Columns) == 0 {
-		return nil, fmt.Errorf("%w: the new data %s has no table, but %s had one", ErrCannotRefresh, newPath, name)
+		return nil, llm.Counts{}, fmt.Errorf("%w: the new data %s has no table, but %s had one", ErrCannotRefresh, newPath, name)
 	}
 	cols := func(cs []preview.Column) []refresh.Column {
 		out := make([]refresh.Column, len(cs))
@@ -275,11 +283,11 @@ func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name str
 		return out
 	}
 	oldCols := cols(op.Sheets[0].Columns)
-	m, err := s.askMapping(ctx, session, refresh.MapColumns(name, oldCols, cols(np.Sheets[0].Columns)), oldCols, meter)
+	m, used, err := s.askMapping(ctx, session, refresh.MapColumns(name, oldCols, cols(np.Sheets[0].Columns)), oldCols)
 	if err != nil {
-		return nil, err
+		return nil, used, err
 	}
-	return &m, nil
+	return &m, used, nil
 }
 
 // recordedActions are the python cells and SQL queries of the session that

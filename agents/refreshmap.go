@@ -21,14 +21,22 @@ const mappingAgent = "refresh"
 // columns, so that the mapping a person approves is the one the refresh
 // applies: the refresh plans again when it runs (PlanRefresh, then
 // Refresh), and a model asked twice may answer otherwise.
+// Each answer is kept with the usage of the call that gave it, so the
+// refresh that applies it counts that call (it was made before the run).
 type modelMappings struct {
 	mu   sync.Mutex
-	byID map[string]map[string]string
+	byID map[string]keptMapping
 }
 
-func (c *modelMappings) get(key string) (map[string]string, bool) {
+// keptMapping is a model's answer and what asking it cost.
+type keptMapping struct {
+	answer map[string]string
+	usage  llm.Counts
+}
+
+func (c *modelMappings) get(key string) (keptMapping, bool) {
 	if c == nil {
-		return nil, false
+		return keptMapping{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -36,14 +44,14 @@ func (c *modelMappings) get(key string) (map[string]string, bool) {
 	return a, ok
 }
 
-func (c *modelMappings) put(key string, a map[string]string) {
+func (c *modelMappings) put(key string, a keptMapping) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byID == nil {
-		c.byID = map[string]map[string]string{}
+		c.byID = map[string]keptMapping{}
 	}
 	c.byID[key] = a
 }
@@ -62,11 +70,12 @@ func (s *Sift) mappingModel() model.ToolCallingChatModel {
 // (refresh.Mapping.Unsure), and returns m with the model's answer applied
 // (refresh.WithModel): a mapping to a column that is not there is
 // refused. With no model, or when similarity is sure, m is returned as it
-// is. The call is metered on meter (nil: not metered).
-func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping, old []refresh.Column, meter *llm.Meter) (refresh.Mapping, error) {
+// is. It returns too the usage of the call that gave the answer (a kept
+// answer's too: the refresh that applies it counts it), zero when none.
+func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping, old []refresh.Column) (refresh.Mapping, llm.Counts, error) {
 	mdl := s.mappingModel()
 	if mdl == nil || !m.Unsure() {
-		return m, nil
+		return m, llm.Counts{}, nil
 	}
 	describe := func(cs []refresh.Column) []string {
 		out := make([]string, len(cs))
@@ -83,8 +92,9 @@ func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping
 		}
 	}
 	key := strings.Join([]string{session, m.Table, strings.Join(describe(old), "\x1f"), strings.Join(describe(m.Found), "\x1f")}, "\x00")
-	answer, ok := s.mappings.get(key)
+	kept, ok := s.mappings.get(key)
 	if !ok {
+		meter := &llm.Meter{}
 		opts := []llm.WrapOption{llm.WithPrices(s.cfg.Prices)}
 		if name := s.cfg.Models.Names["planner"]; name != "" {
 			opts = append(opts, llm.WithModelName(name))
@@ -93,16 +103,17 @@ func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping
 		}
 		reply, err := llm.Wrap(mdl, mappingAgent, meter, opts...).Generate(ctx, prompt.ColumnMapping(m.Table, describe(old), describe(m.Found), describe(unsure)))
 		if err != nil {
-			return refresh.Mapping{}, fmt.Errorf("%w: ask the model how the columns of %s map to the new data: %w; rename the columns in the file to the old names, or refresh again", ErrCannotRefresh, m.Table, err)
+			return refresh.Mapping{}, meter.Total(), fmt.Errorf("%w: ask the model how the columns of %s map to the new data: %w; rename the columns in the file to the old names, or refresh again", ErrCannotRefresh, m.Table, err)
 		}
-		if answer, err = refresh.ParseModelMapping(reply.Content); err != nil {
-			return refresh.Mapping{}, fmt.Errorf("%w: %s: %w", ErrCannotRefresh, m.Table, err)
+		kept.usage = meter.Total()
+		if kept.answer, err = refresh.ParseModelMapping(reply.Content); err != nil {
+			return refresh.Mapping{}, kept.usage, fmt.Errorf("%w: %s: %w", ErrCannotRefresh, m.Table, err)
 		}
-		s.mappings.put(key, answer)
+		s.mappings.put(key, kept)
 	}
-	mapped, err := refresh.WithModel(m, old, answer)
+	mapped, err := refresh.WithModel(m, old, kept.answer)
 	if err != nil {
-		return refresh.Mapping{}, fmt.Errorf("%w: %w", ErrCannotRefresh, err)
+		return refresh.Mapping{}, kept.usage, fmt.Errorf("%w: %w", ErrCannotRefresh, err)
 	}
-	return mapped, nil
+	return mapped, kept.usage, nil
 }

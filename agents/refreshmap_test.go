@@ -21,7 +21,7 @@ func TestAskMappingWithTheScriptedModel(t *testing.T) {
 	s := &Sift{cfg: Config{Models: Models{Default: script.Model()}}, mappings: &modelMappings{}}
 	ctx := context.Background()
 	for range 2 {
-		m, err := s.askMapping(ctx, "s1", unsure, old, nil)
+		m, _, err := s.askMapping(ctx, "s1", unsure, old)
 		if err != nil || m.Err() != nil || !m.NeedsApproval() || !strings.Contains(m.String(), "region (text) → area (text), as the model mapped it") {
 			t.Fatalf("mapping = %+v, %v", m, err)
 		}
@@ -33,11 +33,11 @@ func TestAskMappingWithTheScriptedModel(t *testing.T) {
 	if len(req.Messages) != 2 || !strings.Contains(req.Messages[1].Content, "## Old columns whose place in the new table is not clear\nregion (text)\nrevenue (int)") {
 		t.Errorf("the request: %+v", req.Messages)
 	}
-	if m, err := s.askMapping(ctx, "s1", sure, old, nil); err != nil || script.Calls() != 1 || m.Pairs[2].By != "" {
+	if m, _, err := s.askMapping(ctx, "s1", sure, old); err != nil || script.Calls() != 1 || m.Pairs[2].By != "" {
 		t.Errorf("a sure mapping must not ask: %+v %v, %d calls", m, err, script.Calls())
 	}
 	none := &Sift{mappings: &modelMappings{}}
-	if m, err := none.askMapping(ctx, "s1", unsure, old, nil); err != nil || len(m.Missing) != 2 {
+	if m, _, err := none.askMapping(ctx, "s1", unsure, old); err != nil || len(m.Missing) != 2 {
 		t.Errorf("with no model the mapping stays as similarity found it: %+v %v", m, err)
 	}
 }
@@ -72,6 +72,14 @@ func TestRefreshAsksTheModelWhenColumnsAreRenamedBeyondLikeness(t *testing.T) {
 	}
 	if got := script.Calls() - calls; got != 1 {
 		t.Errorf("model calls = %d, want 1 (the mapping, asked once and kept)", got)
+	}
+	// The mapping was asked before the run (PlanRefresh): the refreshed
+	// session counts it all the same, in its usage and its report.
+	if done.Usage == nil || done.Usage.Calls != 1 || done.Usage.PerAgent[mappingAgent] == nil || done.Usage.PerAgent[mappingAgent].Calls != 1 {
+		t.Errorf("usage = %+v, want the mapping's 1 model call", done.Usage)
+	}
+	if md := readWS(t, done, "report.md"); strings.Contains(md, "No language model was called") {
+		t.Errorf("the report's usage must count the mapping's call:\n%s", md)
 	}
 }
 

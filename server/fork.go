@@ -67,7 +67,9 @@ func (s *Server) handleFork(w http.ResponseWriter, r *http.Request) {
 		requestError(w, fmt.Errorf("record the session: %w", err))
 		return
 	}
-	st := &staged{ID: req.SessionID, Created: time.Now().UTC(), Started: time.Now().UTC(), Question: m.Question}
+	// The fork's record shows its parent's inputs (the fork reads them)
+	// until its run reaches the registry: the web app's "Data:" line.
+	st := &staged{ID: req.SessionID, Created: time.Now().UTC(), Started: time.Now().UTC(), Question: m.Question, Inputs: m.Inputs}
 	if err := s.writeStaged(st); err != nil {
 		requestError(w, fmt.Errorf("record the session: %w", err))
 		return

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,6 +110,14 @@ func TestForkThroughTheAPI(t *testing.T) {
 	var acc accepted
 	if code := ts.do("POST", "/v1/sessions/"+id+"/fork", map[string]any{"at": 2, "step": "Revenue by region without East"}, &acc); code != http.StatusAccepted || acc.ID == id {
 		t.Fatalf("fork: %d %+v", code, acc)
+	}
+	// Right after it is created, before its run reaches the registry,
+	// the fork's record lists its parent's inputs (the web app's Data:).
+	if st, err := ts.srv.readStaged(acc.ID); err != nil || !slices.Equal(ts.srv.stagedView(st).Inputs, []string{"input/s.csv"}) {
+		t.Errorf("the fork's record (%v): %+v, want the parent's inputs", err, st)
+	}
+	if v := ts.session(acc.ID); !slices.Equal(v.Inputs, []string{"input/s.csv"}) {
+		t.Errorf("the fork right after it was created: %+v, want the parent's inputs", v)
 	}
 	evs := ts.openStream(acc.ID, "").rest(t)
 	var started []string

@@ -51,6 +51,10 @@ type staged struct {
 	// Question is the first run's question, shown before the run reaches
 	// the registry.
 	Question string `json:"question,omitempty"`
+	// Inputs are the inputs of a session made from another's (a fork:
+	// its parent's), workspace-relative, shown before the run reaches
+	// the registry; an upload's are its Files.
+	Inputs []string `json:"inputs,omitempty"`
 }
 
 // startTimeout is how long after Started a stream waits for the run to
@@ -296,6 +300,9 @@ func (s *Server) stagedView(st *staged) sessionView {
 
 // inputs are the uploaded files as the workspace names them.
 func (st *staged) inputs() []string {
+	if len(st.Inputs) > 0 {
+		return slices.Clone(st.Inputs)
+	}
 	var in []string
 	for _, f := range st.Files {
 		in = append(in, "input/"+f)
