@@ -317,6 +317,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 			r.Notes = append(r.Notes, textIn(opts.Lang, "the answer table was not computed: %s", err.Error()))
 		}
 	}
+	recordFormats(ctx, op, r)
 	return withReading(r, m, opts.Lang), nil
 }
 
