@@ -307,6 +307,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	if err != nil {
 		return nil, err
 	}
+	recordFormats(ctx, op, r)
 	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), r.Picked...)
 	if m.Reading.Analysis != "" {
 		// The cell has answered; a table DuckDB cannot compute (a file in
@@ -317,7 +318,6 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 			r.Notes = append(r.Notes, textIn(opts.Lang, "the answer table was not computed: %s", err.Error()))
 		}
 	}
-	recordFormats(ctx, op, r)
 	return withReading(r, m, opts.Lang), nil
 }
 
