@@ -16,6 +16,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/sift-agent/sift/numfmt"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -64,6 +65,11 @@ type fileTable struct {
 	RowCountExact bool `json:"row_count_exact"`
 	PageCount     int  `json:"page_count"`
 	CutCells      int  `json:"cut_cells"`
+	// Formats, as long as Columns, say how a column's numbers read where
+	// a built-in recorded it (numfmt): a share 0.3697 is a percent with
+	// one decimal, "37.0%", as the report shows it; null for a column
+	// shown as the file holds it. Rows keep the file's full values.
+	Formats []*numfmt.Format `json:"formats,omitempty"`
 
 	// stopAt, when not 0, is the row reading stops after: the count is
 	// known already.
@@ -184,11 +190,33 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	if t.Rows == nil {
 		t.Rows = [][]string{}
 	}
+	if t.Sheet == "" {
+		t.withFormats(key.root)
+	}
 	if t.Columns == nil {
 		t.Columns = []string{}
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	writeJSON(w, http.StatusOK, t)
+}
+
+// withFormats puts the column formats recorded beside t's file on t.
+// Formats that cannot be read leave the numbers as the file holds them.
+func (t *fileTable) withFormats(root string) {
+	fm, err := numfmt.Read(root, t.Path)
+	if err != nil || len(fm) == 0 {
+		return
+	}
+	t.Formats = make([]*numfmt.Format, len(t.Columns))
+	any := false
+	for i, c := range t.Columns {
+		if f, ok := fm[c]; ok {
+			t.Formats[i], any = &f, true
+		}
+	}
+	if !any {
+		t.Formats = nil
+	}
 }
 
 // intParam reads an optional integer query parameter within [lo, hi].

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -349,5 +350,40 @@ func BenchmarkWorkbookFirstPage(b *testing.B) {
 			b.Fatalf("%v: %d rows of %d", err, len(tab.Rows), tab.RowCount)
 		}
 		f.Close()
+	}
+}
+
+// TestTablesFormatsAsTheReport: topn on sales.csv writes Gizmo's share as
+// 0.3697... into its CSV and 37.0% into report.md; the tables endpoint
+// keeps the file's value and says the column is a percent with one
+// decimal, which reads 37.0% again (the web app formats with it).
+func TestTablesFormatsAsTheReport(t *testing.T) {
+	ts := startServer(t, testConfig(t, nil))
+	id := ts.createSession(salesCSV(t))
+	ts.ask(id, map[string]any{"question": "top 5 products by revenue"})
+	ts.openStream(id, "").rest(t)
+	report, err := os.ReadFile(filepath.Join(ts.srv.root, id, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, tab, _ := ts.getTable(t, id, "out/topn_ranking.csv")
+	if code != 200 {
+		t.Fatalf("tables = %d", code)
+	}
+	share := slices.Index(tab.Columns, "share")
+	if share < 0 || len(tab.Formats) != len(tab.Columns) || tab.Formats[share] == nil {
+		t.Fatalf("columns %v, formats %v: want share's format", tab.Columns, tab.Formats)
+	}
+	if raw := tab.Rows[0][share]; !strings.HasPrefix(raw, "0.3697") {
+		t.Errorf("share in the rows = %q, want the file's full value 0.3697...", raw)
+	}
+	shown := tab.Formats[share].Cell(tab.Rows[0][share])
+	if shown != "37.0%" || !strings.Contains(string(report), "| Gizmo | 104,355.0 | "+shown+" |") {
+		t.Errorf("share reads %q by the endpoint's format; report.md:\n%s", shown, report)
+	}
+	for i, f := range tab.Formats {
+		if i != share && f != nil {
+			t.Errorf("column %s has format %+v; only share has one", tab.Columns[i], *f)
+		}
 	}
 }

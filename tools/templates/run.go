@@ -310,6 +310,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	if err != nil {
 		return nil, err
 	}
+	recordFormats(ctx, op, r)
 	r.Params.Reasons = append(append([]string(nil), m.Params.Reasons...), r.Picked...)
 	return withReading(r, m, opts.Lang), nil
 }

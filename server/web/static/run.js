@@ -800,17 +800,23 @@ function csvTable(page) {
   const body = t.createTBody();
   for (const r of page.rows) {
     const tr = body.insertRow();
-    for (const c of r) {
+    r.forEach((c, k) => {
       const td = tr.insertCell();
       td.textContent = c;
-      if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(c.trim())) {
+      const f = page.formats && page.formats[k];
+      if (f && formatCell(f, c) !== c) {
+        // The built-in said how this column reads: as in the report.
+        td.className = 'num';
+        td.textContent = formatCell(f, c);
+        td.title = c;
+      } else if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(c.trim())) {
         // Long floats from pandas read badly: show them rounded, keep the
         // exact value in the tooltip.
         td.className = 'num';
         td.textContent = NUMBER.format(Number(c));
         if (td.textContent !== c) td.title = c;
       }
-    }
+    });
   }
   if (page.row_count > page.rows.length) {
     t.createCaption().textContent = `First ${page.rows.length} of ${page.row_count.toLocaleString('en-US')}${page.row_count_exact ? '' : '+'} rows`;
@@ -818,6 +824,30 @@ function csvTable(page) {
   const wrap = h('div', { class: 'table-wrap' }, t);
   scrollCue(wrap);
   return wrap;
+}
+
+// formatCell is numfmt's Format.Cell (the one format a built-in recorded
+// for a column, which the tables endpoint sends as formats): a percent is
+// the fraction times 100 with its decimals and "%" (0.3697 → 37.0%), an
+// integer or a decimal has thousands separators; rounding is half to even
+// on the exact value, as Go and Python round. A cell that is no number
+// comes back as it is.
+export function formatCell(f, text) {
+  const t = text.trim();
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return text;
+  const v = Number(t);
+  if (!Number.isFinite(v)) return text;
+  const d = f.kind === 'integer' ? 0 : f.decimals;
+  const opts = { minimumFractionDigits: d, maximumFractionDigits: d, roundingMode: 'halfEven' };
+  switch (f.kind) {
+    case 'percent':
+      return new Intl.NumberFormat('en-US', { ...opts, useGrouping: false }).format(100 * v) + '%';
+    case 'integer':
+    case 'decimal':
+      return new Intl.NumberFormat('en-US', opts).format(v);
+    default:
+      return text;
+  }
 }
 
 // autoGrow makes a textarea as tall as its text, now and as it is typed

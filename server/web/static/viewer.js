@@ -5,7 +5,7 @@
 // none of its own (its links open the session's files here: reportlinks.js). Whatever a file holds is text here: cells go in through
 // textContent, an SVG only ever as an <img>.
 
-import { h, scrollCue } from './run.js';
+import { formatCell, h, scrollCue } from './run.js';
 import { framed, keepLinksInSession } from './reportlinks.js';
 
 const TABLE = /\.(csv|tsv|xlsx|xlsm)$/i;
@@ -211,6 +211,13 @@ export class Viewer {
           const td = tr.insertCell();
           td.textContent = c;
           if (numeric[k]) td.className = 'num';
+          // A column the built-in gave a format reads as in the report;
+          // the file's value is the tooltip.
+          const f = t.formats && t.formats[k];
+          if (f && formatCell(f, c) !== c) {
+            td.textContent = formatCell(f, c);
+            td.title = c;
+          }
           // A cell wider than its column ends in "…": the whole of it is
           // its tooltip.
           if (c.length > 60) td.title = c;
