@@ -145,6 +145,10 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) (*ReplayRes
 		Code: rp.ModelFor(llm.AgentCode), Report: rp.ModelFor(llm.AgentReport),
 		Names: recordedNames(rec.Records),
 	}
+	// A replay sends the recorded requests again: what was remembered
+	// since (the recorded session's own facts and code examples among it)
+	// would change them, and its answer cache would answer with no call.
+	cfg.NoMemory = true
 	s, err := agents.New(cfg)
 	if err != nil {
 		return nil, err

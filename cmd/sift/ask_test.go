@@ -148,11 +148,7 @@ func TestAskScriptEndToEnd(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", w, errOut)
 		}
 	}
-	entries, err := os.ReadDir(sessions)
-	if err != nil || len(entries) != 1 {
-		t.Fatalf("want one session, got %v (%v)", entries, err)
-	}
-	id := entries[0].Name()
+	id := onlySession(t, sessions)
 	csv, err := os.ReadFile(filepath.Join(sessions, id, "out", "total_revenue.csv"))
 	if err != nil || !strings.Contains(string(csv), "TOTAL="+strconvNum(total)) {
 		t.Errorf("the saved CSV must hold the total %s: %q, %v", strconvNum(total), csv, err)

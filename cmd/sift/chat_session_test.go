@@ -173,11 +173,7 @@ func TestChatDoneLineCountsTheWholeQuestion(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
 	}
-	entries, err := os.ReadDir(sessions)
-	if err != nil || len(entries) != 1 {
-		t.Fatalf("want one session: %v %v", entries, err)
-	}
-	u, err := agents.SessionUsage(filepath.Join(sessions, entries[0].Name()))
+	u, err := agents.SessionUsage(filepath.Join(sessions, onlySession(t, sessions)))
 	if err != nil || len(u.Questions) != 2 {
 		t.Fatalf("session usage %+v, %v; want two questions", u, err)
 	}

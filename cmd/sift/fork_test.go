@@ -25,8 +25,7 @@ func TestForkCommand(t *testing.T) {
 	if code := execute(ctx, io, []string{"run", "--mode", "plan", "--script", threeStepScriptFile(t), "--file", data, "--sessions-dir", sessions, "Who sells most?"}); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errOut)
 	}
-	entries, _ := os.ReadDir(sessions)
-	id := entries[0].Name()
+	id := onlySession(t, sessions)
 	fork := filepath.Join(dir, "fork.json")
 	if err := os.WriteFile(fork, []byte(`{"replies": [
  {"tool_calls": [{"name": "python", "arguments": {"code": "print(df[df.region != 'East'].groupby('region')['revenue'].sum().to_string())"}}]},
