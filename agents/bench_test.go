@@ -113,6 +113,10 @@ type billedRun struct {
 	planner, report billed
 	steps           []billed
 	total           billed
+	// sent and cached are the run's prompt tokens as the scripted server
+	// counted them and the part its simulated prefix cache served (see
+	// scripted.CacheMinTokens).
+	sent, cached int
 }
 
 // splitBilled counts each request body as sent and splits the run.
@@ -382,6 +386,10 @@ func BenchmarkCallsPerStep(b *testing.B) {
 						}
 					}
 					run = splitBilled(b, rec.bodies)
+					for _, r := range script.Requests() {
+						run.sent += r.PromptTokens
+						run.cached += r.CachedTokens
+					}
 					if dir := os.Getenv("SIFT_BENCH_DUMP"); dir != "" {
 						for i, body := range rec.bodies {
 							if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%02d.json", d.name, layout.name, i+1)), body, 0o644); err != nil {
@@ -455,6 +463,11 @@ func BenchmarkCallsPerStep(b *testing.B) {
 			fmt.Fprintf(&t, "sift with a search provider (the executor picks each step's agent): %d calls, %d prompt tokens per step (executor %d, code_agent %d, replanner %d)\n",
 				ws.calls/planSteps, ws.prompt/planSteps, ws.perRole[roleExecutor]/planSteps, ws.perRole[roleCode]/planSteps, ws.perRole[roleReplanner]/planSteps)
 		}
+		share := func(r billedRun) string {
+			return fmt.Sprintf("%d of %d (%.0f%%)", r.cached, r.sent, 100*float64(r.cached)/float64(max(r.sent, 1)))
+		}
+		fmt.Fprintf(&t, "billed at the cached rate (OpenAI's rule: a request of at least %d tokens gets the longest prefix it shares with an earlier request of the same agent, in %d-token steps): classic %s, sift %s\n",
+			scripted.CacheMinTokens, scripted.CacheIncrement, share(c), share(s))
 		if d.target > 0 {
 			fmt.Fprintf(&t, "target for sift: at most %d prompt tokens per step\n", d.target)
 		}

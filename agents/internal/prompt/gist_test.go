@@ -9,8 +9,8 @@ import (
 
 // TestExecutorGetsGistsReplannerGetsResults: a finished step that printed
 // a wide table reaches the executor as one bounded line with its files,
-// while the replanner, which adapts the plan to the results, gets the
-// table whole; with Verbatim the executor gets it whole too.
+// while the replanner, which adapts the plan to the results, gets its
+// head and tail within replanLatestChars; with Verbatim both get it whole.
 func TestExecutorGetsGistsReplannerGetsResults(t *testing.T) {
 	table := "Done. Output:\nstdout:\n" + strings.Repeat("2021     19.33     12.28         1344.3\n", 40)
 	v := View{Question: "How did it change?", Inputs: []string{"input/weather.csv"}, Plan: &plans.FullPlan{Steps: []plans.StepState{
@@ -28,10 +28,13 @@ func TestExecutorGetsGistsReplannerGetsResults(t *testing.T) {
 	if n := len([]rune(exec)); n > 600 {
 		t.Errorf("executor's user message is %d characters; a step's gist keeps it short:\n%s", n, exec)
 	}
-	if re := Replanner(v)[1].Content; !strings.Contains(re, strings.TrimSpace(table)) {
-		t.Errorf("replanner does not get the step's result whole:\n%s", re)
+	if re := Replanner(v)[1].Content; !strings.Contains(re, table[:replanLatestChars/2]) || !strings.Contains(re, "lines cut") {
+		t.Errorf("replanner does not get the step's result's head, cut:\n%s", re)
 	}
 	v.Verbatim = true
+	if re := Replanner(v)[1].Content; !strings.Contains(re, strings.TrimSpace(table)) {
+		t.Errorf("with Verbatim the replanner does not get the result whole:\n%s", re)
+	}
 	if exec := Executor(v, Offer{})[1].Content; !strings.Contains(exec, strings.TrimSpace(table)) {
 		t.Errorf("with Verbatim the executor does not get the result whole:\n%s", exec)
 	}

@@ -12,15 +12,19 @@ import (
 	"github.com/sift-agent/sift/tools/templates"
 )
 
-// Limits that keep prompts lean: the latest results go in whole, older ones
-// shortened, since later steps rarely need an early step's full text.
+// Limits that keep prompts lean: the report sees results nearly whole, the
+// agents that see them after every step see them shortened.
 const (
-	recentSteps       = 2
 	recentResultChars = 6000
 	olderResultChars  = 600
 	// gistChars bounds each finished step's result in the executor's
 	// prompt (see renderGists).
 	gistChars = 200
+	// replanLatestChars and replanOlderChars bound the finished steps'
+	// results in the replanner's prompt: the latest one's, then each
+	// earlier one's (see renderReplanResults).
+	replanLatestChars = 1500
+	replanOlderChars  = 400
 )
 
 // View is everything a prompt may show about the run so far.
@@ -243,7 +247,7 @@ func (v View) results() string {
 	if v.Verbatim {
 		return AllResults(v.Plan)
 	}
-	return renderResults(v.Plan)
+	return renderReplanResults(v.Plan)
 }
 
 func (v View) dataContext() string {
@@ -329,11 +333,13 @@ func renderGists(p *plans.FullPlan) string {
 	return b.String()
 }
 
-// renderResults shows finished steps' results, the last few in full and the
-// older ones shortened, each with its files. A result is headed by its
-// step's index and status only: it follows the plan, which names each
-// step's work.
-func renderResults(p *plans.FullPlan) string {
+// renderReplanResults shows the finished steps' results, each with its
+// files: the latest within replanLatestChars, each earlier one within
+// replanOlderChars, cut at line ends, head and tail (a failed step's error
+// ends it). The replanner sees every result again after each later step,
+// and had the earlier ones in full when they were the latest; a step's
+// full result stays in its record and plan.md, and the report sees it.
+func renderReplanResults(p *plans.FullPlan) string {
 	if p == nil {
 		return ""
 	}
@@ -345,12 +351,18 @@ func renderResults(p *plans.FullPlan) string {
 	}
 	var b strings.Builder
 	for i, s := range finished {
-		limit := olderResultChars
-		if i >= len(finished)-recentSteps {
-			limit = recentResultChars
+		limit := replanOlderChars
+		if i == len(finished)-1 {
+			limit = replanLatestChars
 		}
 		fmt.Fprintf(&b, "### Step %d (%s)\n", s.Index, s.Status)
-		writeResultBody(&b, s, limit)
+		if s.Summary != "" {
+			b.WriteString(ShortenLines(s.Summary, limit) + "\n")
+		}
+		if len(s.Files) > 0 {
+			b.WriteString("Files: " + strings.Join(s.Files, ", ") + "\n")
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -393,6 +405,32 @@ func Shorten(s string, limit int) string {
 	head := limit * 2 / 3
 	tail := limit - head
 	return string(r[:head]) + fmt.Sprintf("\n[... %d characters cut ...]\n", len(r)-limit) + string(r[len(r)-tail:])
+}
+
+// ShortenLines keeps whole lines from the head and tail of s within limit
+// runes, two thirds from the head, and says how many lines it cut; a line
+// too long to keep whole is cut by Shorten.
+func ShortenLines(s string, limit int) string {
+	s = strings.TrimSpace(s)
+	if len([]rune(s)) <= limit {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	head, used := 0, 0
+	for head < len(lines) && used+len([]rune(lines[head]))+1 <= limit*2/3 {
+		used += len([]rune(lines[head])) + 1
+		head++
+	}
+	tail := len(lines)
+	for tail > head && used+len([]rune(lines[tail-1]))+1 <= limit {
+		used += len([]rune(lines[tail-1])) + 1
+		tail--
+	}
+	if head == 0 && tail == len(lines) {
+		return Shorten(s, limit)
+	}
+	kept := append(append([]string{}, lines[:head]...), fmt.Sprintf("[... %d lines cut ...]", tail-head))
+	return strings.Join(append(kept, lines[tail:]...), "\n")
 }
 
 // SQLContextHead starts the data context's part about SQL.

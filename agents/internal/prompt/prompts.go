@@ -4,7 +4,7 @@ package prompt
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const Version = "2026-12-02.3"
+const Version = "2026-12-02.4"
 
 // LanguageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.

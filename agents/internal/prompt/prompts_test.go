@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,19 +85,45 @@ func TestPromptsAskForThePersonsLanguage(t *testing.T) {
 	}
 }
 
-func TestOlderResultsAreShortened(t *testing.T) {
+// TestReplannerResultsAreCapped: the replanner sees every finished step's
+// result again after each step, so the latest is cut to replanLatestChars
+// and each earlier one to replanOlderChars, at line ends, head and tail (a
+// failed step's error ends it), while the report's view keeps them whole.
+func TestReplannerResultsAreCapped(t *testing.T) {
 	fp := &plans.FullPlan{}
-	var ss []plans.Step
-	for range 4 {
-		ss = append(ss, plans.Step{Description: "step"})
-	}
-	fp.SetRemaining(&plans.Plan{Steps: ss})
-	long := strings.Repeat("x", 5000)
-	for i := range fp.Steps {
+	fp.SetRemaining(&plans.Plan{Steps: []plans.Step{{Description: "a"}, {Description: "b"}, {Description: "c"}, {Description: "d"}}})
+	long := "HEAD\n" + strings.Repeat("2021     19.33     12.28         1344.3\n", 60) + "TAIL"
+	for i := range fp.Steps[:3] {
 		fp.Steps[i].Status, fp.Steps[i].Summary = plans.StatusDone, long
 	}
-	got := renderResults(fp)
-	if n := strings.Count(got, "characters cut"); n != 2 {
-		t.Errorf("the two older results must be shortened and the two latest kept whole; %d were cut", n)
+	fp.Steps[1].Status = plans.StatusFailed
+	user := Replanner(View{Plan: fp})[1].Content
+	if n := strings.Count(user, "lines cut ...]"); n != 3 {
+		t.Errorf("every finished result must be cut; %d were:\n%s", n, user)
+	}
+	if strings.Count(user, "HEAD\n") != 3 || strings.Count(user, "TAIL") != 3 {
+		t.Errorf("a cut result must keep its head and its tail (%d, %d):\n%s", strings.Count(user, "HEAD\n"), strings.Count(user, "TAIL\n"), user)
+	}
+	for _, line := range strings.Split(user, "\n") {
+		if strings.HasPrefix(line, "2021") && line != "2021     19.33     12.28         1344.3" {
+			t.Errorf("a result must be cut at line ends, not in %q", line)
+		}
+	}
+	if n, max := len([]rune(user)), 2*replanOlderChars+replanLatestChars+200; n > max {
+		t.Errorf("the replanner's message is %d characters, more than %d", n, max)
+	}
+	step := func(i int) string {
+		from := strings.Index(user, fmt.Sprintf("### Step %d", i))
+		to := strings.Index(user[from+1:], "### Step")
+		if to < 0 {
+			return user[from:]
+		}
+		return user[from : from+1+to]
+	}
+	if older, latest := len(step(1)), len(step(3)); latest < 3*older {
+		t.Errorf("the latest result (%d bytes) must be kept longer than an earlier one (%d)", latest, older)
+	}
+	if all := AllResults(fp); strings.Contains(all, "cut ...]") {
+		t.Errorf("the report's view must keep the results whole")
 	}
 }
