@@ -201,7 +201,7 @@ func (s *Sift) planRefresh(ctx context.Context, req RefreshRequest, meter *llm.M
 				}
 				if ri.Mapping.NeedsApproval() {
 					if kind := strings.ToLower(filepath.Ext(ri.New)); kind != ".csv" && kind != ".tsv" {
-						return nil, fmt.Errorf("%w: columns of %s have other names than in %s, and a mapping is applied to CSV and TSV files only; rename them in the file:\n%s", ErrCannotRefresh, ri.New, in, ri.Mapping)
+						return nil, fmt.Errorf("%w: columns of %s have other names than in %s, and a mapping is applied to CSV and TSV files only; rename them in the file:\n%s", ErrCannotRefresh, filepath.Base(ri.New), in, ri.Mapping)
 					}
 					plan.NeedsApproval = true
 				}
@@ -254,7 +254,7 @@ func matchFiles(inputs, files []string) ([]string, error) {
 	}
 	for _, f := range files {
 		if st, err := os.Stat(f); err != nil || st.IsDir() {
-			return nil, fmt.Errorf("%w: new data %s: not a readable file", ErrCannotRefresh, f)
+			return nil, fmt.Errorf("%w: new data %s: not a readable file", ErrCannotRefresh, filepath.Base(f))
 		}
 	}
 	return out, nil
@@ -270,10 +270,10 @@ func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name str
 	}
 	np, err := preview.File(ctx, newPath, preview.Options{})
 	if err != nil {
-		return nil, llm.Counts{}, fmt.Errorf("%w: read the new data %s: %w", ErrCannotRefresh, newPath, err)
+		return nil, llm.Counts{}, fmt.Errorf("%w: read the new data %s: %w", ErrCannotRefresh, filepath.Base(newPath), byName(err, newPath))
 	}
 	if len(np.Sheets) == 0 || len(np.Sheets[0].Columns) == 0 {
-		return nil, llm.Counts{}, fmt.Errorf("%w: the new data %s has no table, but %s had one", ErrCannotRefresh, newPath, name)
+		return nil, llm.Counts{}, fmt.Errorf("%w: the new data %s has no table, but %s had one", ErrCannotRefresh, filepath.Base(newPath), name)
 	}
 	cols := func(cs []preview.Column) []refresh.Column {
 		out := make([]refresh.Column, len(cs))
@@ -289,6 +289,32 @@ func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name str
 	}
 	return &m, used, nil
 }
+
+// byName is err with the new file's path (and its directory) written as
+// the file's name: on a server the path is the server's upload
+// directory, which a client is not shown. It unwraps to err.
+func byName(err error, path string) error {
+	if err == nil {
+		return nil
+	}
+	return &namedError{err: err, path: path}
+}
+
+type namedError struct {
+	err  error
+	path string
+}
+
+func (e *namedError) Error() string {
+	s := strings.ReplaceAll(e.err.Error(), e.path, filepath.Base(e.path))
+	if dir := filepath.Dir(e.path); dir != "." && dir != string(filepath.Separator) {
+		s = strings.ReplaceAll(s, dir+string(filepath.Separator), "")
+		s = strings.ReplaceAll(s, dir, "the upload")
+	}
+	return s
+}
+
+func (e *namedError) Unwrap() error { return e.err }
 
 // recordedActions are the python cells and SQL queries of the session that
 // succeeded, in the order they ran, from its event log.
@@ -437,7 +463,7 @@ func (r *run) refreshInputs(ctx context.Context, plan *RefreshPlan) error {
 		default:
 			src, err := os.Open(in.New)
 			if err != nil {
-				return fmt.Errorf("refresh: %w", err)
+				return fmt.Errorf("refresh: %w", byName(err, in.New))
 			}
 			err = writeFrom(dst, src)
 			src.Close()
@@ -455,11 +481,11 @@ func (r *run) refreshInputs(ctx context.Context, plan *RefreshPlan) error {
 func writeFrom(dst string, src io.Reader) error {
 	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("refresh: %w", byName(err, dst))
 	}
 	if _, err := io.Copy(f, src); err != nil {
 		f.Close()
-		return fmt.Errorf("refresh: copy to %s: %w", dst, err)
+		return fmt.Errorf("refresh: copy to %s: %w", filepath.Base(dst), byName(err, dst))
 	}
 	return f.Close()
 }
@@ -470,12 +496,12 @@ func writeFrom(dst string, src io.Reader) error {
 func adaptTable(src, dst string, m refresh.Mapping) error {
 	in, err := os.Open(src)
 	if err != nil {
-		return fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("refresh: %w", byName(err, src))
 	}
 	defer in.Close()
 	dec, _, err := preview.DecodeReader(in)
 	if err != nil {
-		return fmt.Errorf("refresh: read %s: %w", src, err)
+		return fmt.Errorf("refresh: read %s: %w", filepath.Base(src), byName(err, src))
 	}
 	cr := csv.NewReader(dec)
 	cr.FieldsPerRecord = -1
@@ -484,7 +510,7 @@ func adaptTable(src, dst string, m refresh.Mapping) error {
 	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("refresh: %w", byName(err, dst))
 	}
 	cw := csv.NewWriter(out)
 	cw.Comma = cr.Comma
@@ -497,7 +523,7 @@ func adaptTable(src, dst string, m refresh.Mapping) error {
 		}
 		if err != nil {
 			out.Close()
-			return fmt.Errorf("refresh: read %s: %w", src, err)
+			return fmt.Errorf("refresh: read %s: %w", filepath.Base(src), byName(err, src))
 		}
 		if header {
 			header = false
@@ -526,13 +552,13 @@ func adaptTable(src, dst string, m refresh.Mapping) error {
 		}
 		if err := cw.Write(rec); err != nil {
 			out.Close()
-			return fmt.Errorf("refresh: write %s: %w", dst, err)
+			return fmt.Errorf("refresh: write %s: %w", filepath.Base(dst), byName(err, dst))
 		}
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
 		out.Close()
-		return fmt.Errorf("refresh: write %s: %w", dst, err)
+		return fmt.Errorf("refresh: write %s: %w", filepath.Base(dst), byName(err, dst))
 	}
 	return out.Close()
 }

@@ -8,6 +8,8 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,7 +101,16 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	case plan.NeedsApproval && !approve:
 		var b refreshNeedsApproval
 		b.Error.Code, b.Error.Message = codeNeedsApproval.name, (&agents.MappingError{Plan: plan}).Error()
-		b.Refresh = plan
+		// The plan names each new file by its name: its path is this
+		// server's upload directory, which a client is not shown.
+		shown := *plan
+		shown.Inputs = slices.Clone(plan.Inputs)
+		for i := range shown.Inputs {
+			if shown.Inputs[i].New != "" {
+				shown.Inputs[i].New = filepath.Base(shown.Inputs[i].New)
+			}
+		}
+		b.Refresh = &shown
 		writeJSON(w, http.StatusConflict, b)
 		return
 	}

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/xuri/excelize/v2"
 )
 
 // refreshScript is a three-step analysis whose report states numbers of
@@ -244,5 +248,48 @@ func TestRefreshADatabaseSessionThroughTheAPI(t *testing.T) {
 	b, err = os.ReadFile(filepath.Join(ts.srv.cfg.Sift.SessionsRoot, fired, "report.md"))
 	if err != nil || !strings.Contains(string(b), "The orders total 250 [step 1].") {
 		t.Errorf("the scheduled refresh's report (%v):\n%s", err, b)
+	}
+}
+
+// TestRefreshErrorsNameNoServerPath: a refresh the new data does not fit
+// says which file by its name; no answer names the server's upload
+// directory (or any directory of the host).
+func TestRefreshErrorsNameNoServerPath(t *testing.T) {
+	script := refreshScript()
+	ts := startServer(t, testConfig(t, script))
+	rows := "2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"
+	id := ts.createSession([2]string{"s.csv", "date,region,revenue\n" + rows})
+	ts.ask(id, map[string]any{"question": "Who sells most?", "mode": "plan", "parallel": 1})
+	ts.openStream(id, "").rest(t)
+
+	wb := excelize.NewFile()
+	for i, row := range [][]any{{"date", "Region", "revenue_eur"}, {"2024-01-05", "North", 100}, {"2024-01-20", "South", 70}} {
+		_ = wb.SetSheetRow("Sheet1", fmt.Sprintf("A%d", i+1), &row)
+	}
+	var xlsx bytes.Buffer
+	if err := wb.Write(&xlsx); err != nil {
+		t.Fatal(err)
+	}
+	hidden := []string{ts.srv.root, ts.srv.stagedDir(""), os.TempDir()}
+	for _, bad := range []struct {
+		name, file, content string
+		code                int
+		want                string
+	}{
+		{"unreadable", "s.xlsx", "not a workbook", http.StatusUnprocessableEntity, "read the new data s.xlsx"},
+		{"no table", "s.csv", "", http.StatusUnprocessableEntity, "the new data s.csv has no table"},
+		{"renamed in a workbook", "s.xlsx", xlsx.String(), http.StatusUnprocessableEntity, "columns of s.xlsx have other names"},
+		{"renamed", "s.csv", "date,Region,revenue_eur\n" + rows, http.StatusConflict, "s.csv"},
+	} {
+		var raw json.RawMessage
+		code := ts.do("POST", "/v1/sessions/"+id+"/refresh", upload([2]string{bad.file, bad.content}), &raw)
+		if code != bad.code || !strings.Contains(string(raw), bad.want) {
+			t.Errorf("%s: %d %s, want %d saying %q", bad.name, code, raw, bad.code, bad.want)
+		}
+		for _, dir := range hidden {
+			if strings.Contains(string(raw), dir) {
+				t.Errorf("%s: the answer names the server's directory %s: %s", bad.name, dir, raw)
+			}
+		}
 	}
 }
