@@ -23,6 +23,17 @@ import (
 // is configured (or --mode template was asked for).
 var ErrNoTemplateMatch = errors.New("no built-in analysis matches the request")
 
+// notUnderstoodError: no model is configured and no built-in analysis
+// understood the request. It is ErrNoModel (what the person can do: add a
+// model, so the CLI exits as for a missing model) and ErrNoTemplateMatch
+// (what happened: the server counts it as not_understood, not as a model
+// failure); its text is ErrNoModel's and the help.
+type notUnderstoodError struct{ help string }
+
+func (e notUnderstoodError) Error() string { return ErrNoModel.Error() + ". " + e.help }
+
+func (e notUnderstoodError) Unwrap() []error { return []error{ErrNoModel, ErrNoTemplateMatch} }
+
 // runTemplate answers the request with a built-in analysis: no model call.
 // A match over several tables (templates.Match.Each) runs as one step per
 // table, and a table that fails does not stop the others. It reports false
