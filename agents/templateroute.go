@@ -67,23 +67,30 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 			continue
 		}
 		_ = own.Start(step, false)
-		// A built-in's step has its span, as an agent's step does: the
-		// trace of a run without a model still shows what each step took.
-		sctx, endSpan := llm.StartAgent(llm.WithStep(ctx, step.Index), fmt.Sprintf("step %d", step.Index))
-		res, runErr := templates.RunWith(sctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
-		endSpan(runErr)
+		// A built-in's step has its span, and the analysis its tool span
+		// (the run_template an agent would call), as an agent's step and
+		// tools do: the trace of a run without a model still shows what
+		// each step ran, on which table, what it took and what failed.
+		sctx, endStep := llm.StartAgent(llm.WithStep(ctx, step.Index), fmt.Sprintf("step %d", step.Index))
+		llm.SetBuiltin(sctx, t.Name, e.Table())
+		tctx, endTool := llm.StartTool(sctx, templates.ToolName, "")
+		llm.SetBuiltin(tctx, t.Name, e.Table())
+		res, runErr := templates.RunWith(tctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
+		endTool(runErr)
 		if runErr != nil {
 			own.Done(step, runErr.Error(), nil, true)
 		} else {
 			own.Done(step, res.Answer, res.Files, false)
 		}
+		var stepErr error
 		if step.Status == plans.StatusDone {
 			results[i] = res
-		} else if failed == nil {
-			failed = runErr
-			if failed == nil {
-				failed = errors.New(step.Summary)
-			}
+		} else if stepErr = runErr; stepErr == nil {
+			stepErr = errors.New(step.Summary)
+		}
+		endStep(stepErr)
+		if failed == nil {
+			failed = stepErr
 		}
 		_ = own.Finish(step)
 		if results[i] != nil && len(each) > 1 {
