@@ -548,7 +548,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 		}
 	}
 	if !r.sift.hasModel() {
-		r.fail(fmt.Errorf("%w. %s", ErrNoModel, r.offlineHelp(match, in.previews)))
+		r.fail(notUnderstoodError{r.offlineHelp(match, in.previews)})
 		return true
 	}
 	r.readingHint = templateHint(match)

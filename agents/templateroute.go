@@ -23,6 +23,17 @@ import (
 // is configured (or --mode template was asked for).
 var ErrNoTemplateMatch = errors.New("no built-in analysis matches the request")
 
+// notUnderstoodError: no model is configured and no built-in analysis
+// understood the request. It is ErrNoModel (what the person can do: add a
+// model, so the CLI exits as for a missing model) and ErrNoTemplateMatch
+// (what happened: the server counts it as not_understood, not as a model
+// failure); its text is ErrNoModel's and the help.
+type notUnderstoodError struct{ help string }
+
+func (e notUnderstoodError) Error() string { return ErrNoModel.Error() + ". " + e.help }
+
+func (e notUnderstoodError) Unwrap() []error { return []error{ErrNoModel, ErrNoTemplateMatch} }
+
 // runTemplate answers the request with a built-in analysis: no model call.
 // A match over several tables (templates.Match.Each) runs as one step per
 // table, and a table that fails does not stop the others. It reports false
@@ -56,23 +67,30 @@ func (r *run) runTemplate(ctx context.Context, op operator.Operator, m templates
 			continue
 		}
 		_ = own.Start(step, false)
-		// A built-in's step has its span, as an agent's step does: the
-		// trace of a run without a model still shows what each step took.
-		sctx, endSpan := llm.StartAgent(llm.WithStep(ctx, step.Index), fmt.Sprintf("step %d", step.Index))
-		res, runErr := templates.RunWith(sctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
-		endSpan(runErr)
+		// A built-in's step has its span, and the analysis its tool span
+		// (the run_template an agent would call), as an agent's step and
+		// tools do: the trace of a run without a model still shows what
+		// each step ran, on which table, what it took and what failed.
+		sctx, endStep := llm.StartAgent(llm.WithStep(ctx, step.Index), fmt.Sprintf("step %d", step.Index))
+		llm.SetBuiltin(sctx, t.Name, e.Table())
+		tctx, endTool := llm.StartTool(sctx, templates.ToolName, "")
+		llm.SetBuiltin(tctx, t.Name, e.Table())
+		res, runErr := templates.RunWith(tctx, op, e.File, e, templates.RunOptions{Lang: templates.LangOf(r.req.Question)})
+		endTool(runErr)
 		if runErr != nil {
 			own.Done(step, runErr.Error(), nil, true)
 		} else {
 			own.Done(step, res.Answer, res.Files, false)
 		}
+		var stepErr error
 		if step.Status == plans.StatusDone {
 			results[i] = res
-		} else if failed == nil {
-			failed = runErr
-			if failed == nil {
-				failed = errors.New(step.Summary)
-			}
+		} else if stepErr = runErr; stepErr == nil {
+			stepErr = errors.New(step.Summary)
+		}
+		endStep(stepErr)
+		if failed == nil {
+			failed = stepErr
 		}
 		_ = own.Finish(step)
 		if results[i] != nil && len(each) > 1 {

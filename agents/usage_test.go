@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -228,21 +231,85 @@ func TestBuiltInStepsHaveSpans(t *testing.T) {
 	if done := evs[len(evs)-1]; done.Err != nil || len(done.Plan.Steps) != 1 {
 		t.Fatalf("the built-in run: err %v, plan %+v", done.Err, done.Plan)
 	}
-	var run, step tracetest.SpanStub
-	for _, sp := range exp.GetSpans() {
+	run, step, tool := builtinSpans(t, exp.GetSpans())
+	if step.Parent.SpanID() != run.SpanContext.SpanID() {
+		t.Errorf("the step's span is not below the run's")
+	}
+	if tool.Parent.SpanID() != step.SpanContext.SpanID() {
+		t.Errorf("the analysis's tool span is not below its step's")
+	}
+	for _, sp := range []tracetest.SpanStub{step, tool} {
+		if got := spanAttrs(sp); got[llm.AttrAnalysis] != "trend" || got[llm.AttrTable] != "input/sales.csv" {
+			t.Errorf("%s: analysis %q, table %q; want trend on input/sales.csv", sp.Name, got[llm.AttrAnalysis], got[llm.AttrTable])
+		}
+		if sp.Status.Code != codes.Unset {
+			t.Errorf("%s of a step that succeeded has status %v", sp.Name, sp.Status)
+		}
+	}
+}
+
+// TestFailedBuiltInStepSpansAreErrors: a built-in analysis that fails (its
+// cell cannot read a revenue that turns to text past the rows the reader
+// sampled) marks its step's and its tool's spans as errors, so the trace
+// shows where a run without a model went wrong.
+func TestFailedBuiltInStepSpansAreErrors(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(tp)
+	t.Cleanup(func() { otel.SetTracerProvider(prev); _ = tp.Shutdown(t.Context()) })
+
+	var b strings.Builder
+	b.WriteString("date,region,revenue\n")
+	for i := range 30000 {
+		fmt.Fprintf(&b, "2024-01-%02d,North,%d\n", i%28+1, i)
+	}
+	b.WriteString("2024-02-01,North,abc\n")
+	csv := filepath.Join(t.TempDir(), "sales.csv")
+	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{SessionsRoot: t.TempDir(), Python: pythonOrSkip(t), CodeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, s, Request{Question: "monthly revenue trend", Files: []string{csv}})
+	if done := evs[len(evs)-1]; done.Err == nil {
+		t.Fatalf("the built-in run on an unreadable revenue succeeded: %+v", done.Plan)
+	}
+	_, step, tool := builtinSpans(t, exp.GetSpans())
+	for _, sp := range []tracetest.SpanStub{step, tool} {
+		if sp.Status.Code != codes.Error || sp.Status.Description == "" {
+			t.Errorf("%s of a failed step: status %v, want an error saying why", sp.Name, sp.Status)
+		}
+	}
+}
+
+// builtinSpans returns a one-step built-in run's run, step and tool spans.
+func builtinSpans(t *testing.T, spans tracetest.SpanStubs) (run, step, tool tracetest.SpanStub) {
+	t.Helper()
+	for _, sp := range spans {
 		switch sp.Name {
 		case "sift.run":
 			run = sp
 		case "invoke_agent step 1":
 			step = sp
+		case "execute_tool run_template":
+			tool = sp
 		}
 	}
-	if run.Name == "" || step.Name == "" {
-		t.Fatalf("spans %v; want sift.run and invoke_agent step 1", spanNames(exp.GetSpans()))
+	if run.Name == "" || step.Name == "" || tool.Name == "" {
+		t.Fatalf("spans %v; want sift.run, invoke_agent step 1 and execute_tool run_template", spanNames(spans))
 	}
-	if step.Parent.SpanID() != run.SpanContext.SpanID() {
-		t.Errorf("the step's span is not below the run's")
+	return run, step, tool
+}
+
+func spanAttrs(sp tracetest.SpanStub) map[attribute.Key]string {
+	out := map[attribute.Key]string{}
+	for _, kv := range sp.Attributes {
+		out[kv.Key] = kv.Value.Emit()
 	}
+	return out
 }
 
 func spanNames(spans tracetest.SpanStubs) []string {

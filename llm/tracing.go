@@ -40,6 +40,10 @@ const (
 	// AttrTrimmed is how many messages the context window dropped from a
 	// model call's request.
 	AttrTrimmed = attribute.Key("sift.request.trimmed_messages")
+	// AttrAnalysis is the built-in analysis a span ran (see SetBuiltin).
+	AttrAnalysis = attribute.Key("sift.analysis")
+	// AttrTable is the table a built-in analysis ran on (see SetBuiltin).
+	AttrTable = attribute.Key("sift.table")
 )
 
 // OpenTelemetry semantic-convention attributes for generative AI.
@@ -124,6 +128,12 @@ func StartTool(ctx context.Context, name, callID string) (context.Context, func(
 	}
 	ctx, sp := tracerFor(ctx).Start(ctx, "execute_tool "+name, trace.WithAttributes(attrs...))
 	return ctx, endSpan(sp)
+}
+
+// SetBuiltin records on the span in ctx (a built-in's step or tool span)
+// the built-in analysis it runs and the table it runs on.
+func SetBuiltin(ctx context.Context, analysis, table string) {
+	trace.SpanFromContext(ctx).SetAttributes(AttrAnalysis.String(analysis), AttrTable.String(table))
 }
 
 // startModelSpan starts the span of one model call, named "chat <model>".

@@ -515,3 +515,27 @@ func readDoc(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// TestNoModelRunNoBuiltInUnderstoodIsNotUnderstood: with no model, a
+// request no built-in analysis matches, and one whose reading names a
+// column the data lacks, fail as not_understood (docs/metrics.md), not as
+// model failures: nothing was wrong with a model; the person rephrases or
+// configures one.
+func TestNoModelRunNoBuiltInUnderstoodIsNotUnderstood(t *testing.T) {
+	ts := startServer(t, testConfig(t, nil))
+	for _, q := range []string{"Why did North grow, and what should we do next?", "monthly humidity trend"} {
+		id := ts.createSession(salesCSV(t))
+		ts.ask(id, map[string]any{"question": q})
+		evs := ts.openStream(id, "").rest(t)
+		if last := evs[len(evs)-1]; last.event != "done" || !strings.Contains(last.data, "no model configured") {
+			t.Fatalf("%q should fail saying no built-in answers it without a model: %s %s", q, kindsOf(evs), last.data)
+		}
+	}
+	m := ts.scrape()
+	if v := m.value(t, "sift_run_failures_total", "kind=not_understood"); v != 2 {
+		t.Errorf("not_understood failures: %v, want 2", v)
+	}
+	if v := m.value(t, "sift_run_failures_total", "kind=model"); v != 0 {
+		t.Errorf("model failures: %v, want 0 (no model call was tried)", v)
+	}
+}
