@@ -194,7 +194,7 @@ func (r *run) databaseContext(ctx context.Context, question string) string {
 	}
 	// With an embeddings endpoint, a schema too large to show whole
 	// ranks its tables by meaning too.
-	text, err := sqldb.NewSources(dbs...).Context(sqldb.WithEmbedder(ctx, r.sift.cfg.Embedder), question, runSchemaTokens)
+	text, err := sqldb.NewSources(dbs...).Context(sqldb.WithEmbedder(ctx, r.embedder()), question, runSchemaTokens)
 	if err != nil {
 		text = "Databases: " + strings.Join(r.sources.Names(), ", ") + " (the schema could not be read: " + err.Error() + "; call list_tables)"
 	}

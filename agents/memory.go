@@ -14,6 +14,7 @@ import (
 
 	"github.com/sift-agent/sift/agents/internal/prompt"
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/report"
@@ -217,7 +218,7 @@ func (r *run) cachedAnswer(ctx context.Context, inputs []string) (memory.Entry, 
 // with the same settings: by embeddings when the instance has an
 // embedder (falling back to words when it fails), else by words.
 func (r *run) similar(ctx context.Context, all []memory.Entry, srcs memory.Sources, settings memory.Settings) (memory.Entry, bool) {
-	if emb := r.sift.cfg.Embedder; emb != nil {
+	if emb := r.embedder(); emb != nil {
 		e, ok, err := memory.SimilarEmbedded(ctx, emb, all, r.req.Question, srcs, settings)
 		if err == nil {
 			return e, ok
@@ -225,6 +226,16 @@ func (r *run) similar(ctx context.Context, all []memory.Entry, srcs memory.Sourc
 		r.emit(event.Event{Kind: event.Message, Agent: MemoryAgent, Text: fmt.Sprintf("warning: could not compare the question with earlier ones by embeddings (%v); compared word by word instead", err)})
 	}
 	return memory.Similar(all, r.req.Question, srcs, settings)
+}
+
+// embedder is the instance's embedder (Config.Embedder), nil when it has
+// none, with its calls metered in the run's usage under
+// llm.EmbeddingsAgent and recorded in the trajectory, as model calls are.
+func (r *run) embedder() llm.Embedder {
+	if r.sift.cfg.Embedder == nil {
+		return nil
+	}
+	return llm.MeterEmbeddings(r.sift.cfg.Embedder, r.meter, r.trajectory, r.sift.cfg.Prices)
 }
 
 // firstLine is s up to its first line break, shortened to 200 bytes.

@@ -14,6 +14,7 @@ import (
 	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/internal/termsafe"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/plans"
 	"github.com/sift-agent/sift/tools"
 )
@@ -282,6 +283,11 @@ func (r *renderer) done(e event.Event) {
 	var usage string
 	if u := questionUsage(e); u != nil {
 		usage = fmt.Sprintf(" · %s · %d prompt + %d completion tokens", english.Plural(u.Calls, "model call", ""), u.PromptTokens, u.CompletionTokens)
+		// Embeddings calls are billed too, so they are in the figures;
+		// the line says how many of them there were.
+		if eu := e.Usage.PerAgent[llm.EmbeddingsAgent]; eu != nil && eu.Calls > 0 {
+			usage += fmt.Sprintf(" (of which %s, %d tokens)", english.Plural(eu.Calls, "embeddings call", ""), eu.PromptTokens)
+		}
 	}
 	switch {
 	case errors.Is(e.Err, agents.ErrPaused):

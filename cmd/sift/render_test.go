@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/tools"
 )
 
@@ -58,5 +59,19 @@ func TestSummaryLineJoinsTheReadingToTheAnswer(t *testing.T) {
 		if got := summaryLine(c.in, 200); got != c.want {
 			t.Errorf("summaryLine(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestRendererSaysTheEmbeddingsCalls: the closing line's figures include
+// the embeddings calls, and says how many of them there were.
+func TestRendererSaysTheEmbeddingsCalls(t *testing.T) {
+	io, _, errOut := testIO()
+	r := newRenderer(io, false, time.Now)
+	r.event(event.Event{Kind: event.Done, Usage: &event.Usage{
+		AgentUsage: event.AgentUsage{Calls: 6, PromptTokens: 1213, CompletionTokens: 300},
+		PerAgent:   map[string]*event.AgentUsage{"planner": {Calls: 5, PromptTokens: 1200, CompletionTokens: 300}, llm.EmbeddingsAgent: {Calls: 1, PromptTokens: 13}},
+	}})
+	if got := errOut.String(); !strings.Contains(got, " · 6 model calls · 1213 prompt + 300 completion tokens (of which 1 embeddings call, 13 tokens).") {
+		t.Errorf("the closing line must say the embeddings call:\n%s", got)
 	}
 }

@@ -147,6 +147,10 @@ func NewReplay(records []Record, cfg ReplayConfig) *Replay {
 	r := &Replay{cfg: cfg, records: records, queues: map[queueKey][]int{}, turn: 1}
 	r.turned = slices.ContainsFunc(records, func(rec Record) bool { return rec.Turn > 0 })
 	for i, rec := range records {
+		if rec.Kind == KindEmbeddings {
+			// Not a chat model's answer: the run calls its embedder itself.
+			continue
+		}
 		k := queueKey{agent: rec.Agent}
 		if r.turned {
 			k.turn = rec.Turn

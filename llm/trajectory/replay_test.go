@@ -286,3 +286,18 @@ func TestReplayAnswersEachStepFromItsOwnCalls(t *testing.T) {
 		t.Errorf("divergences = %v, want none", d)
 	}
 }
+
+// TestReplaySkipsEmbeddingsCalls: an embeddings call recorded among the
+// model calls (llm.MeterEmbeddings) is no answer of the replayed models,
+// so it is neither served nor reported unused.
+func TestReplaySkipsEmbeddingsCalls(t *testing.T) {
+	recs := record(t)
+	emb := trajectory.Record{Agent: llm.EmbeddingsAgent, Kind: trajectory.KindEmbeddings, Request: []trajectory.Message{{Role: "user", Content: "total?"}}}
+	rp := trajectory.NewReplay(append([]trajectory.Record{emb}, recs...), trajectory.ReplayConfig{})
+	if _, err := converse(t, rp.ModelFor("planner"), rp.ModelFor("code"), "you write python", "stdout: 2\n(ran 10ms)", nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := rp.Divergences(); len(d) != 0 {
+		t.Errorf("divergences = %v, want none", d)
+	}
+}

@@ -97,6 +97,10 @@ type Record struct {
 	Time time.Time `json:"time"`
 	// Agent is the name the model was wrapped under (see llm.Wrap).
 	Agent string `json:"agent"`
+	// Kind is KindEmbeddings for a call to an embeddings endpoint
+	// (llm.MeterEmbeddings), whose Request holds the texts sent and which
+	// a Replay does not serve; empty for a chat model's call.
+	Kind string `json:"kind,omitempty"`
 	// Step is the plan step (see llm.WithStep); 0 outside any step.
 	Step int `json:"step,omitempty"`
 	// Turn is the question of the session the call served, from 1 (see
@@ -131,6 +135,9 @@ type Record struct {
 	// Error is the call's error text, if it failed.
 	Error string `json:"error,omitempty"`
 }
+
+// KindEmbeddings is the Kind of an embeddings call's Record.
+const KindEmbeddings = "embeddings"
 
 // Message is one message of a Record.
 type Message struct {
