@@ -9,6 +9,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cloudwego/eino/components/tool"
@@ -56,6 +57,12 @@ type RefreshRequest struct {
 	// Approve applies a mapping of renamed columns; without it such a
 	// refresh stops with ErrMappingNotApproved and the mapping.
 	Approve bool
+	// Mapping is the models' column mappings of the plan approved
+	// (RefreshPlan.Models), sent back so that the refresh applies them
+	// without asking the model again, whichever process runs it; each is
+	// checked again as a model's answer is, and refused, never
+	// corrected, when it does not fit the new data.
+	Mapping []ModelMapping
 	// SessionID names the new session. Optional; generated when empty.
 	SessionID string
 }
@@ -86,9 +93,13 @@ type RefreshPlan struct {
 	// NeedsApproval says a column was renamed: the mapping is applied
 	// only when approved.
 	NeedsApproval bool `json:"needs_approval"`
-	actions       []refreshAction
-	old           *session.Workspace
-	meta          session.Meta
+	// Models are the mappings a model gave (one per input it was asked
+	// of), with what asking cost: send them back with the approval
+	// (RefreshRequest.Mapping) to apply the same.
+	Models  []ModelMapping `json:"model_mapping,omitempty"`
+	actions []refreshAction
+	old     *session.Workspace
+	meta    session.Meta
 }
 
 // Runs says what runs again: "3 cells and 1 SQL query".
@@ -182,15 +193,29 @@ func (s *Sift) planRefresh(ctx context.Context, req RefreshRequest, meter *llm.M
 	if err != nil {
 		return nil, err
 	}
+	given := map[string]*ModelMapping{}
+	for i := range req.Mapping {
+		mm := &req.Mapping[i]
+		if !slices.Contains(inputs, mm.Input) || given[mm.Input] != nil {
+			return nil, fmt.Errorf("%w: the column mapping sent names input %q, which session %s has not (or names it twice); its inputs are %s. Send the mapping as the plan gave it", ErrCannotRefresh, mm.Input, req.Session, strings.Join(inputs, ", "))
+		}
+		given[mm.Input] = mm
+	}
 	for i, in := range inputs {
 		ri := RefreshInput{Old: in, New: news[i]}
 		if ri.New != "" {
-			var used llm.Counts
-			ri.Mapping, used, err = s.mapInput(ctx, req.Session, old.Path(in), ri.New, in)
+			var mm *ModelMapping
+			ri.Mapping, mm, err = s.mapInput(ctx, req.Session, old.Path(in), ri.New, in, given[in])
 			// A model's mapping is asked before the run (PlanRefresh)
-			// and kept: the run that applies it counts the call.
-			if used.Calls > 0 {
-				meter.Add(mappingAgent, used)
+			// and kept, or sent back: the run that applies it counts
+			// the call.
+			if mm != nil {
+				if mm.Usage.Calls > 0 {
+					meter.Add(mappingAgent, mm.Usage)
+				}
+				if err == nil {
+					plan.Models = append(plan.Models, *mm)
+				}
 			}
 			if err != nil {
 				return nil, err
@@ -263,17 +288,17 @@ func matchFiles(inputs, files []string) ([]string, error) {
 // mapInput previews the old input and the new file and maps the first
 // table's columns, asking the model when similarity is not sure
 // (askMapping); nil when the old input is no table.
-func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name string) (*refresh.Mapping, llm.Counts, error) {
+func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name string, given *ModelMapping) (*refresh.Mapping, *ModelMapping, error) {
 	op, err := preview.File(ctx, oldPath, preview.Options{})
 	if err != nil || len(op.Sheets) == 0 || len(op.Sheets[0].Columns) == 0 {
-		return nil, llm.Counts{}, nil
+		return nil, nil, nil
 	}
 	np, err := preview.File(ctx, newPath, preview.Options{})
 	if err != nil {
-		return nil, llm.Counts{}, fmt.Errorf("%w: read the new data %s: %w", ErrCannotRefresh, filepath.Base(newPath), byName(err, newPath))
+		return nil, nil, fmt.Errorf("%w: read the new data %s: %w", ErrCannotRefresh, filepath.Base(newPath), byName(err, newPath))
 	}
 	if len(np.Sheets) == 0 || len(np.Sheets[0].Columns) == 0 {
-		return nil, llm.Counts{}, fmt.Errorf("%w: the new data %s has no table, but %s had one", ErrCannotRefresh, filepath.Base(newPath), name)
+		return nil, nil, fmt.Errorf("%w: the new data %s has no table, but %s had one", ErrCannotRefresh, filepath.Base(newPath), name)
 	}
 	cols := func(cs []preview.Column) []refresh.Column {
 		out := make([]refresh.Column, len(cs))
@@ -283,11 +308,11 @@ func (s *Sift) mapInput(ctx context.Context, session, oldPath, newPath, name str
 		return out
 	}
 	oldCols := cols(op.Sheets[0].Columns)
-	m, used, err := s.askMapping(ctx, session, refresh.MapColumns(name, oldCols, cols(np.Sheets[0].Columns)), oldCols)
+	m, mm, err := s.askMapping(ctx, session, refresh.MapColumns(name, oldCols, cols(np.Sheets[0].Columns)), oldCols, given)
 	if err != nil {
-		return nil, used, err
+		return nil, mm, err
 	}
-	return &m, used, nil
+	return &m, mm, nil
 }
 
 // byName is err with the new file's path (and its directory) written as

@@ -17,26 +17,50 @@ import (
 // under.
 const mappingAgent = "refresh"
 
+// ModelMapping is the column mapping a model gave for one input of a
+// refresh. The plan carries it (RefreshPlan.Models, and so the API's 409
+// needs_approval) and the approval sends it back (RefreshRequest.Mapping):
+// the refresh then applies the mapping the person approved, whichever
+// process runs it, without asking the model again. It is checked again
+// as a model's answer is (refresh.WithModel): refused, never corrected.
+type ModelMapping struct {
+	// Input is the session's input, workspace-relative (input/sales.csv).
+	Input string `json:"input"`
+	// Columns maps old column names to new ones; "" for a column the
+	// model found no place for.
+	Columns map[string]string `json:"columns"`
+	// Usage is what the call that gave it cost, as metered: the refresh
+	// that applies it counts it (the call was made before the run).
+	Usage llm.Counts `json:"usage"`
+}
+
+// check refuses a mapping sent back whose usage is negative.
+func (mm *ModelMapping) check() error {
+	u := mm.Usage
+	for _, n := range []int{u.Calls, u.Errors, u.PromptTokens, u.CompletionTokens, u.CachedTokens, u.ReasoningTokens, u.Estimated, u.Unpriced} {
+		if n < 0 {
+			return fmt.Errorf("%w: the model's mapping of %s counts a negative usage (%+v); send the mapping as the plan gave it, or refresh without one to ask the model again", ErrCannotRefresh, mm.Input, u)
+		}
+	}
+	if u.Cost < 0 || u.Latency < 0 {
+		return fmt.Errorf("%w: the model's mapping of %s counts a negative cost or latency; send the mapping as the plan gave it, or refresh without one to ask the model again", ErrCannotRefresh, mm.Input)
+	}
+	return nil
+}
+
 // modelMappings keeps each model's column mapping by session, table and
 // columns, so that the mapping a person approves is the one the refresh
-// applies: the refresh plans again when it runs (PlanRefresh, then
-// Refresh), and a model asked twice may answer otherwise.
-// Each answer is kept with the usage of the call that gave it, so the
-// refresh that applies it counts that call (it was made before the run).
+// applies when the same process runs it (the refresh plans again when it
+// runs, and a model asked twice may answer otherwise); another process
+// has it from the request (RefreshRequest.Mapping).
 type modelMappings struct {
 	mu   sync.Mutex
-	byID map[string]keptMapping
+	byID map[string]ModelMapping
 }
 
-// keptMapping is a model's answer and what asking it cost.
-type keptMapping struct {
-	answer map[string]string
-	usage  llm.Counts
-}
-
-func (c *modelMappings) get(key string) (keptMapping, bool) {
+func (c *modelMappings) get(key string) (ModelMapping, bool) {
 	if c == nil {
-		return keptMapping{}, false
+		return ModelMapping{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -44,14 +68,14 @@ func (c *modelMappings) get(key string) (keptMapping, bool) {
 	return a, ok
 }
 
-func (c *modelMappings) put(key string, a keptMapping) {
+func (c *modelMappings) put(key string, a ModelMapping) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byID == nil {
-		c.byID = map[string]keptMapping{}
+		c.byID = map[string]ModelMapping{}
 	}
 	c.byID[key] = a
 }
@@ -69,13 +93,16 @@ func (s *Sift) mappingModel() model.ToolCallingChatModel {
 // the new ones when name and type similarity is not sure of them
 // (refresh.Mapping.Unsure), and returns m with the model's answer applied
 // (refresh.WithModel): a mapping to a column that is not there is
-// refused. With no model, or when similarity is sure, m is returned as it
-// is. It returns too the usage of the call that gave the answer (a kept
-// answer's too: the refresh that applies it counts it), zero when none.
-func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping, old []refresh.Column) (refresh.Mapping, llm.Counts, error) {
+// refused. A mapping given (the one the person approved, sent back) is
+// used in place of asking, and checked the same way. With no model and
+// none given, or when similarity is sure, m is returned as it is. It
+// returns too the answer with the usage of the call that gave it (a kept
+// or given answer's too: the refresh that applies it counts it), nil when
+// no answer was used.
+func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping, old []refresh.Column, given *ModelMapping) (refresh.Mapping, *ModelMapping, error) {
 	mdl := s.mappingModel()
-	if mdl == nil || !m.Unsure() {
-		return m, llm.Counts{}, nil
+	if !m.Unsure() || (mdl == nil && given == nil) {
+		return m, nil, nil
 	}
 	describe := func(cs []refresh.Column) []string {
 		out := make([]string, len(cs))
@@ -92,7 +119,16 @@ func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping
 		}
 	}
 	key := strings.Join([]string{session, m.Table, strings.Join(describe(old), "\x1f"), strings.Join(describe(m.Found), "\x1f")}, "\x00")
-	kept, ok := s.mappings.get(key)
+	var kept ModelMapping
+	ok := false
+	if given != nil {
+		if err := given.check(); err != nil {
+			return refresh.Mapping{}, nil, err
+		}
+		kept, ok = *given, true
+	} else {
+		kept, ok = s.mappings.get(key)
+	}
 	if !ok {
 		meter := &llm.Meter{}
 		opts := []llm.WrapOption{llm.WithPrices(s.cfg.Prices)}
@@ -103,17 +139,17 @@ func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping
 		}
 		reply, err := llm.Wrap(mdl, mappingAgent, meter, opts...).Generate(ctx, prompt.ColumnMapping(m.Table, describe(old), describe(m.Found), describe(unsure)))
 		if err != nil {
-			return refresh.Mapping{}, meter.Total(), fmt.Errorf("%w: ask the model how the columns of %s map to the new data: %w; rename the columns in the file to the old names, or refresh again", ErrCannotRefresh, m.Table, err)
+			return refresh.Mapping{}, &ModelMapping{Input: m.Table, Usage: meter.Total()}, fmt.Errorf("%w: ask the model how the columns of %s map to the new data: %w; rename the columns in the file to the old names, or refresh again", ErrCannotRefresh, m.Table, err)
 		}
-		kept.usage = meter.Total()
-		if kept.answer, err = refresh.ParseModelMapping(reply.Content); err != nil {
-			return refresh.Mapping{}, kept.usage, fmt.Errorf("%w: %s: %w", ErrCannotRefresh, m.Table, err)
+		kept = ModelMapping{Input: m.Table, Usage: meter.Total()}
+		if kept.Columns, err = refresh.ParseModelMapping(reply.Content); err != nil {
+			return refresh.Mapping{}, &kept, fmt.Errorf("%w: %s: %w", ErrCannotRefresh, m.Table, err)
 		}
 		s.mappings.put(key, kept)
 	}
-	mapped, err := refresh.WithModel(m, old, kept.answer)
+	mapped, err := refresh.WithModel(m, old, kept.Columns)
 	if err != nil {
-		return refresh.Mapping{}, kept.usage, fmt.Errorf("%w: %w", ErrCannotRefresh, err)
+		return refresh.Mapping{}, &kept, fmt.Errorf("%w: %w", ErrCannotRefresh, err)
 	}
-	return mapped, kept.usage, nil
+	return mapped, &kept, nil
 }

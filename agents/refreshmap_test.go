@@ -21,7 +21,7 @@ func TestAskMappingWithTheScriptedModel(t *testing.T) {
 	s := &Sift{cfg: Config{Models: Models{Default: script.Model()}}, mappings: &modelMappings{}}
 	ctx := context.Background()
 	for range 2 {
-		m, _, err := s.askMapping(ctx, "s1", unsure, old)
+		m, _, err := s.askMapping(ctx, "s1", unsure, old, nil)
 		if err != nil || m.Err() != nil || !m.NeedsApproval() || !strings.Contains(m.String(), "region (text) → area (text), as the model mapped it") {
 			t.Fatalf("mapping = %+v, %v", m, err)
 		}
@@ -33,11 +33,11 @@ func TestAskMappingWithTheScriptedModel(t *testing.T) {
 	if len(req.Messages) != 2 || !strings.Contains(req.Messages[1].Content, "## Old columns whose place in the new table is not clear\nregion (text)\nrevenue (int)") {
 		t.Errorf("the request: %+v", req.Messages)
 	}
-	if m, _, err := s.askMapping(ctx, "s1", sure, old); err != nil || script.Calls() != 1 || m.Pairs[2].By != "" {
+	if m, _, err := s.askMapping(ctx, "s1", sure, old, nil); err != nil || script.Calls() != 1 || m.Pairs[2].By != "" {
 		t.Errorf("a sure mapping must not ask: %+v %v, %d calls", m, err, script.Calls())
 	}
 	none := &Sift{mappings: &modelMappings{}}
-	if m, _, err := none.askMapping(ctx, "s1", unsure, old); err != nil || len(m.Missing) != 2 {
+	if m, _, err := none.askMapping(ctx, "s1", unsure, old, nil); err != nil || len(m.Missing) != 2 {
 		t.Errorf("with no model the mapping stays as similarity found it: %+v %v", m, err)
 	}
 }

@@ -83,7 +83,7 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, codeBadRequest, "send the new data as parts named file (and nothing else): one for each input of the session, or none to query the session's databases again as they are now")
 		return
 	}
-	req := agents.RefreshRequest{Session: id, Approve: approve, SessionID: newID, Databases: s.recordedDatabases(id)}
+	req := agents.RefreshRequest{Session: id, Approve: approve, SessionID: newID, Databases: s.recordedDatabases(id), Mapping: st.Mapping}
 	for _, f := range st.Files {
 		req.Files = append(req.Files, joinPath(dir, "files", f))
 	}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -291,5 +292,77 @@ func TestRefreshErrorsNameNoServerPath(t *testing.T) {
 				t.Errorf("%s: the answer names the server's directory %s: %s", bad.name, dir, raw)
 			}
 		}
+	}
+}
+
+// uploadWithMapping is upload with a part named mapping.
+func uploadWithMapping(mapping any, files ...[2]string) *multipartBody {
+	b := &multipartBody{}
+	w := multipart.NewWriter(&b.buf)
+	for _, f := range files {
+		fw, _ := w.CreateFormFile("file", f[0])
+		_, _ = fw.Write([]byte(f[1]))
+	}
+	raw, _ := json.Marshal(mapping)
+	_ = w.WriteField("mapping", string(raw))
+	_ = w.Close()
+	b.contentType = w.FormDataContentType()
+	return b
+}
+
+// TestRefreshApprovalCarriesTheModelMapping: the model's column mapping
+// comes back in the 409 (model_mapping); sent back with the approval to
+// another server (here a fresh one over the same sessions, whose model
+// fails if called), it is applied as approved, with no model call, and
+// its call is counted. A mapping tampered to a column the new data lacks,
+// or with a negative usage, is refused.
+func TestRefreshApprovalCarriesTheModelMapping(t *testing.T) {
+	script := refreshScript()
+	cfg := testConfig(t, script)
+	ts := startServer(t, cfg)
+	rows := "2024-01-05,North,100\n2024-01-20,South,70\n2024-02-03,North,50\n2024-02-10,East,30\n"
+	id := ts.createSession([2]string{"s.csv", "date,region,revenue\n" + rows})
+	ts.ask(id, map[string]any{"question": "Who sells most?", "mode": "plan", "parallel": 1})
+	ts.openStream(id, "").rest(t)
+
+	renamed := [2]string{"s.csv", "date,area,takings\n" + rows + "2025-01-07,North,200\n"}
+	script.Push(text(`{"date": "date", "region": "area", "revenue": "takings"}`))
+	var approval struct {
+		Error   struct{ Code, Message string }
+		Refresh *agents.RefreshPlan
+	}
+	if code := ts.do("POST", "/v1/sessions/"+id+"/refresh", upload(renamed), &approval); code != http.StatusConflict || approval.Refresh == nil ||
+		len(approval.Refresh.Models) != 1 || approval.Refresh.Models[0].Columns["region"] != "area" || approval.Refresh.Models[0].Usage.Calls != 1 {
+		t.Fatalf("renamed beyond likeness: %d %+v", code, approval)
+	}
+	mapping := approval.Refresh.Models
+
+	other := scripted.New() // exhausted: any call fails
+	cfg2 := testConfig(t, other)
+	cfg2.Sift.SessionsRoot = cfg.Sift.SessionsRoot
+	ts2 := startServer(t, cfg2)
+	var refusal errorBody
+	tampered := []agents.ModelMapping{{Input: mapping[0].Input, Columns: map[string]string{"date": "date", "region": "area", "revenue": "amount"}, Usage: mapping[0].Usage}}
+	if code := ts2.do("POST", "/v1/sessions/"+id+"/refresh?approve=true", uploadWithMapping(tampered, renamed), &refusal); code != http.StatusUnprocessableEntity ||
+		!strings.Contains(refusal.Error.Message, `to "amount", a column the new data does not have`) {
+		t.Errorf("tampered mapping: %d %+v", code, refusal)
+	}
+	negative := []agents.ModelMapping{{Input: mapping[0].Input, Columns: mapping[0].Columns}}
+	negative[0].Usage.PromptTokens = -5
+	if code := ts2.do("POST", "/v1/sessions/"+id+"/refresh?approve=true", uploadWithMapping(negative, renamed), &refusal); code != http.StatusUnprocessableEntity ||
+		!strings.Contains(refusal.Error.Message, "negative usage") {
+		t.Errorf("negative usage: %d %+v", code, refusal)
+	}
+	var acc accepted
+	if code := ts2.do("POST", "/v1/sessions/"+id+"/refresh?approve=true", uploadWithMapping(mapping, renamed), &acc); code != http.StatusAccepted {
+		t.Fatalf("approved with the mapping on another server: %d %+v", code, acc)
+	}
+	ts2.openStream(acc.ID, "").rest(t)
+	if v := ts2.session(acc.ID); v.Status != "done" || other.Calls() != 0 {
+		t.Errorf("approved refresh on another server: %+v after %d model calls, want done after none", v, other.Calls())
+	}
+	b, err := os.ReadFile(filepath.Join(cfg.Sift.SessionsRoot, acc.ID, "report.md"))
+	if err != nil || !strings.Contains(string(b), "North sold 350") || !strings.Contains(string(b), "as the model mapped it") || strings.Contains(string(b), "No language model was called") {
+		t.Errorf("refreshed report (%v):\n%s", err, b)
 	}
 }

@@ -55,6 +55,10 @@ type staged struct {
 	// its parent's), workspace-relative, shown before the run reaches
 	// the registry; an upload's are its Files.
 	Inputs []string `json:"inputs,omitempty"`
+	// Mapping is a refresh's part named mapping: the models' column
+	// mappings of the plan approved (agents.RefreshPlan.Models), sent
+	// back so that the refresh applies them without asking again.
+	Mapping []agents.ModelMapping `json:"-"`
 }
 
 // startTimeout is how long after Started a stream waits for the run to
@@ -145,6 +149,10 @@ func (s *Server) handleCreateSession(w http.ResponseWriter, r *http.Request) {
 	case "multipart/form-data":
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes)
 		if !s.readUpload(w, r, st) {
+			return
+		}
+		if st.Mapping != nil {
+			writeError(w, http.StatusBadRequest, codeBadRequest, "a part named mapping belongs to a refresh (POST /v1/sessions/{id}/refresh), not to a new session; send files as parts named file")
 			return
 		}
 	case "application/json":
@@ -246,6 +254,16 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, st *staged) 
 				return false
 			}
 			st.Files = append(st.Files, name)
+		case "mapping":
+			v, err := io.ReadAll(io.LimitReader(part, 1<<20))
+			if err != nil {
+				s.uploadError(w, err)
+				return false
+			}
+			if err := json.Unmarshal(v, &st.Mapping); err != nil {
+				writeError(w, http.StatusBadRequest, codeBadRequest, fmt.Sprintf("the part named mapping is not the model_mapping of a refresh's plan (a JSON array): %v; send it back as the 409 answer gave it", err))
+				return false
+			}
 		case "data_dir", "database":
 			v, err := io.ReadAll(io.LimitReader(part, 1024))
 			if err != nil {
