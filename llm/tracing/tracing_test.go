@@ -127,6 +127,9 @@ func TestSetupTracingExportsOTLP(t *testing.T) {
 // spans to standard error (consoleWriter), never into stdout, where a
 // command's answer and --json events go.
 func TestConsoleExporterWritesToStderr(t *testing.T) {
+	if consoleWriter != os.Stderr {
+		t.Fatalf("the console exporter writes to %v, want os.Stderr (stdout is the command's answer)", consoleWriter)
+	}
 	var buf bytes.Buffer
 	old := consoleWriter
 	consoleWriter = &buf
