@@ -20,24 +20,28 @@ function withAuth(headers = {}) {
 
 // APIError is a failed call, with the server's code and message.
 export class APIError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body) {
     super(message);
     this.status = status;
     this.code = code;
+    // body is the whole error answer, for what some errors carry beside
+    // the error (a refresh's 409 needs_approval carries its plan).
+    this.body = body;
   }
 }
 
 async function errorOf(res) {
   let code = 'http_' + res.status;
   let message = `${res.status} ${res.statusText}`;
+  let body;
   try {
-    const body = await res.json();
+    body = await res.json();
     if (body && body.error) {
       code = body.error.code || code;
       message = body.error.message || message;
     }
   } catch { /* not JSON: keep the status line */ }
-  return new APIError(res.status, code, message);
+  return new APIError(res.status, code, message, body);
 }
 
 // call fetches path (relative to the page, so the app works wherever the
@@ -139,9 +143,12 @@ export const api = {
   // refresh runs a finished session again on new files (File objects;
   // none: the same databases); approve applies a mapping of renamed
   // columns, which otherwise comes back as a 409 needs_approval.
-  async refresh(id, files, approve) {
+  // modelMapping is that 409's refresh.model_mapping, sent back so the
+  // server applies the mapping the person saw, whichever server runs it.
+  async refresh(id, files, approve, modelMapping) {
     const form = new FormData();
     for (const f of files) form.append('file', f, f.name);
+    if (approve && modelMapping && modelMapping.length) form.append('mapping', JSON.stringify(modelMapping));
     return json(`${sessionPath(id)}/refresh${approve ? '?approve=true' : ''}`, { method: 'POST', body: form });
   },
   fork: (id, req) => post(`${sessionPath(id)}/fork`, req),

@@ -88,7 +88,8 @@ function refreshForm() {
     mapping,
     actions('refresh-go', 'Refresh'));
   let approve = false;
-  files.addEventListener('change', () => { approve = false; mapping.hidden = true; form.querySelector('#refresh-go').textContent = 'Refresh'; });
+  let modelMapping = null;
+  files.addEventListener('change', () => { approve = false; modelMapping = null; mapping.hidden = true; form.querySelector('#refresh-go').textContent = 'Refresh'; });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const go = form.querySelector('#refresh-go');
@@ -96,7 +97,7 @@ function refreshForm() {
     err.textContent = '';
     go.disabled = true;
     try {
-      const acc = await api.refresh(state.id, [...files.files], approve);
+      const acc = await api.refresh(state.id, [...files.files], approve, modelMapping);
       openNew(acc.id);
     } catch (x) {
       if (x instanceof APIError && x.code === 'needs_approval') {
@@ -105,6 +106,7 @@ function refreshForm() {
         mapping.textContent = x.message;
         mapping.hidden = false;
         approve = true;
+        modelMapping = x.body?.refresh?.model_mapping || null;
         go.textContent = 'Approve the mapping and refresh';
       } else {
         err.textContent = x.message;
