@@ -3,8 +3,9 @@ package memory
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
+
+	"github.com/sift-agent/sift/internal/vec"
 )
 
 // Embedder turns texts into vectors, one per text in order: an
@@ -46,27 +47,9 @@ func SimilarEmbedded(ctx context.Context, emb Embedder, entries []Entry, questio
 	}
 	best, score := Entry{}, 0.0
 	for i, c := range cands {
-		if s := cosine(vecs[0], vecs[i+1]); s >= SimilarEmbeddedAt && s > score {
+		if s := vec.Cosine(vecs[0], vecs[i+1]); s >= SimilarEmbeddedAt && s > score {
 			best, score = c, s
 		}
 	}
 	return best, score > 0, nil
-}
-
-// cosine is the cosine similarity of a and b; 0 when either is zero or
-// their lengths differ.
-func cosine(a, b []float64) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }

@@ -3,8 +3,9 @@ package sqldb
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
+
+	"github.com/sift-agent/sift/internal/vec"
 )
 
 // Embedder turns texts into vectors, one per text in order: an
@@ -54,7 +55,7 @@ func meaningScores(ctx context.Context, emb Embedder, sc *Schema, request string
 	}
 	cos := make([]float64, len(sc.Tables))
 	for i := range sc.Tables {
-		cos[i] = cosine(vecs[0], vecs[i+1])
+		cos[i] = vec.Cosine(vecs[0], vecs[i+1])
 	}
 	lo, hi := slices.Min(cos), slices.Max(cos)
 	out := make([]float64, len(cos))
@@ -80,20 +81,4 @@ func fits(name string, sc *Schema, budget int) bool {
 		}
 	}
 	return true
-}
-
-func cosine(a, b []float64) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
