@@ -127,8 +127,10 @@ func TestSetupTracingExportsOTLP(t *testing.T) {
 // spans to standard error (consoleWriter), never into stdout, where a
 // command's answer and --json events go.
 func TestConsoleExporterWritesToStderr(t *testing.T) {
-	if consoleWriter != os.Stderr {
-		t.Fatalf("the console exporter writes to %v, want os.Stderr (stdout is the command's answer)", consoleWriter)
+	// By descriptor, not os.Stderr itself: go test -json (as make test
+	// runs) puts another file in os.Stderr after the package's init.
+	if f, ok := consoleWriter.(*os.File); !ok || f.Fd() != 2 {
+		t.Fatalf("the console exporter writes to %v, want standard error (descriptor 2; stdout is the command's answer)", consoleWriter)
 	}
 	var buf bytes.Buffer
 	old := consoleWriter
