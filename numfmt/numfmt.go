@@ -9,14 +9,19 @@ package numfmt
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
-	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sift-agent/sift/confined"
 )
+
+// maxSidecar bounds a formats file (a few dozen bytes a column).
+const maxSidecar = 1 << 20
 
 // The kinds of format.
 const (
@@ -60,13 +65,20 @@ func Encode(f Formats) ([]byte, error) {
 
 // Read returns the formats recorded beside the table at rel under root;
 // none (and no error) when nothing was recorded.
+//
+// The file is under the session's out/, which generated code can write:
+// it is read through the confined opener (no link out of root, no FIFO,
+// at most maxSidecar bytes).
 func Read(root, rel string) (Formats, error) {
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(SidecarPath(rel))))
-	if os.IsNotExist(err) {
+	b, truncated, err := confined.ReadFile(root, SidecarPath(rel), maxSidecar)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	if truncated {
+		return nil, fmt.Errorf("%s: larger than %d bytes", SidecarPath(rel), maxSidecar)
 	}
 	var doc struct {
 		Columns Formats `json:"columns"`
