@@ -372,7 +372,10 @@ function showStart() {
   state.id = '';
   $('session').hidden = true;
   $('start').hidden = false;
-  setTimeout(() => $('question').focus(), 0);
+  // The question box takes the focus unless the person already moved it
+  // into the form: the sessions list loads after the form is usable, and
+  // taking the focus then sent a key meant for a data box to the question.
+  setTimeout(() => { if (!$('start').contains(document.activeElement)) $('question').focus(); }, 0);
 }
 
 // --- routing ---------------------------------------------------------------------
