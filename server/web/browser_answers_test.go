@@ -451,8 +451,8 @@ func TestBrowserStartKeepsTheFocusThePersonMoved(t *testing.T) {
 	    ? new Promise((ok) => setTimeout(ok, 1500)).then(() => { window.__listed = true; return f(u, o); })
 	    : f(u, o);
 	})()`
-	b.do(t, "hold back the sessions list", chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := page.AddScriptToEvaluateOnNewDocument(slow).Do(ctx)
+	b.do(t, "hold back the sessions list", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: slow})
 		return err
 	}))
 	b.do(t, "open the app", chromedp.Navigate(srv.url+"/"))
