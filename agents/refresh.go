@@ -208,17 +208,16 @@ func (s *Sift) planRefresh(ctx context.Context, req RefreshRequest, meter *llm.M
 			ri.Mapping, mm, err = s.mapInput(ctx, req.Session, old.Path(in), ri.New, in, given[in])
 			// A model's mapping is asked before the run (PlanRefresh)
 			// and kept, or sent back: the run that applies it counts
-			// the call.
-			if mm != nil {
-				if mm.Usage.Calls > 0 {
+			// the call (see countMappings); a call whose answer is
+			// refused counts in the run it fails.
+			if err != nil {
+				if mm != nil && mm.Usage.Calls > 0 {
 					meter.Add(mappingAgent, mm.Usage)
 				}
-				if err == nil {
-					plan.Models = append(plan.Models, *mm)
-				}
-			}
-			if err != nil {
 				return nil, err
+			}
+			if mm != nil {
+				plan.Models = append(plan.Models, *mm)
 			}
 			if ri.Mapping != nil {
 				if err := ri.Mapping.Err(); err != nil {
@@ -388,6 +387,18 @@ func (s *Sift) Refresh(ctx context.Context, req RefreshRequest) iter.Seq[event.E
 	}
 }
 
+// countMappings counts the model calls behind the mappings plan applies,
+// each once in the process: the refresh that applies a model's answer
+// pays its call, a refresh refused for want of approval does not, and a
+// second refresh on the same answer asked no model.
+func (r *run) countMappings(plan *RefreshPlan) {
+	for _, mm := range plan.Models {
+		if mm.Usage.Calls > 0 && r.sift.mappings.count(mm.key) {
+			r.meter.Add(mappingAgent, mm.Usage)
+		}
+	}
+}
+
 // refresh is the run of a Refresh.
 func (r *run) refresh(ctx context.Context, req RefreshRequest) {
 	plan, err := r.sift.planRefresh(ctx, req, r.meter)
@@ -399,6 +410,7 @@ func (r *run) refresh(ctx context.Context, req RefreshRequest) {
 		r.fail(&MappingError{Plan: plan})
 		return
 	}
+	r.countMappings(plan)
 	r.req.Question, r.req.Mode, r.req.Parallel = plan.meta.Question, Mode(plan.meta.Mode), plan.meta.Parallel
 	r.parent, r.origin, r.layout = plan.Session, session.OriginRefresh, plan.meta.Layout
 	id := r.req.SessionID

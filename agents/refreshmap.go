@@ -29,9 +29,12 @@ type ModelMapping struct {
 	// Columns maps old column names to new ones; "" for a column the
 	// model found no place for.
 	Columns map[string]string `json:"columns"`
-	// Usage is what the call that gave it cost, as metered: the refresh
-	// that applies it counts it (the call was made before the run).
+	// Usage is what the call that gave it cost, as metered: the first
+	// refresh that applies it counts it (the call was made before the
+	// run); another refresh the same process runs with it counts nothing.
 	Usage llm.Counts `json:"usage"`
+	// key is the mapping's place in the process's modelMappings.
+	key string
 }
 
 // check refuses a mapping sent back whose usage is negative.
@@ -54,8 +57,28 @@ func (mm *ModelMapping) check() error {
 // runs, and a model asked twice may answer otherwise); another process
 // has it from the request (RefreshRequest.Mapping).
 type modelMappings struct {
-	mu   sync.Mutex
-	byID map[string]ModelMapping
+	mu      sync.Mutex
+	byID    map[string]ModelMapping
+	counted map[string]bool
+}
+
+// count reports whether the call behind the mapping at key is still to be
+// counted, and marks it counted: one call, however many refreshes apply
+// its answer, is billed once.
+func (c *modelMappings) count(key string) bool {
+	if c == nil {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counted[key] {
+		return false
+	}
+	if c.counted == nil {
+		c.counted = map[string]bool{}
+	}
+	c.counted[key] = true
+	return true
 }
 
 func (c *modelMappings) get(key string) (ModelMapping, bool) {
@@ -129,6 +152,7 @@ func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping
 	} else {
 		kept, ok = s.mappings.get(key)
 	}
+	kept.key = key
 	if !ok {
 		meter := &llm.Meter{}
 		opts := []llm.WrapOption{llm.WithPrices(s.cfg.Prices)}
@@ -141,7 +165,7 @@ func (s *Sift) askMapping(ctx context.Context, session string, m refresh.Mapping
 		if err != nil {
 			return refresh.Mapping{}, &ModelMapping{Input: m.Table, Usage: meter.Total()}, fmt.Errorf("%w: ask the model how the columns of %s map to the new data: %w; rename the columns in the file to the old names, or refresh again", ErrCannotRefresh, m.Table, err)
 		}
-		kept = ModelMapping{Input: m.Table, Usage: meter.Total()}
+		kept = ModelMapping{Input: m.Table, Usage: meter.Total(), key: key}
 		if kept.Columns, err = refresh.ParseModelMapping(reply.Content); err != nil {
 			return refresh.Mapping{}, &kept, fmt.Errorf("%w: %s: %w", ErrCannotRefresh, m.Table, err)
 		}

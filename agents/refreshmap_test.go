@@ -63,6 +63,11 @@ func TestRefreshAsksTheModelWhenColumnsAreRenamedBeyondLikeness(t *testing.T) {
 	if !errors.Is(done.Err, ErrMappingNotApproved) || !strings.Contains(done.Err.Error(), "takings") {
 		t.Fatalf("unapproved: %v", done.Err)
 	}
+	// The refresh refused for want of approval applied nothing: the call
+	// is the approved refresh's to count.
+	if done.Usage != nil && done.Usage.Calls != 0 {
+		t.Errorf("the unapproved refresh counts %d model calls, want 0", done.Usage.Calls)
+	}
 	done = refreshed(t, s, RefreshRequest{Session: id, Files: []string{data}, Approve: true})
 	if done.Err != nil {
 		t.Fatalf("approved refresh: %v", done.Err)
@@ -80,6 +85,18 @@ func TestRefreshAsksTheModelWhenColumnsAreRenamedBeyondLikeness(t *testing.T) {
 	}
 	if md := readWS(t, done, "report.md"); strings.Contains(md, "No language model was called") {
 		t.Errorf("the report's usage must count the mapping's call:\n%s", md)
+	}
+	// Refreshed again on the same file, the kept answer is applied and no
+	// model is asked: the one call was counted already.
+	again := refreshed(t, s, RefreshRequest{Session: id, Files: []string{data}, Approve: true})
+	if again.Err != nil {
+		t.Fatalf("second approved refresh: %v", again.Err)
+	}
+	if got := script.Calls() - calls; got != 1 {
+		t.Errorf("model calls = %d after the second refresh, want still 1", got)
+	}
+	if again.Usage != nil && again.Usage.Calls != 0 {
+		t.Errorf("the second refresh counts %d model calls, want 0 (the one call is the first refresh's)", again.Usage.Calls)
 	}
 }
 
