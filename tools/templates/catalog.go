@@ -1,8 +1,9 @@
 // Package templates holds Sift's built-in analyses: everyday requests
 // ("profile this file", "monthly revenue trend", "top 10 customers by
 // sales", "按地区统计销售额") that need no model. It has a catalog of
-// templates, each a fixed Python cell (pandas and matplotlib, headless)
-// embedded from py/; a deterministic matcher from a request and file
+// templates, each one value in its own builtin_<name>.go (its slots, cues,
+// inference, titles and hints) with a fixed Python cell (pandas and
+// matplotlib, headless) embedded from py/; a deterministic matcher from a request and file
 // previews to a template and its parameters; Run, which executes a template
 // through an operator.Operator (the same provenance as agent code) and
 // reads its exact numbers back; and a run_template tool for agents.
