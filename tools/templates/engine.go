@@ -24,11 +24,11 @@ const (
 	EngineDuckDB Engine = "duckdb"
 )
 
-// duckTemplates are the templates with a DuckDB engine.
-var duckTemplates = map[string]bool{Profile: true, Trend: true, ComparePeriods: true, TopN: true, Pivot: true, Distribution: true, Outliers: true}
-
 // HasDuckDBEngine reports whether the template can run through DuckDB.
-func HasDuckDBEngine(template string) bool { return duckTemplates[template] }
+func HasDuckDBEngine(template string) bool {
+	b := builtinNamed(template)
+	return b != nil && b.duck
+}
 
 // EngineFor picks the engine for running template on the file at path in
 // encoding: DuckDB when the template has a DuckDB engine and DuckDB reads
@@ -50,7 +50,7 @@ func ChooseEngine(template, path string, size, memLimit int64, encoding string) 
 
 // duckReads reports whether the DuckDB engine can run template on path.
 func duckReads(template, path, encoding string) bool {
-	if !duckTemplates[template] || sqldb.FileReader(path) == "" || (template == Outliers && !duckOutliersReads(path)) {
+	if !HasDuckDBEngine(template) || sqldb.FileReader(path) == "" || (template == Outliers && !duckOutliersReads(path)) {
 		return false
 	}
 	switch strings.ToLower(encoding) {

@@ -9,19 +9,6 @@ import (
 	"github.com/sift-agent/sift/operator"
 )
 
-// columnFormats are the formats of the built-ins' CSV columns that hold
-// fractions, by template and the file's suffix (out/<stem>_<suffix>.csv):
-// the CSV keeps the full value (0.36972083605694883), the report, the
-// step's table and the web app show it as the cells' pct does ("37.0%").
-// A template's Markdown and these must agree (TestColumnFormatsMatchReport).
-var columnFormats = map[string]map[string]numfmt.Formats{
-	TopN:           {"ranking": {"share": pct1}},
-	Trend:          {"table": {"change_pct": pct1}},
-	ComparePeriods: {"table": {"change_pct": pct1}},
-	Funnel:         {"table": {"from_previous": pct1, "from_first": pct1}},
-	Profile:        {"columns": {"missing_pct": pct1}},
-}
-
 // pct1 is common.py's pct: a percent with one decimal.
 var pct1 = numfmt.Format{Kind: numfmt.Percent, Decimals: 1}
 
@@ -29,7 +16,10 @@ var pct1 = numfmt.Format{Kind: numfmt.Percent, Decimals: 1}
 // format, the sidecar numfmt reads. A sidecar that cannot be written
 // leaves the tables as the file holds them: a note says so.
 func recordFormats(ctx context.Context, op operator.Operator, r *Result) {
-	bySuffix := columnFormats[r.Template]
+	var bySuffix map[string]numfmt.Formats
+	if b := builtinNamed(r.Template); b != nil {
+		bySuffix = b.formats
+	}
 	for _, f := range r.Files {
 		base := path.Base(f)
 		if !strings.HasSuffix(base, ".csv") {

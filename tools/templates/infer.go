@@ -186,6 +186,34 @@ func (in *inference) setCategory(field *string, label, picked string) bool {
 	return true
 }
 
+// setPeriod takes the request's period, when it names one.
+func (in *inference) setPeriod(r *request) {
+	if r.period != "" {
+		in.p.Period = r.period
+		in.reason("period: %s (from the request's words)", wordIn(in.lang, r.period))
+	}
+}
+
+// numericMentions are the numeric columns the request names.
+func numericMentions(r *request) []string {
+	var names []string
+	for _, m := range r.mentioned(isMeasure) {
+		names = append(names, m.col.name)
+	}
+	return names
+}
+
+// countNumeric is how many of cols are numeric measures.
+func countNumeric(cols []*column) int {
+	n := 0
+	for _, c := range cols {
+		if isMeasure(c) {
+			n++
+		}
+	}
+	return n
+}
+
 // infer picks the parameters of template t for the request over a sheet's
 // columns, with reasons, and lists what the template needs but the preview
 // lacks.
@@ -195,145 +223,14 @@ func infer(t string, r *request, cols []*column) inference {
 		in.p.Aggregation = r.agg
 		in.reason("aggregation: %s (from the request's words)", wordIn(in.lang, r.agg))
 	}
-	setPeriod := func() {
-		if r.period != "" {
-			in.p.Period = r.period
-			in.reason("period: %s (from the request's words)", wordIn(in.lang, r.period))
-		}
-	}
-	numericMentions := func() []string {
-		var names []string
-		for _, m := range r.mentioned(isMeasure) {
-			names = append(names, m.col.name)
-		}
-		return names
-	}
-	countNumeric := func() int {
-		n := 0
-		for _, c := range cols {
-			if isMeasure(c) {
-				n++
-			}
-		}
-		return n
-	}
 	if t != Profile {
 		for _, w := range missingEntities(r) {
 			in.absent = append(in.absent, w)
 			in.miss("no column for %q, which the request ranks or groups by (the columns: %s)", w, columnList(in.lang, cols))
 		}
 	}
-	switch t {
-	case Profile:
-	case Trend:
-		in.pickTime(r, cols)
-		in.pickMeasure(r, cols, true)
-		setPeriod()
-		if cat := in.pickCategoryMentioned(r, in.p.Time); cat != "" {
-			in.setCategory(&in.p.Category, "one line per", cat)
-		}
-	case ComparePeriods:
-		in.pickTime(r, cols)
-		in.pickMeasure(r, cols, true)
-		mode := r.compare
-		if mode == "" || mode == "seq" {
-			mode = map[string]string{"day": "dod", "week": "wow", "quarter": "qoq"}[r.period]
-			if mode == "" {
-				mode = "mom"
-			}
-		}
-		in.p.Compare = mode
-		in.reason("comparison: %s (from the request's words)", wordIn(in.lang, mode))
-		if mode == "yoy" {
-			setPeriod()
-		}
-	case TopN:
-		in.pickMeasure(r, cols, true)
-		if !in.setCategory(&in.p.Category, "category", in.pickCategory(r, cols, in.p.Measure)) {
-			in.miss("no text column to group by in the preview")
-		}
-		in.p.N = 10
-		if r.n > 0 {
-			in.p.N = r.n
-			in.reason("n: %d (from the request)", r.n)
-		}
-		if r.bottom {
-			in.p.Ascending = true
-			in.reason("the bottom %d (the request asks for the lowest)", in.p.N)
-		}
-	case Correlation:
-		if names := numericMentions(); len(names) >= 2 {
-			in.p.Columns = names
-			in.reason("columns: %s (named in the request)", strings.Join(names, ", "))
-		} else if countNumeric() < 2 {
-			in.miss("fewer than two numeric columns in the preview")
-		}
-		if r.method != "" {
-			in.p.Method = r.method
-			in.reason("method: %s (from the request)", r.method)
-		}
-	case Distribution, Outliers:
-		names := numericMentions()
-		if t == Distribution {
-			names = nil
-			for _, m := range r.mentions {
-				if !m.col.timeish {
-					names = append(names, m.col.name)
-				}
-			}
-		}
-		if len(names) > 0 {
-			in.p.Columns = names
-			in.reason("columns: %s (named in the request)", strings.Join(names, ", "))
-		} else if countNumeric() == 0 {
-			in.miss("no numeric column in the preview")
-		}
-	case Pivot:
-		if ms := r.mentioned(isMeasure); len(ms) > 0 || moneyWordRe.MatchString(r.masked) {
-			in.pickMeasure(r, cols, true)
-		} else {
-			in.reason("measure: none, rows are counted (no measure named)")
-		}
-		if !in.setCategory(&in.p.Category, "rows", in.pickCategory(r, cols, in.p.Measure)) {
-			in.miss("no text column for the rows in the preview")
-			break
-		}
-		if cat2 := in.pickCategoryMentioned(r, in.p.Category); cat2 != "" {
-			in.setCategory(&in.p.Category2, "columns", cat2)
-		} else if tm := r.mentioned(isTime); len(tm) > 0 || r.period != "" {
-			in.pickTime(r, cols)
-			setPeriod()
-			if in.p.Period == "" {
-				in.p.Period = "month"
-				in.reason("period: month (the columns are periods of %s)", in.p.Time)
-			}
-		} else if !in.setCategory(&in.p.Category2, "columns", in.pickCategory(r, cols, in.p.Measure, in.p.Category)) {
-			in.miss("only one text column; a pivot needs two categories or a date")
-		}
-	case Cohort:
-		in.pickTime(r, cols)
-		if ms := r.mentioned(func(c *column) bool { return c.idish }); len(ms) > 0 {
-			in.p.Entity = ms[0].col.name
-			in.reason("entity: %s (%s)", in.p.Entity, ms[0].how(in.lang))
-		} else {
-			for _, c := range cols {
-				if c.idish && !c.timeish {
-					in.p.Entity = c.name
-					in.reason("entity: %s (an id-like column name)", c.name)
-					break
-				}
-			}
-			if in.p.Entity == "" {
-				in.miss("no id column (user, customer) in the preview")
-			}
-		}
-		in.p.Period = "month"
-		if r.period != "" {
-			in.p.Period = r.period
-		}
-		in.reason("period: %s", wordIn(in.lang, in.p.Period))
-	case Funnel:
-		inferFunnel(&in, r, cols)
+	if b := builtinNamed(t); b != nil && b.infer != nil {
+		b.infer(&in, r, cols)
 	}
 	return in
 }
@@ -355,64 +252,6 @@ func (in *inference) pickCategoryMentioned(r *request, exclude string) string {
 		return ""
 	}
 	return best.col.name + "\x00" + best.how(in.lang)
-}
-
-// inferFunnel picks the funnel's shape: stage columns named in order (wide
-// data), or a stage column with the stages in order (long data).
-func inferFunnel(in *inference, r *request, cols []*column) {
-	byName := map[string]*column{}
-	for _, c := range cols {
-		byName[normalize(c.name)] = c
-	}
-	if len(r.stages) >= 2 {
-		allCols := true
-		var names []string
-		for _, s := range r.stages {
-			c, ok := byName[normalize(s)]
-			if !ok {
-				allCols = false
-				break
-			}
-			names = append(names, c.name)
-		}
-		if allCols {
-			in.p.Stages = names
-			in.reason("stages: the columns %s, in the request's order", strings.Join(names, " → "))
-			return
-		}
-		in.p.Stages = r.stages
-		in.reason("stages: %s (in the request's order)", strings.Join(r.stages, " → "))
-	}
-	if ms := r.mentioned(func(c *column) bool { return c.stage && !c.numeric }); len(ms) > 0 {
-		in.p.Stage = ms[0].col.name
-		in.reason("stage column: %s (%s)", in.p.Stage, ms[0].how(in.lang))
-	} else {
-		for _, c := range cols {
-			if c.stage && !c.numeric {
-				in.p.Stage = c.name
-				in.reason("stage column: %s (its name)", c.name)
-				break
-			}
-		}
-	}
-	if in.p.Stage == "" {
-		in.miss("no stage column (stage, step, event) in the preview")
-		return
-	}
-	for _, c := range cols {
-		if c.idish && !c.numeric || c.idish && c.typ == "int" {
-			in.p.Entity = c.name
-			in.reason("entity: %s (each stage counts distinct %s)", c.name, c.name)
-			break
-		}
-	}
-	if in.p.Entity == "" {
-		for _, m := range r.mentioned(isMeasure) {
-			in.p.Measure = m.col.name
-			in.reason("count column: %s (%s)", m.col.name, m.how(in.lang))
-			break
-		}
-	}
 }
 
 // entityWords are words that name a kind of thing a table may have a

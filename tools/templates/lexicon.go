@@ -41,7 +41,7 @@ type entry struct {
 // enPhrases are English phrases of more than one word, longest first when
 // matched; their words are canonical (see canonWord).
 var enPhrases = map[string]entry{
-	"over time": {role: roleTimeWord}, "time series": {role: roleCue, value: Trend}, "number of": {role: roleAgg, value: "count"},
+	"over time": {role: roleTimeWord}, "number of": {role: roleAgg, value: "count"},
 	"how many": {role: roleAgg, value: "count"}, "count of": {role: roleAgg, value: "count"}, "per capita": {role: roleWord, value: "per capita"},
 	"month of year": {role: rolePart, value: "month_of_year"}, "month of the year": {role: rolePart, value: "month_of_year"},
 	"calendar month": {role: rolePart, value: "month_of_year"}, "day of week": {role: rolePart, value: "weekday"},
@@ -55,15 +55,10 @@ var enPhrases = map[string]entry{
 	"group by": {role: roleBy}, "split by": {role: roleBy}, "across sheet": {role: roleAcross}, "across all sheet": {role: roleAcross},
 	"all sheet": {role: roleAcross}, "every sheet": {role: roleAcross}, "each sheet": {role: roleAcross}, "by sheet": {role: roleAcross},
 	"per sheet": {role: roleAcross}, "best selling": {role: roleSuper, value: "sale", order: "desc"}, "top selling": {role: roleSuper, value: "sale", order: "desc"}, "compared to": {role: roleCompare, value: "with"},
-	"compared with": {role: roleCompare, value: "with"}, "relationship between": {role: roleCue, value: Correlation},
-	"data quality": {role: roleCue, value: Profile}, "missing value": {role: roleCue, value: Profile},
-	"what is in": {role: roleCue, value: Profile}, "what in": {role: roleCue, value: Profile},
-	"box plot": {role: roleCue, value: Distribution}, "z score": {role: roleCue, value: Outliers},
-	"cross tab": {role: roleCue, value: Pivot}, "unusual value": {role: roleCue, value: Outliers},
-	"extreme value": {role: roleCue, value: Outliers}, "drop off": {role: roleCue, value: Funnel},
-	"conversion rate": {role: roleCue, value: Funnel}, "in total": {role: roleAgg, value: "sum"},
-	"the most": {role: roleOrder, value: "desc"}, "the least": {role: roleOrder, value: "asc"},
-	"what s in": {role: roleCue, value: Profile}, "last year": {role: roleCompare, value: "yoy"},
+	"compared with": {role: roleCompare, value: "with"},
+	"in total":      {role: roleAgg, value: "sum"},
+	"the most":      {role: roleOrder, value: "desc"}, "the least": {role: roleOrder, value: "asc"},
+	"last year":     {role: roleCompare, value: "yoy"},
 	"previous year": {role: roleCompare, value: "yoy"}, "prior year": {role: roleCompare, value: "yoy"},
 	"last month": {role: roleCompare, value: "mom"}, "previous month": {role: roleCompare, value: "mom"},
 	"last quarter": {role: roleCompare, value: "qoq"}, "previous quarter": {role: roleCompare, value: "qoq"},
@@ -104,15 +99,9 @@ func init() {
 	add(entry{role: roleGrain, value: "quarter"}, "quarterly", "quarter")
 	add(entry{role: roleGrain, value: "year"}, "yearly", "annual", "annually", "year", "calendar")
 	add(entry{role: rolePart, value: "weekday"}, "weekday")
-	add(entry{role: roleCue, value: Trend}, "trend", "evolution", "evolve", "change", "changed", "develop", "timeline", "progression")
-	add(entry{role: roleCue, value: Profile}, "profile", "profiling", "overview", "summary", "summarise", "summarize", "describe", "eda", "explore", "quality", "missing", "null", "duplicate")
-	add(entry{role: roleCue, value: Correlation}, "correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter")
-	add(entry{role: roleCue, value: Distribution}, "distribution", "distributed", "histogram", "spread", "quantile", "percentile", "boxplot")
-	add(entry{role: roleCue, value: Pivot}, "pivot", "crosstab", "contingency")
-	add(entry{role: roleCue, value: Outliers}, "outlier", "anomaly", "anomalies", "anomalous", "unusual", "abnormal")
-	add(entry{role: roleCue, value: Cohort}, "cohort", "retention", "retained")
-	add(entry{role: roleCue, value: Funnel}, "funnel", "conversion")
-	add(entry{role: roleCue, value: ComparePeriods}, "compare", "comparison")
+	for _, b := range builtins {
+		b.addWords()
+	}
 	for _, c := range []string{"yoy", "mom", "qoq", "wow", "dod"} {
 		enWords[c] = entry{role: roleCompare, value: c}
 	}
@@ -226,14 +215,9 @@ func init() {
 	add(entry{role: roleGrain, value: "year"}, "每年", "按年", "年度", "逐年", "各年", "年", "年份", "历年", "哪一年", "哪年", "年均", "每一年")
 	add(entry{role: rolePart, value: "weekday"}, "星期几", "周几", "工作日")
 	add(entry{role: rolePart, value: "month_of_year"}, "几月", "几月份", "哪个月份")
-	add(entry{role: roleCue, value: Trend}, "趋势", "走势", "变化", "时间序列", "变化趋势", "演变")
-	add(entry{role: roleCue, value: Profile}, "概况", "概览", "数据概况", "数据画像", "数据质量", "缺失值", "缺失", "探查", "描述统计", "基本情况", "摘要", "重复")
-	add(entry{role: roleCue, value: Correlation}, "相关性", "相关系数", "相关", "关系", "散点图")
-	add(entry{role: roleCue, value: Distribution}, "分布", "直方图", "箱线图", "分位数")
-	add(entry{role: roleCue, value: Pivot}, "透视", "透视表", "数据透视表", "交叉表")
-	add(entry{role: roleCue, value: Outliers}, "异常值", "离群", "异常", "极端值", "离群值")
-	add(entry{role: roleCue, value: Cohort}, "留存", "同期群", "留存率")
-	add(entry{role: roleCue, value: Funnel}, "漏斗", "转化率", "转化")
+	for _, b := range builtins {
+		b.addWordsZh()
+	}
 	add(entry{role: roleCompare, value: "yoy"}, "同比", "去年同期")
 	add(entry{role: roleCompare, value: "seq"}, "环比")
 	add(entry{role: roleOrder, value: "desc"}, "最高", "最多", "最大", "最好", "最", "最热", "排名", "排行", "前", "榜")

@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -134,45 +133,6 @@ func cues(weight float64, patterns ...string) []cue {
 // periodCue is any period word (monthly, 按月, per quarter).
 const periodCue = `\b(?:daily|weekly|monthly|quarterly|yearly|annual|annually)\b|\b(?:per|by|each|every) (?:day|week|month|quarter|year)\b|每天|每日|按天|按日|每周|按周|每月|按月|月度|逐月|各月|每个月|每季度|按季度|每年|按年|年度|逐年`
 
-// templateCues are the phrases of each template, in English and Chinese.
-var templateCues = map[string][]cue{
-	Profile: slices.Concat(
-		cues(0.85, `\bprofil(?:e|ing)\b`, `\bdata quality\b`, `\bmissing (?:values?|data)\b`, `数据概况`, `概况`, `概览`, `数据画像`, `数据质量`, `缺失值?`, `探查`, `探索性`),
-		cues(0.75, `\boverview\b`, `\bdescribe\b`, `\bexplore\b`, `\beda\b`, `what(?:'s| is) in (?:this|the|my) (?:file|data|table|dataset|spreadsheet)`, `\bnull values\b`, `\bduplicates?\b`, `摘要`, `描述统计`, `基本情况`, `看看(?:这个|这份)?(?:文件|数据|表)`, `了解(?:一下)?(?:这个|这份)?(?:数据|文件)`, `总结(?:一下)?(?:这个|这份)?(?:数据|文件|表)`, `重复`),
-		cues(0.65, `\bsummar(?:y|ise|ize)\b`),
-	),
-	Trend: slices.Concat(
-		cues(0.85, `\btrends?\b`, `\bover time\b`, `\btime series\b`, `走势`, `趋势`, `时间序列`, `\bwhich (?:day|week|month|quarter|year)\b`, `哪(?:一|个)?(?:天|周|月|季度|年)`),
-		cues(0.7, periodCue, `\bgrowth\b`, `\bhow (?:has|have|did) .{1,40} chang`, `变化`, `增长`),
-	),
-	TopN: slices.Concat(
-		cues(0.9, `\b(?:top|bottom)\s*-?\s*\d+\b`, `前\s*(?:\d+|[一二两三四五六七八九十]+)`, `后\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:名|个|位)`, `排名`, `排行`, `\brank(?:ing|ed|s)?\b`, `\b(?:best|worst)[- ]selling\b`),
-		cues(0.75, `\btop\b`, `\b(?:highest|lowest|biggest|largest|smallest|most|least)\b`, `最(?:多|高|少|低|大|好|差)`, `\bgroup(?:ed)? by\b`, `\bbreak(?:down| down)\b`, `分组`, `汇总`),
-	),
-	ComparePeriods: slices.Concat(
-		cues(0.92, `month[- ]over[- ]month`, `year[- ]over[- ]year`, `quarter[- ]over[- ]quarter`, `week[- ]over[- ]week`, `day[- ]over[- ]day`, `period[- ]over[- ]period`, `\b(?:mom|yoy|qoq|wow)\b`, `同比`, `环比`, `去年同期`),
-		cues(0.85, `\b(?:vs\.?|versus|against|compared? (?:to|with)) (?:the )?(?:last|previous|prior|same) (?:day|week|month|quarter|year|period)`, `(?:与|和|跟|比)(?:上月|上个月|去年|上一年|上季度|上个季度|上周)`, `对比(?:上月|上个月|去年|上季度|上周)`, `\bcompare\b.{0,40}\b(?:periods?|months?|years?|quarters?|weeks?)\b`),
-	),
-	Correlation: slices.Concat(
-		cues(0.9, `\bcorrelat\w*\b`, `相关性`, `相关系数`, `相关`, `\bspearman\b`, `\bpearson\b`),
-		cues(0.7, `\brelationship between\b`, `\bhow .{1,30} relates? to\b`, `(?:之间|间)的关系`, `\bscatter(?: ?plot)?\b`, `散点图`),
-	),
-	Distribution: slices.Concat(
-		cues(0.88, `\bdistribut(?:ion|ions|ed)\b`, `\bhistograms?\b`, `\bbox ?plots?\b`, `\bbox[- ]and[- ]whisker\b`, `分布`, `直方图`, `箱线图`, `箱形图`),
-		cues(0.7, `\bspread\b`, `\brange of values\b`, `\bquantiles?\b`, `\bpercentiles?\b`, `分位数`),
-	),
-	Pivot:    cues(0.9, `\bpivot\b`, `\bcross[- ]?tab(?:ulat\w*|s)?\b`, `\bcontingency\b`, `透视`, `交叉表`, `交叉分析`),
-	Outliers: cues(0.9, `\boutliers?\b`, `\banomal(?:y|ies|ous)\b`, `\bunusual (?:values?|rows?|records?|amounts?|transactions?|orders?)\b`, `\bextreme values?\b`, `\bz[- ]?scores?\b`, `\biqr\b`, `异常值`, `离群`, `异常`, `极端值`),
-	Cohort: slices.Concat(
-		cues(0.92, `\bcohorts?\b`, `\bretention\b`, `\bretained\b`, `留存`, `同期群`),
-		cues(0.7, `\brepeat (?:purchase|customers?|users?)\b`, `\bcome back\b`, `\breturning (?:users?|customers?)\b`, `复购`, `回访`),
-	),
-	Funnel: slices.Concat(
-		cues(0.92, `\bfunnels?\b`, `漏斗`, `\bconversion(?: rates?)?\b`, `转化率`, `转化`),
-		cues(0.7, `\bdrop[- ]?offs?\b`, `\bstage by stage\b`, `每个?(?:阶段|环节|步骤)`),
-	),
-}
-
 // blockers are requests that need reasoning, modelling, writing or several
 // steps: they never match, whatever else they say.
 var blockers = regexp.MustCompile(strings.Join([]string{
@@ -187,10 +147,6 @@ var blockers = regexp.MustCompile(strings.Join([]string{
 	`连接`, `两个(?:文件|表)`, `清洗`, `清理`, `去重`, `写`, `诗`, `翻译`, `解释`, `策略`, `优化`, `提高`, `提升`, `改进`, `影响`, `显著`, `假设`, `搜索`,
 	`网上`, `下一?(?:年|个月|季度|周)`, `明年`, `未来`, `然后`, `接着`, `之后再`, `再做`, `填补`,
 }, "|"))
-
-// priority breaks ties between templates that score the same: the more
-// specific template wins.
-var priority = []string{ComparePeriods, Cohort, Funnel, Pivot, Correlation, Outliers, Distribution, TopN, Trend, Profile}
 
 // scored is one template's cue score for a request.
 type scored struct {
@@ -235,9 +191,9 @@ func secondQuestion(text, best string) string {
 
 func scoreCues(text string) []scored {
 	var out []scored
-	for _, name := range priority {
-		best := scored{name: name}
-		for _, c := range templateCues[name] {
+	for _, b := range byRank() {
+		best := scored{name: b.Name}
+		for _, c := range b.cues {
 			if c.weight <= best.score {
 				continue
 			}
@@ -590,7 +546,7 @@ func raise(ranked []scored, name string, score float64, phrase string) []scored 
 		if ranked[i].score != ranked[j].score {
 			return ranked[i].score > ranked[j].score
 		}
-		return slices.Index(priority, ranked[i].name) < slices.Index(priority, ranked[j].name)
+		return rankOf(ranked[i].name) < rankOf(ranked[j].name)
 	})
 	return ranked
 }

@@ -601,9 +601,9 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(measures) == 0 && rowIs != "" {
 		r.RowIs = rowIs
 	}
-	if len(measures) == 0 && (counting || r.Analysis == Pivot && agg == "") && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
+	if len(measures) == 0 && (counting || r.Analysis == Pivot && agg == "") && aggregates(r.Analysis) {
 		// Rows are counted.
-	} else if len(measures) == 0 && (r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot) {
+	} else if len(measures) == 0 && aggregates(r.Analysis) {
 		add("it names no measure (the numeric columns: %s)", "请求没有指明度量（数值列：%s）", strings.Join(colNames(t.measures()), ", "))
 	}
 	for _, d := range dims {
@@ -620,7 +620,7 @@ func (p *parsed) build() (Reading, []problem) {
 		// "which stock has the highest average price": the one.
 		r.N = 1
 	}
-	if r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot {
+	if aggregates(r.Analysis) {
 		for _, y := range years {
 			if tc := t.column(r.Time); tc != nil && !tc.holdsYear(y) {
 				add("%d is outside %s (%s to %s)", "%d 年不在 %s 的范围内（%s 至 %s）", y, tc.name, tc.min, tc.max)

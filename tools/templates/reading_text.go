@@ -119,91 +119,9 @@ func whyNot(lang string, r Reading, probs []problem, t *gtable) string {
 func (r Reading) Text(lang string) string {
 	zh := lang == LangChinese
 	var b strings.Builder
-	measure := func() string {
-		if len(r.Measures) == 0 {
-			if zh {
-				return "行数"
-			}
-			return "Number of rows"
-		}
-		var ms []string
-		for _, m := range r.Measures {
-			ms = append(ms, aggText(lang, m.Agg, m.Column))
-		}
-		return strings.Join(ms, ", ")
-	}
-	grain := grainText(lang, r.Grain)
-	switch r.Analysis {
-	case Trend, ComparePeriods:
-		b.WriteString(measure())
-		if grain != "" {
-			if zh {
-				b.WriteString("，按" + grain)
-			} else {
-				b.WriteString(" per " + grain)
-			}
-		}
-		if len(r.GroupBy) > 0 {
-			if zh {
-				b.WriteString("，按 " + strings.Join(r.GroupBy, "、") + " 分线")
-			} else {
-				b.WriteString(", one line per " + strings.Join(r.GroupBy, ", "))
-			}
-		}
-		if r.Analysis == ComparePeriods {
-			switch {
-			case len(r.Periods) > 0:
-				if zh {
-					b.WriteString("，比较 " + strings.Join(r.Periods, " 与 "))
-				} else {
-					b.WriteString(", comparing " + strings.Join(r.Periods, " with "))
-				}
-			case r.Compare != "":
-				b.WriteString("，" + wordIn(lang, r.Compare))
-				if !zh {
-					b.Reset()
-					b.WriteString(measure() + " " + compareText(r.Compare))
-				}
-			}
-		}
-	case TopN:
-		n := ""
-		if r.N > 0 {
-			n = fmt.Sprint(r.N)
-		}
-		if zh {
-			dir := "从高到低"
-			if r.Order == "asc" {
-				dir = "从低到高"
-			}
-			fmt.Fprintf(&b, "按 %s 分组的%s，%s排列", strings.Join(r.GroupBy, "、"), measure(), dir)
-			if n != "" {
-				b.WriteString("，前 " + n + " 个")
-			}
-		} else {
-			dir := "highest first"
-			if r.Order == "asc" {
-				dir = "lowest first"
-			}
-			fmt.Fprintf(&b, "%s per %s, %s", measure(), strings.Join(r.GroupBy, " and "), dir)
-			if n != "" {
-				b.WriteString(", top " + n)
-				if r.Order == "asc" {
-					b.WriteString(" from the bottom")
-				}
-			}
-		}
-	case Pivot:
-		by := strings.Join(r.GroupBy, " × ")
-		if grain != "" && len(r.GroupBy) == 1 {
-			by += " × " + grain
-		}
-		if zh {
-			fmt.Fprintf(&b, "%s 的数据透视表：%s", by, measure())
-		} else {
-			fmt.Fprintf(&b, "Pivot of %s by %s", measure(), by)
-		}
-	default:
+	if bi := builtinNamed(r.Analysis); bi != nil && bi.head != nil {
+		b.WriteString(bi.head(r, lang))
+	} else {
 		t, _ := Lookup(r.Analysis)
 		b.WriteString(t.TitleIn(lang))
 		if len(r.Columns) > 0 {
@@ -369,29 +287,16 @@ func paramsOf(r Reading) Params {
 		if p.Aggregation == "count_distinct" {
 			p.Aggregation = "nunique"
 		}
-	} else if r.Analysis == Trend || r.Analysis == TopN || r.Analysis == ComparePeriods || r.Analysis == Pivot {
+	} else if aggregates(r.Analysis) {
 		p.Aggregation = "count"
 	}
 	if slicesContains(Periods, r.Grain) {
 		p.Period = r.Grain
 	}
-	switch r.Analysis {
-	case TopN:
-		if p.N == 0 {
-			p.N = 10
-		}
-		p.Ascending = r.Order == "asc"
-	case Pivot:
-		if len(r.GroupBy) > 1 {
-			p.Category2 = r.GroupBy[1]
-		}
-	case ComparePeriods:
-		p.Compare = r.Compare
-		if len(r.Periods) > 0 {
-			p.Compare = "yoy"
-		}
-	case Correlation, Distribution, Outliers, Profile, Cohort, Funnel:
+	if b := builtinNamed(r.Analysis); b != nil && !b.aggregates {
 		p.Category, p.Measure, p.Aggregation = "", "", ""
+	} else if b != nil && b.params != nil {
+		b.params(&p, r)
 	}
 	return p
 }

@@ -164,15 +164,8 @@ func (e *CellError) Hint() string {
 	case strings.Contains(low, "memoryerror"), strings.Contains(low, "out of memory"), strings.Contains(low, "cannot allocate memory"), strings.Contains(low+strings.ToLower(e.Traceback), "kernel died"), strings.Contains(low, "interpreter stopped"):
 		return "the file is too large for pandas under the sandbox's memory limit (SIFT_SANDBOX_MEMORY, default 4 GiB; pandas needs several times a file's size): raise the limit, or aggregate in SQL first and analyse the smaller result; naming columns does not help"
 	}
-	switch e.Template {
-	case Trend, ComparePeriods:
-		return "name the columns explicitly (time=<date column>, measure=<numeric column>), or use another template if the data has no dates"
-	case Cohort:
-		return "name the columns explicitly (entity=<id column>, time=<date column>)"
-	case Funnel:
-		return "name the stage column (stage=...) and the stages in order (stages=[...]), or list one column per stage"
-	case TopN, Pivot:
-		return "name the columns explicitly (category=..., measure=...)"
+	if b := builtinNamed(e.Template); b != nil && b.hint != "" {
+		return b.hint
 	}
 	return "name the columns explicitly (columns=[...]) or check that the file is a table"
 }
@@ -340,7 +333,7 @@ func withReading(r *Result, m Match, lang string) *Result {
 func duckNames() []string {
 	var out []string
 	for _, n := range Names() {
-		if duckTemplates[n] {
+		if HasDuckDBEngine(n) {
 			out = append(out, n)
 		}
 	}

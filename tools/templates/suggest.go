@@ -87,19 +87,24 @@ func Suggest(question, done string, p Params, files []*preview.FilePreview) []st
 			return
 		}
 	}
-	one := func(en, cn string) [][2]string { return [][2]string{{en, cn}} }
-	// No count of groups: the data may have fewer than any N named.
-	add(TopN, cat != "" && measure != "", [][2]string{
-		{"Which %s has the highest total %s?", "哪个%s的%s总和最高？"},
-		{"Which %s has the highest average %s?", "哪个%s的%s平均值最高？"},
-	}, cat, measure)
-	add(Trend, timeCol != "" && measure != "", one("What is the monthly trend of %s?", "%s的月度趋势如何？"), measure)
-	add(ComparePeriods, timeCol != "" && measure != "", one("How does %s compare month over month?", "%s的环比变化如何？"), measure)
-	add(Correlation, measure != "" && measure2 != "", one("What is the correlation between %s and %s?", "%s和%s的相关性如何？"), measure, measure2)
-	add(Pivot, cat != "" && cat2 != "" && measure != "", one("Pivot table of %[1]s by %[2]s and %[3]s", "按%[2]s和%[3]s做%[1]s的数据透视表"), measure, cat, cat2)
-	add(Outliers, measure != "", one("Are there outliers in %s?", "%s有哪些异常值？"), measure)
-	add(Distribution, measure != "", one("What is the distribution of %s?", "%s的分布如何？"), measure)
-	add(Profile, true, one("Profile this data: missing values and column types", "对这份数据做数据概况分析"))
+	c := suggestColumns{time: timeCol, measure: measure, measure2: measure2, cat: cat, cat2: cat2}
+	for _, b := range suggestionOrder() {
+		phrasings, args := b.suggestion.ask(c)
+		add(b.Name, len(phrasings) > 0, phrasings, args...)
+	}
+	return out
+}
+
+// suggestionOrder lists the built-ins that are offered as next questions,
+// in the order they are offered (suggestion.order).
+func suggestionOrder() []*builtin {
+	var out []*builtin
+	for _, b := range builtins {
+		if b.suggestion != nil {
+			out = append(out, b)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *builtin) int { return a.suggestion.order - b.suggestion.order })
 	return out
 }
 

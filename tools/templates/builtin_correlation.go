@@ -1,0 +1,42 @@
+package templates
+
+import (
+	"slices"
+	"strings"
+)
+
+// correlationBuiltin is the correlation of numeric columns.
+var correlationBuiltin = builtin{
+	Template: Template{Name: Correlation, Title: "Correlation", cell: "py/correlation.py",
+		Description: "The correlation matrix of numeric columns (Pearson by default), a heatmap and the strongest pairs; a scatter plot for two columns.",
+		Params:      []string{"columns: the numeric columns (default: all, at most 30)", "method: pearson|spearman|kendall"},
+		Example:     "correlation between price and quantity"},
+	titleZh: "相关性分析",
+	aliases: []string{"corr"},
+	rank:    5,
+	cues: slices.Concat(
+		cues(0.9, `\bcorrelat\w*\b`, `相关性`, `相关系数`, `相关`, `\bspearman\b`, `\bpearson\b`),
+		cues(0.7, `\brelationship between\b`, `\bhow .{1,30} relates? to\b`, `(?:之间|间)的关系`, `\bscatter(?: ?plot)?\b`, `散点图`),
+	),
+	words:   []string{"correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter"},
+	phrases: []string{"relationship between"},
+	wordsZh: []string{"相关性", "相关系数", "相关", "关系", "散点图"},
+	infer: func(in *inference, r *request, cols []*column) {
+		if names := numericMentions(r); len(names) >= 2 {
+			in.p.Columns = names
+			in.reason("columns: %s (named in the request)", strings.Join(names, ", "))
+		} else if countNumeric(cols) < 2 {
+			in.miss("fewer than two numeric columns in the preview")
+		}
+		if r.method != "" {
+			in.p.Method = r.method
+			in.reason("method: %s (from the request)", r.method)
+		}
+	},
+	suggestion: &suggestion{order: 40, ask: func(c suggestColumns) ([][2]string, []any) {
+		if c.measure == "" || c.measure2 == "" {
+			return nil, nil
+		}
+		return one("What is the correlation between %s and %s?", "%s和%s的相关性如何？"), []any{c.measure, c.measure2}
+	}},
+}

@@ -1,0 +1,26 @@
+package templates
+
+// outliersBuiltin is the rows outside the IQR fences or far in z.
+var outliersBuiltin = builtin{
+	Template: Template{Name: Outliers, Title: "Outliers", cell: "py/outliers.py",
+		Description: "Rows outside the IQR fences (Q1−1.5·IQR, Q3+1.5·IQR) and rows with |z| > 3, per numeric column, with box plots and the flagged rows.",
+		Params:      []string{"columns: the numeric columns (default: all, at most 20)", "iqr_k: the fence multiplier (default 1.5)", "z_threshold: default 3"},
+		Example:     "find outliers in amount"},
+	titleZh: "异常值",
+	aliases: []string{"outlier", "anomalies"},
+	rank:    6,
+	cues:    cues(0.9, `\boutliers?\b`, `\banomal(?:y|ies|ous)\b`, `\bunusual (?:values?|rows?|records?|amounts?|transactions?|orders?)\b`, `\bextreme values?\b`, `\bz[- ]?scores?\b`, `\biqr\b`, `异常值`, `离群`, `异常`, `极端值`),
+	words:   []string{"outlier", "anomaly", "anomalies", "anomalous", "unusual", "abnormal"},
+	phrases: []string{"z score", "unusual value", "extreme value"},
+	wordsZh: []string{"异常值", "离群", "异常", "极端值", "离群值"},
+	infer: func(in *inference, r *request, cols []*column) {
+		inferColumns(in, numericMentions(r), cols)
+	},
+	suggestion: &suggestion{order: 60, ask: func(c suggestColumns) ([][2]string, []any) {
+		if c.measure == "" {
+			return nil, nil
+		}
+		return one("Are there outliers in %s?", "%s有哪些异常值？"), []any{c.measure}
+	}},
+	duck: true,
+}

@@ -1,0 +1,30 @@
+package templates
+
+import (
+	"slices"
+
+	"github.com/sift-agent/sift/numfmt"
+)
+
+// profileBuiltin is the data profile: what a file holds.
+var profileBuiltin = builtin{
+	Template: Template{Name: Profile, Title: "Data profile", cell: "py/profile.py",
+		Description: "Shape, column types, missing values, duplicate rows, summary statistics, top categories and histograms of one table; bounded for wide files.",
+		Params:      []string{"sheet: the sheet of a workbook"},
+		Example:     "profile this file"},
+	titleZh: "数据概况",
+	rank:    10,
+	cues: slices.Concat(
+		cues(0.85, `\bprofil(?:e|ing)\b`, `\bdata quality\b`, `\bmissing (?:values?|data)\b`, `数据概况`, `概况`, `概览`, `数据画像`, `数据质量`, `缺失值?`, `探查`, `探索性`),
+		cues(0.75, `\boverview\b`, `\bdescribe\b`, `\bexplore\b`, `\beda\b`, `what(?:'s| is) in (?:this|the|my) (?:file|data|table|dataset|spreadsheet)`, `\bnull values\b`, `\bduplicates?\b`, `摘要`, `描述统计`, `基本情况`, `看看(?:这个|这份)?(?:文件|数据|表)`, `了解(?:一下)?(?:这个|这份)?(?:数据|文件)`, `总结(?:一下)?(?:这个|这份)?(?:数据|文件|表)`, `重复`),
+		cues(0.65, `\bsummar(?:y|ise|ize)\b`),
+	),
+	words:   []string{"profile", "profiling", "overview", "summary", "summarise", "summarize", "describe", "eda", "explore", "quality", "missing", "null", "duplicate"},
+	phrases: []string{"data quality", "missing value", "what is in", "what in", "what s in"},
+	wordsZh: []string{"概况", "概览", "数据概况", "数据画像", "数据质量", "缺失值", "缺失", "探查", "描述统计", "基本情况", "摘要", "重复"},
+	suggestion: &suggestion{order: 80, ask: func(suggestColumns) ([][2]string, []any) {
+		return one("Profile this data: missing values and column types", "对这份数据做数据概况分析"), nil
+	}},
+	formats: map[string]numfmt.Formats{"columns": {"missing_pct": pct1}},
+	duck:    true,
+}
