@@ -260,3 +260,53 @@ func (c *chart) lineChart(labels []string, series []lineSeries, shaded []int) ([
 	p.Legend.Top = true
 	return pngOf(p, 8, 4.5)
 }
+
+var barGrey = color.RGBA{R: 0xa6, G: 0xa6, B: 0xa6, A: 0xff}
+
+// pairedBars draws two bars per x label, side by side, the first series
+// grey (what is compared with) and the second blue, with a legend.
+func (c *chart) pairedBars(labels []string, series []lineSeries) ([]byte, error) {
+	short := make([]string, len(labels))
+	for i, l := range labels {
+		short[i] = chartLabel(l)
+	}
+	var names []string
+	for _, s := range series {
+		names = append(names, s.name)
+	}
+	p := c.newPlot(append(names, short...)...)
+	w := vg.Points(math.Max(4, math.Min(18, 240/float64(max(1, len(labels)))/float64(len(series)))))
+	for k, s := range series {
+		vs := make(plotter.Values, len(s.values))
+		for i, v := range s.values {
+			if !missing(v) {
+				vs[i] = v
+			}
+		}
+		bars, err := plotter.NewBarChart(vs, w)
+		if err != nil {
+			return nil, fmt.Errorf("draw the chart: %w", err)
+		}
+		bars.Color = barBlue
+		if k == 0 && len(series) > 1 {
+			bars.Color = barGrey
+		}
+		bars.LineStyle.Width = 0
+		bars.Offset = w * vg.Length(2*k-len(series)+1) / 2
+		p.Add(bars)
+		p.Legend.Add(chartLabel(s.name), bars)
+	}
+	p.NominalX(short...)
+	p.X.Tick.Label.Rotation = math.Pi / 4
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+	// Room for the outer bars at both ends and for the legend on top.
+	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+	p.Y.Min = math.Min(0, p.Y.Min)
+	if p.Y.Max > 0 {
+		p.Y.Max *= 1.18
+	}
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	return pngOf(p, 8, 4.5)
+}
