@@ -30,7 +30,7 @@ func periodsCSV(start string, days, gap int) []byte {
 func TestComparePeriodsRenderedInGoSameAsPython(t *testing.T) {
 	pythonOrSkip(t)
 	sales := salesCSV(t)
-	whole := periodsCSV("2024-01-01", 366, 0)  // whole months
+	whole := periodsCSV("2024-01-01", 366, 0)   // whole months
 	partial := periodsCSV("2024-01-10", 130, 5) // partial first and last months, missing floats
 	two := periodsCSV("2024-03-01", 61, 0)      // one comparison
 	checkSameRendering(t, []renderShape{
