@@ -14,6 +14,7 @@ import (
 	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/palette/brewer"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -309,4 +310,81 @@ func (c *chart) pairedBars(labels []string, series []lineSeries) ([]byte, error)
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	return pngOf(p, 8, 4.5)
+}
+
+// heatGrid is a table of values as plot's grid: column j, row i at y =
+// rows-1-i, so that the first row is on top.
+type heatGrid struct{ values [][]float64 }
+
+func (g heatGrid) Dims() (c, r int) {
+	if len(g.values) == 0 {
+		return 0, 0
+	}
+	return len(g.values[0]), len(g.values)
+}
+func (g heatGrid) Z(c, r int) float64 { return g.values[len(g.values)-1-r][c] }
+func (g heatGrid) X(c int) float64    { return float64(c) }
+func (g heatGrid) Y(r int) float64    { return float64(r) }
+
+// heatmap draws values (one row per name in rows, one column per name in
+// cols) in shades of blue, each cell with its number, the first row on
+// top.
+func (c *chart) heatmap(rows, cols []string, values [][]float64) ([]byte, error) {
+	rowLabels, colLabels := make([]string, len(rows)), make([]string, len(cols))
+	for i, r := range rows {
+		rowLabels[len(rows)-1-i] = shortLabel(r, 24)
+	}
+	for j, k := range cols {
+		colLabels[j] = shortLabel(k, 16)
+	}
+	p := c.newPlot(append(rowLabels, colLabels...)...)
+	blues, err := brewer.GetPalette(brewer.TypeSequential, "Blues", 9)
+	if err != nil {
+		return nil, fmt.Errorf("draw the chart: %w", err)
+	}
+	hm := plotter.NewHeatMap(heatGrid{values}, blues)
+	if hm.Min == hm.Max {
+		hm.Max = hm.Min + 1
+	}
+	p.Add(hm)
+	var pts plotter.XYLabels
+	var styles []text.Style
+	for i, row := range values {
+		for j, v := range row {
+			if missing(v) {
+				continue
+			}
+			pts.XYs = append(pts.XYs, plotter.XY{X: float64(j), Y: float64(len(values) - 1 - i)})
+			pts.Labels = append(pts.Labels, fmtFloat(v))
+			st := text.Style{Color: color.Black, Font: font.From(font.Font{Typeface: "Liberation", Variant: "Sans"}, vg.Points(8)), XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler}
+			if (v-hm.Min)/(hm.Max-hm.Min) > 0.6 {
+				st.Color = color.White
+			}
+			styles = append(styles, st)
+		}
+	}
+	if len(pts.XYs) > 0 && len(rows)*len(cols) <= 300 {
+		labels, err := plotter.NewLabels(pts)
+		if err != nil {
+			return nil, fmt.Errorf("draw the chart: %w", err)
+		}
+		labels.TextStyle = styles
+		p.Add(labels)
+	}
+	p.NominalX(colLabels...)
+	p.NominalY(rowLabels...)
+	p.X.Tick.Label.Rotation = math.Pi / 4
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+	p.X.Min, p.X.Max = -0.5, float64(len(cols))-0.5
+	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
+	return pngOf(p, math.Max(5, 0.6*float64(len(cols))+3), math.Max(3, 0.35*float64(len(rows))+1.5))
+}
+
+// shortLabel cuts a label to n characters.
+func shortLabel(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
 }

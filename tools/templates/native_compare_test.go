@@ -51,13 +51,18 @@ type renderShape struct {
 }
 
 // checkSameRendering renders each shape in Go and by its Python cell
-// and compares the results.
+// and compares the results. The shapes share one workspace (and one
+// kernel), each file named after its shape.
 func checkSameRendering(t *testing.T, shapes []renderShape) {
 	t.Helper()
-	for _, s := range shapes {
+	files := map[string][]byte{}
+	for i, s := range shapes {
+		files[fmt.Sprintf("%d_%s", i, s.file)] = s.data
+	}
+	op := workspace(t, files)
+	for i, s := range shapes {
 		t.Run(s.name, func(t *testing.T) {
-			op := workspace(t, map[string][]byte{s.file: s.data})
-			file := "input/" + s.file
+			file := fmt.Sprintf("input/%d_%s", i, s.file)
 			goRes, err := RunWith(context.Background(), op, file, s.m, RunOptions{Engine: EngineDuckDB, Lang: s.lang})
 			if err != nil {
 				t.Fatalf("go rendering: %v", err)

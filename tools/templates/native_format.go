@@ -444,3 +444,47 @@ func csvFile(cols []string, rows [][]mdCell) ([]byte, bool) {
 	w.Flush()
 	return b.Bytes(), neutral
 }
+
+// pairwiseSum is numpy's sum of contiguous float64s (pairwise_sum in
+// loops_utils.h): eight running sums over blocks of up to 128 values,
+// halves above that. pandas sums a column, or a table's rows, with it
+// where the values lie next to each other in memory, so a Go rendering
+// adds up in this order to give the same last digits.
+func pairwiseSum(xs []float64) float64 {
+	n := len(xs)
+	switch {
+	case n < 8:
+		s := 0.0
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	case n <= 128:
+		var r [8]float64
+		copy(r[:], xs[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for j := range r {
+				r[j] += xs[i+j]
+			}
+		}
+		s := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			s += xs[i]
+		}
+		return s
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	return pairwiseSum(xs[:n2]) + pairwiseSum(xs[n2:])
+}
+
+// sequentialSum adds xs in order, as numpy sums across a table's
+// non-contiguous axis.
+func sequentialSum(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
