@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // The built-ins rendered in Go (native.go) draw their charts here, with
@@ -387,4 +388,118 @@ func shortLabel(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n])
+}
+
+// gridOf draws plots in rows of at most three, each w × h inches, as one
+// PNG (common.py's grid).
+func gridOf(plots []*plot.Plot, w, h float64) ([]byte, error) {
+	ncol := max(1, min(3, len(plots)))
+	nrow := (len(plots) + ncol - 1) / ncol
+	img := vgimg.New(vg.Length(w*float64(ncol))*vg.Inch, vg.Length(h*float64(nrow))*vg.Inch)
+	dc := draw.New(img)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	table := make([][]*plot.Plot, nrow)
+	for i := range table {
+		table[i] = make([]*plot.Plot, ncol)
+		for j := range table[i] {
+			if k := i*ncol + j; k < len(plots) {
+				table[i][j] = plots[k]
+			}
+		}
+	}
+	canvases := plot.Align(table, draw.Tiles{Rows: nrow, Cols: ncol, PadX: vg.Points(12), PadY: vg.Points(12), PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}, dc)
+	for i := range table {
+		for j, p := range table[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+	var b bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&b); err != nil {
+		return nil, fmt.Errorf("draw the chart: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// smallPlot is one tile of a grid: its title in 9 points.
+func (c *chart) smallPlot(title string) *plot.Plot {
+	sub := &chart{title: chartTitle(title)}
+	p := sub.newPlot()
+	c.fontMissing = c.fontMissing || sub.fontMissing
+	p.Title.TextStyle.Font.Size = vg.Points(9)
+	return p
+}
+
+// chartTitle cuts a column's name to 40 characters for a tile's title.
+func chartTitle(s string) string { return shortLabel(s, 40) }
+
+// histogram is a tile with the bins between edges holding counts.
+func (c *chart) histogram(title string, edges, counts []float64) *plot.Plot {
+	p := c.smallPlot(title)
+	h := &plotter.Histogram{FillColor: barBlue}
+	h.LineStyle.Width = 0
+	for i := 0; i+1 < len(edges) && i < len(counts); i++ {
+		h.Bins = append(h.Bins, plotter.HistogramBin{Min: edges[i], Max: edges[i+1], Weight: counts[i]})
+	}
+	if len(edges) > 1 {
+		h.Width = (edges[len(edges)-1] - edges[0]) / float64(len(edges)-1)
+	}
+	p.Add(h)
+	p.X.Tick.Label.Font.Size = vg.Points(8)
+	return p
+}
+
+// boxStats is one horizontal box plot from its numbers: the quartiles,
+// median, whiskers and the values past them.
+type boxStats struct {
+	q1, median, q3, lo, hi float64
+	fliers                 []float64
+}
+
+// DataRange is the whiskers' and fliers' extent.
+func (b boxStats) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Min(b.lo, b.q1), math.Max(b.hi, b.q3)
+	for _, f := range b.fliers {
+		xmin, xmax = math.Min(xmin, f), math.Max(xmax, f)
+	}
+	return xmin, xmax, -1, 1
+}
+
+// Plot draws the box at y = 0.
+func (b boxStats) Plot(c draw.Canvas, plt *plot.Plot) {
+	tx, ty := plt.Transforms(&c)
+	line := draw.LineStyle{Color: color.Black, Width: vg.Points(1)}
+	y0, y1, ym := ty(-0.4), ty(0.4), ty(0)
+	box := []vg.Point{{X: tx(b.q1), Y: y0}, {X: tx(b.q3), Y: y0}, {X: tx(b.q3), Y: y1}, {X: tx(b.q1), Y: y1}, {X: tx(b.q1), Y: y0}}
+	c.StrokeLines(line, c.ClipLinesXY(box)...)
+	c.StrokeLines(draw.LineStyle{Color: palette[1], Width: vg.Points(1.5)}, c.ClipLinesXY([]vg.Point{{X: tx(b.median), Y: y0}, {X: tx(b.median), Y: y1}})...)
+	cy0, cy1 := ty(-0.2), ty(0.2)
+	for _, w := range [][2]float64{{b.lo, b.q1}, {b.q3, b.hi}} {
+		if missing(w[0]) || missing(w[1]) {
+			continue
+		}
+		c.StrokeLines(line, c.ClipLinesXY([]vg.Point{{X: tx(w[0]), Y: ym}, {X: tx(w[1]), Y: ym}})...)
+	}
+	for _, x := range []float64{b.lo, b.hi} {
+		if !missing(x) {
+			c.StrokeLines(line, c.ClipLinesXY([]vg.Point{{X: tx(x), Y: cy0}, {X: tx(x), Y: cy1}})...)
+		}
+	}
+	glyph := draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.5), Shape: draw.RingGlyph{}}
+	for _, f := range b.fliers {
+		if pt := (vg.Point{X: tx(f), Y: ym}); c.Contains(pt) {
+			c.DrawGlyph(glyph, pt)
+		}
+	}
+}
+
+// boxPlot is a tile with one horizontal box plot.
+func (c *chart) boxPlot(title string, b boxStats) *plot.Plot {
+	p := c.smallPlot(title)
+	p.Add(b)
+	p.Y.Tick.Marker = plot.ConstantTicks(nil)
+	p.X.Tick.Label.Font.Size = vg.Points(8)
+	return p
 }
