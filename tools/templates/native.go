@@ -19,7 +19,10 @@ import (
 // (TestDuckDBEngineSameNumbersAsPandas holds them to the pandas cells).
 
 // nativeRenderers are the templates rendered in Go.
-var nativeRenderers = map[string]func(*native) error{TopN: (*native).topN, Trend: (*native).trend}
+var nativeRenderers = map[string]func(*native) error{
+	TopN: (*native).topN, Trend: (*native).trend, ComparePeriods: (*native).comparePeriods, Pivot: (*native).pivot,
+	Distribution: (*native).distribution,
+}
 
 // native is one Go rendering: its inputs and the result it builds.
 type native struct {
@@ -30,7 +33,8 @@ type native struct {
 	p    Params
 	pre  map[string]any
 	out  pyResult
-	// neutral: a CSV cell was written with a leading ' (noted once).
+	// neutral: a CSV cell was written with a leading ' (noted once,
+	// when it first was, as common.py's neutralise does).
 	neutral bool
 }
 
@@ -42,9 +46,6 @@ func renderNative(ctx context.Context, op operator.Operator, t Template, duck *d
 			return nil, nil, &CellError{Template: t.Name, Cell: duckCell, Message: string(te)}
 		}
 		return nil, nil, fmt.Errorf("run template %s: %w", t.Name, err)
-	}
-	if n.neutral {
-		n.out.Notes = append(n.out.Notes, neutralNote(lang))
 	}
 	data, err := json.Marshal(n.out.Data)
 	if err != nil {
@@ -65,7 +66,10 @@ func (n *native) section(title, md string, files ...string) {
 func (n *native) saveCSV(suffix string, cols []string, rows [][]mdCell) (string, error) {
 	p := operator.OutDir + "/" + n.stem + "_" + suffix + ".csv"
 	b, neutral := csvFile(cols, rows)
-	n.neutral = n.neutral || neutral
+	if neutral && !n.neutral {
+		n.neutral = true
+		n.note(neutralNote(n.lang))
+	}
 	if err := n.op.WriteFile(n.ctx, p, b); err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}

@@ -240,7 +240,13 @@ func mdTable(lang string, cols []string, rows [][]mdCell, maxRows, total int) st
 
 // headersZH is common.py's HEADERS_ZH.
 var headersZH = map[string]string{
-	"rank": "排名", "share": "占比", "change": "变化", "change_pct": "变化率", "partial": "不完整",
+	"rank": "排名", "share": "占比", "column": "列", "type": "类型", "non_null": "非空值", "missing": "缺失值",
+	"missing_pct": "缺失比例", "unique": "不同值", "count": "计数", "mean": "均值", "std": "标准差", "min": "最小值",
+	"q1": "下四分位数", "median": "中位数", "q3": "上四分位数", "max": "最大值", "skew": "偏度", "value": "值",
+	"column A": "列 A", "column B": "列 B", "rows": "行数", "lower fence": "下界", "upper fence": "上界",
+	"IQR outliers": "IQR 异常值", "change": "变化", "change_pct": "变化率", "compared_with": "对比期",
+	"previous": "上期值", "Total": "合计", "row": "行号", "cohort": "同期群", "size": "人数", "stage": "阶段",
+	"from_previous": "较上一阶段", "from_first": "较第一阶段", "drop_off": "流失", "partial": "不完整",
 	"day": "日", "week": "周", "month": "月", "quarter": "季度", "year": "年",
 }
 
@@ -437,4 +443,48 @@ func csvFile(cols []string, rows [][]mdCell) ([]byte, bool) {
 	}
 	w.Flush()
 	return b.Bytes(), neutral
+}
+
+// pairwiseSum is numpy's sum of contiguous float64s (pairwise_sum in
+// loops_utils.h): eight running sums over blocks of up to 128 values,
+// halves above that. pandas sums a column, or a table's rows, with it
+// where the values lie next to each other in memory, so a Go rendering
+// adds up in this order to give the same last digits.
+func pairwiseSum(xs []float64) float64 {
+	n := len(xs)
+	switch {
+	case n < 8:
+		s := 0.0
+		for _, x := range xs {
+			s += x
+		}
+		return s
+	case n <= 128:
+		var r [8]float64
+		copy(r[:], xs[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for j := range r {
+				r[j] += xs[i+j]
+			}
+		}
+		s := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			s += xs[i]
+		}
+		return s
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	return pairwiseSum(xs[:n2]) + pairwiseSum(xs[n2:])
+}
+
+// sequentialSum adds xs in order, as numpy sums across a table's
+// non-contiguous axis.
+func sequentialSum(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }
