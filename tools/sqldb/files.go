@@ -100,13 +100,25 @@ func parseBytes(s string) (int64, error) {
 
 // FileReader returns the DuckDB table function call that reads the file
 // at abs, or "" when DuckDB does not read its kind (xlsx, text).
-func FileReader(abs string) string {
-	lit := "'" + strings.ReplaceAll(abs, "'", "''") + "'"
+func FileReader(abs string) string { return fileReader(abs, nil) }
+
+// fileReader is FileReader with the CSV or TSV columns in text read as
+// text (VARCHAR) whatever type the sniffer gives them.
+func fileReader(abs string, text []string) string {
+	lit := sqlString(abs)
+	types := ""
+	if len(text) > 0 {
+		var kv []string
+		for _, c := range text {
+			kv = append(kv, sqlString(c)+": 'VARCHAR'")
+		}
+		types = ", types = {" + strings.Join(kv, ", ") + "}"
+	}
 	switch strings.ToLower(filepath.Ext(abs)) {
 	case ".csv":
-		return "read_csv(" + lit + ", sample_size = 20480)"
+		return "read_csv(" + lit + ", sample_size = 20480" + types + ")"
 	case ".tsv", ".tab":
-		return "read_csv(" + lit + ", delim = '\\t', sample_size = 20480)"
+		return "read_csv(" + lit + ", delim = '\\t', sample_size = 20480" + types + ")"
 	case ".json", ".jsonl", ".ndjson":
 		return "read_json_auto(" + lit + ")"
 	case ".parquet", ".pq":
@@ -236,6 +248,7 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	// know) costs only its own view.
 	var views []FileView
 	var unreadable []string
+	files := map[string]string{}
 	for _, v := range candidates {
 		abs := filepath.Join(real, filepath.FromSlash(v.Input))
 		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, v.View), FileReader(abs))
@@ -245,6 +258,7 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 			continue
 		}
 		views = append(views, v)
+		files[v.View] = abs
 	}
 	if len(views) == 0 {
 		return nil, fmt.Errorf("open the files source: no input file could be read (%s); check that the files are readable and well formed", strings.Join(unreadable, "; "))
@@ -273,8 +287,32 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	return &Source{
 		name: o.Name, dialect: DuckDB, redacted: "duckdb:input/", reopen: "",
 		db: db, opts: o, cache: newResultCache(o.CacheTTL, o.Now),
-		views: views, unreadable: unreadable, scratch: spill,
+		views: views, files: files, unreadable: unreadable, scratch: spill,
 	}, nil
+}
+
+// ReadAsText makes the files source's view read the named columns of its
+// CSV or TSV file as text (VARCHAR), whatever type DuckDB's sniffer gave
+// them from the file's first 20,480 rows: a column of numbers that holds
+// text further down (see CSVValueError) is then read in full. The other
+// columns keep their types.
+func (s *Source) ReadAsText(ctx context.Context, view string, columns []string) error {
+	abs, ok := s.files[view]
+	if !ok {
+		return fmt.Errorf("%s: no view %s", s.name, view)
+	}
+	switch strings.ToLower(filepath.Ext(abs)) {
+	case ".csv", ".tsv", ".tab":
+	default:
+		return fmt.Errorf("%s: view %s reads no CSV or TSV file", s.name, view)
+	}
+	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, view), fileReader(abs, columns))
+	sctx, cancel := context.WithTimeout(ctx, s.opts.StatementTimeout)
+	defer cancel()
+	if _, err := s.db.ExecContext(sctx, q); err != nil {
+		return fmt.Errorf("%s: read %s as text: %w", s.name, strings.Join(columns, ", "), err)
+	}
+	return nil
 }
 
 // Views returns the files source's views, one per input file it reads.

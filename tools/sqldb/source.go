@@ -136,6 +136,8 @@ type Source struct {
 	// input it could make no view of, why (see OpenFiles).
 	views      []FileView
 	unreadable []string
+	// files are the files source's views' files, by view name.
+	files map[string]string
 	// scratch is the files source's spill directory, removed on Close.
 	scratch string
 }

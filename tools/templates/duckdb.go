@@ -103,10 +103,19 @@ func (d *duckTable) close() {
 const materializeBytes = 512 << 20
 
 // materialize reads the file behind d.view once into a DuckDB table and
-// queries that from then on.
-func (d *duckTable) materialize(ctx context.Context) error {
+// queries that from then on: only the columns named in cols, or every
+// column when cols is nil.
+func (d *duckTable) materialize(ctx context.Context, cols []string) error {
 	table := sqldb.QuoteIdent("sift_table")
-	if _, err := d.query(ctx, "CREATE TABLE "+table+" AS SELECT * FROM "+d.view); err != nil {
+	sel := "*"
+	if cols != nil {
+		var q []string
+		for _, c := range cols {
+			q = append(q, sqldb.QuoteIdent(c))
+		}
+		sel = strings.Join(q, ", ")
+	}
+	if _, err := d.query(ctx, "CREATE OR REPLACE TABLE "+table+" AS SELECT "+sel+" FROM "+d.view); err != nil {
 		return err
 	}
 	d.view = table
@@ -116,8 +125,9 @@ func (d *duckTable) materialize(ctx context.Context) error {
 // runDuckDB computes template t's aggregates for the input at rel with
 // DuckDB and returns them for the cell, with the parameters it settled;
 // what it picked and noted is in lang (RunOptions.Lang). The caller closes
-// the table, whose DuckDB stays open for the reading's table.
-func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang string) (*duckTable, Params, error) {
+// the table, whose DuckDB stays open for the reading's table (reading,
+// when not nil, is what that table is computed from).
+func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang string, reading *Reading) (*duckTable, Params, error) {
 	fail := func(msg string) error { return &CellError{Template: t.Name, Cell: duckCell, Message: msg} }
 	fo, err := sqldb.FilesOptionsFromEnv(os.Getenv)
 	if err != nil {
@@ -130,28 +140,21 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
-	views, err := src.Rows(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")
-	if err != nil || len(views) != 1 {
-		src.Close()
-		return nil, p, fail(fmt.Sprintf("read %s: %v", rel, err))
-	}
-	d := &duckTable{src: src, view: sqldb.QuoteIdent(fmt.Sprint(views[0][0])), pre: map[string]any{}, lang: lang, root: root}
+	d := &duckTable{src: src, view: sqldb.QuoteIdent(src.Views()[0].View), pre: map[string]any{}, lang: lang, root: root}
 	ok := false
 	defer func() {
 		if !ok {
 			d.close()
 		}
 	}()
-	if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && st.Size() <= materializeBytes && t.Name != Outliers {
-		// (Outliers reads the file's own rows, numbered, through a view.)
-		if err := d.materialize(ctx); err != nil {
-			return nil, p, fail(err.Error())
-		}
-	}
 	// Trend, compare_periods, top-N and pivot count a text column's
 	// distinct values only to find a category (textUniques).
 	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot
-	if err := d.describe(ctx, t.Name == Profile); err != nil {
+	if err := d.load(ctx, filepath.Join(root, filepath.FromSlash(rel)), t, p, reading); err != nil {
+		var te templateError
+		if errors.As(err, &te) {
+			return nil, p, fail(string(te))
+		}
 		return nil, p, fail(err.Error())
 	}
 	if d.rows == 0 {

@@ -41,7 +41,7 @@ func TestDuckDBQuartilesOfManyDistinctValuesStayOutOfCore(t *testing.T) {
 	f.Close()
 	t.Setenv(sqldb.FilesMemoryEnv, "128MB")
 	t.Setenv(sqldb.FilesThreadsEnv, "1")
-	d, _, err := runDuckDB(context.Background(), root, "input/many.csv", mustLookup(t, Distribution), Params{Columns: []string{"v"}}, "")
+	d, _, err := runDuckDB(context.Background(), root, "input/many.csv", mustLookup(t, Distribution), Params{Columns: []string{"v"}}, "", nil)
 	if err != nil {
 		t.Fatalf("distribution of %d distinct values at 128 MB: %v", n, err)
 	}
@@ -92,7 +92,7 @@ func TestDuckDBQuartilesSplitCrowdedBuckets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "input", "crowd.csv"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := runDuckDB(context.Background(), root, "input/crowd.csv", mustLookup(t, Distribution), Params{Columns: []string{"v"}}, "")
+	d, _, err := runDuckDB(context.Background(), root, "input/crowd.csv", mustLookup(t, Distribution), Params{Columns: []string{"v"}}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,6 +129,9 @@ var chineseText = map[string]string{
 	"no rows match the reading":             "没有符合条件的行",
 	"the answer table was not computed: %s": "未能计算答案表：%s",
 	"%d rows":                               "%d 行",
+
+	// A column of numbers that holds text past DuckDB's sample (load).
+	"column %s holds text further down than DuckDB looked to type it (line %d of the file: %q): it was read as text, as pandas reads it, and its values that do not read as numbers are left out of its numbers": "列 %s 在 DuckDB 判断类型所看的行之后含有文本（文件第 %d 行：“%s”）：该列按文本读取（与 pandas 相同），其中不能读作数字的值不计入数字",
 }
 
 // chineseWords are the Chinese of the parameter values a reason names:

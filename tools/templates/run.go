@@ -349,7 +349,7 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 	var duck *duckTable
 	if engine == EngineDuckDB {
 		var err error
-		if duck, in.Params, err = runDuckDB(ctx, op.Root(), rel, t, params, lang); err != nil {
+		if duck, in.Params, err = runDuckDB(ctx, op.Root(), rel, t, params, lang, reading); err != nil {
 			return nil, err
 		}
 		in.Pre = duck.pre
