@@ -230,7 +230,7 @@ U(I, "zh", "各能源的碳排放量", "没有排放列")
 UN = "unemployment-across-industries.json"
 # ---------------------------------------------------------------- series, year, month, count, rate, date
 A(UN, "en", "avg unemployment rate by industry", "topn", m="rate:mean", by=["series"])
-A(UN, "en", "construction unemployment rate by year", "trend", m="rate:mean", t="date", g="year", f=["series=Construction"])
+A(UN, "en", "construction unemployment rate by year", "trend", m="rate:mean", t="date", g="year", f=["series=Construction"], unchecked=["time"])
 A(UN, "en", "which industry had the highest avg rate", "topn", m="rate:mean", by=["series"], n=1)
 A(UN, "en", "avg unemployed count per industry, top 3", "topn", m="count:mean", by=["series"], n=3)
 U(UN, "en", "avg wage by industry", "no wage column")
