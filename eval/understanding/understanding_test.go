@@ -111,8 +111,39 @@ func TestUnseenSetIsNew(t *testing.T) {
 	}
 }
 
-// questions.jsonl, heldout.jsonl, fresh.jsonl and unseen.jsonl are what gen.py writes from questions_src.py,
-// fresh_src.py, unseen_src.py and the tables.
+// The blind set is about 200 questions over the shipped tables, about half of them Chinese, about a third to
+// refuse, none of them a question of another set.
+func TestBlindSetIsNew(t *testing.T) {
+	blind := loadOrFail(t, "blind.jsonl")
+	asked := map[string]bool{}
+	for _, name := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl"} {
+		for _, q := range loadOrFail(t, name) {
+			asked[q.Table+"\x00"+strings.ToLower(q.Question)] = true
+		}
+	}
+	lang, refuse := map[string]int{}, 0
+	for _, q := range blind {
+		lang[q.Lang]++
+		if !q.CanAnswer() {
+			refuse++
+		}
+		if asked[q.Table+"\x00"+strings.ToLower(q.Question)] {
+			t.Errorf("%s: %q is already a question of another set", q.ID, q.Question)
+		}
+		if _, err := os.Stat(filepath.Join("testdata", "tables", q.Table)); err != nil {
+			t.Errorf("%s: table %s is not shipped", q.ID, q.Table)
+		}
+	}
+	if len(blind) < 180 || lang["en"] < 80 || lang["zh"] < 80 {
+		t.Errorf("%d blind questions (want ≥ 180), %d English, %d Chinese (want ≥ 80 each)", len(blind), lang["en"], lang["zh"])
+	}
+	if refuse*4 < len(blind) || refuse*2 > len(blind) {
+		t.Errorf("%d of %d blind questions to refuse; want about a third", refuse, len(blind))
+	}
+}
+
+// questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl and blind.jsonl are what gen.py writes from questions_src.py,
+// fresh_src.py, unseen_src.py, blind_src.py and the tables.
 func TestQuestionsAreGenerated(t *testing.T) {
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import pandas, openpyxl").Run(); err != nil {
@@ -242,7 +273,7 @@ func TestScore(t *testing.T) {
 }
 
 // TestUnderstanding runs the whole evaluation and fails when a language's precision on the main questions is
-// below 99% or its coverage below the floor (Floors); the held-out, fresh and unseen sets are logged, not enforced.
+// below 99% or its coverage below the floor (Floors); the held-out, fresh, unseen and blind sets are logged, not enforced.
 func TestUnderstanding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the understanding evaluation in -short mode (it runs every built-in some 250 times)")
@@ -256,7 +287,7 @@ func TestUnderstanding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Close()
-	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl"} {
+	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl"} {
 		rep, err := ev.Run(context.Background(), strings.TrimSuffix(set, ".jsonl"), loadOrFail(t, set))
 		if err != nil {
 			t.Fatal(err)

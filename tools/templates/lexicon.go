@@ -123,11 +123,17 @@ func init() {
 	add(entry{role: roleSuper, value: "price", order: "desc"}, "expensive", "priciest")
 	add(entry{role: roleSuper, value: "price", order: "asc"}, "cheapest")
 	add(entry{role: roleSuper, value: "weight", order: "desc"}, "heaviest")
+	add(entry{role: roleSuper, value: "death", order: "desc"}, "deadliest")
 	add(entry{role: roleSuper, value: "weight", order: "asc"}, "lightest")
 	// "top", "bottom" carry a count ("top 10"); "most" and "least" an order.
 	enWords["top"] = entry{role: roleOrder, value: "desc"}
 	enWords["bottom"] = entry{role: roleOrder, value: "asc"}
 }
+
+// courtesies are greetings and thanks around a request ("hey, …", "…
+// pls"): dropped when the request says something else, so that a greeting
+// alone is still no request.
+var courtesies = map[string]bool{"hi": true, "hey": true, "hello": true, "thanks": true, "thank": true, "thx": true, "pls": true, "plz": true}
 
 // abbreviations map short forms, in column names and requests, to the
 // word they stand for.
@@ -197,7 +203,8 @@ func init() {
 		"哪一", "哪种", "哪类", "哪家", "哪只", "是多少", "怎样", "如何", "怎么样", "工作表", "这个", "这份", "该", "的是", "得", "出", "计算", "统计", "分析", "汇总", "看一下",
 		"，", "。", "？", "！", "、", "：", "；", "（", "）", "和", "与", "及", "以及", "跟", "在", "期间", "中的", "所有", "全部", "各个", "之间",
 		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致",
-		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里", "飞往", "前往")
+		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里", "飞往", "前往",
+		"一年中", "一年里", "一年当中", "表里", "表中")
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")
@@ -214,7 +221,9 @@ func init() {
 	add(entry{role: roleGrain, value: "quarter"}, "每季度", "按季度", "按季", "季度", "各季度")
 	add(entry{role: roleGrain, value: "year"}, "每年", "按年", "年度", "逐年", "各年", "年", "年份", "历年", "哪一年", "哪年", "年均", "每一年")
 	add(entry{role: rolePart, value: "weekday"}, "星期几", "周几", "工作日")
-	add(entry{role: rolePart, value: "month_of_year"}, "几月", "几月份", "哪个月份")
+	add(entry{role: rolePart, value: "month_of_year"}, "几月", "几月份", "哪个月份",
+		// a month within the year: a month of the calendar, not of the series
+		"一年中哪个月", "一年里哪个月", "一年中的哪个月", "一年当中哪个月")
 	for _, b := range builtins {
 		b.addWordsZh()
 	}
@@ -308,8 +317,22 @@ func init() {
 	word("usa", "美国")
 	word("europe", "欧洲")
 	word("china", "中国")
+	word("germany", "德国")
+	word("korea", "韩国")
+	word("france", "法国")
+	word("car", "车")
+	// Chinese names of category values the data writes in English
+	word("drought", "干旱", "旱灾")
+	word("earthquake", "地震")
+	word("flood", "洪水", "洪涝", "水灾")
+	word("wildfire", "野火", "山火")
+	word("nuclear energy", "核能", "核电")
+	word("renewable", "可再生能源")
+	word("fossil fuel", "化石燃料", "化石能源")
 	word("consumption", "消费")
-	word("inflation", "通胀", "通胀率", "通货膨胀率")
+	word("inflation", "通胀", "通货膨胀")
+	word("inflation rate", "通胀率", "通货膨胀率")
+	word("real", "实际")
 	word("interest rate", "利率")
 	word("group", "组", "组别")
 	word("employment", "就业")

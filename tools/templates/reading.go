@@ -700,11 +700,26 @@ func matchTier(ws []string, c *gcol) int {
 		}
 	}
 	for _, w := range c.words {
-		if !req[stemWord(w)] && qualifierWords[w] {
+		if !req[stemWord(w)] && qualifierWords[w] && !rateImplied(w, ws) {
 			return 0
 		}
 	}
 	return 1
+}
+
+// rateImplied reports whether qualifier w of a column's name is "rate"
+// and a word of the request is a rate by its meaning (inflation for
+// 通胀率 "inflation rate"): the request then names the rate.
+func rateImplied(w string, ws []string) bool {
+	if w != "rate" {
+		return false
+	}
+	for _, r := range ws {
+		if r != "rate" && nonSummable[r] == "a rate" {
+			return true
+		}
+	}
+	return false
 }
 
 // derivations are the English endings a word and its stem differ by
@@ -1153,6 +1168,9 @@ func parseOn(request string, t *gtable) *parsed {
 	text := normalize(request)
 	p := &parsed{t: t, lang: LangOf(request), text: text}
 	p.toks = tokenize(text, t.lexicon())
+	if kept := slices.DeleteFunc(slices.Clone(p.toks), func(w word) bool { return courtesies[w.raw] || courtesies[w.w] }); len(kept) > 0 {
+		p.toks = kept
+	}
 	if st := parseRequest(request, nil).stages; len(st) >= 2 {
 		p.stages, p.stageW = st, map[string]bool{}
 		for _, s := range st {

@@ -699,6 +699,15 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 			}
 		}
+		if r.Analysis == Outliers {
+			// "outlier states" in a table of one row per state: the states are
+			// the values examined, not groups (a group of one row has no
+			// fences; the outliers are among the states).
+			r.GroupBy = slices.DeleteFunc(r.GroupBy, func(name string) bool {
+				c := t.column(name)
+				return c != nil && t.oneRowEach(c)
+			})
+		}
 		if r.Analysis == Outliers && len(r.GroupBy) == 0 {
 			// Outliers per series, unless a filter keeps one series
 			// ("IBM股价的异常值": the rows of IBM, not IBM as a group).
