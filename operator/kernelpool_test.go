@@ -264,3 +264,90 @@ func TestKernelPoolInBwrapIsLikeAFreshKernel(t *testing.T) {
 		t.Errorf("processes left: %v", kids)
 	}
 }
+
+// poolBenchCell is a session's typical first cell: it uses pandas.
+const poolBenchCell = "import pandas as pd\npd.DataFrame({'a': [1, 2, 3]}).shape"
+
+// BenchmarkKernelPoolFirstCell measures, side by side in one run, a
+// session's first-cell latency with a fresh kernel (made and started for
+// the session: the interpreter, the sandbox and the preloaded pandas,
+// numpy and pyplot) and with a pooled one (taken from a full pool, which
+// a server refills between sessions), through bubblewrap when it works
+// here (as `sift serve` runs), with the default preload.
+//
+//	go test ./operator -run '^$' -bench KernelPoolFirstCell -benchtime 5x
+func BenchmarkKernelPoolFirstCell(b *testing.B) {
+	py := needPython(b)
+	sb, err := NewSandbox(SandboxConfig{Mode: SandboxBwrap})
+	if err != nil {
+		b.Logf("bubblewrap is not usable here (%v): measuring unsandboxed kernels", err)
+		sb = NoSandbox()
+	}
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := KernelConfig{Python: py, Sandbox: sb}
+	ctx := context.Background()
+	n := 0
+	fresh := func() time.Duration {
+		n++
+		root := filepath.Join(dir, "fresh-"+strconv.Itoa(n))
+		for _, d := range []string{InputDir, WorkDir, OutDir} {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		start := time.Now()
+		c := cfg
+		c.Root = root
+		op, err := NewKernelOperator(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer op.Close()
+		if res, err := op.RunPython(ctx, poolBenchCell, RunOptions{}); err != nil || !res.OK() {
+			b.Fatalf("fresh first cell: %v %+v", err, res)
+		}
+		return time.Since(start)
+	}
+	fresh() // the machine's matplotlib font list is built once, not timed
+	pool, err := NewKernelPool(KernelPoolConfig{Dir: filepath.Join(dir, "pool"), Size: 1, Kernel: cfg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pool.Close()
+	pooled := func() time.Duration {
+		if err := pool.WaitReady(ctx, 1); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		op, ok := pool.Take()
+		if !ok {
+			b.Fatal("no kernel ready in a full pool")
+		}
+		defer op.Close()
+		if res, err := op.RunPython(ctx, poolBenchCell, RunOptions{}); err != nil || !res.OK() {
+			b.Fatalf("pooled first cell: %v %+v", err, res)
+		}
+		return time.Since(start)
+	}
+	var freshSum, pooledSum time.Duration
+	b.ResetTimer()
+	for range b.N {
+		// The pool's refill after the last take must not share the CPU
+		// with the fresh kernel's start.
+		if err := pool.WaitReady(ctx, 1); err != nil {
+			b.Fatal(err)
+		}
+		freshSum += fresh()
+		pooledSum += pooled()
+	}
+	b.StopTimer()
+	per := func(d time.Duration) float64 { return d.Seconds() / float64(b.N) }
+	b.ReportMetric(per(freshSum), "fresh-first-cell-s")
+	b.ReportMetric(per(pooledSum), "pooled-first-cell-s")
+	b.ReportMetric(float64(freshSum)/float64(max(pooledSum, 1)), "speedup")
+	b.ReportMetric(0, "ns/op")
+	b.Logf("sandbox %s; first cell %q", sb.Name(), poolBenchCell)
+}
