@@ -192,6 +192,17 @@ func (p *KernelPool) Take() (op *KernelOperator, ok bool) {
 	return nil, false
 }
 
+// Discard ends a kernel Take handed out that no session used (its
+// session could not adopt the slot) and removes its slot. A kernel a
+// session used is closed with the session instead, its slot being the
+// session's workspace.
+func (p *KernelPool) Discard(op *KernelOperator) error {
+	if filepath.Dir(op.Root()) != p.cfg.Dir {
+		return fmt.Errorf("kernel pool: %s is not one of this pool's slots", op.Root())
+	}
+	return p.discard(op)
+}
+
 // Close ends every kernel still in the pool (and one being started),
 // removes their slots, and waits until they are gone; Take then reports
 // none. Kernels already taken are their takers' to close.
