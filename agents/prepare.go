@@ -60,11 +60,13 @@ func (r *run) newOperator(ctx context.Context, adopt bool) (op operator.Operator
 	}
 	// Each session has its own matplotlib directory (the operator's):
 	// nothing writable is shared between sessions.
-	op, err = operator.New(operator.Config{
+	if r.pooled != nil && !adopt && r.pooled.Root() == r.ws.Root {
+		// The kernel started in this workspace before the session had it.
+		op, r.pooled = r.pooled, nil
+	} else if op, err = operator.New(operator.Config{
 		Root: r.ws.Root, Mode: r.sift.cfg.PythonMode, Python: python, Sandbox: sb,
 		Timeout: r.sift.cfg.CodeTimeout,
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, 0, err
 	}
 	if k, ok := op.(*operator.KernelOperator); ok {

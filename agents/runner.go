@@ -72,10 +72,17 @@ func (r *run) release() {
 		_ = r.op.Close()
 	}
 	r.op = nil
+	if r.pooled != nil { // taken, but the run ended before it ran code
+		_ = r.pooled.Close()
+		r.pooled = nil
+	}
 }
 
 // run is the state of one Run call.
 type run struct {
+	// pooled is the kernel taken from Config.KernelPool for this run's
+	// new workspace (its slot), until newOperator makes it the run's.
+	pooled *operator.KernelOperator
 	// readingHint is what the built-ins' parse understood of a request
 	// they did not answer, for the planner (templateHint).
 	readingHint string
@@ -483,6 +490,9 @@ func (r *run) openWorkspace(ctx context.Context) (ws *session.Workspace, followU
 	id := r.req.SessionID
 	if id == "" {
 		id = session.NewID()
+	}
+	if ws, ok := r.adoptPooled(ctx, id); ok {
+		return ws, false, nil
 	}
 	ws, err = session.Create(ctx, r.sift.cfg.SessionsRoot, id)
 	if errors.Is(err, session.ErrWorkspaceExists) {

@@ -117,6 +117,14 @@ type Config struct {
 	Python string
 	// CodeTimeout bounds one Python run. Optional; defaults to 2 minutes.
 	CodeTimeout time.Duration
+	// KernelPool hands new sessions kernels already started (Python and
+	// pandas imported), each to one session only (see
+	// operator.KernelPool); build it with NewKernelPool from this same
+	// Config, so its kernels are configured as the sessions' own. Used in
+	// the kernel mode for new sessions; a follow-up, resume or fork makes
+	// its kernel as without it. Optional; nil starts every kernel for its
+	// session. The caller closes it.
+	KernelPool *operator.KernelPool
 	// Search is the web search provider. Optional; nil makes the web
 	// researcher say that search is not configured.
 	Search web.Provider
@@ -214,9 +222,7 @@ func New(cfg Config) (*Sift, error) {
 	if cfg.Locale == "" {
 		cfg.Locale = tree.LocaleFromEnv(os.Getenv)
 	}
-	if cfg.CodeTimeout <= 0 {
-		cfg.CodeTimeout = 2 * time.Minute
-	}
+	cfg.CodeTimeout = codeTimeout(cfg)
 	if cfg.Prices == nil {
 		cfg.Prices = llm.DefaultPrices()
 	}

@@ -241,6 +241,17 @@ func (k *Kernel) live(ctx context.Context) (*kernelProc, error) {
 	return k.startProc(ctx)
 }
 
+// exitedCh returns the channel closed when the live interpreter ends;
+// ok is false when none is running.
+func (k *Kernel) exitedCh() (exited <-chan struct{}, ok bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.proc == nil {
+		return nil, false
+	}
+	return k.proc.exited, true
+}
+
 // noteLost records that p is gone and why, if it is still the current
 // interpreter.
 func (k *Kernel) noteLost(p *kernelProc, why string) {

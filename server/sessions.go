@@ -623,7 +623,7 @@ func (s *Server) handleDeleteSession(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// Stores other than files keep the workspace apart.
-		if err := os.RemoveAll(s.workspacePath(id)); err != nil {
+		if err := session.RemoveWorkspace(s.workspacePath(id)); err != nil {
 			requestError(w, fmt.Errorf("remove the workspace of %s: %w", id, err))
 			return
 		}

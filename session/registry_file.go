@@ -92,8 +92,13 @@ func (r *fileRegistry) List(ctx context.Context, f Filter) ([]Meta, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
-		if !e.IsDir() || ValidateID(e.Name()) != nil {
+		if ValidateID(e.Name()) != nil {
 			continue
+		}
+		if !e.IsDir() {
+			if _, ok := adopted(filepath.Join(r.root, e.Name())); !ok {
+				continue
+			}
 		}
 		m, err := readMeta(filepath.Join(r.root, e.Name(), MetaFile))
 		if err != nil || m.ID != e.Name() {
@@ -124,7 +129,7 @@ func (r *fileRegistry) Delete(ctx context.Context, id string) error {
 		return fmt.Errorf("delete session %s: move %s aside: %w", id, dir, err)
 	}
 	syncDir(r.root)
-	if err := os.RemoveAll(doomed); err != nil {
+	if err := RemoveWorkspace(doomed); err != nil {
 		return fmt.Errorf("delete session %s: remove %s: %w; remove it by hand", id, doomed, err)
 	}
 	return nil

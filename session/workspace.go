@@ -216,6 +216,80 @@ func Create(ctx context.Context, root, id string) (*Workspace, error) {
 	return &Workspace{ID: id, Root: dir}, nil
 }
 
+// Adopt makes dir, a fresh workspace prepared elsewhere on the host, the
+// workspace of the new session id: <root>/<id> becomes a link to it, and
+// the Workspace's Root is dir itself. It is how a session takes a kernel
+// pool's slot (operator.KernelPool), whose sandbox already has dir's
+// path bound: the session's files live where its kernel sees them. dir
+// must be an absolute, real directory laid out as Create lays one out
+// (input/, work/, out/) and holding no session's files; it must lie where
+// only Sift writes, as the sessions root does. It fails with an error
+// wrapping ErrWorkspaceExists when <root>/<id> is already there.
+func Adopt(ctx context.Context, root, id, dir string) (*Workspace, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("adopt workspace %s: %w", id, err)
+	}
+	link, err := workspaceDir(root, id)
+	if err != nil {
+		return nil, fmt.Errorf("adopt workspace: %w", err)
+	}
+	if !filepath.IsAbs(dir) {
+		return nil, fmt.Errorf("adopt workspace %s: %s is not an absolute path", id, dir)
+	}
+	if real, err := filepath.EvalSymlinks(dir); err != nil || real != filepath.Clean(dir) {
+		return nil, fmt.Errorf("adopt workspace %s: %s is not a real directory path (%v)", id, dir, err)
+	}
+	for _, sub := range []string{InputDir, WorkDir, OutDir} {
+		if info, err := os.Lstat(filepath.Join(dir, sub)); err != nil || !info.IsDir() {
+			return nil, fmt.Errorf("adopt workspace %s: %s has no %s/ directory, so it is not a fresh workspace", id, dir, sub)
+		}
+	}
+	for _, f := range []string{MetaFile, CheckpointFile, EventsFile, PlanFile} {
+		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
+			return nil, fmt.Errorf("adopt workspace %s: %s already holds %s: a session's workspace is never given to another", id, dir, f)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+		return nil, fmt.Errorf("adopt workspace %s: make the sessions root: %w; check that it is a writable directory", link, err)
+	}
+	if err := os.Symlink(dir, link); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("adopt workspace %s: %w; choose another id or Open it", link, ErrWorkspaceExists)
+		}
+		return nil, fmt.Errorf("adopt workspace %s: %w", link, err)
+	}
+	return &Workspace{ID: id, Root: filepath.Clean(dir)}, nil
+}
+
+// adopted returns the directory an adopted workspace's link at dir leads
+// to, and whether dir is such a link. The link is Sift's own, in the
+// sessions root only Sift writes.
+func adopted(dir string) (string, bool) {
+	info, err := os.Lstat(dir)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	target, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false
+	}
+	return target, true
+}
+
+// RemoveWorkspace removes the workspace directory dir (<root>/<id>)
+// with everything in it; for an adopted workspace (see Adopt), both the
+// link and the directory it leads to.
+func RemoveWorkspace(dir string) error {
+	target, linked := adopted(dir)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if linked {
+		return os.RemoveAll(target)
+	}
+	return nil
+}
+
 // Open returns the existing workspace <root>/<id>/. It fails with an error
 // wrapping ErrWorkspaceNotFound when the directory is missing or is not a
 // workspace (it has no input/ directory). A missing work/ or out/ is not an
@@ -224,6 +298,11 @@ func Open(root, id string) (*Workspace, error) {
 	dir, err := workspaceDir(root, id)
 	if err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
+	}
+	// An adopted workspace is opened where it lives, so that every path
+	// the host names in it is the one its sandbox binds.
+	if target, ok := adopted(dir); ok {
+		dir = target
 	}
 	info, err := os.Stat(dir)
 	switch {

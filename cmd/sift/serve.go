@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sift-agent/sift/agents"
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/server"
 )
 
@@ -52,6 +55,12 @@ type serverOptions struct {
 	// Webhook receives the schedules' results, signed with the secret
 	// in SIFT_WEBHOOK_SECRET (never a flag: flags show in ps).
 	Webhook string
+	// KernelPool is how many sandboxed kernels are kept started for new
+	// sessions (agents.Config.KernelPool); 0 turns the pool off.
+	// KernelPoolSet says the flag was given: a pool that cannot start is
+	// then an error, not a warning.
+	KernelPool    int
+	KernelPoolSet bool
 }
 
 // addServerFlags adds the flags of serverOptions, and hides --json (a
@@ -63,6 +72,7 @@ func addServerFlags(cmd *cobra.Command, o *serverOptions, addr, addrUsage, maxRu
 	f.StringVar(&o.Addr, "addr", addr, addrUsage)
 	f.IntVar(&o.MaxRuns, "max-runs", server.DefaultMaxRuns, maxRunsUsage)
 	f.IntVar(&o.MaxIterations, "max-iterations", 10, "most execute/replan rounds")
+	f.IntVar(&o.KernelPool, "kernel-pool", operator.DefaultKernelPoolSize, "sandboxed Python kernels kept started, pandas imported, for new sessions: each goes to one session only and is never reused; 0 turns the pool off")
 	f.StringVar(&o.Schedules, "schedules", "", "JSON file of scheduled refreshes: [{name, cron, session, data_dir, pattern}], each firing taken by one server or worker (see docs/refresh.md)")
 	f.StringVar(&o.Webhook, "webhook", "", "URL that receives each scheduled refresh's result as a signed JSON POST; the secret is read from "+webhookSecretEnv+" (see docs/refresh.md)")
 	addQueueFlags(cmd, &o.queueOptions)
@@ -97,6 +107,30 @@ func (o *serverOptions) serverConfig(ctx context.Context) (server.Config, string
 		}
 	}
 	return cfg, label, nil
+}
+
+// startKernelPool sets cfg.Sift.KernelPool to a pool of o.KernelPool
+// kernels when this process runs sessions, and returns what closes it
+// (after the server has drained: the runs close the kernels they took).
+// A pool that cannot start (no Python, the process mode) is said on
+// errOut and left off, unless --kernel-pool was given.
+func (o *serverOptions) startKernelPool(ctx context.Context, errOut io.Writer, cfg *server.Config, runsHere bool) (closePool func(), err error) {
+	if o.KernelPool < 0 {
+		return nil, usageError{fmt.Errorf("--kernel-pool %d: give 0 (off) or more", o.KernelPool)}
+	}
+	if !runsHere || o.KernelPool == 0 || (!o.KernelPoolSet && cfg.Sift.PythonMode == operator.PythonProcess) {
+		return func() {}, nil
+	}
+	pool, err := agents.NewKernelPool(ctx, cfg.Sift, o.KernelPool)
+	if err != nil {
+		if o.KernelPoolSet {
+			return nil, usageError{fmt.Errorf("--kernel-pool: %w", err)}
+		}
+		fmt.Fprintf(errOut, "No kernel pool (%v): each session starts its own Python.\n", err)
+		return func() {}, nil
+	}
+	cfg.Sift.KernelPool = pool
+	return func() { _ = pool.Close() }, nil
 }
 
 // webhookSecretEnv holds the secret that signs the webhook's POSTs.
@@ -176,6 +210,7 @@ hands running sessions back to the queue for another worker.`,
 			if err := opts.check(opts.Addr); err != nil {
 				return err
 			}
+			opts.KernelPoolSet = cmd.Flags().Changed("kernel-pool")
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -248,6 +283,11 @@ func runServe(ctx context.Context, io *ioStreams, opts *serveOptions) error {
 		cfg.BasePath = os.Getenv("SIFT_BASE_PATH")
 	}
 	cfg.ModelName = scriptedModelName(opts.Script)
+	closePool, err := opts.startKernelPool(ctx, io.ErrOut, &cfg, !opts.NoRuns)
+	if err != nil {
+		return err
+	}
+	defer closePool()
 	srv, err := server.New(cfg)
 	if err != nil {
 		return usageError{err}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,7 +20,10 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/llm/scripted"
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/server"
 	"github.com/sift-agent/sift/session"
 	"github.com/sift-agent/sift/session/sessiontest"
 )
@@ -368,5 +372,65 @@ func TestServeTwoProcessesOnRedis(t *testing.T) {
 	}
 	if a.call(t, "GET", "/v1/sessions/"+second, nil, &v); v.Status != "done" {
 		t.Errorf("A sees %s, want done", v.Status)
+	}
+}
+
+// TestServeKernelPoolFlag: --kernel-pool sets agents.Config.KernelPool on
+// serve and worker (default operator.DefaultKernelPoolSize); 0, a
+// --no-runs server and the process mode keep it off; a negative size is a
+// usage error.
+func TestServeKernelPoolFlag(t *testing.T) {
+	isolateEnv(t)
+	t.Setenv("SIFT_TOKEN", "")
+	io, _, errOut := testIO()
+	var serve *serveOptions
+	if err := parse(newServeCmd(io, func(_ context.Context, o *serveOptions) error { serve = o; return nil }), io, nil); err != nil {
+		t.Fatal(err)
+	}
+	if serve.KernelPool != operator.DefaultKernelPoolSize || serve.KernelPoolSet {
+		t.Errorf("default --kernel-pool = %d (set %v); want %d", serve.KernelPool, serve.KernelPoolSet, operator.DefaultKernelPoolSize)
+	}
+	var worker *workerOptions
+	if err := parse(newWorkerCmd(io, func(_ context.Context, o *workerOptions) error { worker = o; return nil }), io, []string{"--kernel-pool", "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if worker.KernelPool != 0 || !worker.KernelPoolSet {
+		t.Errorf("worker --kernel-pool 0 = %d (set %v)", worker.KernelPool, worker.KernelPoolSet)
+	}
+	start := func(o serverOptions, cfg server.Config, runsHere bool) (*operator.KernelPool, error) {
+		closePool, err := o.startKernelPool(context.Background(), errOut, &cfg, runsHere)
+		if err == nil {
+			t.Cleanup(closePool)
+		}
+		return cfg.Sift.KernelPool, err
+	}
+	root := t.TempDir()
+	cfg := server.Config{Sift: agents.Config{SessionsRoot: root, Sandbox: operator.SandboxConfig{Mode: operator.SandboxNone}}}
+	if _, err := start(serverOptions{KernelPool: -1}, cfg, true); err == nil {
+		t.Error("--kernel-pool -1 was accepted")
+	}
+	for name, c := range map[string]struct {
+		o        serverOptions
+		runsHere bool
+		mode     operator.PythonMode
+	}{
+		"zero":         {serverOptions{KernelPool: 0, KernelPoolSet: true}, true, ""},
+		"no runs":      {serverOptions{KernelPool: 2}, false, ""},
+		"process mode": {serverOptions{KernelPool: 2}, true, operator.PythonProcess},
+	} {
+		c2 := cfg
+		c2.Sift.PythonMode = c.mode
+		if pool, err := start(c.o, c2, c.runsHere); err != nil || pool != nil {
+			t.Errorf("%s: pool %v, %v; want none", name, pool, err)
+		}
+	}
+	py, err := operator.FindPython(context.Background(), "")
+	if err != nil {
+		t.Skipf("the pool itself needs Python with pandas: %v", err)
+	}
+	cfg.Sift.Python = py
+	pool, err := start(serverOptions{KernelPool: 1, KernelPoolSet: true}, cfg, true)
+	if err != nil || pool == nil || pool.Size() != 1 || pool.Dir() != filepath.Join(root, agents.KernelPoolDir) {
+		t.Fatalf("--kernel-pool 1: pool %+v, %v; want one in the sessions root's %s", pool, err, agents.KernelPoolDir)
 	}
 }

@@ -43,6 +43,7 @@ Generated code runs in each worker's own sandbox, as with sift serve.`,
   sift worker --store redis://redis:6379/0 --sessions-dir /shared/sift --addr 0.0.0.0:9090 --token "$(cat token)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.KernelPoolSet = cmd.Flags().Changed("kernel-pool")
 			if opts.Addr != "" {
 				if err := opts.check(opts.Addr); err != nil {
 					return err
@@ -70,6 +71,11 @@ func runWorker(ctx context.Context, io *ioStreams, opts *workerOptions) error {
 	if cfg.DataDirs, err = dataDirs(opts.DataDirs); err != nil {
 		return usageError{err}
 	}
+	closePool, err := opts.startKernelPool(ctx, io.ErrOut, &cfg, true)
+	if err != nil {
+		return err
+	}
+	defer closePool()
 	srv, err := server.New(cfg)
 	if err != nil {
 		return usageError{err}
