@@ -97,6 +97,8 @@ type chart struct {
 	title, xLabel, yLabel string
 	// fontMissing is set when the chart has CJK text and no font for it.
 	fontMissing bool
+	// barColor is the bars' colour; default barBlue.
+	barColor color.Color
 }
 
 // newPlot makes a plot for c, in the CJK font when any of texts needs it.
@@ -159,7 +161,10 @@ func pngOf(p *plot.Plot, w, h float64) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-var barBlue = color.RGBA{R: 0x4f, G: 0x81, B: 0xbd, A: 0xff}
+var (
+	barBlue = color.RGBA{R: 0x4f, G: 0x81, B: 0xbd, A: 0xff}
+	barRed  = color.RGBA{R: 0xc0, G: 0x50, B: 0x4d, A: 0xff}
+)
 
 // barChart draws names and their values as horizontal bars, the first on
 // top.
@@ -182,6 +187,9 @@ func (c *chart) barChart(names []string, values []float64) ([]byte, error) {
 	}
 	bars.Horizontal = true
 	bars.Color = barBlue
+	if c.barColor != nil {
+		bars.Color = c.barColor
+	}
 	bars.LineStyle.Width = 0
 	p.Add(bars)
 	p.NominalY(labels...)

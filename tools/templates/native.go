@@ -21,7 +21,7 @@ import (
 // nativeRenderers are the templates rendered in Go.
 var nativeRenderers = map[string]func(*native) error{
 	TopN: (*native).topN, Trend: (*native).trend, ComparePeriods: (*native).comparePeriods, Pivot: (*native).pivot,
-	Distribution: (*native).distribution,
+	Distribution: (*native).distribution, Profile: (*native).profile,
 }
 
 // native is one Go rendering: its inputs and the result it builds.
