@@ -253,16 +253,18 @@ func (d *duckTable) pivot(ctx context.Context, p *Params) error {
 	if agg == "sum" || agg == "count" {
 		return nil
 	}
-	for key, q := range map[string]string{
-		"row_totals":    "SELECT " + rows + " AS r, " + a + from + " GROUP BY 1 ORDER BY 1",
-		"column_totals": "SELECT " + cols + " AS c, " + a + from + " GROUP BY 1 ORDER BY 1",
-		"grand":         "SELECT 'all', " + a + from,
+	// In this order, so that the SQL shown as the answer's provenance
+	// reads the same on every run (a map's order is random).
+	for _, q := range []struct{ key, sql string }{
+		{"row_totals", "SELECT " + rows + " AS r, " + a + from + " GROUP BY 1 ORDER BY 1"},
+		{"column_totals", "SELECT " + cols + " AS c, " + a + from + " GROUP BY 1 ORDER BY 1"},
+		{"grand", "SELECT 'all', " + a + from},
 	} {
-		res, err := d.query(ctx, q)
+		res, err := d.query(ctx, q.sql)
 		if err != nil {
 			return err
 		}
-		d.pre[key] = jsonRows(res)
+		d.pre[q.key] = jsonRows(res)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -58,4 +59,36 @@ func TestPivotNeedsNoPython(t *testing.T) {
 	checkNeedsNoPython(t, map[string][]byte{"s.csv": pivotCSV(true)}, "s.csv",
 		Match{Template: Pivot, Params: Params{Category: "地区", Category2: "channel", Measure: "units"}},
 		Match{Template: Pivot, Params: Params{Category: "channel", Time: "day", Period: "month", Measure: "amount", Aggregation: "mean"}})
+}
+
+// TestPivotSQLReadsTheSameOnEveryRun: a pivot by mean runs its cells', row
+// totals', column totals' and grand total's queries in that order, so the
+// SQL shown as its provenance is the same on every run (they were taken
+// from a map, in random order).
+func TestPivotSQLReadsTheSameOnEveryRun(t *testing.T) {
+	op := pythonless(t, map[string][]byte{"s.csv": pivotCSV(false)})
+	m := Match{Template: Pivot, Params: Params{Category: "地区", Category2: "channel", Measure: "amount", Aggregation: "mean"}}
+	var first string
+	for i := range 8 {
+		r, err := Run(context.Background(), op, "input/s.csv", m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sql := strings.Join(r.SQL, "\n")
+		if i == 0 {
+			first = sql
+			// The last three queries are the row totals, the column
+			// totals and the grand total.
+			n := len(r.SQL)
+			if n < 3 || !strings.Contains(strings.ToLower(r.SQL[n-3]), "as r, avg") || strings.Contains(strings.ToLower(r.SQL[n-3]), "as c") ||
+				!strings.Contains(strings.ToLower(r.SQL[n-2]), "as c, avg") || strings.Contains(strings.ToLower(r.SQL[n-2]), "as r") ||
+				!strings.HasPrefix(strings.ToLower(r.SQL[n-1]), "select 'all'") {
+				t.Errorf("the totals' queries are not last, in the order rows, columns, grand total:\n%s", sql)
+			}
+			continue
+		}
+		if sql != first {
+			t.Fatalf("run %d shows other SQL:\n%s\nthan the first:\n%s", i+1, sql, first)
+		}
+	}
 }
