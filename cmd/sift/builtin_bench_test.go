@@ -63,8 +63,8 @@ func BenchmarkBuiltinVsPandasRead(b *testing.B) {
 	if base := os.Getenv("SIFT_BENCH_BASELINE"); base != "" {
 		// Another build of sift (e.g. main's), run in the same turns, so a
 		// change is measured against it under the same load.
-		runs["trend (baseline)"], runs["top-N (baseline)"] = builtin(base, "monthly revenue trend"), builtin(base, "top 5 products by revenue")
-		order = append(order, "trend (baseline)", "top-N (baseline)")
+		runs["trend@baseline"], runs["top-N@baseline"] = builtin(base, "monthly revenue trend"), builtin(base, "top 5 products by revenue")
+		order = append(order, "trend@baseline", "top-N@baseline")
 	}
 	for _, name := range order {
 		runs[name]() // warm-up: page cache, probe cache
