@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +23,9 @@ import (
 // (default 1,000,000: about 38 MB), against a bare
 // `python3 -c 'import pandas; pandas.read_csv(FILE)'` on the same file,
 // in turn, and prints each built-in's median beside the pandas median and
-// their ratio (the goal is at most 0.5):
+// their ratio (the goal is at most 0.5). SIFT_BENCH_BASELINE=path/to/sift
+// adds the same two runs of another build (say main's) to each turn, for
+// a before/after under the same load:
 //
 //	go test ./cmd/sift -run '^$' -bench BuiltinVsPandasRead -benchtime 5x
 func BenchmarkBuiltinVsPandasRead(b *testing.B) {
@@ -46,17 +49,23 @@ func BenchmarkBuiltinVsPandasRead(b *testing.B) {
 			b.Fatalf("pandas.read_csv: %v\n%s", err, out)
 		}
 	}
-	builtin := func(question string) func() {
+	builtin := func(sift, question string) func() {
 		return func() {
-			cmd := exec.Command(os.Args[0], "run", "--fresh", "--mode", "template", "--sessions-dir", filepath.Join(home, "sessions"), "--file", data, question)
+			cmd := exec.Command(sift, "run", "--fresh", "--mode", "template", "--sessions-dir", filepath.Join(home, "sessions"), "--file", data, question)
 			cmd.Env = append(os.Environ(), "SIFT_TEST_BE_SIFT=1", "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_STATE_HOME="+home)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				b.Fatalf("sift run %q: %v\n%s", question, err, out)
 			}
 		}
 	}
-	runs := map[string]func(){"pandas.read_csv": pandas, "trend": builtin("monthly revenue trend"), "top-N": builtin("top 5 products by revenue")}
+	runs := map[string]func(){"pandas.read_csv": pandas, "trend": builtin(os.Args[0], "monthly revenue trend"), "top-N": builtin(os.Args[0], "top 5 products by revenue")}
 	order := []string{"pandas.read_csv", "trend", "top-N"}
+	if base := os.Getenv("SIFT_BENCH_BASELINE"); base != "" {
+		// Another build of sift (e.g. main's), run in the same turns, so a
+		// change is measured against it under the same load.
+		runs["trend@baseline"], runs["top-N@baseline"] = builtin(base, "monthly revenue trend"), builtin(base, "top 5 products by revenue")
+		order = append(order, "trend@baseline", "top-N@baseline")
+	}
 	for _, name := range order {
 		runs[name]() // warm-up: page cache, probe cache
 	}
@@ -70,12 +79,25 @@ func BenchmarkBuiltinVsPandasRead(b *testing.B) {
 		}
 	}
 	base := median(took[order[0]])
-	fmt.Printf("\n%d-row CSV (%s), median of %d runs each, in turn:\n", rows, sizeOf(data), b.N)
+	fmt.Printf("\n%d-row CSV (%s), median of %d runs each, in turn (load average %s):\n", rows, sizeOf(data), b.N, loadAverage())
 	for _, name := range order {
 		m := median(took[name])
 		fmt.Printf("  %-16s %8.0f ms  %5.2fx pandas.read_csv\n", name, ms(m), float64(m)/float64(base))
 		b.ReportMetric(float64(m)/float64(base), name+"/pandas")
 	}
+}
+
+// loadAverage is the machine's 1, 5 and 15-minute load averages, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // median of ds.
