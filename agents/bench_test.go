@@ -161,8 +161,8 @@ type benchDataset struct {
 	steps, codes []string
 	// files are the step files the answer cites.
 	files []string
-	// target bounds Sift's prompt tokens per plan step (issue 28); 0 for
-	// none.
+	// target bounds Sift's prompt tokens per plan step (issues 28 and
+	// 38); 0 for none.
 	target int
 }
 
@@ -288,7 +288,7 @@ var benchDatasets = []benchDataset{
 			"import pandas as pd\ndf = pd.read_pickle('work/weather.pkl')\nw = df.groupby('weather').agg(days=('date', 'count'), wind=('wind', 'mean')).round(2).sort_values('days', ascending=False)\nw.to_csv('out/by_weather.csv')\nprint(w.to_string())",
 		},
 		files:  []string{"out/by_year.csv", "out/by_weather.csv"},
-		target: 2500,
+		target: 2000,
 	},
 	{
 		name: "wide", question: "Which scores go with revenue, and how do regions differ?",
@@ -304,7 +304,8 @@ var benchDatasets = []benchDataset{
 			"import pandas as pd\ndf = pd.read_pickle('work/survey.pkl')\nc = df.filter(like='score_').corrwith(df.revenue).sort_values(key=abs, ascending=False).round(3)\nc.head(10).to_csv('out/top_correlations.csv')\nprint(c.head(10).to_string())",
 			"import pandas as pd\ndf = pd.read_pickle('work/survey.pkl')\ntop = df.filter(like='score_').corrwith(df.revenue).abs().nlargest(3).index.tolist()\nr = df.groupby('region')[['revenue'] + top].mean().round(2)\nr.to_csv('out/by_region.csv')\nprint(r.to_string())",
 		},
-		files: []string{"out/top_correlations.csv", "out/by_region.csv"},
+		files:  []string{"out/top_correlations.csv", "out/by_region.csv"},
+		target: 2000,
 	},
 }
 

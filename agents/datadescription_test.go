@@ -201,7 +201,7 @@ func TestCodeAgentIsToldWhatTheKernelHolds(t *testing.T) {
 // code agent's first call only; every later code agent call (the one that
 // reads the cell's output, and those of later steps) is told what the
 // kernel holds instead, in the data message after its unchanging system
-// message.
+// message, and within a step that message stays as its first call had it.
 func TestDataDescribedOnceThenTheKernel(t *testing.T) {
 	py := pythonOrSkip(t)
 	script := scripted.New(threeStepScript(false)...)
@@ -245,6 +245,12 @@ func TestDataDescribedOnceThenTheKernel(t *testing.T) {
 		}
 		if strings.Contains(data, described) || !strings.Contains(data, held) {
 			t.Errorf("code agent call %d must be told what the kernel holds (%q) instead of the description:\n%s", i+1, held, data)
+		}
+		// Steps 2 and 3 make s and m: the call that reads the cell's output
+		// has them in the cell's code, and keeps the data message of the
+		// step's first call, so the request's prefix stays the same.
+		if i%2 == 1 && i > 1 && data != code[i-1] {
+			t.Errorf("code agent call %d changed the data message its step's first call had:\n%s\nwas:\n%s", i+1, data, code[i-1])
 		}
 	}
 }

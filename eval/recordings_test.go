@@ -145,7 +145,7 @@ func TestReplayKeepsTheRecordedDateAndLocale(t *testing.T) {
 			if m.Role != "system" {
 				continue
 			}
-			if strings.HasPrefix(m.Content, "You are the replanner") {
+			if strings.HasPrefix(m.Content, "You are Sift's replanner") {
 				replanners++
 				if strings.Contains(m.Content, day) || strings.Contains(m.Content, "## Today") {
 					t.Fatalf("record %d: the replanner's system prompt has a date note, which this test does not expect", i)

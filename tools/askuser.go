@@ -34,15 +34,17 @@ var ErrInvalidAnswer = errors.New("invalid answer")
 // AskUserArgs are the arguments of the ask_user tool.
 type AskUserArgs struct {
 	// Question is what to ask, in plain words.
-	Question string `json:"question" jsonschema_description:"One short question."`
+	Question string `json:"question"`
 	// Choices are the answers to pick from, when the answer is one of a few.
-	Choices []string `json:"choices,omitempty" jsonschema_description:"Answers to pick from, if few."`
+	Choices []string `json:"choices,omitempty" jsonschema_description:"answers to pick from, if few"`
 	// Why says what the answer changes.
 	Why string `json:"why,omitempty"`
 }
 
-// askUserDesc tells the model what ask_user does and when to use it.
-const askUserDesc = "Ask the person, only when the answer changes what you do and the data cannot tell. Never for permission."
+// askUserDesc tells the model what ask_user does and when to use it: the
+// one place the code agent reads when to ask (its prompt does not repeat
+// it).
+const askUserDesc = "Ask the person one short question when the data cannot settle an ambiguity; never guess or ask permission."
 
 // Question is what ask_user asks the person: the Info of its interrupt
 // (adk InterruptCtx.Info), and the state it saves.
@@ -133,7 +135,7 @@ type AskUserOptions struct {
 func AskUserTool(opts AskUserOptions) (tool.InvokableTool, error) {
 	t, err := utils.InferTool(AskUserName, askUserDesc, func(ctx context.Context, a AskUserArgs) (string, error) {
 		return askUser(ctx, opts, a)
-	})
+	}, leanSchema)
 	if err != nil {
 		return nil, fmt.Errorf("build %s tool: %w", AskUserName, err)
 	}

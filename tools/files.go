@@ -61,27 +61,27 @@ func FileTools(op operator.Operator) ([]tool.BaseTool, error) {
 		func() error {
 			return add(utils.InferTool(ListFilesName, listFilesDesc, func(ctx context.Context, a ListFilesArgs) (string, error) {
 				return listFiles(ctx, op, a)
-			}))
+			}, leanSchema))
 		},
 		func() error {
 			return add(utils.InferTool(PreviewName, previewDesc, func(ctx context.Context, a PreviewArgs) (string, error) {
 				return previewFile(ctx, op, a)
-			}))
+			}, leanSchema))
 		},
 		func() error {
 			return add(utils.InferTool(ReadFileName, readFileDesc, func(ctx context.Context, a ReadFileArgs) (string, error) {
 				return readFile(ctx, op, a)
-			}))
+			}, leanSchema))
 		},
 		func() error {
 			return add(utils.InferTool(WriteFileName, writeFileDesc, func(ctx context.Context, a WriteFileArgs) (string, error) {
 				return writeFile(ctx, op, a)
-			}))
+			}, leanSchema))
 		},
 		func() error {
 			return add(utils.InferTool(EditFileName, editFileDesc, func(ctx context.Context, a EditFileArgs) (string, error) {
 				return editFile(ctx, op, a)
-			}))
+			}, leanSchema))
 		},
 	}
 	for _, step := range steps {
@@ -252,10 +252,10 @@ func hasHiddenPart(p string) bool {
 
 // PreviewArgs are the arguments of preview.
 type PreviewArgs struct {
-	Path string `json:"path" jsonschema_description:"e.g. input/sales.xlsx"`
+	Path string `json:"path"`
 }
 
-const previewDesc = "Preview a data file (CSV/TSV, Excel, JSON, text): sheets, typed columns, row count, first rows."
+const previewDesc = "Preview a data file: sheets, typed columns, rows."
 
 // previewFile implements the preview tool.
 func previewFile(ctx context.Context, op operator.Operator, a PreviewArgs) (string, error) {

@@ -18,16 +18,16 @@ import (
 
 // PythonArgs are the arguments of python.
 type PythonArgs struct {
-	Code string `json:"code" jsonschema_description:"Python 3; a last bare expression's value is shown."`
+	Code string `json:"code"`
 }
 
 // pythonDescStart and pythonDescEnd frame the description of python; the
 // middle says whether variables persist, which depends on the Python mode.
 const (
 	pythonDescStart   = "Run Python 3 (pandas, numpy, matplotlib, openpyxl; no network) in the workspace root. "
-	pythonDescProcess = "Each call is a fresh interpreter. "
-	pythonDescKernel  = "Calls share one kernel: variables persist. "
-	pythonDescEnd     = "Open figures are saved to out/ as PNG."
+	pythonDescProcess = "Each call is a fresh interpreter; "
+	pythonDescKernel  = "Calls share one kernel: variables persist; "
+	pythonDescEnd     = "a last bare expression's value is shown; open figures are saved to out/."
 )
 
 // pythonDesc describes python for op's Python mode.
@@ -50,7 +50,7 @@ func PythonTool(op operator.Operator) (tool.InvokableTool, error) {
 	}
 	t, err := utils.InferTool(PythonName, pythonDesc(op), func(ctx context.Context, a PythonArgs) (string, error) {
 		return runPython(ctx, op, a)
-	})
+	}, leanSchema)
 	if err != nil {
 		return nil, fmt.Errorf("python tool: %w", err)
 	}
@@ -107,7 +107,16 @@ func FailureLine(reply string) string {
 	return strings.TrimSpace(line)
 }
 
-// formatRun renders a run as the compact reply the model reads.
+// slowCell is the run time from which the python tool's reply says how
+// long the cell ran: that a cell is slow is worth the model's attention
+// (sample first, vectorise), a fast cell's time is not, and leaving it out
+// keeps the reply, which every later request and the replanner's view of
+// the results carry, the same from run to run for providers' prefix
+// caches.
+const slowCell = 5 * time.Second
+
+// formatRun renders a run as the compact reply the model reads; a run of
+// slowCell or more ends with how long it took.
 func formatRun(ctx context.Context, op operator.Operator, res *operator.RunResult) string {
 	var b strings.Builder
 	if res.Notice != "" {
@@ -157,6 +166,9 @@ func formatRun(ctx context.Context, op operator.Operator, res *operator.RunResul
 	}
 	if b.Len() == 0 {
 		b.WriteString("(no output: print what you want to see, or end with an expression)\n")
+	}
+	if res.Duration < slowCell {
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	fmt.Fprintf(&b, "(ran %s)", res.Duration.Round(10*time.Millisecond))
 	return b.String()

@@ -37,32 +37,33 @@ func TestFormatRun(t *testing.T) {
 		want string
 	}{
 		{name: "success",
-			res: operator.RunResult{Stdout: "rows: 2\n", Value: "   a\n0  1", Duration: 1234 * time.Millisecond,
+			res: operator.RunResult{Stdout: "rows: 2\n", Value: "   a\n0  1", Duration: 6234 * time.Millisecond,
 				Files: []string{"out/figure-0001-1.png", "out/summary.csv"}, Figures: []string{"out/figure-0001-1.png"}},
-			want: "stdout:\nrows: 2\nvalue:\n   a\n0  1\nfiles written: out/summary.csv\nfigures saved: out/figure-0001-1.png\n(ran 1.23s)"},
+			want: "stdout:\nrows: 2\nvalue:\n   a\n0  1\nfiles written: out/summary.csv\nfigures saved: out/figure-0001-1.png\n(ran 6.23s)"},
+		// A fast cell's time is left out: the model does not act on it.
 		{name: "nothing", res: operator.RunResult{Duration: 50 * time.Millisecond},
-			want: "(no output: print what you want to see, or end with an expression)\n(ran 50ms)"},
+			want: "(no output: print what you want to see, or end with an expression)"},
 		{name: "key error",
 			res: operator.RunResult{Stdout: "loading\n", Error: "Traceback (most recent call last):\n  File \"work/.cells/cell-0002.py\", line 3, in <module>\nKeyError: 'colname'\n", Duration: time.Second},
 			want: "Error: KeyError: 'colname'\nTraceback (most recent call last):\n  File \"work/.cells/cell-0002.py\", line 3, in <module>\nKeyError: 'colname'\n" +
 				"Hint: no column or key 'colname': print(df.columns.tolist()) (or the dict's keys) to see the real names; check case, spaces and which row holds the header.\n" +
-				"stdout:\nloading\n(ran 1s)"},
+				"stdout:\nloading"},
 		{name: "file not found lists input",
 			res: operator.RunResult{Error: "Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\n"},
 			want: "Error: FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\nTraceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'\n" +
-				"Hint: paths are relative to the workspace root; the files under input/ are: input/sales.csv.\n(ran 0s)"},
+				"Hint: paths are relative to the workspace root; the files under input/ are: input/sales.csv."},
 		{name: "restart notice and cut stdout",
 			res: operator.RunResult{Notice: "The Python kernel was restarted: the previous one died during cell 4 (exit status 1).",
 				Stdout: "head\n[... 10 bytes cut ...]\ntail\n", StdoutFile: "work/.cells/cell-0005.stdout.txt", Duration: time.Second},
 			want: "Note: The Python kernel was restarted: the previous one died during cell 4 (exit status 1).\n" +
-				"stdout (cut; the whole text is in work/.cells/cell-0005.stdout.txt):\nhead\n[... 10 bytes cut ...]\ntail\n(ran 1s)"},
+				"stdout (cut; the whole text is in work/.cells/cell-0005.stdout.txt):\nhead\n[... 10 bytes cut ...]\ntail"},
 		{name: "interrupted in the kernel", res: operator.RunResult{TimedOut: true, Error: "timed out after 2s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept\nKeyboardInterrupt\n", Duration: 2 * time.Second},
 			want: "Error: timed out after 2s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept\n" +
 				"timed out after 2s: the cell was interrupted (KeyboardInterrupt); the kernel and the variables set before the interrupt are kept\nKeyboardInterrupt\n" +
-				"Hint: the run took too long and was interrupted; the kernel's variables are kept, so continue from them. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls.\n(ran 2s)"},
+				"Hint: the run took too long and was interrupted; the kernel's variables are kept, so continue from them. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls."},
 		{name: "timeout", res: operator.RunResult{TimedOut: true, Error: "timed out after 2s: the process and its children were killed", Duration: 2 * time.Second},
 			want: "Error: timed out after 2s: the process and its children were killed\n" +
-				"Hint: the run took too long and was killed. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls.\n(ran 2s)"},
+				"Hint: the run took too long and was killed. Work on a sample first (nrows=, df.sample(...)), use vectorised pandas instead of Python loops over rows, or split the work into several calls."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,7 +141,7 @@ func TestPythonTool(t *testing.T) {
 			code: "```python\nimport pandas as pd\nimport matplotlib.pyplot as plt\ndf = pd.read_csv('input/sales.csv')\nprint('rows:', len(df))\n" +
 				"df.to_csv('out/summary.csv', index=False)\ndf.plot(x='region', y='amount')\ndf\n```",
 			contains: []string{"value:\n  region  amount\n0  north      10\n1  south      20\n",
-				"files written: out/summary.csv\n", "figures saved: out/figure-0001-1.png\n", "(ran "}},
+				"files written: out/summary.csv\n", "figures saved: out/figure-0001-1.png"}},
 		{name: "key error with hint", prefix: "Error: KeyError: 'colname'\nTraceback (most recent call last):\n",
 			code:     "import pandas as pd\ndf = pd.read_csv('input/sales.csv')\ndf['colname']",
 			contains: []string{"work/.cells/cell-0002.py", "Hint: no column or key 'colname': print(df.columns.tolist())"}},
@@ -257,12 +258,12 @@ func TestPythonToolKernel(t *testing.T) {
 		contains []string
 	}{
 		{code: "import pandas as pd\ndf = pd.read_csv('input/sales.csv')", prefix: "(no output"},
-		{code: "int(df['amount'].sum())", prefix: "value:\n30\n"},
+		{code: "int(df['amount'].sum())", prefix: "value:\n30"},
 		{code: "undefined_name", prefix: "Error: NameError: name 'undefined_name' is not defined\n",
 			contains: []string{"Hint: that name is not defined in the kernel"}},
 		{code: "import os\nos._exit(1)", prefix: "Note: The Python kernel died",
 			contains: []string{"Error: the kernel died during the cell (exit status 1)", "Hint: the Python kernel died"}},
-		{code: "int(df['amount'].sum())", prefix: "Note: The Python kernel was restarted: the previous one died during cell 4 (exit status 1). Its state was rebuilt by replaying 2 earlier successful cell(s).\nvalue:\n30\n"},
+		{code: "int(df['amount'].sum())", prefix: "Note: The Python kernel was restarted: the previous one died during cell 4 (exit status 1). Its state was rebuilt by replaying 2 earlier successful cell(s).\nvalue:\n30"},
 	}
 	for _, st := range steps {
 		got, err := call(t, pt, PythonArgs{Code: st.code})

@@ -22,7 +22,7 @@ const (
 	gistChars = 200
 	// replanLatestChars and replanOlderChars bound the finished steps'
 	// results in the replanner's prompt: the latest one's, then each
-	// earlier one's (see renderReplanResults).
+	// earlier one's (see renderReplanProgress).
 	replanLatestChars = 1500
 	replanOlderChars  = 400
 )
@@ -127,9 +127,9 @@ func Planner(v View, builtIns bool) []*schema.Message {
 func Executor(v View, offer Offer) []*schema.Message {
 	var b strings.Builder
 	Section(&b, "Plan", renderPlanStatus(v.Plan))
-	finished := v.results()
-	if !v.Verbatim {
-		finished = renderGists(v.Plan)
+	finished := renderGists(v.Plan)
+	if v.Verbatim {
+		finished = AllResults(v.Plan)
 	}
 	Section(&b, "Finished steps", finished)
 	if cur := v.Current(); cur != nil {
@@ -150,10 +150,11 @@ func CodeContext(v View) string {
 	return strings.TrimSpace(b.String())
 }
 
+// Replanner shows the plan with each finished step's result under it (see
+// renderReplanProgress).
 func Replanner(v View) []*schema.Message {
 	var b strings.Builder
-	Section(&b, "Plan", renderPlanStatus(v.Plan))
-	Section(&b, "Results", v.results())
+	Section(&b, "Plan", renderReplanProgress(v.Plan, v.Verbatim))
 	return []*schema.Message{stableSystem(replannerPrompt, runContext(v, false)), schema.UserMessage(strings.TrimSpace(b.String()))}
 }
 
@@ -179,7 +180,7 @@ func (d CodeData) render() string {
 		return strings.TrimSpace(files + sql)
 	}
 	var b strings.Builder
-	b.WriteString("The Python kernel holds (reuse it; do not load the files again):\n")
+	b.WriteString(kernelHeading)
 	b.WriteString(strings.TrimSpace(d.Kernel) + "\n")
 	if len(d.Inputs) > 0 {
 		b.WriteString("\nInput files (preview shows one): " + strings.Join(d.Inputs, ", ") + "\n")
@@ -208,6 +209,15 @@ func CodeAgent(mode operator.PythonMode, context string, data CodeData, request 
 
 // DataHeading starts the code agent's data message.
 const DataHeading = "## Data\n"
+
+// kernelHeading starts a data message that says what the kernel holds.
+const kernelHeading = "The Python kernel holds (reuse it; do not reload the files):\n"
+
+// ShowsKernel reports whether m is a data message that says what the
+// Python kernel holds (rather than the files' description).
+func ShowsKernel(m *schema.Message) bool {
+	return m != nil && strings.HasPrefix(m.Content, DataHeading+kernelHeading)
+}
 
 // CodeDataMessage is the code agent's data message (see CodeData.render),
 // a user message of its own so that it can change as the kernel fills
@@ -241,13 +251,6 @@ func Report(v View, artifacts []string) []*schema.Message {
 	Section(&b, "Input files", strings.Join(v.Inputs, "\n"))
 	Section(&b, "Files produced", strings.Join(artifacts, "\n"))
 	return []*schema.Message{schema.SystemMessage(reportPrompt), schema.UserMessage(strings.TrimSpace(b.String()))}
-}
-
-func (v View) results() string {
-	if v.Verbatim {
-		return AllResults(v.Plan)
-	}
-	return renderReplanResults(v.Plan)
 }
 
 func (v View) dataContext() string {
@@ -333,38 +336,68 @@ func renderGists(p *plans.FullPlan) string {
 	return b.String()
 }
 
-// renderReplanResults shows the finished steps' results, each with its
-// files: the latest within replanLatestChars, each earlier one within
-// replanOlderChars, cut at line ends, head and tail (a failed step's error
-// ends it). The replanner sees every result again after each later step,
-// and had the earlier ones in full when they were the latest; a step's
-// full result stays in its record and plan.md, and the report sees it.
-func renderReplanResults(p *plans.FullPlan) string {
+// renderReplanProgress is the replanner's view of the run: the plan's
+// checklist, each finished step's line followed by its result and its
+// files (the line already says the step's index and status, so the result
+// is not headed again). Results are cut at line ends, head and tail (a failed
+// step's error ends it): the latest finished one within
+// replanLatestChars, each earlier one within replanOlderChars. The
+// replanner sees every result again after each later step, and had the
+// earlier ones in full when they were the latest; a step's full result
+// stays in its record and plan.md, and the report sees it. Verbatim keeps
+// them as the report sees them.
+func renderReplanProgress(p *plans.FullPlan, verbatim bool) string {
 	if p == nil {
 		return ""
 	}
-	var finished []plans.StepState
-	for _, s := range p.Steps {
-		if s.Status == plans.StatusDone || s.Status == plans.StatusFailed {
-			finished = append(finished, s)
+	latest := -1
+	for i, s := range p.Steps {
+		if hasResult(s) {
+			latest = i
 		}
 	}
 	var b strings.Builder
-	for i, s := range finished {
-		limit := replanOlderChars
-		if i == len(finished)-1 {
-			limit = replanLatestChars
+	for i, s := range p.Steps {
+		fmt.Fprintf(&b, "%d. [%s] %s\n", s.Index, s.Status, s.Description)
+		if !hasResult(s) {
+			continue
 		}
-		fmt.Fprintf(&b, "### Step %d (%s)\n", s.Index, s.Status)
-		if s.Summary != "" {
-			b.WriteString(ShortenLines(s.Summary, limit) + "\n")
+		summary := Shorten(s.Summary, recentResultChars)
+		if !verbatim {
+			limit := replanOlderChars
+			if i == latest {
+				limit = replanLatestChars
+			}
+			summary = ShortenLines(s.Summary, limit)
 		}
-		if len(s.Files) > 0 {
-			b.WriteString("Files: " + strings.Join(s.Files, ", ") + "\n")
+		if summary != "" {
+			b.WriteString(summary + "\n")
 		}
-		b.WriteString("\n")
+		if files := unnamedFiles(s.Files, summary); len(files) > 0 {
+			b.WriteString("Files: " + strings.Join(files, ", ") + "\n")
+		}
+		if i < len(p.Steps)-1 {
+			b.WriteString("\n")
+		}
 	}
 	return b.String()
+}
+
+// hasResult reports whether a step has a result to show: done or failed.
+func hasResult(s plans.StepState) bool {
+	return s.Status == plans.StatusDone || s.Status == plans.StatusFailed
+}
+
+// unnamedFiles are the files of a step that its result, as shown, does not
+// already name: the model is not told them twice.
+func unnamedFiles(files []string, shown string) []string {
+	var out []string
+	for _, f := range files {
+		if !strings.Contains(shown, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // AllResults shows every step, finished or not, for the report.

@@ -4,11 +4,11 @@ package prompt
 // every run's events so a report can be traced to the prompts that made it;
 // bump it whenever a prompt changes (the golden tests in testdata/prompts make
 // the change visible in review).
-const Version = "2026-12-02.4"
+const Version = "2026-12-03.1"
 
 // LanguageRule ends every prompt: Sift works in English internally and
 // answers in the person's language.
-const LanguageRule = `Write every text meant for the person (step summaries, answers, reports) in the language of the person's question.`
+const LanguageRule = `Write for the person in the language of the person's question.`
 
 const PlannerText = plannerRules + LanguageRule
 
@@ -50,37 +50,34 @@ const executorTail = `- If the step is ambiguous in a way the data cannot settle
 
 // codeAgentPrompt is the code agent's prompt when Python runs in one
 // kernel per session (the default); codeAgentProcessPrompt when each call
-// starts a fresh interpreter. They differ only in what carries over.
-const codeAgentPrompt = codeAgentHead + kernelStateRule + codeAgentTail
+// starts a fresh interpreter. They differ only in what carries over: in a
+// kernel, the python tool's description says that variables persist and
+// the data message lists what the kernel holds and asks to reuse it, so
+// the prompt does not say it a third time. When to ask the person is said
+// by ask_user's description, once.
+const codeAgentPrompt = codeAgentHead + codeAgentTail
 
 const codeAgentProcessPrompt = codeAgentHead + processStateRule + codeAgentTail
 
-const codeAgentHead = `You are Sift's code agent. Do one data-analysis task with the python tool, then answer.
-
-- Data files are under input/ (read-only); save deliverables (CSV, XLSX, PNG) under out/, scratch files under work/.
-`
-
-const kernelStateRule = `- Variables persist between python calls (one interpreter per session): reuse the DataFrames earlier calls and steps made instead of loading them again.
+const codeAgentHead = `You are Sift's code agent: do one data-analysis task with python, then answer in a few sentences: key numbers, files written.
+- Data files are in input/ (read-only); save deliverables (CSV, XLSX, PNG) to out/, scratch files to work/.
 `
 
 const processStateRule = `- Each python call starts a fresh interpreter: load what you need in every call; save intermediate tables under work/ to reuse them.
 `
 
 const codeAgentTail = `- Charts: matplotlib, with a title and axis labels.
-- Print the numbers you will report; never state a number you did not compute.
-- If the task is ambiguous in a way the data cannot settle, call ask_user; never guess.
-
-Answer in a few sentences: the key numbers and the files written. If the task cannot be done, start with "FAILED:" and say why and what would fix it.
+- Print every number you report; never state one you did not compute.
+- If the task cannot be done, start with "FAILED:", then say why and what would fix it.
 ` + LanguageRule
 
 const WebResearcherText = `You are Sift's web researcher. Find facts on the web for one request with web_search and web_fetch, then answer briefly with the facts and the URLs they came from. If web search is not configured or finds nothing, say so plainly; never invent a source.
 ` + LanguageRule
 
-const replannerPrompt = `You are the replanner of Sift, a data-analysis agent. Review the progress below and choose exactly one action:
-- submit_result, when the question is answered: give the direct answer, the key findings (with their numbers) and the deliverable files.
-- create_plan, when more work is needed: give ONLY the remaining steps (never the finished ones), revised in the light of the results, each with its needs (earlier steps by their index). A failed step is retried only in a changed form that addresses its error.
-
-Prefer finishing: do not add steps the question does not need.
+// replannerPrompt says when to call which tool; what goes into each call
+// (the answer, findings with their numbers, files; steps and their needs)
+// is said once, by the tools' schemas.
+const replannerPrompt = `You are Sift's replanner. Review the progress below and call one tool: submit_result when the question is answered; else create_plan with ONLY the remaining steps (never finished ones), revised in the light of the results. Retry a failed step only in a form changed to address its error. Prefer finishing: add no step the question does not need.
 ` + LanguageRule
 
 const reportPrompt = `You are Sift's report writer. Write the final report of an analysis in Markdown from the results below.

@@ -113,8 +113,8 @@ func TestReplannerResultsAreCapped(t *testing.T) {
 		t.Errorf("the replanner's message is %d characters, more than %d", n, max)
 	}
 	step := func(i int) string {
-		from := strings.Index(user, fmt.Sprintf("### Step %d", i))
-		to := strings.Index(user[from+1:], "### Step")
+		from := strings.Index(user, fmt.Sprintf("%d. [", i))
+		to := strings.Index(user[from+1:], fmt.Sprintf("\n%d. [", i+1))
 		if to < 0 {
 			return user[from:]
 		}
@@ -125,5 +125,22 @@ func TestReplannerResultsAreCapped(t *testing.T) {
 	}
 	if all := AllResults(fp); strings.Contains(all, "cut ...]") {
 		t.Errorf("the report's view must keep the results whole")
+	}
+}
+
+// TestReplannerShowsEachResultUnderItsStep: the replanner reads each
+// finished step's result under the step's own line, not in a second list
+// headed again, and a step's files are listed only when its result does
+// not already name them.
+func TestReplannerShowsEachResultUnderItsStep(t *testing.T) {
+	fp := &plans.FullPlan{}
+	fp.SetRemaining(&plans.Plan{Steps: []plans.Step{{Description: "Revenue by region"}, {Description: "Monthly chart"}, {Description: "Top products"}}})
+	fp.Steps[0].Status, fp.Steps[0].Summary, fp.Steps[0].Files = plans.StatusDone, "North leads (150).\nfiles written: out/by_region.csv", []string{"out/by_region.csv"}
+	fp.Steps[1].Status, fp.Steps[1].Summary, fp.Steps[1].Files = plans.StatusDone, "Revenue rose 33%.", []string{"out/monthly.png"}
+	user := Replanner(View{Plan: fp})[1].Content
+	want := "## Plan\n1. [done] Revenue by region\nNorth leads (150).\nfiles written: out/by_region.csv\n\n" +
+		"2. [done] Monthly chart\nRevenue rose 33%.\nFiles: out/monthly.png\n\n3. [todo] Top products"
+	if user != want {
+		t.Errorf("replanner's message:\n%s\nwant:\n%s", user, want)
 	}
 }

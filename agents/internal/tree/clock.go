@@ -48,7 +48,7 @@ func todayNote(ctx context.Context, locale string) string {
 	if locale != "" && locale != "C" {
 		note += ", locale " + locale
 	}
-	return note + `. Resolve relative dates ("last month", "YTD", "上个月") against it; say which dates you used.`
+	return note + `. Resolve relative dates against it, saying which you used.`
 }
 
 // promptTail is what ends every agent's system prompt but the

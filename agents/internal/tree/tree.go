@@ -50,7 +50,7 @@ func planTool(complexity bool) *schema.ToolInfo {
 				SubParams: map[string]*schema.ParameterInfo{
 					"index":       {Type: schema.Integer, Desc: "1-based position", Required: true},
 					"description": {Type: schema.String, Desc: "what to do: files, columns, computation, outputs under out/", Required: true},
-					"needs":       {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.Integer}, Desc: "indexes of the earlier steps it uses; [] for none"},
+					"needs":       {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.Integer}, Desc: "indexes of earlier steps it uses; [] for none"},
 				},
 			},
 		},
@@ -60,7 +60,7 @@ func planTool(complexity bool) *schema.ToolInfo {
 	}
 	return &schema.ToolInfo{
 		Name:        ToolCreatePlan,
-		Desc:        "Set the plan: the steps still to do, in order.",
+		Desc:        "The steps still to do, in order.",
 		ParamsOneOf: schema.NewParamsOneOfByParams(params),
 	}
 }
@@ -68,9 +68,9 @@ func planTool(complexity bool) *schema.ToolInfo {
 // submitResultTool ends the execute/replan loop with the final answer.
 var submitResultTool = &schema.ToolInfo{
 	Name: ToolSubmitResult,
-	Desc: "Submit the final result when the question is answered.",
+	Desc: "Submit the final result.",
 	ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
-		"answer":         {Type: schema.String, Required: true, Desc: "the direct answer, in the person's language"},
+		"answer":         {Type: schema.String, Required: true, Desc: "the direct answer"},
 		"findings":       {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "key findings with their numbers"},
 		"files":          {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "deliverable files (out/...)"},
 		"next_questions": {Type: schema.Array, ElemInfo: &schema.ParameterInfo{Type: schema.String}, Desc: "2 or 3 follow-up questions on the data's columns"},
@@ -443,13 +443,17 @@ func (cfg treeConfig) codeData(ctx context.Context) prompt.CodeData {
 }
 
 // freshCodeData brings the code agent's data message up to date before
-// each of its model calls: once a python call has loaded data, the next
-// call is told what the kernel holds instead of the files' description,
-// which the call that only reads a cell's output does not need again. The
-// system message before it is left as it is, for providers' prefix caches.
+// each of its model calls while it still describes the files: once a
+// python call has loaded data, the next call is told what the kernel holds
+// instead of the files' description, which the call that only reads a
+// cell's output does not need again. A message that already says what the
+// kernel holds stays as it is for the rest of the request: what the
+// agent's own cells added since is in its code and their output, which the
+// model has, and the request's prefix up to the latest cell stays the same
+// for providers' prefix caches, as the system message before it does.
 func (cfg treeConfig) freshCodeData() adk.AgentMiddleware {
 	return adk.AgentMiddleware{BeforeChatModel: func(ctx context.Context, st *adk.ChatModelAgentState) error {
-		if len(st.Messages) < 2 || st.Messages[1].Role != schema.User || !strings.HasPrefix(st.Messages[1].Content, prompt.DataHeading) {
+		if len(st.Messages) < 2 || st.Messages[1].Role != schema.User || !strings.HasPrefix(st.Messages[1].Content, prompt.DataHeading) || prompt.ShowsKernel(st.Messages[1]) {
 			return nil
 		}
 		if m := prompt.CodeDataMessage(operator.ModeOf(cfg.op), cfg.codeData(ctx)); m != nil && m.Content != st.Messages[1].Content {
