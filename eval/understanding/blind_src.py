@@ -7,7 +7,9 @@ typos, terse and chatty forms, Chinese colloquial (按…看, 各…的, 平均�
 third the data cannot answer or answers only in part (a column it lacks, a year or a rate summed, a value or a
 sheet it does not have, a growth rate, a forecast, two questions at once). Like the held-out, fresh and unseen sets
 it is reported, not enforced; its first figures, taken before anyone read its answers, are the honest figures for
-questions nobody here has seen (docs/understanding-eval.md records them).
+questions nobody here has seen (docs/understanding-eval.md records them). Twenty-five questions of its first draft
+turned out to be, word for word, questions of other sets (short Chinese ones such as 各股票的平均价格) and were
+dropped, not reworded.
 
 The format is unseen_src.py's: A answerable with its expected reading, U the data cannot answer, P it answers only
 in part; a measure "col:value" is a column observed once per period or group, whose aggregation is left open.
@@ -74,7 +76,6 @@ A(C, "zh", "日本车按年份的平均每加仑英里数", "trend", m="Miles_pe
 A(C, "zh", "马力的分布", "distribution", m=["Horsepower"])
 A(C, "zh", "重量和加速的相关性", "correlation", m=["Weight_in_lbs", "Acceleration"])
 A(C, "zh", "每年平均排量的变化", "trend", m="Displacement:mean", t="Year", g="year")
-U(C, "zh", "各产地的平均价格", "没有价格列")
 P(C, "zh", "每加仑英里数的总和按产地", "每加仑英里数是比率，不能求和")
 U(C, "zh", "各品牌的市场占比", "没有品牌列或销量列")
 
@@ -90,7 +91,6 @@ A(X, "zh", "Japan表里各年份的车辆数", "trend", m=[], t="Year", g="year"
 A(X, "zh", "各工作表的平均加速时间", "topn", m="Acceleration:mean", by=["sheet"], sheet="*")
 A(X, "zh", "USA工作表中马力的分布", "distribution", m=["Horsepower"], sheet="USA")
 U(X, "zh", "中国工作表的平均马力", "没有名为中国的工作表")
-U(X, "zh", "各工作表的平均价格", "没有价格列")
 
 S = "stocks.csv"
 # ---------------------------------------------------------------- symbol, date ("Jan 1 2000"), price
@@ -103,7 +103,6 @@ U(S, "en", "avg trading volume for AAPL", "no volume column")
 P(S, "en", "total price of IBM per year", "a price must not be summed")
 P(S, "en", "TSLA avg price", "no TSLA: the symbols are MSFT, AMZN, IBM, GOOG, AAPL")
 U(S, "en", "AAPL daily returns volatility", "no built-in computes returns or volatility")
-A(S, "zh", "各股票的平均价格", "topn", m="price:mean", by=["symbol"])
 A(S, "zh", "AMZN每年的平均股价", "trend", m="price:mean", t="date", g="year", f=["symbol=AMZN"])
 A(S, "zh", "平均价格最低的股票", "topn", m="price:mean", by=["symbol"], n=1, o="asc")
 A(S, "zh", "IBM股价的分布", "distribution", m=["price"], f=["symbol=IBM"])
@@ -123,7 +122,6 @@ U(D, "en", "economic damage from floods", "no damage or cost column")
 A(D, "zh", "各灾害类型的死亡人数合计", "topn", m="Deaths:sum", by=["Entity"])
 A(D, "zh", "干旱每年死亡人数", "trend", m="Deaths:sum", t="Year", g="year", f=["Entity=Drought"])
 A(D, "zh", "死亡人数排名前3的灾害类型", "topn", m="Deaths:sum", by=["Entity"], n=3)
-U(D, "zh", "各国的灾害死亡人数", "没有国家列")
 P(D, "zh", "预测明年地震死亡人数", "没有预测功能")
 U(D, "zh", "各灾害类型的经济损失", "没有经济损失列")
 
@@ -140,7 +138,6 @@ P(B, "en", "total speed per airport", "a speed must not be summed")
 U(B, "en", "number of fatalities by species", "no fatalities column")
 A(B, "zh", "按飞行阶段统计撞击次数", "topn", m=[], by=["Phase of flight"])
 A(B, "zh", "各时段的总维修费用", "topn", m="Cost Repair:sum", by=["Time of day"])
-A(B, "zh", "每年的鸟击次数", "trend", m=[], t="Flight Date", g="year")
 A(B, "zh", "各野生动物体型的平均速度", "topn", m="Speed IAS in knots:mean", by=["Wildlife Size"])
 U(B, "zh", "各机场的平均飞行高度", "没有高度列")
 U(B, "zh", "各航空公司的乘客人数", "没有乘客人数列")
@@ -150,7 +147,6 @@ M = "macro_cn.csv"
 # ---------------------------------------------------------------- 年份, 季度, 实际GDP, 实际消费, 实际投资, 实际政府支出, 实际可支配收入, 消费价格指数, 货币供应量M1, 国债利率, 失业率, 人口, 通胀率, 实际利率
 A(M, "zh", "每年平均失业率", "trend", m="失业率:mean", t="年份", g="year")
 A(M, "zh", "第一到第四季度各自的平均通胀率", None, m="通胀率:mean", by=["季度"])
-A(M, "zh", "失业率和通胀率的相关性", "correlation", m=["失业率", "通胀率"])
 A(M, "zh", "国债利率的分布情况", "distribution", m=["国债利率"])
 A(M, "zh", "1980年起每年平均实际GDP", "trend", m="实际GDP:mean", t="年份", g="year", f=["年份>=1980"])
 A(M, "zh", "通胀率有哪些异常值", "outliers", m=["通胀率"])
@@ -166,7 +162,6 @@ P(M, "en", "real GDP growth rate per year", "no built-in computes a growth rate"
 
 G = "grunfeld.csv"
 # ---------------------------------------------------------------- firm, year (integer), invest, value, capital
-A(G, "en", "total investment by firm", "topn", m="invest:sum", by=["firm"])
 A(G, "en", "avg market value per firm, top 3", "topn", m="value:mean", by=["firm"], n=3)
 A(G, "en", "GE investment over time", "trend", m="invest:value", t="year", g="year", f=["firm=General Electric"])
 A(G, "en", "corr of invest and capital", "correlation", m=["invest", "capital"])
@@ -178,7 +173,6 @@ A(G, "zh", "各公司的平均投资额", "topn", m="invest:mean", by=["firm"])
 A(G, "zh", "每年总投资", "trend", m="invest:sum", t="year", g="year")
 A(G, "zh", "投资和市值的相关性", "correlation", m=["invest", "value"])
 A(G, "zh", "平均资本最少的公司", "topn", m="capital:mean", by=["firm"], n=1, o="asc")
-U(G, "zh", "各公司的员工人数", "没有员工人数列")
 P(G, "zh", "IBM投资的同比增长率", "没有内置分析计算同比增长率")
 
 R_ = "statecrime.tsv"
@@ -193,25 +187,20 @@ P(R_, "en", "total murder rate across states", "a rate must not be summed")
 P(R_, "en", "violent crime trend by year", "the data is one year (2009); no time column")
 A(R_, "zh", "贫困率排名前5的州", "topn", m="poverty:value", by=["state"], n=5)
 A(R_, "zh", "谋杀率和贫困率的相关性", "correlation", m=["murder", "poverty"])
-A(R_, "zh", "城市化率的分布", "distribution", m=["urban"])
 U(R_, "zh", "各州的人均收入", "没有收入列")
 P(R_, "zh", "暴力犯罪率总和", "比率不能求和")
 
 GM = "gapminder.json"
 # ---------------------------------------------------------------- year (integer), country, cluster, pop, life_expect, fertility
 A(GM, "en", "avg life expectancy each year", "trend", m="life_expect:mean", t="year", g="year")
-A(GM, "en", "top 5 countries by life expectancy in 2005", "topn", m="life_expect:value", by=["country"], n=5, f=["year@2005"])
 A(GM, "en", "total population per year", "trend", m="pop:sum", t="year", g="year")
 A(GM, "en", "correlation of fertility and life_expect", "correlation", m=["fertility", "life_expect"])
 A(GM, "en", "Japan's fertility over time", "trend", m="fertility:value", t="year", g="year", f=["country=Japan"])
-U(GM, "en", "gdp per capita by country", "no GDP column")
 P(GM, "en", "sum of life expectancy by country", "a life expectancy must not be summed")
 P(GM, "en", "life expectancy in 2010", "the data ends in 2005")
-A(GM, "zh", "每年的平均预期寿命", "trend", m="life_expect:mean", t="year", g="year")
 A(GM, "zh", "2005年人口排名前3的国家", "topn", m="pop:value", by=["country"], n=3, f=["year@2005"])
 A(GM, "zh", "生育率的分布", "distribution", m=["fertility"])
 A(GM, "zh", "中国每年的预期寿命", "trend", m="life_expect:value", t="year", g="year", f=["country=China"])
-U(GM, "zh", "各国的人均GDP", "没有GDP列")
 P(GM, "zh", "各国生育率加总", "生育率不能求和")
 
 I = "iowa-electricity.csv"
@@ -219,10 +208,8 @@ I = "iowa-electricity.csv"
 A(I, "en", "net generation by source, total", "topn", m="net_generation:sum", by=["source"])
 A(I, "en", "renewables generation per year", "trend", m="net_generation:sum", t="year", g="year", f=["source=Renewables"])
 A(I, "en", "total generation each yr", "trend", m="net_generation:sum", t="year", g="year")
-U(I, "en", "electricity price by source", "no price column")
 P(I, "en", "solar generation by year", "no Solar source: the sources are Fossil Fuels, Nuclear Energy, Renewables")
 A(I, "zh", "各能源的总发电量", "topn", m="net_generation:sum", by=["source"])
-A(I, "zh", "每年的总发电量", "trend", m="net_generation:sum", t="year", g="year")
 A(I, "zh", "核能每年发电量", "trend", m="net_generation:sum", t="year", g="year", f=["source=Nuclear Energy"])
 P(I, "zh", "可再生能源发电量占比的同比变化", "没有内置分析计算占比的同比变化")
 U(I, "zh", "各能源的碳排放量", "没有排放列")
@@ -236,7 +223,6 @@ A(UN, "en", "avg unemployed count per industry, top 3", "topn", m="count:mean", 
 U(UN, "en", "avg wage by industry", "no wage column")
 P(UN, "en", "sum of the unemployment rate per year", "a rate must not be summed")
 P(UN, "en", "unemployment in the Agriculture industry in 2012", "the data ends in 2010")
-A(UN, "zh", "各行业平均失业率", "topn", m="rate:mean", by=["series"])
 A(UN, "zh", "制造业每年平均失业率", "trend", m="rate:mean", t="date", g="year", f=["series=Manufacturing"])
 A(UN, "zh", "平均失业率最低的行业", "topn", m="rate:mean", by=["series"], n=1, o="asc")
 U(UN, "zh", "各行业的平均工资", "没有工资列")
@@ -245,15 +231,12 @@ P(UN, "zh", "失业率按行业求和", "失业率不能求和")
 PG = "penguins.json"
 # ---------------------------------------------------------------- Species, Island, Beak Length (mm), Beak Depth (mm), Flipper Length (mm), Body Mass (g), Sex
 A(PG, "en", "avg body mass per species", "topn", m="Body Mass (g):mean", by=["Species"])
-A(PG, "en", "how many penguins on each island", "topn", m=[], by=["Island"])
 A(PG, "en", "flipper length vs body mass corr", "correlation", m=["Flipper Length (mm)", "Body Mass (g)"])
 A(PG, "en", "beak length distribution", "distribution", m=["Beak Length (mm)"])
 U(PG, "en", "avg age per species", "no age column")
 P(PG, "en", "total beak depth by island", "a length must not be summed")
-A(PG, "zh", "各物种的平均体重", "topn", m="Body Mass (g):mean", by=["Species"])
 A(PG, "zh", "每个岛上企鹅的数量", "topn", m=[], by=["Island"])
 A(PG, "zh", "喙长和喙深的相关性", "correlation", m=["Beak Length (mm)", "Beak Depth (mm)"])
-U(PG, "zh", "各物种的平均寿命", "没有寿命列")
 P(PG, "zh", "帝企鹅的平均体重", "没有帝企鹅：物种是 Adelie、Chinstrap、Gentoo")
 
 CO = "co2-concentration.csv"
@@ -263,30 +246,24 @@ A(CO, "en", "co2 by calendar month, averaged", None, m="CO2:mean", t="Date", g="
 A(CO, "en", "peak co2 reading each year", "trend", m="CO2:max", t="Date", g="year")
 U(CO, "en", "methane levels by year", "no methane column")
 P(CO, "en", "predict co2 in 2030", "no built-in forecasts")
-A(CO, "zh", "每年的平均二氧化碳浓度", "trend", m="CO2:mean", t="Date", g="year")
 A(CO, "zh", "二氧化碳浓度的分布", "distribution", m=["CO2"])
 P(CO, "zh", "二氧化碳浓度按年求和", "浓度不能求和")
-U(CO, "zh", "每年的平均气温", "没有气温列")
 
 FL = "flights-2k.json"
 # ---------------------------------------------------------------- date (date and time), delay, distance, origin, destination
 A(FL, "en", "avg delay by origin airport, top 5", "topn", m="delay:mean", by=["origin"], n=5)
 A(FL, "en", "number of flights per month", "trend", m=[], t="date", g="month")
-A(FL, "en", "avg delay by hour of day", None, m="delay:mean", t="date", g="hour_of_day")
 A(FL, "en", "delay vs distance correlation", "correlation", m=["delay", "distance"])
 U(FL, "en", "avg ticket price by destination", "no price column")
 P(FL, "en", "avg delay by airline", "no airline column")
 A(FL, "zh", "各出发机场的航班数量排名前5", "topn", m=[], by=["origin"], n=5)
 A(FL, "zh", "每月平均延误时间", "trend", m="delay:mean", t="date", g="month")
 A(FL, "zh", "飞行距离的分布", "distribution", m=["distance"])
-U(FL, "zh", "各航空公司的平均延误", "没有航空公司列")
 P(FL, "zh", "2002年的航班数量", "数据只有2001年1至3月")
 
 E = "us-employment.csv"
 # ---------------------------------------------------------------- month, nonfarm, private, …, government, nonfarm_change
-A(E, "en", "avg nonfarm employment per year", "trend", m="nonfarm:mean", t="month", g="year")
 A(E, "en", "construction jobs by month in 2010", "trend", m="construction:value", t="month", g="month", f=["month@2010"])
-A(E, "en", "distribution of nonfarm_change", "distribution", m=["nonfarm_change"])
 U(E, "en", "avg hourly earnings by year", "no earnings column")
 P(E, "en", "total government employment summed over all months", "employment is a monthly level: it must not be summed over months")
 A(E, "zh", "每年平均制造业就业人数", "trend", m="manufacturing:mean", t="month", g="year")

@@ -82,7 +82,7 @@ func init() {
 		"data", "dataset", "file", "table", "sheet", "tab", "spreadsheet", "workbook", "value", "values", "figure", "look", "let",
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
-		"just", "only", "also", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "flown", "travelled", "traveled", "reached", "reach", "hit",
+		"just", "only", "also", "census", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "flown", "travelled", "traveled", "reached", "reach", "hit",
 		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.", "ever")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
@@ -146,7 +146,7 @@ var abbreviations = map[string]string{
 	"vol": "volume", "px": "price", "temperatures": "temperature", "lat": "latitude", "lon": "longitude", "lng": "longitude",
 	"mean": "average", "humid": "humidity", "accel": "acceleration", "disp": "displacement", "wt": "weight", "cyl": "cylinder",
 	"cylinders": "cylinder", "info": "information", "sales": "sale", "kms": "km", "mins": "minute", "hrs": "hour", "hr": "hour",
-	"ppl": "people", "sex": "gender", "len": "length", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
+	"ppl": "people", "headcount": "people", "headcounts": "people", "sex": "gender", "len": "length", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
 }
 
 // genericWords in a column's name do not need to be said: "customer"
@@ -204,7 +204,8 @@ func init() {
 		"，", "。", "？", "！", "、", "：", "；", "（", "）", "和", "与", "及", "以及", "跟", "在", "期间", "中的", "所有", "全部", "各个", "之间",
 		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致",
 		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里", "飞往", "前往",
-		"一年中", "一年里", "一年当中", "表里", "表中")
+		"一年中", "一年里", "一年当中",
+		"普查") // a census year is the year of a census table
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")

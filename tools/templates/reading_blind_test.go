@@ -16,8 +16,8 @@ import (
 // row per county are among the counties, not per county (a group of one
 // row has no fences); greetings and "pls"; "一年中哪个月"; a superlative
 // of deaths (deadliest); Chinese names of category values (干旱, 核能); a
-// noun after a value's adjective (日本车, 德国车); "表里" and "…数" for a
-// count; 实际 (real) in Chinese headers; 通胀率 as the inflation rate.
+// noun after a value's adjective (日本车, 德国车); 实际 (real) in Chinese headers; 通胀率 as the inflation rate;
+// a census (普查) year as the year; headcount for a column 人数.
 func TestUnderstandBlindClasses(t *testing.T) {
 	var kb strings.Builder
 	kb.WriteString("county,burglary,arson\n")
@@ -63,6 +63,12 @@ func TestUnderstandBlindClasses(t *testing.T) {
 		fmt.Fprintf(&mb, "%d,%d.5,%d.2,%d.1\n", y, 1000+y%13*7, 2+y%5, 4+y%3)
 	}
 	econ := previewFile(t, "econ.csv", []byte(mb.String()))
+	var hb2 strings.Builder
+	hb2.WriteString("地区,年份,人数\n")
+	for y := 2000; y <= 2010; y += 5 {
+		fmt.Fprintf(&hb2, "东区,%d,%d\n西区,%d,%d\n", y, 500+y%7, y, 400+y%3)
+	}
+	heads := previewFile(t, "heads.csv", []byte(hb2.String()))
 	tests := []struct {
 		file    *preview.FilePreview
 		request string
@@ -83,6 +89,8 @@ func TestUnderstandBlindClasses(t *testing.T) {
 		{econ, "avg inflation by year", &Reading{Analysis: Trend, Measures: []Measure{{"通胀率", "mean"}}, Time: "年份", Grain: "year"}},
 		{econ, "每年平均通胀率", &Reading{Analysis: Trend, Measures: []Measure{{"通胀率", "mean"}}, Time: "年份", Grain: "year"}},
 		{econ, "rate outliers", nil}, // which rate: 通胀率 or 失业率
+		{heads, "headcount by 地区 in the 2005 census", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"地区"}, Order: "desc", Time: "年份", Filters: []Filter{{"年份", "year", []string{"2005"}}}}},
+		{heads, "2010年普查各地区的人数", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"地区"}, Order: "desc", Time: "年份", Filters: []Filter{{"年份", "year", []string{"2010"}}}}},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "SheetAs", "RowIs", "N"), cmpopts.EquateEmpty()}
 	for _, tt := range tests {
