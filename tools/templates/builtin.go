@@ -46,6 +46,14 @@ type builtin struct {
 	// (after the aggregation and the absent entities, which infer sets for
 	// every built-in); nil when it reads none.
 	infer func(in *inference, r *request, cols []*column)
+	// columnsIn says its input is a list of numeric columns: the reading
+	// (build) takes the named measures as its columns, not aggregated, over
+	// no period or span.
+	columnsIn bool
+	// needs checks and completes a reading of it (build), after what
+	// every built-in needs; add states a problem. nil when it needs
+	// nothing of its own.
+	needs func(p *parsed, r *Reading, add func(en, zh string, args ...any))
 	// params sets its own parameters from a complete reading (paramsOf),
 	// after those every built-in shares; nil when it has none.
 	params func(p *Params, r Reading)

@@ -18,9 +18,20 @@ var correlationBuiltin = builtin{
 		cues(0.9, `\bcorrelat\w*\b`, `相关性`, `相关系数`, `相关`, `\bspearman\b`, `\bpearson\b`),
 		cues(0.7, `\brelationship between\b`, `\bhow .{1,30} relates? to\b`, `(?:之间|间)的关系`, `\bscatter(?: ?plot)?\b`, `散点图`),
 	),
-	words:   []string{"correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter"},
-	phrases: []string{"relationship between"},
-	wordsZh: []string{"相关性", "相关系数", "相关", "关系", "散点图"},
+	words:     []string{"correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter"},
+	phrases:   []string{"relationship between"},
+	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "散点图"},
+	columnsIn: true,
+	needs: func(p *parsed, r *Reading, add func(en, zh string, args ...any)) {
+		if len(r.Columns) == 1 {
+			add("a correlation needs two numeric columns; it names one", "相关性需要两个数值列；请求只提到一个")
+		}
+		for _, w := range []string{"spearman", "kendall"} {
+			if p.says(w) {
+				r.Method = w
+			}
+		}
+	},
 	infer: func(in *inference, r *request, cols []*column) {
 		if names := numericMentions(r); len(names) >= 2 {
 			in.p.Columns = names

@@ -18,9 +18,10 @@ var distributionBuiltin = builtin{
 		cues(0.88, `\bdistribut(?:ion|ions|ed)\b`, `\bhistograms?\b`, `\bbox ?plots?\b`, `\bbox[- ]and[- ]whisker\b`, `分布`, `直方图`, `箱线图`, `箱形图`),
 		cues(0.7, `\bspread\b`, `\brange of values\b`, `\bquantiles?\b`, `\bpercentiles?\b`, `分位数`),
 	),
-	words:   []string{"distribution", "distributed", "histogram", "spread", "quantile", "percentile", "boxplot"},
-	phrases: []string{"box plot"},
-	wordsZh: []string{"分布", "直方图", "箱线图", "分位数"},
+	words:     []string{"distribution", "distributed", "histogram", "spread", "quantile", "percentile", "boxplot"},
+	phrases:   []string{"box plot"},
+	wordsZh:   []string{"分布", "直方图", "箱线图", "分位数"},
+	columnsIn: true,
 	infer: func(in *inference, r *request, cols []*column) {
 		var names []string
 		for _, m := range r.mentions {

@@ -1,18 +1,37 @@
 package templates
 
+import "slices"
+
 // outliersBuiltin is the rows outside the IQR fences or far in z.
 var outliersBuiltin = builtin{
 	Template: Template{Name: Outliers, Title: "Outliers", cell: "py/outliers.py",
 		Description: "Rows outside the IQR fences (Q1−1.5·IQR, Q3+1.5·IQR) and rows with |z| > 3, per numeric column, with box plots and the flagged rows.",
 		Params:      []string{"columns: the numeric columns (default: all, at most 20)", "iqr_k: the fence multiplier (default 1.5)", "z_threshold: default 3"},
 		Example:     "find outliers in amount"},
-	titleZh: "异常值",
-	aliases: []string{"outlier", "anomalies"},
-	rank:    6,
-	cues:    cues(0.9, `\boutliers?\b`, `\banomal(?:y|ies|ous)\b`, `\bunusual (?:values?|rows?|records?|amounts?|transactions?|orders?)\b`, `\bextreme values?\b`, `\bz[- ]?scores?\b`, `\biqr\b`, `异常值`, `离群`, `异常`, `极端值`),
-	words:   []string{"outlier", "anomaly", "anomalies", "anomalous", "unusual", "abnormal"},
-	phrases: []string{"z score", "unusual value", "extreme value"},
-	wordsZh: []string{"异常值", "离群", "异常", "极端值", "离群值"},
+	titleZh:   "异常值",
+	aliases:   []string{"outlier", "anomalies"},
+	rank:      6,
+	cues:      cues(0.9, `\boutliers?\b`, `\banomal(?:y|ies|ous)\b`, `\bunusual (?:values?|rows?|records?|amounts?|transactions?|orders?)\b`, `\bextreme values?\b`, `\bz[- ]?scores?\b`, `\biqr\b`, `异常值`, `离群`, `异常`, `极端值`),
+	words:     []string{"outlier", "anomaly", "anomalies", "anomalous", "unusual", "abnormal"},
+	phrases:   []string{"z score", "unusual value", "extreme value"},
+	wordsZh:   []string{"异常值", "离群", "异常", "极端值", "离群值"},
+	columnsIn: true,
+	needs: func(p *parsed, r *Reading, add func(en, zh string, args ...any)) {
+		// "outlier states" in a table of one row per state: the states are
+		// the values examined, not groups (a group of one row has no
+		// fences; the outliers are among the states).
+		r.GroupBy = slices.DeleteFunc(r.GroupBy, func(name string) bool {
+			c := p.t.column(name)
+			return c != nil && p.t.oneRowEach(c)
+		})
+		if len(r.GroupBy) == 0 {
+			// Outliers per series, unless a filter keeps one series
+			// ("IBM股价的异常值": the rows of IBM, not IBM as a group).
+			if key := p.t.seriesKey(); key != "" && !r.pinned(key) {
+				r.GroupBy = []string{key}
+			}
+		}
+	},
 	infer: func(in *inference, r *request, cols []*column) {
 		inferColumns(in, numericMentions(r), cols)
 	},

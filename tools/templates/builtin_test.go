@@ -123,11 +123,12 @@ var extentBuiltin = builtin{
 		Description: "The smallest and the largest value of a measure.",
 		Params:      []string{"columns: the numeric columns"},
 		Example:     "extent of amount"},
-	titleZh: "跨度",
-	rank:    99,
-	cues:    cues(0.9, `\bextents?\b`, `跨度`),
-	words:   []string{"extent"},
-	wordsZh: []string{"跨度"},
+	titleZh:   "跨度",
+	rank:      99,
+	cues:      cues(0.9, `\bextents?\b`, `跨度`),
+	words:     []string{"extent"},
+	wordsZh:   []string{"跨度"},
+	columnsIn: true,
 	infer: func(in *inference, r *request, cols []*column) {
 		inferColumns(in, numericMentions(r), cols)
 	},
@@ -194,6 +195,11 @@ func TestANewBuiltinTouchesOnlyItsOwnFile(t *testing.T) {
 		}
 		if got := m.Reading.Text(tc.lang); !strings.HasPrefix(got, tc.text) {
 			t.Errorf("%q reads %q, want it to start %q", tc.request, got, tc.text)
+		}
+		// Its input is a list of columns (columnsIn): the measure named is
+		// its column, not aggregated.
+		if !slices.Equal(m.Reading.Columns, []string{"amount"}) || !slices.Equal(m.Params.Columns, []string{"amount"}) || m.Reading.Measures[0].Agg != "" {
+			t.Errorf("%q reads columns %q (params %q), measures %+v, want amount, not aggregated", tc.request, m.Reading.Columns, m.Params.Columns, m.Reading.Measures)
 		}
 	}
 	for _, q := range []string{"top 5 products by amount", "按产品统计amount的前5名"} {

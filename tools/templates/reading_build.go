@@ -638,6 +638,25 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 	}
 	// What each analysis needs.
+	// A built-in whose input is a list of numeric columns reads the named
+	// measures as its columns; then what it needs of its own.
+	if b := builtinNamed(r.Analysis); b != nil {
+		if b.columnsIn {
+			r.Measures = nil
+			for _, c := range measures {
+				r.Columns = append(r.Columns, c.name)
+				r.Measures = append(r.Measures, Measure{Column: c.name})
+			}
+			r.ByMean = nil
+			r.Grain, r.Span = "", [2]string{}
+			if len(years) == 0 {
+				r.Time = ""
+			}
+		}
+		if b.needs != nil {
+			b.needs(p, &r, add)
+		}
+	}
 	switch r.Analysis {
 	case Trend:
 		if len(r.Measures) > 1 {
@@ -676,43 +695,6 @@ func (p *parsed) build() (Reading, []problem) {
 						fmt.Sprintf("%s spans one %s (%s to %s): a %s comparison needs two or more", tc.name, unit, tc.min, tc.max, compareNames[r.Compare]),
 						fmt.Sprintf("%s 只覆盖一个%s（%s 至 %s）：%s比较至少需要两个%s", tc.name, zhGrain(unit), tc.min, tc.max, compareNamesZh[r.Compare], zhGrain(unit))})
 				}
-			}
-		}
-	case Correlation, Distribution, Outliers:
-		r.Measures = nil
-		for _, c := range measures {
-			r.Columns = append(r.Columns, c.name)
-			r.Measures = append(r.Measures, Measure{Column: c.name})
-		}
-		r.ByMean = nil
-		r.Grain, r.Span = "", [2]string{}
-		if len(years) == 0 {
-			r.Time = ""
-		}
-		if r.Analysis == Correlation && len(r.Columns) == 1 {
-			add("a correlation needs two numeric columns; it names one", "相关性需要两个数值列；请求只提到一个")
-		}
-		if r.Analysis == Correlation {
-			for _, w := range []string{"spearman", "kendall"} {
-				if p.says(w) {
-					r.Method = w
-				}
-			}
-		}
-		if r.Analysis == Outliers {
-			// "outlier states" in a table of one row per state: the states are
-			// the values examined, not groups (a group of one row has no
-			// fences; the outliers are among the states).
-			r.GroupBy = slices.DeleteFunc(r.GroupBy, func(name string) bool {
-				c := t.column(name)
-				return c != nil && t.oneRowEach(c)
-			})
-		}
-		if r.Analysis == Outliers && len(r.GroupBy) == 0 {
-			// Outliers per series, unless a filter keeps one series
-			// ("IBM股价的异常值": the rows of IBM, not IBM as a group).
-			if key := t.seriesKey(); key != "" && !r.pinned(key) {
-				r.GroupBy = []string{key}
 			}
 		}
 	case Profile:
