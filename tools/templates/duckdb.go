@@ -404,9 +404,25 @@ func hinted(name string, hints []string) bool {
 }
 
 // findTime is find_time: the named column, else the best date column.
-func (d *duckTable) findTime(p Params) (duckColumn, error) {
+func (d *duckTable) findTime(ctx context.Context, p Params) (duckColumn, error) {
 	if p.Time != "" {
-		return d.col(p.Time, "time column")
+		c, err := d.col(p.Time, "time column")
+		if err != nil || c.temporal() {
+			return c, err
+		}
+		// A text column of dates DuckDB does not read ("Jan 1 2000"):
+		// cast, each would be missing and the answer empty. pandas reads
+		// them; the built-in runs there (duckCannotRead).
+		res, err := d.query(ctx, "SELECT count(TRY_CAST("+c.ident()+" AS TIMESTAMP)), count("+c.ident()+") FROM "+d.view)
+		if err != nil {
+			return c, err
+		}
+		if len(res) == 1 && len(res[0]) == 2 {
+			if parsed, total := toInt(res[0][0]), toInt(res[0][1]); total > 0 && parsed*10 < total*9 {
+				return duckColumn{}, templateError(fmt.Sprintf("%s: %s reads as dates in %d of its %d values", duckUnreadDates, c.name, parsed, total))
+			}
+		}
+		return c, nil
 	}
 	best, score := -1, -1
 	for i, c := range d.cols {
@@ -427,6 +443,10 @@ func (d *duckTable) findTime(p Params) (duckColumn, error) {
 	d.pick("time column: %s (detected: its values parse as dates)", d.cols[best].name)
 	return d.cols[best], nil
 }
+
+// duckUnreadDates begins the error of a time column whose text DuckDB
+// does not read as dates.
+const duckUnreadDates = "the time column's values are not dates DuckDB reads"
 
 // numericColumns is numeric_columns: numbers and text whose values read
 // as numbers (at least 90% of them, as to_number reads them), without ids,

@@ -55,7 +55,7 @@ func periodStart(t, code string) string {
 // periodSeries computes trend's and compare_periods' aggregates: the
 // measure per period, and for trend with a category, per category.
 func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params) error {
-	tc, err := d.findTime(*p)
+	tc, err := d.findTime(ctx, *p)
 	if err != nil {
 		return err
 	}
@@ -221,7 +221,7 @@ func (d *duckTable) pivot(ctx context.Context, p *Params) error {
 		}
 		cols, p.Category2 = category(c2), c2.name
 	case p.Time != "" || p.Period != "":
-		tc, err := d.findTime(*p)
+		tc, err := d.findTime(ctx, *p)
 		if err != nil {
 			return err
 		}

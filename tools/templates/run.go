@@ -297,7 +297,8 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	r, err := runEngine(ctx, op, t, rel, params, engine, opts.Lang, reading)
 	if err != nil && opts.Engine == EngineAuto && engine == EngineDuckDB && duckCannotRead(err) {
 		// A file DuckDB's reader refuses (its sniffer fails on lines that
-		// end in CRLF but for the last) is one pandas may still read.
+		// end in CRLF but for the last), or dates it does not read ("Jan
+		// 1 2000"), pandas may still read.
 		r, err = runEngine(ctx, op, t, rel, params, EnginePandas, opts.Lang, reading)
 	}
 	if err != nil {
@@ -309,10 +310,10 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 }
 
 // duckCannotRead reports whether the DuckDB engine failed because DuckDB
-// could not read the file at all.
+// could not read the file at all, or the dates of its time column.
 func duckCannotRead(err error) bool {
 	var ce *CellError
-	return errors.As(err, &ce) && ce.Cell == duckCell && strings.Contains(ce.Message, "no input file could be read")
+	return errors.As(err, &ce) && ce.Cell == duckCell && (strings.Contains(ce.Message, "no input file could be read") || strings.Contains(ce.Message, duckUnreadDates))
 }
 
 // withReading puts the match's reading on the result and its Text as the
