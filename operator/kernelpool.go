@@ -13,8 +13,11 @@ import (
 )
 
 // DefaultKernelPoolSize is the pool size `sift serve` and `sift worker`
-// keep unless told otherwise.
-const DefaultKernelPoolSize = 2
+// keep unless told otherwise: none yet. A process killed with its pool
+// full leaves the slots' directories (and, with a disk budget, their
+// mounted images) under .kernel-pool, and nothing sweeps them yet; the
+// pool is for those who ask for it (--kernel-pool N) until something does.
+const DefaultKernelPoolSize = 0
 
 // kernelPoolRetryMax bounds the wait between failed starts of a pooled
 // kernel, so a broken interpreter is not restarted in a tight loop.
