@@ -249,9 +249,10 @@ func TestBuiltInStepsHaveSpans(t *testing.T) {
 }
 
 // TestFailedBuiltInStepSpansAreErrors: a built-in analysis that fails (its
-// cell cannot read a revenue that turns to text past the rows the reader
-// sampled) marks its step's and its tool's spans as errors, so the trace
-// shows where a run without a model went wrong.
+// engine cannot read a date that turns to text past the rows the reader
+// sampled: a number column that does is now read as text) marks its
+// step's and its tool's spans as errors, so the trace shows where a run
+// without a model went wrong.
 func TestFailedBuiltInStepSpansAreErrors(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -264,7 +265,7 @@ func TestFailedBuiltInStepSpansAreErrors(t *testing.T) {
 	for i := range 30000 {
 		fmt.Fprintf(&b, "2024-01-%02d,North,%d\n", i%28+1, i)
 	}
-	b.WriteString("2024-02-01,North,abc\n")
+	b.WriteString("sometime,North,5\n")
 	csv := filepath.Join(t.TempDir(), "sales.csv")
 	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -275,7 +276,7 @@ func TestFailedBuiltInStepSpansAreErrors(t *testing.T) {
 	}
 	evs := collect(t, s, Request{Question: "monthly revenue trend", Files: []string{csv}})
 	if done := evs[len(evs)-1]; done.Err == nil {
-		t.Fatalf("the built-in run on an unreadable revenue succeeded: %+v", done.Plan)
+		t.Fatalf("the built-in run on an unreadable date succeeded: %+v", done.Plan)
 	}
 	_, step, tool := builtinSpans(t, exp.GetSpans())
 	for _, sp := range []tracetest.SpanStub{step, tool} {
