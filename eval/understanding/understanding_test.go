@@ -83,46 +83,28 @@ func TestFreshSetIsFresh(t *testing.T) {
 // The unseen set is about 150 questions or more over the shipped tables, about half of them Chinese, about a third
 // to refuse, none of them a question of another set.
 func TestUnseenSetIsNew(t *testing.T) {
-	unseen := loadOrFail(t, "unseen.jsonl")
-	asked := map[string]bool{}
-	for _, name := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl"} {
-		for _, q := range loadOrFail(t, name) {
-			asked[q.Table+"\x00"+strings.ToLower(q.Question)] = true
-		}
-	}
-	lang, refuse := map[string]int{}, 0
-	for _, q := range unseen {
-		lang[q.Lang]++
-		if !q.CanAnswer() {
-			refuse++
-		}
-		if asked[q.Table+"\x00"+strings.ToLower(q.Question)] {
-			t.Errorf("%s: %q is already a question of another set", q.ID, q.Question)
-		}
-		if _, err := os.Stat(filepath.Join("testdata", "tables", q.Table)); err != nil {
-			t.Errorf("%s: table %s is not shipped", q.ID, q.Table)
-		}
-	}
-	if len(unseen) < 150 || lang["en"] < 60 || lang["zh"] < 60 {
-		t.Errorf("%d unseen questions (want ≥ 150), %d English, %d Chinese (want ≥ 60 each)", len(unseen), lang["en"], lang["zh"])
-	}
-	if refuse*4 < len(unseen) || refuse*2 > len(unseen) {
-		t.Errorf("%d of %d unseen questions to refuse; want about a third", refuse, len(unseen))
-	}
+	checkSetIsNew(t, "unseen.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl"}, 150, 60)
 }
 
 // The blind set is about 200 questions over the shipped tables, about half of them Chinese, about a third to
 // refuse, none of them a question of another set.
 func TestBlindSetIsNew(t *testing.T) {
-	blind := loadOrFail(t, "blind.jsonl")
+	checkSetIsNew(t, "blind.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl"}, 180, 80)
+}
+
+// checkSetIsNew checks that the set in file has at least atLeast questions, each language at least each of
+// them, about a third to refuse, every one over a shipped table and none a question of the sets in others.
+func checkSetIsNew(t *testing.T, file string, others []string, atLeast, each int) {
+	t.Helper()
+	set := loadOrFail(t, file)
 	asked := map[string]bool{}
-	for _, name := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl"} {
+	for _, name := range others {
 		for _, q := range loadOrFail(t, name) {
 			asked[q.Table+"\x00"+strings.ToLower(q.Question)] = true
 		}
 	}
 	lang, refuse := map[string]int{}, 0
-	for _, q := range blind {
+	for _, q := range set {
 		lang[q.Lang]++
 		if !q.CanAnswer() {
 			refuse++
@@ -134,11 +116,11 @@ func TestBlindSetIsNew(t *testing.T) {
 			t.Errorf("%s: table %s is not shipped", q.ID, q.Table)
 		}
 	}
-	if len(blind) < 180 || lang["en"] < 80 || lang["zh"] < 80 {
-		t.Errorf("%d blind questions (want ≥ 180), %d English, %d Chinese (want ≥ 80 each)", len(blind), lang["en"], lang["zh"])
+	if len(set) < atLeast || lang["en"] < each || lang["zh"] < each {
+		t.Errorf("%s: %d questions (want ≥ %d), %d English, %d Chinese (want ≥ %d each)", file, len(set), atLeast, lang["en"], lang["zh"], each)
 	}
-	if refuse*4 < len(blind) || refuse*2 > len(blind) {
-		t.Errorf("%d of %d blind questions to refuse; want about a third", refuse, len(blind))
+	if refuse*4 < len(set) || refuse*2 > len(set) {
+		t.Errorf("%s: %d of %d questions to refuse; want about a third", file, refuse, len(set))
 	}
 }
 
