@@ -11,22 +11,10 @@ answers only in part), with one addition: a measure written "col:value" is a col
 expected aggregation is left open and gen.py checks that every period holds exactly one row.
 """
 
+from srcformat import builders  # noqa: E402
+
 FRESH = []
-
-
-def A(table, lang, question, analysis, m=None, by=None, t=None, g=None, f=None, n=None, o=None, p=None,
-      sheet=None, method=None, unchecked=None):
-    FRESH.append(dict(table=table, lang=lang, question=question, answerable=True, analysis=analysis,
-                      m=m, by=by, t=t, g=g, f=f, n=n, o=o, p=p, sheet=sheet, method=method,
-                      unchecked=unchecked or []))
-
-
-def U(table, lang, question, why):
-    FRESH.append(dict(table=table, lang=lang, question=question, answerable=False, why=why))
-
-
-def P(table, lang, question, why):
-    FRESH.append(dict(table=table, lang=lang, question=question, answerable="partial", why=why))
+A, U, P = builders(FRESH)
 
 
 F = "flights-2k.json"

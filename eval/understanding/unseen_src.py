@@ -12,22 +12,10 @@ The format is fresh_src.py's: A answerable with its expected reading, U the data
 in part; a measure "col:value" is a column observed once per period or group, whose aggregation is left open.
 """
 
+from srcformat import builders  # noqa: E402
+
 UNSEEN = []
-
-
-def A(table, lang, question, analysis, m=None, by=None, t=None, g=None, f=None, n=None, o=None, p=None,
-      sheet=None, method=None, unchecked=None):
-    UNSEEN.append(dict(table=table, lang=lang, question=question, answerable=True, analysis=analysis,
-                       m=m, by=by, t=t, g=g, f=f, n=n, o=o, p=p, sheet=sheet, method=method,
-                       unchecked=unchecked or []))
-
-
-def U(table, lang, question, why):
-    UNSEEN.append(dict(table=table, lang=lang, question=question, answerable=False, why=why))
-
-
-def P(table, lang, question, why):
-    UNSEEN.append(dict(table=table, lang=lang, question=question, answerable="partial", why=why))
+A, U, P = builders(UNSEEN)
 
 
 W = "seattle-weather.csv"
