@@ -221,10 +221,11 @@ func Create(ctx context.Context, root, id string) (*Workspace, error) {
 // the Workspace's Root is dir itself. It is how a session takes a kernel
 // pool's slot (operator.KernelPool), whose sandbox already has dir's
 // path bound: the session's files live where its kernel sees them. dir
-// must be an absolute, real directory laid out as Create lays one out
-// (input/, work/, out/) and holding no session's files; it must lie where
-// only Sift writes, as the sessions root does. It fails with an error
-// wrapping ErrWorkspaceExists when <root>/<id> is already there.
+// must be one of the root's pool slots, exactly <root>/.kernel-pool/slot-<hex>
+// (root resolved), a real directory laid out as Create lays one out
+// (input/, work/, out/) and holding no session's files: only Sift writes
+// there. It fails with an error wrapping ErrWorkspaceExists when
+// <root>/<id> is already there.
 func Adopt(ctx context.Context, root, id, dir string) (*Workspace, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("adopt workspace %s: %w", id, err)
@@ -233,11 +234,8 @@ func Adopt(ctx context.Context, root, id, dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("adopt workspace: %w", err)
 	}
-	if !filepath.IsAbs(dir) {
-		return nil, fmt.Errorf("adopt workspace %s: %s is not an absolute path", id, dir)
-	}
-	if real, err := filepath.EvalSymlinks(dir); err != nil || real != filepath.Clean(dir) {
-		return nil, fmt.Errorf("adopt workspace %s: %s is not a real directory path (%v)", id, dir, err)
+	if want, ok := poolSlot(filepath.Dir(link), filepath.Base(dir)); !ok || dir != want {
+		return nil, fmt.Errorf("adopt workspace %s: %s is not a kernel pool slot of %s (a real directory %s/slot-<hex> there)", id, dir, filepath.Dir(link), KernelPoolDir)
 	}
 	for _, sub := range []string{InputDir, WorkDir, OutDir} {
 		if info, err := os.Lstat(filepath.Join(dir, sub)); err != nil || !info.IsDir() {
@@ -261,16 +259,56 @@ func Adopt(ctx context.Context, root, id, dir string) (*Workspace, error) {
 	return &Workspace{ID: id, Root: filepath.Clean(dir)}, nil
 }
 
-// adopted returns the directory an adopted workspace's link at dir leads
-// to, and whether dir is such a link. The link is Sift's own, in the
-// sessions root only Sift writes.
+// KernelPoolDir is the directory of a sessions root that holds a kernel
+// pool's slots, and the workspaces of the sessions that took them (their
+// <root>/<id> links there; see Adopt). Its leading '.' keeps it apart from
+// every session id.
+const KernelPoolDir = ".kernel-pool"
+
+// poolSlotPrefix begins a pool slot's name (operator.KernelPool names its
+// slots slot-<hex>).
+const poolSlotPrefix = "slot-"
+
+// poolSlot returns the pool slot name of the sessions root,
+// <root>/.kernel-pool/<name> with root resolved (it is the host's, as its
+// parents are: no path the sandbox writes), when name is a slot's
+// (slot-<hex>) and .kernel-pool and the slot are real directories, not
+// links.
+func poolSlot(root, name string) (string, bool) {
+	hexPart, ok := strings.CutPrefix(name, poolSlotPrefix)
+	if !ok || hexPart == "" || len(hexPart) > 64 || strings.Trim(hexPart, "0123456789abcdef") != "" {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	pool := filepath.Join(real, KernelPoolDir)
+	slot := filepath.Join(pool, name)
+	for _, p := range []string{pool, slot} {
+		if info, err := os.Lstat(p); err != nil || !info.IsDir() {
+			return "", false
+		}
+	}
+	return slot, true
+}
+
+// adopted returns the slot an adopted workspace's link at dir leads to,
+// and whether dir is such a link: a symlink whose target is exactly one of
+// its sessions root's pool slots (see poolSlot), as Adopt makes it. The
+// link is read, never followed: any other link (to /etc, to another
+// session, through a further link) is not an adopted workspace, so Open
+// refuses it and RemoveWorkspace removes the link alone.
 func adopted(dir string) (string, bool) {
 	info, err := os.Lstat(dir)
 	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
 		return "", false
 	}
-	target, err := filepath.EvalSymlinks(dir)
+	target, err := os.Readlink(dir)
 	if err != nil {
+		return "", false
+	}
+	if want, ok := poolSlot(filepath.Dir(dir), filepath.Base(target)); !ok || target != want {
 		return "", false
 	}
 	return target, true
@@ -278,7 +316,8 @@ func adopted(dir string) (string, bool) {
 
 // RemoveWorkspace removes the workspace directory dir (<root>/<id>)
 // with everything in it; for an adopted workspace (see Adopt), both the
-// link and the directory it leads to.
+// link and the slot it leads to. Any other link is removed alone, never
+// followed.
 func RemoveWorkspace(dir string) error {
 	target, linked := adopted(dir)
 	if err := os.RemoveAll(dir); err != nil {
@@ -303,6 +342,8 @@ func Open(root, id string) (*Workspace, error) {
 	// the host names in it is the one its sandbox binds.
 	if target, ok := adopted(dir); ok {
 		dir = target
+	} else if info, err := os.Lstat(dir); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("open workspace %s: %w: it is a link that is not an adopted kernel pool slot", dir, ErrWorkspaceNotFound)
 	}
 	info, err := os.Stat(dir)
 	switch {
