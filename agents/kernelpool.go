@@ -15,9 +15,8 @@ import (
 
 // KernelPoolDir is the directory of the sessions root that holds a kernel
 // pool's slots, and the workspaces of the sessions that took them (their
-// <root>/<id> links there; see session.Adopt). Its leading '.' keeps it
-// apart from every session id.
-const KernelPoolDir = ".kernel-pool"
+// <root>/<id> links there; see session.Adopt).
+const KernelPoolDir = session.KernelPoolDir
 
 // NewKernelPool returns a pool of size kernels configured exactly as
 // cfg's sessions' own kernels are (interpreter, sandbox, limits, cell
@@ -81,8 +80,21 @@ func (r *run) adoptPooled(ctx context.Context, id string) (ws *session.Workspace
 		_ = pool.Discard(op)
 		return nil, false
 	}
+	pool.Adopted(op)
 	r.pooled = op
 	return ws, true
+}
+
+// SweepKernelPool removes from cfg's sessions root the kernel pool slots
+// that processes which died left (see operator.SweepKernelPool): for a
+// process that runs sessions there without a pool of its own. A pool
+// sweeps its directory itself.
+func SweepKernelPool(cfg Config) {
+	root := cfg.SessionsRoot
+	if root == "" {
+		root = session.DefaultRoot()
+	}
+	_, _ = operator.SweepKernelPool(filepath.Join(root, KernelPoolDir))
 }
 
 // codeTimeout is cfg's cell timeout with its default (as New fills it).

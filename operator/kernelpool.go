@@ -13,11 +13,16 @@ import (
 )
 
 // DefaultKernelPoolSize is the pool size `sift serve` and `sift worker`
-// keep unless told otherwise: none yet. A process killed with its pool
-// full leaves the slots' directories (and, with a disk budget, their
-// mounted images) under .kernel-pool, and nothing sweeps them yet; the
-// pool is for those who ask for it (--kernel-pool N) until something does.
-const DefaultKernelPoolSize = 0
+// keep unless told otherwise. What a process killed with its pool full
+// leaves (slots, and with a disk budget their mounted images) is swept by
+// the next pool on that directory (see SweepKernelPool).
+const DefaultKernelPoolSize = 2
+
+// kernelPoolSweepEvery is how often a pool sweeps its directory for slots
+// other processes left when they died, beside the sweep at its start: two
+// workers can share one sessions directory, and one may die while the
+// other keeps running.
+const kernelPoolSweepEvery = 5 * time.Minute
 
 // kernelPoolRetryMax bounds the wait between failed starts of a pooled
 // kernel, so a broken interpreter is not restarted in a tight loop.
@@ -29,8 +34,10 @@ type KernelPoolConfig struct {
 	// workspace <Dir>/<slot>/ (empty input/, work/ and out/) of its own,
 	// and the session that takes it makes that slot its workspace (see
 	// KernelPool.Take). It must be a directory only Sift writes, on the
-	// same file system as the sessions (a hidden directory of the sessions
-	// root); it is made 0700 when missing. Required unless Size is 0.
+	// same file system as the sessions, directly in the sessions root (a
+	// hidden directory of it: the sweep looks there for the sessions that
+	// adopted a slot); it is made 0700 when missing. Required unless Size
+	// is 0.
 	Dir string
 	// Size is how many started kernels the pool keeps ready. 0 disables
 	// the pool: Take always reports none, and nothing is started.
@@ -64,6 +71,9 @@ type KernelPool struct {
 	mu     sync.Mutex
 	closed bool
 	ready  []*pooledKernel
+	// locks are the owner locks of the slots this pool made that no
+	// session has adopted yet, by slot directory (see newSlot).
+	locks map[string]*os.File
 	// changed is closed (and replaced) whenever ready changes.
 	changed chan struct{}
 }
@@ -102,8 +112,11 @@ func NewKernelPool(cfg KernelPoolConfig) (*KernelPool, error) {
 	}
 	cfg.Kernel.Root = ""
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &KernelPool{cfg: cfg, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), changed: make(chan struct{})}
+	p := &KernelPool{cfg: cfg, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), changed: make(chan struct{}), locks: map[string]*os.File{}}
 	if cfg.Size > 0 {
+		// What processes that died with kernels waiting left goes before
+		// this pool makes slots of its own.
+		_, _ = SweepKernelPool(cfg.Dir)
 		p.loop.Add(1)
 		go p.refill()
 	}
@@ -195,6 +208,18 @@ func (p *KernelPool) Take() (op *KernelOperator, ok bool) {
 	return nil, false
 }
 
+// Adopted tells the pool that a session made op's slot its workspace
+// (session.Adopt linked it): the slot is the session's from then on, and
+// no sweep takes it, whether or not this process lives. Until then the
+// pool keeps the slot's owner lock, so another process's sweep does not
+// take a slot handed out but not yet linked.
+func (p *KernelPool) Adopted(op *KernelOperator) {
+	if p == nil {
+		return
+	}
+	p.releaseSlot(op.Root())
+}
+
 // Discard ends a kernel Take handed out that no session used (its
 // session could not adopt the slot) and removes its slot. A kernel a
 // session used is closed with the session instead, its slot being the
@@ -246,6 +271,8 @@ func (p *KernelPool) poke() {
 func (p *KernelPool) refill() {
 	defer p.loop.Done()
 	backoff := time.Second
+	sweep := time.NewTicker(kernelPoolSweepEvery)
+	defer sweep.Stop()
 	for {
 		p.mu.Lock()
 		closed, short := p.closed, len(p.ready) < p.cfg.Size
@@ -256,6 +283,9 @@ func (p *KernelPool) refill() {
 		if !short {
 			select {
 			case <-p.wake:
+				continue
+			case <-sweep.C:
+				_, _ = SweepKernelPool(p.cfg.Dir)
 				continue
 			case <-p.ctx.Done():
 				return
@@ -289,6 +319,7 @@ func (p *KernelPool) startOne() error {
 	op, err := NewKernelOperator(cfg)
 	if err != nil {
 		_ = os.RemoveAll(root)
+		p.releaseSlot(root)
 		return err
 	}
 	if err := op.Kernel().Start(p.ctx); err != nil {
@@ -342,23 +373,48 @@ func (p *KernelPool) watch(pk *pooledKernel) {
 
 // newSlot makes a fresh, empty workspace for one pooled kernel, laid out
 // as session.Create lays out a session's: the root the owner's alone
-// (0700), input/, work/ and out/ inside it.
+// (0700), input/, work/ and out/ inside it. Its owner lock
+// <Dir>/slot-<hex>.lock is made and locked first, and held until a session
+// adopts the slot or it is discarded: a slot is never without a live
+// owner or a session while the process that made it lives.
 func (p *KernelPool) newSlot() (string, error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("kernel pool: %w", err)
 	}
-	root := filepath.Join(p.cfg.Dir, "slot-"+hex.EncodeToString(b[:]))
+	root := filepath.Join(p.cfg.Dir, kernelPoolSlotPrefix+hex.EncodeToString(b[:]))
+	lock, err := lockSlot(root, true)
+	if err != nil || lock == nil {
+		return "", fmt.Errorf("kernel pool: lock a new slot: %v", err)
+	}
+	p.mu.Lock()
+	p.locks[root] = lock
+	p.mu.Unlock()
 	if err := os.Mkdir(root, 0o700); err != nil {
+		p.releaseSlot(root)
 		return "", fmt.Errorf("kernel pool: make a slot: %w", err)
 	}
 	for _, d := range []string{InputDir, WorkDir, OutDir} {
 		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
 			_ = os.RemoveAll(root)
+			p.releaseSlot(root)
 			return "", fmt.Errorf("kernel pool: make a slot: %w", err)
 		}
 	}
 	return root, nil
+}
+
+// releaseSlot removes and unlocks the owner lock of the slot at root, if
+// this pool holds it.
+func (p *KernelPool) releaseSlot(root string) {
+	p.mu.Lock()
+	lock := p.locks[root]
+	delete(p.locks, root)
+	p.mu.Unlock()
+	if lock != nil {
+		_ = os.Remove(root + kernelPoolLockSuffix)
+		lock.Close()
+	}
 }
 
 // discard ends a kernel no session took and removes its slot: nothing of
@@ -368,5 +424,6 @@ func (p *KernelPool) discard(op *KernelOperator) error {
 	if rerr := os.RemoveAll(op.Root()); rerr != nil {
 		err = errors.Join(err, fmt.Errorf("kernel pool: remove slot %s: %w", op.Root(), rerr))
 	}
+	p.releaseSlot(op.Root())
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sift-agent/sift/agents"
 	"github.com/sift-agent/sift/operator"
 )
 
@@ -33,6 +34,29 @@ func siftProcess(t *testing.T, args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "SIFT_TEST_BE_SIFT=1")
 	return cmd
+}
+
+// stopServing ends a `sift serve` or `sift worker` process as its
+// operator would, with SIGTERM (it drains, then closes its kernel pool:
+// the kernels waiting end and their slots and disks go), and kills it when
+// it has not ended within a minute. sessions' kernel pool is then swept
+// of what a killed one left (slots, mounted disks), as the next server
+// there would: the test's directory can be removed.
+func stopServing(cmd *exec.Cmd, sessions string) {
+	if cmd.ProcessState == nil { // not reaped by the test
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}
+	if sessions != "" {
+		_, _ = operator.SweepKernelPool(filepath.Join(sessions, agents.KernelPoolDir))
+	}
 }
 
 // needsPythonAndSandbox skips without Python or bubblewrap: generated

@@ -126,10 +126,7 @@ func (c *cluster) start(name string, args ...string) <-chan string {
 	c.mu.Lock()
 	c.workers[name], c.logs[name] = cmd, log
 	c.mu.Unlock()
-	c.t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
+	c.t.Cleanup(func() { stopServing(cmd, c.sessions) })
 	return lines
 }
 

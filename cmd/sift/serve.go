@@ -118,7 +118,13 @@ func (o *serverOptions) startKernelPool(ctx context.Context, errOut io.Writer, c
 	if o.KernelPool < 0 {
 		return nil, usageError{fmt.Errorf("--kernel-pool %d: give 0 (off) or more", o.KernelPool)}
 	}
-	if !runsHere || o.KernelPool == 0 || (!o.KernelPoolSet && cfg.Sift.PythonMode == operator.PythonProcess) {
+	if !runsHere {
+		return func() {}, nil
+	}
+	if o.KernelPool == 0 || (!o.KernelPoolSet && cfg.Sift.PythonMode == operator.PythonProcess) {
+		// No pool here, but one of an earlier process on these sessions
+		// may have died with kernels waiting: what it left goes.
+		agents.SweepKernelPool(cfg.Sift)
 		return func() {}, nil
 	}
 	pool, err := agents.NewKernelPool(ctx, cfg.Sift, o.KernelPool)

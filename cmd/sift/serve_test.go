@@ -84,7 +84,11 @@ func startServe(t *testing.T, args ...string) *serveProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	sessions := ""
+	if i := slices.Index(args, "--sessions-dir"); i >= 0 && i+1 < len(args) {
+		sessions = args[i+1]
+	}
+	t.Cleanup(func() { stopServing(cmd, sessions) })
 	p := &serveProcess{cmd: cmd, errs: &bytes.Buffer{}}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
@@ -390,7 +394,16 @@ func TestServeKernelPoolFlag(t *testing.T) {
 	if serve.KernelPool != operator.DefaultKernelPoolSize || serve.KernelPoolSet {
 		t.Errorf("default --kernel-pool = %d (set %v); want %d", serve.KernelPool, serve.KernelPoolSet, operator.DefaultKernelPoolSize)
 	}
+	if operator.DefaultKernelPoolSize < 1 {
+		t.Errorf("DefaultKernelPoolSize = %d: serve and worker keep no pool by default", operator.DefaultKernelPoolSize)
+	}
 	var worker *workerOptions
+	if err := parse(newWorkerCmd(io, func(_ context.Context, o *workerOptions) error { worker = o; return nil }), io, nil); err != nil {
+		t.Fatal(err)
+	}
+	if worker.KernelPool != operator.DefaultKernelPoolSize || worker.KernelPoolSet {
+		t.Errorf("worker's default --kernel-pool = %d (set %v); want %d", worker.KernelPool, worker.KernelPoolSet, operator.DefaultKernelPoolSize)
+	}
 	if err := parse(newWorkerCmd(io, func(_ context.Context, o *workerOptions) error { worker = o; return nil }), io, []string{"--kernel-pool", "0"}); err != nil {
 		t.Fatal(err)
 	}
@@ -429,6 +442,10 @@ func TestServeKernelPoolFlag(t *testing.T) {
 		t.Skipf("the pool itself needs Python with pandas: %v", err)
 	}
 	cfg.Sift.Python = py
+	// By default (the flag not given) serve and worker keep a pool.
+	if pool, err := start(serve.serverOptions, cfg, true); err != nil || pool == nil || pool.Size() != operator.DefaultKernelPoolSize {
+		t.Errorf("default --kernel-pool: pool %+v, %v; want one of %d", pool, err, operator.DefaultKernelPoolSize)
+	}
 	pool, err := start(serverOptions{KernelPool: 1, KernelPoolSet: true}, cfg, true)
 	if err != nil || pool == nil || pool.Size() != 1 || pool.Dir() != filepath.Join(root, agents.KernelPoolDir) {
 		t.Fatalf("--kernel-pool 1: pool %+v, %v; want one in the sessions root's %s", pool, err, agents.KernelPoolDir)

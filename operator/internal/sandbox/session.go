@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"os/exec"
 )
 
@@ -53,4 +55,28 @@ func ConfiguredLimits(sb Sandbox) Limits {
 		return ls.configuredLimits()
 	}
 	return Limits{}
+}
+
+// ErrDiskHeld: a live process holds the workspace's session disk.
+var ErrDiskHeld = errors.New("a live process holds the workspace's disk")
+
+// DropDisk takes down root's session disk before root is removed: what a
+// holder that died left mounted on work/, out/ and the image's mount point
+// is unmounted (the image itself goes with root), as a hold does with a
+// dead holder's mounts. It fails with ErrDiskHeld, touching nothing, when
+// a live process (this one included) holds the disk.
+func DropDisk(root string) error {
+	lock, err := lockDisk(root, 0)
+	if err != nil {
+		return err
+	}
+	if lock == nil {
+		return fmt.Errorf("drop the disk of %s: %w", root, ErrDiskHeld)
+	}
+	defer lock.Close()
+	if err := unmountAll(root); err != nil {
+		return fmt.Errorf("drop the disk of %s: %w", root, err)
+	}
+	forgetDisk(root)
+	return nil
 }
