@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -75,6 +74,9 @@ type duckTable struct {
 	// sql are the queries that computed the numbers, in order: the
 	// built-in's provenance (Result.SQL).
 	sql []string
+	// input is the file DuckDB reads: the input, or a UTF-8 copy of it
+	// on the host (prepareInput), removed when the table closes.
+	input duckInput
 }
 
 // removeTemp removes the files the engine wrote for the cell.
@@ -89,6 +91,10 @@ func (d *duckTable) close() {
 	if d.src != nil {
 		d.src.Close()
 		d.src = nil
+	}
+	if d.input.cleanup != nil {
+		d.input.cleanup()
+		d.input.cleanup = nil
 	}
 }
 
@@ -136,11 +142,20 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	// Outliers numbers rows in the file's order; the other templates only
 	// aggregate, in any order, which saves memory.
 	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers
-	src, err := sqldb.OpenFiles(ctx, root, []string{rel}, fo)
+	in, err := prepareInput(ctx, root, rel, p, fo)
 	if err != nil {
+		var te templateError
+		if errors.As(err, &te) {
+			return nil, p, fail(string(te))
+		}
 		return nil, p, fail(err.Error())
 	}
-	d := &duckTable{src: src, view: sqldb.QuoteIdent(src.Views()[0].View), pre: map[string]any{}, lang: lang, root: root}
+	src, err := sqldb.OpenFiles(ctx, in.dir, []string{in.rel}, fo)
+	if err != nil {
+		in.cleanup()
+		return nil, p, fail(err.Error())
+	}
+	d := &duckTable{src: src, view: sqldb.QuoteIdent(src.Views()[0].View), pre: map[string]any{}, lang: lang, root: root, input: in}
 	ok := false
 	defer func() {
 		if !ok {
@@ -150,7 +165,10 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	// Trend, compare_periods, top-N and pivot count a text column's
 	// distinct values only to find a category (textUniques).
 	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot
-	if err := d.load(ctx, filepath.Join(root, filepath.FromSlash(rel)), t, p, reading); err != nil {
+	if isWorkbook(rel) {
+		d.pick("sheet: %s", in.sheet)
+	}
+	if err := d.load(ctx, in.abs(), t, p, reading); err != nil {
 		var te templateError
 		if errors.As(err, &te) {
 			return nil, p, fail(string(te))
@@ -172,7 +190,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	case Distribution:
 		err = d.distribution(ctx, p)
 	case Outliers:
-		err = d.outliers(ctx, root, rel, p)
+		err = d.outliers(ctx, root, in.abs(), p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}

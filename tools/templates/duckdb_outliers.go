@@ -103,13 +103,14 @@ type outlierColumn struct {
 // outliers computes outliers.py's fences, z-scores and flagged rows. The
 // flagged rows, every field as the file holds it and numbered as pandas
 // numbers them, go to a CSV under work/ that the cell reads in chunks.
-func (d *duckTable) outliers(ctx context.Context, root, rel string, p Params) error {
+// abs is the file DuckDB reads (the input, or its copy: duckInput).
+func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) error {
 	const maxColumns, maxListed = 20, 200 // outliers.py's bounds
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return err
 	}
-	raw, err := d.rawView(ctx, filepath.Join(real, filepath.FromSlash(rel)), p.Delimiter)
+	raw, err := d.rawView(ctx, abs, p.Delimiter)
 	if err != nil {
 		return err
 	}

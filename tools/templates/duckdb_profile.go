@@ -70,7 +70,10 @@ func (d *duckTable) profile(ctx context.Context) error {
 		case c.typ == "BOOLEAN":
 			kind = "bool"
 		case c.temporal():
-			kind = "date"
+			kind = "date" // dates written as text, as pandas reads them
+			if d.input.datetimes[c.name] {
+				kind = "datetime" // a workbook's dates (read_excel's datetime64)
+			}
 		case strings.Contains(c.typ, "INT"):
 			kind = "int"
 		case c.numeric():

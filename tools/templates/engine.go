@@ -33,8 +33,10 @@ func HasDuckDBEngine(template string) bool {
 
 // EngineFor picks the engine for running template on the file at path in
 // encoding: DuckDB when the template has a DuckDB engine and DuckDB reads
-// the file (CSV/TSV, JSON/JSONL, Parquet in UTF-8; outliers CSV/TSV only,
-// whose rows it numbers as pandas does), at every size; pandas otherwise.
+// the file (CSV/TSV, JSON/JSONL, Parquet, in UTF-8 or an encoding it
+// transcodes such as GB18030, UTF-16 or cp1252; an xlsx/xlsm sheet;
+// outliers CSV/TSV only, whose rows it numbers as pandas does), at every
+// size; pandas otherwise.
 func EngineFor(template, path, encoding string) Engine {
 	if duckReads(template, path, encoding) {
 		return EngineDuckDB
@@ -49,14 +51,22 @@ func ChooseEngine(template, path string, size, memLimit int64, encoding string) 
 	return EngineFor(template, path, encoding)
 }
 
-// duckReads reports whether the DuckDB engine can run template on path.
+// duckReads reports whether the DuckDB engine can run template on path:
+// a file DuckDB reads, in UTF-8 or in an encoding the engine transcodes
+// (duckCodecs), or a workbook's sheet, which it reads as CSV
+// (duckInput). Outliers stays on pandas for workbooks: it lists the
+// flagged rows as the file holds them, and pandas shows a workbook's
+// dates as datetimes where the CSV copy holds text.
 func duckReads(template, path, encoding string) bool {
-	if !HasDuckDBEngine(template) || sqldb.FileReader(path) == "" || (template == Outliers && !duckOutliersReads(path)) {
+	if !HasDuckDBEngine(template) {
 		return false
 	}
-	switch strings.ToLower(encoding) {
-	case "", "utf-8", "utf-8-sig", "utf8", "ascii":
-		return true
+	if isWorkbook(path) {
+		return template != Outliers
 	}
-	return false
+	if sqldb.FileReader(path) == "" || (template == Outliers && !duckOutliersReads(path)) {
+		return false
+	}
+	_, known := duckCodecs[strings.ToLower(encoding)]
+	return utf8Codec(encoding) || known
 }

@@ -114,7 +114,8 @@ var chineseText = map[string]string{
 	// What the DuckDB engine chose and noted, as the cells' pick() and
 	// note() say it in py/.
 	"time column: %s (detected: its values parse as dates)": "时间列：%s（自动识别：其值可解析为日期）",
-	"measure: %s (the first numeric column)":                "度量：%s（第一个数值列）",
+	"sheet: %s":                              "工作表：%s",
+	"measure: %s (the first numeric column)": "度量：%s（第一个数值列）",
 	"category: %s (a text column with few distinct values)": "类别：%s（不同值较少的文本列）",
 	"columns: the numeric columns":                          "列：所有数值列",
 	"the first %d of %d numeric columns were checked":       "只检查了 %[2]d 个数值列中的前 %[1]d 个",
