@@ -133,9 +133,10 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
-	// Outliers numbers rows in the file's order; the other templates only
+	// Outliers numbers rows in the file's order, the funnel orders stages
+	// by where they first occur; the other templates only
 	// aggregate, in any order, which saves memory.
-	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers
+	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers && t.Name != Funnel
 	src, err := sqldb.OpenFiles(ctx, root, []string{rel}, fo)
 	if err != nil {
 		return nil, p, fail(err.Error())
@@ -149,7 +150,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	}()
 	// Trend, compare_periods, top-N and pivot count a text column's
 	// distinct values only to find a category (textUniques).
-	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot
+	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot || t.Name == Funnel
 	if err := d.load(ctx, filepath.Join(root, filepath.FromSlash(rel)), t, p, reading); err != nil {
 		var te templateError
 		if errors.As(err, &te) {
@@ -173,6 +174,8 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 		err = d.distribution(ctx, p)
 	case Outliers:
 		err = d.outliers(ctx, root, rel, p)
+	case Funnel:
+		err = d.funnel(ctx, p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}
