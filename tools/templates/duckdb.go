@@ -572,7 +572,8 @@ func aggregation(p Params, measure *duckColumn) (string, error) {
 }
 
 // aggSQL is the SQL of aggregate(): rows counted without a measure, a sum
-// of nothing is 0 as in pandas.
+// of nothing is 0 as in pandas. Sums and means add exactly (exactSum), so
+// that they are the same in every run, as pandas' are.
 func aggSQL(agg string, measure *duckColumn) string {
 	if measure == nil {
 		return "CAST(count(*) AS DOUBLE)"
@@ -580,9 +581,9 @@ func aggSQL(agg string, measure *duckColumn) string {
 	v := number(*measure)
 	switch agg {
 	case "sum":
-		return "coalesce(sum(" + v + "), 0)"
+		return "coalesce(" + exactSum(v) + ", 0)"
 	case "mean":
-		return "avg(" + v + ")"
+		return "(" + exactSum(v) + " / count(" + v + "))"
 	case "count":
 		return "CAST(count(" + v + ") AS DOUBLE)"
 	case "median":
