@@ -26,6 +26,7 @@ var funnelBuiltin = builtin{
 	infer:   inferFunnel,
 	hint:    "name the stage column (stage=...) and the stages in order (stages=[...]), or list one column per stage",
 	formats: map[string]numfmt.Formats{"table": {"from_previous": pct1, "from_first": pct1}},
+	duck:    true,
 }
 
 // inferFunnel picks the funnel's shape: stage columns named in order (wide

@@ -139,9 +139,10 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
-	// Outliers numbers rows in the file's order; the other templates only
+	// Outliers numbers rows in the file's order, the funnel orders stages
+	// by where they first occur; the other templates only
 	// aggregate, in any order, which saves memory.
-	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers
+	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers && t.Name != Funnel
 	in, err := prepareInput(ctx, root, rel, p, fo)
 	if err != nil {
 		var te templateError
@@ -164,7 +165,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	}()
 	// Trend, compare_periods, top-N and pivot count a text column's
 	// distinct values only to find a category (textUniques).
-	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot
+	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot || t.Name == Funnel
 	if isWorkbook(rel) {
 		d.pick("sheet: %s", in.sheet)
 	}
@@ -191,6 +192,8 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 		err = d.distribution(ctx, p)
 	case Outliers:
 		err = d.outliers(ctx, root, in.abs(), p)
+	case Funnel:
+		err = d.funnel(ctx, p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}
@@ -587,7 +590,8 @@ func aggregation(p Params, measure *duckColumn) (string, error) {
 }
 
 // aggSQL is the SQL of aggregate(): rows counted without a measure, a sum
-// of nothing is 0 as in pandas.
+// of nothing is 0 as in pandas. Sums and means add exactly (exactSum), so
+// that they are the same in every run, as pandas' are.
 func aggSQL(agg string, measure *duckColumn) string {
 	if measure == nil {
 		return "CAST(count(*) AS DOUBLE)"
@@ -595,9 +599,9 @@ func aggSQL(agg string, measure *duckColumn) string {
 	v := number(*measure)
 	switch agg {
 	case "sum":
-		return "coalesce(sum(" + v + "), 0)"
+		return "coalesce(" + exactSum(v) + ", 0)"
 	case "mean":
-		return "avg(" + v + ")"
+		return "(" + exactSum(v) + " / count(" + v + "))"
 	case "count":
 		return "CAST(count(" + v + ") AS DOUBLE)"
 	case "median":

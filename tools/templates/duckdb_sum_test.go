@@ -1,0 +1,141 @@
+package templates
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/tools/sqldb"
+)
+
+// fractionsTable opens a DuckDB with threads threads and a table t of rows
+// fractions (v, and g: one of 3 groups), whose sum's last bit depends on
+// the order the threads' partial sums are combined in.
+func fractionsTable(t testing.TB, rows, threads int) *sqldb.Source {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "input"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "input", "a.csv"), []byte("x\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := sqldb.OpenFiles(context.Background(), dir, []string{"input/a.csv"}, sqldb.FilesOptions{Threads: threads, AnyOrder: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	if _, err := src.Rows(context.Background(), fmt.Sprintf("CREATE TABLE t AS SELECT CAST(hash(i) %% 1000003 AS DOUBLE) / 997 - 500 AS v, i %% 3 AS g FROM range(%d) r(i)", rows)); err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// resultsOf runs q 25 times and returns the distinct results it gave,
+// each its rows with every number in full.
+func resultsOf(t *testing.T, src *sqldb.Source, q string) map[string]bool {
+	t.Helper()
+	seen := map[string]bool{}
+	for range 25 {
+		res, err := src.Rows(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, r := range res {
+			for _, v := range r {
+				b.WriteString(strconv.FormatFloat(toFloat(v), 'g', -1, 64) + " ")
+			}
+			b.WriteString("; ")
+		}
+		seen[b.String()] = true
+	}
+	return seen
+}
+
+// TestExactSumSameEveryRun: a sum and a mean over 2 million fractions,
+// grouped and not, with 4 threads, are the same number in every run
+// (DuckDB's own sum of doubles is not: the test checks that the data
+// shows it), and the exact sum is the sum's correct rounding.
+func TestExactSumSameEveryRun(t *testing.T) {
+	src := fractionsTable(t, 2_000_000, 4)
+	if plain := resultsOf(t, src, "SELECT sum(v) FROM t"); len(plain) < 2 {
+		t.Logf("DuckDB's sum gave one value in 25 runs: %v (the machine ran its threads in one order)", plain)
+	}
+	for _, q := range []string{
+		"SELECT " + aggSQL("sum", &duckColumn{name: "v", typ: "DOUBLE"}) + " FROM t",
+		"SELECT " + aggSQL("mean", &duckColumn{name: "v", typ: "DOUBLE"}) + " FROM t",
+		"SELECT g, " + aggSQL("sum", &duckColumn{name: "v", typ: "DOUBLE"}) + " FROM t GROUP BY g ORDER BY g",
+	} {
+		if got := resultsOf(t, src, q); len(got) != 1 {
+			t.Errorf("%s gave %d different values in 25 runs: %v", q, len(got), got)
+		}
+	}
+	// The exact sum against Go's: each value rounded at 2⁻⁹⁶, added
+	// exactly in integers.
+	res, err := src.Rows(context.Background(), "SELECT "+exactSum("v")+", sum(v) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, plain := toFloat(res[0][0]), toFloat(res[0][1]); math.Abs(got-plain) > 1e-6*math.Abs(plain)+1e-6 {
+		t.Errorf("exact sum %v, DuckDB's %v", got, plain)
+	}
+}
+
+// TestExactSumEdges: no values, NaN-free missing values, values past
+// 2⁶² and infinities, negative fractions, tiny values.
+func TestExactSumEdges(t *testing.T) {
+	src := fractionsTable(t, 10, 2)
+	for _, c := range []struct {
+		values string
+		want   float64
+	}{
+		{"(NULL::DOUBLE)", math.NaN()},
+		{"(0.1), (0.2), (NULL)", 0.30000000000000004},
+		{"(-0.5), (-1.25), (2)", 0.25},
+		{"(1e-30), (1)", 1},
+		{"(1e19), (1)", 1e19},
+		{"(-1e19), (1e19), (0.5)", 0.5},
+		{"('inf'::DOUBLE), (1)", math.Inf(1)},
+		{"(0.1), (0.1), (0.1)", 0.30000000000000004},
+	} {
+		res, err := src.Rows(context.Background(), "SELECT "+exactSum("CAST(x AS DOUBLE)")+" FROM (VALUES "+c.values+") v(x)")
+		if err != nil {
+			t.Fatalf("%s: %v", c.values, err)
+		}
+		got := toFloat(res[0][0])
+		if got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("sum of %s = %v, want %v", c.values, got, c.want)
+		}
+	}
+}
+
+// BenchmarkSumMillion compares DuckDB's sum of a million doubles, in 4
+// groups, with exactSum's.
+func BenchmarkSumMillion(b *testing.B) {
+	src := fractionsTable(b, 1_000_000, 2)
+	for _, bc := range []struct{ name, agg string }{
+		{"duckdb_sum", "sum(v)"}, {"exact_sum", exactSum("v")},
+		{"duckdb_avg", "avg(v)"}, {"exact_mean", aggSQL("mean", &duckColumn{name: "v", typ: "DOUBLE"})},
+	} {
+		for _, grouped := range []bool{false, true} {
+			q := "SELECT " + bc.agg + " FROM t"
+			name := bc.name
+			if grouped {
+				q, name = "SELECT g, "+bc.agg+" FROM t GROUP BY g", name+"_grouped"
+			}
+			b.Run(name, func(b *testing.B) {
+				for range b.N {
+					if _, err := src.Rows(context.Background(), q); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
