@@ -417,10 +417,14 @@ func (r *run) refresh(ctx context.Context, req RefreshRequest) {
 	if id == "" {
 		id = session.NewIDContext(ctx)
 	}
-	ws, err := session.Create(ctx, r.sift.cfg.SessionsRoot, id)
-	if err != nil {
-		r.fail(fmt.Errorf("create the refreshed session: %w", err))
-		return
+	// A refresh is a new session whose cells run from the first on a
+	// fresh kernel (nothing is replayed): a pooled one serves as well.
+	ws, ok := r.adoptPooled(ctx, id)
+	if !ok {
+		if ws, err = session.Create(ctx, r.sift.cfg.SessionsRoot, id); err != nil {
+			r.fail(fmt.Errorf("create the refreshed session: %w", err))
+			return
+		}
 	}
 	r.ws = ws
 	if ctx, err = r.open(ctx); err != nil {

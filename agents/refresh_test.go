@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm/scripted"
@@ -120,6 +121,51 @@ func TestRefreshOnAYearMoreOfData(t *testing.T) {
 	cells, _ := operator.ReadCells(done.Path)
 	if len(cells) != 3 {
 		t.Errorf("cells run = %d, want the 3 of the analysis", len(cells))
+	}
+}
+
+// TestRefreshTakesAPooledKernel: with Config.KernelPool, the refreshed
+// session (a new one, its cells run from the first) takes a pooled kernel
+// as a new run does: its workspace is a slot of the pool, linked from
+// <root>/<id>, and its cells ran there. Before, a refresh always started
+// its own Python.
+func TestRefreshTakesAPooledKernel(t *testing.T) {
+	script := scripted.New(refreshedScript()...)
+	var pool *operator.KernelPool
+	var root string
+	s := httpSift(t, script, func(c *Config) {
+		c.PythonMode = operator.PythonKernel
+		root = c.SessionsRoot
+		var err error
+		if pool, err = NewKernelPool(context.Background(), *c, 1); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { pool.Close() })
+		c.KernelPool = pool
+	})
+	evs := collect(t, s, Request{Mode: ModePlan, Question: "Which region sells most?", Files: []string{salesCSV(t)}, Parallel: 1})
+	if done := evs[len(evs)-1]; done.Err != nil {
+		t.Fatalf("the analysis failed: %v", done.Err)
+	}
+	id := evs[len(evs)-1].Session
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := pool.WaitReady(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	done := refreshed(t, s, RefreshRequest{Session: id, Files: []string{writeData(t, "sales-2025.csv", "date,region,revenue")}})
+	if done.Err != nil {
+		t.Fatalf("refresh failed: %v", done.Err)
+	}
+	target, err := os.Readlink(filepath.Join(root, done.Session))
+	if err != nil || filepath.Dir(target) != pool.Dir() {
+		t.Fatalf("the refreshed session's workspace: link to %q (%v); want a slot of the pool %s", target, err, pool.Dir())
+	}
+	if got := readWS(t, done, "out/by_region.csv"); !strings.Contains(got, "North,360") {
+		t.Errorf("out/by_region.csv = %q", got)
+	}
+	if cells, _ := operator.ReadCells(target); len(cells) != 3 {
+		t.Errorf("cells run in the slot = %d, want the 3 of the analysis", len(cells))
 	}
 }
 
