@@ -61,7 +61,7 @@ func (r *run) dataSources(ctx context.Context, inputs []string) (memory.Sources,
 	var out memory.Sources
 	sums := r.inputSums()
 	for _, in := range inputs {
-		s, err := memory.FileHashed(ctx, r.ws.Path(in), sums[in])
+		s, err := memory.FilePreviewed(ctx, r.ws.Path(in), sums[in], r.schemaPreview(ctx, in))
 		if err != nil {
 			r.memoryWarning("could not fingerprint "+in, err)
 			return nil, false

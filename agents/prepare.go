@@ -8,6 +8,7 @@ import (
 	"github.com/sift-agent/sift/event"
 	"github.com/sift-agent/sift/llm"
 	"github.com/sift-agent/sift/llm/trajectory"
+	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/report"
 
@@ -137,15 +138,57 @@ func checkInputs(req Request) error {
 }
 
 // previewInputs previews the session's input files (workspace-relative
-// paths) with the configured preview options.
+// paths) with the configured preview options, each once per run (see
+// inputPreview).
 func (r *run) previewInputs(ctx context.Context, inputs []string) []preview.Previewed {
-	abs := make([]string, len(inputs))
-	for i, p := range inputs {
-		abs[i] = r.ws.Path(p)
+	out := make([]preview.Previewed, len(inputs))
+	for i, in := range inputs {
+		out[i] = r.inputPreview(ctx, in)
+	}
+	return out
+}
+
+// previewFile previews one file; tests count its calls.
+var previewFile = preview.File
+
+// inputPreview is the preview of the session's input in
+// (workspace-relative) with the configured preview options, made once per
+// run: the data context and the input's fingerprint (schemaPreview) read
+// the same one. Once ctx is cancelled an input not previewed yet gets
+// ctx's error.
+func (r *run) inputPreview(ctx context.Context, in string) preview.Previewed {
+	if pv, ok := r.inputPreviews[in]; ok {
+		return pv
 	}
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = r.ws.Root
-	return preview.Files(ctx, abs, popts)
+	pv := preview.Previewed{Path: r.ws.Path(in)}
+	if pv.Err = ctx.Err(); pv.Err != nil {
+		return pv
+	}
+	pv.Preview, pv.Err = previewFile(ctx, pv.Path, popts)
+	if r.inputPreviews == nil {
+		r.inputPreviews = map[string]preview.Previewed{}
+	}
+	r.inputPreviews[in] = pv
+	return pv
+}
+
+// schemaPreview is the preview the fingerprint of input in reads its
+// schema from (memory.SchemaOptions): the run's own preview of it when
+// the configured options find the same tables, so the file is previewed
+// once; nil when it cannot be previewed.
+func (r *run) schemaPreview(ctx context.Context, in string) *preview.FilePreview {
+	var pv preview.Previewed
+	if preview.SameTables(r.sift.cfg.Preview, memory.SchemaOptions) {
+		pv = r.inputPreview(ctx, in)
+	} else {
+		pv.Preview, pv.Err = previewFile(ctx, r.ws.Path(in), memory.SchemaOptions)
+	}
+	if pv.Err != nil {
+		return nil
+	}
+	return pv.Preview
 }
 
 // previewed lists the previews that could be made, for the template

@@ -118,6 +118,9 @@ type run struct {
 	// ground the suggested next questions.
 	previews []*preview.FilePreview
 	ran      templates.Match
+	// inputPreviews are the inputs' previews made so far, by
+	// workspace-relative path (inputPreview).
+	inputPreviews map[string]preview.Previewed
 	// builtin names the built-in analysis the run is, recorded in the
 	// session (Meta.Template) so that a resume needs no model.
 	builtin string

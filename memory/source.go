@@ -59,6 +59,25 @@ func File(ctx context.Context, path string) (Source, error) {
 // a session's input record keeps it from the copy: the file is not read
 // again to hash it. An empty sum hashes the file.
 func FileHashed(ctx context.Context, path, sum string) (Source, error) {
+	// The schema is the columns and their types, which do not depend on
+	// the row count: the rows are estimated, not counted (a second scan
+	// of the whole file).
+	p, err := preview.File(ctx, path, SchemaOptions)
+	if err != nil {
+		p = nil
+	}
+	return FilePreviewed(ctx, path, sum, p)
+}
+
+// SchemaOptions are the options of the preview a file's schema is read
+// from (see FilePreviewed).
+var SchemaOptions = preview.Options{ExactCountLimit: 1}
+
+// FilePreviewed is FileHashed with the file's schema read from p, a
+// preview of it already made with SchemaOptions or options that find the
+// same tables (preview.SameTables), so the file is not previewed again;
+// nil when it could not be previewed (the schema is then "unknown").
+func FilePreviewed(ctx context.Context, path, sum string, p *preview.FilePreview) (Source, error) {
 	content := sum
 	if content == "" {
 		f, err := os.Open(path)
@@ -75,10 +94,7 @@ func FileHashed(ctx context.Context, path, sum string) (Source, error) {
 		return Source{}, fmt.Errorf("fingerprint %s: %w", path, err)
 	}
 	schema := "unknown"
-	// The schema is the columns and their types, which do not depend on
-	// the row count: the rows are estimated, not counted (a second scan
-	// of the whole file).
-	if p, err := preview.File(ctx, path, preview.Options{ExactCountLimit: 1}); err == nil {
+	if p != nil {
 		schema = fileSchema(p)
 	}
 	return Source{

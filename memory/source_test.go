@@ -58,6 +58,42 @@ func TestFileIdentity(t *testing.T) {
 	}
 }
 
+// TestFilePreviewedReadsTheSchemaFromThePreview: a fingerprint given the
+// file's preview reads the schema from it, not from a preview of its own,
+// and is the fingerprint File makes when the preview is made as File
+// makes it (or with options that find the same tables).
+func TestFilePreviewedReadsTheSchemaFromThePreview(t *testing.T) {
+	ctx := context.Background()
+	path := write(t, "sales.csv", "region,revenue\nWest,10\nEast,20\n")
+	for _, opts := range []preview.Options{SchemaOptions, {MaxRows: 5, MaxCellChars: 10, BaseDir: filepath.Dir(path)}} {
+		p, err := preview.File(ctx, path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := FilePreviewed(ctx, path, "", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fingerprint(t, path); got != want {
+			t.Errorf("with %+v: %+v, want File's %+v", opts, got, want)
+		}
+	}
+	other, err := preview.File(ctx, write(t, "other.csv", "area,units\nWest,1\n"), SchemaOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FilePreviewed(ctx, path, "", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Schema, "area ") || strings.Contains(got.Schema, "region") {
+		t.Errorf("schema %q is not the given preview's (area, units)", got.Schema)
+	}
+	if got, err := FilePreviewed(ctx, path, "", nil); err != nil || got.Schema != "unknown" {
+		t.Errorf("without a preview: schema %q, %v; want unknown", got.Schema, err)
+	}
+}
+
 func TestFileMissing(t *testing.T) {
 	if _, err := File(context.Background(), filepath.Join(t.TempDir(), "nope.csv")); err == nil {
 		t.Error("a missing file must fail")

@@ -129,6 +129,25 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// SameTables reports whether previews made with options a and b find the
+// same tables: the same sheets, with the same columns named and typed
+// alike. Such options differ only in how much a preview shows (rows,
+// columns with samples, cell and line widths, budgets), how it counts
+// rows and gathers statistics, and what it calls the file (BaseDir, which
+// also names a file's one table), so one preview can serve both: a run's
+// data context and its data's fingerprint.
+func SameTables(a, b Options) bool {
+	tables := func(o Options) Options {
+		// withDefaults raises TypeSampleRows to MaxRows first: that part
+		// of MaxRows stays.
+		o = o.withDefaults()
+		o.MaxRows, o.MaxColumns, o.MaxCellChars, o.MaxLineChars, o.MaxLines, o.MaxChars, o.MaxTotalChars = 0, 0, 0, 0, 0, 0, 0
+		o.ExactCountLimit, o.StatsMaxBytes, o.BaseDir = 0, 0, ""
+		return o
+	}
+	return tables(a) == tables(b)
+}
+
 // FilePreview is what a cheap look at one input file found: enough for a
 // model to plan with, never the whole file.
 type FilePreview struct {

@@ -123,6 +123,32 @@ func TestPreviewOptionsDefaults(t *testing.T) {
 	}
 }
 
+// TestSameTables: options that differ only in what a preview shows, how
+// it counts rows and what it calls the file find the same tables; those
+// that change how columns are typed or which sheets are read do not.
+func TestSameTables(t *testing.T) {
+	base := Options{ExactCountLimit: 1}
+	tests := []struct {
+		name string
+		o    Options
+		same bool
+	}{
+		{"defaults", Options{}, true},
+		{"what is shown", Options{MaxRows: 5, MaxColumns: 3, MaxCellChars: 1 << 10, MaxLineChars: 9, MaxLines: 2, MaxChars: 1 << 20, MaxTotalChars: 1 << 22}, true},
+		{"counting and statistics", Options{ExactCountLimit: 1 << 40, StatsMaxBytes: 1}, true},
+		{"named from a base", Options{BaseDir: "/w"}, true},
+		{"more rows shown than typed", Options{MaxRows: 500}, false},
+		{"typed from fewer rows", Options{TypeSampleRows: 50}, false},
+		{"fewer sheets", Options{MaxSheets: 2}, false},
+		{"JSON read less far", Options{JSONScanBytes: 1 << 10}, false},
+	}
+	for _, tt := range tests {
+		if got := SameTables(base, tt.o); got != tt.same {
+			t.Errorf("%s: SameTables = %v, want %v", tt.name, got, tt.same)
+		}
+	}
+}
+
 func TestPreviewNamesFilesRelativeToBaseDir(t *testing.T) {
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "input"), 0o755); err != nil {

@@ -1,0 +1,52 @@
+package agents
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/memory"
+	"github.com/sift-agent/sift/preview"
+)
+
+// TestRunPreviewsEachInputOnce: a run previews each input once, for both
+// its data context and the input's fingerprint in memory (a preview of a
+// large CSV reads its first MiB and counts its rows), and the fingerprint
+// is the one memory makes from its own preview.
+func TestRunPreviewsEachInputOnce(t *testing.T) {
+	py := pythonOrSkip(t)
+	var mu sync.Mutex
+	previews := map[string]int{}
+	old := previewFile
+	previewFile = func(ctx context.Context, path string, opts preview.Options) (*preview.FilePreview, error) {
+		mu.Lock()
+		previews[filepath.Base(path)]++
+		mu.Unlock()
+		return old(ctx, path, opts)
+	}
+	t.Cleanup(func() { previewFile = old })
+	s := offlineSift(t, py)
+	evs := collect(t, s, Request{Question: "monthly revenue trend", Files: []string{salesCSV(t)}})
+	if done := evs[len(evs)-1]; done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	if diff := cmp.Diff(map[string]int{"sales.csv": 1}, previews); diff != "" {
+		t.Errorf("previews per input (-want +got):\n%s", diff)
+	}
+	id := kinds(evs, event.Session)[0].Text
+	meta, err := s.store.Sessions.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := memory.File(context.Background(), filepath.Join(s.cfg.SessionsRoot, id, "input", "sales.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{own.ID}, meta.Sources); diff != "" {
+		t.Errorf("the input's fingerprint (-memory's own +the run's):\n%s", diff)
+	}
+}
