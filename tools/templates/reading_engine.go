@@ -186,14 +186,19 @@ func workbookCSV(path, sheet, out string) error {
 	return w.Error()
 }
 
+// timeValue is the SQL of time column t's value as a timestamp: typed
+// dates cast; dates written as text ("Jan 1 2000", "01/31/2015") are
+// parsed by the common layouts.
+func timeValue(t string) string {
+	return "COALESCE(TRY_CAST(" + t + " AS TIMESTAMP), try_strptime(CAST(" + t + " AS VARCHAR), ['%b %d %Y', '%B %d %Y', '%m/%d/%Y', '%Y/%m/%d', '%d.%m.%Y', '%Y%m%d', '%Y-%m']))"
+}
+
 // grainKey is the SQL of a row's time key at grain g, and its column name.
 func grainKey(t string, yearTime bool, g string) (string, string) {
 	if yearTime {
 		return "CAST(CAST(" + t + " AS BIGINT) AS VARCHAR)", "year"
 	}
-	// Typed dates cast; dates written as text ("Jan 1 2000", "01/31/2015")
-	// are parsed by the common layouts.
-	ts := "COALESCE(TRY_CAST(" + t + " AS TIMESTAMP), try_strptime(CAST(" + t + " AS VARCHAR), ['%b %d %Y', '%B %d %Y', '%m/%d/%Y', '%Y/%m/%d', '%d.%m.%Y', '%Y%m%d', '%Y-%m']))"
+	ts := timeValue(t)
 	switch g {
 	case "year":
 		return "strftime(" + ts + ", '%Y')", "year"
@@ -284,8 +289,26 @@ func whereSQL(r Reading) string {
 
 // readingQuery is the SQL of a reading's main table over view, and its
 // column names; "" when the analysis has no table of this shape.
+//
+// A time key is grouped by its period (grainGroup) and written as text
+// once per group, not once per row: the per-row text was most of a
+// trend's table on a large file. The groups and their texts are the
+// per-row keys' (grainKey), one to one.
 func readingQuery(r Reading, view string) (string, []string) {
-	var keys, names []string
+	// keys are the per-row keys; groups what rows are grouped by and
+	// texts how a group's value is written ("$g" stands for it).
+	var keys, groups, texts, names []string
+	split := false // a time key grouped by its period
+	timeKey := func(g string) {
+		k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, g)
+		grp, text, ok := grainGroup(sqldb.QuoteIdent(r.Time), r.YearTime, g)
+		split = ok
+		keys, groups, texts, names = append(keys, k), append(groups, grp), append(texts, text), append(names, n)
+	}
+	textKey := func(gcol string) {
+		k := "CAST(" + sqldb.QuoteIdent(gcol) + " AS VARCHAR)"
+		keys, groups, texts, names = append(keys, k), append(groups, k), append(texts, "$g"), append(names, gcol)
+	}
 	switch r.Analysis {
 	case Trend, ComparePeriods:
 		if r.Time == "" {
@@ -297,18 +320,16 @@ func readingQuery(r Reading, view string) (string, []string) {
 		} else if g == "" {
 			g = "month"
 		}
-		k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, g)
-		keys, names = append(keys, k), append(names, n)
+		timeKey(g)
 		for _, gcol := range r.GroupBy {
-			keys, names = append(keys, "CAST("+sqldb.QuoteIdent(gcol)+" AS VARCHAR)"), append(names, gcol)
+			textKey(gcol)
 		}
 	case TopN, Pivot:
 		for _, gcol := range r.GroupBy {
-			keys, names = append(keys, "CAST("+sqldb.QuoteIdent(gcol)+" AS VARCHAR)"), append(names, gcol)
+			textKey(gcol)
 		}
 		if r.Analysis == Pivot && len(r.GroupBy) == 1 && r.Time != "" {
-			k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, r.Grain)
-			keys, names = append(keys, k), append(names, n)
+			timeKey(r.Grain)
 		}
 	default:
 		return "", nil
@@ -316,25 +337,36 @@ func readingQuery(r Reading, view string) (string, []string) {
 	if len(keys) == 0 {
 		return "", nil
 	}
-	var sel []string
-	for i, k := range keys {
-		sel = append(sel, k+" AS k"+fmt.Sprint(i))
+	if !split {
+		groups = keys
+	}
+	// Rows are grouped as g0, g1...; the outer query writes them as the
+	// keys k0, k1... that the order below sorts by. Without a time key
+	// grouped by its period, the keys are grouped as they are, in one
+	// query.
+	alias := "g"
+	if !split {
+		alias = "k"
+	}
+	var sel, outer, group, order []string
+	for i, k := range groups {
+		sel = append(sel, fmt.Sprintf("%s AS %s%d", k, alias, i))
+		outer = append(outer, strings.ReplaceAll(texts[i], "$g", fmt.Sprintf("g%d", i))+fmt.Sprintf(" AS k%d", i))
+		group = append(group, fmt.Sprintf("%s%d", alias, i))
 	}
 	measures := r.Measures
 	if len(measures) == 0 {
 		sel = append(sel, "count(*) AS v0")
+		outer = append(outer, "v0")
 		names = append(names, "count")
 	}
 	for i, m := range measures {
 		sel = append(sel, measureSQL(m)+fmt.Sprintf(" AS v%d", i))
+		outer = append(outer, fmt.Sprintf("v%d", i))
 		names = append(names, m.Column)
 	}
-	var group, order []string
-	for i := range keys {
-		group = append(group, fmt.Sprintf("k%d", i))
-	}
-	notNull := make([]string, len(keys))
-	for i, k := range keys {
+	notNull := make([]string, len(groups))
+	for i, k := range groups {
 		notNull[i] = k + " IS NOT NULL"
 	}
 	where := whereSQL(r)
@@ -344,6 +376,13 @@ func readingQuery(r Reading, view string) (string, []string) {
 		where += " AND " + strings.Join(notNull, " AND ")
 	}
 	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + view + where + " GROUP BY " + strings.Join(group, ", ")
+	if split {
+		q = "SELECT " + strings.Join(outer, ", ") + " FROM (" + q + ")"
+	}
+	group = make([]string, len(keys))
+	for i := range keys {
+		group[i] = fmt.Sprintf("k%d", i)
+	}
 	switch r.Analysis {
 	case TopN:
 		dir := "DESC"
@@ -372,6 +411,37 @@ func readingQuery(r Reading, view string) (string, []string) {
 		q += fmt.Sprintf(" LIMIT %d", n)
 	}
 	return q, names
+}
+
+// grainGroup is grainKey in two parts: what rows are grouped by (a
+// period's first instant, a year's number, a calendar part's number) and
+// the SQL that writes a group's value ("$g") as grainKey's text. The two
+// are one to one, so the groups are grainKey's. ok is false for a grain
+// whose order needs the rows (weekday): that key stays per row.
+func grainGroup(t string, yearTime bool, g string) (group, text string, ok bool) {
+	if yearTime {
+		return "CAST(" + t + " AS BIGINT)", "CAST($g AS VARCHAR)", true
+	}
+	ts := timeValue(t)
+	switch g {
+	case "year":
+		return "date_trunc('year', " + ts + ")", "strftime($g, '%Y')", true
+	case "quarter":
+		return "date_trunc('quarter', " + ts + ")", "strftime($g, '%Y') || '-Q' || CAST(quarter($g) AS VARCHAR)", true
+	case "month":
+		return "date_trunc('month', " + ts + ")", "strftime($g, '%Y-%m')", true
+	case "week":
+		return "date_trunc('week', " + ts + ")", "strftime($g, '%Y-%m-%d')", true
+	case "month_of_year":
+		return "month(" + ts + ")", "CAST($g AS VARCHAR)", true
+	case "weekday":
+		return "", "", false
+	case "quarter_of_year":
+		return "quarter(" + ts + ")", "CAST($g AS VARCHAR)", true
+	case "hour_of_day":
+		return "hour(" + ts + ")", "CAST($g AS VARCHAR)", true
+	}
+	return "date_trunc('day', " + ts + ")", "strftime($g, '%Y-%m-%d')", true
 }
 
 // ReadingTable computes the main table of reading r over the input at rel
