@@ -281,17 +281,8 @@ func writeSheetCSV(ctx context.Context, wb *excelize.File, sheet string, w io.Wr
 	if len(rows) == 0 {
 		return nil, templateError(fmt.Sprintf("sheet %q is empty", sheet))
 	}
+	// Blank rows within the table stay, as missing values in every column.
 	header, data := rows[0], rows[1:]
-	if width == 1 {
-		// pandas skips blank lines; with one column, an empty row is one.
-		var kept [][]xlValue
-		for _, row := range data {
-			if len(row) == 1 && (row[0].kind != xlText || strings.TrimSpace(row[0].s) != "") {
-				kept = append(kept, row)
-			}
-		}
-		data = kept
-	}
 	cw := csv.NewWriter(w)
 	names := headerNames(header, width)
 	if err := cw.Write(names); err != nil {

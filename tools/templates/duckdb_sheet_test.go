@@ -316,3 +316,87 @@ func TestWorkbookRunsWithoutPython(t *testing.T) {
 		t.Errorf("sheet %q, picked %q: want the first sheet with data, Sales, picked first", r.Params.Sheet, r.Picked)
 	}
 }
+
+// TestSheetCSVAsReadExcel: the CSV copy of a sheet holds what pandas'
+// read_excel reads from it (checked against pandas 1.5 with openpyxl
+// 3.0): mangled and unnamed headers, text numbers as numbers, the blank
+// row making every column's numbers floats, formulas' cached values (none:
+// missing), true/false with a gap as 1.0/0.0, dates by number format; and
+// on a sheet whose first row is blank, that row as the header, times of
+// day as text.
+func TestSheetCSVAsReadExcel(t *testing.T) {
+	sales := `date,region,amount,units,code,Unnamed: 5,region.1,double,paid,note,merged,Unnamed: 11,score
+2024-01-03 00:00:00,East,100.5,3.0,1.0,0.0,east,6.0,1.0,n0,m,,0.5
+2024-01-12 00:00:00,West,149.5,4.0,8.0,1.0,west,8.0,0.0,n1,m,,1.5
+2024-01-21 00:00:00,North,198.5,5.0,15.0,2.0,north,10.0,1.0,n2,m,,
+2024-01-30 00:00:00,East,212.75,6.0,22.0,0.0,east,12.0,0.0,n0,m,,3.5
+2024-02-08 00:00:00,South,161.75,3.0,29.0,1.0,south,6.0,1.0,5,m,,4.5
+,,,,,,,,,,,,
+2024-02-17 00:00:00,West,210.75,4.0,36.0,2.0,west,8.0,0.0,n2,m,,0.5
+2024-02-26 00:00:00,East,125.0,5.0,43.0,0.0,east,10.0,,n0,m,,1.5
+2024-03-06 00:00:00,North,174.0,,50.0,1.0,north,0.0,0.0,n1,m,,2.5
+2024-03-15 00:00:00,West,223.0,3.0,57.0,2.0,west,6.0,1.0,n2,m,,3.5
+2024-03-24 00:00:00,East,137.25,4.0,64.0,0.0,east,8.0,0.0,n0,m,,
+2024-04-02 00:00:00,South,186.25,5.0,71.0,1.0,south,,1.0,n1,m,,0.5
+2024-04-11 00:00:00,East,100.5,6.0,78.0,2.0,east,12.0,0.0,n2,m,,1.5
+`
+	staff := "name,team,salary\nAnn,A,5200\nBo,B,4100\nCy,A,6100\nDi,B,3900\nEd,A,4500\n"
+	wb, err := excelize.OpenReader(bytes.NewReader(trickyWorkbook(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sheet, want string
+		datetimes   []string
+	}{{"Sales", sales, []string{"date"}}, {"Staff", staff, nil}} {
+		var out bytes.Buffer
+		dt, err := writeSheetCSV(context.Background(), wb, c.sheet, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != c.want {
+			t.Errorf("sheet %s:\n%s\nwant:\n%s", c.sheet, out.String(), c.want)
+		}
+		var got []string
+		for name, ok := range dt {
+			if ok {
+				got = append(got, name)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(c.datetimes, ",") {
+			t.Errorf("sheet %s: datetime columns %v, want %v", c.sheet, got, c.datetimes)
+		}
+	}
+
+	f := excelize.NewFile()
+	clock := "h:mm"
+	timeStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range [][]any{{nil, "n", "t", "flag"}, {nil, "3", 0.4375, true}, {nil, "007", 0.5}} {
+		if err := f.SetSheetRow("Sheet1", fmt.Sprintf("A%d", i+2), &row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.SetCellStyle("Sheet1", "C3", "C4", timeStyle); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := writeSheetCSV(context.Background(), f, "Sheet1", &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "Unnamed: 0,Unnamed: 1,Unnamed: 2,Unnamed: 3\n,n,t,flag\n,3,10:30:00,True\n,007,12:00:00,\n"
+	if out.String() != want {
+		t.Errorf("blank first row:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// TestPyFloat: floats are written as Python's repr writes them.
+func TestPyFloat(t *testing.T) {
+	for f, want := range map[float64]string{2: "2.0", 0.1: "0.1", 1e16: "1e+16", 123456789012345.6: "123456789012345.6", 0.0001: "0.0001", 0.00001: "1e-05", -2.5e-7: "-2.5e-07", 1.5e300: "1.5e+300"} {
+		if got := pyFloat(f); got != want {
+			t.Errorf("pyFloat(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
