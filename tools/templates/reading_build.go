@@ -27,19 +27,19 @@ func (p *parsed) build() (Reading, []problem) {
 		probs = append(probs, problem{fmt.Sprintf(en, args...), fmt.Sprintf(zh, args...)})
 	}
 	var (
-		aggs      []item
-		cues      = map[string]bool{}
-		grain     string
-		part      string
-		order     string
-		compare   string
-		timeWord  bool
-		ranking   bool
-		across    bool
+		aggs     []item
+		cues     = map[string]bool{}
+		grain    string
+		part     string
+		order    string
+		compare  string
+		timeWord bool
+		ranking  bool
+		across   bool
 		// pooled are the categories said after "over" or "across"
 		// ("total investment per year across firms"): summed over, or
 		// split by, when nothing else groups.
-		pooled []pooledDim
+		pooled    []pooledDim
 		rowNoun   bool
 		supers    []entry
 		measures  []*gcol
