@@ -885,7 +885,7 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			if want := valueConcept(span[0]); want != "" && !p.namesColumn(want) {
 				for _, c := range p.t.cols {
 					for k, v := range c.values {
-						if e, ok := zhWords[k]; ok && e.role == roleWord && e.value == want || span[0].han && k == want {
+						if e, ok := zhWords[k]; ok && e.role == roleWord && e.value == want || span[0].han && (k == want || canonKey(k) == canonKey(want)) {
 							// 男性 for 男; 中国 for China.
 							return item{kind: itemValue, col: c, value: v, from: i, to: i + w}, true
 						}
@@ -921,6 +921,20 @@ func (p *parsed) placeAt(i int) (item, bool) {
 	// "flights.csv"): this table's, or another file's.
 	if it, ok := p.fileAt(i, true); ok {
 		return it, true
+	}
+	// A calendar part said in words ("month of the year", "day of week")
+	// before the columns that its words name (month, year of a table of
+	// both): a part of the calendar, not two groupings.
+	if !toks[i].han {
+		for w := min(4, n-i); w >= 3; w-- {
+			var ws []string
+			for _, t := range toks[i : i+w] {
+				ws = append(ws, t.w)
+			}
+			if e, ok := enPhrases[strings.Join(ws, " ")]; ok && e.role == rolePart {
+				return item{kind: itemVocab, ent: e, from: i, to: i + w}, true
+			}
+		}
 	}
 	// Columns: the longest run of words naming one column best (a name
 	// exactly as the file spells it first).

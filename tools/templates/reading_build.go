@@ -27,15 +27,19 @@ func (p *parsed) build() (Reading, []problem) {
 		probs = append(probs, problem{fmt.Sprintf(en, args...), fmt.Sprintf(zh, args...)})
 	}
 	var (
-		aggs      []item
-		cues      = map[string]bool{}
-		grain     string
-		part      string
-		order     string
-		compare   string
-		timeWord  bool
-		ranking   bool
-		across    bool
+		aggs     []item
+		cues     = map[string]bool{}
+		grain    string
+		part     string
+		order    string
+		compare  string
+		timeWord bool
+		ranking  bool
+		across   bool
+		// pooled are the categories said after "over" or "across"
+		// ("total investment per year across firms"): summed over, or
+		// split by, when nothing else groups.
+		pooled    []pooledDim
 		rowNoun   bool
 		supers    []entry
 		measures  []*gcol
@@ -182,7 +186,7 @@ func (p *parsed) build() (Reading, []problem) {
 				if p.placeByTable(k, e.value, &dims, &measures, rated) {
 					continue
 				}
-				if valueNouns[e.value] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+				if valueNouns[e.value] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text && valueNounFits(p.items[k-1].col) {
 					// 出发机场: what the values of the column just named are.
 					continue
 				}
@@ -229,6 +233,10 @@ func (p *parsed) build() (Reading, []problem) {
 				if p.modifies(k) {
 					// "firm value", "stock price": the dimension names
 					// whose measure it is, not a grouping.
+					continue
+				}
+				if w := p.poolWord(it); w != "" {
+					pooled = append(pooled, pooledDim{c, w})
 					continue
 				}
 				dims = appendOnce(dims, c)
@@ -278,6 +286,15 @@ func (p *parsed) build() (Reading, []problem) {
 			nums = append(nums, it)
 		case itemRowNoun:
 			rowNoun = true
+			prev := p.prevItem(it)
+			if prev != nil && prev.kind == itemFile {
+				prev = p.prevItem(*prev) // per disaster event
+			}
+			if prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && !isPeriodNoun(it.text) && !t.rowsAreItems() {
+				// "average deaths per disaster event" over yearly totals
+				// per disaster type: a row is not one event.
+				add("it asks per %s, and the rows of %s are not one each", "请求要按每个%s计算，而 %s 的行并非每行一个", it.text, t.file.Name)
+			}
 			if it.value != "" {
 				rowIs = it.value
 			}
@@ -295,7 +312,7 @@ func (p *parsed) build() (Reading, []problem) {
 				// "weather type": the kind of the column just named.
 				continue
 			}
-			if valueNouns[p.toks[it.from].w] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text {
+			if valueNouns[p.toks[it.from].w] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text && valueNounFits(p.items[k-1].col) {
 				// "origin airport": what the values of the column just
 				// named are.
 				continue
@@ -455,6 +472,26 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(named) > 1 {
 		add("it asks for more than one analysis (%s)", "请求要的不止一项分析（%s）", strings.Join(named, ", "))
 	}
+	if part == "" && (grain == "month" || grain == "quarter") && p.saysRaw("一年中", "一年里", "一年当中") {
+		// 一年中各月份: the months of the calendar, all years together.
+		part, grain = grain+"_of_year", ""
+	}
+	if len(pooled) > 0 {
+		if grain == "" && part == "" && len(dims) == 0 {
+			// "avg mpg across origins": the only grouping asked.
+			for _, d := range pooled {
+				dims = appendOnce(dims, d.col)
+			}
+		} else {
+			for _, d := range pooled {
+				if d.word == "across" {
+					// "investment per year across firms" can be the total of
+					// the firms each year or each firm's: say which.
+					add("“across %[1]s” can mean summed over the %[1]s values or one result for each: say “for each %[1]s” or “in total”", "“跨%[1]s”可以是把各%[1]s加总，也可以是每个%[1]s分别统计：请说明", d.col.name)
+				}
+			}
+		}
+	}
 	period := grain
 	if part != "" {
 		period = part
@@ -516,6 +553,10 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 	}
 	r.Grain = period
+	if g, has := t.finerThanData(r); g != "" {
+		probs = append(probs, problem{fmt.Sprintf("%s has one value a %s at most, so it has no %s", r.Time, has, grainText("", g)),
+			fmt.Sprintf("%s 每%s至多一个值，没有%s", r.Time, zhGrain(has), grainText(LangChinese, g))})
+	}
 	if len(years) > 0 && r.Time != "" {
 		ys := make([]string, 0, len(years))
 		for _, y := range years {
@@ -590,7 +631,7 @@ func (p *parsed) build() (Reading, []problem) {
 			probs = append(probs, problem{fmt.Sprintf("it counts %ss, and the rows of the table are not one %s each: say what to count", countedPeriod, countedPeriod), fmt.Sprintf("请求要数%s的个数，而表中的行并非每%s一行：请说明要数什么", zhGrain(countedPeriod), zhGrain(countedPeriod))})
 		}
 	}
-	if perGrain && len(dims) > 0 && agg == "mean" && r.Analysis == Trend && grain != "" {
+	if (perGrain || p.meanOfPeriod()) && len(dims) > 0 && agg == "mean" && r.Analysis == Trend && grain != "" {
 		for _, c := range measures {
 			if c.nonSum == "" {
 				probs = append(probs, problem{fmt.Sprintf("“average %[1]s per %[2]s by %[3]s” can be the average of the %[2]sly totals for each %[3]s, or a trend of the average per %[2]s: say which", c.name, grain, dims[0].name), fmt.Sprintf("“按%[3]s的每%[2]s平均%[1]s”可以是每个%[3]s的每%[2]s平均总量，也可以是每%[2]s平均值的趋势：请说明是哪一种", c.name, zhGrain(grain), dims[0].name)})
@@ -642,6 +683,11 @@ func (p *parsed) build() (Reading, []problem) {
 	// measures as its columns; then what it needs of its own.
 	if b := builtinNamed(r.Analysis); b != nil {
 		if b.columnsIn {
+			if len(measures) == 0 && len(aggs) > 0 {
+				// "distribution of daily highs": highs is no column, and a
+				// distribution of every numeric column was not asked.
+				add("it names %q but no column to read", "请求提到了“%s”，但没有指明要看的列", aggs[0].text)
+			}
 			r.Measures = nil
 			for _, c := range measures {
 				r.Columns = append(r.Columns, c.name)
@@ -983,9 +1029,71 @@ func (p *parsed) nextItem(it item) *item {
 	return nil
 }
 
+// meanOfPeriod reports whether a grain word stands between a mean and
+// the measure it is of ("平均年发电量", "average yearly output"): the
+// average of the yearly amounts, said as an adjective of the measure.
+func (p *parsed) meanOfPeriod() bool {
+	for k := 1; k+1 < len(p.items); k++ {
+		a, g, m := p.items[k-1], p.items[k], p.items[k+1]
+		if a.kind == itemVocab && a.ent.role == roleAgg && a.ent.value == "mean" && g.kind == itemVocab && g.ent.role == roleGrain &&
+			m.kind == itemColumn && m.col.numeric {
+			return true
+		}
+	}
+	return false
+}
+
+// isPeriodNoun reports whether a row noun is a period (per day: a
+// grain, whatever the rows are).
+func isPeriodNoun(w string) bool {
+	return w == "day" || w == "days" || w == "天数" || w == "天"
+}
+
+// pooledDim is a category a request pools over ("over countries"), with
+// the word that said so.
+type pooledDim struct {
+	col  *gcol
+	word string
+}
+
+// poolWord is "over" or "across" when it comes right before the column
+// item it ("sum of population over countries", "across all firms"); "".
+func (p *parsed) poolWord(it item) string {
+	for j := it.from - 1; j >= 0; j-- {
+		switch p.toks[j].w {
+		case "all", "the", "every", "of":
+			continue
+		case "over", "across":
+			return p.toks[j].w
+		}
+		return ""
+	}
+	return ""
+}
+
 // valueNouns say what the values of a text column are, when said right
 // after its name ("origin airport", "pickup station", 出发机场).
 var valueNouns = map[string]bool{"airport": true, "station": true, "stop": true, "port": true, "hub": true, "site": true, "location": true}
+
+// placeRoles are the column words that say a place's role (origin
+// airport, pickup station, 出发机场): the column's values are then places
+// that a value noun names.
+var placeRoles = map[string]bool{"origin": true, "destination": true, "departure": true, "arrival": true, "pickup": true,
+	"dropoff": true, "start": true, "end": true, "source": true, "target": true, "home": true, "from": true, "to": true,
+	"出发": true, "到达": true, "始发": true, "目的": true, "起点": true, "终点": true}
+
+// valueNounFits reports whether a value noun (station, airport) can say
+// what text column c's values are: c names a place's role (origin), or
+// holds the many values of places; "weather station" over a weather
+// column of five kinds of weather names a station the table lacks.
+func valueNounFits(c *gcol) bool {
+	for _, w := range c.words {
+		if placeRoles[w] {
+			return true
+		}
+	}
+	return placeRoles[normalize(c.name)] || c.distinct >= 20
+}
 
 // kindWords name the kind of a thing a table's one text column holds.
 var kindWords = map[string]bool{"type": true, "kind": true, "category": true, "sort": true, "类型": true, "种类": true, "类": true, "种": true, "类别": true}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sift-agent/sift/preview"
 )
 
 // A level (a population, a headcount, employment, a balance) is counted
@@ -177,4 +179,95 @@ func (t *gtable) sumsOverPeriods(r Reading) *gcol {
 		return nil
 	}
 	return tc
+}
+
+// Resolutions of a time column, coarsest first: the finest period its
+// values tell apart.
+const (
+	resYear  = 1 // every value is a 1 January (2001-01-01, a model year)
+	resMonth = 2 // every value is the first of a month (monthly data)
+	resDay   = 3 // dates without a time of day
+	resTime  = 4 // dates with times of day
+)
+
+// grainNeeds is the resolution a grain needs of the time column: hours
+// need times of day, days and weekdays need days, months and quarters
+// need months.
+var grainNeeds = map[string]int{
+	"hour_of_day": resTime, "day": resDay, "week": resDay, "weekday": resDay,
+	"month": resMonth, "quarter": resMonth, "month_of_year": resMonth, "quarter_of_year": resMonth, "year": resYear,
+}
+
+// resolutionLayouts are the date layouts of the previews' values that
+// dateOf does not read ("Jan 1 2000").
+var resolutionLayouts = []string{"Jan 2 2006", "January 2 2006", "Jan 2, 2006", "2 Jan 2006"}
+
+// resolution is the finest period the values of date column name tell
+// apart, from the preview's first rows and the column's first and last
+// value: 0 when it cannot tell (fewer than three values read).
+func (t *gtable) resolution(name string) int {
+	k := slices.IndexFunc(t.sheet.Columns, func(c preview.Column) bool { return c.Name == name })
+	c := t.column(name)
+	if k < 0 || c == nil {
+		return 0
+	}
+	vals := []string{c.min, c.max}
+	for _, row := range t.sheet.Rows {
+		if k < len(row) {
+			vals = append(vals, row[k])
+		}
+	}
+	n, res, times := 0, resYear, map[string]bool{}
+	for _, v := range vals {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		d, ok := dateOf(v)
+		if !ok {
+			for _, l := range resolutionLayouts {
+				if x, err := time.Parse(l, v); err == nil {
+					d, ok = x, true
+					break
+				}
+			}
+		}
+		if !ok {
+			return 0
+		}
+		n++
+		switch {
+		case d.Day() != 1:
+			res = max(res, resDay)
+		case d.Month() != 1:
+			res = max(res, resMonth)
+		}
+		if i := strings.IndexAny(v, " T"); i > 0 && len(v) > 10 && isDigits(v[:4]) {
+			times[strings.Trim(v[i:], " T")] = true
+		}
+	}
+	if n < 3 {
+		return 0
+	}
+	// A time of day only when the values show several (a zone offset
+	// written as T08:00 on every monthly value is not a time of day).
+	if res == resDay && len(times) >= 3 {
+		res = resTime
+	}
+	return res
+}
+
+// finerThanData reports the grain a reading asks when the time column's
+// values cannot tell its periods apart (days of monthly data, months of
+// yearly dates, hours of dates), with the period the data has; "" else.
+func (t *gtable) finerThanData(r Reading) (grain, has string) {
+	need, ok := grainNeeds[r.Grain]
+	if !ok || r.Time == "" || r.YearTime {
+		return "", ""
+	}
+	res := t.resolution(r.Time)
+	if res == 0 || res >= need {
+		return "", ""
+	}
+	return r.Grain, map[int]string{resYear: "year", resMonth: "month", resDay: "day"}[res]
 }
