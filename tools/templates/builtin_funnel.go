@@ -16,6 +16,40 @@ var funnelBuiltin = builtin{
 	titleZh: "漏斗转化",
 	aliases: []string{"conversion"},
 	rank:    3,
+	needs: func(a *asking, r *Reading) {
+		r.Stages = a.p.stages
+		var stageCols []string
+		for _, c := range a.measures {
+			stageCols = append(stageCols, c.name)
+		}
+		if len(stageCols) >= 2 {
+			// Wide data: one column per stage, in the request's order.
+			r.Stages = stageCols
+		} else {
+			for _, c := range append(a.dims, a.p.t.dimensions()...) {
+				if c.idish {
+					continue
+				}
+				for _, w := range c.words {
+					switch w {
+					case "event", "stage", "step", "status", "phase", "action", "funnel":
+						if r.Stage == "" {
+							r.Stage = c.name
+						}
+					}
+				}
+			}
+			for _, c := range a.p.t.cols {
+				if c.idish && r.Entity == "" {
+					r.Entity = c.name
+				}
+			}
+			if r.Stage == "" {
+				a.add("no stage column (stage, step, event)", "没有阶段列（阶段、步骤、事件）")
+			}
+		}
+		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
+	},
 	cues: slices.Concat(
 		cues(0.92, `\bfunnels?\b`, `漏斗`, `\bconversion(?: rates?)?\b`, `转化率`, `转化`),
 		cues(0.7, `\bdrop[- ]?offs?\b`, `\bstage by stage\b`, `每个?(?:阶段|环节|步骤)`),

@@ -28,7 +28,7 @@ const (
 // HasDuckDBEngine reports whether the template can run through DuckDB.
 func HasDuckDBEngine(template string) bool {
 	b := builtinNamed(template)
-	return b != nil && b.duck
+	return b != nil && b.duck != nil
 }
 
 // EngineFor picks the engine for running template on the file at path in
@@ -51,7 +51,8 @@ func ChooseEngine(template, path string, size, memLimit int64, encoding string) 
 
 // duckReads reports whether the DuckDB engine can run template on path.
 func duckReads(template, path, encoding string) bool {
-	if !HasDuckDBEngine(template) || sqldb.FileReader(path) == "" || (template == Outliers && !duckOutliersReads(path)) {
+	b := builtinNamed(template)
+	if b == nil || b.duck == nil || sqldb.FileReader(path) == "" || (b.duck.reads != nil && !b.duck.reads(path)) {
 		return false
 	}
 	switch strings.ToLower(encoding) {

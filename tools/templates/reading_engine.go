@@ -282,37 +282,90 @@ func whereSQL(r Reading) string {
 	return " WHERE " + strings.Join(conds, " AND ")
 }
 
+// readingTable is how the main table of a built-in's reading is
+// computed with DuckDB (ReadingTable): by the built-in itself (compute),
+// or as one grouped query of the measures over its keys (readingQuery).
+type readingTable struct {
+	// compute computes the table; nil when it is the grouped query.
+	compute func(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error)
+	// keys are the grouped query's keys, the SQL of each and its column
+	// name; none when the reading has no table of this shape.
+	keys func(r Reading) (keys, names []string)
+	// order is the grouped query's ORDER BY, over the keys' aliases
+	// (group: k0, k1, …) and the first value's (v0); nil orders by the
+	// keys.
+	order func(r Reading, group []string) []string
+	// limit is how many rows the grouped query keeps (0: all); nil keeps
+	// all.
+	limit func(r Reading) int
+	// finish completes the grouped query's table (compare_periods adds
+	// each period's change); nil when it is complete.
+	finish func(t *Table, r Reading)
+	// answer is the table's headline; nil for its highest and lowest rows
+	// by its last column (highLowAnswer).
+	answer func(lang string, r Reading, t *Table) string
+}
+
+// tableOf is how the reading's table is computed, or nil when its
+// analysis has none (cohort, funnel).
+func tableOf(r Reading) *readingTable {
+	if b := builtinNamed(r.Analysis); b != nil {
+		return b.table
+	}
+	return nil
+}
+
+// groupedTable reports whether the reading's table is a grouped query
+// (readingQuery).
+func groupedTable(r Reading) bool {
+	rt := tableOf(r)
+	return rt != nil && rt.keys != nil
+}
+
+// groupKeys are the reading's categories, as text, as keys of its
+// grouped query.
+func groupKeys(r Reading) (keys, names []string) {
+	for _, gcol := range r.GroupBy {
+		keys, names = append(keys, "CAST("+sqldb.QuoteIdent(gcol)+" AS VARCHAR)"), append(names, gcol)
+	}
+	return keys, names
+}
+
+// seriesKeys are the keys of a series over time: the period at grain
+// (a month when none), then the categories; none without a time column.
+func seriesKeys(r Reading, grain string) (keys, names []string) {
+	if r.Time == "" {
+		return nil, nil
+	}
+	if grain == "" {
+		grain = "month"
+	}
+	k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, grain)
+	gk, gn := groupKeys(r)
+	return append([]string{k}, gk...), append([]string{n}, gn...)
+}
+
+// seriesOrder orders a series over time: by its periods, a weekday or a
+// calendar part by its number.
+func seriesOrder(r Reading, group []string) []string {
+	switch {
+	case r.Grain == "weekday":
+		k, _ := grainKey(sqldb.QuoteIdent(r.Time), false, "day")
+		return append([]string{"min(isodow(CAST(" + k + " AS TIMESTAMP)))"}, group[1:]...)
+	case slicesContains(calendarParts, r.Grain):
+		return append([]string{"TRY_CAST(k0 AS INTEGER)"}, group[1:]...)
+	}
+	return group
+}
+
 // readingQuery is the SQL of a reading's main table over view, and its
 // column names; "" when the analysis has no table of this shape.
 func readingQuery(r Reading, view string) (string, []string) {
-	var keys, names []string
-	switch r.Analysis {
-	case Trend, ComparePeriods:
-		if r.Time == "" {
-			return "", nil
-		}
-		g := r.Grain
-		if r.Analysis == ComparePeriods && len(r.Periods) > 0 {
-			g = "year"
-		} else if g == "" {
-			g = "month"
-		}
-		k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, g)
-		keys, names = append(keys, k), append(names, n)
-		for _, gcol := range r.GroupBy {
-			keys, names = append(keys, "CAST("+sqldb.QuoteIdent(gcol)+" AS VARCHAR)"), append(names, gcol)
-		}
-	case TopN, Pivot:
-		for _, gcol := range r.GroupBy {
-			keys, names = append(keys, "CAST("+sqldb.QuoteIdent(gcol)+" AS VARCHAR)"), append(names, gcol)
-		}
-		if r.Analysis == Pivot && len(r.GroupBy) == 1 && r.Time != "" {
-			k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, r.Grain)
-			keys, names = append(keys, k), append(names, n)
-		}
-	default:
+	rt := tableOf(r)
+	if rt == nil || rt.keys == nil {
 		return "", nil
 	}
+	keys, names := rt.keys(r)
 	if len(keys) == 0 {
 		return "", nil
 	}
@@ -329,7 +382,7 @@ func readingQuery(r Reading, view string) (string, []string) {
 		sel = append(sel, measureSQL(m)+fmt.Sprintf(" AS v%d", i))
 		names = append(names, m.Column)
 	}
-	var group, order []string
+	var group []string
 	for i := range keys {
 		group = append(group, fmt.Sprintf("k%d", i))
 	}
@@ -344,32 +397,15 @@ func readingQuery(r Reading, view string) (string, []string) {
 		where += " AND " + strings.Join(notNull, " AND ")
 	}
 	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + view + where + " GROUP BY " + strings.Join(group, ", ")
-	switch r.Analysis {
-	case TopN:
-		dir := "DESC"
-		if r.Order == "asc" {
-			dir = "ASC"
-		}
-		order = append(order, "v0 "+dir+" NULLS LAST", "k0")
-	case Trend, ComparePeriods:
-		order = group
-		switch {
-		case r.Grain == "weekday":
-			k, _ := grainKey(sqldb.QuoteIdent(r.Time), false, "day")
-			order = append([]string{"min(isodow(CAST(" + k + " AS TIMESTAMP)))"}, group[1:]...)
-		case slicesContains(calendarParts, r.Grain):
-			order = append([]string{"TRY_CAST(k0 AS INTEGER)"}, group[1:]...)
-		}
-	default:
-		order = group
+	order := group
+	if rt.order != nil {
+		order = rt.order(r, group)
 	}
 	q += " ORDER BY " + strings.Join(order, ", ")
-	if r.Analysis == TopN {
-		n := r.N
-		if n == 0 {
-			n = 10 // as the topn cell shows by default
+	if rt.limit != nil {
+		if n := rt.limit(r); n > 0 {
+			q += fmt.Sprintf(" LIMIT %d", n)
 		}
-		q += fmt.Sprintf(" LIMIT %d", n)
 	}
 	return q, names
 }
@@ -378,9 +414,7 @@ func readingQuery(r Reading, view string) (string, []string) {
 // (workspace-relative, under root) with DuckDB; nil, nil when the
 // analysis has no such table (cohort, funnel).
 func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, error) {
-	switch r.Analysis {
-	case Trend, ComparePeriods, TopN, Pivot, Correlation, Distribution, Outliers, Profile:
-	default:
+	if tableOf(r) == nil {
 		return nil, nil
 	}
 	src, view, done, err := readingSource(ctx, root, rel, r)
@@ -393,15 +427,9 @@ func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, err
 
 // readingTableOn is ReadingTable over a table DuckDB has open.
 func readingTableOn(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error) {
-	switch r.Analysis {
-	case Correlation:
-		return correlationTable(ctx, src, view, r)
-	case Distribution:
-		return distributionTable(ctx, src, view, r)
-	case Outliers:
-		return outliersTable(ctx, src, view, r)
-	case Profile:
-		return profileTable(ctx, src, view, r)
+	rt := tableOf(r)
+	if rt != nil && rt.compute != nil {
+		return rt.compute(ctx, src, view, r)
 	}
 	q, names := readingQuery(r, view)
 	if q == "" {
@@ -426,8 +454,8 @@ func readingTableOn(ctx context.Context, src *sqldb.Source, view string, r Readi
 		}
 		t.Rows = append(t.Rows, out)
 	}
-	if r.Analysis == ComparePeriods && len(r.Periods) == 0 && r.Compare != "" {
-		addChanges(t, r)
+	if rt.finish != nil {
+		rt.finish(t, r)
 	}
 	return t, nil
 }
@@ -617,16 +645,19 @@ func tableMarkdown(t *Table, limit int) string {
 	return b.String()
 }
 
-// tableAnswer is the headline of a reading's table: its highest and
-// lowest rows by the (first) measure.
+// tableAnswer is the headline of a reading's table: the built-in's own
+// (readingTable.answer), else its highest and lowest rows by the (first)
+// measure.
 func tableAnswer(lang string, r Reading, t *Table) string {
-	if r.Analysis == Outliers {
-		return outliersAnswer(lang, t)
+	if rt := tableOf(r); rt != nil && rt.answer != nil {
+		return rt.answer(lang, r, t)
 	}
-	vi := len(t.Columns) - 1
-	if r.Analysis == ComparePeriods && r.Compare != "" && len(r.Periods) == 0 {
-		vi = len(t.Columns) - 4
-	}
+	return highLowAnswer(lang, t, len(t.Columns)-1)
+}
+
+// highLowAnswer names the table's highest and lowest rows by its column
+// vi, each by the columns before it.
+func highLowAnswer(lang string, t *Table, vi int) string {
 	nk := vi
 	key := func(row []any) string {
 		var parts []string
