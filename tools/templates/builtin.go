@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -50,13 +51,56 @@ type builtin struct {
 	// (build) takes the named measures as its columns, not aggregated, over
 	// no period or span.
 	columnsIn bool
+	// choice is how it is chosen for a request that cues no built-in
+	// (build); nil when only its cues select it.
+	choice *choice
+	// subsumes are the built-ins that a request cueing it and them alone
+	// means it as well: "the year-over-year trend" is compare_periods.
+	subsumes []string
+	// compareCue: the lexicon's comparison words (vs, yoy, 环比) cue it.
+	compareCue bool
+	// chosen checks or changes the choice of it (build), right after it
+	// was chosen: a trend that is also a ranking, a top-N over two
+	// categories (a pivot). nil when it has nothing to check.
+	chosen func(a *asking, r *Reading)
+	// needsTime says its reading needs a time column, for the period
+	// asked ("" when none); nil when it needs none.
+	needsTime func(period string) bool
+	// noPeriod: a time column of years does not make its period the year.
+	noPeriod bool
+	// periodic says its reading is per period when none is asked: the
+	// year, when the data's dates are years (build). nil when it is not.
+	periodic func(a *asking) bool
+	// comparesYears: two or more years named are the periods it compares,
+	// not a filter or a range.
+	comparesYears bool
+	// countsRows: with no measure and no aggregation named, it counts
+	// rows (an aggregating built-in otherwise needs a measure, or a
+	// word that counts).
+	countsRows bool
+	// measured checks the measures read for it (build), before what every
+	// aggregating built-in checks of them; nil when it has nothing to
+	// check.
+	measured func(a *asking, r *Reading)
 	// needs checks and completes a reading of it (build), after what
-	// every built-in needs; add states a problem. nil when it needs
+	// every built-in needs; a.add states a problem. nil when it needs
 	// nothing of its own.
-	needs func(p *parsed, r *Reading, add func(en, zh string, args ...any))
+	needs func(a *asking, r *Reading)
 	// params sets its own parameters from a complete reading (paramsOf),
 	// after those every built-in shares; nil when it has none.
 	params func(p *Params, r Reading)
+	// wholeTable: it describes a whole table, no column in particular:
+	// the words a request ranks or groups by need no column (infer), a
+	// workbook's sheet need not be named (build), and a request that
+	// singles out none of several tables reads it on each (match).
+	wholeTable bool
+	// spansYears: its reading's first line says the years its series
+	// spans, when no filter or period says them (Reading.Text).
+	spansYears bool
+	// duckOnly says a complete reading of it needs a computation only the
+	// reading engine (DuckDB) makes (Reading.duckOnly), beyond what every
+	// built-in's does; nil when none does.
+	duckOnly func(r Reading) bool
 	// head is the reading's first words, what is computed ("Sum of sales
 	// per month"), in lang; nil for the title and the columns.
 	head func(r Reading, lang string) string
@@ -70,8 +114,125 @@ type builtin struct {
 	// formats are the formats of its CSV columns that hold fractions, by
 	// the file's suffix (out/<stem>_<suffix>.csv); see recordFormats.
 	formats map[string]numfmt.Formats
-	// duck says it has a DuckDB engine (HasDuckDBEngine).
-	duck bool
+	// table is how its reading's main table is computed with DuckDB
+	// (ReadingTable); nil when its reading has none.
+	table *readingTable
+	// duck is its DuckDB engine (HasDuckDBEngine); nil when it has none.
+	duck *duckEngine
+}
+
+// duckEngine is a built-in's DuckDB engine: how it computes, out of core,
+// the aggregates its cell (or its Go renderer) draws (runDuckDB).
+type duckEngine struct {
+	// run computes the aggregates into d.pre, and settles in p the
+	// parameters it picked; root is the input's workspace and abs the
+	// file DuckDB reads (the input, or its UTF-8 or CSV copy).
+	run func(d *duckTable, ctx context.Context, root, abs string, p *Params) error
+	// reads says whether the engine reads the file at path, beyond DuckDB
+	// reading it (duckReads); nil for every file DuckDB reads.
+	reads func(path string) bool
+	// inOrder: it reads the file's own rows, numbered in the file's
+	// order, through its view: no table of its own (materialize), and no
+	// scan in any order (FilesOptions.AnyOrder).
+	inOrder bool
+	// fileOrder: it orders what it finds by where it first occurs in the
+	// file, so it reads the rows in the file's order (no AnyOrder scan),
+	// though into a table of its own.
+	fileOrder bool
+	// noWorkbooks: it does not run on a workbook's sheet read as CSV
+	// (duckInput), as what it shows would differ from pandas' reading of
+	// the sheet (outliers lists rows as pandas shows them: dates as datetimes,
+	// where the CSV copy holds text).
+	noWorkbooks bool
+	// allUniques: describe counts every column's distinct values, not
+	// only the text columns'.
+	allUniques bool
+	// lazyUniques: it counts a text column's distinct values only to find
+	// a category (duckTable.lazyUniques).
+	lazyUniques bool
+	// columns are the columns it reads, by the names p gives them, when
+	// p settles its every column choice; nil when it does not, or reads
+	// every column (loadColumns).
+	columns func(p Params) []string
+	// render renders its aggregates in Go, with no Python cell; nil when
+	// its cell draws them (renderNative).
+	render func(*native) error
+}
+
+// choice is how a built-in is chosen for a request that cues none.
+type choice struct {
+	// order places its rule among the others: the first that claims the
+	// request chooses its built-in.
+	order int
+	// claims says the request asks for it, as r reads so far.
+	claims func(a *asking, r Reading) bool
+}
+
+// asking is what build has read of a request when the built-ins' rules
+// (choice, chosen, periodic, measured, needs) read it.
+type asking struct {
+	p *parsed
+	// measures and dims are the numeric columns and the categories
+	// named; years and aggs how many years and aggregation words.
+	measures, dims []*gcol
+	years, aggs    int
+	// period is the grain or calendar part asked, grain the grain alone;
+	// perGrain that it was said "per year", "每年".
+	period, grain string
+	perGrain      bool
+	// order is the order asked (asc, desc), compare the comparison (yoy,
+	// seq…), agg the aggregation word last said (set for measured).
+	order, compare, agg string
+	// sheetAs names the sheets as a category; across asks across sheets.
+	sheetAs string
+	across  bool
+	// timeWord: a word for time ("over time"); ranking: a ranking word.
+	timeWord, ranking bool
+	// add states a problem (a format and its arguments, in English and
+	// Chinese); problem states one as worded.
+	add     func(en, zh string, args ...any)
+	problem func(en, zh string)
+}
+
+// claimant is the built-in whose choice claims the request first, or nil.
+func claimant(a *asking, r Reading) *builtin {
+	var rules []*builtin
+	for _, b := range builtins {
+		if b.choice != nil {
+			rules = append(rules, b)
+		}
+	}
+	slices.SortStableFunc(rules, func(x, y *builtin) int { return x.choice.order - y.choice.order })
+	for _, b := range rules {
+		if b.choice.claims(a, r) {
+			return b
+		}
+	}
+	return nil
+}
+
+// unsubsumed are the built-ins named that no other one named subsumes.
+func unsubsumed(named []string) []string {
+	var out []string
+	for _, n := range named {
+		if !slices.ContainsFunc(named, func(o string) bool {
+			b := builtinNamed(o)
+			return o != n && b != nil && slices.Contains(b.subsumes, n)
+		}) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// cuesHave reports whether a built-in that cues name has has.
+func cuesHave(cues map[string]bool, has func(*builtin) bool) bool {
+	for name, on := range cues {
+		if on && builtinHas(name, has) {
+			return true
+		}
+	}
+	return false
 }
 
 // suggestion is how a built-in is offered as a next question (Suggest).
@@ -128,6 +289,13 @@ func rankOf(name string) int {
 		return b.rank
 	}
 	return int(^uint(0) >> 1)
+}
+
+// builtinHas reports whether the built-in called name exists and has the
+// property has.
+func builtinHas(name string, has func(*builtin) bool) bool {
+	b := builtinNamed(name)
+	return b != nil && has(b)
 }
 
 // aggregates reports whether the built-in called name aggregates a

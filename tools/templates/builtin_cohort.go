@@ -8,9 +8,32 @@ var cohortBuiltin = builtin{
 		Description: "Entities grouped by the period of their first activity; the share active again in each later period, as a retention matrix, heatmap and average curve.",
 		Params:      []string{"entity: the id column (user, customer)", "time: the activity date column", "period: day|week|month|quarter|year (default month)"},
 		Example:     "monthly cohort retention of users"},
-	titleZh: "同期群留存",
-	aliases: []string{"retention"},
-	rank:    2,
+	titleZh:   "同期群留存",
+	aliases:   []string{"retention"},
+	rank:      2,
+	needsTime: func(string) bool { return true },
+	needs: func(a *asking, r *Reading) {
+		for _, d := range a.dims {
+			if d.idish || r.Entity == "" {
+				r.Entity = d.name
+			}
+		}
+		if r.Entity == "" {
+			for _, c := range a.p.t.cols {
+				if c.idish {
+					r.Entity = c.name
+					break
+				}
+			}
+		}
+		if r.Entity == "" {
+			a.add("no id column to follow (user, customer)", "没有可追踪的编号列（用户、客户）")
+		}
+		r.GroupBy, r.Measures, r.ByMean = nil, nil, nil
+		if r.Grain == "" {
+			r.Grain = "month"
+		}
+	},
 	cues: slices.Concat(
 		cues(0.92, `\bcohorts?\b`, `\bretention\b`, `\bretained\b`, `留存`, `同期群`),
 		cues(0.7, `\brepeat (?:purchase|customers?|users?)\b`, `\bcome back\b`, `\breturning (?:users?|customers?)\b`, `复购`, `回访`),

@@ -1,6 +1,9 @@
 package templates
 
 import (
+	"context"
+	"fmt"
+
 	"slices"
 
 	"github.com/sift-agent/sift/numfmt"
@@ -13,9 +16,38 @@ var comparePeriodsBuiltin = builtin{
 		Description: "Each period against the one before (month over month, quarter over quarter, week over week) or the same period a year earlier (year over year), with changes and percentages.",
 		Params:      []string{"time: the date column", "measure: the numeric column (none: count rows)", "aggregation", "compare: mom|qoq|wow|dod|yoy", "period: for yoy, the period compared (default month)"},
 		Example:     "compare revenue month over month"},
-	titleZh: "时期对比",
-	aliases: []string{"compare", "yoy", "mom"},
-	rank:    1,
+	titleZh:    "时期对比",
+	aliases:    []string{"compare", "yoy", "mom"},
+	spansYears: true,
+	rank:       1,
+	// Two years and a measure: the years compared.
+	choice:        &choice{order: 10, claims: func(a *asking, _ Reading) bool { return a.years >= 2 && len(a.measures)+a.aggs > 0 }},
+	subsumes:      []string{Trend},
+	compareCue:    true,
+	comparesYears: true,
+	needsTime:     func(string) bool { return true },
+	needs: func(a *asking, r *Reading) {
+		compare := a.compare
+		if compare == "seq" {
+			compare = map[string]string{"day": "dod", "week": "wow", "month": "mom", "quarter": "qoq", "year": "yoy"}[r.Grain]
+			if compare == "" {
+				compare = "mom"
+			}
+		}
+		r.Compare = compare
+		if len(r.Periods) == 0 && r.Compare == "" {
+			a.add("it does not say which periods to compare", "请求没有说比较哪些时期")
+		}
+		// "yoy change" over three months of one year: nothing to compare.
+		if unit := compareUnits[r.Compare]; unit != "" {
+			if tc := a.p.t.column(r.Time); tc != nil {
+				if n := tc.periodsAt(unit); n == 1 {
+					a.problem(fmt.Sprintf("%s spans one %s (%s to %s): a %s comparison needs two or more", tc.name, unit, tc.min, tc.max, compareNames[r.Compare]),
+						fmt.Sprintf("%s 只覆盖一个%s（%s 至 %s）：%s比较至少需要两个%s", tc.name, zhGrain(unit), tc.min, tc.max, compareNamesZh[r.Compare], zhGrain(unit)))
+				}
+			}
+		}
+	},
 	cues: slices.Concat(
 		cues(0.92, `month[- ]over[- ]month`, `year[- ]over[- ]year`, `quarter[- ]over[- ]quarter`, `week[- ]over[- ]week`, `day[- ]over[- ]day`, `period[- ]over[- ]period`, `\b(?:mom|yoy|qoq|wow)\b`, `同比`, `环比`, `去年同期`),
 		cues(0.85, `\b(?:vs\.?|versus|against|compared? (?:to|with)) (?:the )?(?:last|previous|prior|same) (?:day|week|month|quarter|year|period)`, `(?:与|和|跟|比)(?:上月|上个月|去年|上一年|上季度|上个季度|上周)`, `对比(?:上月|上个月|去年|上季度|上周)`, `\bcompare\b.{0,40}\b(?:periods?|months?|years?|quarters?|weeks?)\b`),
@@ -53,5 +85,38 @@ var comparePeriodsBuiltin = builtin{
 	}},
 	hint:    seriesHint,
 	formats: map[string]numfmt.Formats{"table": {"change_pct": pct1}},
-	duck:    true,
+	table: &readingTable{
+		keys: func(r Reading) []tableKey {
+			if len(r.Periods) > 0 {
+				return seriesKeys(r, "year") // the years compared
+			}
+			return seriesKeys(r, r.Grain)
+		},
+		order: seriesOrder,
+		finish: func(t *Table, r Reading) {
+			if len(r.Periods) == 0 && r.Compare != "" {
+				addChanges(t, r)
+			}
+		},
+		answer: func(lang string, r Reading, t *Table) string {
+			if r.Compare != "" && len(r.Periods) == 0 {
+				// By the value, before its previous value and changes.
+				return highLowAnswer(lang, t, len(t.Columns)-4)
+			}
+			return highLowAnswer(lang, t, len(t.Columns)-1)
+		},
+	},
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.periodSeries(ctx, p, true)
+		},
+		lazyUniques: true,
+		columns: func(p Params) []string {
+			if p.Time == "" || p.Measure == "" {
+				return nil
+			}
+			return []string{p.Time, p.Measure}
+		},
+		render: (*native).comparePeriods,
+	},
 }

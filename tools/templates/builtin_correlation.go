@@ -22,7 +22,8 @@ var correlationBuiltin = builtin{
 	phrases:   []string{"relationship between"},
 	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "散点图"},
 	columnsIn: true,
-	needs: func(p *parsed, r *Reading, add func(en, zh string, args ...any)) {
+	needs: func(a *asking, r *Reading) {
+		p, add := a.p, a.add
 		if len(r.Columns) == 1 {
 			add("a correlation needs two numeric columns; it names one", "相关性需要两个数值列；请求只提到一个")
 		}
@@ -50,4 +51,5 @@ var correlationBuiltin = builtin{
 		}
 		return one("What is the correlation between %s and %s?", "%s和%s的相关性如何？"), []any{c.measure, c.measure2}
 	}},
+	table: &readingTable{compute: correlationTable},
 }

@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"context"
+
 	"slices"
 	"strings"
 )
@@ -37,7 +39,13 @@ var distributionBuiltin = builtin{
 		}
 		return one("What is the distribution of %s?", "%s的分布如何？"), []any{c.measure}
 	}},
-	duck: true,
+	table: &readingTable{compute: distributionTable},
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.distribution(ctx, *p)
+		},
+		render: (*native).distribution,
+	},
 }
 
 // inferColumns takes the columns the request names (distribution,

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -16,6 +17,40 @@ var funnelBuiltin = builtin{
 	titleZh: "漏斗转化",
 	aliases: []string{"conversion"},
 	rank:    3,
+	needs: func(a *asking, r *Reading) {
+		r.Stages = a.p.stages
+		var stageCols []string
+		for _, c := range a.measures {
+			stageCols = append(stageCols, c.name)
+		}
+		if len(stageCols) >= 2 {
+			// Wide data: one column per stage, in the request's order.
+			r.Stages = stageCols
+		} else {
+			for _, c := range append(a.dims, a.p.t.dimensions()...) {
+				if c.idish {
+					continue
+				}
+				for _, w := range c.words {
+					switch w {
+					case "event", "stage", "step", "status", "phase", "action", "funnel":
+						if r.Stage == "" {
+							r.Stage = c.name
+						}
+					}
+				}
+			}
+			for _, c := range a.p.t.cols {
+				if c.idish && r.Entity == "" {
+					r.Entity = c.name
+				}
+			}
+			if r.Stage == "" {
+				a.add("no stage column (stage, step, event)", "没有阶段列（阶段、步骤、事件）")
+			}
+		}
+		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
+	},
 	cues: slices.Concat(
 		cues(0.92, `\bfunnels?\b`, `漏斗`, `\bconversion(?: rates?)?\b`, `转化率`, `转化`),
 		cues(0.7, `\bdrop[- ]?offs?\b`, `\bstage by stage\b`, `每个?(?:阶段|环节|步骤)`),
@@ -26,7 +61,15 @@ var funnelBuiltin = builtin{
 	infer:   inferFunnel,
 	hint:    "name the stage column (stage=...) and the stages in order (stages=[...]), or list one column per stage",
 	formats: map[string]numfmt.Formats{"table": {"from_previous": pct1, "from_first": pct1}},
-	duck:    true,
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.funnel(ctx, *p)
+		},
+		// Stages are ordered by where they first occur.
+		fileOrder:   true,
+		lazyUniques: true,
+		render:      (*native).funnel,
+	},
 }
 
 // inferFunnel picks the funnel's shape: stage columns named in order (wide

@@ -1,6 +1,9 @@
 package templates
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // outliersBuiltin is the rows outside the IQR fences or far in z.
 var outliersBuiltin = builtin{
@@ -16,7 +19,10 @@ var outliersBuiltin = builtin{
 	phrases:   []string{"z score", "unusual value", "extreme value"},
 	wordsZh:   []string{"异常值", "离群", "异常", "极端值", "离群值"},
 	columnsIn: true,
-	needs: func(p *parsed, r *Reading, add func(en, zh string, args ...any)) {
+	// Outliers per series: only the reading engine groups them.
+	duckOnly: func(r Reading) bool { return len(r.GroupBy) > 0 },
+	needs: func(a *asking, r *Reading) {
+		p := a.p
 		// "outlier states" in a table of one row per state: the states are
 		// the values examined, not groups (a group of one row has no
 		// fences; the outliers are among the states).
@@ -41,5 +47,17 @@ var outliersBuiltin = builtin{
 		}
 		return one("Are there outliers in %s?", "%s有哪些异常值？"), []any{c.measure}
 	}},
-	duck: true,
+	table: &readingTable{compute: outliersTable, answer: func(lang string, _ Reading, t *Table) string {
+		return outliersAnswer(lang, t)
+	}},
+	// Its cell draws the DuckDB aggregates. Its rows are numbered as
+	// pandas numbers a CSV's (CSV/TSV only), in the file's order.
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, root, abs string, p *Params) error {
+			return d.outliers(ctx, root, abs, *p)
+		},
+		reads:       duckOutliersReads,
+		inOrder:     true,
+		noWorkbooks: true,
+	},
 }

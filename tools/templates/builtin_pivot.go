@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"context"
+
 	"fmt"
 	"strings"
 )
@@ -15,6 +17,14 @@ var pivotBuiltin = builtin{
 	titleZh:    "数据透视表",
 	aliases:    []string{"crosstab"},
 	rank:       4,
+	needsTime:  func(period string) bool { return period != "" },
+	periodic:   func(a *asking) bool { return len(a.dims) == 1 },
+	countsRows: true,
+	needs: func(a *asking, r *Reading) {
+		if len(r.GroupBy) < 2 && r.Grain == "" || len(r.GroupBy) > 2 {
+			a.add("a pivot needs two categories, or a category and a period", "数据透视表需要两个类别，或一个类别和一个周期")
+		}
+	},
 	cues:       cues(0.9, `\bpivot\b`, `\bcross[- ]?tab(?:ulat\w*|s)?\b`, `\bcontingency\b`, `透视`, `交叉表`, `交叉分析`),
 	words:      []string{"pivot", "crosstab", "contingency"},
 	phrases:    []string{"cross tab"},
@@ -66,5 +76,20 @@ var pivotBuiltin = builtin{
 		return one("Pivot table of %[1]s by %[2]s and %[3]s", "按%[2]s和%[3]s做%[1]s的数据透视表"), []any{c.measure, c.cat, c.cat2}
 	}},
 	hint: groupHint,
-	duck: true,
+	table: &readingTable{
+		keys: func(r Reading) []tableKey {
+			keys := groupKeys(r)
+			if len(r.GroupBy) == 1 && r.Time != "" {
+				keys = append(keys, timeKey(r, r.Grain))
+			}
+			return keys
+		},
+	},
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.pivot(ctx, p)
+		},
+		lazyUniques: true,
+		render:      (*native).pivot,
+	},
 }

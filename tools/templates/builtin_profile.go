@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"context"
+
 	"slices"
 
 	"github.com/sift-agent/sift/numfmt"
@@ -12,8 +14,14 @@ var profileBuiltin = builtin{
 		Description: "Shape, column types, missing values, duplicate rows, summary statistics, top categories and histograms of one table; bounded for wide files.",
 		Params:      []string{"sheet: the sheet of a workbook"},
 		Example:     "profile this file"},
-	titleZh: "数据概况",
-	rank:    10,
+	titleZh:    "数据概况",
+	wholeTable: true,
+	rank:       10,
+	// Nothing but the file: "what's in this file", "看看这个文件".
+	choice: &choice{order: 40, claims: func(a *asking, r Reading) bool {
+		return len(a.measures) == 0 && len(a.dims) == 0 && a.sheetAs == "" && a.aggs == 0 && !a.ranking && a.order == "" && len(r.Filters) == 0 && a.years == 0
+	}},
+	needs: func(_ *asking, r *Reading) { r.Measures, r.ByMean = nil, nil },
 	cues: slices.Concat(
 		cues(0.85, `\bprofil(?:e|ing)\b`, `\bdata quality\b`, `\bmissing (?:values?|data)\b`, `数据概况`, `概况`, `概览`, `数据画像`, `数据质量`, `缺失值?`, `探查`, `探索性`),
 		cues(0.75, `\boverview\b`, `\bdescribe\b`, `\bexplore\b`, `\beda\b`, `what(?:'s| is) in (?:this|the|my) (?:file|data|table|dataset|spreadsheet)`, `\bnull values\b`, `\bduplicates?\b`, `摘要`, `描述统计`, `基本情况`, `看看(?:这个|这份)?(?:文件|数据|表)`, `了解(?:一下)?(?:这个|这份)?(?:数据|文件)`, `总结(?:一下)?(?:这个|这份)?(?:数据|文件|表)`, `重复`),
@@ -26,5 +34,12 @@ var profileBuiltin = builtin{
 		return one("Profile this data: missing values and column types", "对这份数据做数据概况分析"), nil
 	}},
 	formats: map[string]numfmt.Formats{"columns": {"missing_pct": pct1}},
-	duck:    true,
+	table:   &readingTable{compute: profileTable},
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, _ *Params) error {
+			return d.profile(ctx)
+		},
+		allUniques: true,
+		render:     (*native).profile,
+	},
 }

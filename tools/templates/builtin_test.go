@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -145,6 +147,35 @@ var extentBuiltin = builtin{
 	suggestion: &suggestion{order: 1, ask: func(c suggestColumns) ([][2]string, []any) {
 		return one("What is the extent of %s?", "%s的跨度是多少？"), []any{c.measure}
 	}},
+	// A request of one measure and nothing else, which no other built-in
+	// claims, is its extent.
+	choice: &choice{order: 1, claims: func(a *asking, r Reading) bool {
+		return len(a.measures) == 1 && len(a.dims) == 0 && a.aggs == 0 && a.years == 0 && a.period == "" && !a.ranking && a.order == "" && len(r.Filters) == 0
+	}},
+	// Its DuckDB engine computes the smallest and the largest value, and
+	// its Go renderer says them: no Python cell.
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			if len(p.Columns) != 1 {
+				return templateError("extent reads one column")
+			}
+			c, err := d.col(p.Columns[0], "column")
+			if err != nil {
+				return err
+			}
+			rows, err := d.query(ctx, "SELECT min("+number(c)+"), max("+number(c)+") FROM "+d.view)
+			if err != nil {
+				return err
+			}
+			d.pre["extent"] = []any{c.name, toFloat(rows[0][0]), toFloat(rows[0][1])}
+			return nil
+		},
+		render: func(n *native) error {
+			e := n.pre["extent"].([]any)
+			n.out.Answer = n.tr(fmt.Sprintf("%s runs from %g to %g.", e...), fmt.Sprintf("%s 从 %g 到 %g。", e...))
+			return nil
+		},
+	},
 }
 
 // withBuiltins makes list the catalog for the rest of the test, its words
@@ -174,7 +205,9 @@ func cloneMap(m map[string]entry) map[string]entry {
 // TestANewBuiltinTouchesOnlyItsOwnFile: a built-in declared in one value
 // (here, in this file), added to a fresh catalog, is looked up, titled in
 // English and Chinese, matched by its words, read with its own first
-// line, and offered as a next question, with no other edit.
+// line, chosen by its own rule for a request that cues no built-in, run
+// by its own DuckDB engine and rendered by its own Go renderer, and
+// offered as a next question, with no other edit.
 func TestANewBuiltinTouchesOnlyItsOwnFile(t *testing.T) {
 	withBuiltins(t, append(slices.Clone(builtins), &extentBuiltin)...)
 	files := exampleFiles("")
@@ -202,6 +235,23 @@ func TestANewBuiltinTouchesOnlyItsOwnFile(t *testing.T) {
 			t.Errorf("%q reads columns %q (params %q), measures %+v, want amount, not aggregated", tc.request, m.Reading.Columns, m.Params.Columns, m.Reading.Measures)
 		}
 	}
+	// Its reading choice: a request naming one measure alone.
+	if rd, _, _ := Understand("amount", files); rd.Analysis != "extent" {
+		t.Errorf("%q reads as %q, want extent (its choice rule)", "amount", rd.Analysis)
+	}
+	// Its DuckDB engine and Go renderer, with no Python cell.
+	if !HasDuckDBEngine("extent") || EngineFor("extent", "input/x.csv", "") != EngineDuckDB {
+		t.Errorf("extent has no DuckDB engine")
+	}
+	op := workspace(t, map[string][]byte{"x.csv": []byte("amount,region\n3,a\n-1.5,b\n7,a\n")})
+	m := MatchRequest("extent of amount", files)
+	res, err := RunWith(context.Background(), op, "input/x.csv", m, RunOptions{Engine: EngineDuckDB})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if res.Engine != EngineDuckDB || !strings.HasSuffix(res.Answer, "amount runs from -1.5 to 7.") || len(res.SQL) == 0 {
+		t.Errorf("run: engine %q, answer %q, SQL %q", res.Engine, res.Answer, res.SQL)
+	}
 	for _, q := range []string{"top 5 products by amount", "按产品统计amount的前5名"} {
 		got := Suggest(q, TopN, Params{}, files)
 		want := "What is the extent of amount?"
@@ -211,5 +261,87 @@ func TestANewBuiltinTouchesOnlyItsOwnFile(t *testing.T) {
 		if len(got) == 0 || got[0] != want {
 			t.Errorf("Suggest(%q) = %q, want %q first", q, got, want)
 		}
+	}
+}
+
+// TestNoSwitchOnBuiltinNames: outside the built-ins' own files
+// (builtin_*.go) and the names' declaration (catalog.go), no code of the
+// package names a built-in, by its constant or its name as a string
+// compared or switched on: what differs between built-ins is a property
+// or a hook of their values, so that a new built-in touches its own file
+// and not the dispatch points. allowed lists the exceptions, each with
+// why; keep it empty.
+func TestNoSwitchOnBuiltinNames(t *testing.T) {
+	allowed := map[string]string{}
+	names := map[string]bool{}
+	for _, b := range builtins {
+		names[b.Name] = true
+	}
+	consts := map[string]bool{}
+	fset := token.NewFileSet()
+	catalog, err := parser.ParseFile(fset, "catalog.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range catalog.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, s := range g.Specs {
+				vs := s.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					if lit, ok := v.(*ast.BasicLit); ok && names[strings.Trim(lit.Value, `"`)] {
+						consts[vs.Names[i].Name] = true
+					}
+				}
+			}
+		}
+	}
+	if len(consts) != len(builtins) {
+		t.Fatalf("catalog.go declares %d built-in name constants, want %d", len(consts), len(builtins))
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || strings.HasPrefix(f, "builtin_") || f == "catalog.go" {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		report := func(n ast.Node, what string) {
+			pos := fset.Position(n.Pos())
+			at := fmt.Sprintf("%s:%d", f, pos.Line)
+			if _, ok := allowed[at+" "+what]; !ok {
+				t.Errorf("%s names the built-in %s: make it a property or hook of the builtin value", at, what)
+			}
+		}
+		isName := func(e ast.Expr) bool {
+			lit, ok := e.(*ast.BasicLit)
+			return ok && lit.Kind == token.STRING && names[strings.Trim(lit.Value, "\"`")]
+		}
+		sel := map[*ast.Ident]bool{} // a field or method called so, not the constant
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				sel[n.Sel] = true
+			case *ast.Ident:
+				if consts[n.Name] && !sel[n] {
+					report(n, n.Name)
+				}
+			case *ast.BinaryExpr:
+				if (n.Op == token.EQL || n.Op == token.NEQ) && (isName(n.X) || isName(n.Y)) {
+					report(n, "name compared")
+				}
+			case *ast.CaseClause:
+				for _, e := range n.List {
+					if isName(e) {
+						report(e, "name in a case")
+					}
+				}
+			}
+			return true
+		})
 	}
 }

@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"context"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -17,6 +19,31 @@ var topNBuiltin = builtin{
 	titleZh: "排名与分组",
 	aliases: []string{"top_n", "groupby", "group_by", "ranking"},
 	rank:    8,
+	// A category, a ranking or an order, with no period asked.
+	choice: &choice{order: 30, claims: func(a *asking, _ Reading) bool {
+		return len(a.dims) > 0 || a.sheetAs != "" || a.across || a.ranking || a.order != ""
+	}},
+	chosen: func(a *asking, r *Reading) {
+		if len(a.dims) >= 2 {
+			r.Analysis = Pivot
+		}
+	},
+	noPeriod: true,
+	needs: func(a *asking, r *Reading) {
+		if a.order == "" {
+			r.Order = "desc"
+		}
+		if r.N == 0 && a.order != "" && a.p.asksWhich() {
+			// "which stock has the highest average price": the one.
+			r.N = 1
+		}
+		if len(r.GroupBy) == 0 {
+			a.add("it names nothing to rank (the text columns: %s)", "请求没有指明要排名的对象（文本列：%s）", strings.Join(colNames(a.p.t.dimensions()), ", "))
+		}
+		if len(r.Measures) > 1 {
+			a.add("a ranking orders by one measure; it names %d", "排名只按一个度量；请求提到了 %d 个", len(r.Measures))
+		}
+	},
 	cues: slices.Concat(
 		cues(0.9, `\b(?:top|bottom)\s*-?\s*\d+\b`, `前\s*(?:\d+|[一二两三四五六七八九十]+)`, `后\s*(?:\d+|[一二三四五六七八九十]+)\s*(?:名|个|位)`, `排名`, `排行`, `\brank(?:ing|ed|s)?\b`, `\b(?:best|worst)[- ]selling\b`),
 		cues(0.75, `\btop\b`, `\b(?:highest|lowest|biggest|largest|smallest|most|least)\b`, `最(?:多|高|少|低|大|好|差)`, `\bgroup(?:ed)? by\b`, `\bbreak(?:down| down)\b`, `分组`, `汇总`),
@@ -85,7 +112,37 @@ var topNBuiltin = builtin{
 	}},
 	hint:    groupHint,
 	formats: map[string]numfmt.Formats{"ranking": {"share": pct1}},
-	duck:    true,
+	table: &readingTable{
+		keys: groupKeys,
+		order: func(r Reading, _ []string) []string {
+			if r.Order == "asc" {
+				return []string{"v0 ASC NULLS LAST", "k0"}
+			}
+			return []string{"v0 DESC NULLS LAST", "k0"}
+		},
+		limit: func(r Reading) int {
+			if r.N == 0 {
+				return 10 // as the topn cell shows by default
+			}
+			return r.N
+		},
+	},
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.topN(ctx, p)
+		},
+		lazyUniques: true,
+		columns: func(p Params) []string {
+			if p.Category == "" || (p.Measure == "" && p.Aggregation != "" && p.Aggregation != "count") {
+				return nil
+			}
+			if p.Measure != "" {
+				return []string{p.Category, p.Measure}
+			}
+			return []string{p.Category}
+		},
+		render: (*native).topN,
+	},
 }
 
 // groupHint is the hint of the built-ins over categories (topn, pivot).

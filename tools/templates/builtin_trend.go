@@ -1,6 +1,9 @@
 package templates
 
 import (
+	"context"
+	"fmt"
+
 	"slices"
 	"strings"
 
@@ -13,8 +16,39 @@ var trendBuiltin = builtin{
 		Description: "A measure summed, averaged or counted per day, week, month, quarter or year, with a line chart; optionally one line per category.",
 		Params:      []string{"time: the date column", "measure: the numeric column (none: count rows)", "aggregation: sum|mean|count|median|min|max", "period: day|week|month|quarter|year (default: from the span)", "category: split into one line per value"},
 		Example:     "monthly revenue trend"},
-	titleZh: "趋势分析",
-	rank:    9,
+	titleZh:    "趋势分析",
+	spansYears: true,
+	rank:       9,
+	// A request that asks per period, or over time, and cues no other
+	// built-in.
+	choice: &choice{order: 20, claims: func(a *asking, _ Reading) bool { return a.period != "" || a.timeWord }},
+	chosen: func(a *asking, r *Reading) {
+		if (a.ranking || r.N > 0 || a.order != "") && len(a.dims) > 0 {
+			a.add("it asks for a ranking and a trend at once", "请求同时要排名和趋势")
+		}
+	},
+	needsTime: func(string) bool { return true },
+	periodic:  func(*asking) bool { return true },
+	measured: func(a *asking, r *Reading) {
+		if !(a.perGrain || a.p.meanOfPeriod()) || len(a.dims) == 0 || a.agg != "mean" || a.grain == "" {
+			return
+		}
+		grain, dim := a.grain, a.dims[0].name
+		for _, c := range a.measures {
+			if c.nonSum == "" {
+				a.problem(fmt.Sprintf("“average %[1]s per %[2]s by %[3]s” can be the average of the %[2]sly totals for each %[3]s, or a trend of the average per %[2]s: say which", c.name, grain, dim), fmt.Sprintf("“按%[3]s的每%[2]s平均%[1]s”可以是每个%[3]s的每%[2]s平均总量，也可以是每%[2]s平均值的趋势：请说明是哪一种", c.name, zhGrain(grain), dim))
+				break
+			}
+		}
+	},
+	needs: func(a *asking, r *Reading) {
+		if len(r.Measures) > 1 {
+			a.add("a trend follows one measure; it names %d", "趋势分析只跟踪一个度量；请求提到了 %d 个", len(r.Measures))
+		}
+		if len(r.GroupBy) > 1 {
+			a.add("a trend splits by one category; it names %d", "趋势分析只按一个类别拆分；请求提到了 %d 个", len(r.GroupBy))
+		}
+	},
 	cues: slices.Concat(
 		cues(0.85, `\btrends?\b`, `\bover time\b`, `\btime series\b`, `走势`, `趋势`, `时间序列`, `\bwhich (?:day|week|month|quarter|year)\b`, `哪(?:一|个)?(?:天|周|月|季度|年)`),
 		cues(0.7, periodCue, `\bgrowth\b`, `\bhow (?:has|have|did) .{1,40} chang`, `变化`, `增长`),
@@ -40,7 +74,26 @@ var trendBuiltin = builtin{
 	}},
 	hint:    seriesHint,
 	formats: map[string]numfmt.Formats{"table": {"change_pct": pct1}},
-	duck:    true,
+	table: &readingTable{
+		keys:  func(r Reading) []tableKey { return seriesKeys(r, r.Grain) },
+		order: seriesOrder,
+	},
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.periodSeries(ctx, p, false)
+		},
+		lazyUniques: true,
+		columns: func(p Params) []string {
+			if p.Time == "" || p.Measure == "" {
+				return nil
+			}
+			if p.Category != "" {
+				return []string{p.Time, p.Measure, p.Category}
+			}
+			return []string{p.Time, p.Measure}
+		},
+		render: (*native).trend,
+	},
 }
 
 // seriesHint is the hint of the built-ins over a date column (trend,

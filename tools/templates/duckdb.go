@@ -135,14 +135,19 @@ func (d *duckTable) materialize(ctx context.Context, cols []string) error {
 // when not nil, is what that table is computed from).
 func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang string, reading *Reading) (*duckTable, Params, error) {
 	fail := func(msg string) error { return &CellError{Template: t.Name, Cell: duckCell, Message: msg} }
+	b := builtinNamed(t.Name)
+	if b == nil || b.duck == nil {
+		return nil, p, fail(fmt.Sprintf("template %s has no DuckDB engine", t.Name))
+	}
+	eng := b.duck
 	fo, err := sqldb.FilesOptionsFromEnv(os.Getenv)
 	if err != nil {
 		return nil, p, fail(err.Error())
 	}
-	// Outliers numbers rows in the file's order, the funnel orders stages
-	// by where they first occur; the other templates only
+	// An engine that numbers rows, or orders what it finds by where it
+	// first occurs, reads them in the file's order; the others only
 	// aggregate, in any order, which saves memory.
-	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, t.Name != Outliers && t.Name != Funnel
+	fo.StatementTimeout, fo.AnyOrder = duckStatementTimeout, !eng.inOrder && !eng.fileOrder
 	in, err := prepareInput(ctx, root, rel, p, fo)
 	if err != nil {
 		var te templateError
@@ -163,9 +168,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 			d.close()
 		}
 	}()
-	// Trend, compare_periods, top-N and pivot count a text column's
-	// distinct values only to find a category (textUniques).
-	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot || t.Name == Funnel
+	d.lazyUniques = eng.lazyUniques
 	if isWorkbook(rel) {
 		d.pick("sheet: %s", in.sheet)
 	}
@@ -179,25 +182,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	if d.rows == 0 {
 		return nil, p, fail("the table has no data rows")
 	}
-	switch t.Name {
-	case Profile:
-		err = d.profile(ctx)
-	case Trend, ComparePeriods:
-		err = d.periodSeries(ctx, t.Name, &p)
-	case TopN:
-		err = d.topN(ctx, &p)
-	case Pivot:
-		err = d.pivot(ctx, &p)
-	case Distribution:
-		err = d.distribution(ctx, p)
-	case Outliers:
-		err = d.outliers(ctx, root, in.abs(), p)
-	case Funnel:
-		err = d.funnel(ctx, p)
-	default:
-		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
-	}
-	if err != nil {
+	if err := eng.run(d, ctx, root, in.abs(), &p); err != nil {
 		var te templateError
 		if errors.As(err, &te) {
 			return nil, p, fail(string(te))

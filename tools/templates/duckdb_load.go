@@ -62,9 +62,11 @@ func (d *duckTable) load(ctx context.Context, abs string, t Template, p Params, 
 
 // loadOnce is one try of load.
 func (d *duckTable) loadOnce(ctx context.Context, abs string, t Template, p Params, reading *Reading) error {
+	eng := builtinNamed(t.Name).duck
 	st, err := os.Stat(abs)
-	if err == nil && st.Size() <= materializeBytes && t.Name != Outliers {
-		// (Outliers reads the file's own rows, numbered, through a view.)
+	if err == nil && st.Size() <= materializeBytes && !eng.inOrder {
+		// (An engine that numbers the file's own rows reads them through
+		// a view.)
 		names, err := d.fileColumns(ctx)
 		if err != nil {
 			return err
@@ -88,7 +90,7 @@ func (d *duckTable) loadOnce(ctx context.Context, abs string, t Template, p Para
 			}
 		}
 	}
-	return d.describe(ctx, t.Name == Profile)
+	return d.describe(ctx, eng.allUniques)
 }
 
 // fileColumns are the names of the columns of the file's view, as DuckDB
@@ -107,35 +109,21 @@ func (d *duckTable) fileColumns(ctx context.Context) ([]string, error) {
 
 // loadColumns are the columns of the file (names, in the file's order)
 // that template t reads with p, and that the reading's table reads: nil,
-// every column, unless t's every column choice is settled by p:
-//
-//   - trend and compare_periods with a named time column and measure
-//     (and trend's named category);
-//   - top-N with a named category, and a named measure or a row count.
+// every column, unless t's every column choice is settled by p (its
+// duckEngine.columns: trend's with a named time column and measure, and
+// its named category; top-N's with a named category, and a named measure
+// or a row count).
 //
 // Named columns are found as the cell's col() finds them. The reading's
 // are the columns its query names (readingQuery), checked once the table
 // is made (loadOnce).
 func loadColumns(template string, p Params, reading *Reading, names []string) []string {
-	var want []string
-	switch template {
-	case Trend, ComparePeriods:
-		if p.Time == "" || p.Measure == "" {
-			return nil
-		}
-		want = []string{p.Time, p.Measure}
-		if template == Trend && p.Category != "" {
-			want = append(want, p.Category)
-		}
-	case TopN:
-		if p.Category == "" || (p.Measure == "" && p.Aggregation != "" && p.Aggregation != "count") {
-			return nil
-		}
-		want = []string{p.Category}
-		if p.Measure != "" {
-			want = append(want, p.Measure)
-		}
-	default:
+	b := builtinNamed(template)
+	if b == nil || b.duck == nil || b.duck.columns == nil {
+		return nil
+	}
+	want := b.duck.columns(p)
+	if want == nil {
 		return nil
 	}
 	keep := map[string]bool{}
@@ -147,9 +135,7 @@ func loadColumns(template string, p Params, reading *Reading, names []string) []
 		keep[n] = true
 	}
 	if reading != nil {
-		switch reading.Analysis {
-		case Trend, ComparePeriods, TopN, Pivot:
-		default:
+		if !groupedTable(*reading) {
 			return nil
 		}
 		q, _ := readingQuery(*reading, "t")

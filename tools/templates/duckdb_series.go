@@ -53,8 +53,10 @@ func periodStart(t, code string) string {
 }
 
 // periodSeries computes trend's and compare_periods' aggregates: the
-// measure per period, and for trend with a category, per category.
-func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params) error {
+// measure per period, and for trend with a category, per category; with
+// compare (compare_periods), over the period its comparison steps by,
+// and never per category.
+func (d *duckTable) periodSeries(ctx context.Context, p *Params, compare bool) error {
 	tc, err := d.findTime(ctx, *p)
 	if err != nil {
 		return err
@@ -77,7 +79,7 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 		return err
 	}
 	period := p.Period
-	if template == ComparePeriods {
+	if compare {
 		period = map[string]string{"mom": "month", "qoq": "quarter", "wow": "week", "dod": "day", "": "month"}[p.Compare]
 		if p.Compare == "yoy" {
 			period = p.Period
@@ -115,7 +117,7 @@ func (d *duckTable) periodSeries(ctx context.Context, template string, p *Params
 		return err
 	}
 	d.pre["days"] = jsonRows(days)
-	if template != Trend || p.Category == "" {
+	if compare || p.Category == "" {
 		return nil
 	}
 	cc, err := d.col(p.Category, "category column")

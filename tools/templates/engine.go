@@ -28,7 +28,7 @@ const (
 // HasDuckDBEngine reports whether the template can run through DuckDB.
 func HasDuckDBEngine(template string) bool {
 	b := builtinNamed(template)
-	return b != nil && b.duck
+	return b != nil && b.duck != nil
 }
 
 // EngineFor picks the engine for running template on the file at path in
@@ -58,13 +58,14 @@ func ChooseEngine(template, path string, size, memLimit int64, encoding string) 
 // flagged rows as the file holds them, and pandas shows a workbook's
 // dates as datetimes where the CSV copy holds text.
 func duckReads(template, path, encoding string) bool {
-	if !HasDuckDBEngine(template) {
+	b := builtinNamed(template)
+	if b == nil || b.duck == nil {
 		return false
 	}
 	if isWorkbook(path) {
-		return template != Outliers
+		return !b.duck.noWorkbooks
 	}
-	if sqldb.FileReader(path) == "" || (template == Outliers && !duckOutliersReads(path)) {
+	if sqldb.FileReader(path) == "" || (b.duck.reads != nil && !b.duck.reads(path)) {
 		return false
 	}
 	_, known := duckCodecs[strings.ToLower(encoding)]

@@ -223,7 +223,7 @@ func infer(t string, r *request, cols []*column) inference {
 		in.p.Aggregation = r.agg
 		in.reason("aggregation: %s (from the request's words)", wordIn(in.lang, r.agg))
 	}
-	if t != Profile {
+	if !builtinHas(t, func(b *builtin) bool { return b.wholeTable }) {
 		for _, w := range missingEntities(r) {
 			in.absent = append(in.absent, w)
 			in.miss("no column for %q, which the request ranks or groups by (the columns: %s)", w, columnList(in.lang, cols))

@@ -388,7 +388,7 @@ func eachTable(request, text string, files []*preview.FilePreview) (Match, strin
 			cands = named
 		}
 		rd, ok, _ := Understand(request, onlyTable(files, cands[0]))
-		if !ok || rd.Analysis != Profile {
+		if !ok || !builtinHas(rd.Analysis, func(b *builtin) bool { return b.wholeTable }) {
 			return Match{}, "", false
 		}
 		tables = cands

@@ -11,18 +11,21 @@ import (
 	"github.com/sift-agent/sift/operator"
 )
 
-// Built-ins rendered in Go: for a template in nativeRenderers the DuckDB
+// Built-ins rendered in Go: for a built-in with a renderer (its
+// duckEngine.render) the DuckDB
 // engine's aggregates (duckTable.pre) become the result's tables, CSV
 // files, chart, numbers and answer here, with no Python cell, so a run of
 // built-ins starts no kernel. Each renderer is its py/ file's main() for
 // the DuckDB path, line for line, and writes what it would
 // (TestDuckDBEngineSameNumbersAsPandas holds them to the pandas cells).
 
-// nativeRenderers are the templates rendered in Go.
-var nativeRenderers = map[string]func(*native) error{
-	TopN: (*native).topN, Trend: (*native).trend, ComparePeriods: (*native).comparePeriods, Pivot: (*native).pivot,
-	Distribution: (*native).distribution, Profile: (*native).profile,
-	Funnel: (*native).funnel,
+// nativeRenderer is the Go renderer of the template called name, or nil
+// when its Python cell draws its DuckDB aggregates.
+func nativeRenderer(name string) func(*native) error {
+	if b := builtinNamed(name); b != nil && b.duck != nil {
+		return b.duck.render
+	}
+	return nil
 }
 
 // native is one Go rendering: its inputs and the result it builds.
@@ -42,7 +45,7 @@ type native struct {
 // renderNative renders template t's DuckDB aggregates in Go.
 func renderNative(ctx context.Context, op operator.Operator, t Template, duck *duckTable, p Params, stem, lang string) (*pyResult, json.RawMessage, error) {
 	n := &native{ctx: ctx, op: op, lang: lang, stem: stem, p: p, pre: duck.pre, out: pyResult{Data: map[string]any{}}}
-	if err := nativeRenderers[t.Name](n); err != nil {
+	if err := nativeRenderer(t.Name)(n); err != nil {
 		if te, ok := err.(templateError); ok {
 			return nil, nil, &CellError{Template: t.Name, Cell: duckCell, Message: string(te)}
 		}

@@ -30,12 +30,13 @@ import (
 // rendered in Go. Tests that call it must not run in parallel.
 func renderedByPython(t *testing.T, op operator.Operator, file string, m Match, lang string) *Result {
 	t.Helper()
-	render := nativeRenderers[m.Template]
+	eng := builtinNamed(m.Template).duck
+	render := eng.render
 	if render == nil {
 		t.Fatalf("%s is not rendered in Go", m.Template)
 	}
-	delete(nativeRenderers, m.Template)
-	defer func() { nativeRenderers[m.Template] = render }()
+	eng.render = nil
+	defer func() { eng.render = render }()
 	r, err := RunWith(context.Background(), op, file, m, RunOptions{Engine: EngineDuckDB, Lang: lang})
 	if err != nil {
 		t.Fatalf("python rendering: %v", err)

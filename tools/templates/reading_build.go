@@ -169,7 +169,11 @@ func (p *parsed) build() (Reading, []problem) {
 				if e.value != "with" {
 					compare = e.value
 				}
-				cues[ComparePeriods] = true
+				for _, b := range builtins {
+					if b.compareCue {
+						cues[b.Name] = true
+					}
+				}
 			case roleSuper:
 				supers = append(supers, e)
 				order = e.order
@@ -331,7 +335,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(t.timeColumns()) > 0 {
 		var used map[int]bool
 		var ambiguous bool
-		spans, inRange, used, ambiguous = p.yearBounds(nums, cues[ComparePeriods])
+		spans, inRange, used, ambiguous = p.yearBounds(nums, cuesHave(cues, func(b *builtin) bool { return b.comparesYears }))
 		if ambiguous {
 			add("it gives two years that can be a range or two periods to compare: say “from … to …” for a range, or “compare … with …”", "请求中的两个年份既可以是一个时间范围，也可以是两个要比较的时期：范围请说“从…到…”，比较请说“比较…和…”")
 		}
@@ -423,7 +427,7 @@ func (p *parsed) build() (Reading, []problem) {
 		r.Sheet = "*"
 		r.SheetAs = sheetAs
 	}
-	if t.file.Kind == preview.KindXLSX && len(t.sheets) > 1 && sheetName == "" && r.Sheet != "*" && !cues[Profile] {
+	if t.file.Kind == preview.KindXLSX && len(t.sheets) > 1 && sheetName == "" && r.Sheet != "*" && !cuesHave(cues, func(b *builtin) bool { return b.wholeTable }) {
 		add("the workbook has %d sheets with these columns (%s): name one, or ask across all sheets", "工作簿有 %d 个列相同的工作表（%s）：请指明一个，或要求跨所有工作表分析", len(t.sheets), strings.Join(t.sheets, ", "))
 	}
 	// Superlatives name their measure: wettest → precipitation.
@@ -466,8 +470,9 @@ func (p *parsed) build() (Reading, []problem) {
 		named = append(named, c)
 	}
 	sort.Strings(named)
-	if len(named) == 2 && cues[Trend] && cues[ComparePeriods] {
-		named = []string{ComparePeriods}
+	if one := unsubsumed(named); len(one) == 1 {
+		// "the year-over-year trend": compare_periods, which subsumes trend.
+		named = one
 	}
 	if len(named) > 1 {
 		add("it asks for more than one analysis (%s)", "请求要的不止一项分析（%s）", strings.Join(named, ", "))
@@ -496,31 +501,25 @@ func (p *parsed) build() (Reading, []problem) {
 	if part != "" {
 		period = part
 	}
-	switch {
-	case len(named) == 1:
+	// What the built-ins' rules read of the request, as it stands.
+	ask := func() *asking {
+		return &asking{p: p, measures: measures, dims: dims, years: len(years), aggs: len(aggs), period: period, grain: grain, order: order, compare: compare, sheetAs: sheetAs,
+			timeWord: timeWord, ranking: ranking, across: across, perGrain: perGrain, add: add, problem: func(en, zh string) { probs = append(probs, problem{en, zh}) }}
+	}
+	if len(named) == 1 {
 		r.Analysis = named[0]
-	case len(years) >= 2 && len(measures)+len(aggs) > 0:
-		r.Analysis = ComparePeriods
-	case period != "" || timeWord:
-		r.Analysis = Trend
-	case len(dims) > 0 || sheetAs != "" || across || ranking || order != "":
-		r.Analysis = TopN
-	case len(measures) == 0 && len(dims) == 0 && sheetAs == "" && len(aggs) == 0 && !ranking && order == "" && len(r.Filters) == 0 && len(years) == 0:
-		// Nothing but the file: "what's in this file", "看看这个文件".
-		r.Analysis = Profile
-	case len(measures) > 0 && len(aggs) > 0:
+	} else if b := claimant(ask(), r); b != nil {
+		r.Analysis = b.Name
+	} else if len(measures) > 0 && len(aggs) > 0 {
 		add("it asks for one number over the whole table, which no built-in analysis gives", "请求要的是整张表的一个数，内置分析不提供")
-	default:
+	} else {
 		add("it names no analysis", "请求没有指明分析")
 	}
-	if r.Analysis == Trend && (ranking || r.N > 0 || order != "") && len(dims) > 0 {
-		add("it asks for a ranking and a trend at once", "请求同时要排名和趋势")
-	}
-	if len(dims) >= 2 && (r.Analysis == TopN) {
-		r.Analysis = Pivot
+	if b := builtinNamed(r.Analysis); b != nil && b.chosen != nil {
+		b.chosen(ask(), &r)
 	}
 	// The time axis.
-	needTime := r.Analysis == Trend || r.Analysis == ComparePeriods || r.Analysis == Cohort || (r.Analysis == Pivot && period != "") || len(years) > 0 || len(spans) > 0
+	needTime := builtinHas(r.Analysis, func(b *builtin) bool { return b.needsTime != nil && b.needsTime(period) }) || len(years) > 0 || len(spans) > 0
 	if needTime {
 		tc := timeCols
 		if len(tc) == 0 {
@@ -535,7 +534,7 @@ func (p *parsed) build() (Reading, []problem) {
 				if period != "" && period != "year" {
 					add("%s holds years, so it has no %s", "%s 是年份，没有%s", tc[0].name, period)
 				}
-				if r.Analysis != TopN {
+				if !builtinHas(r.Analysis, func(b *builtin) bool { return b.noPeriod }) {
 					period = "year"
 				}
 			}
@@ -545,7 +544,7 @@ func (p *parsed) build() (Reading, []problem) {
 			add("which time column: %s?", "用哪个时间列：%s？", strings.Join(colNames(tc), ", "))
 		}
 	}
-	if period == "" && r.Time != "" && !r.YearTime && (r.Analysis == Trend || r.Analysis == Pivot && len(dims) == 1) {
+	if period == "" && r.Time != "" && !r.YearTime && builtinHas(r.Analysis, func(b *builtin) bool { return b.periodic != nil && b.periodic(ask()) }) {
 		// No period asked: the data's own, when its dates are years
 		// (2001-01-01, 2002-01-01, …).
 		if t.yearlyDates(r.Time) {
@@ -564,7 +563,7 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 		slices.Sort(ys)
 		ys = slices.Compact(ys)
-		if r.Analysis == ComparePeriods && len(ys) >= 2 {
+		if builtinHas(r.Analysis, func(b *builtin) bool { return b.comparesYears }) && len(ys) >= 2 {
 			r.Periods = ys
 			if r.Grain == "" {
 				r.Grain = "year"
@@ -631,18 +630,15 @@ func (p *parsed) build() (Reading, []problem) {
 			probs = append(probs, problem{fmt.Sprintf("it counts %ss, and the rows of the table are not one %s each: say what to count", countedPeriod, countedPeriod), fmt.Sprintf("请求要数%s的个数，而表中的行并非每%s一行：请说明要数什么", zhGrain(countedPeriod), zhGrain(countedPeriod))})
 		}
 	}
-	if (perGrain || p.meanOfPeriod()) && len(dims) > 0 && agg == "mean" && r.Analysis == Trend && grain != "" {
-		for _, c := range measures {
-			if c.nonSum == "" {
-				probs = append(probs, problem{fmt.Sprintf("“average %[1]s per %[2]s by %[3]s” can be the average of the %[2]sly totals for each %[3]s, or a trend of the average per %[2]s: say which", c.name, grain, dims[0].name), fmt.Sprintf("“按%[3]s的每%[2]s平均%[1]s”可以是每个%[3]s的每%[2]s平均总量，也可以是每%[2]s平均值的趋势：请说明是哪一种", c.name, zhGrain(grain), dims[0].name)})
-				break
-			}
-		}
+	if b := builtinNamed(r.Analysis); b != nil && b.measured != nil {
+		a := ask()
+		a.agg = agg
+		b.measured(a, &r)
 	}
 	if len(measures) == 0 && rowIs != "" {
 		r.RowIs = rowIs
 	}
-	if len(measures) == 0 && (counting || r.Analysis == Pivot && agg == "") && aggregates(r.Analysis) {
+	if len(measures) == 0 && (counting || agg == "" && builtinHas(r.Analysis, func(b *builtin) bool { return b.countsRows })) && aggregates(r.Analysis) {
 		// Rows are counted.
 	} else if len(measures) == 0 && aggregates(r.Analysis) {
 		add("it names no measure (the numeric columns: %s)", "请求没有指明度量（数值列：%s）", strings.Join(colNames(t.measures()), ", "))
@@ -654,13 +650,6 @@ func (p *parsed) build() (Reading, []problem) {
 		r.GroupBy = append(r.GroupBy, "sheet")
 	}
 	r.Order = order
-	if order == "" && (r.Analysis == TopN) {
-		r.Order = "desc"
-	}
-	if r.Analysis == TopN && r.N == 0 && order != "" && p.asksWhich() {
-		// "which stock has the highest average price": the one.
-		r.N = 1
-	}
 	if aggregates(r.Analysis) {
 		for _, y := range years {
 			if tc := t.column(r.Time); tc != nil && !tc.holdsYear(y) {
@@ -700,105 +689,8 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		}
 		if b.needs != nil {
-			b.needs(p, &r, add)
+			b.needs(ask(), &r)
 		}
-	}
-	switch r.Analysis {
-	case Trend:
-		if len(r.Measures) > 1 {
-			add("a trend follows one measure; it names %d", "趋势分析只跟踪一个度量；请求提到了 %d 个", len(r.Measures))
-		}
-		if len(r.GroupBy) > 1 {
-			add("a trend splits by one category; it names %d", "趋势分析只按一个类别拆分；请求提到了 %d 个", len(r.GroupBy))
-		}
-	case TopN:
-		if len(r.GroupBy) == 0 {
-			add("it names nothing to rank (the text columns: %s)", "请求没有指明要排名的对象（文本列：%s）", strings.Join(colNames(t.dimensions()), ", "))
-		}
-		if len(r.Measures) > 1 {
-			add("a ranking orders by one measure; it names %d", "排名只按一个度量；请求提到了 %d 个", len(r.Measures))
-		}
-	case Pivot:
-		if len(r.GroupBy) < 2 && r.Grain == "" || len(r.GroupBy) > 2 {
-			add("a pivot needs two categories, or a category and a period", "数据透视表需要两个类别，或一个类别和一个周期")
-		}
-	case ComparePeriods:
-		if compare == "seq" {
-			compare = map[string]string{"day": "dod", "week": "wow", "month": "mom", "quarter": "qoq", "year": "yoy"}[r.Grain]
-			if compare == "" {
-				compare = "mom"
-			}
-		}
-		r.Compare = compare
-		if len(r.Periods) == 0 && r.Compare == "" {
-			add("it does not say which periods to compare", "请求没有说比较哪些时期")
-		}
-		// "yoy change" over three months of one year: nothing to compare.
-		if unit := compareUnits[r.Compare]; unit != "" {
-			if tc := t.column(r.Time); tc != nil {
-				if n := tc.periodsAt(unit); n == 1 {
-					probs = append(probs, problem{
-						fmt.Sprintf("%s spans one %s (%s to %s): a %s comparison needs two or more", tc.name, unit, tc.min, tc.max, compareNames[r.Compare]),
-						fmt.Sprintf("%s 只覆盖一个%s（%s 至 %s）：%s比较至少需要两个%s", tc.name, zhGrain(unit), tc.min, tc.max, compareNamesZh[r.Compare], zhGrain(unit))})
-				}
-			}
-		}
-	case Profile:
-		r.Measures, r.ByMean = nil, nil
-	case Cohort:
-		for _, d := range dims {
-			if d.idish || r.Entity == "" {
-				r.Entity = d.name
-			}
-		}
-		if r.Entity == "" {
-			for _, c := range t.cols {
-				if c.idish {
-					r.Entity = c.name
-					break
-				}
-			}
-		}
-		if r.Entity == "" {
-			add("no id column to follow (user, customer)", "没有可追踪的编号列（用户、客户）")
-		}
-		r.GroupBy, r.Measures, r.ByMean = nil, nil, nil
-		if r.Grain == "" {
-			r.Grain = "month"
-		}
-	case Funnel:
-		r.Stages = p.stages
-		var stageCols []string
-		for _, c := range measures {
-			stageCols = append(stageCols, c.name)
-		}
-		if len(stageCols) >= 2 {
-			// Wide data: one column per stage, in the request's order.
-			r.Stages = stageCols
-		} else {
-			for _, c := range append(dims, t.dimensions()...) {
-				if c.idish {
-					continue
-				}
-				for _, w := range c.words {
-					switch w {
-					case "event", "stage", "step", "status", "phase", "action", "funnel":
-						if r.Stage == "" {
-							r.Stage = c.name
-						}
-					}
-				}
-			}
-			for _, c := range t.cols {
-				if c.idish && r.Entity == "" {
-					r.Entity = c.name
-				}
-			}
-			if r.Stage == "" {
-				add("no stage column (stage, step, event)", "没有阶段列（阶段、步骤、事件）")
-			}
-		}
-		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
 	}
 	return r, probs
 }

@@ -287,6 +287,105 @@ func whereSQL(r Reading) string {
 	return " WHERE " + strings.Join(conds, " AND ")
 }
 
+// readingTable is how the main table of a built-in's reading is
+// computed with DuckDB (ReadingTable): by the built-in itself (compute),
+// or as one grouped query of the measures over its keys (readingQuery).
+type readingTable struct {
+	// compute computes the table; nil when it is the grouped query.
+	compute func(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error)
+	// keys are the grouped query's keys; none when the reading has no
+	// table of this shape.
+	keys func(r Reading) []tableKey
+	// order is the grouped query's ORDER BY, over the keys' aliases
+	// (group: k0, k1, …) and the first value's (v0); nil orders by the
+	// keys.
+	order func(r Reading, group []string) []string
+	// limit is how many rows the grouped query keeps (0: all); nil keeps
+	// all.
+	limit func(r Reading) int
+	// finish completes the grouped query's table (compare_periods adds
+	// each period's change); nil when it is complete.
+	finish func(t *Table, r Reading)
+	// answer is the table's headline; nil for its highest and lowest rows
+	// by its last column (highLowAnswer).
+	answer func(lang string, r Reading, t *Table) string
+}
+
+// tableOf is how the reading's table is computed, or nil when its
+// analysis has none (cohort, funnel).
+func tableOf(r Reading) *readingTable {
+	if b := builtinNamed(r.Analysis); b != nil {
+		return b.table
+	}
+	return nil
+}
+
+// groupedTable reports whether the reading's table is a grouped query
+// (readingQuery).
+func groupedTable(r Reading) bool {
+	rt := tableOf(r)
+	return rt != nil && rt.keys != nil
+}
+
+// tableKey is one key of a grouped query (readingQuery).
+type tableKey struct {
+	// row is the key's SQL for one row, name its column's name.
+	row, name string
+	// group is what rows are grouped by, and text how a group's value is
+	// written ("$g" stands for it), when split: a time key grouped by its
+	// period and written once per group (grainGroup).
+	group, text string
+	split       bool
+}
+
+// textKey is the category column col, as text, as a key.
+func textKey(col string) tableKey {
+	k := "CAST(" + sqldb.QuoteIdent(col) + " AS VARCHAR)"
+	return tableKey{row: k, name: col, group: k, text: "$g"}
+}
+
+// timeKey is the reading's time column at grain g, as a key.
+func timeKey(r Reading, g string) tableKey {
+	k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, g)
+	grp, text, ok := grainGroup(sqldb.QuoteIdent(r.Time), r.YearTime, g)
+	return tableKey{row: k, name: n, group: grp, text: text, split: ok}
+}
+
+// groupKeys are the reading's categories, as text, as keys of its
+// grouped query.
+func groupKeys(r Reading) []tableKey {
+	var keys []tableKey
+	for _, gcol := range r.GroupBy {
+		keys = append(keys, textKey(gcol))
+	}
+	return keys
+}
+
+// seriesKeys are the keys of a series over time: the period at grain
+// (a month when none), then the categories; none without a time column.
+func seriesKeys(r Reading, grain string) []tableKey {
+	if r.Time == "" {
+		return nil
+	}
+	if grain == "" {
+		grain = "month"
+	}
+	return append([]tableKey{timeKey(r, grain)}, groupKeys(r)...)
+}
+
+// seriesOrder orders a series over time: by its periods, a weekday or a
+// calendar part by its number.
+func seriesOrder(r Reading, group []string) []string {
+	switch {
+	case r.Grain == "weekday":
+		k, _ := grainKey(sqldb.QuoteIdent(r.Time), false, "day")
+		return append([]string{"min(isodow(CAST(" + k + " AS TIMESTAMP)))"}, group[1:]...)
+	case slicesContains(calendarParts, r.Grain):
+		return append([]string{"TRY_CAST(k0 AS INTEGER)"}, group[1:]...)
+	}
+	return group
+}
+
 // readingQuery is the SQL of a reading's main table over view, and its
 // column names; "" when the analysis has no table of this shape.
 //
@@ -295,50 +394,17 @@ func whereSQL(r Reading) string {
 // trend's table on a large file. The groups and their texts are the
 // per-row keys' (grainKey), one to one.
 func readingQuery(r Reading, view string) (string, []string) {
-	// keys are the per-row keys; groups what rows are grouped by and
-	// texts how a group's value is written ("$g" stands for it).
-	var keys, groups, texts, names []string
-	split := false // a time key grouped by its period
-	timeKey := func(g string) {
-		k, n := grainKey(sqldb.QuoteIdent(r.Time), r.YearTime, g)
-		grp, text, ok := grainGroup(sqldb.QuoteIdent(r.Time), r.YearTime, g)
-		split = ok
-		keys, groups, texts, names = append(keys, k), append(groups, grp), append(texts, text), append(names, n)
-	}
-	textKey := func(gcol string) {
-		k := "CAST(" + sqldb.QuoteIdent(gcol) + " AS VARCHAR)"
-		keys, groups, texts, names = append(keys, k), append(groups, k), append(texts, "$g"), append(names, gcol)
-	}
-	switch r.Analysis {
-	case Trend, ComparePeriods:
-		if r.Time == "" {
-			return "", nil
-		}
-		g := r.Grain
-		if r.Analysis == ComparePeriods && len(r.Periods) > 0 {
-			g = "year"
-		} else if g == "" {
-			g = "month"
-		}
-		timeKey(g)
-		for _, gcol := range r.GroupBy {
-			textKey(gcol)
-		}
-	case TopN, Pivot:
-		for _, gcol := range r.GroupBy {
-			textKey(gcol)
-		}
-		if r.Analysis == Pivot && len(r.GroupBy) == 1 && r.Time != "" {
-			timeKey(r.Grain)
-		}
-	default:
+	rt := tableOf(r)
+	if rt == nil || rt.keys == nil {
 		return "", nil
 	}
+	keys := rt.keys(r)
 	if len(keys) == 0 {
 		return "", nil
 	}
-	if !split {
-		groups = keys
+	split := false // a time key grouped by its period
+	for _, k := range keys {
+		split = split || k.split
 	}
 	// Rows are grouped as g0, g1...; the outer query writes them as the
 	// keys k0, k1... that the order below sorts by. Without a time key
@@ -348,11 +414,17 @@ func readingQuery(r Reading, view string) (string, []string) {
 	if !split {
 		alias = "k"
 	}
-	var sel, outer, group, order []string
-	for i, k := range groups {
-		sel = append(sel, fmt.Sprintf("%s AS %s%d", k, alias, i))
-		outer = append(outer, strings.ReplaceAll(texts[i], "$g", fmt.Sprintf("g%d", i))+fmt.Sprintf(" AS k%d", i))
+	var sel, outer, group, names, notNull []string
+	for i, k := range keys {
+		g := k.row
+		if split {
+			g = k.group
+		}
+		sel = append(sel, fmt.Sprintf("%s AS %s%d", g, alias, i))
+		outer = append(outer, strings.ReplaceAll(k.text, "$g", fmt.Sprintf("g%d", i))+fmt.Sprintf(" AS k%d", i))
 		group = append(group, fmt.Sprintf("%s%d", alias, i))
+		names = append(names, k.name)
+		notNull = append(notNull, g+" IS NOT NULL")
 	}
 	measures := r.Measures
 	if len(measures) == 0 {
@@ -364,10 +436,6 @@ func readingQuery(r Reading, view string) (string, []string) {
 		sel = append(sel, measureSQL(m)+fmt.Sprintf(" AS v%d", i))
 		outer = append(outer, fmt.Sprintf("v%d", i))
 		names = append(names, m.Column)
-	}
-	notNull := make([]string, len(groups))
-	for i, k := range groups {
-		notNull[i] = k + " IS NOT NULL"
 	}
 	where := whereSQL(r)
 	if where == "" {
@@ -383,32 +451,15 @@ func readingQuery(r Reading, view string) (string, []string) {
 	for i := range keys {
 		group[i] = fmt.Sprintf("k%d", i)
 	}
-	switch r.Analysis {
-	case TopN:
-		dir := "DESC"
-		if r.Order == "asc" {
-			dir = "ASC"
-		}
-		order = append(order, "v0 "+dir+" NULLS LAST", "k0")
-	case Trend, ComparePeriods:
-		order = group
-		switch {
-		case r.Grain == "weekday":
-			k, _ := grainKey(sqldb.QuoteIdent(r.Time), false, "day")
-			order = append([]string{"min(isodow(CAST(" + k + " AS TIMESTAMP)))"}, group[1:]...)
-		case slicesContains(calendarParts, r.Grain):
-			order = append([]string{"TRY_CAST(k0 AS INTEGER)"}, group[1:]...)
-		}
-	default:
-		order = group
+	order := group
+	if rt.order != nil {
+		order = rt.order(r, group)
 	}
 	q += " ORDER BY " + strings.Join(order, ", ")
-	if r.Analysis == TopN {
-		n := r.N
-		if n == 0 {
-			n = 10 // as the topn cell shows by default
+	if rt.limit != nil {
+		if n := rt.limit(r); n > 0 {
+			q += fmt.Sprintf(" LIMIT %d", n)
 		}
-		q += fmt.Sprintf(" LIMIT %d", n)
 	}
 	return q, names
 }
@@ -448,9 +499,7 @@ func grainGroup(t string, yearTime bool, g string) (group, text string, ok bool)
 // (workspace-relative, under root) with DuckDB; nil, nil when the
 // analysis has no such table (cohort, funnel).
 func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, error) {
-	switch r.Analysis {
-	case Trend, ComparePeriods, TopN, Pivot, Correlation, Distribution, Outliers, Profile:
-	default:
+	if tableOf(r) == nil {
 		return nil, nil
 	}
 	src, view, done, err := readingSource(ctx, root, rel, r)
@@ -463,15 +512,9 @@ func ReadingTable(ctx context.Context, root, rel string, r Reading) (*Table, err
 
 // readingTableOn is ReadingTable over a table DuckDB has open.
 func readingTableOn(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error) {
-	switch r.Analysis {
-	case Correlation:
-		return correlationTable(ctx, src, view, r)
-	case Distribution:
-		return distributionTable(ctx, src, view, r)
-	case Outliers:
-		return outliersTable(ctx, src, view, r)
-	case Profile:
-		return profileTable(ctx, src, view, r)
+	rt := tableOf(r)
+	if rt != nil && rt.compute != nil {
+		return rt.compute(ctx, src, view, r)
 	}
 	q, names := readingQuery(r, view)
 	if q == "" {
@@ -496,8 +539,8 @@ func readingTableOn(ctx context.Context, src *sqldb.Source, view string, r Readi
 		}
 		t.Rows = append(t.Rows, out)
 	}
-	if r.Analysis == ComparePeriods && len(r.Periods) == 0 && r.Compare != "" {
-		addChanges(t, r)
+	if rt.finish != nil {
+		rt.finish(t, r)
 	}
 	return t, nil
 }
@@ -687,16 +730,19 @@ func tableMarkdown(t *Table, limit int) string {
 	return b.String()
 }
 
-// tableAnswer is the headline of a reading's table: its highest and
-// lowest rows by the (first) measure.
+// tableAnswer is the headline of a reading's table: the built-in's own
+// (readingTable.answer), else its highest and lowest rows by the (first)
+// measure.
 func tableAnswer(lang string, r Reading, t *Table) string {
-	if r.Analysis == Outliers {
-		return outliersAnswer(lang, t)
+	if rt := tableOf(r); rt != nil && rt.answer != nil {
+		return rt.answer(lang, r, t)
 	}
-	vi := len(t.Columns) - 1
-	if r.Analysis == ComparePeriods && r.Compare != "" && len(r.Periods) == 0 {
-		vi = len(t.Columns) - 4
-	}
+	return highLowAnswer(lang, t, len(t.Columns)-1)
+}
+
+// highLowAnswer names the table's highest and lowest rows by its column
+// vi, each by the columns before it.
+func highLowAnswer(lang string, t *Table, vi int) string {
 	nk := vi
 	key := func(row []any) string {
 		var parts []string

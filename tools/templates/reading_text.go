@@ -168,7 +168,7 @@ func (r Reading) Text(lang string) string {
 			fmt.Fprintf(&b, ", where %s is %s", col, strings.Join(f.Values, " or "))
 		}
 	}
-	if r.Span[0] != "" && r.Span[1] != "" && len(r.Periods) == 0 && !hasYearFilter(r) && (r.Analysis == Trend || r.Analysis == ComparePeriods) {
+	if r.Span[0] != "" && r.Span[1] != "" && len(r.Periods) == 0 && !hasYearFilter(r) && builtinHas(r.Analysis, func(b *builtin) bool { return b.spansYears }) {
 		lo, hi := yearOf(r.Span[0]), yearOf(r.Span[1])
 		if lo != "" && hi != "" && lo != hi {
 			b.WriteString(", " + lo + "–" + hi)
@@ -319,13 +319,13 @@ func slicesContains(list []string, s string) bool {
 
 // duckOnly reports whether the reading needs a computation only the
 // reading engine (DuckDB) makes: a filter, a calendar part, an integer
-// year as time, sheets stacked, compared named periods, outliers per
-// series.
+// year as time, sheets stacked, compared named periods, or what the
+// built-in says (builtin.duckOnly: outliers per series).
 func (r Reading) duckOnly() bool {
 	if len(r.Filters) > 0 || r.Sheet == "*" || len(r.Periods) > 0 || slicesContains(calendarParts, r.Grain) {
 		return true
 	}
-	if r.Analysis == Outliers && len(r.GroupBy) > 0 {
+	if b := builtinNamed(r.Analysis); b != nil && b.duckOnly != nil && b.duckOnly(r) {
 		return true
 	}
 	return r.Time != "" && r.YearTime

@@ -364,7 +364,7 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 	var out *pyResult
 	var data json.RawMessage
 	var dur time.Duration
-	if duck != nil && nativeRenderers[t.Name] != nil {
+	if duck != nil && nativeRenderer(t.Name) != nil {
 		// Rendered in Go: no Python cell, no kernel.
 		if out, data, err = renderNative(ctx, op, t, duck, in.Params, stem, lang); err != nil {
 			return nil, err
