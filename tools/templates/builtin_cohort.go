@@ -41,4 +41,5 @@ var cohortBuiltin = builtin{
 		in.reason("period: %s", wordIn(in.lang, in.p.Period))
 	},
 	hint: "name the columns explicitly (entity=<id column>, time=<date column>)",
+	duck: true,
 }

@@ -150,7 +150,7 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	}()
 	// Trend, compare_periods, top-N and pivot count a text column's
 	// distinct values only to find a category (textUniques).
-	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot || t.Name == Funnel
+	d.lazyUniques = t.Name == Trend || t.Name == ComparePeriods || t.Name == TopN || t.Name == Pivot || t.Name == Funnel || t.Name == Cohort
 	if err := d.load(ctx, filepath.Join(root, filepath.FromSlash(rel)), t, p, reading); err != nil {
 		var te templateError
 		if errors.As(err, &te) {
@@ -176,6 +176,8 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 		err = d.outliers(ctx, root, rel, p)
 	case Funnel:
 		err = d.funnel(ctx, p)
+	case Cohort:
+		err = d.cohort(ctx, &p)
 	default:
 		err = fmt.Errorf("template %s has no DuckDB engine", t.Name)
 	}

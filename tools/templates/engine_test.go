@@ -242,7 +242,9 @@ func TestEngineForEverySize(t *testing.T) {
 		{"parquet", TopN, "input/a.parquet", "", EngineDuckDB},
 		{"workbook", Trend, "input/a.xlsx", "", EnginePandas},
 		{"gb18030 text", Trend, "input/a.csv", "gb18030", EnginePandas},
-		{"no duckdb engine", Cohort, "input/a.csv", "", EnginePandas},
+		{"no duckdb engine", Correlation, "input/a.csv", "", EnginePandas},
+		{"cohort csv", Cohort, "input/a.csv", "", EngineDuckDB},
+		{"funnel parquet", Funnel, "input/a.parquet", "", EngineDuckDB},
 		{"outliers csv", Outliers, "input/a.csv", "", EngineDuckDB},
 		{"outliers jsonl: rows numbered in csv only", Outliers, "input/a.jsonl", "", EnginePandas},
 	}

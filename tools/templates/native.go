@@ -22,7 +22,7 @@ import (
 var nativeRenderers = map[string]func(*native) error{
 	TopN: (*native).topN, Trend: (*native).trend, ComparePeriods: (*native).comparePeriods, Pivot: (*native).pivot,
 	Distribution: (*native).distribution, Profile: (*native).profile,
-	Funnel: (*native).funnel,
+	Funnel: (*native).funnel, Cohort: (*native).cohort,
 }
 
 // native is one Go rendering: its inputs and the result it builds.
