@@ -19,7 +19,7 @@ const (
 	EnginePandas Engine = "pandas"
 	// EngineDuckDB aggregates the file with DuckDB, out of core, in Sift's
 	// process. Profile, trend, compare_periods, top-N, pivot,
-	// distribution and funnel are then rendered in Go (no Python at all);
+	// distribution, cohort and funnel are then rendered in Go (no Python);
 	// outliers hands the aggregates to its Python cell, which draws the
 	// same tables and charts.
 	EngineDuckDB Engine = "duckdb"
