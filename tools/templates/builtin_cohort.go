@@ -1,6 +1,9 @@
 package templates
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // cohortBuiltin is retention by the period of first activity.
 var cohortBuiltin = builtin{
@@ -64,4 +67,11 @@ var cohortBuiltin = builtin{
 		in.reason("period: %s", wordIn(in.lang, in.p.Period))
 	},
 	hint: "name the columns explicitly (entity=<id column>, time=<date column>)",
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.cohort(ctx, p)
+		},
+		lazyUniques: true,
+		render:      (*native).cohort,
+	},
 }

@@ -18,10 +18,10 @@ const (
 	// EnginePandas loads the whole file into the Python kernel.
 	EnginePandas Engine = "pandas"
 	// EngineDuckDB aggregates the file with DuckDB, out of core, in Sift's
-	// process. Profile, trend, compare_periods, top-N, pivot and
-	// distribution are then rendered in Go (no Python at all); outliers
-	// hands the aggregates to its Python cell, which draws the same tables
-	// and charts.
+	// process. Profile, trend, compare_periods, top-N, pivot,
+	// distribution, cohort and funnel are then rendered in Go (no Python);
+	// outliers hands the aggregates to its Python cell, which draws the
+	// same tables and charts.
 	EngineDuckDB Engine = "duckdb"
 )
 

@@ -249,7 +249,9 @@ func TestEngineForEverySize(t *testing.T) {
 		{"gb18030 outliers", Outliers, "input/a.csv", "gb18030", EngineDuckDB},
 		{"an encoding not transcoded", Trend, "input/a.csv", "mac-roman", EnginePandas},
 		{"legacy xls", Trend, "input/a.xls", "", EnginePandas},
-		{"no duckdb engine", Cohort, "input/a.csv", "", EnginePandas},
+		{"no duckdb engine", Correlation, "input/a.csv", "", EnginePandas},
+		{"cohort csv", Cohort, "input/a.csv", "", EngineDuckDB},
+		{"funnel parquet", Funnel, "input/a.parquet", "", EngineDuckDB},
 		{"outliers csv", Outliers, "input/a.csv", "", EngineDuckDB},
 		{"outliers jsonl: rows numbered in csv only", Outliers, "input/a.jsonl", "", EnginePandas},
 	}
