@@ -341,6 +341,9 @@ func init() {
 	word("construction", "建筑业")
 	word("finance", "金融业")
 	word("agriculture", "农业")
+	word("night", "夜间", "夜里")
+	word("dawn", "黎明")
+	word("dusk", "黄昏")
 	// Chinese names of companies whose data writes their ticker or
 	// English name
 	word("goog", "谷歌")

@@ -214,3 +214,29 @@ func TestUnderstandNovelChineseValueNames(t *testing.T) {
 		{losses, "太阳能每年的Losses", nil},
 	})
 }
+
+// TestUnderstandNovelChineseCounts: a Chinese count with its classifier
+// (三种, 两家, 五个) is the length of a ranking, as 前3 is; 一个 is "a",
+// not one; a time of day named in Chinese (夜间) is its value.
+func TestUnderstandNovelChineseCounts(t *testing.T) {
+	var wb strings.Builder
+	wb.WriteString("date,sky,rain,period\n")
+	for d := 0; d < 300; d++ {
+		fmt.Fprintf(&wb, "%d-%02d-%02d,%s,%d.5,%s\n", 2020+d/150, 1+d/15%10, 1+d%15, []string{"clear", "cloud", "storm", "fog"}[d%4], d%7+d%4, []string{"Day", "Night"}[d%2])
+	}
+	sky := previewFile(t, "sky.csv", []byte(wb.String()))
+	runNovelCases(t, []novelCase{
+		{sky, "平均rain最大的三种sky", &Reading{Analysis: TopN, Measures: []Measure{{"rain", "mean"}}, GroupBy: []string{"sky"}}},
+		{sky, "rain总量最少的两种sky", &Reading{Analysis: TopN, Measures: []Measure{{"rain", "sum"}}, GroupBy: []string{"sky"}}},
+		{sky, "夜间各sky的平均rain", &Reading{Analysis: TopN, Measures: []Measure{{"rain", "mean"}}, GroupBy: []string{"sky"}, Filters: []Filter{{"period", "=", []string{"Night"}}}}},
+	})
+	for _, c := range []struct {
+		request string
+		n       int
+	}{{"平均rain最大的三种sky", 3}, {"rain总量最少的两种sky", 2}} {
+		r, ok, why := Understand(c.request, []*preview.FilePreview{sky})
+		if !ok || r.N != c.n {
+			t.Errorf("%s: n %d (ok %v, %s); want %d", c.request, r.N, ok, why, c.n)
+		}
+	}
+}

@@ -210,12 +210,22 @@ func segmentHan(run string, base int, lexicon map[string]bool) []word {
 		}
 		if v := parseCJKNumber(s); v > 0 && strings.Trim(s, cjkNumerals) == "" {
 			t.num, t.w = true, strconv.Itoa(v)
+		} else if n := strings.TrimRight(s, cjkClassifiers); n != s && utf8.RuneCountInString(s)-utf8.RuneCountInString(n) == 1 && n != "" && strings.Trim(n, cjkNumerals) == "" {
+			// 三种, 五家, 两个: a count and its classifier (from 2 up: 一个
+			// is "a").
+			if v := parseCJKNumber(n); v >= 2 {
+				t.num, t.w = true, strconv.Itoa(v)
+			}
 		}
 		out = append(out, t)
 		prev = k
 	}
 	return out
 }
+
+// cjkClassifiers are the measure words a Chinese count carries (三种天气,
+// 五家公司).
+const cjkClassifiers = "个种家只名条款位项类座"
 
 var (
 	zhSegOnce sync.Once
