@@ -100,7 +100,10 @@ func TestUnderstandColumnWords(t *testing.T) {
 }
 
 // TestUnderstandTheDataPeriod checks that a trend with no period asked
-// follows the data's own when its dates are one a year.
+// follows the data's own when its dates are one a year, and that a period
+// finer than the data's ("monthly" of yearly dates) is refused: a month
+// series of yearly values would show one month a year as if it were the
+// year.
 func TestUnderstandTheDataPeriod(t *testing.T) {
 	yearly := previewFile(t, "power.csv", []byte("year,source,output\n2001-01-01,Wind,1\n2002-01-01,Wind,2\n2003-01-01,Wind,4\n2001-01-01,Coal,5\n2002-01-01,Coal,6\n2003-01-01,Coal,7\n"))
 	monthly := previewFile(t, "power.csv", []byte("month,source,output\n2001-01-01,Wind,1\n2001-02-01,Wind,2\n2001-03-01,Wind,4\n"))
@@ -110,10 +113,16 @@ func TestUnderstandTheDataPeriod(t *testing.T) {
 		grain string
 	}{
 		{yearly, "wind output trend", "year"},
-		{yearly, "monthly wind output", "month"},
+		{yearly, "monthly wind output", "refused"},
 		{monthly, "wind output trend", ""},
 	} {
 		r, ok, why := Understand(tt.q, []*preview.FilePreview{tt.fp})
+		if tt.grain == "refused" {
+			if ok {
+				t.Errorf("%s: answered at grain %q; want a refusal (the dates are one a year)", tt.q, r.Grain)
+			}
+			continue
+		}
 		if !ok {
 			t.Fatalf("%s: refused: %s", tt.q, why)
 		}
