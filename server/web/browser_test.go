@@ -30,7 +30,9 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/server/web"
+	"github.com/sift-agent/sift/session"
 )
 
 // browserTimeout bounds each wait in the page: a stuck page fails the test
@@ -318,10 +320,14 @@ func startServeEnv(t *testing.T, env []string, args ...string) *serveProc {
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-exited:
-		case <-time.After(20 * time.Second):
+		case <-time.After(time.Minute):
 			_ = cmd.Process.Kill()
 			<-exited
 		}
+		// What a killed server's kernel pool left (slots, mounted disks)
+		// is swept as the next server there would, so the test's
+		// directory can be removed.
+		_, _ = operator.SweepKernelPool(filepath.Join(dir, "sessions", session.KernelPoolDir))
 		if t.Failed() {
 			t.Logf("sift serve's output:\n%s", log.String())
 		}
