@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -91,9 +92,12 @@ func TestOneOwnerPerSession(t *testing.T) {
 	}
 
 	// Two resumes at once. Whichever wins waits in its cell for the go
-	// file, which is made only once the other has ended: so they overlap.
+	// file, which is made only once the other has ended and the winner's
+	// cell says it waits (work/waiting): so they overlap. Written any
+	// sooner, go could land in work/ while the winner's disk hold is
+	// still moving work/ onto the session's disk, and be cleared with it.
 	gated := writeScript(t, `{"replies":[
- {"tool_calls":[{"name":"python","arguments":{"code":"import os, time\nwhile not os.path.exists('work/go'):\n    time.sleep(0.02)\nprint('x+1 =', x + 1)"}}]},
+ {"tool_calls":[{"name":"python","arguments":{"code":"import os, time\nopen('work/waiting', 'w').close()\nwhile not os.path.exists('work/go'):\n    time.sleep(0.02)\nprint('x+1 =', x + 1)"}}]},
  {"content":"{{last_tool_result}}"},
  {"tool_calls":[{"name":"submit_result","arguments":{"answer":"{{last_tool_result}}"}}]},
  {"content":"# x+1\n\n{{section:Steps and results}}"}]}`)
@@ -119,6 +123,7 @@ func TestOneOwnerPerSession(t *testing.T) {
 	if !strings.Contains(string(loser.out), "sift resume (pid ") || !strings.Contains(string(loser.out), "holds it since ") {
 		t.Errorf("the losing resume must say which sift resume holds the session, and since when:\n%s", loser.out)
 	}
+	waitForFile(t, filepath.Join(ws, "work", "waiting"), done)
 	if err := os.WriteFile(filepath.Join(ws, "work", "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +162,27 @@ func TestOneOwnerPerSession(t *testing.T) {
 	for i := 1; i < len(evs); i++ {
 		if evs[i].Seq <= evs[i-1].Seq {
 			t.Errorf("event %d has number %d after %d: numbers must only grow, never be used twice", i, evs[i].Seq, evs[i-1].Seq)
+		}
+	}
+}
+
+// waitForFile waits, up to two minutes, for the file at path, which the
+// winning resume's cell makes once it runs; it fails at once when the
+// winner ends first (it sends on done) or the time is up.
+func waitForFile[T any](t *testing.T, path string, done chan T) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("the winning resume ended before its cell made %s: %+v", path, r)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the winning resume's cell did not make %s within two minutes", path)
 		}
 	}
 }
