@@ -597,23 +597,31 @@ func sweepStaleQuotas(h *quotaHost) {
 // is mounted nowhere (its holder died with the machine), and forgets the
 // workspace once no image is left.
 func settleDisk(h *quotaHost, root string) error {
+	if _, err := os.Lstat(root); errors.Is(err, os.ErrNotExist) {
+		forgetDisk(root) // the workspace is gone
+		return nil
+	}
+	// Nothing is touched before the lock is taken: a live holder making
+	// the session's disk holds it, and its new image (quotaNewImage, not
+	// yet renamed) must not be taken for one a dead holder left.
+	lock, err := lockDisk(root, 0)
+	if lock == nil || err != nil {
+		return err // a live holder is mounting it
+	}
 	img := filepath.Join(root, quotaImageName)
 	fi, err := os.Lstat(img)
 	if errors.Is(err, os.ErrNotExist) {
 		// Never on an image, or its files were not all on it yet: they
 		// are in work/ and out/.
-		if _, err := os.Lstat(root); err == nil {
-			_ = os.Remove(filepath.Join(root, quotaNewImage))
-		}
+		_ = os.Remove(filepath.Join(root, quotaNewImage))
 		forgetDisk(root)
+		_ = os.Remove(filepath.Join(root, quotaLockName))
+		lock.Close()
 		return nil
 	}
 	if err != nil || !fi.Mode().IsRegular() {
+		lock.Close()
 		return fmt.Errorf("the session's disk image %s is not a file", img)
-	}
-	lock, err := lockDisk(root, 0)
-	if lock == nil || err != nil {
-		return err // a live holder is mounting it
 	}
 	mnt := filepath.Join(root, quotaDirName)
 	if err := os.Mkdir(mnt, 0o700); err != nil && !errors.Is(err, os.ErrExist) {

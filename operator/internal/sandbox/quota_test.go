@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,5 +77,44 @@ func TestDiskQuotaDiedBeforeTheFilesWereOn(t *testing.T) {
 				t.Errorf("the half-made image was left")
 			}
 		})
+	}
+}
+
+// TestSweepLeavesALiveHoldersNewImage: a sweep (any Sift process starting)
+// that finds a noted workspace with no session disk image yet leaves it
+// alone while a live holder holds its lock: that holder is making the
+// disk, and its new image, not yet renamed, is not one a dead holder left.
+// Once no one holds the lock, the half-made image is a dead holder's and
+// goes, with the note and the lock file. Without the lock, the sweep
+// removed the live holder's image, and its hold failed at the rename.
+func TestSweepLeavesALiveHoldersNewImage(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	root, _ := newWorkspace(t)
+	newImg := filepath.Join(root, quotaNewImage)
+	noteDisk(root)
+	lock, err := lockDisk(root, 0)
+	if err != nil || lock == nil {
+		t.Fatalf("lock the workspace's disk: %v", err)
+	}
+	if err := os.WriteFile(newImg, []byte("being made"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sweepStaleQuotas(&quotaHost{})
+	if _, err := os.Lstat(newImg); err != nil {
+		t.Errorf("the sweep removed the new image a live holder is making: %v", err)
+	}
+	if !slices.Contains(notedDisks(), root) {
+		t.Errorf("the sweep forgot the workspace a live holder is putting on its disk")
+	}
+	lock.Close()
+	sweepStaleQuotas(&quotaHost{})
+	if _, err := os.Lstat(newImg); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a dead holder's half-made image was left: %v", err)
+	}
+	if slices.Contains(notedDisks(), root) {
+		t.Errorf("the settled workspace is still noted")
+	}
+	if _, err := os.Lstat(filepath.Join(root, quotaLockName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the sweep left its lock file in the workspace: %v", err)
 	}
 }
