@@ -28,7 +28,7 @@ const corrMaxColumns = 30
 // corrMaxHeld bounds the numbers a Spearman or Kendall correlation holds
 // in memory (8 bytes each: 512 MiB): ranks need every value of a column.
 // Pearson's sums run as the rows stream by and hold none.
-const corrMaxHeld = 1 << 26
+var corrMaxHeld int64 = 1 << 26
 
 // corrMaxPoints bounds the points of the scatter plot: every k-th row
 // past it.
@@ -218,10 +218,17 @@ func (d *duckTable) correlation(ctx context.Context, p Params) error {
 		matrix[i] = make([]float64, n)
 	}
 	var ranked [][]float64
-	if method == "spearman" {
+	var dense [][]int64
+	switch method {
+	case "spearman":
 		ranked = make([][]float64, n)
 		for a, i := range keep {
 			ranked[a] = rank1D(values[i])
+		}
+	case "kendall":
+		dense = make([][]int64, n)
+		for a, i := range keep {
+			dense[a] = denseRanks(values[i])
 		}
 	}
 	for a := 0; a < n; a++ {
@@ -235,7 +242,7 @@ func (d *duckTable) correlation(ctx context.Context, p Params) error {
 				r = spearmanPair(values[x], values[y], ranked[a], ranked[b])
 			default:
 				// pandas calls kendalltau(earlier, later).
-				r = kendallPair(values[y], values[x], a == b)
+				r = kendallPair(dense[b], dense[a], a == b)
 			}
 			matrix[a][b], matrix[b][a] = r, r
 		}
@@ -346,79 +353,104 @@ func spearmanPair(x, y, rx, ry []float64) float64 {
 	return sumx / div
 }
 
+// denseRanks are v's finite values' dense ranks from 1 (equal values,
+// -0 and 0 too, share one), 0 where v is not finite. Kendall's tau
+// depends on the order of the values and their ties alone, which a pair's
+// rows keep from the whole column's ranks.
+func denseRanks(v []float64) []int64 {
+	var idx []int
+	for i, f := range v {
+		if finite(f) {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+	out := make([]int64, len(v))
+	var r int64
+	for k, i := range idx {
+		if k == 0 || v[i] != v[idx[k-1]] {
+			r++
+		}
+		out[i] = r
+	}
+	return out
+}
+
 // kendallPair is pandas' kendall for columns x and y (the same column
-// when diagonal): NaN without a row where both are finite, 1 on the
-// diagonal, else scipy's kendalltau of the finite pairs.
-func kendallPair(x, y []float64, diagonal bool) float64 {
-	var xs, ys []float64
-	for i := range x {
-		if finite(x[i]) && finite(y[i]) {
-			xs, ys = append(xs, x[i]), append(ys, y[i])
+// when diagonal), given their dense ranks: NaN without a row where both
+// are finite, 1 on the diagonal, else scipy's kendalltau of the rows
+// where both are.
+func kendallPair(rx, ry []int64, diagonal bool) float64 {
+	pairs := make([][2]int64, 0, len(rx))
+	for i := range rx {
+		if rx[i] > 0 && ry[i] > 0 {
+			pairs = append(pairs, [2]int64{rx[i], ry[i]})
 		}
 	}
 	switch {
-	case len(xs) == 0:
+	case len(pairs) == 0:
 		return math.NaN()
 	case diagonal:
 		return 1
 	}
-	return kendallTau(xs, ys)
+	return kendallOf(pairs)
 }
 
-// kendallTau is scipy 1.10's kendalltau (variant b): the pairs sorted by
-// x then y as dense ranks, the discordant pairs counted as the
-// inversions of y, and the ties in x, in y and in both.
+// kendallTau is scipy's kendalltau of finite x and y.
 func kendallTau(x, y []float64) float64 {
-	size := int64(len(x))
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
+	rx, ry := denseRanks(x), denseRanks(y)
+	pairs := make([][2]int64, len(x))
+	for i := range x {
+		pairs[i] = [2]int64{rx[i], ry[i]}
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(x[a], x[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(y[a], y[b])
-	})
-	// Dense ranks of y, in the sorted order.
-	yOrder := slices.Clone(idx)
-	slices.SortFunc(yOrder, func(a, b int) int { return cmp.Compare(y[a], y[b]) })
-	yRank := make([]int64, len(y))
-	var r int64
-	for i, j := range yOrder {
-		if i == 0 || y[j] != y[yOrder[i-1]] {
-			r++
-		}
-		yRank[j] = r
+	return kendallOf(pairs)
+}
+
+// kendallOf is scipy 1.10's kendalltau (variant b) of the pairs of ranks
+// (x, y): sorted by x then y, the discordant pairs are the inversions of
+// y; tau is from them and the ties in x, in y and in both, as scipy
+// divides, clipped to [-1, 1].
+func kendallOf(pairs [][2]int64) float64 {
+	size := int64(len(pairs))
+	// Sorted as one key, x·(top+1)+y (ranks are at most the rows).
+	var top int64
+	for _, p := range pairs {
+		top = max(top, p[1])
 	}
-	ys := make([]int64, len(idx))
-	for i, j := range idx {
-		ys[i] = yRank[j]
+	keys := make([]int64, len(pairs))
+	for i, p := range pairs {
+		keys[i] = p[0]*(top+1) + p[1]
 	}
-	ties := func(run func(i int) bool) int64 {
-		var t, c int64
-		for i := range idx {
-			if i > 0 && run(i) {
-				c++
+	slices.Sort(keys)
+	var xtie, ntie, xrun, nrun int64
+	ys := make([]int64, len(keys))
+	for i, key := range keys {
+		ys[i] = key % (top + 1)
+		if i > 0 && key/(top+1) == keys[i-1]/(top+1) {
+			xrun++
+			if key == keys[i-1] {
+				nrun++
 			} else {
-				t += c * (c + 1) / 2
-				c = 0
+				ntie += nrun * (nrun + 1) / 2
+				nrun = 0
 			}
+			continue
 		}
-		return t + c*(c+1)/2
+		xtie += xrun * (xrun + 1) / 2
+		ntie += nrun * (nrun + 1) / 2
+		xrun, nrun = 0, 0
 	}
-	xtie := ties(func(i int) bool { return x[idx[i]] == x[idx[i-1]] })
-	ntie := ties(func(i int) bool { return x[idx[i]] == x[idx[i-1]] && ys[i] == ys[i-1] })
-	// (inversions sorts ys: last.)
-	dis := inversions(ys, make([]int64, len(ys)))
+	xtie += xrun * (xrun + 1) / 2
+	ntie += nrun * (nrun + 1) / 2
+	counts := make([]int64, top+1)
+	for _, y := range ys {
+		counts[y]++
+	}
 	var ytie int64
-	counts := map[int64]int64{}
-	for _, v := range yRank {
-		counts[v]++
-	}
 	for _, c := range counts {
 		ytie += c * (c - 1) / 2
 	}
+	dis := inversions(ys, make([]int64, len(ys)))
 	tot := size * (size - 1) / 2
 	if xtie == tot || ytie == tot {
 		return math.NaN()

@@ -99,14 +99,26 @@ func corrApartCSV() []byte {
 	return []byte(b.String())
 }
 
-// corrIntsCSV is whole numbers with many ties.
+// corrIntsCSV is whole numbers with many ties, one column with gaps
+// (floats to pandas), and true/false with and without gaps.
 func corrIntsCSV() []byte {
 	var b strings.Builder
-	b.WriteString("visits,orders,returns\n")
+	b.WriteString("visits,orders,returns,promo,shipped,calls\n")
 	for i := 0; i < 60; i++ {
-		fmt.Fprintf(&b, "%d,%d,%d\n", i%6, (i%6)/2+i%2, 5-(i%4))
+		shipped, calls := fmt.Sprint(i%5 != 0), fmt.Sprint(i%7)
+		if i%8 == 3 {
+			shipped, calls = "", ""
+		}
+		fmt.Fprintf(&b, "%d,%d,%d,%t,%s,%s\n", i%6, (i%6)/2+i%2, 5-(i%4), i%3 == 0, shipped, calls)
 	}
 	return []byte(b.String())
+}
+
+// corrFewCSV has columns with one, two and three rows in common with a:
+// too few for any r (min_periods is 1, but one row has no spread), and
+// just enough.
+func corrFewCSV() []byte {
+	return []byte("a,one,two,three\n1,5,,\n2,,7,9\n3,,8,4\n4,,,6\n,6,1,\n,7,2,\n,8,,1\n")
 }
 
 // corrJSON is the first 40 rows of corrIntsCSV with a fraction column,
@@ -170,6 +182,11 @@ func TestCorrelationRenderedInGoSameAsPandas(t *testing.T) {
 		{"ints, ties", "ints.csv", ints, m(Params{}), ""},
 		{"ints kendall", "ints.csv", ints, m(Params{Method: "kendall"}), ""},
 		{"ints spearman", "ints.csv", ints, m(Params{Method: "spearman"}), LangChinese},
+		{"true/false named", "ints.csv", ints, m(Params{Columns: []string{"promo", "shipped", "visits", "calls"}}), ""},
+		{"true/false named kendall", "ints.csv", ints, m(Params{Columns: []string{"promo", "calls", "orders"}, Method: "kendall"}), ""},
+		{"few rows in common", "few.csv", corrFewCSV(), m(Params{}), ""},
+		{"few rows in common spearman", "few.csv", corrFewCSV(), m(Params{Method: "spearman"}), ""},
+		{"few rows in common kendall", "few.csv", corrFewCSV(), m(Params{Method: "kendall"}), LangChinese},
 		{"ten columns", "w10.csv", corrWideCSV(10), m(Params{Method: "spearman"}), ""},
 		{"fourteen columns kendall", "w14.csv", corrWideCSV(14), m(Params{Method: "kendall"}), ""},
 		{"more than 30", "w33.csv", corrWideCSV(33), m(Params{}), ""},
@@ -244,6 +261,28 @@ func TestCorrelationRefusesAsPandas(t *testing.T) {
 		if ge.Message != pe.Message {
 			t.Errorf("%v: go %q, pandas %q", p.Columns, ge.Message, pe.Message)
 		}
+	}
+}
+
+// TestCorrelationRanksInMemoryBounded: Spearman and Kendall, which hold
+// every value, refuse a table past corrMaxHeld values and say what to
+// do; Pearson, whose sums stream, runs on it.
+func TestCorrelationRanksInMemoryBounded(t *testing.T) {
+	defer func(n int64) { corrMaxHeld = n }(corrMaxHeld)
+	corrMaxHeld = 500 // 120 rows of 6 numeric columns are 720 values
+	op := pythonless(t, map[string][]byte{"m.csv": corrMixedCSV()})
+	for _, method := range []string{"spearman", "kendall"} {
+		_, err := Run(context.Background(), op, "input/m.csv", Match{Template: Correlation, Params: Params{Method: method}})
+		var ce *CellError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Message, "120 rows of 6 columns are more than 500 values") || !strings.Contains(ce.Message, "method=pearson") {
+			t.Errorf("%s: %v, want a refusal that says why and what to do", method, err)
+		}
+		if _, err := Run(context.Background(), op, "input/m.csv", Match{Template: Correlation, Params: Params{Method: method, Columns: []string{"price", "units", "rate", "score"}}}); err != nil {
+			t.Errorf("%s of 4 columns (480 values): %v", method, err)
+		}
+	}
+	if _, err := Run(context.Background(), op, "input/m.csv", Match{Template: Correlation}); err != nil {
+		t.Errorf("pearson: %v", err)
 	}
 }
 
