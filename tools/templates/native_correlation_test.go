@@ -75,12 +75,14 @@ func corrWideCSV(cols int) []byte {
 	return []byte(b.String())
 }
 
-// corrChineseCSV has Chinese column names and a perfect negative pair.
+// corrChineseCSV has Chinese column names, a perfect negative pair, and
+// a column whose name a spreadsheet would run as a formula (the CSV
+// writes it with a leading ', with a note).
 func corrChineseCSV() []byte {
 	var b strings.Builder
-	b.WriteString("日期,销售额,成本,折扣\n")
+	b.WriteString("日期,销售额,成本,折扣,-变化\n")
 	for i := 0; i < 30; i++ {
-		fmt.Fprintf(&b, "2024-01-%02d,%d,%d,%.2f\n", i+1, 100+i*3, 500-i*6, 0.05*float64(i%4))
+		fmt.Fprintf(&b, "2024-01-%02d,%d,%d,%.2f,%d\n", i+1, 100+i*3, 500-i*6, 0.05*float64(i%4), (i*i)%17-8)
 	}
 	return []byte(b.String())
 }
