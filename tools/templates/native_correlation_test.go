@@ -14,6 +14,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/xuri/excelize/v2"
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // corrMixedCSV has numbers of every kind correlation.py reads: floats
@@ -85,6 +86,17 @@ func corrChineseCSV() []byte {
 		fmt.Fprintf(&b, "2024-01-%02d,%d,%d,%.2f,%d\n", i+1, 100+i*3, 500-i*6, 0.05*float64(i%4), (i*i)%17-8)
 	}
 	return []byte(b.String())
+}
+
+// corrGB18030 is corrChineseCSV in GB18030, which DuckDB reads from a
+// UTF-8 copy.
+func corrGB18030(t *testing.T) []byte {
+	t.Helper()
+	b, err := simplifiedchinese.GB18030.NewEncoder().Bytes(corrChineseCSV())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // corrApartCSV has two columns that never have a value in the same row.
@@ -197,6 +209,8 @@ func TestCorrelationRenderedInGoSameAsPandas(t *testing.T) {
 		{"no row in common Chinese", "apart.csv", corrApartCSV(), m(Params{Columns: []string{"a", "b", "c"}, Method: "kendall"}), LangChinese},
 		{"Chinese names", "zh.csv", corrChineseCSV(), m(Params{}), LangChinese},
 		{"Chinese names spearman", "zh.csv", corrChineseCSV(), m(Params{Method: "spearman", Columns: []string{"销售额", "成本"}}), ""},
+		{"tsv", "w.tsv", []byte(strings.ReplaceAll(string(corrWideCSV(6)), ",", "\t")), m(Params{Method: "spearman"}), ""},
+		{"gb18030", "zh.csv", corrGB18030(t), m(Params{}), LangChinese},
 		{"json", "r.json", corrJSON(), m(Params{}), ""},
 		{"json kendall", "r.json", corrJSON(), m(Params{Method: "kendall"}), LangChinese},
 		{"workbook", "book.xlsx", corrWorkbook(t), m(Params{}), ""},
