@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"slices"
 	"strings"
 )
@@ -52,4 +53,16 @@ var correlationBuiltin = builtin{
 		return one("What is the correlation between %s and %s?", "%s和%s的相关性如何？"), []any{c.measure, c.measure2}
 	}},
 	table: &readingTable{compute: correlationTable},
+	duck: &duckEngine{
+		run: func(d *duckTable, ctx context.Context, _, _ string, p *Params) error {
+			return d.correlation(ctx, *p)
+		},
+		// nancorr adds up in the rows' order: the file's.
+		fileOrder:   true,
+		lazyUniques: true,
+		columns: func(p Params) []string {
+			return p.Columns
+		},
+		render: (*native).correlation,
+	},
 }

@@ -19,7 +19,8 @@ const (
 	EnginePandas Engine = "pandas"
 	// EngineDuckDB aggregates the file with DuckDB, out of core, in Sift's
 	// process. Profile, trend, compare_periods, top-N, pivot,
-	// distribution, cohort and funnel are then rendered in Go (no Python);
+	// distribution, cohort, funnel and correlation are then rendered in
+	// Go (no Python);
 	// outliers hands the aggregates to its Python cell, which draws the
 	// same tables and charts.
 	EngineDuckDB Engine = "duckdb"
