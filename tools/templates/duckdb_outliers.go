@@ -137,7 +137,7 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 	var masks []string // per column, its IQR and its z rule as SQL
 	for i, c := range cols {
 		v := number(c)
-		res, err := d.query(ctx, fmt.Sprintf("SELECT count(*), count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
+		res, err := d.query(ctx, fmt.Sprintf("SELECT count(*), count(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
 		if err != nil {
 			return err
 		}
@@ -145,8 +145,12 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 		if toInt(r[0]) != d.rows {
 			return fmt.Errorf("DuckDB reads %d rows as text and %d typed", toInt(r[0]), d.rows)
 		}
-		n, mean, std := toInt(r[1]), toFloat(r[2]), toFloat(r[3])
-		qs, err := d.quantiles(ctx, v, n, toFloat(r[4]), toFloat(r[5]), []float64{0.25, 0.5, 0.75})
+		n, vmin, vmax := toInt(r[1]), toFloat(r[2]), toFloat(r[3])
+		mean, std, err := d.meanStd(ctx, v, n, vmin, vmax)
+		if err != nil {
+			return err
+		}
+		qs, err := d.quantiles(ctx, v, n, vmin, vmax, []float64{0.25, 0.5, 0.75})
 		if err != nil {
 			return err
 		}
