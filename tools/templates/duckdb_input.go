@@ -150,13 +150,19 @@ func prepareInput(ctx context.Context, root, rel string, p Params, fo sqldb.File
 }
 
 // copySheet writes the named sheet (the first with data when none is
-// named, as load() picks it) of the workbook read from src as CSV.
+// named, as load() picks it) of the workbook read from src as CSV; "*"
+// writes every sheet of the first one's columns, stacked
+// (writeSheetsCSV).
 func copySheet(ctx context.Context, src *os.File, sheet string, w io.Writer) (string, map[string]bool, error) {
 	wb, err := excelize.OpenReader(src)
 	if err != nil {
 		return "", nil, templateError(fmt.Sprintf("cannot open the workbook: %v; check it is a real .xlsx file", err))
 	}
 	defer wb.Close()
+	if sheet == "*" {
+		datetimes, err := writeSheetsCSV(ctx, wb, w)
+		return sheet, datetimes, err
+	}
 	sheets := wb.GetSheetList()
 	if sheet == "" {
 		sheet = firstSheetWithData(wb, sheets)
