@@ -236,3 +236,45 @@ func TestOutliersOnWorkbookNeedsNoPython(t *testing.T) {
 		t.Error("EngineFor does not pick DuckDB for outliers on workbooks and Parquet")
 	}
 }
+
+// TestOutliersOnMixedSheetColumnRunsPandas: a sheet's text column that
+// holds numbers (pandas keeps them as numbers among the strings, and
+// md_table shows 1234.5 as 1,234.5) is refused by the DuckDB engine,
+// and the default engine runs pandas.
+func TestOutliersOnMixedSheetColumnRunsPandas(t *testing.T) {
+	pythonOrSkip(t)
+	f := excelize.NewFile()
+	header := []any{"amount", "ref"}
+	if err := f.SetSheetRow("Sheet1", "A1", &header); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40; i++ {
+		var ref any = fmt.Sprintf("r%d", i)
+		if i%5 == 0 {
+			ref = 1234.5 + float64(i)
+		}
+		row := []any{10 + i%7, ref}
+		if i == 20 {
+			row[0] = 500
+		}
+		if err := f.SetSheetRow("Sheet1", fmt.Sprintf("A%d", i+2), &row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := workspace(t, map[string][]byte{"m.xlsx": b.Bytes()})
+	m := Match{Template: Outliers, Params: Params{Columns: []string{"amount"}}}
+	if _, err := RunWith(context.Background(), op, "input/m.xlsx", m, RunOptions{Engine: EngineDuckDB}); err == nil || !strings.Contains(err.Error(), notAsPandas) {
+		t.Errorf("DuckDB engine on a mixed column: err = %v, want a refusal", err)
+	}
+	r, err := RunWith(context.Background(), op, "input/m.xlsx", m, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Engine != EnginePandas || !strings.Contains(r.Sections[len(r.Sections)-1].Markdown, "1,254.5") {
+		t.Errorf("engine %s, rows:\n%s", r.Engine, r.Sections[len(r.Sections)-1].Markdown)
+	}
+}

@@ -45,6 +45,8 @@ func (d *duckTable) outlierDtypes(ctx context.Context, abs string) ([]string, er
 	for i, c := range d.cols {
 		all := c.nonNull == d.rows
 		switch {
+		case d.input.mixed[c.name]:
+			return nil, refuse(c, "holds numbers among its text, which pandas shows otherwise")
 		case d.input.datetimes[c.name]:
 			out[i] = "datetime64"
 		case duckOutliersReads(abs):

@@ -248,15 +248,20 @@ func writeSheetCSV(ctx context.Context, wb *excelize.File, sheet string, w io.Wr
 	if err != nil {
 		return nil, err
 	}
+	return st.datetimes, st.writeCSV(w)
+}
+
+// writeCSV writes the sheet as CSV: its column names, then its rows.
+func (st *sheetTable) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(st.names); err != nil {
-		return nil, err
+		return err
 	}
 	if err := st.write(cw, nil); err != nil {
-		return nil, err
+		return err
 	}
 	cw.Flush()
-	return st.datetimes, cw.Error()
+	return cw.Error()
 }
 
 // writeSheetsCSV writes every sheet of wb whose column names are the
@@ -301,6 +306,10 @@ type sheetTable struct {
 	data      [][]xlValue
 	cols      []func(xlValue) string
 	datetimes map[string]bool
+	// mixed are the text columns holding numbers that md_table shows
+	// otherwise than their text (1,234 for 1234, 1.50 for 1.5), as
+	// pandas keeps them, as numbers, among the column's strings.
+	mixed map[string]bool
 }
 
 // readSheet reads sheet of wb (see writeSheetCSV).
@@ -345,13 +354,35 @@ func readSheet(ctx context.Context, wb *excelize.File, sheet string) (*sheetTabl
 		return nil, templateError(fmt.Sprintf("sheet %q is empty", sheet))
 	}
 	// Blank rows within the table stay, as missing values in every column.
-	st := &sheetTable{names: headerNames(rows[0], width), data: rows[1:], cols: make([]func(xlValue) string, width), datetimes: map[string]bool{}}
+	st := &sheetTable{names: headerNames(rows[0], width), data: rows[1:], cols: make([]func(xlValue) string, width), datetimes: map[string]bool{}, mixed: map[string]bool{}}
 	for j := range width {
 		var datetime bool
 		st.cols[j], datetime = columnWriter(st.data, j)
 		st.datetimes[st.names[j]] = datetime
+		st.mixed[st.names[j]] = mixedColumn(st.data, j)
 	}
 	return st, nil
+}
+
+// mixedColumn reports whether column j is text (columnWriter's last case)
+// holding a number md_table would show otherwise than its text.
+func mixedColumn(data [][]xlValue, j int) bool {
+	kinds := map[xlKind]int{}
+	shownOtherwise := false
+	for _, row := range data {
+		if j >= len(row) || row[j].kind == xlMissing {
+			continue
+		}
+		v := row[j]
+		k := v.kind
+		if k == xlText && v.num {
+			k = xlFloat // a number as text: numbers to columnWriter
+		}
+		kinds[k]++
+		shownOtherwise = shownOtherwise || v.kind == xlFloat || v.kind == xlInt && math.Abs(v.f) >= 1000
+	}
+	numbers := kinds[xlInt] + kinds[xlFloat]
+	return shownOtherwise && len(kinds) > 1 && !(numbers > 0 && len(kinds) == 2 && kinds[xlInt] > 0 && kinds[xlFloat] > 0)
 }
 
 // write writes the sheet's data rows, each after prefix.
