@@ -50,14 +50,13 @@ var outliersBuiltin = builtin{
 	table: &readingTable{compute: outliersTable, answer: func(lang string, _ Reading, t *Table) string {
 		return outliersAnswer(lang, t)
 	}},
-	// Its cell draws the DuckDB aggregates. Its rows are numbered as
-	// pandas numbers a CSV's (CSV/TSV only), in the file's order.
+	// Its rows are numbered as pandas numbers them, in the file's order,
+	// and written as pandas shows them; rendered in Go.
 	duck: &duckEngine{
 		run: func(d *duckTable, ctx context.Context, root, abs string, p *Params) error {
 			return d.outliers(ctx, root, abs, *p)
 		},
-		reads:       duckOutliersReads,
-		inOrder:     true,
-		noWorkbooks: true,
+		inOrder: true,
+		render:  (*native).outliers,
 	},
 }

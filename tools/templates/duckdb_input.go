@@ -66,7 +66,9 @@ type duckInput struct {
 	// of its columns pandas reads as dates and times (writeSheetCSV).
 	sheet     string
 	datetimes map[string]bool
-	cleanup   func()
+	// mixed are its text columns holding numbers (sheetTable.mixed).
+	mixed   map[string]bool
+	cleanup func()
 }
 
 // abs is the path DuckDB reads.
@@ -129,7 +131,7 @@ func prepareInput(ctx context.Context, root, rel string, p Params, fo sqldb.File
 	}
 	w := &boundedWriter{w: bufio.NewWriterSize(out, 1<<16), left: limit}
 	if workbook {
-		in.sheet, in.datetimes, err = copySheet(ctx, src, p.Sheet, w)
+		in.sheet, in.datetimes, in.mixed, err = copySheet(ctx, src, p.Sheet, w)
 	} else {
 		err = transcode(ctx, src, p.Encoding, w)
 	}
@@ -150,21 +152,30 @@ func prepareInput(ctx context.Context, root, rel string, p Params, fo sqldb.File
 }
 
 // copySheet writes the named sheet (the first with data when none is
-// named, as load() picks it) of the workbook read from src as CSV.
-func copySheet(ctx context.Context, src *os.File, sheet string, w io.Writer) (string, map[string]bool, error) {
+// named, as load() picks it) of the workbook read from src as CSV; "*"
+// writes every sheet of the first one's columns, stacked
+// (writeSheetsCSV).
+func copySheet(ctx context.Context, src *os.File, sheet string, w io.Writer) (string, map[string]bool, map[string]bool, error) {
 	wb, err := excelize.OpenReader(src)
 	if err != nil {
-		return "", nil, templateError(fmt.Sprintf("cannot open the workbook: %v; check it is a real .xlsx file", err))
+		return "", nil, nil, templateError(fmt.Sprintf("cannot open the workbook: %v; check it is a real .xlsx file", err))
 	}
 	defer wb.Close()
+	if sheet == "*" {
+		datetimes, err := writeSheetsCSV(ctx, wb, w)
+		return sheet, datetimes, nil, err
+	}
 	sheets := wb.GetSheetList()
 	if sheet == "" {
 		sheet = firstSheetWithData(wb, sheets)
 	} else if idx, _ := wb.GetSheetIndex(sheet); idx < 0 {
-		return "", nil, templateError(fmt.Sprintf("there is no sheet %s; the sheets are: %s", pyQuote(sheet), strings.Join(sheets, ", ")))
+		return "", nil, nil, templateError(fmt.Sprintf("there is no sheet %s; the sheets are: %s", pyQuote(sheet), strings.Join(sheets, ", ")))
 	}
-	datetimes, err := writeSheetCSV(ctx, wb, sheet, w)
-	return sheet, datetimes, err
+	st, err := readSheet(ctx, wb, sheet)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return sheet, st.datetimes, st.mixed, st.writeCSV(w)
 }
 
 // firstSheetWithData is common.py's _first_sheet_with_data: the first

@@ -2,7 +2,6 @@ package templates
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"path"
@@ -27,7 +26,9 @@ import (
 // fields) fail the query, where pandas would fail or pad them.
 
 // duckOutliersReads reports whether the outliers' DuckDB engine reads
-// path: CSV and TSV, whose rows it numbers as pandas does.
+// path as text whose rows it numbers as pandas does: CSV and TSV (a
+// sheet's CSV copy too). JSON and Parquet are read through their typed
+// view, in the file's order.
 func duckOutliersReads(p string) bool {
 	switch strings.ToLower(path.Ext(p)) {
 	case ".csv", ".tsv", ".tab":
@@ -110,7 +111,15 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 	if err != nil {
 		return err
 	}
-	raw, err := d.rawView(ctx, abs, p.Delimiter)
+	// A CSV file (or a sheet's CSV copy) is read as its text; JSON and
+	// Parquet through their typed view.
+	raw := d.view
+	if duckOutliersReads(abs) {
+		if raw, err = d.rawView(ctx, abs, p.Delimiter); err != nil {
+			return err
+		}
+	}
+	dtypes, err := d.outlierDtypes(ctx, abs)
 	if err != nil {
 		return err
 	}
@@ -137,7 +146,7 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 	var masks []string // per column, its IQR and its z rule as SQL
 	for i, c := range cols {
 		v := number(c)
-		res, err := d.query(ctx, fmt.Sprintf("SELECT count(*), count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
+		res, err := d.query(ctx, fmt.Sprintf("SELECT count(*), count(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
 		if err != nil {
 			return err
 		}
@@ -145,8 +154,12 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 		if toInt(r[0]) != d.rows {
 			return fmt.Errorf("DuckDB reads %d rows as text and %d typed", toInt(r[0]), d.rows)
 		}
-		n, mean, std := toInt(r[1]), toFloat(r[2]), toFloat(r[3])
-		qs, err := d.quantiles(ctx, v, n, toFloat(r[4]), toFloat(r[5]), []float64{0.25, 0.5, 0.75})
+		n, vmin, vmax := toInt(r[1]), toFloat(r[2]), toFloat(r[3])
+		mean, std, err := d.meanStd(ctx, v, n, vmin, vmax)
+		if err != nil {
+			return err
+		}
+		qs, err := d.quantiles(ctx, v, n, vmin, vmax, []float64{0.25, 0.5, 0.75})
 		if err != nil {
 			return err
 		}
@@ -176,12 +189,11 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 		return err
 	}
 	d.temp = append(d.temp, rowsFile)
-	w := csv.NewWriter(f)
 	header := []string{"row"}
 	for _, c := range d.cols {
 		header = append(header, c.name)
 	}
-	w.Write(header)
+	rw := newRowsWriter(f, header, dtypes)
 	var flagged int64
 	rows := []int64{}
 	var sel, either []string
@@ -190,12 +202,16 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 		either = append(either, fmt.Sprintf("__m%d", i))
 	}
 	var all []string
-	for _, c := range d.cols {
-		all = append(all, c.ident())
+	for i, c := range d.cols {
+		if dtypes[i] == "str" {
+			all = append(all, "CAST("+c.ident()+" AS VARCHAR)")
+		} else {
+			all = append(all, c.ident())
+		}
 	}
 	q := "SELECT * FROM (SELECT row_number() OVER () - 1 AS __row, " + strings.Join(sel, ", ") + ", " + strings.Join(all, ", ") +
 		" FROM " + d.view + ") WHERE " + strings.Join(either, " OR ") + " ORDER BY __row"
-	rec := make([]string, 1+len(d.cols))
+	d.sql = append(d.sql, q)
 	err = d.src.Each(ctx, q, func(vals []any) error {
 		row := toInt(vals[0])
 		for i, oc := range per {
@@ -216,21 +232,13 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 		if len(rows) < maxListed {
 			rows = append(rows, row)
 		}
-		rec[0] = strconv.FormatInt(row, 10)
-		for j, v := range vals[1+len(masks):] {
-			rec[1+j] = ""
-			if v != nil {
-				rec[1+j] = fmt.Sprint(v)
-			}
-		}
-		return w.Write(rec)
+		return rw.add(row, vals[1+len(masks):])
 	})
-	w.Flush()
+	if err == nil {
+		err = rw.close()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = w.Error()
 	}
 	if err != nil {
 		return err
@@ -240,13 +248,10 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 		names = append(names, c.name)
 		columns[c.name] = per[i]
 	}
-	var dtypes []string
-	for _, c := range d.cols {
-		dtypes = append(dtypes, pandasDtype(c, d.rows))
-	}
 	d.pre["names"], d.pre["columns"], d.pre["iqr_k"], d.pre["z_threshold"] = names, columns, k, zt
 	d.pre["table_columns"], d.pre["dtypes"] = header[1:], dtypes
 	d.pre["rows"], d.pre["row_count"], d.pre["rows_file"] = rows, flagged, rowsFile
+	d.pre["md_rows"], d.pre["rows_neutralised"] = rw.head, rw.neutral
 	return nil
 }
 

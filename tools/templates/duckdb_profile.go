@@ -115,12 +115,16 @@ func (d *duckTable) profile(ctx context.Context) error {
 			break
 		}
 		v := number(c)
-		res, err := d.query(ctx, fmt.Sprintf("SELECT count(%[1]s), avg(%[1]s), stddev_samp(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
+		res, err := d.query(ctx, fmt.Sprintf("SELECT count(%[1]s), min(%[1]s), max(%[1]s) FROM %[2]s", v, d.view))
 		if err != nil {
 			return err
 		}
-		r := res[0]
-		q, err := d.quantiles(ctx, v, toInt(r[0]), toFloat(r[3]), toFloat(r[4]), []float64{0.25, 0.5, 0.75})
+		n, lo, hi := toInt(res[0][0]), toFloat(res[0][1]), toFloat(res[0][2])
+		mean, std, err := d.meanStd(ctx, v, n, lo, hi)
+		if err != nil {
+			return err
+		}
+		q, err := d.quantiles(ctx, v, n, lo, hi, []float64{0.25, 0.5, 0.75})
 		if err != nil {
 			return err
 		}
@@ -128,11 +132,11 @@ func (d *duckTable) profile(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		stats[c.name] = map[string]any{"count": toFloat(r[0]), "mean": jsonFloat(r[1]), "std": jsonFloat(r[2]), "min": jsonFloat(r[3]),
-			"25%": jsonFloat(q[0]), "50%": jsonFloat(q[1]), "75%": jsonFloat(q[2]), "max": jsonFloat(r[4])}
+		stats[c.name] = map[string]any{"count": float64(n), "mean": jsonFloat(mean), "std": jsonFloat(std), "min": jsonFloat(lo),
+			"25%": jsonFloat(q[0]), "50%": jsonFloat(q[1]), "75%": jsonFloat(q[2]), "max": jsonFloat(hi)}
 		statOrder = append(statOrder, c.name)
 		if i < maxHist {
-			h, err := d.histogram(ctx, v, toFloat(r[3]), toFloat(r[4]), min(30, max(1, unique)))
+			h, err := d.histogram(ctx, v, lo, hi, min(30, max(1, unique)))
 			if err != nil {
 				return err
 			}

@@ -3,10 +3,12 @@ package templates
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -242,6 +244,76 @@ func pyDatetime(t time.Time) string {
 // columns pandas reads as dates and times (datetime64), which DuckDB
 // types as it types dates written as text.
 func writeSheetCSV(ctx context.Context, wb *excelize.File, sheet string, w io.Writer) (map[string]bool, error) {
+	st, err := readSheet(ctx, wb, sheet)
+	if err != nil {
+		return nil, err
+	}
+	return st.datetimes, st.writeCSV(w)
+}
+
+// writeCSV writes the sheet as CSV: its column names, then its rows.
+func (st *sheetTable) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(st.names); err != nil {
+		return err
+	}
+	if err := st.write(cw, nil); err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeSheetsCSV writes every sheet of wb whose column names are the
+// first sheet's (empty sheets aside) to w as one CSV table, each row after
+// its sheet's name in a leading "sheet" column: the reading's sheets
+// stacked (Reading.Sheet "*"). It returns the first sheet's datetimes.
+func writeSheetsCSV(ctx context.Context, wb *excelize.File, w io.Writer) (map[string]bool, error) {
+	cw := csv.NewWriter(w)
+	var first *sheetTable
+	for _, sheet := range wb.GetSheetList() {
+		st, err := readSheet(ctx, wb, sheet)
+		var te templateError
+		if errors.As(err, &te) {
+			continue // an empty sheet
+		}
+		if err != nil {
+			return nil, err
+		}
+		if first == nil {
+			first = st
+			if err := cw.Write(append([]string{"sheet"}, st.names...)); err != nil {
+				return nil, err
+			}
+		} else if !slices.Equal(st.names, first.names) {
+			continue
+		}
+		if err := st.write(cw, []string{sheet}); err != nil {
+			return nil, err
+		}
+	}
+	if first == nil {
+		return nil, templateError("every sheet of the workbook is empty")
+	}
+	cw.Flush()
+	return first.datetimes, cw.Error()
+}
+
+// sheetTable is a sheet read as read_excel reads it: its column names,
+// its data rows and how each column's values are written.
+type sheetTable struct {
+	names     []string
+	data      [][]xlValue
+	cols      []func(xlValue) string
+	datetimes map[string]bool
+	// mixed are the text columns holding numbers that md_table shows
+	// otherwise than their text (1,234 for 1234, 1.50 for 1.5), as
+	// pandas keeps them, as numbers, among the column's strings.
+	mixed map[string]bool
+}
+
+// readSheet reads sheet of wb (see writeSheetCSV).
+func readSheet(ctx context.Context, wb *excelize.File, sheet string) (*sheetTable, error) {
 	props, err := wb.GetWorkbookProps()
 	if err != nil {
 		return nil, err
@@ -282,34 +354,54 @@ func writeSheetCSV(ctx context.Context, wb *excelize.File, sheet string, w io.Wr
 		return nil, templateError(fmt.Sprintf("sheet %q is empty", sheet))
 	}
 	// Blank rows within the table stay, as missing values in every column.
-	header, data := rows[0], rows[1:]
-	cw := csv.NewWriter(w)
-	names := headerNames(header, width)
-	if err := cw.Write(names); err != nil {
-		return nil, err
-	}
-	cols := make([]func(xlValue) string, width)
-	datetimes := map[string]bool{}
+	st := &sheetTable{names: headerNames(rows[0], width), data: rows[1:], cols: make([]func(xlValue) string, width), datetimes: map[string]bool{}, mixed: map[string]bool{}}
 	for j := range width {
 		var datetime bool
-		cols[j], datetime = columnWriter(data, j)
-		datetimes[names[j]] = datetime
+		st.cols[j], datetime = columnWriter(st.data, j)
+		st.datetimes[st.names[j]] = datetime
+		st.mixed[st.names[j]] = mixedColumn(st.data, j)
 	}
-	out := make([]string, width)
+	return st, nil
+}
+
+// mixedColumn reports whether column j is text (columnWriter's last case)
+// holding a number md_table would show otherwise than its text.
+func mixedColumn(data [][]xlValue, j int) bool {
+	kinds := map[xlKind]int{}
+	shownOtherwise := false
 	for _, row := range data {
-		for j := range width {
+		if j >= len(row) || row[j].kind == xlMissing {
+			continue
+		}
+		v := row[j]
+		k := v.kind
+		if k == xlText && v.num {
+			k = xlFloat // a number as text: numbers to columnWriter
+		}
+		kinds[k]++
+		shownOtherwise = shownOtherwise || v.kind == xlFloat || v.kind == xlInt && math.Abs(v.f) >= 1000
+	}
+	numbers := kinds[xlInt] + kinds[xlFloat]
+	return shownOtherwise && len(kinds) > 1 && !(numbers > 0 && len(kinds) == 2 && kinds[xlInt] > 0 && kinds[xlFloat] > 0)
+}
+
+// write writes the sheet's data rows, each after prefix.
+func (st *sheetTable) write(cw *csv.Writer, prefix []string) error {
+	out := make([]string, len(prefix)+len(st.cols))
+	copy(out, prefix)
+	for _, row := range st.data {
+		for j, col := range st.cols {
 			v := xlValue{}
 			if j < len(row) {
 				v = row[j]
 			}
-			out[j] = cols[j](v)
+			out[len(prefix)+j] = col(v)
 		}
 		if err := cw.Write(out); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	cw.Flush()
-	return datetimes, cw.Error()
+	return nil
 }
 
 // headerNames are the column names pandas gives the header row: an

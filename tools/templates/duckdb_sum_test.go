@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -138,4 +139,148 @@ func BenchmarkSumMillion(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestExactStatsSameEveryRun: the profile's means and standard
+// deviations over 2 million fractions with 4 threads, and the mean and
+// deviation outliers computes its z-scores from (meanStd), are the same
+// bits in every run (DuckDB's avg and stddev_samp are not: the test
+// shows what they gave), and agree with DuckDB's to 12 digits.
+func TestExactStatsSameEveryRun(t *testing.T) {
+	ctx := context.Background()
+	src := fractionsTable(t, 2_000_000, 4)
+	if plain := resultsOf(t, src, "SELECT avg(v), stddev_samp(v) FROM t"); len(plain) < 2 {
+		t.Logf("DuckDB's avg and stddev_samp gave one value in 25 runs: %v (the machine ran its threads in one order)", plain)
+	}
+	d := &duckTable{src: src, view: "t", pre: map[string]any{}}
+	if err := d.describe(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	v := number(d.cols[0])
+	seen := map[[2]float64]bool{}
+	for range 25 {
+		res, err := d.query(ctx, "SELECT count("+v+"), min("+v+"), max("+v+") FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean, std, err := d.meanStd(ctx, v, toInt(res[0][0]), toFloat(res[0][1]), toFloat(res[0][2]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[[2]float64{mean, std}] = true
+	}
+	if len(seen) != 1 {
+		t.Errorf("meanStd gave %d different (mean, std) in 25 runs: %v", len(seen), seen)
+	}
+	profiled := map[string]bool{}
+	for range 4 {
+		d := &duckTable{src: src, view: "t", pre: map[string]any{}}
+		if err := d.describe(ctx, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.profile(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, c := range []string{"v", "g"} {
+			s := d.pre["numeric"].(map[string]map[string]any)[c]
+			fmt.Fprintf(&b, "%s %v %v; ", c, strconv.FormatFloat(s["mean"].(float64), 'g', -1, 64), strconv.FormatFloat(s["std"].(float64), 'g', -1, 64))
+		}
+		profiled[b.String()] = true
+	}
+	if len(profiled) != 1 {
+		t.Errorf("the profile gave %d different statistics in 4 runs: %v", len(profiled), profiled)
+	}
+	res, err := src.Rows(ctx, "SELECT avg(v), stddev_samp(v) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range seen {
+		if !nearRel(k[0], toFloat(res[0][0]), 1e-12) || !nearRel(k[1], toFloat(res[0][1]), 1e-12) {
+			t.Errorf("meanStd %v, DuckDB's %v", k, res[0])
+		}
+	}
+}
+
+// TestMeanStdExact: meanStd against the exact mean and deviation (each
+// computed with big floats and rounded once), on values too small for
+// exactSum's 2⁻⁶² unscaled, large ones, constant ones, one value.
+func TestMeanStdExact(t *testing.T) {
+	src := fractionsTable(t, 10, 2)
+	d := &duckTable{src: src}
+	for _, vals := range [][]float64{
+		{1e-7, 2.5e-7, 3.3e-7, 1.1e-7, 9.9e-8},
+		{0.1, 0.2, 0.3, 0.4, 100.7},
+		{1e17, 3e17 + 64, -2e16, 5},
+		{1000.001, 1000.002, 1000.003},
+		{7, 7, 7},
+		{-0.5},
+	} {
+		var rows []string
+		for _, x := range vals {
+			rows = append(rows, "("+double(x)+")")
+		}
+		d.view = "(VALUES " + strings.Join(rows, ", ") + ") v(x)"
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range vals {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		mean, std, err := d.meanStd(context.Background(), "x", int64(len(vals)), lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantMean, wantStd := exactMeanStd(vals)
+		if mean != wantMean || !(std == wantStd || math.IsNaN(std) && math.IsNaN(wantStd)) {
+			t.Errorf("%v: mean %v std %v, want %v %v", vals, mean, std, wantMean, wantStd)
+		}
+	}
+}
+
+// exactMeanStd is the mean (the exact sum rounded, over n) and the sample
+// deviation from it (the exact sum of the rounded squared deviations).
+func exactMeanStd(vals []float64) (float64, float64) {
+	sum := new(big.Float).SetPrec(2000)
+	for _, x := range vals {
+		sum.Add(sum, big.NewFloat(x))
+	}
+	s, _ := sum.Float64()
+	mean := s / float64(len(vals))
+	if len(vals) < 2 {
+		return mean, math.NaN()
+	}
+	sq := new(big.Float).SetPrec(2000)
+	for _, x := range vals {
+		dev := x - mean
+		sq.Add(sq, big.NewFloat(dev*dev))
+	}
+	q, _ := sq.Float64()
+	return mean, math.Sqrt(q / float64(len(vals)-1))
+}
+
+// BenchmarkMeanStdMillion compares DuckDB's avg and stddev_samp of a
+// million doubles with meanStd's (the count, minimum and maximum scan,
+// which both need, included in each).
+func BenchmarkMeanStdMillion(b *testing.B) {
+	src := fractionsTable(b, 1_000_000, 2)
+	ctx := context.Background()
+	b.Run("duckdb_avg_stddev", func(b *testing.B) {
+		for range b.N {
+			if _, err := src.Rows(ctx, "SELECT count(v), avg(v), stddev_samp(v), min(v), max(v) FROM t"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("exact_mean_std", func(b *testing.B) {
+		d := &duckTable{src: src, view: "t"}
+		for range b.N {
+			res, err := src.Rows(ctx, "SELECT count(v), min(v), max(v) FROM t")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := d.meanStd(ctx, "v", toInt(res[0][0]), toFloat(res[0][1]), toFloat(res[0][2])); err != nil {
+				b.Fatal(err)
+			}
+			d.sql = nil
+		}
+	})
 }

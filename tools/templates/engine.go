@@ -19,10 +19,8 @@ const (
 	EnginePandas Engine = "pandas"
 	// EngineDuckDB aggregates the file with DuckDB, out of core, in Sift's
 	// process. Profile, trend, compare_periods, top-N, pivot,
-	// distribution, cohort, funnel and correlation are then rendered in
-	// Go (no Python);
-	// outliers hands the aggregates to its Python cell, which draws the
-	// same tables and charts.
+	// distribution, cohort, funnel, correlation and outliers are then
+	// rendered in Go (no Python).
 	EngineDuckDB Engine = "duckdb"
 )
 
@@ -35,9 +33,8 @@ func HasDuckDBEngine(template string) bool {
 // EngineFor picks the engine for running template on the file at path in
 // encoding: DuckDB when the template has a DuckDB engine and DuckDB reads
 // the file (CSV/TSV, JSON/JSONL, Parquet, in UTF-8 or an encoding it
-// transcodes such as GB18030, UTF-16 or cp1252; an xlsx/xlsm sheet;
-// outliers CSV/TSV only, whose rows it numbers as pandas does), at every
-// size; pandas otherwise.
+// transcodes such as GB18030, UTF-16 or cp1252; an xlsx/xlsm sheet), at
+// every size; pandas otherwise.
 func EngineFor(template, path, encoding string) Engine {
 	if duckReads(template, path, encoding) {
 		return EngineDuckDB
@@ -55,9 +52,7 @@ func ChooseEngine(template, path string, size, memLimit int64, encoding string) 
 // duckReads reports whether the DuckDB engine can run template on path:
 // a file DuckDB reads, in UTF-8 or in an encoding the engine transcodes
 // (duckCodecs), or a workbook's sheet, which it reads as CSV
-// (duckInput). Outliers stays on pandas for workbooks: it lists the
-// flagged rows as the file holds them, and pandas shows a workbook's
-// dates as datetimes where the CSV copy holds text.
+// (duckInput).
 func duckReads(template, path, encoding string) bool {
 	b := builtinNamed(template)
 	if b == nil || b.duck == nil {

@@ -242,7 +242,7 @@ func TestEngineForEverySize(t *testing.T) {
 		{"parquet", TopN, "input/a.parquet", "", EngineDuckDB},
 		{"workbook", Trend, "input/a.xlsx", "", EngineDuckDB},
 		{"workbook xlsm", Profile, "input/a.xlsm", "", EngineDuckDB},
-		{"outliers workbook: rows listed as pandas shows datetimes", Outliers, "input/a.xlsx", "", EnginePandas},
+		{"outliers workbook: rows listed as pandas shows them", Outliers, "input/a.xlsx", "", EngineDuckDB},
 		{"gb18030 text", Trend, "input/a.csv", "gb18030", EngineDuckDB},
 		{"utf-16 text", TopN, "input/a.tsv", "utf-16", EngineDuckDB},
 		{"cp1252 text", Profile, "input/a.csv", "cp1252", EngineDuckDB},
@@ -254,7 +254,8 @@ func TestEngineForEverySize(t *testing.T) {
 		{"cohort csv", Cohort, "input/a.csv", "", EngineDuckDB},
 		{"funnel parquet", Funnel, "input/a.parquet", "", EngineDuckDB},
 		{"outliers csv", Outliers, "input/a.csv", "", EngineDuckDB},
-		{"outliers jsonl: rows numbered in csv only", Outliers, "input/a.jsonl", "", EnginePandas},
+		{"outliers jsonl", Outliers, "input/a.jsonl", "", EngineDuckDB},
+		{"outliers parquet", Outliers, "input/a.parquet", "", EngineDuckDB},
 	}
 	for _, c := range cases {
 		if got := EngineFor(c.template, c.path, c.encoding); got != c.want {

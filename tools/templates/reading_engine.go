@@ -1,22 +1,22 @@
 package templates
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/tools/sqldb"
-	"github.com/xuri/excelize/v2"
 )
 
 // The reading engine computes a Reading's main table with DuckDB, in
@@ -28,67 +28,53 @@ import (
 
 // readingSource opens the table a reading is about: the file, or for a
 // workbook the sheet (or every same-schema sheet, stacked with a "sheet"
-// column) written to a temporary CSV file.
+// column), or for a text file in another encoding its UTF-8 text, copied
+// by prepareInput: through the confined opener, bounded, removed after.
 func readingSource(ctx context.Context, root, rel string, r Reading) (*sqldb.Source, string, func(), error) {
 	fo, err := sqldb.FilesOptionsFromEnv(os.Getenv)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	fo.StatementTimeout = duckStatementTimeout
-	cleanup := func() {}
-	dir, inputs := root, []string{rel}
-	if isWorkbook(rel) {
-		tmp, err := os.MkdirTemp("", "sift-reading-")
-		if err != nil {
-			return nil, "", nil, err
+	p := Params{Sheet: r.Sheet}
+	if !isWorkbook(rel) {
+		if sqldb.FileReader(rel) == "" {
+			return nil, "", nil, fmt.Errorf("the reading engine does not read %s: give a csv, tsv, json, parquet or xlsx file", rel)
 		}
-		cleanup = func() { os.RemoveAll(tmp) }
-		if err := os.Mkdir(filepath.Join(tmp, "input"), 0o700); err != nil {
-			cleanup()
-			return nil, "", nil, err
+		if !strings.EqualFold(path.Ext(rel), ".parquet") {
+			if p.Encoding, err = textEncoding(root, rel); err != nil {
+				return nil, "", nil, err
+			}
 		}
-		if err := workbookCSV(filepath.Join(root, filepath.FromSlash(rel)), r.Sheet, filepath.Join(tmp, "input", "sheet.csv")); err != nil {
-			cleanup()
-			return nil, "", nil, err
-		}
-		dir, inputs = tmp, []string{"input/sheet.csv"}
-	} else if sqldb.FileReader(rel) == "" {
-		return nil, "", nil, fmt.Errorf("the reading engine does not read %s: give a csv, tsv, json, parquet or xlsx file", rel)
-	} else if enc, err := textEncoding(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
-		return nil, "", nil, err
-	} else if enc != preview.EncodingUTF8 && enc != preview.EncodingUTF8BOM {
-		// DuckDB reads UTF-8 only: a file in another encoding (GB18030,
-		// UTF-16, windows-1252) is read from a UTF-8 copy of its own.
-		tmp, err := os.MkdirTemp("", "sift-reading-")
-		if err != nil {
-			return nil, "", nil, err
-		}
-		cleanup = func() { os.RemoveAll(tmp) }
-		out := filepath.Join(tmp, "input", path.Base(rel))
-		if err := transcodeUTF8(filepath.Join(root, filepath.FromSlash(rel)), enc, out); err != nil {
-			cleanup()
-			return nil, "", nil, err
-		}
-		dir, inputs = tmp, []string{"input/" + path.Base(rel)}
 	}
-	src, err := sqldb.OpenFiles(ctx, dir, inputs, fo)
+	in, err := prepareInput(ctx, root, rel, p, fo)
 	if err != nil {
-		cleanup()
+		return nil, "", nil, err
+	}
+	src, err := sqldb.OpenFiles(ctx, in.dir, []string{in.rel}, fo)
+	if err != nil {
+		in.cleanup()
 		return nil, "", nil, err
 	}
 	views, err := src.Rows(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'")
 	if err != nil || len(views) != 1 {
 		src.Close()
-		cleanup()
+		in.cleanup()
 		return nil, "", nil, fmt.Errorf("read %s: %v", rel, err)
 	}
-	return src, sqldb.QuoteIdent(fmt.Sprint(views[0][0])), func() { src.Close(); cleanup() }, nil
+	return src, sqldb.QuoteIdent(fmt.Sprint(views[0][0])), func() { src.Close(); in.cleanup() }, nil
 }
 
-// textEncoding is the encoding of a text file, as the preview detects it
-// from its leading bytes.
-func textEncoding(p string) (string, error) {
-	f, err := os.Open(p)
+// textEncoding is the Python codec of the text file at rel, as the
+// preview detects it from its leading bytes, read through the confined
+// opener.
+func textEncoding(root, rel string) (string, error) {
+	cr, err := confined.OpenRoot(root)
+	if err != nil {
+		return "", err
+	}
+	defer cr.Close()
+	f, err := cr.Open(rel)
 	if err != nil {
 		return "", err
 	}
@@ -98,92 +84,8 @@ func textEncoding(p string) (string, error) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return "", err
 	}
-	return preview.DetectEncoding(buf[:n]), nil
-}
-
-// transcodeUTF8 writes the text file at p, in encoding enc, to out in
-// UTF-8 (out's directory is made, private).
-func transcodeUTF8(p, enc, out string) error {
-	in, err := os.Open(p)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	r, err := preview.NewDecodingReader(in, enc)
-	if err != nil {
-		return fmt.Errorf("read %s as %s: %w", p, enc, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o700); err != nil {
-		return err
-	}
-	o, err := os.OpenFile(out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(o, r); err != nil {
-		o.Close()
-		return fmt.Errorf("transcode %s from %s: %w", p, enc, err)
-	}
-	return o.Close()
-}
-
-// workbookCSV writes a workbook's sheet to out as CSV; sheet "*" stacks
-// every sheet with the first sheet's header, each row with its sheet's
-// name in a leading "sheet" column.
-func workbookCSV(path, sheet, out string) error {
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	o, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	defer o.Close()
-	w := csv.NewWriter(o)
-	var header []string
-	sheets := []string{sheet}
-	if sheet == "*" || sheet == "" {
-		sheets = f.GetSheetList()
-		if sheet == "" {
-			sheets = sheets[:1]
-		}
-	}
-	for _, s := range sheets {
-		rows, err := f.GetRows(s)
-		if err != nil {
-			return err
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		if header == nil {
-			header = rows[0]
-			h := header
-			if sheet == "*" {
-				h = append([]string{"sheet"}, header...)
-			}
-			if err := w.Write(h); err != nil {
-				return err
-			}
-		} else if strings.Join(rows[0], "\x00") != strings.Join(header, "\x00") {
-			continue
-		}
-		for _, row := range rows[1:] {
-			for len(row) < len(header) {
-				row = append(row, "")
-			}
-			if sheet == "*" {
-				row = append([]string{s}, row...)
-			}
-			if err := w.Write(row); err != nil {
-				return err
-			}
-		}
-	}
-	w.Flush()
-	return w.Error()
+	bom := bytes.HasPrefix(buf[:n], []byte{0xFF, 0xFE}) || bytes.HasPrefix(buf[:n], []byte{0xFE, 0xFF})
+	return pythonCodec(preview.DetectEncoding(buf[:n]), bom), nil
 }
 
 // timeValue is the SQL of time column t's value as a timestamp: typed

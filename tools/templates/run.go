@@ -257,7 +257,9 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	}
 	rel := operator.RelPath(op.Root(), abs)
 	params := m.Params
-	if params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel)) {
+	// A Parquet file has no encoding or sheet to find (and does not
+	// preview: it is binary).
+	if !strings.EqualFold(path.Ext(rel), ".parquet") && (params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel))) {
 		fp, err := tools.PreviewConfined(ctx, op, abs, preview.Options{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("run template %s: %w", t.Name, err)
@@ -279,7 +281,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 		engine = EngineFor(t.Name, rel, params.Encoding)
 	}
 	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
-		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files (in UTF-8, GB18030, GBK, Big5, Shift-JIS, EUC-KR, UTF-16, cp1252 or Latin-1) and xlsx sheets (outliers on CSV/TSV only)", t.Name, rel, strings.Join(duckNames(), ", "))
+		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files (in UTF-8, GB18030, GBK, Big5, Shift-JIS, EUC-KR, UTF-16, cp1252 or Latin-1) and xlsx sheets", t.Name, rel, strings.Join(duckNames(), ", "))
 	}
 	if m.Reading.Analysis != "" && m.Reading.duckOnly() {
 		// The pandas cells cannot compute this reading: the reading
@@ -310,10 +312,11 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 }
 
 // duckCannotRead reports whether the DuckDB engine failed because DuckDB
-// could not read the file at all, or the dates of its time column.
+// could not read the file at all, or the dates of its time column, or
+// refused a file pandas would read otherwise (notAsPandas).
 func duckCannotRead(err error) bool {
 	var ce *CellError
-	return errors.As(err, &ce) && ce.Cell == duckCell && (strings.Contains(ce.Message, "no input file could be read") || strings.Contains(ce.Message, duckUnreadDates))
+	return errors.As(err, &ce) && ce.Cell == duckCell && (strings.Contains(ce.Message, "no input file could be read") || strings.Contains(ce.Message, duckUnreadDates) || strings.HasPrefix(ce.Message, notAsPandas))
 }
 
 // withReading puts the match's reading on the result and its Text as the

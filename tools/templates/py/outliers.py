@@ -2,7 +2,7 @@
 # (Q1 - k*IQR, Q3 + k*IQR) and the rows whose |z-score| exceeds a threshold.
 # Row numbers are 0-based positions of data rows (the header is not a row,
 # blank lines are skipped), as pandas numbers them; the DuckDB engine numbers
-# them the same way.
+# them the same way, and is rendered in Go.
 MAX_COLUMNS = 20
 MAX_LISTED = 200
 
@@ -55,40 +55,9 @@ def pandas_outliers():
     return names, per, k, zt, rows, len(rows), [int(i) for i in rows.index][:MAX_LISTED], path, box
 
 
-def duckdb_outliers(pre):
-    """The same, computed by the DuckDB engine out of core; its flagged rows,
-    every field as the file holds it, are read in chunks with the dtypes
-    pandas gives the whole file, and written out as the pandas path does."""
-    names, k, zt = pre["names"], pre["iqr_k"], pre["z_threshold"]
-    per = {c: dict(pre["columns"][c]) for c in names}
-    boxes = {c: per[c].pop("box", None) for c in names}
-    cols = ["row"] + pre["table_columns"]
-    kinds = ["int64"] + pre["dtypes"]
-    dtype = {c: (object if t in ("str", "bool") else t) for c, t in zip(cols, kinds)}
-    truth = {"True": True, "TRUE": True, "true": True, "False": False, "FALSE": False, "false": False}
-    path, first = out_path("rows", "csv"), None
-    stage("write the flagged rows")
-    for i, chunk in enumerate(pd.read_csv(pre["rows_file"], names=cols, header=0, dtype=dtype, chunksize=200000)):
-        for c, t in zip(cols, kinds):
-            if t == "bool" and chunk[c].isin(list(truth)).all():
-                chunk[c] = chunk[c].map(truth).astype(bool)
-        neutralise(chunk).to_csv(path, index=False, encoding="utf-8-sig" if i == 0 else "utf-8",
-                                 mode="w" if i == 0 else "a", header=i == 0)
-        if first is None:
-            first = chunk.head(MD_ROWS)
-    if first is None:
-        first = pd.DataFrame(columns=cols)
-        neutralise(first).to_csv(path, index=False, encoding="utf-8-sig")
-
-    def box(ax, c):
-        ax.bxp([boxes[c]], vert=False)
-
-    return names, per, k, zt, first, int(pre["row_count"]), pre["rows"], path, box
-
-
 def main():
-    pre = P.get("pre")
-    names, per, k, zt, rows, row_count, listed, rows_file, box = duckdb_outliers(pre) if pre else pandas_outliers()
+    # The DuckDB engine's outliers are rendered in Go (native_outliers.go).
+    names, per, k, zt, rows, row_count, listed, rows_file, box = pandas_outliers()
     summary = pd.DataFrame([{"column": c, "lower fence": per[c]["lower"], "upper fence": per[c]["upper"],
                              "IQR outliers": per[c]["iqr_count"], "|z|>%g" % zt: per[c]["z_count"]} for c in names])
     files = [save_csv(summary, "summary"), rows_file]
