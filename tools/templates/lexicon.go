@@ -83,7 +83,7 @@ func init() {
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
 		"just", "only", "also", "census", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "flown", "travelled", "traveled", "reached", "reach", "hit",
-		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.", "ever")
+		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.", "ever", "among")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
 	add(entry{role: roleAgg, value: "mean"}, "average", "mean", "typical")
@@ -238,7 +238,8 @@ func init() {
 		"普查", // a census year is the year of a census table
 		// 随年份 (along the years) introduces the axis; 出现 (occurs) and
 		// 表里 (in the sheet) say nothing of their own.
-		"随", "随着", "出现", "表里", "表中")
+		"随", "随着", "出现", "表里", "表中",
+		"不分年", "不分年份") // all years together: a month said with it is a month of the year
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")
@@ -325,7 +326,9 @@ func init() {
 	word("gender", "性别")
 	word("event", "事件", "阶段", "步骤", "环节")
 	word("model", "型号", "车型")
-	word("speed", "速度")
+	word("speed", "速度", "空速")
+	word("airline", "航空公司")
+	word("total cost", "总费用")
 	word("rate", "率", "比率")
 	word("growth", "增长", "增长率", "增速")
 	word("range", "范围", "温差", "极差")

@@ -956,6 +956,14 @@ func (p *parsed) placeAt(i int) (item, bool) {
 				return *hit, true
 			}
 		}
+		if w == 1 && !span[0].han && !isFunction(span[0]) && synonymWords[span[0].w] == nil && span[0].w != normalize(span[0].raw) && !p.namesColumn(span[0].w) {
+			// A value in the plural: "floods" for Flood.
+			for _, c := range p.t.cols {
+				if v, ok := c.values[span[0].w]; ok {
+					return item{kind: itemValue, col: c, value: v, from: i, to: i + 1}, true
+				}
+			}
+		}
 		if w > 1 && !span[0].han {
 			// A value of several words with plurals folded: "fossil
 			// fuel" for Fossil Fuels.

@@ -111,6 +111,7 @@ func (p *parsed) build() (Reading, []problem) {
 			b.ent = entry{role: roleStop}
 		}
 	}
+	wholePart := p.wholeCalendarRange()
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
 		switch it.kind {
@@ -402,6 +403,27 @@ func (p *parsed) build() (Reading, []problem) {
 			add("%q could be any of %s: say which", "“%s”可能是 %s 中的任何一列：请指明是哪一列", it.text, strings.Join(it.cands, ", "))
 		}
 	}
+	if len(measures) == 0 {
+		// "daily highs", "avg low by weather type": the one column of
+		// maxima (minima) the table has, not an aggregation of nothing.
+		for j, a := range aggs {
+			w := map[string]string{"high": "maximum", "highs": "maximum", "low": "minimum", "lows": "minimum"}[a.text]
+			if w == "" || a.ent.value != "max" && a.ent.value != "min" {
+				continue
+			}
+			var hits []*gcol
+			for _, c := range t.cols {
+				if c.numeric && !c.yearInt && !c.idish && !c.coded && slices.Contains(c.words, w) {
+					hits = append(hits, c)
+				}
+			}
+			if len(hits) == 1 {
+				measures = append(measures, hits[0])
+				aggs = slices.Delete(aggs, j, j+1)
+				break
+			}
+		}
+	}
 	// Ranges of years: "2005-2009", "from 2005 to 2009", "since 2000",
 	// "2000年以来" — a filter on the time column, not two periods.
 	var inRange map[int]bool
@@ -555,7 +577,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(named) > 1 {
 		add("it asks for more than one analysis (%s)", "请求要的不止一项分析（%s）", strings.Join(named, ", "))
 	}
-	if part == "" && (grain == "month" || grain == "quarter") && p.saysRaw("一年中", "一年里", "一年当中") {
+	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain) {
 		// 一年中各月份: the months of the calendar, all years together.
 		part, grain = grain+"_of_year", ""
 	}
@@ -1528,6 +1550,54 @@ func declaredUnit(name string) string {
 	toks := nameTokens(name)
 	if n := len(toks); n >= 3 && toks[n-2] == "in" {
 		return spell(toks[n-1])
+	}
+	return ""
+}
+
+// wholeCalendarRange finds a range of numbers that is every month (1-12)
+// or quarter (1-4, 第1到第4) of the year, said beside its period word
+// ("按月份（1-12月）", "各季度（第1到第4季度）"): it names the months or
+// quarters of the calendar and keeps them all, so its items are made
+// words with no slot of their own. It returns the period, or "".
+func (p *parsed) wholeCalendarRange() string {
+	isOrdinal := func(j int) bool {
+		return j >= 0 && j < len(p.items) && p.items[j].kind == itemUnplaced && p.items[j].text == "第"
+	}
+	for k := range p.items {
+		if p.items[k].kind != itemNumber || p.items[k].num != 1 {
+			continue
+		}
+		j := k + 1
+		for j < len(p.items) && (isOrdinal(j) || p.items[j].kind == itemVocab && (p.items[j].ent.role == roleStop || p.items[j].ent.role == roleBound && p.items[j].ent.value == "to")) {
+			j++
+		}
+		if j >= len(p.items) || p.items[j].kind != itemNumber {
+			continue
+		}
+		unit := map[int]string{12: "month", 4: "quarter"}[p.items[j].num]
+		if unit == "" {
+			continue
+		}
+		// The period word right after the range, or before it.
+		names := func(o *item) bool {
+			return o != nil && (o.kind == itemVocab && o.ent.role == roleGrain && o.ent.value == unit || o.kind == itemColumn && slices.Contains(o.col.words, unit))
+		}
+		from, to := k, j
+		if isOrdinal(k - 1) {
+			from = k - 1
+		}
+		after, before := names(p.nextItem(p.items[j])), names(p.prevItem(p.items[from]))
+		if !after && !before {
+			continue
+		}
+		if after && before && j+1 < len(p.items) {
+			// 各季度（第1到第4季度）: the second 季度 repeats the first.
+			to = j + 1
+		}
+		for m := from; m <= to; m++ {
+			p.items[m].kind, p.items[m].ent = itemVocab, entry{role: roleStop}
+		}
+		return unit
 	}
 	return ""
 }

@@ -196,3 +196,166 @@ func TestUnderstandCoverageYoYOfSeries(t *testing.T) {
 		{hum, "average humidity rate year over year", &Reading{Analysis: ComparePeriods, Measures: []Measure{{"humidity_rate", "mean"}}, Time: "date", Compare: "yoy"}},
 	})
 }
+
+// TestUnderstandCoverageSheetsAndChineseWords: 每张表 and "for every
+// sheet" are each sheet of a workbook, "autos per sheet" how many rows
+// each has; 表里 (in the sheet), 出现 (occurs) and 随 (along) say nothing
+// of their own; 雌性 is the value female; 车辆数 counts the rows; 航空公司
+// is an airline column, 总费用 a total cost column, 空速 a speed.
+func TestUnderstandCoverageSheetsAndChineseWords(t *testing.T) {
+	autos := previewFile(t, "autos.xlsx", carsWorkbook(t))
+	cars := previewFile(t, "cars.xlsx", carsWorkbook(t))
+	var wb strings.Builder
+	wb.WriteString("date,weather,wind\n")
+	for d := 0; d < 60; d++ {
+		fmt.Fprintf(&wb, "2018-%02d-%02d,%s,%d.5\n", 1+d/28, 1+d%28, []string{"sun", "rain", "fog"}[d%3], d%6)
+	}
+	sky := previewFile(t, "sky.csv", []byte(wb.String()))
+	var pb strings.Builder
+	pb.WriteString(`[`)
+	for i := 0; i < 12; i++ {
+		if i > 0 {
+			pb.WriteString(",")
+		}
+		fmt.Fprintf(&pb, `{"Species":"%s","Sex":"%s","Flipper Length (mm)":%d}`, []string{"Adelie", "Gentoo"}[i%2], []string{"MALE", "FEMALE", "FEMALE"}[i%3], 180+i)
+	}
+	pb.WriteString(`]`)
+	penguins := previewFile(t, "penguins.json", []byte(pb.String()))
+	var sb strings.Builder
+	sb.WriteString("Airline Operator,Flight Date,Cost Repair,Cost Total $,Speed IAS in knots\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&sb, "%s,2005-%02d-%02d,%d,%d,%d\n", []string{"ACME AIR", "BOLT AIR", "COAST AIR"}[i%3], 1+i%12, 1+i%27, 100*i, 150*i, 120+i%40)
+	}
+	strikes := previewFile(t, "strikes.csv", []byte(sb.String()))
+	runNovelCases(t, []novelCase{
+		{autos, "每张表的平均马力", &Reading{Analysis: TopN, Sheet: "*", Measures: []Measure{{"Horsepower", "mean"}}, GroupBy: []string{"sheet"}}},
+		{autos, "count of rows for every sheet", &Reading{Analysis: TopN, Sheet: "*", GroupBy: []string{"sheet"}}},
+		{autos, "autos per sheet", &Reading{Analysis: TopN, Sheet: "*", GroupBy: []string{"sheet"}}},
+		{cars, "Europe表里各气缸数的车辆数", &Reading{Analysis: TopN, Sheet: "Europe", GroupBy: []string{"Cylinders"}}},
+		{sky, "各天气出现的次数", &Reading{Analysis: TopN, GroupBy: []string{"weather"}}},
+		{sky, "风速随月份的平均值", &Reading{Analysis: Trend, Measures: []Measure{{"wind", "mean"}}, Time: "date", Grain: "month"}},
+		{penguins, "各物种雌性企鹅的鳍长中位数", &Reading{Analysis: TopN, Measures: []Measure{{"Flipper Length (mm)", "median"}}, GroupBy: []string{"Species"}, Filters: []Filter{{"Sex", "=", []string{"FEMALE"}}}}},
+		{strikes, "各航空公司的平均维修费用", &Reading{Analysis: TopN, Measures: []Measure{{"Cost Repair", "mean"}}, GroupBy: []string{"Airline Operator"}}},
+		{strikes, "每月总费用的中位数", &Reading{Analysis: Trend, Measures: []Measure{{"Cost Total $", "median"}}, Time: "Flight Date", Grain: "month"}},
+		{strikes, "空速的分布", &Reading{Analysis: Distribution, Measures: []Measure{{"Speed IAS in knots", ""}}, Columns: []string{"Speed IAS in knots"}}},
+	})
+}
+
+// TestMatchCoverageBlockerPhrases: "model year" is a car's year and 各聚类
+// the clusters a table has, not a request for a model or a clustering,
+// which are still refused.
+func TestMatchCoverageBlockerPhrases(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Name,Weight,Year\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "car %d,%d,%d-01-01\n", i, 2000+i*31, 1990+i%6)
+	}
+	cars := previewFile(t, "cars.csv", []byte(b.String()))
+	var gb strings.Builder
+	gb.WriteString("country,cluster,year,life_expect\n")
+	for y := 1990; y < 2000; y++ {
+		fmt.Fprintf(&gb, "Peru,1,%d,%d.5\nChad,2,%d,%d.5\n", y, 60+y%5, y, 50+y%3)
+	}
+	world := previewFile(t, "world.csv", []byte(gb.String()))
+	for _, tt := range []struct {
+		file    *preview.FilePreview
+		request string
+		want    string
+	}{
+		{cars, "median weight by model year", Trend},
+		{world, "按聚类看预期寿命的中位数", TopN},
+		{cars, "fit a model of weight by year", ""},
+		{world, "把国家做聚类", ""},
+	} {
+		m := MatchRequest(tt.request, []*preview.FilePreview{tt.file})
+		if m.Template != tt.want {
+			t.Errorf("%q: matched %q (%v); want %q", tt.request, m.Template, m.Reasons, tt.want)
+		}
+	}
+}
+
+// TestUnderstandCoverageWholeCalendarRange: a range that is every month
+// (1-12) or quarter (第1到第4) of the year, beside its period word, names
+// the months or quarters of the calendar and filters nothing; 不分年 (all
+// years together) makes a month a month of the year; a range that is not
+// the whole year is still refused.
+func TestUnderstandCoverageWholeCalendarRange(t *testing.T) {
+	var wb strings.Builder
+	wb.WriteString("date,rain\n")
+	for d := 0; d < 400; d++ {
+		fmt.Fprintf(&wb, "%d-%02d-%02d,%d.5\n", 2020+d/200, 1+d/20%10, 1+d%20, d%7)
+	}
+	rain := previewFile(t, "rain.csv", []byte(wb.String()))
+	var qb strings.Builder
+	qb.WriteString("年份,季度,失业率\n")
+	for y := 1990; y < 2000; y++ {
+		for q := 1; q <= 4; q++ {
+			fmt.Fprintf(&qb, "%d,%d,%d.5\n", y, q, 3+(y+q)%4)
+		}
+	}
+	macro := previewFile(t, "macro.csv", []byte(qb.String()))
+	runNovelCases(t, []novelCase{
+		{rain, "每个月份（1-12月）的降水总量", &Reading{Analysis: Trend, Measures: []Measure{{"rain", "sum"}}, Time: "date", Grain: "month_of_year"}},
+		{rain, "月度平均rain，不分年份", &Reading{Analysis: Trend, Measures: []Measure{{"rain", "mean"}}, Time: "date", Grain: "month_of_year"}},
+		{macro, "按季度（第1到第4季度）看失业率的中位数", &Reading{Analysis: TopN, Measures: []Measure{{"失业率", "median"}}, GroupBy: []string{"季度"}}},
+		{rain, "每个月份（1-6月）的降水总量", nil},
+	})
+}
+
+// TestUnderstandCoverageFunnelGrouping: a funnel asked for each value of
+// a category is refused (the funnel is one, and dropping the grouping
+// answers another question), now that 航空公司 names an airline column.
+func TestUnderstandCoverageFunnelGrouping(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("user_id,stage,airline\n")
+	for i := 0; i < 30; i++ {
+		for _, s := range []string{"search", "select", "book"}[:1+i%3] {
+			fmt.Fprintf(&b, "u%d,%s,%s\n", i, s, []string{"North Air", "South Air"}[i%2])
+		}
+	}
+	bookings := previewFile(t, "bookings.csv", []byte(b.String()))
+	runNovelCases(t, []novelCase{
+		{bookings, "各航空公司的预订漏斗", nil},
+		{bookings, "booking funnel for each airline", nil},
+		{bookings, "booking funnel", &Reading{Analysis: Funnel, Stage: "stage", Entity: "user_id"}},
+	})
+}
+
+// TestUnderstandCoverageHighsAndLows: "highs" and "lows" with no column
+// named are the table's one column of maxima (minima); with two such
+// columns they are refused.
+func TestUnderstandCoverageHighsAndLows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("day,temp_high,temp_low,sky\n")
+	for d := 0; d < 90; d++ {
+		fmt.Fprintf(&b, "2019-%02d-%02d,%d,%d,%s\n", 1+d/30, 1+d%28, 12+d%7, 2+d%5, []string{"clear", "cloudy"}[d%2])
+	}
+	temps := previewFile(t, "temps.csv", []byte(b.String()))
+	var wb strings.Builder
+	wb.WriteString("day,temp_max,wind_max\n")
+	for d := 0; d < 90; d++ {
+		fmt.Fprintf(&wb, "2019-%02d-%02d,%d,%d\n", 1+d/30, 1+d%28, 12+d%7, 20+d%9)
+	}
+	two := previewFile(t, "maxima.csv", []byte(wb.String()))
+	runNovelCases(t, []novelCase{
+		{temps, "histogram of the highs", &Reading{Analysis: Distribution, Measures: []Measure{{"temp_high", ""}}, Columns: []string{"temp_high"}}},
+		{temps, "median low for each sky", &Reading{Analysis: TopN, Measures: []Measure{{"temp_low", "median"}}, GroupBy: []string{"sky"}}},
+		{two, "histogram of the highs", nil},
+	})
+}
+
+// TestUnderstandCoveragePluralValues: a category value said in the plural
+// ("quakes" for quake) is the value; "among" says nothing of its own.
+func TestUnderstandCoveragePluralValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Hazard,Year,Deaths\n")
+	for y := 1990; y < 2000; y++ {
+		fmt.Fprintf(&b, "Quake,%d,%d\nStorm,%d,%d\nHeatwave,%d,%d\n", y, 100+y%7, y, 40+y%3, y, 10+y%5)
+	}
+	hazards := previewFile(t, "hazards.csv", []byte(b.String()))
+	runNovelCases(t, []novelCase{
+		{hazards, "yearly deaths from storms", &Reading{Analysis: Trend, Measures: []Measure{{"Deaths", "sum"}}, Time: "Year", Grain: "year", Filters: []Filter{{"Hazard", "=", []string{"Storm"}}}}},
+		{hazards, "the most deaths among the hazards", &Reading{Analysis: TopN, Measures: []Measure{{"Deaths", "sum"}}, GroupBy: []string{"Hazard"}}},
+		{hazards, "yearly deaths from floods", nil},
+	})
+}
