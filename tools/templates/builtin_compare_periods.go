@@ -38,6 +38,14 @@ var comparePeriodsBuiltin = builtin{
 		if len(r.Periods) == 0 && r.Compare == "" {
 			a.add("it does not say which periods to compare", "请求没有说比较哪些时期")
 		}
+		// "失业率同比变化" over a table of several series (industries): a
+		// rate is each series' own, and comparing them all averages the
+		// rates, which the request did not ask.
+		if k := a.p.t.seriesKey(); k != "" && a.aggs == 0 && len(r.ByMean) > 0 && !r.pinned(k) && !slices.Contains(r.GroupBy, k) {
+			a.add("%[1]s is %[2]s of each %[3]s: a comparison over all of them would average them, which the request does not ask: name one %[3]s, or ask for the average",
+				"%[1]s 是每个%[3]s各自的%[4]s：把所有%[3]s放在一起对比就要把它们平均，而请求没有要求平均：请指定一个%[3]s，或要求平均值",
+				r.Measures[0].Column, nonSumOf(a.p.t.column(r.Measures[0].Column), nil), k, zhKind(nonSumOf(a.p.t.column(r.Measures[0].Column), nil)))
+		}
 		// "yoy change" over three months of one year: nothing to compare.
 		if unit := compareUnits[r.Compare]; unit != "" {
 			if tc := a.p.t.column(r.Time); tc != nil {

@@ -20,7 +20,7 @@ var correlationBuiltin = builtin{
 		cues(0.7, `\brelationship between\b`, `\bhow .{1,30} relates? to\b`, `(?:之间|间)的关系`, `\bscatter(?: ?plot)?\b`, `散点图`),
 	),
 	words:     []string{"correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter"},
-	phrases:   []string{"relationship between"},
+	phrases:   []string{"relationship between", "pearson r", "correlation coefficient"},
 	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "散点图"},
 	columnsIn: true,
 	needs: func(a *asking, r *Reading) {

@@ -48,6 +48,15 @@ var funnelBuiltin = builtin{
 			if r.Stage == "" {
 				a.add("no stage column (stage, step, event)", "没有阶段列（阶段、步骤、事件）")
 			}
+			for _, c := range a.dims {
+				if c.name != r.Stage {
+					// "各航空公司的转化漏斗": one funnel for each airline is
+					// not what the funnel computes; dropping the grouping
+					// would answer another question.
+					a.add("a funnel is not split by %s", "漏斗不能按 %s 分组", c.name)
+					break
+				}
+			}
 		}
 		r.Measures, r.ByMean, r.GroupBy = nil, nil, nil
 	},

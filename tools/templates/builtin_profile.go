@@ -28,7 +28,7 @@ var profileBuiltin = builtin{
 		cues(0.65, `\bsummar(?:y|ise|ize)\b`),
 	),
 	words:   []string{"profile", "profiling", "overview", "summary", "summarise", "summarize", "describe", "eda", "explore", "quality", "missing", "null", "duplicate"},
-	phrases: []string{"data quality", "missing value", "what is in", "what in", "what s in"},
+	phrases: []string{"data quality", "missing value", "what is in", "what in", "what s in", "quick overview"},
 	wordsZh: []string{"概况", "概览", "数据概况", "数据画像", "数据质量", "缺失值", "缺失", "探查", "描述统计", "基本情况", "摘要", "重复"},
 	suggestion: &suggestion{order: 80, ask: func(suggestColumns) ([][2]string, []any) {
 		return one("Profile this data: missing values and column types", "对这份数据做数据概况分析"), nil

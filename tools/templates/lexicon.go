@@ -83,7 +83,7 @@ func init() {
 		"us", "how", "much", "some", "any", "about", "into", "where", "when", "who", "then", "make", "create", "value", "record",
 		"row", "column", "field", "entry", "level", "has", "had", "overall", "whole", "here",
 		"just", "only", "also", "census", "one", "their", "them", "they", "so", "far", "up", "out", "recorded", "observed", "measured", "flown", "travelled", "traveled", "reached", "reach", "hit",
-		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.", "ever")
+		"s", "versus", "vs", "v", "against", "check", "csv", "xlsx", "xls", "tsv", "json", "jsonl", "matrix", "last", "current", "now", "so", "far", "over", "during", "within", "throughout", "period", "than", "vs.", "ever", "among")
 	add(entry{role: roleBy}, "by", "per", "each", "every", "across")
 	add(entry{role: roleIn}, "in", "for", "during", "of")
 	add(entry{role: roleAgg, value: "mean"}, "average", "mean", "typical")
@@ -99,6 +99,8 @@ func init() {
 	add(entry{role: roleGrain, value: "quarter"}, "quarterly", "quarter")
 	add(entry{role: roleGrain, value: "year"}, "yearly", "annual", "annually", "year", "calendar")
 	add(entry{role: rolePart, value: "weekday"}, "weekday")
+	// An hour is an hour of the day: the series' hours are "hourly".
+	add(entry{role: rolePart, value: "hour_of_day"}, "hour")
 	for _, b := range builtins {
 		b.addWords()
 	}
@@ -108,8 +110,14 @@ func init() {
 	add(entry{role: roleOrder, value: "desc"}, "highest", "most", "largest", "biggest", "best", "greatest", "top", "high", "leading", "largest")
 	add(entry{role: roleOrder, value: "asc"}, "lowest", "least", "smallest", "worst", "fewest", "bottom", "low", "weakest", "shortest")
 	add(entry{role: roleOrder, value: "desc"}, "strongest", "longest")
+	// The busiest airport has the most flights: the most rows of an event
+	// log (the build counts them).
+	add(entry{role: roleOrder, value: "desc"}, "busiest")
 	add(entry{role: roleTop}, "rank", "ranking", "ranked")
 	add(entry{role: roleTimeWord}, "time")
+	// Seasonality is the pattern over the months (or quarters) of the
+	// calendar: a month said with it is a month of the year.
+	add(entry{role: roleWord, value: "seasonality"}, "seasonality", "seasonal")
 	add(entry{role: roleBound, value: "ge"}, "since", "onwards", "onward")
 	add(entry{role: roleBound, value: "gt"}, "after")
 	add(entry{role: roleBound, value: "lt"}, "before")
@@ -149,12 +157,34 @@ var abbreviations = map[string]string{
 	"ppl": "people", "headcount": "people", "headcounts": "people", "sex": "gender", "len": "length", "high": "maximum", "low": "minimum", "highs": "maximum", "lows": "minimum", "does": "do", "has": "have", "was": "be", "is": "be", "its": "it", "this": "this", "news": "news", "capita": "capita", "stats": "statistic", "desc.": "description",
 }
 
+// unitWords are units a request may write beside a measure ("total
+// precip (mm)", "delay minutes"), canonical, each with its one spelling
+// (unitSame). A unit is the measure's when the measure's name declares it
+// ("Speed IAS in knots", "Beak Depth (mm)"), or, on a name that declares
+// none, when it is the one unit of what the column measures
+// (conventionalUnits): precipitation in mm, a delay in minutes, never a
+// temperature (°C or °F) or a distance (km or miles).
+var unitWords = map[string]string{
+	"mm": "mm", "millimeter": "mm", "millimetre": "mm", "毫米": "mm", "cm": "cm", "minute": "minute", "分钟": "minute",
+	"second": "second", "knot": "knot", "节": "knot", "mph": "mph", "km": "km", "kilometer": "km", "kilometre": "km",
+	"公里": "km", "千米": "km", "mile": "mile", "celsius": "celsius", "fahrenheit": "fahrenheit", "kg": "kg", "kilogram": "kg",
+	"lb": "lb", "pound": "lb", "gram": "g",
+}
+
+// unitSame spells the units of column names as unitWords do ("mins",
+// "lbs", "g").
+var unitSame = map[string]string{"min": "minute", "mins": "minute", "lbs": "lb", "g": "g", "sec": "second", "s": "second", "mi": "mile", "kt": "knot", "kts": "knot"}
+
+// conventionalUnits are the column words whose values are in one unit
+// wherever they are recorded, with it.
+var conventionalUnits = map[string]string{"precipitation": "mm", "rainfall": "mm", "delay": "minute"}
+
 // genericWords in a column's name do not need to be said: "customer"
 // names customer_name and customer_id, "wind speed" names wind.
 var genericWords = map[string]bool{
 	"name": true, "id": true, "code": true, "value": true, "amount": true, "number": true, "speed": true, "data": true,
 	"information": true, "key": true, "label": true, "title": true, "usd": true, "eur": true, "rmb": true, "cny": true,
-	"level": true, "figure": true, "type": true, "price": true, "kind": true,
+	"level": true, "figure": true, "type": true, "price": true, "kind": true, "sector": true,
 }
 
 // qualifierWords change what a column measures: a request that names a
@@ -180,11 +210,11 @@ var synonymWords = map[string][]string{
 	"rain": {"precipitation", "rainfall"}, "rainfall": {"precipitation", "rain"}, "precipitation": {"rain", "rainfall"},
 	"quantity": {"unit"}, "unit": {"quantity"}, "cost": {"expense", "spend"}, "expense": {"cost"},
 	"profit": {"margin"}, "category": {"class", "group"}, "state": {"province"}, "province": {"state"},
-	"car": {"model", "vehicle"}, "vehicle": {"car"}, "stock": {"symbol", "ticker"}, "ticker": {"symbol"}, "symbol": {"ticker", "stock"},
+	"car": {"model", "vehicle"}, "vehicle": {"car"}, "model": {"car", "vehicle"}, "stock": {"symbol", "ticker"}, "ticker": {"symbol"}, "symbol": {"ticker", "stock"},
 	"death": {"fatality", "killed"}, "fatality": {"death"}, "killed": {"death", "fatality"},
 	"people": {"person", "population"}, "weather": {"condition"}, "country": {"nation"}, "nation": {"country"},
 	"origin": {"country"}, "departure": {"origin"}, "arrival": {"destination"}, "job": {"employment"}, "weight": {"mass"}, "bill": {"beak"},
-	"firm": {"company"}, "company": {"symbol", "ticker", "firm"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
+	"output": {"generation", "production"}, "firm": {"company"}, "company": {"symbol", "ticker", "firm"}, "sell": {"sale", "revenue", "amount"}, "selling": {"sale", "amount"},
 }
 
 // zhWords are the Chinese vocabulary: function words and concept words
@@ -205,7 +235,11 @@ func init() {
 		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致",
 		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里", "飞往", "前往",
 		"一年中", "一年里", "一年当中",
-		"普查") // a census year is the year of a census table
+		"普查", // a census year is the year of a census table
+		// 随年份 (along the years) introduces the axis; 出现 (occurs) and
+		// 表里 (in the sheet) say nothing of their own.
+		"随", "随着", "出现", "表里", "表中",
+		"不分年", "不分年份") // all years together: a month said with it is a month of the year
 	add(entry{role: roleGrain, value: "month"}, "本月", "当月")
 	add(entry{role: roleGrain, value: "quarter"}, "本季度")
 	add(entry{role: roleGrain, value: "year"}, "今年", "本年")
@@ -224,7 +258,8 @@ func init() {
 	add(entry{role: roleGrain, value: "month"}, "每月", "按月", "月度", "逐月", "各月", "每个月", "月", "月份", "哪个月", "月均")
 	add(entry{role: roleGrain, value: "quarter"}, "每季度", "按季度", "按季", "季度", "各季度")
 	add(entry{role: roleGrain, value: "year"}, "每年", "按年", "年度", "逐年", "各年", "年", "年份", "历年", "哪一年", "哪年", "年均", "每一年")
-	add(entry{role: rolePart, value: "weekday"}, "星期几", "周几", "工作日")
+	add(entry{role: rolePart, value: "weekday"}, "星期几", "周几", "工作日", "每周各天", "一周各天", "一周中各天", "一周内各天")
+	add(entry{role: rolePart, value: "hour_of_day"}, "小时", "几点")
 	add(entry{role: rolePart, value: "month_of_year"}, "几月", "几月份", "哪个月份",
 		// a month within the year: a month of the calendar, not of the series
 		"一年中哪个月", "一年里哪个月", "一年中的哪个月", "一年当中哪个月")
@@ -236,7 +271,7 @@ func init() {
 	add(entry{role: roleOrder, value: "desc"}, "最高", "最多", "最大", "最好", "最", "最热", "排名", "排行", "前", "榜")
 	add(entry{role: roleOrder, value: "asc"}, "最低", "最少", "最小", "最差", "后", "倒数")
 	add(entry{role: roleBy}, "按", "按照", "各", "每个", "分", "每", "不同", "各个", "每种", "各类", "依", "各种")
-	add(entry{role: roleAcross}, "各工作表", "每个工作表", "所有工作表", "各个工作表")
+	add(entry{role: roleAcross}, "各工作表", "每个工作表", "所有工作表", "各个工作表", "每张表", "每张工作表", "各张表")
 	add(entry{role: roleTimeWord}, "时间", "随时间", "时间上")
 	add(entry{role: roleBound, value: "ge"}, "以来", "以后", "之后", "起", "开始")
 	add(entry{role: roleBound, value: "lt"}, "以前", "之前")
@@ -291,7 +326,9 @@ func init() {
 	word("gender", "性别")
 	word("event", "事件", "阶段", "步骤", "环节")
 	word("model", "型号", "车型")
-	word("speed", "速度")
+	word("speed", "速度", "空速")
+	word("airline", "航空公司")
+	word("total cost", "总费用")
 	word("rate", "率", "比率")
 	word("growth", "增长", "增长率", "增速")
 	word("range", "范围", "温差", "极差")
@@ -357,8 +394,11 @@ func init() {
 	word("inflation", "通胀", "通货膨胀")
 	word("inflation rate", "通胀率", "通货膨胀率")
 	word("real", "实际")
+	word("seasonality", "季节变化", "季节性", "季节", "季节规律")
+	word("adjusted", "季节调整后", "季节调整", "调整后")
 	word("interest rate", "利率")
 	word("group", "组", "组别")
+	word("cluster", "聚类")
 	word("employment", "就业")
 	word("inventory", "库存", "库存量")
 	word("balance", "余额")
@@ -375,7 +415,8 @@ func init() {
 	word("repair", "维修", "修理")
 	word("time of day", "时段", "时间段")
 	word("male", "男性", "男", "男子")
-	word("female", "女性", "女", "女子")
+	word("female", "女性", "女", "女子", "雌性", "雌")
+	word("male", "雄性", "雄")
 	word("delay", "延误", "延迟", "晚点")
 	word("flight", "航班", "飞行")
 	word("origin", "出发", "出发地", "始发")

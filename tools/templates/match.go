@@ -148,6 +148,11 @@ var blockers = regexp.MustCompile(strings.Join([]string{
 	`网上`, `下一?(?:年|个月|季度|周)`, `明年`, `未来`, `然后`, `接着`, `之后再`, `再做`, `填补`,
 }, "|"))
 
+// notBlockers are phrases with a blocker's word that ask nothing more
+// than an analysis: a car's "model year" is its year, not a model; 各聚类
+// (each cluster) groups by clusters the data has, and makes none.
+var notBlockers = regexp.MustCompile(`\bmodel\s+years?\b|(?:各|每个|按)聚类`)
+
 // scored is one template's cue score for a request.
 type scored struct {
 	name   string
@@ -275,7 +280,11 @@ func MatchRequest(request string, files []*preview.FilePreview) Match {
 		firstSheet = all[0].sheet
 	}
 	if r := parseRequest(request, columnsOf(firstSheet)); true {
-		if loc := blockers.FindStringIndex(r.masked); loc != nil {
+		masked := []byte(r.masked)
+		for _, loc := range notBlockers.FindAllStringIndex(r.text, -1) {
+			copy(masked[loc[0]:loc[1]], strings.Repeat(" ", loc[1]-loc[0]))
+		}
+		if loc := blockers.FindIndex(masked); loc != nil {
 			m.Reasons = []string{textIn(lang, "the request needs more than a fixed analysis (it says %q)", strings.TrimSpace(r.masked[loc[0]:loc[1]]))}
 			return m
 		}

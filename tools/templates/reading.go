@@ -95,6 +95,9 @@ type gcol struct {
 	initials string   // the first letters of its name's words ("mpg" for Miles_per_Gallon), for names of two words or more
 	nonSum   string   // why a sum of it means nothing ("" when it may be summed)
 	values   map[string]string
+	// counts are the values of an integer column of a few counts (4, 6, 8
+	// cylinders), which "4-cyl" names as a filter.
+	counts   map[string]bool
 	min, max string
 	distinct int
 	decimals int // the most decimal places of its values in the file
@@ -373,6 +376,15 @@ func vocabSplit(w string) []string {
 	return out
 }
 
+// initialsOf is the first letters of words.
+func initialsOf(words []string) string {
+	var b strings.Builder
+	for _, w := range words {
+		b.WriteString(w[:1])
+	}
+	return b.String()
+}
+
 type run struct {
 	s   string
 	han bool
@@ -402,9 +414,7 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 		var pct bool
 		g.words, pct = columnWords(c.Name)
 		if toks := nameTokens(c.Name); len(toks) >= 2 {
-			for _, w := range toks {
-				g.initials += w[:1]
-			}
+			g.initials = initialsOf(toks)
 		}
 		if c.Type == preview.ColumnText && len(g.words) == 1 && (g.words[0] == "date" || g.words[0] == "datetime" || g.words[0] == "timestamp" || g.words[0] == "日期") {
 			// A date column written as text ("Jan 1 2000"): the
@@ -434,6 +444,12 @@ func groundTable(fi int, f *preview.FilePreview, s *preview.SheetPreview) *gtabl
 						g.values[normalize(v)] = v
 					}
 				}
+			}
+		}
+		if c.Type == preview.ColumnInt && st != nil && !st.DistinctCapped && st.Distinct > 0 && st.Distinct <= 30 && len(st.Top) == st.Distinct {
+			g.counts = map[string]bool{}
+			for _, v := range st.Top {
+				g.counts[v.Value] = true
 			}
 		}
 		if g.text {
@@ -694,6 +710,18 @@ func matchTier(ws []string, c *gcol) int {
 	if len(rs) > 0 && equalSets(rs, cs) {
 		return 2
 	}
+	if len(rs) == 0 && len(cs) == 0 && len(req) > len(col) && func() bool {
+		for w := range col {
+			if !req[w] {
+				return false
+			}
+		}
+		return true
+	}() {
+		// "info sector" for information: a name of generic words, said
+		// with another generic word.
+		return 2
+	}
 	for w := range req {
 		if !col[w] {
 			return 0
@@ -724,7 +752,7 @@ func rateImplied(w string, ws []string) bool {
 
 // derivations are the English endings a word and its stem differ by
 // (investment ↔ invest, expectancy ↔ expect, unemployed ↔ unemployment).
-var derivations = []string{"ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ating", "ated", "ing", "ed"}
+var derivations = []string{"izations", "ization", "ations", "ation", "ments", "ment", "ancy", "ency", "ance", "ence", "ions", "ion", "ating", "ated", "ing", "ed"}
 
 // stemWord is w without a derivational ending, when at least five letters
 // are left; other words are themselves.
@@ -904,6 +932,38 @@ func (p *parsed) placeAt(i int) (item, bool) {
 				}
 			}
 		}
+		if w == 1 && !span[0].han && !isFunction(span[0]) && len(span[0].raw) >= 2 && isLetters(span[0].raw) {
+			// A value of several words named by its initials: "GE" for
+			// General Electric, when no other value or column has them.
+			var hit *item
+			n := 0
+			for _, c := range p.t.cols {
+				if c.initials == span[0].raw {
+					n++
+				}
+				if c.text && len(c.values) < c.distinct {
+					// Values the preview does not list may share them.
+					n += 2
+				}
+				for k, v := range c.values {
+					if ts := nameTokens(k); len(ts) >= 2 && initialsOf(ts) == span[0].raw {
+						n++
+						hit = &item{kind: itemValue, col: c, value: v, from: i, to: i + 1}
+					}
+				}
+			}
+			if n == 1 && hit != nil {
+				return *hit, true
+			}
+		}
+		if w == 1 && !span[0].han && !isFunction(span[0]) && synonymWords[span[0].w] == nil && span[0].w != normalize(span[0].raw) && !p.namesColumn(span[0].w) {
+			// A value in the plural: "floods" for Flood.
+			for _, c := range p.t.cols {
+				if v, ok := c.values[span[0].w]; ok {
+					return item{kind: itemValue, col: c, value: v, from: i, to: i + 1}, true
+				}
+			}
+		}
 		if w > 1 && !span[0].han {
 			// A value of several words with plurals folded: "fossil
 			// fuel" for Fossil Fuels.
@@ -978,7 +1038,7 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			if tier == 1 && (w == 1 && isFunction(span[0]) || len(ws) == 1 && genericWords[ws[0]]) {
 				tier = 0
 			}
-			if tier == 2 && p.absorbsColumn(ws) {
+			if tier == 2 && p.absorbsColumn(ws) && slices.ContainsFunc(ws, func(w string) bool { return !genericWords[w] && !genericWords[stemWord(w)] }) {
 				tier = 0
 			}
 			if tier > bestTier {
@@ -991,6 +1051,14 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			// A generic word alone names the one numeric column that has
 			// it: "speed" for Speed IAS in knots.
 			return item{kind: itemColumn, col: generic[0], from: i, to: i + w}, true
+		}
+		if bestTier == 0 && w == 2 && !span[0].han {
+			// "capital stock": the stock a column is said to be (capital).
+			for _, c := range p.t.cols {
+				if c.stock != "" && strings.Join(ws, " ") == strings.TrimPrefix(strings.TrimPrefix(c.stock, "an "), "a ") && slices.Contains(c.words, ws[0]) {
+					return item{kind: itemColumn, col: c, from: i, to: i + w}, true
+				}
+			}
 		}
 		if bestTier == 0 {
 			// Initials: "mpg" names Miles_per_Gallon.

@@ -96,6 +96,14 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	var unplaced []string
 	var sheetAs string
+	// seasonal: the request asks for seasonality (a calendar part).
+	seasonal := false
+	// busiest: "busiest" asked for the most events (rows counted).
+	busiest := false
+	// units are the units written in the request (unitOfMeasures).
+	var units []item
+	// countNums are the numbers that are a filter's count (countFilter).
+	countNums := map[int]bool{}
 	// "2015年": the 年 is the year's, not a grain.
 	for k := 0; k+1 < len(p.items); k++ {
 		a, b := p.items[k], &p.items[k+1]
@@ -103,6 +111,7 @@ func (p *parsed) build() (Reading, []problem) {
 			b.ent = entry{role: roleStop}
 		}
 	}
+	wholePart := p.wholeCalendarRange()
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
 		switch it.kind {
@@ -112,6 +121,11 @@ func (p *parsed) build() (Reading, []problem) {
 			case roleAgg:
 				if e.value == "count" && k > 0 && k+1 < len(p.items) && p.items[k-1].kind == itemVocab && p.items[k-1].ent.role == roleBy && p.items[k+1].kind == itemColumn && p.items[k+1].col.numeric {
 					// "by number of cylinders": the column is the grouping.
+					continue
+				}
+				if e.value == "count" && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.counts != nil && p.items[k-1].to == it.from && byBefore(k-1) && !slices.ContainsFunc(p.items[k+1:], func(o item) bool { return o.kind == itemColumn || o.kind == itemRowNoun || o.kind == itemFile }) {
+					// "for each cyl count", "by cylinder count": the
+					// column holds the counts grouped by.
 					continue
 				}
 				aggs = append(aggs, it)
@@ -162,6 +176,15 @@ func (p *parsed) build() (Reading, []problem) {
 					add("it asks for both the highest and the lowest", "请求同时要最高和最低")
 				}
 				order = e.value
+				if it.text == "busiest" {
+					// The most events: rows counted, on a table whose rows
+					// are events timed to the minute (flights), not totals
+					// of a period.
+					if !slices.ContainsFunc(t.cols, func(c *gcol) bool { return c.typ == preview.ColumnDatetime }) {
+						add("“busiest” counts events, and the rows of %s are not one event each", "“最繁忙”要数事件，而 %s 的行并非每行一个事件", t.file.Name)
+					}
+					rowNoun, busiest = true, true
+				}
 			case roleTop:
 				ranking = true
 			case roleBy:
@@ -187,7 +210,16 @@ func (p *parsed) build() (Reading, []problem) {
 				// A concept word that names no column of this table: the
 				// kind of the table's one category (类型), or what the
 				// file is across (行业 in an industries file); else unplaced.
+				if e.value == "seasonality" {
+					seasonal = true
+					continue
+				}
 				if p.placeByTable(k, e.value, &dims, &measures, rated) {
+					continue
+				}
+				if it.to-it.from == 1 && p.toks[it.from].han && len(p.withoutStem(strings.Fields(e.value))) == 0 {
+					// 车型 (model) in cars.json: the file's subject by a
+					// synonym, what its rows are.
 					continue
 				}
 				if valueNouns[e.value] && k > 0 && p.items[k-1].kind == itemColumn && p.items[k-1].col.text && valueNounFits(p.items[k-1].col) {
@@ -203,6 +235,17 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		case itemColumn:
 			c := it.col
+			if nx := p.nextItem(it); nx != nil && nx.kind == itemVocab && nx.ent.role == rolePart && nx.ent.value == "hour_of_day" && departureWords[it.text] && slices.Contains(c.words, "origin") {
+				// "departure hour", 出发小时 over flights from an origin:
+				// the hour of the flights' time, not a grouping by origin.
+				continue
+			}
+			if p.countFilter(k) {
+				// "4-cyl cars", "8-cylinder cars": the rows with that many.
+				r.Filters = addFilter(r.Filters, c.name, strconv.Itoa(p.items[k-1].num))
+				countNums[p.items[k-1].from] = true
+				continue
+			}
 			switch {
 			case c.date:
 				timeCols = appendOnce(timeCols, c)
@@ -286,6 +329,15 @@ func (p *parsed) build() (Reading, []problem) {
 				// disaster type: its rows are not one disaster each.
 				add("it counts %s, and the rows of %s are not one each: say what to count", "请求要数%s，而 %s 的行并非每行一个：请说明要数什么", it.text, t.file.Name)
 			}
+			if nx := p.nextItem(it); nx != nil && nx.kind == itemVocab && (nx.ent.role == roleBy || nx.ent.role == roleAcross) && strings.HasPrefix(nx.text, "per") && p.prevItem(it) == nil &&
+				!slices.ContainsFunc(p.items, func(o item) bool { return o.kind == itemColumn && o.col.numeric && !o.col.yearInt }) {
+				// "cars per sheet", "disasters per year": how many of
+				// them, when a row is one.
+				if !t.rowsAreItems() {
+					add("it counts %s, and the rows of %s are not one each: say what to count", "请求要数%s，而 %s 的行并非每行一个：请说明要数什么", it.text, t.file.Name)
+				}
+				rowNoun = true
+			}
 		case itemNumber:
 			nums = append(nums, it)
 		case itemRowNoun:
@@ -324,9 +376,52 @@ func (p *parsed) build() (Reading, []problem) {
 			if p.placeByTable(k, p.toks[it.from].w, &dims, &measures, rated) {
 				continue
 			}
+			if _, ok := unitWords[p.toks[it.from].w]; ok {
+				// "(mm)", "minutes": the unit of a measure, checked
+				// once the measures are known.
+				units = append(units, it)
+				continue
+			}
+			if p.toks[it.from].w == "seasonally" && k+1 < len(p.items) && p.items[k+1].kind == itemColumn && p.toks[p.items[k+1].from].w == "adjusted" && slices.Contains(p.items[k+1].col.words, "adjusted") {
+				// "seasonally adjusted co2": the column's own qualifier.
+				continue
+			}
+			if it.text == "数" && k > 0 && p.items[k-1].to == it.from && (p.items[k-1].kind == itemFile || p.items[k-1].kind == itemRowNoun) {
+				// 车辆数, 航班数: the number of them.
+				if p.items[k-1].kind == itemFile && !t.rowsAreItems() {
+					add("it counts %s, and the rows of %s are not one each: say what to count", "请求要数%s，而 %s 的行并非每行一个：请说明要数什么", p.items[k-1].text, t.file.Name)
+				}
+				aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: "count"}, from: it.from, to: it.to, text: it.text})
+				continue
+			}
+			if it.text == "产" && k > 0 && p.items[k-1].kind == itemValue && slices.Contains(p.items[k-1].col.words, "origin") {
+				// 美国产汽车: made in the origin just named.
+				continue
+			}
 			unplaced = append(unplaced, it.text)
 		case itemAmbig:
 			add("%q could be any of %s: say which", "“%s”可能是 %s 中的任何一列：请指明是哪一列", it.text, strings.Join(it.cands, ", "))
+		}
+	}
+	if len(measures) == 0 {
+		// "daily highs", "avg low by weather type": the one column of
+		// maxima (minima) the table has, not an aggregation of nothing.
+		for j, a := range aggs {
+			w := map[string]string{"high": "maximum", "highs": "maximum", "low": "minimum", "lows": "minimum"}[a.text]
+			if w == "" || a.ent.value != "max" && a.ent.value != "min" {
+				continue
+			}
+			var hits []*gcol
+			for _, c := range t.cols {
+				if c.numeric && !c.yearInt && !c.idish && !c.coded && slices.Contains(c.words, w) {
+					hits = append(hits, c)
+				}
+			}
+			if len(hits) == 1 {
+				measures = append(measures, hits[0])
+				aggs = slices.Delete(aggs, j, j+1)
+				break
+			}
 		}
 	}
 	// Ranges of years: "2005-2009", "from 2005 to 2009", "since 2000",
@@ -387,7 +482,7 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	// Numbers: a count after top/前, a year with a time column.
 	for _, it := range nums {
-		if inRange[it.from] {
+		if inRange[it.from] || countNums[it.from] {
 			continue
 		}
 		prev := p.prevItem(it)
@@ -414,6 +509,11 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		default:
 			unplaced = append(unplaced, p.toks[it.from].raw)
+		}
+	}
+	for _, u := range units {
+		if !unitOfMeasures(p.toks[u.from].w, measures) {
+			unplaced = append(unplaced, u.text)
 		}
 	}
 	if len(unplaced) > 0 {
@@ -477,14 +577,29 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(named) > 1 {
 		add("it asks for more than one analysis (%s)", "请求要的不止一项分析（%s）", strings.Join(named, ", "))
 	}
-	if part == "" && (grain == "month" || grain == "quarter") && p.saysRaw("一年中", "一年里", "一年当中") {
+	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain) {
 		// 一年中各月份: the months of the calendar, all years together.
 		part, grain = grain+"_of_year", ""
+	}
+	if seasonal && part == "" {
+		if grain == "month" || grain == "quarter" {
+			// "co2 by month (seasonality)", 按月份看季节变化: the months
+			// of the calendar.
+			part, grain = grain+"_of_year", ""
+		} else {
+			add("seasonality is a pattern over the months or quarters of the year: say which", "季节变化是一年中各月或各季度的规律：请说明按月还是按季度")
+		}
 	}
 	if len(pooled) > 0 {
 		if grain == "" && part == "" && len(dims) == 0 {
 			// "avg mpg across origins": the only grouping asked.
 			for _, d := range pooled {
+				if t.oneRowEach(d.col) && cuesHave(cues, func(b *builtin) bool { return b.columnsIn }) {
+					// "distribution of urbanization across states" on one
+					// row a state: the values of the rows, not one group
+					// each.
+					continue
+				}
 				dims = appendOnce(dims, d.col)
 			}
 		} else {
@@ -619,6 +734,9 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
 	}
+	if busiest && len(measures) > 0 {
+		add("“busiest” ranks by the number of events, and it names %s too: say which to rank by", "“最繁忙”按事件数排名，而请求还提到了 %s：请说明按哪个排名", measures[0].name)
+	}
 	if countedPeriod != "" && len(measures) == 0 {
 		// Counting periods counts rows only when each row is one period.
 		tc := t.timeColumns()
@@ -646,7 +764,7 @@ func (p *parsed) build() (Reading, []problem) {
 	for _, d := range dims {
 		r.GroupBy = append(r.GroupBy, d.name)
 	}
-	if r.Sheet == "*" && (sheetAs != "" || p.says("by sheet") || p.says("per sheet") || p.says("each sheet") || p.saysRaw("各工作表", "每个工作表", "各个工作表")) {
+	if r.Sheet == "*" && (sheetAs != "" || p.says("by sheet") || p.says("per sheet") || p.says("each sheet") || p.says("for every sheet") || p.saysRaw("各工作表", "每个工作表", "各个工作表", "每张表", "每张工作表", "各张表")) {
 		r.GroupBy = append(r.GroupBy, "sheet")
 	}
 	r.Order = order
@@ -1386,6 +1504,135 @@ func (t *gtable) yearlyDates(name string) bool {
 
 // conjunctions join two groupings: "by source and year".
 var conjunctions = map[string]bool{"and": true, "和": true, "与": true, "及": true, "以及": true, "、": true}
+
+// unitOfMeasures reports whether unit word w (canonical) is the unit
+// of one of the measures (unitWords), and of no other measure a
+// different unit is said.
+func unitOfMeasures(w string, measures []*gcol) bool {
+	u := unitWords[w]
+	fits := 0
+	for _, c := range measures {
+		d := declaredUnit(c.name)
+		switch {
+		case d == u:
+			fits++
+		case d != "":
+			return false
+		default:
+			for _, cw := range c.words {
+				if conventionalUnits[cw] == u {
+					fits++
+					break
+				}
+			}
+		}
+	}
+	return fits == 1
+}
+
+// declaredUnit is the unit a column's name writes, as unitWords spell
+// it: in brackets ("Beak Length (mm)") or after a last "in" ("Speed IAS
+// in knots"); "" when none, "?" when one unitWords does not know.
+func declaredUnit(name string) string {
+	spell := func(w string) string {
+		w = strings.ToLower(strings.TrimSpace(w))
+		if u, ok := unitSame[w]; ok {
+			return u
+		}
+		if u, ok := unitWords[canonWord(w)]; ok {
+			return u
+		}
+		return "?"
+	}
+	if m := unitSuffix.FindString(name); m != "" {
+		return spell(strings.Trim(strings.TrimSpace(m), "()[]"))
+	}
+	toks := nameTokens(name)
+	if n := len(toks); n >= 3 && toks[n-2] == "in" {
+		return spell(toks[n-1])
+	}
+	return ""
+}
+
+// wholeCalendarRange finds a range of numbers that is every month (1-12)
+// or quarter (1-4, 第1到第4) of the year, said beside its period word
+// ("按月份（1-12月）", "各季度（第1到第4季度）"): it names the months or
+// quarters of the calendar and keeps them all, so its items are made
+// words with no slot of their own. It returns the period, or "".
+func (p *parsed) wholeCalendarRange() string {
+	isOrdinal := func(j int) bool {
+		return j >= 0 && j < len(p.items) && p.items[j].kind == itemUnplaced && p.items[j].text == "第"
+	}
+	for k := range p.items {
+		if p.items[k].kind != itemNumber || p.items[k].num != 1 {
+			continue
+		}
+		j := k + 1
+		for j < len(p.items) && (isOrdinal(j) || p.items[j].kind == itemVocab && (p.items[j].ent.role == roleStop || p.items[j].ent.role == roleBound && p.items[j].ent.value == "to")) {
+			j++
+		}
+		if j >= len(p.items) || p.items[j].kind != itemNumber {
+			continue
+		}
+		unit := map[int]string{12: "month", 4: "quarter"}[p.items[j].num]
+		if unit == "" {
+			continue
+		}
+		// The period word right after the range, or before it.
+		names := func(o *item) bool {
+			return o != nil && (o.kind == itemVocab && o.ent.role == roleGrain && o.ent.value == unit || o.kind == itemColumn && slices.Contains(o.col.words, unit))
+		}
+		from, to := k, j
+		if isOrdinal(k - 1) {
+			from = k - 1
+		}
+		after, before := names(p.nextItem(p.items[j])), names(p.prevItem(p.items[from]))
+		if !after && !before {
+			continue
+		}
+		if after && before && j+1 < len(p.items) {
+			// 各季度（第1到第4季度）: the second 季度 repeats the first.
+			to = j + 1
+		}
+		for m := from; m <= to; m++ {
+			p.items[m].kind, p.items[m].ent = itemVocab, entry{role: roleStop}
+		}
+		return unit
+	}
+	return ""
+}
+
+// departureWords name the departure of what a table's rows are, before
+// "hour": the hour of its time.
+var departureWords = map[string]bool{"departure": true, "departing": true, "出发": true}
+
+// countFilter reports whether the column item k follows a number said
+// right before it that is one of the column's counts ("4-cyl", "8
+// cylinder"): the rows with that many, not a measure. Not after a word
+// that makes the number a bound or a length ("at least 4", "top 4").
+func (p *parsed) countFilter(k int) bool {
+	if k == 0 {
+		return false
+	}
+	it, prev := p.items[k], p.items[k-1]
+	c := it.col
+	if prev.kind != itemNumber || prev.to != it.from || c.counts == nil || c.yearInt || p.t.isYear(prev.num) || !c.counts[strconv.Itoa(prev.num)] {
+		return false
+	}
+	if prev.from > 0 {
+		switch p.toks[prev.from-1].w {
+		case "than", "least", "most", "over", "under", "above", "below", "top", "bottom", "first", "last", "or", "and", "to", "from", "between":
+			return false
+		}
+		if before := p.prevItem(prev); before != nil && before.kind == itemVocab && (before.ent.role == roleOrder || before.ent.role == roleTop || before.ent.role == roleBound) {
+			return false
+		}
+		if showWords[p.toks[prev.from-1].w] {
+			return false
+		}
+	}
+	return true
+}
 
 // showWords before a number make it a ranking's length.
 var showWords = map[string]bool{"show": true, "list": true, "give": true, "display": true}

@@ -101,7 +101,8 @@ func TestUnderstandNovelGrainFinerThanData(t *testing.T) {
 // TestUnderstandNovelClasses holds the other classes behind the novel
 // set's wrong answers, each on other tables and phrasings: a value noun
 // (station, airport) after a column whose values are not places; an
-// aggregation word (highs, lows) as the only thing a distribution names;
+// aggregation word (lows) as the only thing a distribution names, where
+// no column is of minima (highs names the one column of maxima);
 // "over"/"across" a category beside another grouping (summed over, or
 // ambiguous); a calendar part said in words over a table with month and
 // year columns; 一年中 before a month or quarter; 人均 (per capita) as no
@@ -153,7 +154,7 @@ func TestUnderstandNovelClasses(t *testing.T) {
 		{sky, "which weather station had the most rain", nil},
 		{sky, "which sky station recorded the most rain", nil},
 		{timed, "avg late per gate", &Reading{Analysis: TopN, Measures: []Measure{{"late", "mean"}}, GroupBy: []string{"gate"}}},
-		{sky, "distribution of daily highs", nil},
+		{sky, "distribution of daily highs", &Reading{Analysis: Distribution, Measures: []Measure{{"temp_max", ""}}, Columns: []string{"temp_max"}}}, // the one column of maxima (TestUnderstandCoverageHighsAndLows)
 		{sky, "outliers among the lows", nil},
 		{sky, "distribution of temp_max", &Reading{Analysis: Distribution, Columns: []string{"temp_max"}, Measures: []Measure{{Column: "temp_max"}}}},
 		{firms, "total capex per year across companies", nil},
