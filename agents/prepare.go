@@ -11,6 +11,7 @@ import (
 	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/report"
+	"github.com/sift-agent/sift/tools/sqldb"
 
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
@@ -150,6 +151,10 @@ func (r *run) previewInputs(ctx context.Context, inputs []string) []preview.Prev
 
 // previewFile previews one file; tests count its calls.
 var previewFile = preview.File
+
+// sniffInputs sniffs the CSV and TSV inputs for DuckDB ahead of the
+// built-ins (sqldb.SniffFiles); tests watch it.
+var sniffInputs = sqldb.SniffFiles
 
 // inputPreview is the preview of the session's input in
 // (workspace-relative) with the configured preview options, made once per

@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -48,5 +50,37 @@ func TestRunPreviewsEachInputOnce(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{own.ID}, meta.Sources); diff != "" {
 		t.Errorf("the input's fingerprint (-memory's own +the run's):\n%s", diff)
+	}
+}
+
+// TestRunSniffsItsCSVWhileItPreviews: a run that may answer with a
+// built-in sniffs its CSV inputs for DuckDB while it previews them, not
+// after: the preview here waits for the sniff to have begun.
+func TestRunSniffsItsCSVWhileItPreviews(t *testing.T) {
+	py := pythonOrSkip(t)
+	began := make(chan struct{})
+	var once sync.Once
+	oldSniff, oldPreview := sniffInputs, previewFile
+	sniffInputs = func(ctx context.Context, root string, inputs []string) {
+		once.Do(func() { close(began) })
+		oldSniff(ctx, root, inputs)
+	}
+	var overlapped atomic.Bool
+	previewFile = func(ctx context.Context, path string, opts preview.Options) (*preview.FilePreview, error) {
+		select {
+		case <-began:
+			overlapped.Store(true)
+		case <-time.After(5 * time.Second):
+		}
+		return oldPreview(ctx, path, opts)
+	}
+	t.Cleanup(func() { sniffInputs, previewFile = oldSniff, oldPreview })
+	s := offlineSift(t, py)
+	evs := collect(t, s, Request{Question: "monthly revenue trend", Files: []string{salesCSV(t)}})
+	if done := evs[len(evs)-1]; done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	if !overlapped.Load() {
+		t.Error("the preview ran with no sniff of the input begun")
 	}
 }

@@ -457,6 +457,12 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	if in.inputs, err = ws.Inputs(); err != nil {
 		return ctx, in, err
 	}
+	if mode := r.mode(); r.lent == nil && (mode == ModeAuto || mode == ModeTemplate) {
+		// A built-in reads the CSV inputs in DuckDB with the dialect and
+		// types sniffed here, while they are fingerprinted and previewed
+		// (the sniff is most of what opening them costs).
+		go sniffInputs(ctx, ws.Root, in.inputs)
+	}
 	if in.cached, in.cachedFrom = r.cachedAnswer(ctx, in.inputs); in.cachedFrom {
 		// No kernel, no preview: the answer is already known.
 		return ctx, in, nil
