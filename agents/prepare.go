@@ -167,6 +167,10 @@ func (r *run) inputPreview(ctx context.Context, in string) preview.Previewed {
 	}
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = r.ws.Root
+	// With no model the preview only matches the request to a built-in,
+	// which counts the rows itself: a file too large for statistics over
+	// every row is not read once more just to count them.
+	popts.CountWithStatsOnly = !r.sift.hasModel()
 	pv := preview.Previewed{Path: r.ws.Path(in)}
 	if pv.Err = ctx.Err(); pv.Err != nil {
 		return pv

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sift-agent/sift/event"
+	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/preview"
 )
@@ -82,5 +83,40 @@ func TestRunSniffsItsCSVWhileItPreviews(t *testing.T) {
 	}
 	if !overlapped.Load() {
 		t.Error("the preview ran with no sniff of the input begun")
+	}
+}
+
+// TestRunWithoutModelCountsOnlyWithStats: a run with no model previews
+// its inputs without a pass to count the rows of a file too large for
+// statistics over every row (no model reads the count; the built-in
+// counts them itself); a run with a model counts them.
+func TestRunWithoutModelCountsOnlyWithStats(t *testing.T) {
+	py := pythonOrSkip(t)
+	var mu sync.Mutex
+	var got []bool
+	old := previewFile
+	previewFile = func(ctx context.Context, path string, opts preview.Options) (*preview.FilePreview, error) {
+		mu.Lock()
+		got = append(got, opts.CountWithStatsOnly)
+		mu.Unlock()
+		return old(ctx, path, opts)
+	}
+	t.Cleanup(func() { previewFile = old })
+	evs := collect(t, offlineSift(t, py), Request{Question: "monthly revenue trend", Files: []string{salesCSV(t)}})
+	if done := evs[len(evs)-1]; done.Err != nil {
+		t.Fatalf("run failed: %v", done.Err)
+	}
+	if len(got) != 1 || !got[0] {
+		t.Errorf("previews without a model counted only with statistics: %v, want [true]", got)
+	}
+	got = nil
+	script := scripted.New()
+	script.Push(computed("250")...)
+	evs = drain(t, memorySift(t, script, t.TempDir(), "m").Run(context.Background(), Request{Mode: ModePlan, Question: "What is the total revenue?", Files: []string{salesCSV(t)}}))
+	if done := evs[len(evs)-1]; done.Err != nil {
+		t.Fatalf("run with a model failed: %v", done.Err)
+	}
+	if len(got) != 1 || got[0] {
+		t.Errorf("previews with a model counted only with statistics: %v, want [false]", got)
 	}
 }
