@@ -38,3 +38,12 @@ func exactSum(v string) string {
 	return fmt.Sprintf("(CASE WHEN count(%s) < count(%s) THEN sum(%s) ELSE CAST(%s + %s AS DOUBLE) + (CAST(%s AS DOUBLE) / 2147483648.0 + CAST(%s AS DOUBLE) / %s.0) END)",
 		whole, v, v, wholes, carry, high, low, exactSumScale)
 }
+
+// wholeSum is exactSum of a double expression v whose values are whole
+// numbers (a column of integers made doubles): their fractions are all
+// zero, so exactSum's sum of the fractions, a third of its work, adds
+// nothing, and this is the same double without it.
+func wholeSum(v string) string {
+	whole := "TRY_CAST(trunc(" + v + ") AS BIGINT)"
+	return fmt.Sprintf("(CASE WHEN count(%s) < count(%s) THEN sum(%s) ELSE CAST(sum(%s) AS DOUBLE) END)", whole, v, v, whole)
+}
