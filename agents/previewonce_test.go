@@ -56,15 +56,19 @@ func TestRunPreviewsEachInputOnce(t *testing.T) {
 
 // TestRunSniffsItsCSVWhileItPreviews: a run that may answer with a
 // built-in sniffs its CSV inputs for DuckDB while it previews them, not
-// after: the preview here waits for the sniff to have begun.
+// after: the preview here waits for the sniff to have its inputs.
 func TestRunSniffsItsCSVWhileItPreviews(t *testing.T) {
 	py := pythonOrSkip(t)
 	began := make(chan struct{})
 	var once sync.Once
 	oldSniff, oldPreview := sniffInputs, previewFile
-	sniffInputs = func(ctx context.Context, root string, inputs []string) {
+	sniffInputs = func(ctx context.Context, root string, inputs <-chan []string) {
+		// The sniff begins once it has the copied inputs.
+		in := <-inputs
 		once.Do(func() { close(began) })
-		oldSniff(ctx, root, inputs)
+		forward := make(chan []string, 1)
+		forward <- in
+		oldSniff(ctx, root, forward)
 	}
 	var overlapped atomic.Bool
 	previewFile = func(ctx context.Context, path string, opts preview.Options) (*preview.FilePreview, error) {

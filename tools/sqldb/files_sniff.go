@@ -192,27 +192,19 @@ func csvDialectOf(ctx context.Context, db *sql.DB, abs, delim string) (*csvDiale
 }
 
 // SniffFiles finds the dialects and column types of the CSV and TSV files
-// among inputs (workspace-relative paths under input/ of the workspace
-// at root) ahead of OpenFiles, which then reads them without detecting
-// again: a run calls it while it previews its inputs. It opens a DuckDB
-// of its own, locked down as OpenFiles' is, and gives up quietly: a file
-// it cannot sniff is sniffed (or refused) by OpenFiles.
-func SniffFiles(ctx context.Context, root string, inputs []string) {
+// among the inputs it is sent (once: workspace-relative paths under
+// input/ of the workspace at root) ahead of OpenFiles, which then reads
+// them without detecting again: a run calls it before it copies its
+// inputs in, and sends them once copied, while it previews them. It opens
+// a DuckDB of its own meanwhile, locked down as OpenFiles' is, and gives
+// up quietly (a file it cannot sniff is sniffed, or refused, by
+// OpenFiles); a channel closed with nothing sent ends it.
+func SniffFiles(ctx context.Context, root string, inputs <-chan []string) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return
 	}
 	inputDir := filepath.Join(real, "input")
-	var files []string
-	for _, v := range FileViews(inputs) {
-		abs := filepath.Join(real, filepath.FromSlash(v.Input))
-		if _, ok := csvDelim(abs); ok && strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
-			files = append(files, abs)
-		}
-	}
-	if len(files) == 0 {
-		return
-	}
 	conn, err := duckdb.NewConnector("", nil)
 	if err != nil {
 		return
@@ -231,8 +223,16 @@ func SniffFiles(ctx context.Context, root string, inputs []string) {
 			return
 		}
 	}
-	for _, abs := range files {
-		delim, _ := csvDelim(abs)
-		_, _ = csvDialectOf(ctx, db, abs, delim)
+	var in []string
+	select {
+	case in = <-inputs:
+	case <-ctx.Done():
+		return
+	}
+	for _, v := range FileViews(in) {
+		abs := filepath.Join(real, filepath.FromSlash(v.Input))
+		if delim, ok := csvDelim(abs); ok && strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
+			_, _ = csvDialectOf(ctx, db, abs, delim)
+		}
 	}
 }

@@ -51,7 +51,12 @@ func TestFilesSourceSniffsACSVOnce(t *testing.T) {
 	sniffs := countSniffs(t)
 	root := sniffWorkspace(t, map[string]string{"sales.csv": "day,region,amount\n2024-01-05,north,10\n2024-02-07,south,20\n", "notes.txt": "text\n"})
 	ctx := context.Background()
-	SniffFiles(ctx, root, []string{"input/sales.csv", "input/notes.txt"})
+	inputs := make(chan []string, 1)
+	inputs <- []string{"input/sales.csv", "input/notes.txt"}
+	SniffFiles(ctx, root, inputs)
+	nothing := make(chan []string)
+	close(nothing)
+	SniffFiles(ctx, root, nothing) // sent no inputs: sniffs none
 	if n := sniffs.Load(); n != 1 {
 		t.Fatalf("SniffFiles sniffed %d times, want 1", n)
 	}
