@@ -11,6 +11,7 @@ import (
 	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/preview"
 	"github.com/sift-agent/sift/report"
+	"github.com/sift-agent/sift/tools/sqldb"
 
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/session"
@@ -151,6 +152,10 @@ func (r *run) previewInputs(ctx context.Context, inputs []string) []preview.Prev
 // previewFile previews one file; tests count its calls.
 var previewFile = preview.File
 
+// sniffInputs sniffs the CSV and TSV inputs for DuckDB ahead of the
+// built-ins (sqldb.SniffFiles); tests watch it.
+var sniffInputs = sqldb.SniffFiles
+
 // inputPreview is the preview of the session's input in
 // (workspace-relative) with the configured preview options, made once per
 // run: the data context and the input's fingerprint (schemaPreview) read
@@ -162,6 +167,10 @@ func (r *run) inputPreview(ctx context.Context, in string) preview.Previewed {
 	}
 	popts := r.sift.cfg.Preview
 	popts.BaseDir = r.ws.Root
+	// With no model the preview only matches the request to a built-in,
+	// which counts the rows itself: a file too large for statistics over
+	// every row is not read once more just to count them.
+	popts.CountWithStatsOnly = !r.sift.hasModel()
 	pv := preview.Previewed{Path: r.ws.Path(in)}
 	if pv.Err = ctx.Err(); pv.Err != nil {
 		return pv

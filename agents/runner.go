@@ -444,6 +444,16 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	if followUp && r.lent == nil {
 		r.noteChangedInputs(ctx)
 	}
+	var sniff chan []string
+	if mode := r.mode(); r.lent == nil && (mode == ModeAuto || mode == ModeTemplate) {
+		// A built-in reads the CSV inputs in DuckDB with the dialect and
+		// types sniffed here (most of what opening them costs), by a
+		// DuckDB that opens while they are copied in, and sniffs them
+		// while they are fingerprinted and previewed.
+		sniff = make(chan []string, 1)
+		defer close(sniff)
+		go sniffInputs(ctx, ws.Root, sniff)
+	}
 	for _, f := range r.req.Files {
 		if _, err := ws.AddInput(soon, f); err != nil {
 			return ctx, in, err
@@ -456,6 +466,9 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	}
 	if in.inputs, err = ws.Inputs(); err != nil {
 		return ctx, in, err
+	}
+	if sniff != nil {
+		sniff <- in.inputs
 	}
 	if in.cached, in.cachedFrom = r.cachedAnswer(ctx, in.inputs); in.cachedFrom {
 		// No kernel, no preview: the answer is already known.

@@ -64,6 +64,13 @@ type Options struct {
 	// counted exactly by streaming the file; larger files get an estimate
 	// from the bytes per row of samples at the head and tail. Default 64 MiB.
 	ExactCountLimit int64
+	// CountWithStatsOnly counts a delimited file's rows exactly only when
+	// its statistics are gathered from every row (StatsMaxBytes): a
+	// larger one gets the estimate, without a pass over the whole file
+	// just to count. For a caller whose previews no model reads and no
+	// one is shown (a run with no model, answered by a built-in, which
+	// counts the rows itself).
+	CountWithStatsOnly bool
 	// MaxSheets is how many sheets of a workbook are previewed with rows;
 	// the rest are listed with their size only. Default 20.
 	MaxSheets int
@@ -126,6 +133,9 @@ func (o Options) withDefaults() Options {
 	setInt64(&o.JSONScanBytes, 2<<20)
 	setInt64(&o.StatsMaxBytes, 16<<20)
 	setInt64(&o.MaxUnzipBytes, 2<<30)
+	if o.CountWithStatsOnly {
+		o.ExactCountLimit = min(o.ExactCountLimit, o.StatsMaxBytes+1)
+	}
 	return o
 }
 
@@ -142,7 +152,7 @@ func SameTables(a, b Options) bool {
 		// of MaxRows stays.
 		o = o.withDefaults()
 		o.MaxRows, o.MaxColumns, o.MaxCellChars, o.MaxLineChars, o.MaxLines, o.MaxChars, o.MaxTotalChars = 0, 0, 0, 0, 0, 0, 0
-		o.ExactCountLimit, o.StatsMaxBytes, o.BaseDir = 0, 0, ""
+		o.ExactCountLimit, o.StatsMaxBytes, o.CountWithStatsOnly, o.BaseDir = 0, 0, false, ""
 		return o
 	}
 	return tables(a) == tables(b)

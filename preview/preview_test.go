@@ -3,6 +3,7 @@ package preview
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -136,6 +137,7 @@ func TestSameTables(t *testing.T) {
 		{"defaults", Options{}, true},
 		{"what is shown", Options{MaxRows: 5, MaxColumns: 3, MaxCellChars: 1 << 10, MaxLineChars: 9, MaxLines: 2, MaxChars: 1 << 20, MaxTotalChars: 1 << 22}, true},
 		{"counting and statistics", Options{ExactCountLimit: 1 << 40, StatsMaxBytes: 1}, true},
+		{"counting with the statistics only", Options{CountWithStatsOnly: true}, true},
 		{"named from a base", Options{BaseDir: "/w"}, true},
 		{"more rows shown than typed", Options{MaxRows: 500}, false},
 		{"typed from fewer rows", Options{TypeSampleRows: 50}, false},
@@ -166,5 +168,41 @@ func TestPreviewNamesFilesRelativeToBaseDir(t *testing.T) {
 	}
 	if got := All(context.Background(), []string{p}, Options{}); !strings.HasPrefix(got, "## a.csv (") {
 		t.Errorf("without BaseDir the base name is used:\n%s", got)
+	}
+}
+
+// TestCountWithStatsOnly: with CountWithStatsOnly, a CSV too large for
+// statistics over every row gets its row count estimated, with no pass
+// over the file to count it; one small enough for them keeps its exact
+// count; without it both are counted.
+func TestCountWithStatsOnly(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,name,amount\n")
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "%d,name %d,%d.%02d\n", i, i%97, i%1000, i%100)
+	}
+	rows := strings.Count(b.String(), "\n") - 1
+	path := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		opts  Options
+		exact bool
+	}{
+		{"counted", Options{StatsMaxBytes: 2 << 20}, true},
+		{"past the statistics, estimated", Options{StatsMaxBytes: 2 << 20, CountWithStatsOnly: true}, false},
+		{"within the statistics, counted", Options{StatsMaxBytes: 4 << 20, CountWithStatsOnly: true}, true},
+	} {
+		p, err := File(context.Background(), path, tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sh := p.Sheets[0]
+		if sh.RowCountExact != tt.exact || (tt.exact && sh.RowCount != rows) {
+			t.Errorf("%s: %d rows (exact %v), want exact %v (%d rows)", tt.name, sh.RowCount, sh.RowCountExact, tt.exact, rows)
+		}
 	}
 }

@@ -249,9 +249,18 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	var views []FileView
 	var unreadable []string
 	files := map[string]string{}
+	dialects := map[string]*csvDialect{}
 	for _, v := range candidates {
 		abs := filepath.Join(real, filepath.FromSlash(v.Input))
-		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, v.View), FileReader(abs))
+		reader := FileReader(abs)
+		if delim, ok := csvDelim(abs); ok {
+			// Sniffed once (or ahead, by SniffFiles); a file the sniffer
+			// fails on keeps read_csv's own detection, and its error.
+			if d, err := csvDialectOf(sctx, db, abs, delim); err == nil {
+				reader, dialects[v.View] = d.reader(sqlString(abs), nil), d
+			}
+		}
+		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, v.View), reader)
 		if _, err := db.ExecContext(sctx, q); err != nil {
 			reason, _, _ := strings.Cut(err.Error(), "\n")
 			unreadable = append(unreadable, v.Input+": "+strings.ReplaceAll(reason, real+"/", ""))
@@ -287,13 +296,13 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 	return &Source{
 		name: o.Name, dialect: DuckDB, redacted: "duckdb:input/", reopen: "",
 		db: db, opts: o, cache: newResultCache(o.CacheTTL, o.Now),
-		views: views, files: files, unreadable: unreadable, scratch: spill,
+		views: views, files: files, dialects: dialects, unreadable: unreadable, scratch: spill,
 	}, nil
 }
 
 // ReadAsText makes the files source's view read the named columns of its
 // CSV or TSV file as text (VARCHAR), whatever type DuckDB's sniffer gave
-// them from the file's first 20,480 rows: a column of numbers that holds
+// them from the file's first 20,480 rows (one sniff serves both): a column of numbers that holds
 // text further down (see CSVValueError) is then read in full. The other
 // columns keep their types.
 func (s *Source) ReadAsText(ctx context.Context, view string, columns []string) error {
@@ -306,7 +315,11 @@ func (s *Source) ReadAsText(ctx context.Context, view string, columns []string) 
 	default:
 		return fmt.Errorf("%s: view %s reads no CSV or TSV file", s.name, view)
 	}
-	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, view), fileReader(abs, columns))
+	reader := fileReader(abs, columns)
+	if d := s.dialects[view]; d != nil {
+		reader = d.reader(sqlString(abs), columns)
+	}
+	q := fmt.Sprintf("CREATE OR REPLACE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, view), reader)
 	sctx, cancel := context.WithTimeout(ctx, s.opts.StatementTimeout)
 	defer cancel()
 	if _, err := s.db.ExecContext(sctx, q); err != nil {

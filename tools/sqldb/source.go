@@ -138,6 +138,9 @@ type Source struct {
 	unreadable []string
 	// files are the files source's views' files, by view name.
 	files map[string]string
+	// dialects are the sniffed dialects of the views' CSV and TSV files,
+	// by view name (none for a file read_csv detects itself).
+	dialects map[string]*csvDialect
 	// scratch is the files source's spill directory, removed on Close.
 	scratch string
 }

@@ -49,6 +49,16 @@ func (c duckColumn) floatLike(rows int64) bool {
 	return c.numeric() && (!strings.Contains(c.typ, "INT") || c.nonNull < rows)
 }
 
+// wholeNumbers: the column's type holds whole numbers of at most 64 bits,
+// signed (a BIGINT's, an INTEGER's), whose doubles have no fraction.
+func (c duckColumn) wholeNumbers() bool {
+	switch c.typ {
+	case "BIGINT", "INTEGER", "SMALLINT", "TINYINT", "UINTEGER", "USMALLINT", "UTINYINT":
+		return true
+	}
+	return false
+}
+
 func (c duckColumn) temporal() bool {
 	return c.typ == "DATE" || strings.HasPrefix(c.typ, "TIMESTAMP")
 }
@@ -582,11 +592,15 @@ func aggSQL(agg string, measure *duckColumn) string {
 		return "CAST(count(*) AS DOUBLE)"
 	}
 	v := number(*measure)
+	sum := exactSum
+	if measure.wholeNumbers() {
+		sum = wholeSum
+	}
 	switch agg {
 	case "sum":
-		return "coalesce(" + exactSum(v) + ", 0)"
+		return "coalesce(" + sum(v) + ", 0)"
 	case "mean":
-		return "(" + exactSum(v) + " / count(" + v + "))"
+		return "(" + sum(v) + " / count(" + v + "))"
 	case "count":
 		return "CAST(count(" + v + ") AS DOUBLE)"
 	case "median":

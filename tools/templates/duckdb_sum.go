@@ -114,3 +114,12 @@ func (d *duckTable) meanStd(ctx context.Context, v string, n int64, lo, hi float
 	}
 	return mean, math.Sqrt(squares / float64(n-1)), nil
 }
+
+// wholeSum is exactSum of a double expression v whose values are whole
+// numbers (a column of integers made doubles): their fractions are all
+// zero, so exactSum's sum of the fractions, a third of its work, adds
+// nothing, and this is the same double without it.
+func wholeSum(v string) string {
+	whole := "TRY_CAST(trunc(" + v + ") AS BIGINT)"
+	return fmt.Sprintf("(CASE WHEN count(%s) < count(%s) THEN sum(%s) ELSE CAST(sum(%s) AS DOUBLE) END)", whole, v, v, whole)
+}

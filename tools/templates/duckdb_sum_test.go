@@ -284,3 +284,42 @@ func BenchmarkMeanStdMillion(b *testing.B) {
 		}
 	})
 }
+
+// TestWholeSumIsExactSum: a sum or mean of a column of integers adds only
+// their whole parts (its fractions are all zero), and gives exactly
+// exactSum's double: over small and large values (past 2⁵³, where a
+// double rounds them, and near 2⁶³), negative ones, missing ones and
+// none, in groups.
+func TestWholeSumIsExactSum(t *testing.T) {
+	src := fractionsTable(t, 10, 2)
+	ctx := context.Background()
+	if _, err := src.Rows(ctx, `CREATE TABLE w AS SELECT * FROM (VALUES
+		(1, 3::BIGINT), (1, -7), (1, NULL), (2, 9007199254740993), (2, 9007199254740995), (2, -1),
+		(3, 9223372036854775807), (3, 1), (4, NULL), (5, 4611686018427387904), (5, 4611686018427387905), (5, 12)) v(g, n)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"BIGINT", "INTEGER"} {
+		col := &duckColumn{name: "n", typ: typ}
+		n := "n"
+		if typ == "INTEGER" {
+			n = "TRY_CAST(n AS INTEGER)"
+		}
+		for _, agg := range []string{"sum", "mean"} {
+			got := aggSQL(agg, col)
+			if strings.Contains(got, exactSumScale) {
+				t.Errorf("%s of %s adds fractions: %s", agg, typ, got)
+			}
+			exact := strings.ReplaceAll(aggSQL(agg, &duckColumn{name: "n", typ: "DOUBLE"}), `"n"`, n)
+			whole := strings.ReplaceAll(got, `"n"`, n)
+			res, err := src.Rows(ctx, "SELECT g, "+whole+" = "+exact+" OR ("+whole+" IS NULL AND "+exact+" IS NULL), "+whole+" FROM w GROUP BY g ORDER BY g")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res {
+				if r[1] != true {
+					t.Errorf("%s of %s, group %v: %v, not exactSum's", agg, typ, r[0], r[2])
+				}
+			}
+		}
+	}
+}

@@ -367,9 +367,24 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 	var out *pyResult
 	var data json.RawMessage
 	var dur time.Duration
-	if duck != nil && nativeRenderer(t.Name) != nil {
+	native := duck != nil && nativeRenderer(t.Name) != nil
+	// Rendered in Go from what the engine computed, the answer draws its
+	// chart while DuckDB computes the reading's table (the engine left
+	// no files for a cell to read).
+	var tab *Table
+	var tabErr error
+	var tabDone chan struct{}
+	if native && reading != nil && len(duck.temp) == 0 {
+		tabDone = make(chan struct{})
+		defer func() { <-tabDone }() // before duck.close
+		go func() {
+			defer close(tabDone)
+			tab, tabErr = readingTableOnFn(ctx, duck.src, duck.view, *reading)
+		}()
+	}
+	if native {
 		// Rendered in Go: no Python cell, no kernel.
-		if out, data, err = renderNative(ctx, op, t, duck, in.Params, stem, lang); err != nil {
+		if out, data, err = renderNativeFn(ctx, op, t, duck, in.Params, stem, lang); err != nil {
 			return nil, err
 		}
 	} else if out, data, dur, err = runCell(ctx, op, t, in); err != nil {
@@ -385,11 +400,14 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 	if reading != nil {
 		// The cell has answered; a table DuckDB cannot compute (a file in
 		// a legacy encoding) leaves Table empty rather than the answer.
-		var tab *Table
-		if duck != nil {
+		switch {
+		case tabDone != nil:
+			<-tabDone
+			err = tabErr
+		case duck != nil:
 			duck.removeTemp()
-			tab, err = readingTableOn(ctx, duck.src, duck.view, *reading)
-		} else {
+			tab, err = readingTableOnFn(ctx, duck.src, duck.view, *reading)
+		default:
 			tab, err = ReadingTable(ctx, op.Root(), rel, *reading)
 		}
 		if err == nil {
@@ -412,6 +430,13 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 	}
 	return r, nil
 }
+
+// renderNativeFn and readingTableOnFn are renderNative and
+// readingTableOn; tests watch them run together.
+var (
+	renderNativeFn   = renderNative
+	readingTableOnFn = readingTableOn
+)
 
 // runCell runs template t's Python cell on in and reads back its result.
 func runCell(ctx context.Context, op operator.Operator, t Template, in cellInput) (*pyResult, json.RawMessage, time.Duration, error) {
