@@ -25,6 +25,10 @@ var trendBuiltin = builtin{
 	chosen: func(a *asking, r *Reading) {
 		if (a.ranking || r.N > 0 || a.order != "") && len(a.dims) > 0 {
 			a.add("it asks for a ranking and a trend at once", "请求同时要排名和趋势")
+		} else if r.N > 1 {
+			// "top 5 years by unemployment", 失业率最高的五个年份: the
+			// N highest periods, which a trend of every period is not.
+			a.add("it asks for the top %d periods, and a trend shows every period in order", "请求要排名前 %d 的时期，而趋势分析按顺序列出所有时期", r.N)
 		}
 	},
 	needsTime: func(string) bool { return true },

@@ -62,6 +62,9 @@ func (p *parsed) build() (Reading, []problem) {
 		// rowIs is what a row is when the file is named for it (a strike
 		// in birdstrikes.csv).
 		rowIs string
+		// daysCounted: a row noun that is a period (天数) is what is
+		// counted, not a grain.
+		daysCounted bool
 		// rated are the columns the request called a rate ("murder
 		// rate" for murder), averaged rather than summed.
 		rated = map[*gcol]bool{}
@@ -116,6 +119,11 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 				aggs = append(aggs, it)
 			case roleGrain:
+				if p.allPeriods(it) {
+					// "across all years", 所有年份, "sum of months": the
+					// span summed or averaged over, not a period each.
+					continue
+				}
 				if c := t.periodColumn(e.value, it.text); c != nil {
 					// "by quarter" over a table of years with a column of
 					// quarters (1–4): that column is the grouping.
@@ -134,7 +142,7 @@ func (p *parsed) build() (Reading, []problem) {
 					countedPeriod = e.value
 					continue
 				}
-				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || strings.HasPrefix(it.text, "每") {
+				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || eachPeriodZh(it.text) {
 					perGrain = true
 				}
 				if grain != "" && grain != e.value && p.dailyValue(it) {
@@ -203,6 +211,11 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		case itemColumn:
 			c := it.col
+			if (c.date || c.yearInt) && p.allPeriods(it) {
+				// "total investment across all years" over a column year:
+				// the years are pooled, not each a period.
+				continue
+			}
 			switch {
 			case c.date:
 				timeCols = appendOnce(timeCols, c)
@@ -220,7 +233,7 @@ func (p *parsed) build() (Reading, []problem) {
 					countedPeriod = "year"
 					continue
 				}
-				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && prev.text == "per" || strings.HasPrefix(it.text, "每") {
+				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && prev.text == "per" || eachPeriodZh(it.text) {
 					perGrain = true
 				}
 				if grain == "" {
@@ -302,6 +315,10 @@ func (p *parsed) build() (Reading, []problem) {
 			if it.value != "" {
 				rowIs = it.value
 			}
+			if isPeriodNoun(it.text) && !(prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy) {
+				// 天数: the days are what is counted.
+				daysCounted = true
+			}
 		case itemUnplaced:
 			// A word after "by" that no column holds, on a workbook whose
 			// same-schema sheets stand for it: "by Origin" over sheets
@@ -369,10 +386,16 @@ func (p *parsed) build() (Reading, []problem) {
 	// measure's minimum or maximum per group.
 	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain) {
 		for k := 0; k+1 < len(p.items); k++ {
-			it, next := p.items[k], p.items[k+1]
-			if next.kind == itemVocab && next.ent.role == roleGrain && k+2 < len(p.items) && p.dailyValue(next) {
+			it, j := p.items[k], k+1
+			// "highest IBM price each year", "每年最高的通胀率": a filter's
+			// value or 的 between the order word and its measure.
+			for j+1 < len(p.items) && (p.items[j].kind == itemValue || p.items[j].kind == itemVocab && p.items[j].text == "的") {
+				j++
+			}
+			next := p.items[j]
+			if next.kind == itemVocab && next.ent.role == roleGrain && j+1 < len(p.items) && p.dailyValue(next) {
 				// "最大日降水量", "highest daily precipitation".
-				next = p.items[k+2]
+				next = p.items[j+1]
 			}
 			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
 				a := "max"
@@ -483,9 +506,12 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	if len(pooled) > 0 {
 		if grain == "" && part == "" && len(dims) == 0 {
-			// "avg mpg across origins": the only grouping asked.
+			// "avg mpg across origins": the only grouping asked; not
+			// "the sum of the countries", which adds them up.
 			for _, d := range pooled {
-				dims = appendOnce(dims, d.col)
+				if d.word != "sum of" {
+					dims = appendOnce(dims, d.col)
+				}
 			}
 		} else {
 			for _, d := range pooled {
@@ -618,6 +644,17 @@ func (p *parsed) build() (Reading, []problem) {
 			probs = append(probs, problem{fmt.Sprintf("a total of %s means nothing (it is %s): ask for its average", c.name, nonSumOf(c, rated)), fmt.Sprintf("%s 的总和没有意义（它是%s）：请问它的平均值", c.name, zhKind(nonSumOf(c, rated)))})
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
+	}
+	if len(measures) > 0 && (countedPeriod != "" && agg == "count" || daysCounted && (agg == "" || agg == "count")) {
+		// "how many days of rain", 有降水的天数 over a precipitation
+		// column: the days with some, a condition on its values that no
+		// built-in reads, not how many values it has nor their sum.
+		cp := countedPeriod
+		if cp == "" {
+			cp = "day"
+		}
+		probs = append(probs, problem{fmt.Sprintf("it counts the %ss with %s, a condition on its values that the built-ins do not read", cp, measures[0].name),
+			fmt.Sprintf("请求要数有%s的%s数，这是对其数值的条件，内置分析不读", measures[0].name, zhGrain(cp))})
 	}
 	if countedPeriod != "" && len(measures) == 0 {
 		// Counting periods counts rows only when each row is one period.
@@ -949,11 +986,18 @@ type pooledDim struct {
 }
 
 // poolWord is "over" or "across" when it comes right before the column
-// item it ("sum of population over countries", "across all firms"); "".
+// item it ("sum of population over countries", "across all firms"), "sum
+// of" when that does ("pop (sum of countries)"); "".
 func (p *parsed) poolWord(it item) string {
 	for j := it.from - 1; j >= 0; j-- {
 		switch p.toks[j].w {
-		case "all", "the", "every", "of":
+		case "of":
+			if j > 0 && (p.toks[j-1].w == "sum" || p.toks[j-1].w == "total") {
+				// "pop (sum of countries) each year": summed over them.
+				return "sum of"
+			}
+			continue
+		case "all", "the", "every":
 			continue
 		case "over", "across":
 			return p.toks[j].w
@@ -961,6 +1005,38 @@ func (p *parsed) poolWord(it item) string {
 		return ""
 	}
 	return ""
+}
+
+// eachPeriodZh reports whether a Chinese period word says each period:
+// 每年, 各年, 逐年, 历年 (year by year, not the whole span).
+func eachPeriodZh(w string) bool {
+	for _, pre := range []string{"每", "各", "逐", "历"} {
+		if strings.HasPrefix(w, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// allPeriods reports whether a period word or time column is said as the
+// whole span rather than as a grain: after "all" ("across all years",
+// "over all the months"), 所有, 全部, or "sum of"/"total of" ("sum of
+// months").
+func (p *parsed) allPeriods(it item) bool {
+	j := it.from - 1
+	if j >= 0 && p.toks[j].w == "the" {
+		j--
+	}
+	if j < 0 {
+		return false
+	}
+	switch {
+	case p.toks[j].w == "all" || p.toks[j].raw == "所有" || p.toks[j].raw == "全部":
+		return true
+	case p.toks[j].w == "of" && j > 0 && (p.toks[j-1].w == "sum" || p.toks[j-1].w == "total"):
+		return true
+	}
+	return false
 }
 
 // valueNouns say what the values of a text column are, when said right
@@ -1109,6 +1185,17 @@ func (p *parsed) dailyValue(it item) bool {
 	tc := t.timeColumns()
 	n := t.sheet.RowCount
 	return len(tc) == 1 && tc[0].date && t.sheet.RowCountExact && t.sheet.StatsRows == n && tc[0].distinct == n && n > 1 && tc[0].periodsAt(it.ent.value) == n
+}
+
+// dropSingleRowGroups drops from a reading's grouping the keys each of
+// whose values is on one row (state in a table of one row per state): a
+// group of one row has no distribution and no outliers; its values are
+// what the analysis examines.
+func dropSingleRowGroups(p *parsed, r *Reading) {
+	r.GroupBy = slices.DeleteFunc(r.GroupBy, func(name string) bool {
+		c := p.t.column(name)
+		return c != nil && p.t.oneRowEach(c)
+	})
 }
 
 // oneRowEach reports whether every value of column c is on one row of
