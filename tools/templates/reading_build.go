@@ -62,6 +62,12 @@ func (p *parsed) build() (Reading, []problem) {
 		// rowIs is what a row is when the file is named for it (a strike
 		// in birdstrikes.csv).
 		rowIs string
+		// judged are the order words that judge (best, worst) rather
+		// than say highest or lowest.
+		judged []string
+		// periodSplit: a period was said after by, per, each, 按, 每
+		// ("by year", 每年), not as an adjective (monthly co2).
+		periodSplit bool
 		// daysCounted: a row noun that is a period (天数) is what is
 		// counted, not a grain.
 		daysCounted bool
@@ -145,6 +151,9 @@ func (p *parsed) build() (Reading, []problem) {
 				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || eachPeriodZh(it.text) {
 					perGrain = true
 				}
+				if p.splitsByPeriod(it) {
+					periodSplit = true
+				}
 				if grain != "" && grain != e.value && p.dailyValue(it) {
 					// "max daily precipitation each year" on one row a
 					// day, "average monthly change by year" on one row a
@@ -163,9 +172,15 @@ func (p *parsed) build() (Reading, []problem) {
 				dailyAdj = p.dailyValue(it)
 			case rolePart:
 				part = e.value
+				if p.splitsByPeriod(it) {
+					periodSplit = true
+				}
 			case roleCue:
 				cues[e.value] = true
 			case roleOrder:
+				if judgedOrder[it.text] {
+					judged = append(judged, it.text)
+				}
 				if order != "" && order != e.value {
 					add("it asks for both the highest and the lowest", "请求同时要最高和最低")
 				}
@@ -215,6 +230,9 @@ func (p *parsed) build() (Reading, []problem) {
 				// "total investment across all years" over a column year:
 				// the years are pooled, not each a period.
 				continue
+			}
+			if (c.date || c.yearInt) && p.splitsByPeriod(it) {
+				periodSplit = true
 			}
 			switch {
 			case c.date:
@@ -645,6 +663,20 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 		r.Measures = append(r.Measures, Measure{Column: c.name, Agg: a})
 	}
+	for _, w := range judged {
+		if len(measures) == 0 || w == "worst" || w == "最差" {
+			// "worst airports for bird strikes" is the most strikes, not
+			// the fewest; "worst delay" the longest: whether more is
+			// better is not in the data.
+			add("“%s” depends on whether more is better: say highest or lowest", "“%s”取决于越多越好还是越少越好：请说最高或最低", w)
+			break
+		}
+	}
+	if strings.Contains(p.text, "%") && !slices.ContainsFunc(t.cols, func(c *gcol) bool { return strings.Contains(normalize(c.name), "%") }) {
+		// "% of flights by origin": a percentage of a total, which no
+		// built-in computes (the tokens drop the sign).
+		add("it asks for a percentage, which no built-in computes", "请求要百分比，内置分析不算")
+	}
 	if len(measures) > 0 && (countedPeriod != "" && agg == "count" || daysCounted && (agg == "" || agg == "count")) {
 		// "how many days of rain", 有降水的天数 over a precipitation
 		// column: the days with some, a condition on its values that no
@@ -714,6 +746,13 @@ func (p *parsed) build() (Reading, []problem) {
 				// distribution of every numeric column was not asked.
 				add("it names %q but no column to read", "请求提到了“%s”，但没有指明要看的列", aggs[0].text)
 			}
+			if period != "" && periodSplit {
+				// "distribution of wind by year", 每年风速的分布: one per
+				// period, which it is not (it reads every row at once);
+				// "daily precipitation" says what the values are.
+				probs = append(probs, problem{fmt.Sprintf("it asks for it per %s, and %s reads all the rows at once", grainText("", period), b.Name),
+					fmt.Sprintf("请求要按%s分别看，而 %s 一次读所有行", grainText(LangChinese, period), b.Name)})
+			}
 			r.Measures = nil
 			for _, c := range measures {
 				r.Columns = append(r.Columns, c.name)
@@ -729,7 +768,28 @@ func (p *parsed) build() (Reading, []problem) {
 			b.needs(ask(), &r)
 		}
 	}
+	if col := p.versusColumn(r); col != "" && !slices.Contains(r.GroupBy, col) {
+		// "male vs female avg body mass by species": the values set
+		// against each other, pooled by the filter, are not compared.
+		add("it sets values of %[1]s against each other: ask by %[1]s", "请求把 %[1]s 的几个值相互比较：请按 %[1]s 分组来问", col)
+	}
 	return r, probs
+}
+
+// versusColumn is the column of a filter of several values that the
+// request sets against each other ("AAPL vs MSFT", 苹果和微软…对比);
+// "" when it says no vs, versus, 对比 or 相比, or filters on no column
+// with two values or more.
+func (p *parsed) versusColumn(r Reading) string {
+	if !(p.says("vs") || p.says("versus") || p.saysRaw("对比", "相比")) {
+		return ""
+	}
+	for _, f := range r.Filters {
+		if f.Op == "=" && len(f.Values) > 1 {
+			return f.Column
+		}
+	}
+	return ""
 }
 
 // periodColumn is the column of a table with no date column that holds
@@ -1005,6 +1065,20 @@ func (p *parsed) poolWord(it item) string {
 		return ""
 	}
 	return ""
+}
+
+// judgedOrder are the order words that judge a value good or bad, whose
+// direction depends on the measure (the worst delay is the longest).
+var judgedOrder = map[string]bool{"best": true, "worst": true, "最好": true, "最差": true}
+
+// splitsByPeriod reports whether a period word or time column it is said
+// as a split: after by, per, each, every ("by year", "per month"), or as
+// 每年, 按年, 各月, 逐年, 历年.
+func (p *parsed) splitsByPeriod(it item) bool {
+	if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy {
+		return true
+	}
+	return eachPeriodZh(it.text) || strings.HasPrefix(it.text, "按")
 }
 
 // eachPeriodZh reports whether a Chinese period word says each period:

@@ -154,3 +154,91 @@ func TestUntriedChineseCueCompletesColumn(t *testing.T) {
 		{payroll, "payroll的变化趋势，按月", &Reading{Analysis: Trend, Measures: []Measure{{"payroll", "sum"}}, Time: "month", Grain: "month"}},
 	})
 }
+
+// TestUntriedCumulativeIsNoTrend: a cumulative total per period is a
+// running total, which a trend of each period's own total is not (found
+// probing variants of the untried set's questions, not in it).
+func TestUntriedCumulativeIsNoTrend(t *testing.T) {
+	_, sales, _, _, snow, _ := untriedTables(t)
+	runNovelCases(t, []novelCase{
+		{snow, "cumulative snowfall by month in 2020", nil},
+		{sales, "cumulative east sales per quarter", nil},
+		{sales, "cumulative sales by region", &Reading{Analysis: TopN, Measures: []Measure{{"sales", "sum"}}, GroupBy: []string{"region"}}},
+	})
+}
+
+// TestUntriedVersusValuesSplitTheTrend: two values of a category set
+// against each other over time ("Alpha vs Beta", 对比) are one line each,
+// not one line of the two pooled; grouped by another category they are
+// refused, not pooled (found probing, not in the set).
+func TestUntriedVersusValuesSplitTheTrend(t *testing.T) {
+	_, sales, _, funds, _, _ := untriedTables(t)
+	var kb strings.Builder
+	kb.WriteString("shop,kind,amount\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&kb, "%s,%s,%d.5\n", []string{"Ash", "Birch", "Cedar"}[i%3], []string{"food", "toys", "tools", "books"}[i%4], 10+i%17)
+	}
+	shops := previewFile(t, "shops.csv", []byte(kb.String()))
+	runNovelCases(t, []novelCase{
+		{shops, "Ash vs Birch avg amount by kind", nil},
+		{shops, "Ash vs Birch avg amount by shop", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "mean"}}, GroupBy: []string{"shop"}, Filters: []Filter{{"shop", "=", []string{"Ash", "Birch"}}}}},
+		{funds, "Alpha vs Beta avg price by year", &Reading{Analysis: Trend, Measures: []Measure{{"price", "mean"}}, GroupBy: []string{"fund"}, Time: "month", Grain: "year", Filters: []Filter{{"fund", "=", []string{"Alpha", "Beta"}}}}},
+		{sales, "east和west每季度sales对比", &Reading{Analysis: Trend, Measures: []Measure{{"sales", "sum"}}, GroupBy: []string{"region"}, Time: "period", Grain: "quarter", Filters: []Filter{{"region", "=", []string{"east", "west"}}}}},
+		{sales, "east and west sales per quarter", &Reading{Analysis: Trend, Measures: []Measure{{"sales", "sum"}}, Time: "period", Grain: "quarter", Filters: []Filter{{"region", "=", []string{"east", "west"}}}}},
+	})
+}
+
+// TestUntriedPercentSignIsAShare: "%" asks for a percentage of a total,
+// which no built-in computes, though the tokens drop the sign; a column
+// whose name has it is still named (found probing, not in the set).
+func TestUntriedPercentSignIsAShare(t *testing.T) {
+	_, sales, _, _, _, _ := untriedTables(t)
+	margins := previewFile(t, "margins.csv", []byte("shop,margin (%)\nA,10.5\nB,12.5\nA,11.5\nC,9.5\n"))
+	runNovelCases(t, []novelCase{
+		{sales, "% of sales by region", nil},
+		{sales, "各region的sales占比％", nil},
+		{margins, "avg margin (%) by shop", &Reading{Analysis: TopN, Measures: []Measure{{"margin (%)", "mean"}}, GroupBy: []string{"shop"}}},
+	})
+}
+
+// TestUntriedColumnsAnalysesPerPeriod: a distribution, an outlier search
+// or a correlation asked per period ("by year", 每年) reads all the rows
+// at once, so it is refused rather than answered over the whole span; a
+// period said of the values ("daily snowfall") is still answered (found
+// probing, not in the set).
+func TestUntriedColumnsAnalysesPerPeriod(t *testing.T) {
+	_, _, _, _, snow, _ := untriedTables(t)
+	runNovelCases(t, []novelCase{
+		{snow, "distribution of snowfall by month", nil},
+		{snow, "每年snowfall的分布", nil},
+		{snow, "snowfall outliers per year", nil},
+		{snow, "distribution of daily snowfall", &Reading{Analysis: Distribution, Columns: []string{"snowfall"}, Measures: []Measure{{Column: "snowfall"}}}},
+	})
+}
+
+// TestUntriedProfileIsNotSplit: a profile is of the whole table; asked
+// per period or per category it is refused, not answered unsplit (found
+// probing, not in the set).
+func TestUntriedProfileIsNotSplit(t *testing.T) {
+	_, sales, _, _, _, _ := untriedTables(t)
+	runNovelCases(t, []novelCase{
+		{sales, "missing values per year", nil},
+		{sales, "profile of the sales data by region", nil},
+		{sales, "profile of the sales data", &Reading{Analysis: Profile}},
+	})
+}
+
+// TestUntriedWorstAndBestNeedADirection: "worst" or "best" ordering a
+// count of rows (the worst shops for returns are those with the most),
+// or "worst" ordering a measure (the worst delay is the longest), says
+// no direction the data holds; "best" of a measure is still its highest
+// (found probing, not in the set).
+func TestUntriedWorstAndBestNeedADirection(t *testing.T) {
+	_, sales, _, _, _, _ := untriedTables(t)
+	runNovelCases(t, []novelCase{
+		{sales, "worst regions by number of rows", nil},
+		{sales, "worst 2 regions by avg sales", nil},
+		{sales, "最差的region（按记录数）", nil},
+		{sales, "best 2 regions by avg sales", &Reading{Analysis: TopN, Measures: []Measure{{"sales", "mean"}}, GroupBy: []string{"region"}}},
+	})
+}
