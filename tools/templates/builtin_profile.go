@@ -23,13 +23,16 @@ var profileBuiltin = builtin{
 	}},
 	needs: func(a *asking, r *Reading) {
 		r.Measures, r.ByMean = nil, nil
-		if len(r.GroupBy) > 0 || r.Grain != "" {
-			// "missing values per year", "profile by species": a profile
-			// is of the whole table, not split.
-			by := r.Grain
-			if len(r.GroupBy) > 0 {
-				by = r.GroupBy[0]
+		// "missing values per year", "profile by species": a profile is of
+		// the whole table, not split ("profile flights and carriers" names
+		// tables, not a split).
+		by := r.Grain
+		for _, it := range a.p.items {
+			if it.kind == itemColumn && slices.Contains(r.GroupBy, it.col.name) && a.p.splitsByPeriod(it) {
+				by = it.col.name
 			}
+		}
+		if by != "" {
 			a.add("a profile is of the whole table; it does not split by %s", "数据概况针对整张表，不按%s拆分", by)
 		}
 	},

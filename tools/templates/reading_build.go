@@ -274,6 +274,12 @@ func (p *parsed) build() (Reading, []problem) {
 					pooled = append(pooled, pooledDim{c, w})
 					continue
 				}
+				if p.countedColumn(it) {
+					// "number of countries per cluster", 有多少个不同的目的地:
+					// the column's values are counted, not grouped by.
+					add("it counts the values of %s, which no built-in counts per group", "请求要数 %s 有多少个值，内置分析不按组数", c.name)
+					continue
+				}
 				dims = appendOnce(dims, c)
 			}
 		case itemValue:
@@ -1067,13 +1073,27 @@ func (p *parsed) poolWord(it item) string {
 	return ""
 }
 
+// countedColumn reports whether the text column item it is what a count
+// word right before it counts: "number of countries", "how many
+// islands", "distinct destinations", 多少个（不同的）目的地.
+func (p *parsed) countedColumn(it item) bool {
+	if it.col == nil || it.col.numeric {
+		return false
+	}
+	prev := p.prevItem(it)
+	if prev != nil && prev.kind == itemVocab && prev.text == "不同" {
+		prev = p.prevItem(*prev)
+	}
+	return prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && (prev.ent.value == "count" || prev.ent.value == "count_distinct")
+}
+
 // judgedOrder are the order words that judge a value good or bad, whose
 // direction depends on the measure (the worst delay is the longest).
 var judgedOrder = map[string]bool{"best": true, "worst": true, "最好": true, "最差": true}
 
-// splitsByPeriod reports whether a period word or time column it is said
-// as a split: after by, per, each, every ("by year", "per month"), or as
-// 每年, 按年, 各月, 逐年, 历年.
+// splitsByPeriod reports whether a period word or a column it is said as
+// a split: after by, per, each, every, 按, 各 ("by year", "per month",
+// "by species"), or as 每年, 按年, 各月, 逐年, 历年.
 func (p *parsed) splitsByPeriod(it item) bool {
 	if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy {
 		return true

@@ -60,6 +60,16 @@ func untriedTables(t *testing.T) (plants, sales, schools, funds, snow, payroll *
 	return
 }
 
+// untriedShops is a table of two categories (shop, kind) and an amount.
+func untriedShops(t *testing.T) *preview.FilePreview {
+	var kb strings.Builder
+	kb.WriteString("shop,kind,amount\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&kb, "%s,%s,%d.5\n", []string{"Ash", "Birch", "Cedar"}[i%3], []string{"food", "toys", "tools", "books"}[i%4], 10+i%17)
+	}
+	return previewFile(t, "shops.csv", []byte(kb.String()))
+}
+
 // TestUntriedAllPeriodsAreNoGrain: "across all years", "over all the
 // months", "sum of months", 所有年份 name the span a total or an average
 // is over, not one result per period: the periods are pooled (each
@@ -173,12 +183,7 @@ func TestUntriedCumulativeIsNoTrend(t *testing.T) {
 // refused, not pooled (found probing, not in the set).
 func TestUntriedVersusValuesSplitTheTrend(t *testing.T) {
 	_, sales, _, funds, _, _ := untriedTables(t)
-	var kb strings.Builder
-	kb.WriteString("shop,kind,amount\n")
-	for i := 0; i < 60; i++ {
-		fmt.Fprintf(&kb, "%s,%s,%d.5\n", []string{"Ash", "Birch", "Cedar"}[i%3], []string{"food", "toys", "tools", "books"}[i%4], 10+i%17)
-	}
-	shops := previewFile(t, "shops.csv", []byte(kb.String()))
+	shops := untriedShops(t)
 	runNovelCases(t, []novelCase{
 		{shops, "Ash vs Birch avg amount by kind", nil},
 		{shops, "Ash vs Birch avg amount by shop", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "mean"}}, GroupBy: []string{"shop"}, Filters: []Filter{{"shop", "=", []string{"Ash", "Birch"}}}}},
@@ -240,5 +245,21 @@ func TestUntriedWorstAndBestNeedADirection(t *testing.T) {
 		{sales, "worst 2 regions by avg sales", nil},
 		{sales, "最差的region（按记录数）", nil},
 		{sales, "best 2 regions by avg sales", &Reading{Analysis: TopN, Measures: []Measure{{"sales", "mean"}}, GroupBy: []string{"region"}}},
+	})
+}
+
+// TestUntriedCountedColumnIsNoGrouping: "number of regions per year",
+// "how many shops", 多少个不同的kind count a text column's values; the
+// column is not a grouping of a row count (found probing, not in the
+// set). A count by a column is still one.
+func TestUntriedCountedColumnIsNoGrouping(t *testing.T) {
+	_, sales, _, _, _, _ := untriedTables(t)
+	shops := untriedShops(t)
+	runNovelCases(t, []novelCase{
+		{sales, "number of regions per year", nil},
+		{shops, "how many kinds per shop", nil},
+		{shops, "distinct kinds by shop", nil},
+		{shops, "每个shop有多少个不同的kind", nil},
+		{shops, "count by kind", &Reading{Analysis: TopN, GroupBy: []string{"kind"}}},
 	})
 }
