@@ -1,6 +1,6 @@
 """Writes testdata/questions.jsonl and testdata/heldout.jsonl from questions_src.py, testdata/fresh.jsonl
 from fresh_src.py, testdata/unseen.jsonl from unseen_src.py, testdata/blind.jsonl from blind_src.py and testdata/novel.jsonl from
-novel_src.py.
+novel_src.py and testdata/untried.jsonl from untried_src.py.
 
 Every expected answer table is computed here with pandas from the shipped tables (testdata/tables/), from the
 question's hand-written reading; nothing comes from Sift. Run: /usr/bin/python3 gen.py [--check]
@@ -20,6 +20,7 @@ import fresh_src  # noqa: E402
 import novel_src  # noqa: E402
 import questions_src  # noqa: E402
 import unseen_src  # noqa: E402
+import untried_src  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TABLES = os.path.join(HERE, "testdata", "tables")
@@ -294,7 +295,8 @@ def main():
     check = "--check" in sys.argv
     files = {"questions.jsonl": records(questions_src.Q, ""), "heldout.jsonl": records(questions_src.HELDOUT, "h-"),
              "fresh.jsonl": records(fresh_src.FRESH, "f-"), "unseen.jsonl": records(unseen_src.UNSEEN, "u-"),
-             "blind.jsonl": records(blind_src.BLIND, "b-"), "novel.jsonl": records(novel_src.NOVEL, "n-")}
+             "blind.jsonl": records(blind_src.BLIND, "b-"), "novel.jsonl": records(novel_src.NOVEL, "n-"),
+             "untried.jsonl": records(untried_src.UNTRIED, "t-")}
     stale = []
     for name, text in files.items():
         path = os.path.join(HERE, "testdata", name)

@@ -2,7 +2,6 @@ package templates
 
 import (
 	"context"
-	"slices"
 )
 
 // outliersBuiltin is the rows outside the IQR fences or far in z.
@@ -26,10 +25,7 @@ var outliersBuiltin = builtin{
 		// "outlier states" in a table of one row per state: the states are
 		// the values examined, not groups (a group of one row has no
 		// fences; the outliers are among the states).
-		r.GroupBy = slices.DeleteFunc(r.GroupBy, func(name string) bool {
-			c := p.t.column(name)
-			return c != nil && p.t.oneRowEach(c)
-		})
+		dropSingleRowGroups(p, r)
 		if len(r.GroupBy) == 0 {
 			// Outliers per series, unless a filter keeps one series
 			// ("IBM股价的异常值": the rows of IBM, not IBM as a group).

@@ -21,7 +21,21 @@ var profileBuiltin = builtin{
 	choice: &choice{order: 40, claims: func(a *asking, r Reading) bool {
 		return len(a.measures) == 0 && len(a.dims) == 0 && a.sheetAs == "" && a.aggs == 0 && !a.ranking && a.order == "" && len(r.Filters) == 0 && a.years == 0
 	}},
-	needs: func(_ *asking, r *Reading) { r.Measures, r.ByMean = nil, nil },
+	needs: func(a *asking, r *Reading) {
+		r.Measures, r.ByMean = nil, nil
+		// "missing values per year", "profile by species": a profile is of
+		// the whole table, not split ("profile flights and carriers" names
+		// tables, not a split).
+		by := r.Grain
+		for _, it := range a.p.items {
+			if it.kind == itemColumn && slices.Contains(r.GroupBy, it.col.name) && a.p.splitsByPeriod(it) {
+				by = it.col.name
+			}
+		}
+		if by != "" {
+			a.add("a profile is of the whole table; it does not split by %s", "数据概况针对整张表，不按%s拆分", by)
+		}
+	},
 	cues: slices.Concat(
 		cues(0.85, `\bprofil(?:e|ing)\b`, `\bdata quality\b`, `\bmissing (?:values?|data)\b`, `数据概况`, `概况`, `概览`, `数据画像`, `数据质量`, `缺失值?`, `探查`, `探索性`),
 		cues(0.75, `\boverview\b`, `\bdescribe\b`, `\bexplore\b`, `\beda\b`, `what(?:'s| is) in (?:this|the|my) (?:file|data|table|dataset|spreadsheet)`, `\bnull values\b`, `\bduplicates?\b`, `摘要`, `描述统计`, `基本情况`, `看看(?:这个|这份)?(?:文件|数据|表)`, `了解(?:一下)?(?:这个|这份)?(?:数据|文件)`, `总结(?:一下)?(?:这个|这份)?(?:数据|文件|表)`, `重复`),

@@ -25,6 +25,15 @@ var trendBuiltin = builtin{
 	chosen: func(a *asking, r *Reading) {
 		if (a.ranking || r.N > 0 || a.order != "") && len(a.dims) > 0 {
 			a.add("it asks for a ranking and a trend at once", "请求同时要排名和趋势")
+		} else if r.N > 1 {
+			// "top 5 years by unemployment", 失业率最高的五个年份: the
+			// N highest periods, which a trend of every period is not.
+			a.add("it asks for the top %d periods, and a trend shows every period in order", "请求要排名前 %d 的时期，而趋势分析按顺序列出所有时期", r.N)
+		}
+		if a.p.says("cumulative") {
+			// "cumulative rainfall by month": a running total, which a
+			// trend of each month's own total is not.
+			a.add("it asks for a cumulative (running) total, which no built-in computes", "请求要累积（滚动）总和，内置分析不算")
 		}
 	},
 	needsTime: func(string) bool { return true },
@@ -42,6 +51,11 @@ var trendBuiltin = builtin{
 		}
 	},
 	needs: func(a *asking, r *Reading) {
+		if col := a.p.versusColumn(*r); col != "" && len(r.GroupBy) == 0 {
+			// "AAPL vs MSFT avg price by year", 苹果和微软每年平均股价对比:
+			// one line each, not one line of the two pooled.
+			r.GroupBy = []string{col}
+		}
 		if len(r.Measures) > 1 {
 			a.add("a trend follows one measure; it names %d", "趋势分析只跟踪一个度量；请求提到了 %d 个", len(r.Measures))
 		}

@@ -1012,7 +1012,7 @@ func (p *parsed) placeAt(i int) (item, bool) {
 		if span[0].ent != nil && span[0].ent.role == roleStop || !span[0].han && enWords[span[0].w].role == roleStop && w > 1 {
 			continue
 		}
-		ws := wordsOf(span)
+		ws := p.spanWords(span)
 		if len(ws) == 0 || w > 1 && !p.oneName(span) {
 			continue
 		}
@@ -1192,12 +1192,30 @@ func (p *parsed) oneName(span []word) bool {
 		}
 		switch e.role {
 		case roleStop, roleBy, roleIn, roleCue, roleTimeWord, roleCompare, roleAcross:
-			if !p.colWord(t.w) {
+			if !p.colWord(t.w) && !(t.han && p.colWord(cueConcepts[t.raw])) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// cueConcepts are the English column words of Chinese words that also cue
+// a built-in: 非农就业变化 names nonfarm_change, when a column's name has
+// "change", rather than a trend of nonfarm.
+var cueConcepts = map[string]string{"变化": "change", "增长": "growth"}
+
+// spanWords is wordsOf a span that may be one column's name, a Chinese cue
+// word read as the column word it means when a column's name has it
+// (cueConcepts).
+func (p *parsed) spanWords(span []word) []string {
+	ws := wordsOf(span)
+	for i, w := range ws {
+		if en := cueConcepts[w]; en != "" && p.colWord(en) {
+			ws[i] = en
+		}
+	}
+	return ws
 }
 
 func (p *parsed) colWord(w string) bool {

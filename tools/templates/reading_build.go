@@ -62,6 +62,15 @@ func (p *parsed) build() (Reading, []problem) {
 		// rowIs is what a row is when the file is named for it (a strike
 		// in birdstrikes.csv).
 		rowIs string
+		// judged are the order words that judge (best, worst) rather
+		// than say highest or lowest.
+		judged []string
+		// periodSplit: a period was said after by, per, each, 按, 每
+		// ("by year", 每年), not as an adjective (monthly co2).
+		periodSplit bool
+		// daysCounted: a row noun that is a period (天数) is what is
+		// counted, not a grain.
+		daysCounted bool
 		// rated are the columns the request called a rate ("murder
 		// rate" for murder), averaged rather than summed.
 		rated = map[*gcol]bool{}
@@ -130,6 +139,11 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 				aggs = append(aggs, it)
 			case roleGrain:
+				if p.allPeriods(it) {
+					// "across all years", 所有年份, "sum of months": the
+					// span summed or averaged over, not a period each.
+					continue
+				}
 				if c := t.periodColumn(e.value, it.text); c != nil {
 					// "by quarter" over a table of years with a column of
 					// quarters (1–4): that column is the grouping.
@@ -148,8 +162,11 @@ func (p *parsed) build() (Reading, []problem) {
 					countedPeriod = e.value
 					continue
 				}
-				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || strings.HasPrefix(it.text, "每") {
+				if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && (prev.text == "per" || prev.text == "a") || eachPeriodZh(it.text) {
 					perGrain = true
+				}
+				if p.splitsByPeriod(it) {
+					periodSplit = true
 				}
 				if grain != "" && grain != e.value && p.dailyValue(it) {
 					// "max daily precipitation each year" on one row a
@@ -169,9 +186,15 @@ func (p *parsed) build() (Reading, []problem) {
 				dailyAdj = p.dailyValue(it)
 			case rolePart:
 				part = e.value
+				if p.splitsByPeriod(it) {
+					periodSplit = true
+				}
 			case roleCue:
 				cues[e.value] = true
 			case roleOrder:
+				if judgedOrder[it.text] {
+					judged = append(judged, it.text)
+				}
 				if order != "" && order != e.value {
 					add("it asks for both the highest and the lowest", "请求同时要最高和最低")
 				}
@@ -246,6 +269,14 @@ func (p *parsed) build() (Reading, []problem) {
 				countNums[p.items[k-1].from] = true
 				continue
 			}
+			if (c.date || c.yearInt) && p.allPeriods(it) {
+				// "total investment across all years" over a column year:
+				// the years are pooled, not each a period.
+				continue
+			}
+			if (c.date || c.yearInt) && p.splitsByPeriod(it) {
+				periodSplit = true
+			}
 			switch {
 			case c.date:
 				timeCols = appendOnce(timeCols, c)
@@ -263,7 +294,7 @@ func (p *parsed) build() (Reading, []problem) {
 					countedPeriod = "year"
 					continue
 				}
-				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && prev.text == "per" || strings.HasPrefix(it.text, "每") {
+				if prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy && prev.text == "per" || eachPeriodZh(it.text) {
 					perGrain = true
 				}
 				if grain == "" {
@@ -284,6 +315,12 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 				if w := p.poolWord(it); w != "" {
 					pooled = append(pooled, pooledDim{c, w})
+					continue
+				}
+				if p.countedColumn(it) {
+					// "number of countries per cluster", 有多少个不同的目的地:
+					// the column's values are counted, not grouped by.
+					add("it counts the values of %s, which no built-in counts per group", "请求要数 %s 有多少个值，内置分析不按组数", c.name)
 					continue
 				}
 				dims = appendOnce(dims, c)
@@ -353,6 +390,10 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 			if it.value != "" {
 				rowIs = it.value
+			}
+			if isPeriodNoun(it.text) && !(prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy) {
+				// 天数: the days are what is counted.
+				daysCounted = true
 			}
 		case itemUnplaced:
 			// A word after "by" that no column holds, on a workbook whose
@@ -464,10 +505,16 @@ func (p *parsed) build() (Reading, []problem) {
 	// measure's minimum or maximum per group.
 	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain) {
 		for k := 0; k+1 < len(p.items); k++ {
-			it, next := p.items[k], p.items[k+1]
-			if next.kind == itemVocab && next.ent.role == roleGrain && k+2 < len(p.items) && p.dailyValue(next) {
+			it, j := p.items[k], k+1
+			// "highest IBM price each year", "每年最高的通胀率": a filter's
+			// value or 的 between the order word and its measure.
+			for j+1 < len(p.items) && (p.items[j].kind == itemValue || p.items[j].kind == itemVocab && p.items[j].text == "的") {
+				j++
+			}
+			next := p.items[j]
+			if next.kind == itemVocab && next.ent.role == roleGrain && j+1 < len(p.items) && p.dailyValue(next) {
 				// "最大日降水量", "highest daily precipitation".
-				next = p.items[k+2]
+				next = p.items[j+1]
 			}
 			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
 				a := "max"
@@ -592,7 +639,8 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	if len(pooled) > 0 {
 		if grain == "" && part == "" && len(dims) == 0 {
-			// "avg mpg across origins": the only grouping asked.
+			// "avg mpg across origins": the only grouping asked; not
+			// "the sum of the countries", which adds them up.
 			for _, d := range pooled {
 				if t.oneRowEach(d.col) && cuesHave(cues, func(b *builtin) bool { return b.columnsIn }) {
 					// "distribution of urbanization across states" on one
@@ -600,7 +648,9 @@ func (p *parsed) build() (Reading, []problem) {
 					// each.
 					continue
 				}
-				dims = appendOnce(dims, d.col)
+				if d.word != "sum of" {
+					dims = appendOnce(dims, d.col)
+				}
 			}
 		} else {
 			for _, d := range pooled {
@@ -737,6 +787,31 @@ func (p *parsed) build() (Reading, []problem) {
 	if busiest && len(measures) > 0 {
 		add("“busiest” ranks by the number of events, and it names %s too: say which to rank by", "“最繁忙”按事件数排名，而请求还提到了 %s：请说明按哪个排名", measures[0].name)
 	}
+	for _, w := range judged {
+		if len(measures) == 0 || w == "worst" || w == "最差" {
+			// "worst airports for bird strikes" is the most strikes, not
+			// the fewest; "worst delay" the longest: whether more is
+			// better is not in the data.
+			add("“%s” depends on whether more is better: say highest or lowest", "“%s”取决于越多越好还是越少越好：请说最高或最低", w)
+			break
+		}
+	}
+	if strings.Contains(p.text, "%") && !slices.ContainsFunc(t.cols, func(c *gcol) bool { return strings.Contains(normalize(c.name), "%") }) {
+		// "% of flights by origin": a percentage of a total, which no
+		// built-in computes (the tokens drop the sign).
+		add("it asks for a percentage, which no built-in computes", "请求要百分比，内置分析不算")
+	}
+	if len(measures) > 0 && (countedPeriod != "" && agg == "count" || daysCounted && (agg == "" || agg == "count")) {
+		// "how many days of rain", 有降水的天数 over a precipitation
+		// column: the days with some, a condition on its values that no
+		// built-in reads, not how many values it has nor their sum.
+		cp := countedPeriod
+		if cp == "" {
+			cp = "day"
+		}
+		probs = append(probs, problem{fmt.Sprintf("it counts the %ss with %s, a condition on its values that the built-ins do not read", cp, measures[0].name),
+			fmt.Sprintf("请求要数有%s的%s数，这是对其数值的条件，内置分析不读", measures[0].name, zhGrain(cp))})
+	}
 	if countedPeriod != "" && len(measures) == 0 {
 		// Counting periods counts rows only when each row is one period.
 		tc := t.timeColumns()
@@ -795,6 +870,13 @@ func (p *parsed) build() (Reading, []problem) {
 				// distribution of every numeric column was not asked.
 				add("it names %q but no column to read", "请求提到了“%s”，但没有指明要看的列", aggs[0].text)
 			}
+			if period != "" && periodSplit {
+				// "distribution of wind by year", 每年风速的分布: one per
+				// period, which it is not (it reads every row at once);
+				// "daily precipitation" says what the values are.
+				probs = append(probs, problem{fmt.Sprintf("it asks for it per %s, and %s reads all the rows at once", grainText("", period), b.Name),
+					fmt.Sprintf("请求要按%s分别看，而 %s 一次读所有行", grainText(LangChinese, period), b.Name)})
+			}
 			r.Measures = nil
 			for _, c := range measures {
 				r.Columns = append(r.Columns, c.name)
@@ -810,7 +892,28 @@ func (p *parsed) build() (Reading, []problem) {
 			b.needs(ask(), &r)
 		}
 	}
+	if col := p.versusColumn(r); col != "" && !slices.Contains(r.GroupBy, col) {
+		// "male vs female avg body mass by species": the values set
+		// against each other, pooled by the filter, are not compared.
+		add("it sets values of %[1]s against each other: ask by %[1]s", "请求把 %[1]s 的几个值相互比较：请按 %[1]s 分组来问", col)
+	}
 	return r, probs
+}
+
+// versusColumn is the column of a filter of several values that the
+// request sets against each other ("AAPL vs MSFT", 苹果和微软…对比);
+// "" when it says no vs, versus, 对比 or 相比, or filters on no column
+// with two values or more.
+func (p *parsed) versusColumn(r Reading) string {
+	if !(p.says("vs") || p.says("versus") || p.saysRaw("对比", "相比")) {
+		return ""
+	}
+	for _, f := range r.Filters {
+		if f.Op == "=" && len(f.Values) > 1 {
+			return f.Column
+		}
+	}
+	return ""
 }
 
 // periodColumn is the column of a table with no date column that holds
@@ -1067,11 +1170,18 @@ type pooledDim struct {
 }
 
 // poolWord is "over" or "across" when it comes right before the column
-// item it ("sum of population over countries", "across all firms"); "".
+// item it ("sum of population over countries", "across all firms"), "sum
+// of" when that does ("pop (sum of countries)"); "".
 func (p *parsed) poolWord(it item) string {
 	for j := it.from - 1; j >= 0; j-- {
 		switch p.toks[j].w {
-		case "all", "the", "every", "of":
+		case "of":
+			if j > 0 && (p.toks[j-1].w == "sum" || p.toks[j-1].w == "total") {
+				// "pop (sum of countries) each year": summed over them.
+				return "sum of"
+			}
+			continue
+		case "all", "the", "every":
 			continue
 		case "over", "across":
 			return p.toks[j].w
@@ -1079,6 +1189,66 @@ func (p *parsed) poolWord(it item) string {
 		return ""
 	}
 	return ""
+}
+
+// countedColumn reports whether the text column item it is what a count
+// word right before it counts: "number of countries", "how many
+// islands", "distinct destinations", 多少个（不同的）目的地.
+func (p *parsed) countedColumn(it item) bool {
+	if it.col == nil || it.col.numeric {
+		return false
+	}
+	prev := p.prevItem(it)
+	if prev != nil && prev.kind == itemVocab && prev.text == "不同" {
+		prev = p.prevItem(*prev)
+	}
+	return prev != nil && prev.kind == itemVocab && prev.ent.role == roleAgg && (prev.ent.value == "count" || prev.ent.value == "count_distinct")
+}
+
+// judgedOrder are the order words that judge a value good or bad, whose
+// direction depends on the measure (the worst delay is the longest).
+var judgedOrder = map[string]bool{"best": true, "worst": true, "最好": true, "最差": true}
+
+// splitsByPeriod reports whether a period word or a column it is said as
+// a split: after by, per, each, every, 按, 各 ("by year", "per month",
+// "by species"), or as 每年, 按年, 各月, 逐年, 历年.
+func (p *parsed) splitsByPeriod(it item) bool {
+	if prev := p.prevItem(it); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy {
+		return true
+	}
+	return eachPeriodZh(it.text) || strings.HasPrefix(it.text, "按")
+}
+
+// eachPeriodZh reports whether a Chinese period word says each period:
+// 每年, 各年, 逐年, 历年 (year by year, not the whole span).
+func eachPeriodZh(w string) bool {
+	for _, pre := range []string{"每", "各", "逐", "历"} {
+		if strings.HasPrefix(w, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// allPeriods reports whether a period word or time column is said as the
+// whole span rather than as a grain: after "all" ("across all years",
+// "over all the months"), 所有, 全部, or "sum of"/"total of" ("sum of
+// months").
+func (p *parsed) allPeriods(it item) bool {
+	j := it.from - 1
+	if j >= 0 && p.toks[j].w == "the" {
+		j--
+	}
+	if j < 0 {
+		return false
+	}
+	switch {
+	case p.toks[j].w == "all" || p.toks[j].raw == "所有" || p.toks[j].raw == "全部":
+		return true
+	case p.toks[j].w == "of" && j > 0 && (p.toks[j-1].w == "sum" || p.toks[j-1].w == "total"):
+		return true
+	}
+	return false
 }
 
 // valueNouns say what the values of a text column are, when said right
@@ -1227,6 +1397,17 @@ func (p *parsed) dailyValue(it item) bool {
 	tc := t.timeColumns()
 	n := t.sheet.RowCount
 	return len(tc) == 1 && tc[0].date && t.sheet.RowCountExact && t.sheet.StatsRows == n && tc[0].distinct == n && n > 1 && tc[0].periodsAt(it.ent.value) == n
+}
+
+// dropSingleRowGroups drops from a reading's grouping the keys each of
+// whose values is on one row (state in a table of one row per state): a
+// group of one row has no distribution and no outliers; its values are
+// what the analysis examines.
+func dropSingleRowGroups(p *parsed, r *Reading) {
+	r.GroupBy = slices.DeleteFunc(r.GroupBy, func(name string) bool {
+		c := p.t.column(name)
+		return c != nil && p.t.oneRowEach(c)
+	})
 }
 
 // oneRowEach reports whether every value of column c is on one row of
