@@ -258,9 +258,10 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		case itemColumn:
 			c := it.col
-			if nx := p.nextItem(it); nx != nil && nx.kind == itemVocab && nx.ent.role == rolePart && nx.ent.value == "hour_of_day" && departureWords[it.text] && slices.Contains(c.words, "origin") {
-				// "departure hour", 出发小时 over flights from an origin:
-				// the hour of the flights' time, not a grouping by origin.
+			if departureWords[it.text] && slices.Contains(c.words, "origin") && (hourPart(p.nextItem(it)) || hourPart(p.prevItem(it))) {
+				// "departure hour", "hour of departure", 出发小时 over
+				// flights from an origin: the hour of the flights' time,
+				// not a grouping by origin.
 				continue
 			}
 			if p.countFilter(k) {
@@ -1781,6 +1782,11 @@ func (p *parsed) wholeCalendarRange() string {
 		return unit
 	}
 	return ""
+}
+
+// hourPart reports whether x is the hour of the day.
+func hourPart(x *item) bool {
+	return x != nil && x.kind == itemVocab && x.ent.role == rolePart && x.ent.value == "hour_of_day"
 }
 
 // departureWords name the departure of what a table's rows are, before

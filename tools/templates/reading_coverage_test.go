@@ -132,6 +132,7 @@ func TestUnderstandCoverageCalendar(t *testing.T) {
 	runNovelCases(t, []novelCase{
 		{flights, "median delay per departure hour", &Reading{Analysis: Trend, Measures: []Measure{{"delay", "median"}}, Time: "date", Grain: "hour_of_day"}},
 		{flights, "各出发小时的延误中位数", &Reading{Analysis: Trend, Measures: []Measure{{"delay", "median"}}, Time: "date", Grain: "hour_of_day"}},
+		{flights, "median delay for each hour of departure", &Reading{Analysis: Trend, Measures: []Measure{{"delay", "median"}}, Time: "date", Grain: "hour_of_day"}},
 		{flights, "total distance by hour", &Reading{Analysis: Trend, Measures: []Measure{{"distance", "sum"}}, Time: "date", Grain: "hour_of_day"}},
 		{flights, "一周各天的延误总和", &Reading{Analysis: Trend, Measures: []Measure{{"delay", "sum"}}, Time: "date", Grain: "weekday"}},
 		{co2, "seasonality of CO2 by month", &Reading{Analysis: Trend, Measures: []Measure{{"CO2", "mean"}}, Time: "Date", Grain: "month_of_year"}},
