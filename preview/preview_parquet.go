@@ -84,27 +84,25 @@ func previewParquet(ctx context.Context, p *FilePreview, f *os.File, opts Option
 	sc := md.Schema
 	root := sc.Root()
 	sheet := SheetPreview{Name: p.Name, RowCount: int(md.NumRows), RowCountExact: true}
-	// Each top-level field is a column, as DuckDB's read_parquet shows it;
-	// a primitive one is read from its leaf, a nested one (struct, list,
-	// map) is listed but not sampled.
+	// Each top-level primitive field is a column, as DuckDB's read_parquet
+	// shows it, read from its leaf; a nested one (struct, list, map) is
+	// named in the note only: a preview has no cells for it, and the
+	// built-in analyses do not group or sum by it.
 	leafOf := map[schema.Node]int{}
 	for i := 0; i < sc.NumColumns(); i++ {
 		if c := sc.Column(i); c.MaxRepetitionLevel() == 0 && c.SchemaNode().Parent() == root {
 			leafOf[c.SchemaNode()] = i
 		}
 	}
-	var nested []string
-	leaves := make([]int, root.NumFields())
+	var nested, leaves []int
 	for j := range root.NumFields() {
 		field := root.Field(j)
 		leaf, ok := leafOf[field]
 		if !ok {
-			leaves[j] = -1
-			nested = append(nested, field.Name())
-			sheet.Columns = append(sheet.Columns, Column{Name: truncateRunes(field.Name(), opts.MaxCellChars), Type: ColumnText})
+			nested = append(nested, j)
 			continue
 		}
-		leaves[j] = leaf
+		leaves = append(leaves, leaf)
 		sheet.Columns = append(sheet.Columns, Column{Name: truncateRunes(field.Name(), opts.MaxCellChars), Type: parquetColumnType(sc.Column(leaf))})
 	}
 	cols := max(len(sheet.Columns), 1)
@@ -116,9 +114,6 @@ func previewParquet(ctx context.Context, p *FilePreview, f *os.File, opts Option
 	}
 	acc := newStatsAccumulator(sheet.Columns)
 	for j, leaf := range leaves {
-		if leaf < 0 {
-			continue
-		}
 		n := 0
 		err := readParquetColumn(ctx, rd, leaf, statsRows, func(v string) {
 			if n < sampleRows {
@@ -136,18 +131,31 @@ func previewParquet(ctx context.Context, p *FilePreview, f *os.File, opts Option
 	}
 	acc.rows = statsRows
 	sheet.Stats, sheet.StatsRows = acc.result(), statsRows
-	for j, leaf := range leaves {
-		if leaf < 0 {
-			sheet.Stats[j] = ColumnStats{}
-		}
-	}
 	notes := []string{"Parquet: row count from the file's footer, column types from its schema"}
 	if len(nested) > 0 {
-		notes = append(notes, fmt.Sprintf("nested columns (%s) are not sampled", strings.Join(nested, ", ")))
+		var names []string
+		for _, j := range nested {
+			f := root.Field(j)
+			names = append(names, fmt.Sprintf("%s (%s)", truncateRunes(f.Name(), opts.MaxCellChars), nestedKind(f)))
+		}
+		notes = append(notes, fmt.Sprintf("nested columns not shown: %s", strings.Join(names, ", ")))
 	}
 	sheet.Note = strings.Join(notes, "; ")
 	p.Sheets = []SheetPreview{sheet}
 	return nil
+}
+
+// nestedKind names the shape of a nested top-level field.
+func nestedKind(n schema.Node) string {
+	switch {
+	case n.RepetitionType() == parquet.Repetitions.Repeated:
+		return "repeated"
+	case n.LogicalType() != nil && n.LogicalType().Equals(schema.ListLogicalType{}):
+		return "list"
+	case n.LogicalType() != nil && n.LogicalType().Equals(schema.MapLogicalType{}):
+		return "map"
+	}
+	return "struct"
 }
 
 // checkParquetFrame checks what the reader would otherwise trust: the
