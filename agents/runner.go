@@ -534,7 +534,7 @@ func (r *run) route(ctx context.Context, in prepared) bool {
 			// The name was checked when the run began.
 			match, _ = templates.MatchTemplate(r.req.Template, r.req.Question, r.previews)
 			if match.FileIndex < 0 {
-				r.fail(fmt.Errorf("%w: the built-in analysis %q needs a table (CSV, TSV, Excel, JSON lines) among the files; give one", ErrNoTemplateMatch, match.Template))
+				r.fail(fmt.Errorf("%w: the built-in analysis %q needs a table (%s) among the files; give one", ErrNoTemplateMatch, match.Template, tableFormats))
 				return true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sift-agent/sift/agents/internal/tree"
@@ -285,25 +286,59 @@ const catalogueShownFile = ".catalogue-shown"
 func (r *run) offlineHelp(m templates.Match, files []preview.Previewed) string {
 	_, err := os.Stat(filepath.Join(r.ws.Root, catalogueShownFile))
 	shown := err == nil
-	if !shown {
+	if !shown && !noTable(files) {
 		_ = tree.WriteWorkspaceFile(r.ws.Root, catalogueShownFile, nil, session.Durable)
 	}
-	return offlineHelpText(m, files, shown)
+	return offlineHelpText(m, files, shown, r.ws.Root)
+}
+
+// tableFormats are the formats the built-in analyses read a table from.
+const tableFormats = "CSV, TSV, JSON, JSONL, xlsx, Parquet"
+
+// noTable reports whether there are inputs and none of them holds a
+// table: the built-in analyses have nothing to run on, whatever the
+// request names.
+func noTable(files []preview.Previewed) bool {
+	for _, f := range files {
+		if f.Preview != nil && slices.ContainsFunc(f.Preview.Sheets, func(s preview.SheetPreview) bool { return len(s.Columns) > 0 }) {
+			return false
+		}
+	}
+	return len(files) > 0
 }
 
 // offlineHelpText says what Sift can do without a model, and how to add
-// one; inputs that could not be read are named with the reason first,
-// since that is often why nothing matched. With shown, the catalogue is
+// one; inputs that could not be read, or hold no table, are named (as
+// root's relative paths) with the reason first, since that is often why
+// nothing matched. When no input holds a table, it says so instead of
+// asking for a built-in analysis by name. With shown, the catalogue is
 // not repeated.
-func offlineHelpText(m templates.Match, files []preview.Previewed, shown bool) string {
+func offlineHelpText(m templates.Match, files []preview.Previewed, shown bool, root string) string {
 	var b strings.Builder
 	for _, f := range files {
+		name := filepath.Base(f.Path)
+		if rel, err := filepath.Rel(root, f.Path); root != "" && err == nil && !strings.HasPrefix(rel, "..") {
+			name = filepath.ToSlash(rel)
+		}
 		switch {
 		case f.Err != nil:
-			fmt.Fprintf(&b, "%s could not be read: %v.\n", filepath.Base(f.Path), f.Err)
-		case f.Preview != nil && f.Preview.Kind == preview.KindEmpty:
-			fmt.Fprintf(&b, "%s is empty.\n", filepath.Base(f.Path))
+			fmt.Fprintf(&b, "%s could not be read: %v.\n", name, f.Err)
+		case f.Preview == nil:
+		case f.Preview.Kind == preview.KindEmpty:
+			fmt.Fprintf(&b, "%s is empty.\n", name)
+		case len(f.Preview.Sheets) == 0:
+			fmt.Fprintf(&b, "%s: %s, not a table Sift reads (%s)", name, notTableWhat(f.Preview), tableFormats)
+			// A binary file's note may say what it looks like (a
+			// legacy .xls, a Parquet file misnamed).
+			if _, hint, ok := strings.Cut(f.Preview.Note, "; "); ok && f.Preview.Kind == preview.KindBinary {
+				b.WriteString("; " + hint)
+			}
+			b.WriteString(".\n")
 		}
+	}
+	if noTable(files) {
+		fmt.Fprintf(&b, "Without a model Sift runs only its built-in analyses, and they need a table: give a %s file, or configure a model for anything else: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model).", strings.Replace(tableFormats, ", Parquet", " or Parquet", 1))
+		return b.String()
 	}
 	if note := m.AbsentNote(); note != "" {
 		b.WriteString(note + "\n")
@@ -327,4 +362,15 @@ func offlineHelpText(m templates.Match, files []preview.Previewed, shown bool) s
 	}
 	b.WriteString("For anything else configure a model: set SIFT_BASE_URL, SIFT_API_KEY and SIFT_MODEL (or pass --base-url, --api-key, --model).")
 	return b.String()
+}
+
+// notTableWhat says what a file without a table holds.
+func notTableWhat(p *preview.FilePreview) string {
+	switch p.Kind {
+	case preview.KindBinary:
+		return "binary content"
+	case preview.KindJSON:
+		return "a JSON document that is not a list of records"
+	}
+	return "plain text"
 }

@@ -1,7 +1,7 @@
 // Package preview looks at data files cheaply: kind, encoding, sheets,
-// typed columns, row counts and first rows of CSV/TSV, Excel, JSON and text
-// files, streamed so that time and memory stay bounded whatever a file's
-// size, and the compact text of it that the agents read.
+// typed columns, row counts and first rows of CSV/TSV, Excel, JSON, Parquet
+// and text files, streamed so that time and memory stay bounded whatever a
+// file's size, and the compact text of it that the agents read.
 package preview
 
 import (
@@ -18,14 +18,17 @@ import (
 
 // The kinds of file a preview recognises.
 const (
-	KindCSV    = "csv"
-	KindTSV    = "tsv"
-	KindXLSX   = "xlsx"
-	KindText   = "text"
-	KindJSON   = "json"
-	KindJSONL  = "jsonl"
-	KindEmpty  = "empty"
-	KindBinary = "binary"
+	KindCSV   = "csv"
+	KindTSV   = "tsv"
+	KindXLSX  = "xlsx"
+	KindText  = "text"
+	KindJSON  = "json"
+	KindJSONL = "jsonl"
+	// KindParquet is a Parquet file: its one table's columns and types
+	// from the file's schema, its row count from the footer.
+	KindParquet = "parquet"
+	KindEmpty   = "empty"
+	KindBinary  = "binary"
 )
 
 // ErrWorkbookUnreadable is wrapped by File when a workbook cannot be
@@ -225,12 +228,14 @@ const previewHeadBytes = 1 << 20
 // reads a text file's first MiB and, for a large one, 256 KiB of its tail;
 // files under ExactCountLimit are streamed once more, in constant memory, to
 // count rows exactly; JSON is walked for at most JSONScanBytes; workbooks
-// are streamed row by row. So its time and memory stay bounded whatever the
-// file's size. The kind comes from the extension (.csv .tsv .txt .md .json
-// .jsonl .xlsx .xlsm), then from the content: an empty file is KindEmpty and
-// a file with binary content is KindBinary, neither an error. A missing or
-// unreadable file, or a workbook that will not open (ErrWorkbookUnreadable),
-// is an error naming the path.
+// are streamed row by row; a Parquet file's footer is read and, column by
+// column, the pages of its first rows. So its time and memory stay bounded
+// whatever the file's size. The kind comes from the extension (.csv .tsv
+// .txt .md .json .jsonl .xlsx .xlsm .parquet .pq), then from the content:
+// an empty file is KindEmpty and a file with binary content is KindBinary,
+// neither an error. A missing or unreadable file, a workbook that will not
+// open (ErrWorkbookUnreadable) or a Parquet file that will not read
+// (ErrParquetUnreadable) is an error naming the path.
 func File(ctx context.Context, path string, opts Options) (*FilePreview, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("preview %s: %w", path, err)
@@ -275,6 +280,13 @@ func Opened(ctx context.Context, f *os.File, path string, opts Options) (*FilePr
 		return p, nil
 	}
 	kind := kindByExtension(path)
+	if kind == KindParquet {
+		p.Kind = KindParquet
+		if err := previewParquet(ctx, p, f, opts); err != nil {
+			return nil, fmt.Errorf("preview %s: %w", path, err)
+		}
+		return p, nil
+	}
 	if kind == KindXLSX {
 		p.Kind = KindXLSX
 		if err := previewWorkbook(ctx, p, f, opts); err != nil {
@@ -289,7 +301,7 @@ func Opened(ctx context.Context, f *os.File, path string, opts Options) (*FilePr
 	enc := DetectEncoding(head)
 	if looksBinary(head, enc) {
 		p.Kind = KindBinary
-		p.Note = binaryNote(path, kind)
+		p.Note = binaryNote(path, kind, head)
 		return p, nil
 	}
 	p.Encoding = enc
@@ -331,15 +343,19 @@ func kindByExtension(path string) string {
 		return KindJSON
 	case ".jsonl", ".ndjson":
 		return KindJSONL
+	case ".parquet", ".pq":
+		return KindParquet
 	}
 	return ""
 }
 
 // binaryNote says plainly why a file was not previewed, with a hint for the
 // common cases of a misnamed or legacy file.
-func binaryNote(path, kindByExt string) string {
+func binaryNote(path, kindByExt string, head []byte) string {
 	note := "binary content: it cannot be previewed as text"
 	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case looksParquet(head):
+		note += "; it looks like a Parquet file: name it .parquet"
 	case ext == ".xls":
 		note += "; it looks like a legacy .xls workbook: convert it to .xlsx or read it with pandas (xlrd)"
 	case kindByExt != "":

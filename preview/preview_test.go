@@ -75,13 +75,13 @@ func TestPreviewErrors(t *testing.T) {
 
 func TestKindByExtension(t *testing.T) {
 	got := map[string]string{}
-	for _, name := range []string{"a.csv", "a.TSV", "a.tab", "a.xlsx", "a.XLSM", "a.txt", "a.md", "a.json", "a.jsonl", "a.ndjson", "a.parquet", "a"} {
+	for _, name := range []string{"a.csv", "a.TSV", "a.tab", "a.xlsx", "a.XLSM", "a.txt", "a.md", "a.json", "a.jsonl", "a.ndjson", "a.parquet", "a.PQ", "a"} {
 		got[name] = kindByExtension(name)
 	}
 	want := map[string]string{
 		"a.csv": KindCSV, "a.TSV": KindTSV, "a.tab": KindTSV, "a.xlsx": KindXLSX, "a.XLSM": KindXLSX,
 		"a.txt": KindText, "a.md": KindText, "a.json": KindJSON, "a.jsonl": KindJSONL, "a.ndjson": KindJSONL,
-		"a.parquet": "", "a": "",
+		"a.parquet": KindParquet, "a.PQ": KindParquet, "a": "",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
