@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -183,5 +184,38 @@ func TestParquetCodecsRoundTrip(t *testing.T) {
 			}()
 			c.Decode(make([]byte, len(src)-1), enc)
 		}()
+	}
+}
+
+// TestParquetAllocatorCap: the reader's buffers together stay within
+// parquetMaxAlloc, each one under it not being enough (three pages of
+// 100 MiB are refused at the third), and freed bytes count no more.
+func TestParquetAllocatorCap(t *testing.T) {
+	a := &cappedAllocator{Allocator: memory.NewGoAllocator()}
+	refused := func(f func()) (msg string) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg, _ = r.(string)
+			}
+		}()
+		f()
+		return ""
+	}
+	const page = 100 << 20
+	first := a.Allocate(page)
+	second := a.Allocate(page / 2)
+	second = a.Reallocate(page, second)
+	if msg := refused(func() { a.Allocate(page) }); !strings.Contains(msg, "300 MiB in all, more than Sift reads at once (256 MiB)") {
+		t.Fatalf("a third 100 MiB page: %q", msg)
+	}
+	if msg := refused(func() { a.Reallocate(2*page, second) }); msg == "" {
+		t.Fatal("growing a page to 200 MiB beside another of 100 MiB was not refused")
+	}
+	a.Free(first)
+	if msg := refused(func() { a.Allocate(page) }); msg != "" {
+		t.Fatalf("a page in the place of a freed one: %q", msg)
+	}
+	if msg := refused(func() { a.Allocate(parquetMaxAlloc + 1) }); !strings.Contains(msg, "a page claims 256 MiB") {
+		t.Fatalf("one page over the cap: %q", msg)
 	}
 }
