@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -70,7 +71,8 @@ func previewParquet(ctx context.Context, p *FilePreview, f *os.File, opts Option
 	if err := checkParquetFrame(f, p.Size); err != nil {
 		return fmt.Errorf("%w: %s", ErrParquetUnreadable, err)
 	}
-	props := parquet.NewReaderProperties(cappedAllocator{memory.NewGoAllocator()})
+	alloc := &cappedAllocator{Allocator: memory.NewGoAllocator()}
+	props := parquet.NewReaderProperties(alloc)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = 64 << 10
 	rd, err := file.NewParquetReader(io.NewSectionReader(f, 0, p.Size), file.WithReadProps(props))
@@ -115,7 +117,7 @@ func previewParquet(ctx context.Context, p *FilePreview, f *os.File, opts Option
 	acc := newStatsAccumulator(sheet.Columns)
 	for j, leaf := range leaves {
 		n := 0
-		err := readParquetColumn(ctx, rd, leaf, statsRows, func(v string) {
+		err := readParquetColumn(ctx, rd, alloc, leaf, statsRows, func(v string) {
 			if n < sampleRows {
 				sheet.Rows[n][j] = truncateRunes(v, opts.MaxCellChars)
 			}
@@ -190,24 +192,41 @@ func checkParquetFrame(f *os.File, size int64) error {
 	return nil
 }
 
-// cappedAllocator refuses any one buffer over parquetMaxAlloc (a page
-// header can claim up to 2 GiB): previewParquet turns the panic into an
-// error.
-type cappedAllocator struct{ memory.Allocator }
+// cappedAllocator refuses any buffer that would take the reader's
+// outstanding bytes (allocated, not yet freed) past parquetMaxAlloc: a
+// page header can claim up to 2 GiB, and a column chunk's reader holds
+// three buffers sized from its headers (the compressed page, the
+// dictionary, the data page). previewParquet turns the panic into an
+// error, and starts the count again at each column chunk: the reader of
+// the one before is dropped (its buffers are garbage, arrow-go's Go
+// allocator frees nothing itself).
+type cappedAllocator struct {
+	memory.Allocator
+	used atomic.Int64
+}
 
-func (a cappedAllocator) Allocate(size int) []byte {
-	checkAlloc(size)
+func (a *cappedAllocator) Allocate(size int) []byte {
+	a.charge(size)
 	return a.Allocator.Allocate(size)
 }
 
-func (a cappedAllocator) Reallocate(size int, b []byte) []byte {
-	checkAlloc(size)
+func (a *cappedAllocator) Reallocate(size int, b []byte) []byte {
+	a.charge(size - len(b))
 	return a.Allocator.Reallocate(size, b)
 }
 
-func checkAlloc(size int) {
+func (a *cappedAllocator) Free(b []byte) {
+	a.used.Add(-int64(len(b)))
+	a.Allocator.Free(b)
+}
+
+func (a *cappedAllocator) charge(size int) {
 	if size > parquetMaxAlloc {
 		panic(fmt.Sprintf("a page claims %d MiB, more than Sift reads at once (%d MiB)", size>>20, parquetMaxAlloc>>20))
+	}
+	if used := a.used.Add(int64(size)); used > parquetMaxAlloc {
+		a.used.Add(-int64(size))
+		panic(fmt.Sprintf("a column chunk's pages claim %d MiB in all, more than Sift reads at once (%d MiB)", used>>20, parquetMaxAlloc>>20))
 	}
 }
 
@@ -246,13 +265,14 @@ type batchReader[T any] interface {
 
 // readParquetColumn calls emit with the text of the first limit values
 // of leaf column i ("" for a null), row group after row group.
-func readParquetColumn(ctx context.Context, rd *file.Reader, i, limit int, emit func(string)) error {
+func readParquetColumn(ctx context.Context, rd *file.Reader, alloc *cappedAllocator, i, limit int, emit func(string)) error {
 	c := rd.MetaData().Schema.Column(i)
 	maxDef := c.MaxDefinitionLevel()
 	for g := 0; g < rd.NumRowGroups() && limit > 0; g++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		alloc.used.Store(0) // the chunk before's reader is dropped
 		cr, err := rd.RowGroup(g).Column(i)
 		if err != nil {
 			return err
