@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -217,5 +218,29 @@ func TestParquetAllocatorCap(t *testing.T) {
 	}
 	if msg := refused(func() { a.Allocate(parquetMaxAlloc + 1) }); !strings.Contains(msg, "a page claims 256 MiB") {
 		t.Fatalf("one page over the cap: %q", msg)
+	}
+}
+
+// TestParquetCompressedPreview: a file written with each codec previews
+// as the uncompressed one does, through the bounded decoders.
+func TestParquetCompressedPreview(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.parquet")
+	writeParquet(t, plain, 3, 1000, parquet.WithCompression(compress.Codecs.Uncompressed))
+	want, err := File(context.Background(), plain, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, codec := range []compress.Compression{compress.Codecs.Snappy, compress.Codecs.Zstd, compress.Codecs.Gzip, compress.Codecs.Brotli, compress.Codecs.Lz4Raw} {
+		path := filepath.Join(dir, strings.ToLower(codec.String())+".parquet")
+		writeParquet(t, path, 3, 1000, parquet.WithCompression(codec), parquet.WithDictionaryDefault(codec != compress.Codecs.Gzip))
+		got, err := File(context.Background(), path, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", codec, err)
+		}
+		got.Sheets[0].Name = want.Sheets[0].Name
+		if !reflect.DeepEqual(got.Sheets, want.Sheets) {
+			t.Errorf("%s: preview differs from the uncompressed file's:\n%+v\nwant\n%+v", codec, got.Sheets[0], want.Sheets[0])
+		}
 	}
 }

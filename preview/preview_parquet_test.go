@@ -19,8 +19,8 @@ import (
 // writeParquet writes a table of groups × perGroup rows as Parquet, one
 // row group per group: region (text, every 7th missing), day (timestamp),
 // d (date), revenue (double), qty (int64), ok (bool), price (decimal 9,2)
-// and st (a struct, nested).
-func writeParquet(t *testing.T, path string, groups, perGroup int) {
+// and st (a struct, nested), written with props.
+func writeParquet(t *testing.T, path string, groups, perGroup int, props ...parquet.WriterProperty) {
 	t.Helper()
 	prim := func(name string, rep parquet.Repetition, lt schema.LogicalType, typ parquet.Type) schema.Node {
 		return schema.MustPrimitive(schema.NewPrimitiveNodeLogical(name, rep, lt, typ, -1, -1))
@@ -41,7 +41,7 @@ func writeParquet(t *testing.T, path string, groups, perGroup int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := file.NewParquetWriter(out, root)
+	w := file.NewParquetWriter(out, root, file.WithWriterProps(parquet.NewWriterProperties(props...)))
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	row := 0
 	for range groups {
