@@ -257,15 +257,14 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	}
 	rel := operator.RelPath(op.Root(), abs)
 	params := m.Params
-	// A Parquet file has no encoding or sheet to find (and does not
-	// preview: it is binary).
+	// A Parquet file has no encoding or sheet to find.
 	if !strings.EqualFold(path.Ext(rel), ".parquet") && (params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel))) {
 		fp, err := tools.PreviewConfined(ctx, op, abs, preview.Options{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("run template %s: %w", t.Name, err)
 		}
 		if fp.Kind == preview.KindEmpty || fp.Kind == preview.KindBinary {
-			return nil, fmt.Errorf("run template %s: %s is not a table (%s); give a csv, tsv, json or xlsx file", t.Name, rel, fp.Note)
+			return nil, fmt.Errorf("run template %s: %s is not a table (%s); give a csv, tsv, json, jsonl, xlsx or parquet file", t.Name, rel, fp.Note)
 		}
 		var sheet *preview.SheetPreview
 		for i := range fp.Sheets {
