@@ -274,3 +274,36 @@ func TestKernelPoolCloseLeavesNothingMounted(t *testing.T) {
 		t.Errorf("left in the pool's directory after Close: %s", strings.Join(names, ", "))
 	}
 }
+
+// TestSweepKernelPoolWaitsForAnotherSweep: a dead owner's slot whose disk
+// lock another process holds for a moment (a Sift process starting, which
+// sweeps every dead holder's mounts on the host and holds the lock while
+// it copies the files back) is still removed: the sweep waits for the
+// lock as a hold does. Before, it gave up at once (ErrDiskHeld) and left
+// the slot for the next sweep, five minutes on or never.
+func TestSweepKernelPoolWaitsForAnotherSweep(t *testing.T) {
+	sessions := t.TempDir()
+	dir := filepath.Join(sessions, ".kernel-pool")
+	slot := makeSlot(t, dir, "slot-0a", true)
+	lock, err := os.OpenFile(filepath.Join(slot, sandbox.QuotaLockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		lock.Close()
+		close(released)
+	}()
+	n, err := SweepKernelPool(dir)
+	<-released
+	if err != nil || n != 1 {
+		t.Errorf("SweepKernelPool = %d, %v; want the slot swept once the other sweep let its disk go", n, err)
+	}
+	if _, err := os.Lstat(slot); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the dead owner's slot is still there: %v", err)
+	}
+}

@@ -60,13 +60,19 @@ func ConfiguredLimits(sb Sandbox) Limits {
 // ErrDiskHeld: a live process holds the workspace's session disk.
 var ErrDiskHeld = errors.New("a live process holds the workspace's disk")
 
+// dropDiskWait is how long DropDisk waits for the disk's lock.
+const dropDiskWait = quotaLockWait
+
 // DropDisk takes down root's session disk before root is removed: what a
 // holder that died left mounted on work/, out/ and the image's mount point
 // is unmounted (the image itself goes with root), as a hold does with a
-// dead holder's mounts. It fails with ErrDiskHeld, touching nothing, when
-// a live process (this one included) holds the disk.
+// dead holder's mounts. It waits, as a hold does, while another process
+// holds the disk's lock: any Sift process starting sweeps every dead
+// holder's mounts on the host, and holds the lock for as long as it
+// copies the files back. It fails with ErrDiskHeld, touching nothing,
+// when a live process (this one included) still holds the disk then.
 func DropDisk(root string) error {
-	lock, err := lockDisk(root, 0)
+	lock, err := lockDisk(root, dropDiskWait)
 	if err != nil {
 		return err
 	}
