@@ -139,11 +139,6 @@ type duckEngine struct {
 	// file, so it reads the rows in the file's order (no AnyOrder scan),
 	// though into a table of its own.
 	fileOrder bool
-	// noWorkbooks: it does not run on a workbook's sheet read as CSV
-	// (duckInput), as what it shows would differ from pandas' reading of
-	// the sheet (outliers lists rows as pandas shows them: dates as datetimes,
-	// where the CSV copy holds text).
-	noWorkbooks bool
 	// allUniques: describe counts every column's distinct values, not
 	// only the text columns'.
 	allUniques bool

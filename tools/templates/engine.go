@@ -59,7 +59,7 @@ func duckReads(template, path, encoding string) bool {
 		return false
 	}
 	if isWorkbook(path) {
-		return !b.duck.noWorkbooks
+		return true
 	}
 	if sqldb.FileReader(path) == "" || (b.duck.reads != nil && !b.duck.reads(path)) {
 		return false
