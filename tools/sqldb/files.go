@@ -262,8 +262,7 @@ func OpenFiles(ctx context.Context, root string, inputs []string, opts FilesOpti
 		}
 		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM %s", quoteIdent(DuckDB, v.View), reader)
 		if _, err := db.ExecContext(sctx, q); err != nil {
-			reason, _, _ := strings.Cut(err.Error(), "\n")
-			unreadable = append(unreadable, v.Input+": "+strings.ReplaceAll(reason, real+"/", ""))
+			unreadable = append(unreadable, v.Input+unreadableSize(abs)+": "+strings.ReplaceAll(duckReason(err), real+"/", ""))
 			continue
 		}
 		views = append(views, v)
@@ -364,3 +363,37 @@ func SQLString(s string) string { return sqlString(s) }
 
 // sqlString quotes s as a SQL string literal.
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// duckReason is a DuckDB error as one line: its first paragraph (what
+// failed and why, as "CSV Error on Line: 2 … This file is not utf-8
+// encoded"), at most three lines of it, without the offending line's
+// text and without the options DuckDB tried.
+func duckReason(err error) string {
+	var kept []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if len(kept) > 0 {
+				break
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "Original Line:") {
+			continue
+		}
+		if kept = append(kept, l); len(kept) == 3 {
+			break
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// unreadableSize says how big an unreadable file is, when it can: an
+// empty file is a different fix from a malformed one.
+func unreadableSize(abs string) string {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%d bytes)", fi.Size())
+}

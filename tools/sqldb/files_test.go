@@ -263,7 +263,7 @@ func TestFilesSourceLeavesOutAnUnreadableFile(t *testing.T) {
 	if got := fmt.Sprint(s.Views()); got != "[{input/sales.csv sales}]" {
 		t.Errorf("views = %s, want only sales", got)
 	}
-	if u := s.Unreadable(); len(u) != 1 || !strings.HasPrefix(u[0], "input/bad.json: ") || !strings.Contains(u[0], "JSON") || strings.Contains(u[0], root) {
+	if u := s.Unreadable(); len(u) != 1 || !strings.HasPrefix(u[0], "input/bad.json (9 bytes): ") || !strings.Contains(u[0], "JSON") || strings.Contains(u[0], root) {
 		t.Errorf("unreadable = %q, want input/bad.json with DuckDB's reason and no absolute path", u)
 	}
 	if res, err := s.Query(context.Background(), "SELECT count(*) FROM sales", QueryOptions{}); err != nil || fmt.Sprint(res.Rows) != "[[3]]" {
@@ -271,6 +271,28 @@ func TestFilesSourceLeavesOutAnUnreadableFile(t *testing.T) {
 	}
 	if _, err := OpenFiles(context.Background(), root, []string{"input/bad.json"}, FilesOptions{}); err == nil || !strings.Contains(err.Error(), "input/bad.json") {
 		t.Errorf("with no readable file the source fails, naming it: %v", err)
+	}
+}
+
+// A CSV DuckDB cannot read says why, on one line, not only that
+// sniffing failed, and how big it is: an empty file is not a malformed
+// one.
+func TestFilesSourceSaysWhyACSVCannotBeRead(t *testing.T) {
+	root, _ := filesWorkspace(t)
+	if err := os.WriteFile(filepath.Join(root, "input", "quote.csv"), []byte("a,b\n\xff\xfe,1\n\xc3,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenFiles(context.Background(), root, []string{"input/quote.csv", "input/sales.csv"}, FilesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	u := s.Unreadable()
+	if len(u) != 1 || !strings.HasPrefix(u[0], "input/quote.csv (13 bytes): ") || !strings.Contains(u[0], "not utf-8") || strings.Contains(u[0], "\n") {
+		t.Errorf("unreadable = %q, want input/quote.csv, its size and DuckDB's reason on one line", u)
+	}
+	if len(u) == 1 {
+		t.Logf("%s", u[0])
 	}
 }
 
