@@ -143,7 +143,7 @@ func TestBrowserPlanRejectThenEdit(t *testing.T) {
 	}
 	b.screenshot(t, "33-edited")
 	b.do(t, "approve the edited plan", chromedp.Click(chromedp.CSS(`.plan-edit button[data-action=approve]`)))
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.screenshot(t, "34-done")
 
 	want := []string{"Sum revenue by region and month", "Name the top region"}
@@ -218,7 +218,7 @@ func TestBrowserApprovalDenyThenApprove(t *testing.T) {
 	}
 	b.screenshot(t, "42-second-approval")
 	b.do(t, "approve it", chromedp.Click(chromedp.CSS(`.interrupt .approval button.primary`)))
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.screenshot(t, "43-done")
 
 	// The denied call did not run: the data is whole, and the approved
@@ -315,7 +315,7 @@ func TestBrowserPauseResumeAndLiveMeter(t *testing.T) {
 	b.screenshot(t, "52-paused")
 
 	b.do(t, "resume", chromedp.Click(chromedp.ID("resume")))
-	b.waitJS(t, "the run finishes", `document.querySelector('.run').dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	if got := b.evalStrings(t, `[...document.querySelectorAll('.step')].map(s => s.dataset.status)`); strings.Join(got, ",") != "done,done,done" {
 		t.Errorf("after the resume the steps are %q", got)
 	}
@@ -425,7 +425,7 @@ func TestBrowserKeyboardOnly(t *testing.T) {
 	b.tabTo(t, ".plan-edit button[data-action=approve]")
 	b.screenshot(t, "62-keyboard-review")
 	b.key(t, kb.Enter)
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	if got := b.evalString(t, `document.querySelector('.report .md').textContent`); !strings.Contains(got, "Looked at them") {
 		t.Errorf("the report reads %q", got)
 	}

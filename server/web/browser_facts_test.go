@@ -84,14 +84,14 @@ func TestBrowserFactsPanelListsEditsAndForgets(t *testing.T) {
 		t.Error("the panel shows before Sift remembers anything")
 	}
 	b.do(t, "answer yes", chromedp.Click(chromedp.CSS(`.interrupt .choices button:first-child`)))
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.waitJS(t, "the panel lists the answer, given in this session", `document.querySelector('#facts:not([hidden]) .fact .fact-when')?.textContent.includes('in this session')`)
 	first := b.sessionID(t)
 
 	b.do(t, "start a second analysis", chromedp.Click(chromedp.ID("new-session")))
 	b.waitJS(t, "the start form", `!document.getElementById('start').hidden`)
 	ask("ask the second question", "net revenue by region")
-	b.waitJS(t, "the second run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the second run finishes")
 	second := b.sessionID(t)
 	if second == first {
 		t.Fatal("the second question must have a session of its own")

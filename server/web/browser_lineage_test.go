@@ -83,7 +83,7 @@ func TestBrowserRefreshForkAndCompare(t *testing.T) {
 		chromedp.SetValue(chromedp.ID("mode"), "plan"),
 		chromedp.Click(chromedp.ID("ask")),
 	)
-	b.waitJS(t, "the analysis finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the analysis finishes")
 	parent := b.sessionID(t)
 	b.waitJS(t, "a finished analysis offers refresh, fork and compare",
 		`!document.getElementById('lineage').hidden && ['refresh-open','fork-open','compare-open'].every(id => !document.getElementById(id).hidden)`)

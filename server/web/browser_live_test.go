@@ -177,7 +177,7 @@ func TestBrowserLiveStatusDuringEveryWait(t *testing.T) {
 		calls = script.Calls()
 		g.open(w.gate)
 	}
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); !strings.Contains(got, "West least of all") || strings.Count(got, "Regions") != 1 {
 		t.Errorf("the finished report is not shown once, whole: %q", got)
 	}
@@ -301,7 +301,7 @@ func TestBrowserSessionListIsLive(t *testing.T) {
 	// Opened here, the session shows a question asked in it elsewhere,
 	// even one that ended before this page looked again.
 	b.do(t, "open it", chromedp.Click(chromedp.CSS(`#session-list a[href="#s=`+id+`"]`)))
-	b.waitJS(t, "its run shows", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "its run shows")
 	run, _ := json.Marshal(map[string]string{"question": "top regions by revenue"})
 	srv.post(t, "/v1/sessions/"+id+"/runs", "application/json", bytes.NewReader(run), nil)
 	b.waitJS(t, "the other tab's follow-up shows, done", `document.querySelectorAll('.run').length === 2 &&
@@ -477,7 +477,7 @@ func TestBrowserWaitingInTheQueue(t *testing.T) {
 	b.do(t, "desktop width", chromedp.EmulateViewport(1280, 800))
 
 	g.open("plan")
-	b.waitJS(t, "the queued run starts and finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the queued run starts and finishes")
 	if got := b.evalString(t, `document.querySelector('.run .report .md').textContent`); !strings.Contains(got, "Looked at months") {
 		t.Errorf("the page's run reports %q", got)
 	}
@@ -527,7 +527,7 @@ func TestBrowserChineseQuestionGetsAChineseReport(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("question"), "每个月的收入趋势如何？"),
 		chromedp.Click(chromedp.ID("ask")),
 	)
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.waitJS(t, "the report's chart renders", `[...document.querySelectorAll('.run .report img')].some(i => i.complete && i.naturalWidth > 0)`)
 	han := func(s string) bool {
 		for _, r := range s {

@@ -21,7 +21,7 @@ func TestBrowserShareReadsAsInTheReport(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("question"), "top 5 products by revenue"),
 		chromedp.Click(chromedp.ID("ask")),
 	)
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.waitJS(t, "the step previews the ranking", `document.querySelector('.step .table-fig table tbody tr') !== null`)
 	id := b.evalString(t, `decodeURIComponent(location.hash.replace(/^#s=/, ''))`)
 	reportMD := srv.file(t, id, "report.md")

@@ -67,7 +67,7 @@ func TestBrowserTemplateRunShowsChartAndNumbers(t *testing.T) {
 	b.screenshot(t, "02-start")
 	b.do(t, "submit", chromedp.Click(chromedp.ID("ask")))
 
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.waitJS(t, "the chart image renders",
 		`[...document.querySelectorAll('.step img.chart')].some(i => i.complete && i.naturalWidth > 0)`)
 	b.waitJS(t, "the report's chart renders",
@@ -240,7 +240,7 @@ func TestBrowserPlanReviewApproveTicksSteps(t *testing.T) {
 		return r.width > 0 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === btn;
 	})()`)
 	b.do(t, "approve", chromedp.Click(chromedp.CSS(`.plan-edit button[data-action=approve]`)))
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.waitJS(t, "both charts render",
 		`[...document.querySelectorAll('.step img.chart')].filter(i => i.complete && i.naturalWidth > 0).length >= 2`)
 	b.screenshot(t, "12-done")
@@ -573,11 +573,31 @@ func (b *browser) waitJS(t *testing.T, what, expr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, browserTimeout)
 	defer cancel()
+	start := time.Now()
 	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(browserTimeout)))
 	if err != nil {
 		b.screenshot(t, "failed")
 		text, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById('main').innerText`))
-		t.Fatalf("waiting for %s: %v%s\nthe page says:\n%s", what, err, b.pageErrors(), text)
+		// What was waited for comes last: a run's log keeps only the
+		// tail of a long page.
+		t.Fatalf("the page says:\n%s%s\nwaiting for %s: %v after %v", text, b.pageErrors(), what, err, time.Since(start).Round(time.Millisecond))
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Logf("waiting for %s took %v", what, d.Round(time.Millisecond))
+	}
+}
+
+// runEnds waits until the page's first run is done, and fails at once,
+// with what the page says, when it failed: a failed run is not waited on
+// for the whole timeout. (A run waiting for the person or paused is not
+// an end: the tests answer it, or the server moves it on.)
+func (b *browser) runEnds(t *testing.T, what string) {
+	t.Helper()
+	b.waitJS(t, what, `['done', 'failed'].includes(document.querySelector('.run')?.dataset.status)`)
+	if status := b.evalString(t, `document.querySelector('.run').dataset.status`); status != "done" {
+		b.screenshot(t, "failed")
+		text, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.getElementById('main').innerText`))
+		t.Fatalf("the page says:\n%s%s\n%s: the run ended %s, want done", text, b.pageErrors(), what, status)
 	}
 }
 
@@ -878,7 +898,7 @@ func TestBrowserQuestionAnsweredByChoice(t *testing.T) {
 	}
 	b.screenshot(t, "21-question")
 	b.do(t, "pick revenue", chromedp.Click(chromedp.CSS(`.interrupt .choices button:first-child`)))
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.waitJS(t, "the question is gone", `document.querySelector('.interrupt') === null`)
 	report := b.evalString(t, `document.querySelector('.report .md').textContent`)
 	if top := topRegion(t, exampleFile(t, "sales.csv")); !strings.Contains(report, "Top region: "+top) {

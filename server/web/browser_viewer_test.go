@@ -115,7 +115,7 @@ func TestBrowserViewersOpenEveryFileInPlace(t *testing.T) {
 		chromedp.SetValue(chromedp.ID("mode"), "plan"),
 		chromedp.Click(chromedp.ID("ask")),
 	)
-	b.waitJS(t, "the run finishes", `document.querySelector('.run')?.dataset.status === 'done'`)
+	b.runEnds(t, "the run finishes")
 	b.waitJS(t, "the Files list has the big table", `document.querySelector('.downloads a[data-path="out/big.csv"]') !== null`)
 	for _, p := range []string{"plan.md", "report.md", "report.html"} {
 		if got := b.evalString(t, fmt.Sprintf(`String(document.querySelectorAll('.downloads a[data-path=%q]').length)`, p)); got == "0" {
