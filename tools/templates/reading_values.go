@@ -69,6 +69,23 @@ func (p *parsed) placeValues() {
 	p.placeExclusions()
 }
 
+// Chinese names of industries, as the data writes them in English (a
+// column information, a series Information): the glossary's words.
+func init() {
+	for en, zhs := range map[string][]string{
+		"information": {"信息业", "信息行业", "信息产业"}, "wholesale": {"批发业", "批发"}, "leisure": {"休闲", "休闲业"},
+		"hospitality": {"酒店业", "住宿餐饮"}, "education": {"教育", "教育业"}, "health": {"医疗", "卫生", "医疗保健"},
+		"landslide": {"山体滑坡", "滑坡"}, "epidemic": {"流行病", "疫病"}, "extreme weather": {"极端天气"},
+		"mining": {"采矿业", "矿业"}, "utility": {"公用事业"}, "transportation": {"运输业", "交通运输"},
+	} {
+		for _, zh := range zhs {
+			if _, ok := zhWords[zh]; !ok {
+				zhWords[zh] = entry{role: roleWord, value: en}
+			}
+		}
+	}
+}
+
 // placeMeant places unplaced item k as the one category value its word
 // names by meaning (meantNames) or by the first word of a value of several
 // ("nuclear" for Nuclear Energy), or as the file's name (西雅图 for

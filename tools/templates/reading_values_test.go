@@ -233,3 +233,52 @@ func TestUnderstandValuesByMeaningExcludedAndVersus(t *testing.T) {
 		})
 	}
 }
+
+// TestUnderstandIndustriesInChineseAndYearsVersus: the glossary's
+// Chinese names of industries name the columns and values the data
+// writes in English (信息业 information, 批发业 wholesale_trade, 休闲和酒店业
+// leisure_and_hospitality, 教育医疗 education_and_health_services, 山体滑坡
+// Landslide); a value named by meaning filters periods compared.
+func TestUnderstandIndustriesInChineseAndYearsVersus(t *testing.T) {
+	var eb strings.Builder
+	eb.WriteString("year,source,generation\n")
+	for y := 2001; y <= 2004; y++ {
+		fmt.Fprintf(&eb, "%d,Fossil Fuels,%d\n%d,Nuclear Energy,%d\n%d,Renewables,%d\n", y, 100+y, y, 50+y, y, 10+y)
+	}
+	energy := previewFile(t, "iowa-energy.csv", []byte(eb.String()))
+	var jb strings.Builder
+	jb.WriteString("month,information,wholesale_trade,retail_trade,leisure_and_hospitality,education_and_health_services\n")
+	for i := 0; i < 24; i++ {
+		fmt.Fprintf(&jb, "20%02d-%02d-01,%d,%d,%d,%d,%d\n", 10+i/12, 1+i%12, 100+i, 200+i*i%7, 300+i%5, 400+i, 500+2*i)
+	}
+	jobs := previewFile(t, "us-employment.csv", []byte(jb.String()))
+	var db strings.Builder
+	db.WriteString("Entity,Year,Deaths\n")
+	for y := 2000; y <= 2005; y++ {
+		fmt.Fprintf(&db, "Landslide,%d,%d\nFlood,%d,%d\n", y, 10*y%97, y, 20*y%89)
+	}
+	dis := previewFile(t, "disasters.csv", []byte(db.String()))
+	tests := []struct {
+		file    *preview.FilePreview
+		request string
+		want    *Reading
+	}{
+		{energy, "nuclear generation: 2002 vs 2004", &Reading{Analysis: ComparePeriods, Measures: []Measure{{"generation", "sum"}}, Time: "year", Grain: "year", Periods: []string{"2002", "2004"}, Filters: []Filter{{"source", "=", []string{"Nuclear Energy"}}}}},
+		{jobs, "信息业和批发业就业的相关性", &Reading{Analysis: Correlation, Measures: []Measure{{"information", ""}, {"wholesale_trade", ""}}, Columns: []string{"information", "wholesale_trade"}}},
+		{jobs, "休闲和酒店业就业人数的分布", &Reading{Analysis: Distribution, Measures: []Measure{{"leisure_and_hospitality", ""}}, Columns: []string{"leisure_and_hospitality"}}},
+		{jobs, "按季度看平均教育医疗就业", &Reading{Analysis: Trend, Measures: []Measure{{"education_and_health_services", "mean"}}, Time: "month", Grain: "quarter"}},
+		{dis, "山体滑坡每年的死亡人数", &Reading{Analysis: Trend, Measures: []Measure{{"Deaths", "sum"}}, Time: "Year", Grain: "year", Filters: []Filter{{"Entity", "=", []string{"Landslide"}}}}},
+	}
+	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "RowIs"), cmpopts.EquateEmpty()}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r, ok, why := Understand(tt.request, []*preview.FilePreview{tt.file})
+			if !ok {
+				t.Fatalf("refused: %s (reading %+v)", why, r)
+			}
+			if diff := cmp.Diff(*tt.want, r, opts...); diff != "" {
+				t.Errorf("reading (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
