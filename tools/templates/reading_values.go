@@ -183,7 +183,7 @@ func meantValue(key string, names []string, w string) bool {
 		return false
 	}
 	ts := nameTokens(key)
-	if len(ts) < 2 || canonOf(ts[0]) != w {
+	if len(ts) < 2 || canonOf(ts[0]) != w || commonFirstWords[w] {
 		return false
 	}
 	for _, t := range ts[1:] {
@@ -193,6 +193,13 @@ func meantValue(key string, names []string, w string) bool {
 	}
 	return true
 }
+
+// commonFirstWords begin many names and mean something of their own ("new
+// cases", "north"): never a value by the first-word rule.
+var commonFirstWords = map[string]bool{"new": true, "north": true, "south": true, "east": true, "west": true, "united": true,
+	"great": true, "saint": true, "san": true, "los": true, "las": true, "upper": true, "lower": true, "central": true, "other": true,
+	"general": true, "national": true, "natural": true, "big": true, "small": true, "large": true, "high": true, "low": true,
+	"extreme": true, "mass": true, "total": true, "all": true, "first": true, "second": true, "last": true, "old": true, "young": true}
 
 // placeExclusions places the words that exclude the values next to them
 // (excluding Japan, other than AAPL and MSFT, 除了美国以外, 美国除外) and

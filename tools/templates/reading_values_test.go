@@ -167,6 +167,12 @@ func TestUnderstandValuesByMeaningExcludedAndVersus(t *testing.T) {
 	}
 	flights := previewFile(t, "flights.csv", []byte(fb.String()))
 	tickers := previewFile(t, "tickers.csv", []byte("symbol,price\nGOOG,1\nGOOGL,2\nMSFT,3\nGOOG,4\n"))
+	var cb strings.Builder
+	cb.WriteString("year,country,pop\n")
+	for y := 2000; y <= 2003; y++ {
+		fmt.Fprintf(&cb, "%d,New Zealand,%d\n%d,Burkina Faso,%d\n", y, 4000+y, y, 12000+y)
+	}
+	countries := previewFile(t, "countries.csv", []byte(cb.String()))
 	tests := []struct {
 		file    *preview.FilePreview
 		request string
@@ -200,6 +206,8 @@ func TestUnderstandValuesByMeaningExcludedAndVersus(t *testing.T) {
 		{flights, "从洛杉矶出发的航班每月平均延误", nil, "", nil},
 		{flights, "从西雅图出发的航班每月平均延误", &Reading{Analysis: Trend, Measures: []Measure{{"delay", "mean"}}, Time: "date", Grain: "month", Filters: []Filter{{"origin", "=", []string{"SEA"}}}}, "", nil},
 		{tickers, "average price for google", nil, "", nil},
+		{countries, "burkina population per year", &Reading{Analysis: Trend, Measures: []Measure{{"pop", "sum"}}, Time: "year", Grain: "year", Filters: []Filter{{"country", "=", []string{"Burkina Faso"}}}}, "", nil},
+		{countries, "new population per year", nil, "", nil},
 	}
 	opts := []cmp.Option{cmpopts.IgnoreFields(Reading{}, "File", "Span", "ByMean", "YearTime", "Unplaced", "RowIs"), cmpopts.EquateEmpty()}
 	for _, tt := range tests {
