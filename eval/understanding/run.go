@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,7 +126,7 @@ func (e *Evaluator) Run(ctx context.Context, name string, qs []Question) (Report
 		}
 		start := time.Now()
 		a := e.ask(ctx, fp, q.Question)
-		o := score(q, a)
+		o := score(q, a, fp)
 		rep.Outcomes = append(rep.Outcomes, o)
 		if e.cfg.Progress != nil {
 			fmt.Fprintf(e.cfg.Progress, "%3d/%d %-22s %-9s %5.1fs %s\n", i+1, len(qs), q.ID, verdict(o), time.Since(start).Seconds(), q.Question)
@@ -148,7 +149,7 @@ func verdict(o Outcome) string {
 	return "refused ok"
 }
 
-func score(q Question, a asked) Outcome {
+func score(q Question, a asked, fp *preview.FilePreview) Outcome {
 	o := Outcome{Question: q, Reading: a.reading, Table: a.table, Why: a.why, DuckDBErr: a.duckdbErr}
 	switch {
 	case !a.ok:
@@ -161,7 +162,7 @@ func score(q Question, a asked) Outcome {
 	if !q.CanAnswer() {
 		return o
 	}
-	o.Diffs = CompareReading(q, a.reading)
+	o.Diffs = CompareReading(q, keptValues(a.reading, fp))
 	analysis := a.analysis
 	if a.reading.Analysis != "" {
 		analysis = a.reading.Analysis
@@ -220,4 +221,37 @@ func Check(r Report) []string {
 		}
 	}
 	return out
+}
+
+// keptValues is reading r with each exclusion (op "!=", "excluding Japan") written as the values it keeps
+// ("=" Europe, USA), as the questions' expected readings write it: only where the preview lists every
+// value of the column and the column has no missing value, so that both keep the same rows.
+func keptValues(r Reading, fp *preview.FilePreview) Reading {
+	if len(fp.Sheets) != 1 {
+		return r
+	}
+	s := fp.Sheets[0]
+	fs := slices.Clone(r.Filters)
+	for i, f := range fs {
+		if f.Op != "!=" {
+			continue
+		}
+		k := slices.IndexFunc(s.Columns, func(c preview.Column) bool { return c.Name == f.Column })
+		if k < 0 || k >= len(s.Stats) {
+			continue
+		}
+		st := s.Stats[k]
+		if st.DistinctCapped || st.Missing > 0 || len(st.Values) != st.Distinct {
+			continue
+		}
+		var kept []string
+		for _, v := range st.Values {
+			if !slices.Contains(f.Values, v) {
+				kept = append(kept, v)
+			}
+		}
+		fs[i] = Filter{Column: f.Column, Op: "=", Values: kept}
+	}
+	r.Filters = fs
+	return r
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"slices"
+	"strings"
 
 	"github.com/sift-agent/sift/numfmt"
 )
@@ -22,6 +23,12 @@ var profileBuiltin = builtin{
 		return len(a.measures) == 0 && len(a.dims) == 0 && a.sheetAs == "" && a.aggs == 0 && !a.ranking && a.order == "" && len(r.Filters) == 0 && a.years == 0
 	}},
 	needs: func(a *asking, r *Reading) {
+		if len(a.measures) > 0 && len(r.Filters) > 0 {
+			// "summary of AAPL prices": a column of some rows asked
+			// about, which a profile of the table does not answer apart
+			// ("人口数据概况" names the table's subject, and is its profile).
+			a.add("a profile is of the whole table, not of %s: ask for its distribution", "数据概况针对整张表，不针对 %s：请问它的分布", strings.Join(colNames(a.measures), ", "))
+		}
 		r.Measures, r.ByMean = nil, nil
 		// "missing values per year", "profile by species": a profile is of
 		// the whole table, not split ("profile flights and carriers" names

@@ -60,7 +60,7 @@ type Measure struct {
 // Filter keeps the rows whose Column satisfies Op over Values.
 type Filter struct {
 	Column string   `json:"column"`
-	Op     string   `json:"op"` // "=" (one of Values), ">=", "<=", "year" (the time column's year is one of Values)
+	Op     string   `json:"op"` // "=" (one of Values), "!=" (none of Values), ">=", "<=", "year" (the time column's year is one of Values)
 	Values []string `json:"values"`
 }
 
@@ -664,6 +664,10 @@ type parsed struct {
 	stages []string        // the request's funnel stages, in order
 	stageW map[string]bool // their words
 	text   string          // the normalised request the words' offsets are in
+	// excluded are the values the request excludes, by their first word
+	// (placeExclusions); meantAmbig the words two values fit (placeMeant).
+	excluded   map[int]bool
+	meantAmbig map[string][]string
 }
 
 // wordsOf is the concept words of tokens: English canonical, Chinese as
@@ -1281,6 +1285,7 @@ func parseOn(request string, t *gtable) *parsed {
 	}
 	p.correctTypos()
 	p.place()
+	p.placeValues()
 	return p
 }
 

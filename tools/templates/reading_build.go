@@ -349,6 +349,10 @@ func (p *parsed) build() (Reading, []problem) {
 			if cv, ok := col.values[normalize(it.value)]; ok {
 				v = cv
 			}
+			if p.excluded[it.from] {
+				r.Filters = addExclusion(r.Filters, col.name, v)
+				continue
+			}
 			r.Filters = addFilter(r.Filters, col.name, v)
 		case itemSheet:
 			sheetName = it.value
@@ -663,6 +667,9 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		}
 	}
+	if c := p.versusDim(r, dims, grain, part); c != nil {
+		dims = append(dims, c)
+	}
 	period := grain
 	if part != "" {
 		period = part
@@ -898,6 +905,7 @@ func (p *parsed) build() (Reading, []problem) {
 		// against each other, pooled by the filter, are not compared.
 		add("it sets values of %[1]s against each other: ask by %[1]s", "请求把 %[1]s 的几个值相互比较：请按 %[1]s 分组来问", col)
 	}
+	probs = append(probs, p.valueProblems(r)...)
 	return r, probs
 }
 

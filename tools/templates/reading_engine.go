@@ -171,6 +171,10 @@ func whereSQL(r Reading) string {
 				continue
 			}
 			conds = append(conds, "TRY_CAST("+col+" AS DOUBLE) "+f.Op+" "+strconv.FormatFloat(x, 'g', -1, 64))
+		case "!=":
+			// Excluded values: the rows with none of them, a row with no
+			// value kept (pandas' !=).
+			conds = append(conds, "("+col+" IS NULL OR CAST("+col+" AS VARCHAR) NOT IN ("+strings.Join(vals, ", ")+"))")
 		default:
 			conds = append(conds, "CAST("+col+" AS VARCHAR) IN ("+strings.Join(vals, ", ")+")")
 		}

@@ -162,6 +162,14 @@ func (r Reading) Text(lang string) string {
 			}
 			continue
 		}
+		if f.Op == "!=" {
+			if zh {
+				fmt.Fprintf(&b, "，不含 %s（%s）", strings.Join(f.Values, "、"), col)
+			} else {
+				fmt.Fprintf(&b, ", excluding %s (%s)", strings.Join(f.Values, " and "), col)
+			}
+			continue
+		}
 		if zh {
 			fmt.Fprintf(&b, "，%s 为 %s", col, strings.Join(f.Values, "、"))
 		} else {
