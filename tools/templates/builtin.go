@@ -94,6 +94,11 @@ type builtin struct {
 	// workbook's sheet need not be named (build), and a request that
 	// singles out none of several tables reads it on each (match).
 	wholeTable bool
+	// describes: it gives the summary statistics of what it reads (count,
+	// mean, spread, quartiles), which "stats", "statistics" and 统计信息 ask
+	// for: of the columns named when it reads columns (columnsIn), else of
+	// the whole table (wholeTable).
+	describes bool
 	// spansYears: its reading's first line says the years its series
 	// spans, when no filter or period says them (Reading.Text).
 	spansYears bool

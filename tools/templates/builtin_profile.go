@@ -17,6 +17,7 @@ var profileBuiltin = builtin{
 		Example:     "profile this file"},
 	titleZh:    "数据概况",
 	wholeTable: true,
+	describes:  true,
 	rank:       10,
 	// Nothing but the file: "what's in this file", "看看这个文件".
 	choice: &choice{order: 40, claims: func(a *asking, r Reading) bool {

@@ -139,7 +139,7 @@ var chineseText = map[string]string{
 // periods, aggregations and comparisons.
 var chineseWords = map[string]string{
 	"day": "日", "week": "周", "month": "月", "quarter": "季度", "year": "年",
-	"sum": "总和", "mean": "平均值", "count": "计数", "median": "中位数", "min": "最小值", "max": "最大值", "nunique": "不同值个数",
+	"sum": "总和", "mean": "平均值", "count": "计数", "median": "中位数", "min": "最小值", "max": "最大值", "nunique": "不同值个数", "count_distinct": "不同值个数",
 	"dod": "日环比", "wow": "周环比", "mom": "月环比", "qoq": "季度环比", "yoy": "同比",
 }
 

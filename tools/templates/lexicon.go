@@ -235,6 +235,7 @@ func init() {
 		"对比", "比较", "相比", "做", "画", "图", "画出", "给出", "查看", "哪一个", "个", "位", "名", "家", "条", "款", "值", "有没有", "是否", "本", "这", "那", "按照统计", "矩阵", "只", "造成", "导致",
 		"这张", "张", "这张表", "各列", "每列", "每一列", "所有列", "列", "一天中", "一天里", "飞往", "前往",
 		"一年中", "一年里", "一年当中",
+		"咋样", "怎么样了", "各有", // fillers: how is it, each has (各种天气各有几天)
 		"普查", // a census year is the year of a census table
 		// 随年份 (along the years) introduces the axis; 出现 (occurs) and
 		// 表里 (in the sheet) say nothing of their own.
@@ -280,6 +281,8 @@ func init() {
 	add(entry{role: roleSuper, value: "precipitation", order: "desc"}, "最湿润", "雨最多", "降水最多")
 	add(entry{role: roleSuper, value: "temperature maximum", order: "desc"}, "最热")
 	add(entry{role: roleSuper, value: "temperature minimum", order: "asc"}, "最冷")
+	add(entry{role: roleSuper, value: "weight", order: "desc"}, "最重")
+	add(entry{role: roleSuper, value: "weight", order: "asc"}, "最轻")
 	word("temperature maximum", "最高气温", "最高温度", "最高温")
 	word("temperature minimum", "最低气温", "最低温度", "最低温")
 	word("temperature", "气温", "温度")

@@ -149,9 +149,11 @@ var blockers = regexp.MustCompile(strings.Join([]string{
 }, "|"))
 
 // notBlockers are phrases with a blocker's word that ask nothing more
-// than an analysis: a car's "model year" is its year, not a model; 各聚类
-// (each cluster) groups by clusters the data has, and makes none.
-var notBlockers = regexp.MustCompile(`\bmodel\s+years?\b|(?:各|每个|按)聚类`)
+// than an analysis: a car's "model year" is its year, not a model; "the
+// number of models" counts the models a table lists (cars), and fits
+// none; 各聚类 (each cluster) groups by clusters the data has, and makes
+// none.
+var notBlockers = regexp.MustCompile(`\bmodel\s+years?\b|\b(?:no\.?|number|count|how\s+many)\s+(?:of\s+)?(?:different\s+|distinct\s+)?models\b|(?:各|每个|按)聚类`)
 
 // scored is one template's cue score for a request.
 type scored struct {

@@ -1271,7 +1271,7 @@ func colNames(cs []*gcol) []string {
 func parseOn(request string, t *gtable) *parsed {
 	text := normalize(request)
 	p := &parsed{t: t, lang: LangOf(request), text: text}
-	p.toks = tokenize(text, t.lexicon())
+	p.toks = splitCountWords(tokenize(text, t.lexicon()), t)
 	if kept := slices.DeleteFunc(slices.Clone(p.toks), func(w word) bool { return courtesies[w.raw] || courtesies[w.w] }); len(kept) > 0 {
 		p.toks = kept
 	}

@@ -120,6 +120,7 @@ func (p *parsed) build() (Reading, []problem) {
 			b.ent = entry{role: roleStop}
 		}
 	}
+	p.foldCounts()
 	wholePart := p.wholeCalendarRange()
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
@@ -316,6 +317,12 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 				if w := p.poolWord(it); w != "" {
 					pooled = append(pooled, pooledDim{c, w})
+					continue
+				}
+				if p.distinctCounted(it) {
+					// "how many different species", 有多少种天气: its
+					// values counted once each.
+					measures = appendOnce(measures, c)
 					continue
 				}
 				if p.countedColumn(it) {
@@ -540,7 +547,8 @@ func (p *parsed) build() (Reading, []problem) {
 		prev := p.prevItem(it)
 		next := p.nextItem(it)
 		switch {
-		case prev != nil && prev.kind == itemVocab && (prev.ent.role == roleOrder || prev.ent.role == roleTop) && it.num > 0 && it.num <= 1000:
+		case prev != nil && prev.kind == itemVocab && (prev.ent.role == roleOrder || prev.ent.role == roleTop || prev.ent.role == roleSuper) && it.num > 0 && it.num <= 1000:
+			// "top 5", 前五, "deadliest 3", 最轻的两个.
 			r.N = it.num
 			ranking = true
 		case next != nil && next.kind == itemVocab && next.ent.role == roleOrder && it.num > 0 && it.num <= 1000 && !p.toks[it.from].han && next.text != "年":

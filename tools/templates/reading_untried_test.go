@@ -251,15 +251,16 @@ func TestUntriedWorstAndBestNeedADirection(t *testing.T) {
 // TestUntriedCountedColumnIsNoGrouping: "number of regions per year",
 // "how many shops", 多少个不同的kind count a text column's values; the
 // column is not a grouping of a row count (found probing, not in the
-// set). A count by a column is still one.
+// set). A count by a column is still one; said distinct (多少个不同的)
+// it is a distinct count (TestUnderstandDistinctCounts).
 func TestUntriedCountedColumnIsNoGrouping(t *testing.T) {
 	_, sales, _, _, _, _ := untriedTables(t)
 	shops := untriedShops(t)
 	runNovelCases(t, []novelCase{
 		{sales, "number of regions per year", nil},
 		{shops, "how many kinds per shop", nil},
-		{shops, "distinct kinds by shop", nil},
-		{shops, "每个shop有多少个不同的kind", nil},
+		{shops, "distinct kinds by shop", &Reading{Analysis: TopN, Measures: []Measure{{"kind", "count_distinct"}}, GroupBy: []string{"shop"}}},
+		{shops, "每个shop有多少个不同的kind", &Reading{Analysis: TopN, Measures: []Measure{{"kind", "count_distinct"}}, GroupBy: []string{"shop"}}},
 		{shops, "count by kind", &Reading{Analysis: TopN, GroupBy: []string{"kind"}}},
 	})
 }

@@ -343,7 +343,7 @@ var (
 	// superlative, with its measure word.
 	cjkSuperlativeNRe = regexp.MustCompile(`(?:最高|最低|最多|最少|最大|最小|最好|最差)的?\s*(\d{1,4}|[一二两三四五六七八九十百]+)\s*(?:名|个|位|家|条|款)`)
 	bottomRe          = regexp.MustCompile(`\b(?:bottom|lowest|least|worst|fewest|smallest)\b|最低|最少|最差|倒数|最小|后\s*\d|后[一二三四五六七八九十]`)
-	cjkDigitMap       = map[rune]int{'一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+	cjkDigitMap       = map[rune]int{'一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9, '〇': 0, '零': 0}
 )
 
 // periodWords map request phrases to Periods, most specific first.
@@ -440,14 +440,28 @@ func parseRequest(raw string, cols []*column) *request {
 	return r
 }
 
-// parseCJKNumber reads digits or a small Chinese numeral (十, 二十, 十五).
+// parseCJKNumber reads digits or a Chinese numeral (十, 二十, 十五, 两千零一十五), or
+// one written digit by digit (二〇一五, 二零一五: 2015).
 func parseCJKNumber(s string) int {
 	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	if !strings.ContainsAny(s, "十百千") && (utf8.RuneCountInString(s) >= 3 || strings.ContainsRune(s, '〇')) {
+		n := 0
+		for _, c := range s {
+			n = 10*n + cjkDigitMap[c]
+		}
 		return n
 	}
 	total, cur := 0, 0
 	for _, c := range s {
 		switch c {
+		case '千':
+			if cur == 0 {
+				cur = 1
+			}
+			total += cur * 1000
+			cur = 0
 		case '十':
 			if cur == 0 {
 				cur = 1

@@ -109,7 +109,7 @@ func isDigits(s string) bool {
 func isHanRune(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 // cjkNumerals are the characters of a Chinese number (前五, 十二).
-const cjkNumerals = "一二两三四五六七八九十百零"
+const cjkNumerals = "一二两三四五六七八九十百千零〇"
 
 // segmentHan splits a run of Chinese characters into words, choosing the
 // split of least cost: a word of the lexicon or the vocabulary costs 1, a
