@@ -22,6 +22,7 @@ var profileBuiltin = builtin{
 		return len(a.measures) == 0 && len(a.dims) == 0 && a.sheetAs == "" && a.aggs == 0 && !a.ranking && a.order == "" && len(r.Filters) == 0 && a.years == 0
 	}},
 	needs: func(a *asking, r *Reading) {
+		profileOfNamedColumns(a)
 		r.Measures, r.ByMean = nil, nil
 		// "missing values per year", "profile by species": a profile is of
 		// the whole table, not split ("profile flights and carriers" names

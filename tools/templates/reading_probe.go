@@ -1,0 +1,129 @@
+package templates
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The classes behind the probe set's wrong answers
+// (eval/understanding/probe_src.py), each a small rule of its own.
+
+// dataNouns name a table as a whole; a column word before one (人口数据,
+// 人数数据概况, "the population data") names the data, not a column.
+var dataNouns = map[string]bool{"数据": true, "数据集": true, "表": true, "data": true, "dataset": true, "table": true, "file": true}
+
+// profileOfNamedColumns refuses a profile of the whole table when the
+// request names numeric columns to describe ("describe precipitation",
+// "summary of wind"): a profile answers what the file holds, not how one
+// column is distributed, so it would answer another question.
+func profileOfNamedColumns(a *asking) {
+	var names []string
+	for _, it := range a.p.items {
+		if it.kind != itemColumn || !slices.Contains(a.measures, it.col) || slices.Contains(names, it.col.name) {
+			continue
+		}
+		if next := a.p.nextItem(it); next != nil && (next.kind == itemFile || dataNouns[next.text] || strings.HasPrefix(next.text, "数据")) {
+			continue // 人口数据概况: the population data's profile
+		}
+		names = append(names, it.col.name)
+	}
+	if len(names) == 0 {
+		return
+	}
+	list := strings.Join(names, ", ")
+	a.add("a profile describes the whole table, not %[1]s alone: ask for the distribution of %[1]s", "数据概况描述整张表，而不只是%[1]s：请问%[1]s的分布", list)
+}
+
+// 最高值 and 最低值 are the highest and the lowest value: an aggregation
+// (max, min) like 最大值 and 最小值, not 最高 "highest" (an order) and a
+// 值 that says nothing ("每年二氧化碳浓度最高值" is the yearly maximum,
+// not the yearly mean ranked).
+func init() {
+	for w, agg := range map[string]string{"最高值": "max", "最低值": "min"} {
+		zhWords[w] = entry{role: roleAgg, value: agg}
+	}
+}
+
+// statOfPeriodByGroup asks which is meant when a median, maximum or
+// minimum is said of a period's values as an adjective of the measure,
+// per category ("median annual deaths by disaster type", "max yearly
+// output per plant"): the statistic over the years for each category, or
+// a trend of the statistic per year. The trend alone would list every
+// year of every category, another question. (measured asks the same of
+// "average annual …".)
+func statOfPeriodByGroup(a *asking) {
+	if len(a.dims) == 0 || a.grain == "" {
+		return
+	}
+	items := a.p.items
+	for k := 1; k+1 < len(items); k++ {
+		ag, g, m := items[k-1], items[k], items[k+1]
+		if ag.kind != itemVocab || ag.ent.role != roleAgg || g.kind != itemVocab || g.ent.role != roleGrain || g.ent.value != a.grain || m.kind != itemColumn || !m.col.numeric {
+			continue
+		}
+		switch ag.ent.value {
+		case "median", "max", "min":
+			a.problem(fmt.Sprintf("“%[1]s %[2]s %[3]s by %[4]s” can be the %[1]s over the %[5]ss for each %[4]s, or a trend of the %[1]s per %[5]s: say which", ag.text, g.text, m.col.name, a.dims[0].name, a.grain),
+				fmt.Sprintf("“按%[4]s的%[2]s%[3]s%[1]s”可以是每个%[4]s跨各%[5]s的%[1]s，也可以是每%[5]s%[1]s的趋势：请说明是哪一种", aggZh[ag.ent.value], zhGrain(a.grain), m.col.name, a.dims[0].name, zhGrain(a.grain)))
+			return
+		}
+	}
+}
+
+// aggZh names an aggregation in Chinese, for statOfPeriodByGroup.
+var aggZh = map[string]string{"median": "中位数", "max": "最大值", "min": "最小值"}
+
+// trendOrderUnused refuses a trend when the request also says highest or
+// lowest and nothing used it ("co2 highest each year", "历年通胀率最低"):
+// a trend lists every period's value in time order, so the order word
+// would be dropped. Said before a measure with each or per it is already
+// the measure's maximum or minimum per period ("每年最高的通胀率"); a
+// question of which period ("which year…", 哪一年…) is answered by the
+// trend's every period, and a maximum or minimum asked ("peak co2 reading
+// each year") uses the order.
+func trendOrderUnused(a *asking, r *Reading) {
+	if r.Order == "" || r.N > 0 || a.p.asksWhich() {
+		return
+	}
+	for _, m := range r.Measures {
+		if m.Agg == "max" || m.Agg == "min" {
+			return // "peak co2 reading each year": the maximum per year is asked
+		}
+	}
+	for _, it := range a.p.items {
+		if it.kind == itemVocab && it.ent.role == roleOrder && !judgedOrder[it.text] {
+			a.add("“%[1]s” asks for a ranking, and a trend lists every %[2]s in time order: say the maximum or minimum per %[2]s, or the top %[2]ss", "“%[1]s”要的是排名，而趋势分析按时间顺序列出每一%[3]s：请说明是每%[3]s的最大值或最小值，还是排名靠前的%[3]s", it.text, orDefaultGrain(r.Grain), zhGrain(orDefaultGrain(r.Grain)))
+			return
+		}
+	}
+}
+
+func orDefaultGrain(g string) string {
+	if g == "" {
+		return "period"
+	}
+	return g
+}
+
+// aggregatedDimension is the category a request aggregates and the
+// reading groups by instead ("人口平均年龄": the average age, read as the
+// average headcount per age group): an aggregation word right before a
+// column the reading groups by, with no by, per or 按 before it. "" when
+// there is none.
+func (p *parsed) aggregatedDimension(r Reading) string {
+	for k := 0; k+1 < len(p.items); k++ {
+		ag, c := p.items[k], p.items[k+1]
+		if ag.kind != itemVocab || ag.ent.role != roleAgg || ag.ent.value == "count" || ag.ent.value == "count_distinct" {
+			continue
+		}
+		if c.kind != itemColumn || !slices.Contains(r.GroupBy, c.col.name) {
+			continue
+		}
+		if prev := p.prevItem(ag); prev != nil && prev.kind == itemVocab && prev.ent.role == roleBy {
+			continue
+		}
+		return c.col.name
+	}
+	return ""
+}
