@@ -1120,6 +1120,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 	if it, ok := p.fileAt(i, false); ok {
 		return it, true
 	}
+	if it, ok := p.placeOfFileAt(i); ok {
+		return it, true
+	}
 	// English phrases, longest first.
 	if !toks[i].han {
 		for w := min(4, n-i); w >= 2; w-- {

@@ -625,6 +625,9 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(named) > 1 {
 		add("it asks for more than one analysis (%s)", "请求要的不止一项分析（%s）", strings.Join(named, ", "))
 	}
+	if c := p.versusDimension(&r, named, dims, grain, part); c != nil {
+		dims = append(dims, c)
+	}
 	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain) {
 		// 一年中各月份: the months of the calendar, all years together.
 		part, grain = grain+"_of_year", ""

@@ -127,3 +127,106 @@ func (p *parsed) aggregatedDimension(r Reading) string {
 	}
 	return ""
 }
+
+// versusDimension is the category whose values the request sets against
+// each other and groups by nothing else ("drought vs epidemic: total
+// deaths", "dawn vs dusk strike count", 2000年男女人数对比): one result
+// for each value compared, which is a ranking of the filtered values by
+// that column. nil when an analysis is named, the request already groups
+// or asks per period, or the values are of a time column. A filter that
+// keeps every value of the column (男女 of 性别 with no other value nor a
+// blank) is then dropped: it keeps every row.
+func (p *parsed) versusDimension(r *Reading, named []string, dims []*gcol, grain, part string) *gcol {
+	if len(named) > 0 || len(dims) > 0 || grain != "" || part != "" {
+		return nil
+	}
+	col := p.versusColumn(*r)
+	if col == "" {
+		return nil
+	}
+	c := p.t.column(col)
+	if c == nil || c.date || c.yearInt || c.numeric && !c.coded && c.counts == nil {
+		return nil
+	}
+	r.Filters = slices.DeleteFunc(r.Filters, func(f Filter) bool {
+		return f.Column == col && f.Op == "=" && p.t.keepsEveryRow(col, f.Values)
+	})
+	return c
+}
+
+// keepsEveryRow reports whether values are every value of column col,
+// which no row leaves blank, by statistics over every row.
+func (t *gtable) keepsEveryRow(col string, values []string) bool {
+	s := t.sheet
+	if !s.RowCountExact || s.StatsRows != s.RowCount {
+		return false
+	}
+	for k, c := range s.Columns {
+		if c.Name != col || k >= len(s.Stats) {
+			continue
+		}
+		st := s.Stats[k]
+		if st.DistinctCapped || st.Missing > 0 || st.Distinct != len(values) {
+			return false
+		}
+		for _, v := range values {
+			if !slices.Contains(st.Values, v) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Sort orders said as a direction: 从高到低 (high to low), 从低到高,
+// "lowest first", "highest first" order a ranking as highest or lowest
+// do; 排 and 排序 (sort) rank.
+func init() {
+	for _, w := range []string{"从高到低", "由高到低", "从大到小", "由大到小", "从多到少"} {
+		zhWords[w] = entry{role: roleOrder, value: "desc"}
+	}
+	for _, w := range []string{"从低到高", "由低到高", "从小到大", "由小到大", "从少到多"} {
+		zhWords[w] = entry{role: roleOrder, value: "asc"}
+	}
+	for _, w := range []string{"排", "排序", "排列"} {
+		zhWords[w] = entry{role: roleTop}
+	}
+	for _, w := range []string{"highest first", "largest first", "biggest first", "most first"} {
+		enPhrases[w] = entry{role: roleOrder, value: "desc"}
+	}
+	for _, w := range []string{"lowest first", "smallest first", "least first", "fewest first"} {
+		enPhrases[w] = entry{role: roleOrder, value: "asc"}
+	}
+}
+
+// placeOfFileAt places one word of the file's name that is neither a
+// column's word nor a vocabulary word, said after in, for or of, or
+// before 's ("… in seattle", "Seattle's …" on seattle-weather.csv): the
+// place or subject the file is named for, which the table as a whole is
+// about.
+func (p *parsed) placeOfFileAt(i int) (item, bool) {
+	toks := p.toks
+	w := toks[i]
+	if w.han || w.num || len(w.w) < 4 || !slices.Contains(p.t.stem, w.w) || p.colWord(w.w) || isFunction(w) {
+		return item{}, false
+	}
+	if _, ok := synonymWords[w.w]; ok {
+		return item{}, false
+	}
+	after := i > 0 && (toks[i-1].w == "in" || toks[i-1].w == "for" || toks[i-1].w == "of")
+	possessive := i+1 < len(toks) && toks[i+1].w == "s"
+	if !after && !possessive {
+		return item{}, false
+	}
+	return item{kind: itemFile, from: i, to: i + 1}, true
+}
+
+// 合起来, 合在一起 and 放在一起 (put together) say the sheets or values
+// before them are taken together, which 所有工作表 or the filter already
+// says: nothing of their own.
+func init() {
+	for _, w := range []string{"合起来", "合在一起", "放在一起"} {
+		zhWords[w] = entry{role: roleStop}
+	}
+}

@@ -114,3 +114,88 @@ func TestProbeAggregatedDimensionIsRefused(t *testing.T) {
 		{ages, "各年龄组的平均人数", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "mean"}}, GroupBy: []string{"年龄组"}}},
 	})
 }
+
+// probeCoverageTables are small tables for the probe set's refusals of
+// answerable questions: sales of shops by kind, a Chinese table of people
+// by year and sex (男, 女 only), sales by region with Chinese names, and daily
+// rain in a file named for its city.
+func probeCoverageTables(t *testing.T) (shops, people, cities, oslo *preview.FilePreview) {
+	shops = untriedShops(t)
+	var pb strings.Builder
+	pb.WriteString("年份,性别,人数\n")
+	for y := 2001; y <= 2010; y++ {
+		fmt.Fprintf(&pb, "%d,男,%d\n%d,女,%d\n", y, 500+y%7, y, 520+y%5)
+	}
+	people = previewFile(t, "people.csv", []byte(pb.String()))
+	var cb strings.Builder
+	cb.WriteString("地区,销售额\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&cb, "%s,%d.5\n", []string{"北京", "上海", "广州"}[i%3], 100+i*7%23)
+	}
+	cities = previewFile(t, "cities.csv", []byte(cb.String()))
+	var ob strings.Builder
+	ob.WriteString("date,rainfall,sky\n")
+	for d := 0; d < 120; d++ {
+		fmt.Fprintf(&ob, "2022-%02d-%02d,%d.5,%s\n", 1+d/30, 1+d%28, d%6, []string{"clear", "cloud"}[d%2])
+	}
+	oslo = previewFile(t, "oslo-weather.csv", []byte(ob.String()))
+	return
+}
+
+// TestProbeVersusGroupsByTheValues: values set against each other with
+// nothing else grouping ("Ash vs Birch total amount", 男性和女性人数对比)
+// are one result each, a ranking of those values by their column, not
+// one number or a refusal; a filter that keeps every value of the column
+// (男, 女 of 性别) is dropped, and values said with "and" alone are not
+// set against each other.
+func TestProbeVersusGroupsByTheValues(t *testing.T) {
+	shops, people, _, _ := probeCoverageTables(t)
+	runNovelCases(t, []novelCase{
+		{shops, "Ash vs Birch: total amount", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "sum"}}, GroupBy: []string{"shop"}, Filters: []Filter{{"shop", "=", []string{"Ash", "Birch"}}}}},
+		{shops, "toys versus books, how many rows", &Reading{Analysis: TopN, GroupBy: []string{"kind"}, Filters: []Filter{{"kind", "=", []string{"toys", "books"}}}}},
+		{people, "2005年男性和女性人数对比", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"性别"}, Time: "年份", Filters: []Filter{{"年份", "year", []string{"2005"}}}}},
+		{shops, "Ash and Birch total amount", nil},
+	})
+}
+
+// TestProbeOrderPhrases: 从高到低, 从低到高 and "lowest first" order a
+// ranking; 排 ranks.
+func TestProbeOrderPhrases(t *testing.T) {
+	shops, _, cities, _ := probeCoverageTables(t)
+	runNovelCases(t, []novelCase{
+		{cities, "各地区销售额从低到高", &Reading{Analysis: TopN, Measures: []Measure{{"销售额", "sum"}}, GroupBy: []string{"地区"}}},
+		{cities, "各地区销售额从高到低排", &Reading{Analysis: TopN, Measures: []Measure{{"销售额", "sum"}}, GroupBy: []string{"地区"}}},
+		{shops, "total amount per kind, smallest first", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "sum"}}, GroupBy: []string{"kind"}}},
+	})
+	for request, want := range map[string]string{"各地区销售额从低到高": "asc", "各地区销售额从大到小": "desc", "avg amount by shop, lowest first": "asc", "avg amount by shop, highest first": "desc"} {
+		file := cities
+		if !strings.ContainsAny(request, "地") {
+			file = shops
+		}
+		r, ok, why := Understand(request, []*preview.FilePreview{file})
+		if !ok || r.Order != want {
+			t.Errorf("%s: ok %v, order %q (%s); want %q", request, ok, r.Order, why, want)
+		}
+	}
+}
+
+// TestProbePlaceOfTheFile: a word of the file's name said as the place
+// the data is about ("in oslo", "Oslo's …" on oslo-weather.csv) is the
+// file, not a word left unplaced.
+func TestProbePlaceOfTheFile(t *testing.T) {
+	_, _, _, oslo := probeCoverageTables(t)
+	runNovelCases(t, []novelCase{
+		{oslo, "avg rainfall by month in oslo", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "mean"}}, Time: "date", Grain: "month"}},
+		{oslo, "Oslo's total rainfall per month", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "month"}},
+		{oslo, "oslo rainfall", nil},
+	})
+}
+
+// TestProbeTogetherSaysNothing: 合起来 after 所有工作表 says the sheets
+// are taken together, which 所有工作表 already says.
+func TestProbeTogetherSaysNothing(t *testing.T) {
+	stores := previewFile(t, "stores.xlsx", storesWorkbook(t))
+	runNovelCases(t, []novelCase{
+		{stores, "所有工作表合起来，每张表的平均revenue", &Reading{Analysis: TopN, Sheet: "*", Measures: []Measure{{"revenue", "mean"}}, GroupBy: []string{"sheet"}}},
+	})
+}
