@@ -79,12 +79,12 @@ var aggZh = map[string]string{"median": "中位数", "max": "最大值", "min": 
 // a trend lists every period's value in time order, so the order word
 // would be dropped. Said before a measure with each or per it is already
 // the measure's maximum or minimum per period ("每年最高的通胀率"); a
-// question of which period ("which year…", 哪一年…) is answered by the
+// question of which period ("which year…", 哪一年…, 星期几) is answered by the
 // trend's every period, and a maximum or minimum asked ("peak co2 reading
 // each year") uses the order.
 func trendOrderUnused(a *asking, r *Reading) {
-	if r.Order == "" || r.N > 0 || a.p.asksWhich() {
-		return
+	if r.Order == "" || r.N > 0 || a.p.asksWhich() || slices.ContainsFunc(a.p.toks, func(w word) bool { return strings.HasSuffix(w.raw, "几") }) {
+		return // which period: 哪一年, "which month", 星期几
 	}
 	for _, m := range r.Measures {
 		if m.Agg == "max" || m.Agg == "min" {

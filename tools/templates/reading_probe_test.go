@@ -84,6 +84,7 @@ func TestProbeTrendDropsNoOrder(t *testing.T) {
 		{ozone, "历年臭氧浓度最低", nil},
 		{daily, "which month had the highest rainfall", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "month"}},
 		{ozone, "每年最高的臭氧浓度", &Reading{Analysis: Trend, Measures: []Measure{{"臭氧浓度", "max"}}, Time: "日期", Grain: "year"}},
+		{daily, "平均rainfall最大的是星期几", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "mean"}}, Time: "date", Grain: "weekday"}},
 		{daily, "peak gust reading per month", &Reading{Analysis: Trend, Measures: []Measure{{"gust", "max"}}, Time: "date", Grain: "month"}},
 	})
 }
