@@ -120,6 +120,7 @@ func (p *parsed) build() (Reading, []problem) {
 			b.ent = entry{role: roleStop}
 		}
 	}
+	p.valueDaysAreRows()
 	wholePart := p.wholeCalendarRange()
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]

@@ -230,3 +230,37 @@ func init() {
 		zhWords[w] = entry{role: roleStop}
 	}
 }
+
+// Words of the probe set's refusals: 有关 asks whether two columns are
+// related (a correlation, as 相关 and 关系 do); 损伤 and 损坏 are damage;
+// "most populous" is the highest population; "mfg" is manufacturing.
+func init() {
+	zhWords["有关"] = entry{role: roleCue, value: Correlation}
+	for _, w := range []string{"损伤", "损坏", "损伤程度", "损坏程度"} {
+		zhWords[w] = entry{role: roleWord, value: "damage"}
+	}
+	enWords["populous"] = entry{role: roleSuper, value: "population", order: "desc"}
+	abbreviations["mfg"] = "manufacturing"
+}
+
+// valueDaysAreRows reads "days" right after a value ("rainy days only",
+// "on snow days") as the rows the value keeps, not a grain, when the
+// request names another period too ("total precip by yr, rainy days
+// only": yearly totals of the rainy days).
+func (p *parsed) valueDaysAreRows() {
+	other := false
+	for _, it := range p.items {
+		if it.kind == itemVocab && it.ent.role == roleGrain && it.ent.value != "day" {
+			other = true
+		}
+	}
+	if !other {
+		return
+	}
+	for k := 1; k < len(p.items); k++ {
+		it := &p.items[k]
+		if it.kind == itemVocab && it.ent.role == roleGrain && it.ent.value == "day" && p.items[k-1].kind == itemValue && !p.toks[it.from].han && (it.text == "days" || it.text == "day") {
+			it.ent = entry{role: roleStop}
+		}
+	}
+}

@@ -200,3 +200,39 @@ func TestProbeTogetherSaysNothing(t *testing.T) {
 		{stores, "所有工作表合起来，每张表的平均revenue", &Reading{Analysis: TopN, Sheet: "*", Measures: []Measure{{"revenue", "mean"}}, GroupBy: []string{"sheet"}}},
 	})
 }
+
+// TestProbeWordsOfTheRefusals: 有关 asks for a correlation, 损伤程度 names
+// a damage column, "most populous" ranks by population, "mfg" is
+// manufacturing, and "cloudy days only" with another period keeps the
+// cloudy rows rather than naming a second grain.
+func TestProbeWordsOfTheRefusals(t *testing.T) {
+	daily, _, _, _ := probeTables(t)
+	_, _, _, oslo := probeCoverageTables(t)
+	var ib strings.Builder
+	ib.WriteString("incident,damage,cost\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&ib, "E%d,%s,%d.5\n", i, []string{"none", "minor", "severe"}[i%3], 100+i*13%37)
+	}
+	incidents := previewFile(t, "incidents.csv", []byte(ib.String()))
+	var cb strings.Builder
+	cb.WriteString("year,city,population\n")
+	for y := 2000; y <= 2010; y += 5 {
+		for i, c := range []string{"Avon", "Brill", "Corfe", "Dunn"} {
+			fmt.Fprintf(&cb, "%d,%s,%d\n", y, c, 1000*(i+1)+y%7)
+		}
+	}
+	towns := previewFile(t, "towns.csv", []byte(cb.String()))
+	var mb strings.Builder
+	mb.WriteString("month,manufacturing,retail\n")
+	for i := 0; i < 36; i++ {
+		fmt.Fprintf(&mb, "%d-%02d-01,%d,%d\n", 2015+i/12, 1+i%12, 900+i%7, 400+i%5)
+	}
+	jobs := previewFile(t, "jobs.csv", []byte(mb.String()))
+	runNovelCases(t, []novelCase{
+		{daily, "rainfall和gust有关吗", &Reading{Analysis: Correlation, Measures: []Measure{{"rainfall", ""}, {"gust", ""}}, Columns: []string{"rainfall", "gust"}}},
+		{incidents, "各损伤程度的平均cost", &Reading{Analysis: TopN, Measures: []Measure{{"cost", "mean"}}, GroupBy: []string{"damage"}}},
+		{towns, "3 most populous cities in 2010", &Reading{Analysis: TopN, Measures: []Measure{{"population", "sum"}}, GroupBy: []string{"city"}, Time: "year", Filters: []Filter{{"year", "year", []string{"2010"}}}}},
+		{jobs, "avg mfg per year", &Reading{Analysis: Trend, Measures: []Measure{{"manufacturing", "mean"}}, Time: "month", Grain: "year"}},
+		{oslo, "total rainfall by month, cloud days only", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "month", Filters: []Filter{{"sky", "=", []string{"cloud"}}}}},
+	})
+}
