@@ -1283,6 +1283,7 @@ func parseOn(request string, t *gtable) *parsed {
 		}
 	}
 	p.correctTypos()
+	p.synonymsInNames()
 	p.place()
 	return p
 }

@@ -264,3 +264,52 @@ func (p *parsed) valueDaysAreRows() {
 		}
 	}
 }
+
+// synonymsInNames replaces a request word that names no column by the one
+// synonym of it that a column's name has, when a word of the same column
+// follows it ("bill length" on Beak Length (mm): beak length), so the
+// words read as that column's name. A word that is a value of a column,
+// or whose synonyms are in several columns' names, is left as written.
+func (p *parsed) synonymsInNames() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		t := &p.toks[i]
+		if t.han || t.num || p.colWord(t.w) || p.valueWord(t.w) {
+			continue
+		}
+		if s := p.synonymBefore(t.w, p.toks[i+1].w); s != "" {
+			t.w = s
+		}
+	}
+}
+
+// synonymBefore is the synonym of w that one column's name has beside
+// the word next, or "" when none or several columns have one.
+func (p *parsed) synonymBefore(w, next string) string {
+	var hit *gcol
+	with := ""
+	for _, c := range p.t.cols {
+		if !slices.Contains(c.words, next) {
+			continue
+		}
+		for _, s := range synonymWords[w] {
+			if s == next || !slices.Contains(c.words, s) {
+				continue
+			}
+			if hit != nil && hit != c {
+				return ""
+			}
+			hit, with = c, s
+		}
+	}
+	return with
+}
+
+// valueWord reports whether w is a value of one of the table's columns.
+func (p *parsed) valueWord(w string) bool {
+	for _, c := range p.t.cols {
+		if _, ok := c.values[w]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -236,3 +236,19 @@ func TestProbeWordsOfTheRefusals(t *testing.T) {
 		{oslo, "total rainfall by month, cloud days only", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "month", Filters: []Filter{{"sky", "=", []string{"cloud"}}}}},
 	})
 }
+
+// TestProbeSynonymInAName: "bill length" names Beak Length (mm) through
+// the synonym bill → beak; bill alone is still either beak column.
+func TestProbeSynonymInAName(t *testing.T) {
+	var bb strings.Builder
+	bb.WriteString("Kind,Beak Length (mm),Beak Depth (mm),Wing Length (mm)\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&bb, "%s,%d.5,%d.25,%d\n", []string{"tern", "gull"}[i%2], 30+i%9, 14+i%5, 200+i%11)
+	}
+	birds := previewFile(t, "birds.csv", []byte(bb.String()))
+	runNovelCases(t, []novelCase{
+		{birds, "avg bill length per kind", &Reading{Analysis: TopN, Measures: []Measure{{"Beak Length (mm)", "mean"}}, GroupBy: []string{"Kind"}}},
+		{birds, "median bill depth by kind", &Reading{Analysis: TopN, Measures: []Measure{{"Beak Depth (mm)", "median"}}, GroupBy: []string{"Kind"}}},
+		{birds, "avg bill per kind", nil},
+	})
+}
