@@ -80,11 +80,13 @@ var aggZh = map[string]string{"median": "中位数", "max": "最大值", "min": 
 // would be dropped. Said before a measure with each or per it is already
 // the measure's maximum or minimum per period ("每年最高的通胀率"); a
 // question of which period ("which year…", 哪一年…, 星期几) is answered by the
-// trend's every period, and a maximum or minimum asked ("peak co2 reading
+// trend's every period, as is a part of the calendar (its few months or
+// weekdays all shown), and a maximum or minimum asked ("peak co2 reading
 // each year") uses the order.
 func trendOrderUnused(a *asking, r *Reading) {
-	if r.Order == "" || r.N > 0 || a.p.asksWhich() || slices.ContainsFunc(a.p.toks, func(w word) bool { return strings.HasSuffix(w.raw, "几") }) {
-		return // which period: 哪一年, "which month", 星期几
+	which := slices.ContainsFunc(a.p.toks, func(w word) bool { return strings.Contains(w.raw, "哪") || strings.HasSuffix(w.raw, "几") })
+	if r.Order == "" || r.N > 0 || a.p.asksWhich() || which || slices.Contains(calendarParts, r.Grain) {
+		return // which period: 哪一年, 一年中哪个月, "which month", 星期几; every month of the calendar
 	}
 	for _, m := range r.Measures {
 		if m.Agg == "max" || m.Agg == "min" {
@@ -231,11 +233,10 @@ func init() {
 	}
 }
 
-// Words of the probe set's refusals: 有关 asks whether two columns are
-// related (a correlation, as 相关 and 关系 do); 损伤 and 损坏 are damage;
+// Words of the probe set's refusals (有关, related, is correlation's in
+// builtin_correlation.go): 损伤 and 损坏 are damage;
 // "most populous" is the highest population; "mfg" is manufacturing.
 func init() {
-	zhWords["有关"] = entry{role: roleCue, value: Correlation}
 	for _, w := range []string{"损伤", "损坏", "损伤程度", "损坏程度"} {
 		zhWords[w] = entry{role: roleWord, value: "damage"}
 	}
@@ -246,7 +247,8 @@ func init() {
 // valueDaysAreRows reads "days" right after a value ("rainy days only",
 // "on snow days") as the rows the value keeps, not a grain, when the
 // request names another period too ("total precip by yr, rainy days
-// only": yearly totals of the rainy days).
+// only": yearly totals of the rainy days). Days counted ("number of
+// cloudy days per month") are what the count counts.
 func (p *parsed) valueDaysAreRows() {
 	other := false
 	for _, it := range p.items {
@@ -259,6 +261,9 @@ func (p *parsed) valueDaysAreRows() {
 	}
 	for k := 1; k < len(p.items); k++ {
 		it := &p.items[k]
+		if k >= 2 && p.items[k-2].kind == itemVocab && p.items[k-2].ent.role == roleAgg && p.items[k-2].ent.value == "count" {
+			continue // "number of cloudy days per month": the days are counted
+		}
 		if it.kind == itemVocab && it.ent.role == roleGrain && it.ent.value == "day" && p.items[k-1].kind == itemValue && !p.toks[it.from].han && (it.text == "days" || it.text == "day") {
 			it.ent = entry{role: roleStop}
 		}
