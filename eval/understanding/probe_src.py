@@ -10,7 +10,10 @@ group 90), synonyms of column names (bill for beak, speed at impact for Speed IA
 numerals for years and counts (二〇〇八年, 一九七五年, 前三, 五个). About a third the data cannot answer or answers only
 in part: a column, value, sheet or year it lacks, a grain it lacks (decade, hour of a daily series), a share, ratio,
 weighted figure, growth or change, streak, forecast, advice, a causal or subjective question, a rate or level summed.
-Its first figures, taken before anyone read its answers, are the honest figures for questions nobody here has seen.
+Its first figures, taken before anyone read its answers, are the honest figures for questions nobody here has seen:
+on 4 December 2026, at commit 39317b9 (before any parser change), `go run ./eval/understanding/cmd/understand -only
+probe` (load average 6.9) gave English precision 97.0% (65 right of 67 answered) and coverage 61.9% (65 of 105),
+Chinese precision 95.2% (60 of 63) and coverage 61.9% (60 of 97).
 Seventeen questions of its first draft turned out to be, word for word, questions of other sets (TestProbeSetIsNew) and
 were dropped, not reworded.
 
