@@ -1,6 +1,6 @@
 """Writes testdata/questions.jsonl and testdata/heldout.jsonl from questions_src.py, testdata/fresh.jsonl
 from fresh_src.py, testdata/unseen.jsonl from unseen_src.py, testdata/blind.jsonl from blind_src.py and testdata/novel.jsonl from
-novel_src.py and testdata/untried.jsonl from untried_src.py.
+novel_src.py, testdata/untried.jsonl from untried_src.py and testdata/probe.jsonl from probe_src.py.
 
 Every expected answer table is computed here with pandas from the shipped tables (testdata/tables/), from the
 question's hand-written reading; nothing comes from Sift. Run: /usr/bin/python3 gen.py [--check]
@@ -18,6 +18,7 @@ sys.dont_write_bytecode = True
 import blind_src  # noqa: E402
 import fresh_src  # noqa: E402
 import novel_src  # noqa: E402
+import probe_src  # noqa: E402
 import questions_src  # noqa: E402
 import unseen_src  # noqa: E402
 import untried_src  # noqa: E402
@@ -162,7 +163,8 @@ def grouped(df, keys, ms):
     """One row per group: the keys as strings, then each measure's aggregate."""
     g = df.groupby(keys[0] if len(keys) == 1 else keys, sort=True)
     cols = [agg_of(g, m["column"], m["agg"]) for m in ms] if ms else [g.size()]
-    return pd.concat(cols, axis=1)
+    # Numbered, not named: two aggregations of one column (min and max price) would share a name.
+    return pd.concat(cols, axis=1, keys=range(len(cols)))
 
 
 def answer(q):
@@ -296,7 +298,8 @@ def main():
     files = {"questions.jsonl": records(questions_src.Q, ""), "heldout.jsonl": records(questions_src.HELDOUT, "h-"),
              "fresh.jsonl": records(fresh_src.FRESH, "f-"), "unseen.jsonl": records(unseen_src.UNSEEN, "u-"),
              "blind.jsonl": records(blind_src.BLIND, "b-"), "novel.jsonl": records(novel_src.NOVEL, "n-"),
-             "untried.jsonl": records(untried_src.UNTRIED, "t-")}
+             "untried.jsonl": records(untried_src.UNTRIED, "t-"),
+             "probe.jsonl": records(probe_src.PROBE, "p-")}
     stale = []
     for name, text in files.items():
         path = os.path.join(HERE, "testdata", name)

@@ -21,7 +21,7 @@ var correlationBuiltin = builtin{
 	),
 	words:     []string{"correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter"},
 	phrases:   []string{"relationship between", "pearson r", "correlation coefficient"},
-	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "散点图"},
+	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "有关", "散点图"},
 	columnsIn: true,
 	needs: func(a *asking, r *Reading) {
 		p, add := a.p, a.add

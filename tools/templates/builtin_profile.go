@@ -24,7 +24,7 @@ var profileBuiltin = builtin{
 		return len(a.measures) == 0 && len(a.dims) == 0 && a.sheetAs == "" && a.aggs == 0 && !a.ranking && a.order == "" && len(r.Filters) == 0 && a.years == 0
 	}},
 	needs: func(a *asking, r *Reading) {
-		if len(a.measures) > 0 && len(r.Filters) > 0 {
+		if !profileOfNamedColumns(a) && len(a.measures) > 0 && len(r.Filters) > 0 {
 			// "summary of AAPL prices": a column of some rows asked
 			// about, which a profile of the table does not answer apart
 			// ("人口数据概况" names the table's subject, and is its profile).

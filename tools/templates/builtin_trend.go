@@ -39,6 +39,7 @@ var trendBuiltin = builtin{
 	needsTime: func(string) bool { return true },
 	periodic:  func(*asking) bool { return true },
 	measured: func(a *asking, r *Reading) {
+		statOfPeriodByGroup(a)
 		if !(a.perGrain || a.p.meanOfPeriod()) || len(a.dims) == 0 || a.agg != "mean" || a.grain == "" {
 			return
 		}
@@ -56,6 +57,7 @@ var trendBuiltin = builtin{
 			// one line each, not one line of the two pooled.
 			r.GroupBy = []string{col}
 		}
+		trendOrderUnused(a, r)
 		if len(r.Measures) > 1 {
 			a.add("a trend follows one measure; it names %d", "趋势分析只跟踪一个度量；请求提到了 %d 个", len(r.Measures))
 		}

@@ -1124,6 +1124,9 @@ func (p *parsed) placeAt(i int) (item, bool) {
 	if it, ok := p.fileAt(i, false); ok {
 		return it, true
 	}
+	if it, ok := p.placeOfFileAt(i); ok {
+		return it, true
+	}
 	// English phrases, longest first.
 	if !toks[i].han {
 		for w := min(4, n-i); w >= 2; w-- {
@@ -1284,6 +1287,7 @@ func parseOn(request string, t *gtable) *parsed {
 		}
 	}
 	p.correctTypos()
+	p.synonymsInNames()
 	p.place()
 	p.placeValues()
 	return p

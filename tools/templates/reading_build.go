@@ -121,6 +121,7 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 	}
 	p.foldCounts()
+	p.valueDaysAreRows()
 	wholePart := p.wholeCalendarRange()
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
@@ -637,6 +638,9 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(named) > 1 {
 		add("it asks for more than one analysis (%s)", "请求要的不止一项分析（%s）", strings.Join(named, ", "))
 	}
+	if c := p.versusDimension(&r, named, dims, grain, part); c != nil {
+		dims = append(dims, c)
+	}
 	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain) {
 		// 一年中各月份: the months of the calendar, all years together.
 		part, grain = grain+"_of_year", ""
@@ -914,6 +918,9 @@ func (p *parsed) build() (Reading, []problem) {
 		add("it sets values of %[1]s against each other: ask by %[1]s", "请求把 %[1]s 的几个值相互比较：请按 %[1]s 分组来问", col)
 	}
 	probs = append(probs, p.valueProblems(r)...)
+	if col := p.aggregatedDimension(r); col != "" {
+		add("it aggregates %[1]s, which is a category it would group by: say what to measure for each %[1]s", "请求对 %[1]s 做汇总，而 %[1]s 是分组的类别：请说明每个 %[1]s 要统计什么", col)
+	}
 	return r, probs
 }
 
