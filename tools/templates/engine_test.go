@@ -83,7 +83,6 @@ func abs(f float64) float64 {
 // their exact numbers, answers and files.
 func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 	op := workspace(t, map[string][]byte{"sales.csv": salesCSV(t)})
-	ctx := context.Background()
 	cases := []struct {
 		name string
 		m    Match
@@ -110,43 +109,51 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pd, err := RunWith(ctx, op, "input/sales.csv", c.m, RunOptions{Engine: EnginePandas})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dk, err := RunWith(ctx, op, "input/sales.csv", c.m, RunOptions{Engine: EngineDuckDB})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pd.Engine != EnginePandas || dk.Engine != EngineDuckDB {
-				t.Fatalf("engines = %s, %s", pd.Engine, dk.Engine)
-			}
-			var a, b any
-			if err := json.Unmarshal(pd.Data, &a); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(dk.Data, &b); err != nil {
-				t.Fatal(err)
-			}
-			sameNumbers(t, "data", a, b)
-			if pd.Answer != dk.Answer {
-				t.Errorf("answers differ:\npandas %s\nduckdb %s", pd.Answer, dk.Answer)
-			}
-			if len(pd.Sections) != len(dk.Sections) {
-				t.Fatalf("sections: pandas %d, duckdb %d", len(pd.Sections), len(dk.Sections))
-			}
-			for i := range pd.Sections {
-				if pd.Sections[i].Title != dk.Sections[i].Title || pd.Sections[i].Markdown != dk.Sections[i].Markdown {
-					t.Errorf("section %d differs:\npandas %s\n%s\nduckdb %s\n%s", i, pd.Sections[i].Title, pd.Sections[i].Markdown, dk.Sections[i].Title, dk.Sections[i].Markdown)
-				}
-				if len(pd.Sections[i].Files) != len(dk.Sections[i].Files) {
-					t.Errorf("section %d files: pandas %v, duckdb %v", i, pd.Sections[i].Files, dk.Sections[i].Files)
-				}
-			}
-			if strings.Join(pd.Picked, "|") != strings.Join(dk.Picked, "|") {
-				t.Errorf("picked differ:\npandas %q\nduckdb %q", pd.Picked, dk.Picked)
-			}
+			sameAsPandas(t, op, "input/sales.csv", c.m)
 		})
+	}
+}
+
+// sameAsPandas runs m on file through both engines and compares their
+// exact numbers, answers, sections and choices.
+func sameAsPandas(t *testing.T, op operator.Operator, file string, m Match) {
+	t.Helper()
+	ctx := context.Background()
+	pd, err := RunWith(ctx, op, file, m, RunOptions{Engine: EnginePandas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dk, err := RunWith(ctx, op, file, m, RunOptions{Engine: EngineDuckDB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pd.Engine != EnginePandas || dk.Engine != EngineDuckDB {
+		t.Fatalf("engines = %s, %s", pd.Engine, dk.Engine)
+	}
+	var a, b any
+	if err := json.Unmarshal(pd.Data, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(dk.Data, &b); err != nil {
+		t.Fatal(err)
+	}
+	sameNumbers(t, "data", a, b)
+	if pd.Answer != dk.Answer {
+		t.Errorf("answers differ:\npandas %s\nduckdb %s", pd.Answer, dk.Answer)
+	}
+	if len(pd.Sections) != len(dk.Sections) {
+		t.Fatalf("sections: pandas %d, duckdb %d", len(pd.Sections), len(dk.Sections))
+	}
+	for i := range pd.Sections {
+		if pd.Sections[i].Title != dk.Sections[i].Title || pd.Sections[i].Markdown != dk.Sections[i].Markdown {
+			t.Errorf("section %d differs:\npandas %s\n%s\nduckdb %s\n%s", i, pd.Sections[i].Title, pd.Sections[i].Markdown, dk.Sections[i].Title, dk.Sections[i].Markdown)
+		}
+		if len(pd.Sections[i].Files) != len(dk.Sections[i].Files) {
+			t.Errorf("section %d files: pandas %v, duckdb %v", i, pd.Sections[i].Files, dk.Sections[i].Files)
+		}
+	}
+	if strings.Join(pd.Picked, "|") != strings.Join(dk.Picked, "|") {
+		t.Errorf("picked differ:\npandas %q\nduckdb %q", pd.Picked, dk.Picked)
 	}
 }
 
