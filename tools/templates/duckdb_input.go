@@ -15,13 +15,6 @@ import (
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/xuri/excelize/v2"
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/japanese"
-	"golang.org/x/text/encoding/korean"
-	"golang.org/x/text/encoding/simplifiedchinese"
-	"golang.org/x/text/encoding/traditionalchinese"
-	"golang.org/x/text/encoding/unicode"
 )
 
 // DuckDB reads CSV/TSV, JSON and Parquet in UTF-8. A workbook's sheet, or
@@ -31,32 +24,6 @@ import (
 // through the confined opener; the copy may grow to the bound of DuckDB's
 // spill directory (FilesOptions.TempBytes), no more, and is removed when
 // the engine closes.
-
-// duckCodecs are the Python codecs (Params.Encoding, as pandas is given
-// it) the engine transcodes, by their names in lower case. Unknown ones
-// run on pandas.
-var duckCodecs = map[string]encoding.Encoding{
-	"gb18030": simplifiedchinese.GB18030, "gbk": simplifiedchinese.GBK, "cp936": simplifiedchinese.GBK,
-	"gb2312": simplifiedchinese.GBK, "big5": traditionalchinese.Big5, "cp950": traditionalchinese.Big5,
-	"shift_jis": japanese.ShiftJIS, "sjis": japanese.ShiftJIS, "cp932": japanese.ShiftJIS,
-	"euc-jp": japanese.EUCJP, "euc_jp": japanese.EUCJP, "euc-kr": korean.EUCKR, "euc_kr": korean.EUCKR, "cp949": korean.EUCKR,
-	"cp1252": charmap.Windows1252, "windows-1252": charmap.Windows1252,
-	"cp1251": charmap.Windows1251, "windows-1251": charmap.Windows1251, "cp1250": charmap.Windows1250,
-	"latin-1": charmap.ISO8859_1, "latin1": charmap.ISO8859_1, "iso-8859-1": charmap.ISO8859_1, "iso8859-1": charmap.ISO8859_1,
-	"iso-8859-15": charmap.ISO8859_15, "latin-9": charmap.ISO8859_15,
-	"utf-16":    unicode.UTF16(unicode.LittleEndian, unicode.UseBOM),
-	"utf-16-le": unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le": unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),
-	"utf-16-be": unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be": unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM),
-}
-
-// utf8Codec reports whether DuckDB reads a file in encoding as it is.
-func utf8Codec(enc string) bool {
-	switch strings.ToLower(enc) {
-	case "", "utf-8", "utf-8-sig", "utf8", "ascii":
-		return true
-	}
-	return false
-}
 
 // duckInput is the file DuckDB reads for the input at rel: the input
 // itself, or a copy written for it under dir (removed by cleanup).
@@ -207,7 +174,7 @@ func firstSheetWithData(wb *excelize.File, sheets []string) string {
 // UTF-8, streaming. A byte sequence that is not enc's fails, as pandas
 // fails on it.
 func transcode(ctx context.Context, src io.Reader, enc string, w io.Writer) error {
-	e, ok := duckCodecs[strings.ToLower(enc)]
+	e, ok := duckCodec(enc)
 	if !ok {
 		return fmt.Errorf("the DuckDB engine does not decode %s", enc)
 	}

@@ -280,7 +280,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 		engine = EngineFor(t.Name, rel, params.Encoding)
 	}
 	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
-		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files (in UTF-8, GB18030, GBK, Big5, Shift-JIS, EUC-KR, UTF-16, cp1252 or Latin-1) and xlsx sheets", t.Name, rel, strings.Join(duckNames(), ", "))
+		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files (in UTF-8, UTF-16, GB18030, GBK, Big5, Shift-JIS, EUC-JP, EUC-KR, or a single-byte codepage such as cp1252, Latin-1 to Latin-10, KOI8 or mac-roman) and xlsx sheets", t.Name, rel, strings.Join(duckNames(), ", "))
 	}
 	if m.Reading.Analysis != "" && m.Reading.duckOnly() {
 		// The pandas cells cannot compute this reading: the reading
