@@ -170,6 +170,15 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 		return nil, p, fail(err.Error())
 	}
 	src, err := sqldb.OpenFiles(ctx, in.dir, []string{in.rel}, fo)
+	if err != nil && strings.Contains(err.Error(), duckUnreadFile) && isDelimited(rel) {
+		// DuckDB's sniffer refuses a CSV whose lines end in CRLF but
+		// for some; read a copy whose lines all end in LF.
+		in.cleanup()
+		if in, err = prepareCopy(ctx, root, rel, p, fo, true); err != nil {
+			return nil, p, fail(err.Error())
+		}
+		src, err = sqldb.OpenFiles(ctx, in.dir, []string{in.rel}, fo)
+	}
 	if err != nil {
 		in.cleanup()
 		return nil, p, fail(err.Error())
@@ -205,6 +214,10 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	ok = true
 	return d, p, nil
 }
+
+// duckUnreadFile is in the error of a file DuckDB cannot read at all
+// (sqldb.OpenFiles).
+const duckUnreadFile = "no input file could be read"
 
 // templateError is a problem the person can fix, worded as the cell's
 // TemplateError would be.

@@ -38,14 +38,30 @@ type duckInput struct {
 	cleanup func()
 }
 
+// isDelimited reports whether the file at p is delimited text: CSV, TSV.
+func isDelimited(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".csv", ".tsv", ".tab":
+		return true
+	}
+	return false
+}
+
 // abs is the path DuckDB reads.
 func (in duckInput) abs() string { return filepath.Join(in.dir, filepath.FromSlash(in.rel)) }
 
 // prepareInput makes the input at rel (in the workspace at root) readable
 // by DuckDB: sheet of a workbook as CSV, text in encoding as UTF-8.
 func prepareInput(ctx context.Context, root, rel string, p Params, fo sqldb.FilesOptions) (duckInput, error) {
+	return prepareCopy(ctx, root, rel, p, fo, false)
+}
+
+// prepareCopy is prepareInput; with lineEnds, a text file is copied with
+// its lines ending in LF alone (lineEndWriter), for DuckDB's sniffer,
+// which refuses a file whose lines end in CRLF but for some.
+func prepareCopy(ctx context.Context, root, rel string, p Params, fo sqldb.FilesOptions, lineEnds bool) (duckInput, error) {
 	workbook := isWorkbook(rel)
-	if !workbook && utf8Codec(p.Encoding) {
+	if !workbook && utf8Codec(p.Encoding) && !lineEnds {
 		real, err := filepath.EvalSymlinks(root)
 		if err != nil {
 			return duckInput{}, err
@@ -97,9 +113,20 @@ func prepareInput(ctx context.Context, root, rel string, p Params, fo sqldb.File
 		limit = sqldb.DefaultFilesTempBytes
 	}
 	w := &boundedWriter{w: bufio.NewWriterSize(out, 1<<16), left: limit}
-	if workbook {
+	switch {
+	case workbook:
 		in.sheet, in.datetimes, in.mixed, err = copySheet(ctx, src, p.Sheet, w)
-	} else {
+	case lineEnds:
+		le := &lineEndWriter{w: w}
+		if utf8Codec(p.Encoding) {
+			err = copyText(ctx, src, le)
+		} else {
+			err = transcode(ctx, src, p.Encoding, le)
+		}
+		if err == nil {
+			err = le.close()
+		}
+	default:
 		err = transcode(ctx, src, p.Encoding, w)
 	}
 	if err == nil {
@@ -211,6 +238,71 @@ func transcode(ctx context.Context, src io.Reader, enc string, w io.Writer) erro
 			return fmt.Errorf("read the file as %s: %w", enc, err)
 		}
 	}
+}
+
+// copyText copies src to w as it is.
+func copyText(ctx context.Context, src io.Reader, w io.Writer) error {
+	buf := make([]byte, 1<<16)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := src.Read(buf)
+		if _, werr := w.Write(buf[:n]); werr != nil {
+			return werr
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// lineEndWriter writes UTF-8 CSV text with each line ending outside a
+// quoted field (CRLF, or CR alone) as LF, as pandas reads every one of
+// them; a quoted field keeps its line breaks as they are, as pandas
+// keeps them.
+type lineEndWriter struct {
+	w          io.Writer
+	quoted, cr bool
+	out        []byte
+}
+
+func (l *lineEndWriter) Write(p []byte) (int, error) {
+	l.out = l.out[:0]
+	for _, b := range p {
+		if l.cr {
+			l.cr = false
+			l.out = append(l.out, '\n')
+			if b == '\n' {
+				continue
+			}
+		}
+		switch {
+		case b == '"':
+			l.quoted = !l.quoted
+		case b == '\r' && !l.quoted:
+			l.cr = true
+			continue
+		}
+		l.out = append(l.out, b)
+	}
+	if _, err := l.w.Write(l.out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// close ends a last line that ended in CR.
+func (l *lineEndWriter) close() error {
+	if l.cr {
+		l.cr = false
+		_, err := l.w.Write([]byte{'\n'})
+		return err
+	}
+	return nil
 }
 
 // lastRuneStart is the index where the last rune of b starts.

@@ -347,19 +347,44 @@ func TestDuckDBMeasureIncludesNumbersWrittenAsText(t *testing.T) {
 	}
 }
 
-// TestRunFallsBackToPandasWhereDuckDBCannotRead: a CSV whose lines end in
-// CRLF but for the last, which DuckDB's sniffer refuses, is still
-// answered, by pandas.
-func TestRunFallsBackToPandasWhereDuckDBCannotRead(t *testing.T) {
+// TestLineEndsReadOnDuckDB: a CSV whose lines end in CRLF but for some,
+// which DuckDB's sniffer refuses, ran on pandas; DuckDB reads a copy whose
+// lines end in LF now, with pandas' numbers, and a quoted field's line
+// breaks kept as they are.
+func TestLineEndsReadOnDuckDB(t *testing.T) {
 	pythonOrSkip(t)
 	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(string(salesCSV(t)), "\r\n", "\n")), "\n")
-	data := strings.Join(lines[:200], "\r\n") + "\n"
-	op := workspace(t, map[string][]byte{"mixed.csv": []byte(data)})
-	r, err := Run(context.Background(), op, "input/mixed.csv", Match{Template: Profile})
-	if err != nil {
-		t.Fatal(err)
+	sales := strings.Join(lines[:200], "\r\n") + "\n"
+	var notes strings.Builder
+	notes.WriteString("name,note,amount\r\n")
+	for i := 0; i < 60; i++ {
+		note := []string{"plain", "\"two\r\nlines\"", "\"a, b\"", "\"lf\nonly\""}[[]int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}[i%10]]
+		end := "\r\n"
+		if i%7 == 3 {
+			end = "\n"
+		}
+		fmt.Fprintf(&notes, "n%d,%s,%d%s", []int{0, 0, 0, 1, 1, 2}[i%6], note, (i*37)%101, end)
 	}
-	if r.Engine != EnginePandas {
-		t.Errorf("engine %s; want pandas, as DuckDB cannot read the file", r.Engine)
+	op := workspace(t, map[string][]byte{"mixed.csv": []byte(sales), "notes.csv": []byte(notes.String())})
+	for _, c := range []struct {
+		file string
+		m    Match
+	}{
+		{"input/mixed.csv", Match{Template: Profile}},
+		{"input/mixed.csv", Match{Template: Trend, Params: Params{Measure: "revenue", Period: "month"}}},
+		{"input/mixed.csv", Match{Template: Outliers, Params: Params{Columns: []string{"revenue"}, IQRK: 0.5}}},
+		{"input/notes.csv", Match{Template: Profile}},
+		{"input/notes.csv", Match{Template: TopN, Params: Params{Category: "note", Measure: "amount"}}},
+	} {
+		t.Run(c.file+"/"+c.m.Template, func(t *testing.T) {
+			sameAsPandas(t, op, c.file, c.m)
+			r, err := Run(context.Background(), op, c.file, c.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Engine != EngineDuckDB {
+				t.Errorf("engine %s, want duckdb", r.Engine)
+			}
+		})
 	}
 }
