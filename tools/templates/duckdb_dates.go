@@ -12,25 +12,32 @@ import (
 // ("Jan 1 2000", "01/31/2015") are read by the layout they are written
 // in. pandas 1.5.3 reads each such value with dateutil, month first; a
 // layout is one here only where dateutil reads every value it matches
-// as it does (TestDuckDBTextDatesSameAsPandas): no day-first numeric
-// layout (dateutil reads "01.02.2000" as 2 January), no two-digit year
+// as it does (TestDuckDBTextDatesSameAsPandas): month first ("01.02.2000"
+// is 2 January), a missing day the 1st, and no two-digit year
 // (dateutil's century is the one nearest today, strptime's is fixed).
 
 // textDateLayouts are the layouts tried, in order.
 var textDateLayouts = []string{
 	"%b %d %Y", "%B %d %Y", "%b %d, %Y", "%B %d, %Y",
+	"%b %d %Y %H:%M", "%b %d, %Y %H:%M",
 	"%d %b %Y", "%d %B %Y", "%d-%b-%Y",
-	"%m/%d/%Y", "%Y/%m/%d",
-	"%Y年%m月%d日",
+	"%b %Y", "%B %Y", "%b-%Y", "%Y-%m",
+	"%m/%d/%Y", "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S", "%Y/%m/%d",
+	"%m.%d.%Y", "%Y.%m.%d",
+	"%Y年%m月%d日", "%Y年%m月%d", "%Y年%m月",
 }
 
 // textDateValue is the SQL of text column col's value read with layouts.
+// strptime's %Y takes a year of fewer digits too ("01/02/99" is the year
+// 99), which dateutil reads otherwise: a value is read only with a year
+// of four digits.
 func textDateValue(col string, layouts []string) string {
 	lits := make([]string, len(layouts))
 	for i, l := range layouts {
 		lits[i] = sqldb.SQLString(l)
 	}
-	return "try_strptime(trim(CAST(" + col + " AS VARCHAR)), [" + strings.Join(lits, ", ") + "])"
+	v := "trim(CAST(" + col + " AS VARCHAR))"
+	return "CASE WHEN regexp_matches(" + v + ", '(^|[^0-9])[0-9]{4}([^0-9]|$)') THEN try_strptime(" + v + ", [" + strings.Join(lits, ", ") + "]) END"
 }
 
 // textDates are the layouts of text column c's values that DuckDB's cast

@@ -34,41 +34,55 @@ var monthNames = []string{"January", "February", "March", "April", "May", "June"
 // pandas reads the same way, and gives pandas' numbers.
 func TestDuckDBTextDatesSameAsPandas(t *testing.T) {
 	pythonOrSkip(t)
+	layouts := []func(y, m, d int) string{
+		func(y, m, d int) string { return fmt.Sprintf("%s %d %d", monthNames[m-1][:3], d, y) },
+		func(y, m, d int) string { return fmt.Sprintf("%s %d, %d", monthNames[m-1], d, y) },
+		func(y, m, d int) string {
+			return fmt.Sprintf("%s %d, %d %d:%02d", monthNames[m-1][:3], d, y, d%24, m*4)
+		},
+		func(y, m, d int) string { return fmt.Sprintf("%d %s %d", d, monthNames[m-1][:3], y) },
+		func(y, m, d int) string { return fmt.Sprintf("%02d-%s-%d", d, monthNames[m-1][:3], y) },
+		func(y, m, d int) string { return fmt.Sprintf("%s %d", monthNames[m-1][:3], y) },
+		func(y, m, d int) string { return fmt.Sprintf("%s-%d", monthNames[m-1][:3], y) },
+		func(y, m, d int) string { return fmt.Sprintf("%s %d", monthNames[m-1], y) },
+		func(y, m, d int) string { return fmt.Sprintf("%d-%02d", y, m) },
+		func(y, m, d int) string { return fmt.Sprintf("%d/%d/%d", m, d, y) },
+		func(y, m, d int) string { return fmt.Sprintf("%02d/%02d/%d %02d:%02d", m, d, y, d%24, m*4) },
+		func(y, m, d int) string { return fmt.Sprintf("%d/%d/%d %02d:%02d:%02d", m, d, y, d%24, m*4, d) },
+		func(y, m, d int) string { return fmt.Sprintf("%d/%02d/%02d", y, m, d) },
+		func(y, m, d int) string { return fmt.Sprintf("%d.%d.%d", m, d, y) },
+		func(y, m, d int) string { return fmt.Sprintf("%d.%02d.%02d", y, m, d) },
+		func(y, m, d int) string { return fmt.Sprintf("%d年%d月%d日", y, m, d) },
+		func(y, m, d int) string { return fmt.Sprintf("%d年%d月%d", y, m, d) },
+		func(y, m, d int) string { return fmt.Sprintf("%d年%02d月", y, m) },
+	}
+	n := 0
 	files := map[string][]byte{
 		"stocks.csv": textDatesCSV,
-		"mon.csv":    datesIn(func(y, m, d int) string { return fmt.Sprintf("%s %d %d", monthNames[m-1][:3], d, y) }),
-		"month.csv":  datesIn(func(y, m, d int) string { return fmt.Sprintf("%s %d, %d", monthNames[m-1], d, y) }),
-		"daymon.csv": datesIn(func(y, m, d int) string { return fmt.Sprintf("%d %s %d", d, monthNames[m-1][:3], y) }),
-		"dash.csv":   datesIn(func(y, m, d int) string { return fmt.Sprintf("%02d-%s-%d", d, monthNames[m-1][:3], y) }),
-		"us.csv":     datesIn(func(y, m, d int) string { return fmt.Sprintf("%d/%d/%d", m, d, y) }),
-		"ymd.csv":    datesIn(func(y, m, d int) string { return fmt.Sprintf("%d/%02d/%02d", y, m, d) }),
-		"zh.csv":     datesIn(func(y, m, d int) string { return fmt.Sprintf("%d年%d月%d日", y, m, d) }),
-		// Two layouts in one column.
-		"mixed.csv": datesIn(func(y, m, d int) string {
-			if d%2 == 0 {
-				return fmt.Sprintf("%d/%d/%d", m, d, y)
-			}
-			return fmt.Sprintf("%s %d %d", monthNames[m-1][:3], d, y)
-		}),
+		"mon.csv":    datesIn(layouts[0]),
+		"zh.csv":     datesIn(layouts[15]),
+		// Every layout, each row in the next.
+		"all.csv": datesIn(func(y, m, d int) string { n++; return layouts[n%len(layouts)](y, m, d) }),
 	}
 	op := workspace(t, files)
+	pivot := Match{Template: Pivot, Params: Params{Category: "symbol", Time: "date", Period: "year", Measure: "price", Aggregation: "mean"}}
 	for name := range files {
-		for _, m := range []Match{
-			{Template: Pivot, Params: Params{Category: "symbol", Time: "date", Period: "year", Measure: "price", Aggregation: "mean"}},
-			{Template: ComparePeriods, Params: Params{Time: "date", Measure: "price", Compare: "yoy"}},
-		} {
-			t.Run(name+"/"+m.Template, func(t *testing.T) {
-				sameAsPandas(t, op, "input/"+name, m)
-			})
-		}
+		t.Run(name+"/pivot", func(t *testing.T) { sameAsPandas(t, op, "input/"+name, pivot) })
+	}
+	// Each day as read.
+	for _, m := range []Match{
+		{Template: Trend, Params: Params{Time: "date", Period: "day", Measure: "price"}},
+		{Template: ComparePeriods, Params: Params{Time: "date", Measure: "price", Compare: "yoy"}},
+	} {
+		t.Run("all.csv/"+m.Template, func(t *testing.T) { sameAsPandas(t, op, "input/all.csv", m) })
 	}
 }
 
 // TestDuckDBRefusesDatesInNoLayout: dates of a layout the engine does not
-// read ("1.2.2000", which pandas reads as 2 January) are still refused,
+// read ("01/02/99", whose century pandas takes from today) are still refused,
 // rather than cast to nothing, and Run answers on pandas.
 func TestDuckDBRefusesDatesInNoLayout(t *testing.T) {
-	op := pythonless(t, map[string][]byte{"stocks.csv": []byte("symbol,date,price\nMSFT,Jan 1 2000,39.81\nMSFT,1.2.2000,36.35\nIBM,Jan 1 2001,30.5\n")})
+	op := pythonless(t, map[string][]byte{"stocks.csv": []byte("symbol,date,price\nMSFT,Jan 1 2000,39.81\nMSFT,01/02/99,36.35\nIBM,Jan 1 2001,30.5\n")})
 	m := Match{Template: Pivot, Params: Params{Category: "symbol", Time: "date", Period: "year", Measure: "price", Aggregation: "mean"}}
 	_, err := RunWith(context.Background(), op, "input/stocks.csv", m, RunOptions{Engine: EngineDuckDB})
 	var ce *CellError
