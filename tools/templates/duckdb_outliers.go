@@ -117,6 +117,9 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 	if err != nil {
 		return err
 	}
+	if ext := strings.ToLower(path.Ext(abs)); ext == ".json" || ext == ".jsonl" || ext == ".ndjson" {
+		raw = d.jsonTextView(abs, dtypes)
+	}
 	shares, err := d.numberShares(ctx)
 	if err != nil {
 		return err

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sift-agent/sift/tools/sqldb"
 )
 
 // The rows outliers flags are written as pandas shows them after load()
@@ -73,7 +75,7 @@ func (d *duckTable) outlierDtypes(ctx context.Context, abs string) ([]string, er
 			case jsonDateName(c.name) && c.nonNull > 0:
 				return nil, refuse(c, "has a name pandas reads dates from")
 			case c.typ == "DATE" || strings.HasPrefix(c.typ, "TIMESTAMP"):
-				return nil, refuse(c, "is text to pandas")
+				out[i] = "str" // text to pandas, shown as the file has it (jsonTextView)
 			case c.typ == "BOOLEAN" && all:
 				out[i] = "bool"
 			case c.typ == "VARCHAR" || c.numeric() || c.typ == "BOOLEAN":
@@ -99,6 +101,27 @@ func (d *duckTable) outlierDtypes(ctx context.Context, abs string) ([]string, er
 		}
 	}
 	return out, nil
+}
+
+// jsonTextView reads the JSON file at abs as its typed view does, but
+// for the columns DuckDB reads as dates and pandas as text (outlierDtypes
+// gives them "str"): those as the text the file holds ("2024-02-10T10:15:00Z",
+// where the typed column would show 2024-02-10 10:15:00); the view
+// itself when there are none.
+func (d *duckTable) jsonTextView(abs string, dtypes []string) string {
+	var kv []string
+	text := false
+	for i, c := range d.cols {
+		typ := c.typ
+		if c.temporal() && dtypes[i] == "str" {
+			typ, text = "VARCHAR", true
+		}
+		kv = append(kv, sqldb.SQLString(c.name)+": "+sqldb.SQLString(typ))
+	}
+	if !text {
+		return d.view
+	}
+	return "(SELECT * FROM " + strings.TrimSuffix(sqldb.FileReader(abs), ")") + ", columns = {" + strings.Join(kv, ", ") + "}))"
 }
 
 // rowsWriter writes the flagged rows as pandas does, in to_csv's chunks.
