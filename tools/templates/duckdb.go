@@ -452,11 +452,11 @@ func (d *duckTable) findTime(ctx context.Context, p Params) (duckColumn, error) 
 		}
 		if len(res) == 1 && len(res[0]) == 2 {
 			if parsed, total := toInt(res[0][0]), toInt(res[0][1]); total > 0 && parsed*10 < total*9 {
-				layouts, err := d.textDates(ctx, c)
+				layouts, ok, err := d.textDates(ctx, c)
 				if err != nil {
 					return c, err
 				}
-				if layouts == nil {
+				if !ok {
 					return duckColumn{}, templateError(fmt.Sprintf("%s: %s reads as dates in %d of its %d values", duckUnreadDates, c.name, parsed, total))
 				}
 				c.layouts = layouts

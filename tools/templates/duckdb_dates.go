@@ -22,7 +22,8 @@ var textDateLayouts = []string{
 	"%b %d %Y %H:%M", "%b %d, %Y %H:%M",
 	"%d %b %Y", "%d %B %Y", "%d-%b-%Y",
 	"%b %Y", "%B %Y", "%b-%Y", "%Y-%m",
-	"%m/%d/%Y", "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S", "%Y/%m/%d",
+	"%m/%d/%Y", "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S",
+	"%Y/%m/%d", "%Y/%m/%d %H:%M", "%Y/%m/%d %H:%M:%S",
 	"%m.%d.%Y", "%Y.%m.%d",
 	"%Y年%m月%d日", "%Y年%m月%d", "%Y年%m月",
 }
@@ -41,30 +42,34 @@ func textDateValue(col string, layouts []string) string {
 }
 
 // textDates are the layouts of text column c's values that DuckDB's cast
-// does not read, those of textDateLayouts that some of them have; nil
-// when a value has none of them (pandas may still read it, another way).
-func (d *duckTable) textDates(ctx context.Context, c duckColumn) ([]string, error) {
+// does not read, those of textDateLayouts that some of them have (none
+// when the cast reads every value); not ok when a value has none of them
+// (pandas may still read it, another way).
+func (d *duckTable) textDates(ctx context.Context, c duckColumn) (layouts []string, ok bool, err error) {
 	uncast := "TRY_CAST(" + c.ident() + " AS TIMESTAMP) IS NULL AND " + c.ident() + " IS NOT NULL"
 	exprs := make([]string, len(textDateLayouts))
 	for i, l := range textDateLayouts {
 		exprs[i] = fmt.Sprintf("count(*) FILTER (WHERE %s IS NOT NULL)", textDateValue(c.ident(), []string{l}))
 	}
-	res, err := d.query(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+d.view+" WHERE "+uncast)
+	res, err := d.query(ctx, "SELECT count(*), "+strings.Join(exprs, ", ")+" FROM "+d.view+" WHERE "+uncast)
 	if err != nil || len(res) != 1 {
-		return nil, err
+		return nil, false, err
+	}
+	if toInt(res[0][0]) == 0 {
+		return nil, true, nil
 	}
 	var used []string
 	for i, l := range textDateLayouts {
-		if toInt(res[0][i]) > 0 {
+		if toInt(res[0][i+1]) > 0 {
 			used = append(used, l)
 		}
 	}
 	if used == nil {
-		return nil, nil
+		return nil, false, nil
 	}
 	left, err := d.query(ctx, "SELECT count(*) FROM "+d.view+" WHERE "+uncast+" AND "+textDateValue(c.ident(), used)+" IS NULL")
 	if err != nil || len(left) != 1 || toInt(left[0][0]) > 0 {
-		return nil, err
+		return nil, false, err
 	}
-	return used, nil
+	return used, true, nil
 }

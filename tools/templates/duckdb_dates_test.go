@@ -50,6 +50,8 @@ func TestDuckDBTextDatesSameAsPandas(t *testing.T) {
 		func(y, m, d int) string { return fmt.Sprintf("%02d/%02d/%d %02d:%02d", m, d, y, d%24, m*4) },
 		func(y, m, d int) string { return fmt.Sprintf("%d/%d/%d %02d:%02d:%02d", m, d, y, d%24, m*4, d) },
 		func(y, m, d int) string { return fmt.Sprintf("%d/%02d/%02d", y, m, d) },
+		func(y, m, d int) string { return fmt.Sprintf("%d/%02d/%02d %02d:%02d", y, m, d, d%24, m*4) },
+		func(y, m, d int) string { return fmt.Sprintf("%d/%d/%d %d:%02d:%02d", y, m, d, d%24, m*4, d) },
 		func(y, m, d int) string { return fmt.Sprintf("%d.%d.%d", m, d, y) },
 		func(y, m, d int) string { return fmt.Sprintf("%d.%02d.%02d", y, m, d) },
 		func(y, m, d int) string { return fmt.Sprintf("%d年%d月%d日", y, m, d) },
@@ -60,7 +62,7 @@ func TestDuckDBTextDatesSameAsPandas(t *testing.T) {
 	files := map[string][]byte{
 		"stocks.csv": textDatesCSV,
 		"mon.csv":    datesIn(layouts[0]),
-		"zh.csv":     datesIn(layouts[15]),
+		"zh.csv":     datesIn(layouts[17]),
 		// Every layout, each row in the next.
 		"all.csv": datesIn(func(y, m, d int) string { n++; return layouts[n%len(layouts)](y, m, d) }),
 	}

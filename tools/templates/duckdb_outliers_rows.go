@@ -72,6 +72,17 @@ func (d *duckTable) outlierDtypes(ctx context.Context, abs string) ([]string, er
 			switch {
 			case jsonDateName(c.name) && (c.typ == "DATE" || c.typ == "TIMESTAMP"):
 				out[i] = "datetime64"
+			case jsonDateName(c.name) && c.typ == "VARCHAR" && c.nonNull > 0:
+				// read_json reads dates from it (convert_dates): read
+				// with the layouts they have (jsonTextView).
+				layouts, ok, err := d.textDates(ctx, c)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					return nil, refuse(c, "has a name pandas reads dates from, in values DuckDB does not read as dates")
+				}
+				d.cols[i].layouts, out[i] = layouts, "datetime64"
 			case jsonDateName(c.name) && c.nonNull > 0:
 				return nil, refuse(c, "has a name pandas reads dates from")
 			case c.typ == "DATE" || strings.HasPrefix(c.typ, "TIMESTAMP"):
@@ -106,22 +117,30 @@ func (d *duckTable) outlierDtypes(ctx context.Context, abs string) ([]string, er
 // jsonTextView reads the JSON file at abs as its typed view does, but
 // for the columns DuckDB reads as dates and pandas as text (outlierDtypes
 // gives them "str"): those as the text the file holds ("2024-02-10T10:15:00Z",
-// where the typed column would show 2024-02-10 10:15:00); the view
+// where the typed column would show 2024-02-10 10:15:00); and the text
+// columns pandas reads dates from as those dates (timestamp). The view
 // itself when there are none.
 func (d *duckTable) jsonTextView(abs string, dtypes []string) string {
-	var kv []string
+	view := d.view
+	var kv, dates []string
 	text := false
 	for i, c := range d.cols {
 		typ := c.typ
-		if c.temporal() && dtypes[i] == "str" {
+		switch {
+		case c.temporal() && dtypes[i] == "str":
 			typ, text = "VARCHAR", true
+		case c.typ == "VARCHAR" && dtypes[i] == "datetime64":
+			dates = append(dates, timestamp(c)+" AS "+c.ident())
 		}
 		kv = append(kv, sqldb.SQLString(c.name)+": "+sqldb.SQLString(typ))
 	}
-	if !text {
-		return d.view
+	if text {
+		view = "(SELECT * FROM " + strings.TrimSuffix(sqldb.FileReader(abs), ")") + ", columns = {" + strings.Join(kv, ", ") + "}))"
 	}
-	return "(SELECT * FROM " + strings.TrimSuffix(sqldb.FileReader(abs), ")") + ", columns = {" + strings.Join(kv, ", ") + "}))"
+	if dates != nil {
+		view = "(SELECT * REPLACE (" + strings.Join(dates, ", ") + ") FROM " + view + ")"
+	}
+	return view
 }
 
 // rowsWriter writes the flagged rows as pandas does, in to_csv's chunks.
