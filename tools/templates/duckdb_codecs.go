@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 	"golang.org/x/text/transform"
 )
 
@@ -76,6 +77,9 @@ var duckCodecs = codecTable(map[string]struct {
 	"utf_16":    {unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "u16 utf16"},
 	"utf_16_le": {unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "unicodelittleunmarked utf_16le"},
 	"utf_16_be": {unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "unicodebigunmarked utf_16be"},
+	"utf_32":    {utf32.UTF32(utf32.LittleEndian, utf32.UseBOM), "u32 utf32"},
+	"utf_32_le": {utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), "utf_32le"},
+	"utf_32_be": {utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), "utf_32be"},
 
 	"cp1250": {pyBytes(charmap.Windows1250), "1250 windows_1250"},
 	"cp1251": {pyBytes(charmap.Windows1251), "1251 windows_1251"},

@@ -6,7 +6,9 @@ import (
 	"sort"
 	"testing"
 
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode/utf32"
 )
 
 // TestSingleByteCodecsDecodeAsPython: every name the engine transcodes
@@ -91,8 +93,8 @@ func TestPyCodecKey(t *testing.T) {
 }
 
 // TestLegacyCodecsRunOnDuckDB: a file in mac-roman (or another legacy
-// single-byte codec), named as pandas is given it, ran on pandas; it is
-// transcoded in Go now, and DuckDB gives pandas' numbers.
+// single-byte codec, or UTF-32), named as pandas is given it, ran on
+// pandas; it is transcoded in Go now, and DuckDB gives pandas' numbers.
 func TestLegacyCodecsRunOnDuckDB(t *testing.T) {
 	pythonOrSkip(t)
 	text := "région,ville,montant\n"
@@ -101,8 +103,9 @@ func TestLegacyCodecsRunOnDuckDB(t *testing.T) {
 	}
 	cases := []struct {
 		codec string
-		cm    *charmap.Charmap
-	}{{"mac_roman", charmap.Macintosh}, {"cp850", charmap.CodePage850}, {"iso-8859-15", charmap.ISO8859_15}}
+		cm    encoding.Encoding
+	}{{"mac_roman", charmap.Macintosh}, {"cp850", charmap.CodePage850}, {"iso-8859-15", charmap.ISO8859_15},
+		{"utf-32", utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM)}, {"UTF-32BE", utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM)}}
 	files := map[string][]byte{}
 	for _, c := range cases {
 		b, err := c.cm.NewEncoder().Bytes([]byte(text))
