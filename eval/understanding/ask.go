@@ -10,7 +10,7 @@ import (
 )
 
 // ask reads the question as Sift's built-ins do (templates.Understand), and when the reading is complete
-// matches and runs the built-in through op, on DuckDB where the template and file allow it.
+// matches and runs the built-in through op, on the engine Run would choose (DuckDB wherever it reads the file).
 // Runs of the same built-in with the same parameters on the same file are made once (their table is the same).
 func (e *Evaluator) ask(ctx context.Context, fp *preview.FilePreview, question string) asked {
 	files := []*preview.FilePreview{fp}
@@ -32,13 +32,11 @@ func (e *Evaluator) ask(ctx context.Context, fp *preview.FilePreview, question s
 	}
 	defer func() { e.ran[string(key)] = a }()
 	op := e.op
-	engine := templates.EnginePandas
-	if templates.HasDuckDBEngine(m.Template) && duckdbReads(m.Template, m.File, fp.Encoding) {
-		engine = templates.EngineDuckDB
-	}
+	// The engine a person's run takes (templates.EngineFor); pandas only where DuckDB fails, reported apart.
+	engine := templates.EngineFor(m.Template, m.File, m.Params.Encoding)
 	res, err := templates.RunWith(ctx, op, m.File, m, templates.RunOptions{Lang: templates.LangOf(question), Engine: engine})
 	if err != nil && engine == templates.EngineDuckDB && ctx.Err() == nil {
-		// What a person gets on a small file is pandas (EngineAuto); DuckDB's failure is reported apart.
+		// Run falls back to pandas where DuckDB cannot read the file (EngineAuto); DuckDB's failure is reported apart.
 		a.duckdbErr = err.Error()
 		res, err = templates.RunWith(ctx, op, m.File, m, templates.RunOptions{Lang: templates.LangOf(question), Engine: templates.EnginePandas})
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/sift-agent/sift/operator"
 	"github.com/sift-agent/sift/preview"
-	"github.com/sift-agent/sift/tools/sqldb"
 )
 
 // Config says where the evaluation's inputs are and how it runs.
@@ -173,26 +172,6 @@ func score(q Question, a asked, fp *preview.FilePreview) Outcome {
 	o.Diffs = append(o.Diffs, CompareTable(analysis, q.Answer, a.table, prefix)...)
 	o.Right = len(o.Diffs) == 0
 	return o
-}
-
-// duckdbReads reports whether the DuckDB engine reads a file: CSV, TSV or JSON in UTF-8 (outliers: CSV and
-// TSV only), as tools/templates decides.
-func duckdbReads(template, file, encoding string) bool {
-	if sqldb.FileReader(file) == "" {
-		return false
-	}
-	if template == "outliers" {
-		switch strings.ToLower(filepath.Ext(file)) {
-		case ".csv", ".tsv", ".tab":
-		default:
-			return false
-		}
-	}
-	switch strings.ToLower(encoding) {
-	case "", "utf-8", "utf-8-sig", "utf8", "ascii":
-		return true
-	}
-	return false
 }
 
 // Floors are what the evaluation requires per language (en, zh) on the main questions: precision at the

@@ -31,6 +31,9 @@ type duckColumn struct {
 	name, typ string
 	nonNull   int64
 	unique    int64 // -1 when not counted
+	// layouts are the strptime layouts of a text time column's dates that
+	// DuckDB's cast does not read (textDateLayouts); nil for the others.
+	layouts []string
 }
 
 func (c duckColumn) ident() string { return sqldb.QuoteIdent(c.name) }
@@ -167,6 +170,15 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 		return nil, p, fail(err.Error())
 	}
 	src, err := sqldb.OpenFiles(ctx, in.dir, []string{in.rel}, fo)
+	if err != nil && strings.Contains(err.Error(), duckUnreadFile) && isDelimited(rel) {
+		// DuckDB's sniffer refuses a CSV whose lines end in CRLF but
+		// for some; read a copy whose lines all end in LF.
+		in.cleanup()
+		if in, err = prepareCopy(ctx, root, rel, p, fo, true); err != nil {
+			return nil, p, fail(err.Error())
+		}
+		src, err = sqldb.OpenFiles(ctx, in.dir, []string{in.rel}, fo)
+	}
 	if err != nil {
 		in.cleanup()
 		return nil, p, fail(err.Error())
@@ -202,6 +214,10 @@ func runDuckDB(ctx context.Context, root, rel string, t Template, p Params, lang
 	ok = true
 	return d, p, nil
 }
+
+// duckUnreadFile is in the error of a file DuckDB cannot read at all
+// (sqldb.OpenFiles).
+const duckUnreadFile = "no input file could be read"
 
 // templateError is a problem the person can fix, worded as the cell's
 // TemplateError would be.
@@ -426,16 +442,24 @@ func (d *duckTable) findTime(ctx context.Context, p Params) (duckColumn, error) 
 		if err != nil || c.temporal() {
 			return c, err
 		}
-		// A text column of dates DuckDB does not read ("Jan 1 2000"):
-		// cast, each would be missing and the answer empty. pandas reads
-		// them; the built-in runs there (duckCannotRead).
+		// A text column of dates DuckDB does not cast ("Jan 1 2000"):
+		// read with the layouts they are written in (textDates), or, when
+		// some are in none, refused (cast, each would be missing and the
+		// answer empty), and the built-in runs on pandas (duckCannotRead).
 		res, err := d.query(ctx, "SELECT count(TRY_CAST("+c.ident()+" AS TIMESTAMP)), count("+c.ident()+") FROM "+d.view)
 		if err != nil {
 			return c, err
 		}
 		if len(res) == 1 && len(res[0]) == 2 {
 			if parsed, total := toInt(res[0][0]), toInt(res[0][1]); total > 0 && parsed*10 < total*9 {
-				return duckColumn{}, templateError(fmt.Sprintf("%s: %s reads as dates in %d of its %d values", duckUnreadDates, c.name, parsed, total))
+				layouts, ok, err := d.textDates(ctx, c)
+				if err != nil {
+					return c, err
+				}
+				if !ok {
+					return duckColumn{}, templateError(fmt.Sprintf("%s: %s reads as dates in %d of its %d values", duckUnreadDates, c.name, parsed, total))
+				}
+				c.layouts = layouts
 			}
 		}
 		return c, nil
@@ -559,6 +583,9 @@ func number(c duckColumn) string {
 func timestamp(c duckColumn) string {
 	if c.temporal() {
 		return "CAST(" + c.ident() + " AS TIMESTAMP)"
+	}
+	if len(c.layouts) > 0 {
+		return "COALESCE(TRY_CAST(" + c.ident() + " AS TIMESTAMP), " + textDateValue(c.ident(), c.layouts) + ")"
 	}
 	return "TRY_CAST(" + c.ident() + " AS TIMESTAMP)"
 }

@@ -15,13 +15,6 @@ import (
 	"github.com/sift-agent/sift/confined"
 	"github.com/sift-agent/sift/tools/sqldb"
 	"github.com/xuri/excelize/v2"
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/japanese"
-	"golang.org/x/text/encoding/korean"
-	"golang.org/x/text/encoding/simplifiedchinese"
-	"golang.org/x/text/encoding/traditionalchinese"
-	"golang.org/x/text/encoding/unicode"
 )
 
 // DuckDB reads CSV/TSV, JSON and Parquet in UTF-8. A workbook's sheet, or
@@ -31,32 +24,6 @@ import (
 // through the confined opener; the copy may grow to the bound of DuckDB's
 // spill directory (FilesOptions.TempBytes), no more, and is removed when
 // the engine closes.
-
-// duckCodecs are the Python codecs (Params.Encoding, as pandas is given
-// it) the engine transcodes, by their names in lower case. Unknown ones
-// run on pandas.
-var duckCodecs = map[string]encoding.Encoding{
-	"gb18030": simplifiedchinese.GB18030, "gbk": simplifiedchinese.GBK, "cp936": simplifiedchinese.GBK,
-	"gb2312": simplifiedchinese.GBK, "big5": traditionalchinese.Big5, "cp950": traditionalchinese.Big5,
-	"shift_jis": japanese.ShiftJIS, "sjis": japanese.ShiftJIS, "cp932": japanese.ShiftJIS,
-	"euc-jp": japanese.EUCJP, "euc_jp": japanese.EUCJP, "euc-kr": korean.EUCKR, "euc_kr": korean.EUCKR, "cp949": korean.EUCKR,
-	"cp1252": charmap.Windows1252, "windows-1252": charmap.Windows1252,
-	"cp1251": charmap.Windows1251, "windows-1251": charmap.Windows1251, "cp1250": charmap.Windows1250,
-	"latin-1": charmap.ISO8859_1, "latin1": charmap.ISO8859_1, "iso-8859-1": charmap.ISO8859_1, "iso8859-1": charmap.ISO8859_1,
-	"iso-8859-15": charmap.ISO8859_15, "latin-9": charmap.ISO8859_15,
-	"utf-16":    unicode.UTF16(unicode.LittleEndian, unicode.UseBOM),
-	"utf-16-le": unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le": unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),
-	"utf-16-be": unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be": unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM),
-}
-
-// utf8Codec reports whether DuckDB reads a file in encoding as it is.
-func utf8Codec(enc string) bool {
-	switch strings.ToLower(enc) {
-	case "", "utf-8", "utf-8-sig", "utf8", "ascii":
-		return true
-	}
-	return false
-}
 
 // duckInput is the file DuckDB reads for the input at rel: the input
 // itself, or a copy written for it under dir (removed by cleanup).
@@ -71,14 +38,30 @@ type duckInput struct {
 	cleanup func()
 }
 
+// isDelimited reports whether the file at p is delimited text: CSV, TSV.
+func isDelimited(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".csv", ".tsv", ".tab":
+		return true
+	}
+	return false
+}
+
 // abs is the path DuckDB reads.
 func (in duckInput) abs() string { return filepath.Join(in.dir, filepath.FromSlash(in.rel)) }
 
 // prepareInput makes the input at rel (in the workspace at root) readable
 // by DuckDB: sheet of a workbook as CSV, text in encoding as UTF-8.
 func prepareInput(ctx context.Context, root, rel string, p Params, fo sqldb.FilesOptions) (duckInput, error) {
+	return prepareCopy(ctx, root, rel, p, fo, false)
+}
+
+// prepareCopy is prepareInput; with lineEnds, a text file is copied with
+// its lines ending in LF alone (lineEndWriter), for DuckDB's sniffer,
+// which refuses a file whose lines end in CRLF but for some.
+func prepareCopy(ctx context.Context, root, rel string, p Params, fo sqldb.FilesOptions, lineEnds bool) (duckInput, error) {
 	workbook := isWorkbook(rel)
-	if !workbook && utf8Codec(p.Encoding) {
+	if !workbook && utf8Codec(p.Encoding) && !lineEnds {
 		real, err := filepath.EvalSymlinks(root)
 		if err != nil {
 			return duckInput{}, err
@@ -130,9 +113,20 @@ func prepareInput(ctx context.Context, root, rel string, p Params, fo sqldb.File
 		limit = sqldb.DefaultFilesTempBytes
 	}
 	w := &boundedWriter{w: bufio.NewWriterSize(out, 1<<16), left: limit}
-	if workbook {
+	switch {
+	case workbook:
 		in.sheet, in.datetimes, in.mixed, err = copySheet(ctx, src, p.Sheet, w)
-	} else {
+	case lineEnds:
+		le := &lineEndWriter{w: w}
+		if utf8Codec(p.Encoding) {
+			err = copyText(ctx, src, le)
+		} else {
+			err = transcode(ctx, src, p.Encoding, le)
+		}
+		if err == nil {
+			err = le.close()
+		}
+	default:
 		err = transcode(ctx, src, p.Encoding, w)
 	}
 	if err == nil {
@@ -207,7 +201,7 @@ func firstSheetWithData(wb *excelize.File, sheets []string) string {
 // UTF-8, streaming. A byte sequence that is not enc's fails, as pandas
 // fails on it.
 func transcode(ctx context.Context, src io.Reader, enc string, w io.Writer) error {
-	e, ok := duckCodecs[strings.ToLower(enc)]
+	e, ok := duckCodec(enc)
 	if !ok {
 		return fmt.Errorf("the DuckDB engine does not decode %s", enc)
 	}
@@ -244,6 +238,71 @@ func transcode(ctx context.Context, src io.Reader, enc string, w io.Writer) erro
 			return fmt.Errorf("read the file as %s: %w", enc, err)
 		}
 	}
+}
+
+// copyText copies src to w as it is.
+func copyText(ctx context.Context, src io.Reader, w io.Writer) error {
+	buf := make([]byte, 1<<16)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := src.Read(buf)
+		if _, werr := w.Write(buf[:n]); werr != nil {
+			return werr
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// lineEndWriter writes UTF-8 CSV text with each line ending outside a
+// quoted field (CRLF, or CR alone) as LF, as pandas reads every one of
+// them; a quoted field keeps its line breaks as they are, as pandas
+// keeps them.
+type lineEndWriter struct {
+	w          io.Writer
+	quoted, cr bool
+	out        []byte
+}
+
+func (l *lineEndWriter) Write(p []byte) (int, error) {
+	l.out = l.out[:0]
+	for _, b := range p {
+		if l.cr {
+			l.cr = false
+			l.out = append(l.out, '\n')
+			if b == '\n' {
+				continue
+			}
+		}
+		switch {
+		case b == '"':
+			l.quoted = !l.quoted
+		case b == '\r' && !l.quoted:
+			l.cr = true
+			continue
+		}
+		l.out = append(l.out, b)
+	}
+	if _, err := l.w.Write(l.out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// close ends a last line that ended in CR.
+func (l *lineEndWriter) close() error {
+	if l.cr {
+		l.cr = false
+		_, err := l.w.Write([]byte{'\n'})
+		return err
+	}
+	return nil
 }
 
 // lastRuneStart is the index where the last rune of b starts.

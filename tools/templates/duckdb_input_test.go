@@ -119,3 +119,26 @@ func TestPrepareInputCopiesOnTheHost(t *testing.T) {
 		t.Error("a linked input was copied; the confined opener must refuse it")
 	}
 }
+
+// TestLineEndWriter: line ends outside quotes become LF, whichever write
+// a CRLF's two bytes come in; quoted line breaks stay as they are.
+func TestLineEndWriter(t *testing.T) {
+	in := "a,b\r\n1,\"x\r\ny\"\r2,\"p\rq\"\n3,z\r"
+	want := "a,b\n1,\"x\r\ny\"\n2,\"p\rq\"\n3,z\n"
+	for cut := 0; cut <= len(in); cut++ {
+		var b strings.Builder
+		w := &lineEndWriter{w: &b}
+		if _, err := w.Write([]byte(in[:cut])); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(in[cut:])); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.close(); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != want {
+			t.Errorf("cut at %d: %q, want %q", cut, b.String(), want)
+		}
+	}
+}

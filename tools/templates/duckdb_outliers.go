@@ -29,13 +29,7 @@ import (
 // path as text whose rows it numbers as pandas does: CSV and TSV (a
 // sheet's CSV copy too). JSON and Parquet are read through their typed
 // view, in the file's order.
-func duckOutliersReads(p string) bool {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".csv", ".tsv", ".tab":
-		return true
-	}
-	return false
-}
+func duckOutliersReads(p string) bool { return isDelimited(p) }
 
 // rawView reads the file at abs as the typed view does, every field as
 // its text, so that the rows of outliers show what the file holds; it
@@ -122,6 +116,9 @@ func (d *duckTable) outliers(ctx context.Context, root, abs string, p Params) er
 	dtypes, err := d.outlierDtypes(ctx, abs)
 	if err != nil {
 		return err
+	}
+	if ext := strings.ToLower(path.Ext(abs)); ext == ".json" || ext == ".jsonl" || ext == ".ndjson" {
+		raw = d.jsonTextView(abs, dtypes)
 	}
 	shares, err := d.numberShares(ctx)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +128,10 @@ func TestOutliersSameOnDuckDBAsPandas(t *testing.T) {
 		{"json", "r.json", outlierRecords(false, true), Match{Template: Outliers}, ""},
 		{"jsonl named", "r.jsonl", outlierRecords(true, true), Match{Template: Outliers, Params: Params{Columns: []string{"amount", "units", "score"}, IQRK: 1, ZThreshold: 2}}, ""},
 		{"jsonl Chinese", "r.jsonl", outlierRecords(true, false), Match{Template: Outliers}, LangChinese},
+		// Dates written "2024/01/05 06:55" in a column pandas reads dates from.
+		{"jsonl text dates named date", "r.jsonl", slashDates(outlierRecords(true, false)), Match{Template: Outliers}, ""},
+		// Dates in columns pandas does not read dates from are its text.
+		{"jsonl dates as text", "r.jsonl", []byte(strings.ReplaceAll(string(outlierRecords(true, false)), `"created_at"`, `"shipped": "2024-02-10", "seen": "2024-02-10T10:15:00Z", "created_at"`)), Match{Template: Outliers}, ""},
 		{"workbook", "b.xlsx", book, Match{Template: Outliers}, ""},
 		{"workbook Chinese", "b.xlsx", book, Match{Template: Outliers, Params: Params{Columns: []string{"金额"}, ZThreshold: 1.5}}, LangChinese},
 		{"tricky workbook", "t.xlsx", trickyWorkbook(t), Match{Template: Outliers, Params: Params{Sheet: "Sales", Columns: []string{"amount", "units", "score"}, IQRK: 0.5, ZThreshold: 1}}, ""},
@@ -153,6 +158,12 @@ func TestOutliersSameOnDuckDBAsPandas(t *testing.T) {
 			sameOutliers(t, op, goRes, pyRes)
 		})
 	}
+}
+
+// slashDates writes the records' "date" values as "2024/01/05 06:55".
+func slashDates(b []byte) []byte {
+	re := regexp.MustCompile(`"date": "(\d{4})-(\d{2})-(\d{2})"`)
+	return re.ReplaceAll(b, []byte(`"date": "$1/$2/$3 06:55"`))
 }
 
 // sameOutliers is sameRendering for outliers, whose means and standard

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sift-agent/sift/tools/sqldb"
 )
 
 // The rows outliers flags are written as pandas shows them after load()
@@ -70,10 +72,21 @@ func (d *duckTable) outlierDtypes(ctx context.Context, abs string) ([]string, er
 			switch {
 			case jsonDateName(c.name) && (c.typ == "DATE" || c.typ == "TIMESTAMP"):
 				out[i] = "datetime64"
+			case jsonDateName(c.name) && c.typ == "VARCHAR" && c.nonNull > 0:
+				// read_json reads dates from it (convert_dates): read
+				// with the layouts they have (jsonTextView).
+				layouts, ok, err := d.textDates(ctx, c)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					return nil, refuse(c, "has a name pandas reads dates from, in values DuckDB does not read as dates")
+				}
+				d.cols[i].layouts, out[i] = layouts, "datetime64"
 			case jsonDateName(c.name) && c.nonNull > 0:
 				return nil, refuse(c, "has a name pandas reads dates from")
 			case c.typ == "DATE" || strings.HasPrefix(c.typ, "TIMESTAMP"):
-				return nil, refuse(c, "is text to pandas")
+				out[i] = "str" // text to pandas, shown as the file has it (jsonTextView)
 			case c.typ == "BOOLEAN" && all:
 				out[i] = "bool"
 			case c.typ == "VARCHAR" || c.numeric() || c.typ == "BOOLEAN":
@@ -99,6 +112,35 @@ func (d *duckTable) outlierDtypes(ctx context.Context, abs string) ([]string, er
 		}
 	}
 	return out, nil
+}
+
+// jsonTextView reads the JSON file at abs as its typed view does, but
+// for the columns DuckDB reads as dates and pandas as text (outlierDtypes
+// gives them "str"): those as the text the file holds ("2024-02-10T10:15:00Z",
+// where the typed column would show 2024-02-10 10:15:00); and the text
+// columns pandas reads dates from as those dates (timestamp). The view
+// itself when there are none.
+func (d *duckTable) jsonTextView(abs string, dtypes []string) string {
+	view := d.view
+	var kv, dates []string
+	text := false
+	for i, c := range d.cols {
+		typ := c.typ
+		switch {
+		case c.temporal() && dtypes[i] == "str":
+			typ, text = "VARCHAR", true
+		case c.typ == "VARCHAR" && dtypes[i] == "datetime64":
+			dates = append(dates, timestamp(c)+" AS "+c.ident())
+		}
+		kv = append(kv, sqldb.SQLString(c.name)+": "+sqldb.SQLString(typ))
+	}
+	if text {
+		view = "(SELECT * FROM " + strings.TrimSuffix(sqldb.FileReader(abs), ")") + ", columns = {" + strings.Join(kv, ", ") + "}))"
+	}
+	if dates != nil {
+		view = "(SELECT * REPLACE (" + strings.Join(dates, ", ") + ") FROM " + view + ")"
+	}
+	return view
 }
 
 // rowsWriter writes the flagged rows as pandas does, in to_csv's chunks.

@@ -1,8 +1,6 @@
 package templates
 
 import (
-	"strings"
-
 	"github.com/sift-agent/sift/tools/sqldb"
 )
 
@@ -33,7 +31,8 @@ func HasDuckDBEngine(template string) bool {
 // EngineFor picks the engine for running template on the file at path in
 // encoding: DuckDB when the template has a DuckDB engine and DuckDB reads
 // the file (CSV/TSV, JSON/JSONL, Parquet, in UTF-8 or an encoding it
-// transcodes such as GB18030, UTF-16 or cp1252; an xlsx/xlsm sheet), at
+// transcodes such as GB18030, UTF-16, cp1252 or mac-roman: duckCodecs;
+// an xlsx/xlsm sheet), at
 // every size; pandas otherwise.
 func EngineFor(template, path, encoding string) Engine {
 	if duckReads(template, path, encoding) {
@@ -64,6 +63,6 @@ func duckReads(template, path, encoding string) bool {
 	if sqldb.FileReader(path) == "" || (b.duck.reads != nil && !b.duck.reads(path)) {
 		return false
 	}
-	_, known := duckCodecs[strings.ToLower(encoding)]
+	_, known := duckCodec(encoding)
 	return utf8Codec(encoding) || known
 }

@@ -83,7 +83,6 @@ func abs(f float64) float64 {
 // their exact numbers, answers and files.
 func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 	op := workspace(t, map[string][]byte{"sales.csv": salesCSV(t)})
-	ctx := context.Background()
 	cases := []struct {
 		name string
 		m    Match
@@ -110,43 +109,51 @@ func TestDuckDBEngineSameNumbersAsPandas(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pd, err := RunWith(ctx, op, "input/sales.csv", c.m, RunOptions{Engine: EnginePandas})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dk, err := RunWith(ctx, op, "input/sales.csv", c.m, RunOptions{Engine: EngineDuckDB})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pd.Engine != EnginePandas || dk.Engine != EngineDuckDB {
-				t.Fatalf("engines = %s, %s", pd.Engine, dk.Engine)
-			}
-			var a, b any
-			if err := json.Unmarshal(pd.Data, &a); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(dk.Data, &b); err != nil {
-				t.Fatal(err)
-			}
-			sameNumbers(t, "data", a, b)
-			if pd.Answer != dk.Answer {
-				t.Errorf("answers differ:\npandas %s\nduckdb %s", pd.Answer, dk.Answer)
-			}
-			if len(pd.Sections) != len(dk.Sections) {
-				t.Fatalf("sections: pandas %d, duckdb %d", len(pd.Sections), len(dk.Sections))
-			}
-			for i := range pd.Sections {
-				if pd.Sections[i].Title != dk.Sections[i].Title || pd.Sections[i].Markdown != dk.Sections[i].Markdown {
-					t.Errorf("section %d differs:\npandas %s\n%s\nduckdb %s\n%s", i, pd.Sections[i].Title, pd.Sections[i].Markdown, dk.Sections[i].Title, dk.Sections[i].Markdown)
-				}
-				if len(pd.Sections[i].Files) != len(dk.Sections[i].Files) {
-					t.Errorf("section %d files: pandas %v, duckdb %v", i, pd.Sections[i].Files, dk.Sections[i].Files)
-				}
-			}
-			if strings.Join(pd.Picked, "|") != strings.Join(dk.Picked, "|") {
-				t.Errorf("picked differ:\npandas %q\nduckdb %q", pd.Picked, dk.Picked)
-			}
+			sameAsPandas(t, op, "input/sales.csv", c.m)
 		})
+	}
+}
+
+// sameAsPandas runs m on file through both engines and compares their
+// exact numbers, answers, sections and choices.
+func sameAsPandas(t *testing.T, op operator.Operator, file string, m Match) {
+	t.Helper()
+	ctx := context.Background()
+	pd, err := RunWith(ctx, op, file, m, RunOptions{Engine: EnginePandas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dk, err := RunWith(ctx, op, file, m, RunOptions{Engine: EngineDuckDB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pd.Engine != EnginePandas || dk.Engine != EngineDuckDB {
+		t.Fatalf("engines = %s, %s", pd.Engine, dk.Engine)
+	}
+	var a, b any
+	if err := json.Unmarshal(pd.Data, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(dk.Data, &b); err != nil {
+		t.Fatal(err)
+	}
+	sameNumbers(t, "data", a, b)
+	if pd.Answer != dk.Answer {
+		t.Errorf("answers differ:\npandas %s\nduckdb %s", pd.Answer, dk.Answer)
+	}
+	if len(pd.Sections) != len(dk.Sections) {
+		t.Fatalf("sections: pandas %d, duckdb %d", len(pd.Sections), len(dk.Sections))
+	}
+	for i := range pd.Sections {
+		if pd.Sections[i].Title != dk.Sections[i].Title || pd.Sections[i].Markdown != dk.Sections[i].Markdown {
+			t.Errorf("section %d differs:\npandas %s\n%s\nduckdb %s\n%s", i, pd.Sections[i].Title, pd.Sections[i].Markdown, dk.Sections[i].Title, dk.Sections[i].Markdown)
+		}
+		if len(pd.Sections[i].Files) != len(dk.Sections[i].Files) {
+			t.Errorf("section %d files: pandas %v, duckdb %v", i, pd.Sections[i].Files, dk.Sections[i].Files)
+		}
+	}
+	if strings.Join(pd.Picked, "|") != strings.Join(dk.Picked, "|") {
+		t.Errorf("picked differ:\npandas %q\nduckdb %q", pd.Picked, dk.Picked)
 	}
 }
 
@@ -247,7 +254,11 @@ func TestEngineForEverySize(t *testing.T) {
 		{"utf-16 text", TopN, "input/a.tsv", "utf-16", EngineDuckDB},
 		{"cp1252 text", Profile, "input/a.csv", "cp1252", EngineDuckDB},
 		{"gb18030 outliers", Outliers, "input/a.csv", "gb18030", EngineDuckDB},
-		{"an encoding not transcoded", Trend, "input/a.csv", "mac-roman", EnginePandas},
+		{"mac-roman text", Trend, "input/a.csv", "mac-roman", EngineDuckDB},
+		{"koi8-r text, Python's name in capitals", TopN, "input/a.csv", "KOI8-R", EngineDuckDB},
+		{"utf-32 text", Trend, "input/a.csv", "utf-32", EngineDuckDB},
+		{"an encoding not transcoded", Trend, "input/a.csv", "big5hkscs", EnginePandas},
+		{"a name Python does not know", Trend, "input/a.csv", "latin-9", EnginePandas},
 		{"legacy xls", Trend, "input/a.xls", "", EnginePandas},
 		{"correlation csv", Correlation, "input/a.csv", "", EngineDuckDB},
 		{"correlation workbook", Correlation, "input/a.xlsx", "", EngineDuckDB},
@@ -337,19 +348,44 @@ func TestDuckDBMeasureIncludesNumbersWrittenAsText(t *testing.T) {
 	}
 }
 
-// TestRunFallsBackToPandasWhereDuckDBCannotRead: a CSV whose lines end in
-// CRLF but for the last, which DuckDB's sniffer refuses, is still
-// answered, by pandas.
-func TestRunFallsBackToPandasWhereDuckDBCannotRead(t *testing.T) {
+// TestLineEndsReadOnDuckDB: a CSV whose lines end in CRLF but for some,
+// which DuckDB's sniffer refuses, ran on pandas; DuckDB reads a copy whose
+// lines end in LF now, with pandas' numbers, and a quoted field's line
+// breaks kept as they are.
+func TestLineEndsReadOnDuckDB(t *testing.T) {
 	pythonOrSkip(t)
 	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(string(salesCSV(t)), "\r\n", "\n")), "\n")
-	data := strings.Join(lines[:200], "\r\n") + "\n"
-	op := workspace(t, map[string][]byte{"mixed.csv": []byte(data)})
-	r, err := Run(context.Background(), op, "input/mixed.csv", Match{Template: Profile})
-	if err != nil {
-		t.Fatal(err)
+	sales := strings.Join(lines[:200], "\r\n") + "\n"
+	var notes strings.Builder
+	notes.WriteString("name,note,amount\r\n")
+	for i := 0; i < 60; i++ {
+		note := []string{"plain", "\"two\r\nlines\"", "\"a, b\"", "\"lf\nonly\""}[[]int{0, 0, 0, 0, 1, 1, 1, 2, 2, 3}[i%10]]
+		end := "\r\n"
+		if i%7 == 3 {
+			end = "\n"
+		}
+		fmt.Fprintf(&notes, "n%d,%s,%d%s", []int{0, 0, 0, 1, 1, 2}[i%6], note, (i*37)%101, end)
 	}
-	if r.Engine != EnginePandas {
-		t.Errorf("engine %s; want pandas, as DuckDB cannot read the file", r.Engine)
+	op := workspace(t, map[string][]byte{"mixed.csv": []byte(sales), "notes.csv": []byte(notes.String())})
+	for _, c := range []struct {
+		file string
+		m    Match
+	}{
+		{"input/mixed.csv", Match{Template: Profile}},
+		{"input/mixed.csv", Match{Template: Trend, Params: Params{Measure: "revenue", Period: "month"}}},
+		{"input/mixed.csv", Match{Template: Outliers, Params: Params{Columns: []string{"revenue"}, IQRK: 0.5}}},
+		{"input/notes.csv", Match{Template: Profile}},
+		{"input/notes.csv", Match{Template: TopN, Params: Params{Category: "note", Measure: "amount"}}},
+	} {
+		t.Run(c.file+"/"+c.m.Template, func(t *testing.T) {
+			sameAsPandas(t, op, c.file, c.m)
+			r, err := Run(context.Background(), op, c.file, c.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Engine != EngineDuckDB {
+				t.Errorf("engine %s, want duckdb", r.Engine)
+			}
+		})
 	}
 }

@@ -487,7 +487,8 @@ func addChanges(t *Table, r Reading) {
 }
 
 // correlationTable is every pair of the reading's numeric columns with
-// their Pearson correlation, strongest first.
+// their correlation (the reading's method, Pearson's by default),
+// strongest first.
 func correlationTable(ctx context.Context, src *sqldb.Source, view string, r Reading) (*Table, error) {
 	cols := r.Columns
 	if len(cols) < 2 {
@@ -496,21 +497,9 @@ func correlationTable(ctx context.Context, src *sqldb.Source, view string, r Rea
 	t := &Table{Columns: []string{"column_a", "column_b", "r"}}
 	for i := 0; i < len(cols); i++ {
 		for j := i + 1; j < len(cols); j++ {
-			var v any
-			if r.Method != "" && r.Method != "pearson" {
-				var err error
-				if v, err = rankCorrelation(ctx, src, view, r, cols[i], cols[j]); err != nil {
-					return nil, err
-				}
-			} else {
-				q := fmt.Sprintf("SELECT corr(TRY_CAST(%s AS DOUBLE), TRY_CAST(%s AS DOUBLE)) FROM %s%s", sqldb.QuoteIdent(cols[i]), sqldb.QuoteIdent(cols[j]), view, whereSQL(r))
-				rows, err := src.Rows(ctx, q)
-				if err != nil {
-					return nil, err
-				}
-				if rows[0][0] != nil {
-					v = toFloat(rows[0][0])
-				}
+			v, err := pairCorrelation(ctx, src, view, r, cols[i], cols[j])
+			if err != nil {
+				return nil, err
 			}
 			t.Rows = append(t.Rows, []any{cols[i], cols[j], v})
 		}

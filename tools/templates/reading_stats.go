@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/sift-agent/sift/tools/sqldb"
@@ -13,7 +12,7 @@ import (
 // The reading engine's tables of the analyses that do not aggregate a
 // measure by keys: outliers (the 1.5×IQR fences and the count beyond
 // them, per column or per group), profile (each column's non-null and
-// missing counts) and rank correlations (Spearman, Kendall's tau-b).
+// missing counts) and correlations (Pearson, Spearman, Kendall's tau-b).
 
 // numericColumns are the view's columns DuckDB reads as numbers, in order.
 func numericColumns(ctx context.Context, src *sqldb.Source, view string) ([]string, error) {
@@ -131,13 +130,13 @@ func numberOrNil(v any) any {
 	return f
 }
 
-// maxRankPairs bounds the pairs a rank correlation reads into memory;
-// Kendall's, which compares every pair of rows, reads fewer.
-const maxRankPairs, maxKendallPairs = 200_000, 20_000
-
-// rankCorrelation is the Spearman or Kendall (tau-b) correlation of two
-// columns over the rows where both are numbers.
-func rankCorrelation(ctx context.Context, src *sqldb.Source, view string, r Reading, a, b string) (any, error) {
+// pairCorrelation is the correlation of columns a and b over the
+// reading's rows, as pandas 1.5.3's DataFrame.corr gives it for the pair,
+// computed as the correlation built-in computes it (duckdb_correlation.go),
+// digit for digit: Pearson from nancorr's running sums as the rows stream
+// by, Spearman and Kendall from the values held (at most corrMaxHeld of
+// them). nil where pandas gives NaN.
+func pairCorrelation(ctx context.Context, src *sqldb.Source, view string, r Reading, a, b string) (any, error) {
 	va, vb := "TRY_CAST("+sqldb.QuoteIdent(a)+" AS DOUBLE)", "TRY_CAST("+sqldb.QuoteIdent(b)+" AS DOUBLE)"
 	cond := va + " IS NOT NULL AND " + vb + " IS NOT NULL"
 	where := whereSQL(r)
@@ -146,104 +145,49 @@ func rankCorrelation(ctx context.Context, src *sqldb.Source, view string, r Read
 	} else {
 		where += " AND " + cond
 	}
-	limit := maxRankPairs
-	if r.Method == "kendall" {
-		limit = maxKendallPairs
+	method := r.Method
+	if method == "" {
+		method = "pearson"
 	}
-	rows, err := src.Rows(ctx, fmt.Sprintf("SELECT %s, %s FROM %s%s LIMIT %d", va, vb, view, where, limit+1))
+	var w welford
+	var x, y []float64
+	err := src.Each(ctx, "SELECT "+va+", "+vb+" FROM "+view+where, func(row []any) error {
+		fx, fy := toFloat(row[0]), toFloat(row[1])
+		if method == "pearson" {
+			if finite(fx) && finite(fy) {
+				w.add(fy, fx) // nancorr's x is the later column
+			}
+			return nil
+		}
+		if int64(len(x)+1)*2 > corrMaxHeld {
+			return templateError(fmt.Sprintf("a %s correlation ranks every value in memory, and %s and %s have more than %d rows; filter the rows first, or ask for Pearson's", method, a, b, corrMaxHeld/2))
+		}
+		x, y = append(x, fx), append(y, fy)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) > limit {
-		return nil, fmt.Errorf("a %s correlation reads at most %d rows; filter the rows first, or ask for Pearson's", r.Method, limit)
-	}
-	x, y := make([]float64, len(rows)), make([]float64, len(rows))
-	for i, row := range rows {
-		x[i], y[i] = toFloat(row[0]), toFloat(row[1])
-	}
 	var v float64
-	if r.Method == "kendall" {
-		v = kendallTauB(x, y)
-	} else {
-		v = pearsonOf(ranks(x), ranks(y))
+	switch method {
+	case "pearson":
+		v = w.r()
+	case "spearman":
+		v = spearmanPair(x, y, rank1D(x), rank1D(y))
+	default:
+		var fx, fy []float64
+		for i := range x {
+			if finite(x[i]) && finite(y[i]) {
+				fx, fy = append(fx, x[i]), append(fy, y[i])
+			}
+		}
+		v = math.NaN()
+		if len(fx) > 0 {
+			v = kendallTau(fx, fy)
+		}
 	}
 	if math.IsNaN(v) {
 		return nil, nil
 	}
 	return v, nil
-}
-
-// ranks are the values' ranks from 1, ties given their average rank.
-func ranks(v []float64) []float64 {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
-	out := make([]float64, len(v))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
-			j++
-		}
-		avg := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			out[idx[k]] = avg
-		}
-		i = j + 1
-	}
-	return out
-}
-
-// pearsonOf is the Pearson correlation of x and y; NaN when either is constant.
-func pearsonOf(x, y []float64) float64 {
-	n := float64(len(x))
-	if n < 2 {
-		return math.NaN()
-	}
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx, my = mx/n, my/n
-	var sxy, sxx, syy float64
-	for i := range x {
-		dx, dy := x[i]-mx, y[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
-		return math.NaN()
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
-
-// kendallTauB is Kendall's tau-b of x and y (ties in either accounted for),
-// as pandas and scipy give it.
-func kendallTauB(x, y []float64) float64 {
-	n := len(x)
-	var conc, disc, tx, ty float64
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			dx, dy := x[i]-x[j], y[i]-y[j]
-			switch {
-			case dx == 0 && dy == 0:
-			case dx == 0:
-				tx++
-			case dy == 0:
-				ty++
-			case dx*dy > 0:
-				conc++
-			default:
-				disc++
-			}
-		}
-	}
-	den := math.Sqrt((conc + disc + tx) * (conc + disc + ty))
-	if den == 0 {
-		return math.NaN()
-	}
-	return (conc - disc) / den
 }

@@ -280,7 +280,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 		engine = EngineFor(t.Name, rel, params.Encoding)
 	}
 	if engine == EngineDuckDB && !duckReads(t.Name, rel, params.Encoding) {
-		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files (in UTF-8, GB18030, GBK, Big5, Shift-JIS, EUC-KR, UTF-16, cp1252 or Latin-1) and xlsx sheets", t.Name, rel, strings.Join(duckNames(), ", "))
+		return nil, fmt.Errorf("run template %s: the DuckDB engine does not run it on %s: it computes %s on CSV/TSV, JSON/JSONL and Parquet files (in UTF-8, UTF-16, GB18030, GBK, Big5, Shift-JIS, EUC-JP, EUC-KR, or a single-byte codepage such as cp1252, Latin-1 to Latin-10, KOI8 or mac-roman) and xlsx sheets", t.Name, rel, strings.Join(duckNames(), ", "))
 	}
 	if m.Reading.Analysis != "" && m.Reading.duckOnly() {
 		// The pandas cells cannot compute this reading: the reading
@@ -297,9 +297,9 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	}
 	r, err := runEngine(ctx, op, t, rel, params, engine, opts.Lang, reading)
 	if err != nil && opts.Engine == EngineAuto && engine == EngineDuckDB && duckCannotRead(err) {
-		// A file DuckDB's reader refuses (its sniffer fails on lines that
-		// end in CRLF but for the last), or dates it does not read ("Jan
-		// 1 2000"), pandas may still read.
+		// A file DuckDB cannot read at all (even with its line ends made
+		// LF), dates in no layout it reads, or a file the outliers' rows
+		// would show otherwise than pandas: pandas may still read it.
 		r, err = runEngine(ctx, op, t, rel, params, EnginePandas, opts.Lang, reading)
 	}
 	if err != nil {
@@ -315,7 +315,7 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 // refused a file pandas would read otherwise (notAsPandas).
 func duckCannotRead(err error) bool {
 	var ce *CellError
-	return errors.As(err, &ce) && ce.Cell == duckCell && (strings.Contains(ce.Message, "no input file could be read") || strings.Contains(ce.Message, duckUnreadDates) || strings.HasPrefix(ce.Message, notAsPandas))
+	return errors.As(err, &ce) && ce.Cell == duckCell && (strings.Contains(ce.Message, duckUnreadFile) || strings.Contains(ce.Message, duckUnreadDates) || strings.HasPrefix(ce.Message, notAsPandas))
 }
 
 // withReading puts the match's reading on the result and its Text as the
