@@ -21,9 +21,11 @@ const KernelPoolDir = session.KernelPoolDir
 // NewKernelPool returns a pool of size kernels configured exactly as
 // cfg's sessions' own kernels are (interpreter, sandbox, limits, cell
 // timeout), filling in the background, for Config.KernelPool. Size 0
-// returns a pool that is off. The caller closes it when it stops serving,
-// after the runs using it: Close ends the kernels still waiting.
-func NewKernelPool(ctx context.Context, cfg Config, size int) (*operator.KernelPool, error) {
+// returns a pool that is off. warn is told what the pool could not do in
+// the background (operator.KernelPoolConfig.Warn; nil drops it). The
+// caller closes it when it stops serving, after the runs using it: Close
+// ends the kernels still waiting.
+func NewKernelPool(ctx context.Context, cfg Config, size int, warn func(msg string)) (*operator.KernelPool, error) {
 	if size == 0 {
 		return operator.NewKernelPool(operator.KernelPoolConfig{})
 	}
@@ -48,6 +50,7 @@ func NewKernelPool(ctx context.Context, cfg Config, size int) (*operator.KernelP
 		Dir:    filepath.Join(root, KernelPoolDir),
 		Size:   size,
 		Kernel: operator.KernelConfig{Python: python, Sandbox: sb, Timeout: codeTimeout(cfg)},
+		Warn:   warn,
 	})
 }
 
@@ -88,13 +91,17 @@ func (r *run) adoptPooled(ctx context.Context, id string) (ws *session.Workspace
 // SweepKernelPool removes from cfg's sessions root the kernel pool slots
 // that processes which died left (see operator.SweepKernelPool): for a
 // process that runs sessions there without a pool of its own. A pool
-// sweeps its directory itself.
-func SweepKernelPool(cfg Config) {
+// sweeps its directory itself. A sweep that fails is said to warn
+// (operator.SweepWarning; nil drops it).
+func SweepKernelPool(cfg Config, warn func(msg string)) {
 	root := cfg.SessionsRoot
 	if root == "" {
 		root = session.DefaultRoot()
 	}
-	_, _ = operator.SweepKernelPool(filepath.Join(root, KernelPoolDir))
+	dir := filepath.Join(root, KernelPoolDir)
+	if _, err := operator.SweepKernelPool(dir); err != nil && warn != nil {
+		warn(operator.SweepWarning(dir, err))
+	}
 }
 
 // codeTimeout is cfg's cell timeout with its default (as New fills it).

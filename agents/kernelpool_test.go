@@ -53,7 +53,7 @@ func TestKernelPoolGivesANewSessionAStartedKernel(t *testing.T) {
 			var root string
 			s := httpSift(t, script, func(c *Config) {
 				root = c.SessionsRoot
-				pool, err := NewKernelPool(context.Background(), *c, size)
+				pool, err := NewKernelPool(context.Background(), *c, size, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

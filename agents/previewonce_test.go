@@ -14,6 +14,7 @@ import (
 	"github.com/sift-agent/sift/llm/scripted"
 	"github.com/sift-agent/sift/memory"
 	"github.com/sift-agent/sift/preview"
+	"github.com/sift-agent/sift/tools/sqldb"
 )
 
 // TestRunPreviewsEachInputOnce: a run previews each input once, for both
@@ -62,11 +63,11 @@ func TestRunSniffsItsCSVWhileItPreviews(t *testing.T) {
 	began := make(chan struct{})
 	var once sync.Once
 	oldSniff, oldPreview := sniffInputs, previewFile
-	sniffInputs = func(ctx context.Context, root string, inputs <-chan []string) {
+	sniffInputs = func(ctx context.Context, root string, inputs <-chan []sqldb.SniffInput) {
 		// The sniff begins once it has the copied inputs.
 		in := <-inputs
 		once.Do(func() { close(began) })
-		forward := make(chan []string, 1)
+		forward := make(chan []sqldb.SniffInput, 1)
 		forward <- in
 		oldSniff(ctx, root, forward)
 	}

@@ -137,7 +137,7 @@ func TestRefreshTakesAPooledKernel(t *testing.T) {
 		c.PythonMode = operator.PythonKernel
 		root = c.SessionsRoot
 		var err error
-		if pool, err = NewKernelPool(context.Background(), *c, 1); err != nil {
+		if pool, err = NewKernelPool(context.Background(), *c, 1, nil); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { pool.Close() })

@@ -444,13 +444,13 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 	if followUp && r.lent == nil {
 		r.noteChangedInputs(ctx)
 	}
-	var sniff chan []string
+	var sniff chan []sqldb.SniffInput
 	if mode := r.mode(); r.lent == nil && (mode == ModeAuto || mode == ModeTemplate) {
 		// A built-in reads the CSV inputs in DuckDB with the dialect and
 		// types sniffed here (most of what opening them costs), by a
 		// DuckDB that opens while they are copied in, and sniffs them
 		// while they are fingerprinted and previewed.
-		sniff = make(chan []string, 1)
+		sniff = make(chan []sqldb.SniffInput, 1)
 		defer close(sniff)
 		go sniffInputs(ctx, ws.Root, sniff)
 	}
@@ -468,7 +468,13 @@ func (r *run) prepare(ctx context.Context) (context.Context, prepared, error) {
 		return ctx, in, err
 	}
 	if sniff != nil {
-		sniff <- in.inputs
+		// With the sums the copies were made with: the sniff cache's key.
+		sums := r.inputSums()
+		send := make([]sqldb.SniffInput, len(in.inputs))
+		for i, p := range in.inputs {
+			send[i] = sqldb.SniffInput{Path: p, SHA256: sums[p]}
+		}
+		sniff <- send
 	}
 	if in.cached, in.cachedFrom = r.cachedAnswer(ctx, in.inputs); in.cachedFrom {
 		// No kernel, no preview: the answer is already known.

@@ -49,6 +49,10 @@ type KernelPoolConfig struct {
 	// Root is ignored (each slot is its own); Python is required unless
 	// Size is 0.
 	Kernel KernelConfig
+	// Warn, when set, is told what the pool could not do on its own
+	// (a sweep of Dir that failed; see SweepWarning), worded for a log;
+	// nil drops it.
+	Warn func(msg string)
 }
 
 // KernelPool keeps a few sandboxed kernels started ahead of the sessions
@@ -116,11 +120,19 @@ func NewKernelPool(cfg KernelPoolConfig) (*KernelPool, error) {
 	if cfg.Size > 0 {
 		// What processes that died with kernels waiting left goes before
 		// this pool makes slots of its own.
-		_, _ = SweepKernelPool(cfg.Dir)
+		p.sweep()
 		p.loop.Add(1)
 		go p.refill()
 	}
 	return p, nil
+}
+
+// sweep sweeps the pool's directory (SweepKernelPool), and says on
+// cfg.Warn when that fails.
+func (p *KernelPool) sweep() {
+	if _, err := SweepKernelPool(p.cfg.Dir); err != nil && p.cfg.Warn != nil {
+		p.cfg.Warn(SweepWarning(p.cfg.Dir, err))
+	}
 }
 
 // Size is the number of kernels the pool keeps ready (0: off).
@@ -285,7 +297,7 @@ func (p *KernelPool) refill() {
 			case <-p.wake:
 				continue
 			case <-sweep.C:
-				_, _ = SweepKernelPool(p.cfg.Dir)
+				p.sweep()
 				continue
 			case <-p.ctx.Done():
 				return

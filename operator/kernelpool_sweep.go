@@ -158,6 +158,13 @@ func SweepKernelPool(dir string) (swept int, err error) {
 	return swept, errors.Join(errs...)
 }
 
+// SweepWarning says that a sweep of the pool directory dir failed with
+// err, what that leaves and what to do: for the log of a process that
+// sweeps (a pool's Warn, `sift serve` and `sift worker`).
+func SweepWarning(dir string, err error) string {
+	return fmt.Sprintf("warning: kernel pool: the slots that stopped processes left in %s were not all removed (%v); they keep their disk space until a later sweep removes them: check that %s is a directory this user can read and write, or remove the slot-* directories there that no session links to while no Sift process runs", dir, err, dir)
+}
+
 // adoptedSlots returns the slots of dir that sessions adopted: the
 // targets of the links in the sessions root (dir's parent) that lead to a
 // slot of dir, as session.Adopt makes them.

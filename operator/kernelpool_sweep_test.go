@@ -307,3 +307,28 @@ func TestSweepKernelPoolWaitsForAnotherSweep(t *testing.T) {
 		t.Errorf("the dead owner's slot is still there: %v", err)
 	}
 }
+
+// TestKernelPoolSaysASweepThatFailed: a pool whose sweep fails (its
+// directory is a file here) tells its Warn what failed, where, and what
+// to do, instead of dropping the error.
+func TestKernelPoolSaysASweepThatFailed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pool")
+	if err := os.WriteFile(dir, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SweepKernelPool(dir); err == nil {
+		t.Fatal("a sweep of a file succeeded: the test needs a sweep that fails")
+	}
+	var said []string
+	p := &KernelPool{cfg: KernelPoolConfig{Dir: dir, Warn: func(msg string) { said = append(said, msg) }}}
+	p.sweep()
+	if len(said) != 1 {
+		t.Fatalf("the pool said %q of a failed sweep; want one warning", said)
+	}
+	for _, want := range []string{"warning: kernel pool", dir, "not a directory", "remove the slot-* directories"} {
+		if !strings.Contains(said[0], want) {
+			t.Errorf("warning %q does not say %q", said[0], want)
+		}
+	}
+	(&KernelPool{cfg: KernelPoolConfig{Dir: dir}}).sweep() // no Warn: dropped, no panic
+}

@@ -63,6 +63,8 @@ func uploadProblem(name string, pv *preview.FilePreview, err error) string {
 	switch {
 	case err != nil && (ext == ".xlsx" || ext == ".xlsm" || ext == ".xls"):
 		return fmt.Sprintf("%s is not a workbook Sift can open (it may be corrupt, password-protected or another kind of file renamed): open it in a spreadsheet program, save it as .xlsx or .csv and upload that.", name)
+	case err != nil && ext == ".parquet":
+		return fmt.Sprintf("%s is not a Parquet file Sift can read (it may be truncated, corrupt, encrypted or another kind of file renamed): write it again (pandas' to_parquet or DuckDB's COPY TO) or export it as CSV, and upload that.", name)
 	case err != nil:
 		return fmt.Sprintf("%s could not be read (%v): check that it is the file you meant and upload it again.", name, err)
 	case pv == nil:
@@ -70,7 +72,7 @@ func uploadProblem(name string, pv *preview.FilePreview, err error) string {
 	case pv.Kind == preview.KindEmpty:
 		return fmt.Sprintf("%s is empty (0 bytes): upload the file that holds your data.", name)
 	case pv.Kind == preview.KindBinary && dataExts[ext]:
-		return fmt.Sprintf("%s is not a data file: it is named %s but holds binary content; export your data as CSV, TSV, Excel or JSON and upload that.", name, ext)
+		return fmt.Sprintf("%s is not a data file: it is named %s but holds binary content; export your data as CSV, TSV, Excel, JSON or Parquet and upload that.", name, ext)
 	}
 	return ""
 }

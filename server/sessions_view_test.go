@@ -114,7 +114,8 @@ func TestUploadPreviewsFilesAndRefusesBadOnes(t *testing.T) {
 		want          []string
 	}{
 		{"empty.csv", "", []string{"empty.csv is empty", "upload the file"}},
-		{"bin.csv", string(elf[:4096]), []string{"bin.csv is not a data file", "export your data"}},
+		{"bin.csv", string(elf[:4096]), []string{"bin.csv is not a data file", "export your data", "Parquet"}},
+		{"bad.parquet", string(elf[:4096]), []string{"bad.parquet is not a Parquet file", "write it again", "export it as CSV"}},
 		{"prog.xlsx", string(elf[:4096]), []string{"prog.xlsx is not a workbook", "save it as .xlsx"}},
 	} {
 		var e errorBody

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -121,13 +122,21 @@ func (o *serverOptions) startKernelPool(ctx context.Context, errOut io.Writer, c
 	if !runsHere {
 		return func() {}, nil
 	}
+	// What a sweep of the pool's directory could not remove is said on
+	// errOut, the process's log (the pool sweeps in the background too).
+	var mu sync.Mutex
+	warn := func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintln(errOut, msg)
+	}
 	if o.KernelPool == 0 || (!o.KernelPoolSet && cfg.Sift.PythonMode == operator.PythonProcess) {
 		// No pool here, but one of an earlier process on these sessions
 		// may have died with kernels waiting: what it left goes.
-		agents.SweepKernelPool(cfg.Sift)
+		agents.SweepKernelPool(cfg.Sift, warn)
 		return func() {}, nil
 	}
-	pool, err := agents.NewKernelPool(ctx, cfg.Sift, o.KernelPool)
+	pool, err := agents.NewKernelPool(ctx, cfg.Sift, o.KernelPool, warn)
 	if err != nil {
 		if o.KernelPoolSet {
 			return nil, usageError{fmt.Errorf("--kernel-pool: %w", err)}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -376,6 +377,28 @@ func TestServeTwoProcessesOnRedis(t *testing.T) {
 	}
 	if a.call(t, "GET", "/v1/sessions/"+second, nil, &v); v.Status != "done" {
 		t.Errorf("A sees %s, want done", v.Status)
+	}
+}
+
+// TestServeSaysASweepThatFailed: serve and worker with no pool of their
+// own sweep what an earlier process's pool left, and a sweep that fails
+// (the pool's directory is a file here) is said on stderr with what to
+// do, not dropped.
+func TestServeSaysASweepThatFailed(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, agents.KernelPoolDir)
+	if err := os.WriteFile(dir, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, errOut := testIO()
+	cfg := server.Config{Sift: agents.Config{SessionsRoot: root}}
+	closePool, err := (&serverOptions{KernelPool: 0, KernelPoolSet: true}).startKernelPool(context.Background(), errOut, &cfg, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closePool()
+	if got := errOut.String(); !strings.Contains(got, "warning: kernel pool") || !strings.Contains(got, dir) || !strings.Contains(got, "not a directory") {
+		t.Errorf("stderr %q does not say the sweep of %s failed", got, dir)
 	}
 }
 

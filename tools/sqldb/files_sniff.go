@@ -31,6 +31,8 @@ type csvDialect struct {
 	options string
 	// names and types are the columns, in the file's order.
 	names, types []string
+	// found is what sniff_csv said, which the dialect was made of.
+	found sniffFound
 }
 
 // reader is the read_csv call that reads the file at lit (a SQL string)
@@ -79,47 +81,62 @@ const sniffNone = "(empty)"
 // calls.
 var sniffCSVWith = func(ctx context.Context, db *sql.DB, abs, delim string) (*csvDialect, error) {
 	row := db.QueryRowContext(ctx, sniffQuery(abs, delim))
-	var dl, quote, escape, newLine, comment string
-	var skip int64
-	var header bool
+	var f sniffFound
 	var columns []any
 	var dateFormat, tsFormat sql.NullString
-	if err := row.Scan(&dl, &quote, &escape, &newLine, &comment, &skip, &header, &columns, &dateFormat, &tsFormat); err != nil {
+	if err := row.Scan(&f.Delim, &f.Quote, &f.Escape, &f.NewLine, &f.Comment, &f.Skip, &f.Header, &columns, &dateFormat, &tsFormat); err != nil {
 		return nil, err
 	}
+	f.DateFormat, f.TimestampFormat = dateFormat.String, tsFormat.String
+	for _, c := range columns {
+		m, ok := c.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("sniff_csv: a column of %T", c)
+		}
+		f.Names, f.Types = append(f.Names, fmt.Sprint(m["name"])), append(f.Types, fmt.Sprint(m["type"]))
+	}
+	return f.dialect()
+}
+
+// sniffFound is what sniff_csv found in a file, as it said it: what a
+// dialect is made from (dialect), and what the sniff cache keeps
+// (files_sniffcache.go).
+type sniffFound struct {
+	Delim, Quote, Escape, NewLine, Comment string
+	Skip                                   int64
+	Header                                 bool
+	DateFormat, TimestampFormat            string
+	Names, Types                           []string
+}
+
+// dialect is the read_csv options and columns of what sniff_csv found;
+// every value is quoted as a SQL string here, whatever it holds.
+func (f sniffFound) dialect() (*csvDialect, error) {
 	char := func(s string) string {
 		if s == sniffNone {
 			s = ""
 		}
 		return sqlString(s)
 	}
-	opts := []string{"auto_detect = false", "delim = " + char(dl), "quote = " + char(quote), "escape = " + char(escape)}
-	if newLine != "" {
+	opts := []string{"auto_detect = false", "delim = " + char(f.Delim), "quote = " + char(f.Quote), "escape = " + char(f.Escape)}
+	if f.NewLine != "" {
 		// (empty when the file mixes line endings: read_csv takes either)
-		opts = append(opts, "new_line = "+sqlString(newLine))
+		opts = append(opts, "new_line = "+sqlString(f.NewLine))
 	}
-	opts = append(opts, fmt.Sprintf("skip = %d", skip), "comment = "+char(comment), fmt.Sprintf("header = %t", header))
+	opts = append(opts, fmt.Sprintf("skip = %d", f.Skip), "comment = "+char(f.Comment), fmt.Sprintf("header = %t", f.Header))
 	// sniff_csv says %Y-%m-%d also when it found ISO dates, which read_csv
 	// reads with its own ISO parser (more lenient than the format): a
 	// date format is given only when the sniffer found another.
-	if dateFormat.Valid && dateFormat.String != "" && dateFormat.String != "%Y-%m-%d" {
-		opts = append(opts, "dateformat = "+sqlString(dateFormat.String))
+	if f.DateFormat != "" && f.DateFormat != "%Y-%m-%d" {
+		opts = append(opts, "dateformat = "+sqlString(f.DateFormat))
 	}
-	if tsFormat.Valid && tsFormat.String != "" {
-		opts = append(opts, "timestampformat = "+sqlString(tsFormat.String))
+	if f.TimestampFormat != "" {
+		opts = append(opts, "timestampformat = "+sqlString(f.TimestampFormat))
 	}
-	d := &csvDialect{options: strings.Join(opts, ", ")}
-	for _, c := range columns {
-		m, ok := c.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("sniff_csv: a column of %T", c)
-		}
-		d.names, d.types = append(d.names, fmt.Sprint(m["name"])), append(d.types, fmt.Sprint(m["type"]))
-	}
-	if len(d.names) == 0 {
+	if len(f.Names) == 0 || len(f.Names) != len(f.Types) {
 		return nil, fmt.Errorf("sniff_csv found no columns")
 	}
-	return d, nil
+	return &csvDialect{options: strings.Join(opts, ", "), names: f.Names, types: f.Types, found: f}, nil
 }
 
 // sniffKey is a file as it was when sniffed: a file changed since is
@@ -191,15 +208,23 @@ func csvDialectOf(ctx context.Context, db *sql.DB, abs, delim string) (*csvDiale
 	return e.dialect, e.err
 }
 
+// SniffInput is one input SniffFiles is sent: its workspace-relative
+// path (under input/), and the SHA-256 of its content (hex) when known,
+// the key of the sniff cache (files_sniffcache.go).
+type SniffInput struct {
+	Path, SHA256 string
+}
+
 // SniffFiles finds the dialects and column types of the CSV and TSV files
-// among the inputs it is sent (once: workspace-relative paths under
-// input/ of the workspace at root) ahead of OpenFiles, which then reads
+// among the inputs it is sent (once) ahead of OpenFiles, which then reads
 // them without detecting again: a run calls it before it copies its
-// inputs in, and sends them once copied, while it previews them. It opens
-// a DuckDB of its own meanwhile, locked down as OpenFiles' is, and gives
-// up quietly (a file it cannot sniff is sniffed, or refused, by
-// OpenFiles); a channel closed with nothing sent ends it.
-func SniffFiles(ctx context.Context, root string, inputs <-chan []string) {
+// inputs in, and sends them once copied, while it previews them. A file
+// whose content an earlier sniff kept in the sniff cache is not sniffed
+// again; one sniffed here is kept there. It opens a DuckDB of its own
+// meanwhile, locked down as OpenFiles' is, and gives up quietly (a file
+// it cannot sniff is sniffed, or refused, by OpenFiles); a channel closed
+// with nothing sent ends it.
+func SniffFiles(ctx context.Context, root string, inputs <-chan []SniffInput) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return
@@ -223,16 +248,61 @@ func SniffFiles(ctx context.Context, root string, inputs <-chan []string) {
 			return
 		}
 	}
-	var in []string
+	var version string
+	if err := db.QueryRowContext(ctx, "SELECT library_version FROM pragma_version()").Scan(&version); err != nil {
+		version = ""
+	}
+	var in []SniffInput
 	select {
 	case in = <-inputs:
 	case <-ctx.Done():
 		return
 	}
-	for _, v := range FileViews(in) {
+	sums := map[string]string{}
+	var paths []string
+	for _, i := range in {
+		paths, sums[i.Path] = append(paths, i.Path), i.SHA256
+	}
+	for _, v := range FileViews(paths) {
 		abs := filepath.Join(real, filepath.FromSlash(v.Input))
-		if delim, ok := csvDelim(abs); ok && strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
-			_, _ = csvDialectOf(ctx, db, abs, delim)
+		delim, ok := csvDelim(abs)
+		if !ok || !strings.HasPrefix(abs, inputDir+string(filepath.Separator)) {
+			continue
+		}
+		file := sniffCacheFile(version, sums[v.Input], delim)
+		if f, ok := cachedSniff(file); ok && rememberDialect(abs, delim, f) {
+			continue
+		}
+		if d, err := csvDialectOf(ctx, db, abs, delim); err == nil {
+			keepSniff(file, d.found)
 		}
 	}
+}
+
+// rememberDialect keeps the dialect of what f says as the process's sniff
+// of the file at abs as it is now, for csvDialectOf, unless the process
+// has one already; false when it has none (f makes no dialect, or the
+// file cannot be looked at).
+func rememberDialect(abs, delim string, f sniffFound) bool {
+	d, err := f.dialect()
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return false
+	}
+	key := sniffKey{path: abs, delim: delim, size: st.Size(), mod: st.ModTime()}
+	e := &sniffEntry{done: make(chan struct{}), dialect: d}
+	close(e.done)
+	sniffed.Lock()
+	defer sniffed.Unlock()
+	if _, ok := sniffed.m[key]; ok {
+		return true
+	}
+	if len(sniffed.m) >= maxSniffed {
+		clear(sniffed.m)
+	}
+	sniffed.m[key] = e
+	return true
 }

@@ -51,10 +51,10 @@ func TestFilesSourceSniffsACSVOnce(t *testing.T) {
 	sniffs := countSniffs(t)
 	root := sniffWorkspace(t, map[string]string{"sales.csv": "day,region,amount\n2024-01-05,north,10\n2024-02-07,south,20\n", "notes.txt": "text\n"})
 	ctx := context.Background()
-	inputs := make(chan []string, 1)
-	inputs <- []string{"input/sales.csv", "input/notes.txt"}
+	inputs := make(chan []SniffInput, 1)
+	inputs <- []SniffInput{{Path: "input/sales.csv"}, {Path: "input/notes.txt"}}
 	SniffFiles(ctx, root, inputs)
-	nothing := make(chan []string)
+	nothing := make(chan []SniffInput)
 	close(nothing)
 	SniffFiles(ctx, root, nothing) // sent no inputs: sniffs none
 	if n := sniffs.Load(); n != 1 {

@@ -12,10 +12,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/sift-agent/sift/operator"
+	"github.com/sift-agent/sift/preview"
 )
 
 // withCachedValues rewrites a workbook excelize wrote so that each formula
@@ -314,6 +318,38 @@ func TestWorkbookRunsWithoutPython(t *testing.T) {
 	}
 	if r.Params.Sheet != "Sales" || len(r.Picked) == 0 || r.Picked[0] != "sheet: Sales" {
 		t.Errorf("sheet %q, picked %q: want the first sheet with data, Sales, picked first", r.Params.Sheet, r.Picked)
+	}
+}
+
+// TestWorkbookIsReadOnceForANamedSheet: a built-in on a workbook whose
+// sheet the match names does not preview the workbook again (it has no
+// encoding to find); with no sheet named, it previews it for the first
+// sheet with data.
+func TestWorkbookIsReadOnceForANamedSheet(t *testing.T) {
+	var previews atomic.Int64
+	orig := previewConfined
+	previewConfined = func(ctx context.Context, op operator.Operator, abs string, opts preview.Options) (*preview.FilePreview, error) {
+		previews.Add(1)
+		return orig(ctx, op, abs, opts)
+	}
+	t.Cleanup(func() { previewConfined = orig })
+	op := noPython{workspace(t, map[string][]byte{"tricky.xlsx": trickyWorkbook(t)})}
+	named, err := Run(context.Background(), op, "input/tricky.xlsx", Match{Template: TopN, Params: Params{Category: "region", Measure: "amount", Sheet: "Sales"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := previews.Load(); n != 0 {
+		t.Errorf("the workbook was previewed %d times for a named sheet, want none", n)
+	}
+	found, err := Run(context.Background(), op, "input/tricky.xlsx", Match{Template: TopN, Params: Params{Category: "region", Measure: "amount"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := previews.Load(); n != 1 || found.Params.Sheet != "Sales" {
+		t.Errorf("with no sheet named: %d previews, sheet %q; want 1 and Sales", n, found.Params.Sheet)
+	}
+	if named.Answer != found.Answer {
+		t.Errorf("the named sheet answers %q, the found one %q", named.Answer, found.Answer)
 	}
 }
 

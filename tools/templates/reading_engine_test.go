@@ -42,7 +42,8 @@ func TestReadingTableGroupsByPeriodAsByText(t *testing.T) {
 		"2024-02-29 07:00:00,2024,South,128\n"
 	text := "when,region,x\nJan 5 2021,North,1\n01/31/2021,South,2\n2021-02-01,North,4\nMay 17 2021,North,8\nnot a date,North,16\n2022-12-31,South,32\n"
 	type file struct{ name, data string }
-	files := []file{{"typed.csv", csv}, {"text.csv", text}}
+	dates := "when,region,x\n2021-01-05,North,1\n2021-01-31,South,2\n,North,4\n2021-02-01,North,8\n2022-12-31,South,\n2024-02-29,South,32\n"
+	files := []file{{"typed.csv", csv}, {"text.csv", text}, {"dates.csv", dates}}
 	grains := []string{"day", "week", "month", "quarter", "year", "month_of_year", "weekday", "quarter_of_year", "hour_of_day"}
 	ctx := context.Background()
 	for _, f := range files {
@@ -76,6 +77,38 @@ func TestReadingTableGroupsByPeriodAsByText(t *testing.T) {
 			if diff := cmp.Diff(want, got.Rows); diff != "" {
 				t.Errorf("%s %s %s by %v: (-per row +per group):\n%s", f.name, r.Analysis, r.Grain, r.GroupBy, diff)
 			}
+		}
+	}
+}
+
+// TestReadingTableCastsTypedDates: over a time column DuckDB typed as
+// dates or timestamps the reading's query casts it and parses no text
+// (TestReadingTableGroupsByPeriodAsByText checks it gives the same
+// table); over dates written as text it still tries the text layouts.
+func TestReadingTableCastsTypedDates(t *testing.T) {
+	ctx := context.Background()
+	r := Reading{Analysis: Trend, Measures: []Measure{{"x", "sum"}}, Time: "when", Grain: "month"}
+	for name, c := range map[string]struct {
+		data  string
+		parse bool
+	}{
+		"dates.csv": {"when,x\n2021-01-05,1\n2021-02-01,2\n", false},
+		"times.csv": {"when,x\n2021-01-05 10:30:00,1\n2021-02-01 00:00:00,2\n", false},
+		"text.csv":  {"when,x\nJan 5 2021,1\n01/31/2021,2\n", true},
+	} {
+		root := writeInput(t, name, []byte(c.data))
+		src, view, done, err := readingSource(ctx, root, "input/"+name, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := readingQuery(r, view)
+		got := typedTime(ctx, src, view, r, q)
+		done()
+		if parses := strings.Contains(got, "try_strptime"); parses != c.parse {
+			t.Errorf("%s: the query parses text dates: %v, want %v:\n%s", name, parses, c.parse, got)
+		}
+		if !c.parse && !strings.Contains(got, `date_trunc('month', CAST("when" AS TIMESTAMP))`) {
+			t.Errorf("%s: the query does not group by the cast month:\n%s", name, got)
 		}
 	}
 }

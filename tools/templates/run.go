@@ -257,9 +257,12 @@ func RunWith(ctx context.Context, op operator.Operator, file string, m Match, op
 	}
 	rel := operator.RelPath(op.Root(), abs)
 	params := m.Params
-	// A Parquet file has no encoding or sheet to find.
-	if !strings.EqualFold(path.Ext(rel), ".parquet") && (params.Encoding == "" || (params.Sheet == "" && isWorkbook(rel))) {
-		fp, err := tools.PreviewConfined(ctx, op, abs, preview.Options{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
+	// A Parquet file has no encoding or sheet to find, and a workbook no
+	// encoding (its preview finds none): it is read again only for a
+	// sheet the match did not name.
+	workbook := isWorkbook(rel)
+	if !strings.EqualFold(path.Ext(rel), ".parquet") && ((!workbook && params.Encoding == "") || (workbook && params.Sheet == "")) {
+		fp, err := previewConfined(ctx, op, abs, preview.Options{MaxRows: 1, TypeSampleRows: 1, ExactCountLimit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("run template %s: %w", t.Name, err)
 		}
@@ -429,6 +432,9 @@ func runEngine(ctx context.Context, op operator.Operator, t Template, rel string
 	}
 	return r, nil
 }
+
+// previewConfined is tools.PreviewConfined; tests count its calls.
+var previewConfined = tools.PreviewConfined
 
 // renderNativeFn and readingTableOnFn are renderNative and
 // readingTableOn; tests watch them run together.
