@@ -24,7 +24,7 @@ export function viewable(path) {
 export class Viewer {
   constructor(ctx) {
     this.ctx = ctx;
-    this.title = h('h2', { id: 'viewer-title', class: 'viewer-title' });
+    this.title = h('h2', { id: 'viewer-title', class: 'viewer-title', tabindex: '-1' });
     this.download = h('a', { class: 'viewer-download button-like' }, 'Download');
     this.closeButton = h('button', { type: 'button', class: 'ghost small viewer-close', 'aria-label': 'Close' }, '✕');
     this.body = h('div', { class: 'viewer-body' });
@@ -46,8 +46,10 @@ export class Viewer {
     });
   }
 
-  // open shows path, and gives the focus back to opener when closed.
-  open(path, opener) {
+  // open shows path, and gives the focus back to opener when closed. The
+  // focus goes to the close button, or to the title when fromKey says the
+  // file was asked for by a key whose events may not all be in yet.
+  open(path, opener, fromKey) {
     const token = {};
     this.token = token;
     this.opener = opener || document.activeElement;
@@ -60,7 +62,7 @@ export class Viewer {
     this.body.replaceChildren(h('p', { class: 'muted viewer-loading', role: 'status' }, 'Loading…'));
     this.dialog.dataset.kind = TABLE.test(path) ? 'table' : IMAGE.test(path) ? 'image' : 'report';
     if (!this.dialog.open) this.dialog.showModal();
-    this.closeButton.focus();
+    (fromKey ? this.title : this.closeButton).focus();
     const live = () => this.token === token;
     if (TABLE.test(path)) this.showTable(path, live);
     else if (IMAGE.test(path)) this.showImage(path, live);
@@ -68,10 +70,14 @@ export class Viewer {
   }
 
   // follow opens a file a report links to: in the viewer when it shows
-  // in place, else as a download.
+  // in place, else as a download. Enter on a link in report.html opens the
+  // file on its keydown, in the frame's own process, which then cannot
+  // hold back the key's keypress: that keypress lands where the focus is
+  // by then, and on the close button it closed the file just opened. So
+  // the focus goes to the title, where a keypress does nothing.
   follow(path) {
     if (viewable(path)) {
-      this.open(path, this.opener);
+      this.open(path, this.opener, true);
       return;
     }
     const a = h('a', { hidden: '' });
