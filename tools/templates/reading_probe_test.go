@@ -237,6 +237,21 @@ func TestProbeWordsOfTheRefusals(t *testing.T) {
 	})
 }
 
+// TestValueDaysAreTheRowsNotAGrain: "on rainy days" names the rows the
+// value keeps, not a day grain, with or without another period: "avg
+// rainfall on cloud days" is one average over those days, which no
+// built-in gives (it was a daily trend of them, 641 rows for "avg wind on
+// rainy days"), while "daily rainfall on cloud days" still asks per day.
+func TestValueDaysAreTheRowsNotAGrain(t *testing.T) {
+	_, _, _, oslo := probeCoverageTables(t)
+	runNovelCases(t, []novelCase{
+		{oslo, "avg rainfall on cloud days", nil},
+		{oslo, "average rainfall for cloud days", nil},
+		{oslo, "daily rainfall on cloud days", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "day", Filters: []Filter{{"sky", "=", []string{"cloud"}}}}},
+		{oslo, "total rainfall by month, cloud days only", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "month", Filters: []Filter{{"sky", "=", []string{"cloud"}}}}},
+	})
+}
+
 // TestProbeSynonymInAName: "bill length" names Beak Length (mm) through
 // the synonym bill → beak; bill alone is still either beak column.
 func TestProbeSynonymInAName(t *testing.T) {
