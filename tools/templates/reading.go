@@ -833,6 +833,11 @@ func (p *parsed) correctTypos() {
 				break
 			}
 		}
+		if _, ok := enWords[t.w]; !ok {
+			if w := lettersDropped(t.w, known); w != "" {
+				t.w = w // horsepwr
+			}
+		}
 	}
 }
 

@@ -67,6 +67,7 @@ func (p *parsed) placeValues() {
 		}
 	}
 	p.placeExclusions()
+	p.placeTotalRow()
 }
 
 // Chinese names of industries, as the data writes them in English (a
@@ -227,7 +228,7 @@ func (p *parsed) placeExclusions() {
 				j++
 				continue
 			}
-			if len(vals) == 0 && it.kind == itemVocab && (it.text == "the" || it.text == "for") {
+			if len(vals) == 0 && it.kind == itemVocab && exclusionFillers[it.text] {
 				j++
 				continue
 			}
