@@ -682,6 +682,9 @@ func (p *parsed) build() (Reading, []problem) {
 	if c := p.versusDim(r, dims, grain, part); c != nil {
 		dims = append(dims, c)
 	}
+	if c := p.listedDim(&r, dims); c != nil {
+		dims = append(dims, c)
+	}
 	period := grain
 	if part != "" {
 		period = part
