@@ -3,9 +3,9 @@
 Written on 4 December 2026 (issue 35) by a helper who had read only this harness (questions.go, run.go, score.go,
 compare.go, gen.py, srcformat.py, tables.py, the test, the format of probe_src.py) and the shipped tables, and
 not the parser (tools/templates/reading_*.go or any other file of tools/templates). It asks as analysts ask, in
-phrasings of its own: polite requests with context first ("I'm preparing a board slide…", "麻烦帮我…"),
-questions ("is there a relationship between…", "…有没有关联"), imperatives, colloquial Chinese (咋样, 多少啊, 呢)
-and formal Chinese (请统计, 试比较), values named by meaning (Amazon for AMZN, 西屋电气 for Westinghouse, 帽带企鹅
+phrasings of its own: polite requests with context first ("I'm reviewing our safety data. Could you…", "麻烦统计一下…"),
+questions ("Is there a relationship between…", "…有没有关联"), imperatives, colloquial Chinese (咋样, 有没有) and
+formal Chinese (请统计, 试比较), values named by meaning (Amazon for AMZN, 西屋电气 for Westinghouse, 帽带企鹅
 for Chinstrap, 纽约州 for New York, 夜间 for Night, 核能 for Nuclear Energy), two named values of a column, one named
 value with a year, lowest-first rankings, hour, week, weekday, quarter and calendar-month grains, two years
 compared, correlations with a method named, distributions and outliers within a named value or per group, and
@@ -18,7 +18,11 @@ where the rows are yearly totals, a standard deviation or volatility, a correlat
 column (two stocks of a long table), a forecast, a why-question, a judgement, and a brand inside a name.
 Thirty-six questions of its first draft (319) turned out to be, word for word, questions of other sets
 (TestProbe2SetIsNew) and were dropped, not reworded, before the set was run; 283 remain.
-FIRST-RUN FIGURES: see the end of this docstring (filled in after the one run, before anyone read its answers).
+Its first figures, taken once the set was final and before anyone read its answers or changed the parser, are
+the honest figures for questions nobody here has seen: on 4 December 2026, at commit ce9aed6 (the parser as at
+fe87236), `go run ./eval/understanding/cmd/understand -only probe2` (load average 3.5) gave English precision 93.3%
+(56 right of 60 answered) and coverage 56.6% (56 of 99), Chinese precision 94.8% (55 of 58) and coverage 59.1%
+(55 of 93). No label was changed after the run.
 
 The format is probe_src.py's: A answerable with its expected reading, U the data cannot answer, P it answers only
 in part; a measure "col:value" is a column observed once per period or group, whose aggregation is left open.
