@@ -529,9 +529,11 @@ func (p *parsed) build() (Reading, []problem) {
 				// "最大日降水量", "highest daily precipitation".
 				next = p.items[j+1]
 			}
-			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
+			// A superlative too: "the hottest temp_max recorded each year"
+			// is the yearly maximum, not the yearly mean.
+			if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleSuper) && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
 				a := "max"
-				if it.ent.value == "asc" {
+				if it.ent.value == "asc" || it.ent.role == roleSuper && it.ent.order == "asc" {
 					a = "min"
 				}
 				aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: a}, from: it.from, to: it.to, text: it.text})
@@ -641,7 +643,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if c := p.versusDimension(&r, named, dims, grain, part); c != nil {
 		dims = append(dims, c)
 	}
-	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain) {
+	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain || p.yearsTogether()) {
 		// 一年中各月份: the months of the calendar, all years together.
 		part, grain = grain+"_of_year", ""
 	}
@@ -790,6 +792,11 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		}
 		switch {
+		case a == "count" && c.numeric && !rowNoun:
+			// "number of murders in each state" over a murder column: a
+			// count would count its rows (one a state), not add up what
+			// it holds, which may be a rate.
+			probs = append(probs, problem{countOfMeasure(c, false), countOfMeasure(c, true)})
 		case a == "count" || a == "count_distinct":
 		case a == "":
 			a = "sum"
@@ -1199,7 +1206,13 @@ type pooledDim struct {
 // poolWord is "over" or "across" when it comes right before the column
 // item it ("sum of population over countries", "across all firms"), "sum
 // of" when that does ("pop (sum of countries)"); "".
+//
+// "all" is when all (所有, 全部) comes right before it with nothing else
+// that pools: "total population of all the countries each year", 所有股票
+// 按季度的平均价格 ask for the countries or stocks taken together, not for
+// one result each.
 func (p *parsed) poolWord(it item) string {
+	all := false
 	for j := it.from - 1; j >= 0; j-- {
 		switch p.toks[j].w {
 		case "of":
@@ -1207,13 +1220,22 @@ func (p *parsed) poolWord(it item) string {
 				// "pop (sum of countries) each year": summed over them.
 				return "sum of"
 			}
+			if all {
+				return "all"
+			}
 			continue
-		case "all", "the", "every":
+		case "all", "所有", "全部", "全体":
+			all = true
+			continue
+		case "the", "every":
 			continue
 		case "over", "across":
 			return p.toks[j].w
 		}
-		return ""
+		break
+	}
+	if all {
+		return "all"
 	}
 	return ""
 }

@@ -96,7 +96,7 @@ func trendOrderUnused(a *asking, r *Reading) {
 		}
 	}
 	for _, it := range a.p.items {
-		if it.kind == itemVocab && it.ent.role == roleOrder && !judgedOrder[it.text] {
+		if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleSuper) && !judgedOrder[it.text] {
 			a.add("“%[1]s” asks for a ranking, and a trend lists every %[2]s in time order: say the maximum or minimum per %[2]s, or the top %[2]ss", "“%[1]s”要的是排名，而趋势分析按时间顺序列出每一%[3]s：请说明是每%[3]s的最大值或最小值，还是排名靠前的%[3]s", it.text, orDefaultGrain(r.Grain), zhGrain(orDefaultGrain(r.Grain)))
 			return
 		}
