@@ -928,6 +928,7 @@ func (p *parsed) build() (Reading, []problem) {
 		add("it sets values of %[1]s against each other: ask by %[1]s", "请求把 %[1]s 的几个值相互比较：请按 %[1]s 分组来问", col)
 	}
 	probs = append(probs, p.valueProblems(r)...)
+	probs = append(probs, p.periodValueProblems()...)
 	if col := p.aggregatedDimension(r); col != "" {
 		add("it aggregates %[1]s, which is a category it would group by: say what to measure for each %[1]s", "请求对 %[1]s 做汇总，而 %[1]s 是分组的类别：请说明每个 %[1]s 要统计什么", col)
 	}

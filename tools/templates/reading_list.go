@@ -23,9 +23,13 @@ func (p *parsed) listedDim(r *Reading, dims []*gcol) *gcol {
 	}
 	var col *gcol
 	for k := 0; k+1 < len(p.items); k++ {
-		a, b := p.items[k], p.items[k+1]
-		if b.kind != itemValue && k+2 < len(p.items) && listWords[b.text] {
-			b = p.items[k+2] // AAA and CCC
+		a, j := p.items[k], k+1
+		if j+1 < len(p.items) && (p.items[j].kind == itemRowNoun || p.items[j].kind == itemFile) {
+			j++ // 美国车和日本车: the row noun (or the file's subject) after each value
+		}
+		b := p.items[j]
+		if b.kind != itemValue && j+1 < len(p.items) && listWords[b.text] {
+			b = p.items[j+1] // AAA and CCC
 		} else if !listWords[strings.TrimSpace(joinRaw(p.toks[a.to:b.from]))] && a.to != b.from {
 			continue // AAA、CCC, where the tokens drop the 、
 		}

@@ -116,3 +116,62 @@ func TestProbe2YearlyMeanWord(t *testing.T) {
 		{quarters, "历年实际政府支出", &Reading{Analysis: Trend, Measures: []Measure{{"实际政府支出", "sum"}}, Time: "年份", Grain: "year"}},
 	})
 }
+
+// TestProbe2LexiconGaps: words the probe2 set's refusals showed missing:
+// spelled numbers as a ranking's count ("three" was dropped, read as a
+// typo of "the"), a typo one edit from two columns left unguessed, US
+// states and the United States in Chinese, "how many" with a classifier,
+// "<order> first", Spearman and 关联 for a correlation, and courtesy
+// words.
+func TestProbe2LexiconGaps(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("state,country,year,strikes,tally,rally\n")
+	for y := 2001; y <= 2004; y++ {
+		for i, s := range []string{"Florida", "Texas", "California", "New York"} {
+			fmt.Fprintf(&sb, "%s,%s,%d,%d,%d,%d\n", s, []string{"United States", "India"}[i%2], y, 10+i*3+y%4, i, y%3)
+		}
+	}
+	states := previewFile(t, "strikes.csv", []byte(sb.String()))
+	var cb strings.Builder
+	cb.WriteString("name,origin,weight,displacement,invest,capital\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&cb, "car %d,%s,%d,%d,%d.5,%d.25\n", i, []string{"USA", "Japan", "Europe"}[i%3], 2000+i*37%500, 100+i*13%200, 50+i*7%31, 200+i*11%47)
+	}
+	cars := previewFile(t, "cars.csv", []byte(cb.String()))
+	byState := []string{"state"}
+	runNovelCases(t, []novelCase{
+		{states, "top three states by total strikes", &Reading{Analysis: TopN, Measures: []Measure{{"strikes", "sum"}}, GroupBy: byState, N: 3}},
+		{states, "which two states had the fewest strikes", &Reading{Analysis: TopN, Measures: []Measure{{"strikes", "sum"}}, GroupBy: byState, N: 2, Order: "asc"}},
+		{states, "total xally by state", nil},
+		{states, "佛罗里达州每年的strikes", &Reading{Analysis: Trend, Measures: []Measure{{"strikes", "sum"}}, Time: "year", Grain: "year",
+			Filters: []Filter{{"state", "=", []string{"Florida"}}}}},
+		{states, "德州和加州的strikes总数", &Reading{Analysis: TopN, Measures: []Measure{{"strikes", "sum"}}, GroupBy: byState,
+			Filters: []Filter{{"state", "=", []string{"Texas", "California"}}}}},
+		{states, "美国历年的strikes", &Reading{Analysis: Trend, Measures: []Measure{{"strikes", "sum"}}, Time: "year", Grain: "year",
+			Filters: []Filter{{"country", "=", []string{"United States"}}}}},
+		{states, "麻烦统计一下每个state有多少条记录", &Reading{Analysis: TopN, GroupBy: byState}},
+		{cars, "每个origin有多少辆", &Reading{Analysis: TopN, GroupBy: []string{"origin"}}},
+		{cars, "origins ranked by average weight, lightest first", &Reading{Analysis: TopN, Measures: []Measure{{"weight", "mean"}}, GroupBy: []string{"origin"}, Order: "asc"}},
+		{cars, "美国车和日本车的平均排量", &Reading{Analysis: TopN, Measures: []Measure{{"displacement", "mean"}}, GroupBy: []string{"origin"},
+			Filters: []Filter{{"origin", "=", []string{"USA", "Japan"}}}}},
+		{cars, "invest和capital之间的相关性，用斯皮尔曼", &Reading{Analysis: Correlation, Measures: []Measure{{"invest", ""}, {"capital", ""}}, Columns: []string{"invest", "capital"}, Method: "spearman"}},
+		{cars, "invest跟capital有没有关联", &Reading{Analysis: Correlation, Measures: []Measure{{"invest", ""}, {"capital", ""}}, Columns: []string{"invest", "capital"}}},
+	})
+}
+
+// TestProbe2PeriodWordThatIsAValue: "during the day" where a column holds
+// Day and Night is asked about, not read as a daily series; "per day"
+// stays the period.
+func TestProbe2PeriodWordThatIsAValue(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("date,time of day,cost\n")
+	for d := 0; d < 120; d++ {
+		fmt.Fprintf(&sb, "%s,%s,%d\n", dayOf(d), []string{"Day", "Night", "Dusk"}[d%3], 100+d%17)
+	}
+	strikes := previewFile(t, "bird-strikes.csv", []byte(sb.String()))
+	runNovelCases(t, []novelCase{
+		{strikes, "total cost at night versus during the day", nil},
+		{strikes, "total cost during the day", nil},
+		{strikes, "total cost per day", &Reading{Analysis: Trend, Measures: []Measure{{"cost", "sum"}}, Time: "date", Grain: "day"}},
+	})
+}

@@ -147,15 +147,15 @@ func probeCoverageTables(t *testing.T) (shops, people, cities, oslo *preview.Fil
 // nothing else grouping ("Ash vs Birch total amount", 男性和女性人数对比)
 // are one result each, a ranking of those values by their column, not
 // one number or a refusal; a filter that keeps every value of the column
-// (男, 女 of 性别) is dropped, and values said with "and" alone are not
-// set against each other.
+// (男, 女 of 性别) is dropped. Values said with "and" alone are one
+// result each too (TestListedValuesAreOneResultEach).
 func TestProbeVersusGroupsByTheValues(t *testing.T) {
 	shops, people, _, _ := probeCoverageTables(t)
 	runNovelCases(t, []novelCase{
 		{shops, "Ash vs Birch: total amount", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "sum"}}, GroupBy: []string{"shop"}, Filters: []Filter{{"shop", "=", []string{"Ash", "Birch"}}}}},
 		{shops, "toys versus books, how many rows", &Reading{Analysis: TopN, GroupBy: []string{"kind"}, Filters: []Filter{{"kind", "=", []string{"toys", "books"}}}}},
 		{people, "2005年男性和女性人数对比", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"性别"}, Time: "年份", Filters: []Filter{{"年份", "year", []string{"2005"}}}}},
-		{shops, "Ash and Birch total amount", nil},
+		{shops, "Ash and Birch total amount", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "sum"}}, GroupBy: []string{"shop"}, Filters: []Filter{{"shop", "=", []string{"Ash", "Birch"}}}}},
 	})
 }
 

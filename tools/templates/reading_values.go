@@ -62,7 +62,11 @@ var valueLinks = map[string]bool{"and": true, "or": true, "the": true, "nor": tr
 // the words that exclude values.
 func (p *parsed) placeValues() {
 	for k := range p.items {
-		if p.items[k].kind == itemUnplaced {
+		it := p.items[k]
+		// 美国 is a word of the lexicon ("usa") and a country the data
+		// may write as United States: a word with names of its own is
+		// tried as a value too.
+		if it.kind == itemUnplaced || it.kind == itemVocab && it.ent.role == roleWord && it.to == it.from+1 && meantNames[p.toks[it.from].raw] != nil && !p.namesColumn(p.toks[it.from].w) {
 			p.placeMeant(k)
 		}
 	}
