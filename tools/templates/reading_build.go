@@ -122,6 +122,7 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	p.foldCounts()
 	p.valueDaysAreRows()
+	p.ellipsis()
 	wholePart := p.wholeCalendarRange()
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
@@ -772,13 +773,23 @@ func (p *parsed) build() (Reading, []problem) {
 	// Aggregations: each measure takes the word before it, else the one
 	// word said.
 	agg := ""
+	// "min and max price": one measure for each aggregation of the list.
+	var aggList []string
+	if len(measures) == 1 {
+		aggList = p.aggList(measures[0], aggs)
+	}
 	for _, a := range aggs {
-		if agg != "" && agg != a.ent.value && len(measures) < 2 {
+		if agg != "" && agg != a.ent.value && len(measures) < 2 && aggList == nil {
 			add("it asks for two aggregations (%s and %s)", "请求要两种汇总方式（%s 和 %s）", agg, a.ent.value)
 		}
 		agg = a.ent.value
 	}
 	counting := agg == "count" || agg == "count_distinct" || rowNoun && (agg == "" || agg == "sum")
+	type asked struct {
+		c   *gcol
+		agg string
+	}
+	var each []asked
 	for _, c := range measures {
 		a := agg
 		for _, it := range aggs {
@@ -786,6 +797,16 @@ func (p *parsed) build() (Reading, []problem) {
 				a = it.ent.value
 			}
 		}
+		each = append(each, asked{c, a})
+	}
+	if aggList != nil {
+		each = nil
+		for _, a := range aggList {
+			each = append(each, asked{measures[0], a})
+		}
+	}
+	for _, e := range each {
+		c, a := e.c, e.agg
 		switch {
 		case a == "count" || a == "count_distinct":
 		case a == "":
@@ -920,6 +941,31 @@ func (p *parsed) build() (Reading, []problem) {
 	probs = append(probs, p.valueProblems(r)...)
 	if col := p.aggregatedDimension(r); col != "" {
 		add("it aggregates %[1]s, which is a category it would group by: say what to measure for each %[1]s", "请求对 %[1]s 做汇总，而 %[1]s 是分组的类别：请说明每个 %[1]s 要统计什么", col)
+	}
+	if len(r.Measures) > 1 && aggregates(r.Analysis) && !builtinHas(r.Analysis, func(b *builtin) bool { return b.columnsIn }) {
+		var pr *problem
+		if aggList != nil {
+			var ks []int
+			for k, it := range p.items {
+				if it.kind == itemColumn && it.col == measures[0] || slices.ContainsFunc(aggs, func(a item) bool { return a.from == it.from }) {
+					ks = append(ks, k)
+				}
+			}
+			pr = p.listOf(ks, aggs, &r.Unplaced, measures)
+		} else {
+			pr = p.measureList(measures, aggs, &r.Unplaced)
+		}
+		if pr != nil {
+			probs = append(probs, *pr)
+		}
+		if len(r.Unplaced) == 0 {
+			r.Unplaced = nil
+		}
+		if agg == "sum" && p.says("combined") {
+			// "combined sales and profit": the two added up, which no
+			// built-in computes.
+			add("“combined” can mean the measures added together, which no built-in computes: ask for the total of each", "“combined”可以是把几个度量加在一起，内置分析不算：请分别问各自的总和")
+		}
 	}
 	return r, probs
 }
