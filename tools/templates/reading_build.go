@@ -74,6 +74,8 @@ func (p *parsed) build() (Reading, []problem) {
 		// rated are the columns the request called a rate ("murder
 		// rate" for murder), averaged rather than summed.
 		rated = map[*gcol]bool{}
+		// bothOrders: the request says the highest and the lowest.
+		bothOrders bool
 	)
 	byBefore := func(k int) bool {
 		and := false
@@ -199,7 +201,9 @@ func (p *parsed) build() (Reading, []problem) {
 					judged = append(judged, it.text)
 				}
 				if order != "" && order != e.value {
-					add("it asks for both the highest and the lowest", "请求同时要最高和最低")
+					// Unless each is the maximum or minimum of a measure
+					// (below).
+					bothOrders = true
 				}
 				order = e.value
 				if it.text == "busiest" {
@@ -522,7 +526,9 @@ func (p *parsed) build() (Reading, []problem) {
 			it, j := p.items[k], k+1
 			// "highest IBM price each year", "每年最高的通胀率": a filter's
 			// value or 的 between the order word and its measure.
-			for j+1 < len(p.items) && (p.items[j].kind == itemValue || p.items[j].kind == itemVocab && p.items[j].text == "的") {
+			for j+1 < len(p.items) && (p.items[j].kind == itemValue || p.items[j].kind == itemVocab && p.items[j].text == "的" ||
+				bothOrders && it.kind == itemVocab && it.ent.role == roleOrder && p.items[j].kind == itemVocab && (conjunctions[p.items[j].text] || p.items[j].ent.role == roleOrder)) {
+				// "highest and lowest price": the list's measure.
 				j++
 			}
 			next := p.items[j]
@@ -537,9 +543,19 @@ func (p *parsed) build() (Reading, []problem) {
 				}
 				aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: a}, from: it.from, to: it.to, text: it.text})
 				order = ""
-				break
+				if !bothOrders {
+					break
+				}
+				// "最高价和最低价", "highest and lowest price per symbol":
+				// each order word the maximum or minimum of its measure.
 			}
 		}
+		if bothOrders && len(aggs) >= 2 {
+			bothOrders = false
+		}
+	}
+	if bothOrders {
+		add("it asks for both the highest and the lowest", "请求同时要最高和最低")
 	}
 	// Numbers: a count after top/前, a year with a time column.
 	for _, it := range nums {

@@ -63,7 +63,7 @@ func (p *parsed) listSpan(ks []int, aggs []item) string {
 			switch {
 			case slices.Contains(ks, j) || isAgg(it):
 			case p.joinsList(it):
-				if conjunctions[it.text] || it.text == "as" {
+				if conjunctions[it.text] || it.text == "as" && j+1 < len(p.items) && p.items[j+1].text == "well" {
 					joined = true
 				}
 			default:
@@ -153,16 +153,19 @@ func (p *parsed) aggList(c *gcol, aggs []item) []string {
 		if it.kind == itemColumn && it.col == c {
 			ks = append(ks, k)
 		}
-		if slices.ContainsFunc(aggs, func(a item) bool { return a.from == it.from }) {
-			switch it.ent.value {
+		if i := slices.IndexFunc(aggs, func(a item) bool { return a.from == it.from }); i >= 0 {
+			// The aggregation said there (an order word before its
+			// measure is read as its maximum or minimum).
+			v := aggs[i].ent.value
+			switch v {
 			case "sum", "mean", "median", "min", "max":
 			default:
 				return nil
 			}
-			if slices.Contains(out, it.ent.value) {
+			if slices.Contains(out, v) {
 				return nil
 			}
-			out = append(out, it.ent.value)
+			out = append(out, v)
 			ks = append(ks, k)
 		}
 	}
@@ -186,6 +189,9 @@ func (p *parsed) ellipsis() {
 		}
 		w := ""
 		switch {
+		// "max and min temperature" too: "max temperature" alone names
+		// temp_max, and read as an aggregation "max" would be the
+		// maximum of temp_min.
 		case it.ent.role == roleAgg && it.ent.value == "max" && (it.text == "high" || it.text == "max" || it.text == "maximum"):
 			w = "maximum"
 		case it.ent.role == roleAgg && it.ent.value == "min" && (it.text == "low" || it.text == "min" || it.text == "minimum"):

@@ -74,6 +74,16 @@ func TestUnderstandTwoMeasures(t *testing.T) {
 		{costs, "total and average cost by species", costSumMean},
 		{costs, "total cost and average cost by species", costSumMean},
 		{costs, "各species的cost总和与平均值", costSumMean},
+		// The highest and the lowest of a measure, each per group.
+		{stocks, "各年份的最高价和最低价", &Reading{Analysis: Trend, Measures: []Measure{{"price", "max"}, {"price", "min"}}, Time: "date", Grain: "year"}},
+		{stocks, "每只股票的最高价和最低价", &Reading{Analysis: TopN, Measures: []Measure{{"price", "max"}, {"price", "min"}}, GroupBy: []string{"symbol"}}},
+		{stocks, "highest and lowest price per symbol", &Reading{Analysis: TopN, Measures: []Measure{{"price", "max"}, {"price", "min"}}, GroupBy: []string{"symbol"}}},
+		{stocks, "symbols with the highest and lowest price", nil},
+		// "max temperature" names temp_max: "max and min temperature" is
+		// temp_max and temp_min, not the maximum of temp_min.
+		{weather, "max and min temperature per year", temps},
+		{weather, "min and max temperature by month", &Reading{Analysis: Trend, Measures: []Measure{{"temp_min", "mean"}, {"temp_max", "mean"}}, Time: "date", Grain: "month"}},
+		{cars, "avg horsepower as avg weight per origin", nil},
 		// A figure made of two measures: refused.
 		{cars, "horsepower/weight per origin", nil},
 		{cars, "horsepower vs weight by origin", nil},
