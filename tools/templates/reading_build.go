@@ -465,6 +465,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(measures) == 0 {
 		// "daily highs", "avg low by weather type": the one column of
 		// maxima (minima) the table has, not an aggregation of nothing.
+		var named []item // the words so read
 		for j, a := range aggs {
 			w := map[string]string{"high": "maximum", "highs": "maximum", "low": "minimum", "lows": "minimum"}[a.text]
 			if w == "" || a.ent.value != "max" && a.ent.value != "min" {
@@ -478,8 +479,38 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 			if len(hits) == 1 {
 				measures = append(measures, hits[0])
+				named = append(named, item{kind: itemColumn, col: hits[0], from: a.from, to: a.to, text: a.text})
 				aggs = slices.Delete(aggs, j, j+1)
 				break
+			}
+		}
+		// "daily high and low": the low too is the column of minima,
+		// not the minimum of the highs.
+		for j := 0; len(measures) == 1 && j < len(aggs); j++ {
+			w := map[string]string{"high": "maximum", "highs": "maximum", "low": "minimum", "lows": "minimum"}[aggs[j].text]
+			if w == "" || aggs[j].ent.value != "max" && aggs[j].ent.value != "min" {
+				continue
+			}
+			var hits []*gcol
+			for _, c := range t.cols {
+				if c.numeric && !c.yearInt && !c.idish && !c.coded && slices.Contains(c.words, w) && c != measures[0] {
+					hits = append(hits, c)
+				}
+			}
+			if len(hits) == 1 {
+				measures = append(measures, hits[0])
+				named = append(named, item{kind: itemColumn, col: hits[0], from: aggs[j].from, to: aggs[j].to, text: aggs[j].text})
+				aggs = slices.Delete(aggs, j, j+1)
+			}
+		}
+		if len(measures) > 1 {
+			// Each word is its column's item, for the list's check.
+			for _, n := range named {
+				for k := range p.items {
+					if p.items[k].from == n.from {
+						p.items[k] = n
+					}
+				}
 			}
 		}
 	}
@@ -814,6 +845,19 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 		}
 		each = append(each, asked{c, a})
+	}
+	if len(measures) > 1 && aggList == nil && !slices.ContainsFunc(aggs, func(a item) bool { return a.from > p.colPos(measures[len(measures)-1]) }) {
+		// "delay and avg distance": the aggregation said between the
+		// measures is the second's; the first's is not said.
+		for i := 0; i+1 < len(measures); i++ {
+			at, next := p.colPos(measures[i]), p.colPos(measures[i+1])
+			before := slices.ContainsFunc(aggs, func(a item) bool { return a.to <= at })
+			between := slices.ContainsFunc(aggs, func(a item) bool { return a.from > at && a.to <= next })
+			if !before && between && nonSumOf(measures[i], rated) == "" {
+				add("it says how to aggregate %[2]s but not %[1]s: say it for each (“average %[1]s and average %[2]s”)", "请求说了 %[2]s 的汇总方式，却没说 %[1]s 的：请分别说明（如“%[1]s 的平均值和 %[2]s 的平均值”）", measures[i].name, measures[i+1].name)
+				break
+			}
+		}
 	}
 	if aggList != nil {
 		each = nil

@@ -84,6 +84,12 @@ func TestUnderstandTwoMeasures(t *testing.T) {
 		{weather, "max and min temperature per year", temps},
 		{weather, "min and max temperature by month", &Reading{Analysis: Trend, Measures: []Measure{{"temp_min", "mean"}, {"temp_max", "mean"}}, Time: "date", Grain: "month"}},
 		{cars, "avg horsepower as avg weight per origin", nil},
+		// "high and low" alone: the columns of maxima and minima, not the
+		// minimum of the highs.
+		{weather, "daily high and low", &Reading{Analysis: Trend, Measures: []Measure{{"temp_max", "mean"}, {"temp_min", "mean"}}, Time: "date", Grain: "day"}},
+		{weather, "highs and lows per month", &Reading{Analysis: Trend, Measures: []Measure{{"temp_max", "mean"}, {"temp_min", "mean"}}, Time: "date", Grain: "month"}},
+		// The aggregation of the first measure is not said.
+		{costs, "cost and avg revenue by species", nil},
 		// A figure made of two measures: refused.
 		{cars, "horsepower/weight per origin", nil},
 		{cars, "horsepower vs weight by origin", nil},
