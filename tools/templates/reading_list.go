@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// listWords join values said side by side: "MSFT and IBM", 西屋和固特异,
-// 德州、加州.
-var listWords = map[string]bool{"and": true, "&": true, "和": true, "与": true, "跟": true, "及": true, "以及": true, "、": true, ",": true, "，": true}
+// listGaps are what may stand between two values listed side by side
+// when the tokens drop it: "AAA, CCC", AAA、CCC, "AAA & CCC".
+var listGaps = map[string]bool{"": true, ",": true, "，": true, "、": true, "&": true}
 
 // listedDim is the text column whose values the request lists side by
 // side ("msft and ibm avg price in 2008", 西屋和固特异的平均投资, "monthly
@@ -28,9 +28,9 @@ func (p *parsed) listedDim(r *Reading, dims []*gcol) *gcol {
 			j++ // 美国车和日本车: the row noun (or the file's subject) after each value
 		}
 		b := p.items[j]
-		if b.kind != itemValue && j+1 < len(p.items) && listWords[b.text] {
-			b = p.items[j+1] // AAA and CCC
-		} else if !listWords[strings.TrimSpace(joinRaw(p.toks[a.to:b.from]))] && a.to != b.from {
+		if b.kind != itemValue && j+1 < len(p.items) && valueLinks[b.text] {
+			b = p.items[j+1] // AAA and CCC (valueLinks: the words of a list of values)
+		} else if !listGaps[strings.TrimSpace(joinRaw(p.toks[a.to:b.from]))] {
 			continue // AAA、CCC, where the tokens drop the 、
 		}
 		if a.kind != itemValue || b.kind != itemValue || a.col == nil || a.col != b.col || !a.col.text {

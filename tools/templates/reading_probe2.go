@@ -69,8 +69,8 @@ func init() {
 }
 
 // numberWordsEn are the English numbers a request spells ("top five",
-// "which two symbols"), read as the digits: "three" was corrected to
-// "the" as a typo and the ranking's count dropped. "one" is left a word
+// "which two symbols"), read as the digits: "three" was corrected as a
+// typo to "there", a stop word, and the ranking's count dropped. "one" is left a word
 // ("which one", "one row per state").
 var numberWordsEn = map[string]string{"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
 	"nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15", "twenty": "20"}
