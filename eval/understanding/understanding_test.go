@@ -110,6 +110,12 @@ func TestProbeSetIsNew(t *testing.T) {
 	checkSetIsNew(t, "probe.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl"}, 240, 120)
 }
 
+// The second probe set is about 280 questions over the shipped tables, half of them Chinese, about a third to
+// refuse, none of them a question of another set, the first probe set included.
+func TestProbe2SetIsNew(t *testing.T) {
+	checkSetIsNew(t, "probe2.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl"}, 260, 125)
+}
+
 // checkSetIsNew checks that the set in file has at least atLeast questions, each language at least each of
 // them, about a third to refuse, every one over a shipped table and none a question of the sets in others.
 func checkSetIsNew(t *testing.T, file string, others []string, atLeast, each int) {
@@ -142,9 +148,9 @@ func checkSetIsNew(t *testing.T, file string, others []string, atLeast, each int
 	}
 }
 
-// questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl, blind.jsonl, novel.jsonl, untried.jsonl and probe.jsonl are what
-// gen.py writes from questions_src.py, fresh_src.py, unseen_src.py, blind_src.py, novel_src.py, untried_src.py, probe_src.py
-// and the tables.
+// questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl, blind.jsonl, novel.jsonl, untried.jsonl, probe.jsonl and
+// probe2.jsonl are what gen.py writes from questions_src.py, fresh_src.py, unseen_src.py, blind_src.py, novel_src.py,
+// untried_src.py, probe_src.py, probe2_src.py and the tables.
 func TestQuestionsAreGenerated(t *testing.T) {
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import pandas, openpyxl").Run(); err != nil {
@@ -274,7 +280,8 @@ func TestScore(t *testing.T) {
 }
 
 // TestUnderstanding runs the whole evaluation and fails when a language's precision on the main questions is
-// below 99% or its coverage below the floor (Floors); the held-out, fresh, unseen, blind, novel, untried and probe sets are logged, not enforced.
+// below 99% or its coverage below the floor (Floors); the held-out, fresh, unseen, blind, novel, untried, probe and probe2 sets are logged, not
+// enforced.
 func TestUnderstanding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the understanding evaluation in -short mode (it runs every built-in some 250 times)")
@@ -288,7 +295,7 @@ func TestUnderstanding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Close()
-	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl"} {
+	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl"} {
 		rep, err := ev.Run(context.Background(), strings.TrimSuffix(set, ".jsonl"), loadOrFail(t, set))
 		if err != nil {
 			t.Fatal(err)

@@ -315,8 +315,20 @@ func measureText(r Reading, lang string) string {
 		return "Number of rows"
 	}
 	var ms []string
-	for _, m := range r.Measures {
-		ms = append(ms, aggText(lang, m.Agg, m.Column))
+	for i, m := range r.Measures {
+		t := aggText(lang, m.Agg, m.Column)
+		if i > 0 && lang != LangChinese && t != m.Column {
+			t = strings.ToLower(t[:1]) + t[1:]
+		}
+		ms = append(ms, t)
+	}
+	if len(ms) > 1 {
+		// "Minimum of price and maximum of price", "price 的最小值和 price 的最大值".
+		last := ms[len(ms)-1]
+		if lang == LangChinese {
+			return strings.Join(ms[:len(ms)-1], "、") + "和 " + last
+		}
+		return strings.Join(ms[:len(ms)-1], ", ") + " and " + last
 	}
 	return strings.Join(ms, ", ")
 }

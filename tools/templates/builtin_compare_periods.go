@@ -35,6 +35,10 @@ var comparePeriodsBuiltin = builtin{
 			}
 		}
 		r.Compare = compare
+		if len(r.Measures) > 1 && len(r.Periods) == 0 {
+			// Each period's change is computed for one measure.
+			a.add("a comparison of each period with the one before follows one measure; it names %d", "逐期比较只跟踪一个度量；请求提到了 %d 个", len(r.Measures))
+		}
 		if len(r.Periods) == 0 && r.Compare == "" {
 			a.add("it does not say which periods to compare", "请求没有说比较哪些时期")
 		}

@@ -21,7 +21,7 @@ var correlationBuiltin = builtin{
 	),
 	words:     []string{"correlation", "corr", "correl", "correlate", "correlated", "relationship", "relate", "relation", "pearson", "spearman", "kendall", "scatter"},
 	phrases:   []string{"relationship between", "pearson r", "correlation coefficient"},
-	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "有关", "散点图"},
+	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "有关", "散点图", "关联", "斯皮尔曼", "肯德尔", "皮尔逊"},
 	columnsIn: true,
 	needs: func(a *asking, r *Reading) {
 		p, add := a.p, a.add
@@ -32,6 +32,11 @@ var correlationBuiltin = builtin{
 			if p.says(w) {
 				r.Method = w
 			}
+		}
+		if p.saysRaw("斯皮尔曼") {
+			r.Method = "spearman"
+		} else if p.saysRaw("肯德尔") {
+			r.Method = "kendall"
 		}
 	},
 	infer: func(in *inference, r *request, cols []*column) {

@@ -26,8 +26,9 @@ var distributionBuiltin = builtin{
 	columnsIn: true,
 	describes: true,
 	// "distribution of poverty rates across states" in a table of one row
-	// per state: the states are the values distributed, not groups of one.
-	needs: func(a *asking, r *Reading) { dropSingleRowGroups(a.p, r) },
+	// per state: the states are the values distributed, not groups of one;
+	// other groups are refused (distributionNeeds).
+	needs: distributionNeeds,
 	infer: func(in *inference, r *request, cols []*column) {
 		var names []string
 		for _, m := range r.mentions {

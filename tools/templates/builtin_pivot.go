@@ -24,6 +24,11 @@ var pivotBuiltin = builtin{
 		if len(r.GroupBy) < 2 && r.Grain == "" || len(r.GroupBy) > 2 {
 			a.add("a pivot needs two categories, or a category and a period", "数据透视表需要两个类别，或一个类别和一个周期")
 		}
+		if len(r.Measures) > 1 {
+			// A pivot's cells hold one measure (the cell computes the
+			// first alone).
+			a.add("a pivot table holds one measure in its cells; it names %d", "数据透视表的单元格只放一个度量；请求提到了 %d 个", len(r.Measures))
+		}
 	},
 	cues:       cues(0.9, `\bpivot\b`, `\bcross[- ]?tab(?:ulat\w*|s)?\b`, `\bcontingency\b`, `透视`, `交叉表`, `交叉分析`),
 	words:      []string{"pivot", "crosstab", "contingency"},

@@ -40,7 +40,10 @@ var topNBuiltin = builtin{
 		if len(r.GroupBy) == 0 {
 			a.add("it names nothing to rank (the text columns: %s)", "请求没有指明要排名的对象（文本列：%s）", strings.Join(colNames(a.p.t.dimensions()), ", "))
 		}
-		if len(r.Measures) > 1 {
+		if len(r.Measures) > 1 && (a.ranking || r.N > 0 || a.order != "" || a.p.asksWhich()) {
+			// "top 5 origins by avg hp and avg weight": which one ranks
+			// is not said. Without a ranking asked, the groups are listed
+			// with each measure, ordered by the first.
 			a.add("a ranking orders by one measure; it names %d", "排名只按一个度量；请求提到了 %d 个", len(r.Measures))
 		}
 	},
@@ -81,6 +84,10 @@ var topNBuiltin = builtin{
 			if r.Order == "asc" {
 				dir = "从低到高"
 			}
+			if len(r.Measures) > 1 {
+				// Ordered by the first measure said.
+				dir = "按" + aggText(lang, r.Measures[0].Agg, r.Measures[0].Column) + dir
+			}
 			fmt.Fprintf(&b, "按 %s 分组的%s，%s排列", strings.Join(r.GroupBy, "、"), measureText(r, lang), dir)
 			if n != "" {
 				b.WriteString("，前 " + n + " 个")
@@ -89,6 +96,14 @@ var topNBuiltin = builtin{
 			dir := "highest first"
 			if r.Order == "asc" {
 				dir = "lowest first"
+			}
+			if len(r.Measures) > 1 {
+				// Ordered by the first measure said.
+				first := aggText(lang, r.Measures[0].Agg, r.Measures[0].Column)
+				if first != r.Measures[0].Column {
+					first = strings.ToLower(first[:1]) + first[1:]
+				}
+				dir = strings.Replace(dir, " first", " "+first+" first", 1)
 			}
 			fmt.Fprintf(&b, "%s per %s, %s", measureText(r, lang), strings.Join(r.GroupBy, " and "), dir)
 			if n != "" {
@@ -121,6 +136,11 @@ var topNBuiltin = builtin{
 			return []string{"v0 DESC NULLS LAST", "k0"}
 		},
 		limit: func(r Reading) int {
+			if r.N == 0 && len(r.Measures) > 1 {
+				// Several measures per group, no ranking asked: every
+				// group.
+				return 0
+			}
 			if r.N == 0 {
 				return 10 // as the topn cell shows by default
 			}

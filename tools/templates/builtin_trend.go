@@ -58,8 +58,10 @@ var trendBuiltin = builtin{
 			r.GroupBy = []string{col}
 		}
 		trendOrderUnused(a, r)
-		if len(r.Measures) > 1 {
-			a.add("a trend follows one measure; it names %d", "趋势分析只跟踪一个度量；请求提到了 %d 个", len(r.Measures))
+		if len(r.Measures) > 1 && len(r.GroupBy) > 0 {
+			// One line per category of each measure: a table the answer
+			// does not say in one line.
+			a.add("a trend of %d measures is not split by a category (%s): ask for one measure, or drop the category", "多个度量（%d 个）的趋势不再按类别（%s）拆分：请只问一个度量，或去掉类别", len(r.Measures), r.GroupBy[0])
 		}
 		if len(r.GroupBy) > 1 {
 			a.add("a trend splits by one category; it names %d", "趋势分析只按一个类别拆分；请求提到了 %d 个", len(r.GroupBy))

@@ -818,19 +818,18 @@ func (p *parsed) correctTypos() {
 		if _, ok := synonymWords[t.w]; ok {
 			continue
 		}
-		for w := range known {
-			if len(w) >= 5 && editDistance1(t.w, w) {
-				t.w = w
-				break
-			}
-		}
-		if known[t.w] {
+		// A typo is corrected only to the one word it is an edit away
+		// from: of two, a map's order would pick one at random.
+		if w := oneEditAway(t.w, known); w != "" {
+			t.w = w
 			continue
 		}
-		for w := range enWords {
-			if len(w) >= 5 && editDistance1(t.w, w) {
-				t.w = w
-				break
+		if w := oneEditAway(t.w, enWords); w != "" {
+			t.w = w
+		}
+		if _, ok := enWords[t.w]; !ok {
+			if w := lettersDropped(t.w, known); w != "" {
+				t.w = w // horsepwr
 			}
 		}
 	}

@@ -74,6 +74,8 @@ func (p *parsed) build() (Reading, []problem) {
 		// rated are the columns the request called a rate ("murder
 		// rate" for murder), averaged rather than summed.
 		rated = map[*gcol]bool{}
+		// bothOrders: the request says the highest and the lowest.
+		bothOrders bool
 	)
 	byBefore := func(k int) bool {
 		and := false
@@ -122,6 +124,7 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	p.foldCounts()
 	p.valueDaysAreRows()
+	p.ellipsis()
 	wholePart := p.wholeCalendarRange()
 	for k := 0; k < len(p.items); k++ {
 		it := p.items[k]
@@ -198,7 +201,9 @@ func (p *parsed) build() (Reading, []problem) {
 					judged = append(judged, it.text)
 				}
 				if order != "" && order != e.value {
-					add("it asks for both the highest and the lowest", "请求同时要最高和最低")
+					// Unless each is the maximum or minimum of a measure
+					// (below).
+					bothOrders = true
 				}
 				order = e.value
 				if it.text == "busiest" {
@@ -460,6 +465,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if len(measures) == 0 {
 		// "daily highs", "avg low by weather type": the one column of
 		// maxima (minima) the table has, not an aggregation of nothing.
+		var named []item // the words so read
 		for j, a := range aggs {
 			w := map[string]string{"high": "maximum", "highs": "maximum", "low": "minimum", "lows": "minimum"}[a.text]
 			if w == "" || a.ent.value != "max" && a.ent.value != "min" {
@@ -473,8 +479,38 @@ func (p *parsed) build() (Reading, []problem) {
 			}
 			if len(hits) == 1 {
 				measures = append(measures, hits[0])
+				named = append(named, item{kind: itemColumn, col: hits[0], from: a.from, to: a.to, text: a.text})
 				aggs = slices.Delete(aggs, j, j+1)
 				break
+			}
+		}
+		// "daily high and low": the low too is the column of minima,
+		// not the minimum of the highs.
+		for j := 0; len(measures) == 1 && j < len(aggs); j++ {
+			w := map[string]string{"high": "maximum", "highs": "maximum", "low": "minimum", "lows": "minimum"}[aggs[j].text]
+			if w == "" || aggs[j].ent.value != "max" && aggs[j].ent.value != "min" {
+				continue
+			}
+			var hits []*gcol
+			for _, c := range t.cols {
+				if c.numeric && !c.yearInt && !c.idish && !c.coded && slices.Contains(c.words, w) && c != measures[0] {
+					hits = append(hits, c)
+				}
+			}
+			if len(hits) == 1 {
+				measures = append(measures, hits[0])
+				named = append(named, item{kind: itemColumn, col: hits[0], from: aggs[j].from, to: aggs[j].to, text: aggs[j].text})
+				aggs = slices.Delete(aggs, j, j+1)
+			}
+		}
+		if len(measures) > 1 {
+			// Each word is its column's item, for the list's check.
+			for _, n := range named {
+				for k := range p.items {
+					if p.items[k].from == n.from {
+						p.items[k] = n
+					}
+				}
 			}
 		}
 	}
@@ -521,7 +557,9 @@ func (p *parsed) build() (Reading, []problem) {
 			it, j := p.items[k], k+1
 			// "highest IBM price each year", "每年最高的通胀率": a filter's
 			// value or 的 between the order word and its measure.
-			for j+1 < len(p.items) && (p.items[j].kind == itemValue || p.items[j].kind == itemVocab && p.items[j].text == "的") {
+			for j+1 < len(p.items) && (p.items[j].kind == itemValue || p.items[j].kind == itemVocab && p.items[j].text == "的" ||
+				bothOrders && it.kind == itemVocab && it.ent.role == roleOrder && p.items[j].kind == itemVocab && (conjunctions[p.items[j].text] || p.items[j].ent.role == roleOrder)) {
+				// "highest and lowest price": the list's measure.
 				j++
 			}
 			next := p.items[j]
@@ -529,16 +567,28 @@ func (p *parsed) build() (Reading, []problem) {
 				// "最大日降水量", "highest daily precipitation".
 				next = p.items[j+1]
 			}
-			if it.kind == itemVocab && it.ent.role == roleOrder && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
+			// A superlative too: "the hottest temp_max recorded each year"
+			// is the yearly maximum, not the yearly mean.
+			if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleSuper) && next.kind == itemColumn && next.col.numeric && !next.col.yearInt && !next.col.idish && !next.col.coded {
 				a := "max"
-				if it.ent.value == "asc" {
+				if it.ent.value == "asc" || it.ent.role == roleSuper && it.ent.order == "asc" {
 					a = "min"
 				}
 				aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: a}, from: it.from, to: it.to, text: it.text})
 				order = ""
-				break
+				if !bothOrders {
+					break
+				}
+				// "最高价和最低价", "highest and lowest price per symbol":
+				// each order word the maximum or minimum of its measure.
 			}
 		}
+		if bothOrders && len(aggs) >= 2 {
+			bothOrders = false
+		}
+	}
+	if bothOrders {
+		add("it asks for both the highest and the lowest", "请求同时要最高和最低")
 	}
 	// Numbers: a count after top/前, a year with a time column.
 	for _, it := range nums {
@@ -641,7 +691,7 @@ func (p *parsed) build() (Reading, []problem) {
 	if c := p.versusDimension(&r, named, dims, grain, part); c != nil {
 		dims = append(dims, c)
 	}
-	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain) {
+	if part == "" && (grain == "month" || grain == "quarter") && (p.saysRaw("一年中", "一年里", "一年当中", "不分年", "不分年份") || wholePart == grain || p.yearsTogether()) {
 		// 一年中各月份: the months of the calendar, all years together.
 		part, grain = grain+"_of_year", ""
 	}
@@ -680,6 +730,9 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 	}
 	if c := p.versusDim(r, dims, grain, part); c != nil {
+		dims = append(dims, c)
+	}
+	if c := p.listedDim(&r, dims); c != nil {
 		dims = append(dims, c)
 	}
 	period := grain
@@ -772,13 +825,23 @@ func (p *parsed) build() (Reading, []problem) {
 	// Aggregations: each measure takes the word before it, else the one
 	// word said.
 	agg := ""
+	// "min and max price": one measure for each aggregation of the list.
+	var aggList []string
+	if len(measures) == 1 {
+		aggList = p.aggList(measures[0], aggs)
+	}
 	for _, a := range aggs {
-		if agg != "" && agg != a.ent.value && len(measures) < 2 {
+		if agg != "" && agg != a.ent.value && len(measures) < 2 && aggList == nil {
 			add("it asks for two aggregations (%s and %s)", "请求要两种汇总方式（%s 和 %s）", agg, a.ent.value)
 		}
 		agg = a.ent.value
 	}
 	counting := agg == "count" || agg == "count_distinct" || rowNoun && (agg == "" || agg == "sum")
+	type asked struct {
+		c   *gcol
+		agg string
+	}
+	var each []asked
 	for _, c := range measures {
 		a := agg
 		for _, it := range aggs {
@@ -786,7 +849,35 @@ func (p *parsed) build() (Reading, []problem) {
 				a = it.ent.value
 			}
 		}
+		each = append(each, asked{c, a})
+	}
+	if len(measures) > 1 && aggList == nil && !slices.ContainsFunc(aggs, func(a item) bool { return a.from > p.colPos(measures[len(measures)-1]) }) {
+		// "delay and avg distance": the aggregation said between the
+		// measures is the second's; the first's is not said.
+		for i := 0; i+1 < len(measures); i++ {
+			at, next := p.colPos(measures[i]), p.colPos(measures[i+1])
+			before := slices.ContainsFunc(aggs, func(a item) bool { return a.to <= at })
+			between := slices.ContainsFunc(aggs, func(a item) bool { return a.from > at && a.to <= next })
+			if !before && between && nonSumOf(measures[i], rated) == "" {
+				add("it says how to aggregate %[2]s but not %[1]s: say it for each (“average %[1]s and average %[2]s”)", "请求说了 %[2]s 的汇总方式，却没说 %[1]s 的：请分别说明（如“%[1]s 的平均值和 %[2]s 的平均值”）", measures[i].name, measures[i+1].name)
+				break
+			}
+		}
+	}
+	if aggList != nil {
+		each = nil
+		for _, a := range aggList {
+			each = append(each, asked{measures[0], a})
+		}
+	}
+	for _, e := range each {
+		c, a := e.c, e.agg
 		switch {
+		case a == "count" && c.numeric && !rowNoun:
+			// "number of murders in each state" over a murder column: a
+			// count would count its rows (one a state), not add up what
+			// it holds, which may be a rate.
+			probs = append(probs, problem{countOfMeasure(c, false), countOfMeasure(c, true)})
 		case a == "count" || a == "count_distinct":
 		case a == "":
 			a = "sum"
@@ -918,8 +1009,34 @@ func (p *parsed) build() (Reading, []problem) {
 		add("it sets values of %[1]s against each other: ask by %[1]s", "请求把 %[1]s 的几个值相互比较：请按 %[1]s 分组来问", col)
 	}
 	probs = append(probs, p.valueProblems(r)...)
+	probs = append(probs, p.periodValueProblems()...)
 	if col := p.aggregatedDimension(r); col != "" {
 		add("it aggregates %[1]s, which is a category it would group by: say what to measure for each %[1]s", "请求对 %[1]s 做汇总，而 %[1]s 是分组的类别：请说明每个 %[1]s 要统计什么", col)
+	}
+	if len(r.Measures) > 1 && aggregates(r.Analysis) && !builtinHas(r.Analysis, func(b *builtin) bool { return b.columnsIn }) {
+		var pr *problem
+		if aggList != nil {
+			var ks []int
+			for k, it := range p.items {
+				if it.kind == itemColumn && it.col == measures[0] || slices.ContainsFunc(aggs, func(a item) bool { return a.from == it.from }) {
+					ks = append(ks, k)
+				}
+			}
+			pr = p.listOf(ks, aggs, &r.Unplaced, measures)
+		} else {
+			pr = p.measureList(measures, aggs, &r.Unplaced)
+		}
+		if pr != nil {
+			probs = append(probs, *pr)
+		}
+		if len(r.Unplaced) == 0 {
+			r.Unplaced = nil
+		}
+		if agg == "sum" && p.says("combined") {
+			// "combined sales and profit": the two added up, which no
+			// built-in computes.
+			add("“combined” can mean the measures added together, which no built-in computes: ask for the total of each", "“combined”可以是把几个度量加在一起，内置分析不算：请分别问各自的总和")
+		}
 	}
 	return r, probs
 }
@@ -1196,7 +1313,13 @@ type pooledDim struct {
 // poolWord is "over" or "across" when it comes right before the column
 // item it ("sum of population over countries", "across all firms"), "sum
 // of" when that does ("pop (sum of countries)"); "".
+//
+// "all" is when all (所有, 全部) comes right before it with nothing else
+// that pools: "total population of all the countries each year", 所有股票
+// 按季度的平均价格 ask for the countries or stocks taken together, not for
+// one result each.
 func (p *parsed) poolWord(it item) string {
+	all := false
 	for j := it.from - 1; j >= 0; j-- {
 		switch p.toks[j].w {
 		case "of":
@@ -1204,13 +1327,22 @@ func (p *parsed) poolWord(it item) string {
 				// "pop (sum of countries) each year": summed over them.
 				return "sum of"
 			}
+			if all {
+				return "all"
+			}
 			continue
-		case "all", "the", "every":
+		case "all", "所有", "全部", "全体":
+			all = true
+			continue
+		case "the", "every":
 			continue
 		case "over", "across":
 			return p.toks[j].w
 		}
-		return ""
+		break
+	}
+	if all {
+		return "all"
 	}
 	return ""
 }

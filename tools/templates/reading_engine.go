@@ -341,7 +341,7 @@ func readingQuery(r Reading, view string) (string, []string) {
 	for i, m := range measures {
 		sel = append(sel, measureSQL(m)+fmt.Sprintf(" AS v%d", i))
 		outer = append(outer, fmt.Sprintf("v%d", i))
-		names = append(names, m.Column)
+		names = append(names, measureName(measures, m))
 	}
 	where := whereSQL(r)
 	if where == "" {
@@ -651,6 +651,9 @@ func tableMarkdown(t *Table, limit int) string {
 // (readingTable.answer), else its highest and lowest rows by the (first)
 // measure.
 func tableAnswer(lang string, r Reading, t *Table) string {
+	if len(r.Measures) > 1 && groupedTable(r) && len(t.Columns) >= len(r.Measures) {
+		return measuresAnswer(lang, r, t)
+	}
 	if rt := tableOf(r); rt != nil && rt.answer != nil {
 		return rt.answer(lang, r, t)
 	}
@@ -660,7 +663,71 @@ func tableAnswer(lang string, r Reading, t *Table) string {
 // highLowAnswer names the table's highest and lowest rows by its column
 // vi, each by the columns before it.
 func highLowAnswer(lang string, t *Table, vi int) string {
-	nk := vi
+	return highLowKeyed(lang, t, vi, vi)
+}
+
+// measureName is the column name of measure m of a reading's table: the
+// column's own, or with its aggregation when the reading aggregates that
+// column more than once ("price (min)", "price (max)").
+func measureName(ms []Measure, m Measure) string {
+	n := 0
+	for _, o := range ms {
+		if o.Column == m.Column {
+			n++
+		}
+	}
+	if n > 1 {
+		return m.Column + " (" + m.Agg + ")"
+	}
+	return m.Column
+}
+
+// measuresAnswer is the headline of a table of several measures: each
+// measure's highest and lowest rows, by the keys before the measures.
+func measuresAnswer(lang string, r Reading, t *Table) string {
+	nk := len(t.Columns) - len(r.Measures)
+	key := func(row []any) string {
+		var parts []string
+		for _, v := range row[:nk] {
+			parts = append(parts, cellText(v))
+		}
+		return strings.Join(parts, " / ")
+	}
+	var parts []string
+	for i, m := range r.Measures {
+		vi := nk + i
+		hi, lo := -1, -1
+		for k, row := range t.Rows {
+			v, ok := row[vi].(float64)
+			if !ok {
+				continue
+			}
+			if hi < 0 || v > t.Rows[hi][vi].(float64) {
+				hi = k
+			}
+			if lo < 0 || v < t.Rows[lo][vi].(float64) {
+				lo = k
+			}
+		}
+		if hi < 0 {
+			continue
+		}
+		f := func(k int) string { return fmt.Sprintf("%.4g", t.Rows[k][vi].(float64)) }
+		if lang == LangChinese {
+			parts = append(parts, fmt.Sprintf("%s最高：%s（%s），最低：%s（%s）", aggText(lang, m.Agg, m.Column), key(t.Rows[hi]), f(hi), key(t.Rows[lo]), f(lo)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s: highest %s (%s), lowest %s (%s)", aggText(lang, m.Agg, m.Column), key(t.Rows[hi]), f(hi), key(t.Rows[lo]), f(lo)))
+		}
+	}
+	if lang == LangChinese {
+		return strings.Join(append(parts, fmt.Sprintf("共 %d 行", len(t.Rows))), "；") + "。"
+	}
+	return strings.Join(append(parts, fmt.Sprintf("%d rows", len(t.Rows))), "; ") + "."
+}
+
+// highLowKeyed is highLowAnswer with the table's first nk columns as
+// the keys of a row.
+func highLowKeyed(lang string, t *Table, nk, vi int) string {
 	key := func(row []any) string {
 		var parts []string
 		for _, v := range row[:nk] {

@@ -96,7 +96,7 @@ func trendOrderUnused(a *asking, r *Reading) {
 		}
 	}
 	for _, it := range a.p.items {
-		if it.kind == itemVocab && it.ent.role == roleOrder && !judgedOrder[it.text] {
+		if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleSuper) && !judgedOrder[it.text] {
 			a.add("“%[1]s” asks for a ranking, and a trend lists every %[2]s in time order: say the maximum or minimum per %[2]s, or the top %[2]ss", "“%[1]s”要的是排名，而趋势分析按时间顺序列出每一%[3]s：请说明是每%[3]s的最大值或最小值，还是排名靠前的%[3]s", it.text, orDefaultGrain(r.Grain), zhGrain(orDefaultGrain(r.Grain)))
 			return
 		}
@@ -247,20 +247,13 @@ func init() {
 }
 
 // valueDaysAreRows reads "days" right after a value ("rainy days only",
-// "on snow days") as the rows the value keeps, not a grain, when the
-// request names another period too ("total precip by yr, rainy days
-// only": yearly totals of the rainy days). Days counted ("number of
-// cloudy days per month") are what the count counts.
+// "on snow days") as the rows the value keeps, not a grain: "total precip
+// by yr, rainy days only" is yearly totals of the rainy days, and "avg
+// wind on rainy days" one average over them (which no built-in gives),
+// not a daily trend of them; "daily wind on rainy days" says per day with
+// a word of its own. Days counted ("number of cloudy days per month") are
+// what the count counts.
 func (p *parsed) valueDaysAreRows() {
-	other := false
-	for _, it := range p.items {
-		if it.kind == itemVocab && it.ent.role == roleGrain && it.ent.value != "day" {
-			other = true
-		}
-	}
-	if !other {
-		return
-	}
 	for k := 1; k < len(p.items); k++ {
 		it := &p.items[k]
 		if k >= 2 && p.items[k-2].kind == itemVocab && p.items[k-2].ent.role == roleAgg && p.items[k-2].ent.value == "count" {

@@ -147,15 +147,15 @@ func probeCoverageTables(t *testing.T) (shops, people, cities, oslo *preview.Fil
 // nothing else grouping ("Ash vs Birch total amount", 男性和女性人数对比)
 // are one result each, a ranking of those values by their column, not
 // one number or a refusal; a filter that keeps every value of the column
-// (男, 女 of 性别) is dropped, and values said with "and" alone are not
-// set against each other.
+// (男, 女 of 性别) is dropped. Values said with "and" alone are one
+// result each too (TestListedValuesAreOneResultEach).
 func TestProbeVersusGroupsByTheValues(t *testing.T) {
 	shops, people, _, _ := probeCoverageTables(t)
 	runNovelCases(t, []novelCase{
 		{shops, "Ash vs Birch: total amount", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "sum"}}, GroupBy: []string{"shop"}, Filters: []Filter{{"shop", "=", []string{"Ash", "Birch"}}}}},
 		{shops, "toys versus books, how many rows", &Reading{Analysis: TopN, GroupBy: []string{"kind"}, Filters: []Filter{{"kind", "=", []string{"toys", "books"}}}}},
 		{people, "2005年男性和女性人数对比", &Reading{Analysis: TopN, Measures: []Measure{{"人数", "sum"}}, GroupBy: []string{"性别"}, Time: "年份", Filters: []Filter{{"年份", "year", []string{"2005"}}}}},
-		{shops, "Ash and Birch total amount", nil},
+		{shops, "Ash and Birch total amount", &Reading{Analysis: TopN, Measures: []Measure{{"amount", "sum"}}, GroupBy: []string{"shop"}, Filters: []Filter{{"shop", "=", []string{"Ash", "Birch"}}}}},
 	})
 }
 
@@ -233,6 +233,21 @@ func TestProbeWordsOfTheRefusals(t *testing.T) {
 		{incidents, "各损伤程度的平均cost", &Reading{Analysis: TopN, Measures: []Measure{{"cost", "mean"}}, GroupBy: []string{"damage"}}},
 		{towns, "3 most populous cities in 2010", &Reading{Analysis: TopN, Measures: []Measure{{"population", "sum"}}, GroupBy: []string{"city"}, Time: "year", Filters: []Filter{{"year", "year", []string{"2010"}}}}},
 		{jobs, "avg mfg per year", &Reading{Analysis: Trend, Measures: []Measure{{"manufacturing", "mean"}}, Time: "month", Grain: "year"}},
+		{oslo, "total rainfall by month, cloud days only", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "month", Filters: []Filter{{"sky", "=", []string{"cloud"}}}}},
+	})
+}
+
+// TestValueDaysAreTheRowsNotAGrain: "on rainy days" names the rows the
+// value keeps, not a day grain, with or without another period: "avg
+// rainfall on cloud days" is one average over those days, which no
+// built-in gives (it was a daily trend of them, 641 rows for "avg wind on
+// rainy days"), while "daily rainfall on cloud days" still asks per day.
+func TestValueDaysAreTheRowsNotAGrain(t *testing.T) {
+	_, _, _, oslo := probeCoverageTables(t)
+	runNovelCases(t, []novelCase{
+		{oslo, "avg rainfall on cloud days", nil},
+		{oslo, "average rainfall for cloud days", nil},
+		{oslo, "daily rainfall on cloud days", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "day", Filters: []Filter{{"sky", "=", []string{"cloud"}}}}},
 		{oslo, "total rainfall by month, cloud days only", &Reading{Analysis: Trend, Measures: []Measure{{"rainfall", "sum"}}, Time: "date", Grain: "month", Filters: []Filter{{"sky", "=", []string{"cloud"}}}}},
 	})
 }

@@ -333,6 +333,11 @@ func (r Reading) duckOnly() bool {
 	if len(r.Filters) > 0 || r.Sheet == "*" || len(r.Periods) > 0 || slicesContains(calendarParts, r.Grain) {
 		return true
 	}
+	if len(r.Measures) > 1 && groupedTable(r) {
+		// The cells compute one measure (Params.Measure): the reading
+		// engine computes each.
+		return true
+	}
 	if b := builtinNamed(r.Analysis); b != nil && b.duckOnly != nil && b.duckOnly(r) {
 		return true
 	}

@@ -62,11 +62,16 @@ var valueLinks = map[string]bool{"and": true, "or": true, "the": true, "nor": tr
 // the words that exclude values.
 func (p *parsed) placeValues() {
 	for k := range p.items {
-		if p.items[k].kind == itemUnplaced {
+		it := p.items[k]
+		// 美国 is a word of the lexicon ("usa") and a country the data
+		// may write as United States: a word with names of its own is
+		// tried as a value too.
+		if it.kind == itemUnplaced || it.kind == itemVocab && it.ent.role == roleWord && it.to == it.from+1 && meantNames[p.toks[it.from].raw] != nil && !p.namesColumn(p.toks[it.from].w) {
 			p.placeMeant(k)
 		}
 	}
 	p.placeExclusions()
+	p.placeTotalRow()
 }
 
 // Chinese names of industries, as the data writes them in English (a
@@ -227,7 +232,7 @@ func (p *parsed) placeExclusions() {
 				j++
 				continue
 			}
-			if len(vals) == 0 && it.kind == itemVocab && (it.text == "the" || it.text == "for") {
+			if len(vals) == 0 && it.kind == itemVocab && exclusionFillers[it.text] {
 				j++
 				continue
 			}

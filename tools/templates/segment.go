@@ -57,7 +57,11 @@ func tokenize(text string, lexicon map[string]bool) []word {
 				j += s2
 			}
 			for _, p := range splitWord(text[i:j]) {
-				out = append(out, word{raw: p.s, w: canonOf(p.s), num: isDigits(p.s), start: i + p.off, end: i + p.off + len(p.s)})
+				w := word{raw: p.s, w: canonOf(p.s), num: isDigits(p.s), start: i + p.off, end: i + p.off + len(p.s)}
+				if n, ok := numberWordsEn[strings.ToLower(p.s)]; ok {
+					w.w, w.num = n, true // "top five": 5
+				}
+				out = append(out, w)
 			}
 			i = j
 		default:
