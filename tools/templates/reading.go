@@ -697,6 +697,11 @@ func matchTier(ws []string, c *gcol) int {
 		return 0
 	}
 	req := stemSet(ws)
+	if len(req) < len(ws) {
+		// "max temp_max": a name says each word once; the word said
+		// again is not the column's (an aggregation here).
+		return 0
+	}
 	col := stemSet(c.words)
 	if equalSets(req, col) {
 		return 3

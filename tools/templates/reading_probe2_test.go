@@ -175,3 +175,16 @@ func TestProbe2PeriodWordThatIsAValue(t *testing.T) {
 		{strikes, "total cost per day", &Reading{Analysis: Trend, Measures: []Measure{{"cost", "sum"}}, Time: "date", Grain: "day"}},
 	})
 }
+
+// TestProbe2AggregationWordOfTheColumnName: "max temp_max per year" says
+// max twice: once of the column's name, once as its aggregation. The
+// span "max temp max" was read as the name alone and the yearly mean
+// answered.
+func TestProbe2AggregationWordOfTheColumnName(t *testing.T) {
+	_, _, daily, _, _ := probe2Tables(t)
+	runNovelCases(t, []novelCase{
+		{daily, "max temp_max per year", &Reading{Analysis: Trend, Measures: []Measure{{"temp_max", "max"}}, Time: "date", Grain: "year"}},
+		{daily, "min temp_min each month", &Reading{Analysis: Trend, Measures: []Measure{{"temp_min", "min"}}, Time: "date", Grain: "month"}},
+		{daily, "avg temp_max per year", &Reading{Analysis: Trend, Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "year"}},
+	})
+}
