@@ -552,7 +552,13 @@ func (p *parsed) build() (Reading, []problem) {
 	// "lowest price each stock reached", "每只股票的最高价": an order word
 	// right before a measure, with each/per and no ranking asked, is the
 	// measure's minimum or maximum per group.
-	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain) {
+	if len(aggs) == 0 {
+		if it, ok := p.averagePerYear(); ok {
+			// 年均发电量: an average a year, as "average annual".
+			aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: "mean"}, from: it.from, to: it.to, text: it.text})
+		}
+	}
+	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain || p.listsValues()) {
 		for k := 0; k+1 < len(p.items); k++ {
 			it, j := p.items[k], k+1
 			// "highest IBM price each year", "每年最高的通胀率": a filter's
@@ -1010,6 +1016,7 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	probs = append(probs, p.valueProblems(r)...)
 	probs = append(probs, p.periodValueProblems()...)
+	probs = append(probs, p.averagePerYearProblems(r)...)
 	if col := p.aggregatedDimension(r); col != "" {
 		add("it aggregates %[1]s, which is a category it would group by: say what to measure for each %[1]s", "请求对 %[1]s 做汇总，而 %[1]s 是分组的类别：请说明每个 %[1]s 要统计什么", col)
 	}
@@ -1287,6 +1294,9 @@ func (p *parsed) nextItem(it item) *item {
 // the measure it is of ("平均年发电量", "average yearly output"): the
 // average of the yearly amounts, said as an adjective of the measure.
 func (p *parsed) meanOfPeriod() bool {
+	if _, ok := p.averagePerYear(); ok {
+		return true
+	}
 	for k := 1; k+1 < len(p.items); k++ {
 		a, g, m := p.items[k-1], p.items[k], p.items[k+1]
 		if a.kind == itemVocab && a.ent.role == roleAgg && a.ent.value == "mean" && g.kind == itemVocab && g.ent.role == roleGrain &&
