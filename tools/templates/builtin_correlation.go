@@ -33,6 +33,7 @@ var correlationBuiltin = builtin{
 				r.Method = w
 			}
 		}
+		correlationGroups(a, r)
 	},
 	infer: func(in *inference, r *request, cols []*column) {
 		if names := numericMentions(r); len(names) >= 2 {

@@ -1,0 +1,49 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sift-agent/sift/preview"
+)
+
+// The classes of wrong answers a second review of the reading parser
+// found, each tested on tables of its own. A want of nil is a refusal
+// (runNovelCases).
+
+// review2Tables are two years of daily wind and precipitation by weather,
+// and a table of one row per state with two measures.
+func review2Tables(t *testing.T) (daily, states *preview.FilePreview) {
+	var db strings.Builder
+	db.WriteString("date,wind,precipitation,weather\n")
+	for d := 0; d < 96; d++ {
+		fmt.Fprintf(&db, "%d-%02d-%02d,%d.5,%d.2,%s\n", 2020+d/48, 1+(d%48)/4, 1+7*(d%4), d%9, d%5, []string{"rain", "sun", "fog"}[d%3])
+	}
+	daily = previewFile(t, "weather.csv", []byte(db.String()))
+	var sb strings.Builder
+	sb.WriteString("state,poverty,murder\n")
+	for i, s := range []string{"Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado"} {
+		fmt.Fprintf(&sb, "%s,%d.5,%d.1\n", s, 10+i, 3+i%4)
+	}
+	states = previewFile(t, "states.csv", []byte(sb.String()))
+	return
+}
+
+// TestReview2CorrelationPerGroupIsRefused: "correlation between wind and
+// precipitation by weather" was answered with one r of all the rows under
+// a first line saying "per weather"; the correlation never splits by a
+// category. Groups of one row each (states) are the rows correlated.
+func TestReview2CorrelationPerGroupIsRefused(t *testing.T) {
+	daily, states := review2Tables(t)
+	both := &Reading{Analysis: Correlation, Measures: []Measure{{"wind", ""}, {"precipitation", ""}}, Columns: []string{"wind", "precipitation"}}
+	runNovelCases(t, []novelCase{
+		{daily, "correlation between wind and precipitation by weather", nil},
+		{daily, "how does wind relate to precipitation for each weather", nil},
+		{daily, "correlation of wind and precipitation per weather in 2020", nil},
+		{daily, "按天气分组，风速与降水的相关系数", nil},
+		{daily, "correlation between wind and precipitation", both},
+		{daily, "风速和降水的相关性", both},
+		{states, "correlation between poverty and murder across states", &Reading{Analysis: Correlation, Measures: []Measure{{"poverty", ""}, {"murder", ""}}, Columns: []string{"poverty", "murder"}}},
+	})
+}
