@@ -55,6 +55,7 @@ var comparePeriodsBuiltin = builtin{
 				}
 			}
 		}
+		comparisonGroups(a, r)
 	},
 	cues: slices.Concat(
 		cues(0.92, `month[- ]over[- ]month`, `year[- ]over[- ]year`, `quarter[- ]over[- ]quarter`, `week[- ]over[- ]week`, `day[- ]over[- ]day`, `period[- ]over[- ]period`, `\b(?:mom|yoy|qoq|wow)\b`, `同比`, `环比`, `去年同期`),

@@ -1,6 +1,9 @@
 package templates
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // correlationGroups refuses a correlation per group (correlationBuiltin's
 // needs): "correlation between wind and precipitation by weather" was
@@ -22,4 +25,20 @@ func correlationGroups(a *asking, r *Reading) {
 		a.add("it asks for the correlation per %s, and the correlation reads all the rows at once, not per group",
 			"请求要按 %s 分别看相关性，而相关性分析一次读所有行，不分组", strings.Join(groups, ", "))
 	}
+}
+
+// comparisonGroups refuses a comparison with the period before (yoy,
+// mom...) per group (comparePeriodsBuiltin's needs): "year over year
+// change in precipitation by weather" was answered with the change of all
+// the rows' total, under a first line that did not say the weather; compare_periods.py compares one series,
+// and the reading engine's changes (addChanges) take each row's previous
+// row as its previous period, another group's when the rows are per
+// group. Two years compared per group (Periods) are computed per group.
+func comparisonGroups(a *asking, r *Reading) {
+	if r.Compare == "" || len(r.Periods) > 0 || len(r.GroupBy) == 0 {
+		return
+	}
+	by := strings.Join(r.GroupBy, ", ")
+	a.problem(fmt.Sprintf("it asks for the %s change per %s, and the comparison follows one series, not one per group", compareNames[r.Compare], by),
+		fmt.Sprintf("请求要按 %s 分别看%s变化，而时期对比只比较一个序列，不分组", by, compareNamesZh[r.Compare]))
 }

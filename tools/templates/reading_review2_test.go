@@ -47,3 +47,21 @@ func TestReview2CorrelationPerGroupIsRefused(t *testing.T) {
 		{states, "correlation between poverty and murder across states", &Reading{Analysis: Correlation, Measures: []Measure{{"poverty", ""}, {"murder", ""}}, Columns: []string{"poverty", "murder"}}},
 	})
 }
+
+// TestReview2ComparisonPerGroupIsRefused: "year over year change in
+// precipitation by weather" was answered with the change of all the rows'
+// total under a first line without the weather; a comparison with the
+// period before follows one series. Two years compared per group are
+// computed per group, and still answered.
+func TestReview2ComparisonPerGroupIsRefused(t *testing.T) {
+	daily, _ := review2Tables(t)
+	runNovelCases(t, []novelCase{
+		{daily, "year over year change in precipitation by weather", nil},
+		{daily, "month over month change of total precipitation for each weather", nil},
+		{daily, "mom change in average wind by weather in 2021", nil},
+		{daily, "各天气的降水量同比变化", nil},
+		{daily, "按天气看降水量的环比", nil},
+		{daily, "year over year change in precipitation", &Reading{Analysis: ComparePeriods, Measures: []Measure{{"precipitation", "sum"}}, Time: "date", Compare: "yoy"}},
+		{daily, "compare total precipitation 2020 vs 2021 by weather", &Reading{Analysis: ComparePeriods, Measures: []Measure{{"precipitation", "sum"}}, GroupBy: []string{"weather"}, Time: "date", Grain: "year", Periods: []string{"2020", "2021"}}},
+	})
+}
