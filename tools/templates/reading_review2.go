@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -41,4 +42,40 @@ func comparisonGroups(a *asking, r *Reading) {
 	by := strings.Join(r.GroupBy, ", ")
 	a.problem(fmt.Sprintf("it asks for the %s change per %s, and the comparison follows one series, not one per group", compareNames[r.Compare], by),
 		fmt.Sprintf("请求要按 %s 分别看%s变化，而时期对比只比较一个序列，不分组", by, compareNamesZh[r.Compare]))
+}
+
+// groupedSubject reports whether the words of the file's name that a span
+// would drop as the table's subject (ws less rest) name a text column by
+// themselves and a by or each word comes right before the span: in
+// "各天气风速的分布" over seattle-weather.csv, 天气风速 was read as wind
+// alone (weather being the file's subject), and 各 with it, so the
+// distribution of all the wind values was answered where one per weather
+// was asked. The span is then not read as the measure alone (and, naming
+// no one column, is left unplaced).
+func (p *parsed) groupedSubject(toks []word, i int, ws, rest []string) bool {
+	if i == 0 {
+		return false
+	}
+	prev := toks[i-1]
+	e := prev.ent
+	if e == nil && !prev.han {
+		if en, ok := enWords[prev.w]; ok {
+			e = &en
+		}
+	}
+	if e == nil || e.role != roleBy {
+		return false
+	}
+	var dropped []string
+	for _, w := range ws {
+		if !slices.Contains(rest, w) {
+			dropped = append(dropped, w)
+		}
+	}
+	for _, c := range p.t.cols {
+		if c.text && matchTier(dropped, c) >= 2 {
+			return true
+		}
+	}
+	return false
 }

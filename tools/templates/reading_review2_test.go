@@ -65,3 +65,20 @@ func TestReview2ComparisonPerGroupIsRefused(t *testing.T) {
 		{daily, "compare total precipitation 2020 vs 2021 by weather", &Reading{Analysis: ComparePeriods, Measures: []Measure{{"precipitation", "sum"}}, GroupBy: []string{"weather"}, Time: "date", Grain: "year", Periods: []string{"2020", "2021"}}},
 	})
 }
+
+// TestReview2SubjectAfterEachIsTheGroup: in "各天气风速的分布" over a file
+// named for the weather, 天气风速 was read as wind alone (the file's
+// subject need not be said) and 各 with it, so one distribution of all
+// the wind was answered where one per weather was asked. After a by or
+// each word, a subject word that names a text column is the grouping.
+func TestReview2SubjectAfterEachIsTheGroup(t *testing.T) {
+	daily, _ := review2Tables(t)
+	runNovelCases(t, []novelCase{
+		{daily, "各天气风速的分布", nil},
+		{daily, "每种天气风速的分布", nil},
+		{daily, "各天气风速和降水的相关性", nil},
+		{daily, "各天气风速的异常值", &Reading{Analysis: Outliers, Measures: []Measure{{"wind", ""}}, GroupBy: []string{"weather"}, Columns: []string{"wind"}}},
+		{daily, "各天气风速的平均值", &Reading{Analysis: TopN, Measures: []Measure{{"wind", "mean"}}, GroupBy: []string{"weather"}, Order: "desc"}},
+		{daily, "天气风速的分布", &Reading{Analysis: Distribution, Measures: []Measure{{"wind", ""}}, Columns: []string{"wind"}}},
+	})
+}
