@@ -25,6 +25,7 @@ var comparePeriodsBuiltin = builtin{
 	subsumes:      []string{Trend},
 	compareCue:    true,
 	comparesYears: true,
+	showsAll:      true,
 	needsTime:     func(string) bool { return true },
 	needs: func(a *asking, r *Reading) {
 		compare := a.compare

@@ -23,6 +23,7 @@ var correlationBuiltin = builtin{
 	phrases:   []string{"relationship between", "pearson r", "correlation coefficient"},
 	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "有关", "散点图"},
 	columnsIn: true,
+	showsAll:  true,
 	needs: func(a *asking, r *Reading) {
 		p, add := a.p, a.add
 		if len(r.Columns) == 1 {

@@ -911,6 +911,7 @@ func (p *parsed) build() (Reading, []problem) {
 		if b.needs != nil {
 			b.needs(ask(), &r)
 		}
+		countUnused(ask(), b, r)
 	}
 	if col := p.versusColumn(r); col != "" && !slices.Contains(r.GroupBy, col) {
 		// "male vs female avg body mass by species": the values set

@@ -79,3 +79,16 @@ func (p *parsed) groupedSubject(toks []word, i int, ws, rest []string) bool {
 	}
 	return false
 }
+
+// countUnused refuses a count asked of a built-in that shows everything it
+// finds (builtin.showsAll): "top 5 outliers in wind" was answered with
+// all 34 rows outside the fences, "distribution of the top 3 wind values"
+// with the distribution of every value, and "compare 2013 vs 2014 for the
+// top 3 weathers" with every weather, each under a first line that did
+// not say the count.
+func countUnused(a *asking, b *builtin, r Reading) {
+	if !b.showsAll || r.N <= 0 {
+		return
+	}
+	a.add("it asks for %[1]d of them, and %[2]s shows all it finds, not the first %[1]d", "请求要其中 %[1]d 个，而 %[2]s 列出找到的全部，不取前 %[1]d 个", r.N, b.Name)
+}

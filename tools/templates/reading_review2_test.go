@@ -82,3 +82,24 @@ func TestReview2SubjectAfterEachIsTheGroup(t *testing.T) {
 		{daily, "天气风速的分布", &Reading{Analysis: Distribution, Measures: []Measure{{"wind", ""}}, Columns: []string{"wind"}}},
 	})
 }
+
+// TestReview2CountOfWhatShowsAllIsRefused: "top 5 outliers in wind" was
+// answered with every outlier, "distribution of the top 3 wind values"
+// with every value's, a pivot "前3名" with every cell and two years
+// compared "for the top 2 weathers" with every weather: the built-ins
+// that show all they find take no count, so a count asked is refused.
+func TestReview2CountOfWhatShowsAllIsRefused(t *testing.T) {
+	daily, _ := review2Tables(t)
+	runNovelCases(t, []novelCase{
+		{daily, "top 5 outliers in wind", nil},
+		{daily, "the 3 most unusual wind values", nil},
+		{daily, "distribution of the top 3 wind values", nil},
+		{daily, "pivot of average wind by weather and year, top 3", nil},
+		{daily, "compare total precipitation 2020 vs 2021 for the top 2 weathers", nil},
+		{daily, "风速最高的5个异常值", nil},
+		{daily, "按天气和年份的平均风速透视表，前3名", nil},
+		{daily, "outliers in wind", &Reading{Analysis: Outliers, Measures: []Measure{{"wind", ""}}, Columns: []string{"wind"}}},
+		{daily, "top 2 weather by average wind", &Reading{Analysis: TopN, Measures: []Measure{{"wind", "mean"}}, GroupBy: []string{"weather"}, Order: "desc"}},
+		{daily, "平均风速前2的天气", &Reading{Analysis: TopN, Measures: []Measure{{"wind", "mean"}}, GroupBy: []string{"weather"}, Order: "desc"}},
+	})
+}
