@@ -912,6 +912,7 @@ func (p *parsed) build() (Reading, []problem) {
 			b.needs(ask(), &r)
 		}
 		countUnused(ask(), b, r)
+		relativePeriods(ask())
 	}
 	if col := p.versusColumn(r); col != "" && !slices.Contains(r.GroupBy, col) {
 		// "male vs female avg body mass by species": the values set

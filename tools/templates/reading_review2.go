@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -91,4 +92,76 @@ func countUnused(a *asking, b *builtin, r Reading) {
 		return
 	}
 	a.add("it asks for %[1]d of them, and %[2]s shows all it finds, not the first %[1]d", "请求要其中 %[1]d 个，而 %[2]s 列出找到的全部，不取前 %[1]d 个", r.N, b.Name)
+}
+
+// relativeEnRe and relativeZhRe find a period counted back from now or
+// from the data's end: "this year", "last month", "the past 2 years",
+// 今年, 上个月, 去年.
+var (
+	relativeEnRe = regexp.MustCompile(`\b(?:this|current|last|previous|prior|past|next)\s+(?:\d+\s+)?(?:year|month|quarter|week|day)s?\b`)
+	relativeZhRe = regexp.MustCompile(`今年|本年|本月|当月|本季度|本季|本周|上个?月|上一个?月|上个?季度|上一个?季度|上个?周|上一周|上一年|去年|前年|明年|今天|昨天`)
+	// Said right after one of these, "last year" is what a value is
+	// compared with ("vs last year", "up on last month", 比去年, 与上月相比).
+	versusEn = map[string]bool{"vs": true, "versus": true, "against": true, "than": true, "from": true, "with": true, "to": true, "on": true, "over": true}
+	versusZh = []string{"与", "和", "跟", "比", "较", "对比", "相比", "同比", "环比"}
+)
+
+// relativePeriods refuses a period counted back from today or from the
+// data's end, which the built-ins do not read, unless it is the period a
+// value is compared with: "average price this year" was answered with a
+// trend of every year's average, "上个月的平均价格" with one of every
+// month's, and "average price in the last year" with every year against
+// the one before; "sales vs last year" and 与去年相比 still compare.
+func relativePeriods(a *asking) {
+	text := a.p.text
+	var unread []string
+	compared := false
+	for _, m := range relativeEnRe.FindAllStringIndex(text, -1) {
+		phrase := text[m[0]:m[1]]
+		before := strings.Fields(text[:m[0]])
+		the := len(before) > 0 && before[len(before)-1] == "the"
+		if the {
+			before = before[:len(before)-1]
+		}
+		last := ""
+		if len(before) > 0 {
+			last = before[len(before)-1]
+		}
+		back := !strings.HasPrefix(phrase, "this") && !strings.HasPrefix(phrase, "current") && !strings.HasPrefix(phrase, "next")
+		if back && (versusEn[last] && !(last == "over" && the) || last == "period" && strings.Contains(text, "same period "+phrase)) {
+			compared = true
+			continue
+		}
+		unread = append(unread, phrase)
+	}
+	for _, m := range relativeZhRe.FindAllStringIndex(text, -1) {
+		phrase := text[m[0]:m[1]]
+		if slices.ContainsFunc(versusZh, func(v string) bool { return strings.HasSuffix(text[:m[0]], v) }) {
+			compared = true
+			continue
+		}
+		unread = append(unread, phrase)
+	}
+	if len(unread) == 0 {
+		return
+	}
+	if compared || a.compare != "" && a.compare != "with" && !relativeCompare(text) {
+		// "sales this quarter vs last quarter", 本月销售额环比: the period
+		// of a comparison (each against the one before), not a filter.
+		return
+	}
+	a.add("“%s” is a period counted back from now, which the built-ins do not read: name it (a year, a month)",
+		"“%s”是从现在往回数的时期，内置分析不读：请写明具体的时期（年份、月份）", strings.Join(unread, "”, “"))
+}
+
+// relativeCompare reports whether the request's only comparison word is a
+// relative period itself ("last year" is a roleCompare phrase): then it
+// compares nothing.
+func relativeCompare(text string) bool {
+	for _, w := range []string{"year over year", "month over month", "quarter over quarter", "week over week", "day over day", "yoy", "mom", "qoq", "wow", "同比", "环比", "去年同期", "compare", "change", "growth", "versus", "vs"} {
+		if strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
 }

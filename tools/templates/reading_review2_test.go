@@ -103,3 +103,25 @@ func TestReview2CountOfWhatShowsAllIsRefused(t *testing.T) {
 		{daily, "平均风速前2的天气", &Reading{Analysis: TopN, Measures: []Measure{{"wind", "mean"}}, GroupBy: []string{"weather"}, Order: "desc"}},
 	})
 }
+
+// TestReview2RelativePeriodIsRefused: "average price this year" was
+// answered with a trend of every year, 上个月的平均价格 with one of every
+// month, and "average wind in the last year" with each year against the
+// one before: a period counted back from now is no filter the built-ins
+// read. The period a value is compared with still compares.
+func TestReview2RelativePeriodIsRefused(t *testing.T) {
+	daily, _ := review2Tables(t)
+	yoy := &Reading{Analysis: ComparePeriods, Measures: []Measure{{"wind", "mean"}}, Time: "date", Compare: "yoy"}
+	runNovelCases(t, []novelCase{
+		{daily, "average wind this year", nil},
+		{daily, "total precipitation by weather this month", nil},
+		{daily, "average wind in the last year", nil},
+		{daily, "monthly average wind over the last year", nil},
+		{daily, "今年的平均风速", nil},
+		{daily, "上个月的平均风速", nil},
+		{daily, "本月各天气的降水量", nil},
+		{daily, "average wind vs last year", yoy},
+		{daily, "average wind compared to the previous year", yoy},
+		{daily, "average wind year over year", yoy},
+	})
+}
