@@ -316,7 +316,10 @@ func (p *parsed) build() (Reading, []problem) {
 					// whose measure it is, not a grouping.
 					continue
 				}
-				if w := p.poolWord(it); w != "" {
+				if w := p.poolWord(it); w != "" || p.allOf(it) {
+					if w == "" {
+						w = "all"
+					}
 					pooled = append(pooled, pooledDim{c, w})
 					continue
 				}
@@ -665,7 +668,7 @@ func (p *parsed) build() (Reading, []problem) {
 					// each.
 					continue
 				}
-				if d.word != "sum of" {
+				if d.word != "sum of" && d.word != "all" {
 					dims = appendOnce(dims, d.col)
 				}
 			}

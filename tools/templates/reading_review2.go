@@ -165,3 +165,24 @@ func relativeCompare(text string) bool {
 	}
 	return true
 }
+
+// allOf reports whether "all" (所有, 全部, 全体) is said right before the
+// category of item it ("all the firms"): the rows of every value together,
+// summed or averaged over them, not one result each. "total value of all
+// firms per year" was answered with one line per firm, and "total invest
+// of all firms" with a ranking of the firms; the first is the total of
+// the firms each year, the second one number, which no built-in gives.
+func (p *parsed) allOf(it item) bool {
+	j := it.from - 1
+	if j >= 0 && p.toks[j].w == "the" {
+		j--
+	}
+	if j < 0 {
+		return false
+	}
+	switch p.toks[j].w {
+	case "all", "所有", "全部", "全体":
+		return true
+	}
+	return false
+}

@@ -125,3 +125,31 @@ func TestReview2RelativePeriodIsRefused(t *testing.T) {
 		{daily, "average wind year over year", yoy},
 	})
 }
+
+// firmsTable is three firms' investment each year.
+func firmsTable(t *testing.T) *preview.FilePreview {
+	var b strings.Builder
+	b.WriteString("firm,year,invest\n")
+	for y := 2001; y <= 2010; y++ {
+		for i, f := range []string{"Acme", "Globex", "Initech"} {
+			fmt.Fprintf(&b, "%s,%d,%d.5\n", f, y, 100+10*i+y%7)
+		}
+	}
+	return previewFile(t, "grunfeld.csv", []byte(b.String()))
+}
+
+// TestReview2AllOfACategoryIsPooled: "total invest of all firms per year"
+// was answered with one line per firm and "total invest of all firms"
+// with a ranking of the firms: all before a category pools its values.
+func TestReview2AllOfACategoryIsPooled(t *testing.T) {
+	firms := firmsTable(t)
+	total := &Reading{Analysis: Trend, Measures: []Measure{{"invest", "sum"}}, Time: "year", Grain: "year"}
+	runNovelCases(t, []novelCase{
+		{firms, "total invest of all firms per year", total},
+		{firms, "total invest of all the firms by year", total},
+		{firms, "所有公司每年的总投资", total},
+		{firms, "total invest of all firms", nil},
+		{firms, "全部公司的投资总和", nil},
+		{firms, "total invest by firm", &Reading{Analysis: TopN, Measures: []Measure{{"invest", "sum"}}, GroupBy: []string{"firm"}, Order: "desc"}},
+	})
+}
