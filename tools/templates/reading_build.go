@@ -916,6 +916,7 @@ func (p *parsed) build() (Reading, []problem) {
 		}
 		countUnused(ask(), b, r)
 		relativePeriods(ask())
+		sharesOfTotal(ask(), r)
 	}
 	if col := p.versusColumn(r); col != "" && !slices.Contains(r.GroupBy, col) {
 		// "male vs female avg body mass by species": the values set

@@ -186,3 +186,34 @@ func (p *parsed) allOf(it item) bool {
 	}
 	return false
 }
+
+// shareWords call a column's values a share of something.
+var shareWords = map[string]bool{"share": true, "proportion": true, "percent": true}
+
+// sharesOfTotal refuses a share word after a measure (ratedColumn) when
+// the reading groups its rows, several a group: "precipitation share by
+// weather" and 各天气降水量占比 were answered with each weather's mean
+// precipitation, taken for a share column, where each weather's part of
+// the total was asked, which no built-in computes. Over groups of one row
+// each (白人比例最低的3个州: one row a state) the column is the share.
+func sharesOfTotal(a *asking, r Reading) {
+	p := a.p
+	grouped := r.Grain != ""
+	for _, g := range r.GroupBy {
+		if c := p.t.column(g); c == nil || !p.t.oneRowEach(c) {
+			grouped = true
+		}
+	}
+	if !grouped {
+		return
+	}
+	for k, it := range p.items {
+		if it.kind == itemColumn || k == 0 || !slices.ContainsFunc(wordsOf(p.toks[it.from:it.to]), func(w string) bool { return shareWords[w] }) {
+			continue
+		}
+		if c := p.ratedColumn(k); c != nil && c.nonSum == "" {
+			a.add("“%s” asks for each group's share of the total %s, which no built-in computes", "“%s”要的是各组占 %s 总量的比例，内置分析不算", it.text, c.name)
+			return
+		}
+	}
+}

@@ -153,3 +153,21 @@ func TestReview2AllOfACategoryIsPooled(t *testing.T) {
 		{firms, "total invest by firm", &Reading{Analysis: TopN, Measures: []Measure{{"invest", "sum"}}, GroupBy: []string{"firm"}, Order: "desc"}},
 	})
 }
+
+// TestReview2ShareOfTotalPerGroupIsRefused: "precipitation share by
+// weather" and 各天气降水量占比 were answered with each weather's mean
+// precipitation, the share word taken to call the column a share; over
+// groups of several rows it asks each group's part of the total, which no
+// built-in computes. Over one row a state the column is the share.
+func TestReview2ShareOfTotalPerGroupIsRefused(t *testing.T) {
+	daily, states := review2Tables(t)
+	runNovelCases(t, []novelCase{
+		{daily, "precipitation share by weather", nil},
+		{daily, "precipitation proportion per month", nil},
+		{daily, "各天气降水量占比", nil},
+		{daily, "每月降水量比例", nil},
+		{states, "lowest 3 states by poverty share", &Reading{Analysis: TopN, Measures: []Measure{{"poverty", "mean"}}, GroupBy: []string{"state"}, Order: "asc"}},
+		{states, "poverty比例最低的3个州", &Reading{Analysis: TopN, Measures: []Measure{{"poverty", "mean"}}, GroupBy: []string{"state"}, Order: "asc"}},
+		{daily, "total precipitation by weather", &Reading{Analysis: TopN, Measures: []Measure{{"precipitation", "sum"}}, GroupBy: []string{"weather"}, Order: "desc"}},
+	})
+}
