@@ -106,6 +106,10 @@ type builtin struct {
 	// it finds, and takes no count of them: a count asked ("top 5
 	// outliers", 前3名) is refused (countUnused), not dropped.
 	showsAll bool
+	// ownOrder: its rows are in an order of its own (a pivot's cells, a
+	// distribution's columns): an order asked ("highest first", 最高的…)
+	// is refused (countUnused), not dropped.
+	ownOrder bool
 	// duckOnly says a complete reading of it needs a computation only the
 	// reading engine (DuckDB) makes (Reading.duckOnly), beyond what every
 	// built-in's does; nil when none does.

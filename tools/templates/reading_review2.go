@@ -82,12 +82,26 @@ func (p *parsed) groupedSubject(toks []word, i int, ws, rest []string) bool {
 }
 
 // countUnused refuses a count asked of a built-in that shows everything it
-// finds (builtin.showsAll): "top 5 outliers in wind" was answered with
+// finds (builtin.showsAll), and an order asked of one whose rows are in an
+// order of their own (builtin.ownOrder): "top 5 outliers in wind" was answered with
 // all 34 rows outside the fences, "distribution of the top 3 wind values"
 // with the distribution of every value, and "compare 2013 vs 2014 for the
 // top 3 weathers" with every weather, each under a first line that did
 // not say the count.
 func countUnused(a *asking, b *builtin, r Reading) {
+	if b.ownOrder && r.Order != "" && r.N <= 0 {
+		// "pivot of the highest wind by weather and year" was answered
+		// with the mean wind of each cell, "最高风速的分布" with the
+		// distribution of every wind value.
+		word := r.Order
+		for _, it := range a.p.items {
+			if it.kind == itemVocab && (it.ent.role == roleOrder || it.ent.role == roleSuper) {
+				word = it.text
+				break
+			}
+		}
+		a.add("it asks for “%[1]s”, and %[2]s shows its rows in an order of its own, not by value", "请求要“%[1]s”，而 %[2]s 按自己的顺序列出，不按数值排序", word, b.Name)
+	}
 	if !b.showsAll || r.N <= 0 {
 		return
 	}

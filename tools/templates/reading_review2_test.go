@@ -171,3 +171,21 @@ func TestReview2ShareOfTotalPerGroupIsRefused(t *testing.T) {
 		{daily, "total precipitation by weather", &Reading{Analysis: TopN, Measures: []Measure{{"precipitation", "sum"}}, GroupBy: []string{"weather"}, Order: "desc"}},
 	})
 }
+
+// TestReview2OrderOfWhatKeepsItsOwnIsRefused: "pivot of the highest wind
+// by weather and year" was answered with each cell's mean wind, and
+// 最高风速的分布 with the distribution of every wind value: a pivot and a
+// distribution list their rows in an order of their own, so an order
+// word is refused, not dropped.
+func TestReview2OrderOfWhatKeepsItsOwnIsRefused(t *testing.T) {
+	daily, _ := review2Tables(t)
+	runNovelCases(t, []novelCase{
+		{daily, "pivot of the highest wind by weather and year", nil},
+		{daily, "pivot of average wind by weather and year, lowest first", nil},
+		{daily, "distribution of the highest wind values", nil},
+		{daily, "最高风速的分布", nil},
+		{daily, "按天气和年份的最高风速透视表", nil},
+		{daily, "pivot of max wind by weather and year", &Reading{Analysis: Pivot, Measures: []Measure{{"wind", "max"}}, GroupBy: []string{"weather"}, Time: "date", Grain: "year"}},
+		{daily, "风速的分布", &Reading{Analysis: Distribution, Measures: []Measure{{"wind", ""}}, Columns: []string{"wind"}}},
+	})
+}
