@@ -1030,7 +1030,7 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			// Not when the subject is the head and names a column
 			// itself: in "urban states" and "price stock" it is what is
 			// ranked ("retail jobs" is retail).
-			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) && !p.headNamesColumn(ws) {
+			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) && !p.headNamesColumn(ws) && !p.groupedSubject(toks, i, ws, rest) {
 				ws = rest
 			}
 		}

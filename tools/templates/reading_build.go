@@ -321,7 +321,10 @@ func (p *parsed) build() (Reading, []problem) {
 					// whose measure it is, not a grouping.
 					continue
 				}
-				if w := p.poolWord(it); w != "" {
+				if w := p.poolWord(it); w != "" || p.allOf(it) {
+					if w == "" {
+						w = "all"
+					}
 					pooled = append(pooled, pooledDim{c, w})
 					continue
 				}
@@ -721,7 +724,7 @@ func (p *parsed) build() (Reading, []problem) {
 					// each.
 					continue
 				}
-				if d.word != "sum of" {
+				if d.word != "sum of" && d.word != "all" {
 					dims = appendOnce(dims, d.col)
 				}
 			}
@@ -1008,6 +1011,9 @@ func (p *parsed) build() (Reading, []problem) {
 		if b.needs != nil {
 			b.needs(ask(), &r)
 		}
+		countUnused(ask(), b, r)
+		relativePeriods(ask())
+		sharesOfTotal(ask(), r)
 	}
 	if col := p.versusColumn(r); col != "" && !slices.Contains(r.GroupBy, col) {
 		// "male vs female avg body mass by species": the values set
@@ -1322,14 +1328,9 @@ type pooledDim struct {
 
 // poolWord is "over" or "across" when it comes right before the column
 // item it ("sum of population over countries", "across all firms"), "sum
-// of" when that does ("pop (sum of countries)"); "".
-//
-// "all" is when all (所有, 全部) comes right before it with nothing else
-// that pools: "total population of all the countries each year", 所有股票
-// 按季度的平均价格 ask for the countries or stocks taken together, not for
-// one result each.
+// of" when that does ("pop (sum of countries)"); "". "all" before it is
+// allOf's.
 func (p *parsed) poolWord(it item) string {
-	all := false
 	for j := it.from - 1; j >= 0; j-- {
 		switch p.toks[j].w {
 		case "of":
@@ -1337,22 +1338,13 @@ func (p *parsed) poolWord(it item) string {
 				// "pop (sum of countries) each year": summed over them.
 				return "sum of"
 			}
-			if all {
-				return "all"
-			}
 			continue
-		case "all", "所有", "全部", "全体":
-			all = true
-			continue
-		case "the", "every":
+		case "all", "the", "every":
 			continue
 		case "over", "across":
 			return p.toks[j].w
 		}
-		break
-	}
-	if all {
-		return "all"
+		return ""
 	}
 	return ""
 }
