@@ -114,7 +114,8 @@ func init() {
 		}
 	}
 	exclusionsEn = append(exclusionsEn, []string{"not", "counting"}, []string{"not", "including"})
-	for _, c := range []string{"只", "辆", "个", "家", "条", "起", "次", "架", "位", "名", "种"} {
+	// Not 种: 多少种企鹅 counts the kinds (reading_counts.go).
+	for _, c := range []string{"只", "辆", "个", "家", "条", "起", "次", "架", "位", "名"} {
 		zhWords["多少"+c] = entry{role: roleAgg, value: "count"}
 	}
 	for zh, names := range usStatesZh {
@@ -207,7 +208,7 @@ func (p *parsed) listsValues() bool {
 // the rows of each year (three sources' generation averaged). Of a level
 // (a temperature, a price) the yearly mean is the average a year.
 func (p *parsed) averagePerYearProblems(r Reading) []problem {
-	if _, ok := p.averagePerYear(); !ok || len(r.GroupBy) > 0 || r.Analysis != Trend {
+	if _, ok := p.averagePerYear(); !ok || len(r.GroupBy) > 0 || !builtinHas(r.Analysis, func(b *builtin) bool { return b.periodic != nil }) {
 		return nil
 	}
 	for _, m := range r.Measures {
