@@ -116,6 +116,12 @@ func TestProbe2SetIsNew(t *testing.T) {
 	checkSetIsNew(t, "probe2.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl"}, 260, 125)
 }
 
+// The third probe set is about 290 questions over the shipped tables, about half of them Chinese, about a third to
+// refuse, none of them a question of another set, both probe sets included.
+func TestProbe3SetIsNew(t *testing.T) {
+	checkSetIsNew(t, "probe3.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl"}, 240, 115)
+}
+
 // checkSetIsNew checks that the set in file has at least atLeast questions, each language at least each of
 // them, about a third to refuse, every one over a shipped table and none a question of the sets in others.
 func checkSetIsNew(t *testing.T, file string, others []string, atLeast, each int) {
@@ -148,9 +154,9 @@ func checkSetIsNew(t *testing.T, file string, others []string, atLeast, each int
 	}
 }
 
-// questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl, blind.jsonl, novel.jsonl, untried.jsonl, probe.jsonl and
-// probe2.jsonl are what gen.py writes from questions_src.py, fresh_src.py, unseen_src.py, blind_src.py, novel_src.py,
-// untried_src.py, probe_src.py, probe2_src.py and the tables.
+// questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl, blind.jsonl, novel.jsonl, untried.jsonl, probe.jsonl,
+// probe2.jsonl and probe3.jsonl are what gen.py writes from questions_src.py, fresh_src.py, unseen_src.py,
+// blind_src.py, novel_src.py, untried_src.py, probe_src.py, probe2_src.py, probe3_src.py and the tables.
 func TestQuestionsAreGenerated(t *testing.T) {
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import pandas, openpyxl").Run(); err != nil {
@@ -280,8 +286,8 @@ func TestScore(t *testing.T) {
 }
 
 // TestUnderstanding runs the whole evaluation and fails when a language's precision on the main questions is
-// below 99% or its coverage below the floor (Floors); the held-out, fresh, unseen, blind, novel, untried, probe and probe2 sets are logged, not
-// enforced.
+// below 99% or its coverage below the floor (Floors); the held-out, fresh, unseen, blind, novel, untried, probe, probe2
+// and probe3 sets are logged, not enforced.
 func TestUnderstanding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the understanding evaluation in -short mode (it runs every built-in some 250 times)")
@@ -295,7 +301,7 @@ func TestUnderstanding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Close()
-	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl"} {
+	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl", "probe3.jsonl"} {
 		rep, err := ev.Run(context.Background(), strings.TrimSuffix(set, ".jsonl"), loadOrFail(t, set))
 		if err != nil {
 			t.Fatal(err)

@@ -102,6 +102,14 @@ type builtin struct {
 	// spansYears: its reading's first line says the years its series
 	// spans, when no filter or period says them (Reading.Text).
 	spansYears bool
+	// showsAll: its computation shows every pair, cell, column or row
+	// it finds, and takes no count of them: a count asked ("top 5
+	// outliers", 前3名) is refused (countUnused), not dropped.
+	showsAll bool
+	// ownOrder: its rows are in an order of its own (a pivot's cells, a
+	// distribution's columns): an order asked ("highest first", 最高的…)
+	// is refused (countUnused), not dropped.
+	ownOrder bool
 	// duckOnly says a complete reading of it needs a computation only the
 	// reading engine (DuckDB) makes (Reading.duckOnly), beyond what every
 	// built-in's does; nil when none does.

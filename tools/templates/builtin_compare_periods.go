@@ -25,6 +25,7 @@ var comparePeriodsBuiltin = builtin{
 	subsumes:      []string{Trend},
 	compareCue:    true,
 	comparesYears: true,
+	showsAll:      true,
 	needsTime:     func(string) bool { return true },
 	needs: func(a *asking, r *Reading) {
 		compare := a.compare
@@ -59,6 +60,7 @@ var comparePeriodsBuiltin = builtin{
 				}
 			}
 		}
+		comparisonGroups(a, r)
 	},
 	cues: slices.Concat(
 		cues(0.92, `month[- ]over[- ]month`, `year[- ]over[- ]year`, `quarter[- ]over[- ]quarter`, `week[- ]over[- ]week`, `day[- ]over[- ]day`, `period[- ]over[- ]period`, `\b(?:mom|yoy|qoq|wow)\b`, `同比`, `环比`, `去年同期`),

@@ -23,6 +23,7 @@ var correlationBuiltin = builtin{
 	phrases:   []string{"relationship between", "pearson r", "correlation coefficient"},
 	wordsZh:   []string{"相关性", "相关系数", "相关", "关系", "有关", "散点图", "关联", "斯皮尔曼", "肯德尔", "皮尔逊"},
 	columnsIn: true,
+	showsAll:  true,
 	needs: func(a *asking, r *Reading) {
 		p, add := a.p, a.add
 		if len(r.Columns) == 1 {
@@ -38,6 +39,7 @@ var correlationBuiltin = builtin{
 		} else if p.saysRaw("肯德尔") {
 			r.Method = "kendall"
 		}
+		correlationGroups(a, r)
 	},
 	infer: func(in *inference, r *request, cols []*column) {
 		if names := numericMentions(r); len(names) >= 2 {

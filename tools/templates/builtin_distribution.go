@@ -24,6 +24,8 @@ var distributionBuiltin = builtin{
 	phrases:   []string{"box plot"},
 	wordsZh:   []string{"分布", "直方图", "箱线图", "分位数"},
 	columnsIn: true,
+	showsAll:  true,
+	ownOrder:  true,
 	describes: true,
 	// "distribution of poverty rates across states" in a table of one row
 	// per state: the states are the values distributed, not groups of one;

@@ -20,6 +20,8 @@ var pivotBuiltin = builtin{
 	needsTime:  func(period string) bool { return period != "" },
 	periodic:   func(a *asking) bool { return len(a.dims) == 1 },
 	countsRows: true,
+	showsAll:   true,
+	ownOrder:   true,
 	needs: func(a *asking, r *Reading) {
 		if len(r.GroupBy) < 2 && r.Grain == "" || len(r.GroupBy) > 2 {
 			a.add("a pivot needs two categories, or a category and a period", "数据透视表需要两个类别，或一个类别和一个周期")

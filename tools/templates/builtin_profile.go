@@ -18,6 +18,7 @@ var profileBuiltin = builtin{
 	titleZh:    "数据概况",
 	wholeTable: true,
 	describes:  true,
+	showsAll:   true,
 	rank:       10,
 	// Nothing but the file: "what's in this file", "看看这个文件".
 	choice: &choice{order: 40, claims: func(a *asking, r Reading) bool {

@@ -697,6 +697,11 @@ func matchTier(ws []string, c *gcol) int {
 		return 0
 	}
 	req := stemSet(ws)
+	if len(req) < len(ws) {
+		// "max temp_max": a name says each word once; the word said
+		// again is not the column's (an aggregation here).
+		return 0
+	}
 	col := stemSet(c.words)
 	if equalSets(req, col) {
 		return 3
@@ -1025,7 +1030,7 @@ func (p *parsed) placeAt(i int) (item, bool) {
 			// Not when the subject is the head and names a column
 			// itself: in "urban states" and "price stock" it is what is
 			// ranked ("retail jobs" is retail).
-			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) && !p.headNamesColumn(ws) {
+			if rest := p.withoutStem(ws); len(rest) > 0 && len(rest) < len(ws) && (contentWords(rest) || p.wholeName(rest)) && !p.headNamesColumn(ws) && !p.groupedSubject(toks, i, ws, rest) {
 				ws = rest
 			}
 		}

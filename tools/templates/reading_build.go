@@ -321,7 +321,10 @@ func (p *parsed) build() (Reading, []problem) {
 					// whose measure it is, not a grouping.
 					continue
 				}
-				if w := p.poolWord(it); w != "" {
+				if w := p.poolWord(it); w != "" || p.allOf(it) {
+					if w == "" {
+						w = "all"
+					}
 					pooled = append(pooled, pooledDim{c, w})
 					continue
 				}
@@ -552,7 +555,13 @@ func (p *parsed) build() (Reading, []problem) {
 	// "lowest price each stock reached", "每只股票的最高价": an order word
 	// right before a measure, with each/per and no ranking asked, is the
 	// measure's minimum or maximum per group.
-	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain) {
+	if len(aggs) == 0 {
+		if it, ok := p.averagePerYear(); ok {
+			// 年均发电量: an average a year, as "average annual".
+			aggs = append(aggs, item{kind: itemVocab, ent: entry{role: roleAgg, value: "mean"}, from: it.from, to: it.to, text: it.text})
+		}
+	}
+	if len(aggs) == 0 && !p.asksWhich() && r.N == 0 && !p.hasRole(roleTop) && (p.hasEach() || perGrain || p.listsValues()) {
 		for k := 0; k+1 < len(p.items); k++ {
 			it, j := p.items[k], k+1
 			// "highest IBM price each year", "每年最高的通胀率": a filter's
@@ -715,7 +724,7 @@ func (p *parsed) build() (Reading, []problem) {
 					// each.
 					continue
 				}
-				if d.word != "sum of" {
+				if d.word != "sum of" && d.word != "all" {
 					dims = appendOnce(dims, d.col)
 				}
 			}
@@ -1002,6 +1011,9 @@ func (p *parsed) build() (Reading, []problem) {
 		if b.needs != nil {
 			b.needs(ask(), &r)
 		}
+		countUnused(ask(), b, r)
+		relativePeriods(ask())
+		sharesOfTotal(ask(), r)
 	}
 	if col := p.versusColumn(r); col != "" && !slices.Contains(r.GroupBy, col) {
 		// "male vs female avg body mass by species": the values set
@@ -1010,6 +1022,7 @@ func (p *parsed) build() (Reading, []problem) {
 	}
 	probs = append(probs, p.valueProblems(r)...)
 	probs = append(probs, p.periodValueProblems()...)
+	probs = append(probs, p.averagePerYearProblems(r)...)
 	if col := p.aggregatedDimension(r); col != "" {
 		add("it aggregates %[1]s, which is a category it would group by: say what to measure for each %[1]s", "请求对 %[1]s 做汇总，而 %[1]s 是分组的类别：请说明每个 %[1]s 要统计什么", col)
 	}
@@ -1287,6 +1300,9 @@ func (p *parsed) nextItem(it item) *item {
 // the measure it is of ("平均年发电量", "average yearly output"): the
 // average of the yearly amounts, said as an adjective of the measure.
 func (p *parsed) meanOfPeriod() bool {
+	if _, ok := p.averagePerYear(); ok {
+		return true
+	}
 	for k := 1; k+1 < len(p.items); k++ {
 		a, g, m := p.items[k-1], p.items[k], p.items[k+1]
 		if a.kind == itemVocab && a.ent.role == roleAgg && a.ent.value == "mean" && g.kind == itemVocab && g.ent.role == roleGrain &&
@@ -1312,14 +1328,9 @@ type pooledDim struct {
 
 // poolWord is "over" or "across" when it comes right before the column
 // item it ("sum of population over countries", "across all firms"), "sum
-// of" when that does ("pop (sum of countries)"); "".
-//
-// "all" is when all (所有, 全部) comes right before it with nothing else
-// that pools: "total population of all the countries each year", 所有股票
-// 按季度的平均价格 ask for the countries or stocks taken together, not for
-// one result each.
+// of" when that does ("pop (sum of countries)"); "". "all" before it is
+// allOf's.
 func (p *parsed) poolWord(it item) string {
-	all := false
 	for j := it.from - 1; j >= 0; j-- {
 		switch p.toks[j].w {
 		case "of":
@@ -1327,22 +1338,13 @@ func (p *parsed) poolWord(it item) string {
 				// "pop (sum of countries) each year": summed over them.
 				return "sum of"
 			}
-			if all {
-				return "all"
-			}
 			continue
-		case "all", "所有", "全部", "全体":
-			all = true
-			continue
-		case "the", "every":
+		case "all", "the", "every":
 			continue
 		case "over", "across":
 			return p.toks[j].w
 		}
-		break
-	}
-	if all {
-		return "all"
+		return ""
 	}
 	return ""
 }

@@ -91,15 +91,17 @@ func oneEditAway[V any](w string, words map[string]V) string {
 }
 
 // Words of the probe2 set's refusals that say nothing of their own or
-// name what the lexicon lacked: courtesy (麻烦, 试), verbs of events
-// (happened, 发生), "<order> first" (lightest first), "not counting" as an
+// name what the lexicon lacked: courtesy (麻烦, 试), "tends to",
+// "<order> first" (lightest first), "not counting" as an
 // exclusion, 用 (using a method), and "how many" with a classifier
 // (有多少只, 多少辆, 多少起), which counts rows.
 func init() {
-	for _, w := range []string{"麻烦", "试", "试着", "发生", "发生了", "用", "分组", "分开"} {
+	// Not "happened" nor 发生: "what happened here?" would then say
+	// nothing but stop words, and a profile answer a question it is not.
+	for _, w := range []string{"麻烦", "试", "试着", "用", "分组", "分开"} {
 		zhWords[w] = entry{role: roleStop}
 	}
-	for _, w := range []string{"happened", "happen", "occurred", "occur", "tends", "tend"} {
+	for _, w := range []string{"tends", "tend"} {
 		if _, ok := enWords[w]; !ok {
 			enWords[w] = entry{role: roleStop}
 		}
@@ -112,7 +114,8 @@ func init() {
 		}
 	}
 	exclusionsEn = append(exclusionsEn, []string{"not", "counting"}, []string{"not", "including"})
-	for _, c := range []string{"只", "辆", "个", "家", "条", "起", "次", "架", "位", "名", "种"} {
+	// Not 种: 多少种企鹅 counts the kinds (reading_counts.go).
+	for _, c := range []string{"只", "辆", "个", "家", "条", "起", "次", "架", "位", "名"} {
 		zhWords["多少"+c] = entry{role: roleAgg, value: "count"}
 	}
 	for zh, names := range usStatesZh {
@@ -168,4 +171,51 @@ func (p *parsed) periodValueProblems() []problem {
 		}
 	}
 	return probs
+}
+
+// averagePerYear is the 年均 said right before a numeric column (年均发电量,
+// the average a year), which is a mean as much as a year: alone it was read
+// as the year, and "各能源类型的年均发电量" answered with every year's total
+// of each source. 年均值 is its own word (a mean).
+func (p *parsed) averagePerYear() (item, bool) {
+	for k := 0; k+1 < len(p.items); k++ {
+		it, next := p.items[k], p.items[k+1]
+		if it.kind == itemVocab && it.ent.role == roleGrain && it.text == "年均" && next.kind == itemColumn && next.col.numeric {
+			return it, true
+		}
+	}
+	return item{}, false
+}
+
+// listsValues reports whether the request lists or sets against each
+// other two values of one column ("Amazon and Apple", 亚马逊和苹果…对比):
+// each is a group, so an order word right before the measure is each
+// one's maximum or minimum (亚马逊和苹果的最低股价 is each one's lowest
+// price, not their mean prices ranked).
+func (p *parsed) listsValues() bool {
+	for k := 0; k+2 < len(p.items); k++ {
+		a, m, b := p.items[k], p.items[k+1], p.items[k+2]
+		if a.kind == itemValue && b.kind == itemValue && a.col != nil && a.col == b.col && (valueLinks[m.text] || m.text == "vs" || m.text == "versus") {
+			return true
+		}
+	}
+	return false
+}
+
+// averagePerYearProblems asks which is meant by 年均 of a quantity that
+// adds up (发电量, 死亡人数) with no group: the average of the yearly
+// totals, one number, or a trend of the rows' mean each year, which pools
+// the rows of each year (three sources' generation averaged). Of a level
+// (a temperature, a price) the yearly mean is the average a year.
+func (p *parsed) averagePerYearProblems(r Reading) []problem {
+	if _, ok := p.averagePerYear(); !ok || len(r.GroupBy) > 0 || !builtinHas(r.Analysis, func(b *builtin) bool { return b.periodic != nil }) {
+		return nil
+	}
+	for _, m := range r.Measures {
+		if c := p.t.column(m.Column); c != nil && nonSumOf(c, nil) == "" {
+			return []problem{{fmt.Sprintf("“年均 %[1]s” can be the average of the yearly totals of %[1]s, or a trend of its mean per year: say which", c.name),
+				fmt.Sprintf("“年均%[1]s”可以是各年总量的平均值，也可以是每年均值的趋势：请说明是哪一种", c.name)}}
+		}
+	}
+	return nil
 }

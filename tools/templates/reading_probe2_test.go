@@ -175,3 +175,51 @@ func TestProbe2PeriodWordThatIsAValue(t *testing.T) {
 		{strikes, "total cost per day", &Reading{Analysis: Trend, Measures: []Measure{{"cost", "sum"}}, Time: "date", Grain: "day"}},
 	})
 }
+
+// TestProbe2AggregationWordOfTheColumnName: "max temp_max per year" says
+// max twice: once of the column's name, once as its aggregation. The
+// span "max temp max" was read as the name alone and the yearly mean
+// answered.
+func TestProbe2AggregationWordOfTheColumnName(t *testing.T) {
+	_, _, daily, _, _ := probe2Tables(t)
+	runNovelCases(t, []novelCase{
+		{daily, "max temp_max per year", &Reading{Analysis: Trend, Measures: []Measure{{"temp_max", "max"}}, Time: "date", Grain: "year"}},
+		{daily, "min temp_min each month", &Reading{Analysis: Trend, Measures: []Measure{{"temp_min", "min"}}, Time: "date", Grain: "month"}},
+		{daily, "avg temp_max per year", &Reading{Analysis: Trend, Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "year"}},
+	})
+}
+
+// TestProbe3AveragePerYearAndOrderOfListedValues: the classes behind the
+// probe3 set's first-run wrong answers. 年均 of a quantity that adds up is
+// an average a year, asked about when a group or the rows of each year
+// make it two things (各能源类型的年均发电量 was every year's total of each
+// source); of a level it is the yearly mean. An order word before the
+// measure of values listed side by side is each one's maximum or minimum
+// (亚马逊和苹果的最低股价 was their mean prices ranked).
+func TestProbe3AveragePerYearAndOrderOfListedValues(t *testing.T) {
+	var eb strings.Builder
+	eb.WriteString("year,source,generation\n")
+	for y := 2001; y <= 2010; y++ {
+		for i, s := range []string{"Coal", "Wind", "Nuclear"} {
+			fmt.Fprintf(&eb, "%d,%s,%d\n", y, s, 1000*(i+1)+y%7)
+		}
+	}
+	power := previewFile(t, "power.csv", []byte(eb.String()))
+	_, _, daily, _, _ := probe2Tables(t)
+	var sb strings.Builder
+	sb.WriteString("ticker,day,close\n")
+	for d := 0; d < 200; d++ {
+		for i, s := range []string{"AMZN", "AAPL", "MSFT"} {
+			fmt.Fprintf(&sb, "%s,%s,%d.25\n", s, dayOf(d), 20+i*30+d%11)
+		}
+	}
+	quotes := previewFile(t, "quotes.csv", []byte(sb.String()))
+	two := []Filter{{"ticker", "=", []string{"AMZN", "AAPL"}}}
+	runNovelCases(t, []novelCase{
+		{power, "各source的年均generation", nil},
+		{power, "年均generation", nil},
+		{daily, "年均temp_max", &Reading{Analysis: Trend, Measures: []Measure{{"temp_max", "mean"}}, Time: "date", Grain: "year"}},
+		{quotes, "AMZN和AAPL的最低close对比", &Reading{Analysis: TopN, Measures: []Measure{{"close", "min"}}, GroupBy: []string{"ticker"}, Filters: two}},
+		{quotes, "highest close of AMZN and AAPL", &Reading{Analysis: TopN, Measures: []Measure{{"close", "max"}}, GroupBy: []string{"ticker"}, Filters: two}},
+	})
+}
