@@ -193,13 +193,7 @@ func (p *parsed) averagePerYear() (item, bool) {
 // one's maximum or minimum (亚马逊和苹果的最低股价 is each one's lowest
 // price, not their mean prices ranked).
 func (p *parsed) listsValues() bool {
-	for k := 0; k+2 < len(p.items); k++ {
-		a, m, b := p.items[k], p.items[k+1], p.items[k+2]
-		if a.kind == itemValue && b.kind == itemValue && a.col != nil && a.col == b.col && (valueLinks[m.text] || m.text == "vs" || m.text == "versus") {
-			return true
-		}
-	}
-	return false
+	return p.listedColumn(true) != nil
 }
 
 // averagePerYearProblems asks which is meant by 年均 of a quantity that
