@@ -1,7 +1,7 @@
 """Writes testdata/questions.jsonl and testdata/heldout.jsonl from questions_src.py, testdata/fresh.jsonl
 from fresh_src.py, testdata/unseen.jsonl from unseen_src.py, testdata/blind.jsonl from blind_src.py and testdata/novel.jsonl from
 novel_src.py, testdata/untried.jsonl from untried_src.py, testdata/probe.jsonl from probe_src.py, testdata/probe2.jsonl from
-probe2_src.py and testdata/probe3.jsonl from probe3_src.py.
+probe2_src.py, testdata/probe3.jsonl from probe3_src.py and testdata/probe4.jsonl from probe4_src.py.
 
 Every expected answer table is computed here with pandas from the shipped tables (testdata/tables/), from the
 question's hand-written reading; nothing comes from Sift. Run: /usr/bin/python3 gen.py [--check]
@@ -21,6 +21,7 @@ import fresh_src  # noqa: E402
 import novel_src  # noqa: E402
 import probe2_src  # noqa: E402
 import probe3_src  # noqa: E402
+import probe4_src  # noqa: E402
 import probe_src  # noqa: E402
 import questions_src  # noqa: E402
 import unseen_src  # noqa: E402
@@ -304,7 +305,8 @@ def main():
              "untried.jsonl": records(untried_src.UNTRIED, "t-"),
              "probe.jsonl": records(probe_src.PROBE, "p-"),
              "probe2.jsonl": records(probe2_src.PROBE2, "p2-"),
-             "probe3.jsonl": records(probe3_src.PROBE3, "p3-")}
+             "probe3.jsonl": records(probe3_src.PROBE3, "p3-"),
+             "probe4.jsonl": records(probe4_src.PROBE4, "p4-")}
     stale = []
     for name, text in files.items():
         path = os.path.join(HERE, "testdata", name)

@@ -122,6 +122,12 @@ func TestProbe3SetIsNew(t *testing.T) {
 	checkSetIsNew(t, "probe3.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl"}, 240, 115)
 }
 
+// The fourth probe set is about 280 questions over the shipped tables, half of them Chinese, about a third
+// to refuse, none of them a question of another set, the three probe sets included.
+func TestProbe4SetIsNew(t *testing.T) {
+	checkSetIsNew(t, "probe4.jsonl", []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl", "probe3.jsonl"}, 270, 130)
+}
+
 // checkSetIsNew checks that the set in file has at least atLeast questions, each language at least each of
 // them, about a third to refuse, every one over a shipped table and none a question of the sets in others.
 func checkSetIsNew(t *testing.T, file string, others []string, atLeast, each int) {
@@ -155,8 +161,9 @@ func checkSetIsNew(t *testing.T, file string, others []string, atLeast, each int
 }
 
 // questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl, blind.jsonl, novel.jsonl, untried.jsonl, probe.jsonl,
-// probe2.jsonl and probe3.jsonl are what gen.py writes from questions_src.py, fresh_src.py, unseen_src.py,
-// blind_src.py, novel_src.py, untried_src.py, probe_src.py, probe2_src.py, probe3_src.py and the tables.
+// probe2.jsonl, probe3.jsonl and probe4.jsonl are what gen.py writes from questions_src.py, fresh_src.py,
+// unseen_src.py, blind_src.py, novel_src.py, untried_src.py, probe_src.py, probe2_src.py, probe3_src.py,
+// probe4_src.py and the tables.
 func TestQuestionsAreGenerated(t *testing.T) {
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import pandas, openpyxl").Run(); err != nil {
@@ -286,8 +293,8 @@ func TestScore(t *testing.T) {
 }
 
 // TestUnderstanding runs the whole evaluation and fails when a language's precision on the main questions is
-// below 99% or its coverage below the floor (Floors); the held-out, fresh, unseen, blind, novel, untried, probe, probe2
-// and probe3 sets are logged, not enforced.
+// below 99% or its coverage below the floor (Floors); the held-out, fresh, unseen, blind, novel, untried, probe, probe2,
+// probe3 and probe4 sets are logged, not enforced.
 func TestUnderstanding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the understanding evaluation in -short mode (it runs every built-in some 250 times)")
@@ -301,7 +308,7 @@ func TestUnderstanding(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ev.Close()
-	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl", "probe3.jsonl"} {
+	for _, set := range []string{"questions.jsonl", "heldout.jsonl", "fresh.jsonl", "unseen.jsonl", "blind.jsonl", "novel.jsonl", "untried.jsonl", "probe.jsonl", "probe2.jsonl", "probe3.jsonl", "probe4.jsonl"} {
 		rep, err := ev.Run(context.Background(), strings.TrimSuffix(set, ".jsonl"), loadOrFail(t, set))
 		if err != nil {
 			t.Fatal(err)

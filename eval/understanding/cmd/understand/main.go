@@ -1,9 +1,9 @@
 // Command understand runs the understanding evaluation (package eval/understanding) and prints precision and
-// coverage per language, for the main questions, the held-out ones, the fresh set, the unseen set, the blind set, the novel set, the untried set, the probe set, the second probe set (probe2) and the third (probe3), then the
+// coverage per language, for the main questions, the held-out ones, the fresh set, the unseen set, the blind set, the novel set, the untried set, the probe set, the second probe set (probe2), the third (probe3) and the fourth (probe4), then the
 // wrong answers and the refused answerable questions. It exits 1 when the main questions fall below the floors
-// (understanding.Floors); the held-out, fresh, unseen, blind, novel, untried, probe, probe2 and probe3 sets are reported, not enforced.
+// (understanding.Floors); the held-out, fresh, unseen, blind, novel, untried, probe, probe2, probe3 and probe4 sets are reported, not enforced.
 //
-//	go run ./eval/understanding/cmd/understand [-v] [-only main|heldout|fresh|unseen|blind|novel|untried|probe|probe2|probe3] [-dir eval/understanding/testdata]
+//	go run ./eval/understanding/cmd/understand [-v] [-only main|heldout|fresh|unseen|blind|novel|untried|probe|probe2|probe3|probe4] [-dir eval/understanding/testdata]
 package main
 
 import (
@@ -22,9 +22,9 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "eval/understanding/testdata", "the directory with questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl, blind.jsonl, novel.jsonl, untried.jsonl, probe.jsonl, probe2.jsonl, probe3.jsonl and tables/")
+	dir := flag.String("dir", "eval/understanding/testdata", "the directory with questions.jsonl, heldout.jsonl, fresh.jsonl, unseen.jsonl, blind.jsonl, novel.jsonl, untried.jsonl, probe.jsonl, probe2.jsonl, probe3.jsonl, probe4.jsonl and tables/")
 	verbose := flag.Bool("v", false, "print one line per question as it runs")
-	only := flag.String("only", "", "run only the main questions (main), the held-out ones (heldout), the fresh set (fresh), the unseen set (unseen), the blind set (blind), the novel set (novel), the untried set (untried), the probe set (probe), the second probe set (probe2) or the third (probe3)")
+	only := flag.String("only", "", "run only the main questions (main), the held-out ones (heldout), the fresh set (fresh), the unseen set (unseen), the blind set (blind), the novel set (novel), the untried set (untried), the probe set (probe), the second probe set (probe2), the third (probe3) or the fourth (probe4)")
 	id := flag.String("id", "", "run only the questions whose id matches this regular expression, and print what Sift read and answered")
 	flag.Parse()
 	if err := run(*dir, *verbose, *only, *id); err != nil {
@@ -56,7 +56,7 @@ func run(dir string, verbose bool, only, id string) error {
 	}
 	defer ev.Close()
 	var failed []string
-	for _, set := range []struct{ name, file string }{{"main", "questions.jsonl"}, {"heldout", "heldout.jsonl"}, {"fresh", "fresh.jsonl"}, {"unseen", "unseen.jsonl"}, {"blind", "blind.jsonl"}, {"novel", "novel.jsonl"}, {"untried", "untried.jsonl"}, {"probe", "probe.jsonl"}, {"probe2", "probe2.jsonl"}, {"probe3", "probe3.jsonl"}} {
+	for _, set := range []struct{ name, file string }{{"main", "questions.jsonl"}, {"heldout", "heldout.jsonl"}, {"fresh", "fresh.jsonl"}, {"unseen", "unseen.jsonl"}, {"blind", "blind.jsonl"}, {"novel", "novel.jsonl"}, {"untried", "untried.jsonl"}, {"probe", "probe.jsonl"}, {"probe2", "probe2.jsonl"}, {"probe3", "probe3.jsonl"}, {"probe4", "probe4.jsonl"}} {
 		if only != "" && only != set.name {
 			continue
 		}
