@@ -26,6 +26,7 @@ var comparePeriodsBuiltin = builtin{
 	compareCue:    true,
 	comparesYears: true,
 	showsAll:      true,
+	ownOrder:      true,
 	needsTime:     func(string) bool { return true },
 	needs: func(a *asking, r *Reading) {
 		compare := a.compare

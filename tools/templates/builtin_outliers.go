@@ -19,6 +19,7 @@ var outliersBuiltin = builtin{
 	wordsZh:   []string{"异常值", "离群", "异常", "极端值", "离群值"},
 	columnsIn: true,
 	showsAll:  true,
+	ownOrder:  true,
 	// Outliers per series: only the reading engine groups them.
 	duckOnly: func(r Reading) bool { return len(r.GroupBy) > 0 },
 	needs: func(a *asking, r *Reading) {

@@ -150,11 +150,7 @@ func seriesHead(r Reading, lang string) string {
 				b.WriteString(", comparing " + strings.Join(r.Periods, " with "))
 			}
 		case r.Compare != "":
-			b.WriteString("，" + wordIn(lang, r.Compare))
-			if !zh {
-				b.Reset()
-				b.WriteString(measure() + " " + compareText(r.Compare))
-			}
+			return compareHead(r, lang)
 		}
 	}
 	return b.String()

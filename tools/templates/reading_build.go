@@ -990,6 +990,7 @@ func (p *parsed) build() (Reading, []problem) {
 				// distribution of every numeric column was not asked.
 				add("it names %q but no column to read", "请求提到了“%s”，但没有指明要看的列", aggs[0].text)
 			}
+			aggregatedColumns(ask(), b, aggs)
 			if period != "" && periodSplit {
 				// "distribution of wind by year", 每年风速的分布: one per
 				// period, which it is not (it reads every row at once);
